@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildAccountHandler } from './app';
+
+export const handler = buildAccountHandler({ config: configFromEnv() });

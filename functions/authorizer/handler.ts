@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildAuthorizer } from './app';
+
+export const handler = buildAuthorizer({ config: configFromEnv() });

@@ -1,0 +1,85 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { createPerson } from '../../shared/domain/persons/create-person';
+import { deletePerson } from '../../shared/domain/persons/delete-person';
+import { getPerson } from '../../shared/domain/persons/get-person';
+import { listPersons } from '../../shared/domain/persons/list-persons';
+import { replacePerson } from '../../shared/domain/persons/replace-person';
+import { updatePerson } from '../../shared/domain/persons/update-person';
+import { createApiHandler } from '../../shared/http/api-handler';
+import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import type { TRoute } from '../../shared/http/router';
+import { createLogger, type TLogger } from '../../shared/logger';
+import { toPersonResponse } from '../../shared/schemas/person';
+
+/** Composition root of the persons Lambda: adapters from config, routes to use cases. */
+export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+  const db = opts.db ?? createDocumentClient(opts.config);
+  const deps = { store: createPersonStore(db, opts.config.tableName), clock: systemClock, ids: randomIds };
+
+  const routes: TRoute[] = [
+    {
+      method: 'GET',
+      path: '/persons',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const filter = {
+          search: req.query.get('search'),
+          email: req.query.get('email'),
+          phone: req.query.get('phone'),
+        };
+        const result = await listPersons(deps, req.auth.accountId, filter, page);
+        return {
+          status: 200,
+          body: result.items.map(toPersonResponse),
+          headers: paginationHeaders(page, result.total, req.url),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/persons',
+      handler: async (req) => ({
+        status: 201,
+        body: toPersonResponse(await createPerson(deps, req.auth.accountId, req.body)),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/persons/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toPersonResponse(await getPerson(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/persons/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toPersonResponse(await replacePerson(deps, req.auth.accountId, req.params.id!, req.body)),
+      }),
+    },
+    {
+      method: 'PATCH',
+      path: '/persons/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toPersonResponse(await updatePerson(deps, req.auth.accountId, req.params.id!, req.body)),
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/persons/{id}',
+      handler: async (req) => {
+        await deletePerson(deps, req.auth.accountId, req.params.id!);
+        return { status: 204 };
+      },
+    },
+  ];
+
+  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel));
+}

@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildPersonsHandler } from './app';
+
+export const handler = buildPersonsHandler({ config: configFromEnv() });

@@ -1,0 +1,94 @@
+// The one definition of how a Lambda is built. The CDK construct (constructs/api-function.ts)
+// translates these options into NodejsFunction bundling, and the benchmark hands them to esbuild
+// directly, so what is measured is what is deployed. No aws-cdk-lib import here: importing this
+// file must stay cheap for the benchmark and the local runtime.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Every Lambda of the service, keyed by the name used for its construct, its function name and
+ * its bundle folder. Adding a Lambda here is what makes the benchmark see it.
+ */
+export const LAMBDA_ENTRIES = {
+  authorizer: 'functions/authorizer/handler.ts',
+  persons: 'functions/persons/handler.ts',
+  account: 'functions/account/handler.ts',
+} as const;
+
+export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
+
+export interface TLambdaEntry {
+  name: TLambdaName;
+  /** Absolute path of the TypeScript entry file, which exports `handler`. */
+  entry: string;
+}
+
+export function lambdaEntry(name: TLambdaName): string {
+  return path.join(REPO_ROOT, LAMBDA_ENTRIES[name]);
+}
+
+export function lambdaEntries(): TLambdaEntry[] {
+  return (Object.keys(LAMBDA_ENTRIES) as TLambdaName[]).map((name) => ({ name, entry: lambdaEntry(name) }));
+}
+
+// ESM output lets esbuild tree-shake the ESM builds of the AWS SDK, but CommonJS dependencies
+// bundled into an ESM file still call `require('node:crypto')` and the like, which ESM lacks:
+// esbuild's require shim falls back to a top-level `require` when one exists, so provide it.
+// The import is aliased so it cannot clash with a bundled module's own `createRequire` import.
+const ESM_REQUIRE_SHIM =
+  "import { createRequire as __esmCreateRequire } from 'node:module';const require = __esmCreateRequire(import.meta.url);";
+
+/**
+ * The esbuild options every Lambda is built with (add `entryPoints` and `outfile`, or use
+ * `lambdaBuildOptions`).
+ *
+ * - `target: node20`: the code runs on Node 20 here and on nodejs22.x on Lambda; node20 syntax runs
+ *   on both.
+ * - Nothing is external, the AWS SDK included: the runtime's preinstalled SDK changes version
+ *   without notice, while the bundle carries the exact @aws-sdk versions pinned in package.json
+ *   that the local runtime and the tests use. A minified single file also loads faster than the
+ *   runtime's unbundled SDK, since Node resolves and reads one file instead of hundreds.
+ * - `mainFields: module first`: the SDK's ESM builds tree-shake; their CJS builds do not.
+ * - Source maps are external files without sources, so stack traces name the TypeScript file and
+ *   line (with NODE_OPTIONS below) while the deployed zip stays small.
+ * - `keepNames`: error classes and logs keep readable names after minification.
+ */
+export const LAMBDA_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  keepNames: true,
+  legalComments: 'none',
+  mainFields: ['module', 'main'],
+  external: [],
+  banner: { js: ESM_REQUIRE_SHIM },
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
+/** The bundle's file name: `.mjs` so that Node loads it as ESM without a package.json beside it. */
+export const LAMBDA_BUNDLE_FILE = 'index.mjs';
+
+/** Environment every Lambda runs with; mirror it when running a bundle outside Lambda. */
+export const LAMBDA_RUNTIME_ENV = {
+  NODE_OPTIONS: '--enable-source-maps',
+} as const;
+
+/** Complete esbuild options for one Lambda, writing `<outdir>/index.mjs` (and its map). */
+export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions {
+  return {
+    ...LAMBDA_BUILD_OPTIONS,
+    mainFields: [...LAMBDA_BUILD_OPTIONS.mainFields],
+    external: [...LAMBDA_BUILD_OPTIONS.external],
+    banner: { ...LAMBDA_BUILD_OPTIONS.banner },
+    absWorkingDir: REPO_ROOT,
+    entryPoints: [entry],
+    outfile: path.join(outdir, LAMBDA_BUNDLE_FILE),
+  };
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { errorBody, type TErrorCode } from '../../shared/http/error-body';
+import { API_PREFIX } from '../../shared/http/router';
+import type { TLogger } from '../../shared/logger';
+import { API_ROUTES, type TFunctionName } from '../api-routes';
+import { lambdaContext } from './lambda-context';
+import { authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
+import type { LocalUsagePlan } from './usage-plan';
+
+export type TApiFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type TAuthorizerFunction = (
+  event: APIGatewayRequestAuthorizerEvent,
+) => Promise<APIGatewayAuthorizerResult>;
+
+export interface TGatewayOptions {
+  host: string;
+  port: number;
+  stage: string;
+  plan: LocalUsagePlan;
+  /** API Gateway caches an authorizer's answer per Authorization header for this long. */
+  authorizerTtlMs: number;
+  /** API Gateway's own payload limit. */
+  maxBodyBytes: number;
+  log: TLogger;
+  authorizer: TAuthorizerFunction;
+  functions: Record<TFunctionName, TApiFunction>;
+  /** Pages outside /api/v2 (the outbox); answers true when it handled the request. */
+  pages?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) return reject(new TooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new TooLarge());
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The error answers API Gateway itself gives, rewritten as the stack's gateway responses do. */
+function gatewayError(
+  res: ServerResponse,
+  requestId: string,
+  status: number,
+  code: TErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, ...headers });
+  res.end(JSON.stringify(errorBody(code, message)));
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+  res.writeHead(result.statusCode, headers);
+  res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+/**
+ * API Gateway, locally: routes /api/v2/<resource> to its function, runs the REQUEST authorizer
+ * first (answers cached per Authorization header), enforces the usage plan, then invokes the
+ * function with the proxy event API Gateway would build.
+ */
+export async function startApiGateway(opts: TGatewayOptions) {
+  const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+
+  async function authorize(incoming: TIncoming, header: string): Promise<APIGatewayAuthorizerResult> {
+    const hit = cache.get(header);
+    if (hit && hit.expires > Date.now()) return hit.result;
+    const result = await opts.authorizer(authorizerEvent(incoming));
+    if (cache.size > 10_000) cache.clear();
+    cache.set(header, { result, expires: Date.now() + opts.authorizerTtlMs });
+    return result;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
+    if (!inApi) {
+      if (opts.pages && (await opts.pages(req, res, url))) return;
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found. The API is under /api/v2/; messages sent locally are at /dev/outbox.\n');
+      return;
+    }
+    const segment = url.pathname.slice(API_PREFIX.length).split('/')[1] ?? '';
+    const route = API_ROUTES.find((r) => r.resource === segment);
+    if (!route) return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
+
+    let body: Buffer;
+    try {
+      body = await readBody(req, opts.maxBodyBytes);
+    } catch (err) {
+      if (err instanceof TooLarge) {
+        return gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', {
+          connection: 'close',
+        });
+      }
+      throw err;
+    }
+    const rest = url.pathname.slice(API_PREFIX.length + segment.length + 1);
+    const incoming: TIncoming = {
+      req,
+      url,
+      body,
+      requestId,
+      resource: rest === '' ? `${API_PREFIX}/${segment}` : `${API_PREFIX}/${segment}/{proxy+}`,
+      stage: opts.stage,
+    };
+
+    const header = req.headers.authorization;
+    if (!header || header.trim() === '') {
+      return gatewayError(
+        res,
+        requestId,
+        401,
+        'not_authenticated',
+        'Authentication credentials were not provided.',
+      );
+    }
+    let auth: APIGatewayAuthorizerResult;
+    try {
+      auth = await authorize(incoming, header);
+    } catch (err) {
+      if ((err as Error).message === 'Unauthorized') {
+        return gatewayError(
+          res,
+          requestId,
+          401,
+          'not_authenticated',
+          'Authentication credentials were not provided.',
+        );
+      }
+      opts.log.error('authorizer failed', { requestId, err });
+      return gatewayError(res, requestId, 500, 'error', 'A server error occurred.');
+    }
+    const allowed = auth.policyDocument.Statement.every((s) => s.Effect === 'Allow');
+    if (!allowed) return gatewayError(res, requestId, 401, 'authentication_failed', 'Invalid token.');
+
+    const context = { ...(auth.context ?? {}), principalId: auth.principalId };
+    const usageKeyId = String(auth.context?.usageKeyId ?? auth.usageIdentifierKey ?? '');
+    const admission = opts.plan.admit(usageKeyId);
+    if (!admission.ok) {
+      return gatewayError(res, requestId, 429, 'throttled', 'Request was throttled.', {
+        'retry-after': String(admission.retryAfterSeconds),
+      });
+    }
+
+    const event = proxyEvent(incoming, context);
+    try {
+      const result = await opts.functions[route.fn](event, lambdaContext(route.fn, requestId));
+      writeResult(res, result);
+    } catch (err) {
+      // What API Gateway answers when the function itself crashes (502, DEFAULT_5XX rewritten).
+      opts.log.error('function failed', { requestId, fn: route.fn, err });
+      gatewayError(res, requestId, 502, 'error', 'A server error occurred.');
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      opts.log.error('local gateway failed', { err });
+      if (!res.headersSent) gatewayError(res, 'none', 500, 'error', 'A server error occurred.');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

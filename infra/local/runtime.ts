@@ -1,0 +1,211 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { buildAccountHandler } from '../../functions/account/app';
+import { buildAuthorizer } from '../../functions/authorizer/app';
+import { buildPersonsHandler } from '../../functions/persons/app';
+import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
+import type { TConfig } from '../../shared/config';
+import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
+import { stageConfig } from '../stage-config';
+import { startApiGateway } from './api-gateway';
+import { startApiGatewayControl } from './apigateway-control';
+import { startDynalite } from './dynamo';
+import { ensureQueues } from './ensure-queues';
+import { startOutboxServer } from './outbox';
+import { outboxPages } from './outbox-pages';
+import { startS3rver } from './s3';
+import { seedAccount, type TSeededAccount } from './seed-account';
+import { startLocalSqs } from './sqs';
+import { LocalUsagePlan, type TUsagePlanSettings } from './usage-plan';
+
+export interface TRuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Where data lives between restarts; ignored with `memory`. */
+  dataDir?: string;
+  /** A throwaway run: nothing is written to disk that outlives stop(). */
+  memory?: boolean;
+  logLevel?: TLogLevel;
+  limits?: Partial<TUsagePlanSettings>;
+  authorizerTtlSeconds?: number;
+  /** Wraps the DynamoDB client the functions use (the benchmark counts requests with it). */
+  instrumentDb?: (db: DynamoDBDocumentClient) => void;
+}
+
+export interface TRuntime {
+  /** http://host:port/api/v2/ */
+  apiUrl: string;
+  baseUrl: string;
+  demo: TSeededAccount;
+  config: TConfig;
+  db: DynamoDBDocumentClient;
+  dataDir: string;
+  /** Another account with its own key, for tests and demos. */
+  seedAccount(name: string, email: string): Promise<TSeededAccount>;
+  stop(): Promise<void>;
+}
+
+const STAGE = 'local';
+const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** What `npm run admin` needs to reach a running runtime's data (LevelDB allows one process). */
+export interface TRuntimeFile {
+  pid: number;
+  dynamodbEndpoint: string;
+  tableName: string;
+  apiUrl: string;
+}
+
+export const runtimeFilePath = (dataDir: string) => join(dataDir, 'runtime.json');
+
+/** The demo account survives restarts: its key is kept in the data folder, in plain text, locally only. */
+async function demoAccount(db: DynamoDBDocumentClient, table: string, dir: string, persist: boolean) {
+  const file = join(dir, 'demo-account.json');
+  if (persist) {
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as TSeededAccount;
+      if (await createAccountStore(db, table).getAccount(saved.accountId)) return saved;
+    } catch {
+      // no saved demo account yet
+    }
+  }
+  const seeded = await seedAccount(db, table, { name: 'Demo Account', email: 'demo@example.com' });
+  if (persist) writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
+  return seeded;
+}
+
+export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<TRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const memory = options.memory ?? false;
+  const dataDir = memory ? mkdtempSync(join(tmpdir(), 'esign-')) : resolve(options.dataDir ?? '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const log = createLogger(options.logLevel ?? 'info', { runtime: 'local' });
+  const stage = stageConfig('dev');
+  const stops: (() => Promise<void>)[] = [];
+
+  try {
+    const dynamo = await startDynalite({
+      port: 0,
+      host,
+      dir: memory ? undefined : join(dataDir, 'dynamodb'),
+    });
+    stops.push(dynamo.stop);
+    const s3 = await startS3rver({
+      port: 0,
+      host,
+      dir: join(dataDir, 's3'),
+      bucket: `esign-${STAGE}-documents`,
+    });
+    stops.push(s3.stop);
+    const sqs = await startLocalSqs({
+      port: 0,
+      host,
+      ...(memory ? {} : { dataFile: join(dataDir, 'sqs.json') }),
+    });
+    stops.push(sqs.stop);
+    const outboxDir = join(dataDir, 'outbox');
+    const outbox = await startOutboxServer({ port: 0, host, dir: outboxDir });
+    stops.push(outbox.stop);
+    const plan = new LocalUsagePlan('local-usage-plan', {
+      quotaLimit: stage.rateLimits.quotaPerDay,
+      quotaPeriod: 'DAY',
+      rateLimit: stage.rateLimits.throttleRatePerSecond,
+      burstLimit: stage.rateLimits.throttleBurst,
+      ...options.limits,
+    });
+    const control = await startApiGatewayControl({ host, plan });
+    stops.push(control.stop);
+
+    const config: TConfig = {
+      stage: STAGE,
+      region: 'us-east-1',
+      tableName: `esign-${STAGE}`,
+      bucketName: `esign-${STAGE}-documents`,
+      usagePlanId: plan.id,
+      logLevel: options.logLevel ?? 'info',
+      endpoints: {
+        dynamodb: dynamo.endpoint,
+        s3: s3.endpoint,
+        sqs: sqs.endpoint,
+        sesv2: outbox.endpoint,
+        sns: outbox.endpoint,
+        apigateway: control.endpoint,
+      },
+      credentials: LOCAL_CREDENTIALS,
+    };
+
+    await ensureTable(
+      new DynamoDBClient({
+        region: config.region,
+        endpoint: dynamo.endpoint,
+        credentials: LOCAL_CREDENTIALS,
+      }),
+      config.tableName,
+    );
+    await ensureQueues(
+      new SQSClient({ region: config.region, endpoint: sqs.endpoint, credentials: LOCAL_CREDENTIALS }),
+      STAGE,
+    );
+    const db = createDocumentClient(config);
+    options.instrumentDb?.(db);
+    const demo = await demoAccount(db, config.tableName, dataDir, !memory);
+
+    const fnLog = (fn: string): TLogger => log.child({ fn });
+    const gateway = await startApiGateway({
+      host,
+      port: options.port ?? 3000,
+      stage: STAGE,
+      plan,
+      authorizerTtlMs: (options.authorizerTtlSeconds ?? stage.authorizerCacheTtlSeconds) * 1000,
+      maxBodyBytes: 10 * 1024 * 1024,
+      log,
+      authorizer: buildAuthorizer({ config, db, log: fnLog('authorizer') }),
+      functions: {
+        persons: buildPersonsHandler({ config, db, log: fnLog('persons') }),
+        account: buildAccountHandler({ config, log: fnLog('account') }),
+      },
+      pages: outboxPages(outboxDir),
+    });
+    stops.push(gateway.stop);
+
+    const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gateway.port}`;
+    if (!memory) {
+      const file: TRuntimeFile = {
+        pid: process.pid,
+        dynamodbEndpoint: dynamo.endpoint,
+        tableName: config.tableName,
+        apiUrl: `${baseUrl}/api/v2/`,
+      };
+      writeFileSync(runtimeFilePath(dataDir), `${JSON.stringify(file, null, 2)}\n`);
+    }
+
+    let stopped = false;
+    return {
+      apiUrl: `${baseUrl}/api/v2/`,
+      baseUrl,
+      demo,
+      config,
+      db,
+      dataDir,
+      seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        // Stop taking requests first, then the stand-ins underneath.
+        for (const stop of stops.reverse()) await stop().catch(() => undefined);
+        if (memory) rmSync(dataDir, { recursive: true, force: true });
+        else rmSync(runtimeFilePath(dataDir), { force: true });
+      },
+    };
+  } catch (err) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    if (memory) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}

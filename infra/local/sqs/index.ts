@@ -1,0 +1,2 @@
+export type { LocalSqs, LocalSqsOptions } from './server';
+export { startLocalSqs } from './server';

@@ -1,0 +1,263 @@
+// The service on AWS: one REST API with a key-checking authorizer and usage plan, one Lambda per
+// endpoint group, one DynamoDB table and the documents bucket.
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  ApiKeySourceType,
+  EndpointType,
+  IdentitySource,
+  LogGroupLogDestination,
+  Period,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
+import { ApiFunction, retentionDays } from './constructs/api-function';
+import type { TStageConfig } from './stage-config';
+
+export interface EsignStackProps extends StackProps {
+  config: TStageConfig;
+}
+
+/** The shape table.ts may grow into; declaring it lets the loop below handle every variant. */
+interface TIndexDeclaration {
+  name: string;
+  partitionKey: string;
+  sortKey?: string;
+  projection: `${ProjectionType}`;
+  nonKeyAttributes?: readonly string[];
+}
+
+/** Endpoint groups: each path serves itself and everything below it. */
+const API_PREFIX = ['api', 'v2'] as const;
+
+/**
+ * Retry-After for API Gateway's own 429s, which cannot compute a value per request.
+ * - throttled: the token bucket refills throttleRatePerSecond (≥ 1) tokens a second, so one
+ *   second always frees a request.
+ * - quota exceeded: the daily quota resets at 00:00 UTC, up to a day away; an hour keeps clients
+ *   from hammering a closed door while still noticing the reset soon after it happens.
+ */
+export const RETRY_AFTER_SECONDS = { throttled: 1, quotaExceeded: 3600 } as const;
+
+/** API Gateway's own answers, rewritten into the API's error body (see shared/http errors). */
+const GATEWAY_ERRORS: ReadonlyArray<{
+  type: ResponseType;
+  /** Absent: keep the status API Gateway chose (the DEFAULT_* families span several). */
+  status?: string;
+  code: string;
+  /** Absent: API Gateway's own message, which says what went wrong without internals. */
+  message?: string;
+  headers?: Record<string, string>;
+}> = [
+  {
+    // No Authorization header: API Gateway answers before calling the authorizer.
+    type: ResponseType.UNAUTHORIZED,
+    status: '401',
+    code: 'not_authenticated',
+    message: 'Authentication credentials were not provided.',
+    headers: { 'WWW-Authenticate': 'Token' },
+  },
+  {
+    // The authorizer returned a Deny policy: the key is unknown or revoked.
+    type: ResponseType.ACCESS_DENIED,
+    status: '401',
+    code: 'authentication_failed',
+    message: 'Invalid token.',
+    headers: { 'WWW-Authenticate': 'Token' },
+  },
+  {
+    // The authorizer's usageIdentifierKey is not an API key of the usage plan.
+    type: ResponseType.INVALID_API_KEY,
+    status: '401',
+    code: 'authentication_failed',
+    message: 'Invalid token.',
+    headers: { 'WWW-Authenticate': 'Token' },
+  },
+  {
+    type: ResponseType.THROTTLED,
+    status: '429',
+    code: 'throttled',
+    message: 'Request was throttled.',
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.throttled) },
+  },
+  {
+    type: ResponseType.QUOTA_EXCEEDED,
+    status: '429',
+    code: 'throttled',
+    message: 'Request was throttled: the daily request quota is used up.',
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.quotaExceeded) },
+  },
+  {
+    // What API Gateway answers for a path (or method) no resource matches.
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    status: '404',
+    code: 'not_found',
+    message: 'Not found.',
+  },
+  { type: ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'invalid', message: 'Request is too large.' },
+  // Integration failures and timeouts (502, 504) as well as authorizer errors (500).
+  { type: ResponseType.DEFAULT_5XX, code: 'error', message: 'A server error occurred.' },
+  { type: ResponseType.DEFAULT_4XX, code: 'error' },
+];
+
+/** The API's error body as a gateway response template (VTL, where `$context` is substituted). */
+export function gatewayErrorTemplate(code: string, message?: string): string {
+  const text = message === undefined ? '$context.error.messageString' : JSON.stringify(message);
+  return `{"code":${JSON.stringify(code)},"message":${text},"detail":${text},"errors":[]}`;
+}
+
+export class EsignStack extends Stack {
+  constructor(scope: Construct, id: string, props: EsignStackProps) {
+    super(scope, id, { ...props, terminationProtection: props.config.deletionProtection });
+    const { config } = props;
+    const keep = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    Tags.of(this).add('project', 'open-esign');
+    Tags.of(this).add('stage', config.stage);
+
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: config.deletionProtection,
+      removalPolicy: keep,
+    });
+    const indexes: readonly TIndexDeclaration[] = Object.values(INDEXES);
+    for (const index of indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        ...(index.sortKey ? { sortKey: { name: index.sortKey, type: AttributeType.STRING } } : {}),
+        projectionType: ProjectionType[index.projection],
+        ...(index.nonKeyAttributes ? { nonKeyAttributes: [...index.nonKeyAttributes] } : {}),
+      });
+    }
+
+    const bucket = new Bucket(this, 'Documents', {
+      encryption: BucketEncryption.S3_MANAGED,
+      versioned: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+      removalPolicy: keep,
+      // A dev stack is disposable; elsewhere signed documents outlive the stack.
+      autoDeleteObjects: !config.deletionProtection,
+    });
+
+    const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName };
+
+    // No USAGE_PLAN_ID here: the API's Authorizer resource refers to this function's ARN, and the
+    // usage plan depends on the API's deployment, so that value would close a dependency cycle.
+    const authorizerFn = new ApiFunction(this, 'AuthorizerFunction', {
+      name: 'authorizer',
+      config,
+      description: 'API key → account, for every API request',
+      environment: shared,
+      // One key lookup: anything slower is a fault, and failing fast beats holding the request.
+      timeout: Duration.seconds(5),
+    });
+    authorizerFn.grantTable(table, 'read');
+
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFn.fn,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(config.authorizerCacheTtlSeconds),
+    });
+
+    const accessLogs = config.accessLogging
+      ? new LogGroup(this, 'AccessLogs', {
+          retention: retentionDays(config.logRetentionDays),
+          removalPolicy: keep,
+        })
+      : undefined;
+
+    const api = new RestApi(this, 'Api', {
+      restApiName: id,
+      description: 'eSignature API, wire-compatible with BlueInk API v2',
+      endpointTypes: [EndpointType.REGIONAL],
+      // The authorizer returns the caller's API key as usageIdentifierKey, so usage plans meter the
+      // `Authorization: Token …` header the BlueInk clients send, not an x-api-key header.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      // Every body reaches the handlers base64-encoded whatever its type (JSON, forms, multipart
+      // with PDFs), so they decode one way only, as the local runtime does.
+      binaryMediaTypes: ['*/*'],
+      // Access logs need the account-wide API Gateway → CloudWatch role; create it only when asked,
+      // since it is one setting per account and region shared by every API there.
+      cloudWatchRole: config.accessLogging,
+      deployOptions: {
+        stageName: config.stage,
+        ...(accessLogs
+          ? {
+              accessLogDestination: new LogGroupLogDestination(accessLogs),
+              accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+            }
+          : {}),
+      },
+      // Every method added to this API, now or by later endpoint groups, needs a key by default.
+      defaultMethodOptions: { authorizer, apiKeyRequired: true },
+    });
+
+    for (const error of GATEWAY_ERRORS) {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', ...error.headers };
+      api.addGatewayResponse(`Gateway${error.type.responseType}`, {
+        type: error.type,
+        ...(error.status ? { statusCode: error.status } : {}),
+        // Gateway response header values are mapping expressions: literals go in single quotes.
+        responseHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, `'${v}'`])),
+        templates: { 'application/json': gatewayErrorTemplate(error.code, error.message) },
+      });
+    }
+
+    const usagePlan = api.addUsagePlan('UsagePlan', {
+      name: `${id}-default`,
+      description: 'Default limits for every API key of this stage',
+      quota: { limit: config.rateLimits.quotaPerDay, period: Period.DAY },
+      throttle: {
+        rateLimit: config.rateLimits.throttleRatePerSecond,
+        burstLimit: config.rateLimits.throttleBurst,
+      },
+      apiStages: [{ api, stage: api.deploymentStage }],
+    });
+
+    const endpoint = (name: 'persons' | 'account', description: string) =>
+      new ApiFunction(this, `${name[0]!.toUpperCase()}${name.slice(1)}Function`, {
+        name,
+        config,
+        description,
+        environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId },
+      });
+
+    const persons = endpoint('persons', 'Persons: /api/v2/persons/');
+    persons.grantTable(table, 'readWrite');
+
+    const account = endpoint('account', 'Rate-limit status: /api/v2/rate_limit/');
+    account.grantTable(table, 'read');
+    account.grantUsagePlanRead(usagePlan);
+
+    const routes: ReadonlyArray<{ path: string; target: ApiFunction }> = [
+      { path: 'persons', target: persons },
+      { path: 'rate_limit', target: account },
+    ];
+    const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
+    for (const route of routes) {
+      const resource = v2.addResource(route.path);
+      const integration = route.target.integration();
+      resource.addMethod('ANY', integration);
+      resource.addResource('{proxy+}').addMethod('ANY', integration);
+      route.target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: api.urlForPath(`/${API_PREFIX.join('/')}/`) });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new CfnOutput(this, 'UsagePlanId', { value: usagePlan.usagePlanId });
+    new CfnOutput(this, 'Region', { value: this.region });
+  }
+}

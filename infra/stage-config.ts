@@ -1,0 +1,149 @@
+// Every per-stage number in one place. Kept free of aws-cdk-lib imports on purpose: the local
+// runtime and the benchmark read the same values (quota, throttle, authorizer cache TTL) without
+// loading the CDK, so local and AWS enforce identical limits.
+import type { TLogLevel } from '../shared/logger';
+
+export interface TRateLimits {
+  /** Requests per key per UTC day (API Gateway usage plans count quotas per DAY, WEEK or MONTH). */
+  quotaPerDay: number;
+  /** Steady-state requests per second per key (token bucket refill rate). */
+  throttleRatePerSecond: number;
+  /** Token bucket size per key. */
+  throttleBurst: number;
+}
+
+export interface TStageConfig {
+  stage: string;
+  logLevel: TLogLevel;
+  /** Days; must be one of CloudWatch Logs' allowed retention values (checked below). */
+  logRetentionDays: number;
+  rateLimits: TRateLimits;
+  /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
+  authorizerCacheTtlSeconds: number;
+  /**
+   * Protects the data: DynamoDB deletion protection, RETAIN removal policies and stack termination
+   * protection. Off in `dev` so a developer's stack can be destroyed and recreated freely.
+   */
+  deletionProtection: boolean;
+  /** API Gateway access logs. Needs the account-wide API Gateway CloudWatch role, see stack.ts. */
+  accessLogging: boolean;
+}
+
+/**
+ * BlueInk publishes 2,000 requests an hour per account. API Gateway quotas have no hourly
+ * period, so the hourly figure is spread over a day (2,000 × 24), and the throttle keeps a single
+ * client from spending a day's quota in a burst.
+ */
+export const DEFAULT_RATE_LIMITS: TRateLimits = {
+  quotaPerDay: 48_000,
+  throttleRatePerSecond: 10,
+  throttleBurst: 20,
+};
+
+export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 60;
+
+// CloudWatch Logs rejects any other value (and CDK's RetentionDays enum holds exactly these).
+const ALLOWED_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const BASE: Omit<TStageConfig, 'stage'> = {
+  logLevel: 'info',
+  logRetentionDays: 30,
+  rateLimits: DEFAULT_RATE_LIMITS,
+  authorizerCacheTtlSeconds: DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
+  deletionProtection: true,
+  accessLogging: false,
+};
+
+const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
+  dev: { logLevel: 'debug', logRetentionDays: 7, deletionProtection: false },
+  prod: { logRetentionDays: 365 },
+};
+
+/** Reads a context value; `app.node.tryGetContext` fits, so does a plain object lookup. */
+export type TContextReader = (key: string) => unknown;
+
+/** Context keys (`cdk synth -c key=value` or cdk.json "context") that override the stage's numbers. */
+export const CONTEXT_KEYS = {
+  quotaPerDay: 'quotaPerDay',
+  throttleRatePerSecond: 'throttleRate',
+  throttleBurst: 'throttleBurst',
+  logRetentionDays: 'logRetentionDays',
+  authorizerCacheTtlSeconds: 'authorizerCacheTtl',
+  logLevel: 'logLevel',
+  accessLogging: 'accessLogging',
+} as const;
+
+const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+// `-c key=value` always arrives as a string, cdk.json values keep their JSON type: accept both.
+function numberFrom(read: TContextReader, key: string, fallback: number, min: number, max: number): number {
+  const raw = read(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const value = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(
+      `Context "${key}" must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+function booleanFrom(read: TContextReader, key: string, fallback: boolean): boolean {
+  const raw = read(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`Context "${key}" must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function logLevelFrom(read: TContextReader, key: string, fallback: TLogLevel): TLogLevel {
+  const raw = read(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const found = LOG_LEVELS.find((level) => level === raw);
+  if (!found) throw new Error(`Context "${key}" must be one of ${LOG_LEVELS.join(', ')}`);
+  return found;
+}
+
+// The stage becomes part of the stack, function and API stage names, which share this alphabet.
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
+
+export function stageConfig(stage: string, read: TContextReader = () => undefined): TStageConfig {
+  if (!STAGE_NAME.test(stage)) {
+    throw new Error(`Stage "${stage}" must match ${STAGE_NAME} (it is used in resource names)`);
+  }
+  const base = { ...BASE, ...PER_STAGE[stage] };
+  const rate = base.rateLimits;
+  const logRetentionDays = numberFrom(read, CONTEXT_KEYS.logRetentionDays, base.logRetentionDays, 1, 3653);
+  if (!(ALLOWED_RETENTION_DAYS as readonly number[]).includes(logRetentionDays)) {
+    throw new Error(`Context "logRetentionDays" must be one of ${ALLOWED_RETENTION_DAYS.join(', ')}`);
+  }
+  const throttleRatePerSecond = numberFrom(
+    read,
+    CONTEXT_KEYS.throttleRatePerSecond,
+    rate.throttleRatePerSecond,
+    1,
+    10_000,
+  );
+  return {
+    stage,
+    logLevel: logLevelFrom(read, CONTEXT_KEYS.logLevel, base.logLevel),
+    logRetentionDays,
+    rateLimits: {
+      quotaPerDay: numberFrom(read, CONTEXT_KEYS.quotaPerDay, rate.quotaPerDay, 1, 1_000_000_000),
+      throttleRatePerSecond,
+      throttleBurst: numberFrom(read, CONTEXT_KEYS.throttleBurst, rate.throttleBurst, 1, 5_000),
+    },
+    // API Gateway accepts 0 (no caching) to 3600 seconds.
+    authorizerCacheTtlSeconds: numberFrom(
+      read,
+      CONTEXT_KEYS.authorizerCacheTtlSeconds,
+      base.authorizerCacheTtlSeconds,
+      0,
+      3600,
+    ),
+    deletionProtection: base.deletionProtection,
+    accessLogging: booleanFrom(read, CONTEXT_KEYS.accessLogging, base.accessLogging),
+  };
+}

@@ -1,0 +1,106 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { TAccount, TBrand, TTeam, TUser } from '../../domain/accounts/account';
+import { NotFoundError } from '../../domain/errors';
+import type { TAccountStore } from '../../ports';
+import { batchGet, isConditionFailure, queryAll } from './batch';
+import { accountKeys } from './entities/account';
+import { INDEXES } from './table';
+
+type TItem = Record<string, unknown>;
+
+function strip<T>(item: TItem): T {
+  const { pk: _pk, sk: _sk, lpk: _lpk, lsk: _lsk, entity: _e, ...rest } = item;
+  return rest as T;
+}
+
+export function createAccountStore(db: DynamoDBDocumentClient, table: string): TAccountStore {
+  const putNew = (Item: TItem) =>
+    db.send(new PutCommand({ TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+
+  const children = async <T>(accountId: string, prefix: string): Promise<T[]> => {
+    const items = await queryAll(db, {
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': accountKeys.partition(accountId), ':p': prefix },
+    });
+    return items
+      .map((i) => strip<T>(i))
+      .sort((a, b) => String((a as TItem).created).localeCompare(String((b as TItem).created)));
+  };
+
+  return {
+    async createAccount(a: TAccount) {
+      await putNew({
+        ...accountKeys.item(a.id),
+        ...accountKeys.listOrder(a.id, a.created),
+        entity: 'account',
+        ...a,
+      });
+    },
+    async getAccount(id) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: accountKeys.item(id) }));
+      return out.Item ? strip<TAccount>(out.Item) : undefined;
+    },
+    async listAccounts() {
+      const refs = await queryAll(db, {
+        TableName: table,
+        IndexName: INDEXES.byListOrder.name,
+        KeyConditionExpression: 'lpk = :lpk',
+        ExpressionAttributeValues: { ':lpk': accountKeys.listPartition() },
+      });
+      const items = await batchGet(
+        db,
+        table,
+        refs.map((r) => ({ pk: r.pk as string, sk: r.sk as string })),
+        (i) => String(i.pk),
+      );
+      return items.map((i) => strip<TAccount>(i));
+    },
+    async setFeatures(id, features) {
+      const names = Object.keys(features);
+      if (names.length === 0) {
+        const a = await this.getAccount(id);
+        if (!a) throw new NotFoundError('Account not found.');
+        return a;
+      }
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.item(id),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: `SET ${names.map((_, i) => `features.#f${i} = :f${i}`).join(', ')}, version = version + :one`,
+            ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(names.map((n, i) => [`:f${i}`, features[n as keyof typeof features]])),
+              ':one': 1,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return strip<TAccount>(out.Attributes as TItem);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
+        throw err;
+      }
+    },
+    async addUser(u: TUser) {
+      await putNew({ ...accountKeys.user(u.accountId, u.id), entity: 'user', ...u });
+    },
+    async getUser(accountId, userId) {
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: accountKeys.user(accountId, userId) }),
+      );
+      return out.Item ? strip<TUser>(out.Item) : undefined;
+    },
+    listUsers: (accountId) => children<TUser>(accountId, accountKeys.childPrefix.user),
+    async addTeam(t: TTeam) {
+      await putNew({ ...accountKeys.team(t.accountId, t.id), entity: 'team', ...t });
+    },
+    listTeams: (accountId) => children<TTeam>(accountId, accountKeys.childPrefix.team),
+    async addBrand(b: TBrand) {
+      await putNew({ ...accountKeys.brand(b.accountId, b.id), entity: 'brand', ...b });
+    },
+    listBrands: (accountId) => children<TBrand>(accountId, accountKeys.childPrefix.brand),
+  };
+}

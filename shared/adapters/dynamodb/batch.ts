@@ -1,0 +1,66 @@
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+
+type TKey = Record<string, string>;
+type TItem = Record<string, unknown>;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** BatchGetItem in chunks of 100, re-asking for unprocessed keys; results keep the keys' order. */
+export async function batchGet(
+  db: DynamoDBDocumentClient,
+  table: string,
+  keys: TKey[],
+  keyOf: (item: TItem) => string,
+): Promise<TItem[]> {
+  const found = new Map<string, TItem>();
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: TKey[] = keys.slice(i, i + 100);
+    for (let round = 0; pending.length > 0; round++) {
+      if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
+      const out = await db.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[table] ?? []) found.set(keyOf(item), item);
+      pending = (out.UnprocessedKeys?.[table]?.Keys as TKey[] | undefined) ?? [];
+    }
+  }
+  return keys.map((k) => found.get(keyOf(k))).filter((x): x is TItem => x !== undefined);
+}
+
+export type TWrite = { put: TItem } | { delete: TKey };
+
+/** BatchWriteItem in chunks of 25, re-sending unprocessed items. Each write must be idempotent. */
+export async function batchWrite(db: DynamoDBDocumentClient, table: string, writes: TWrite[]): Promise<void> {
+  for (let i = 0; i < writes.length; i += 25) {
+    let pending = writes
+      .slice(i, i + 25)
+      .map((w) => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } }));
+    for (let round = 0; pending.length > 0; round++) {
+      if (round > 0) await pause(Math.min(1000, 25 * 2 ** round));
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
+    }
+  }
+}
+
+/** Every page of a Query. Callers keep the result small: key-only indexes or lookup items. */
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<TItem[]> {
+  const items: TItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...((out.Items as TItem[] | undefined) ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export function isConditionFailure(err: unknown): boolean {
+  return (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
+}

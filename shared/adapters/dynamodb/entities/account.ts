@@ -1,0 +1,24 @@
+// Keys of the Account aggregate (the account and its users, teams and signing brands) and of
+// API keys, declared once.
+
+const account = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const accountKeys = {
+  item: (accountId: string) => ({ pk: account(accountId), sk: 'ACCOUNT' }),
+  /** by-list-order: all accounts, for the operator's listing. */
+  listPartition: () => 'ACCOUNTS',
+  listOrder: (accountId: string, created: string) => ({ lpk: 'ACCOUNTS', lsk: `${created}#${accountId}` }),
+  user: (accountId: string, userId: string) => ({ pk: account(accountId), sk: `USER#${userId}` }),
+  team: (accountId: string, teamId: string) => ({ pk: account(accountId), sk: `TEAM#${teamId}` }),
+  brand: (accountId: string, brandId: string) => ({ pk: account(accountId), sk: `BRAND#${brandId}` }),
+  partition: account,
+  childPrefix: { user: 'USER#', team: 'TEAM#', brand: 'BRAND#' },
+};
+
+export const apiKeyKeys = {
+  /** Found by the hash of the presented key: the authorizer's single GetItem. */
+  item: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  /** by-list-order: an account's keys, oldest first. */
+  listPartition: (accountId: string) => `${account(accountId)}#APIKEYS`,
+  listOrder: (accountId: string, keyId: string) => ({ lpk: apiKeyKeys.listPartition(accountId), lsk: keyId }),
+};

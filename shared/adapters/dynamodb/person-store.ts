@@ -1,0 +1,144 @@
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConcurrentUpdateError } from '../../domain/errors';
+import type { TPerson, TPersonFilter } from '../../domain/persons/person';
+import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
+import { sliceOf, type TPage } from '../../http/pagination';
+import type { TPageOf, TPersonStore } from '../../ports';
+import { batchGet, batchWrite, isConditionFailure, queryAll } from './batch';
+import {
+  personFromItem,
+  personKeys,
+  personMatches,
+  personTerms,
+  personToItem,
+  searchWords,
+} from './entities/person';
+import { INDEXES } from './table';
+
+interface TRef {
+  id: string;
+  created: string;
+}
+
+const byNewest = (a: TRef, b: TRef) =>
+  a.created === b.created ? b.id.localeCompare(a.id) : b.created.localeCompare(a.created);
+
+export function createPersonStore(db: DynamoDBDocumentClient, table: string): TPersonStore {
+  const termItem = (p: TPerson, term: string) => ({
+    ...personKeys.term(p.accountId, term, p.id),
+    entity: 'person-term',
+    id: p.id,
+    created: p.created,
+  });
+
+  /** Ids of the persons having a term that starts with `prefix` (exact terms end with '#'). */
+  async function refsByTerm(accountId: string, prefix: string): Promise<TRef[]> {
+    const items = await queryAll(db, {
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': personKeys.termPartition(accountId), ':prefix': prefix },
+      ProjectionExpression: 'id, created',
+    });
+    return items.map((i) => ({ id: i.id as string, created: i.created as string }));
+  }
+
+  async function allRefs(accountId: string): Promise<TRef[]> {
+    const items = await queryAll(db, {
+      TableName: table,
+      IndexName: INDEXES.byListOrder.name,
+      KeyConditionExpression: 'lpk = :lpk',
+      ExpressionAttributeValues: { ':lpk': personKeys.listPartition(accountId) },
+      ScanIndexForward: false,
+    });
+    return items.map((i) => {
+      const lsk = i.lsk as string;
+      const cut = lsk.lastIndexOf('#');
+      return { created: lsk.slice(0, cut), id: lsk.slice(cut + 1) };
+    });
+  }
+
+  async function candidates(accountId: string, f: TPersonFilter): Promise<TRef[]> {
+    const lookups: Promise<TRef[]>[] = [];
+    if (f.email) lookups.push(refsByTerm(accountId, `e:${normalizeEmail(f.email)}#`));
+    if (f.phone) lookups.push(refsByTerm(accountId, `p:${normalizePhone(f.phone)}#`));
+    for (const w of f.search ? searchWords(f.search) : []) lookups.push(refsByTerm(accountId, `s:${w}`));
+    if (lookups.length === 0) return allRefs(accountId);
+    const sets = await Promise.all(lookups);
+    // A person matches when every lookup found it; one person can match a prefix many times.
+    let result = new Map(sets[0]!.map((r) => [r.id, r]));
+    for (const set of sets.slice(1)) {
+      const ids = new Set(set.map((r) => r.id));
+      result = new Map([...result].filter(([id]) => ids.has(id)));
+    }
+    return [...result.values()].sort(byNewest);
+  }
+
+  return {
+    async get(accountId, id) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: personKeys.item(accountId, id) }));
+      return out.Item ? personFromItem(out.Item) : undefined;
+    },
+
+    async save(person, previous) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: personToItem(person),
+            ...(previous
+              ? {
+                  ConditionExpression: 'version = :v',
+                  ExpressionAttributeValues: { ':v': previous.version },
+                }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          }),
+        );
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+        throw err;
+      }
+      // Lookup items follow the person. Every current term is put again (idempotent), so a
+      // write interrupted here is repaired by the next one; stale terms are filtered on read.
+      const terms = personTerms(person);
+      const gone = previous ? personTerms(previous).filter((t) => !terms.includes(t)) : [];
+      await batchWrite(db, table, [
+        ...terms.map((t) => ({ put: termItem(person, t) })),
+        ...gone.map((t) => ({ delete: personKeys.term(person.accountId, t, person.id) })),
+      ]);
+    },
+
+    async delete(person) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: personKeys.item(person.accountId, person.id),
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': person.version },
+          }),
+        );
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+        throw err;
+      }
+      await batchWrite(
+        db,
+        table,
+        personTerms(person).map((t) => ({ delete: personKeys.term(person.accountId, t, person.id) })),
+      );
+    },
+
+    async list(accountId: string, filter: TPersonFilter, page: TPage): Promise<TPageOf<TPerson>> {
+      const refs = await candidates(accountId, filter);
+      const wanted = sliceOf(refs, page);
+      const items = await batchGet(
+        db,
+        table,
+        wanted.map((r) => personKeys.item(accountId, r.id)),
+        (i) => String(i.sk),
+      );
+      const persons = items.map(personFromItem).filter((p) => personMatches(p, filter));
+      return { items: persons, total: refs.length };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// The one place providers are chosen. On AWS every value comes from the Lambda's environment
+// (set by infra/); locally the runtime builds the same object with endpoints of its stand-ins.
+import type { TLogLevel } from './logger';
+
+export interface TConfig {
+  stage: string;
+  region: string;
+  tableName: string;
+  bucketName: string;
+  usagePlanId: string;
+  logLevel: TLogLevel;
+  /** Set only locally: where the stand-ins listen. On AWS the SDK's defaults apply. */
+  endpoints: Partial<Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway', string>>;
+  /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+type TEnv = Record<string, string | undefined>;
+
+function required(env: TEnv, name: string): string {
+  const v = env[name];
+  if (!v) throw new Error(`Missing environment variable ${name}`);
+  return v;
+}
+
+export function configFromEnv(env: TEnv = process.env): TConfig {
+  const endpoints: TConfig['endpoints'] = {};
+  for (const [key, name] of [
+    ['dynamodb', 'DYNAMODB_ENDPOINT'],
+    ['s3', 'S3_ENDPOINT'],
+    ['sqs', 'SQS_ENDPOINT'],
+    ['sesv2', 'SES_ENDPOINT'],
+    ['sns', 'SNS_ENDPOINT'],
+    ['apigateway', 'APIGATEWAY_ENDPOINT'],
+  ] as const) {
+    if (env[name]) endpoints[key] = env[name];
+  }
+  return {
+    stage: env.STAGE ?? 'dev',
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    tableName: required(env, 'TABLE_NAME'),
+    bucketName: env.BUCKET_NAME ?? '',
+    usagePlanId: env.USAGE_PLAN_ID ?? '',
+    logLevel: (env.LOG_LEVEL as TLogLevel | undefined) ?? 'info',
+    endpoints,
+  };
+}

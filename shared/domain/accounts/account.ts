@@ -1,0 +1,65 @@
+// Accounts are managed by the operator (infra/admin), never through the public API.
+
+export const FEATURE_NAMES = [
+  'teams',
+  'reminders',
+  'signing_brands',
+  'early_data_access',
+  'early_file_access',
+] as const;
+export type TFeatureName = (typeof FEATURE_NAMES)[number];
+
+export interface TAccount {
+  id: string;
+  name: string;
+  /** Defaults for a Bundle's requester_name / requester_email. */
+  requesterName: string;
+  requesterEmail: string;
+  features: Record<TFeatureName, boolean>;
+  created: string;
+  version: number;
+}
+
+export interface TUser {
+  id: string;
+  accountId: string;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  created: string;
+}
+
+export interface TTeam {
+  id: string;
+  accountId: string;
+  name: string;
+  requesterName?: string;
+  requesterEmail?: string;
+  created: string;
+}
+
+export interface TBrand {
+  id: string;
+  accountId: string;
+  name: string;
+  redirectUrl?: string;
+  created: string;
+}
+
+export interface TApiKey {
+  keyId: string;
+  /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
+  hash: string;
+  accountId: string;
+  userId: string;
+  /** The id API Gateway's usage plan knows this key by (locally: keyId). */
+  usageKeyId: string;
+  /** The first characters of the key, so an operator can tell keys apart. */
+  prefix: string;
+  created: string;
+  revoked?: string;
+}
+
+export function noFeatures(): Record<TFeatureName, boolean> {
+  return Object.fromEntries(FEATURE_NAMES.map((f) => [f, false])) as Record<TFeatureName, boolean>;
+}

@@ -1,0 +1,22 @@
+import type { TAccountStore, TClock, TIds } from '../../ports';
+import { ZAccountCreateSchema } from '../../schemas/account';
+import { parseInput } from '../../schemas/common';
+import { noFeatures, type TAccount } from './account';
+
+export async function createAccount(
+  deps: { accounts: TAccountStore; clock: TClock; ids: TIds },
+  input: unknown,
+): Promise<TAccount> {
+  const a = parseInput(ZAccountCreateSchema, input);
+  const account: TAccount = {
+    id: deps.ids.uuid(),
+    name: a.name,
+    requesterName: a.requesterName ?? a.name,
+    requesterEmail: a.requesterEmail,
+    features: { ...noFeatures(), ...(a.features ?? {}) },
+    created: deps.clock.now().toISOString(),
+    version: 1,
+  };
+  await deps.accounts.createAccount(account);
+  return account;
+}

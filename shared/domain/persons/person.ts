@@ -1,0 +1,42 @@
+export type TChannelKind = 'em' | 'mp';
+
+export interface TChannel {
+  id: string;
+  kind: TChannelKind;
+  email?: string;
+  phone?: string;
+}
+
+export interface TPerson {
+  id: string;
+  accountId: string;
+  name: string;
+  metadata: Record<string, unknown>;
+  isUser: boolean;
+  channels: TChannel[];
+  created: string;
+  updated: string;
+  version: number;
+}
+
+export interface TPersonFilter {
+  search?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** Emails compare case-insensitively. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Phones compare by their digits (and a leading +), so "+1 (555) 010-2000" = "+15550102000". */
+export function normalizePhone(phone: string): string {
+  const trimmed = phone.trim();
+  return (trimmed.startsWith('+') ? '+' : '') + trimmed.replace(/\D/g, '');
+}
+
+/** The value that identifies a channel for "does this person already have it". */
+export function channelIdentity(c: { email?: string; phone?: string }): string {
+  return c.email ? `em:${normalizeEmail(c.email)}` : `mp:${normalizePhone(c.phone ?? '')}`;
+}

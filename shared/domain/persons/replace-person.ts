@@ -1,0 +1,30 @@
+import type { TClock, TIds, TPersonStore } from '../../ports';
+import { parseInput } from '../../schemas/common';
+import { ZPersonWriteSchema } from '../../schemas/person';
+import { retryOnConflict } from '../retry-on-conflict';
+import { getPerson } from './get-person';
+import { replaceChannels } from './merge-channels';
+import type { TPerson } from './person';
+
+/** PUT: name, metadata and channels are replaced as given; what is left out is gone. */
+export async function replacePerson(
+  deps: { store: TPersonStore; clock: TClock; ids: TIds },
+  accountId: string,
+  id: string,
+  body: unknown,
+): Promise<TPerson> {
+  const input = parseInput(ZPersonWriteSchema, body);
+  return retryOnConflict(async () => {
+    const current = await getPerson(deps, accountId, id);
+    const next: TPerson = {
+      ...current,
+      name: input.name,
+      metadata: input.metadata ?? {},
+      channels: replaceChannels(current.channels, input.channels ?? [], () => deps.ids.uuid()),
+      updated: deps.clock.now().toISOString(),
+      version: current.version + 1,
+    };
+    await deps.store.save(next, current);
+    return next;
+  });
+}

@@ -1,0 +1,122 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { TLogger } from '../logger';
+import { readAuthContext } from './auth-context';
+import { defaultBodyOptions, parseBody } from './body';
+import { errorBody } from './error-body';
+import { toHttpError } from './error-mapping';
+import type { TRequest, TResponse } from './request';
+import { headerOf, queryOf, rawBodyOf, requestUrl } from './request';
+import { createRouter, normalizePath, type TMatch, type TRoute } from './router';
+
+type TEvent = APIGatewayProxyEvent;
+type TResult = APIGatewayProxyResult;
+
+/** Middlewares put what the handler needs on the invocation's context, as middy intends. */
+interface TApiContext extends Context {
+  started: number;
+  requestId: string;
+  log: TLogger;
+  match?: TMatch;
+}
+
+type TMiddleware = MiddlewareObj<TEvent, TResult, Error, TApiContext>;
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+function toResult(res: TResponse, requestId: string): TResult {
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...(res.headers ?? {}) };
+  if (res.body === undefined) return { statusCode: res.status, headers, body: '' };
+  headers['Content-Type'] = 'application/json';
+  return { statusCode: res.status, headers, body: JSON.stringify(res.body) };
+}
+
+/** Request id and access log; every log line of the request carries the id. */
+function requestLogging(log: TLogger): TMiddleware {
+  return {
+    before: ({ event, context }) => {
+      context.started = Date.now();
+      context.requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      context.log = log.child({ requestId: context.requestId });
+    },
+    after: ({ event, context, response }) => {
+      context.log.info('request', {
+        method: event.httpMethod,
+        path: event.path,
+        status: response?.statusCode,
+        ms: Date.now() - context.started,
+        accountId: event.requestContext?.authorizer?.accountId,
+      });
+    },
+  };
+}
+
+/** The one place an error becomes a response: the API's error body, no internals for 5xx. */
+function errorResponder(): TMiddleware {
+  return {
+    onError: (request) => {
+      const { event, context } = request;
+      const shape = toHttpError(request.error);
+      const fields = { method: event.httpMethod, path: event.path, status: shape.status };
+      if (shape.status >= 500) context.log.error('request failed', { ...fields, err: request.error });
+      else context.log.info('request refused', { ...fields, code: shape.code });
+      request.response = toResult(
+        {
+          status: shape.status,
+          headers: shape.headers,
+          body: errorBody(shape.code, shape.message, shape.fieldErrors),
+        },
+        context.requestId,
+      );
+    },
+  };
+}
+
+function routing(routes: TRoute[]): TMiddleware {
+  const match = createRouter(routes);
+  return {
+    before: ({ event, context }) => {
+      context.match = match(event.httpMethod.toUpperCase(), normalizePath(event.path));
+    },
+  };
+}
+
+export function buildRequest(event: TEvent, match: TMatch, log: TLogger, requestId: string): TRequest {
+  const method = event.httpMethod.toUpperCase();
+  const body = METHODS_WITH_BODY.has(method)
+    ? parseBody(rawBodyOf(event), headerOf(event, 'content-type'), {
+        ...defaultBodyOptions,
+        ...match.route.body,
+      })
+    : undefined;
+  return {
+    method,
+    path: normalizePath(event.path),
+    params: match.params,
+    query: queryOf(event),
+    body,
+    auth: readAuthContext(event),
+    requestId,
+    log,
+    url: requestUrl(event),
+  };
+}
+
+/**
+ * A Lambda handler for one endpoint group: logging, the error body and routing as middy
+ * middlewares; the handler itself only parses the request and calls the route's use case.
+ */
+export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
+
+export function createApiHandler(routes: TRoute[], log: TLogger): TApiHandler {
+  const handler = middy<TEvent, TResult, Error, TApiContext>()
+    .use(requestLogging(log))
+    .use(errorResponder())
+    .use(routing(routes))
+    .handler(async (event, context) => {
+      const match = context.match!;
+      const req = buildRequest(event, match, context.log, context.requestId);
+      return toResult(await match.route.handler(req), context.requestId);
+    });
+  return (event, context) => handler(event, context as TApiContext);
+}

@@ -1,0 +1,57 @@
+import qs from 'qs';
+import { ParseError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
+
+export type TBodyKind = 'json' | 'form';
+
+export interface TBodyOptions {
+  accept: TBodyKind[];
+  maxBytes: number;
+}
+
+export const defaultBodyOptions: TBodyOptions = { accept: ['json', 'form'], maxBytes: 1024 * 1024 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function kindOf(contentType: string | undefined): TBodyKind | 'none' | 'other' {
+  if (!contentType) return 'none';
+  const mime = contentType.split(';')[0]!.trim().toLowerCase();
+  if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
+  if (mime === 'application/x-www-form-urlencoded') return 'form';
+  return 'other';
+}
+
+/**
+ * Turns the raw body into the object a JSON client would have sent. Form bodies follow the
+ * conventions of the official clients: repeated keys become lists, `a[0][b]` and `a.b` nest.
+ * Scalars stay strings; the schemas accept "True"/"true" for booleans as the upstream does.
+ */
+export function parseBody(
+  raw: Buffer | undefined,
+  contentType: string | undefined,
+  options: TBodyOptions = defaultBodyOptions,
+): unknown {
+  if (!raw || raw.length === 0) return {};
+  if (raw.length > options.maxBytes) {
+    throw new PayloadTooLargeError(`Request body is larger than ${options.maxBytes} bytes.`);
+  }
+  let kind = kindOf(contentType);
+  // A body sent with no content type at all is read as JSON, the API's norm.
+  if (kind === 'none') kind = 'json';
+  if (kind === 'other' || !options.accept.includes(kind)) {
+    throw new UnsupportedMediaTypeError(`Unsupported media type "${contentType ?? ''}" in request.`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new ParseError('Request body is not valid UTF-8.');
+  }
+  if (kind === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw new ParseError(`JSON parse error - ${(err as Error).message}`);
+    }
+  }
+  return qs.parse(text, { allowDots: true, depth: 5, arrayLimit: 100, parameterLimit: 1000 });
+}

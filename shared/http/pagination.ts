@@ -1,0 +1,47 @@
+import { ValidationError } from '../domain/errors';
+
+export interface TPage {
+  page: number;
+  perPage: number;
+}
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 100;
+
+function positiveInt(raw: string | undefined, field: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new ValidationError('Invalid pagination.', [{ field, message: 'A positive integer is required.' }]);
+  }
+  return Number(raw);
+}
+
+export function parsePage(query: { get(name: string): string | undefined }): TPage {
+  const page = positiveInt(query.get('page'), 'page') ?? 1;
+  const perPage = Math.min(positiveInt(query.get('per_page'), 'per_page') ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  return { page, perPage };
+}
+
+/** X-BlueInk-Pagination and Link, as API-NOTES.md describes them. */
+export function paginationHeaders(page: TPage, total: number, selfUrl: URL): Record<string, string> {
+  const totalPages = Math.max(1, Math.ceil(total / page.perPage));
+  const link = (n: number, rel: string) => {
+    const u = new URL(selfUrl);
+    u.searchParams.set('page', String(n));
+    u.searchParams.set('per_page', String(page.perPage));
+    return `<${u.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(1, 'first')];
+  if (page.page > 1) links.push(link(Math.min(page.page - 1, totalPages), 'prev'));
+  if (page.page < totalPages) links.push(link(page.page + 1, 'next'));
+  links.push(link(totalPages, 'last'));
+  return {
+    'X-BlueInk-Pagination': `${page.page},${totalPages},${page.perPage},${total}`,
+    Link: links.join(', '),
+  };
+}
+
+export function sliceOf<T>(items: T[], page: TPage): T[] {
+  const start = (page.page - 1) * page.perPage;
+  return items.slice(start, start + page.perPage);
+}

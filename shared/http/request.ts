@@ -1,0 +1,63 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { TLogger } from '../logger';
+import type { TAuthContext } from './auth-context';
+
+export interface TQuery {
+  get(name: string): string | undefined;
+  all(name: string): string[];
+}
+
+/** What a route handler sees: the parsed request, never the raw API Gateway event. */
+export interface TRequest {
+  method: string;
+  /** Path below /api/v2, without the trailing slash: `/persons/123`. */
+  path: string;
+  params: Record<string, string>;
+  query: TQuery;
+  body: unknown;
+  auth: TAuthContext;
+  requestId: string;
+  log: TLogger;
+  /** The absolute URL the client called, for Link headers. */
+  url: URL;
+}
+
+export interface TResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function queryOf(event: APIGatewayProxyEvent): TQuery {
+  const multi = event.multiValueQueryStringParameters ?? {};
+  const single = event.queryStringParameters ?? {};
+  return {
+    get: (name) => multi[name]?.[0] ?? single[name] ?? undefined,
+    all: (name) => multi[name] ?? (single[name] !== undefined ? [single[name] as string] : []),
+  };
+}
+
+export function headerOf(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(event.headers ?? {})) {
+    if (k.toLowerCase() === lower && v !== undefined) return v;
+  }
+  return undefined;
+}
+
+export function requestUrl(event: APIGatewayProxyEvent): URL {
+  const host = headerOf(event, 'host') ?? 'localhost';
+  const proto = headerOf(event, 'x-forwarded-proto') ?? 'https';
+  // requestContext.path carries the stage prefix on AWS (/prod/api/v2/...), event.path does not.
+  const path = event.requestContext?.path ?? event.path;
+  const url = new URL(`${proto}://${host}${path}`);
+  const multi = event.multiValueQueryStringParameters ?? {};
+  for (const [k, values] of Object.entries(multi))
+    for (const v of values ?? []) url.searchParams.append(k, v);
+  return url;
+}
+
+export function rawBodyOf(event: APIGatewayProxyEvent): Buffer | undefined {
+  if (event.body === null || event.body === undefined) return undefined;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+}

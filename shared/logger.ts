@@ -1,0 +1,46 @@
+// Structured JSON logs, one object a line. Secrets never reach a log: any field whose name
+// looks like a credential is masked, however deep it sits.
+
+export type TLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const levels: Record<TLogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+const secretName = /authorization|token|secret|password|api[-_]?key|^key$|signature|cookie/i;
+
+export interface TLogger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): TLogger;
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = secretName.test(k) ? '[redacted]' : redact(v, depth + 1);
+  }
+  return out;
+}
+
+export function createLogger(
+  level: TLogLevel = 'info',
+  base: Record<string, unknown> = {},
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): TLogger {
+  const threshold = levels[level];
+  const emit = (lvl: Exclude<TLogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
+    if (levels[lvl] < threshold) return;
+    const entry = { level: lvl, time: new Date().toISOString(), msg, ...base, ...(fields ?? {}) };
+    write(JSON.stringify(redact(entry)));
+  };
+  return {
+    debug: (m, f) => emit('debug', m, f),
+    info: (m, f) => emit('info', m, f),
+    warn: (m, f) => emit('warn', m, f),
+    error: (m, f) => emit('error', m, f),
+    child: (fields) => createLogger(level, { ...base, ...fields }, write),
+  };
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { FEATURE_NAMES } from '../domain/accounts/account';
+import { zText } from './common';
+
+export const ZAccountCreateSchema = z.object({
+  name: zText(200).trim().min(1),
+  requesterName: zText(200).trim().min(1).optional(),
+  requesterEmail: z.email().max(254),
+  features: z.partialRecord(z.enum(FEATURE_NAMES), z.boolean()).optional(),
+});
+
+export const ZUserCreateSchema = z.object({
+  name: zText(200).trim().min(1),
+  email: z.email().max(254),
+  isAdmin: z.boolean().optional(),
+});

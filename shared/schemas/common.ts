@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { type TFieldError, ValidationError } from '../domain/errors';
+
+/** `['channels', 0, 'email']` → `channels[0].email`, the path style of API-NOTES.md. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out === '' ? 'non_field_errors' : out;
+}
+
+export function toFieldErrors(error: z.ZodError): TFieldError[] {
+  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: issue.message }));
+}
+
+/** Validates a request body, turning zod's issues into the API's 400 with per-field errors. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError('Invalid input.', toFieldErrors(result.error));
+  return result.data;
+}
+
+/** Absent, null and "" all mean "not given", as the official clients send any of them. */
+export function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+}
+
+/** Text that DynamoDB and every client can store and show: no lone UTF-16 surrogates. */
+export function zText(max: number) {
+  return z
+    .string()
+    .max(max, `Ensure this field has no more than ${max} characters.`)
+    .refine((s) => s.isWellFormed(), 'Text contains an invalid character.');
+}
+
+/** DRF-style booleans: form bodies send "True"/"False", JSON clients sometimes "true". */
+export const zBoolean = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.toLowerCase();
+  if (s === 'true' || s === '1') return true;
+  if (s === 'false' || s === '0') return false;
+  return v;
+}, z.boolean());
+
+/** A form body with a single value for a list field carries a string, not a list. */
+export function zList<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item));
+}
+
+/** A JSON object whose serialized form stays under `maxBytes`. */
+export function zJsonObject(maxBytes: number) {
+  return z
+    .record(z.string(), z.unknown())
+    .refine((o) => Buffer.byteLength(JSON.stringify(o), 'utf8') <= maxBytes, {
+      message: `Ensure this object is at most ${maxBytes} bytes as JSON.`,
+    });
+}

@@ -1,0 +1,451 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
+import { EsignStack, gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/stack';
+import {
+  DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
+  DEFAULT_RATE_LIMITS,
+  stageConfig,
+} from '../../infra/stage-config';
+import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+
+interface TResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+}
+
+interface TStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource?: unknown;
+}
+
+// The feature flags of cdk.json change what constructs emit: test what `cdk synth` deploys.
+const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
+  context: Record<string, unknown>;
+};
+
+let dev: Template;
+let prod: Template;
+
+beforeAll(() => {
+  const app = new App({ context: cdkJson.context });
+  const devStack = new EsignStack(app, 'Esign-dev', { config: stageConfig('dev') });
+  const prodStack = new EsignStack(app, 'Esign-prod', { config: stageConfig('prod') });
+  dev = Template.fromStack(devStack);
+  prod = Template.fromStack(prodStack);
+}, 120_000);
+
+function resources(template: Template): Record<string, TResource> {
+  return (template.toJSON() as { Resources: Record<string, TResource> }).Resources;
+}
+
+function logicalIdOf(template: Template, type: string, props: Record<string, unknown>): string {
+  const found = Object.keys(template.findResources(type, { Properties: props }));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+function functionId(template: Template, stack: string, name: string): string {
+  return logicalIdOf(template, 'AWS::Lambda::Function', { FunctionName: `${stack}-${name}` });
+}
+
+/** Every statement of the function's role: inline policies and attached AWS::IAM::Policy resources. */
+function roleStatements(template: Template, fnId: string): TStatement[] {
+  const all = resources(template);
+  const role = (all[fnId]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const statements: TStatement[] = [];
+  const inline = (all[role]!.Properties!.Policies ?? []) as { PolicyDocument: { Statement: TStatement[] } }[];
+  for (const p of inline) statements.push(...p.PolicyDocument.Statement);
+  for (const r of Object.values(all)) {
+    if (r.Type !== 'AWS::IAM::Policy') continue;
+    const roles = r.Properties!.Roles as { Ref: string }[];
+    if (!roles.some((ref) => ref.Ref === role)) continue;
+    statements.push(...(r.Properties!.PolicyDocument as { Statement: TStatement[] }).Statement);
+  }
+  return statements;
+}
+
+const actionsOf = (s: TStatement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** Logical ids a value refers to through Ref, Fn::GetAtt or Fn::Sub. */
+function referencesIn(value: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(value)) {
+    for (const v of value) referencesIn(v, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === 'Ref' && typeof v === 'string') out.add(v);
+      else if (key === 'Fn::GetAtt' && Array.isArray(v)) out.add(String(v[0]));
+      else if (key === 'Fn::Sub') {
+        const text = Array.isArray(v) ? v[0] : v;
+        for (const m of String(text).matchAll(/\$\{([^}.!]+)/g)) out.add(m[1]!);
+        referencesIn(v, out);
+      } else referencesIn(v, out);
+    }
+  }
+  return out;
+}
+
+/** CloudFormation refuses a template whose resources depend on each other in a circle. */
+function findCycle(all: Record<string, TResource>): string[] | undefined {
+  const edges = new Map<string, string[]>();
+  for (const [id, r] of Object.entries(all)) {
+    const deps = referencesIn(r.Properties ?? {}, new Set());
+    for (const d of [r.DependsOn ?? []].flat()) deps.add(d);
+    edges.set(
+      id,
+      [...deps].filter((d) => d in all),
+    );
+  }
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, trail: string[]): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'visiting') return [...trail.slice(trail.indexOf(id)), id];
+    state.set(id, 'visiting');
+    for (const next of edges.get(id) ?? []) {
+      const cycle = visit(next, [...trail, id]);
+      if (cycle) return cycle;
+    }
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of edges.keys()) {
+    const cycle = visit(id, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('the template as a whole', () => {
+  it('has no circular dependency between resources (synth does not catch it, deploy would)', () => {
+    expect(findCycle(resources(dev))).toBeUndefined();
+    expect(findCycle(resources(prod))).toBeUndefined();
+  });
+
+  it('has exactly one function per lambdaEntries() item, the list the benchmark bundles', () => {
+    for (const { name } of lambdaEntries()) functionId(dev, 'Esign-dev', name);
+    const ours = Object.keys(
+      dev.findResources('AWS::Lambda::Function', {
+        Properties: { FunctionName: Match.stringLikeRegexp('^Esign-dev-') },
+      }),
+    );
+    expect(ours).toHaveLength(lambdaEntries().length);
+  });
+
+  it('outputs what the operator needs', () => {
+    for (const name of ['ApiUrl', 'TableName', 'BucketName', 'UsagePlanId', 'Region']) {
+      dev.hasOutput(name, {});
+    }
+    const url = JSON.stringify(dev.findOutputs('ApiUrl'));
+    expect(url).toMatch(/\/api\/v2\/"\]\]/);
+  });
+});
+
+describe('REST API', () => {
+  it('takes API keys from the authorizer and passes every body through as binary', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      ApiKeySourceType: 'AUTHORIZER',
+      BinaryMediaTypes: ['*/*'],
+    });
+  });
+
+  it('has a REQUEST authorizer on the Authorization header, cached 60 s', () => {
+    expect(DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
+    dev.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 60,
+    });
+  });
+
+  it('serves persons and rate_limit, each with a catch-all below, through the right function', () => {
+    const paths = Object.values(dev.findResources('AWS::ApiGateway::Resource')).map(
+      (r) => (r as TResource).Properties!.PathPart,
+    );
+    expect(paths.sort()).toEqual(['api', 'persons', 'rate_limit', 'v2', '{proxy+}', '{proxy+}'].sort());
+    const methods = Object.values(resources(dev)).filter((r) => r.Type === 'AWS::ApiGateway::Method');
+    expect(methods).toHaveLength(4);
+    const targets = methods.map(
+      (m) => JSON.stringify(m.Properties!.Integration).match(/function:([\w-]+)/)?.[1],
+    );
+    expect(targets.sort()).toEqual([
+      'Esign-dev-account',
+      'Esign-dev-account',
+      'Esign-dev-persons',
+      'Esign-dev-persons',
+    ]);
+  });
+
+  it('requires the authorizer and an API key on every method', () => {
+    const methods = dev.findResources('AWS::ApiGateway::Method');
+    for (const m of Object.values(methods)) {
+      expect((m as TResource).Properties).toMatchObject({
+        HttpMethod: 'ANY',
+        ApiKeyRequired: true,
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: expect.any(String) },
+        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+      });
+    }
+  });
+
+  it('lets API Gateway invoke each endpoint function for its own paths only', () => {
+    const persons = functionId(dev, 'Esign-dev', 'persons');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [persons, 'Arn'] } },
+      }),
+    ).map((p) => JSON.stringify((p as TResource).Properties!.SourceArn));
+    expect(sources).toHaveLength(2);
+    expect(sources.some((s) => s.includes('/dev/*/api/v2/persons"'))).toBe(true);
+    expect(sources.some((s) => s.includes('/dev/*/api/v2/persons/*"'))).toBe(true);
+  });
+
+  it('attaches a usage plan with the stage quota per day and throttle', () => {
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      quotaPerDay: 48_000,
+      throttleRatePerSecond: 10,
+      throttleBurst: 20,
+    });
+    dev.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Quota: { Limit: 48_000, Period: 'DAY' },
+      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      ApiStages: [Match.objectLike({ ApiId: Match.anyValue(), Stage: Match.anyValue() })],
+    });
+    dev.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'dev' });
+    prod.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod' });
+  });
+});
+
+describe('gateway responses', () => {
+  const expected: Array<[type: string, status: string | undefined, code: string]> = [
+    ['UNAUTHORIZED', '401', 'not_authenticated'],
+    ['ACCESS_DENIED', '401', 'authentication_failed'],
+    ['INVALID_API_KEY', '401', 'authentication_failed'],
+    ['THROTTLED', '429', 'throttled'],
+    ['QUOTA_EXCEEDED', '429', 'throttled'],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
+    ['REQUEST_TOO_LARGE', '413', 'invalid'],
+    ['DEFAULT_5XX', undefined, 'error'],
+    ['DEFAULT_4XX', undefined, 'error'],
+  ];
+
+  it.each(expected)('%s answers %s with code %s in the API error body', (type, status, code) => {
+    const found = Object.values(
+      dev.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }),
+    ) as TResource[];
+    expect(found).toHaveLength(1);
+    const props = found[0]!.Properties!;
+    expect(props.StatusCode).toBe(status);
+    expect(props.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Content-Type': "'application/json'",
+    });
+    const template = (props.ResponseTemplates as Record<string, string>)['application/json']!;
+    // Substitute what API Gateway would, then the body must be the error shape.
+    const body = JSON.parse(template.replaceAll('$context.error.messageString', '"Some message"')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(body)).toEqual(['code', 'message', 'detail', 'errors']);
+    expect(body).toMatchObject({ code, errors: [] });
+    expect(typeof body.message).toBe('string');
+    expect(body.detail).toBe(body.message);
+    if (status === '429') {
+      expect(props.ResponseParameters).toHaveProperty(['gatewayresponse.header.Retry-After']);
+    }
+  });
+
+  it('tells throttled clients when to come back', () => {
+    dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      ResponseParameters: Match.objectLike({
+        'gatewayresponse.header.Retry-After': `'${RETRY_AFTER_SECONDS.throttled}'`,
+      }),
+    });
+    dev.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'QUOTA_EXCEEDED',
+      ResponseParameters: Match.objectLike({
+        'gatewayresponse.header.Retry-After': `'${RETRY_AFTER_SECONDS.quotaExceeded}'`,
+      }),
+    });
+  });
+
+  it('keeps API Gateway message text out of static bodies and JSON-safe in dynamic ones', () => {
+    expect(gatewayErrorTemplate('error')).toContain(':$context.error.messageString,');
+    expect(JSON.parse(gatewayErrorTemplate('invalid', 'A "quoted" message'))).toMatchObject({
+      message: 'A "quoted" message',
+    });
+  });
+});
+
+describe('DynamoDB table', () => {
+  it('has the keys and indexes table.ts declares, on demand, with point-in-time recovery', () => {
+    const indexes = Object.values(INDEXES);
+    const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+    for (const ix of indexes) {
+      attributes.add(ix.partitionKey);
+      attributes.add(ix.sortKey);
+    }
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayEquals(
+        [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      ),
+      GlobalSecondaryIndexes: Match.arrayEquals(
+        indexes.map((ix) => ({
+          IndexName: ix.name,
+          KeySchema: [
+            { AttributeName: ix.partitionKey, KeyType: 'HASH' },
+            { AttributeName: ix.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: ix.projection },
+        })),
+      ),
+    });
+  });
+
+  it('is protected from deletion in prod and disposable in dev', () => {
+    prod.hasResource('AWS::DynamoDB::Table', {
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+    dev.hasResource('AWS::DynamoDB::Table', {
+      Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
+      DeletionPolicy: 'Delete',
+    });
+  });
+});
+
+describe('documents bucket', () => {
+  it('is encrypted, versioned and closed to the public', () => {
+    for (const template of [dev, prod]) {
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      });
+    }
+  });
+
+  it('refuses requests without TLS', () => {
+    dev.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('outlives a prod stack', () => {
+    prod.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+    prod.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+  });
+});
+
+describe('functions', () => {
+  it.each(['authorizer', 'persons', 'account'])(
+    '%s runs on nodejs22.x arm64 with its environment',
+    (name) => {
+      const id = functionId(dev, 'Esign-dev', name);
+      const props = resources(dev)[id]!.Properties!;
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+      });
+      const vars = (props.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars).toMatchObject({
+        STAGE: 'dev',
+        LOG_LEVEL: 'debug',
+        TABLE_NAME: { Ref: expect.any(String) },
+        BUCKET_NAME: { Ref: expect.any(String) },
+      });
+      if (name === 'authorizer') expect(vars).not.toHaveProperty('USAGE_PLAN_ID');
+      else expect(vars.USAGE_PLAN_ID).toEqual({ Ref: logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {}) });
+    },
+  );
+
+  it('logs to its own log group with the stage retention', () => {
+    for (const [template, stack, days] of [
+      [dev, 'Esign-dev', 7],
+      [prod, 'Esign-prod', 365],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const props = resources(template)[functionId(template, stack, name)]!.Properties!;
+        const logGroup = (props.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        expect(resources(template)[logGroup]!.Properties!.RetentionInDays).toBe(days);
+      }
+    }
+  });
+
+  it('reads only what each needs from the table', () => {
+    const writes = (statements: TStatement[]) => statements.flatMap(actionsOf).includes('dynamodb:PutItem');
+    const reads = (statements: TStatement[]) => statements.flatMap(actionsOf).includes('dynamodb:GetItem');
+    const authorizer = roleStatements(dev, functionId(dev, 'Esign-dev', 'authorizer'));
+    const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
+    const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
+    expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
+    expect([reads(persons), writes(persons)]).toEqual([true, true]);
+    expect([reads(account), writes(account)]).toEqual([true, false]);
+  });
+
+  it('gives persons no API Gateway access and account only GET on its usage plan', () => {
+    const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
+    expect(persons.flatMap(actionsOf).filter((a) => a.startsWith('apigateway:'))).toEqual([]);
+
+    const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
+    const apigw = account.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    expect(apigw).toHaveLength(1);
+    expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+    const plan = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
+    const arns = [apigw[0]!.Resource].flat().map((r) => JSON.stringify(r));
+    expect(arns).toHaveLength(2);
+    const prefix = '::/usageplans/",{"Ref":"' + plan + '"}';
+    expect(arns.filter((a) => a.includes(`${prefix}]]}`))).toHaveLength(1);
+    expect(arns.filter((a) => a.includes(`${prefix},"/usage"]]}`))).toHaveLength(1);
+  });
+});
+
+describe('stage config', () => {
+  it('turns deletion protection on everywhere but dev', () => {
+    expect(stageConfig('dev').deletionProtection).toBe(false);
+    expect(stageConfig('prod').deletionProtection).toBe(true);
+    expect(stageConfig('staging').deletionProtection).toBe(true);
+  });
+
+  it('takes numbers from context, as strings from -c or numbers from cdk.json', () => {
+    const context: Record<string, unknown> = { quotaPerDay: '1000', throttleRate: 5, throttleBurst: '7' };
+    const config = stageConfig('dev', (key) => context[key]);
+    expect(config.rateLimits).toEqual({ quotaPerDay: 1000, throttleRatePerSecond: 5, throttleBurst: 7 });
+  });
+
+  it('rejects nonsense instead of deploying it', () => {
+    expect(() => stageConfig('Prod_1')).toThrow();
+    expect(() => stageConfig('dev', (key) => (key === 'quotaPerDay' ? 'lots' : undefined))).toThrow();
+    expect(() => stageConfig('dev', (key) => (key === 'logRetentionDays' ? 10 : undefined))).toThrow();
+  });
+});

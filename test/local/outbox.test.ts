@@ -1,0 +1,221 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { CreateTopicCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  listOutbox,
+  readOutboxMessage,
+  renderOutboxMessage,
+  renderOutboxPage,
+  startOutboxServer,
+  type TOutboxEmail,
+  type TOutboxMessage,
+  type TOutboxServer,
+  type TOutboxSms,
+} from '../../infra/local/outbox';
+import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
+import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+
+const clientConfig = (endpoint: string) => ({
+  endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  // Errors here are deliberate; retrying them would only slow the suite down.
+  maxAttempts: 1,
+});
+
+const signingLink = 'https://sign.example.test/s/abc123?t=tok&x=1';
+const hostileSubject = '<script>alert(1)</script>';
+
+let dir: string;
+let server: TOutboxServer;
+let ses: SESv2Client;
+let sns: SNSClient;
+let emailId: string;
+let smsId: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'outbox-test-'));
+  server = await startOutboxServer({ port: 0, dir });
+  ses = new SESv2Client(clientConfig(server.endpoint));
+  sns = new SNSClient(clientConfig(server.endpoint));
+  // Sequential on purpose: the list order under test is the order of sending.
+  emailId = await createSesMailer(ses, { configurationSetName: 'local' }).send({
+    from: 'Acme Signing <noreply@acme.test>',
+    to: ['ann@example.test'],
+    cc: ['bob@example.test'],
+    replyTo: ['owner@acme.test'],
+    subject: hostileSubject,
+    text: `Hello Ann,\nplease sign here: ${signingLink}.\nThanks`,
+    html: `<!doctype html><p>Please <a href="${signingLink}">sign</a> & <b>return</b></p>`,
+  });
+  smsId = await createSnsSmsSender(sns, { senderId: 'ACME' }).send(
+    '+15551234567',
+    `Acme: sign your document\n${signingLink}`,
+  );
+});
+
+afterAll(async () => {
+  ses?.destroy();
+  sns?.destroy();
+  await server?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('outbox stand-in server', () => {
+  it('binds to loopback on the port it reports', () => {
+    expect(server.port).toBeGreaterThan(0);
+    expect(server.endpoint).toBe(`http://127.0.0.1:${server.port}`);
+  });
+
+  it('writes one JSON file per accepted message, named by the returned message id', async () => {
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual([`${emailId}.json`, `${smsId}.json`].sort());
+
+    const email = JSON.parse(await readFile(join(dir, `${emailId}.json`), 'utf8')) as TOutboxEmail;
+    expect(email).toMatchObject({
+      id: emailId,
+      kind: 'email',
+      from: 'Acme Signing <noreply@acme.test>',
+      to: ['ann@example.test'],
+      cc: ['bob@example.test'],
+      bcc: [],
+      replyTo: ['owner@acme.test'],
+      subject: hostileSubject,
+      configurationSetName: 'local',
+    });
+    expect(email.text).toContain(signingLink);
+    expect(email.html).toContain('<b>return</b>');
+    expect(Number.isNaN(Date.parse(email.time))).toBe(false);
+
+    const sms = JSON.parse(await readFile(join(dir, `${smsId}.json`), 'utf8')) as TOutboxSms;
+    expect(sms).toMatchObject({
+      id: smsId,
+      kind: 'sms',
+      phone: '+15551234567',
+      from: 'ACME',
+      smsType: 'Transactional',
+      text: `Acme: sign your document\n${signingLink}`,
+    });
+  });
+
+  it('lists messages newest first and reads them back by id', async () => {
+    const messages = await listOutbox(dir);
+    expect(messages.map((m) => m.id)).toEqual([smsId, emailId]);
+    expect(messages.map((m) => m.kind)).toEqual(['sms', 'email']);
+    expect(await readOutboxMessage(dir, emailId)).toEqual(messages[1]);
+  });
+
+  it('treats ids that are not plain file stems as not found', async () => {
+    expect(await readOutboxMessage(dir, '../etc/passwd')).toBeUndefined();
+    expect(await readOutboxMessage(dir, `${emailId}/..`)).toBeUndefined();
+    expect(await readOutboxMessage(dir, 'nope')).toBeUndefined();
+  });
+
+  it('skips files that are not outbox messages', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'outbox-junk-'));
+    try {
+      await writeFile(join(other, 'broken.json'), '{not json');
+      await writeFile(join(other, 'notes.txt'), 'hello');
+      await writeFile(join(other, 'other.json'), JSON.stringify({ id: 'other', kind: 'fax' }));
+      expect(await listOutbox(other)).toEqual([]);
+      expect(await listOutbox(join(other, 'missing'))).toEqual([]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('surfaces an unsupported SNS action as an SDK error', async () => {
+    await expect(sns.send(new CreateTopicCommand({ Name: 't' }))).rejects.toMatchObject({
+      name: 'InvalidAction',
+      $metadata: { httpStatusCode: 400 },
+    });
+  });
+
+  it('surfaces an unsupported SESv2 operation as an SDK error', async () => {
+    await expect(ses.send(new GetAccountCommand({}))).rejects.toMatchObject({
+      name: 'BadRequestException',
+      $metadata: { httpStatusCode: 400 },
+    });
+  });
+
+  it('rejects what SNS itself would reject and stores nothing for it', async () => {
+    await expect(
+      sns.send(new PublishCommand({ PhoneNumber: '555-1234', Message: 'hi' })),
+    ).rejects.toMatchObject({ name: 'InvalidParameterException' });
+    await expect(
+      sns.send(new PublishCommand({ TopicArn: 'arn:aws:sns:us-east-1:1:t', Message: 'hi' })),
+    ).rejects.toMatchObject({ name: 'InvalidParameterException' });
+    expect(await readdir(dir)).toHaveLength(2);
+  });
+});
+
+describe('outbox pages', () => {
+  let messages: TOutboxMessage[];
+  beforeAll(async () => {
+    messages = await listOutbox(dir);
+  });
+
+  it('lists both messages with links to each, escaping the subject', () => {
+    const html = renderOutboxPage(messages);
+    expect(html).toContain(`href="/dev/outbox/${emailId}"`);
+    expect(html).toContain(`href="/dev/outbox/${smsId}"`);
+    expect(html).toContain('ann@example.test');
+    expect(html).toContain('+15551234567');
+    expect(html).toContain('Acme: sign your document');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+  });
+
+  it('honours a different mount point', () => {
+    expect(renderOutboxPage(messages, { basePath: '/x/' })).toContain(`href="/x/${smsId}"`);
+  });
+
+  it('says so when there are no messages', () => {
+    expect(renderOutboxPage([])).toContain('No messages yet');
+  });
+
+  it('shows an email with headers, linked URLs and the HTML body in a sandboxed iframe', () => {
+    const email = messages.find((m) => m.id === emailId)!;
+    const html = renderOutboxMessage(email);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('bob@example.test');
+    expect(html).toContain('owner@acme.test');
+    const href = 'https://sign.example.test/s/abc123?t=tok&#38;x=1';
+    // The sentence's full stop stays outside the link.
+    expect(html).toContain(`<a href="${href}" target="_blank" rel="noopener noreferrer">${href}</a>.`);
+
+    const iframe = /<iframe[^>]*>/.exec(html)?.[0] ?? '';
+    expect(iframe).toMatch(/sandbox="[^"]*"/);
+    expect(iframe).not.toMatch(/allow-scripts|allow-same-origin/);
+    // The body is inert attribute text, never markup of this page.
+    expect(iframe).toContain(
+      'srcdoc="&#60;!doctype html&#62;&#60;base target=&#34;_blank&#34;&#62;&#60;p&#62;',
+    );
+    expect(html).not.toContain('<b>return</b>');
+  });
+
+  it('shows an SMS with its link clickable', () => {
+    const sms = messages.find((m) => m.id === smsId)!;
+    const html = renderOutboxMessage(sms);
+    expect(html).toContain('SMS to +15551234567');
+    expect(html).toContain('<a href="https://sign.example.test/s/abc123?t=tok&#38;x=1"');
+    expect(html).not.toContain('<iframe');
+  });
+
+  it('leaves non-http schemes and attribute-breaking text as plain escaped text', () => {
+    const html = renderOutboxMessage({
+      id: 'x',
+      kind: 'sms',
+      time: new Date(0).toISOString(),
+      phone: '+15550000000',
+      text: 'javascript:alert(1) and https://a.test/"onmouseover="x and <img src=x onerror=y>',
+    });
+    expect(html).not.toContain('href="javascript');
+    expect(html).toContain('<a href="https://a.test/"');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('"onmouseover');
+  });
+});
