@@ -22,7 +22,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs';
 
 const REGION = 'eu-west-1';
@@ -340,6 +340,25 @@ describe('local SQS stand-in driven by @aws-sdk/client-sqs', () => {
     expect(message!.Body).toBe('arrived');
   });
 
+  it('does not hand messages to a long poll whose client has gone away', async () => {
+    const queueUrl = await createQueue('abandoned');
+    const abort = new AbortController();
+    const abandoned = client
+      .send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 20 }), {
+        abortSignal: abort.signal,
+      })
+      .catch((error: unknown) => error);
+    await sleep(300);
+    abort.abort();
+    expect(await abandoned).toBeInstanceOf(Error);
+    await sleep(200);
+
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'for the next poll' }));
+    const [message] = await receive(queueUrl);
+    expect(message!.Body).toBe('for the next poll');
+    expect(message!.Attributes?.ApproximateReceiveCount).toBe('1');
+  });
+
   it('moves a message to the dead-letter queue once maxReceiveCount is exceeded', async () => {
     const dlqUrl = await createQueue('dlq');
     const dlqArn = (await queueAttributes(dlqUrl)).QueueArn!;
@@ -464,6 +483,8 @@ describe('local SQS lifecycle', () => {
           MessageAttributes: { tenant: { DataType: 'String', StringValue: 't1' } },
         }),
       );
+      // Written by the debounced background save, before any stop() flush.
+      await vi.waitFor(() => access(dataFile));
       firstClient.destroy();
       await first.stop();
       await access(dataFile);
@@ -507,7 +528,7 @@ describe('local SQS lifecycle', () => {
     try {
       const queueUrl = await createQueue('stop', undefined, local);
       const polling = local.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 20 }));
-      await sleep(200);
+      await sleep(300);
       await server.stop();
       const result = await polling;
       expect(result.Messages).toBeUndefined();

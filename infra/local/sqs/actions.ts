@@ -294,7 +294,8 @@ export const actions: Record<string, Action> = {
     for (const { id, entry } of batchEntries(input)) {
       try {
         const handle = reqString(entry, 'ReceiptHandle');
-        const timeout = optInt(entry, 'VisibilityTimeout', 0, 43_200) ?? 0;
+        const timeout = optInt(entry, 'VisibilityTimeout', 0, 43_200);
+        if (timeout === undefined) throw errors.missingParameter('VisibilityTimeout');
         queue.changeVisibility(handle, timeout, now);
         successful.push({ Id: id });
       } catch (error) {

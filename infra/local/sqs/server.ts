@@ -148,7 +148,7 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // removed
+      stopping.abort();
       // Waiting long polls answer (empty) as soon as the abort reaches them; let those answers go out
       // before the sockets are torn down.
       await Promise.allSettled([...pending]);

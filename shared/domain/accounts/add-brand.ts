@@ -1,0 +1,24 @@
+import type { TAccountStore, TClock, TIds } from '../../ports';
+import { ZBrandCreateSchema } from '../../schemas/account';
+import { parseInput } from '../../schemas/common';
+import { NotFoundError } from '../errors';
+import type { TBrand } from './account';
+
+/** A signing brand of the account; the operator adds it (there is no public API for it). */
+export async function addBrand(
+  deps: { accounts: TAccountStore; clock: TClock; ids: TIds },
+  accountId: string,
+  input: unknown,
+): Promise<TBrand> {
+  const b = parseInput(ZBrandCreateSchema, input);
+  if (!(await deps.accounts.getAccount(accountId))) throw new NotFoundError('Account not found.');
+  const brand: TBrand = {
+    id: deps.ids.uuid(),
+    accountId,
+    name: b.name,
+    ...(b.redirectUrl ? { redirectUrl: b.redirectUrl } : {}),
+    created: deps.clock.now().toISOString(),
+  };
+  await deps.accounts.addBrand(brand);
+  return brand;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../shared/domain/errors';
+import { parseBody } from '../../shared/http/body';
+import { errorBody } from '../../shared/http/error-body';
+import { toHttpError } from '../../shared/http/error-mapping';
+import { MethodNotAllowedError } from '../../shared/http/errors';
+import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { createRouter, normalizePath } from '../../shared/http/router';
+import { redact } from '../../shared/logger';
+
+const q = (params: Record<string, string>) => ({ get: (n: string) => params[n] });
+
+describe('pagination', () => {
+  it('defaults to page 1 of 50 and caps per_page at 100', () => {
+    expect(parsePage(q({}))).toEqual({ page: 1, perPage: 50 });
+    expect(parsePage(q({ page: '3', per_page: '1000' }))).toEqual({ page: 3, perPage: 100 });
+  });
+  it('builds X-BlueInk-Pagination and Link', () => {
+    const h = paginationHeaders({ page: 2, perPage: 50 }, 176, new URL('https://api.test/api/v2/persons/?search=a'));
+    expect(h['X-BlueInk-Pagination']).toBe('2,4,50,176');
+    expect(h.Link).toBe(
+      [
+        '<https://api.test/api/v2/persons/?search=a&page=1&per_page=50>; rel="first"',
+        '<https://api.test/api/v2/persons/?search=a&page=1&per_page=50>; rel="prev"',
+        '<https://api.test/api/v2/persons/?search=a&page=3&per_page=50>; rel="next"',
+        '<https://api.test/api/v2/persons/?search=a&page=4&per_page=50>; rel="last"',
+      ].join(', '),
+    );
+  });
+  it('counts an empty list as one page', () => {
+    expect(paginationHeaders({ page: 1, perPage: 50 }, 0, new URL('https://x/')).Link).not.toContain('next');
+  });
+});
+
+describe('error body', () => {
+  it('repeats message as detail and sends both spellings per field', () => {
+    expect(errorBody('invalid', 'Invalid input.', [{ field: 'a[0].b', message: 'bad' }])).toEqual({
+      code: 'invalid',
+      message: 'Invalid input.',
+      detail: 'Invalid input.',
+      errors: [{ field: 'a[0].b', message: 'bad', messsage: 'bad' }],
+    });
+  });
+  it('maps known errors and hides unknown ones behind a 500', () => {
+    expect(toHttpError(new ValidationError('x', [{ field: 'f', message: 'm' }]))).toMatchObject({
+      status: 400,
+      code: 'invalid',
+      fieldErrors: [{ field: 'f', message: 'm' }],
+    });
+    expect(toHttpError(new MethodNotAllowedError('PUT', ['GET']))).toMatchObject({ status: 405, headers: { Allow: 'GET' } });
+    const internal = toHttpError(new Error('connect ECONNREFUSED 10.0.0.1:5432'));
+    expect(internal).toMatchObject({ status: 500, code: 'error' });
+    expect(internal.message).not.toContain('ECONNREFUSED');
+  });
+});
+
+describe('body parsing', () => {
+  it('parses JSON, and form bodies with nesting, repeats and dots', () => {
+    expect(parseBody(Buffer.from('{"a":1}'), 'application/json; charset=utf-8')).toEqual({ a: 1 });
+    expect(parseBody(Buffer.from('a=1&a=2&b[0][c]=x&d.e=y'), 'application/x-www-form-urlencoded')).toEqual({
+      a: ['1', '2'],
+      b: [{ c: 'x' }],
+      d: { e: 'y' },
+    });
+  });
+  it('refuses what it cannot read', () => {
+    expect(() => parseBody(Buffer.from('x'), 'text/plain')).toThrow(expect.objectContaining({ name: 'UnsupportedMediaTypeError' }));
+    expect(() => parseBody(Buffer.from([0xff]), 'application/json')).toThrow(expect.objectContaining({ name: 'ParseError' }));
+    expect(() => parseBody(Buffer.alloc(11), 'application/json', { accept: ['json'], maxBytes: 10 })).toThrow(
+      expect.objectContaining({ name: 'PayloadTooLargeError' }),
+    );
+  });
+});
+
+describe('routing', () => {
+  const route = createRouter([
+    { method: 'GET', path: '/persons/{id}', handler: async () => ({ status: 200 }) },
+    { method: 'DELETE', path: '/persons/{id}', handler: async () => ({ status: 204 }) },
+  ]);
+  it('strips the prefix and the trailing slash', () => {
+    expect(normalizePath('/api/v2/persons/abc/')).toBe('/persons/abc');
+    expect(normalizePath('/api/v2/')).toBe('/');
+  });
+  it('captures parameters and lists allowed methods on a miss', () => {
+    expect(route('GET', '/persons/a%20b').params).toEqual({ id: 'a b' });
+    expect(() => route('PATCH', '/persons/x')).toThrow(expect.objectContaining({ allow: ['GET', 'DELETE'] }));
+    expect(() => route('GET', '/persons/%zz')).toThrow(expect.objectContaining({ name: 'RouteNotFoundError' }));
+  });
+});
+
+describe('logs', () => {
+  it('mask secrets at any depth', () => {
+    const out = JSON.stringify(
+      redact({ headers: { Authorization: 'Token abc', host: 'x' }, apiKey: 'k', nested: [{ secret: 's' }] }),
+    );
+    expect(out).not.toMatch(/Token abc|"k"|"s"/);
+    expect(out).toContain('"host":"x"');
+  });
+});
