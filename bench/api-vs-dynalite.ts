@@ -157,7 +157,8 @@ export async function benchApiVsDynalite(opts: TApiVsDynaliteOptions = {}): Prom
       const id = ids[i % ids.length]!;
       const answer = await call('GET', `/persons/${id}`);
       if (answer.status !== 200) throw unexpected('GET /persons/{id}', answer);
-      if ((JSON.parse(answer.body) as { id: string }).id !== id) throw new Error('GET /persons/{id}: wrong person');
+      if ((JSON.parse(answer.body) as { id: string }).id !== id)
+        throw new Error('GET /persons/{id}: wrong person');
     };
     const rawGet = async (i: number) => {
       const id = ids[i % ids.length]!;
@@ -175,8 +176,9 @@ export async function benchApiVsDynalite(opts: TApiVsDynaliteOptions = {}): Prom
 
     // A raw item like a person's, under a prefix no API call reads, written as the API writes
     // a person (conditional PutItem, also maintaining the list-order index).
-    const template = (await db.send(new GetCommand({ TableName: table, Key: personKeys.item(accountId, ids[0]!) })))
-      .Item!;
+    const template = (
+      await db.send(new GetCommand({ TableName: table, Key: personKeys.item(accountId, ids[0]!) }))
+    ).Item!;
     const rawPut = async (i: number) => {
       const id = randomUUID();
       await db.send(

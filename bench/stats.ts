@@ -35,7 +35,11 @@ export interface TLatencySummary {
  * Throughput counts successes only, over the run's wall-clock time: failures that answer fast
  * (a 429, a 500) must not make a run look quicker.
  */
-export function summarize(latenciesMs: readonly number[], failed: number, elapsedMs: number): TLatencySummary {
+export function summarize(
+  latenciesMs: readonly number[],
+  failed: number,
+  elapsedMs: number,
+): TLatencySummary {
   const ok = latenciesMs.length;
   return {
     ok,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FEATURE_NAMES } from '../domain/accounts/account';
 import { zText } from './common';
 

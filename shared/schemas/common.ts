@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TFieldError, ValidationError } from '../domain/errors';
 
 /** `['channels', 0, 'email']` → `channels[0].email`, the path style of API-NOTES.md. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TPerson } from '../domain/persons/person';
 import { optional, zJsonObject, zList, zText } from './common';
 

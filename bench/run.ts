@@ -1,0 +1,209 @@
+// `npm run bench`: measures what the service costs, prints a table with the targets beside the
+// figures, and writes bench/results.json (stable key order, rounded figures, so a commit diff
+// shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
+// a wrong answer does (exit code 1), since its figures would describe something else.
+
+// The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
+// Set before anything loads the SDK: the modules below are imported dynamically for that reason
+// (static imports would be evaluated before this line).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
+import type { TBundleFigures } from './bundles';
+
+const { benchBundles } = await import('./bundles');
+const { benchApiVsDynalite } = await import('./api-vs-dynalite');
+const { round } = await import('./stats');
+
+const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
+const TARGETS = {
+  /** Bytes; Lambda's own limits are in MiB, so is this. */
+  bundleMaxBytes: 1024 * 1024,
+  getRatioMin: 0.5,
+  getDbCalls: 1,
+} as const;
+/** Whole-run guard: every phase is bounded already; this catches a hang outside them. */
+const WATCHDOG_MS = 5 * 60_000;
+
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
+
+function table(rows: string[][], aligns: ('l' | 'r')[]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (aligns[c] === 'r' ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures) {
+  const out: string[] = [];
+  out.push(
+    '',
+    'Lambda bundles (esbuild options from infra/bundling.ts; import = median of fresh Node processes)',
+  );
+  out.push(
+    table(
+      [
+        ['  function', 'minified', 'bytes', 'gzip', 'import p50', 'target'],
+        ...bundles.map((b) => [
+          `  ${b.name}`,
+          kb(b.bytes),
+          String(b.bytes),
+          kb(b.gzipBytes),
+          ms(b.importMedianMs),
+          `< 1 MB ${mark(b.bytes < TARGETS.bundleMaxBytes)}`,
+        ]),
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'l'],
+    ),
+  );
+
+  const row = (name: string, p: TPhase) => [
+    `  ${name}`,
+    String(p.ok),
+    String(p.failed),
+    p.rps.toFixed(0),
+    ms(p.p50Ms),
+    ms(p.p99Ms),
+    p.timedOut ? 'cut short by the time bound' : '',
+  ];
+  out.push('', `Local API vs raw dynalite (one process, concurrency ${api.concurrency}, same SDK client)`);
+  out.push(
+    table(
+      [
+        ['  phase', 'ok', 'failed', 'req/s', 'p50', 'p99', ''],
+        row('API GET /persons/{id}', api.api.get),
+        row('dynalite GetItem', api.dynalite.get),
+        row('API POST /persons/', api.api.post),
+        row('dynalite PutItem', api.dynalite.put),
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
+  );
+  out.push(
+    `  ratio GET  API/raw: ${api.ratio.get.toFixed(2)}   target ≥ ${TARGETS.getRatioMin} ${mark(api.ratio.get >= TARGETS.getRatioMin)}`,
+    `  ratio POST API/raw: ${api.ratio.post.toFixed(2)}   (no target: a POST also writes lookup items)`,
+  );
+
+  const calls = (c: TApiVsDynaliteFigures['dbCalls']['get']) =>
+    `${c.commands.length} (${c.commands.join(', ') || 'none'})${
+      c.httpRequests !== c.commands.length ? `, ${c.httpRequests} HTTP requests with retries` : ''
+    }`;
+  out.push('', 'DynamoDB commands per API call (authorizer cache warm)');
+  out.push(
+    table(
+      [
+        [
+          '  GET /persons/{id}',
+          calls(api.dbCalls.get),
+          `target ${TARGETS.getDbCalls} ${mark(api.dbCalls.get.commands.length <= TARGETS.getDbCalls)}`,
+        ],
+        ['  POST /persons/', calls(api.dbCalls.post), ''],
+      ],
+      ['l', 'l', 'l'],
+    ),
+  );
+
+  for (const [name, p] of [
+    ['API GET', api.api.get],
+    ['dynalite GetItem', api.dynalite.get],
+    ['API POST', api.api.post],
+    ['dynalite PutItem', api.dynalite.put],
+  ] as const) {
+    for (const f of p.failures) out.push(`  FAILED ${name} ×${f.count}: ${f.message}`);
+  }
+  console.log(out.join('\n'));
+}
+
+/** Keys in a fixed order and figures rounded: the file is meant to be committed and diffed. */
+function resultsJson(
+  started: Date,
+  loadAverage: number,
+  bundles: TBundleFigures[],
+  api: TApiVsDynaliteFigures,
+) {
+  const cpus = os.cpus();
+  const p = (x: TPhase) => ({
+    ok: x.ok,
+    failed: x.failed,
+    rps: round(x.rps, 0),
+    p50Ms: round(x.p50Ms),
+    p99Ms: round(x.p99Ms),
+  });
+  return {
+    date: started.toISOString(),
+    node: process.version,
+    cpu: { model: cpus[0]?.model.trim() ?? 'unknown', count: cpus.length },
+    // Other work on the machine skews every figure; this says how busy it was when the run began.
+    loadAverage1m: round(loadAverage),
+    targets: {
+      bundleMaxBytes: TARGETS.bundleMaxBytes,
+      getRatioMin: TARGETS.getRatioMin,
+      getDbCalls: TARGETS.getDbCalls,
+    },
+    bundles: Object.fromEntries(
+      bundles.map((b) => [
+        b.name,
+        {
+          bytes: b.bytes,
+          kb: round(b.bytes / 1024, 1),
+          gzipBytes: b.gzipBytes,
+          importMedianMs: round(b.importMedianMs, 1),
+          underTarget: b.bytes < TARGETS.bundleMaxBytes,
+        },
+      ]),
+    ),
+    load: {
+      concurrency: api.concurrency,
+      api: { get: p(api.api.get), post: p(api.api.post) },
+      dynalite: { get: p(api.dynalite.get), put: p(api.dynalite.put) },
+      ratio: { get: round(api.ratio.get), post: round(api.ratio.post) },
+      getRatioMet: api.ratio.get >= TARGETS.getRatioMin,
+    },
+    dbCallsPerRequest: {
+      get: { count: api.dbCalls.get.commands.length, commands: api.dbCalls.get.commands },
+      post: { count: api.dbCalls.post.commands.length, commands: api.dbCalls.post.commands },
+    },
+  };
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 1000} s, giving up`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const started = new Date();
+const loadAverage = os.loadavg()[0] ?? 0;
+const t0 = performance.now();
+console.log(
+  `bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage.toFixed(2)}`,
+);
+console.log('bench: building and importing Lambda bundles…');
+const bundles = await benchBundles({ importRuns: 7 });
+console.log('bench: local API and dynalite under load…');
+const api = await benchApiVsDynalite({
+  concurrency: 16,
+  getRequests: 3000,
+  postRequests: 1500,
+  phaseMaxMs: 30_000,
+});
+
+printReport(bundles, api);
+writeFileSync(RESULTS_FILE, `${JSON.stringify(resultsJson(started, loadAverage, bundles, api), null, 2)}\n`);
+console.log(
+  `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
+);
+
+const failed = [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0);
+if (failed) process.exitCode = 1;
