@@ -17,6 +17,8 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
+import { errorBody, type TErrorCode } from '../shared/http/error-body';
+import { API_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import type { TStageConfig } from './stage-config';
 
@@ -33,7 +35,6 @@ interface TIndexDeclaration {
   nonKeyAttributes?: readonly string[];
 }
 
-/** Endpoint groups: each path serves itself and everything below it. */
 const API_PREFIX = ['api', 'v2'] as const;
 
 /**
@@ -45,12 +46,12 @@ const API_PREFIX = ['api', 'v2'] as const;
  */
 export const RETRY_AFTER_SECONDS = { throttled: 1, quotaExceeded: 3600 } as const;
 
-/** API Gateway's own answers, rewritten into the API's error body (see shared/http errors). */
+/** API Gateway's own answers (before any handler runs), rewritten into the API's error body. */
 const GATEWAY_ERRORS: ReadonlyArray<{
   type: ResponseType;
   /** Absent: keep the status API Gateway chose (the DEFAULT_* families span several). */
   status?: string;
-  code: string;
+  code: TErrorCode;
   /** Absent: API Gateway's own message, which says what went wrong without internals. */
   message?: string;
   headers?: Record<string, string>;
@@ -106,10 +107,18 @@ const GATEWAY_ERRORS: ReadonlyArray<{
   { type: ResponseType.DEFAULT_4XX, code: 'error' },
 ];
 
-/** The API's error body as a gateway response template (VTL, where `$context` is substituted). */
-export function gatewayErrorTemplate(code: string, message?: string): string {
-  const text = message === undefined ? '$context.error.messageString' : JSON.stringify(message);
-  return `{"code":${JSON.stringify(code)},"message":${text},"detail":${text},"errors":[]}`;
+const MESSAGE_SLOT = '\u0000message\u0000';
+
+/**
+ * The handlers' error body (shared/http/error-body.ts) as a gateway response template. Without a
+ * message, API Gateway's own goes in: `$context.error.messageString` is already a quoted JSON string.
+ */
+export function gatewayErrorTemplate(code: TErrorCode, message?: string): string {
+  if (message !== undefined) return JSON.stringify(errorBody(code, message));
+  return JSON.stringify(errorBody(code, MESSAGE_SLOT)).replaceAll(
+    JSON.stringify(MESSAGE_SLOT),
+    '$context.error.messageString',
+  );
 }
 
 export class EsignStack extends Stack {
@@ -226,32 +235,32 @@ export class EsignStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
-    const endpoint = (name: 'persons' | 'account', description: string) =>
-      new ApiFunction(this, `${name[0]!.toUpperCase()}${name.slice(1)}Function`, {
+    const endpoint = (constructId: string, name: TFunctionName, description: string) =>
+      new ApiFunction(this, constructId, {
         name,
         config,
         description,
         environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId },
       });
 
-    const persons = endpoint('persons', 'Persons: /api/v2/persons/');
+    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
     persons.grantTable(table, 'readWrite');
 
-    const account = endpoint('account', 'Rate-limit status: /api/v2/rate_limit/');
+    const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
     account.grantUsagePlanRead(usagePlan);
 
-    const routes: ReadonlyArray<{ path: string; target: ApiFunction }> = [
-      { path: 'persons', target: persons },
-      { path: 'rate_limit', target: account },
-    ];
+    // Each endpoint group serves its path and everything below it; handlers route within.
+    // The route table is shared with the local runtime, which routes by the same entries.
+    const functions: Record<TFunctionName, ApiFunction> = { persons, account };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
-    for (const route of routes) {
-      const resource = v2.addResource(route.path);
-      const integration = route.target.integration();
+    for (const route of API_ROUTES) {
+      const target = functions[route.fn];
+      const resource = v2.addResource(route.resource);
+      const integration = target.integration();
       resource.addMethod('ANY', integration);
       resource.addResource('{proxy+}').addMethod('ANY', integration);
-      route.target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
+      target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
     }
 
     new CfnOutput(this, 'ApiUrl', { value: api.urlForPath(`/${API_PREFIX.join('/')}/`) });

@@ -1,0 +1,249 @@
+// The command line of `npm run admin`: which commands and flags exist, and checking them before
+// anything is opened, so that a typo costs nothing and never half-runs a command. Kept free of
+// SDK imports so that --help and usage errors answer at once.
+import { parseArgs } from 'node:util';
+import { FEATURE_NAMES, type TFeatureName } from '../../shared/domain/accounts/account';
+
+/** The command line cannot be understood: exit code 2, with a pointer to --help. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** parseArgs' messages, shortened to what an operator needs. */
+function parseArgsMessage(err: NodeJS.ErrnoException): string {
+  const flag = /'(-[^']*)'/.exec(err.message)?.[1];
+  if (flag && err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown flag ${flag}.`;
+  if (flag && err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return err.message.includes('ambiguous') || err.message.includes('argument missing')
+      ? `${flag} needs a value.`
+      : `${flag} takes no value.`;
+  }
+  return err.message;
+}
+
+type TFlagType = 'string' | 'boolean';
+
+interface TCommandSpec {
+  /** The flags as the usage text shows them. */
+  synopsis: string;
+  summary: string;
+  flags: Record<string, TFlagType>;
+  required: string[];
+  /** On AWS these commands change API Gateway too, so they need the usage plan. */
+  usagePlan?: boolean;
+  /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
+  fields?: Record<string, string>;
+}
+
+/** `signing_brands` → `--signing-brands`. */
+const FEATURE_FLAGS = Object.fromEntries(FEATURE_NAMES.map((f) => [f.replaceAll('_', '-'), f])) as Record<
+  string,
+  TFeatureName
+>;
+
+export const COMMANDS = {
+  'create-account': {
+    synopsis: '--name N --email E [--requester-name R]',
+    summary: "Create an account (E is the requester email bundles default to); prints the account's id.",
+    flags: { name: 'string', email: 'string', 'requester-name': 'string' },
+    required: ['name', 'email'],
+    fields: { requesterEmail: 'email' },
+  },
+  'add-user': {
+    synopsis: '--account A --name N --email E [--admin]',
+    summary: "Add a user (also listed among the account's persons); prints the user's id.",
+    flags: { account: 'string', name: 'string', email: 'string', admin: 'boolean' },
+    required: ['account', 'name', 'email'],
+    fields: { isAdmin: 'admin' },
+  },
+  'create-key': {
+    synopsis: '--account A --user U',
+    summary: 'Issue an API key for a user; prints the key alone on stdout, its key id on stderr.',
+    flags: { account: 'string', user: 'string' },
+    required: ['account', 'user'],
+    usagePlan: true,
+  },
+  'revoke-key': {
+    synopsis: '--account A --key-id K',
+    summary: 'Revoke an API key (on AWS also deletes it from API Gateway).',
+    flags: { account: 'string', 'key-id': 'string' },
+    required: ['account', 'key-id'],
+    usagePlan: true,
+  },
+  'set-features': {
+    synopsis: '--account A [--FEATURE on|off]...',
+    summary: `Turn features on or off; prints all of them. FEATURE: ${Object.keys(FEATURE_FLAGS).join(', ')}.`,
+    flags: { account: 'string', ...Object.fromEntries(Object.keys(FEATURE_FLAGS).map((f) => [f, 'string'])) },
+    required: ['account'],
+  },
+  'add-team': {
+    synopsis: '--account A --name N [--requester-name R] [--requester-email E]',
+    summary: "Add a team (R and E override the account's requester defaults); prints its id.",
+    flags: { account: 'string', name: 'string', 'requester-name': 'string', 'requester-email': 'string' },
+    required: ['account', 'name'],
+  },
+  'add-brand': {
+    synopsis: '--account A --name N [--redirect-url U]',
+    summary: 'Add a signing brand; prints its id.',
+    flags: { account: 'string', name: 'string', 'redirect-url': 'string' },
+    required: ['account', 'name'],
+  },
+  'list-accounts': {
+    synopsis: '',
+    summary: 'List all accounts.',
+    flags: {},
+    required: [],
+  },
+  'show-account': {
+    synopsis: '--account A',
+    summary: 'Show an account: features, users, teams, brands and API keys (never their hashes).',
+    flags: { account: 'string' },
+    required: ['account'],
+  },
+} satisfies Record<string, TCommandSpec>;
+
+export type TCommandName = keyof typeof COMMANDS;
+export type TFlags = Record<string, string | boolean | undefined>;
+
+const GLOBAL_FLAGS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  aws: { type: 'boolean' },
+  table: { type: 'string' },
+  'usage-plan': { type: 'string' },
+  region: { type: 'string' },
+} as const;
+
+const AWS_ONLY = ['table', 'usage-plan', 'region'];
+
+export type TTargetChoice =
+  | { kind: 'local'; dataDir: string }
+  | { kind: 'aws'; tableName: string; region: string; usagePlanId?: string };
+
+export type TCommandLine =
+  | { help: true; command?: TCommandName }
+  | { help: false; command: TCommandName; flags: TFlags; json: boolean; target: TTargetChoice };
+
+const isCommand = (name: string): name is TCommandName => Object.hasOwn(COMMANDS, name);
+
+/** The command named on a command line that may not parse, to point at its --help. */
+export const commandIn = (argv: string[]): TCommandName | undefined => argv.find(isCommand);
+
+function spec(name: TCommandName): TCommandSpec {
+  return COMMANDS[name];
+}
+
+/** The flag an input field came from, for messages: `requesterEmail` → `--requester-email`. */
+export function flagOfField(command: TCommandName, field: string): string {
+  const named = spec(command).fields?.[field];
+  return `--${named ?? field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** set-features' flags as the store wants them; only the ones given. */
+export function featuresFrom(flags: TFlags): Partial<Record<TFeatureName, boolean>> {
+  const out: Partial<Record<TFeatureName, boolean>> = {};
+  for (const [flag, feature] of Object.entries(FEATURE_FLAGS)) {
+    const v = flags[flag];
+    if (v === undefined) continue;
+    if (v !== 'on' && v !== 'off') throw new UsageError(`--${flag} takes on or off, not "${String(v)}".`);
+    out[feature] = v === 'on';
+  }
+  return out;
+}
+
+function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandName): TTargetChoice {
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  if (!values.aws) {
+    const stray = AWS_ONLY.find((f) => values[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} applies to a deployed stack only: add --aws.`);
+    return { kind: 'local', dataDir: str('data-dir') || env.DATA_DIR || '.data' };
+  }
+  if (values['data-dir'] !== undefined)
+    throw new UsageError('--data-dir is for the local data, not with --aws.');
+  const tableName = str('table') || env.TABLE_NAME;
+  const region = str('region') || env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  const usagePlanId = str('usage-plan') || env.USAGE_PLAN_ID;
+  if (!tableName) throw new UsageError('--aws needs --table (or TABLE_NAME): the stack output TableName.');
+  if (!region) throw new UsageError('--aws needs --region (or AWS_REGION): the stack output Region.');
+  if (spec(command).usagePlan && !usagePlanId) {
+    throw new UsageError(
+      `${command} on AWS needs --usage-plan (or USAGE_PLAN_ID): the stack output UsagePlanId.`,
+    );
+  }
+  return { kind: 'aws', tableName, region, ...(usagePlanId ? { usagePlanId } : {}) };
+}
+
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): TCommandLine {
+  // One pass with every flag of every command, so flags may come before or after the command;
+  // then each command accepts only its own.
+  const options: Record<string, { type: TFlagType; short?: string }> = { ...GLOBAL_FLAGS };
+  for (const s of Object.values(COMMANDS) as TCommandSpec[]) {
+    for (const [flag, type] of Object.entries(s.flags)) options[flag] = { type };
+  }
+  let parsed: { values: TFlags; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(parseArgsMessage(err as NodeJS.ErrnoException));
+  }
+  const { values, positionals } = parsed;
+  const [name, ...extra] = positionals;
+
+  if (name !== undefined && !isCommand(name)) throw new UsageError(`Unknown command "${name}".`);
+  if (values.help) return { help: true, ...(name ? { command: name } : {}) };
+  if (name === undefined) throw new UsageError('No command given.');
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
+
+  const s = spec(name);
+  const flags: TFlags = {};
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === undefined || Object.hasOwn(GLOBAL_FLAGS, flag)) continue;
+    if (!Object.hasOwn(s.flags, flag)) throw new UsageError(`${name} does not take --${flag}.`);
+    flags[flag] = value;
+  }
+  const missing = s.required.filter((f) => flags[f] === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(`${name} needs ${missing.map((f) => `--${f}`).join(', ')}.`);
+  }
+  if (name === 'set-features') featuresFrom(flags);
+  return {
+    help: false,
+    command: name,
+    flags,
+    json: values.json === true,
+    target: chooseTarget(values, env, name),
+  };
+}
+
+export function usage(command?: TCommandName): string {
+  if (command) {
+    const s = spec(command);
+    const synopsis = `${command} ${s.synopsis}`.trimEnd();
+    return `Usage: npm run admin -- ${synopsis} [--json] [target]\n\n${s.summary}\n(npm run admin -- --help describes the target flags.)\n`;
+  }
+  const commands = (Object.keys(COMMANDS) as TCommandName[])
+    .map((c) => `  ${`${c} ${spec(c).synopsis}`.trimEnd()}\n      ${spec(c).summary}`)
+    .join('\n');
+  return `Usage: npm run admin -- <command> [flags] [--json] [target]
+
+Manages accounts, users and API keys (API keys are never issued through the public API).
+
+Commands:
+${commands}
+
+Target (default: the local data):
+  --data-dir DIR   the local data folder (env DATA_DIR, default .data). While \`npm start\`
+                   runs on it, the command goes through that running service.
+  --aws --table T --region R [--usage-plan P]
+                   a deployed stack, with the AWS SDK's default credentials; T, R and P are
+                   the stack outputs TableName, Region and UsagePlanId (env TABLE_NAME,
+                   AWS_REGION, USAGE_PLAN_ID). create-key and revoke-key need P.
+
+Output:
+  Ids and tables for people on stdout, notes on stderr; --json prints JSON on stdout.
+  create-key prints the API key alone on stdout (capture it with \`npm run -s admin -- ...\`).
+
+Exit codes: 0 done, 1 failed (for example "Account not found."), 2 bad command line or input.
+`;
+}

@@ -1,0 +1,180 @@
+// The operator's commands, one function each. They take the stores (ports) and plain values,
+// so the same code runs against the local data and a deployed stack; target.ts builds the deps,
+// main.ts turns flags into arguments and results into output.
+import type { TUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
+import type {
+  TAccount,
+  TApiKey,
+  TBrand,
+  TFeatureName,
+  TTeam,
+  TUser,
+} from '../../shared/domain/accounts/account';
+import { addBrand } from '../../shared/domain/accounts/add-brand';
+import { addTeam } from '../../shared/domain/accounts/add-team';
+import { addUser } from '../../shared/domain/accounts/add-user';
+import { createAccount } from '../../shared/domain/accounts/create-account';
+import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import { NotFoundError } from '../../shared/domain/errors';
+import type { TAccountStore, TApiKeyStore, TClock, TIds, TPersonStore } from '../../shared/ports';
+
+export interface TAdminDeps {
+  accounts: TAccountStore;
+  keys: TApiKeyStore;
+  persons: TPersonStore;
+  clock: TClock;
+  ids: TIds;
+  /** Only on AWS: API Gateway must know each key's value for the usage plan to admit it. */
+  usageKeys?: TUsageKeyRegistry;
+}
+
+/** An account as the operator sees it: `version` is the store's concurrency counter, not data. */
+export type TAccountView = Omit<TAccount, 'version'>;
+
+/** A key as the operator sees it: never the hash, which would let anyone test guesses offline. */
+export interface TKeyView {
+  keyId: string;
+  prefix: string;
+  accountId: string;
+  userId: string;
+  usageKeyId: string;
+  created: string;
+  revoked?: string;
+}
+
+export interface TAccountDetails {
+  account: TAccountView;
+  users: TUser[];
+  teams: TTeam[];
+  brands: TBrand[];
+  keys: TKeyView[];
+}
+
+export function accountView(a: TAccount): TAccountView {
+  const { version: _version, ...rest } = a;
+  return rest;
+}
+
+/** Picks fields rather than deleting `hash`, so a field added to TApiKey later stays hidden. */
+export function keyView(k: TApiKey): TKeyView {
+  return {
+    keyId: k.keyId,
+    prefix: k.prefix,
+    accountId: k.accountId,
+    userId: k.userId,
+    usageKeyId: k.usageKeyId,
+    created: k.created,
+    ...(k.revoked ? { revoked: k.revoked } : {}),
+  };
+}
+
+async function requireAccount(deps: TAdminDeps, accountId: string): Promise<TAccount> {
+  const account = await deps.accounts.getAccount(accountId);
+  if (!account) throw new NotFoundError('Account not found.');
+  return account;
+}
+
+export async function createAccountCommand(
+  deps: TAdminDeps,
+  input: { name: string; email: string; requesterName?: string },
+): Promise<TAccountView> {
+  const account = await createAccount(deps, {
+    name: input.name,
+    requesterEmail: input.email,
+    ...(input.requesterName !== undefined ? { requesterName: input.requesterName } : {}),
+  });
+  return accountView(account);
+}
+
+export function addUserCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  input: { name: string; email: string; isAdmin: boolean },
+): Promise<TUser> {
+  return addUser(deps, accountId, input);
+}
+
+/** API Gateway names keys after the account and key, so the console shows whose key it is. */
+export const usageKeyName = (accountId: string, keyId: string) => `esign-${accountId}-${keyId}`;
+
+export async function createKeyCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  userId: string,
+): Promise<{ secret: string; key: TKeyView }> {
+  await requireAccount(deps, accountId);
+  const usageKeys = deps.usageKeys;
+  let registered: string | undefined;
+  const registerUsageKey = usageKeys
+    ? async (secret: string, keyId: string, owner: string) => {
+        registered = await usageKeys.register(secret, usageKeyName(owner, keyId));
+        return registered;
+      }
+    : undefined;
+  try {
+    const { key, secret } = await issueApiKey({ ...deps, registerUsageKey }, accountId, userId);
+    return { secret, key: keyView(key) };
+  } catch (err) {
+    // The key was not saved, so nobody can learn its value: its API Gateway twin is useless.
+    if (usageKeys && registered) await usageKeys.remove(registered).catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function revokeKeyCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  keyId: string,
+): Promise<TKeyView> {
+  await requireAccount(deps, accountId);
+  // The table first: from then on the authorizer denies the key. Removing it from API Gateway
+  // second means a failure there leaves a dead key behind, never a live one; running the
+  // command again finishes the job (the store keeps the first revocation time).
+  const key = await deps.keys.revoke(accountId, keyId, deps.clock.now());
+  // A key issued without API Gateway (locally, or seeded) has its own id as usageKeyId.
+  if (deps.usageKeys && key.usageKeyId !== key.keyId) await deps.usageKeys.remove(key.usageKeyId);
+  return keyView(key);
+}
+
+export async function setFeaturesCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  features: Partial<Record<TFeatureName, boolean>>,
+): Promise<TAccountView> {
+  return accountView(await deps.accounts.setFeatures(accountId, features));
+}
+
+export function addTeamCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  input: { name: string; requesterName?: string; requesterEmail?: string },
+): Promise<TTeam> {
+  return addTeam(deps, accountId, input);
+}
+
+export function addBrandCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  input: { name: string; redirectUrl?: string },
+): Promise<TBrand> {
+  return addBrand(deps, accountId, input);
+}
+
+export async function listAccountsCommand(deps: TAdminDeps): Promise<TAccountView[]> {
+  const accounts = await deps.accounts.listAccounts();
+  return accounts.map(accountView);
+}
+
+const byCreated = (a: { created: string }, b: { created: string }) => a.created.localeCompare(b.created);
+
+export async function showAccountCommand(deps: TAdminDeps, accountId: string): Promise<TAccountDetails> {
+  const account = await requireAccount(deps, accountId);
+  const [users, teams, brands, keys] = await Promise.all([
+    deps.accounts.listUsers(accountId),
+    deps.accounts.listTeams(accountId),
+    deps.accounts.listBrands(accountId),
+    deps.keys.listForAccount(accountId),
+  ]);
+  // Keys are listed by their random id; the operator wants them in the order they were issued.
+  return { account: accountView(account), users, teams, brands, keys: keys.map(keyView).sort(byCreated) };
+}

@@ -1,0 +1,103 @@
+// From checked flags to a command call, and from its result to what is printed.
+import { featuresFrom, type TCommandName, type TFlags } from './cli';
+import {
+  addBrandCommand,
+  addTeamCommand,
+  addUserCommand,
+  createAccountCommand,
+  createKeyCommand,
+  listAccountsCommand,
+  revokeKeyCommand,
+  setFeaturesCommand,
+  showAccountCommand,
+  type TAdminDeps,
+} from './commands';
+import { accountDetailsText, accountsText, featuresText, keyStatus } from './output';
+
+export interface TOutput {
+  /** Printed with --json. */
+  data: unknown;
+  /** Printed otherwise, on stdout. */
+  text: string;
+  /** Printed otherwise, on stderr: for the person, not for a script capturing stdout. */
+  note?: string;
+}
+
+/** A flag the command line already required, or one that may be absent. */
+const req = (flags: TFlags, name: string) => String(flags[name]);
+const opt = (flags: TFlags, name: string) => (typeof flags[name] === 'string' ? flags[name] : undefined);
+
+/** Leaves out absent flags, so input objects carry only what the operator gave. */
+function given<T extends Record<string, unknown>>(input: T): T {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
+}
+
+export async function runCommand(command: TCommandName, flags: TFlags, deps: TAdminDeps): Promise<TOutput> {
+  switch (command) {
+    case 'create-account': {
+      const a = await createAccountCommand(
+        deps,
+        given({
+          name: req(flags, 'name'),
+          email: req(flags, 'email'),
+          requesterName: opt(flags, 'requester-name'),
+        }),
+      );
+      return { data: a, text: a.id };
+    }
+    case 'add-user': {
+      const u = await addUserCommand(deps, req(flags, 'account'), {
+        name: req(flags, 'name'),
+        email: req(flags, 'email'),
+        isAdmin: flags.admin === true,
+      });
+      return { data: u, text: u.id };
+    }
+    case 'create-key': {
+      const { secret, key } = await createKeyCommand(deps, req(flags, 'account'), req(flags, 'user'));
+      return {
+        data: { apiKey: secret, ...key },
+        text: secret,
+        note: `Key id: ${key.keyId}\nThis is the only time the key is shown; only its SHA-256 hash is stored.`,
+      };
+    }
+    case 'revoke-key': {
+      const k = await revokeKeyCommand(deps, req(flags, 'account'), req(flags, 'key-id'));
+      return { data: k, text: `${k.keyId} ${keyStatus(k)}` };
+    }
+    case 'set-features': {
+      const a = await setFeaturesCommand(deps, req(flags, 'account'), featuresFrom(flags));
+      return { data: a, text: featuresText(a) };
+    }
+    case 'add-team': {
+      const t = await addTeamCommand(
+        deps,
+        req(flags, 'account'),
+        given({
+          name: req(flags, 'name'),
+          requesterName: opt(flags, 'requester-name'),
+          requesterEmail: opt(flags, 'requester-email'),
+        }),
+      );
+      return { data: t, text: t.id };
+    }
+    case 'add-brand': {
+      const b = await addBrandCommand(
+        deps,
+        req(flags, 'account'),
+        given({ name: req(flags, 'name'), redirectUrl: opt(flags, 'redirect-url') }),
+      );
+      return { data: b, text: b.id };
+    }
+    case 'list-accounts': {
+      const accounts = await listAccountsCommand(deps);
+      return accounts.length > 0
+        ? { data: accounts, text: accountsText(accounts) }
+        : { data: accounts, text: '', note: 'No accounts yet.' };
+    }
+    case 'show-account': {
+      const details = await showAccountCommand(deps, req(flags, 'account'));
+      return { data: details, text: accountDetailsText(details) };
+    }
+  }
+}

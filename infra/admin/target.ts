@@ -1,0 +1,222 @@
+// Where the operator's commands run: the local data folder (through the running `npm start`,
+// or a dynalite of our own on the same folder), or a deployed stack with the caller's AWS
+// credentials. Either way the commands get the same stores.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
+import { createApiGatewayClient, createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { startDynalite } from '../local/dynamo';
+import type { TRuntimeFile } from '../local/runtime';
+import type { TAdminDeps } from './commands';
+
+// What the local runtime (infra/local/runtime.ts) uses and does not export. A running runtime
+// tells us its table in runtime.json; these apply only when we open the folder ourselves.
+const LOCAL_TABLE_NAME = 'esign-local';
+const LOCAL_DYNAMODB_FOLDER = 'dynamodb';
+const LOCAL_REGION = 'us-east-1';
+const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+// runtime.ts's runtimeFilePath, restated: importing runtime.ts loads every function and
+// stand-in, which would add about half a second to each command.
+const runtimeFilePath = (dataDir: string) => join(dataDir, 'runtime.json');
+
+export interface TTarget {
+  deps: TAdminDeps;
+  /** Where the commands run, in words, for messages. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** The data folder is open in another process that did not leave a usable runtime.json. */
+export class DataDirBusyError extends Error {
+  override name = 'DataDirBusyError';
+}
+
+function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'usageKeys'> {
+  return {
+    accounts: createAccountStore(db, table),
+    keys: createApiKeyStore(db, table),
+    persons: createPersonStore(db, table),
+    clock: systemClock,
+    ids: randomIds,
+  };
+}
+
+function localConfig(endpoint: string, tableName: string): TConfig {
+  return {
+    stage: 'local',
+    region: LOCAL_REGION,
+    tableName,
+    bucketName: '',
+    usagePlanId: '',
+    logLevel: 'silent',
+    endpoints: { dynamodb: endpoint },
+    credentials: LOCAL_CREDENTIALS,
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** runtime.json of an `npm start` that is still running, if any (a crash leaves the file behind). */
+function runningRuntime(dataDir: string): TRuntimeFile | undefined {
+  const file = runtimeFilePath(dataDir);
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as TRuntimeFile;
+    return Number.isInteger(info.pid) && isAlive(info.pid) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Connects to the running runtime's dynalite; undefined if it does not answer (a reused pid). */
+async function connectToRuntime(info: TRuntimeFile): Promise<TTarget | undefined> {
+  const probe = new DynamoDBClient({
+    region: LOCAL_REGION,
+    endpoint: info.dynamodbEndpoint,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+  });
+  try {
+    await ensureTable(probe, info.tableName);
+  } catch {
+    return undefined;
+  } finally {
+    probe.destroy();
+  }
+  const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
+  return {
+    deps: stores(db, info.tableName),
+    description: `the running local service (${info.apiUrl})`,
+    close: async () => db.destroy(),
+  };
+}
+
+const isLevelDbFailure = (err: unknown) =>
+  (err as { code?: string }).code?.startsWith('LEVEL_') ||
+  /^Database is (closed|not open)/.test(String((err as Error)?.message));
+
+/**
+ * dynalite opens LevelDB lazily and, when another process holds its lock, throws from its
+ * request handler: an uncaught exception that would end this process with a stack trace. We
+ * catch it for the first request only; once that succeeded, the folder is ours.
+ */
+async function firstRequest(work: Promise<void>, dataDir: string): Promise<void> {
+  let listener: ((err: Error) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    listener = (err: Error) =>
+      reject(
+        isLevelDbFailure(err)
+          ? new DataDirBusyError(
+              `The data folder ${dataDir} is in use by another process (another admin command, or an ` +
+                '`npm start` that left no runtime.json). Try again when it has finished.',
+            )
+          : err,
+      );
+    process.on('uncaughtException', listener);
+  });
+  try {
+    await Promise.race([work, failed]);
+  } finally {
+    if (listener) process.off('uncaughtException', listener);
+  }
+}
+
+async function openOwnDynalite(dataDir: string): Promise<TTarget> {
+  mkdirSync(dataDir, { recursive: true });
+  const dynamo = await startDynalite({
+    port: 0,
+    host: '127.0.0.1',
+    dir: join(dataDir, LOCAL_DYNAMODB_FOLDER),
+  });
+  const raw = new DynamoDBClient({
+    region: LOCAL_REGION,
+    endpoint: dynamo.endpoint,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+  });
+  try {
+    // A fresh folder has no table yet; the runtime would create the same one on start.
+    await firstRequest(ensureTable(raw, LOCAL_TABLE_NAME), dataDir);
+  } catch (err) {
+    // A dynalite whose database never opened may not finish closing; do not wait for it long.
+    await Promise.race([dynamo.stop(), new Promise((r) => setTimeout(r, 500).unref())]);
+    throw err;
+  } finally {
+    raw.destroy();
+  }
+  const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
+  return {
+    deps: stores(db, LOCAL_TABLE_NAME),
+    description: `the local data in ${dataDir}`,
+    async close() {
+      db.destroy();
+      // Closing the server also closes LevelDB, which flushes it and releases the lock.
+      await dynamo.stop();
+    },
+  };
+}
+
+/**
+ * LevelDB admits one process per folder. While `npm start` runs it owns the folder and names
+ * its dynalite in runtime.json, so we talk to that; otherwise we open the folder ourselves.
+ */
+export async function openLocalTarget(dataDir: string): Promise<TTarget> {
+  const dir = resolve(dataDir);
+  const running = runningRuntime(dir);
+  if (running) {
+    const target = await connectToRuntime(running);
+    if (target) return target;
+  }
+  return openOwnDynalite(dir);
+}
+
+export interface TAwsTargetOptions {
+  tableName: string;
+  region: string;
+  /** Needed only by the commands that issue or revoke keys. */
+  usagePlanId?: string;
+}
+
+/** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
+export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
+  const config: TConfig = {
+    stage: 'aws',
+    region: opts.region,
+    tableName: opts.tableName,
+    bucketName: '',
+    usagePlanId: opts.usagePlanId ?? '',
+    logLevel: 'silent',
+    endpoints: {},
+  };
+  const db = createDocumentClient(config);
+  const apigateway = opts.usagePlanId ? createApiGatewayClient(config) : undefined;
+  return {
+    deps: {
+      ...stores(db, opts.tableName),
+      ...(apigateway && opts.usagePlanId
+        ? { usageKeys: createUsageKeyRegistry(apigateway, opts.usagePlanId) }
+        : {}),
+    },
+    description: `table ${opts.tableName} in ${opts.region}`,
+    async close() {
+      db.destroy();
+      apigateway?.destroy();
+    },
+  };
+}
