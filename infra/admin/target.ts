@@ -2,7 +2,7 @@
 // or a dynalite of our own on the same folder), or a deployed stack with the caller's AWS
 // credentials. Either way the commands get the same stores.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
@@ -14,23 +14,17 @@ import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { startDynalite } from '../local/dynamo';
-import type { TRuntimeFile } from '../local/runtime';
+import {
+  dataPaths,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  LOCAL_TABLE_NAME,
+  type TRuntimeFile,
+} from '../local/layout';
 import type { TAdminDeps } from './commands';
-
-// What the local runtime (infra/local/runtime.ts) uses and does not export. A running runtime
-// tells us its table in runtime.json; these apply only when we open the folder ourselves.
-const LOCAL_TABLE_NAME = 'esign-local';
-const LOCAL_DYNAMODB_FOLDER = 'dynamodb';
-const LOCAL_REGION = 'us-east-1';
-const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-// runtime.ts's runtimeFilePath, restated: importing runtime.ts loads every function and
-// stand-in, which would add about half a second to each command.
-const runtimeFilePath = (dataDir: string) => join(dataDir, 'runtime.json');
 
 export interface TTarget {
   deps: TAdminDeps;
-  /** Where the commands run, in words, for messages. */
-  description: string;
   close(): Promise<void>;
 }
 
@@ -74,7 +68,7 @@ function isAlive(pid: number): boolean {
 
 /** runtime.json of an `npm start` that is still running, if any (a crash leaves the file behind). */
 function runningRuntime(dataDir: string): TRuntimeFile | undefined {
-  const file = runtimeFilePath(dataDir);
+  const file = dataPaths(dataDir).runtime;
   if (!existsSync(file)) return undefined;
   try {
     const info = JSON.parse(readFileSync(file, 'utf8')) as TRuntimeFile;
@@ -102,7 +96,6 @@ async function connectToRuntime(info: TRuntimeFile): Promise<TTarget | undefined
   const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
   return {
     deps: stores(db, info.tableName),
-    description: `the running local service (${info.apiUrl})`,
     close: async () => db.destroy(),
   };
 }
@@ -142,7 +135,7 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   const dynamo = await startDynalite({
     port: 0,
     host: '127.0.0.1',
-    dir: join(dataDir, LOCAL_DYNAMODB_FOLDER),
+    dir: dataPaths(dataDir).dynamodb,
   });
   const raw = new DynamoDBClient({
     region: LOCAL_REGION,
@@ -163,7 +156,6 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
   return {
     deps: stores(db, LOCAL_TABLE_NAME),
-    description: `the local data in ${dataDir}`,
     async close() {
       db.destroy();
       // Closing the server also closes LevelDB, which flushes it and releases the lock.
@@ -213,7 +205,6 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
         ? { usageKeys: createUsageKeyRegistry(apigateway, opts.usagePlanId) }
         : {}),
     },
-    description: `table ${opts.tableName} in ${opts.region}`,
     async close() {
       db.destroy();
       apigateway?.destroy();

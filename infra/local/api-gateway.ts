@@ -67,7 +67,12 @@ function gatewayError(
 ) {
   // The stack's 401 gateway responses name the scheme, as DRF-style APIs do.
   const challenge = status === 401 ? { 'www-authenticate': 'Token' } : {};
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, ...challenge, ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'x-request-id': requestId,
+    ...challenge,
+    ...headers,
+  });
   res.end(JSON.stringify(errorBody(code, message)));
 }
 

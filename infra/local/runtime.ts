@@ -17,6 +17,15 @@ import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
 import { ensureQueues } from './ensure-queues';
+import {
+  dataPaths,
+  LOCAL_BUCKET_NAME,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  LOCAL_STAGE,
+  LOCAL_TABLE_NAME,
+  type TRuntimeFile,
+} from './layout';
 import { startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
 import { startS3rver } from './s3';
@@ -51,22 +60,9 @@ export interface TRuntime {
   stop(): Promise<void>;
 }
 
-const STAGE = 'local';
-const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
-/** What `npm run admin` needs to reach a running runtime's data (LevelDB allows one process). */
-export interface TRuntimeFile {
-  pid: number;
-  dynamodbEndpoint: string;
-  tableName: string;
-  apiUrl: string;
-}
-
-export const runtimeFilePath = (dataDir: string) => join(dataDir, 'runtime.json');
-
 /** The demo account survives restarts: its key is kept in the data folder, in plain text, locally only. */
 async function demoAccount(db: DynamoDBDocumentClient, table: string, dir: string, persist: boolean) {
-  const file = join(dir, 'demo-account.json');
+  const file = dataPaths(dir).demoAccount;
   if (persist) {
     try {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as TSeededAccount;
@@ -90,26 +86,23 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
   const stops: (() => Promise<void>)[] = [];
 
   try {
-    const dynamo = await startDynalite({
-      port: 0,
-      host,
-      dir: memory ? undefined : join(dataDir, 'dynamodb'),
-    });
+    const paths = dataPaths(dataDir);
+    const dynamo = await startDynalite({ port: 0, host, dir: memory ? undefined : paths.dynamodb });
     stops.push(dynamo.stop);
     const s3 = await startS3rver({
       port: 0,
       host,
-      dir: join(dataDir, 's3'),
-      bucket: `esign-${STAGE}-documents`,
+      dir: paths.s3,
+      bucket: LOCAL_BUCKET_NAME,
     });
     stops.push(s3.stop);
     const sqs = await startLocalSqs({
       port: 0,
       host,
-      ...(memory ? {} : { dataFile: join(dataDir, 'sqs.json') }),
+      ...(memory ? {} : { dataFile: paths.sqs }),
     });
     stops.push(sqs.stop);
-    const outboxDir = join(dataDir, 'outbox');
+    const outboxDir = paths.outbox;
     const outbox = await startOutboxServer({ port: 0, host, dir: outboxDir });
     stops.push(outbox.stop);
     const plan = new LocalUsagePlan('local-usage-plan', {
@@ -123,10 +116,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     stops.push(control.stop);
 
     const config: TConfig = {
-      stage: STAGE,
-      region: 'us-east-1',
-      tableName: `esign-${STAGE}`,
-      bucketName: `esign-${STAGE}-documents`,
+      stage: LOCAL_STAGE,
+      region: LOCAL_REGION,
+      tableName: LOCAL_TABLE_NAME,
+      bucketName: LOCAL_BUCKET_NAME,
       usagePlanId: plan.id,
       logLevel: options.logLevel ?? 'info',
       endpoints: {
@@ -150,7 +143,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     );
     await ensureQueues(
       new SQSClient({ region: config.region, endpoint: sqs.endpoint, credentials: LOCAL_CREDENTIALS }),
-      STAGE,
+      LOCAL_STAGE,
     );
     const db = createDocumentClient(config);
     options.instrumentDb?.(db);
@@ -160,7 +153,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     const gateway = await startApiGateway({
       host,
       port: options.port ?? 3000,
-      stage: STAGE,
+      stage: LOCAL_STAGE,
       plan,
       authorizerTtlMs: (options.authorizerTtlSeconds ?? stage.authorizerCacheTtlSeconds) * 1000,
       maxBodyBytes: 10 * 1024 * 1024,
@@ -182,7 +175,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         tableName: config.tableName,
         apiUrl: `${baseUrl}/api/v2/`,
       };
-      writeFileSync(runtimeFilePath(dataDir), `${JSON.stringify(file, null, 2)}\n`);
+      writeFileSync(paths.runtime, `${JSON.stringify(file, null, 2)}\n`);
     }
 
     let stopped = false;
@@ -200,7 +193,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         // Stop taking requests first, then the stand-ins underneath.
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
         if (memory) rmSync(dataDir, { recursive: true, force: true });
-        else rmSync(runtimeFilePath(dataDir), { force: true });
+        else rmSync(dataPaths(dataDir).runtime, { force: true });
       },
     };
   } catch (err) {

@@ -60,7 +60,9 @@ describe('authentication', () => {
 
 describe('tenant isolation', () => {
   it("answers 404 for another account's person on every operation, and leaves it untouched", async () => {
-    const mine = await call('POST', '/persons/', { json: { name: 'Private', channels: [{ email: 'private@example.com' }] } });
+    const mine = await call('POST', '/persons/', {
+      json: { name: 'Private', channels: [{ email: 'private@example.com' }] },
+    });
     const other = await runtime.seedAccount('Other Co', 'admin@other.example');
     const theirs = apiClient(runtime, other.apiKey);
     const path = `/persons/${mine.body.id}/`;

@@ -50,7 +50,10 @@ describe('list persons', () => {
     const res = await call('GET', '/persons/?per_page=3&page=2');
     const link = res.headers.get('link') ?? '';
     const rels = Object.fromEntries(
-      [...link.matchAll(/<([^>]+)>; rel="(\w+)"/g)].map((m) => [m[2], new URL(m[1]!).searchParams.get('page')]),
+      [...link.matchAll(/<([^>]+)>; rel="(\w+)"/g)].map((m) => [
+        m[2],
+        new URL(m[1]!).searchParams.get('page'),
+      ]),
     );
     expect(rels).toEqual({ first: '1', prev: '1', next: '3', last: '3' });
     expect(link).toContain(`${runtime.baseUrl}/api/v2/persons/?`);
@@ -93,7 +96,10 @@ describe('list persons', () => {
       'Odd Mary-Jane 1',
     ]);
     expect(names((await call('GET', '/persons/?search=jane 3')).body)).toEqual(['Odd Mary-Jane 3']);
-    expect(names((await call('GET', '/persons/?search=corp2')).body)).toEqual(['Odd Mary-Jane 5', 'Even Person 2']);
+    expect(names((await call('GET', '/persons/?search=corp2')).body)).toEqual([
+      'Odd Mary-Jane 5',
+      'Even Person 2',
+    ]);
     expect(names((await call('GET', '/persons/?search=p6@corp0.example')).body)).toEqual(['Even Person 6']);
     expect(names((await call('GET', '/persons/?search=1555000106')).body)).toEqual(['Even Person 6']);
     expect((await call('GET', '/persons/?search=nobody')).body).toEqual([]);

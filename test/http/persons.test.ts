@@ -52,16 +52,22 @@ describe('create a person', () => {
 
   it('reports each bad channel with its path', async () => {
     const res = await call('POST', '/persons/', {
-      json: aPerson({ channels: [{ email: 'ok@example.com' }, { email: 'not-an-email' }, { phone: 'abc' }, {}] }),
+      json: aPerson({
+        channels: [{ email: 'ok@example.com' }, { email: 'not-an-email' }, { phone: 'abc' }, {}],
+      }),
     });
     expect(res.status).toBe(400);
     expect(isErrorBody(res.body)).toBe(true);
     const fields = res.body.errors.map((e: { field: string }) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(['channels[1].email', 'channels[2].phone', 'channels[3].email']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['channels[1].email', 'channels[2].phone', 'channels[3].email']),
+    );
   });
 
   it('refuses a kind that contradicts the value', async () => {
-    const res = await call('POST', '/persons/', { json: aPerson({ channels: [{ email: 'a@example.com', kind: 'mp' }] }) });
+    const res = await call('POST', '/persons/', {
+      json: aPerson({ channels: [{ email: 'a@example.com', kind: 'mp' }] }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('channels[0].kind');
   });
@@ -71,10 +77,14 @@ describe('create a person', () => {
     expect(longEmail.length).toBeGreaterThan(254);
     const res = await call('POST', '/persons/', { json: aPerson({ channels: [{ email: longEmail }] }) });
     expect(res.status).toBe(400);
-    const phone = await call('POST', '/persons/', { json: aPerson({ channels: [{ phone: '1'.repeat(129) }] }) });
+    const phone = await call('POST', '/persons/', {
+      json: aPerson({ channels: [{ phone: '1'.repeat(129) }] }),
+    });
     expect(phone.status).toBe(400);
     expect(phone.body.errors[0].field).toBe('channels[0].phone');
-    const okPhone = await call('POST', '/persons/', { json: aPerson({ channels: [{ phone: '1'.repeat(128) }] }) });
+    const okPhone = await call('POST', '/persons/', {
+      json: aPerson({ channels: [{ phone: '1'.repeat(128) }] }),
+    });
     expect(okPhone.status).toBe(201);
   });
 
@@ -83,7 +93,9 @@ describe('create a person', () => {
     const ok = await call('POST', '/persons/', { json: aPerson({ metadata: nested }) });
     expect(ok.status).toBe(201);
     expect(ok.body.metadata).toEqual(nested);
-    const big = await call('POST', '/persons/', { json: aPerson({ metadata: { x: 'y'.repeat(17 * 1024) } }) });
+    const big = await call('POST', '/persons/', {
+      json: aPerson({ metadata: { x: 'y'.repeat(17 * 1024) } }),
+    });
     expect(big.status).toBe(400);
     expect(big.body.errors[0].field).toBe('metadata');
     const list = await call('POST', '/persons/', { json: aPerson({ metadata: [1, 2] }) });
@@ -115,7 +127,10 @@ describe('update a person with PUT', () => {
     const created = (await call('POST', '/persons/', { json: aPerson({ name: 'Put Me' }) })).body;
     const [email, phone] = created.channels;
     const res = await call('PUT', `/persons/${created.id}/`, {
-      json: { name: 'Put Done', channels: [{ id: email.id, email: 'changed@example.com' }, { email: 'new@example.com' }] },
+      json: {
+        name: 'Put Done',
+        channels: [{ id: email.id, email: 'changed@example.com' }, { email: 'new@example.com' }],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Put Done');
@@ -129,7 +144,9 @@ describe('update a person with PUT', () => {
 
   it('keeps the id of a listed channel given without id but with the same email', async () => {
     const created = (await call('POST', '/persons/', { json: aPerson({ name: 'Same' }) })).body;
-    const res = await call('PUT', `/persons/${created.id}/`, { json: { name: 'Same', channels: [{ email: 'ANN@example.com' }] } });
+    const res = await call('PUT', `/persons/${created.id}/`, {
+      json: { name: 'Same', channels: [{ email: 'ANN@example.com' }] },
+    });
     expect(res.body.channels).toEqual([created.channels[0]]);
   });
 
@@ -160,7 +177,13 @@ describe('partially update a person with PATCH', () => {
   it('adds a channel without id, unless its email or phone is already there', async () => {
     const created = (await call('POST', '/persons/', { json: aPerson() })).body;
     const res = await call('PATCH', `/persons/${created.id}/`, {
-      json: { channels: [{ email: 'Ann@Example.com' }, { phone: '+1 (555) 010-2000' }, { email: 'second@example.com' }] },
+      json: {
+        channels: [
+          { email: 'Ann@Example.com' },
+          { phone: '+1 (555) 010-2000' },
+          { email: 'second@example.com' },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.channels).toHaveLength(3);
@@ -171,9 +194,16 @@ describe('partially update a person with PATCH', () => {
   it('updates a channel given with its id, and can switch its kind', async () => {
     const created = (await call('POST', '/persons/', { json: aPerson() })).body;
     const phone = created.channels[1];
-    const res = await call('PATCH', `/persons/${created.id}/`, { json: { channels: [{ id: phone.id, email: 'was-phone@example.com' }] } });
+    const res = await call('PATCH', `/persons/${created.id}/`, {
+      json: { channels: [{ id: phone.id, email: 'was-phone@example.com' }] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.channels[1]).toEqual({ id: phone.id, kind: 'em', email: 'was-phone@example.com', phone: '' });
+    expect(res.body.channels[1]).toEqual({
+      id: phone.id,
+      kind: 'em',
+      email: 'was-phone@example.com',
+      phone: '',
+    });
   });
 
   it('refuses a blank name', async () => {
@@ -208,7 +238,9 @@ describe('delete a person', () => {
   });
 
   it('removes the person from email lookups', async () => {
-    const created = (await call('POST', '/persons/', { json: aPerson({ channels: [{ email: 'gone@example.com' }] }) })).body;
+    const created = (
+      await call('POST', '/persons/', { json: aPerson({ channels: [{ email: 'gone@example.com' }] }) })
+    ).body;
     await call('DELETE', `/persons/${created.id}/`);
     const list = await call('GET', '/persons/?email=gone@example.com');
     expect(list.body).toEqual([]);
@@ -219,7 +251,11 @@ describe('not found', () => {
   it('answers 404 for an unknown uuid and for something that is not a uuid', async () => {
     for (const id of ['6f1c1a4e-8a43-4a4b-9f59-2b9d8b0e0a11', 'not-a-uuid', '%E2%82%AC']) {
       for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
-        const res = await call(method, `/persons/${id}/`, method === 'GET' || method === 'DELETE' ? {} : { json: { name: 'x' } });
+        const res = await call(
+          method,
+          `/persons/${id}/`,
+          method === 'GET' || method === 'DELETE' ? {} : { json: { name: 'x' } },
+        );
         expect(res.status, `${method} ${id}`).toBe(404);
         expect(isErrorBody(res.body)).toBe(true);
       }

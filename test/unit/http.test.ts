@@ -16,7 +16,11 @@ describe('pagination', () => {
     expect(parsePage(q({ page: '3', per_page: '1000' }))).toEqual({ page: 3, perPage: 100 });
   });
   it('builds X-BlueInk-Pagination and Link', () => {
-    const h = paginationHeaders({ page: 2, perPage: 50 }, 176, new URL('https://api.test/api/v2/persons/?search=a'));
+    const h = paginationHeaders(
+      { page: 2, perPage: 50 },
+      176,
+      new URL('https://api.test/api/v2/persons/?search=a'),
+    );
     expect(h['X-BlueInk-Pagination']).toBe('2,4,50,176');
     expect(h.Link).toBe(
       [
@@ -47,7 +51,10 @@ describe('error body', () => {
       code: 'invalid',
       fieldErrors: [{ field: 'f', message: 'm' }],
     });
-    expect(toHttpError(new MethodNotAllowedError('PUT', ['GET']))).toMatchObject({ status: 405, headers: { Allow: 'GET' } });
+    expect(toHttpError(new MethodNotAllowedError('PUT', ['GET']))).toMatchObject({
+      status: 405,
+      headers: { Allow: 'GET' },
+    });
     const internal = toHttpError(new Error('connect ECONNREFUSED 10.0.0.1:5432'));
     expect(internal).toMatchObject({ status: 500, code: 'error' });
     expect(internal.message).not.toContain('ECONNREFUSED');
@@ -64,8 +71,12 @@ describe('body parsing', () => {
     });
   });
   it('refuses what it cannot read', () => {
-    expect(() => parseBody(Buffer.from('x'), 'text/plain')).toThrow(expect.objectContaining({ name: 'UnsupportedMediaTypeError' }));
-    expect(() => parseBody(Buffer.from([0xff]), 'application/json')).toThrow(expect.objectContaining({ name: 'ParseError' }));
+    expect(() => parseBody(Buffer.from('x'), 'text/plain')).toThrow(
+      expect.objectContaining({ name: 'UnsupportedMediaTypeError' }),
+    );
+    expect(() => parseBody(Buffer.from([0xff]), 'application/json')).toThrow(
+      expect.objectContaining({ name: 'ParseError' }),
+    );
     expect(() => parseBody(Buffer.alloc(11), 'application/json', { accept: ['json'], maxBytes: 10 })).toThrow(
       expect.objectContaining({ name: 'PayloadTooLargeError' }),
     );
@@ -84,7 +95,9 @@ describe('routing', () => {
   it('captures parameters and lists allowed methods on a miss', () => {
     expect(route('GET', '/persons/a%20b').params).toEqual({ id: 'a b' });
     expect(() => route('PATCH', '/persons/x')).toThrow(expect.objectContaining({ allow: ['GET', 'DELETE'] }));
-    expect(() => route('GET', '/persons/%zz')).toThrow(expect.objectContaining({ name: 'RouteNotFoundError' }));
+    expect(() => route('GET', '/persons/%zz')).toThrow(
+      expect.objectContaining({ name: 'RouteNotFoundError' }),
+    );
   });
 });
 

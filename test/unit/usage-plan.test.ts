@@ -4,7 +4,12 @@ import { periodBounds } from '../../shared/adapters/apigateway/usage-reader';
 
 describe('local usage plan', () => {
   it('lets a burst through, then refills at the rate', () => {
-    const plan = new LocalUsagePlan('p', { quotaLimit: 100, quotaPeriod: 'DAY', rateLimit: 2, burstLimit: 2 });
+    const plan = new LocalUsagePlan('p', {
+      quotaLimit: 100,
+      quotaPeriod: 'DAY',
+      rateLimit: 2,
+      burstLimit: 2,
+    });
     const t0 = new Date('2026-01-01T10:00:00Z');
     expect(plan.admit('k', t0).ok).toBe(true);
     expect(plan.admit('k', t0).ok).toBe(true);
@@ -12,7 +17,12 @@ describe('local usage plan', () => {
     expect(plan.admit('k', new Date(t0.getTime() + 500)).ok).toBe(true);
   });
   it('stops at the quota until the period starts over', () => {
-    const plan = new LocalUsagePlan('p', { quotaLimit: 2, quotaPeriod: 'DAY', rateLimit: 100, burstLimit: 100 });
+    const plan = new LocalUsagePlan('p', {
+      quotaLimit: 2,
+      quotaPeriod: 'DAY',
+      rateLimit: 100,
+      burstLimit: 100,
+    });
     const t = new Date('2026-01-01T23:59:00Z');
     plan.admit('k', t);
     plan.admit('k', t);

@@ -1,0 +1,29 @@
+// Names the local runtime and the operator command both rely on, in one small module: the
+// admin command must not import runtime.ts, which loads every function and stand-in.
+import { join } from 'node:path';
+
+export const LOCAL_STAGE = 'local';
+export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_TABLE_NAME = `esign-${LOCAL_STAGE}`;
+export const LOCAL_BUCKET_NAME = `esign-${LOCAL_STAGE}-documents`;
+/** s3rver checks signatures against these; the other stand-ins accept any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** Where each stand-in keeps its data inside the data folder. */
+export const dataPaths = (dataDir: string) => ({
+  dynamodb: join(dataDir, 'dynamodb'),
+  s3: join(dataDir, 's3'),
+  sqs: join(dataDir, 'sqs.json'),
+  outbox: join(dataDir, 'outbox'),
+  demoAccount: join(dataDir, 'demo-account.json'),
+  /** Written while `npm start` runs: how other processes reach its dynalite. */
+  runtime: join(dataDir, 'runtime.json'),
+});
+
+/** The content of `runtime.json`. */
+export interface TRuntimeFile {
+  pid: number;
+  dynamodbEndpoint: string;
+  tableName: string;
+  apiUrl: string;
+}
