@@ -35,7 +35,7 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
         return {
           status: 200,
           body: result.items.map(toPersonResponse),
-          headers: paginationHeaders(page, result.total, req.url),
+          headers: paginationHeaders(page, result.total, req.url, { ...result.filter }),
         };
       },
     },

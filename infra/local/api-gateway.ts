@@ -13,7 +13,7 @@ import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
 import { API_ROUTES, type TFunctionName } from '../api-routes';
 import { lambdaContext } from './lambda-context';
-import { authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
+import { authorizationOf, authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
 import type { LocalUsagePlan } from './usage-plan';
 
 export type TApiFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -39,18 +39,23 @@ export interface TGatewayOptions {
 
 class TooLarge extends Error {}
 
+/**
+ * Reads the body up to `limit` bytes. Past it, stops listening and rejects without destroying
+ * the request: the caller answers 413 first and closes the connection after the answer is sent.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) return reject(new TooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > limit) {
-        reject(new TooLarge());
-        req.destroy();
-      } else chunks.push(c);
-    });
+      if (size <= limit) return void chunks.push(c);
+      req.off('data', onData);
+      req.pause();
+      reject(new TooLarge());
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
@@ -103,7 +108,8 @@ export async function startApiGateway(opts: TGatewayOptions) {
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    // Only the path and query matter here; the Host header is the client's and may be anything.
+    const url = new URL(req.url ?? '/', 'http://localhost');
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
     if (!inApi) {
       if (opts.pages && (await opts.pages(req, res, url))) return;
@@ -120,6 +126,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
       body = await readBody(req, opts.maxBodyBytes);
     } catch (err) {
       if (err instanceof TooLarge) {
+        res.on('finish', () => req.socket.destroy());
         return gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', {
           connection: 'close',
         });
@@ -136,7 +143,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
       stage: opts.stage,
     };
 
-    const header = req.headers.authorization;
+    const header = authorizationOf(req);
     if (!header || header.trim() === '') {
       return gatewayError(
         res,
@@ -193,6 +200,21 @@ export async function startApiGateway(opts: TGatewayOptions) {
     });
   });
   server.keepAliveTimeout = 65_000;
+  // Requests Node cannot even parse (headers over 16 KiB, malformed request lines) get the
+  // error body too, as API Gateway's own answers do.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify(
+      tooLarge
+        ? errorBody('invalid', 'Request header fields are too large.')
+        : errorBody('parse_error', 'The request could not be parsed.'),
+    );
+    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

@@ -1,28 +1,36 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 
-function headerMaps(req: IncomingMessage) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  // rawHeaders keeps the client's spelling, as API Gateway passes it on.
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    single[name] = value;
-    multi[name] = [...(multi[name] ?? []), value];
-  }
-  return { single, multi };
+// Names come from the client: collected in Maps (a name like `__proto__` or `constructor` is
+// just a name there) and turned into plain objects with own properties only.
+function maps(pairs: Iterable<[string, string]>) {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of pairs) multi.set(name, [...(multi.get(name) ?? []), value]);
+  return {
+    // As API Gateway does: the single-value map holds the last value of a repeated name.
+    single: Object.fromEntries([...multi].map(([k, v]) => [k, v[v.length - 1]!])) as Record<string, string>,
+    multi: Object.fromEntries(multi) as Record<string, string[]>,
+    size: multi.size,
+  };
 }
 
-function queryMaps(url: URL) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    single[k] = v;
-    multi[k] = [...(multi[k] ?? []), v];
+function* headerPairs(req: IncomingMessage): Iterable<[string, string]> {
+  // rawHeaders keeps the client's spelling, as API Gateway passes it on. A client's own
+  // X-Forwarded-Proto is dropped: API Gateway sets that header itself.
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.toLowerCase() !== 'x-forwarded-proto') yield [name, req.rawHeaders[i + 1]!];
   }
-  const any = Object.keys(single).length > 0;
-  return { single: any ? single : null, multi: any ? multi : null };
+  yield ['X-Forwarded-Proto', 'http'];
+}
+
+/** The Authorization header as the authorizer will see it (the last one, if repeated). */
+export function authorizationOf(req: IncomingMessage): string | undefined {
+  const { multi } = maps(headerPairs(req));
+  const values = [...Object.entries(multi)]
+    .filter(([k]) => k.toLowerCase() === 'authorization')
+    .flatMap(([, v]) => v);
+  return values[values.length - 1];
 }
 
 export interface TIncoming {
@@ -36,11 +44,8 @@ export interface TIncoming {
 
 /** The REST API proxy event API Gateway would build; bodies always base64 (binary media types: any). */
 export function proxyEvent(i: TIncoming, authorizer: Record<string, unknown>): APIGatewayProxyEvent {
-  const headers = headerMaps(i.req);
-  // API Gateway tells the function how the client reached it; locally that is plain HTTP.
-  headers.single['X-Forwarded-Proto'] = 'http';
-  headers.multi['X-Forwarded-Proto'] = ['http'];
-  const query = queryMaps(i.url);
+  const headers = maps(headerPairs(i.req));
+  const query = maps(i.url.searchParams);
   const now = new Date();
   return {
     resource: i.resource,
@@ -48,8 +53,8 @@ export function proxyEvent(i: TIncoming, authorizer: Record<string, unknown>): A
     httpMethod: i.req.method ?? 'GET',
     headers: headers.single,
     multiValueHeaders: headers.multi,
-    queryStringParameters: query.single,
-    multiValueQueryStringParameters: query.multi,
+    queryStringParameters: query.size > 0 ? query.single : null,
+    multiValueQueryStringParameters: query.size > 0 ? query.multi : null,
     pathParameters: null,
     stageVariables: null,
     body: i.body.length > 0 ? i.body.toString('base64') : null,

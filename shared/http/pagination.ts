@@ -22,11 +22,21 @@ export function parsePage(query: { get(name: string): string | undefined }): TPa
   return { page, perPage };
 }
 
-/** X-BlueInk-Pagination and Link, as API-NOTES.md describes them. */
-export function paginationHeaders(page: TPage, total: number, selfUrl: URL): Record<string, string> {
+/**
+ * X-BlueInk-Pagination and Link, as API-NOTES.md describes them. Links carry the list's own
+ * (validated) filters and nothing else the client sent, so the header stays small.
+ */
+export function paginationHeaders(
+  page: TPage,
+  total: number,
+  baseUrl: URL,
+  filters: Record<string, string | undefined> = {},
+): Record<string, string> {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
   const link = (n: number, rel: string) => {
-    const u = new URL(selfUrl);
+    const u = new URL(baseUrl);
+    u.search = '';
+    for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '') u.searchParams.set(k, v);
     u.searchParams.set('page', String(n));
     u.searchParams.set('per_page', String(page.perPage));
     return `<${u.toString()}>; rel="${rel}"`;

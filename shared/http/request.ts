@@ -18,7 +18,7 @@ export interface TRequest {
   auth: TAuthContext;
   requestId: string;
   log: TLogger;
-  /** The absolute URL the client called, for Link headers. */
+  /** The absolute URL the client called, without the query, for Link headers. */
   url: URL;
 }
 
@@ -45,16 +45,19 @@ export function headerOf(event: APIGatewayProxyEvent, name: string): string | un
   return undefined;
 }
 
+/**
+ * The URL the client called, without its query, for Link headers. Host comes from the client, so
+ * a value that is not a host name falls back to localhost rather than failing the request.
+ */
 export function requestUrl(event: APIGatewayProxyEvent): URL {
-  const host = headerOf(event, 'host') ?? 'localhost';
-  const proto = headerOf(event, 'x-forwarded-proto') ?? 'https';
+  const proto = headerOf(event, 'x-forwarded-proto') === 'http' ? 'http' : 'https';
   // requestContext.path carries the stage prefix on AWS (/prod/api/v2/...), event.path does not.
   const path = event.requestContext?.path ?? event.path;
-  const url = new URL(`${proto}://${host}${path}`);
-  const multi = event.multiValueQueryStringParameters ?? {};
-  for (const [k, values] of Object.entries(multi))
-    for (const v of values ?? []) url.searchParams.append(k, v);
-  return url;
+  try {
+    return new URL(`${proto}://${headerOf(event, 'host') ?? 'localhost'}${path}`);
+  } catch {
+    return new URL(`${proto}://localhost${path.startsWith('/') ? path : '/'}`);
+  }
 }
 
 export function rawBodyOf(event: APIGatewayProxyEvent): Buffer | undefined {

@@ -49,10 +49,35 @@ export function zList<T extends z.ZodType>(item: T) {
   return z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item));
 }
 
-/** A JSON object whose serialized form stays under `maxBytes`. */
-export function zJsonObject(maxBytes: number) {
+/** How deep a JSON value nests, counted without recursion (the value may be hostile). */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON object kept exactly as sent (own keys such as `__proto__` included), at most
+ * `maxDepth` levels deep and `maxBytes` as JSON. The depth is checked first so that measuring
+ * the size cannot overflow the stack.
+ */
+export function zJsonObject(maxBytes: number, maxDepth = 32) {
   return z
-    .record(z.string(), z.unknown())
+    .custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object.')
+    .refine((o) => jsonDepth(o, maxDepth) <= maxDepth, {
+      message: `Ensure this object nests at most ${maxDepth} levels deep.`,
+      abort: true,
+    })
     .refine((o) => Buffer.byteLength(JSON.stringify(o), 'utf8') <= maxBytes, {
       message: `Ensure this object is at most ${maxBytes} bytes as JSON.`,
     });

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
@@ -34,6 +35,34 @@ describe('authentication', () => {
       expect(res.status, authorization).toBe(401);
       expect(res.body.code).toBe('authentication_failed');
     }
+  });
+
+  it('judges and caches a repeated Authorization header by the value the authorizer sees', async () => {
+    const bogus = `Token ${'B'.repeat(48)}`;
+    // Raw HTTP: clients merge or refuse repeated headers, API Gateway and this runtime do not.
+    const send = (values: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(runtime.baseUrl);
+        const socket = connect(Number(url.port), url.hostname, () => {
+          const auth = values.map((v) => `Authorization: ${v}\r\n`).join('');
+          socket.write(
+            `GET /api/v2/persons/ HTTP/1.1\r\nHost: ${url.host}\r\n${auth}Connection: close\r\n\r\n`,
+          );
+        });
+        let head = '';
+        socket.on('data', (d) => {
+          head += d.toString();
+        });
+        socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)));
+        socket.on('error', reject);
+      });
+    // The last value wins, as in API Gateway's single-value header map.
+    expect(await send([`Token ${runtime.demo.apiKey}`, bogus])).toBe(401);
+    expect(await send([bogus, `Token ${runtime.demo.apiKey}`])).toBe(200);
+    // The first request must not have cached "allowed" for the bogus value.
+    expect((await call('GET', '/persons/', { key: null, headers: { authorization: bogus } })).status).toBe(
+      401,
+    );
   });
 
   it('stops accepting a revoked key once the authorizer cache expires', async () => {

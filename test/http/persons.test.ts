@@ -102,6 +102,22 @@ describe('create a person', () => {
     expect(list.status).toBe(400);
   });
 
+  it('keeps metadata keys exactly as sent, even names objects inherit', async () => {
+    const raw = '{"name":"Proto","metadata":{"__proto__":{"x":1},"constructor":"c"}}';
+    const res = await call('POST', '/persons/', { raw, contentType: 'application/json' });
+    expect(res.status).toBe(201);
+    expect(res.text).toContain('"metadata":{"__proto__":{"x":1},"constructor":"c"}');
+    const got = await call('GET', `/persons/${res.body.id}/`);
+    expect(got.text).toBe(res.text);
+  });
+
+  it('refuses metadata nested deeper than 32 levels', async () => {
+    const raw = `{"name":"Deep","metadata":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`;
+    const res = await call('POST', '/persons/', { raw, contentType: 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe('metadata');
+  });
+
   it('accepts a form-encoded body with nested and repeated keys', async () => {
     const form = new URLSearchParams({
       name: 'Form Person',

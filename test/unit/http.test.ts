@@ -19,7 +19,8 @@ describe('pagination', () => {
     const h = paginationHeaders(
       { page: 2, perPage: 50 },
       176,
-      new URL('https://api.test/api/v2/persons/?search=a'),
+      new URL('https://api.test/api/v2/persons/?junk=1&search=zzz'),
+      { search: 'a', email: undefined },
     );
     expect(h['X-BlueInk-Pagination']).toBe('2,4,50,176');
     expect(h.Link).toBe(

@@ -2,15 +2,15 @@ import type { TPage } from '../../http/pagination';
 import type { TPageOf, TPersonStore } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZPersonFilterSchema } from '../../schemas/person';
-import type { TPerson } from './person';
+import type { TPerson, TPersonFilter } from './person';
 
-/** Newest first; filters combine (a person must match all of them). */
+/** Newest first; filters combine (a person must match all of them). Returns the filter applied. */
 export async function listPersons(
   deps: { store: TPersonStore },
   accountId: string,
   query: { search?: string; email?: string; phone?: string },
   page: TPage,
-): Promise<TPageOf<TPerson>> {
+): Promise<TPageOf<TPerson> & { filter: TPersonFilter }> {
   const filter = parseInput(ZPersonFilterSchema, query);
-  return deps.store.list(accountId, filter, page);
+  return { ...(await deps.store.list(accountId, filter, page)), filter };
 }

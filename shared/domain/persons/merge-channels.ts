@@ -1,4 +1,5 @@
 import type { TChannelInput } from '../../schemas/person';
+import { PERSON_LIMITS } from '../../schemas/person';
 import { type TFieldError, ValidationError } from '../errors';
 import { channelIdentity, type TChannel } from './person';
 
@@ -8,15 +9,24 @@ function fromInput(id: string, c: TChannelInput): TChannel {
     : { id, kind: 'mp', phone: (c.phone ?? '').trim() };
 }
 
-/** One channel per email or phone: later duplicates are dropped, the first keeps its id. */
+/**
+ * One channel per email or phone: later duplicates are dropped, the first keeps its id. The
+ * limit applies to the result, since PATCHes add up.
+ */
 function dedupe(channels: TChannel[]): TChannel[] {
   const seen = new Set<string>();
-  return channels.filter((c) => {
+  const result = channels.filter((c) => {
     const key = channelIdentity(c);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  if (result.length > PERSON_LIMITS.channels) {
+    throw new ValidationError('Invalid input.', [
+      { field: 'channels', message: `A person has at most ${PERSON_LIMITS.channels} channels.` },
+    ]);
+  }
+  return result;
 }
 
 function unknownIds(current: TChannel[], input: TChannelInput[]): TFieldError[] {
