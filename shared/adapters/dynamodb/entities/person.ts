@@ -29,8 +29,13 @@ function searchTokens(p: TPerson): Set<string> {
   const tokens = new Set<string>([...words(p.name, /\s+/), ...words(p.name, /[^\p{L}\p{N}]+/u)]);
   for (const c of p.channels) {
     if (c.email) {
-      tokens.add(normalizeEmail(c.email));
-      for (const w of words(c.email, /[^\p{L}\p{N}]+/u)) tokens.add(w);
+      // The whole address, the words of its local part and its domain: "com" alone would make
+      // every .com address match a search for "co".
+      const email = normalizeEmail(c.email);
+      const at = email.lastIndexOf('@');
+      tokens.add(email);
+      for (const w of words(email.slice(0, at), /[^\p{L}\p{N}]+/u)) tokens.add(w);
+      tokens.add(email.slice(at + 1));
     }
     if (c.phone) tokens.add(normalizePhone(c.phone).replace('+', ''));
   }
