@@ -1,6 +1,6 @@
 // The one definition of how a Lambda is built. The CDK construct (constructs/api-function.ts)
-// translates these options into NodejsFunction bundling, and the benchmark hands them to esbuild
-// directly, so what is measured is what is deployed. No aws-cdk-lib import here: importing this
+// and the benchmark both hand these options to esbuild as they are, so what is measured is what
+// is deployed. No aws-cdk-lib import here: importing this
 // file must stay cheap for the benchmark and the local runtime.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ export const LAMBDA_ENTRIES = {
   authorizer: 'functions/authorizer/handler.ts',
   persons: 'functions/persons/handler.ts',
   account: 'functions/account/handler.ts',
+  bundles: 'functions/bundles/handler.ts',
+  packets: 'functions/packets/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
@@ -42,25 +44,37 @@ const ESM_REQUIRE_SHIM =
   "import { createRequire as __esmCreateRequire } from 'node:module';const require = __esmCreateRequire(import.meta.url);";
 
 /**
- * The esbuild options every Lambda is built with (add `entryPoints` and `outfile`, or use
+ * The esbuild options every Lambda is built with (add `entryPoints` and `outdir`, or use
  * `lambdaBuildOptions`).
  *
+ * - `splitting`: every module reached only through a dynamic `import()` becomes a chunk of its own,
+ *   loaded when that import runs: pdf.js (behind the auto-placement text search) and the SDK's
+ *   rarely used credential providers stay out of the cold start. The output is a folder: the
+ *   entry `index.mjs` (so the handler stays `index.handler`), the chunks beside it, and their
+ *   source maps. Chunk names carry a hash of their content, so they are stable across builds.
+ * - `outExtension: .mjs`: Node loads every file as ESM without a package.json beside them.
  * - `target: node20`: the code runs on Node 20 here and on nodejs22.x on Lambda; node20 syntax runs
  *   on both.
  * - Nothing is external, the AWS SDK included: the runtime's preinstalled SDK changes version
  *   without notice, while the bundle carries the exact @aws-sdk versions pinned in package.json
- *   that the local runtime and the tests use. A minified single file also loads faster than the
- *   runtime's unbundled SDK, since Node resolves and reads one file instead of hundreds.
+ *   that the local runtime and the tests use. Minified bundled files also load faster than the
+ *   runtime's unbundled SDK, since Node resolves and reads a dozen files instead of hundreds.
  * - `mainFields: module first`: the SDK's ESM builds tree-shake; their CJS builds do not.
  * - Source maps are external files without sources, so stack traces name the TypeScript file and
  *   line (with NODE_OPTIONS below) while the deployed zip stays small.
  * - `keepNames`: error classes and logs keep readable names after minification.
+ * - The banner starts every output file, chunks included: esbuild's require shim lives in a
+ *   shared chunk, and each file is a module of its own.
  */
 export const LAMBDA_BUILD_OPTIONS = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
   minify: true,
   sourcemap: true,
   sourcesContent: false,
@@ -72,23 +86,30 @@ export const LAMBDA_BUILD_OPTIONS = {
   logLevel: 'warning',
 } as const satisfies BuildOptions;
 
-/** The bundle's file name: `.mjs` so that Node loads it as ESM without a package.json beside it. */
-export const LAMBDA_BUNDLE_FILE = 'index.mjs';
+/** The entry point's name in the output: the handler is `index.handler`. */
+export const LAMBDA_ENTRY_NAME = 'index';
+
+/** The entry file of every Lambda's output folder, beside its chunks. */
+export const LAMBDA_BUNDLE_FILE = `${LAMBDA_ENTRY_NAME}.mjs`;
 
 /** Environment every Lambda runs with; mirror it when running a bundle outside Lambda. */
 export const LAMBDA_RUNTIME_ENV = {
   NODE_OPTIONS: '--enable-source-maps',
 } as const;
 
-/** Complete esbuild options for one Lambda, writing `<outdir>/index.mjs` (and its map). */
+/**
+ * Complete esbuild options for one Lambda, writing `<outdir>/index.mjs`, its chunks and their maps.
+ * The folder should be empty: chunks of an earlier build would be left beside the new ones.
+ */
 export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
     ...LAMBDA_BUILD_OPTIONS,
+    outExtension: { ...LAMBDA_BUILD_OPTIONS.outExtension },
     mainFields: [...LAMBDA_BUILD_OPTIONS.mainFields],
     external: [...LAMBDA_BUILD_OPTIONS.external],
     banner: { ...LAMBDA_BUILD_OPTIONS.banner },
     absWorkingDir: REPO_ROOT,
-    entryPoints: [entry],
-    outfile: path.join(outdir, LAMBDA_BUNDLE_FILE),
+    entryPoints: { [LAMBDA_ENTRY_NAME]: entry },
+    outdir,
   };
 }

@@ -2,6 +2,8 @@
 // and later stacks create them on AWS. Each has a dead-letter queue after `maxReceiveCount`.
 
 export const QUEUES = {
+  /** Signing requests and reminders to send by email or SMS. */
+  notifications: { name: 'notifications', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   webhookDeliveries: { name: 'webhook-deliveries', visibilityTimeoutSeconds: 60, maxReceiveCount: 8 },
   documentJobs: { name: 'document-jobs', visibilityTimeoutSeconds: 300, maxReceiveCount: 5 },
 } as const;

@@ -20,6 +20,8 @@ import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
+import { queueWithDeadLetters } from './constructs/queue';
+import { QUEUES } from './queues';
 import type { TStageConfig } from './stage-config';
 
 export interface EsignStackProps extends StackProps {
@@ -235,12 +237,17 @@ export class EsignStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
-    const endpoint = (constructId: string, name: TFunctionName, description: string) =>
+    const endpoint = (
+      constructId: string,
+      name: TFunctionName,
+      description: string,
+      env: Record<string, string> = {},
+    ) =>
       new ApiFunction(this, constructId, {
         name,
         config,
         description,
-        environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId },
+        environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId, ...env },
       });
 
     const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
@@ -250,9 +257,24 @@ export class EsignStack extends Stack {
     account.grantTable(table, 'read');
     account.grantUsagePlanRead(usagePlan);
 
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/');
+    bundles.grantTable(table, 'readWrite');
+    bundles.grantBucket(bucket, 'readWrite');
+
+    const notifications = queueWithDeadLetters(this, config.stage, QUEUES.notifications);
+    // Signing links point at the API's own stage, where the signing pages are served. Built from
+    // the API's id alone: a reference to its stage would close a dependency cycle (see above).
+    const publicBaseUrl = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
+    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', {
+      NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
+      PUBLIC_BASE_URL: publicBaseUrl,
+    });
+    packets.grantTable(table, 'readWrite');
+    packets.grantSend(notifications);
+
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.
-    const functions: Record<TFunctionName, ApiFunction> = { persons, account };
+    const functions: Record<TFunctionName, ApiFunction> = { persons, account, bundles, packets };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     for (const route of API_ROUTES) {
       const target = functions[route.fn];

@@ -11,6 +11,16 @@ export interface TConfig {
   logLevel: TLogLevel;
   /** Set only locally: where the stand-ins listen. On AWS the SDK's defaults apply. */
   endpoints: Partial<Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway', string>>;
+  /**
+   * Which file_url addresses the service may fetch. Absent (as on AWS): https and public
+   * addresses only. The local runtime also allows http and loopback, so a sender can serve
+   * files from the same machine.
+   */
+  fetch?: { allowHttp: boolean; allowLoopback: boolean };
+  /** Queue URLs by the names of infra/queues.ts (only the functions that send have them). */
+  queues?: Record<string, string>;
+  /** Where signers open their links: the signing pages are served below it. */
+  publicBaseUrl?: string;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -42,6 +52,8 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     bucketName: env.BUCKET_NAME ?? '',
     usagePlanId: env.USAGE_PLAN_ID ?? '',
     logLevel: (env.LOG_LEVEL as TLogLevel | undefined) ?? 'info',
+    queues: env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {},
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
     endpoints,
   };
 }

@@ -1,6 +1,13 @@
 // The interfaces the domain needs. Use cases take these as arguments; only composition roots
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
+import type {
+  TBundle,
+  TBundleEvent,
+  TBundleStatus,
+  TDocument,
+  TPage as TPdfPage,
+} from './domain/bundles/bundle';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TPage } from './http/pagination';
 
@@ -10,6 +17,8 @@ export interface TClock {
 
 export interface TIds {
   uuid(): string;
+  /** 10 base62 characters, unguessable: bundle and packet ids. */
+  slug(): string;
 }
 
 export interface TPageOf<T> {
@@ -37,6 +46,9 @@ export interface TAccountStore {
   listTeams(accountId: string): Promise<TTeam[]>;
   addBrand(brand: TBrand): Promise<void>;
   listBrands(accountId: string): Promise<TBrand[]>;
+  /** Counts a sent bundle toward the account's usage in `month` (YYYY-MM). */
+  countSentBundle(accountId: string, month: string): Promise<void>;
+  sentBundles(accountId: string, month: string): Promise<number>;
 }
 
 export interface TApiKeyStore {
@@ -78,4 +90,101 @@ export interface TMailer {
 export interface TSmsSender {
   /** Returns the provider's message id. */
   send(phoneNumber: string, text: string): Promise<string>;
+}
+
+/** What the service learns from a PDF it accepts. */
+export interface TPdfInfo {
+  sha256: string;
+  pageCount: number;
+  pages: TPdfPage[];
+}
+
+/** One occurrence of a search text: percent geometry from the page's top-left corner. */
+export interface TTextHit {
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface TPdfTools {
+  /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
+  inspect(bytes: Uint8Array): Promise<TPdfInfo>;
+  findText(bytes: Uint8Array, searches: string[]): Promise<Map<string, TTextHit[]>>;
+}
+
+/** Downloads a sender's file_url; throws an error named UnsafeUrlError (with `reason`) when refused. */
+export interface TUrlFetcher {
+  fetchUrl(url: string): Promise<{ bytes: Buffer; contentType?: string }>;
+}
+
+export interface TBlobStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  /** A time-limited GET link. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+/** Whole UTC days, both ends inclusive, as YYYY-MM-DD. */
+export interface TDayRange {
+  after?: string;
+  before?: string;
+}
+
+/** What a bundle list returns, in which order; every filter given must match. */
+export interface TBundleFilter {
+  /** Every whitespace-separated word starts a word of the bundle or its signers. */
+  search?: string;
+  /** Any of these; an empty list matches nothing. */
+  statuses?: TBundleStatus[];
+  /** Every one of these tags. */
+  tags?: string[];
+  /** At least one of these tags. */
+  anyTags?: string[];
+  /** A document of the bundle was made from this document template. */
+  template?: string;
+  created?: TDayRange;
+  sent?: TDayRange;
+  completed?: TDayRange;
+  /** Default: newest created first. Bundles without the date come last either way. */
+  ordering?: { by: 'created' | 'sent' | 'completed'; descending: boolean };
+}
+
+export interface TBundleStore {
+  /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
+  create(bundle: TBundle, documents: TDocument[]): Promise<void>;
+  get(accountId: string, id: string): Promise<TBundle | undefined>;
+  /** Replaces the bundle if `previous.version` still holds. */
+  save(bundle: TBundle, previous: TBundle): Promise<void>;
+  documents(bundle: TBundle): Promise<TDocument[]>;
+  /** Every audit event, oldest first, including those moved out of the bundle item. */
+  events(bundle: TBundle): Promise<TBundleEvent[]>;
+  findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;
+  list(accountId: string, filter: TBundleFilter, page: TPage): Promise<TPageOf<TBundle>>;
+  /** Claims `customKey` for the bundle; false when another bundle of the account holds it. */
+  claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
+  /** Gives the claim up, if `bundleId` still holds it. */
+  releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
+  /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
+  bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
+}
+
+/** A message for a worker; queues are named as in infra/queues.ts. */
+export interface TQueue {
+  send(queue: 'notifications', message: Record<string, unknown>): Promise<void>;
+}
+
+/** A link a signer opens (embedded signing now; emailed links later), kept only as a hash. */
+export interface TSigningToken {
+  hash: string;
+  accountId: string;
+  bundleId: string;
+  packetId: string;
+  kind: 'embed';
+  expires: string;
+}
+
+export interface TSigningTokenStore {
+  create(token: TSigningToken): Promise<void>;
 }

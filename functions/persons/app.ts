@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -18,7 +19,12 @@ import { toPersonResponse } from '../../shared/schemas/person';
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
   const db = opts.db ?? createDocumentClient(opts.config);
-  const deps = { store: createPersonStore(db, opts.config.tableName), clock: systemClock, ids: randomIds };
+  const deps = {
+    store: createPersonStore(db, opts.config.tableName),
+    bundles: createBundleStore(db, opts.config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+  };
 
   const routes: TRoute[] = [
     {

@@ -1,24 +1,33 @@
 // Lambda defaults and least-privilege grants in one place, so every function of the service is
 // built, logged and permitted the same way.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  ArnFormat,
+  AssetHashType,
+  type BundlingOptions,
+  BundlingOutput,
+  DockerImage,
+  Duration,
+  type ILocalBundling,
+  RemovalPolicy,
+  Stack,
+} from 'aws-cdk-lib';
 import { Integration, IntegrationType, type IRestApi, type IUsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import {
-  type BundlingOptions,
-  LogLevel,
-  NodejsFunction,
-  OutputFormat,
-  SourceMapMode,
-} from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import {
   LAMBDA_BUILD_OPTIONS,
+  LAMBDA_ENTRIES,
+  LAMBDA_ENTRY_NAME,
   LAMBDA_RUNTIME_ENV,
+  lambdaBuildOptions,
   lambdaEntry,
   REPO_ROOT,
   type TLambdaName,
@@ -37,25 +46,57 @@ export interface ApiFunctionProps {
   timeout?: Duration;
 }
 
-/** NodejsFunction bundling that applies LAMBDA_BUILD_OPTIONS, the options the benchmark uses. */
-export function nodejsBundling(): BundlingOptions {
-  const o = LAMBDA_BUILD_OPTIONS;
+/**
+ * Builds one Lambda with esbuild in the synthesizing process: LAMBDA_BUILD_OPTIONS as they are,
+ * code splitting included, which NodejsFunction cannot do (it always writes a single file). No
+ * Docker, no network: esbuild is a devDependency.
+ *
+ * The fields are part of CDK's bundling cache key (it serializes the bundling options), so two
+ * Lambdas never share an asset, and changed build options make a new one.
+ */
+export class LambdaEsbuild implements ILocalBundling {
+  readonly entry: string;
+  readonly buildOptions = LAMBDA_BUILD_OPTIONS;
+
+  constructor(readonly name: TLambdaName) {
+    this.entry = LAMBDA_ENTRIES[name];
+  }
+
+  tryBundle(outputDir: string): boolean {
+    // esbuild writes source-map paths relative to the outdir. Building for a fixed outdir (never
+    // written to) and then writing the files into CDK's bundling folder keeps the output, and so
+    // the asset hash, the same wherever the cloud assembly is (cdk.out, a test's temp folder).
+    // Two levels below the repository, like CDK's own folders: on Lambda (/var/task) a stack
+    // trace then names /functions/<name>/handler.ts.
+    const fixedOutdir = path.join(REPO_ROOT, 'cdk.out', `lambda-${this.name}`);
+    const result = buildSync({ ...lambdaBuildOptions(lambdaEntry(this.name), fixedOutdir), write: false });
+    for (const file of result.outputFiles) {
+      const target = path.join(outputDir, path.relative(fixedOutdir, file.path));
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, file.contents);
+    }
+    return true;
+  }
+}
+
+/** Asset bundling for one Lambda: always local (see LambdaEsbuild); the image is never used. */
+export function lambdaBundling(name: TLambdaName): BundlingOptions {
   return {
-    format: o.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
-    target: o.target,
-    minify: o.minify,
-    sourceMap: o.sourcemap,
-    sourceMapMode: SourceMapMode.DEFAULT,
-    sourcesContent: o.sourcesContent,
-    keepNames: o.keepNames,
-    mainFields: [...o.mainFields],
-    externalModules: [...o.external],
-    banner: o.banner.js,
-    logLevel: LogLevel.WARNING,
-    esbuildArgs: { '--legal-comments': o.legalComments },
-    // esbuild is a devDependency; Docker is not available everywhere the stack is synthesized.
-    forceDockerBundling: false,
+    image: DockerImage.fromRegistry('none'),
+    local: new LambdaEsbuild(name),
+    outputType: BundlingOutput.NOT_ARCHIVED,
   };
+}
+
+/**
+ * The Lambda's code: the folder LambdaEsbuild writes, hashed by its content (AssetHashType.OUTPUT),
+ * so the asset changes exactly when the built code does, and the repository is never fingerprinted.
+ */
+export function lambdaCode(name: TLambdaName): Code {
+  return Code.fromAsset(REPO_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: lambdaBundling(name),
+  });
 }
 
 export function retentionDays(days: number): RetentionDays {
@@ -65,7 +106,7 @@ export function retentionDays(days: number): RetentionDays {
 }
 
 export class ApiFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly logGroup: LogGroup;
   /**
    * The function's ARN spelled from its fixed name rather than referenced. API Gateway methods
@@ -88,11 +129,11 @@ export class ApiFunction extends Construct {
       removalPolicy: config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
-    this.fn = new NodejsFunction(this, 'Function', {
+    this.fn = new LambdaFunction(this, 'Function', {
       functionName,
       description: props.description,
-      entry: lambdaEntry(props.name),
-      handler: 'handler',
+      code: lambdaCode(props.name),
+      handler: `${LAMBDA_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       // More memory also buys CPU, which shortens cold starts of the bundled SDK.
@@ -100,9 +141,6 @@ export class ApiFunction extends Construct {
       // API Gateway gives up on an integration after 29 s; running longer only costs money.
       timeout: props.timeout ?? Duration.seconds(28),
       logGroup: this.logGroup,
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
-      bundling: nodejsBundling(),
       environment: {
         ...LAMBDA_RUNTIME_ENV,
         STAGE: config.stage,
@@ -124,9 +162,17 @@ export class ApiFunction extends Construct {
     else table.grantReadWriteData(this.fn);
   }
 
+  /**
+   * Writing means adding objects, never deleting them: documents and evidence are kept as
+   * written (the bucket is versioned), so no function gets s3:DeleteObject.
+   */
   grantBucket(bucket: IBucket, access: TAccess): void {
-    if (access === 'read') bucket.grantRead(this.fn);
-    else bucket.grantReadWrite(this.fn);
+    bucket.grantRead(this.fn);
+    if (access === 'readWrite') bucket.grantPut(this.fn);
+  }
+
+  grantSend(queue: IQueue): void {
+    queue.grantSendMessages(this.fn);
   }
 
   /** GetUsagePlan and GetUsage of one plan, nothing else of API Gateway's control plane. */

@@ -6,10 +6,11 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
+import { buildBundlesHandler } from '../../functions/bundles/app';
+import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
 import type { TConfig } from '../../shared/config';
 import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
 import { stageConfig } from '../stage-config';
@@ -26,6 +27,7 @@ import {
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from './layout';
+import { ensureLocalTable } from './migrate-table';
 import { startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
 import { startS3rver } from './s3';
@@ -131,9 +133,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         apigateway: control.endpoint,
       },
       credentials: LOCAL_CREDENTIALS,
+      fetch: { allowHttp: true, allowLoopback: true },
     };
 
-    await ensureTable(
+    const added = await ensureLocalTable(
       new DynamoDBClient({
         region: config.region,
         endpoint: dynamo.endpoint,
@@ -141,7 +144,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       }),
       config.tableName,
     );
-    await ensureQueues(
+    if (added.length > 0) log.info('local table rebuilt with new indexes, data kept', { added });
+    config.queues = await ensureQueues(
       new SQSClient({ region: config.region, endpoint: sqs.endpoint, credentials: LOCAL_CREDENTIALS }),
       LOCAL_STAGE,
     );
@@ -162,12 +166,16 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       functions: {
         persons: buildPersonsHandler({ config, db, log: fnLog('persons') }),
         account: buildAccountHandler({ config, log: fnLog('account') }),
+        bundles: buildBundlesHandler({ config, db, log: fnLog('bundles') }),
+        packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
       },
       pages: outboxPages(outboxDir),
     });
     stops.push(gateway.stop);
 
     const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gateway.port}`;
+    // Known only once the gateway listens (port 0 picks one); handlers read it per request.
+    config.publicBaseUrl = baseUrl;
     if (!memory) {
       const file: TRuntimeFile = {
         pid: process.pid,

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { randomBase62 } from '../domain/accounts/api-key-secret';
 import type { TClock, TIds } from '../ports';
 
 export const systemClock: TClock = { now: () => new Date() };
-export const randomIds: TIds = { uuid: () => randomUUID() };
+/** Bundle and packet ids: 10 base62 characters, about 59 bits, unguessable. */
+export const randomSlug = () => randomBase62(10);
+
+export const randomIds: TIds = { uuid: () => randomUUID(), slug: () => randomSlug() };

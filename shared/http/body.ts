@@ -1,7 +1,18 @@
 import qs from 'qs';
 import { ParseError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 
-export type TBodyKind = 'json' | 'form';
+export type TBodyKind = 'json' | 'form' | 'multipart';
+
+/**
+ * A multipart body is handed to the route as is: only bundle creation accepts one, and its
+ * parser is asynchronous (shared/http/multipart.ts).
+ */
+export class RawMultipart {
+  constructor(
+    readonly raw: Buffer,
+    readonly contentType: string,
+  ) {}
+}
 
 export interface TBodyOptions {
   accept: TBodyKind[];
@@ -17,6 +28,7 @@ function kindOf(contentType: string | undefined): TBodyKind | 'none' | 'other' {
   const mime = contentType.split(';')[0]!.trim().toLowerCase();
   if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
   if (mime === 'application/x-www-form-urlencoded') return 'form';
+  if (mime === 'multipart/form-data') return 'multipart';
   return 'other';
 }
 
@@ -40,6 +52,7 @@ export function parseBody(
   if (kind === 'other' || !options.accept.includes(kind)) {
     throw new UnsupportedMediaTypeError(`Unsupported media type "${contentType ?? ''}" in request.`);
   }
+  if (kind === 'multipart') return new RawMultipart(raw, contentType ?? '');
   let text: string;
   try {
     text = utf8.decode(raw);

@@ -22,6 +22,19 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   return result.data;
 }
 
+/** The same for a part of a body, with its errors placed under `path` (`documents[2]`). */
+export function parseInputAt<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  path: readonly PropertyKey[],
+): { data: z.output<T> } | { errors: TFieldError[] } {
+  const result = schema.safeParse(input);
+  if (result.success) return { data: result.data };
+  return {
+    errors: result.error.issues.map((i) => ({ field: fieldPath([...path, ...i.path]), message: i.message })),
+  };
+}
+
 /** Absent, null and "" all mean "not given", as the official clients send any of them. */
 export function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
@@ -45,8 +58,15 @@ export const zBoolean = z.preprocess((v) => {
 }, z.boolean());
 
 /** A form body with a single value for a list field carries a string, not a list. */
-export function zList<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item));
+export function zList<T extends z.ZodType>(
+  item: T,
+  size: { min?: number; max?: number; minMessage?: string } = {},
+) {
+  let list = z.array(item);
+  if (size.min !== undefined)
+    list = list.min(size.min, size.minMessage ?? `Ensure this list has at least ${size.min} items.`);
+  if (size.max !== undefined) list = list.max(size.max, `Ensure this list has at most ${size.max} items.`);
+  return z.preprocess((v) => (typeof v === 'string' ? [v] : v), list);
 }
 
 /** How deep a JSON value nests, counted without recursion (the value may be hostile). */

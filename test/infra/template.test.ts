@@ -3,6 +3,7 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
 import { EsignStack, gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/stack';
 import {
@@ -123,25 +124,24 @@ describe('REST API', () => {
     });
   });
 
-  it('serves persons and rate_limit, each with a catch-all below, through the right function', () => {
+  it('serves every route of the shared table, each with a catch-all below, through its function', () => {
     const paths = Object.values(dev.findResources('AWS::ApiGateway::Resource')).map(
       (r) => (r as TResource).Properties!.PathPart,
     );
-    expect(paths.sort()).toEqual(['api', 'persons', 'rate_limit', 'v2', '{proxy+}', '{proxy+}'].sort());
+    const expected = ['api', 'v2', ...API_ROUTES.flatMap((r) => [r.resource, '{proxy+}'])];
+    expect(paths.sort()).toEqual(expected.sort());
+    expect(paths).toEqual(expect.arrayContaining(['persons', 'rate_limit', 'bundles']));
     const methods = Object.values(resources(dev)).filter((r) => r.Type === 'AWS::ApiGateway::Method');
-    expect(methods).toHaveLength(4);
+    expect(methods).toHaveLength(API_ROUTES.length * 2);
     const targets = methods.map(
       (m) =>
         render((m.Properties!.Integration as { Uri: unknown }).Uri).match(
           /:function:([\w-]+)\/invocations$/,
         )?.[1],
     );
-    expect(targets.sort()).toEqual([
-      'Esign-dev-account',
-      'Esign-dev-account',
-      'Esign-dev-persons',
-      'Esign-dev-persons',
-    ]);
+    expect(targets.sort()).toEqual(
+      API_ROUTES.flatMap((r) => [`Esign-dev-${r.fn}`, `Esign-dev-${r.fn}`]).sort(),
+    );
   });
 
   it('requires the authorizer and an API key on every method', () => {
@@ -372,6 +372,18 @@ describe('functions', () => {
     expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
     expect([reads(persons), writes(persons)]).toEqual([true, true]);
     expect([reads(account), writes(account)]).toEqual([true, false]);
+  });
+
+  it('lets only the bundles function near the documents bucket, to read and add, never delete', () => {
+    const s3 = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name))
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('s3:'));
+    expect(s3('bundles')).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
+    expect(s3('bundles').filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
+    for (const name of ['authorizer', 'persons', 'account']) expect(s3(name), name).toEqual([]);
+    const bundles = roleStatements(dev, functionId(dev, 'Esign-dev', 'bundles'));
+    expect(bundles.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
   });
 
   it('gives persons no API Gateway access and account only GET on its usage plan', () => {

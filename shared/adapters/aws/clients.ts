@@ -1,5 +1,7 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../../config';
 
@@ -22,4 +24,19 @@ export function createDocumentClient(config: TConfig): DynamoDBDocumentClient {
 
 export function createApiGatewayClient(config: TConfig): APIGatewayClient {
   return new APIGatewayClient(common(config, config.endpoints.apigateway));
+}
+
+export function createS3Client(config: TConfig): S3Client {
+  return new S3Client({
+    ...common(config, config.endpoints.s3),
+    // s3rver locally answers path-style only; its checksum handling corrupts streamed uploads
+    // unless checksums are computed only when required (DESIGN.md).
+    forcePathStyle: Boolean(config.endpoints.s3),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+export function createSqsClient(config: TConfig): SQSClient {
+  return new SQSClient(common(config, config.endpoints.sqs));
 }

@@ -102,5 +102,21 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       await putNew({ ...accountKeys.brand(b.accountId, b.id), entity: 'brand', ...b });
     },
     listBrands: (accountId) => children<TBrand>(accountId, accountKeys.childPrefix.brand),
+    async countSentBundle(accountId, month) {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: accountKeys.usage(accountId, month),
+          UpdateExpression: 'ADD sent :one SET entity = :e',
+          ExpressionAttributeValues: { ':one': 1, ':e': 'usage' },
+        }),
+      );
+    },
+    async sentBundles(accountId, month) {
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: accountKeys.usage(accountId, month) }),
+      );
+      return Number(out.Item?.sent ?? 0);
+    },
   };
 }

@@ -4,13 +4,25 @@
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 /**
- * Secondary indexes, each named after the query it serves.
- * - `by-list-order`: every listable entity of an account in list order (newest first), keys only,
- *   so counting a list for the pagination header reads ~100 bytes per item, and only the
- *   page itself is fetched in full (BatchGetItem on the base table).
+ * Secondary indexes, each named after the query it serves. All are keys only: a list reads
+ * ~100 bytes per match to count it for the pagination header, and only the page itself is
+ * fetched in full (BatchGetItem on the base table).
+ * - `by-list-order`: every listable entity of an account in list order (newest first).
+ * - `by-status`: an account's bundles of one status, by created. The keys sit on the bundle
+ *   item itself, so a status change moves the bundle between lists in the same write.
+ * - `by-sent`, `by-completed`: an account's bundles by sent / completed time. Sparse: a bundle
+ *   has these keys only once it was sent / completed.
  */
 export const INDEXES = {
   byListOrder: { name: 'by-list-order', partitionKey: 'lpk', sortKey: 'lsk', projection: 'KEYS_ONLY' },
+  byStatus: { name: 'by-status', partitionKey: 'statusPk', sortKey: 'statusSk', projection: 'KEYS_ONLY' },
+  bySent: { name: 'by-sent', partitionKey: 'sentPk', sortKey: 'sentSk', projection: 'KEYS_ONLY' },
+  byCompleted: {
+    name: 'by-completed',
+    partitionKey: 'completedPk',
+    sortKey: 'completedSk',
+    projection: 'KEYS_ONLY',
+  },
 } as const;
 
 export type TIndexName = (typeof INDEXES)[keyof typeof INDEXES]['name'];

@@ -2,16 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** 48 base62 characters, about 285 bits: API-NOTES asks for 40+ alphanumeric characters. */
-export function newApiKeySecret(length = 48): string {
-  // Rejection sampling keeps every character uniformly likely (256 is not a multiple of 62).
+/** Uniform random base62: rejection sampling, since 256 is not a multiple of 62. */
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
-    }
+    for (const b of randomBytes(length * 2)) if (b < 248 && out.length < length) out += ALPHABET[b % 62];
   }
   return out;
+}
+
+/** 48 base62 characters, about 285 bits: API-NOTES asks for 40+ alphanumeric characters. */
+export function newApiKeySecret(length = 48): string {
+  return randomBase62(length);
 }
 
 /**

@@ -11,6 +11,8 @@ export const accountKeys = {
   user: (accountId: string, userId: string) => ({ pk: account(accountId), sk: `USER#${userId}` }),
   team: (accountId: string, teamId: string) => ({ pk: account(accountId), sk: `TEAM#${teamId}` }),
   brand: (accountId: string, brandId: string) => ({ pk: account(accountId), sk: `BRAND#${brandId}` }),
+  /** Bundles sent in a month (test bundles excluded): the account's usage. */
+  usage: (accountId: string, month: string) => ({ pk: account(accountId), sk: `USAGE#${month}` }),
   partition: account,
   childPrefix: { user: 'USER#', team: 'TEAM#', brand: 'BRAND#' },
 };

@@ -1,0 +1,161 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
+import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
+import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { bundleData } from '../../shared/domain/bundles/bundle-data';
+import { bundleFiles } from '../../shared/domain/bundles/bundle-files';
+import { cancelBundle } from '../../shared/domain/bundles/cancel-bundle';
+import { changeTags } from '../../shared/domain/bundles/change-tags';
+import { createBundle } from '../../shared/domain/bundles/create-bundle';
+import { getBundle } from '../../shared/domain/bundles/get-bundle';
+import { listBundles } from '../../shared/domain/bundles/list-bundles';
+import { requestInterimFiles } from '../../shared/domain/bundles/request-interim-files';
+import { sendDraft } from '../../shared/domain/bundles/send-draft';
+import { updateBundle } from '../../shared/domain/bundles/update-bundle';
+import { validateDraft } from '../../shared/domain/bundles/validate-draft';
+import { createApiHandler } from '../../shared/http/api-handler';
+import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import type { TRoute } from '../../shared/http/router';
+import { createLogger, type TLogger } from '../../shared/logger';
+import { BUNDLE_LIST_PARAMS } from '../../shared/schemas/bundle-list-query';
+import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+import { toBundleResponse, toEventResponse } from '../../shared/schemas/bundle-response';
+import { includeExtras } from './include';
+import { bundleRequestOf } from './request-body';
+
+/** Composition root of the bundles Lambda. */
+export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+  const { config } = opts;
+  const db = opts.db ?? createDocumentClient(config);
+  const deps = {
+    bundles: createBundleStore(db, config.tableName),
+    accounts: createAccountStore(db, config.tableName),
+    persons: createPersonStore(db, config.tableName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
+    fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
+    clock: systemClock,
+    ids: randomIds,
+  };
+  const bundle = (status: number, b: Parameters<typeof toBundleResponse>[0]) => ({
+    status,
+    body: toBundleResponse(b),
+  });
+
+  const routes: TRoute[] = [
+    {
+      method: 'GET',
+      path: '/bundles',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const query = Object.fromEntries(BUNDLE_LIST_PARAMS.map((name) => [name, req.query.get(name)]));
+        const result = await listBundles(deps, req.auth.accountId, query, page);
+        return {
+          status: 200,
+          body: result.items.map(toBundleResponse),
+          headers: paginationHeaders(page, result.total, req.url, result.params),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/bundles',
+      body: { accept: ['json', 'form', 'multipart'], maxBytes: BUNDLE_LIMITS.requestBytes },
+      handler: async (req) => {
+        const { request, files } = await bundleRequestOf(req.body);
+        return bundle(201, await createBundle(deps, req.auth.accountId, request, files));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/bundles/create_from_envelope_template',
+      handler: async (req) => bundle(201, await createBundle(deps, req.auth.accountId, req.body)),
+    },
+    {
+      method: 'GET',
+      path: '/bundles/{id}',
+      handler: async (req) => {
+        const b = await getBundle(deps, req.auth.accountId, req.params.id!);
+        const extras = await includeExtras(deps, b, req.query.get('include'));
+        return { status: 200, body: { ...toBundleResponse(b), ...extras } };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/bundles/{id}',
+      handler: async (req) => bundle(200, await updateBundle(deps, req.auth, req.params.id!, req.body)),
+    },
+    {
+      method: 'POST',
+      path: '/bundles/{id}/send',
+      handler: async (req) => bundle(200, await sendDraft(deps, req.auth.accountId, req.params.id!)),
+    },
+    {
+      method: 'PUT',
+      path: '/bundles/{id}/cancel',
+      handler: async (req) => bundle(200, await cancelBundle(deps, req.auth.accountId, req.params.id!)),
+    },
+    {
+      method: 'GET',
+      path: '/bundles/{id}/events',
+      handler: async (req) => ({
+        status: 200,
+        body: (await deps.bundles.events(await getBundle(deps, req.auth.accountId, req.params.id!))).map(
+          toEventResponse,
+        ),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/bundles/{id}/data',
+      handler: async (req) => ({
+        status: 200,
+        body: await bundleData(deps, await getBundle(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/bundles/{id}/files',
+      handler: async (req) => ({
+        status: 200,
+        body: await bundleFiles(deps, await getBundle(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/bundles/{id}/files',
+      handler: async (req) => {
+        await requestInterimFiles(deps, req.auth.accountId, req.params.id!);
+        return { status: 202, body: { detail: 'Interim files are being prepared; poll GET files/.' } };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/bundles/{id}/validate',
+      handler: async (req) => ({
+        status: 200,
+        body: await validateDraft(deps, req.auth.accountId, req.params.id!),
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/bundles/{id}/add_tags',
+      handler: async (req) =>
+        bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'add', req.body)),
+    },
+    {
+      method: 'PUT',
+      path: '/bundles/{id}/remove_tags',
+      handler: async (req) =>
+        bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'remove', req.body)),
+    },
+  ];
+
+  return createApiHandler(routes, opts.log ?? createLogger(config.logLevel));
+}

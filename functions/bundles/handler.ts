@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildBundlesHandler } from './app';
+
+export const handler = buildBundlesHandler({ config: configFromEnv() });

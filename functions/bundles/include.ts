@@ -1,0 +1,36 @@
+import type { TBundle } from '../../shared/domain/bundles/bundle';
+import { bundleData, dataAvailable } from '../../shared/domain/bundles/bundle-data';
+import { bundleFiles, filesAvailable } from '../../shared/domain/bundles/bundle-files';
+import { ValidationError } from '../../shared/domain/errors';
+import type { TAccountStore, TBlobStore, TBundleStore, TClock } from '../../shared/ports';
+import { toEventResponse } from '../../shared/schemas/bundle-response';
+
+const EXTRAS = ['data', 'events', 'files'] as const;
+
+/**
+ * `?include=data,events,files`: each named extra as a top-level key. Events are always there;
+ * data and files are null where the availability rules (spec rules 4 and 5) say unavailable.
+ */
+export async function includeExtras(
+  deps: { bundles: TBundleStore; accounts: TAccountStore; blobs: TBlobStore; clock: TClock },
+  b: TBundle,
+  include: string | undefined,
+) {
+  if (include === undefined || include === '') return {};
+  const names = include.split(',');
+  const unknown = names.filter((n) => !(EXTRAS as readonly string[]).includes(n));
+  if (unknown.length > 0 || new Set(names).size !== names.length) {
+    throw new ValidationError('Invalid input.', [
+      { field: 'include', message: 'A comma-separated list of data, events and files, each at most once.' },
+    ]);
+  }
+  return {
+    ...(names.includes('events') ? { events: (await deps.bundles.events(b)).map(toEventResponse) } : {}),
+    ...(names.includes('data')
+      ? { data: (await dataAvailable(deps, b)) ? await bundleData(deps, b) : null }
+      : {}),
+    ...(names.includes('files')
+      ? { files: (await filesAvailable(deps, b)) ? await bundleFiles(deps, b) : null }
+      : {}),
+  };
+}

@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildPacketsHandler } from './app';
+
+export const handler = buildPacketsHandler({ config: configFromEnv() });

@@ -1,0 +1,215 @@
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { TBundle, TBundleEvent } from '../../domain/bundles/bundle';
+import { ConcurrentUpdateError } from '../../domain/errors';
+import type { TBundleStore } from '../../ports';
+import { batchWrite, isConditionFailure, queryAll } from './batch';
+import { createBundleLister } from './bundle-list';
+import { bundleTerms } from './bundle-terms';
+import {
+  bundleFromItem,
+  bundleKeys,
+  bundleToItem,
+  documentFromItem,
+  documentToItem,
+} from './entities/bundle';
+
+const EVENTS_KEPT_INLINE = 100;
+const EVENTS_AFTER_ARCHIVING = 50;
+
+/** Longer than any create request may run (the Lambda times out at 28 s). */
+const ABANDONED_CLAIM_MS = 5 * 60_000;
+
+export function createBundleStore(db: DynamoDBDocumentClient, table: string): TBundleStore {
+  const list = createBundleLister(db, table);
+
+  /**
+   * Lookup items follow the bundle. Every current term is put again (idempotent), so a write
+   * interrupted here is repaired by the next save; stale terms are filtered out on read.
+   */
+  async function writeTerms(bundle: TBundle, previous?: TBundle) {
+    const terms = bundleTerms(bundle);
+    const gone = previous ? bundleTerms(previous).filter((t) => !terms.includes(t)) : [];
+    await batchWrite(db, table, [
+      ...terms.map((t) => ({
+        put: {
+          ...bundleKeys.term(bundle.accountId, t, bundle.id),
+          entity: 'bundle-term',
+          id: bundle.id,
+          created: bundle.created,
+        },
+      })),
+      ...gone.map((t) => ({ delete: bundleKeys.term(bundle.accountId, t, bundle.id) })),
+    ]);
+  }
+
+  /**
+   * The bundle item keeps its latest events; past EVENTS_KEPT_INLINE the oldest move to an event
+   * page item, written first and idempotently (keyed by the first event's sequence number), so
+   * a bundle's history can grow without the item reaching DynamoDB's 400 KB limit.
+   */
+  async function archiveOldEvents(bundle: TBundle): Promise<TBundle> {
+    if (bundle.events.length <= EVENTS_KEPT_INLINE) return bundle;
+    const archived = bundle.archivedEvents ?? 0;
+    const moving = bundle.events.length - EVENTS_AFTER_ARCHIVING;
+    const events = bundle.events.slice(0, moving).map((e, i) => ({ ...e, seq: archived + i }));
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...bundleKeys.eventPage(bundle.accountId, bundle.id, archived),
+          entity: 'bundle-events',
+          events,
+        },
+      }),
+    );
+    return { ...bundle, events: bundle.events.slice(moving), archivedEvents: archived + moving };
+  }
+
+  async function get(accountId: string, id: string) {
+    const out = await db.send(new GetCommand({ TableName: table, Key: bundleKeys.item(accountId, id) }));
+    return out.Item ? bundleFromItem(out.Item) : undefined;
+  }
+
+  async function putConditional(
+    item: Record<string, unknown>,
+    condition: string,
+    values?: Record<string, unknown>,
+  ) {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: table,
+          Item: item,
+          ConditionExpression: condition,
+          ...(values ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+      throw err;
+    }
+  }
+
+  return {
+    get,
+
+    async create(bundle, documents) {
+      // Satellites first, idempotent: until the bundle item exists nothing points at them, and
+      // a request that dies half-way leaves only unreachable items behind.
+      await batchWrite(db, table, [
+        ...documents.map((d) => ({ put: documentToItem(bundle.accountId, bundle.id, d) })),
+        ...bundle.packets.map((p) => ({
+          put: {
+            ...bundleKeys.packet(p.id),
+            entity: 'packet-ref',
+            accountId: bundle.accountId,
+            bundleId: bundle.id,
+          },
+        })),
+        ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) => ({
+          put: { ...bundleKeys.personLink(bundle.accountId, personId, bundle.id), entity: 'person-link' },
+        })),
+      ]);
+      await putConditional(bundleToItem(bundle), 'attribute_not_exists(pk)');
+      await writeTerms(bundle);
+    },
+
+    async save(bundle, previous) {
+      const head = await archiveOldEvents(bundle);
+      // Status, sent and completed are index keys of the bundle item: they move in this write.
+      await putConditional(bundleToItem(head), 'version = :v', { ':v': previous.version });
+      await writeTerms(bundle, previous);
+    },
+
+    async events(bundle) {
+      const archived = bundle.archivedEvents ?? 0;
+      if (archived === 0) return bundle.events;
+      const pages = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: {
+          ':pk': `ACCOUNT#${bundle.accountId}`,
+          ':p': bundleKeys.eventPagePrefix(bundle.id),
+        },
+      });
+      // A page written by a save that then lost its race repeats events the bundle still holds:
+      // only sequence numbers below the bundle's own archived count are taken from pages.
+      const older = pages
+        .flatMap((p) => p.events as (TBundleEvent & { seq: number })[])
+        .filter((e) => e.seq < archived)
+        .sort((a, b) => a.seq - b.seq);
+      const unique = older.filter((e, i) => i === 0 || e.seq !== older[i - 1]!.seq);
+      return [...unique.map(({ seq: _seq, ...e }) => e), ...bundle.events];
+    },
+
+    async documents(bundle) {
+      const items = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: {
+          ':pk': `ACCOUNT#${bundle.accountId}`,
+          ':p': bundleKeys.documentPrefix(bundle.id),
+        },
+      });
+      const byKey = new Map(items.map((i) => [i.key as string, documentFromItem(i)]));
+      return bundle.documents.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+    },
+
+    async findPacket(packetId) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: bundleKeys.packet(packetId) }));
+      return out.Item
+        ? { accountId: out.Item.accountId as string, bundleId: out.Item.bundleId as string }
+        : undefined;
+    },
+
+    list,
+
+    async claimCustomKey(accountId, customKey, bundleId) {
+      const key = bundleKeys.customKey(accountId, customKey);
+      const claim = { ...key, entity: 'custom-key', bundleId, claimedAt: Date.now() };
+      try {
+        await putConditional(claim, 'attribute_not_exists(pk) OR bundleId = :id', { ':id': bundleId });
+        return true;
+      } catch (err) {
+        if (!(err instanceof ConcurrentUpdateError)) throw err;
+      }
+      // A claim whose bundle was never written (its request failed after claiming) is free once
+      // that request must have ended; a younger one may belong to a create still under way.
+      const held = await db.send(new GetCommand({ TableName: table, Key: key }));
+      const holder = held.Item?.bundleId as string | undefined;
+      const age = Date.now() - Number(held.Item?.claimedAt ?? 0);
+      if (age < ABANDONED_CLAIM_MS || (holder && (await get(accountId, holder)))) return false;
+      try {
+        await putConditional(claim, 'bundleId = :old', { ':old': holder });
+        return true;
+      } catch (err) {
+        if (err instanceof ConcurrentUpdateError) return false;
+        throw err;
+      }
+    },
+
+    async releaseCustomKey(accountId, customKey, bundleId) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: bundleKeys.customKey(accountId, customKey),
+            ConditionExpression: 'bundleId = :id',
+            ExpressionAttributeValues: { ':id': bundleId },
+          }),
+        );
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    },
+
+    async bundlesOfPerson(accountId, personId) {
+      const items = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': bundleKeys.personLinkPartition(accountId), ':p': `${personId}#` },
+      });
+      return items.map((i) => (i.sk as string).slice(personId.length + 1));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// Keys of the Bundle aggregate and its satellite items, declared once.
+import type { TBundle, TDocument } from '../../../domain/bundles/bundle';
+
+const account = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const bundleKeys = {
+  /** The bundle with its packets, tags and events: one GetItem answers a retrieve. */
+  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `BUNDLE#${id}` }),
+  /** by-list-order: an account's bundles, newest first when queried backwards. */
+  listPartition: (accountId: string) => `${account(accountId)}#BUNDLES`,
+  listOrder: (b: Pick<TBundle, 'accountId' | 'created' | 'id'>) => ({
+    lpk: bundleKeys.listPartition(b.accountId),
+    lsk: `${b.created}#${b.id}`,
+  }),
+  /** by-status: one list per status, by created. */
+  statusPartition: (accountId: string, status: string) => `${account(accountId)}#BUNDLES#${status}`,
+  /** by-sent and by-completed: their sort keys carry created too (`<date>#<created>#<id>`). */
+  sentPartition: (accountId: string) => `${account(accountId)}#BUNDLES_SENT`,
+  completedPartition: (accountId: string) => `${account(accountId)}#BUNDLES_COMPLETED`,
+  /**
+   * Every index key of the bundle item. They live on the item itself, so a status change or a
+   * send moves the bundle between lists in the same conditional write; none can lag behind.
+   */
+  indexKeys: (b: Pick<TBundle, 'accountId' | 'created' | 'id' | 'status' | 'sent' | 'completedAt'>) => ({
+    ...bundleKeys.listOrder(b),
+    statusPk: bundleKeys.statusPartition(b.accountId, b.status),
+    statusSk: `${b.created}#${b.id}`,
+    ...(b.sent
+      ? { sentPk: bundleKeys.sentPartition(b.accountId), sentSk: `${b.sent}#${b.created}#${b.id}` }
+      : {}),
+    ...(b.completedAt
+      ? {
+          completedPk: bundleKeys.completedPartition(b.accountId),
+          completedSk: `${b.completedAt}#${b.created}#${b.id}`,
+        }
+      : {}),
+  }),
+  /**
+   * Lookup items for the tag, template and search filters, one per term (`t:<tag>`,
+   * `d:<template id>`, `s:<search token>`), written after the bundle.
+   */
+  termPartition: (accountId: string) => `${account(accountId)}#BUNDLE_TERMS`,
+  term: (accountId: string, term: string, id: string) => ({
+    pk: bundleKeys.termPartition(accountId),
+    sk: `${term}#${id}`,
+  }),
+  /** One item a document: its fields can be many, and they never change after creation. */
+  document: (accountId: string, id: string, docKey: string) => ({
+    pk: account(accountId),
+    sk: `BUNDLE#${id}#DOC#${docKey}`,
+  }),
+  documentPrefix: (id: string) => `BUNDLE#${id}#DOC#`,
+  /** Packet id → its bundle, for /packets/{id}/ (packet ids are global, like bundle ids). */
+  packet: (packetId: string) => ({ pk: `PACKET#${packetId}`, sk: 'PACKET' }),
+  /** custom_key → the bundle holding it, claimed with a conditional put. */
+  customKey: (accountId: string, customKey: string) => ({
+    pk: account(accountId),
+    sk: `CUSTOMKEY#${customKey}`,
+  }),
+  /** Older audit events of a bundle, a page an item, keyed by the first event's sequence number. */
+  eventPage: (accountId: string, id: string, firstSeq: number) => ({
+    pk: account(accountId),
+    sk: `BUNDLE#${id}#EVENTS#${String(firstSeq).padStart(8, '0')}`,
+  }),
+  eventPagePrefix: (id: string) => `BUNDLE#${id}#EVENTS#`,
+  /** A signing link, by the hash of its token. */
+  signingToken: (hash: string) => ({ pk: `SIGNTOKEN#${hash}`, sk: 'SIGNTOKEN' }),
+  /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
+  personLinkPartition: (accountId: string) => `${account(accountId)}#PERSON_BUNDLES`,
+  personLink: (accountId: string, personId: string, bundleId: string) => ({
+    pk: bundleKeys.personLinkPartition(accountId),
+    sk: `${personId}#${bundleId}`,
+  }),
+};
+
+export function bundleToItem(b: TBundle): Record<string, unknown> {
+  return { ...bundleKeys.item(b.accountId, b.id), ...bundleKeys.indexKeys(b), entity: 'bundle', ...b };
+}
+
+export function bundleFromItem(item: Record<string, unknown>): TBundle {
+  const {
+    pk: _pk,
+    sk: _sk,
+    lpk: _lpk,
+    lsk: _lsk,
+    statusPk: _statusPk,
+    statusSk: _statusSk,
+    sentPk: _sentPk,
+    sentSk: _sentSk,
+    completedPk: _completedPk,
+    completedSk: _completedSk,
+    entity: _e,
+    ...rest
+  } = item;
+  return rest as unknown as TBundle;
+}
+
+export function documentToItem(accountId: string, bundleId: string, d: TDocument): Record<string, unknown> {
+  return { ...bundleKeys.document(accountId, bundleId, d.key), entity: 'bundle-document', bundleId, ...d };
+}
+
+export function documentFromItem(item: Record<string, unknown>): TDocument {
+  const { pk: _pk, sk: _sk, entity: _e, bundleId: _b, ...rest } = item;
+  return rest as unknown as TDocument;
+}
+
+/** The parts of an index sort key: `<created>#<id>`, or `<date>#<created>#<id>` (sent, completed). */
+export function indexSortKeyParts(sk: string): { id: string; created: string; date?: string } {
+  const parts = sk.split('#');
+  const id = parts.pop()!;
+  const created = parts.pop()!;
+  return parts.length > 0 ? { id, created, date: parts[0] } : { id, created };
+}

@@ -1,0 +1,20 @@
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { TBlobStore } from '../../ports';
+
+/** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
+export function createBlobStore(s3: S3Client, bucket: string): TBlobStore {
+  return {
+    async put(key, bytes, contentType) {
+      await s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }),
+      );
+    },
+    async get(key) {
+      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return Buffer.from(await out.Body!.transformToByteArray());
+    },
+    presignGet: (key, expiresIn) =>
+      getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }),
+  };
+}

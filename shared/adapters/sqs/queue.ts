@@ -1,0 +1,12 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { TQueue } from '../../ports';
+
+export function createSqsQueue(sqs: SQSClient, urls: Record<string, string>): TQueue {
+  return {
+    async send(queue, message) {
+      const url = urls[queue];
+      if (!url) throw new Error(`No URL configured for queue "${queue}"`);
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
+    },
+  };
+}

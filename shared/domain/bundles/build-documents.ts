@@ -1,0 +1,207 @@
+import type { TPdfTools, TUrlFetcher } from '../../ports';
+import {
+  BUNDLE_LIMITS,
+  type TDocumentRequest,
+  ZDocumentRequestSchema,
+  ZTemplateRequestSchema,
+} from '../../schemas/bundle-request';
+import { parseInputAt } from '../../schemas/common';
+import { type TFieldError, ValidationError } from '../errors';
+import type { TDocument, TField } from './bundle';
+import { checkField, toField } from './check-field';
+import { documentBytes } from './document-bytes';
+
+export interface TDocumentDraft {
+  document: Omit<TDocument, 'blobKey'>;
+  bytes: Buffer;
+}
+
+const MAX_FIELDS_BYTES = 300 * 1024;
+
+const invalid = (errors: TFieldError[]) => new ValidationError('Invalid input.', errors);
+
+/** A PDF the tools refused, reported on the field the document came from. */
+async function inspect(pdf: TPdfTools, bytes: Buffer, field: string) {
+  try {
+    return await pdf.inspect(bytes);
+  } catch (err) {
+    if ((err as Error).name !== 'PdfRejectedError') throw err;
+    throw invalid([{ field, message: (err as Error).message }]);
+  }
+}
+
+/**
+ * Turns the request's documents into checked documents with their fields: the bytes fetched or
+ * decoded, the PDF inspected, every field checked against the document's pages and the signers,
+ * and auto placements resolved into fields where their text occurs.
+ */
+export async function buildDocuments(
+  deps: { pdf: TPdfTools; fetcher: TUrlFetcher },
+  items: Record<string, unknown>[],
+  packetKeys: ReadonlySet<string>,
+  files: ReadonlyMap<number, Buffer>,
+): Promise<TDocumentDraft[]> {
+  const parsed: { doc: TDocumentRequest; path: string }[] = [];
+  const errors: TFieldError[] = [];
+  items.forEach((item, i) => {
+    const path = ['documents', i];
+    if ('template_id' in item) {
+      const t = parseInputAt(ZTemplateRequestSchema, item, path);
+      if ('errors' in t) errors.push(...t.errors);
+      // Document templates arrive with their own issue; until then no template id exists.
+      else
+        errors.push({ field: `documents[${i}].template_id`, message: 'No document template has this id.' });
+      return;
+    }
+    const d = parseInputAt(ZDocumentRequestSchema, item, path);
+    if ('errors' in d) errors.push(...d.errors);
+    else parsed.push({ doc: d.data, path: `documents[${i}]` });
+  });
+  const keys = new Set<string>();
+  parsed.forEach(({ doc, path }, i) => {
+    const key = doc.key ?? `doc-${i + 1}`;
+    if (keys.has(key))
+      errors.push({ field: `${path}.key`, message: `Another document already has the key "${key}".` });
+    keys.add(key);
+    if ((doc.fields?.length ?? 0) > BUNDLE_LIMITS.fieldsPerDocument) {
+      errors.push({
+        field: `${path}.fields`,
+        message: `At most ${BUNDLE_LIMITS.fieldsPerDocument} fields a document.`,
+      });
+    }
+    if ((doc.auto_placements?.length ?? 0) > BUNDLE_LIMITS.autoPlacementsPerDocument) {
+      errors.push({
+        field: `${path}.auto_placements`,
+        message: `At most ${BUNDLE_LIMITS.autoPlacementsPerDocument} auto placements a document.`,
+      });
+    }
+  });
+  if (errors.length > 0) throw invalid(errors);
+
+  const drafts: TDocumentDraft[] = [];
+  let total = 0;
+  for (const [i, { doc, path }] of parsed.entries()) {
+    const bytes = await documentBytes(doc, path, files, deps.fetcher);
+    total += bytes.length;
+    if (total > BUNDLE_LIMITS.bundleBytes) {
+      throw invalid([
+        {
+          field: path,
+          message: `All documents together may be at most ${BUNDLE_LIMITS.bundleBytes / 1024 / 1024} MB.`,
+        },
+      ]);
+    }
+    const source =
+      doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
+    const info = await inspect(deps.pdf, bytes, `${path}.${source}`);
+    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys);
+    drafts.push({
+      bytes,
+      document: {
+        key: doc.key ?? `doc-${i + 1}`,
+        name: doc.name ?? doc.key ?? `Document ${i + 1}`,
+        sha256: info.sha256,
+        size: bytes.length,
+        pages: info.pages,
+        fields,
+      },
+    });
+  }
+  return drafts;
+}
+
+/**
+ * Text search reads deeper into a file than inspection does; a file whose text cannot be read
+ * is the sender's problem (400), whatever the text library says about it.
+ */
+async function findText(pdf: TPdfTools, bytes: Buffer, searches: string[], field: string) {
+  try {
+    return await pdf.findText(bytes, searches);
+  } catch (err) {
+    const message =
+      (err as Error).name === 'PdfRejectedError'
+        ? (err as Error).message
+        : 'The text of this document could not be read.';
+    throw invalid([{ field, message }]);
+  }
+}
+
+async function placeFields(
+  pdf: TPdfTools,
+  doc: TDocumentRequest,
+  bytes: Buffer,
+  path: string,
+  pageCount: number,
+  packetKeys: ReadonlySet<string>,
+): Promise<TField[]> {
+  const errors: TFieldError[] = [];
+  const fields: TField[] = [];
+  const usedKeys = new Set((doc.fields ?? []).map((f) => f.key).filter((k): k is string => !!k));
+  let n = 0;
+  const keyFor = (given: string | undefined, fieldPath: string) => {
+    if (given) {
+      if (fields.some((f) => f.key === given))
+        errors.push({ field: `${fieldPath}.key`, message: `Another field already has the key "${given}".` });
+      return given;
+    }
+    let key: string;
+    do key = `field-${++n}`;
+    while (usedKeys.has(key));
+    return key;
+  };
+
+  (doc.fields ?? []).forEach((f, j) => {
+    const fieldPath = `${path}.fields[${j}]`;
+    errors.push(...checkField(f, { pageCount, packetKeys, path: fieldPath }));
+    fields.push(toField(f, keyFor(f.key, fieldPath)));
+  });
+
+  const placements = doc.auto_placements ?? [];
+  if (placements.length > 0) {
+    const hits = await findText(
+      pdf,
+      bytes,
+      [...new Set(placements.map((p) => p.search))],
+      `${path}.auto_placements`,
+    );
+    placements.forEach((p, j) => {
+      const placementPath = `${path}.auto_placements[${j}]`;
+      const found = hits.get(p.search) ?? [];
+      if (found.length === 0) {
+        errors.push({
+          field: `${placementPath}.search`,
+          message: `The text "${p.search}" does not occur in the document.`,
+        });
+        return;
+      }
+      for (const hit of found) {
+        const placed = { ...p, page: hit.page, x: hit.x + (p.offset_x ?? 0), y: hit.y + (p.offset_y ?? 0) };
+        const before = errors.length;
+        errors.push(...checkField(placed, { pageCount, packetKeys, path: placementPath }));
+        if (placed.x < 0 || placed.y < 0) {
+          errors.push({
+            field: `${placementPath}.offset_x`,
+            message: 'The offsets move the field off the page.',
+          });
+        }
+        if (errors.length === before)
+          fields.push(toField({ ...placed, key: undefined }, keyFor(undefined, placementPath)));
+      }
+    });
+  }
+  if (fields.length > BUNDLE_LIMITS.fieldsPerDocument) {
+    errors.push({
+      field: `${path}.auto_placements`,
+      message: `At most ${BUNDLE_LIMITS.fieldsPerDocument} fields a document.`,
+    });
+  }
+  // The fields are stored with their document in one item, which DynamoDB caps at 400 KB.
+  if (Buffer.byteLength(JSON.stringify(fields)) > MAX_FIELDS_BYTES) {
+    errors.push({
+      field: `${path}.fields`,
+      message: 'The fields of this document are too large together (300 KB at most).',
+    });
+  }
+  if (errors.length > 0) throw invalid(errors);
+  return fields;
+}

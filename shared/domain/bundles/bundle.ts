@@ -1,0 +1,181 @@
+// The Bundle aggregate: a set of documents and the signers (packets) who sign them.
+
+/** `pe` pending is shown while documents are being processed (API-NOTES.md). */
+export type TBundleStatus = 'pe' | 'dr' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
+export type TPacketStatus = 'ne' | 're' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
+export type TDeliverVia = 'email' | 'phone' | 'embed';
+
+export const FINISHED_BUNDLE_STATUSES: readonly TBundleStatus[] = ['co', 'ca', 'ex', 'fa'];
+export const isFinished = (status: TBundleStatus) => FINISHED_BUNDLE_STATUSES.includes(status);
+
+export const FIELD_KINDS = [
+  'sig',
+  'ini',
+  'snm',
+  'sdt',
+  'inp',
+  'txt',
+  'dat',
+  'chk',
+  'cbg',
+  'sel',
+  'att',
+  'apr',
+] as const;
+export type TFieldKind = (typeof FIELD_KINDS)[number];
+
+export const V_PATTERNS = [
+  'email',
+  'bank_routing',
+  'bank_account',
+  'letters',
+  'numbers',
+  'phone',
+  'ssn',
+  'zip_code',
+] as const;
+export type TVPattern = (typeof V_PATTERNS)[number];
+
+export const ATTACHMENT_TYPES = [
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'svg',
+  'pdf',
+  'doc',
+  'docx',
+  'ppt',
+  'pptx',
+  'xls',
+  'xlsx',
+  'rtf',
+  'txt',
+] as const;
+
+export interface TField {
+  key: string;
+  kind: TFieldKind;
+  label: string;
+  required: boolean;
+  /** 1-based; attachment fields have none (gathered in a separate step). */
+  page?: number;
+  /** Percent of the page, from its top-left corner to the field's top-left corner. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  vPattern?: TVPattern;
+  vMin?: number;
+  vMax?: number;
+  vAttachmentTypes?: string[];
+  vRegex?: string;
+  vRegexMsg?: string;
+  format: string;
+  initialValue?: string;
+  /** Signer keys; a `-` prefix makes the field optional for that signer. */
+  editors: string[];
+  /** Set when the field came from an auto placement's search text. */
+  search?: string;
+}
+
+export interface TPage {
+  width: number;
+  height: number;
+}
+
+export interface TDocument {
+  key: string;
+  name: string;
+  templateId?: string;
+  /** Where the original PDF is kept, and its fingerprint. */
+  blobKey: string;
+  sha256: string;
+  size: number;
+  pages: TPage[];
+  fields: TField[];
+}
+
+export interface TPacket {
+  id: string;
+  key: string;
+  name: string;
+  email?: string;
+  phone?: string;
+  authSms: boolean;
+  authSelfie: boolean;
+  authId: boolean;
+  suppressAll: boolean;
+  suppressDocsReady: boolean;
+  suppressSigning: boolean;
+  suppressReminder: boolean;
+  deliverVia: TDeliverVia;
+  order: number;
+  personId: string;
+  status: TPacketStatus;
+  emailMessage?: string;
+  smsMessage?: string;
+  signingCompleteRedirect?: string;
+  completedAt?: string;
+  lastAccessedAt?: string;
+  lastReminderAt?: string;
+}
+
+export interface TBundleEvent {
+  kind: string;
+  description: string;
+  timestamp: string;
+  packetId?: string;
+}
+
+export interface TBundleError {
+  code: string;
+  message: string;
+}
+
+export interface TPayment {
+  billedTo: string;
+  amountDue: number;
+  paymentMethodTypes: string[];
+}
+
+export interface TBundle {
+  id: string;
+  accountId: string;
+  label: string;
+  inOrder: boolean;
+  emailSubject: string;
+  emailMessage: string;
+  smsMessage: string;
+  requesterName: string;
+  requesterEmail: string;
+  ccEmails: string[];
+  customKey?: string;
+  team?: string;
+  isTest: boolean;
+  status: TBundleStatus;
+  payment?: TPayment;
+  created: string;
+  sent?: string;
+  completedAt?: string;
+  docsReady: boolean;
+  errors: TBundleError[];
+  packets: TPacket[];
+  /** Without fields: those live with the document records (see the bundle store). */
+  documents: Omit<TDocument, 'fields'>[];
+  tags: string[];
+  /** The latest audit events; older ones are kept apart by the store (see `archivedEvents`). */
+  events: TBundleEvent[];
+  /** How many of the oldest events the store has moved out of the bundle item. */
+  archivedEvents?: number;
+  /** Settings a sender may change while the bundle is a draft or sent (PATCH). */
+  expires?: string;
+  ccSender: boolean;
+  sendReminders: boolean;
+  reminderOffset?: number;
+  reminderInterval?: number;
+  reminderExpires?: number;
+  owner?: string;
+  signingBrand?: string;
+  version: number;
+}

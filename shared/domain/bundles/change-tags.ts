@@ -1,0 +1,37 @@
+import type { TBundleStore, TClock } from '../../ports';
+import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
+import { parseInput } from '../../schemas/common';
+import { ZTagsRequestSchema } from '../../schemas/tags';
+import { ValidationError } from '../errors';
+import type { TBundle } from './bundle';
+import { changeBundle } from './change-bundle';
+import { event } from './send-bundle';
+
+/** Add: the union of the bundle's tags and the given ones. Remove: tags not there are ignored. */
+export function changeTags(
+  deps: { bundles: TBundleStore; clock: TClock },
+  accountId: string,
+  id: string,
+  mode: 'add' | 'remove',
+  body: unknown,
+): Promise<TBundle> {
+  const { tags } = parseInput(ZTagsRequestSchema, body);
+  return changeBundle(deps, accountId, id, (b) => {
+    const next =
+      mode === 'add' ? [...new Set([...b.tags, ...tags])] : b.tags.filter((t) => !tags.includes(t));
+    if (next.length === b.tags.length && next.every((t, i) => t === b.tags[i])) return b;
+    if (next.length > BUNDLE_LIMITS.tags) {
+      throw new ValidationError('Invalid input.', [
+        { field: 'tags', message: `A bundle has at most ${BUNDLE_LIMITS.tags} tags.` },
+      ]);
+    }
+    const changed =
+      mode === 'add' ? next.filter((t) => !b.tags.includes(t)) : b.tags.filter((t) => !next.includes(t));
+    const detail = `${mode === 'add' ? 'added' : 'removed'} ${changed.join(', ')}`;
+    return {
+      ...b,
+      tags: next,
+      events: [...b.events, event('tagsChanged', deps.clock.now().toISOString(), undefined, detail)],
+    };
+  });
+}

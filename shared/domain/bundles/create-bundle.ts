@@ -1,0 +1,217 @@
+import * as z from 'zod';
+import type {
+  TAccountStore,
+  TBlobStore,
+  TBundleStore,
+  TClock,
+  TIds,
+  TPdfTools,
+  TPersonStore,
+  TUrlFetcher,
+} from '../../ports';
+import { ZBundleRequestSchema, ZEnvelopeTemplateRequestSchema } from '../../schemas/bundle-request';
+import { parseInput } from '../../schemas/common';
+import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { buildDocuments, type TDocumentDraft } from './build-documents';
+import { buildPackets, type TPacketDraft } from './build-packets';
+import type { TBundle, TDocument, TPacket } from './bundle';
+import { linkPerson } from './link-person';
+import { applySend, countUsage, event } from './send-bundle';
+
+export interface TCreateBundleDeps {
+  bundles: TBundleStore;
+  accounts: TAccountStore;
+  persons: TPersonStore;
+  blobs: TBlobStore;
+  pdf: TPdfTools;
+  fetcher: TUrlFetcher;
+  clock: TClock;
+  ids: TIds;
+}
+
+export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
+  `accounts/${accountId}/bundles/${bundleId}/originals/${docKey}.pdf`;
+
+/**
+ * Creates a Bundle: everything is checked first (shape, signers, documents and their fields, team
+ * and custom_key), then signers are linked to Persons, originals stored, and the bundle written
+ * last, so a refused request leaves nothing behind but Persons it may have matched.
+ */
+export async function createBundle(
+  deps: TCreateBundleDeps,
+  accountId: string,
+  body: unknown,
+  files: ReadonlyMap<number, Buffer> = new Map(),
+): Promise<TBundle> {
+  if (body && typeof body === 'object' && 'envelope_template' in body)
+    return createFromEnvelopeTemplate(body);
+  const input = parseInput(ZBundleRequestSchema, body);
+  const { drafts: packetDrafts, errors } = buildPackets(input.packets);
+  const packetKeys = new Set(packetDrafts.map((p) => p.key));
+  if (input.payment && !packetKeys.has(input.payment.billed_to)) {
+    errors.push({
+      field: 'payment.billed_to',
+      message: `No signer has the key "${input.payment.billed_to}".`,
+    });
+  }
+  const account = await deps.accounts.getAccount(accountId);
+  if (!account)
+    throw new ValidationError('Invalid input.', [{ field: 'non_field_errors', message: 'Unknown account.' }]);
+  let requester = { name: account.requesterName, email: account.requesterEmail };
+  if (input.team) {
+    const team = account.features.teams
+      ? (await deps.accounts.listTeams(accountId)).find((t) => t.id === input.team)
+      : undefined;
+    if (!team)
+      errors.push({
+        field: 'team',
+        message: account.features.teams ? 'No team has this id.' : 'Teams are not enabled for this account.',
+      });
+    else
+      requester = {
+        name: team.requesterName ?? requester.name,
+        email: team.requesterEmail ?? requester.email,
+      };
+  }
+  if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
+
+  const documents = await buildDocuments(deps, input.documents, packetKeys, files);
+
+  // Every person_id is checked before any signer is linked, so a refusal creates no Person.
+  const unknownPersons: TFieldError[] = [];
+  for (const d of packetDrafts) {
+    const personId = d.request.person_id;
+    if (personId && !(await deps.persons.get(accountId, personId.toLowerCase()))) {
+      unknownPersons.push({ field: `${d.path}.person_id`, message: 'No person has this id.' });
+    }
+  }
+  if (unknownPersons.length > 0) throw new ValidationError('Invalid input.', unknownPersons);
+
+  const id = deps.ids.slug();
+  if (
+    input.custom_key !== undefined &&
+    !(await deps.bundles.claimCustomKey(accountId, input.custom_key, id))
+  ) {
+    throw new ValidationError('Invalid input.', [
+      {
+        field: 'custom_key',
+        message: 'Another bundle of this account has this custom_key.',
+      } satisfies TFieldError,
+    ]);
+  }
+
+  try {
+    return await writeBundle(deps, accountId, id, input, packetDrafts, documents, requester);
+  } catch (err) {
+    // The bundle was not written: its custom_key is free again for the next attempt.
+    if (input.custom_key !== undefined)
+      await deps.bundles.releaseCustomKey(accountId, input.custom_key, id).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function writeBundle(
+  deps: TCreateBundleDeps,
+  accountId: string,
+  id: string,
+  input: z.output<typeof ZBundleRequestSchema>,
+  packetDrafts: TPacketDraft[],
+  documents: TDocumentDraft[],
+  requester: { name: string; email: string },
+): Promise<TBundle> {
+  const now = deps.clock.now().toISOString();
+  const packets: TPacket[] = [];
+  for (const d of packetDrafts) {
+    const p = d.request;
+    packets.push({
+      id: deps.ids.slug(),
+      key: d.key,
+      name: p.name,
+      ...(p.email ? { email: p.email } : {}),
+      ...(p.phone ? { phone: p.phone } : {}),
+      authSms: p.auth_sms ?? false,
+      authSelfie: p.auth_selfie ?? false,
+      authId: p.auth_id ?? false,
+      suppressAll: p.suppress_all ?? false,
+      suppressDocsReady: p.suppress_docs_ready ?? false,
+      suppressSigning: p.suppress_signing ?? false,
+      suppressReminder: p.suppress_reminder ?? false,
+      deliverVia: d.deliverVia,
+      order: d.order,
+      personId: await linkPerson(deps, accountId, p, d.path),
+      status: 'ne',
+      ...(p.email_message ? { emailMessage: p.email_message } : {}),
+      ...(p.sms_message ? { smsMessage: p.sms_message } : {}),
+    });
+  }
+
+  const stored: TDocument[] = [];
+  for (const d of documents) {
+    const blobKey = originalBlobKey(accountId, id, d.document.key);
+    await deps.blobs.put(blobKey, d.bytes, 'application/pdf');
+    stored.push({ ...d.document, blobKey });
+  }
+
+  const draft: TBundle = {
+    id,
+    accountId,
+    label: input.label ?? '',
+    inOrder: input.in_order ?? false,
+    emailSubject: input.email_subject ?? '',
+    emailMessage: input.email_message ?? '',
+    smsMessage: input.sms_message ?? '',
+    requesterName: input.requester_name ?? requester.name,
+    requesterEmail: input.requester_email ?? requester.email,
+    ccEmails: input.cc_emails ?? [],
+    ...(input.custom_key !== undefined ? { customKey: input.custom_key } : {}),
+    ...(input.team ? { team: input.team } : {}),
+    isTest: input.is_test ?? false,
+    status: 'dr',
+    ...(input.payment
+      ? {
+          payment: {
+            billedTo: input.payment.billed_to,
+            amountDue: input.payment.amount_due,
+            paymentMethodTypes: input.payment.payment_method_types ?? ['card'],
+          },
+        }
+      : {}),
+    created: now,
+    docsReady: false,
+    errors: [],
+    packets,
+    documents: stored.map(({ fields: _fields, ...doc }) => doc),
+    tags: [],
+    ccSender: false,
+    sendReminders: false,
+    events: [event('created', now), ...(input.status === 'dr' ? [event('drafted', now)] : [])],
+    version: 1,
+  };
+  const bundle = input.status === 'dr' ? draft : applySend(draft, now);
+  try {
+    await deps.bundles.create(bundle, stored);
+  } catch (err) {
+    if ((err as Error).name === 'ConcurrentUpdateError') throw new ConflictError('Please try again.');
+    throw err;
+  }
+  await countUsage(deps, bundle);
+  return bundle;
+}
+
+/**
+ * A create request naming an envelope template (`documents` may then be absent or empty, as
+ * the official clients send it). Envelope templates arrive with their own issue; until then no
+ * template id exists, and the request is refused on that field after its shape is checked.
+ */
+function createFromEnvelopeTemplate(body: object): never {
+  const { envelope_template } = parseInput(
+    z.object({ envelope_template: ZEnvelopeTemplateRequestSchema, packets: z.array(z.unknown()).min(1) }),
+    body,
+  );
+  throw new ValidationError('Invalid input.', [
+    {
+      field: 'envelope_template.template_id',
+      message: `No envelope template has the id "${envelope_template.template_id}".`,
+    },
+  ]);
+}

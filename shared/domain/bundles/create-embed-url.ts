@@ -1,0 +1,37 @@
+import type { TBundleStore, TClock, TSigningTokenStore } from '../../ports';
+import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
+import { ConflictError } from '../errors';
+import { findPacket } from './find-packet';
+
+/** How long an embedded signing link may wait before it is opened. */
+export const EMBED_URL_TTL_SECONDS = 15 * 60;
+
+/**
+ * A single-use, unguessable (43 base62 characters, ~256 bits), expiring link for a packet set
+ * for embedded signing that may sign now. Only the token's hash is stored.
+ */
+export async function createEmbedUrl(
+  deps: { bundles: TBundleStore; tokens: TSigningTokenStore; clock: TClock },
+  accountId: string,
+  packetId: string,
+  publicBaseUrl: string,
+): Promise<{ url: string; expires: string }> {
+  const { bundle, packet } = await findPacket(deps, accountId, packetId);
+  if (packet.deliverVia !== 'embed') throw new ConflictError('This packet is not set for embedded signing.');
+  if (!['se', 'st'].includes(bundle.status) || !['re', 'st'].includes(packet.status)) {
+    throw new ConflictError(
+      `This signer cannot sign now (bundle "${bundle.status}", packet "${packet.status}").`,
+    );
+  }
+  const token = randomBase62(43);
+  const expires = new Date(deps.clock.now().getTime() + EMBED_URL_TTL_SECONDS * 1000).toISOString();
+  await deps.tokens.create({
+    hash: hashApiKey(token),
+    accountId,
+    bundleId: bundle.id,
+    packetId,
+    kind: 'embed',
+    expires,
+  });
+  return { url: `${publicBaseUrl.replace(/\/$/, '')}/sign/${token}`, expires };
+}

@@ -1,0 +1,43 @@
+import type { TBundleStore, TClock, TQueue } from '../../ports';
+import { ConflictError, ValidationError } from '../errors';
+import { isFinished, type TPacket } from './bundle';
+import { changeBundle } from './change-bundle';
+import { findPacket } from './find-packet';
+import { event } from './send-bundle';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Records a reminder and queues its message. The message goes first, carrying the reminder's
+ * time; the worker sends it only if the packet's lastReminderAt still says that time, so a
+ * write that loses a race never leaves a reminder sent but unrecorded, or recorded twice.
+ */
+export async function remindPacket(
+  deps: { bundles: TBundleStore; queue: TQueue; clock: TClock },
+  accountId: string,
+  packetId: string,
+): Promise<TPacket> {
+  const { bundle } = await findPacket(deps, accountId, packetId);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  let reminded: TPacket | undefined;
+  await deps.queue.send('notifications', { type: 'reminder', accountId, bundleId: bundle.id, packetId, at });
+  await changeBundle(deps, accountId, bundle.id, (b) => {
+    const p = b.packets.find((x) => x.id === packetId)!;
+    if (isFinished(b.status) || b.status === 'dr' || ['co', 'ca', 'ex', 'fa', 'ne'].includes(p.status)) {
+      throw new ConflictError(`No reminder can be sent now (bundle "${b.status}", packet "${p.status}").`);
+    }
+    if (p.lastReminderAt && now.getTime() - Date.parse(p.lastReminderAt) < HOUR_MS) {
+      throw new ValidationError('A reminder was sent less than an hour ago.', [
+        { field: 'non_field_errors', message: 'At most one reminder an hour.' },
+      ]);
+    }
+    reminded = { ...p, lastReminderAt: at };
+    return {
+      ...b,
+      packets: b.packets.map((x) => (x.id === packetId ? reminded! : x)),
+      events: [...b.events, event('reminderSent', at, packetId, p.name)],
+    };
+  });
+  return reminded!;
+}

@@ -1,0 +1,15 @@
+import type { TAccountStore, TBundleStore, TClock } from '../../ports';
+import type { TBundle } from './bundle';
+import { changeBundle } from './change-bundle';
+import { applySend, countUsage } from './send-bundle';
+
+/** POST /bundles/{id}/send/: a draft is sent; anything else is a 409. */
+export async function sendDraft(
+  deps: { bundles: TBundleStore; accounts: TAccountStore; clock: TClock },
+  accountId: string,
+  id: string,
+): Promise<TBundle> {
+  const sent = await changeBundle(deps, accountId, id, (b) => applySend(b, deps.clock.now().toISOString()));
+  await countUsage(deps, sent);
+  return sent;
+}

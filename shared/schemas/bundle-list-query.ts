@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import { optional, zText } from './common';
+
+/** The query parameters of List Bundles (besides page and per_page). */
+export const BUNDLE_LIST_PARAMS = [
+  'search',
+  'status',
+  'status__in',
+  'tag',
+  'tag__in',
+  'ordering',
+  'created_after',
+  'created_before',
+  'sent_after',
+  'sent_before',
+  'completed_after',
+  'completed_before',
+  'template',
+] as const;
+
+export type TBundleListParam = (typeof BUNDLE_LIST_PARAMS)[number];
+
+/** `pe` (documents being processed) is shown on bundles, so it can be listed too. */
+export const BUNDLE_STATUSES = ['pe', 'dr', 'se', 'st', 'co', 'ca', 'ex', 'fa'] as const;
+
+const statusMessage = `Choose from ${BUNDLE_STATUSES.join(', ')}.`;
+const status = z.enum(BUNDLE_STATUSES, statusMessage);
+const tag = zText(100).trim().min(1, 'A tag may not be blank.');
+
+/** A comma-separated list; empty items are ignored, and its errors name the parameter itself. */
+function csv<T extends z.ZodType<string>>(item: T, max: number) {
+  return zText(2000).transform((raw, ctx) => {
+    const values: z.output<T>[] = [];
+    for (const piece of raw.split(',')) {
+      if (piece.trim() === '') continue;
+      const parsed = item.safeParse(piece);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: `"${piece}": ${parsed.error.issues[0]!.message}` });
+        return z.NEVER;
+      }
+      if (!values.includes(parsed.data)) values.push(parsed.data);
+    }
+    if (values.length > max) {
+      ctx.addIssue({ code: 'custom', message: `Ensure this list has at most ${max} items.` });
+      return z.NEVER;
+    }
+    return values;
+  });
+}
+
+const day = z.iso.date('Enter a valid date: YYYY-MM-DD.');
+
+export const ZBundleListQuerySchema = z.object({
+  search: optional(zText(200).trim()),
+  status: optional(status),
+  status__in: optional(csv(status, BUNDLE_STATUSES.length)),
+  tag: optional(tag),
+  tag__in: optional(csv(tag, 50)),
+  ordering: optional(
+    z.enum(
+      ['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'],
+      'Choose from created, sent or completed_at, optionally prefixed with "-".',
+    ),
+  ),
+  created_after: optional(day),
+  created_before: optional(day),
+  sent_after: optional(day),
+  sent_before: optional(day),
+  completed_after: optional(day),
+  completed_before: optional(day),
+  template: optional(z.uuid('Must be a valid UUID.')),
+});
+
+export type TBundleListQuery = z.output<typeof ZBundleListQuerySchema>;

@@ -1,0 +1,107 @@
+import * as z from 'zod';
+import { optional, zBoolean, zList, zText } from './common';
+import { ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
+import { PERSON_LIMITS } from './person';
+
+/** Limits the spec leaves open, decided here and documented in ARCHITECTURE.md. */
+export const BUNDLE_LIMITS = {
+  packets: 20,
+  documents: 20,
+  fieldsPerDocument: 300,
+  autoPlacementsPerDocument: 50,
+  ccEmails: 20,
+  tags: 50,
+  tagLength: 100,
+  /** Bytes of one document, however it arrives. */
+  documentBytes: 25 * 1024 * 1024,
+  /** Bytes of all documents of one bundle. */
+  bundleBytes: 100 * 1024 * 1024,
+  pagesPerDocument: 500,
+  /** A Lambda request body cannot exceed 6 MB on AWS; the same limit applies locally. */
+  requestBytes: 6 * 1024 * 1024,
+} as const;
+
+const email = z.email('Enter a valid email address.').max(254);
+const phone = zText(PERSON_LIMITS.phone).regex(/^\+?[0-9][0-9 ().-]*$/, 'Enter a valid phone number.');
+
+export const ZPacketRequestSchema = z.object({
+  name: zText(255).trim().min(1, 'This field may not be blank.'),
+  email: optional(email),
+  phone: optional(phone),
+  auth_sms: optional(zBoolean),
+  auth_selfie: optional(zBoolean),
+  auth_id: optional(zBoolean),
+  suppress_all: optional(zBoolean),
+  suppress_docs_ready: optional(zBoolean),
+  suppress_signing: optional(zBoolean),
+  suppress_reminder: optional(zBoolean),
+  key: optional(zKey(2, 20)),
+  person_id: optional(z.uuid('Must be a valid UUID.')),
+  deliver_via: optional(z.enum(['email', 'phone', 'embed'])),
+  order: optional(zInt.pipe(z.number().min(0).max(1000))),
+  email_message: optional(zText(5000)),
+  sms_message: optional(zText(1000)),
+});
+
+export const ZDocumentRequestSchema = z.object({
+  key: optional(zKey(2, 12)),
+  name: optional(zText(255)),
+  file_url: optional(zText(2048)),
+  file_b64: optional(z.string()),
+  file_index: optional(zInt.pipe(z.number().min(0).max(1000))),
+  fields: optional(zList(ZFieldRequestSchema)),
+  auto_placements: optional(zList(ZAutoPlacementRequestSchema)),
+  converted_adobe_fields_to: optional(zText(10)),
+});
+
+export const ZTemplateRequestSchema = z.object({
+  key: optional(zKey(2, 12)),
+  template_id: z.union([z.string(), z.number()]).transform(String),
+  assignments: zList(z.object({ role: zText(100), signer: zKey(2, 20) })),
+  field_values: optional(zList(z.object({ key: zText(100), initial_value: zText(10_000) }))),
+});
+
+export const ZPaymentRequestSchema = z.object({
+  billed_to: zKey(2, 20),
+  amount_due: zInt.pipe(z.number().min(1)),
+  payment_method_types: optional(zList(zText(50))),
+});
+
+export const ZBundleRequestSchema = z.object({
+  label: optional(zText(255)),
+  in_order: optional(zBoolean),
+  email_subject: optional(zText(400)),
+  email_message: optional(zText(5000)),
+  sms_message: optional(zText(1000)),
+  requester_name: optional(zText(255)),
+  requester_email: optional(email),
+  cc_emails: optional(zList(email).pipe(z.array(z.string()).max(BUNDLE_LIMITS.ccEmails))),
+  custom_key: optional(zText(200)),
+  team: optional(z.uuid('Must be a valid UUID.')),
+  is_test: optional(zBoolean),
+  // '' sends the bundle; null and absent mean the same (see `optional`).
+  status: z.preprocess((v) => (v === null || v === undefined ? '' : v), z.enum(['', 'dr'])),
+  payment: optional(ZPaymentRequestSchema),
+  packets: zList(ZPacketRequestSchema, {
+    min: 1,
+    max: BUNDLE_LIMITS.packets,
+    minMessage: 'A bundle needs at least one signer.',
+  }),
+  // Each item is a DocumentRequest or a TemplateRequest; create-bundle parses them one by one
+  // so that errors name the item (`documents[1].fields[0].page`).
+  documents: zList(z.record(z.string(), z.unknown()), {
+    min: 1,
+    max: BUNDLE_LIMITS.documents,
+    minMessage: 'A bundle needs at least one document.',
+  }),
+});
+
+export type TBundleRequest = z.output<typeof ZBundleRequestSchema>;
+export type TPacketRequest = z.output<typeof ZPacketRequestSchema>;
+export type TDocumentRequest = z.output<typeof ZDocumentRequestSchema>;
+
+/** The envelope-template part of a create request (spec: template_id and field_values). */
+export const ZEnvelopeTemplateRequestSchema = z.object({
+  template_id: zText(100).min(1, 'This field may not be blank.'),
+  field_values: optional(zList(z.object({ key: zText(100), initial_value: zText(10_000) }))),
+});

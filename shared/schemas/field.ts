@@ -1,0 +1,72 @@
+import * as z from 'zod';
+import { ATTACHMENT_TYPES, FIELD_KINDS, V_PATTERNS } from '../domain/bundles/bundle';
+import { optional, zBoolean, zList, zText } from './common';
+
+export const KEY_PATTERN = /^[-\w]+$/;
+export const zKey = (min: number, max: number) =>
+  z
+    .string()
+    .min(min, `Ensure this field has at least ${min} characters.`)
+    .max(max, `Ensure this field has no more than ${max} characters.`)
+    .regex(KEY_PATTERN, 'Use letters, digits, "-" and "_" only.');
+
+/**
+ * Numbers may come as strings from form bodies; DRF accepts "12.5" for a number too. They are
+ * kept within what a DynamoDB number holds (38 digits, magnitudes 1e-130 to 1e125): at most
+ * 1e15, rounded to a millionth, which is finer than any geometry or bound needs.
+ */
+const zNumber = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z
+    .number()
+    .finite()
+    .min(-1e15, 'Must be between -1e15 and 1e15.')
+    .max(1e15, 'Must be between -1e15 and 1e15.')
+    .transform((v) => Math.round(v * 1e6) / 1e6 || 0),
+);
+const zInt = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z.number().int().min(-1e15, 'Must be between -1e15 and 1e15.').max(1e15, 'Must be between -1e15 and 1e15.'),
+);
+const percent = zNumber.pipe(
+  z.number().min(0, 'Must be between 0 and 100.').max(100, 'Must be between 0 and 100.'),
+);
+
+/** What a field and an auto placement share. */
+const fieldCommon = {
+  kind: z.enum(FIELD_KINDS),
+  key: optional(zKey(2, 32)),
+  label: optional(zText(255)),
+  required: optional(zBoolean),
+  v_pattern: optional(z.enum(V_PATTERNS)),
+  v_min: optional(zNumber),
+  v_max: optional(zNumber),
+  v_attachment_types: optional(zList(z.enum(ATTACHMENT_TYPES))),
+  v_regex: optional(zText(500)),
+  v_regex_msg: optional(zText(255)),
+  format: optional(zText(100)),
+  initial_value: optional(z.union([zText(10_000), z.number(), z.boolean()]).transform(String)),
+  editors: optional(zList(zKey(2, 21))),
+};
+
+export const ZFieldRequestSchema = z.object({
+  ...fieldCommon,
+  page: optional(zInt.pipe(z.number().min(1, 'Pages are numbered from 1.'))),
+  x: percent,
+  y: percent,
+  w: percent.pipe(z.number().positive('Must be greater than 0.')),
+  h: percent.pipe(z.number().positive('Must be greater than 0.')),
+});
+
+export const ZAutoPlacementRequestSchema = z.object({
+  ...fieldCommon,
+  search: zText(200).min(1, 'This field may not be blank.'),
+  w: percent.pipe(z.number().positive('Must be greater than 0.')),
+  h: percent.pipe(z.number().positive('Must be greater than 0.')),
+  offset_x: optional(zNumber.pipe(z.number().min(-100).max(100))),
+  offset_y: optional(zNumber.pipe(z.number().min(-100).max(100))),
+});
+
+export type TFieldRequest = z.output<typeof ZFieldRequestSchema>;
+export type TAutoPlacementRequest = z.output<typeof ZAutoPlacementRequestSchema>;
+export { zInt, zNumber };
