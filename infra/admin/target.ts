@@ -10,7 +10,6 @@ import { createApiGatewayClient, createDocumentClient } from '../../shared/adapt
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
 import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
-import { ensureLocalTable } from '../local/migrate-table';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -22,6 +21,7 @@ import {
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from '../local/layout';
+import { ensureLocalTable } from '../local/migrate-table';
 import type { TAdminDeps } from './commands';
 
 export interface TTarget {
@@ -146,7 +146,10 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   });
   try {
     // A fresh folder has no table yet; the runtime would create the same one on start.
-    await firstRequest(ensureLocalTable(raw, LOCAL_TABLE_NAME).then(() => undefined), dataDir);
+    await firstRequest(
+      ensureLocalTable(raw, LOCAL_TABLE_NAME).then(() => undefined),
+      dataDir,
+    );
   } catch (err) {
     // A dynalite whose database never opened may not finish closing; do not wait for it long.
     await Promise.race([dynamo.stop(), new Promise((r) => setTimeout(r, 500).unref())]);

@@ -45,6 +45,8 @@ export interface TRuntimeOptions {
   logLevel?: TLogLevel;
   limits?: Partial<TUsagePlanSettings>;
   authorizerTtlSeconds?: number;
+  /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */
+  productionFetch?: boolean;
   /** Wraps the DynamoDB client the functions use (the benchmark counts requests with it). */
   instrumentDb?: (db: DynamoDBDocumentClient) => void;
 }
@@ -133,7 +135,9 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         apigateway: control.endpoint,
       },
       credentials: LOCAL_CREDENTIALS,
-      fetch: { allowHttp: true, allowLoopback: true },
+      fetch: options.productionFetch
+        ? { allowHttp: false, allowLoopback: false }
+        : { allowHttp: true, allowLoopback: true },
     };
 
     const added = await ensureLocalTable(

@@ -383,7 +383,9 @@ describe('functions', () => {
     expect(s3('bundles').filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
     for (const name of ['authorizer', 'persons', 'account']) expect(s3(name), name).toEqual([]);
     const bundles = roleStatements(dev, functionId(dev, 'Esign-dev', 'bundles'));
-    expect(bundles.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
+    expect(bundles.flatMap(actionsOf)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']),
+    );
   });
 
   it('gives persons no API Gateway access and account only GET on its usage plan', () => {
