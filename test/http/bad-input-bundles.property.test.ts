@@ -491,9 +491,8 @@ describe('bad create bodies never yield a 5xx, nor a bundle unless the answer is
   it(
     'a v_regex that backtracks catastrophically on its initial_value does not stall the service',
     async () => {
-      // (a+)+$ on "aaa…a!" takes 2^n steps in a backtracking engine: one to three seconds at n = 25
-      // on the two-core machine this was written on, doubling with each further character; a
-      // check that cannot backtrack takes about as long as ^a+$ does.
+      // (a+)+$ on "aaa…a!" takes 2^n steps in a backtracking engine: at n = 40 that is hours, so
+      // an answer at all shows the check is bounded; the pattern is then refused on v_regex.
       const create = (v_regex: string) =>
         json(
           'POST',
@@ -512,7 +511,7 @@ describe('bad create bodies never yield a 5xx, nor a bundle unless the answer is
                       w: 5,
                       h: 5,
                       v_regex,
-                      initial_value: `${'a'.repeat(25)}!`,
+                      initial_value: `${'a'.repeat(40)}!`,
                     },
                   ],
                 },
@@ -521,18 +520,14 @@ describe('bad create bodies never yield a 5xx, nor a bundle unless the answer is
             pdfB64,
           ),
         );
-      const timed = async (r: TBadRequest) => {
-        const started = performance.now();
-        const a = await check(r);
-        return { a, ms: performance.now() - started };
-      };
-      const linear = await timed(create('^a+$'));
-      const nested = await timed(create('^(a+)+$'));
-      expect(linear.a.status).toBe(400);
-      expect(
-        nested.ms,
-        `v_regex "^(a+)+$" against 25 a's and "!" took ${Math.round(nested.ms)} ms (the same check with ^a+$: ${Math.round(linear.ms)} ms); answered ${nested.a.status} ${short(nested.a.text, 200)}`,
-      ).toBeLessThan(200 + 10 * linear.ms);
+      const linear = await check(create('^a+$'));
+      expect(linear.status).toBe(400);
+      expect(linear.text).toContain('Does not match v_regex.');
+      const nested = await check(create('^(a+)+$'));
+      expect(nested.status, short(nested.text, 200)).toBe(400);
+      expect((nested.body as { errors: { field: string }[] }).errors.map((e) => e.field)).toContain(
+        'documents[0].fields[0].v_regex',
+      );
     },
     PROPERTY_TIMEOUT,
   );
