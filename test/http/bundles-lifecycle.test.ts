@@ -259,3 +259,23 @@ describe('a long history', () => {
     expect(stored!.archivedEvents).toBeGreaterThan(0);
   });
 });
+
+describe('a Person whose contact changes', () => {
+  it('takes live bundles along, not finished ones', async () => {
+    const signer = [{ key: 'fay', name: 'Fay Move', email: 'fay@old.example' }];
+    const live = await create({ packets: signer, documents: [{ file_b64: b64 }] });
+    const done = await create({ packets: signer, documents: [{ file_b64: b64 }] });
+    await call('PUT', `/bundles/${done.id}/cancel/`);
+    const personId = live.packets[0].person_id;
+    const person = await call('GET', `/persons/${personId}/`);
+    const channel = person.body.channels.find((c: { email: string }) => c.email === 'fay@old.example');
+    const res = await call('PATCH', `/persons/${personId}/`, {
+      json: { channels: [{ id: channel.id, email: 'fay@new.example' }] },
+    });
+    expect(res.status, res.text).toBe(200);
+    const after = await call('GET', `/bundles/${live.id}/?include=events`);
+    expect(after.body.packets[0].email).toBe('fay@new.example');
+    expect(kinds(after.body.events).at(-1)).toBe('pu');
+    expect((await call('GET', `/bundles/${done.id}/`)).body.packets[0].email).toBe('fay@old.example');
+  });
+});

@@ -1,6 +1,7 @@
-import type { TClock, TIds, TPersonStore } from '../../ports';
+import type { TBundleStore, TClock, TIds, TPersonStore } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZPersonPatchSchema } from '../../schemas/person';
+import { followPersonChanges } from '../bundles/follow-person';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getPerson } from './get-person';
 import { patchChannels } from './merge-channels';
@@ -8,7 +9,7 @@ import type { TPerson } from './person';
 
 /** PATCH: fields given replace the stored ones; channels merge (see patchChannels). */
 export async function updatePerson(
-  deps: { store: TPersonStore; clock: TClock; ids: TIds },
+  deps: { store: TPersonStore; bundles: TBundleStore; clock: TClock; ids: TIds },
   accountId: string,
   id: string,
   body: unknown,
@@ -27,6 +28,9 @@ export async function updatePerson(
       version: current.version + 1,
     };
     await deps.store.save(next, current);
+    return { next, current };
+  }).then(async ({ next, current }) => {
+    await followPersonChanges(deps, current, next);
     return next;
   });
 }
