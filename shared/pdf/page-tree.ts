@@ -38,6 +38,11 @@ export function pageSizesOf(pageTreeRoot: PDFDict, maxPages: number): TPageSize[
     };
     const type = node.lookup(PDFName.of('Type'));
     const kids = node.lookup(PDFName.of('Kids'));
+    // Writers may leave /Type out of a page, but one that names another type (a catalog the
+    // tree points back at, say) is no page at all.
+    if (type !== undefined && type !== PDFName.of('Page') && type !== PDFName.of('Pages')) {
+      throw corrupt('its page tree holds something that is not a page');
+    }
     const isLeaf =
       type === PDFName.of('Page') || (type !== PDFName.of('Pages') && !(kids instanceof PDFArray));
     if (isLeaf) {

@@ -420,3 +420,15 @@ describe('DomMatrix2d, the DOMMatrix pdf.js gets in Node', () => {
     expect([back.a, back.b, back.c, back.d, back.e, back.f]).toEqual([1, 0, 0, 1, 0, 0]);
   });
 });
+
+describe('page tree nodes of another type', () => {
+  it('refuses a catalog whose page tree points back at itself', async () => {
+    const bytes = new Uint8Array(
+      Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\n%%EOF\n'),
+    );
+    await expect(inspectPdf(bytes, { maxPages: 500 })).rejects.toMatchObject({
+      name: 'PdfRejectedError',
+      reason: 'corrupt',
+    });
+  });
+});
