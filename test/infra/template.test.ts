@@ -388,6 +388,32 @@ describe('functions', () => {
     );
   });
 
+  it('gives the packets function the notifications queue to send to, with a dead-letter queue behind it', () => {
+    const queues = Object.values(dev.findResources('AWS::SQS::Queue')).map(
+      (q) => (q as TResource).Properties!,
+    );
+    const main = queues.find((q) => q.QueueName === 'esign-dev-notifications');
+    expect(main).toBeDefined();
+    expect(queues.some((q) => q.QueueName === 'esign-dev-notifications-dlq')).toBe(true);
+    expect((main!.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBeGreaterThan(0);
+    const actions = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name)).flatMap(actionsOf);
+    expect(actions('packets')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    expect(actions('packets').filter((a) => a.startsWith('s3:'))).toEqual([]);
+    for (const name of ['authorizer', 'persons', 'account', 'bundles']) {
+      expect(
+        actions(name).filter((a) => a.startsWith('sqs:')),
+        name,
+      ).toEqual([]);
+    }
+    const env = (
+      resources(dev)[functionId(dev, 'Esign-dev', 'packets')]!.Properties!.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
+  });
+
   it('gives persons no API Gateway access and account only GET on its usage plan', () => {
     const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
     expect(persons.flatMap(actionsOf).filter((a) => a.startsWith('apigateway:'))).toEqual([]);
