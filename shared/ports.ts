@@ -1,15 +1,11 @@
 // The interfaces the domain needs. Use cases take these as arguments; only composition roots
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
-import type {
-  TBundle,
-  TBundleEvent,
-  TBundleStatus,
-  TDocument,
-  TPage as TPdfPage,
-} from './domain/bundles/bundle';
+import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TPage } from './http/pagination';
+import type { TTextHit } from './pdf/find-text';
+import type { TPdfInfo } from './pdf/inspect-pdf';
 
 export interface TClock {
   now(): Date;
@@ -92,21 +88,9 @@ export interface TSmsSender {
   send(phoneNumber: string, text: string): Promise<string>;
 }
 
-/** What the service learns from a PDF it accepts. */
-export interface TPdfInfo {
-  sha256: string;
-  pageCount: number;
-  pages: TPdfPage[];
-}
-
-/** One occurrence of a search text: percent geometry from the page's top-left corner. */
-export interface TTextHit {
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+export type { TTextHit } from './pdf/find-text';
+// What the PDF tools report; declared with them in shared/pdf.
+export type { TPdfInfo } from './pdf/inspect-pdf';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
