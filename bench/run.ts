@@ -14,9 +14,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
+import type { TBundlesApiFigures } from './bundles-api';
 
 const { benchBundles } = await import('./bundles');
 const { benchApiVsDynalite } = await import('./api-vs-dynalite');
+const { benchBundlesApi, bundlesApiFailed, bundlesApiJson, bundlesApiReport, BUNDLES_API_TARGETS } =
+  await import('./bundles-api');
 const { round } = await import('./stats');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
@@ -45,7 +48,7 @@ function table(rows: string[][], aligns: ('l' | 'r')[]): string {
     .join('\n');
 }
 
-function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures) {
+function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures, bundlesApi: TBundlesApiFigures) {
   const out: string[] = [];
   out.push(
     '',
@@ -122,6 +125,7 @@ function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures) {
   ] as const) {
     for (const f of p.failures) out.push(`  FAILED ${name} ×${f.count}: ${f.message}`);
   }
+  out.push(bundlesApiReport(bundlesApi));
   console.log(out.join('\n'));
 }
 
@@ -131,6 +135,7 @@ function resultsJson(
   loadAverage: number,
   bundles: TBundleFigures[],
   api: TApiVsDynaliteFigures,
+  bundlesApi: TBundlesApiFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -150,6 +155,9 @@ function resultsJson(
       bundleMaxBytes: TARGETS.bundleMaxBytes,
       getRatioMin: TARGETS.getRatioMin,
       getDbCalls: TARGETS.getDbCalls,
+      bundleRetrieveDbCalls: BUNDLES_API_TARGETS.retrieveDbCalls,
+      // Each list variant: page N costs no more than N × page 1 (read units and requests).
+      bundleListDeepPageCostMaxRatio: bundlesApi.deepPage,
     },
     bundles: Object.fromEntries(
       bundles.map((b) => [
@@ -181,6 +189,7 @@ function resultsJson(
       get: { count: api.dbCalls.get.commands.length, commands: api.dbCalls.get.commands },
       post: { count: api.dbCalls.post.commands.length, commands: api.dbCalls.post.commands },
     },
+    bundlesApi: bundlesApiJson(bundlesApi),
   };
 }
 
@@ -206,11 +215,31 @@ const api = await benchApiVsDynalite({
   phaseMaxMs: 30_000,
 });
 
-printReport(bundles, api);
-writeFileSync(RESULTS_FILE, `${JSON.stringify(resultsJson(started, loadAverage, bundles, api), null, 2)}\n`);
+console.log('bench: bundles over the API: create under load, seeding a large account, lists…');
+const bundlesApi = await benchBundlesApi({
+  createConcurrency: 8,
+  createWarmup: 20,
+  createRequests: 200,
+  listBundles: 10_000,
+  templates: 20,
+  storeSample: 1000,
+  seedConcurrency: 16,
+  listReps: 7,
+  perPage: 50,
+  deepPage: 20,
+  phaseMaxMs: 60_000,
+});
+
+printReport(bundles, api, bundlesApi);
+writeFileSync(
+  RESULTS_FILE,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi), null, 2)}\n`,
+);
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
 );
 
-const failed = [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0);
+const failed =
+  [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0) ||
+  bundlesApiFailed(bundlesApi);
 if (failed) process.exitCode = 1;

@@ -5,7 +5,7 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 /**
  * Secondary indexes, each named after the query it serves. All are keys only: a list reads
- * ~100 bytes per match to count it for the pagination header, and only the page itself is
+ * ~160 bytes per match to count it for the pagination header, and only the page itself is
  * fetched in full (BatchGetItem on the base table).
  * - `by-list-order`: every listable entity of an account in list order (newest first).
  * - `by-status`: an account's bundles of one status, by created. The keys sit on the bundle

@@ -1,13 +1,16 @@
-import { inspectPdf } from '../../pdf/inspect-pdf';
 import type { TPdfTools } from '../../ports';
 
 /**
- * PDF work behind the port. Text search needs a PDF text library that most requests never use,
- * so it is loaded only when a document asks for auto placements.
+ * PDF work behind the port. pdf-lib and the text library are loaded on first use, not when the
+ * Lambda starts: most requests to the bundles function (lists, retrieves, changes) never read a
+ * PDF, and the text library is needed only for auto placements.
  */
 export function createPdfTools(limits: { maxPages: number }): TPdfTools {
   return {
-    inspect: (bytes) => inspectPdf(bytes, limits),
+    async inspect(bytes) {
+      const { inspectPdf } = await import('../../pdf/inspect-pdf');
+      return inspectPdf(bytes, limits);
+    },
     async findText(bytes, searches) {
       const { findText } = await import('../../pdf/find-text');
       return findText(bytes, searches);
