@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { startLocalRuntime, type TRuntime } from '../infra/local/runtime';
+import type { TRuntime } from '../infra/local/runtime';
 import { personKeys } from '../shared/adapters/dynamodb/entities/person';
 import { runLoad, type TLoadResult } from './load';
+import { startBenchRuntime } from './runtime';
 import { summarize, type TLatencySummary } from './stats';
 
 export interface TPhase extends TLatencySummary {
@@ -130,16 +131,7 @@ export async function benchApiVsDynalite(opts: TApiVsDynaliteOptions = {}): Prom
   const maxMs = opts.phaseMaxMs ?? 45_000;
   const recorder = commandRecorder();
 
-  const runtime = await startLocalRuntime({
-    port: 0,
-    memory: true,
-    logLevel: 'silent',
-    // Never throttle: the bench measures the service, not the usage plan.
-    limits: { quotaLimit: 1e9, rateLimit: 1e9, burstLimit: 1e9 },
-    // The default TTL could expire mid-run and add an authorizer call to one measured request.
-    authorizerTtlSeconds: 3600,
-    instrumentDb: (db) => recorder.instrument(db),
-  });
+  const runtime = await startBenchRuntime((db) => recorder.instrument(db));
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   try {
     const call = httpClient(runtime.baseUrl, runtime.demo.apiKey, agent);

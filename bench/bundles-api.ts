@@ -10,7 +10,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { StandardFonts } from 'pdf-lib';
-import { startLocalRuntime, type TRuntime } from '../infra/local/runtime';
+import type { TRuntime } from '../infra/local/runtime';
 import { batchWrite } from '../shared/adapters/dynamodb/batch';
 import { createBundleStore } from '../shared/adapters/dynamodb/bundle-store';
 import { randomIds } from '../shared/adapters/system';
@@ -26,7 +26,9 @@ import {
   type TSeedTemplate,
 } from './bundle-seed';
 import { consumedUnits, describeCommands, ownReadUnits, pageCostRatio } from './capacity';
+import { kb, mark, ms, table } from './format';
 import { runLoad, type TLoadResult } from './load';
+import { startBenchRuntime } from './runtime';
 import { median, summarize, type TLatencySummary } from './stats';
 
 export interface TBundlesApiOptions {
@@ -282,14 +284,7 @@ export async function benchBundlesApi(opts: TBundlesApiOptions = {}): Promise<TB
   const recorder = costRecorder();
   const failures: string[] = [];
 
-  const runtime = await startLocalRuntime({
-    port: 0,
-    memory: true,
-    logLevel: 'silent',
-    limits: { quotaLimit: 1e9, rateLimit: 1e9, burstLimit: 1e9 },
-    authorizerTtlSeconds: 3600,
-    instrumentDb: (db) => recorder.instrument(db),
-  });
+  const runtime = await startBenchRuntime((db) => recorder.instrument(db));
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(createConcurrency, seedConcurrency) });
   try {
     const call = httpClient(runtime.baseUrl, agent);
@@ -565,24 +560,9 @@ export const BUNDLES_API_TARGETS = {
   retrieveDbCalls: 1,
 } as const;
 
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
-const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 2 : 1)} ms` : '—');
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const s = (v: number) => `${(v / 1000).toFixed(1)} s`;
 const units = (v: number) => String(Number(v.toFixed(2)));
 const int = (v: number) => v.toLocaleString('en-US');
-
-function table(rows: string[][], aligns: ('l' | 'r')[]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => (aligns[c] === 'r' ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 /** The commands, and the HTTP requests when retries made them more. */
 const requestsOf = (c: TCallCost) =>

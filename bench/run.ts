@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
+import { kb, mark, ms, table } from './format';
 
 const { benchBundles } = await import('./bundles');
 const { benchApiVsDynalite } = await import('./api-vs-dynalite');
@@ -31,22 +32,6 @@ const TARGETS = {
 } as const;
 /** Whole-run guard: every phase is bounded already; this catches a hang outside them. */
 const WATCHDOG_MS = 5 * 60_000;
-
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
-
-function table(rows: string[][], aligns: ('l' | 'r')[]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => (aligns[c] === 'r' ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures, bundlesApi: TBundlesApiFigures) {
   const out: string[] = [];
