@@ -18,6 +18,7 @@ export const LAMBDA_ENTRIES = {
   account: 'functions/account/handler.ts',
   bundles: 'functions/bundles/handler.ts',
   packets: 'functions/packets/handler.ts',
+  webhooks: 'functions/webhooks/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;

@@ -253,6 +253,9 @@ export class EsignStack extends Stack {
     const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
     persons.grantTable(table, 'readWrite');
 
+    const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/');
+    webhooks.grantTable(table, 'readWrite');
+
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
     account.grantUsagePlanRead(usagePlan);
@@ -274,7 +277,7 @@ export class EsignStack extends Stack {
 
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.
-    const functions: Record<TFunctionName, ApiFunction> = { persons, account, bundles, packets };
+    const functions: Record<TFunctionName, ApiFunction> = { persons, account, bundles, packets, webhooks };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     for (const route of API_ROUTES) {
       const target = functions[route.fn];

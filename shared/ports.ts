@@ -3,6 +3,7 @@
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
+import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
 import type { TPage } from './http/pagination';
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
@@ -28,6 +29,19 @@ export interface TPersonStore {
   save(person: TPerson, previous: TPerson | undefined): Promise<void>;
   delete(person: TPerson): Promise<void>;
   list(accountId: string, filter: TPersonFilter, page: TPage): Promise<TPageOf<TPerson>>;
+}
+
+export interface TWebhookStore {
+  get(accountId: string, id: string): Promise<TWebhook | undefined>;
+  /** The id of the webhook holding an extra header, from its lookup item (check the webhook has it). */
+  webhookOfHeader(accountId: string, headerId: string): Promise<string | undefined>;
+  /** `previous` undefined: create (fails if the id exists); else replace if its version still holds. */
+  save(webhook: TWebhook, previous: TWebhook | undefined): Promise<void>;
+  delete(webhook: TWebhook): Promise<void>;
+  /** Newest first. */
+  list(accountId: string, filter: TWebhookFilter, page: TPage): Promise<TPageOf<TWebhook>>;
+  /** Every webhook of the account, newest first. */
+  all(accountId: string): Promise<TWebhook[]>;
 }
 
 export interface TAccountStore {

@@ -9,6 +9,7 @@ import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
+import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import type { TConfig } from '../../shared/config';
@@ -172,6 +173,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         account: buildAccountHandler({ config, log: fnLog('account') }),
         bundles: buildBundlesHandler({ config, db, log: fnLog('bundles') }),
         packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
+        webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
       },
       pages: outboxPages(outboxDir),
     });

@@ -1,0 +1,171 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
+import { createWebhookHeader } from '../../shared/domain/webhooks/create-webhook-header';
+import { deleteWebhook } from '../../shared/domain/webhooks/delete-webhook';
+import { deleteWebhookHeader } from '../../shared/domain/webhooks/delete-webhook-header';
+import { getWebhook } from '../../shared/domain/webhooks/get-webhook';
+import { getWebhookHeader } from '../../shared/domain/webhooks/get-webhook-header';
+import { listWebhookHeaders } from '../../shared/domain/webhooks/list-webhook-headers';
+import { listWebhooks } from '../../shared/domain/webhooks/list-webhooks';
+import { replaceWebhook } from '../../shared/domain/webhooks/replace-webhook';
+import { updateWebhook } from '../../shared/domain/webhooks/update-webhook';
+import {
+  replaceWebhookHeader,
+  updateWebhookHeader,
+} from '../../shared/domain/webhooks/update-webhook-header';
+import { createApiHandler } from '../../shared/http/api-handler';
+import { MethodNotAllowedError } from '../../shared/http/errors';
+import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import type { TRequest } from '../../shared/http/request';
+import type { TRoute } from '../../shared/http/router';
+import { createLogger, type TLogger } from '../../shared/logger';
+import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/schemas/webhook';
+
+/**
+ * `/webhooks/{id}` would also match `/webhooks/headers`: the headers routes come first, and a
+ * method they lack answers 405 there instead of reaching a webhook named "headers".
+ */
+const HEADERS_COLLECTION_METHODS = ['GET', 'POST'];
+function webhookId(req: TRequest): string {
+  const id = req.params.id!;
+  if (id === 'headers') throw new MethodNotAllowedError(req.method, HEADERS_COLLECTION_METHODS);
+  return id;
+}
+
+/** Composition root of the webhooks Lambda: adapters from config, routes to use cases. */
+export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+  const db = opts.db ?? createDocumentClient(opts.config);
+  const deps = {
+    webhooks: createWebhookStore(db, opts.config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+  };
+  const header = (r: { webhook: { id: string }; header: Parameters<typeof toWebhookHeaderResponse>[1] }) =>
+    toWebhookHeaderResponse(r.webhook.id, r.header);
+
+  const routes: TRoute[] = [
+    // Extra headers first: see webhookId above.
+    {
+      method: 'GET',
+      path: '/webhooks/headers',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const query = {
+          webhook: req.query.get('webhook'),
+          event_type: req.query.get('event_type'),
+          event_type__in: req.query.get('event_type__in'),
+        };
+        const result = await listWebhookHeaders(deps, req.auth.accountId, query, page);
+        return {
+          status: 200,
+          body: result.items.map((i) => toWebhookHeaderResponse(i.webhookId, i.header)),
+          headers: paginationHeaders(page, result.total, req.url, result.query),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/webhooks/headers',
+      handler: async (req) => ({
+        status: 201,
+        body: header(await createWebhookHeader(deps, req.auth.accountId, req.body)),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/headers/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: header(await getWebhookHeader(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/webhooks/headers/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: header(await replaceWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
+      }),
+    },
+    {
+      method: 'PATCH',
+      path: '/webhooks/headers/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: header(await updateWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/webhooks/headers/{id}',
+      handler: async (req) => {
+        await deleteWebhookHeader(deps, req.auth.accountId, req.params.id!);
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const query = {
+          enabled: req.query.get('enabled'),
+          event_type: req.query.get('event_type'),
+          event_type__in: req.query.get('event_type__in'),
+        };
+        const result = await listWebhooks(deps, req.auth.accountId, query, page);
+        return {
+          status: 200,
+          body: result.items.map(toWebhookResponse),
+          headers: paginationHeaders(page, result.total, req.url, result.query),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/webhooks',
+      handler: async (req) => ({
+        status: 201,
+        body: toWebhookResponse(await createWebhook(deps, req.auth.accountId, req.body)),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookResponse(await getWebhook(deps, req.auth.accountId, webhookId(req))),
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/webhooks/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookResponse(await replaceWebhook(deps, req.auth.accountId, webhookId(req), req.body)),
+      }),
+    },
+    {
+      method: 'PATCH',
+      path: '/webhooks/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookResponse(await updateWebhook(deps, req.auth.accountId, webhookId(req), req.body)),
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/webhooks/{id}',
+      handler: async (req) => {
+        await deleteWebhook(deps, req.auth.accountId, webhookId(req));
+        return { status: 204 };
+      },
+    },
+  ];
+
+  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel));
+}

@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildWebhooksHandler } from './app';
+
+export const handler = buildWebhooksHandler({ config: configFromEnv() });

@@ -1,0 +1,57 @@
+// Keys of the Webhook entity (extra headers included) and its header lookup items, declared once.
+import type { TWebhook } from '../../../domain/webhooks/webhook';
+
+const account = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const webhookKeys = {
+  /** The webhook with its extra headers, in its account's partition. */
+  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WEBHOOK#${id}` }),
+  /** by-list-order: newest first (queried backwards). */
+  listPartition: (accountId: string) => `${account(accountId)}#WEBHOOKS`,
+  listOrder: (w: TWebhook) => ({ lpk: webhookKeys.listPartition(w.accountId), lsk: `${w.created}#${w.id}` }),
+  /** Extra header id → its webhook, for `/webhooks/headers/{id}/`; in the account's partition. */
+  header: (accountId: string, headerId: string) => ({ pk: account(accountId), sk: `HEADER#${headerId}` }),
+};
+
+/** `<created>#<id>` of the by-list-order index back to its parts. */
+export function webhookRefOf(lsk: string): { created: string; id: string } {
+  const cut = lsk.lastIndexOf('#');
+  return { created: lsk.slice(0, cut), id: lsk.slice(cut + 1) };
+}
+
+export function webhookHeaderItem(w: TWebhook, headerId: string): Record<string, unknown> {
+  return { ...webhookKeys.header(w.accountId, headerId), entity: 'webhook-header', webhookId: w.id };
+}
+
+export function webhookToItem(w: TWebhook): Record<string, unknown> {
+  return {
+    ...webhookKeys.item(w.accountId, w.id),
+    ...webhookKeys.listOrder(w),
+    entity: 'webhook',
+    id: w.id,
+    accountId: w.accountId,
+    url: w.url,
+    enabled: w.enabled,
+    json: w.json,
+    eventTypes: w.eventTypes,
+    extraHeaders: w.extraHeaders,
+    created: w.created,
+    updated: w.updated,
+    version: w.version,
+  };
+}
+
+export function webhookFromItem(item: Record<string, unknown>): TWebhook {
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    url: item.url as string,
+    enabled: Boolean(item.enabled),
+    json: Boolean(item.json),
+    eventTypes: (item.eventTypes as TWebhook['eventTypes']) ?? [],
+    extraHeaders: (item.extraHeaders as TWebhook['extraHeaders']) ?? [],
+    created: item.created as string,
+    updated: item.updated as string,
+    version: item.version as number,
+  };
+}

@@ -1,0 +1,126 @@
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConcurrentUpdateError } from '../../domain/errors';
+import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
+import { sliceOf } from '../../http/pagination';
+import type { TWebhookStore } from '../../ports';
+import { batchGet, batchWrite, isConditionFailure, queryAll } from './batch';
+import {
+  webhookFromItem,
+  webhookHeaderItem,
+  webhookKeys,
+  webhookRefOf,
+  webhookToItem,
+} from './entities/webhook';
+import { INDEXES } from './table';
+
+/**
+ * A webhook and its extra headers are one item, written conditionally on `version`. Header
+ * lookup items (header id → webhook id) follow the webhook: every current one is put again on
+ * each save, so an interrupted write is repaired by the next; a stale one is checked on read.
+ * Reads are strongly consistent: a header or webhook just written is found at once.
+ */
+export function createWebhookStore(db: DynamoDBDocumentClient, table: string): TWebhookStore {
+  /** Ids of every webhook of the account, newest first, from the keys-only index. */
+  async function allIds(accountId: string): Promise<string[]> {
+    const items = await queryAll(db, {
+      TableName: table,
+      IndexName: INDEXES.byListOrder.name,
+      KeyConditionExpression: 'lpk = :lpk',
+      ExpressionAttributeValues: { ':lpk': webhookKeys.listPartition(accountId) },
+      ScanIndexForward: false,
+    });
+    return items.map((i) => webhookRefOf(i.lsk as string).id);
+  }
+
+  const fetch = async (accountId: string, ids: string[]) =>
+    (
+      await batchGet(
+        db,
+        table,
+        ids.map((id) => webhookKeys.item(accountId, id)),
+        (i) => String(i.sk),
+      )
+    ).map(webhookFromItem);
+
+  const all = async (accountId: string) => fetch(accountId, await allIds(accountId));
+
+  return {
+    async get(accountId, id) {
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: webhookKeys.item(accountId, id), ConsistentRead: true }),
+      );
+      return out.Item ? webhookFromItem(out.Item) : undefined;
+    },
+
+    async webhookOfHeader(accountId, headerId) {
+      const out = await db.send(
+        new GetCommand({
+          TableName: table,
+          Key: webhookKeys.header(accountId, headerId),
+          ConsistentRead: true,
+        }),
+      );
+      return out.Item ? (out.Item.webhookId as string) : undefined;
+    },
+
+    async save(webhook, previous) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: webhookToItem(webhook),
+            ...(previous
+              ? {
+                  ConditionExpression: 'version = :v',
+                  ExpressionAttributeValues: { ':v': previous.version },
+                }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          }),
+        );
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+        throw err;
+      }
+      const ids = new Set(webhook.extraHeaders.map((h) => h.id));
+      const gone = (previous?.extraHeaders ?? []).filter((h) => !ids.has(h.id));
+      await batchWrite(db, table, [
+        ...[...ids].map((id) => ({ put: webhookHeaderItem(webhook, id) })),
+        ...gone.map((h) => ({ delete: webhookKeys.header(webhook.accountId, h.id) })),
+      ]);
+    },
+
+    async delete(webhook) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: webhookKeys.item(webhook.accountId, webhook.id),
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': webhook.version },
+          }),
+        );
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+        throw err;
+      }
+      await batchWrite(
+        db,
+        table,
+        webhook.extraHeaders.map((h) => ({ delete: webhookKeys.header(webhook.accountId, h.id) })),
+      );
+    },
+
+    async list(accountId, filter, page) {
+      // No index serves enabled or event types; an account has few webhooks, so a filtered
+      // list reads them all and filters here (the total must count matches only).
+      if (!isEmptyWebhookFilter(filter)) {
+        const matches = (await all(accountId)).filter((w: TWebhook) => webhookMatches(w, filter));
+        return { items: sliceOf(matches, page), total: matches.length };
+      }
+      const ids = await allIds(accountId);
+      return { items: await fetch(accountId, sliceOf(ids, page)), total: ids.length };
+    },
+
+    all,
+  };
+}

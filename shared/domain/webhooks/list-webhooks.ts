@@ -1,0 +1,28 @@
+import type { TPage } from '../../http/pagination';
+import type { TPageOf, TWebhookStore } from '../../ports';
+import { parseInput } from '../../schemas/common';
+import { ZWebhookListQuerySchema } from '../../schemas/webhook';
+import type { TWebhook, TWebhookFilter } from './webhook';
+
+/** Newest first; filters combine. Returns the validated query, for the Link header. */
+export async function listWebhooks(
+  deps: { webhooks: TWebhookStore },
+  accountId: string,
+  query: { enabled?: string; event_type?: string; event_type__in?: string },
+  page: TPage,
+): Promise<TPageOf<TWebhook> & { query: Record<string, string | undefined> }> {
+  const q = parseInput(ZWebhookListQuerySchema, query);
+  const filter: TWebhookFilter = {
+    enabled: q.enabled,
+    eventType: q.event_type,
+    anyEventTypes: q.event_type__in,
+  };
+  return {
+    ...(await deps.webhooks.list(accountId, filter, page)),
+    query: {
+      enabled: q.enabled === undefined ? undefined : String(q.enabled),
+      event_type: q.event_type,
+      event_type__in: q.event_type__in?.join(','),
+    },
+  };
+}

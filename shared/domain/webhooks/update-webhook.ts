@@ -1,0 +1,34 @@
+import type { TClock, TIds, TWebhookStore } from '../../ports';
+import { parseInput } from '../../schemas/common';
+import { ZWebhookPatchSchema } from '../../schemas/webhook';
+import { retryOnConflict } from '../retry-on-conflict';
+import { getWebhook } from './get-webhook';
+import { replaceHeaders } from './merge-headers';
+import type { TWebhook } from './webhook';
+
+/** PATCH: fields given replace the stored ones; `extra_headers` given replace the whole set. */
+export async function updateWebhook(
+  deps: { webhooks: TWebhookStore; clock: TClock; ids: TIds },
+  accountId: string,
+  id: string,
+  body: unknown,
+): Promise<TWebhook> {
+  const input = parseInput(ZWebhookPatchSchema, body);
+  return retryOnConflict(async () => {
+    const current = await getWebhook(deps, accountId, id);
+    const next: TWebhook = {
+      ...current,
+      url: input.url ?? current.url,
+      enabled: input.enabled ?? current.enabled,
+      json: input.json ?? current.json,
+      eventTypes: input.event_types ?? current.eventTypes,
+      extraHeaders: input.extra_headers
+        ? replaceHeaders(current.extraHeaders, input.extra_headers, () => deps.ids.uuid())
+        : current.extraHeaders,
+      updated: deps.clock.now().toISOString(),
+      version: current.version + 1,
+    };
+    await deps.webhooks.save(next, current);
+    return next;
+  });
+}
