@@ -13,6 +13,7 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -253,8 +254,18 @@ export class EsignStack extends Stack {
     const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
     persons.grantTable(table, 'readWrite');
 
-    const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/');
+    // Webhook shared secrets are stored sealed with this key (ARCHITECTURE.md, "Webhook secret").
+    const secretsKey = new Key(this, 'WebhookSecretsKey', {
+      alias: `alias/esign-${config.stage}-webhook-secrets`,
+      description: 'Seals webhook shared secrets at rest (encryption context: accountId)',
+      enableKeyRotation: true,
+      removalPolicy: keep,
+    });
+    const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
+      SECRETS_KEY_ID: secretsKey.keyArn,
+    });
     webhooks.grantTable(table, 'readWrite');
+    webhooks.grantSecretsKey(secretsKey);
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');

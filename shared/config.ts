@@ -10,7 +10,7 @@ export interface TConfig {
   usagePlanId: string;
   logLevel: TLogLevel;
   /** Set only locally: where the stand-ins listen. On AWS the SDK's defaults apply. */
-  endpoints: Partial<Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway', string>>;
+  endpoints: Partial<Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway' | 'kms', string>>;
   /**
    * Which file_url addresses the service may fetch. Absent (as on AWS): https and public
    * addresses only. The local runtime also allows http and loopback, so a sender can serve
@@ -21,6 +21,12 @@ export interface TConfig {
   queues?: Record<string, string>;
   /** Where signers open their links: the signing pages are served below it. */
   publicBaseUrl?: string;
+  /**
+   * How recoverable secrets (the webhook shared secret) are sealed at rest: the KMS key of
+   * SECRETS_KEY_ID on AWS; locally an AES-256 key (base64, 32 bytes) kept in the data folder.
+   * Absent: sealing fails, so only the functions that need it get a key.
+   */
+  secrets?: { kind: 'kms'; keyId: string } | { kind: 'local'; key: string };
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -42,6 +48,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     ['sesv2', 'SES_ENDPOINT'],
     ['sns', 'SNS_ENDPOINT'],
     ['apigateway', 'APIGATEWAY_ENDPOINT'],
+    ['kms', 'KMS_ENDPOINT'],
   ] as const) {
     if (env[name]) endpoints[key] = env[name];
   }
@@ -54,6 +61,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     logLevel: (env.LOG_LEVEL as TLogLevel | undefined) ?? 'info',
     queues: env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {},
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+    ...(env.SECRETS_KEY_ID ? { secrets: { kind: 'kms' as const, keyId: env.SECRETS_KEY_ID } } : {}),
     endpoints,
   };
 }

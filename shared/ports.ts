@@ -4,6 +4,7 @@ import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './do
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
+import type { TWebhookSecretRecord } from './domain/webhooks/webhook-secret';
 import type { TPage } from './http/pagination';
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
@@ -42,6 +43,23 @@ export interface TWebhookStore {
   list(accountId: string, filter: TWebhookFilter, page: TPage): Promise<TPageOf<TWebhook>>;
   /** Every webhook of the account, newest first. */
   all(accountId: string): Promise<TWebhook[]>;
+}
+
+/** The account's webhook shared secret, one item, written conditionally on `version`. */
+export interface TWebhookSecretStore {
+  get(accountId: string): Promise<TWebhookSecretRecord | undefined>;
+  /** `previous` undefined: create, failing if one exists. Either way a lost race is ConcurrentUpdateError. */
+  save(record: TWebhookSecretRecord, previous: TWebhookSecretRecord | undefined): Promise<void>;
+}
+
+/**
+ * Encrypts secrets that must be recoverable (the webhook secret signs every call). `context` is
+ * bound to the sealed text (KMS encryption context, AES-GCM additional data): opening with any
+ * other context fails, so a sealed secret copied to another account's item cannot be opened.
+ */
+export interface TSecretSealer {
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  open(sealed: string, context: Record<string, string>): Promise<string>;
 }
 
 export interface TAccountStore {

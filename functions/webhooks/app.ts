@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
@@ -17,6 +18,7 @@ import {
   replaceWebhookHeader,
   updateWebhookHeader,
 } from '../../shared/domain/webhooks/update-webhook-header';
+import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { MethodNotAllowedError } from '../../shared/http/errors';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
@@ -24,15 +26,17 @@ import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/schemas/webhook';
+import { toWebhookSecretResponse } from '../../shared/schemas/webhook-secret';
 
 /**
- * `/webhooks/{id}` would also match `/webhooks/headers`: the headers routes come first, and a
- * method they lack answers 405 there instead of reaching a webhook named "headers".
+ * `/webhooks/{id}` would also match `/webhooks/headers` and `/webhooks/secret`: their routes come
+ * first, and a method they lack answers 405 there instead of reaching a webhook of that name.
  */
-const HEADERS_COLLECTION_METHODS = ['GET', 'POST'];
+const FIXED_SEGMENT_METHODS: Record<string, string[]> = { headers: ['GET', 'POST'], secret: ['GET'] };
 function webhookId(req: TRequest): string {
   const id = req.params.id!;
-  if (id === 'headers') throw new MethodNotAllowedError(req.method, HEADERS_COLLECTION_METHODS);
+  const allowed = Object.hasOwn(FIXED_SEGMENT_METHODS, id) ? FIXED_SEGMENT_METHODS[id] : undefined;
+  if (allowed) throw new MethodNotAllowedError(req.method, allowed);
   return id;
 }
 
@@ -41,14 +45,33 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
   const db = opts.db ?? createDocumentClient(opts.config);
   const deps = {
     webhooks: createWebhookStore(db, opts.config.tableName),
+    webhookSecrets: createWebhookSecretStore(db, opts.config.tableName),
+    sealer: createSecretSealer(opts.config),
     clock: systemClock,
     ids: randomIds,
   };
   const header = (r: { webhook: { id: string }; header: Parameters<typeof toWebhookHeaderResponse>[1] }) =>
     toWebhookHeaderResponse(r.webhook.id, r.header);
 
+  const regenerate = async (req: TRequest) => ({
+    status: 200,
+    body: toWebhookSecretResponse(await regenerateWebhookSecret(deps, req.auth.accountId)),
+  });
+
   const routes: TRoute[] = [
-    // Extra headers first: see webhookId above.
+    // The shared secret and extra headers first: see webhookId above. The first read of an
+    // account's secret generates it (ARCHITECTURE.md, "Webhook secret").
+    {
+      method: 'GET',
+      path: '/webhooks/secret',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookSecretResponse(await getWebhookSecret(deps, req.auth.accountId)),
+      }),
+    },
+    // BlueInk's clients regenerate with either method; both change the secret.
+    { method: 'POST', path: '/webhooks/secret/regenerate', handler: regenerate },
+    { method: 'GET', path: '/webhooks/secret/regenerate', handler: regenerate },
     {
       method: 'GET',
       path: '/webhooks/headers',

@@ -16,6 +16,7 @@ import {
 import { Integration, IntegrationType, type IRestApi, type IUsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -173,6 +174,20 @@ export class ApiFunction extends Construct {
 
   grantSend(queue: IQueue): void {
     queue.grantSendMessages(this.fn);
+  }
+
+  /**
+   * Encrypt and Decrypt with one key, and only with an `accountId` encryption context: nothing
+   * else of KMS (no GenerateDataKey, no ReEncrypt). Sealed secrets are bound to their account.
+   */
+  grantSecretsKey(key: IKey): void {
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Encrypt', 'kms:Decrypt'],
+        resources: [key.keyArn],
+        conditions: { Null: { 'kms:EncryptionContext:accountId': 'false' } },
+      }),
+    );
   }
 
   /** GetUsagePlan and GetUsage of one plan, nothing else of API Gateway's control plane. */

@@ -16,6 +16,8 @@ export const dataPaths = (dataDir: string) => ({
   sqs: join(dataDir, 'sqs.json'),
   outbox: join(dataDir, 'outbox'),
   demoAccount: join(dataDir, 'demo-account.json'),
+  /** The AES-256 key that seals webhook secrets locally (KMS's stand-in); mode 0600. */
+  secretsKey: join(dataDir, 'secrets.key'),
   /** Written while `npm start` runs: how other processes reach its dynalite. */
   runtime: join(dataDir, 'runtime.json'),
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { buildPersonsHandler } from '../../functions/persons/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-sealer';
 import type { TConfig } from '../../shared/config';
 import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
 import { stageConfig } from '../stage-config';
@@ -81,6 +83,27 @@ async function demoAccount(db: DynamoDBDocumentClient, table: string, dir: strin
   return seeded;
 }
 
+/**
+ * The key that seals webhook secrets locally, as KMS does on AWS: created on first start and kept
+ * in the data folder (mode 0600), so stored secrets open after a restart; in memory for `memory`.
+ * Losing the file makes the stored secrets unreadable: delete their items or the data folder.
+ */
+function localSecretsKey(dir: string, persist: boolean): string {
+  if (!persist) return randomBytes(LOCAL_SECRETS_KEY_BYTES).toString('base64');
+  const file = dataPaths(dir).secretsKey;
+  try {
+    const saved = readFileSync(file);
+    if (saved.length === LOCAL_SECRETS_KEY_BYTES) return saved.toString('base64');
+    throw new Error(`${file} is not a ${LOCAL_SECRETS_KEY_BYTES}-byte key; move it away to start afresh`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const key = randomBytes(LOCAL_SECRETS_KEY_BYTES);
+  // 'wx': never overwrite a key another process has just written.
+  writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+  return key.toString('base64');
+}
+
 export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<TRuntime> {
   const host = options.host ?? '127.0.0.1';
   const memory = options.memory ?? false;
@@ -136,6 +159,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         apigateway: control.endpoint,
       },
       credentials: LOCAL_CREDENTIALS,
+      secrets: { kind: 'local', key: localSecretsKey(dataDir, !memory) },
       fetch: options.productionFetch
         ? { allowHttp: false, allowLoopback: false }
         : { allowHttp: true, allowLoopback: true },

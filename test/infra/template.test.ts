@@ -414,6 +414,53 @@ describe('functions', () => {
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
   });
 
+  it('seals webhook secrets with a rotating KMS key only the webhooks function may use', () => {
+    for (const [template, stack, stage, policy] of [
+      [dev, 'Esign-dev', 'dev', 'Delete'],
+      [prod, 'Esign-prod', 'prod', 'Retain'],
+    ] as const) {
+      const keys = template.findResources('AWS::KMS::Key');
+      expect(Object.keys(keys)).toHaveLength(1);
+      const keyId = Object.keys(keys)[0]!;
+      expect(keys[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true });
+      expect(keys[keyId]!.DeletionPolicy).toBe(policy);
+      template.hasResourceProperties('AWS::KMS::Alias', {
+        AliasName: `alias/esign-${stage}-webhook-secrets`,
+        TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      });
+
+      const webhooksId = functionId(template, stack, 'webhooks');
+      const env = (
+        resources(template)[webhooksId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      expect(env.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+
+      const kms = roleStatements(template, webhooksId).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('kms:')),
+      );
+      expect(kms).toHaveLength(1);
+      expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+      expect([kms[0]!.Resource].flat()).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      expect((kms[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
+        Null: { 'kms:EncryptionContext:accountId': 'false' },
+      });
+
+      for (const { name } of lambdaEntries()) {
+        if (name === 'webhooks') continue;
+        const id = functionId(template, stack, name);
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(
+          actions.filter((a) => a.startsWith('kms:')),
+          name,
+        ).toEqual([]);
+        const vars = (
+          resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> }
+        ).Variables;
+        expect(vars, name).not.toHaveProperty('SECRETS_KEY_ID');
+      }
+    }
+  });
+
   it('gives persons no API Gateway access and account only GET on its usage plan', () => {
     const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
     expect(persons.flatMap(actionsOf).filter((a) => a.startsWith('apigateway:'))).toEqual([]);

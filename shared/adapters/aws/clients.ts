@@ -1,5 +1,6 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -39,4 +40,8 @@ export function createS3Client(config: TConfig): S3Client {
 
 export function createSqsClient(config: TConfig): SQSClient {
   return new SQSClient(common(config, config.endpoints.sqs));
+}
+
+export function createKmsClient(config: TConfig): KMSClient {
+  return new KMSClient(common(config, config.endpoints.kms));
 }

@@ -2,13 +2,15 @@ import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } fr
 import { ConcurrentUpdateError } from '../../domain/errors';
 import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
 import { sliceOf } from '../../http/pagination';
-import type { TWebhookStore } from '../../ports';
+import type { TWebhookSecretStore, TWebhookStore } from '../../ports';
 import { batchGet, batchWrite, isConditionFailure, queryAll } from './batch';
 import {
   webhookFromItem,
   webhookHeaderItem,
   webhookKeys,
   webhookRefOf,
+  webhookSecretFromItem,
+  webhookSecretToItem,
   webhookToItem,
 } from './entities/webhook';
 import { INDEXES } from './table';
@@ -122,5 +124,37 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
     },
 
     all,
+  };
+}
+
+/** The account's webhook secret: one item, created only if absent, then replaced on `version`. */
+export function createWebhookSecretStore(db: DynamoDBDocumentClient, table: string): TWebhookSecretStore {
+  return {
+    async get(accountId) {
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: webhookKeys.secret(accountId), ConsistentRead: true }),
+      );
+      return out.Item ? webhookSecretFromItem(out.Item) : undefined;
+    },
+
+    async save(record, previous) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: webhookSecretToItem(record),
+            ...(previous
+              ? {
+                  ConditionExpression: 'version = :v',
+                  ExpressionAttributeValues: { ':v': previous.version },
+                }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          }),
+        );
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
+        throw err;
+      }
+    },
   };
 }

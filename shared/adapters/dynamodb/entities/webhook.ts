@@ -1,5 +1,7 @@
-// Keys of the Webhook entity (extra headers included) and its header lookup items, declared once.
+// Keys of the Webhook entity (extra headers included), its header lookup items and the account's
+// webhook secret, declared once.
 import type { TWebhook } from '../../../domain/webhooks/webhook';
+import type { TWebhookSecretRecord } from '../../../domain/webhooks/webhook-secret';
 
 const account = (accountId: string) => `ACCOUNT#${accountId}`;
 
@@ -11,6 +13,8 @@ export const webhookKeys = {
   listOrder: (w: TWebhook) => ({ lpk: webhookKeys.listPartition(w.accountId), lsk: `${w.created}#${w.id}` }),
   /** Extra header id → its webhook, for `/webhooks/headers/{id}/`; in the account's partition. */
   header: (accountId: string, headerId: string) => ({ pk: account(accountId), sk: `HEADER#${headerId}` }),
+  /** The account's webhook shared secret (sealed), one item in its partition. */
+  secret: (accountId: string) => ({ pk: account(accountId), sk: 'WEBHOOK_SECRET' }),
 };
 
 /** `<created>#<id>` of the by-list-order index back to its parts. */
@@ -52,6 +56,36 @@ export function webhookFromItem(item: Record<string, unknown>): TWebhook {
     extraHeaders: (item.extraHeaders as TWebhook['extraHeaders']) ?? [],
     created: item.created as string,
     updated: item.updated as string,
+    version: item.version as number,
+  };
+}
+
+/** Only sealed secrets are stored: the plain text never reaches the table. */
+export function webhookSecretToItem(r: TWebhookSecretRecord): Record<string, unknown> {
+  return {
+    ...webhookKeys.secret(r.accountId),
+    entity: 'webhook-secret',
+    accountId: r.accountId,
+    current: { sealed: r.current.sealed, created: r.current.created },
+    ...(r.previous
+      ? {
+          previous: {
+            sealed: r.previous.sealed,
+            created: r.previous.created,
+            retiredAt: r.previous.retiredAt,
+          },
+        }
+      : {}),
+    version: r.version,
+  };
+}
+
+export function webhookSecretFromItem(item: Record<string, unknown>): TWebhookSecretRecord {
+  const previous = item.previous as TWebhookSecretRecord['previous'];
+  return {
+    accountId: item.accountId as string,
+    current: item.current as TWebhookSecretRecord['current'],
+    ...(previous ? { previous } : {}),
     version: item.version as number,
   };
 }
