@@ -20,6 +20,8 @@ import {
   type TJson,
 } from './client';
 
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+
 // Bundles through the official BlueInk JavaScript client, unchanged.
 
 let runtime: TRuntime;
@@ -294,7 +296,8 @@ describe('bundles.list and bundles.pagedList', () => {
     const account = await runtime.seedAccount('Compat Lists', 'owner@compat-lists.example');
     lister = blueinkClient(runtime, account.apiKey);
     for (let i = 0; i < 5; i++) {
-      ids.push((await create(lister, { label: `Listed ${i}`, status: i % 2 === 0 ? 'dr' : '' })).id);
+      // Words, not digits: a digit alone would also prefix-match a slug or a phone.
+      ids.push((await create(lister, { label: `Listed ${WORDS[i]}`, status: i % 2 === 0 ? 'dr' : '' })).id);
     }
   });
 
@@ -330,7 +333,7 @@ describe('bundles.list and bundles.pagedList', () => {
   });
 
   it('filters by search (label)', async () => {
-    const one = await expectServed(lister.bundles.list({ search: 'Listed 3' }));
+    const one = await expectServed(lister.bundles.list({ search: `Listed ${WORDS[3]}` }));
     expect(one.data.map((b: TJson) => b.id)).toEqual([ids[3]]);
     expect(one.pagination?.totalResults).toBe(1);
   });
