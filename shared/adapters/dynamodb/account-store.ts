@@ -2,9 +2,8 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import type { TAccount, TBrand, TTeam, TUser } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TAccountStore } from '../../ports';
-import { batchGet, isConditionFailure, queryAll } from './batch';
+import { batchGet, isConditionFailure, queryAll, queryListOrder } from './batch';
 import { accountKeys } from './entities/account';
-import { INDEXES } from './table';
 
 type TItem = Record<string, unknown>;
 
@@ -42,12 +41,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       return out.Item ? strip<TAccount>(out.Item) : undefined;
     },
     async listAccounts() {
-      const refs = await queryAll(db, {
-        TableName: table,
-        IndexName: INDEXES.byListOrder.name,
-        KeyConditionExpression: 'lpk = :lpk',
-        ExpressionAttributeValues: { ':lpk': accountKeys.listPartition() },
-      });
+      const refs = await queryListOrder(db, table, accountKeys.listPartition(), 'oldest-first');
       const items = await batchGet(
         db,
         table,

@@ -2,9 +2,8 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import type { TApiKey } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TApiKeyStore } from '../../ports';
-import { batchGet, queryAll } from './batch';
+import { batchGet, queryListOrder } from './batch';
 import { apiKeyKeys } from './entities/account';
-import { INDEXES } from './table';
 
 function fromItem(item: Record<string, unknown>): TApiKey {
   const { pk: _pk, sk: _sk, lpk: _lpk, lsk: _lsk, entity: _e, ...rest } = item;
@@ -13,12 +12,7 @@ function fromItem(item: Record<string, unknown>): TApiKey {
 
 export function createApiKeyStore(db: DynamoDBDocumentClient, table: string): TApiKeyStore {
   async function listForAccount(accountId: string): Promise<TApiKey[]> {
-    const refs = await queryAll(db, {
-      TableName: table,
-      IndexName: INDEXES.byListOrder.name,
-      KeyConditionExpression: 'lpk = :lpk',
-      ExpressionAttributeValues: { ':lpk': apiKeyKeys.listPartition(accountId) },
-    });
+    const refs = await queryListOrder(db, table, apiKeyKeys.listPartition(accountId), 'oldest-first');
     const items = await batchGet(
       db,
       table,

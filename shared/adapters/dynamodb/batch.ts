@@ -5,6 +5,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { INDEXES } from './table';
 
 type TKey = Record<string, string>;
 type TItem = Record<string, unknown>;
@@ -47,6 +48,22 @@ export async function batchWrite(db: DynamoDBDocumentClient, table: string, writ
       pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
     }
   }
+}
+
+/** The keys of one by-list-order partition, newest first unless told otherwise. */
+export function queryListOrder(
+  db: DynamoDBDocumentClient,
+  table: string,
+  lpk: string,
+  order: 'newest-first' | 'oldest-first' = 'newest-first',
+): Promise<TItem[]> {
+  return queryAll(db, {
+    TableName: table,
+    IndexName: INDEXES.byListOrder.name,
+    KeyConditionExpression: 'lpk = :lpk',
+    ExpressionAttributeValues: { ':lpk': lpk },
+    ScanIndexForward: order === 'oldest-first',
+  });
 }
 
 /** Every page of a Query. Callers keep the result small: key-only indexes or lookup items. */

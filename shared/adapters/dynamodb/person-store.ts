@@ -1,10 +1,9 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentUpdateError } from '../../domain/errors';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TPerson, TPersonFilter } from '../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
 import { sliceOf, type TPage } from '../../http/pagination';
 import type { TPageOf, TPersonStore } from '../../ports';
-import { batchGet, batchWrite, isConditionFailure, queryAll } from './batch';
+import { batchGet, batchWrite, queryAll, queryListOrder } from './batch';
 import {
   personFromItem,
   personKeys,
@@ -13,7 +12,7 @@ import {
   personToItem,
   searchWords,
 } from './entities/person';
-import { INDEXES } from './table';
+import { deleteVersioned, putVersioned } from './versioned';
 
 interface TRef {
   id: string;
@@ -43,13 +42,7 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
   }
 
   async function allRefs(accountId: string): Promise<TRef[]> {
-    const items = await queryAll(db, {
-      TableName: table,
-      IndexName: INDEXES.byListOrder.name,
-      KeyConditionExpression: 'lpk = :lpk',
-      ExpressionAttributeValues: { ':lpk': personKeys.listPartition(accountId) },
-      ScanIndexForward: false,
-    });
+    const items = await queryListOrder(db, table, personKeys.listPartition(accountId));
     return items.map((i) => {
       const lsk = i.lsk as string;
       const cut = lsk.lastIndexOf('#');
@@ -80,23 +73,7 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
     },
 
     async save(person, previous) {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: personToItem(person),
-            ...(previous
-              ? {
-                  ConditionExpression: 'version = :v',
-                  ExpressionAttributeValues: { ':v': previous.version },
-                }
-              : { ConditionExpression: 'attribute_not_exists(pk)' }),
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-        throw err;
-      }
+      await putVersioned(db, table, personToItem(person), previous);
       // Lookup items follow the person. Every current term is put again (idempotent), so a
       // write interrupted here is repaired by the next one; stale terms are filtered on read.
       const terms = personTerms(person);
@@ -108,19 +85,7 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
     },
 
     async delete(person) {
-      try {
-        await db.send(
-          new DeleteCommand({
-            TableName: table,
-            Key: personKeys.item(person.accountId, person.id),
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': person.version },
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-        throw err;
-      }
+      await deleteVersioned(db, table, personKeys.item(person.accountId, person.id), person.version);
       await batchWrite(
         db,
         table,

@@ -1,9 +1,8 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentUpdateError } from '../../domain/errors';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
 import { sliceOf } from '../../http/pagination';
 import type { TWebhookSecretStore, TWebhookStore } from '../../ports';
-import { batchGet, batchWrite, isConditionFailure, queryAll } from './batch';
+import { batchGet, batchWrite, queryListOrder } from './batch';
 import {
   webhookFromItem,
   webhookHeaderItem,
@@ -13,7 +12,7 @@ import {
   webhookSecretToItem,
   webhookToItem,
 } from './entities/webhook';
-import { INDEXES } from './table';
+import { deleteVersioned, putVersioned } from './versioned';
 
 /**
  * A webhook and its extra headers are one item, written conditionally on `version`. Header
@@ -24,13 +23,7 @@ import { INDEXES } from './table';
 export function createWebhookStore(db: DynamoDBDocumentClient, table: string): TWebhookStore {
   /** Ids of every webhook of the account, newest first, from the keys-only index. */
   async function allIds(accountId: string): Promise<string[]> {
-    const items = await queryAll(db, {
-      TableName: table,
-      IndexName: INDEXES.byListOrder.name,
-      KeyConditionExpression: 'lpk = :lpk',
-      ExpressionAttributeValues: { ':lpk': webhookKeys.listPartition(accountId) },
-      ScanIndexForward: false,
-    });
+    const items = await queryListOrder(db, table, webhookKeys.listPartition(accountId));
     return items.map((i) => webhookRefOf(i.lsk as string).id);
   }
 
@@ -66,23 +59,7 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
     },
 
     async save(webhook, previous) {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: webhookToItem(webhook),
-            ...(previous
-              ? {
-                  ConditionExpression: 'version = :v',
-                  ExpressionAttributeValues: { ':v': previous.version },
-                }
-              : { ConditionExpression: 'attribute_not_exists(pk)' }),
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-        throw err;
-      }
+      await putVersioned(db, table, webhookToItem(webhook), previous);
       const ids = new Set(webhook.extraHeaders.map((h) => h.id));
       const gone = (previous?.extraHeaders ?? []).filter((h) => !ids.has(h.id));
       await batchWrite(db, table, [
@@ -92,19 +69,7 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
     },
 
     async delete(webhook) {
-      try {
-        await db.send(
-          new DeleteCommand({
-            TableName: table,
-            Key: webhookKeys.item(webhook.accountId, webhook.id),
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': webhook.version },
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-        throw err;
-      }
+      await deleteVersioned(db, table, webhookKeys.item(webhook.accountId, webhook.id), webhook.version);
       await batchWrite(
         db,
         table,
@@ -137,24 +102,6 @@ export function createWebhookSecretStore(db: DynamoDBDocumentClient, table: stri
       return out.Item ? webhookSecretFromItem(out.Item) : undefined;
     },
 
-    async save(record, previous) {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: webhookSecretToItem(record),
-            ...(previous
-              ? {
-                  ConditionExpression: 'version = :v',
-                  ExpressionAttributeValues: { ':v': previous.version },
-                }
-              : { ConditionExpression: 'attribute_not_exists(pk)' }),
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-        throw err;
-      }
-    },
+    save: (record, previous) => putVersioned(db, table, webhookSecretToItem(record), previous),
   };
 }
