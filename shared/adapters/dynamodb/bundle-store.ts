@@ -12,6 +12,7 @@ import {
   documentFromItem,
   documentToItem,
 } from './entities/bundle';
+import { putVersioned } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
 const EVENTS_AFTER_ARCHIVING = 50;
@@ -110,14 +111,14 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           put: { ...bundleKeys.personLink(bundle.accountId, personId, bundle.id), entity: 'person-link' },
         })),
       ]);
-      await putConditional(bundleToItem(bundle), 'attribute_not_exists(pk)');
+      await putVersioned(db, table, bundleToItem(bundle), undefined);
       await writeTerms(bundle);
     },
 
     async save(bundle, previous) {
       const head = await archiveOldEvents(bundle);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
-      await putConditional(bundleToItem(head), 'version = :v', { ':v': previous.version });
+      await putVersioned(db, table, bundleToItem(head), previous);
       await writeTerms(bundle, previous);
     },
 
