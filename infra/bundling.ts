@@ -19,6 +19,8 @@ export const LAMBDA_ENTRIES = {
   bundles: 'functions/bundles/handler.ts',
   packets: 'functions/packets/handler.ts',
   webhooks: 'functions/webhooks/handler.ts',
+  'webhook-dispatcher': 'functions/webhook-dispatcher/handler.ts',
+  'outbox-sweeper': 'functions/outbox-sweeper/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;

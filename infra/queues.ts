@@ -1,10 +1,20 @@
 // The service's queues, declared once: the local runtime creates them in its SQS stand-in,
 // and later stacks create them on AWS. Each has a dead-letter queue after `maxReceiveCount`.
+import { MAX_ATTEMPTS } from '../shared/domain/webhooks/deliver-event';
 
 export const QUEUES = {
   /** Signing requests and reminders to send by email or SMS. */
   notifications: { name: 'notifications', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  webhookDeliveries: { name: 'webhook-deliveries', visibilityTimeoutSeconds: 60, maxReceiveCount: 8 },
+  /**
+   * Webhook delivery jobs. The dispatcher hides a failed job until its retry is due, so a job
+   * is received once per attempt, and after the last attempt the queue moves it to its DLQ. The
+   * visibility timeout covers a batch (every call ends within 10 s) with room for a slow start.
+   */
+  webhookDeliveries: {
+    name: 'webhook-deliveries',
+    visibilityTimeoutSeconds: 90,
+    maxReceiveCount: MAX_ATTEMPTS,
+  },
   documentJobs: { name: 'document-jobs', visibilityTimeoutSeconds: 300, maxReceiveCount: 5 },
 } as const;
 

@@ -12,8 +12,12 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -251,9 +255,6 @@ export class EsignStack extends Stack {
         environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId, ...env },
       });
 
-    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
-    persons.grantTable(table, 'readWrite');
-
     // Webhook shared secrets are stored sealed with this key (ARCHITECTURE.md, "Webhook secret").
     const secretsKey = new Key(this, 'WebhookSecretsKey', {
       alias: `alias/esign-${config.stage}-webhook-secrets`,
@@ -261,19 +262,74 @@ export class EsignStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: keep,
     });
+    // Delivery jobs of webhook events; every function that changes bundles publishes onto it.
+    const webhookQueue = queueWithDeadLetters(this, config.stage, QUEUES.webhookDeliveries);
+    const webhookEnv = { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl };
     const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
       SECRETS_KEY_ID: secretsKey.keyArn,
+      ...webhookEnv,
     });
     webhooks.grantTable(table, 'readWrite');
     webhooks.grantSecretsKey(secretsKey);
+    webhooks.grantSend(webhookQueue);
+
+    const dispatcher = new ApiFunction(this, 'WebhookDispatcherFunction', {
+      name: 'webhook-dispatcher',
+      config,
+      description: 'Delivers webhook events from the webhook-deliveries queue',
+      environment: { ...shared, SECRETS_KEY_ID: secretsKey.keyArn, ...webhookEnv },
+      // Every call ends within 10 s and a batch's calls run side by side.
+      timeout: Duration.seconds(30),
+      reservedConcurrency: config.webhookDispatcherConcurrency,
+    });
+    dispatcher.grantTable(table, 'readWrite');
+    dispatcher.grantSecretsKey(secretsKey);
+    // Receive, delete and ChangeMessageVisibility (which schedules retries).
+    webhookQueue.grantConsumeMessages(dispatcher.fn);
+    dispatcher.fn.addEventSource(
+      new SqsEventSource(webhookQueue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: Math.max(2, config.webhookDispatcherConcurrency),
+      }),
+    );
+    const webhookDeadLetters = webhookQueue.deadLetterQueue!.queue;
+    new Alarm(this, 'WebhookDeadLettersAlarm', {
+      alarmDescription: 'Webhook events that failed every delivery attempt (see the webhook log)',
+      metric: webhookDeadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    const sweeper = new ApiFunction(this, 'OutboxSweeperFunction', {
+      name: 'outbox-sweeper',
+      config,
+      description: 'Publishes webhook events a crashed request left in a bundle outbox',
+      environment: { ...shared, ...webhookEnv },
+      timeout: Duration.seconds(60),
+    });
+    sweeper.grantTable(table, 'readWrite');
+    sweeper.grantSend(webhookQueue);
+    new Rule(this, 'OutboxSweepSchedule', {
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunctionTarget(sweeper.fn)],
+    });
+
+    // Persons changes reach the bundles they are linked to, so it publishes like bundles.
+    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', webhookEnv);
+    persons.grantTable(table, 'readWrite');
+    persons.grantSend(webhookQueue);
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
     account.grantUsagePlanRead(usagePlan);
 
-    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/');
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', webhookEnv);
     bundles.grantTable(table, 'readWrite');
     bundles.grantBucket(bucket, 'readWrite');
+    bundles.grantSend(webhookQueue);
 
     const notifications = queueWithDeadLetters(this, config.stage, QUEUES.notifications);
     // Signing links point at the API's own stage, where the signing pages are served. Built from
@@ -282,9 +338,11 @@ export class EsignStack extends Stack {
     const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', {
       NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
       PUBLIC_BASE_URL: publicBaseUrl,
+      ...webhookEnv,
     });
     packets.grantTable(table, 'readWrite');
     packets.grantSend(notifications);
+    packets.grantSend(webhookQueue);
 
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.

@@ -27,6 +27,12 @@ export interface TStageConfig {
   deletionProtection: boolean;
   /** API Gateway access logs. Needs the account-wide API Gateway CloudWatch role, see stack.ts. */
   accessLogging: boolean;
+  /**
+   * Reserved concurrency of the webhook dispatcher: a flood of webhook retries can never take the
+   * Lambda concurrency the API needs, and receivers are never hit by more calls at once than this
+   * times the batch size. Reserving needs the account's unreserved pool to stay at 100 or more.
+   */
+  webhookDispatcherConcurrency: number;
 }
 
 /**
@@ -54,10 +60,11 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   authorizerCacheTtlSeconds: DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   deletionProtection: true,
   accessLogging: false,
+  webhookDispatcherConcurrency: 10,
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
-  dev: { logLevel: 'debug', logRetentionDays: 7, deletionProtection: false },
+  dev: { logLevel: 'debug', logRetentionDays: 7, deletionProtection: false, webhookDispatcherConcurrency: 2 },
   prod: { logRetentionDays: 365 },
 };
 
@@ -73,6 +80,7 @@ export const CONTEXT_KEYS = {
   authorizerCacheTtlSeconds: 'authorizerCacheTtl',
   logLevel: 'logLevel',
   accessLogging: 'accessLogging',
+  webhookDispatcherConcurrency: 'webhookConcurrency',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -145,5 +153,12 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
     ),
     deletionProtection: base.deletionProtection,
     accessLogging: booleanFrom(read, CONTEXT_KEYS.accessLogging, base.accessLogging),
+    webhookDispatcherConcurrency: numberFrom(
+      read,
+      CONTEXT_KEYS.webhookDispatcherConcurrency,
+      base.webhookDispatcherConcurrency,
+      1,
+      1000,
+    ),
   };
 }

@@ -27,6 +27,12 @@ export interface TConfig {
    * Absent: sealing fails, so only the functions that need it get a key.
    */
   secrets?: { kind: 'kms'; keyId: string } | { kind: 'local'; key: string };
+  /**
+   * Multiplies the webhook retry delays (shared/domain/webhooks/deliver-event.ts); 1 when absent.
+   * Only for tests and demos, which cannot wait hours for a retry: e.g. 1/240 turns 4 minutes
+   * into 1 second.
+   */
+  webhookRetryScale?: number;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -59,7 +65,11 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     bucketName: env.BUCKET_NAME ?? '',
     usagePlanId: env.USAGE_PLAN_ID ?? '',
     logLevel: (env.LOG_LEVEL as TLogLevel | undefined) ?? 'info',
-    queues: env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {},
+    queues: {
+      ...(env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {}),
+      ...(env.WEBHOOK_QUEUE_URL ? { webhookDeliveries: env.WEBHOOK_QUEUE_URL } : {}),
+    },
+    ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
     ...(env.SECRETS_KEY_ID ? { secrets: { kind: 'kms' as const, keyId: env.SECRETS_KEY_ID } } : {}),
     endpoints,

@@ -4,6 +4,12 @@ import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './do
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
+import type {
+  TWebhookDelivery,
+  TWebhookDeliveryFilter,
+  TWebhookEvent,
+  TWebhookEventFilter,
+} from './domain/webhooks/webhook-event';
 import type { TWebhookSecretRecord } from './domain/webhooks/webhook-secret';
 import type { TPage } from './http/pagination';
 import type { TTextHit } from './pdf/find-text';
@@ -184,11 +190,55 @@ export interface TBundleStore {
   releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
   /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
   bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
+  /** Empties the outbox of the bundle as published, unless the bundle changed since (its version). */
+  clearOutbox(bundle: TBundle): Promise<void>;
+  /** Bundles whose outbox holds an event older than `before` (ISO time), oldest first. */
+  withPendingOutbox(before: string, limit: number): Promise<{ accountId: string; id: string }[]>;
 }
 
 /** A message for a worker; queues are named as in infra/queues.ts. */
 export interface TQueue {
-  send(queue: 'notifications', message: Record<string, unknown>): Promise<void>;
+  send(queue: 'notifications' | 'webhookDeliveries', message: Record<string, unknown>): Promise<void>;
+}
+
+/** A delivery job of the webhookDeliveries queue. */
+export interface TWebhookJob {
+  accountId: string;
+  eventId: string;
+  /** Set by the redeliver operation: deliver even if an earlier attempt succeeded. */
+  redeliver?: boolean;
+}
+
+export interface TWebhookEventStore {
+  /** Logs the event unless one with its id exists; either way answers the stored one. */
+  createOnce(event: TWebhookEvent): Promise<{ created: boolean; event: TWebhookEvent }>;
+  get(accountId: string, id: string): Promise<TWebhookEvent | undefined>;
+  markQueued(event: TWebhookEvent): Promise<void>;
+  /** Keeps the attempt in the deliveries log and updates its event's status, success and list. */
+  recordDelivery(delivery: TWebhookDelivery): Promise<void>;
+  getDelivery(accountId: string, id: string): Promise<TWebhookDelivery | undefined>;
+  /** Newest first. */
+  listEvents(accountId: string, filter: TWebhookEventFilter, page: TPage): Promise<TPageOf<TWebhookEvent>>;
+  /** Newest first. */
+  listDeliveries(
+    accountId: string,
+    filter: TWebhookDeliveryFilter,
+    page: TPage,
+  ): Promise<TPageOf<TWebhookDelivery>>;
+}
+
+/** POSTs a webhook call; see shared/adapters/fetch/webhook-caller.ts. Never throws for the receiver's faults. */
+export interface TWebhookCaller {
+  post(url: string, headers: [string, string][], body: string): Promise<TWebhookCallResult>;
+}
+
+export interface TWebhookCallResult {
+  /** HTTP status of the answer, 0 when there was none. */
+  status: number;
+  /** A 2xx answer within the deadline. */
+  ok: boolean;
+  /** Empty on success, else the reason, for the sender's delivery log. */
+  message: string;
 }
 
 /** A link a signer opens (embedded signing now; emailed links later), kept only as a hash. */

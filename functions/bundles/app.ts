@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
 import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
@@ -33,8 +33,9 @@ import { bundleRequestOf } from './request-body';
 export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
+  const log = opts.log ?? createLogger(config.logLevel);
   const deps = {
-    bundles: createBundleStore(db, config.tableName),
+    bundles: createPublishingBundleStore(config, db, log),
     accounts: createAccountStore(db, config.tableName),
     persons: createPersonStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
@@ -157,5 +158,5 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, opts.log ?? createLogger(config.logLevel));
+  return createApiHandler(routes, log);
 }

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
@@ -21,9 +21,10 @@ import { toPacketResponse } from '../../shared/schemas/bundle-response';
 export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
+  const log = opts.log ?? createLogger(config.logLevel);
   const sqs = createSqsClient(config);
   const deps = {
-    bundles: createBundleStore(db, config.tableName),
+    bundles: createPublishingBundleStore(config, db, log),
     accounts: createAccountStore(db, config.tableName),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
@@ -76,5 +77,5 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
       handler: async (req) => getCoe(deps, req.auth.accountId, req.params.id!),
     },
   ];
-  return createApiHandler(routes, opts.log ?? createLogger(config.logLevel));
+  return createApiHandler(routes, log);
 }

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -19,9 +19,10 @@ import { toPersonResponse } from '../../shared/schemas/person';
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
   const db = opts.db ?? createDocumentClient(opts.config);
+  const log = opts.log ?? createLogger(opts.config.logLevel);
   const deps = {
     store: createPersonStore(db, opts.config.tableName),
-    bundles: createBundleStore(db, opts.config.tableName),
+    bundles: createPublishingBundleStore(opts.config, db, log),
     clock: systemClock,
     ids: randomIds,
   };
@@ -87,5 +88,5 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel));
+  return createApiHandler(routes, log);
 }

@@ -1,7 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
@@ -12,12 +14,19 @@ import { getWebhook } from '../../shared/domain/webhooks/get-webhook';
 import { getWebhookHeader } from '../../shared/domain/webhooks/get-webhook-header';
 import { listWebhookHeaders } from '../../shared/domain/webhooks/list-webhook-headers';
 import { listWebhooks } from '../../shared/domain/webhooks/list-webhooks';
+import { redeliverEvent } from '../../shared/domain/webhooks/redeliver-event';
 import { replaceWebhook } from '../../shared/domain/webhooks/replace-webhook';
 import { updateWebhook } from '../../shared/domain/webhooks/update-webhook';
 import {
   replaceWebhookHeader,
   updateWebhookHeader,
 } from '../../shared/domain/webhooks/update-webhook-header';
+import {
+  getWebhookDelivery,
+  getWebhookEvent,
+  listWebhookDeliveries,
+  listWebhookEvents,
+} from '../../shared/domain/webhooks/webhook-log';
 import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { MethodNotAllowedError } from '../../shared/http/errors';
@@ -26,13 +35,24 @@ import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/schemas/webhook';
+import {
+  toWebhookDeliveryResponse,
+  toWebhookEventResponse,
+  WEBHOOK_DELIVERY_LIST_PARAMS,
+  WEBHOOK_EVENT_LIST_PARAMS,
+} from '../../shared/schemas/webhook-log';
 import { toWebhookSecretResponse } from '../../shared/schemas/webhook-secret';
 
 /**
- * `/webhooks/{id}` would also match `/webhooks/headers` and `/webhooks/secret`: their routes come
+ * `/webhooks/{id}` would also match `/webhooks/headers`, `/secret`, `/events`, `/deliveries`: their routes come
  * first, and a method they lack answers 405 there instead of reaching a webhook of that name.
  */
-const FIXED_SEGMENT_METHODS: Record<string, string[]> = { headers: ['GET', 'POST'], secret: ['GET'] };
+const FIXED_SEGMENT_METHODS: Record<string, string[]> = {
+  headers: ['GET', 'POST'],
+  secret: ['GET'],
+  events: ['GET'],
+  deliveries: ['GET'],
+};
 function webhookId(req: TRequest): string {
   const id = req.params.id!;
   const allowed = Object.hasOwn(FIXED_SEGMENT_METHODS, id) ? FIXED_SEGMENT_METHODS[id] : undefined;
@@ -47,6 +67,8 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     webhooks: createWebhookStore(db, opts.config.tableName),
     webhookSecrets: createWebhookSecretStore(db, opts.config.tableName),
     sealer: createSecretSealer(opts.config),
+    webhookEvents: createWebhookEventStore(db, opts.config.tableName),
+    queue: createSqsQueue(createSqsClient(opts.config), opts.config.queues ?? {}),
     clock: systemClock,
     ids: randomIds,
   };
@@ -72,6 +94,58 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     // BlueInk's clients regenerate with either method; both change the secret.
     { method: 'POST', path: '/webhooks/secret/regenerate', handler: regenerate },
     { method: 'GET', path: '/webhooks/secret/regenerate', handler: regenerate },
+    {
+      method: 'GET',
+      path: '/webhooks/events',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const query = Object.fromEntries(WEBHOOK_EVENT_LIST_PARAMS.map((n) => [n, req.query.get(n)]));
+        const result = await listWebhookEvents(deps, req.auth.accountId, query, page);
+        return {
+          status: 200,
+          body: result.items.map(toWebhookEventResponse),
+          headers: paginationHeaders(page, result.total, req.url, result.query),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/events/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookEventResponse(await getWebhookEvent(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/webhooks/events/{id}/redeliver',
+      handler: async (req) => ({
+        status: 202,
+        body: toWebhookEventResponse(await redeliverEvent(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/deliveries',
+      handler: async (req) => {
+        const page = parsePage(req.query);
+        const query = Object.fromEntries(WEBHOOK_DELIVERY_LIST_PARAMS.map((n) => [n, req.query.get(n)]));
+        const result = await listWebhookDeliveries(deps, req.auth.accountId, query, page);
+        return {
+          status: 200,
+          body: result.items.map(toWebhookDeliveryResponse),
+          headers: paginationHeaders(page, result.total, req.url, result.query),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/deliveries/{id}',
+      handler: async (req) => ({
+        status: 200,
+        body: toWebhookDeliveryResponse(await getWebhookDelivery(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
     {
       method: 'GET',
       path: '/webhooks/headers',

@@ -45,6 +45,7 @@ export interface ApiFunctionProps {
   description?: string;
   memorySize?: number;
   timeout?: Duration;
+  reservedConcurrency?: number;
 }
 
 /**
@@ -142,6 +143,7 @@ export class ApiFunction extends Construct {
       // API Gateway gives up on an integration after 29 s; running longer only costs money.
       timeout: props.timeout ?? Duration.seconds(28),
       logGroup: this.logGroup,
+      ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       environment: {
         ...LAMBDA_RUNTIME_ENV,
         STAGE: config.stage,

@@ -4,6 +4,7 @@
 //   --data-dir <p>  DATA_DIR   (.data)
 //   --memory        MEMORY=1   keep nothing after exit
 //   --log-level <l> LOG_LEVEL  (info)
+//   --webhook-retry-scale <x> WEBHOOK_RETRY_SCALE (1)  shortens webhook retry delays, e.g. 0.004
 import { parseArgs } from 'node:util';
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     memory: { type: 'boolean' },
     'log-level': { type: 'string' },
+    'webhook-retry-scale': { type: 'string' },
   },
   strict: true,
 });
@@ -30,12 +32,21 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const retryScale = Number(values['webhook-retry-scale'] ?? env.WEBHOOK_RETRY_SCALE ?? 1);
+if (!(retryScale > 0 && retryScale <= 1)) {
+  console.error(
+    `Invalid webhook retry scale (0 < x ≤ 1): ${values['webhook-retry-scale'] ?? env.WEBHOOK_RETRY_SCALE}`,
+  );
+  process.exit(2);
+}
+
 const runtime = await startLocalRuntime({
   port,
   host: values.host ?? env.HOST ?? '127.0.0.1',
   dataDir: values['data-dir'] ?? env.DATA_DIR ?? '.data',
   memory: values.memory ?? ['1', 'true'].includes(env.MEMORY ?? ''),
   logLevel: (values['log-level'] ?? env.LOG_LEVEL ?? 'info') as TLogLevel,
+  webhookRetryScale: retryScale,
 }).catch((err: NodeJS.ErrnoException) => {
   if (err.code === 'EADDRINUSE') console.error(`Port ${port} is in use: choose another with --port or PORT.`);
   else if (/lock/i.test(String(err.message))) {

@@ -8,8 +8,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
+import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
+import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
@@ -33,6 +35,7 @@ import {
 import { ensureLocalTable } from './migrate-table';
 import { startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
+import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
 import { startS3rver } from './s3';
 import { seedAccount, type TSeededAccount } from './seed-account';
 import { startLocalSqs } from './sqs';
@@ -51,7 +54,21 @@ export interface TRuntimeOptions {
   /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */
   productionFetch?: boolean;
   /** Wraps the DynamoDB client the functions use (the benchmark counts requests with it). */
-  instrumentDb?: (db: DynamoDBDocumentClient) => void;
+  instrumentDb?: (db: DynamoDBDocumentClient) => void /**
+   * Multiplies the webhook retry delays (4, 12, 36, 108, 324 minutes), for tests and demos that
+   * cannot wait: 1/240 makes them 1, 3, 9, 27 and 81 seconds. Default 1, as on AWS.
+   */;
+  webhookRetryScale?: number;
+  /** How often the outbox sweeper runs (ms); AWS runs it every minute. */
+  sweepIntervalMs?: number;
+}
+
+/** The workers AWS runs from queues and schedules, run here in-process. */
+export interface TLocalWorkers {
+  /** The webhook dispatcher, fed from the webhook-deliveries queue (stop and start it at will). */
+  webhooks: TQueueConsumer;
+  /** One run of the outbox sweeper, as the schedule would; answers how many bundles it published. */
+  sweepOutboxes(): Promise<{ published: number }>;
 }
 
 export interface TRuntime {
@@ -62,6 +79,7 @@ export interface TRuntime {
   config: TConfig;
   db: DynamoDBDocumentClient;
   dataDir: string;
+  workers: TLocalWorkers;
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
   stop(): Promise<void>;
@@ -163,6 +181,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       fetch: options.productionFetch
         ? { allowHttp: false, allowLoopback: false }
         : { allowHttp: true, allowLoopback: true },
+      ...(options.webhookRetryScale !== undefined ? { webhookRetryScale: options.webhookRetryScale } : {}),
     };
 
     const added = await ensureLocalTable(
@@ -180,9 +199,29 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     );
     const db = createDocumentClient(config);
     options.instrumentDb?.(db);
+    const fnLog = (fn: string): TLogger => log.child({ fn });
     const demo = await demoAccount(db, config.tableName, dataDir, !memory);
 
-    const fnLog = (fn: string): TLogger => log.child({ fn });
+    const sqsClient = new SQSClient({
+      region: config.region,
+      endpoint: sqs.endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const webhookWorker = createQueueConsumer({
+      sqs: sqsClient,
+      queueUrl: config.queues.webhookDeliveries!,
+      handler: buildWebhookDispatcher({ config, db, sqs: sqsClient, log: fnLog('webhook-dispatcher') }),
+      log: fnLog('webhook-dispatcher'),
+    });
+    webhookWorker.start();
+    stops.push(() => webhookWorker.stop());
+    const sweep = buildOutboxSweeper({ config, db, log: fnLog('outbox-sweeper') });
+    const sweepTimer = setInterval(() => {
+      sweep().catch((err: Error) => log.error('outbox sweep failed', { error: err.message }));
+    }, options.sweepIntervalMs ?? 60_000);
+    sweepTimer.unref();
+    stops.push(async () => clearInterval(sweepTimer));
+
     const gateway = await startApiGateway({
       host,
       port: options.port ?? 3000,
@@ -224,6 +263,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       config,
       db,
       dataDir,
+      workers: { webhooks: webhookWorker, sweepOutboxes: sweep },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {
         if (stopped) return;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { optional, zText } from './common';
+import { optional, zCsv, zText } from './common';
 
 /** The query parameters of List Bundles (besides page and per_page). */
 export const BUNDLE_LIST_PARAMS = [
@@ -27,35 +27,14 @@ const statusMessage = `Choose from ${BUNDLE_STATUSES.join(', ')}.`;
 const status = z.enum(BUNDLE_STATUSES, statusMessage);
 const tag = zText(100).trim().min(1, 'A tag may not be blank.');
 
-/** A comma-separated list; empty items are ignored, and its errors name the parameter itself. */
-function csv<T extends z.ZodType<string>>(item: T, max: number) {
-  return zText(2000).transform((raw, ctx) => {
-    const values: z.output<T>[] = [];
-    for (const piece of raw.split(',')) {
-      if (piece.trim() === '') continue;
-      const parsed = item.safeParse(piece);
-      if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: `"${piece}": ${parsed.error.issues[0]!.message}` });
-        return z.NEVER;
-      }
-      if (!values.includes(parsed.data)) values.push(parsed.data);
-    }
-    if (values.length > max) {
-      ctx.addIssue({ code: 'custom', message: `Ensure this list has at most ${max} items.` });
-      return z.NEVER;
-    }
-    return values;
-  });
-}
-
 const day = z.iso.date('Enter a valid date: YYYY-MM-DD.');
 
 export const ZBundleListQuerySchema = z.object({
   search: optional(zText(200).trim()),
   status: optional(status),
-  status__in: optional(csv(status, BUNDLE_STATUSES.length)),
+  status__in: optional(zCsv(status, BUNDLE_STATUSES.length)),
   tag: optional(tag),
-  tag__in: optional(csv(tag, 50)),
+  tag__in: optional(zCsv(tag, 50)),
   ordering: optional(
     z.enum(
       ['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'],

@@ -102,3 +102,24 @@ export function zJsonObject(maxBytes: number, maxDepth = 32) {
       message: `Ensure this object is at most ${maxBytes} bytes as JSON.`,
     });
 }
+
+/** A comma-separated list; empty items are ignored, and its errors name the parameter itself. */
+export function zCsv<T extends z.ZodType>(item: T, max: number) {
+  return zText(2000).transform((raw, ctx) => {
+    const values: z.output<T>[] = [];
+    for (const piece of raw.split(',')) {
+      if (piece.trim() === '') continue;
+      const parsed = item.safeParse(piece);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: `"${piece}": ${parsed.error.issues[0]!.message}` });
+        return z.NEVER;
+      }
+      if (!values.includes(parsed.data)) values.push(parsed.data);
+    }
+    if (values.length > max) {
+      ctx.addIssue({ code: 'custom', message: `Ensure this list has at most ${max} items.` });
+      return z.NEVER;
+    }
+    return values;
+  });
+}

@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
+import { QUEUES } from '../../infra/queues';
 import { EsignStack, gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/stack';
 import {
   DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
@@ -12,6 +13,7 @@ import {
   stageConfig,
 } from '../../infra/stage-config';
 import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
 
 interface TResource {
   Type: string;
@@ -269,7 +271,10 @@ describe('DynamoDB table', () => {
             { AttributeName: ix.partitionKey, KeyType: 'HASH' },
             { AttributeName: ix.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: ix.projection },
+          Projection: {
+            ProjectionType: ix.projection,
+            ...('nonKeyAttributes' in ix ? { NonKeyAttributes: [...ix.nonKeyAttributes] } : {}),
+          },
         })),
       ),
     });
@@ -400,11 +405,13 @@ describe('functions', () => {
       roleStatements(dev, functionId(dev, 'Esign-dev', name)).flatMap(actionsOf);
     expect(actions('packets')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
     expect(actions('packets').filter((a) => a.startsWith('s3:'))).toEqual([]);
-    for (const name of ['authorizer', 'persons', 'account', 'bundles']) {
-      expect(
-        actions(name).filter((a) => a.startsWith('sqs:')),
-        name,
-      ).toEqual([]);
+    const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
+    for (const { name } of lambdaEntries()) {
+      if (name === 'packets') continue;
+      const sqs = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('sqs:')),
+      );
+      expect(JSON.stringify(sqs.map((st) => st.Resource)), name).not.toContain(notificationsId);
     }
     const env = (
       resources(dev)[functionId(dev, 'Esign-dev', 'packets')]!.Properties!.Environment as {
@@ -414,7 +421,7 @@ describe('functions', () => {
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
   });
 
-  it('seals webhook secrets with a rotating KMS key only the webhooks function may use', () => {
+  it('seals webhook secrets with a rotating KMS key only the webhooks functions may use', () => {
     for (const [template, stack, stage, policy] of [
       [dev, 'Esign-dev', 'dev', 'Delete'],
       [prod, 'Esign-prod', 'prod', 'Retain'],
@@ -446,7 +453,8 @@ describe('functions', () => {
       });
 
       for (const { name } of lambdaEntries()) {
-        if (name === 'webhooks') continue;
+        // The dispatcher signs every call, so it opens sealed secrets too (same statement shape).
+        if (name === 'webhooks' || name === 'webhook-dispatcher') continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id).flatMap(actionsOf);
         expect(
@@ -492,5 +500,66 @@ describe('stage config', () => {
     expect(() => stageConfig('Prod_1')).toThrow();
     expect(() => stageConfig('dev', (key) => (key === 'quotaPerDay' ? 'lots' : undefined))).toThrow();
     expect(() => stageConfig('dev', (key) => (key === 'logRetentionDays' ? 10 : undefined))).toThrow();
+  });
+});
+
+describe('webhook delivery', () => {
+  const queueId = (template: Template, name: string) =>
+    logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: name });
+
+  it('has the deliveries queue with a dead-letter queue after the last attempt, and an alarm on its depth', () => {
+    const all = resources(dev);
+    const main = all[queueId(dev, 'esign-dev-webhook-deliveries')]!.Properties!;
+    const dlqId = queueId(dev, 'esign-dev-webhook-deliveries-dlq');
+    expect(main.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: MAX_ATTEMPTS,
+    });
+    expect(main.VisibilityTimeout).toBe(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
+    dev.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('runs the dispatcher from the queue with batch item failures and reserved concurrency', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const fnId = functionId(template, stack, 'webhook-dispatcher');
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.ReservedConcurrentExecutions).toBe(stageConfig(stage).webhookDispatcherConcurrency);
+      // Every call ends within 10 s; the queue hides a batch longer than the function may run.
+      expect(fn.Timeout).toBeLessThan(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queueId(template, `esign-${stage}-webhook-deliveries`), 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const actions = roleStatements(template, fnId).flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']));
+    }
+  });
+
+  it('lets every function that changes bundles publish, and sweeps outboxes every minute', () => {
+    const queue = queueId(dev, 'esign-dev-webhook-deliveries');
+    for (const name of ['bundles', 'packets', 'persons', 'webhooks', 'outbox-sweeper'] as const) {
+      const id = functionId(dev, 'Esign-dev', name);
+      const vars = (resources(dev)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(vars.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queue });
+      const sends = roleStatements(dev, id).filter((st) => actionsOf(st).includes('sqs:SendMessage'));
+      expect(JSON.stringify(sends.map((st) => st.Resource)), name).toContain(queue);
+    }
+    dev.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(dev, 'Esign-dev', 'outbox-sweeper'), 'Arn'] } }),
+      ],
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { TBundle, TBundleEvent } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
 import type { TBundleStore } from '../../ports';
@@ -11,7 +18,9 @@ import {
   bundleToItem,
   documentFromItem,
   documentToItem,
+  outboxRefOf,
 } from './entities/bundle';
+import { INDEXES } from './table';
 import { putVersioned } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
@@ -211,6 +220,47 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         ExpressionAttributeValues: { ':pk': bundleKeys.personLinkPartition(accountId), ':p': `${personId}#` },
       });
       return items.map((i) => (i.sk as string).slice(personId.length + 1));
+    },
+
+    async clearOutbox(bundle) {
+      // Not a versioned write: the outbox is the publisher's to empty, and bumping the version
+      // would make a concurrent change of the bundle fail for nothing. A bundle changed since it
+      // was read may hold newer entries; it is left alone and published again (idempotently).
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: bundleKeys.item(bundle.accountId, bundle.id),
+            UpdateExpression: 'REMOVE outbox, outboxPk, outboxSk',
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': bundle.version },
+          }),
+        );
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    },
+
+    async withPendingOutbox(before, limit) {
+      const shards = await Promise.all(
+        bundleKeys.outboxPartitions().map((partition) =>
+          db.send(
+            new QueryCommand({
+              TableName: table,
+              IndexName: INDEXES.byOutbox.name,
+              KeyConditionExpression: 'outboxPk = :p AND outboxSk < :before',
+              ExpressionAttributeValues: { ':p': partition, ':before': before },
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      return shards
+        .flatMap((out) => out.Items ?? [])
+        .map((i) => i.outboxSk as string)
+        .sort()
+        .slice(0, limit)
+        .map(outboxRefOf);
     },
   };
 }

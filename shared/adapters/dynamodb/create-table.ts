@@ -34,7 +34,10 @@ export function tableDefinition(
               { AttributeName: ix.partitionKey, KeyType: 'HASH' },
               { AttributeName: ix.sortKey, KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: ix.projection },
+            Projection: {
+              ProjectionType: ix.projection,
+              ...('nonKeyAttributes' in ix ? { NonKeyAttributes: [...ix.nonKeyAttributes] } : {}),
+            },
           })),
   };
 }

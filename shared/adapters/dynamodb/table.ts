@@ -12,6 +12,11 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
  *   item itself, so a status change moves the bundle between lists in the same write.
  * - `by-sent`, `by-completed`: an account's bundles by sent / completed time. Sparse: a bundle
  *   has these keys only once it was sent / completed.
+ * - `by-outbox`: bundles whose webhook events wait to be published, for the sweeper that
+ *   publishes what a crashed request left behind. Sparse (only while waiting) and spread over
+ *   OUTBOX_SHARDS partitions so that busy accounts never share one hot key.
+ * - `by-log`: webhook events and deliveries of an account, newest first. It projects the
+ *   attributes the log filters read, so a filtered list counts its matches from the index alone.
  */
 export const INDEXES = {
   byListOrder: { name: 'by-list-order', partitionKey: 'lpk', sortKey: 'lsk', projection: 'KEYS_ONLY' },
@@ -23,6 +28,16 @@ export const INDEXES = {
     sortKey: 'completedSk',
     projection: 'KEYS_ONLY',
   },
+  byOutbox: { name: 'by-outbox', partitionKey: 'outboxPk', sortKey: 'outboxSk', projection: 'KEYS_ONLY' },
+  byLog: {
+    name: 'by-log',
+    partitionKey: 'logPk',
+    sortKey: 'logSk',
+    projection: 'INCLUDE',
+    nonKeyAttributes: ['webhookId', 'eventId', 'eventType', 'status', 'success'],
+  },
 } as const;
+
+export const OUTBOX_SHARDS = 4;
 
 export type TIndexName = (typeof INDEXES)[keyof typeof INDEXES]['name'];

@@ -1,7 +1,8 @@
 // Downloads a sender-supplied `file_url` without letting the sender reach anything but the public
 // internet (server-side request forgery). Every hop is checked before any socket is opened, and the
 // socket then goes to exactly the addresses that were checked, so a DNS answer that changes between
-// check and connect (DNS rebinding) cannot redirect us inward.
+// check and connect (DNS rebinding) cannot redirect us inward. The checks themselves are the URL guard
+// (`createUrlGuard`), shared with the webhook caller, which must not reach inward either.
 
 import { promises as dns } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -18,17 +19,60 @@ export interface TResolvedAddress {
 /** Resolves a host name to every address it has; injectable so tests never depend on real DNS. */
 export type TLookup = (hostname: string) => Promise<TResolvedAddress[]>;
 
-export interface TSafeFetchOptions {
+export interface TUrlGuardOptions {
   /** Local runtime only: permits 127.0.0.0/8, ::1 (and so `localhost`) and any port. */
   allowLoopback: boolean;
   /** Local runtime only: permits plain `http:`; production accepts `https:` alone. */
   allowHttp: boolean;
+  lookup?: TLookup;
+}
+
+export interface TSafeFetchOptions extends TUrlGuardOptions {
   maxBytes: number;
   /** One deadline for the whole fetch: DNS, connect, TLS, headers and body of every hop. */
   timeoutMs: number;
   /** How many redirects one fetch may follow; 0 refuses any redirect. */
   maxRedirects: number;
-  lookup?: TLookup;
+}
+
+export type TUrlRefusalReason = Extract<
+  TUnsafeUrlReason,
+  'scheme' | 'credentials' | 'port' | 'address' | 'unreachable'
+>;
+
+/**
+ * The guard turned a URL down. `problem` is a lower-case clause ("only https URLs are accepted") that
+ * each client fits into its own message; like UnsafeUrlError it never names the addresses a host
+ * resolved to, so it may be shown to whoever supplied the URL.
+ */
+export class UrlRefusal extends Error {
+  override name = 'UrlRefusal';
+  constructor(
+    readonly reason: TUrlRefusalReason,
+    readonly problem: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(problem, options.cause === undefined ? undefined : { cause: options.cause });
+  }
+}
+
+/** Request options for node:http(s) that send the socket to the checked addresses only. */
+export interface TConnectTarget {
+  host: string;
+  port: number;
+  lookup: LookupFunction;
+  // No pooling: a pooled socket could belong to an earlier check of the same name.
+  agent: false;
+  servername?: string;
+}
+
+export interface TUrlGuard {
+  /**
+   * Checks scheme, credentials, port and every address the host resolves to. Throws UrlRefusal; if
+   * `signal` aborts during DNS resolution it rejects with that abort instead, so the caller can tell a
+   * deadline from a refusal.
+   */
+  check(url: URL, signal: AbortSignal): Promise<TConnectTarget>;
 }
 
 export interface TFetchedFile {
@@ -93,7 +137,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Makes node:net connect to the checked addresses whatever name it is asked to resolve. */
-function pinnedLookup(addresses: TResolvedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: TResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const family =
       options.family === 4 || options.family === 'IPv4'
@@ -139,13 +183,79 @@ function readCapped(res: IncomingMessage, maxBytes: number, tooLarge: () => Erro
   });
 }
 
-export function createSafeFetcher(options: TSafeFetchOptions): TFetchUrl {
+export function createUrlGuard(options: TUrlGuardOptions): TUrlGuard {
   const lookup = options.lookup ?? defaultLookup;
   // Production reaches only the standard web ports. Other ports on public hosts are where mail
   // servers, databases and admin consoles listen; letting callers choose them would turn the
   // fetcher into a port scanner and a way to speak HTTP at non-HTTP services. Locally the service
   // and its fixtures run on arbitrary ports of the developer's own machine, so any port is fine.
   const allowedPorts = new Set(options.allowHttp ? [443, 80] : [443]);
+
+  const isAllowed = (cls: TAddressClass) => cls === 'public' || (cls === 'loopback' && options.allowLoopback);
+
+  /** Everything that can be decided from the URL alone; returns the port to connect to. */
+  function checkUrl(url: URL): number {
+    const scheme = url.protocol;
+    if (scheme !== 'https:' && !(scheme === 'http:' && options.allowHttp)) {
+      const accepted = options.allowHttp ? 'http and https URLs' : 'https URLs';
+      throw new UrlRefusal('scheme', `only ${accepted} are accepted`);
+    }
+    if (url.username !== '' || url.password !== '') {
+      throw new UrlRefusal('credentials', 'URLs with a user name or password are not accepted');
+    }
+    const port = url.port === '' ? (scheme === 'https:' ? 443 : 80) : Number(url.port);
+    if (!options.allowLoopback && !allowedPorts.has(port)) {
+      throw new UrlRefusal('port', `only port ${[...allowedPorts].join(' or ')} is accepted`);
+    }
+    return port;
+  }
+
+  async function resolveChecked(url: URL, signal: AbortSignal): Promise<TResolvedAddress[]> {
+    const literal = ipLiteralOfHostname(url.hostname);
+    let found: TResolvedAddress[];
+    if (literal !== undefined) {
+      found = [{ address: literal, family: isIP(literal) }];
+    } else {
+      try {
+        found = await untilAborted(lookup(url.hostname), signal);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        throw new UrlRefusal('unreachable', 'the host name could not be resolved', { cause: err });
+      }
+    }
+    if (found.length === 0) throw new UrlRefusal('unreachable', 'the host name could not be resolved');
+    // Every address is checked: a resolver may hand back a public and a private address together,
+    // and the connection may go to any of them.
+    const addresses = found.map(({ address }) => ({ address, family: isIP(address) }));
+    for (const { address } of addresses) {
+      if (!isAllowed(classifyAddress(address))) {
+        throw new UrlRefusal('address', 'the host does not resolve to a public internet address');
+      }
+    }
+    return addresses;
+  }
+
+  return {
+    async check(url, signal) {
+      const port = checkUrl(url);
+      const addresses = await resolveChecked(url, signal);
+      const literal = ipLiteralOfHostname(url.hostname);
+      return {
+        // A name host stays the name so that TLS verifies the certificate against it; the pinned
+        // lookup decides where the socket actually goes.
+        host: literal ?? url.hostname,
+        port,
+        lookup: pinnedLookup(addresses),
+        agent: false,
+        // SNI carries host names only (RFC 6066), so IP-literal hosts send none.
+        ...(url.protocol === 'https:' && literal === undefined ? { servername: url.hostname } : {}),
+      };
+    },
+  };
+}
+
+export function createSafeFetcher(options: TSafeFetchOptions): TFetchUrl {
+  const guard = createUrlGuard(options);
 
   const fail = (
     ctx: TFetchContext,
@@ -158,64 +268,19 @@ export function createSafeFetcher(options: TSafeFetchOptions): TFetchUrl {
     return new UnsafeUrlError(reason, `${verb} ${ctx.shown}: ${via}${problem}.`, extra);
   };
 
-  const isAllowed = (cls: TAddressClass) => cls === 'public' || (cls === 'loopback' && options.allowLoopback);
-
-  /** Everything that can be decided from the URL alone; returns the port to connect to. */
-  function checkUrl(url: URL, ctx: TFetchContext): number {
-    const scheme = url.protocol;
-    if (scheme !== 'https:' && !(scheme === 'http:' && options.allowHttp)) {
-      const accepted = options.allowHttp ? 'http and https URLs' : 'https URLs';
-      throw fail(ctx, 'scheme', `only ${accepted} are accepted`);
+  async function checkHop(url: URL, ctx: TFetchContext): Promise<TConnectTarget> {
+    try {
+      return await guard.check(url, ctx.signal);
+    } catch (err) {
+      if (err instanceof UrlRefusal) throw fail(ctx, err.reason, err.problem, { cause: err.cause });
+      throw err;
     }
-    if (url.username !== '' || url.password !== '') {
-      throw fail(ctx, 'credentials', 'URLs with a user name or password are not accepted');
-    }
-    const port = url.port === '' ? (scheme === 'https:' ? 443 : 80) : Number(url.port);
-    if (!options.allowLoopback && !allowedPorts.has(port)) {
-      throw fail(ctx, 'port', `only port ${[...allowedPorts].join(' or ')} is accepted`);
-    }
-    return port;
   }
 
-  async function resolveChecked(url: URL, ctx: TFetchContext): Promise<TResolvedAddress[]> {
-    const literal = ipLiteralOfHostname(url.hostname);
-    let found: TResolvedAddress[];
-    if (literal !== undefined) {
-      found = [{ address: literal, family: isIP(literal) }];
-    } else {
-      try {
-        found = await untilAborted(lookup(url.hostname), ctx.signal);
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        throw fail(ctx, 'unreachable', 'the host name could not be resolved', { cause: err });
-      }
-    }
-    if (found.length === 0) throw fail(ctx, 'unreachable', 'the host name could not be resolved');
-    // Every address is checked: a resolver may hand back a public and a private address together,
-    // and the connection may go to any of them.
-    const addresses = found.map(({ address }) => ({ address, family: isIP(address) }));
-    for (const { address } of addresses) {
-      if (!isAllowed(classifyAddress(address))) {
-        throw fail(ctx, 'address', 'the host does not resolve to a public internet address');
-      }
-    }
-    return addresses;
-  }
-
-  async function exchange(
-    url: URL,
-    port: number,
-    addresses: TResolvedAddress[],
-    ctx: TFetchContext,
-  ): Promise<THopOutcome> {
-    const literal = ipLiteralOfHostname(url.hostname);
-    const isHttps = url.protocol === 'https:';
+  async function exchange(url: URL, target: TConnectTarget, ctx: TFetchContext): Promise<THopOutcome> {
     const requestOptions: https.RequestOptions = {
+      ...target,
       method: 'GET',
-      // A name host stays the name so that TLS verifies the certificate against it; the pinned lookup
-      // decides where the socket actually goes.
-      host: literal ?? url.hostname,
-      port,
       path: `${url.pathname}${url.search}`,
       headers: {
         host: url.host,
@@ -224,13 +289,8 @@ export function createSafeFetcher(options: TSafeFetchOptions): TFetchUrl {
         'accept-encoding': 'identity',
         'user-agent': 'open-esign-file-fetcher',
       },
-      lookup: pinnedLookup(addresses),
-      // No pooling: a pooled socket could belong to an earlier check of the same name.
-      agent: false,
-      // SNI carries host names only (RFC 6066), so IP-literal hosts send none.
-      ...(isHttps && literal === undefined ? { servername: url.hostname } : {}),
     };
-    const req = (isHttps ? https : http).request(requestOptions);
+    const req = (url.protocol === 'https:' ? https : http).request(requestOptions);
     let res: IncomingMessage | undefined;
     const onAbort = () => {
       req.destroy(new Error('aborted'));
@@ -280,9 +340,8 @@ export function createSafeFetcher(options: TSafeFetchOptions): TFetchUrl {
         throw new UnsafeUrlError('invalid_url', `${ctx.shown} is not a valid absolute URL.`);
       }
       for (;;) {
-        const port = checkUrl(url, ctx);
-        const addresses = await resolveChecked(url, ctx);
-        const outcome = await exchange(url, port, addresses, ctx);
+        const target = await checkHop(url, ctx);
+        const outcome = await exchange(url, target, ctx);
         if (outcome.kind === 'file') {
           return { bytes: outcome.bytes, contentType: outcome.contentType, finalUrl: url.href };
         }

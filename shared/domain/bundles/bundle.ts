@@ -1,4 +1,5 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
+import type { TOutboxEntry } from '../webhooks/outbox';
 
 /** `pe` pending is shown while documents are being processed (API-NOTES.md). */
 export type TBundleStatus = 'pe' | 'dr' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
@@ -168,6 +169,8 @@ export interface TBundle {
   events: TBundleEvent[];
   /** How many of the oldest events the store has moved out of the bundle item. */
   archivedEvents?: number;
+  /** Webhook events of past changes not yet published (see webhooks/outbox.ts). */
+  outbox?: TOutboxEntry[];
   /** Settings a sender may change while the bundle is a draft or sent (PATCH). */
   expires?: string;
   ccSender: boolean;

@@ -12,6 +12,7 @@ import type {
 import { ZBundleRequestSchema, ZEnvelopeTemplateRequestSchema } from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { withOutbox } from '../webhooks/outbox';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
@@ -187,7 +188,7 @@ async function writeBundle(
     events: [event('created', now), ...(input.status === 'dr' ? [event('drafted', now)] : [])],
     version: 1,
   };
-  const bundle = input.status === 'dr' ? draft : applySend(draft, now);
+  const bundle = withOutbox(undefined, input.status === 'dr' ? draft : applySend(draft, now));
   try {
     await deps.bundles.create(bundle, stored);
   } catch (err) {

@@ -12,6 +12,13 @@ export const EVENT_KINDS = {
   packetReady: { code: 'pr', text: 'Ready for embedded signing' },
   packetUpdated: { code: 'pu', text: 'Signer updated' },
   reminderSent: { code: 'rm', text: 'Reminder sent' },
+  // Signing and evidence (issues 5 and 6) append these; webhooks/outbox.ts maps them to webhook events.
+  viewed: { code: 'pv', text: 'Signer opened the documents' },
+  packetCompleted: { code: 'pc', text: 'Signer finished signing' },
+  declined: { code: 'pd', text: 'Signer declined to sign' },
+  completed: { code: 'co', text: 'Bundle complete' },
+  docsReady: { code: 'dk', text: 'Final documents ready' },
+  failed: { code: 'fa', text: 'Bundle failed' },
 } as const;
 
 export type TEventKind = keyof typeof EVENT_KINDS;

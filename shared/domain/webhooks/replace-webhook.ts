@@ -4,7 +4,7 @@ import { ZWebhookWriteSchema } from '../../schemas/webhook';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhook } from './get-webhook';
 import { replaceHeaders } from './merge-headers';
-import type { TWebhook } from './webhook';
+import { type TWebhook, withEnabled } from './webhook';
 
 /** PUT: everything is replaced as given; defaults for what is left out, and no headers if none are listed. */
 export async function replaceWebhook(
@@ -16,7 +16,7 @@ export async function replaceWebhook(
   const input = parseInput(ZWebhookWriteSchema, body);
   return retryOnConflict(async () => {
     const current = await getWebhook(deps, accountId, id);
-    const next: TWebhook = {
+    const next: TWebhook = withEnabled(current, {
       ...current,
       url: input.url,
       enabled: input.enabled ?? true,
@@ -25,7 +25,7 @@ export async function replaceWebhook(
       extraHeaders: replaceHeaders(current.extraHeaders, input.extra_headers ?? [], () => deps.ids.uuid()),
       updated: deps.clock.now().toISOString(),
       version: current.version + 1,
-    };
+    });
     await deps.webhooks.save(next, current);
     return next;
   });

@@ -4,7 +4,7 @@ import { ZWebhookPatchSchema } from '../../schemas/webhook';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhook } from './get-webhook';
 import { replaceHeaders } from './merge-headers';
-import type { TWebhook } from './webhook';
+import { type TWebhook, withEnabled } from './webhook';
 
 /** PATCH: fields given replace the stored ones; `extra_headers` given replace the whole set. */
 export async function updateWebhook(
@@ -16,7 +16,7 @@ export async function updateWebhook(
   const input = parseInput(ZWebhookPatchSchema, body);
   return retryOnConflict(async () => {
     const current = await getWebhook(deps, accountId, id);
-    const next: TWebhook = {
+    const next: TWebhook = withEnabled(current, {
       ...current,
       url: input.url ?? current.url,
       enabled: input.enabled ?? current.enabled,
@@ -27,7 +27,7 @@ export async function updateWebhook(
         : current.extraHeaders,
       updated: deps.clock.now().toISOString(),
       version: current.version + 1,
-    };
+    });
     await deps.webhooks.save(next, current);
     return next;
   });

@@ -1,5 +1,6 @@
 // Keys of the Bundle aggregate and its satellite items, declared once.
 import type { TBundle, TDocument } from '../../../domain/bundles/bundle';
+import { OUTBOX_SHARDS } from '../table';
 
 const account = (accountId: string) => `ACCOUNT#${accountId}`;
 
@@ -65,6 +66,19 @@ export const bundleKeys = {
   eventPagePrefix: (id: string) => `BUNDLE#${id}#EVENTS#`,
   /** A signing link, by the hash of its token. */
   signingToken: (hash: string) => ({ pk: `SIGNTOKEN#${hash}`, sk: 'SIGNTOKEN' }),
+  /**
+   * by-outbox: set while the bundle has webhook events to publish, in one of OUTBOX_SHARDS
+   * partitions (picked from the id), sorted by the oldest waiting event.
+   */
+  outboxKeys: (b: Pick<TBundle, 'accountId' | 'id' | 'outbox'>) => {
+    const first = b.outbox?.[0];
+    if (!first) return {};
+    return {
+      outboxPk: `OUTBOX#${outboxShard(b.id)}`,
+      outboxSk: `${first.date}#${b.accountId}#${b.id}`,
+    };
+  },
+  outboxPartitions: () => Array.from({ length: OUTBOX_SHARDS }, (_, i) => `OUTBOX#${i}`),
   /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
   personLinkPartition: (accountId: string) => `${account(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
@@ -73,8 +87,26 @@ export const bundleKeys = {
   }),
 };
 
+function outboxShard(id: string): number {
+  let sum = 0;
+  for (const ch of id) sum = (sum * 31 + ch.charCodeAt(0)) >>> 0;
+  return sum % OUTBOX_SHARDS;
+}
+
+/** `<date>#<account>#<bundle>` of the by-outbox index back to the bundle it names. */
+export function outboxRefOf(sk: string): { accountId: string; id: string } {
+  const [, accountId, id] = sk.split('#');
+  return { accountId: accountId!, id: id! };
+}
+
 export function bundleToItem(b: TBundle): Record<string, unknown> {
-  return { ...bundleKeys.item(b.accountId, b.id), ...bundleKeys.indexKeys(b), entity: 'bundle', ...b };
+  return {
+    ...bundleKeys.item(b.accountId, b.id),
+    ...bundleKeys.indexKeys(b),
+    ...bundleKeys.outboxKeys(b),
+    entity: 'bundle',
+    ...b,
+  };
 }
 
 export function bundleFromItem(item: Record<string, unknown>): TBundle {
@@ -89,6 +121,8 @@ export function bundleFromItem(item: Record<string, unknown>): TBundle {
     sentSk: _sentSk,
     completedPk: _completedPk,
     completedSk: _completedSk,
+    outboxPk: _outboxPk,
+    outboxSk: _outboxSk,
     entity: _e,
     ...rest
   } = item;

@@ -41,6 +41,8 @@ export function webhookToItem(w: TWebhook): Record<string, unknown> {
     extraHeaders: w.extraHeaders,
     created: w.created,
     updated: w.updated,
+    ...(w.failedInARow ? { failedInARow: w.failedInARow } : {}),
+    ...(w.disabledAt ? { disabledAt: w.disabledAt } : {}),
     version: w.version,
   };
 }
@@ -56,6 +58,8 @@ export function webhookFromItem(item: Record<string, unknown>): TWebhook {
     extraHeaders: (item.extraHeaders as TWebhook['extraHeaders']) ?? [],
     created: item.created as string,
     updated: item.updated as string,
+    ...(item.failedInARow ? { failedInARow: Number(item.failedInARow) } : {}),
+    ...(item.disabledAt ? { disabledAt: item.disabledAt as string } : {}),
     version: item.version as number,
   };
 }

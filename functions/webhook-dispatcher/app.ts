@@ -1,0 +1,105 @@
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
+import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
+import { createLogger, type TLogger } from '../../shared/logger';
+import type { TWebhookCaller, TWebhookJob } from '../../shared/ports';
+
+function jobOf(record: SQSRecord): TWebhookJob | undefined {
+  try {
+    const job = JSON.parse(record.body) as Partial<TWebhookJob>;
+    if (typeof job.accountId === 'string' && typeof job.eventId === 'string') {
+      return {
+        accountId: job.accountId,
+        eventId: job.eventId,
+        ...(job.redeliver ? { redeliver: true } : {}),
+      };
+    }
+  } catch {
+    // falls through: not a job this dispatcher can do anything with
+  }
+  return undefined;
+}
+
+/**
+ * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event
+ * source on AWS, infra/local/queue-consumer.ts locally). The jobs of a batch are delivered side
+ * by side, each bounded by the caller's 10-second deadline, so one slow receiver holds up no
+ * other. A failed attempt stays on the queue, hidden until its retry is due (its visibility
+ * timeout set to the schedule's delay), and is reported as a batch item failure.
+ */
+export function buildWebhookDispatcher(opts: {
+  config: TConfig;
+  db?: DynamoDBDocumentClient;
+  sqs?: SQSClient;
+  caller?: TWebhookCaller;
+  log?: TLogger;
+}) {
+  const { config } = opts;
+  const db = opts.db ?? createDocumentClient(config);
+  const sqs = opts.sqs ?? createSqsClient(config);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const queueUrl = config.queues?.webhookDeliveries;
+  const deps: TDeliverDeps = {
+    webhooks: createWebhookStore(db, config.tableName),
+    webhookEvents: createWebhookEventStore(db, config.tableName),
+    webhookSecrets: createWebhookSecretStore(db, config.tableName),
+    sealer: createSecretSealer(config),
+    caller: opts.caller ?? createWebhookCaller(config.fetch ?? { allowHttp: true, allowLoopback: false }),
+    ids: randomIds,
+    clock: systemClock,
+    retryScale: config.webhookRetryScale ?? 1,
+  };
+
+  async function handle(record: SQSRecord): Promise<boolean> {
+    const job = jobOf(record);
+    if (!job) {
+      log.error('webhook job ignored: unreadable message', { messageId: record.messageId });
+      return true;
+    }
+    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const outcome = await deliverEvent(deps, job, attempt);
+    if (outcome.kind === 'done') return true;
+    // Visible again when the retry is due; after the last attempt at once, so that the queue's
+    // redrive moves it to the dead-letter queue on its next receive.
+    const delay = outcome.kind === 'retry' ? outcome.delaySeconds : 0;
+    if (queueUrl) {
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: record.receiptHandle,
+          VisibilityTimeout: delay,
+        }),
+      );
+    }
+    log.info('webhook delivery failed', { eventId: job.eventId, attempt, outcome: outcome.kind, delay });
+    return false;
+  }
+
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const results = await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          return await handle(record);
+        } catch (err) {
+          // A fault of ours (the table, the secret): the job comes back after the queue's
+          // visibility timeout, and the receive counts as an attempt.
+          log.error('webhook job failed', { messageId: record.messageId, error: (err as Error).message });
+          return false;
+        }
+      }),
+    );
+    return {
+      batchItemFailures: event.Records.filter((_, i) => !results[i]).map((r) => ({
+        itemIdentifier: r.messageId,
+      })),
+    };
+  };
+}

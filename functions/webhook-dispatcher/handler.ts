@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildWebhookDispatcher } from './app';
+
+export const handler = buildWebhookDispatcher({ config: configFromEnv() });

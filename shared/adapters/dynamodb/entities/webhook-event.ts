@@ -1,0 +1,79 @@
+// Keys of the webhook log: WebhookEvents and their delivery attempts, declared once.
+import type { TWebhookDelivery, TWebhookEvent } from '../../../domain/webhooks/webhook-event';
+
+const account = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const webhookEventKeys = {
+  event: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WHEVENT#${id}` }),
+  delivery: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WHDELIVERY#${id}` }),
+  /** by-log partitions: `<time>#<id>` sort keys, so a backwards query is newest first. */
+  eventLog: (accountId: string) => `${account(accountId)}#WHEVENTS`,
+  deliveryLog: (accountId: string) => `${account(accountId)}#WHDELIVERIES`,
+};
+
+/** Index attributes (table.ts `by-log`) carry the names the log filters use. */
+export function webhookEventToItem(e: TWebhookEvent): Record<string, unknown> {
+  return {
+    ...webhookEventKeys.event(e.accountId, e.id),
+    logPk: webhookEventKeys.eventLog(e.accountId),
+    logSk: `${e.created}#${e.id}`,
+    entity: 'webhook-event',
+    id: e.id,
+    accountId: e.accountId,
+    webhookId: e.webhookId,
+    eventType: e.type,
+    created: e.created,
+    eventDate: e.eventDate,
+    bundleId: e.bundleId,
+    ...(e.packetId ? { packetId: e.packetId } : {}),
+    payload: e.payload,
+    status: e.status,
+    success: e.success,
+    deliveries: e.deliveries,
+    queued: e.queued,
+  };
+}
+
+export function webhookEventFromItem(item: Record<string, unknown>): TWebhookEvent {
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    webhookId: item.webhookId as string,
+    type: item.eventType as TWebhookEvent['type'],
+    created: item.created as string,
+    eventDate: item.eventDate as string,
+    bundleId: item.bundleId as string,
+    ...(item.packetId ? { packetId: item.packetId as string } : {}),
+    payload: item.payload as string,
+    status: Number(item.status ?? 0),
+    success: Boolean(item.success),
+    deliveries: (item.deliveries as TWebhookEvent['deliveries'] | undefined) ?? [],
+    queued: Boolean(item.queued),
+  };
+}
+
+export function webhookDeliveryToItem(d: TWebhookDelivery): Record<string, unknown> {
+  return {
+    ...webhookEventKeys.delivery(d.accountId, d.id),
+    logPk: webhookEventKeys.deliveryLog(d.accountId),
+    logSk: `${d.timestamp}#${d.id}`,
+    entity: 'webhook-delivery',
+    ...d,
+  };
+}
+
+export function webhookDeliveryFromItem(item: Record<string, unknown>): TWebhookDelivery {
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    eventId: item.eventId as string,
+    webhookId: item.webhookId as string,
+    eventType: item.eventType as TWebhookDelivery['eventType'],
+    timestamp: item.timestamp as string,
+    status: Number(item.status ?? 0),
+    success: Boolean(item.success),
+    message: (item.message as string | undefined) ?? '',
+    payload: item.payload as string,
+    eventCreated: item.eventCreated as string,
+  };
+}

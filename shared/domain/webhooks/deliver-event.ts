@@ -1,0 +1,118 @@
+import type {
+  TClock,
+  TIds,
+  TWebhookCaller,
+  TWebhookEventStore,
+  TWebhookJob,
+  TWebhookStore,
+} from '../../ports';
+import { retryOnConflict } from '../retry-on-conflict';
+import { WEBHOOK_DISABLE_AFTER } from './webhook';
+import { buildWebhookCall } from './webhook-call';
+import type { TWebhookDelivery } from './webhook-event';
+import { signingSecrets, type TSecretDeps } from './webhook-secret';
+
+/**
+ * Seconds before the next attempt, after attempt 1, 2, … failed: about 4, 12, 36, 108 and 324
+ * minutes, each three times the one before. With the first attempt that makes MAX_ATTEMPTS
+ * attempts over about eight hours; the queue's dead-letter queue takes the job after the last
+ * (infra/queues.ts sets its maxReceiveCount to MAX_ATTEMPTS).
+ */
+export const RETRY_DELAYS_SECONDS = [240, 720, 2160, 6480, 19440] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+export type TDeliverDeps = TSecretDeps & {
+  webhooks: TWebhookStore;
+  webhookEvents: TWebhookEventStore;
+  caller: TWebhookCaller;
+  ids: TIds;
+  clock: TClock;
+  /** Multiplies RETRY_DELAYS_SECONDS (config.webhookRetryScale); 1 in production. */
+  retryScale?: number;
+};
+
+export type TDeliveryOutcome =
+  /** Delivered, or nothing to do (already delivered, webhook gone or switched off). */
+  | { kind: 'done' }
+  /** This attempt failed; try again after `delaySeconds`. */
+  | { kind: 'retry'; delaySeconds: number }
+  /** The last attempt failed: the job goes to the dead-letter queue. */
+  | { kind: 'gave-up' };
+
+/**
+ * One attempt of a delivery job. `attempt` is how many times the queue has handed this job out
+ * (1 for the first), which drives the retry schedule. A job may be handed out twice (queues are
+ * at-least-once): the receiver tells duplicates by `event_id`.
+ */
+export async function deliverEvent(
+  deps: TDeliverDeps,
+  job: TWebhookJob,
+  attempt: number,
+): Promise<TDeliveryOutcome> {
+  const event = await deps.webhookEvents.get(job.accountId, job.eventId);
+  if (!event) return { kind: 'done' };
+  if (event.success && !job.redeliver) return { kind: 'done' };
+  const webhook = await deps.webhooks.get(job.accountId, event.webhookId);
+  // Switched off (by the sender, or by the service for failing) or deleted since it was queued.
+  if (!webhook?.enabled) return { kind: 'done' };
+
+  const started = deps.clock.now();
+  const secrets = await signingSecrets(deps, job.accountId, started);
+  const call = buildWebhookCall(event, webhook, secrets, Math.floor(started.getTime() / 1000));
+  const result = await deps.caller.post(webhook.url, call.headers, call.body);
+  const delivery: TWebhookDelivery = {
+    id: deps.ids.uuid(),
+    accountId: job.accountId,
+    eventId: event.id,
+    webhookId: webhook.id,
+    eventType: event.type,
+    timestamp: started.toISOString(),
+    status: result.status,
+    success: result.ok,
+    message: result.message,
+    payload: event.payload,
+    eventCreated: event.created,
+  };
+  await deps.webhookEvents.recordDelivery(delivery);
+
+  if (result.ok) {
+    await recordOutcome(deps, job.accountId, webhook.id, true);
+    return { kind: 'done' };
+  }
+  if (attempt < MAX_ATTEMPTS) {
+    const delay = RETRY_DELAYS_SECONDS[Math.max(0, attempt - 1)]!;
+    return { kind: 'retry', delaySeconds: Math.round(delay * (deps.retryScale ?? 1)) };
+  }
+  await recordOutcome(deps, job.accountId, webhook.id, false);
+  return { kind: 'gave-up' };
+}
+
+/**
+ * Counts events that failed every attempt, in a row; a success starts the count over. At
+ * WEBHOOK_DISABLE_AFTER the service disables the webhook (noting when, so its events are still
+ * logged). Written on the webhook's version, so a sender's edit at the same moment is not lost.
+ */
+async function recordOutcome(
+  deps: TDeliverDeps,
+  accountId: string,
+  webhookId: string,
+  succeeded: boolean,
+): Promise<void> {
+  await retryOnConflict(async () => {
+    const current = await deps.webhooks.get(accountId, webhookId);
+    if (!current) return;
+    if (succeeded && !current.failedInARow) return;
+    const failed = succeeded ? 0 : (current.failedInARow ?? 0) + 1;
+    const disable = !succeeded && failed >= WEBHOOK_DISABLE_AFTER && current.enabled;
+    const now = deps.clock.now().toISOString();
+    await deps.webhooks.save(
+      {
+        ...current,
+        failedInARow: failed,
+        ...(disable ? { enabled: false, disabledAt: now, updated: now } : {}),
+        version: current.version + 1,
+      },
+      current,
+    );
+  });
+}

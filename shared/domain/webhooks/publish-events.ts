@@ -1,0 +1,107 @@
+import type {
+  TBundleStore,
+  TClock,
+  TQueue,
+  TWebhookEventStore,
+  TWebhookJob,
+  TWebhookStore,
+} from '../../ports';
+import type { TBundle } from '../bundles/bundle';
+import type { TOutboxEntry } from './outbox';
+import type { TWebhook } from './webhook';
+import { type TWebhookEvent, webhookEventId } from './webhook-event';
+
+export type TPublishDeps = {
+  bundles: TBundleStore;
+  webhooks: TWebhookStore;
+  webhookEvents: TWebhookEventStore;
+  queue: TQueue;
+  clock: TClock;
+};
+
+/**
+ * The call's `payload` object. API-NOTES.md asks for `bundle_id` (and `packet_id` for packet
+ * events); `custom_key` is added so integrators can match the bundle to their own record without
+ * another request.
+ */
+function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, string> {
+  return {
+    bundle_id: bundle.id,
+    ...(entry.packetId ? { packet_id: entry.packetId } : {}),
+    ...(bundle.customKey ? { custom_key: bundle.customKey } : {}),
+  };
+}
+
+/**
+ * Who hears of an event: enabled webhooks subscribed to its type get it delivered; webhooks the
+ * service disabled for failing (not the sender) still get it logged, so it can be redelivered
+ * once their receiver is back. A webhook the sender switched off gets nothing.
+ */
+const listens = (w: TWebhook, entry: TOutboxEntry) =>
+  w.eventTypes.includes(entry.type) && (w.enabled || w.disabledAt !== undefined);
+
+/**
+ * Publishes the webhook events in a bundle's outbox: for each entry and each webhook that listens,
+ * a WebhookEvent is logged and a delivery job queued, then the outbox is emptied. Every step can
+ * be repeated safely (the event id is derived from the bundle, the entry and the webhook; a job is
+ * queued until its event is marked queued), so a publisher that dies part-way is simply run
+ * again by the next change of the bundle or by the sweeper.
+ */
+export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): Promise<void> {
+  const outbox = bundle.outbox ?? [];
+  if (outbox.length === 0) return;
+  const hooks = await deps.webhooks.all(bundle.accountId);
+  const created = deps.clock.now().toISOString();
+  const work: Promise<void>[] = [];
+  for (const entry of outbox) {
+    for (const hook of hooks.filter((w) => listens(w, entry))) {
+      const event: TWebhookEvent = {
+        id: webhookEventId(bundle.id, entry.seq, hook.id),
+        accountId: bundle.accountId,
+        webhookId: hook.id,
+        type: entry.type,
+        created,
+        eventDate: entry.date,
+        bundleId: bundle.id,
+        ...(entry.packetId ? { packetId: entry.packetId } : {}),
+        payload: JSON.stringify(payloadOf(bundle, entry)),
+        status: 0,
+        success: false,
+        deliveries: [],
+        queued: false,
+      };
+      work.push(logAndQueue(deps, event, hook.enabled));
+    }
+  }
+  await Promise.all(work);
+  await deps.bundles.clearOutbox(bundle);
+}
+
+async function logAndQueue(deps: TPublishDeps, fresh: TWebhookEvent, deliver: boolean): Promise<void> {
+  const { event } = await deps.webhookEvents.createOnce(fresh);
+  if (!deliver || event.queued) return;
+  const job: TWebhookJob = { accountId: event.accountId, eventId: event.id };
+  await deps.queue.send('webhookDeliveries', { ...job });
+  await deps.webhookEvents.markQueued(event);
+}
+
+/** How long a change's own publisher has before the sweeper takes its outbox over. */
+export const SWEEP_AFTER_MS = 30_000;
+
+/**
+ * Publishes what a publisher left behind (its Lambda timed out or crashed after the write):
+ * bundles whose outbox is older than SWEEP_AFTER_MS. Run on a schedule. Answers how many bundles
+ * it published.
+ */
+export async function sweepOutboxes(deps: TPublishDeps, limit = 100): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - SWEEP_AFTER_MS).toISOString();
+  const pending = await deps.bundles.withPendingOutbox(before, limit);
+  let published = 0;
+  for (const ref of pending) {
+    const bundle = await deps.bundles.get(ref.accountId, ref.id);
+    if (!bundle?.outbox?.length) continue;
+    await publishBundleEvents(deps, bundle);
+    published += 1;
+  }
+  return published;
+}

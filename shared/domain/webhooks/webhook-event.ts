@@ -1,0 +1,83 @@
+// A WebhookEvent is one webhook's copy of one bundle event: logged with its payload when the
+// event is published, then updated by every delivery attempt.
+import { createHash } from 'node:crypto';
+import type { TDayRange } from '../../ports';
+import type { TWebhookEventType } from './webhook';
+
+/** An attempt as the event's `deliveries` list shows it. */
+export interface TDeliverySummary {
+  id: string;
+  /** When the attempt started (not when it failed, e.g. for a timeout). */
+  timestamp: string;
+  /** HTTP status of the answer; 0 for none. */
+  status: number;
+  message: string;
+}
+
+export interface TWebhookDelivery extends TDeliverySummary {
+  accountId: string;
+  eventId: string;
+  webhookId: string;
+  eventType: TWebhookEventType;
+  success: boolean;
+  /** The event's payload and log time, so the list can answer in the WebhookEvent shape. */
+  payload: string;
+  eventCreated: string;
+}
+
+export interface TWebhookEvent {
+  id: string;
+  accountId: string;
+  webhookId: string;
+  type: TWebhookEventType;
+  /** When the event was logged. */
+  created: string;
+  /** When the state change that fired it happened. */
+  eventDate: string;
+  bundleId: string;
+  packetId?: string;
+  /** The `payload` object of the call, as JSON text. */
+  payload: string;
+  /** Status of the last answer, 0 for none (or no attempt yet). */
+  status: number;
+  /** Whether any attempt succeeded. */
+  success: boolean;
+  /** Latest attempts, oldest first (at most MAX_DELIVERIES_SHOWN). */
+  deliveries: TDeliverySummary[];
+  /** Whether a delivery job was put on the queue (false: logged only, e.g. webhook disabled). */
+  queued: boolean;
+}
+
+/** The event's own list keeps this many attempts; the deliveries log keeps every one. */
+export const MAX_DELIVERIES_SHOWN = 20;
+
+export interface TWebhookEventFilter {
+  webhookId?: string;
+  /** Any of these. */
+  types?: TWebhookEventType[];
+  /** Any of these last statuses. */
+  statuses?: number[];
+  success?: boolean;
+  dates?: TDayRange;
+}
+
+export interface TWebhookDeliveryFilter {
+  webhookId?: string;
+  eventId?: string;
+  types?: TWebhookEventType[];
+  statuses?: number[];
+  dates?: TDayRange;
+}
+
+/**
+ * The id of a webhook's copy of a bundle's event, derived from what identifies it (a UUIDv8 of
+ * a SHA-256): publishing the same outbox entry again yields the same id, so it is logged and
+ * delivered as one event however often publishing is repeated.
+ */
+export function webhookEventId(bundleId: string, seq: number, webhookId: string): string {
+  const bytes = createHash('sha256').update(`${bundleId}:${seq}:${webhookId}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

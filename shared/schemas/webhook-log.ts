@@ -1,0 +1,71 @@
+import * as z from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook';
+import type { TWebhookDelivery, TWebhookEvent } from '../domain/webhooks/webhook-event';
+import { optional, zBoolean, zCsv } from './common';
+
+/** The spec's log filters accept every event type except packet_declined. */
+export const LOGGED_EVENT_TYPE_FILTERS = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'packet_declined');
+
+const eventType = z.enum(LOGGED_EVENT_TYPE_FILTERS, `Choose from ${LOGGED_EVENT_TYPE_FILTERS.join(', ')}.`);
+const uuid = z.uuid('Must be a valid UUID.');
+/** An HTTP status, or 0 for no answer. */
+const status = z
+  .string()
+  .regex(/^\s*\d{1,3}\s*$/, 'A valid integer from 0 to 999 is required.')
+  .transform((s) => Number(s));
+const day = z.iso.date('Enter a valid date: YYYY-MM-DD.');
+
+const common = {
+  webhook: optional(uuid),
+  event_type: optional(eventType),
+  event_type__in: optional(zCsv(eventType, LOGGED_EVENT_TYPE_FILTERS.length)),
+  status: optional(status),
+  status__in: optional(zCsv(status, 50)),
+  date_after: optional(day),
+  date_before: optional(day),
+};
+
+export const ZWebhookEventListQuerySchema = z.object({ ...common, success: optional(zBoolean) });
+export const ZWebhookDeliveryListQuerySchema = z.object({ ...common, webhook_event: optional(uuid) });
+
+export const WEBHOOK_EVENT_LIST_PARAMS = Object.keys(ZWebhookEventListQuerySchema.shape);
+export const WEBHOOK_DELIVERY_LIST_PARAMS = Object.keys(ZWebhookDeliveryListQuerySchema.shape);
+
+export function toWebhookEventResponse(e: TWebhookEvent) {
+  return {
+    pk: e.id,
+    id: e.id,
+    webhook: e.webhookId,
+    event_type: e.type,
+    created: e.created,
+    status: e.status,
+    success: e.success,
+    payload: e.payload,
+    deliveries: e.deliveries.map((d) => ({
+      pk: d.id,
+      timestamp: d.timestamp,
+      status: d.status,
+      message: d.message,
+    })),
+  };
+}
+
+/**
+ * The deliveries list answers in the WebhookEvent shape (the spec), each item one attempt: its
+ * own id, status and time, with its event's fields, and the delivery fields of the reference API
+ * (`timestamp`, `message`) too, so a client reading either shape finds what it expects.
+ */
+export function toWebhookDeliveryResponse(d: TWebhookDelivery) {
+  const summary = { pk: d.id, timestamp: d.timestamp, status: d.status, message: d.message };
+  return {
+    ...summary,
+    id: d.id,
+    webhook: d.webhookId,
+    webhook_event: d.eventId,
+    event_type: d.eventType,
+    created: d.eventCreated,
+    success: d.success,
+    payload: d.payload,
+    deliveries: [summary],
+  };
+}
