@@ -262,9 +262,16 @@ export class EsignStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: keep,
     });
-    // Delivery jobs of webhook events; every function that changes bundles publishes onto it.
+    // Webhook delivery jobs and messages to people: every function that changes bundles
+    // publishes a change's outbox onto both (shared/adapters/bundle-publishing.ts).
     const webhookQueue = queueWithDeadLetters(this, config.stage, QUEUES.webhookDeliveries);
+    const notifications = queueWithDeadLetters(this, config.stage, QUEUES.notifications);
     const webhookEnv = { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl };
+    const publishEnv = { ...webhookEnv, NOTIFICATIONS_QUEUE_URL: notifications.queueUrl };
+    const grantPublish = (fn: ApiFunction) => {
+      fn.grantSend(webhookQueue);
+      fn.grantSend(notifications);
+    };
     const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
       SECRETS_KEY_ID: secretsKey.keyArn,
       ...webhookEnv,
@@ -307,42 +314,39 @@ export class EsignStack extends Stack {
       name: 'outbox-sweeper',
       config,
       description: 'Publishes webhook events a crashed request left in a bundle outbox',
-      environment: { ...shared, ...webhookEnv },
+      environment: { ...shared, ...publishEnv },
       timeout: Duration.seconds(60),
     });
     sweeper.grantTable(table, 'readWrite');
-    sweeper.grantSend(webhookQueue);
+    grantPublish(sweeper);
     new Rule(this, 'OutboxSweepSchedule', {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunctionTarget(sweeper.fn)],
     });
 
     // Persons changes reach the bundles they are linked to, so it publishes like bundles.
-    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', webhookEnv);
+    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv);
     persons.grantTable(table, 'readWrite');
-    persons.grantSend(webhookQueue);
+    grantPublish(persons);
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
     account.grantUsagePlanRead(usagePlan);
 
-    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', webhookEnv);
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', publishEnv);
     bundles.grantTable(table, 'readWrite');
     bundles.grantBucket(bucket, 'readWrite');
-    bundles.grantSend(webhookQueue);
+    grantPublish(bundles);
 
-    const notifications = queueWithDeadLetters(this, config.stage, QUEUES.notifications);
     // Signing links point at the API's own stage, where the signing pages are served. Built from
     // the API's id alone: a reference to its stage would close a dependency cycle (see above).
     const publicBaseUrl = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
     const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', {
-      NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
       PUBLIC_BASE_URL: publicBaseUrl,
-      ...webhookEnv,
+      ...publishEnv,
     });
     packets.grantTable(table, 'readWrite');
-    packets.grantSend(notifications);
-    packets.grantSend(webhookQueue);
+    grantPublish(packets);
 
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.

@@ -247,7 +247,7 @@ export interface TSigningToken {
   accountId: string;
   bundleId: string;
   packetId: string;
-  kind: 'embed';
+  kind: 'embed' | 'link';
   expires: string;
 }
 

@@ -1,4 +1,4 @@
-import type { TBundleStore, TClock, TQueue } from '../../ports';
+import type { TBundleStore, TClock } from '../../ports';
 import { ConflictError, ValidationError } from '../errors';
 import { isFinished, type TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -8,12 +8,11 @@ import { event } from './send-bundle';
 const HOUR_MS = 3_600_000;
 
 /**
- * Records a reminder and queues its message. The message goes first, carrying the reminder's
- * time; the worker sends it only if the packet's lastReminderAt still says that time, so a
- * write that loses a race never leaves a reminder sent but unrecorded, or recorded twice.
+ * Records a reminder; its audit event puts the message in the bundle's outbox in the same write
+ * (webhooks/outbox.ts), so a reminder is sent exactly when it is recorded.
  */
 export async function remindPacket(
-  deps: { bundles: TBundleStore; queue: TQueue; clock: TClock },
+  deps: { bundles: TBundleStore; clock: TClock },
   accountId: string,
   packetId: string,
 ): Promise<TPacket> {
@@ -21,7 +20,6 @@ export async function remindPacket(
   const now = deps.clock.now();
   const at = now.toISOString();
   let reminded: TPacket | undefined;
-  await deps.queue.send('notifications', { type: 'reminder', accountId, bundleId: bundle.id, packetId, at });
   await changeBundle(deps, accountId, bundle.id, (b) => {
     const p = b.packets.find((x) => x.id === packetId)!;
     if (isFinished(b.status) || b.status === 'dr' || ['co', 'ca', 'ex', 'fa', 'ne'].includes(p.status)) {

@@ -6,13 +6,31 @@
 import type { TBundle } from '../bundles/bundle';
 import type { TWebhookEventType } from './webhook';
 
-/** A webhook event waiting to be published; `seq` is its audit event's place in the bundle's history. */
+/** Messages to people that a change causes; the notifications worker sends them. */
+export type TNotificationType = 'signing_request' | 'reminder' | 'docs_ready' | 'declined';
+
+/**
+ * What a change must cause after its write, waiting to be published; `seq` is its audit event's
+ * place in the bundle's history. `type`: the webhook event it fires; `notify`: the message it sends.
+ */
 export interface TOutboxEntry {
   seq: number;
-  type: TWebhookEventType;
+  type?: TWebhookEventType;
+  notify?: TNotificationType;
   /** When the state change happened (the audit event's timestamp). */
   date: string;
   packetId?: string;
+}
+
+/** A job of the notifications queue, published from an outbox entry with `notify`. */
+export interface TNotificationJob {
+  type: TNotificationType;
+  accountId: string;
+  bundleId: string;
+  packetId?: string;
+  /** The audit event's place in the bundle's history: with the bundle, what the worker de-duplicates on. */
+  seq: number;
+  date: string;
 }
 
 /**
@@ -32,7 +50,18 @@ export const WEBHOOK_TYPE_OF_KIND: Readonly<Record<string, TWebhookEventType>> =
 };
 
 /**
- * `next` with the webhook events among its new audit events added to its outbox. `previous` is
+ * Audit event kind → the message it sends: a signing request when a signer's turn comes (`ps`),
+ * a reminder (`rm`), the documents-ready notice (`dk`), and the sender told of a decline (`pd`).
+ */
+export const NOTIFICATION_OF_KIND: Readonly<Record<string, TNotificationType>> = {
+  ps: 'signing_request',
+  rm: 'reminder',
+  dk: 'docs_ready',
+  pd: 'declined',
+};
+
+/**
+ * `next` with the webhook events and notifications among its new audit events added to its outbox. `previous` is
  * the state the change was applied to (undefined for a new bundle): events are only ever
  * appended, so the new ones are those past previous's count.
  */
@@ -42,10 +71,12 @@ export function withOutbox(previous: TBundle | undefined, next: TBundle): TBundl
   const added: TOutboxEntry[] = [];
   next.events.slice(before).forEach((e, i) => {
     const type = WEBHOOK_TYPE_OF_KIND[e.kind];
-    if (!type) return;
+    const notify = NOTIFICATION_OF_KIND[e.kind];
+    if (!type && !notify) return;
     added.push({
       seq: base + before + i,
-      type,
+      ...(type ? { type } : {}),
+      ...(notify ? { notify } : {}),
       date: e.timestamp,
       ...(e.packetId ? { packetId: e.packetId } : {}),
     });

@@ -7,8 +7,8 @@ import type {
   TWebhookStore,
 } from '../../ports';
 import type { TBundle } from '../bundles/bundle';
-import type { TOutboxEntry } from './outbox';
-import type { TWebhook } from './webhook';
+import type { TNotificationJob, TOutboxEntry } from './outbox';
+import type { TWebhook, TWebhookEventType } from './webhook';
 import { type TWebhookEvent, webhookEventId } from './webhook-event';
 
 export type TPublishDeps = {
@@ -37,12 +37,13 @@ function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, string>
  * service disabled for failing (not the sender) still get it logged, so it can be redelivered
  * once their receiver is back. A webhook the sender switched off gets nothing.
  */
-const listens = (w: TWebhook, entry: TOutboxEntry) =>
-  w.eventTypes.includes(entry.type) && (w.enabled || w.disabledAt !== undefined);
+const listens = (w: TWebhook, type: TWebhookEventType) =>
+  w.eventTypes.includes(type) && (w.enabled || w.disabledAt !== undefined);
 
 /**
- * Publishes the webhook events in a bundle's outbox: for each entry and each webhook that listens,
- * a WebhookEvent is logged and a delivery job queued, then the outbox is emptied. Every step can
+ * Publishes a bundle's outbox: for each webhook event and each webhook that listens, a
+ * WebhookEvent is logged and a delivery job queued; each notification is queued for the
+ * notifications worker; then the outbox is emptied. Every step can
  * be repeated safely (the event id is derived from the bundle, the entry and the webhook; a job is
  * queued until its event is marked queued), so a publisher that dies part-way is simply run
  * again by the next change of the bundle or by the sweeper.
@@ -54,12 +55,15 @@ export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): 
   const created = deps.clock.now().toISOString();
   const work: Promise<void>[] = [];
   for (const entry of outbox) {
-    for (const hook of hooks.filter((w) => listens(w, entry))) {
+    if (entry.notify) work.push(queueNotification(deps, bundle, entry));
+    const type = entry.type;
+    if (!type) continue;
+    for (const hook of hooks.filter((w) => listens(w, type))) {
       const event: TWebhookEvent = {
         id: webhookEventId(bundle.id, entry.seq, hook.id),
         accountId: bundle.accountId,
         webhookId: hook.id,
-        type: entry.type,
+        type,
         created,
         eventDate: entry.date,
         bundleId: bundle.id,
@@ -75,6 +79,22 @@ export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): 
   }
   await Promise.all(work);
   await deps.bundles.clearOutbox(bundle);
+}
+
+/**
+ * Queued again if publishing is repeated; the worker sends each `<bundle>#<seq>` once (see the
+ * notifications worker).
+ */
+async function queueNotification(deps: TPublishDeps, bundle: TBundle, entry: TOutboxEntry): Promise<void> {
+  const job: TNotificationJob = {
+    type: entry.notify!,
+    accountId: bundle.accountId,
+    bundleId: bundle.id,
+    ...(entry.packetId ? { packetId: entry.packetId } : {}),
+    seq: entry.seq,
+    date: entry.date,
+  };
+  await deps.queue.send('notifications', { ...job });
 }
 
 async function logAndQueue(deps: TPublishDeps, fresh: TWebhookEvent, deliver: boolean): Promise<void> {

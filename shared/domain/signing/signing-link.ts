@@ -1,0 +1,34 @@
+import type { TClock, TSigningTokenStore } from '../../ports';
+import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
+import type { TBundle, TPacket } from '../bundles/bundle';
+
+/** How long an emailed or texted signing link works when the bundle sets no expiry. */
+export const SIGNING_LINK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The link a signer gets by email or SMS: unguessable (43 base62 characters, ~256 bits), only
+ * its hash stored, bound to one packet, working until the bundle expires (or for
+ * SIGNING_LINK_TTL_MS). Unlike an embedded URL it may be opened again; every reminder carries a
+ * fresh one. A link of a finished bundle opens only the page saying so.
+ */
+export async function createSigningLink(
+  deps: { tokens: TSigningTokenStore; clock: TClock },
+  bundle: Pick<TBundle, 'id' | 'accountId' | 'expires'>,
+  packet: Pick<TPacket, 'id'>,
+  publicBaseUrl: string,
+): Promise<{ url: string; expires: string }> {
+  const token = randomBase62(43);
+  const now = deps.clock.now().getTime();
+  const expires = new Date(
+    bundle.expires ? Math.max(Date.parse(bundle.expires), now) : now + SIGNING_LINK_TTL_MS,
+  ).toISOString();
+  await deps.tokens.create({
+    hash: hashApiKey(token),
+    accountId: bundle.accountId,
+    bundleId: bundle.id,
+    packetId: packet.id,
+    kind: 'link',
+    expires,
+  });
+  return { url: `${publicBaseUrl.replace(/\/$/, '')}/sign/${token}`, expires };
+}
