@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../domain/webhooks/webhook';
 import type { TWebhookDelivery, TWebhookEvent } from '../domain/webhooks/webhook-event';
 import { optional, zBoolean, zCsv } from './common';
 
-/** The spec's log filters accept every event type except packet_declined. */
-export const LOGGED_EVENT_TYPE_FILTERS = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'packet_declined');
+/** The spec's log filters accept every event type except packet_declined (newer types too). */
+export const LOGGED_EVENT_TYPE_FILTERS = SUBSCRIBABLE_EVENT_TYPES.filter((t) => t !== 'packet_declined');
 
 const eventType = z.enum(LOGGED_EVENT_TYPE_FILTERS, `Choose from ${LOGGED_EVENT_TYPE_FILTERS.join(', ')}.`);
 const uuid = z.uuid('Must be a valid UUID.');

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import {
+  SUBSCRIBABLE_EVENT_TYPES,
+  type TSubscribableEventType,
   type TWebhook,
-  type TWebhookEventType,
   type TWebhookHeader,
-  WEBHOOK_EVENT_TYPES,
 } from '../domain/webhooks/webhook';
 import { optional, zBoolean, zList, zText } from './common';
 
@@ -26,12 +26,12 @@ function required<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
-const eventTypeMessage = `Choose from ${WEBHOOK_EVENT_TYPES.join(', ')}.`;
-const eventType = z.enum(WEBHOOK_EVENT_TYPES, eventTypeMessage);
+const eventTypeMessage = `Choose from ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}.`;
+const eventType = z.enum(SUBSCRIBABLE_EVENT_TYPES, eventTypeMessage);
 
 /** Non-empty; a type listed twice is kept once, in the order first given. */
 const eventTypes = zList(eventType, { min: 1, minMessage: 'Choose at least one event type.' }).transform(
-  (list): TWebhookEventType[] => [...new Set(list)],
+  (list): TSubscribableEventType[] => [...new Set(list)],
 );
 
 function isHttpUrl(s: string): boolean {
@@ -163,7 +163,7 @@ export type TWebhookHeaderPatch = z.output<typeof ZWebhookHeaderPatchSchema>;
 
 /** A comma-separated list of event types; empty items are ignored, duplicates kept once. */
 const eventTypeCsv = zText(2000).transform((raw, ctx) => {
-  const values: TWebhookEventType[] = [];
+  const values: TSubscribableEventType[] = [];
   for (const piece of raw.split(',')) {
     if (piece.trim() === '') continue;
     const parsed = eventType.safeParse(piece.trim());

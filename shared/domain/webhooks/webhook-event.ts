@@ -2,7 +2,7 @@
 // event is published, then updated by every delivery attempt.
 import { createHash } from 'node:crypto';
 import type { TDayRange } from '../../ports';
-import type { TWebhookEventType } from './webhook';
+import type { TSubscribableEventType, TWebhookEventType } from './webhook';
 
 /** An attempt as the event's `deliveries` list shows it. */
 export interface TDeliverySummary {
@@ -54,7 +54,7 @@ export const MAX_DELIVERIES_SHOWN = 20;
 export interface TWebhookEventFilter {
   webhookId?: string;
   /** Any of these. */
-  types?: TWebhookEventType[];
+  types?: TSubscribableEventType[];
   /** Any of these last statuses. */
   statuses?: number[];
   success?: boolean;
@@ -64,7 +64,7 @@ export interface TWebhookEventFilter {
 export interface TWebhookDeliveryFilter {
   webhookId?: string;
   eventId?: string;
-  types?: TWebhookEventType[];
+  types?: TSubscribableEventType[];
   statuses?: number[];
   dates?: TDayRange;
 }

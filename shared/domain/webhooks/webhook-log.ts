@@ -4,13 +4,13 @@ import type { TPageOf, TWebhookEventStore } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../../schemas/webhook-log';
 import { NotFoundError } from '../errors';
-import type { TWebhookEventType } from './webhook';
+import type { TSubscribableEventType } from './webhook';
 import type { TWebhookDelivery, TWebhookEvent } from './webhook-event';
 
 type TQuery = Record<string, string | undefined>;
 
 /** event_type and event_type__in together: an event must match both. */
-function typesOf(one: TWebhookEventType | undefined, any: TWebhookEventType[] | undefined) {
+function typesOf(one: TSubscribableEventType | undefined, any: TSubscribableEventType[] | undefined) {
   if (one === undefined) return any;
   return any === undefined || any.includes(one) ? [one] : [];
 }

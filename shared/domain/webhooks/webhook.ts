@@ -11,6 +11,22 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * Types BlueInk added to its API after the spec this service follows, which its official
+ * clients offer: a webhook may subscribe to them, so those clients work unchanged. The
+ * document-template types fire once templates can change (the templates work);
+ * bundle_signer_reassigned never fires, as this service has no reassignment.
+ */
+export const NEWER_EVENT_TYPES = [
+  'bundle_signer_reassigned',
+  'doc_template_created',
+  'doc_template_updated',
+  'doc_template_deleted',
+] as const;
+
+export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...NEWER_EVENT_TYPES] as const;
+export type TSubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
 /** A header sent with every call of its webhook. */
 export interface TWebhookHeader {
   id: string;
@@ -26,7 +42,7 @@ export interface TWebhook {
   url: string;
   enabled: boolean;
   json: boolean;
-  eventTypes: TWebhookEventType[];
+  eventTypes: TSubscribableEventType[];
   extraHeaders: TWebhookHeader[];
   created: string;
   updated: string;
@@ -55,9 +71,9 @@ export function withEnabled(current: TWebhook, next: TWebhook): TWebhook {
 export interface TWebhookFilter {
   enabled?: boolean;
   /** Subscribed to this event type. */
-  eventType?: TWebhookEventType;
+  eventType?: TSubscribableEventType;
   /** Subscribed to at least one of these. */
-  anyEventTypes?: TWebhookEventType[];
+  anyEventTypes?: TSubscribableEventType[];
 }
 
 export function webhookMatches(w: TWebhook, f: TWebhookFilter): boolean {
