@@ -1,5 +1,6 @@
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listOutbox, type TOutboxEmail } from '../../infra/local/outbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
@@ -136,8 +137,8 @@ describe('embedded signing URL', () => {
 });
 
 describe('reminders', () => {
-  it('records a reminder, queues its message, and refuses another within the hour', async () => {
-    const b = await create();
+  it('records a reminder, sends its message, and refuses another within the hour', async () => {
+    const b = await create({ label: 'Reminded lease' });
     const ann = b.packets[0];
     const res = await call('PUT', `/packets/${ann.id}/remind/`);
     expect(res.status, res.text).toBe(200);
@@ -147,22 +148,20 @@ describe('reminders', () => {
     const events = await call('GET', `/bundles/${b.id}/events/`);
     expect(events.body.filter((e: { kind: string }) => e.kind === 'rm')).toHaveLength(1);
 
-    const sqs = new SQSClient({
-      region: runtime.config.region,
-      endpoint: runtime.config.endpoints.sqs,
-      credentials: runtime.config.credentials,
-    });
-    const got = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: runtime.config.queues!.notifications,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-      }),
-    );
-    const messages = (got.Messages ?? []).map((m) => JSON.parse(m.Body!));
-    expect(messages).toContainEqual(
-      expect.objectContaining({ type: 'reminder', bundleId: b.id, packetId: ann.id }),
-    );
+    // The notifications worker consumes the queue: the reminder lands in the outbox.
+    const subject = 'Reminder: Please sign: Reminded lease';
+    const reminders = async () =>
+      (await listOutbox(dataPaths(runtime.dataDir).outbox)).filter(
+        (m): m is TOutboxEmail => m.kind === 'email' && m.subject === subject,
+      );
+    const deadline = Date.now() + 10_000;
+    while ((await reminders()).length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const [reminder, ...more] = await reminders();
+    expect(more).toEqual([]);
+    expect(reminder).toMatchObject({ to: ['ann@example.com'] });
+    expect(reminder!.text).toMatch(new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`));
   });
 
   it('is 409 when the bundle is finished or still a draft', async () => {

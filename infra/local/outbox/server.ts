@@ -12,6 +12,7 @@ import {
   sesFaultReply,
   sesSendEmailReply,
 } from './ses-send-email';
+import { simulatedSesEvents } from './ses-simulator';
 import { parsePublish, snsFaultReply, snsPublishReply } from './sns-publish';
 import { newOutboxId, writeOutboxMessage } from './store';
 import type { TWireFault, TWireReply } from './wire';
@@ -24,6 +25,12 @@ export interface TOutboxServerOptions {
   dir: string;
   /** Called after a message is stored, e.g. to log where its page is. */
   onMessage?: (message: TOutboxMessage) => void;
+  /**
+   * Receives what SES would publish to a configuration set's SNS destination (a JSON text) for
+   * emails to its simulator addresses (bounce@simulator.amazonses.com, complaint@…): shortly
+   * after the send, and again with growing pauses while it fails, as SNS retries a Lambda.
+   */
+  onSesEvent?: (notification: string) => Promise<void>;
 }
 
 export interface TOutboxServer {
@@ -35,11 +42,30 @@ export interface TOutboxServer {
 
 // Far above any real email or SMS; only guards the process against a runaway client.
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+// Simulated SES reports: the first a moment after the send (SES reports after answering), then
+// retried after 0.4, 0.8, 1.6 and 3.2 s while the receiver fails.
+const SES_EVENT_DELAY_MS = 200;
+const SES_EVENT_ATTEMPTS = 5;
 
 export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOutboxServer> {
   const host = opts.host ?? '127.0.0.1';
   await mkdir(opts.dir, { recursive: true });
   let sequence = 0;
+  let stopped = false;
+  const pending = new Set<NodeJS.Timeout>();
+
+  const publishSesEvent = (notification: string, attempt = 1): void => {
+    const onSesEvent = opts.onSesEvent;
+    if (!onSesEvent || stopped || attempt > SES_EVENT_ATTEMPTS) return;
+    const timer = setTimeout(
+      () => {
+        pending.delete(timer);
+        onSesEvent(notification).catch(() => publishSesEvent(notification, attempt + 1));
+      },
+      SES_EVENT_DELAY_MS * 2 ** (attempt - 1),
+    );
+    pending.add(timer);
+  };
 
   const accept = async (message: TOutboxMessage): Promise<void> => {
     await writeOutboxMessage(opts.dir, message);
@@ -61,6 +87,7 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
       const parsed = parseSendEmail(body, newOutboxId(time, ++sequence), time);
       if (!parsed.ok) return sesFaultReply(parsed.fault, requestId);
       await accept(parsed.value);
+      for (const notification of simulatedSesEvents(parsed.value)) publishSesEvent(notification);
       return sesSendEmailReply(parsed.value.id, requestId);
     }
 
@@ -114,6 +141,9 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
     port,
     stop: () =>
       new Promise<void>((resolve, reject) => {
+        stopped = true;
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
         server.close((err) => (err ? reject(err) : resolve()));
         // SDK clients keep connections alive; without this close() waits for them to time out.
         server.closeAllConnections();

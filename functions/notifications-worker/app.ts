@@ -1,0 +1,185 @@
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import {
+  createDocumentClient,
+  createSesClient,
+  createSnsClient,
+  createSqsClient,
+} from '../../shared/adapters/aws/clients';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';
+import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
+import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
+import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
+import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import {
+  DEFAULT_MAIL_FROM,
+  NOTIFY_MAX_ATTEMPTS,
+  NOTIFY_RETRY_DELAYS_SECONDS,
+} from '../../shared/domain/notifications/notification';
+import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
+import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
+import type { TNotificationJob, TNotificationType } from '../../shared/domain/webhooks/outbox';
+import { createLogger, type TLogger } from '../../shared/logger';
+import type { TMailer, TSmsSender } from '../../shared/ports';
+
+const TYPES: readonly TNotificationType[] = ['signing_request', 'reminder', 'docs_ready', 'declined'];
+
+function jobOf(record: SQSRecord): TNotificationJob | undefined {
+  try {
+    const j = JSON.parse(record.body) as Partial<TNotificationJob>;
+    if (
+      TYPES.includes(j.type as TNotificationType) &&
+      typeof j.accountId === 'string' &&
+      typeof j.bundleId === 'string' &&
+      Number.isInteger(j.seq) &&
+      (j.packetId === undefined || typeof j.packetId === 'string')
+    ) {
+      return {
+        type: j.type!,
+        accountId: j.accountId,
+        bundleId: j.bundleId,
+        ...(j.packetId ? { packetId: j.packetId } : {}),
+        seq: j.seq!,
+        date: typeof j.date === 'string' ? j.date : '',
+      };
+    }
+  } catch {
+    // falls through: nothing this worker can do anything with
+  }
+  return undefined;
+}
+
+const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
+
+/**
+ * Composition root of the notifications worker. One Lambda, two event sources:
+ * - the notifications queue (an SQS event source with batch item failures on AWS,
+ *   infra/local/queue-consumer.ts locally): each job's messages are sent once
+ *   (shared/domain/notifications/send-notification.ts); a job that failed is hidden until its
+ *   retry is due and reported as a batch item failure, and the queue's DLQ takes it after
+ *   NOTIFY_MAX_ATTEMPTS;
+ * - the SNS topic SES publishes bounces and complaints to (locally the outbox stand-in calls it
+ *   for SES's simulator addresses): each becomes an `nb` audit event. A failure throws, so that
+ *   Lambda retries the asynchronous invocation and then hands it to its failure destination.
+ */
+export function buildNotificationsWorker(opts: {
+  config: TConfig;
+  db?: DynamoDBDocumentClient;
+  sqs?: SQSClient;
+  mailer?: TMailer;
+  sms?: TSmsSender;
+  log?: TLogger;
+}) {
+  const { config } = opts;
+  const db = opts.db ?? createDocumentClient(config);
+  const sqs = opts.sqs ?? createSqsClient(config);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const scale = config.notificationRetryScale ?? 1;
+  const base = {
+    bundles: createBundleStore(db, config.tableName),
+    accounts: createAccountStore(db, config.tableName),
+    tokens: createSigningTokenStore(db, config.tableName),
+    notifications: createNotificationStore(db, config.tableName),
+    mailer:
+      opts.mailer ??
+      createSesMailer(createSesClient(config), {
+        ...(config.mail?.configurationSet ? { configurationSetName: config.mail.configurationSet } : {}),
+      }),
+    sms: opts.sms ?? createSnsSmsSender(createSnsClient(config)),
+    clock: systemClock,
+    ids: randomIds,
+  };
+  // Read per job: the local runtime learns its public address only once its gateway listens.
+  const deps = (): TNotifyDeps => ({
+    ...base,
+    mailFrom: config.mail?.from ?? DEFAULT_MAIL_FROM,
+    publicBaseUrl: config.publicBaseUrl ?? '',
+  });
+
+  /** Hides the message until its retry is due (0: at once, so that the redrive takes the last). */
+  async function retryLater(record: SQSRecord, seconds: number): Promise<void> {
+    const queueUrl = config.queues?.notifications;
+    if (!queueUrl) return;
+    await sqs
+      .send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: record.receiptHandle,
+          VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
+        }),
+      )
+      // The queue's own visibility timeout then decides when it comes back.
+      .catch((err: Error) => log.warn('could not schedule the retry', { error: err.message }));
+  }
+
+  async function handleJob(record: SQSRecord): Promise<boolean> {
+    const job = jobOf(record);
+    if (!job) {
+      log.error('notification job ignored: unreadable message', { messageId: record.messageId });
+      return true;
+    }
+    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
+    try {
+      const outcome = await sendNotification(deps(), job, attempt);
+      if (outcome.kind === 'done') {
+        log.info('notification job done', { ...about, sent: outcome.sent, skipped: outcome.skipped });
+        return true;
+      }
+      log.info('notification job waits for another attempt', { ...about, seconds: outcome.seconds });
+      await retryLater(record, outcome.seconds);
+      return false;
+    } catch (err) {
+      log.error('notification job failed', { ...about, error: (err as Error).message });
+      const delay =
+        attempt >= NOTIFY_MAX_ATTEMPTS
+          ? 0
+          : (NOTIFY_RETRY_DELAYS_SECONDS[attempt - 1] ?? NOTIFY_RETRY_DELAYS_SECONDS.at(-1)!) * scale;
+      await retryLater(record, delay);
+      return false;
+    }
+  }
+
+  async function handleReports(event: SNSEvent): Promise<void> {
+    for (const record of event.Records) {
+      const report = parseSesNotification(record.Sns.Message);
+      if (!report) {
+        log.info('mail event ignored', { snsMessageId: record.Sns.MessageId });
+        continue;
+      }
+      try {
+        const result = await recordDeliveryReport(deps(), report);
+        log.info('mail delivery report', {
+          kind: report.kind,
+          providerMessageId: report.providerMessageId,
+          result,
+        });
+      } catch (err) {
+        log.error('mail delivery report not recorded', {
+          kind: report.kind,
+          providerMessageId: report.providerMessageId,
+          error: (err as Error).message,
+        });
+        throw err;
+      }
+    }
+  }
+
+  return async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
+    if (isSnsEvent(event)) {
+      await handleReports(event);
+      return undefined;
+    }
+    const results = await Promise.all(event.Records.map(handleJob));
+    return {
+      batchItemFailures: event.Records.filter((_, i) => !results[i]).map((r) => ({
+        itemIdentifier: r.messageId,
+      })),
+    };
+  };
+}

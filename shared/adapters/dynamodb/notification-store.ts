@@ -1,0 +1,124 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { TNotificationRecord } from '../../domain/notifications/notification';
+import type { TNotificationStore } from '../../ports';
+import { isConditionFailure } from './batch';
+import {
+  notificationKeys,
+  notificationRecordFromItem,
+  notificationRecordToItem,
+  sentMessageFromItem,
+  sentMessageToItem,
+} from './entities/notification';
+
+// `state`, `error` and `updated` are not all reserved words, but naming them keeps every
+// expression here readable the same way.
+const NAMES = { '#state': 'state', '#updated': 'updated', '#error': 'error' };
+
+export function createNotificationStore(db: DynamoDBDocumentClient, table: string): TNotificationStore {
+  const keyOf = (r: Pick<TNotificationRecord, 'accountId' | 'bundleId' | 'seq' | 'recipient'>) =>
+    notificationKeys.record(r.accountId, r.bundleId, r.seq, r.recipient);
+
+  async function get(accountId: string, bundleId: string, seq: number, recipient: string) {
+    const out = await db.send(
+      new GetCommand({
+        TableName: table,
+        Key: notificationKeys.record(accountId, bundleId, seq, recipient),
+        ConsistentRead: true,
+      }),
+    );
+    return out.Item ? notificationRecordFromItem(out.Item) : undefined;
+  }
+
+  /** Sets the outcome of an attempt, only if that attempt still holds the claim. */
+  async function settle(record: TNotificationRecord, update: string, values: Record<string, unknown>) {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keyOf(record),
+          UpdateExpression: update,
+          ConditionExpression: 'claimId = :claim',
+          ExpressionAttributeNames: NAMES,
+          ExpressionAttributeValues: { ...values, ':claim': record.claimId },
+        }),
+      );
+    } catch (err) {
+      // A later attempt took the claim over (this one was presumed dead): its outcome stands.
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  return {
+    get,
+
+    async claim(record, staleBefore) {
+      // Twice at most: a record that vanished between the refused write and the read (never
+      // deleted today) is simply claimed again.
+      for (let round = 0; round < 2; round++) {
+        try {
+          await db.send(
+            new PutCommand({
+              TableName: table,
+              Item: notificationRecordToItem(record),
+              ConditionExpression:
+                'attribute_not_exists(pk) OR #state = :failed OR (#state = :sending AND #updated < :stale)',
+              ExpressionAttributeNames: { '#state': 'state', '#updated': 'updated' },
+              ExpressionAttributeValues: {
+                ':failed': 'failed',
+                ':sending': 'sending',
+                ':stale': staleBefore,
+              },
+            }),
+          );
+          return { claimed: true };
+        } catch (err) {
+          if (!isConditionFailure(err)) throw err;
+        }
+        const current = await get(record.accountId, record.bundleId, record.seq, record.recipient);
+        if (current) return { claimed: false, current };
+      }
+      throw new Error('Could not claim the notification record');
+    },
+
+    async markSent(record, sent) {
+      // The lookup first: a record marked sent always has its lookup for bounce reports.
+      await db.send(new PutCommand({ TableName: table, Item: sentMessageToItem(sent) }));
+      await settle(record, 'SET #state = :sent, providerMessageId = :id, #updated = :at REMOVE #error', {
+        ':sent': 'sent',
+        ':id': sent.providerMessageId,
+        ':at': sent.sent,
+      });
+    },
+
+    async markFailed(record, error, at) {
+      await settle(record, 'SET #state = :failed, #error = :error, #updated = :at', {
+        ':failed': 'failed',
+        ':error': error,
+        ':at': at,
+      });
+    },
+
+    async findSent(providerMessageId) {
+      const out = await db.send(
+        new GetCommand({
+          TableName: table,
+          Key: notificationKeys.sent(providerMessageId),
+          ConsistentRead: true,
+        }),
+      );
+      return out.Item ? sentMessageFromItem(out.Item) : undefined;
+    },
+
+    async noteReport(providerMessageId, kind) {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: notificationKeys.sent(providerMessageId),
+          UpdateExpression: 'SET reported = list_append(if_not_exists(reported, :none), :kind)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':none': [], ':kind': [kind] },
+        }),
+      );
+    },
+  };
+}

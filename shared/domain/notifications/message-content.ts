@@ -1,0 +1,67 @@
+// What the messages say. Every piece of text here may come from a sender or a signer (labels,
+// names, messages, decline reasons), so the HTML part escapes all of it; links are ours.
+
+export interface TEmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface TEmailBody {
+  subject: string;
+  /** The first line, e.g. "Hello Ann,". */
+  greeting?: string;
+  /** Plain text; blank lines separate paragraphs, single line breaks are kept. */
+  paragraphs: string[];
+  button?: { label: string; url: string };
+  /** Small print under the message. */
+  footer: string[];
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One line: subjects and names never carry line breaks into a header. */
+export function oneLine(s: string, max = 400): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+const htmlText = (s: string) => escapeHtml(s).replace(/\r?\n/g, '<br>');
+
+/** The same message as text and as simple, inline-styled HTML (mail clients ignore style sheets). */
+export function renderEmail(body: TEmailBody): TEmailContent {
+  const text = [
+    ...(body.greeting ? [body.greeting] : []),
+    ...body.paragraphs,
+    ...(body.button ? [`${body.button.label}: ${body.button.url}`] : []),
+    ['--', ...body.footer].join('\n'),
+  ].join('\n\n');
+
+  const p = (s: string) => `<p style="margin:0 0 16px">${htmlText(s)}</p>`;
+  const button = body.button
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(body.button.url)}" ` +
+      'style="display:inline-block;padding:12px 24px;background:#0b5cad;color:#ffffff;' +
+      'text-decoration:none;border-radius:6px;font-weight:600">' +
+      `${escapeHtml(body.button.label)}</a></p>` +
+      '<p style="margin:0 0 16px;font-size:13px;color:#656d76">If the button does not work, open this link: ' +
+      `<a href="${escapeHtml(body.button.url)}" style="color:#0b5cad;word-break:break-all">` +
+      `${escapeHtml(body.button.url)}</a></p>`
+    : '';
+  const footer = body.footer
+    .map((line) => `<p style="margin:0 0 6px;font-size:12px;color:#656d76">${htmlText(line)}</p>`)
+    .join('');
+  const html =
+    '<!doctype html><html><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<title>${escapeHtml(body.subject)}</title></head>` +
+    '<body style="margin:0;padding:24px;background:#f6f8fa;font:15px/1.5 system-ui,-apple-system,Segoe UI,sans-serif;color:#1f2328">' +
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d8dee4;border-radius:8px;padding:24px">' +
+    (body.greeting ? p(body.greeting) : '') +
+    body.paragraphs.map(p).join('') +
+    button +
+    `<hr style="border:none;border-top:1px solid #d8dee4;margin:24px 0 12px">${footer}` +
+    '</div></body></html>';
+  return { subject: body.subject, text, html };
+}
