@@ -1,0 +1,39 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/adapters/aws/clients';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
+import { systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import { runDueWork, type TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
+import { createLogger, type TLogger } from '../../shared/logger';
+
+/**
+ * Composition root of the scheduler, run every five minutes (an EventBridge schedule on AWS, a
+ * timer locally): expires bundles past their expiry and records the automatic reminders due.
+ * Its changes publish their outbox like any other (the reminder messages, through the
+ * notifications queue), so it gets the same bundle store as the functions serving requests.
+ * `now` is for tests; the schedule runs it with the clock.
+ */
+export function buildScheduler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+  const db = opts.db ?? createDocumentClient(opts.config);
+  const log = opts.log ?? createLogger(opts.config.logLevel);
+  const deps = { bundles: createPublishingBundleStore(opts.config, db, log) };
+  return async (now: Date = systemClock.now()): Promise<TDueWorkRun> => {
+    const run = await runDueWork(deps, now);
+    for (const f of run.failed) {
+      log.error('due work failed; the next run tries again', {
+        accountId: f.accountId,
+        bundleId: f.id,
+        error: f.error,
+      });
+    }
+    if (run.checked > 0) {
+      log.info('due work done', {
+        checked: run.checked,
+        expired: run.expired,
+        reminders: run.reminders,
+        failed: run.failed.length,
+      });
+    }
+    return run;
+  };
+}

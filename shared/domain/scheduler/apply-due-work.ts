@@ -1,0 +1,49 @@
+import type { TBundle, TPacket, TPacketStatus } from '../bundles/bundle';
+import { event } from '../bundles/send-bundle';
+import { expiresAt, reminderDueAt } from './schedule';
+
+/** Signers who have not finished: an expiring bundle takes them with it. */
+const OPEN_PACKET: readonly TPacketStatus[] = ['ne', 're', 'se', 'st'];
+
+export interface TDueWork {
+  /** The bundle with the work done; the very object given when nothing was due. */
+  next: TBundle;
+  expired: boolean;
+  /** Ids of the packets reminded. */
+  reminded: string[];
+}
+
+/**
+ * What is due at `now`, applied to the bundle as it is (the scheduler calls this inside
+ * changeBundle, so a retry after a lost race decides again on the newer state):
+ * - past its expiry the bundle and its open packets become `ex`, with the `ex` audit event (no
+ *   webhook event: the spec has no type for it), and no reminder goes out;
+ * - otherwise each signer whose reminder is due (schedule.ts) gets one: `lastReminderAt` is set
+ *   and an `rm` audit event appended, which puts the reminder message in the bundle's outbox in
+ *   this same write (webhooks/outbox.ts). The event's description says it was automatic.
+ */
+export function applyDueWork(b: TBundle, now: Date): TDueWork {
+  const at = now.toISOString();
+  const expiry = expiresAt(b);
+  if (expiry !== undefined && expiry <= now.getTime()) {
+    const next: TBundle = {
+      ...b,
+      status: 'ex',
+      packets: b.packets.map((p): TPacket => (OPEN_PACKET.includes(p.status) ? { ...p, status: 'ex' } : p)),
+      events: [...b.events, event('expired', at)],
+    };
+    return { next, expired: true, reminded: [] };
+  }
+  const due = b.packets.filter((p) => {
+    const t = reminderDueAt(b, p);
+    return t !== undefined && t <= now.getTime();
+  });
+  if (due.length === 0) return { next: b, expired: false, reminded: [] };
+  const ids = new Set(due.map((p) => p.id));
+  const next: TBundle = {
+    ...b,
+    packets: b.packets.map((p) => (ids.has(p.id) ? { ...p, lastReminderAt: at } : p)),
+    events: [...b.events, ...due.map((p) => event('reminderSent', at, p.id, `${p.name} (automatic)`))],
+  };
+  return { next, expired: false, reminded: [...ids] };
+}
