@@ -16,12 +16,14 @@ import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
 import { kb, mark, ms, table } from './format';
+import type { TWebhookFigures } from './webhooks';
 
 const { benchBundles } = await import('./bundles');
 const { benchApiVsDynalite } = await import('./api-vs-dynalite');
 const { benchBundlesApi, bundlesApiFailed, bundlesApiJson, bundlesApiReport, BUNDLES_API_TARGETS } =
   await import('./bundles-api');
 const { round } = await import('./stats');
+const { benchWebhooks, webhooksFailed, webhooksJson, webhooksReport } = await import('./webhooks');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -30,10 +32,18 @@ const TARGETS = {
   getRatioMin: 0.5,
   getDbCalls: 1,
 } as const;
-/** Whole-run guard: every phase is bounded already; this catches a hang outside them. */
-const WATCHDOG_MS = 5 * 60_000;
+/**
+ * Whole-run guard: every phase is bounded already; this catches a hang outside them. Above the
+ * sum of the bounds (the webhooks section alone may take 4 minutes on a busy 2-core machine).
+ */
+const WATCHDOG_MS = 10 * 60_000;
 
-function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures, bundlesApi: TBundlesApiFigures) {
+function printReport(
+  bundles: TBundleFigures[],
+  api: TApiVsDynaliteFigures,
+  bundlesApi: TBundlesApiFigures,
+  webhooks: TWebhookFigures,
+) {
   const out: string[] = [];
   out.push(
     '',
@@ -111,6 +121,7 @@ function printReport(bundles: TBundleFigures[], api: TApiVsDynaliteFigures, bund
     for (const f of p.failures) out.push(`  FAILED ${name} ×${f.count}: ${f.message}`);
   }
   out.push(bundlesApiReport(bundlesApi));
+  out.push(webhooksReport(webhooks));
   console.log(out.join('\n'));
 }
 
@@ -121,6 +132,7 @@ function resultsJson(
   bundles: TBundleFigures[],
   api: TApiVsDynaliteFigures,
   bundlesApi: TBundlesApiFigures,
+  webhooks: TWebhookFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -175,6 +187,7 @@ function resultsJson(
       post: { count: api.dbCalls.post.commands.length, commands: api.dbCalls.post.commands },
     },
     bundlesApi: bundlesApiJson(bundlesApi),
+    webhooks: webhooksJson(webhooks),
   };
 }
 
@@ -215,10 +228,18 @@ const bundlesApi = await benchBundlesApi({
   phaseMaxMs: 60_000,
 });
 
-printReport(bundles, api, bundlesApi);
+console.log('bench: webhooks: 1,000 events end to end to a loopback receiver, then a queue drained…');
+const webhooks = await benchWebhooks({
+  events: 1000,
+  createConcurrency: 8,
+  warmup: 20,
+  phaseMaxMs: 240_000,
+});
+
+printReport(bundles, api, bundlesApi, webhooks);
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi), null, 2)}\n`,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks), null, 2)}\n`,
 );
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
@@ -226,5 +247,6 @@ console.log(
 
 const failed =
   [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0) ||
-  bundlesApiFailed(bundlesApi);
+  bundlesApiFailed(bundlesApi) ||
+  webhooksFailed(webhooks);
 if (failed) process.exitCode = 1;
