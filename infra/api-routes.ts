@@ -1,7 +1,7 @@
 // Which Lambda serves which top-level path below /api/v2. The CDK stack creates these API
 // Gateway resources and the local runtime routes requests by the same table.
 
-export type TFunctionName = 'persons' | 'account' | 'bundles' | 'packets' | 'webhooks';
+export type TFunctionName = 'persons' | 'account' | 'bundles' | 'packets' | 'webhooks' | 'signing';
 
 export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'persons', fn: 'persons' },
@@ -10,3 +10,9 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'webhooks', fn: 'webhooks' },
   { resource: 'rate_limit', fn: 'account' },
 ];
+
+/**
+ * Top-level paths outside /api/v2 that need no API key: the signing pages and the signer API
+ * (their own link and session tokens authenticate), served at the root of the API's stage.
+ */
+export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [{ resource: 'sign', fn: 'signing' }];

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
+import { copySigningAssets } from '../functions/signing/assets';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,9 +22,22 @@ export const LAMBDA_ENTRIES = {
   webhooks: 'functions/webhooks/handler.ts',
   'webhook-dispatcher': 'functions/webhook-dispatcher/handler.ts',
   'outbox-sweeper': 'functions/outbox-sweeper/handler.ts',
+  'notifications-worker': 'functions/notifications-worker/handler.ts',
+  signing: 'functions/signing/handler.ts',
+  scheduler: 'functions/scheduler/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
+
+/**
+ * Files a Lambda reads at run time besides its code, written into its output folder after the
+ * build: the signing pages' static files (scripts, styles, pdf.js and its worker, fonts), read
+ * from `signing-assets/` beside index.mjs when first asked for, so they never weigh on the entry
+ * bundle's cold start.
+ */
+export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) => void>> = {
+  signing: (outDir) => copySigningAssets(REPO_ROOT, outDir),
+};
 
 export interface TLambdaEntry {
   name: TLambdaName;

@@ -1,10 +1,18 @@
 // The service's queues, declared once: the local runtime creates them in its SQS stand-in,
 // and later stacks create them on AWS. Each has a dead-letter queue after `maxReceiveCount`.
+import { NOTIFY_MAX_ATTEMPTS } from '../shared/domain/notifications/notification';
 import { MAX_ATTEMPTS } from '../shared/domain/webhooks/deliver-event';
 
 export const QUEUES = {
-  /** Signing requests and reminders to send by email or SMS. */
-  notifications: { name: 'notifications', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  /**
+   * Messages to people (signing requests, reminders, documents ready, declines). The worker hides
+   * a failed job until its retry is due; the visibility timeout is above the worker's timeout.
+   */
+  notifications: {
+    name: 'notifications',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: NOTIFY_MAX_ATTEMPTS,
+  },
   /**
    * Webhook delivery jobs. The dispatcher hides a failed job until its retry is due, so a job
    * is received once per attempt, and after the last attempt the queue moves it to its DLQ. The

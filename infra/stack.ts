@@ -4,6 +4,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags } from
 import {
   AccessLogFormat,
   ApiKeySourceType,
+  AuthorizationType,
   EndpointType,
   IdentitySource,
   LogGroupLogDestination,
@@ -16,14 +17,20 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
-import { API_ROUTES, type TFunctionName } from './api-routes';
+import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import { queueWithDeadLetters } from './constructs/queue';
 import { QUEUES } from './queues';
@@ -324,6 +331,22 @@ export class EsignStack extends Stack {
       targets: [new LambdaFunctionTarget(sweeper.fn)],
     });
 
+    // Reminders and expiry (ARCHITECTURE.md): every five minutes, so a bundle expires and a
+    // reminder goes out at most five minutes after its time. Its changes publish like any other.
+    const scheduler = new ApiFunction(this, 'SchedulerFunction', {
+      name: 'scheduler',
+      config,
+      description: 'Expires bundles and sends the automatic reminders that are due',
+      environment: { ...shared, ...publishEnv },
+      timeout: Duration.minutes(2),
+    });
+    scheduler.grantTable(table, 'readWrite');
+    grantPublish(scheduler);
+    new Rule(this, 'SchedulerSchedule', {
+      schedule: Schedule.rate(Duration.minutes(5)),
+      targets: [new LambdaFunctionTarget(scheduler.fn)],
+    });
+
     // Persons changes reach the bundles they are linked to, so it publishes like bundles.
     const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv);
     persons.grantTable(table, 'readWrite');
@@ -348,9 +371,127 @@ export class EsignStack extends Stack {
     packets.grantTable(table, 'readWrite');
     grantPublish(packets);
 
+    // Messages to people (ARCHITECTURE.md, "Notifications"): email through SES from one sender
+    // address (`-c mailFrom=…`, its domain or address verified in SES), SMS through SNS. SES
+    // reports bounces and complaints of mail sent with the configuration set to a topic the
+    // worker subscribes to.
+    const mailFrom = String(this.node.tryGetContext('mailFrom') ?? 'no-reply@example.com');
+    const mailDomain = /^[^@\s]+@([^@\s]+\.[^@\s]+)$/.exec(mailFrom)?.[1];
+    if (!mailDomain) throw new Error(`mailFrom must be an email address, got "${mailFrom}"`);
+    const mailEvents = new Topic(this, 'MailEventsTopic', {
+      displayName: `esign-${config.stage}: SES bounces and complaints`,
+      enforceSSL: true,
+    });
+    const mailConfigurationSet = new ConfigurationSet(this, 'MailConfigurationSet', {
+      configurationSetName: `esign-${config.stage}`,
+    });
+    mailConfigurationSet.addEventDestination('BouncesAndComplaints', {
+      destination: EventDestination.snsTopic(mailEvents),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.REJECT],
+    });
+    const notifier = new ApiFunction(this, 'NotificationsWorkerFunction', {
+      name: 'notifications-worker',
+      config,
+      description: 'Emails and texts signers and senders from the notifications queue; records bounces',
+      environment: {
+        ...shared,
+        PUBLIC_BASE_URL: publicBaseUrl,
+        MAIL_FROM: mailFrom,
+        SES_CONFIGURATION_SET: mailConfigurationSet.configurationSetName,
+        // For ChangeMessageVisibility, which schedules a failed job's retry.
+        NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
+      },
+      // Below the queue's visibility timeout, as an SQS event source requires.
+      timeout: Duration.seconds(Math.min(30, QUEUES.notifications.visibilityTimeoutSeconds - 10)),
+    });
+    notifier.grantTable(table, 'readWrite');
+    notifications.grantConsumeMessages(notifier.fn);
+    // Small batches, two at a time: a documents-ready job sends a message per recipient, and the
+    // pace stays within SES's default sending rate.
+    notifier.fn.addEventSource(
+      new SqsEventSource(notifications, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 2 }),
+    );
+    // SendEmail from the one sender address only, through its identity (the domain, or the
+    // address itself if that is what was verified) and with the configuration set.
+    const sesArn = (resource: string) =>
+      `arn:${this.partition}:ses:${this.region}:${this.account}:${resource}`;
+    notifier.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [
+          sesArn(`identity/${mailDomain}`),
+          sesArn(`identity/${mailFrom}`),
+          sesArn(`configuration-set/${mailConfigurationSet.configurationSetName}`),
+        ],
+        conditions: { StringEquals: { 'ses:FromAddress': mailFrom } },
+      }),
+    );
+    // SMS to a phone number has no resource ARN to scope by; excluding every topic ARN leaves
+    // Publish to phone numbers only (as for the signing function's SMS codes).
+    notifier.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        notResources: [`arn:${this.partition}:sns:*:*:*`],
+      }),
+    );
+    mailEvents.addSubscription(new LambdaSubscription(notifier.fn));
+    // SNS invokes asynchronously: Lambda retries a failed report twice, then keeps it here.
+    const mailEventFailures = new Queue(this, 'mail-events-dlq', {
+      queueName: `esign-${config.stage}-mail-events-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    notifier.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(mailEventFailures) });
+    for (const [id, queue, what] of [
+      [
+        'NotificationDeadLettersAlarm',
+        notifications.deadLetterQueue!.queue,
+        'Notification jobs that failed every attempt',
+      ],
+      [
+        'MailEventDeadLettersAlarm',
+        mailEventFailures,
+        'SES bounce or complaint reports that could not be recorded',
+      ],
+    ] as const) {
+      new Alarm(this, id, {
+        alarmDescription: `${what} (see the bundles' nf audit events and the worker's logs)`,
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    // The signer's pages and API: no API key (link and session tokens), public at /sign.
+    const signing = endpoint('SigningFunction', 'signing', 'Signing pages and signer API: /sign/', {
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ...publishEnv,
+    });
+    signing.grantTable(table, 'readWrite');
+    signing.grantBucket(bucket, 'readWrite');
+    grantPublish(signing);
+    // SMS codes go to the signer's phone: SNS publishes to a phone number with no topic, which
+    // IAM can only scope by denying topic ARNs, so this allows Publish to phone numbers only.
+    signing.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        notResources: [`arn:${this.partition}:sns:*:*:*`],
+      }),
+    );
+
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.
-    const functions: Record<TFunctionName, ApiFunction> = { persons, account, bundles, packets, webhooks };
+    const functions: Record<TFunctionName, ApiFunction> = {
+      persons,
+      account,
+      bundles,
+      packets,
+      webhooks,
+      signing,
+    };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     for (const route of API_ROUTES) {
       const target = functions[route.fn];
@@ -358,6 +499,15 @@ export class EsignStack extends Stack {
       const integration = target.integration();
       resource.addMethod('ANY', integration);
       resource.addResource('{proxy+}').addMethod('ANY', integration);
+      target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
+    }
+    for (const route of PUBLIC_ROUTES) {
+      const target = functions[route.fn];
+      const resource = api.root.addResource(route.resource);
+      const integration = target.integration();
+      const open = { authorizationType: AuthorizationType.NONE, apiKeyRequired: false };
+      resource.addMethod('ANY', integration, open);
+      resource.addResource('{proxy+}').addMethod('ANY', integration, open);
       target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
     }
 

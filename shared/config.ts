@@ -33,6 +33,13 @@ export interface TConfig {
    * into 1 second.
    */
   webhookRetryScale?: number;
+  /**
+   * Messages to people (the notifications worker): the sender address (MAIL_FROM, shown with the
+   * requester's name) and the SES configuration set that reports bounces (SES_CONFIGURATION_SET).
+   */
+  mail?: { from: string; configurationSet?: string };
+  /** Multiplies the notification retry delays (tests only); 1 when absent. */
+  notificationRetryScale?: number;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -71,6 +78,14 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     },
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+    ...(env.MAIL_FROM
+      ? {
+          mail: {
+            from: env.MAIL_FROM,
+            ...(env.SES_CONFIGURATION_SET ? { configurationSet: env.SES_CONFIGURATION_SET } : {}),
+          },
+        }
+      : {}),
     ...(env.SECRETS_KEY_ID ? { secrets: { kind: 'kms' as const, keyId: env.SECRETS_KEY_ID } } : {}),
     endpoints,
   };

@@ -2,7 +2,9 @@
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
+import type { TNotificationRecord, TSentMessage } from './domain/notifications/notification';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
+import type { TSigningRecord } from './domain/signing/signing-record';
 import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
 import type {
   TWebhookDelivery,
@@ -73,6 +75,8 @@ export interface TAccountStore {
   getAccount(id: string): Promise<TAccount | undefined>;
   listAccounts(): Promise<TAccount[]>;
   setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
+  /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
+  setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
   addUser(user: TUser): Promise<void>;
   getUser(accountId: string, userId: string): Promise<TUser | undefined>;
   listUsers(accountId: string): Promise<TUser[]>;
@@ -124,6 +128,31 @@ export interface TMailer {
 export interface TSmsSender {
   /** Returns the provider's message id. */
   send(phoneNumber: string, text: string): Promise<string>;
+}
+
+/** What the notifications worker sends, message by message (shared/domain/notifications/). */
+export interface TNotificationStore {
+  /**
+   * Takes the right to send `record`'s message: granted when there is no record yet, the last
+   * attempt failed, or a `sending` claim is older than `staleBefore` (ISO time). Otherwise
+   * answers the stored record.
+   */
+  claim(
+    record: TNotificationRecord,
+    staleBefore: string,
+  ): Promise<{ claimed: true } | { claimed: false; current: TNotificationRecord }>;
+  get(
+    accountId: string,
+    bundleId: string,
+    seq: number,
+    recipient: string,
+  ): Promise<TNotificationRecord | undefined>;
+  /** Keeps the provider's id → the message (for bounce reports), then marks the claim sent. */
+  markSent(record: TNotificationRecord, sent: TSentMessage): Promise<void>;
+  markFailed(record: TNotificationRecord, error: string, at: string): Promise<void>;
+  findSent(providerMessageId: string): Promise<TSentMessage | undefined>;
+  /** Notes a report kind (bounce, complaint) as recorded on the bundle. */
+  noteReport(providerMessageId: string, kind: string): Promise<void>;
 }
 
 export type { TTextHit } from './pdf/find-text';
@@ -194,6 +223,8 @@ export interface TBundleStore {
   clearOutbox(bundle: TBundle): Promise<void>;
   /** Bundles whose outbox holds an event older than `before` (ISO time), oldest first. */
   withPendingOutbox(before: string, limit: number): Promise<{ accountId: string; id: string }[]>;
+  /** Bundles with work due (expiry, a reminder) at or before `upTo` (ISO time), earliest first. */
+  due(upTo: string, limit: number): Promise<{ accountId: string; id: string }[]>;
 }
 
 /** A message for a worker; queues are named as in infra/queues.ts. */
@@ -241,16 +272,42 @@ export interface TWebhookCallResult {
   message: string;
 }
 
-/** A link a signer opens (embedded signing now; emailed links later), kept only as a hash. */
+/**
+ * What a signer holds, kept only as a hash: a link (emailed or texted, reusable), an embedded
+ * signing URL (single use) or a session a link was exchanged for (docs/signer-api.md).
+ */
 export interface TSigningToken {
   hash: string;
   accountId: string;
   bundleId: string;
   packetId: string;
-  kind: 'embed' | 'link';
+  kind: 'embed' | 'link' | 'session';
   expires: string;
+  /** Set when an embedded URL was exchanged for a session. */
+  usedAt?: string;
 }
 
 export interface TSigningTokenStore {
   create(token: TSigningToken): Promise<void>;
+  get(hash: string): Promise<TSigningToken | undefined>;
+  /** Marks a single-use token used; false when it already was. */
+  consume(hash: string, at: string): Promise<boolean>;
+}
+
+/** One signer's side of a bundle: values filled, authentication, consent, steps (evidence). */
+export interface TSigningRecordStore {
+  get(accountId: string, bundleId: string, packetId: string): Promise<TSigningRecord | undefined>;
+  /** Every packet's record of the bundle. */
+  all(accountId: string, bundleId: string): Promise<TSigningRecord[]>;
+  /** `previous` undefined: create (fails if one exists); else replace if its version still holds. */
+  save(record: TSigningRecord, previous: TSigningRecord | undefined): Promise<void>;
+}
+
+/** Checks images of an identity document; the local provider only records them as collected. */
+export interface TIdVerifier {
+  verify(input: { front: string; back: string; name: string }): Promise<{
+    status: 'collected' | 'verified' | 'rejected';
+    provider: string;
+    reference: string;
+  }>;
 }

@@ -3,6 +3,7 @@ import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
 import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
@@ -37,6 +38,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
   const deps = {
     bundles: createPublishingBundleStore(config, db, log),
     accounts: createAccountStore(db, config.tableName),
+    records: createSigningRecordStore(db, config.tableName),
     persons: createPersonStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),

@@ -2,7 +2,13 @@ import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { bundleData, dataAvailable } from '../../shared/domain/bundles/bundle-data';
 import { bundleFiles, filesAvailable } from '../../shared/domain/bundles/bundle-files';
 import { ValidationError } from '../../shared/domain/errors';
-import type { TAccountStore, TBlobStore, TBundleStore, TClock } from '../../shared/ports';
+import type {
+  TAccountStore,
+  TBlobStore,
+  TBundleStore,
+  TClock,
+  TSigningRecordStore,
+} from '../../shared/ports';
 import { toEventResponse } from '../../shared/schemas/bundle-response';
 
 const EXTRAS = ['data', 'events', 'files'] as const;
@@ -12,7 +18,13 @@ const EXTRAS = ['data', 'events', 'files'] as const;
  * data and files are null where the availability rules (spec rules 4 and 5) say unavailable.
  */
 export async function includeExtras(
-  deps: { bundles: TBundleStore; accounts: TAccountStore; blobs: TBlobStore; clock: TClock },
+  deps: {
+    bundles: TBundleStore;
+    accounts: TAccountStore;
+    records: TSigningRecordStore;
+    blobs: TBlobStore;
+    clock: TClock;
+  },
   b: TBundle,
   include: string | undefined,
 ) {

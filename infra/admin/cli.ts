@@ -83,10 +83,24 @@ export const COMMANDS = {
     required: ['account', 'name'],
   },
   'add-brand': {
-    synopsis: '--account A --name N [--redirect-url U]',
-    summary: 'Add a signing brand; prints its id.',
-    flags: { account: 'string', name: 'string', 'redirect-url': 'string' },
+    synopsis: '--account A --name N [--redirect-url U] [--primary-color #rrggbb] [--logo-url https://…]',
+    summary:
+      'Add a signing brand (name, redirect after signing, color and logo of the signing pages); prints its id.',
+    flags: {
+      account: 'string',
+      name: 'string',
+      'redirect-url': 'string',
+      'primary-color': 'string',
+      'logo-url': 'string',
+    },
     required: ['account', 'name'],
+  },
+  'set-embed-origins': {
+    synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
+    summary:
+      'Set the origins whose pages may frame embedded signing (comma-separated; "" removes them all); prints them.',
+    flags: { account: 'string', origins: 'string' },
+    required: ['account', 'origins'],
   },
   'list-accounts': {
     synopsis: '',

@@ -15,6 +15,7 @@ import { addTeam } from '../../shared/domain/accounts/add-team';
 import { addUser } from '../../shared/domain/accounts/add-user';
 import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { TAccountStore, TApiKeyStore, TClock, TIds, TPersonStore } from '../../shared/ports';
 
@@ -155,9 +156,22 @@ export function addTeamCommand(
 export function addBrandCommand(
   deps: TAdminDeps,
   accountId: string,
-  input: { name: string; redirectUrl?: string },
+  input: { name: string; redirectUrl?: string; primaryColor?: string; logoUrl?: string },
 ): Promise<TBrand> {
   return addBrand(deps, accountId, input);
+}
+
+/** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */
+export async function setEmbedOriginsCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  origins: string,
+): Promise<TAccountView> {
+  const list = origins
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  return accountView(await setEmbedOrigins(deps, accountId, { origins: list }));
 }
 
 export async function listAccountsCommand(deps: TAdminDeps): Promise<TAccountView[]> {

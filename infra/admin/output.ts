@@ -54,6 +54,7 @@ export function accountDetailsText(d: TAccountDetails): string {
       ['Requester', `${a.requesterName} <${a.requesterEmail}>`],
       ['Created', a.created],
       ['Features', on.length > 0 ? on.join(', ') : 'none'],
+      ['Embed origins', a.embedOrigins?.length ? a.embedOrigins.join(', ') : 'none'],
     ]),
     section(
       'Users',
@@ -70,7 +71,14 @@ export function accountDetailsText(d: TAccountDetails): string {
     ),
     section(
       'Brands',
-      d.brands.map((b) => [b.id, b.name, b.redirectUrl ?? '', b.created]),
+      d.brands.map((b) => [
+        b.id,
+        b.name,
+        b.primaryColor ?? '',
+        b.logoUrl ?? '',
+        b.redirectUrl ?? '',
+        b.created,
+      ]),
     ),
     section(
       'API keys',

@@ -8,6 +8,7 @@ import {
   createKeyCommand,
   listAccountsCommand,
   revokeKeyCommand,
+  setEmbedOriginsCommand,
   setFeaturesCommand,
   showAccountCommand,
   type TAdminDeps,
@@ -85,9 +86,21 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       const b = await addBrandCommand(
         deps,
         req(flags, 'account'),
-        given({ name: req(flags, 'name'), redirectUrl: opt(flags, 'redirect-url') }),
+        given({
+          name: req(flags, 'name'),
+          redirectUrl: opt(flags, 'redirect-url'),
+          primaryColor: opt(flags, 'primary-color'),
+          logoUrl: opt(flags, 'logo-url'),
+        }),
       );
       return { data: b, text: b.id };
+    }
+    case 'set-embed-origins': {
+      const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));
+      const origins = a.embedOrigins ?? [];
+      return origins.length > 0
+        ? { data: a, text: origins.join('\n') }
+        : { data: a, text: '', note: 'No origins: embedded signing pages cannot be framed.' };
     }
     case 'list-accounts': {
       const accounts = await listAccountsCommand(deps);

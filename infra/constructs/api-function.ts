@@ -27,6 +27,7 @@ import {
   LAMBDA_BUILD_OPTIONS,
   LAMBDA_ENTRIES,
   LAMBDA_ENTRY_NAME,
+  LAMBDA_EXTRA_FILES,
   LAMBDA_RUNTIME_ENV,
   lambdaBuildOptions,
   lambdaEntry,
@@ -77,6 +78,7 @@ export class LambdaEsbuild implements ILocalBundling {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, file.contents);
     }
+    LAMBDA_EXTRA_FILES[this.name]?.(outputDir);
     return true;
   }
 }

@@ -11,7 +11,7 @@ import type {
 import { errorBody, type TErrorCode } from '../../shared/http/error-body';
 import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
-import { API_ROUTES, type TFunctionName } from '../api-routes';
+import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { lambdaContext } from './lambda-context';
 import { authorizationOf, authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
 import type { LocalUsagePlan } from './usage-plan';
@@ -106,11 +106,53 @@ export async function startApiGateway(opts: TGatewayOptions) {
     return result;
   }
 
+  /** No authorizer and no usage plan, as the stack declares these resources. */
+  async function invokePublic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    requestId: string,
+    fn: TFunctionName,
+    top: string,
+  ) {
+    let body: Buffer;
+    try {
+      body = await readBody(req, opts.maxBodyBytes);
+    } catch (err) {
+      if (err instanceof TooLarge) {
+        res.on('finish', () => req.socket.destroy());
+        return gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', {
+          connection: 'close',
+        });
+      }
+      throw err;
+    }
+    const rest = url.pathname.slice(top.length + 1);
+    const incoming: TIncoming = {
+      req,
+      url,
+      body,
+      requestId,
+      resource: rest === '' || rest === '/' ? `/${top}` : `/${top}/{proxy+}`,
+      stage: opts.stage,
+    };
+    try {
+      const result = await opts.functions[fn](proxyEvent(incoming, {}), lambdaContext(fn, requestId));
+      writeResult(res, result);
+    } catch (err) {
+      opts.log.error('function failed', { requestId, fn, err });
+      gatewayError(res, requestId, 502, 'error', 'A server error occurred.');
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
     // Only the path and query matter here; the Host header is the client's and may be anything.
     const url = new URL(req.url ?? '/', 'http://localhost');
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
+    const top = url.pathname.split('/')[1] ?? '';
+    const open = PUBLIC_ROUTES.find((r) => r.resource === top);
+    if (!inApi && open) return invokePublic(req, res, url, requestId, open.fn, top);
     if (!inApi) {
       if (opts.pages && (await opts.pages(req, res, url))) return;
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -8,15 +8,20 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
+import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
 import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
+import { buildScheduler } from '../../functions/scheduler/app';
+import { buildSigningHandler } from '../../functions/signing/app';
 import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-sealer';
 import type { TConfig } from '../../shared/config';
+import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
+import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
 import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
 import { stageConfig } from '../stage-config';
 import { startApiGateway } from './api-gateway';
@@ -33,7 +38,7 @@ import {
   type TRuntimeFile,
 } from './layout';
 import { ensureLocalTable } from './migrate-table';
-import { startOutboxServer } from './outbox';
+import { snsEventOf, startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
 import { startS3rver } from './s3';
@@ -61,14 +66,22 @@ export interface TRuntimeOptions {
   webhookRetryScale?: number;
   /** How often the outbox sweeper runs (ms); AWS runs it every minute. */
   sweepIntervalMs?: number;
+  /** Multiplies the notification retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
+  notificationRetryScale?: number;
+  /** How often the scheduler (reminders, expiry) runs (ms); AWS runs it every five minutes. */
+  schedulerIntervalMs?: number;
 }
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
 export interface TLocalWorkers {
   /** The webhook dispatcher, fed from the webhook-deliveries queue (stop and start it at will). */
   webhooks: TQueueConsumer;
+  /** The notifications worker, fed from the notifications queue (emails and texts to people). */
+  notifications: TQueueConsumer;
   /** One run of the outbox sweeper, as the schedule would; answers how many bundles it published. */
   sweepOutboxes(): Promise<{ published: number }>;
+  /** One run of the scheduler (reminders, expiry), at `now` (default: the clock). */
+  runScheduler(now?: Date): Promise<TDueWorkRun>;
 }
 
 export interface TRuntime {
@@ -149,7 +162,16 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     });
     stops.push(sqs.stop);
     const outboxDir = paths.outbox;
-    const outbox = await startOutboxServer({ port: 0, host, dir: outboxDir });
+    // SES's simulated bounce and complaint reports go to the notifications worker (set below),
+    // as SES → SNS → Lambda on AWS.
+    let mailEvents: ((notification: string) => Promise<void>) | undefined;
+    const outbox = await startOutboxServer({
+      port: 0,
+      host,
+      dir: outboxDir,
+      onSesEvent: (notification) =>
+        mailEvents ? mailEvents(notification) : Promise.reject(new Error('not started yet')),
+    });
     stops.push(outbox.stop);
     const plan = new LocalUsagePlan('local-usage-plan', {
       quotaLimit: stage.rateLimits.quotaPerDay,
@@ -182,6 +204,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         ? { allowHttp: false, allowLoopback: false }
         : { allowHttp: true, allowLoopback: true },
       ...(options.webhookRetryScale !== undefined ? { webhookRetryScale: options.webhookRetryScale } : {}),
+      mail: { from: DEFAULT_MAIL_FROM, configurationSet: `esign-${LOCAL_STAGE}` },
+      ...(options.notificationRetryScale !== undefined
+        ? { notificationRetryScale: options.notificationRetryScale }
+        : {}),
     };
 
     const added = await ensureLocalTable(
@@ -215,12 +241,35 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     });
     webhookWorker.start();
     stops.push(() => webhookWorker.stop());
+    const notify = buildNotificationsWorker({
+      config,
+      db,
+      sqs: sqsClient,
+      log: fnLog('notifications-worker'),
+    });
+    const notificationsWorker = createQueueConsumer({
+      sqs: sqsClient,
+      queueUrl: config.queues.notifications!,
+      handler: notify,
+      log: fnLog('notifications-worker'),
+    });
+    notificationsWorker.start();
+    stops.push(() => notificationsWorker.stop());
+    mailEvents = async (notification) => {
+      await notify(snsEventOf(notification));
+    };
     const sweep = buildOutboxSweeper({ config, db, log: fnLog('outbox-sweeper') });
     const sweepTimer = setInterval(() => {
       sweep().catch((err: Error) => log.error('outbox sweep failed', { error: err.message }));
     }, options.sweepIntervalMs ?? 60_000);
     sweepTimer.unref();
     stops.push(async () => clearInterval(sweepTimer));
+    const runScheduler = buildScheduler({ config, db, log: fnLog('scheduler') });
+    const schedulerTimer = setInterval(() => {
+      runScheduler().catch((err: Error) => log.error('scheduler run failed', { error: err.message }));
+    }, options.schedulerIntervalMs ?? 60_000);
+    schedulerTimer.unref();
+    stops.push(async () => clearInterval(schedulerTimer));
 
     const gateway = await startApiGateway({
       host,
@@ -237,6 +286,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         bundles: buildBundlesHandler({ config, db, log: fnLog('bundles') }),
         packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
         webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
+        signing: buildSigningHandler({ config, db, log: fnLog('signing') }),
       },
       pages: outboxPages(outboxDir),
     });
@@ -263,7 +313,12 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       config,
       db,
       dataDir,
-      workers: { webhooks: webhookWorker, sweepOutboxes: sweep },
+      workers: {
+        webhooks: webhookWorker,
+        notifications: notificationsWorker,
+        sweepOutboxes: sweep,
+        runScheduler,
+      },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {
         if (stopped) return;

@@ -51,3 +51,16 @@ export class ConcurrentUpdateError extends Error {
     super(message);
   }
 }
+
+/** A single-use link that was used already. */
+export class GoneError extends Error {
+  override name = 'GoneError';
+}
+
+/** A signer's session that is missing, unknown or expired: the page must be opened again. */
+export class SigningSessionError extends Error {
+  override name = 'SigningSessionError';
+  constructor(message = 'Your signing session has ended. Open your signing link again.') {
+    super(message);
+  }
+}

@@ -1,10 +1,11 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { TLogger } from '../logger';
-import { readAuthContext } from './auth-context';
+import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
 import { toHttpError } from './error-mapping';
+import { NotAuthenticatedError } from './errors';
 import type { TRequest, TResponse } from './request';
 import { headerOf, queryOf, rawBodyOf, requestUrl } from './request';
 import { createRouter, normalizePath, type TMatch, type TRoute } from './router';
@@ -26,6 +27,10 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 function toResult(res: TResponse, requestId: string): TResult {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...(res.headers ?? {}) };
+  if (res.text !== undefined) return { statusCode: res.status, headers, body: res.text };
+  if (res.binary !== undefined) {
+    return { statusCode: res.status, headers, body: res.binary.toString('base64'), isBase64Encoded: true };
+  }
   if (res.body === undefined) return { statusCode: res.status, headers, body: '' };
   headers['Content-Type'] = 'application/json';
   return { statusCode: res.status, headers, body: JSON.stringify(res.body) };
@@ -81,7 +86,20 @@ function routing(routes: TRoute[]): TMiddleware {
   };
 }
 
-export function buildRequest(event: TEvent, match: TMatch, log: TLogger, requestId: string): TRequest {
+/** For handlers without an authorizer (the signing pages): reading `auth` there is a bug. */
+const NO_AUTH = new Proxy({} as TAuthContext, {
+  get() {
+    throw new NotAuthenticatedError();
+  },
+});
+
+export function buildRequest(
+  event: TEvent,
+  match: TMatch,
+  log: TLogger,
+  requestId: string,
+  anonymous = false,
+): TRequest {
   const method = event.httpMethod.toUpperCase();
   const body = METHODS_WITH_BODY.has(method)
     ? parseBody(rawBodyOf(event), headerOf(event, 'content-type'), {
@@ -95,10 +113,15 @@ export function buildRequest(event: TEvent, match: TMatch, log: TLogger, request
     params: match.params,
     query: queryOf(event),
     body,
-    auth: readAuthContext(event),
+    auth: anonymous ? NO_AUTH : readAuthContext(event),
     requestId,
     log,
     url: requestUrl(event),
+    client: {
+      ip: event.requestContext?.identity?.sourceIp ?? '',
+      userAgent: headerOf(event, 'user-agent') ?? '',
+    },
+    header: (name) => headerOf(event, name),
   };
 }
 
@@ -108,14 +131,18 @@ export function buildRequest(event: TEvent, match: TMatch, log: TLogger, request
  */
 export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
 
-export function createApiHandler(routes: TRoute[], log: TLogger): TApiHandler {
+export function createApiHandler(
+  routes: TRoute[],
+  log: TLogger,
+  options: { anonymous?: boolean } = {},
+): TApiHandler {
   const handler = middy<TEvent, TResult, Error, TApiContext>()
     .use(requestLogging(log))
     .use(errorResponder())
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;
-      const req = buildRequest(event, match, context.log, context.requestId);
+      const req = buildRequest(event, match, context.log, context.requestId, options.anonymous);
       return toResult(await match.route.handler(req), context.requestId);
     });
   return (event, context) => handler(event, context as TApiContext);

@@ -1,13 +1,21 @@
 import qs from 'qs';
 import { ParseError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 
-export type TBodyKind = 'json' | 'form' | 'multipart';
+export type TBodyKind = 'json' | 'form' | 'multipart' | 'upload';
 
 /**
  * A multipart body is handed to the route as is: only bundle creation accepts one, and its
  * parser is asynchronous (shared/http/multipart.ts).
  */
 export class RawMultipart {
+  constructor(
+    readonly raw: Buffer,
+    readonly contentType: string,
+  ) {}
+}
+
+/** A file sent as the whole body (its type in Content-Type), for routes that accept `upload`. */
+export class RawUpload {
   constructor(
     readonly raw: Buffer,
     readonly contentType: string,
@@ -47,6 +55,9 @@ export function parseBody(
     throw new PayloadTooLargeError(`Request body is larger than ${options.maxBytes} bytes.`);
   }
   let kind = kindOf(contentType);
+  if (options.accept.includes('upload') && (kind === 'other' || kind === 'none')) {
+    return new RawUpload(raw, contentType ?? 'application/octet-stream');
+  }
   // A body sent with no content type at all is read as JSON, the API's norm.
   if (kind === 'none') kind = 'json';
   if (kind === 'other' || !options.accept.includes(kind)) {

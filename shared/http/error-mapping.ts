@@ -33,6 +33,8 @@ const byName: Record<string, TMapper> = {
     code: 'method_not_allowed',
     headers: { Allow: (e.allow as string[]).join(', ') },
   }),
+  SigningSessionError: () => ({ status: 401, code: 'authentication_failed', headers: {} }),
+  GoneError: () => ({ status: 410, code: 'not_found', headers: {} }),
   ConflictError: () => ({ status: 409, code: 'conflict', headers: {} }),
   ConcurrentUpdateError: () => ({ status: 409, code: 'conflict', headers: {} }),
   PayloadTooLargeError: () => ({ status: 413, code: 'invalid', headers: {} }),

@@ -20,11 +20,20 @@ export interface TRequest {
   log: TLogger;
   /** The absolute URL the client called, without the query, for Link headers. */
   url: URL;
+  /** Who called, as API Gateway saw it: kept as evidence by the signing steps. */
+  client: { ip: string; userAgent: string };
+  /** A request header (case-insensitive). */
+  header(name: string): string | undefined;
 }
 
 export interface TResponse {
   status: number;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is (pages, scripts): set its Content-Type in `headers`. */
+  text?: string;
+  /** Sent as is, base64 in the Lambda result (images, fonts, PDFs): Content-Type in `headers`. */
+  binary?: Buffer;
   headers?: Record<string, string>;
 }
 

@@ -29,4 +29,46 @@ export const ZBrandCreateSchema = z.object({
     .url({ protocol: /^https?$/, message: 'Enter a valid http(s) URL.' })
     .max(2000)
     .optional(),
+  primaryColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'Enter a color as #rrggbb.')
+    .transform((c) => c.toLowerCase())
+    .optional(),
+  /** https only: the signing pages allow exactly this origin for images. */
+  logoUrl: z
+    .url({ protocol: /^https$/, message: 'Enter a valid https URL.' })
+    .max(2000)
+    .optional(),
+});
+
+/** Loopback hosts, where http is allowed for embedding (local development). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * One origin allowed to frame embedded signing: `https://host[:port]` (http only for loopback),
+ * nothing after the host; kept in its normal form (lower case, no default port).
+ */
+export const ZEmbedOrigin = z
+  .string()
+  .trim()
+  .max(300)
+  .transform((value, ctx) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    const originOnly = url && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+    const secure =
+      url && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
+    if (!url || !originOnly || !secure || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin like https://app.example.com.` });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+export const ZEmbedOriginsSchema = z.object({
+  origins: z.array(ZEmbedOrigin).max(20, 'At most 20 origins.'),
 });

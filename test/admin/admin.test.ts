@@ -216,6 +216,89 @@ describe('admin command on the local data folder', () => {
     expect(details.brands).toEqual([expect.objectContaining({ id: brand.id })]);
   });
 
+  it("add-brand takes the signing pages' color and logo; bad ones exit 2", async () => {
+    const brand = await json(
+      dir,
+      'add-brand',
+      '--account',
+      accountId,
+      '--name',
+      'Acme Green',
+      '--primary-color',
+      '#1A7F37',
+      '--logo-url',
+      'https://cdn.acme.test/logo.png',
+    );
+    expect(brand).toMatchObject({
+      name: 'Acme Green',
+      primaryColor: '#1a7f37',
+      logoUrl: 'https://cdn.acme.test/logo.png',
+    });
+    const bad = await admin(
+      dir,
+      'add-brand',
+      '--account',
+      accountId,
+      '--name',
+      'X',
+      '--primary-color',
+      'green',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--primary-color: Enter a color as #rrggbb/);
+    const http = await admin(
+      dir,
+      'add-brand',
+      '--account',
+      accountId,
+      '--name',
+      'X',
+      '--logo-url',
+      'http://a.test/l.png',
+    );
+    expect(http.code).toBe(2);
+    expect(http.stderr).toMatch(/--logo-url: Enter a valid https URL/);
+  });
+
+  it('set-embed-origins stores origins in their normal form, refuses others, and clears with ""', async () => {
+    const out = await ok(
+      dir,
+      'set-embed-origins',
+      '--account',
+      accountId,
+      '--origins',
+      'https://App.Acme.test:443/, http://localhost:5173,https://app.acme.test',
+    );
+    expect(out).toBe('https://app.acme.test\nhttp://localhost:5173\n');
+    const details = await json(dir, 'show-account', '--account', accountId);
+    expect(details.account.embedOrigins).toEqual(['https://app.acme.test', 'http://localhost:5173']);
+    expect(await ok(dir, 'show-account', '--account', accountId)).toMatch(
+      /^Embed origins\s+https:\/\/app\.acme\.test, http:\/\/localhost:5173$/m,
+    );
+
+    const badOrigins = ['https://acme.test/path', 'http://acme.test', 'javascript:alert(1)', '*'];
+    const bad = await admin(
+      dir,
+      'set-embed-origins',
+      '--account',
+      accountId,
+      '--origins',
+      badOrigins.join(','),
+    );
+    expect(bad.code).toBe(2);
+    for (const origin of badOrigins)
+      expect(bad.stderr).toContain(`"${origin}" is not an origin like https://app.example.com`);
+    expect(bad.stderr).not.toMatch(STACK_TRACE);
+
+    const cleared = await admin(dir, 'set-embed-origins', '--account', accountId, '--origins', '');
+    expect(cleared).toMatchObject({ code: 0, stdout: '' });
+    expect(cleared.stderr).toContain('cannot be framed');
+    expect((await json(dir, 'show-account', '--account', accountId)).account).not.toHaveProperty(
+      'embedOrigins',
+    );
+    await ok(dir, 'set-embed-origins', '--account', accountId, '--origins', 'https://app.acme.test');
+  });
+
   it('revoke-key marks the key revoked', async () => {
     const text = await ok(dir, 'revoke-key', '--account', accountId, '--key-id', keyId);
     expect(text).toContain(`${keyId} revoked`);

@@ -196,7 +196,8 @@ describe('data and files', () => {
         label: 'Title',
         kind: 'inp',
         value: 'CEO',
-        filled_by: '',
+        // An initial value nobody changed, as the reference API names it.
+        filled_by: 'initial',
         packet_id: null,
         attachments: [],
       },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../infra/api-routes';
+import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
 import { QUEUES } from '../../infra/queues';
 import { EsignStack, gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/stack';
@@ -130,32 +130,49 @@ describe('REST API', () => {
     const paths = Object.values(dev.findResources('AWS::ApiGateway::Resource')).map(
       (r) => (r as TResource).Properties!.PathPart,
     );
-    const expected = ['api', 'v2', ...API_ROUTES.flatMap((r) => [r.resource, '{proxy+}'])];
+    const routes = [...API_ROUTES, ...PUBLIC_ROUTES];
+    const expected = ['api', 'v2', ...routes.flatMap((r) => [r.resource, '{proxy+}'])];
     expect(paths.sort()).toEqual(expected.sort());
-    expect(paths).toEqual(expect.arrayContaining(['persons', 'rate_limit', 'bundles']));
+    expect(paths).toEqual(expect.arrayContaining(['persons', 'rate_limit', 'bundles', 'sign']));
     const methods = Object.values(resources(dev)).filter((r) => r.Type === 'AWS::ApiGateway::Method');
-    expect(methods).toHaveLength(API_ROUTES.length * 2);
+    expect(methods).toHaveLength(routes.length * 2);
     const targets = methods.map(
       (m) =>
         render((m.Properties!.Integration as { Uri: unknown }).Uri).match(
           /:function:([\w-]+)\/invocations$/,
         )?.[1],
     );
-    expect(targets.sort()).toEqual(
-      API_ROUTES.flatMap((r) => [`Esign-dev-${r.fn}`, `Esign-dev-${r.fn}`]).sort(),
-    );
+    expect(targets.sort()).toEqual(routes.flatMap((r) => [`Esign-dev-${r.fn}`, `Esign-dev-${r.fn}`]).sort());
   });
 
-  it('requires the authorizer and an API key on every method', () => {
-    const methods = dev.findResources('AWS::ApiGateway::Method');
-    for (const m of Object.values(methods)) {
-      expect((m as TResource).Properties).toMatchObject({
-        HttpMethod: 'ANY',
-        ApiKeyRequired: true,
-        AuthorizationType: 'CUSTOM',
-        AuthorizerId: { Ref: expect.any(String) },
-        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
-      });
+  it('requires the authorizer and an API key on every method but the public signing ones', () => {
+    const all = resources(dev);
+    const publicIds = new Set(
+      Object.entries(all)
+        .filter(([, r]) => r.Type === 'AWS::ApiGateway::Resource' && r.Properties!.PathPart === 'sign')
+        .map(([id]) => id),
+    );
+    expect(publicIds.size).toBe(1);
+    const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')) as TResource[];
+    // A method sits on /sign or on /sign/{proxy+} (whose parent is /sign).
+    const isPublic = (m: TResource) => {
+      const ref = (m.Properties!.ResourceId as { Ref: string }).Ref;
+      const parent = (all[ref]!.Properties!.ParentId as { Ref?: string } | undefined)?.Ref;
+      return publicIds.has(ref) || (parent !== undefined && publicIds.has(parent));
+    };
+    expect(methods.filter(isPublic)).toHaveLength(2);
+    for (const m of methods) {
+      expect(m.Properties).toMatchObject(
+        isPublic(m)
+          ? { HttpMethod: 'ANY', ApiKeyRequired: false, AuthorizationType: 'NONE' }
+          : {
+              HttpMethod: 'ANY',
+              ApiKeyRequired: true,
+              AuthorizationType: 'CUSTOM',
+              AuthorizerId: { Ref: expect.any(String) },
+              Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+            },
+      );
     }
   });
 
@@ -407,7 +424,10 @@ describe('functions', () => {
     expect(actions('packets').filter((a) => a.startsWith('s3:'))).toEqual([]);
     const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
     for (const { name } of lambdaEntries()) {
-      if (['packets', 'bundles', 'persons', 'outbox-sweeper'].includes(name)) continue;
+      if (['packets', 'bundles', 'persons', 'outbox-sweeper', 'scheduler', 'signing'].includes(name))
+        continue;
+      // It consumes the queue, never sends to it (see "notifications worker").
+      if (name === 'notifications-worker') continue;
       const sqs = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
         actionsOf(st).some((a) => a.startsWith('sqs:')),
       );
@@ -560,6 +580,157 @@ describe('webhook delivery', () => {
       Targets: [
         Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(dev, 'Esign-dev', 'outbox-sweeper'), 'Arn'] } }),
       ],
+    });
+  });
+});
+
+describe('notifications worker', () => {
+  const fnOf = (template: Template, stack: string) => functionId(template, stack, 'notifications-worker');
+
+  it('consumes the notifications queue with batch item failures, within its visibility timeout', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const fnId = fnOf(template, stack);
+      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-notifications` });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.Timeout).toBeLessThan(QUEUES.notifications.visibilityTimeoutSeconds);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(vars)).toEqual(
+        expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'MAIL_FROM', 'SES_CONFIGURATION_SET']),
+      );
+      expect(vars.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: queue });
+      const statements = roleStatements(template, fnId);
+      const actions = statements.flatMap(actionsOf);
+      expect(actions).toEqual(
+        expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+      );
+      // It queues no jobs (it sends only to the failure queue of its SNS invocations), and
+      // touches no documents or secrets.
+      const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage'));
+      const failures = logicalIdOf(template, 'AWS::SQS::Queue', {
+        QueueName: `esign-${stage}-mail-events-dlq`,
+      });
+      expect(sends.map((st) => st.Resource)).toEqual([{ 'Fn::GetAtt': [failures, 'Arn'] }]);
+      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+    }
+  });
+
+  it('may send email only from the configured address, with the configuration set, and SMS only to phones', () => {
+    const statements = roleStatements(dev, fnOf(dev, 'Esign-dev')) as (TStatement & {
+      Condition?: unknown;
+      NotResource?: unknown;
+    })[];
+    const ses = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(actionsOf(ses[0]!)).toEqual(['ses:SendEmail']);
+    const sesResources = [ses[0]!.Resource].flat().map(render);
+    expect(sesResources).not.toContain('*');
+    expect(sesResources.some((r) => r.includes(':identity/example.com'))).toBe(true);
+    expect(sesResources.some((r) => /:configuration-set\//.test(r))).toBe(true);
+    expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+
+    const sns = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
+    expect(sns).toHaveLength(1);
+    expect(actionsOf(sns[0]!)).toEqual(['sns:Publish']);
+    expect(sns[0]!.Resource).toBeUndefined();
+    expect(render(sns[0]!.NotResource)).toBe('arn:<AWS::Partition>:sns:*:*:*');
+  });
+
+  it('hears SES bounces and complaints through a topic, and keeps reports it could not record', () => {
+    const fnId = fnOf(dev, 'Esign-dev');
+    const topic = logicalIdOf(dev, 'AWS::SNS::Topic', {});
+    dev.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: Match.objectLike({
+        Enabled: true,
+        MatchingEventTypes: Match.arrayWith(['bounce', 'complaint']),
+        SnsDestination: { TopicARN: { Ref: topic } },
+      }),
+    });
+    dev.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: { Ref: topic },
+      Endpoint: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+    dev.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: {
+        OnFailure: {
+          Destination: {
+            'Fn::GetAtt': [
+              logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-mail-events-dlq' }),
+              'Arn',
+            ],
+          },
+        },
+      },
+    });
+    const dlq = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications-dlq' });
+    dev.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+      Threshold: 1,
+    });
+  });
+});
+
+describe('scheduler (reminders and expiry)', () => {
+  it('runs the scheduler every five minutes, publishing like the functions that change bundles', () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      const fnId = functionId(template, stack, 'scheduler');
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(5 minutes)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+      });
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        Principal: 'events.amazonaws.com',
+      });
+      const fn = resources(template)[fnId]!.Properties!;
+      // A run ends well before the next one starts (overlapping runs would still be safe).
+      expect(fn.Timeout).toBeLessThanOrEqual(300);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars.TABLE_NAME).toEqual({ Ref: expect.any(String) });
+      const stage = stack === 'Esign-dev' ? 'dev' : 'prod';
+      const queues = ['webhook-deliveries', 'notifications'].map((q) =>
+        logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${q}` }),
+      );
+      expect(vars.WEBHOOK_QUEUE_URL).toEqual({ Ref: queues[0] });
+      expect(vars.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: queues[1] });
+      const statements = roleStatements(template, fnId);
+      const sends = JSON.stringify(
+        statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).map((st) => st.Resource),
+      );
+      for (const q of queues) expect(sends).toContain(q);
+      const actions = statements.flatMap(actionsOf);
+      // It queries the by-due index and writes bundles; it needs nothing of S3, KMS or API Gateway.
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
+      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+    }
+  });
+
+  it('declares the sparse by-due index, keys only', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: 'by-due',
+          KeySchema: [
+            { AttributeName: 'duePk', KeyType: 'HASH' },
+            { AttributeName: 'dueSk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ]),
     });
   });
 });

@@ -2,6 +2,8 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../../config';
@@ -44,4 +46,12 @@ export function createSqsClient(config: TConfig): SQSClient {
 
 export function createKmsClient(config: TConfig): KMSClient {
   return new KMSClient(common(config, config.endpoints.kms));
+}
+
+export function createSesClient(config: TConfig): SESv2Client {
+  return new SESv2Client(common(config, config.endpoints.sesv2));
+}
+
+export function createSnsClient(config: TConfig): SNSClient {
+  return new SNSClient(common(config, config.endpoints.sns));
 }

@@ -78,6 +78,27 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         throw err;
       }
     },
+    async setEmbedOrigins(id, origins) {
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.item(id),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression:
+              origins.length > 0
+                ? 'SET embedOrigins = :o, version = version + :one'
+                : 'REMOVE embedOrigins SET version = version + :one',
+            ExpressionAttributeValues: { ...(origins.length > 0 ? { ':o': origins } : {}), ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return strip<TAccount>(out.Attributes as TItem);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
+        throw err;
+      }
+    },
     async addUser(u: TUser) {
       await putNew({ ...accountKeys.user(u.accountId, u.id), entity: 'user', ...u });
     },

@@ -18,6 +18,7 @@ import {
   bundleToItem,
   documentFromItem,
   documentToItem,
+  dueRefOf,
   outboxRefOf,
 } from './entities/bundle';
 import { INDEXES } from './table';
@@ -261,6 +262,30 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         .sort()
         .slice(0, limit)
         .map(outboxRefOf);
+    },
+
+    async due(upTo, limit) {
+      // Sort keys are `<due ISO time>#<account>#<bundle>`: `<upTo>#~` sorts after every key due
+      // at upTo itself ('~' follows every character of an id).
+      const shards = await Promise.all(
+        bundleKeys.duePartitions().map((partition) =>
+          db.send(
+            new QueryCommand({
+              TableName: table,
+              IndexName: INDEXES.byDue.name,
+              KeyConditionExpression: 'duePk = :p AND dueSk <= :upTo',
+              ExpressionAttributeValues: { ':p': partition, ':upTo': `${upTo}#~` },
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      return shards
+        .flatMap((out) => out.Items ?? [])
+        .map((i) => i.dueSk as string)
+        .sort()
+        .slice(0, limit)
+        .map(dueRefOf);
     },
   };
 }

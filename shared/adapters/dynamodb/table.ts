@@ -15,6 +15,9 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
  * - `by-outbox`: bundles whose webhook events wait to be published, for the sweeper that
  *   publishes what a crashed request left behind. Sparse (only while waiting) and spread over
  *   OUTBOX_SHARDS partitions so that busy accounts never share one hot key.
+ * - `by-due`: sent bundles with work for the scheduler (expiry, a signer's next automatic
+ *   reminder), by the time it is due. Sparse (only while something is due) and spread over
+ *   DUE_SHARDS partitions like by-outbox.
  * - `by-log`: webhook events and deliveries of an account, newest first. It projects the
  *   attributes the log filters read, so a filtered list counts its matches from the index alone.
  */
@@ -29,6 +32,7 @@ export const INDEXES = {
     projection: 'KEYS_ONLY',
   },
   byOutbox: { name: 'by-outbox', partitionKey: 'outboxPk', sortKey: 'outboxSk', projection: 'KEYS_ONLY' },
+  byDue: { name: 'by-due', partitionKey: 'duePk', sortKey: 'dueSk', projection: 'KEYS_ONLY' },
   byLog: {
     name: 'by-log',
     partitionKey: 'logPk',
@@ -39,5 +43,6 @@ export const INDEXES = {
 } as const;
 
 export const OUTBOX_SHARDS = 4;
+export const DUE_SHARDS = 4;
 
 export type TIndexName = (typeof INDEXES)[keyof typeof INDEXES]['name'];

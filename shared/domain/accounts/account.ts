@@ -15,6 +15,17 @@ export interface TAccount {
   /** Defaults for a Bundle's requester_name / requester_email. */
   requesterName: string;
   requesterEmail: string;
+  /**
+   * Default signing-request text when neither the packet nor the bundle has an email_message /
+   * sms_message (the notifications worker has a built-in one for accounts without).
+   */
+  emailMessage?: string;
+  smsMessage?: string;
+  /**
+   * Origins (`https://app.example.com`) whose pages may frame this account's embedded signing
+   * sessions (CSP frame-ancestors). None: embedded signing pages cannot be framed.
+   */
+  embedOrigins?: string[];
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;
@@ -43,6 +54,10 @@ export interface TBrand {
   accountId: string;
   name: string;
   redirectUrl?: string;
+  /** The signing pages' accent color, `#rrggbb`. */
+  primaryColor?: string;
+  /** An https image shown on the signing pages (their CSP allows its origin for images). */
+  logoUrl?: string;
   created: string;
 }
 

@@ -17,6 +17,8 @@ export async function addBrand(
     accountId,
     name: b.name,
     ...(b.redirectUrl ? { redirectUrl: b.redirectUrl } : {}),
+    ...(b.primaryColor ? { primaryColor: b.primaryColor } : {}),
+    ...(b.logoUrl ? { logoUrl: b.logoUrl } : {}),
     created: deps.clock.now().toISOString(),
   };
   await deps.accounts.addBrand(brand);

@@ -1,5 +1,7 @@
-import type { TAccountStore, TBundleStore } from '../../ports';
+import type { TAccountStore, TBlobStore, TBundleStore, TSigningRecordStore } from '../../ports';
 import { ConflictError } from '../errors';
+import { currentValue } from '../signing/field-access';
+import { valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
 
 export interface TDataItem {
@@ -19,28 +21,57 @@ export async function dataAvailable(deps: { accounts: TAccountStore }, b: TBundl
   return Boolean((await deps.accounts.getAccount(b.accountId))?.features.early_data_access);
 }
 
+/** How long the attachment links in a data answer work. */
+const ATTACHMENT_LINK_SECONDS = 60 * 60;
+
 /**
- * Every field of every document with its value. Until signers fill fields (the signing work),
- * a value is the field's initial value, filled by nobody.
+ * Every field of every document with its value and who filled it: the packet key of the signer
+ * who entered it, `initial` for an initial value nobody changed (as the reference API says),
+ * empty for a field still blank. Attachments come with time-limited links.
  */
 export async function bundleData(
-  deps: { bundles: TBundleStore; accounts: TAccountStore },
+  deps: { bundles: TBundleStore; accounts: TAccountStore; records: TSigningRecordStore; blobs: TBlobStore },
   b: TBundle,
 ): Promise<TDataItem[]> {
   if (!(await dataAvailable(deps, b))) {
     throw new ConflictError('Field data is available once the bundle is complete.');
   }
-  const documents = await deps.bundles.documents(b);
-  return documents.flatMap((d) =>
-    d.fields.map((f) => ({
-      doc_key: d.key,
-      field_key: f.key,
-      label: f.label,
-      kind: f.kind,
-      value: f.initialValue ?? '',
-      filled_by: '',
-      packet_id: null,
-      attachments: [],
-    })),
-  );
+  const [documents, records] = await Promise.all([
+    deps.bundles.documents(b),
+    deps.records.all(b.accountId, b.id),
+  ]);
+  const byId = new Map(b.packets.map((p) => [p.id, p]));
+  const items: TDataItem[] = [];
+  for (const d of documents) {
+    for (const f of d.fields) {
+      const current = currentValue(d.key, f, records, b.packets);
+      const stored = current
+        ? records.find((r) => r.packetId === current.packetId)?.values[valueKey(d.key, f.key)]
+        : undefined;
+      const attachments =
+        f.kind === 'att' && stored?.blobKey
+          ? [
+              {
+                url: await deps.blobs.presignGet(stored.blobKey, ATTACHMENT_LINK_SECONDS),
+                name: stored.value,
+                size: stored.size ?? 0,
+                num: 1,
+                ext: (/\.([A-Za-z0-9]{1,5})$/.exec(stored.value)?.[1] ?? '').toLowerCase(),
+                is_image: (stored.contentType ?? '').startsWith('image/'),
+              },
+            ]
+          : [];
+      items.push({
+        doc_key: d.key,
+        field_key: f.key,
+        label: f.label,
+        kind: f.kind,
+        value: current?.value ?? f.initialValue ?? '',
+        filled_by: current ? (byId.get(current.packetId)?.key ?? '') : f.initialValue ? 'initial' : '',
+        packet_id: current?.packetId ?? null,
+        attachments,
+      });
+    }
+  }
+  return items;
 }

@@ -120,6 +120,12 @@ export interface TPacket {
   completedAt?: string;
   lastAccessedAt?: string;
   lastReminderAt?: string;
+  /**
+   * When the service sent this signer's signing request (its latest `ps` audit event; set by
+   * changeBundle for every change that appends one). Automatic reminders count from it; a signer
+   * never sent one (moved off embedded signing) gets none (shared/domain/scheduler/schedule.ts).
+   */
+  sentAt?: string;
 }
 
 export interface TBundleEvent {

@@ -3,13 +3,15 @@ import { retryOnConflict } from '../retry-on-conflict';
 import { withOutbox } from '../webhooks/outbox';
 import type { TBundle } from './bundle';
 import { getBundle } from './get-bundle';
+import { withRequestTimes } from './send-bundle';
 
 /**
  * Every change of a bundle goes through here: read, apply, write conditional on the version
  * read, retried when another request won the race. `apply` returns the next state with its audit
  * events appended, so the events are part of the same write as the change; it may throw to
  * refuse the change (a 4xx), or return the bundle unchanged when there is nothing to do. Webhook
- * events among the new audit events go into the bundle's outbox in the same write.
+ * events among the new audit events go into the bundle's outbox in the same write, and a
+ * signing request (`ps`) among them stamps its packet's `sentAt`, which automatic reminders count from.
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },
@@ -21,7 +23,10 @@ export async function changeBundle(
     const current = await getBundle(deps, accountId, id);
     const next = apply(current);
     if (next === current) return current;
-    const versioned = { ...withOutbox(current, next), version: current.version + 1 };
+    const versioned = {
+      ...withOutbox(current, withRequestTimes(current, next)),
+      version: current.version + 1,
+    };
     await deps.bundles.save(versioned, current);
     return versioned;
   });

@@ -12,6 +12,11 @@ export const EVENT_KINDS = {
   packetReady: { code: 'pr', text: 'Ready for embedded signing' },
   packetUpdated: { code: 'pu', text: 'Signer updated' },
   reminderSent: { code: 'rm', text: 'Reminder sent' },
+  // The notifications worker (shared/domain/notifications/) appends these; no webhook event.
+  messageFailed: { code: 'nf', text: 'Message could not be sent' },
+  messageBounced: { code: 'nb', text: 'Message not delivered' },
+  // The scheduler (shared/domain/scheduler/) appends this; the spec has no webhook event for it.
+  expired: { code: 'ex', text: 'Bundle expired' },
   // Signing and evidence (issues 5 and 6) append these; webhooks/outbox.ts maps them to webhook events.
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },

@@ -40,9 +40,28 @@ export function applySend(bundle: TBundle, now: string): TBundle {
     if (!up.has(p.id)) return p;
     const status = p.deliverVia === 'embed' ? 're' : 'se';
     events.push(event(status === 're' ? 'packetReady' : 'packetSent', now, p.id, p.name));
-    return { ...p, status };
+    return { ...p, status, ...(status === 'se' ? { sentAt: now } : {}) };
   });
   return { ...bundle, status: 'se', sent: now, packets, events: [...bundle.events, ...events] };
+}
+
+/**
+ * `next` with `sentAt` set on each packet whose signing request (`ps`) is among the audit events
+ * appended since `previous`, whoever appended it (sending, a signer's turn coming in order).
+ */
+export function withRequestTimes(previous: TBundle, next: TBundle): TBundle {
+  const requested = new Map<string, string>();
+  for (const e of next.events.slice(previous.events.length)) {
+    if (e.kind === EVENT_KINDS.packetSent.code && e.packetId) requested.set(e.packetId, e.timestamp);
+  }
+  if (requested.size === 0) return next;
+  return {
+    ...next,
+    packets: next.packets.map((p) => {
+      const at = requested.get(p.id);
+      return at && p.sentAt !== at ? { ...p, sentAt: at } : p;
+    }),
+  };
 }
 
 /**

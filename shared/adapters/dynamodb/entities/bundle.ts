@@ -1,6 +1,7 @@
 // Keys of the Bundle aggregate and its satellite items, declared once.
 import type { TBundle, TDocument } from '../../../domain/bundles/bundle';
-import { OUTBOX_SHARDS } from '../table';
+import { nextDueAt } from '../../../domain/scheduler/schedule';
+import { DUE_SHARDS, OUTBOX_SHARDS } from '../table';
 
 const account = (accountId: string) => `ACCOUNT#${accountId}`;
 
@@ -64,6 +65,12 @@ export const bundleKeys = {
     sk: `BUNDLE#${id}#EVENTS#${String(firstSeq).padStart(8, '0')}`,
   }),
   eventPagePrefix: (id: string) => `BUNDLE#${id}#EVENTS#`,
+  /** One signer's values, authentication and steps (shared/domain/signing/signing-record.ts). */
+  signingRecord: (accountId: string, id: string, packetId: string) => ({
+    pk: account(accountId),
+    sk: `BUNDLE#${id}#SIGNER#${packetId}`,
+  }),
+  signingRecordPrefix: (id: string) => `BUNDLE#${id}#SIGNER#`,
   /** A signing link, by the hash of its token. */
   signingToken: (hash: string) => ({ pk: `SIGNTOKEN#${hash}`, sk: 'SIGNTOKEN' }),
   /**
@@ -79,6 +86,17 @@ export const bundleKeys = {
     };
   },
   outboxPartitions: () => Array.from({ length: OUTBOX_SHARDS }, (_, i) => `OUTBOX#${i}`),
+  /**
+   * by-due: set while the bundle has work for the scheduler (its expiry, a signer's next automatic
+   * reminder; shared/domain/scheduler/schedule.ts), in one of DUE_SHARDS partitions, sorted by
+   * when it is due. Derived from the bundle in every write, so it cannot lag the bundle.
+   */
+  dueKeys: (b: TBundle) => {
+    const due = nextDueAt(b);
+    if (!due) return {};
+    return { duePk: `DUE#${shardOf(b.id, DUE_SHARDS)}`, dueSk: `${due}#${b.accountId}#${b.id}` };
+  },
+  duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
   /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
   personLinkPartition: (accountId: string) => `${account(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
@@ -88,9 +106,13 @@ export const bundleKeys = {
 };
 
 function outboxShard(id: string): number {
+  return shardOf(id, OUTBOX_SHARDS);
+}
+
+function shardOf(id: string, shards: number): number {
   let sum = 0;
   for (const ch of id) sum = (sum * 31 + ch.charCodeAt(0)) >>> 0;
-  return sum % OUTBOX_SHARDS;
+  return sum % shards;
 }
 
 /** `<date>#<account>#<bundle>` of the by-outbox index back to the bundle it names. */
@@ -99,11 +121,15 @@ export function outboxRefOf(sk: string): { accountId: string; id: string } {
   return { accountId: accountId!, id: id! };
 }
 
+/** `<due time>#<account>#<bundle>` of the by-due index back to the bundle it names. */
+export const dueRefOf = outboxRefOf;
+
 export function bundleToItem(b: TBundle): Record<string, unknown> {
   return {
     ...bundleKeys.item(b.accountId, b.id),
     ...bundleKeys.indexKeys(b),
     ...bundleKeys.outboxKeys(b),
+    ...bundleKeys.dueKeys(b),
     entity: 'bundle',
     ...b,
   };
@@ -123,6 +149,8 @@ export function bundleFromItem(item: Record<string, unknown>): TBundle {
     completedSk: _completedSk,
     outboxPk: _outboxPk,
     outboxSk: _outboxSk,
+    duePk: _duePk,
+    dueSk: _dueSk,
     entity: _e,
     ...rest
   } = item;

@@ -1,0 +1,4 @@
+import { configFromEnv } from '../../shared/config';
+import { buildSigningHandler } from './app';
+
+export const handler = buildSigningHandler({ config: configFromEnv() });

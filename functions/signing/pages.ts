@@ -1,0 +1,226 @@
+// The signing pages, the signer API's own front end: one HTML shell per link (the script in
+// functions/signing/public/ does the rest through /sign/api/), its static files, and the
+// documents' PDFs for the page's viewer.
+
+import type { TConfig } from '../../shared/config';
+import type { TBrand } from '../../shared/domain/accounts/account';
+import { hashApiKey } from '../../shared/domain/accounts/api-key-secret';
+import { NotFoundError } from '../../shared/domain/errors';
+import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
+import { authComplete } from '../../shared/domain/signing/signer-state';
+import { errorBody } from '../../shared/http/error-body';
+import type { TRequest, TResponse } from '../../shared/http/request';
+import type { TRoute } from '../../shared/http/router';
+import type { TSigningToken } from '../../shared/ports';
+import { contentTypeOf, signingAssets } from './assets';
+import { logoOrigin, securityHeaders } from './security-headers';
+
+export type TPageDeps = TSigningDeps & { config: TConfig };
+
+const TOKEN = /^[0-9A-Za-z]{43}$/;
+/** Assets under their current version are immutable: the version is a hash of their content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * The largest PDF the page gets through the API: a Lambda answer holds 6 MB, base64 included.
+ * Larger documents are read from their presigned link (the bucket must answer CORS for it).
+ */
+export const MAX_INLINE_PDF_BYTES = 4 * 1024 * 1024;
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The path the service is served under: '' locally, `/<stage>` on API Gateway's own URL. */
+function basePath(req: TRequest): string {
+  const p = req.url.pathname;
+  const i = p.lastIndexOf('/sign/');
+  return i > 0 ? p.slice(0, i) : '';
+}
+
+/** Whether the link may open the page: unknown, spent or expired links get the clear page at once. */
+function usable(link: TSigningToken | undefined, now: Date): link is TSigningToken {
+  if (!link || link.kind === 'session') return false;
+  // A used embedded link still serves the page: its session (kept by the page) outlives the link,
+  // and the page says so itself when it has none.
+  if (link.kind === 'embed' && link.usedAt) return true;
+  return Date.parse(link.expires) > now.getTime();
+}
+
+interface TShell {
+  base: string;
+  version: string;
+  title: string;
+  brand?: TBrand;
+  /** The page's own data for its script; absent for the clear pages. */
+  app?: { embedded: boolean };
+  message?: { title: string; text: string };
+}
+
+function brandHtml(brand: TBrand | undefined): string {
+  if (!brand) return '<span class="brand-name">Sign documents</span>';
+  const logo = logoOrigin(brand.logoUrl)
+    ? `<img class="brand-logo" src="${esc(brand.logoUrl!)}" alt="" referrerpolicy="no-referrer">`
+    : '';
+  return `${logo}<span class="brand-name">${esc(brand.name)}</span>`;
+}
+
+function shell(s: TShell): string {
+  const assets = `${s.base}/sign/assets/${s.version}`;
+  const data = [
+    `data-api="${esc(`${s.base}/sign/api`)}"`,
+    `data-assets="${esc(assets)}"`,
+    ...(s.brand?.name ? [`data-brand-name="${esc(s.brand.name)}"`] : []),
+    ...(s.brand?.primaryColor ? [`data-brand-color="${esc(s.brand.primaryColor)}"`] : []),
+    ...(s.app?.embedded ? ['data-embedded="true"'] : []),
+  ].join(' ');
+  const body = s.message
+    ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
+<h1 id="msg-title">${esc(s.message.title)}</h1><p>${esc(s.message.text)}</p></section></main>`
+    : `<main id="main" class="main" tabindex="-1"><p class="loading" role="status">Loading your documents…</p></main>
+<noscript><p class="card message">Signing needs JavaScript. Turn it on and reload this page.</p></noscript>`;
+  return `<!doctype html>
+<html lang="en" ${data}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${esc(s.title)}</title>
+<link rel="stylesheet" href="${esc(assets)}/app.css">
+${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="topbar" id="topbar"><div class="topbar-inner"><div class="brand">${brandHtml(s.brand)}</div><div class="topbar-tools" id="tools"></div></div></header>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The signing pages' routes; `deps` are the signing Lambda's. */
+export function pageRoutes(deps: TPageDeps): TRoute[] {
+  const { config } = deps;
+
+  const page = (
+    req: TRequest,
+    status: number,
+    html: string,
+    frameAncestors?: string[],
+    logo?: string,
+  ): TResponse => ({
+    status,
+    text: html,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...securityHeaders(config, {
+        ...(frameAncestors ? { frameAncestors } : {}),
+        ...(logo ? { imageOrigins: [logo] } : {}),
+        https: req.url.protocol === 'https:',
+      }),
+    },
+  });
+
+  async function brandOf(link: TSigningToken): Promise<TBrand | undefined> {
+    const bundle = await deps.bundles.get(link.accountId, link.bundleId);
+    if (!bundle?.signingBrand) return undefined;
+    return (await deps.accounts.listBrands(link.accountId)).find((b) => b.id === bundle.signingBrand);
+  }
+
+  /** Framing: only an embedded link, and only from the origins its account allows. */
+  async function frameAncestorsOf(link: TSigningToken): Promise<string[] | undefined> {
+    if (link.kind !== 'embed') return undefined;
+    const account = await deps.accounts.getAccount(link.accountId);
+    return account?.embedOrigins?.length ? account.embedOrigins : undefined;
+  }
+
+  async function signingPage(req: TRequest): Promise<TResponse> {
+    const token = req.params.token ?? '';
+    const base = basePath(req);
+    const { version } = signingAssets();
+    const link = TOKEN.test(token) ? await deps.tokens.get(hashApiKey(token)) : undefined;
+    if (!usable(link, deps.clock.now())) {
+      const message = {
+        title: 'This link does not work',
+        text: 'This signing link is not valid or has expired. If you still need to sign, ask the sender for a new link.',
+      };
+      return page(req, 404, shell({ base, version, title: message.title, message }));
+    }
+    const [brand, ancestors] = await Promise.all([brandOf(link), frameAncestorsOf(link)]);
+    const html = shell({
+      base,
+      version,
+      title: brand ? `Sign documents · ${brand.name}` : 'Sign documents',
+      ...(brand ? { brand } : {}),
+      app: { embedded: link.kind === 'embed' },
+    });
+    return page(req, 200, html, ancestors, logoOrigin(brand?.logoUrl));
+  }
+
+  function asset(req: TRequest, name: string): TResponse {
+    const store = signingAssets();
+    const bytes = store.read(name);
+    const headers = securityHeaders(config, { https: req.url.protocol === 'https:' });
+    if (!bytes) {
+      return {
+        status: 404,
+        text: 'Not found.\n',
+        headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      };
+    }
+    return {
+      status: 200,
+      binary: bytes,
+      headers: {
+        ...headers,
+        'Content-Type': contentTypeOf(name),
+        // An old version's URL gets today's file, briefly cached: pages open across a deploy keep working.
+        'Cache-Control': req.params.version === store.version ? IMMUTABLE : 'public, max-age=300',
+      },
+    };
+  }
+
+  /**
+   * A document's PDF for the page's viewer, to a session whose signer may see the documents now
+   * (as GET /sign/api/state shows them): same origin, so the bucket need not answer CORS.
+   */
+  async function documentPdf(req: TRequest): Promise<TResponse> {
+    const ctx = await signerOf(deps, req.header('x-signing-session'));
+    if (cannotSign(ctx.bundle, ctx.packet) || !authComplete(ctx))
+      throw new NotFoundError('No such document.');
+    const doc = (await deps.bundles.documents(ctx.bundle)).find((d) => d.key === req.params.doc_key);
+    if (!doc) throw new NotFoundError('No such document.');
+    if (doc.size > MAX_INLINE_PDF_BYTES) {
+      return {
+        status: 413,
+        body: errorBody('invalid', 'This document is too large to send here; read it from its file_url.'),
+        headers: { 'Cache-Control': 'no-store' },
+      };
+    }
+    return {
+      status: 200,
+      binary: await deps.blobs.get(doc.blobKey),
+      headers: {
+        'Content-Type': 'application/pdf',
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Disposition': 'inline',
+      },
+    };
+  }
+
+  return [
+    { method: 'GET', path: '/sign/{token}', handler: signingPage },
+    {
+      method: 'GET',
+      path: '/sign/assets/{version}/{file}',
+      handler: async (req) => asset(req, req.params.file!),
+    },
+    {
+      method: 'GET',
+      path: '/sign/assets/{version}/{folder}/{file}',
+      handler: async (req) => asset(req, `${req.params.folder}/${req.params.file}`),
+    },
+    { method: 'GET', path: '/sign/api/documents/{doc_key}', handler: documentPdf },
+  ];
+}

@@ -1,0 +1,140 @@
+// The field rules, checked in the page as the service checks them (shared/domain/signing/
+// check-value.ts): the signer hears about a mistake at once, and the service has the last word.
+
+function abaChecksum(v) {
+  const d = [...v].map(Number);
+  return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])) % 10 === 0;
+}
+
+const PATTERNS = {
+  email: { test: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) && v.length <= 254, name: 'email address' },
+  bank_routing: { test: (v) => /^\d{9}$/.test(v) && abaChecksum(v), name: 'bank routing number (9 digits)' },
+  bank_account: { test: (v) => /^\d{4,17}$/.test(v), name: 'bank account number (4 to 17 digits)' },
+  letters: { test: (v) => /^[\p{L}][\p{L} '-]*$/u.test(v), name: 'value of letters only' },
+  numbers: { test: (v) => /^-?\d+(\.\d+)?$/.test(v), name: 'number' },
+  phone: {
+    test: (v) => /^\+?[0-9][0-9 ().-]{5,}$/.test(v) && v.replace(/\D/g, '').length >= 7,
+    name: 'phone number',
+  },
+  ssn: { test: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v), name: 'social security number (123-45-6789)' },
+  zip_code: { test: (v) => /^\d{5}(-\d{4})?$/.test(v), name: 'ZIP code (12345 or 12345-6789)' },
+};
+
+/** Input hints for the phone's keyboard and the browser's autofill, by v_pattern. */
+export function inputHints(field) {
+  switch (field.v_pattern) {
+    case 'email':
+      return { type: 'email', inputmode: 'email', autocomplete: 'email' };
+    case 'phone':
+      return { type: 'tel', inputmode: 'tel', autocomplete: 'tel' };
+    case 'numbers':
+      return { type: 'text', inputmode: 'decimal' };
+    case 'bank_routing':
+    case 'bank_account':
+    case 'ssn':
+    case 'zip_code':
+      return { type: 'text', inputmode: 'numeric' };
+    default:
+      return { type: 'text' };
+  }
+}
+
+export function isIsoDate(v) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}
+
+/** What is wrong with a value (not its absence: see isFilled), or undefined. */
+export function valueProblem(field, value) {
+  if (value === '') return undefined;
+  switch (field.kind) {
+    case 'dat':
+      return isIsoDate(value) ? undefined : 'Enter a valid date.';
+    case 'sel':
+      return field.options.length === 0 || field.options.includes(value)
+        ? undefined
+        : 'Choose one of the options.';
+    case 'cbg':
+      return value.split('|').every((o) => field.options.includes(o))
+        ? undefined
+        : 'Choose among the options.';
+    case 'inp':
+    case 'txt':
+      break;
+    default:
+      return undefined;
+  }
+  if (value.length > 10_000) return 'At most 10,000 characters.';
+  if (field.kind === 'inp' && /[\r\n]/.test(value)) return 'A single line is expected.';
+  const pattern = field.v_pattern ? PATTERNS[field.v_pattern] : undefined;
+  if (pattern && !pattern.test(value)) return `Enter a valid ${pattern.name}.`;
+  if (field.v_min != null && value.length < field.v_min) return `Enter at least ${field.v_min} characters.`;
+  if (field.v_max != null && value.length > field.v_max) return `Enter at most ${field.v_max} characters.`;
+  if (field.v_regex) {
+    let ok = true;
+    try {
+      ok = new RegExp(field.v_regex, 'u').test(value);
+    } catch {
+      ok = true; // the service checks it
+    }
+    if (!ok) return field.v_regex_msg || 'This value is not in the expected form.';
+  }
+  return undefined;
+}
+
+/** Whether a value counts as filled in: a checkbox or approval only when ticked. */
+export function isFilled(field, value) {
+  if (field.kind === 'chk' || field.kind === 'apr') return value === 'true';
+  return value !== '';
+}
+
+const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+const ALL_TYPES = [
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'svg',
+  'pdf',
+  'doc',
+  'docx',
+  'ppt',
+  'pptx',
+  'xls',
+  'xlsx',
+  'rtf',
+  'txt',
+];
+
+export const attachmentTypes = (field) =>
+  field.v_attachment_types?.length ? field.v_attachment_types : ALL_TYPES;
+
+/** The file input's `accept`, from the allowed extensions. */
+export const acceptOf = (field) =>
+  attachmentTypes(field)
+    .map((t) => `.${t}`)
+    .join(',');
+
+/** What is wrong with a file for an attachment field (type by extension, size in KB), or undefined. */
+export function attachmentProblem(field, file) {
+  const ext = /\.([A-Za-z0-9]{1,5})$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  const types = attachmentTypes(field);
+  if (!types.includes(ext)) return `Choose a file of type ${types.map((t) => `.${t}`).join(', ')}.`;
+  if (file.size === 0) return 'The file is empty.';
+  if (file.size > MAX_ATTACHMENT_BYTES) return 'The file is larger than 10 MB.';
+  const kb = file.size / 1024;
+  if (field.v_min != null && kb < field.v_min) return `The file must be at least ${field.v_min} KB.`;
+  if (field.v_max != null && kb > field.v_max) return `The file must be at most ${field.v_max} KB.`;
+  return undefined;
+}
+
+/** Limits to tell the signer before they choose a file. */
+export function attachmentHint(field) {
+  const parts = [`${attachmentTypes(field).join(', ').toUpperCase()}`];
+  if (field.v_min != null && field.v_max != null) parts.push(`${field.v_min}–${field.v_max} KB`);
+  else if (field.v_max != null) parts.push(`up to ${field.v_max} KB`);
+  else parts.push('up to 10 MB');
+  if (field.v_min != null && field.v_max == null) parts.push(`at least ${field.v_min} KB`);
+  return parts.join(' · ');
+}

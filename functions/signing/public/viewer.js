@@ -1,0 +1,75 @@
+// The documents as real pages: pdf.js renders each page onto a canvas when it comes near the
+// screen, at the width it is shown (times the screen's pixel ratio), again when that grows.
+
+let lib;
+async function pdfjs() {
+  if (!lib) {
+    lib = await import('./pdf.min.mjs');
+    lib.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
+  }
+  return lib;
+}
+
+const OPTIONS = () => ({
+  // The page's CSP has no 'unsafe-eval': pdf.js must not try.
+  isEvalSupported: false,
+  enableXfa: false,
+  standardFontDataUrl: new URL('./standard_fonts/', import.meta.url).href,
+  cMapUrl: new URL('./cmaps/', import.meta.url).href,
+  cMapPacked: true,
+});
+
+/** Opens a document from its bytes, or from its URL when the bytes are null. */
+export async function openPdf(bytes, url) {
+  const { getDocument } = await pdfjs();
+  return getDocument(bytes ? { ...OPTIONS(), data: bytes } : { ...OPTIONS(), url }).promise;
+}
+
+const maxRatio = () => Math.min(window.devicePixelRatio || 1, 2);
+
+/**
+ * Renders page `number` of `pdf` (a promise) into `canvas` whenever `frame` is near the viewport
+ * and shown wider than last rendered. `onError` hears of a document that cannot be shown.
+ */
+export function showPage(pdfPromise, number, frame, canvas, onError) {
+  let renderedWidth = 0;
+  let busy = false;
+  let visible = false;
+
+  async function render() {
+    const cssWidth = frame.clientWidth;
+    if (!visible || busy || cssWidth === 0 || cssWidth <= renderedWidth * 1.15) return;
+    busy = true;
+    try {
+      const pdf = await pdfPromise;
+      const page = await pdf.getPage(number);
+      const base = page.getViewport({ scale: 1 });
+      const viewport = page.getViewport({ scale: (cssWidth * maxRatio()) / base.width });
+      // Draw off screen, then swap: the page never flashes blank while re-rendering.
+      const scratch = document.createElement('canvas');
+      scratch.width = Math.floor(viewport.width);
+      scratch.height = Math.floor(viewport.height);
+      await page.render({ canvas: scratch, canvasContext: scratch.getContext('2d'), viewport }).promise;
+      canvas.width = scratch.width;
+      canvas.height = scratch.height;
+      canvas.getContext('2d').drawImage(scratch, 0, 0);
+      frame.classList.add('rendered');
+      renderedWidth = cssWidth;
+    } catch (err) {
+      onError?.(err);
+    } finally {
+      busy = false;
+    }
+  }
+
+  const seen = new IntersectionObserver(
+    (entries) => {
+      visible = entries.some((e) => e.isIntersecting);
+      render();
+    },
+    { rootMargin: '800px 0px' },
+  );
+  seen.observe(frame);
+  const resized = new ResizeObserver(() => render());
+  resized.observe(frame);
+}

@@ -1,0 +1,98 @@
+import type { TConfig } from '../../shared/config';
+
+/**
+ * Where the page's script may fetch the documents' presigned links from: the documents bucket.
+ * Locally the s3rver endpoint (path-style links); on AWS the bucket's regional virtual-hosted
+ * name, as the SDK presigns it.
+ */
+export function documentsOrigin(config: TConfig): string | undefined {
+  if (config.endpoints.s3) {
+    try {
+      return new URL(config.endpoints.s3).origin;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!config.bucketName) return undefined;
+  return `https://${config.bucketName}.s3.${config.region}.amazonaws.com`;
+}
+
+/** The https origin of a brand's logo, or undefined when it cannot be shown (not https). */
+export function logoOrigin(logoUrl: string | undefined): string | undefined {
+  if (!logoUrl) return undefined;
+  try {
+    const url = new URL(logoUrl);
+    return url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface TPolicyOptions {
+  /** Origins allowed to frame the page; none: it may not be framed at all. */
+  frameAncestors?: string[];
+  /** Extra image origins (the brand's logo). */
+  imageOrigins?: string[];
+  /** Whether the request came over https (then browsers are told to keep to it). */
+  https?: boolean;
+}
+
+/** Browser features the pages never use; only the camera (the selfie step) is allowed, for the page itself. */
+const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=()',
+  'geolocation=()',
+  'display-capture=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'bluetooth=()',
+  'midi=()',
+  'screen-wake-lock=()',
+  'xr-spatial-tracking=()',
+  'browsing-topics=()',
+].join(', ');
+
+/**
+ * The signing pages' Content-Security-Policy: scripts, styles, fonts and workers from the pages'
+ * own origin only (no inline code, no eval), images also from data:/blob: (drawn marks, camera
+ * snapshots) and the brand's logo origin, fetches to the API and the documents bucket, no
+ * plugins, no <base>, forms only to itself, and no framing unless the page is an embedded session
+ * of an account that lists the origins allowed to frame it.
+ */
+export function contentSecurityPolicy(config: TConfig, opts: TPolicyOptions = {}): string {
+  const docs = documentsOrigin(config);
+  const ancestors = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ['img-src', "'self'", 'data:', 'blob:', ...(opts.imageOrigins ?? [])].join(' '),
+    "font-src 'self' data:",
+    ['connect-src', "'self'", ...(docs ? [docs] : [])].join(' '),
+    "worker-src 'self' blob:",
+    "media-src 'self' blob: mediastream:",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${ancestors}`,
+  ].join('; ');
+}
+
+/** The headers every page and asset answer carries. */
+export function securityHeaders(config: TConfig, opts: TPolicyOptions = {}): Record<string, string> {
+  const framed = (opts.frameAncestors?.length ?? 0) > 0;
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(config, opts),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    // Older browsers know only this one; it cannot name several origins, so framed pages go without.
+    ...(framed ? {} : { 'X-Frame-Options': 'DENY' }),
+    ...(opts.https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
+  };
+}

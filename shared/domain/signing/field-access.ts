@@ -1,0 +1,71 @@
+import type { TField, TPacket } from '../bundles/bundle';
+import type { TSigningRecord } from './signing-record';
+import { valueKey } from './signing-record';
+
+/** Choices of a dropdown or checkbox group: the field's `format`, split on `|` (docs/signer-api.md). */
+export function optionsOf(field: Pick<TField, 'kind' | 'format'>): string[] {
+  if (field.kind !== 'sel' && field.kind !== 'cbg') return [];
+  return field.format
+    .split('|')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+}
+
+/** Whether the packet is named among the field's editors (a field without editors is everyone's). */
+export function isEditor(field: Pick<TField, 'editors'>, packetKey: string): boolean {
+  if (field.editors.length === 0) return true;
+  return field.editors.some((e) => e === packetKey || e === `-${packetKey}`);
+}
+
+/** Filled by the service when the signer finishes, never by the signer. */
+export const SERVICE_FILLED = new Set(['snm', 'sdt']);
+
+/** The signer must fill it to finish: a required field whose editors name them without `-`. */
+export function isRequiredFor(
+  field: Pick<TField, 'editors' | 'required' | 'kind'>,
+  packetKey: string,
+): boolean {
+  if (!field.required || SERVICE_FILLED.has(field.kind)) return false;
+  if (field.editors.length === 0) return true;
+  return field.editors.includes(packetKey);
+}
+
+/**
+ * Who filled a field, and with what: the latest value among the signers' records, where a value
+ * of a signer who finished wins (it is part of what they signed and nobody may change it).
+ */
+export function currentValue(
+  docKey: string,
+  field: Pick<TField, 'key'>,
+  records: TSigningRecord[],
+  packets: TPacket[],
+): { value: string; packetId: string; hasImage: boolean } | undefined {
+  const key = valueKey(docKey, field.key);
+  const done = new Set(packets.filter((p) => p.status === 'co').map((p) => p.id));
+  const candidates = records
+    .map((r) => ({ r, v: r.values[key] }))
+    .filter((c) => c.v !== undefined && c.v.value !== '')
+    .sort(
+      (a, b) =>
+        Number(done.has(b.r.packetId)) - Number(done.has(a.r.packetId)) ||
+        b.v!.filledAt.localeCompare(a.v!.filledAt),
+    );
+  const best = candidates[0];
+  return best
+    ? { value: best.v!.value, packetId: best.r.packetId, hasImage: Boolean(best.v!.blobKey) }
+    : undefined;
+}
+
+/** The signer may change it now: theirs, not the service's, and not filled by someone who finished. */
+export function isEditableBy(
+  docKey: string,
+  field: Pick<TField, 'key' | 'kind' | 'editors'>,
+  packet: TPacket,
+  records: TSigningRecord[],
+  packets: TPacket[],
+): boolean {
+  if (SERVICE_FILLED.has(field.kind) || !isEditor(field, packet.key)) return false;
+  const current = currentValue(docKey, field, records, packets);
+  if (!current || current.packetId === packet.id) return true;
+  return packets.find((p) => p.id === current.packetId)?.status !== 'co';
+}

@@ -1,0 +1,154 @@
+import * as z from 'zod';
+import { parseInput } from '../../schemas/common';
+import type { TBundle, TPacket } from '../bundles/bundle';
+import { changeBundle } from '../bundles/change-bundle';
+import { event, signersUpNow } from '../bundles/send-bundle';
+import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { retryOnConflict } from '../retry-on-conflict';
+import { currentValue, isEditor, isRequiredFor } from './field-access';
+import { assertMaySign } from './save-values';
+import {
+  cannotSign,
+  loadSigner,
+  saveRecord,
+  type TClient,
+  type TSignerContext,
+  type TSigningDeps,
+  withStep,
+} from './signer-context';
+import { type TFieldValue, valueKey } from './signing-record';
+
+type TSigner = { accountId: string; bundleId: string; packetId: string };
+
+const ZComplete = z.object({
+  consent: z.literal(true, 'You must agree to sign electronically.'),
+});
+const ZDecline = z.object({
+  reason: z
+    .string('Tell the sender why.')
+    .trim()
+    .min(1, 'Tell the sender why.')
+    .max(500, 'At most 500 characters.'),
+});
+
+/**
+ * The bundle after `packetId` finished: the packet `co`; the bundle `co` when it was the last
+ * one, exactly once however many finish at the same moment (each change is applied to the state
+ * it is written over); with in_order, the next signers are sent their request.
+ */
+export function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle {
+  const p = b.packets.find((x) => x.id === packetId)!;
+  if (p.status === 'co') return b;
+  if (cannotSign(b, p))
+    throw new ConflictError(`You cannot sign now (${cannotSign(b, p)!.replace(/_/g, ' ')}).`);
+  let packets = b.packets.map(
+    (x): TPacket => (x.id === packetId ? { ...x, status: 'co', completedAt: at } : x),
+  );
+  const events = [event('packetCompleted', at, packetId, p.name)];
+  if (packets.every((x) => x.status === 'co')) {
+    return {
+      ...b,
+      packets,
+      status: 'co',
+      completedAt: at,
+      events: [...b.events, ...events, event('completed', at)],
+    };
+  }
+  // In order: signers whose turn has come now get their request (email, SMS) or become ready.
+  const up = new Set(signersUpNow({ inOrder: b.inOrder, packets }).map((x) => x.id));
+  packets = packets.map((x): TPacket => {
+    if (!up.has(x.id) || x.status !== 'ne') return x;
+    const status = x.deliverVia === 'embed' ? 're' : 'se';
+    events.push(event(status === 're' ? 'packetReady' : 'packetSent', at, x.id, x.name));
+    return { ...x, status };
+  });
+  return { ...b, packets, events: [...b.events, ...events] };
+}
+
+/**
+ * Finishing: the signer agreed to sign electronically, passed every check and filled every field
+ * they must. Signer name and signing date fields are filled for them. The record (values,
+ * consent) is written first, then the bundle change; repeating the call after a failure in
+ * between finishes the job.
+ */
+export async function completePacket(
+  deps: TSigningDeps,
+  signer: TSigner,
+  body: unknown,
+  client: TClient,
+): Promise<TSignerContext> {
+  parseInput(ZComplete, body);
+  const signed = await retryOnConflict(async () => {
+    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+    if (ctx.packet.status === 'co') return ctx;
+    assertMaySign(ctx);
+    const docs = await deps.bundles.documents(ctx.bundle);
+    const records = await deps.records.all(signer.accountId, signer.bundleId);
+    const all = [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+    const missing: TFieldError[] = [];
+    for (const d of docs) {
+      for (const f of d.fields) {
+        if (!isRequiredFor(f, ctx.packet.key)) continue;
+        const v = currentValue(d.key, f, all, ctx.bundle.packets)?.value ?? f.initialValue ?? '';
+        if (v === '' || ((f.kind === 'chk' || f.kind === 'apr') && v !== 'true')) {
+          missing.push({ field: `${d.key}.${f.key}`, message: `"${f.label || f.key}" is required.` });
+        }
+      }
+    }
+    if (missing.length > 0) throw new ValidationError('Some required fields are not filled.', missing);
+    const at = deps.clock.now().toISOString();
+    const values: Record<string, TFieldValue> = { ...ctx.record.values };
+    for (const d of docs) {
+      for (const f of d.fields) {
+        if (!isEditor(f, ctx.packet.key)) continue;
+        const fill = { filledAt: at, ip: client.ip, userAgent: client.userAgent };
+        if (f.kind === 'snm') values[valueKey(d.key, f.key)] = { value: ctx.packet.name, ...fill };
+        if (f.kind === 'sdt') values[valueKey(d.key, f.key)] = { value: at.slice(0, 10), ...fill };
+      }
+    }
+    const record = await saveRecord(
+      deps,
+      ctx,
+      withStep({ ...ctx.record, values, consentAt: at }, client, 'consented and signed', at),
+    );
+    return { ...ctx, record, stored: true };
+  });
+  const at = signed.record.consentAt ?? deps.clock.now().toISOString();
+  await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
+    applyPacketComplete(b, signer.packetId, at),
+  );
+  return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+}
+
+/** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */
+export async function declinePacket(
+  deps: TSigningDeps,
+  signer: TSigner,
+  body: unknown,
+  client: TClient,
+): Promise<TSignerContext> {
+  const { reason } = parseInput(ZDecline, body);
+  const at = deps.clock.now().toISOString();
+  await retryOnConflict(async () => {
+    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+    const why = cannotSign(ctx.bundle, ctx.packet);
+    if (why) throw new ConflictError(`You cannot decline now (${why.replace(/_/g, ' ')}).`);
+    await saveRecord(
+      deps,
+      ctx,
+      withStep({ ...ctx.record, declineReason: reason }, client, 'declined', at, reason),
+    );
+  });
+  await changeBundle(deps, signer.accountId, signer.bundleId, (b) => {
+    const p = b.packets.find((x) => x.id === signer.packetId)!;
+    const why = cannotSign(b, p);
+    if (why) throw new ConflictError(`You cannot decline now (${why.replace(/_/g, ' ')}).`);
+    return {
+      ...b,
+      status: 'ca',
+      packets: b.packets.map((x) => (x.status === 'co' ? x : { ...x, status: 'ca' })),
+      events: [...b.events, event('declined', at, p.id, `${p.name}: ${reason}`), event('cancelled', at)],
+    };
+  });
+  return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+}

@@ -1,0 +1,79 @@
+import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
+import { changeBundle } from '../bundles/change-bundle';
+import { event } from '../bundles/send-bundle';
+import { GoneError, NotFoundError, ValidationError } from '../errors';
+import { retryOnConflict } from '../retry-on-conflict';
+import {
+  cannotSign,
+  loadSigner,
+  saveRecord,
+  type TClient,
+  type TSigningDeps,
+  withStep,
+} from './signer-context';
+
+/** How long a signing session lasts; the page asks the signer to open the link again after it. */
+export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Exchanges a link token (emailed, texted or embedded) for a session. An embedded URL is
+ * single use: the exchange consumes it, and a second one answers 410. Opening the page when
+ * the signer may sign makes the packet `st` (and a bundle still `se`), firing packet_viewed
+ * once: a later open finds the packet `st` already.
+ */
+export async function openSession(
+  deps: TSigningDeps,
+  token: unknown,
+  client: TClient,
+): Promise<{ session: string; expires: string; embedded: boolean }> {
+  if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
+    throw new ValidationError('Invalid signing link.', [
+      { field: 'token', message: 'Not a signing link token.' },
+    ]);
+  }
+  const hash = hashApiKey(token);
+  const link = await deps.tokens.get(hash);
+  const now = deps.clock.now();
+  if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
+    throw new NotFoundError('This signing link is not valid or has expired.');
+  }
+  const at = now.toISOString();
+  if (link.kind === 'embed' && !(await deps.tokens.consume(hash, at))) {
+    throw new GoneError('This signing link was already used. Ask for a new one.');
+  }
+  const session = randomBase62(43);
+  const expires = new Date(
+    Math.min(now.getTime() + SESSION_TTL_MS, Date.parse(link.expires) + SESSION_TTL_MS),
+  ).toISOString();
+  await deps.tokens.create({
+    hash: hashApiKey(session),
+    accountId: link.accountId,
+    bundleId: link.bundleId,
+    packetId: link.packetId,
+    kind: 'session',
+    expires,
+  });
+
+  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
+  if (!cannotSign(ctx.bundle, ctx.packet) && ctx.packet.status !== 'st') {
+    await changeBundle(deps, link.accountId, link.bundleId, (b) => {
+      const p = b.packets.find((x) => x.id === link.packetId)!;
+      if (cannotSign(b, p) || p.status === 'st') return b;
+      return {
+        ...b,
+        status: b.status === 'se' ? 'st' : b.status,
+        packets: b.packets.map((x) => (x.id === p.id ? { ...x, status: 'st', lastAccessedAt: at } : x)),
+        events: [...b.events, event('viewed', at, p.id, p.name)],
+      };
+    });
+  }
+  await retryOnConflict(async () => {
+    const fresh = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
+    await saveRecord(
+      deps,
+      fresh,
+      withStep(fresh.record, client, link.kind === 'embed' ? 'opened embedded' : 'opened link', at),
+    );
+  });
+  return { session, expires, embedded: link.kind === 'embed' };
+}

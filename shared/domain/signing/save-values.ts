@@ -1,0 +1,137 @@
+import * as z from 'zod';
+import { parseInput } from '../../schemas/common';
+import type { TDocument, TField } from '../bundles/bundle';
+import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { retryOnConflict } from '../retry-on-conflict';
+import { valueProblem } from './check-value';
+import { isEditableBy } from './field-access';
+import {
+  cannotSign,
+  loadSigner,
+  saveRecord,
+  type TClient,
+  type TSignerContext,
+  type TSigningDeps,
+  withStep,
+} from './signer-context';
+import { authComplete } from './signer-state';
+import { type TFieldValue, valueKey } from './signing-record';
+
+const MAX_IMAGE_BYTES = 200 * 1024;
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const ZValues = z.object({
+  values: z
+    .array(
+      z.object({
+        doc_key: z.string().max(100),
+        field_key: z.string().max(100),
+        value: z.string().max(20_000).optional(),
+        image: z.string().max(400_000).optional(),
+      }),
+    )
+    .min(1, 'Give at least one value.')
+    .max(500, 'At most 500 values at once.'),
+});
+
+/** Refuses signing calls of a signer who may not sign now, or has not passed authentication. */
+export function assertMaySign(ctx: TSignerContext): void {
+  const reason = cannotSign(ctx.bundle, ctx.packet);
+  if (reason) throw new ConflictError(`You cannot sign now (${reason.replace(/_/g, ' ')}).`);
+  if (!authComplete(ctx)) throw new PermissionDeniedError('Complete the identity checks first.');
+}
+
+export function findField(docs: TDocument[], docKey: string, fieldKey: string): TField | undefined {
+  return docs.find((d) => d.key === docKey)?.fields.find((f) => f.key === fieldKey);
+}
+
+function drawnImage(dataUrl: string): Buffer | undefined {
+  const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(dataUrl);
+  if (!m) return undefined;
+  const bytes = Buffer.from(m[1]!, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES || !bytes.subarray(0, 8).equals(PNG_MAGIC)) return undefined;
+  return bytes;
+}
+
+/**
+ * Saves values the signer gave (progress; nothing is final until they finish). Every value is
+ * checked against its field's rules first, and nothing is saved if any is wrong; a field that
+ * is not this signer's to fill is refused as a whole (403). Drawn marks are stored as PNG
+ * images in the documents bucket, the value saying "drawn".
+ */
+export async function saveValues(
+  deps: TSigningDeps,
+  signer: { accountId: string; bundleId: string; packetId: string },
+  body: unknown,
+  client: TClient,
+): Promise<TSignerContext> {
+  const input = parseInput(ZValues, body);
+  return retryOnConflict(async () => {
+    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+    assertMaySign(ctx);
+    const docs = await deps.bundles.documents(ctx.bundle);
+    const records = await deps.records.all(signer.accountId, signer.bundleId);
+    const all = [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+    const errors: TFieldError[] = [];
+    const images = new Map<string, Buffer>();
+    for (const v of input.values) {
+      const path = `${v.doc_key}.${v.field_key}`;
+      const field = findField(docs, v.doc_key, v.field_key);
+      if (!field) {
+        errors.push({ field: path, message: 'No such field.' });
+        continue;
+      }
+      if (!isEditableBy(v.doc_key, field, ctx.packet, all, ctx.bundle.packets)) {
+        throw new PermissionDeniedError(`The field "${path}" is not yours to fill.`);
+      }
+      if (v.image !== undefined) {
+        if (field.kind !== 'sig' && field.kind !== 'ini') {
+          errors.push({ field: path, message: 'Only signature and initials fields take a drawing.' });
+          continue;
+        }
+        const png = drawnImage(v.image);
+        if (!png)
+          errors.push({ field: path, message: 'The drawing must be a PNG data URL of at most 200 KB.' });
+        else images.set(valueKey(v.doc_key, v.field_key), png);
+        continue;
+      }
+      const problem = valueProblem(field, v.value ?? '');
+      if (problem) errors.push({ field: path, message: problem });
+    }
+    if (errors.length > 0) throw new ValidationError('Some values are not valid.', errors);
+
+    const at = deps.clock.now().toISOString();
+    const values: Record<string, TFieldValue> = { ...ctx.record.values };
+    for (const v of input.values) {
+      const key = valueKey(v.doc_key, v.field_key);
+      const png = images.get(key);
+      if (png) {
+        const blobKey = `signing/${ctx.bundle.id}/${ctx.packet.id}/marks/${v.doc_key}/${v.field_key}-${Date.parse(at)}.png`;
+        await deps.blobs.put(blobKey, png, 'image/png');
+        values[key] = {
+          value: 'drawn',
+          filledAt: at,
+          ip: client.ip,
+          userAgent: client.userAgent,
+          blobKey,
+          size: png.length,
+          contentType: 'image/png',
+        };
+      } else if ((v.value ?? '') === '') {
+        delete values[key];
+      } else {
+        values[key] = { value: v.value!, filledAt: at, ip: client.ip, userAgent: client.userAgent };
+      }
+    }
+    const detail = input.values
+      .map((v) => `${v.doc_key}.${v.field_key}`)
+      .join(', ')
+      .slice(0, 300);
+    const record = await saveRecord(
+      deps,
+      ctx,
+      withStep({ ...ctx.record, values }, client, 'saved values', at, detail),
+    );
+    return { ...ctx, record, stored: true };
+  });
+}

@@ -1,0 +1,121 @@
+import type {
+  TAccountStore,
+  TBlobStore,
+  TBundleStore,
+  TClock,
+  TSigningRecordStore,
+  TSigningTokenStore,
+} from '../../ports';
+import { hashApiKey } from '../accounts/api-key-secret';
+import type { TBundle, TPacket } from '../bundles/bundle';
+import { NotFoundError, SigningSessionError } from '../errors';
+import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
+
+export type TSigningDeps = {
+  bundles: TBundleStore;
+  accounts: TAccountStore;
+  tokens: TSigningTokenStore;
+  records: TSigningRecordStore;
+  blobs: TBlobStore;
+  clock: TClock;
+};
+
+/** Who is calling, as evidence. */
+export interface TClient {
+  ip: string;
+  userAgent: string;
+}
+
+/** A session's signer with everything the signer's calls read. */
+export interface TSignerContext {
+  bundle: TBundle;
+  packet: TPacket;
+  record: TSigningRecord;
+  /** Whether the record exists in the table yet (its first save creates it). */
+  stored: boolean;
+}
+
+export type TCannotSign =
+  | 'not_your_turn'
+  | 'completed'
+  | 'declined'
+  | 'cancelled'
+  | 'expired'
+  | 'complete'
+  | 'failed';
+
+/**
+ * Why this signer cannot sign now, or undefined when they can. A bundle past its `expires` is
+ * expired here already, before the scheduler's next run records it.
+ */
+export function cannotSign(bundle: TBundle, packet: TPacket, now = Date.now()): TCannotSign | undefined {
+  if (packet.status === 'co') return 'completed';
+  if (packet.status === 'ca') {
+    return bundle.events.some((e) => e.kind === 'pd' && e.packetId === packet.id) ? 'declined' : 'cancelled';
+  }
+  if (bundle.status === 'ca') return 'cancelled';
+  if (bundle.status === 'ex' || packet.status === 'ex') return 'expired';
+  if (bundle.expires && Date.parse(bundle.expires) <= now && bundle.status !== 'co') return 'expired';
+  if (bundle.status === 'co') return 'complete';
+  if (bundle.status === 'fa' || packet.status === 'fa') return 'failed';
+  if (!['se', 'st'].includes(bundle.status) || !['se', 're', 'st'].includes(packet.status))
+    return 'not_your_turn';
+  return undefined;
+}
+
+/** The signer a session belongs to; 401 when the session is unknown or over. */
+export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
+  if (!session || !/^[0-9A-Za-z]{43}$/.test(session)) throw new SigningSessionError();
+  const token = await deps.tokens.get(hashApiKey(session));
+  if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
+    throw new SigningSessionError();
+  }
+  return loadSigner(deps, token.accountId, token.bundleId, token.packetId);
+}
+
+export async function loadSigner(
+  deps: TSigningDeps,
+  accountId: string,
+  bundleId: string,
+  packetId: string,
+): Promise<TSignerContext> {
+  const bundle = await deps.bundles.get(accountId, bundleId);
+  const packet = bundle?.packets.find((p) => p.id === packetId);
+  if (!bundle || !packet) throw new NotFoundError('This signing link is no longer valid.');
+  const record = await deps.records.get(accountId, bundleId, packetId);
+  return {
+    bundle,
+    packet,
+    record: record ?? emptyRecord(accountId, bundleId, packetId),
+    stored: record !== undefined,
+  };
+}
+
+/** The record with one more step of evidence. */
+export function withStep(
+  record: TSigningRecord,
+  client: TClient,
+  action: string,
+  at: string,
+  detail?: string,
+) {
+  const step = {
+    action,
+    at,
+    ip: client.ip,
+    userAgent: client.userAgent.slice(0, 400),
+    ...(detail ? { detail } : {}),
+  };
+  return { ...record, steps: [...record.steps, step].slice(-MAX_STEPS) };
+}
+
+/** Saves a changed record on the version it was read at (the caller retries on a conflict). */
+export async function saveRecord(
+  deps: TSigningDeps,
+  ctx: TSignerContext,
+  next: TSigningRecord,
+): Promise<TSigningRecord> {
+  const versioned = { ...next, version: ctx.record.version + 1 };
+  await deps.records.save(versioned, ctx.stored ? ctx.record : undefined);
+  return versioned;
+}

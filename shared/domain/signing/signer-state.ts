@@ -1,0 +1,148 @@
+import type { TDocument } from '../bundles/bundle';
+import { currentValue, isEditableBy, isRequiredFor, optionsOf } from './field-access';
+import { cannotSign, type TSignerContext, type TSigningDeps } from './signer-context';
+import type { TSigningRecord } from './signing-record';
+
+/** What the signer agrees to before finishing; recorded with the time it was given. */
+export const CONSENT_TEXT =
+  'I agree to sign these documents electronically. My electronic signature is the legal equivalent of my handwritten signature, and I consent to receive these documents and related notices electronically.';
+
+/** How long the document links in a state answer work. */
+const FILE_LINK_SECONDS = 15 * 60;
+
+export type TAuthStep = 'sms' | 'selfie' | 'id';
+
+export function requiredAuth(ctx: Pick<TSignerContext, 'packet'>): TAuthStep[] {
+  const p = ctx.packet;
+  return [
+    ...(p.authSms ? ['sms' as const] : []),
+    ...(p.authSelfie ? ['selfie' as const] : []),
+    ...(p.authId ? ['id' as const] : []),
+  ];
+}
+
+export function passedAuth(record: TSigningRecord): TAuthStep[] {
+  const a = record.auth;
+  return [
+    ...(a.sms?.passedAt ? ['sms' as const] : []),
+    ...(a.selfie?.passedAt ? ['selfie' as const] : []),
+    ...(a.id?.passedAt ? ['id' as const] : []),
+  ];
+}
+
+export const authComplete = (ctx: TSignerContext) => {
+  const passed = passedAuth(ctx.record);
+  return requiredAuth(ctx).every((s) => passed.includes(s));
+};
+
+function maskPhone(phone: string | undefined): string | null {
+  if (!phone) return null;
+  const digits = phone.replace(/\D/g, '');
+  return `•••• ${digits.slice(-4)}`;
+}
+
+/** Where the page goes after finishing: the packet's redirect, else the signing brand's. */
+async function redirectOf(deps: TSigningDeps, ctx: TSignerContext): Promise<string | null> {
+  if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
+  const brand = await brandOf(deps, ctx);
+  return brand?.redirectUrl ?? null;
+}
+
+async function brandOf(deps: TSigningDeps, ctx: TSignerContext) {
+  if (!ctx.bundle.signingBrand) return undefined;
+  const brands = await deps.accounts.listBrands(ctx.bundle.accountId);
+  return brands.find((b) => b.id === ctx.bundle.signingBrand);
+}
+
+/** The answer of GET /sign/api/state (docs/signer-api.md). */
+export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
+  const { bundle, packet } = ctx;
+  const reason = cannotSign(bundle, packet) ?? null;
+  const required = requiredAuth(ctx);
+  const passed = passedAuth(ctx.record);
+  const showDocuments = reason === null && required.every((s) => passed.includes(s));
+  const brand = await brandOf(deps, ctx);
+  let documents: Awaited<ReturnType<typeof documentsView>> = [];
+  let fields: ReturnType<typeof fieldsView> = [];
+  if (showDocuments) {
+    const docs = await deps.bundles.documents(bundle);
+    const records = await deps.records.all(bundle.accountId, bundle.id);
+    // This signer's record as just read (or written), the others' as stored.
+    const all = [...records.filter((r) => r.packetId !== packet.id), ctx.record];
+    documents = await documentsView(deps, docs);
+    fields = fieldsView(ctx, docs, all);
+  }
+  return {
+    bundle: {
+      id: bundle.id,
+      label: bundle.label,
+      status: bundle.status,
+      in_order: bundle.inOrder,
+      requester_name: bundle.requesterName,
+      requester_email: bundle.requesterEmail,
+      is_test: bundle.isTest,
+      brand: brand ? { name: brand.name, redirect_url: brand.redirectUrl ?? null } : null,
+    },
+    packet: {
+      id: packet.id,
+      key: packet.key,
+      name: packet.name,
+      email: packet.email ?? null,
+      phone: packet.phone ?? null,
+      status: packet.status,
+    },
+    can_sign: reason === null,
+    reason,
+    auth: { required, passed, sms_phone_hint: maskPhone(packet.phone) },
+    documents,
+    fields,
+    consent_text: CONSENT_TEXT,
+    completed_at: packet.completedAt ?? null,
+    redirect_url: packet.status === 'co' ? await redirectOf(deps, ctx) : null,
+  };
+}
+
+async function documentsView(deps: TSigningDeps, docs: TDocument[]) {
+  return Promise.all(
+    docs.map(async (d) => ({
+      key: d.key,
+      name: d.name,
+      pages: d.pages.map((p) => ({ width: p.width, height: p.height })),
+      file_url: await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS),
+    })),
+  );
+}
+
+function fieldsView(ctx: TSignerContext, docs: TDocument[], records: TSigningRecord[]) {
+  const { packet, bundle } = ctx;
+  const byId = new Map(bundle.packets.map((p) => [p.id, p]));
+  return docs.flatMap((d) =>
+    d.fields.map((f) => {
+      const current = currentValue(d.key, f, records, bundle.packets);
+      return {
+        doc_key: d.key,
+        key: f.key,
+        kind: f.kind,
+        label: f.label,
+        page: f.page ?? null,
+        x: f.x,
+        y: f.y,
+        w: f.w,
+        h: f.h,
+        format: f.format,
+        options: optionsOf(f),
+        editable: isEditableBy(d.key, f, packet, records, bundle.packets),
+        required: isRequiredFor(f, packet.key),
+        v_pattern: f.vPattern ?? null,
+        v_min: f.vMin ?? null,
+        v_max: f.vMax ?? null,
+        v_regex: f.vRegex ?? null,
+        v_regex_msg: f.vRegexMsg ?? null,
+        v_attachment_types: f.vAttachmentTypes ?? null,
+        value: current?.value ?? f.initialValue ?? '',
+        filled_by: current ? (byId.get(current.packetId)?.key ?? null) : null,
+        has_image: current?.hasImage ?? false,
+      };
+    }),
+  );
+}

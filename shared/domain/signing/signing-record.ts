@@ -1,0 +1,66 @@
+// A signer's side of a bundle, one record per packet, kept apart from the bundle item so that
+// hundreds of field values never weigh on it. Written conditionally on `version`.
+
+/** A field's value as this signer left it, with who, when and from where. */
+export interface TFieldValue {
+  value: string;
+  filledAt: string;
+  ip: string;
+  userAgent: string;
+  /** The drawn signature or initials, or the attachment, in the documents bucket. */
+  blobKey?: string;
+  size?: number;
+  contentType?: string;
+}
+
+/** A step of the signer, as evidence: what, when, from which address and browser. */
+export interface TSigningStep {
+  action: string;
+  at: string;
+  ip: string;
+  userAgent: string;
+  detail?: string;
+}
+
+export interface TSmsAuth {
+  phone: string;
+  /** SHA-256 of the current code; cleared when used up. */
+  codeHash?: string;
+  codeExpires?: string;
+  wrongAttempts: number;
+  /** When codes were sent, latest last (the resend limits read these). */
+  sentAt: string[];
+  passedAt?: string;
+}
+
+export interface TImageAuth {
+  blobKeys: string[];
+  at: string;
+  ip: string;
+  userAgent: string;
+  /** For the ID step: what the verification provider answered. */
+  result?: { status: string; provider: string; reference: string };
+  passedAt?: string;
+}
+
+export interface TSigningRecord {
+  accountId: string;
+  bundleId: string;
+  packetId: string;
+  /** `<doc_key>/<field_key>` → value. */
+  values: Record<string, TFieldValue>;
+  auth: { sms?: TSmsAuth; selfie?: TImageAuth; id?: TImageAuth };
+  steps: TSigningStep[];
+  consentAt?: string;
+  declineReason?: string;
+  version: number;
+}
+
+/** The step log keeps the latest this many steps (a signer saving a field at a time adds many). */
+export const MAX_STEPS = 500;
+
+export const valueKey = (docKey: string, fieldKey: string) => `${docKey}/${fieldKey}`;
+
+export function emptyRecord(accountId: string, bundleId: string, packetId: string): TSigningRecord {
+  return { accountId, bundleId, packetId, values: {}, auth: {}, steps: [], version: 0 };
+}

@@ -1,0 +1,116 @@
+// The signing Lambda as deployed: its esbuild output carries the pages' static files beside
+// index.mjs, and the bundled handler serves them from there (run in a child process, as Lambda would).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SIGNING_ASSETS_DIR } from '../../functions/signing/assets';
+import { LambdaEsbuild } from '../../infra/constructs/api-function';
+
+const out = mkdtempSync(join(tmpdir(), 'signing-lambda-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** Calls the bundled handler once with a GET of `path` as API Gateway (stage `prod`) would. */
+function invoke(
+  path: string,
+): Promise<{ status: number; headers: Record<string, string>; bytes: number; text: string }> {
+  const event = {
+    httpMethod: 'GET',
+    path,
+    resource: '/sign/{proxy+}',
+    headers: { host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-proto': 'https' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: 'test',
+      path: `/prod${path}`,
+      stage: 'prod',
+      identity: { sourceIp: '192.0.2.1' },
+    },
+  };
+  const script = `
+    const { handler } = await import(${JSON.stringify(pathToFileURL(join(out, 'index.mjs')).href)});
+    const r = await handler(${JSON.stringify(event)}, { awsRequestId: 'test' });
+    const bytes = r.isBase64Encoded ? Buffer.from(r.body, 'base64').length : Buffer.byteLength(r.body);
+    const text = r.isBase64Encoded ? '' : r.body;
+    process.stdout.write(JSON.stringify({ status: r.statusCode, headers: r.headers, bytes, text }));
+  `;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    TABLE_NAME: 'esign-prod',
+    BUCKET_NAME: 'esign-prod-documents',
+    AWS_REGION: 'eu-west-1',
+    LOG_LEVEL: 'silent',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { env, cwd: out },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    );
+  });
+}
+
+describe('the signing Lambda bundle', () => {
+  it('ships the page assets beside index.mjs and serves them with their headers', async () => {
+    expect(new LambdaEsbuild('signing').tryBundle(out)).toBe(true);
+    const dir = join(out, SIGNING_ASSETS_DIR);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+      version: string;
+      files: string[];
+    };
+    expect(manifest.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([
+        'app.js',
+        'app.css',
+        'pdf.min.mjs',
+        'pdf.worker.min.mjs',
+        'signature_pad.min.js',
+        'standard_fonts/LiberationSans-Regular.ttf',
+      ]),
+    );
+    for (const f of manifest.files) expect(existsSync(join(dir, f)), f).toBe(true);
+    // pdf.js and its worker are files read when asked for, not code of the entry bundle.
+    const worker = statSync(join(dir, 'pdf.worker.min.mjs')).size;
+    expect(statSync(join(out, 'index.mjs')).size).toBeLessThan(worker);
+
+    const js = await invoke(`/sign/assets/${manifest.version}/pdf.worker.min.mjs`);
+    expect(js).toMatchObject({
+      status: 200,
+      bytes: worker,
+      headers: expect.objectContaining({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+        'Strict-Transport-Security': 'max-age=31536000',
+      }),
+    });
+    // On AWS the page may also read presigned links of the bucket (documents too large for the API).
+    expect(js.headers['Content-Security-Policy']).toContain(
+      "connect-src 'self' https://esign-prod-documents.s3.eu-west-1.amazonaws.com",
+    );
+    const font = await invoke(`/sign/assets/${manifest.version}/standard_fonts/LiberationSans-Regular.ttf`);
+    expect(font).toMatchObject({
+      status: 200,
+      headers: expect.objectContaining({ 'Content-Type': 'font/ttf' }),
+    });
+    expect((await invoke(`/sign/assets/${manifest.version}/missing.js`)).status).toBe(404);
+
+    // Pages name their assets below the stage the API is served under.
+    const page = await invoke('/sign/not-a-token');
+    expect(page.status).toBe(404);
+    expect(page.text).toContain(`href="/prod/sign/assets/${manifest.version}/app.css"`);
+    expect(page.text).toContain('This link does not work');
+  }, 120_000);
+});

@@ -1,0 +1,851 @@
+// The signing pages in a real headless Chromium (Debian's, driven by playwright-core), against
+// the whole local runtime: links from the outbox, the SMS code from the outbox, pdf.js pages,
+// drawn and typed marks, an attachment, the embedded signer inside a partner's page on another
+// origin, declining, and a cancelled bundle's link. Screenshots go to test-artifacts/.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listOutbox } from '../../infra/local/outbox/store';
+import type { TRuntime } from '../../infra/local/runtime';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { aPdf } from '../helpers/pdfs';
+import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CI installs Chromium (.ci/run), so there a missing browser fails the run; elsewhere it skips.
+const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
+const STEP_TIMEOUT = 60_000;
+
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64" viewBox="0 0 96 64">
+<path d="M8 34 L32 12 L56 34 V58 H8 Z" fill="#0f766e"/><rect x="26" y="40" width="12" height="18" fill="#fff"/>
+<path d="M60 58 V26 M60 30 Q74 18 88 30 M60 42 Q74 30 88 42" stroke="#0f766e" stroke-width="5" fill="none"/></svg>`;
+
+const PHONE = { width: 375, height: 667 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let receiver: TReceiver;
+let browser: Browser;
+let partner: { origin: string; server: Server };
+let pdfB64: string;
+
+/** The sender's own site: a page that frames the embedded signing URL, and where signers land after. */
+async function startPartnerSite() {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://partner');
+    if (url.pathname === '/embed') {
+      const src = (url.searchParams.get('src') ?? '').replace(/"/g, '&quot;');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Partner app</title><style>
+body{margin:0;font:15px system-ui,sans-serif;background:#f4f4f5}header{padding:10px 20px;background:#18181b;color:#fff}
+iframe{display:block;width:calc(100% - 40px);height:700px;margin:16px 20px;border:1px solid #d4d4d8;border-radius:8px;background:#fff}
+</style></head><body><header>Partner app · Your lease</header><iframe title="Sign your lease" src="${src}" allow="camera"></iframe></body></html>`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Back at the partner app</title><h1>Thanks for signing</h1>');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  receiver = await startReceiver();
+  partner = await startPartnerSite();
+  pdfB64 = Buffer.from(
+    await aPdf({
+      pages: [
+        {
+          size: 'Letter',
+          text: [
+            { value: 'Residential Lease Agreement', x: 72, y: 720, size: 20 },
+            { value: 'Tenant full legal name:', x: 72, y: 672, size: 11 },
+            { value: 'Tenant email (optional):', x: 72, y: 608, size: 11 },
+            { value: 'Lease start date:', x: 72, y: 545, size: 11 },
+            { value: 'Plan:', x: 72, y: 482, size: 11 },
+            { value: 'I agree to the terms above.', x: 100, y: 418, size: 11 },
+            { value: 'Tenant signature:', x: 72, y: 312, size: 11 },
+            { value: 'Name and date:', x: 340, y: 312, size: 11 },
+          ],
+        },
+        {
+          size: 'Letter',
+          text: [
+            { value: 'Landlord acknowledgement', x: 72, y: 720, size: 16 },
+            { value: 'Landlord initials:', x: 72, y: 560, size: 11 },
+            { value: 'Comments:', x: 72, y: 480, size: 11 },
+          ],
+        },
+      ],
+    }),
+  ).toString('base64');
+  if (runBrowser) {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.stop();
+  await new Promise<void>((done) => (partner ? partner.server.close(() => done()) : done()));
+  await runtime?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
+const outbox = () => listOutbox(dataPaths(runtime.dataDir).outbox);
+
+/** The signing link emailed to `email` (the notifications worker sends it). */
+function emailedLink(email: string): Promise<string> {
+  return eventually(
+    async () => {
+      const mail = (await outbox()).find(
+        (m) => m.kind === 'email' && m.to.includes(email) && LINK().test(m.text),
+      );
+      return mail ? LINK().exec(mail.text)![0] : undefined;
+    },
+    30_000,
+    `the signing email to ${email}`,
+  );
+}
+
+/** The code in the newest text to a phone ending in `digits`, not one of `seen`. */
+function textedCode(digits: string, seen: Set<string>): Promise<string> {
+  return eventually(
+    async () => {
+      const sms = (await outbox()).find(
+        (m) => m.kind === 'sms' && m.phone.replace(/\D/g, '').endsWith(digits) && !seen.has(m.id),
+      );
+      return sms ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
+    },
+    20_000,
+    'the SMS code',
+  );
+}
+
+async function newPage(viewport: { width: number; height: number }, mobile = false) {
+  const context: BrowserContext = await browser.newContext({
+    viewport,
+    deviceScaleFactor: mobile ? 2 : 1,
+    isMobile: mobile,
+    hasTouch: mobile,
+    locale: 'en-US',
+  });
+  // The brand's logo lives on the sender's CDN; here it is answered locally.
+  await context.route('https://cdn.maple.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'image/svg+xml', body: LOGO_SVG }),
+  );
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  return { context, page, problems };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+// The tests run under Node's types: code that runs in the page is given as text.
+const focusedLabel = (where: Page | Frame) =>
+  where.evaluate<string>(
+    "(() => { const a = document.activeElement; return a?.getAttribute('aria-label') ?? a?.id ?? ''; })()",
+  );
+const focusedId = (where: Page | Frame) => where.evaluate<string>('document.activeElement?.id ?? ""');
+
+/** Draws a signature-like stroke across the drawing pad. */
+async function drawOnPad(page: Page) {
+  const box = (await page.locator('canvas.pad').boundingBox())!;
+  const y0 = box.y + box.height * 0.55;
+  await page.mouse.move(box.x + box.width * 0.12, y0);
+  await page.mouse.down();
+  for (let i = 1; i <= 24; i++) {
+    const x = box.x + box.width * (0.12 + (0.7 * i) / 24);
+    const y = y0 - Math.sin(i / 2.2) * box.height * 0.22 - (i % 6 === 0 ? box.height * 0.1 : 0);
+    await page.mouse.move(x, y, { steps: 2 });
+  }
+  await page.mouse.up();
+}
+
+async function hookFor(types: string[]) {
+  const path = `/hook-${Math.random().toString(36).slice(2)}`;
+  const res = await call('POST', '/webhooks/', { json: { url: receiver.url(path), event_types: types } });
+  expect(res.status, res.text).toBe(201);
+  return path;
+}
+
+const eventsAt = (path: string) =>
+  receiver
+    .callsTo(path)
+    .map((c) => JSON.parse(c.body) as { event_type: string; payload: Record<string, string> });
+
+// ---------------------------------------------------------------------------------------------
+
+describe.runIf(runBrowser)('signing in a real browser', () => {
+  it('two signers in order: the emailed signer passes the SMS code and fills every kind of field on a phone; the second signs embedded in the partner site', async () => {
+    const accounts = createAccountStore(runtime.db, runtime.config.tableName);
+    const accountId = runtime.demo.accountId;
+    await accounts.setFeatures(accountId, { signing_brands: true });
+    await accounts.setEmbedOrigins(accountId, [partner.origin]);
+    const brandId = 'b7c1d7a2-6a55-4c86-9a77-0c2f3f1e9a01';
+    await accounts.addBrand({
+      id: brandId,
+      accountId,
+      name: 'Maple Street Rentals',
+      primaryColor: '#0f766e',
+      logoUrl: 'https://cdn.maple.example/logo.png',
+      created: new Date().toISOString(),
+    });
+    const hook = await hookFor(['packet_viewed', 'packet_complete', 'bundle_complete']);
+
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Lease for 12 Maple Street',
+        in_order: true,
+        packets: [
+          {
+            key: 'ann',
+            name: 'Ann Lee',
+            email: 'ann.e2e@example.com',
+            phone: '+1 555 010 4242',
+            auth_sms: true,
+            order: 0,
+          },
+          { key: 'bob', name: 'Bob Roe', email: 'bob.e2e@example.com', deliver_via: 'embed', order: 1 },
+        ],
+        documents: [
+          {
+            key: 'lease',
+            name: 'Lease agreement',
+            file_b64: pdfB64,
+            fields: [
+              {
+                key: 'legal_name',
+                kind: 'inp',
+                label: 'Full legal name',
+                page: 1,
+                x: 40,
+                y: 13.5,
+                w: 45,
+                h: 3.6,
+                editors: ['ann'],
+                required: true,
+                v_min: 3,
+              },
+              {
+                key: 'email',
+                kind: 'inp',
+                label: 'Email',
+                page: 1,
+                x: 40,
+                y: 21.6,
+                w: 45,
+                h: 3.6,
+                editors: ['-ann'],
+                v_pattern: 'email',
+              },
+              {
+                key: 'start',
+                kind: 'dat',
+                label: 'Lease start date',
+                page: 1,
+                x: 40,
+                y: 29.6,
+                w: 30,
+                h: 3.6,
+                editors: ['ann'],
+                required: true,
+              },
+              {
+                key: 'plan',
+                kind: 'sel',
+                label: 'Plan',
+                page: 1,
+                x: 40,
+                y: 37.5,
+                w: 30,
+                h: 3.6,
+                editors: ['ann'],
+                required: true,
+                format: 'Monthly|Yearly',
+              },
+              {
+                key: 'agree',
+                kind: 'chk',
+                label: 'I agree to the terms',
+                page: 1,
+                x: 11.6,
+                y: 46.2,
+                w: 2.6,
+                h: 2,
+                editors: ['ann'],
+                required: true,
+              },
+              {
+                key: 'ann_sig',
+                kind: 'sig',
+                label: 'Tenant signature',
+                page: 1,
+                x: 11.5,
+                y: 62,
+                w: 32,
+                h: 7,
+                editors: ['ann'],
+                required: true,
+              },
+              {
+                key: 'ann_name',
+                kind: 'snm',
+                label: 'Tenant name',
+                page: 1,
+                x: 55,
+                y: 62,
+                w: 30,
+                h: 3,
+                editors: ['ann'],
+              },
+              {
+                key: 'ann_date',
+                kind: 'sdt',
+                label: 'Date signed',
+                page: 1,
+                x: 55,
+                y: 66,
+                w: 30,
+                h: 3,
+                editors: ['ann'],
+              },
+              {
+                key: 'proof',
+                kind: 'att',
+                label: 'Proof of income',
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+                editors: ['ann'],
+                required: true,
+                v_attachment_types: ['pdf', 'png'],
+              },
+              {
+                key: 'bob_ini',
+                kind: 'ini',
+                label: 'Landlord initials',
+                page: 2,
+                x: 40,
+                y: 27.5,
+                w: 14,
+                h: 5,
+                editors: ['bob'],
+                required: true,
+              },
+              {
+                key: 'comments',
+                kind: 'txt',
+                label: 'Comments',
+                page: 2,
+                x: 11.5,
+                y: 40,
+                w: 75,
+                h: 12,
+                editors: ['bob'],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bundleId = created.body.id as string;
+    const [annPacket, bobPacket] = created.body.packets as { id: string; key: string }[];
+    expect((await call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brandId } })).status).toBe(
+      200,
+    );
+    const afterSign = `${partner.origin}/after-sign`;
+    const redirect = await call('PATCH', `/packets/${annPacket!.id}/`, {
+      json: { signing_complete_redirect: afterSign },
+    });
+    expect(redirect.status, redirect.text).toBe(200);
+
+    // ---- Ann, on a phone, from the emailed link.
+    const link = await emailedLink('ann.e2e@example.com');
+    const ann = await newPage(PHONE, true);
+    const pageAnswer = await ann.page.goto(link);
+    expect(pageAnswer!.status()).toBe(200);
+    const headers = pageAnswer!.headers();
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).toContain(
+      "img-src 'self' data: blob: https://cdn.maple.example",
+    );
+    expect(headers['x-frame-options']).toBe('DENY');
+
+    await ann.page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
+    expect(await ann.page.locator('.brand-name').textContent()).toBe('Maple Street Rentals');
+    expect(await ann.page.locator('canvas.page-canvas').count()).toBe(0); // no documents before the check
+    const seen = new Set((await outbox()).map((m) => m.id));
+    await ann.page.getByRole('button', { name: 'Text me a code' }).click();
+    const code = await textedCode('4242', seen);
+    await ann.page.getByLabel('The 6-digit code').fill(code);
+    await shot(ann.page, 'phone-1-sms-code.png');
+    await ann.page.getByRole('button', { name: 'Confirm' }).click();
+
+    await ann.page.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
+    await ann.page.locator('.page.rendered').first().waitFor();
+    expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
+      '0 of 6 required fields done',
+    );
+
+    // The guide and the keyboard: Start focuses the first field, Enter moves on.
+    await ann.page.getByRole('button', { name: 'Start' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Full legal name');
+    await ann.page.keyboard.type('Ann Lee');
+    await ann.page.keyboard.press('Enter');
+    expect(await focusedLabel(ann.page)).toBe('Email');
+    await ann.page.keyboard.type('ann@');
+    await ann.page.keyboard.press('Tab');
+    await ann.page.getByText('Enter a valid email address.').waitFor();
+    await ann.page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+    await ann.page.getByText('Enter a valid email address.').waitFor({ state: 'detached' });
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Lease start date');
+    await ann.page.locator(':focus').fill('2026-12-01');
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Plan');
+    await ann.page.locator(':focus').selectOption('Yearly');
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('I agree to the terms');
+    await ann.page.keyboard.press('Space');
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Tenant signature');
+    await ann.page.keyboard.press('Enter');
+
+    // The signature: drawn with signature_pad.
+    await ann.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+    await ann.page.getByRole('button', { name: 'Apply signature' }).click();
+    await ann.page.getByText('Draw your signature in the box, or choose Type.').waitFor();
+    await drawOnPad(ann.page);
+    await shot(ann.page, 'phone-2-signature-dialog.png');
+    await ann.page.getByRole('button', { name: 'Apply signature' }).click();
+    await ann.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await ann.page.locator('.field.k-sig img').waitFor();
+
+    // The attachment, uploaded to the documents bucket.
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Proof of income: Choose file');
+    const proof = Buffer.from(
+      await aPdf({ pages: [{ size: 'A4', text: [{ value: 'Payslip', x: 72, y: 720, size: 12 }] }] }),
+    );
+    await ann.page
+      .locator('.attachment input[type=file]')
+      .setInputFiles({ name: 'wrong.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await ann.page.getByText('Choose a file of type .pdf, .png.').waitFor();
+    await ann.page
+      .locator('.attachment input[type=file]')
+      .setInputFiles({ name: 'payslip.pdf', mimeType: 'application/pdf', buffer: proof });
+    await ann.page.locator('.attachment .file-name', { hasText: 'payslip.pdf' }).waitFor();
+    expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
+      '6 of 6 required fields done',
+    );
+    await ann.page.getByText('All changes saved').waitFor({ state: 'attached' });
+
+    await ann.page.evaluate(
+      "window.scrollTo(0, document.querySelector('.page').getBoundingClientRect().top + window.scrollY - 70)",
+    );
+    await shot(ann.page, 'phone-3-document-filled.png');
+
+    // Finishing needs the consent.
+    await ann.page.getByRole('button', { name: 'Go to finish' }).click();
+    expect(await focusedId(ann.page)).toBe('consent');
+    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+    await ann.page.getByText('Tick the box to agree to sign electronically.').waitFor();
+    await shot(ann.page, 'phone-4-finish.png');
+    await ann.page.getByLabel(/I agree to sign these documents electronically/).check();
+    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+    await ann.page.waitForURL(afterSign);
+    expect(ann.problems).toEqual([]);
+    await ann.context.close();
+
+    // ---- Bob: his turn now; embedded in the partner's page, on a desktop.
+    await eventually(
+      async () => (await call('GET', `/packets/${bobPacket!.id}/`)).body.status === 're',
+      20_000,
+      'the second signer to be ready',
+    );
+    const embed = await call('POST', `/packets/${bobPacket!.id}/embed_url/`);
+    expect(embed.status, embed.text).toBe(201);
+    const bob = await newPage(DESKTOP);
+    const framed = bob.page.waitForResponse((r) => r.url() === embed.body.url);
+    await bob.page.goto(`${partner.origin}/embed?src=${encodeURIComponent(embed.body.url)}`);
+    const frameAnswer = await framed;
+    expect(frameAnswer.headers()['content-security-policy']).toContain(`frame-ancestors ${partner.origin}`);
+    expect(frameAnswer.headers()['x-frame-options']).toBeUndefined();
+    const frame = bob.page.frames().find((f) => f.url() === embed.body.url)!;
+    await frame.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
+    await frame.locator('.page.rendered').first().waitFor();
+    // What Ann filled is shown to Bob, read-only.
+    await frame.locator('.field.theirs', { hasText: 'Ann Lee' }).first().waitFor();
+    await frame.locator('.field.theirs', { hasText: 'Yearly' }).waitFor();
+
+    await frame.getByRole('button', { name: 'Start' }).click();
+    expect(await focusedLabel(frame)).toBe('Landlord initials');
+    // Pages are drawn as they come near: the guide scrolled to page 2.
+    await frame.locator('.page.rendered').nth(1).waitFor();
+    await bob.page.keyboard.press('Enter');
+    await frame.getByRole('dialog', { name: 'Add your initials' }).waitFor();
+    await frame.getByRole('tab', { name: 'Type' }).click();
+    expect(await frame.getByRole('textbox', { name: 'Your initials' }).inputValue()).toBe('BR');
+    await frame.getByRole('button', { name: 'Apply initials' }).click();
+    await frame.locator('.field.k-ini .typed', { hasText: 'BR' }).waitFor();
+    await frame.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(frame)).toBe('Comments');
+    await bob.page.keyboard.type('All good, welcome!');
+    await frame.getByRole('button', { name: 'Go to finish' }).click();
+    expect(await focusedId(frame)).toBe('consent');
+    await bob.page.keyboard.press('Space');
+    const scrollToPage = (n: number) =>
+      frame.evaluate(
+        `window.scrollTo(0, document.querySelectorAll('.page')[${n}].getBoundingClientRect().top + window.scrollY - 80)`,
+      );
+    await scrollToPage(0);
+    await shot(bob.page, 'desktop-1-embedded-first-signer-values.png');
+    await scrollToPage(1);
+    await shot(bob.page, 'desktop-2-embedded-own-fields.png');
+    await frame.getByRole('button', { name: 'Finish signing' }).click();
+    await frame.getByRole('heading', { name: 'You’re done' }).waitFor();
+    await shot(bob.page, 'desktop-3-embedded-done.png');
+    expect(bob.problems).toEqual([]);
+    await bob.context.close();
+
+    // The embedded URL opened once; a second open says so, and shows nothing else.
+    const again = await newPage(DESKTOP);
+    await again.page.goto(embed.body.url);
+    await again.page.getByRole('heading', { name: 'This link was already used' }).waitFor();
+    await again.context.close();
+
+    // ---- What the sender sees.
+    const done = await eventually(
+      async () => {
+        const b = await call('GET', `/bundles/${bundleId}/`);
+        return b.body.status === 'co' && b.body;
+      },
+      20_000,
+      'the bundle to be complete',
+    );
+    expect(done.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
+    const data = await call('GET', `/bundles/${bundleId}/data/`);
+    expect(data.status, data.text).toBe(200);
+    const value = (key: string) => (data.body as { field_key: string }[]).find((d) => d.field_key === key);
+    expect(value('legal_name')).toMatchObject({
+      value: 'Ann Lee',
+      filled_by: 'ann',
+      packet_id: annPacket!.id,
+    });
+    expect(value('email')).toMatchObject({ value: 'ann@example.com', filled_by: 'ann' });
+    expect(value('start')).toMatchObject({ value: '2026-12-01', filled_by: 'ann' });
+    expect(value('plan')).toMatchObject({ value: 'Yearly', filled_by: 'ann' });
+    expect(value('agree')).toMatchObject({ value: 'true', filled_by: 'ann' });
+    expect(value('ann_sig')).toMatchObject({ value: 'drawn', filled_by: 'ann' });
+    expect(value('ann_name')).toMatchObject({ value: 'Ann Lee', filled_by: 'ann' });
+    expect(value('ann_date')).toMatchObject({
+      value: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      filled_by: 'ann',
+    });
+    expect(value('proof')).toMatchObject({ value: 'payslip.pdf', filled_by: 'ann' });
+    expect((value('proof') as unknown as { attachments: { name: string }[] }).attachments).toEqual([
+      expect.objectContaining({ name: 'payslip.pdf', ext: 'pdf' }),
+    ]);
+    expect(value('bob_ini')).toMatchObject({ value: 'typed:BR', filled_by: 'bob', packet_id: bobPacket!.id });
+    expect(value('comments')).toMatchObject({ value: 'All good, welcome!', filled_by: 'bob' });
+
+    const events = await eventually(
+      () => {
+        const got = eventsAt(hook);
+        const types = got.map((e) => `${e.event_type}:${e.payload.packet_id ?? ''}`);
+        const want = [
+          `packet_viewed:${annPacket!.id}`,
+          `packet_complete:${annPacket!.id}`,
+          `packet_viewed:${bobPacket!.id}`,
+          `packet_complete:${bobPacket!.id}`,
+          'bundle_complete:',
+        ];
+        return want.every((w) => types.includes(w)) && types;
+      },
+      30_000,
+      'the webhooks',
+    );
+    expect(events.filter((t) => t === 'bundle_complete:')).toHaveLength(1);
+  }, 240_000);
+
+  it(
+    'a signer declines with a reason: the bundle is cancelled and the page says so',
+    async () => {
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'Consulting agreement',
+          packets: [{ key: 'cy', name: 'Cy Dee', email: 'cy.e2e@example.com' }],
+          documents: [
+            {
+              key: 'deal',
+              file_b64: pdfB64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  page: 1,
+                  x: 11.5,
+                  y: 62,
+                  w: 32,
+                  h: 7,
+                  editors: ['cy'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const cy = await newPage(DESKTOP);
+      await cy.page.goto(await emailedLink('cy.e2e@example.com'));
+      await cy.page.getByRole('heading', { name: 'Consulting agreement' }).waitFor();
+      await cy.page.locator('.page.rendered').first().waitFor();
+      await shot(cy.page, 'desktop-4-document.png');
+      await cy.page.getByRole('button', { name: 'Decline to sign' }).click();
+      const dialog = cy.page.getByRole('dialog', { name: 'Decline to sign?' });
+      await dialog.getByRole('button', { name: 'Decline' }).click();
+      await dialog.getByText('Tell the sender why you decline.').waitFor();
+      await dialog.getByLabel('Why are you declining?').fill('The fee is not what we agreed.');
+      await shot(cy.page, 'desktop-5-decline-dialog.png');
+      await dialog.getByRole('button', { name: 'Decline' }).click();
+      await cy.page.getByRole('heading', { name: 'You declined to sign' }).waitFor();
+      expect(cy.problems).toEqual([]);
+      await cy.context.close();
+
+      const bundle = await call('GET', `/bundles/${created.body.id}/`);
+      expect(bundle.body.status).toBe('ca');
+      expect(bundle.body.packets[0].status).toBe('ca');
+    },
+    STEP_TIMEOUT * 2,
+  );
+
+  it(
+    'a cancelled bundle’s link and an unknown link show a clear page, never the documents',
+    async () => {
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'Old offer',
+          packets: [{ key: 'di', name: 'Di Eve', email: 'di.e2e@example.com' }],
+          documents: [
+            {
+              key: 'offer',
+              file_b64: pdfB64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  page: 1,
+                  x: 11.5,
+                  y: 62,
+                  w: 32,
+                  h: 7,
+                  editors: ['di'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const link = await emailedLink('di.e2e@example.com');
+      expect((await call('PUT', `/bundles/${created.body.id}/cancel/`)).status).toBe(200);
+
+      const di = await newPage(PHONE, true);
+      await di.page.goto(link);
+      await di.page.getByRole('heading', { name: 'This signing request was cancelled' }).waitFor();
+      expect(await di.page.locator('.page, canvas').count()).toBe(0);
+      await shot(di.page, 'phone-5-cancelled.png');
+
+      expect(di.problems).toEqual([]);
+
+      const unknown = await di.page.goto(`${runtime.baseUrl}/sign/${'x'.repeat(43)}`);
+      expect(unknown!.status()).toBe(404);
+      await di.page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+      await di.context.close();
+
+      // The packet was never viewed: a cancelled bundle's link changes nothing.
+      const bundle = await call('GET', `/bundles/${created.body.id}/`);
+      expect(bundle.body.packets[0].status).toBe('ca');
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe('signing pages over plain HTTP: headers, assets, documents', () => {
+  async function aSentBundle(packet: Record<string, unknown>) {
+    const res = await call('POST', '/bundles/', {
+      json: {
+        label: 'Headers check',
+        packets: [packet],
+        documents: [
+          {
+            key: 'doc',
+            file_b64: pdfB64,
+            fields: [
+              {
+                key: 'sig',
+                kind: 'sig',
+                page: 1,
+                x: 10,
+                y: 60,
+                w: 30,
+                h: 6,
+                editors: [packet.key],
+                required: true,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; packets: { id: string }[] };
+  }
+
+  it('serve the page and its files with strict security headers, framing only embedded sessions', async () => {
+    await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
+    const link = await emailedLink('eve.headers@example.com');
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('permissions-policy')).toMatch(/^camera=\(self\), microphone=\(\)/);
+    const s3 = new URL(runtime.config.endpoints.s3!).origin;
+    expect(page.headers.get('content-security-policy')).toBe(
+      [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        `connect-src 'self' ${s3}`,
+        "worker-src 'self' blob:",
+        "media-src 'self' blob: mediastream:",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    );
+    const html = await page.text();
+    // No inline script or style: everything comes from the assets.
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    expect(html).not.toMatch(/<style|\sstyle=/);
+    const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
+    const version = script.split('/')[3]!;
+    expect(script).toBe(`/sign/assets/${version}/app.js`);
+
+    const assets: [string, string][] = [
+      ['app.js', 'text/javascript; charset=utf-8'],
+      ['app.css', 'text/css; charset=utf-8'],
+      ['pdf.min.mjs', 'text/javascript; charset=utf-8'],
+      ['pdf.worker.min.mjs', 'text/javascript; charset=utf-8'],
+      ['signature_pad.min.js', 'text/javascript; charset=utf-8'],
+      ['standard_fonts/LiberationSans-Regular.ttf', 'font/ttf'],
+    ];
+    for (const [name, type] of assets) {
+      const res = await fetch(`${runtime.baseUrl}/sign/assets/${version}/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type'), name).toBe(type);
+      expect(res.headers.get('cache-control'), name).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(res.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'");
+      expect((await res.arrayBuffer()).byteLength, name).toBeGreaterThan(0);
+    }
+    const stale = await fetch(`${runtime.baseUrl}/sign/assets/0000000000000000/app.js`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('cache-control')).toBe('public, max-age=300');
+    for (const name of ['nope.js', '..%2Fpages.ts', 'standard_fonts/..%2F..%2Fpackage.json']) {
+      expect((await fetch(`${runtime.baseUrl}/sign/assets/${version}/${name}`)).status, name).toBe(404);
+    }
+
+    // An embedded URL of an account without embedding origins may not be framed either.
+    const other = await runtime.seedAccount('No Embeds', 'noembeds@example.com');
+    const theirs = apiClient(runtime, other.apiKey);
+    const created = await theirs('POST', '/bundles/', {
+      json: {
+        packets: [{ key: 'fay', name: 'Fay Gee', email: 'fay@example.com', deliver_via: 'embed' }],
+        documents: [
+          {
+            key: 'doc',
+            file_b64: pdfB64,
+            fields: [{ kind: 'sig', page: 1, x: 10, y: 60, w: 30, h: 6, editors: ['fay'] }],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const embed = await theirs('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+    const framed = await fetch(embed.body.url);
+    expect(framed.status).toBe(200);
+    expect(framed.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(framed.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('serve a document’s PDF to its signer’s session only', async () => {
+    await aSentBundle({ key: 'gus', name: 'Gus Hay', email: 'gus.pdf@example.com' });
+    const token = (await emailedLink('gus.pdf@example.com')).split('/').pop()!;
+    expect((await fetch(`${runtime.baseUrl}/sign/api/documents/doc`)).status).toBe(401);
+    const opened = await fetch(`${runtime.baseUrl}/sign/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(opened.status).toBe(201);
+    const { session } = (await opened.json()) as { session: string };
+    const pdf = await fetch(`${runtime.baseUrl}/sign/api/documents/doc`, {
+      headers: { 'x-signing-session': session },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('cache-control')).toBe('private, no-store');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const missing = await fetch(`${runtime.baseUrl}/sign/api/documents/nope`, {
+      headers: { 'x-signing-session': session },
+    });
+    expect(missing.status).toBe(404);
+  });
+});
