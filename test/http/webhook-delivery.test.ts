@@ -306,3 +306,116 @@ describe('the webhook log', () => {
     expect(isErrorBody(refused.body)).toBe(true);
   });
 });
+
+describe('every event type', () => {
+  const ALL = [
+    'bundle_sent',
+    'bundle_complete',
+    'bundle_docs_ready',
+    'bundle_error',
+    'bundle_cancelled',
+    'packet_viewed',
+    'packet_complete',
+    'packet_declined',
+  ];
+
+  /** A signer's session through an embedded URL, as the signing page opens one. */
+  async function session(packetId: string) {
+    const url = (await call('POST', `/packets/${packetId}/embed_url/`)).body.url as string;
+    const res = await fetch(`${runtime.baseUrl}/sign/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: url.split('/').pop() }),
+    });
+    return ((await res.json()) as { session: string }).session;
+  }
+  const signer = (s: string, path: string, body: unknown) =>
+    fetch(`${runtime.baseUrl}/sign/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signing-session': s },
+      body: JSON.stringify(body),
+    });
+  const embedded = (overrides: Record<string, unknown> = {}) => ({
+    packets: [
+      { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' },
+      { key: 'bob', name: 'Bob Roe', email: 'bob@example.com', deliver_via: 'embed' },
+    ],
+    documents: [{ key: 'lease', file_b64: pdf, fields: [] }],
+    ...overrides,
+  });
+  const typesOf = (calls: TReceivedCall[]) => calls.map((c) => json(c).event_type as string);
+
+  it('fires packet_viewed, packet_complete and bundle_complete from signing, once each', async () => {
+    const h = await hook({ event_types: ALL });
+    const bundleId = await sendBundle(embedded());
+    const bundle = (await call('GET', `/bundles/${bundleId}/`)).body;
+    const [ann, bob] = bundle.packets.map((p: { id: string }) => p.id) as [string, string];
+    const annSession = await session(ann);
+    const bobSession = await session(bob);
+    expect((await signer(annSession, '/complete', { consent: true })).status).toBe(200);
+    expect((await signer(bobSession, '/complete', { consent: true })).status).toBe(200);
+    const calls = await eventually(() => receiver.callsTo(h.path).length >= 6 && receiver.callsTo(h.path));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(typesOf(receiver.callsTo(h.path)).sort()).toEqual(
+      [
+        'bundle_sent',
+        'packet_viewed',
+        'packet_viewed',
+        'packet_complete',
+        'packet_complete',
+        'bundle_complete',
+      ].sort(),
+    );
+    const packetEvents = calls
+      .filter((c) => json(c).event_type.startsWith('packet_'))
+      .map((c) => json(c).payload);
+    expect(packetEvents).toEqual(
+      expect.arrayContaining([
+        { bundle_id: bundleId, packet_id: ann },
+        { bundle_id: bundleId, packet_id: bob },
+      ]),
+    );
+    const complete = calls.find((c) => json(c).event_type === 'bundle_complete')!;
+    expect(json(complete).payload).toEqual({ bundle_id: bundleId });
+    expect(json(complete).event_date).toBe((await call('GET', `/bundles/${bundleId}/`)).body.completed_at);
+  });
+
+  it('fires packet_declined and bundle_cancelled when a signer declines', async () => {
+    const h = await hook({ event_types: ['packet_declined', 'bundle_cancelled'] });
+    const bundleId = await sendBundle(embedded());
+    const ann = (await call('GET', `/bundles/${bundleId}/`)).body.packets[0].id as string;
+    expect((await signer(await session(ann), '/decline', { reason: 'Wrong address' })).status).toBe(200);
+    const calls = await eventually(() => receiver.callsTo(h.path).length === 2 && receiver.callsTo(h.path));
+    expect(typesOf(calls).sort()).toEqual(['bundle_cancelled', 'packet_declined']);
+    expect(json(calls.find((c) => json(c).event_type === 'packet_declined')!).payload).toEqual({
+      bundle_id: bundleId,
+      packet_id: ann,
+    });
+  });
+
+  it('delivers bundle_docs_ready and bundle_error from their audit events', async () => {
+    // The document worker (evidence) appends these events when final documents are ready or
+    // fail for good; here they are appended through the same domain path it will use.
+    const h = await hook({ event_types: ['bundle_docs_ready', 'bundle_error'] });
+    const bundleId = await sendBundle();
+    const { changeBundle } = await import('../../shared/domain/bundles/change-bundle');
+    const { event } = await import('../../shared/domain/bundles/send-bundle');
+    const { createPublishingBundleStore } = await import('../../shared/adapters/bundle-publishing');
+    const { createLogger } = await import('../../shared/logger');
+    const bundles = createPublishingBundleStore(runtime.config, runtime.db, createLogger('silent'));
+    const at = new Date().toISOString();
+    await changeBundle({ bundles }, runtime.demo.accountId, bundleId, (b) => ({
+      ...b,
+      events: [...b.events, event('docsReady', at), event('failed', at)],
+    }));
+    const calls = await eventually(() => receiver.callsTo(h.path).length === 2 && receiver.callsTo(h.path));
+    expect(typesOf(calls).sort()).toEqual(['bundle_docs_ready', 'bundle_error']);
+    for (const c of calls) {
+      expect(json(c)).toMatchObject({
+        event_date: at,
+        account_id: runtime.demo.accountId,
+        payload: { bundle_id: bundleId },
+      });
+    }
+  });
+});
