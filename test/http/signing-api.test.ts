@@ -465,3 +465,91 @@ describe('SMS code check', () => {
     expect(ok.body.fields).toHaveLength(1);
   });
 });
+
+describe('selfie and ID checks', () => {
+  const png = Buffer.from(PNG.split(',')[1]!, 'base64');
+
+  async function checkedBundle() {
+    const res = await call('POST', '/bundles/', {
+      json: {
+        label: 'Account opening',
+        packets: [
+          {
+            key: 'ann',
+            name: 'Ann Lee',
+            email: 'ann@example.com',
+            deliver_via: 'embed',
+            auth_selfie: true,
+            auth_id: true,
+          },
+        ],
+        documents: [
+          {
+            key: 'form',
+            file_b64: pdf,
+            fields: [{ key: 'nm', kind: 'inp', page: 1, x: 1, y: 1, w: 5, h: 5, editors: ['ann'] }],
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  }
+
+  it('keeps a selfie and ID images as evidence before showing the documents', async () => {
+    const b = await checkedBundle();
+    const session = await sessionFor(b.packets[0].id);
+    expect((await sign('GET', '/state', session)).body.auth).toMatchObject({
+      required: ['selfie', 'id'],
+      passed: [],
+    });
+
+    const notImage = await sign('POST', '/auth/selfie', session, undefined, {
+      body: Buffer.from('hello'),
+      type: 'image/png',
+    });
+    expect(notImage.status).toBe(400);
+    const selfie = await sign('POST', '/auth/selfie', session, undefined, { body: png, type: 'image/png' });
+    expect(selfie.status).toBe(200);
+    expect(selfie.body.auth.passed).toEqual(['selfie']);
+    expect(selfie.body.documents).toEqual([]);
+
+    const form = new FormData();
+    form.append('front', new Blob([png], { type: 'image/png' }), 'front.png');
+    const onlyFront = await fetch(`${runtime.baseUrl}/sign/api/auth/id`, {
+      method: 'POST',
+      headers: { 'x-signing-session': session },
+      body: form,
+    });
+    expect(onlyFront.status).toBe(400);
+    form.append('back', new Blob([png], { type: 'image/png' }), 'back.png');
+    const id = await fetch(`${runtime.baseUrl}/sign/api/auth/id`, {
+      method: 'POST',
+      headers: { 'x-signing-session': session },
+      body: form,
+    });
+    expect(id.status).toBe(200);
+    const state = (await id.json()) as { auth: { passed: string[] }; fields: unknown[] };
+    expect(state.auth.passed).toEqual(['selfie', 'id']);
+    expect(state.fields).toHaveLength(1);
+
+    const { createSigningRecordStore } = await import('../../shared/adapters/dynamodb/signing-record-store');
+    const record = await createSigningRecordStore(runtime.db, runtime.config.tableName).get(
+      runtime.demo.accountId,
+      b.id,
+      b.packets[0].id,
+    );
+    expect(record!.auth.selfie!.blobKeys).toHaveLength(1);
+    expect(record!.auth.id).toMatchObject({
+      blobKeys: [expect.any(String), expect.any(String)],
+      result: { status: 'collected' },
+    });
+    // Every step keeps where it came from.
+    expect(record!.steps.map((s) => s.action)).toEqual([
+      'opened embedded',
+      'selfie taken',
+      'id check collected',
+    ]);
+    for (const s of record!.steps) expect(s.ip).not.toBe('');
+  });
+});
