@@ -133,6 +133,8 @@ export interface TBundleEvent {
   description: string;
   timestamp: string;
   packetId?: string;
+  /** Hash of the event before it in the bundle (audit-chain.ts). */
+  prevHash?: string;
 }
 
 export interface TBundleError {
@@ -175,6 +177,8 @@ export interface TBundle {
   events: TBundleEvent[];
   /** How many of the oldest events the store has moved out of the bundle item. */
   archivedEvents?: number;
+  /** Hash of the latest audit event: the head of the chain (audit-chain.ts). */
+  chainHead?: string;
   /** Webhook events of past changes not yet published (see webhooks/outbox.ts). */
   outbox?: TOutboxEntry[];
   /** Settings a sender may change while the bundle is a draft or sent (PATCH). */

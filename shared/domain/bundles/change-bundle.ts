@@ -1,6 +1,7 @@
 import type { TBundleStore } from '../../ports';
 import { retryOnConflict } from '../retry-on-conflict';
 import { withOutbox } from '../webhooks/outbox';
+import { withChain } from './audit-chain';
 import type { TBundle } from './bundle';
 import { getBundle } from './get-bundle';
 import { withRequestTimes } from './send-bundle';
@@ -12,6 +13,7 @@ import { withRequestTimes } from './send-bundle';
  * refuse the change (a 4xx), or return the bundle unchanged when there is nothing to do. Webhook
  * events among the new audit events go into the bundle's outbox in the same write, and a
  * signing request (`ps`) among them stamps its packet's `sentAt`, which automatic reminders count from.
+ * New events are linked into the bundle's audit hash chain (audit-chain.ts).
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },
@@ -24,7 +26,7 @@ export async function changeBundle(
     const next = apply(current);
     if (next === current) return current;
     const versioned = {
-      ...withOutbox(current, withRequestTimes(current, next)),
+      ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
       version: current.version + 1,
     };
     await deps.bundles.save(versioned, current);

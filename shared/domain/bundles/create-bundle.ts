@@ -13,6 +13,7 @@ import { ZBundleRequestSchema, ZEnvelopeTemplateRequestSchema } from '../../sche
 import { parseInput } from '../../schemas/common';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { withOutbox } from '../webhooks/outbox';
+import { withChain } from './audit-chain';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
@@ -188,7 +189,10 @@ async function writeBundle(
     events: [event('created', now), ...(input.status === 'dr' ? [event('drafted', now)] : [])],
     version: 1,
   };
-  const bundle = withOutbox(undefined, input.status === 'dr' ? draft : applySend(draft, now));
+  const bundle = withOutbox(
+    undefined,
+    withChain(undefined, input.status === 'dr' ? draft : applySend(draft, now)),
+  );
   try {
     await deps.bundles.create(bundle, stored);
   } catch (err) {
