@@ -3,22 +3,25 @@ import { parseInput } from '../../schemas/common';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { event, signersUpNow } from '../bundles/send-bundle';
-import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { currentValue, isEditor, isRequiredFor } from './field-access';
 import { assertMaySign } from './save-values';
 import {
   cannotSign,
+  cannotSignError,
   loadSigner,
+  recordsWith,
   saveRecord,
   type TClient,
   type TSignerContext,
+  type TSignerRef,
   type TSigningDeps,
   withStep,
 } from './signer-context';
 import { type TFieldValue, valueKey } from './signing-record';
 
-type TSigner = { accountId: string; bundleId: string; packetId: string };
+type TSigner = TSignerRef;
 
 const ZComplete = z.object({
   consent: z.literal(true, 'You must agree to sign electronically.'),
@@ -39,8 +42,7 @@ const ZDecline = z.object({
 export function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle {
   const p = b.packets.find((x) => x.id === packetId)!;
   if (p.status === 'co') return b;
-  if (cannotSign(b, p))
-    throw new ConflictError(`You cannot sign now (${cannotSign(b, p)!.replace(/_/g, ' ')}).`);
+  if (cannotSign(b, p)) throw cannotSignError(cannotSign(b, p)!);
   let packets = b.packets.map(
     (x): TPacket => (x.id === packetId ? { ...x, status: 'co', completedAt: at } : x),
   );
@@ -83,8 +85,7 @@ export async function completePacket(
     if (ctx.packet.status === 'co') return ctx;
     assertMaySign(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
-    const records = await deps.records.all(signer.accountId, signer.bundleId);
-    const all = [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+    const all = await recordsWith(deps, ctx);
     const missing: TFieldError[] = [];
     for (const d of docs) {
       for (const f of d.fields) {
@@ -132,7 +133,7 @@ export async function declinePacket(
   await retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
     const why = cannotSign(ctx.bundle, ctx.packet);
-    if (why) throw new ConflictError(`You cannot decline now (${why.replace(/_/g, ' ')}).`);
+    if (why) throw cannotSignError(why, 'decline');
     await saveRecord(
       deps,
       ctx,
@@ -142,7 +143,7 @@ export async function declinePacket(
   await changeBundle(deps, signer.accountId, signer.bundleId, (b) => {
     const p = b.packets.find((x) => x.id === signer.packetId)!;
     const why = cannotSign(b, p);
-    if (why) throw new ConflictError(`You cannot decline now (${why.replace(/_/g, ' ')}).`);
+    if (why) throw cannotSignError(why, 'decline');
     return {
       ...b,
       status: 'ca',

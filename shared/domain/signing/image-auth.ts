@@ -3,17 +3,19 @@ import { ConflictError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import {
   cannotSign,
+  cannotSignError,
   loadSigner,
   saveRecord,
   type TClient,
   type TSignerContext,
+  type TSignerRef,
   type TSigningDeps,
   withStep,
 } from './signer-context';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;
 
-type TSigner = { accountId: string; bundleId: string; packetId: string };
+type TSigner = TSignerRef;
 export type TImage = { bytes: Buffer; contentType: string };
 
 function imageType(bytes: Buffer): 'png' | 'jpg' | undefined {
@@ -33,7 +35,7 @@ function checkImage(image: TImage | undefined, field: string): 'png' | 'jpg' {
 
 function assertStep(ctx: TSignerContext, step: 'selfie' | 'id') {
   const reason = cannotSign(ctx.bundle, ctx.packet);
-  if (reason) throw new ConflictError(`You cannot sign now (${reason.replace(/_/g, ' ')}).`);
+  if (reason) throw cannotSignError(reason);
   if (step === 'selfie' ? !ctx.packet.authSelfie : !ctx.packet.authId) {
     throw new ConflictError(`This signer has no ${step === 'selfie' ? 'selfie' : 'ID'} check.`);
   }

@@ -1,13 +1,15 @@
 import * as z from 'zod';
 import { parseInput } from '../../schemas/common';
 import type { TDocument, TField } from '../bundles/bundle';
-import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
 import {
   cannotSign,
+  cannotSignError,
   loadSigner,
+  recordsWith,
   saveRecord,
   type TClient,
   type TSignerContext,
@@ -37,7 +39,7 @@ const ZValues = z.object({
 /** Refuses signing calls of a signer who may not sign now, or has not passed authentication. */
 export function assertMaySign(ctx: TSignerContext): void {
   const reason = cannotSign(ctx.bundle, ctx.packet);
-  if (reason) throw new ConflictError(`You cannot sign now (${reason.replace(/_/g, ' ')}).`);
+  if (reason) throw cannotSignError(reason);
   if (!authComplete(ctx)) throw new PermissionDeniedError('Complete the identity checks first.');
 }
 
@@ -70,8 +72,7 @@ export async function saveValues(
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
     assertMaySign(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
-    const records = await deps.records.all(signer.accountId, signer.bundleId);
-    const all = [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+    const all = await recordsWith(deps, ctx);
     const errors: TFieldError[] = [];
     const images = new Map<string, Buffer>();
     for (const v of input.values) {

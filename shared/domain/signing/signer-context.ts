@@ -8,7 +8,7 @@ import type {
 } from '../../ports';
 import { hashApiKey } from '../accounts/api-key-secret';
 import type { TBundle, TPacket } from '../bundles/bundle';
-import { NotFoundError, SigningSessionError } from '../errors';
+import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -118,4 +118,18 @@ export async function saveRecord(
   const versioned = { ...next, version: ctx.record.version + 1 };
   await deps.records.save(versioned, ctx.stored ? ctx.record : undefined);
   return versioned;
+}
+
+/** Which signer a call is for: a session's packet. */
+export type TSignerRef = { accountId: string; bundleId: string; packetId: string };
+
+/** Refused because the signer cannot sign now (409), saying why. */
+export function cannotSignError(reason: TCannotSign, verb = 'sign'): ConflictError {
+  return new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`);
+}
+
+/** Every signer's record of the bundle, with this signer's as just read (it may be newer). */
+export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
+  const records = await deps.records.all(ctx.bundle.accountId, ctx.bundle.id);
+  return [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
 }

@@ -5,10 +5,12 @@ import { toE164 } from '../notifications/notification';
 import { retryOnConflict } from '../retry-on-conflict';
 import {
   cannotSign,
+  cannotSignError,
   loadSigner,
   saveRecord,
   type TClient,
   type TSignerContext,
+  type TSignerRef,
   type TSigningDeps,
   withStep,
 } from './signer-context';
@@ -25,11 +27,11 @@ export const SMS_GAP_MS = 30_000;
 const hashCode = (packetId: string, code: string) =>
   createHash('sha256').update(`${packetId}:${code}`).digest('hex');
 
-type TSigner = { accountId: string; bundleId: string; packetId: string };
+type TSigner = TSignerRef;
 
 function assertSmsStep(ctx: TSignerContext) {
   const reason = cannotSign(ctx.bundle, ctx.packet);
-  if (reason) throw new ConflictError(`You cannot sign now (${reason.replace(/_/g, ' ')}).`);
+  if (reason) throw cannotSignError(reason);
   if (!ctx.packet.authSms) throw new ConflictError('This signer has no SMS code check.');
   if (!ctx.packet.phone || !toE164(ctx.packet.phone)) {
     throw new ConflictError('No phone number that can take texts is on file for this signer.');

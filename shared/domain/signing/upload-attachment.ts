@@ -4,6 +4,7 @@ import { isEditableBy } from './field-access';
 import { assertMaySign, findField } from './save-values';
 import {
   loadSigner,
+  recordsWith,
   saveRecord,
   type TClient,
   type TSignerContext,
@@ -75,8 +76,7 @@ export async function uploadAttachment(
     const field =
       target.docKey && target.fieldKey ? findField(docs, target.docKey, target.fieldKey) : undefined;
     if (field?.kind !== 'att') throw fail('No attachment field by that name.');
-    const records = await deps.records.all(signer.accountId, signer.bundleId);
-    const all = [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+    const all = await recordsWith(deps, ctx);
     if (!isEditableBy(target.docKey!, field, ctx.packet, all, ctx.bundle.packets)) {
       throw fail('This field is not yours to fill.');
     }
