@@ -2,13 +2,16 @@
 // figures, and writes bench/results.json (stable key order, rounded figures, so a commit diff
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
+//
+// BENCH_ONLY=signing runs the signing section alone: it prints its table and replaces only the
+// `signing` key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
 // Set before anything loads the SDK: the modules below are imported dynamically for that reason
 // (static imports would be evaluated before this line).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,7 @@ import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
 import { kb, mark, ms, table } from './format';
+import type { TSigningFigures } from './signing';
 import type { TWebhookFigures } from './webhooks';
 
 const { benchBundles } = await import('./bundles');
@@ -24,6 +28,7 @@ const { benchBundlesApi, bundlesApiFailed, bundlesApiJson, bundlesApiReport, BUN
   await import('./bundles-api');
 const { round } = await import('./stats');
 const { benchWebhooks, webhooksFailed, webhooksJson, webhooksReport } = await import('./webhooks');
+const { benchSigning, signingFailed, signingJson, signingReport } = await import('./signing');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -36,13 +41,28 @@ const TARGETS = {
  * Whole-run guard: every phase is bounded already; this catches a hang outside them. Above the
  * sum of the bounds (the webhooks section alone may take 4 minutes on a busy 2-core machine).
  */
-const WATCHDOG_MS = 10 * 60_000;
+const WATCHDOG_MS = 13 * 60_000;
+/** The signing section: 40 completes with 40 fields each, then 8 page loads in Chromium. */
+const SIGNING_OPTIONS = {
+  completeWarmup: 3,
+  completeRuns: 40,
+  renderWarmup: 1,
+  renderRuns: 8,
+  renderPages: 20,
+  phaseMaxMs: 150_000,
+} as const;
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'signing') {
+  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing" can run alone`);
+  process.exit(2);
+}
 
 function printReport(
   bundles: TBundleFigures[],
   api: TApiVsDynaliteFigures,
   bundlesApi: TBundlesApiFigures,
   webhooks: TWebhookFigures,
+  signing: TSigningFigures,
 ) {
   const out: string[] = [];
   out.push(
@@ -122,6 +142,7 @@ function printReport(
   }
   out.push(bundlesApiReport(bundlesApi));
   out.push(webhooksReport(webhooks));
+  out.push(signingReport(signing));
   console.log(out.join('\n'));
 }
 
@@ -133,6 +154,7 @@ function resultsJson(
   api: TApiVsDynaliteFigures,
   bundlesApi: TBundlesApiFigures,
   webhooks: TWebhookFigures,
+  signing: TSigningFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -188,6 +210,7 @@ function resultsJson(
     },
     bundlesApi: bundlesApiJson(bundlesApi),
     webhooks: webhooksJson(webhooks),
+    signing: signingJson(signing),
   };
 }
 
@@ -203,6 +226,20 @@ const t0 = performance.now();
 console.log(
   `bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage.toFixed(2)}`,
 );
+const signingMessage = 'bench: signing: complete with 40 fields, first page of 20 in Chromium…';
+if (ONLY === 'signing') {
+  console.log(signingMessage);
+  const signing = await benchSigning(SIGNING_OPTIONS);
+  console.log(signingReport(signing));
+  const previous = existsSync(RESULTS_FILE)
+    ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>)
+    : {};
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...previous, signing: signingJson(signing) }, null, 2)}\n`);
+  console.log(
+    `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)} (signing only)`,
+  );
+  process.exit(signingFailed(signing) ? 1 : 0);
+}
 console.log('bench: building and importing Lambda bundles…');
 const bundles = await benchBundles({ importRuns: 7 });
 console.log('bench: local API and dynalite under load…');
@@ -236,10 +273,13 @@ const webhooks = await benchWebhooks({
   phaseMaxMs: 240_000,
 });
 
-printReport(bundles, api, bundlesApi, webhooks);
+console.log(signingMessage);
+const signing = await benchSigning(SIGNING_OPTIONS);
+
+printReport(bundles, api, bundlesApi, webhooks, signing);
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks), null, 2)}\n`,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing), null, 2)}\n`,
 );
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
@@ -248,5 +288,6 @@ console.log(
 const failed =
   [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0) ||
   bundlesApiFailed(bundlesApi) ||
-  webhooksFailed(webhooks);
+  webhooksFailed(webhooks) ||
+  signingFailed(signing);
 if (failed) process.exitCode = 1;

@@ -1,0 +1,554 @@
+// Signing: the two figures the signing work is judged by.
+//
+// - complete: the signer API's `POST /sign/api/complete` for a document with 40 fields, all the
+//   one embedded signer's and all required. Per bundle: created over the API, an embedded URL,
+//   a session, the 40 values in one `PUT /sign/api/values` (timed too, as context), then the
+//   complete call alone is timed. One call at a time, so the figure is the call's own latency
+//   (the work it leaves behind, events and emails, is done in the background meanwhile).
+// - first page: a real 20-page PDF opened in headless Chromium (Debian's, driven by
+//   playwright-core) through a fresh embedded URL in a fresh browser context (cold cache, as a
+//   signer's first visit): from navigation start to the moment the first page frame gets the
+//   class `rendered` (pdf.js has drawn it), read from performance.now() inside the page by a
+//   MutationObserver installed before the page's own scripts run.
+//
+// A wrong answer (a status, a page that did not render, an error thrown in the page) fails the run.
+
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import type { Browser } from 'playwright-core';
+import type { TRuntime } from '../infra/local/runtime';
+import { ms, table } from './format';
+import { startBenchRuntime } from './runtime';
+import { percentile, round } from './stats';
+
+export interface TSigningOptions {
+  /** Bundles completed before measuring, not counted. */
+  completeWarmup?: number;
+  completeRuns?: number;
+  /** Page loads before measuring, not counted. */
+  renderWarmup?: number;
+  renderRuns?: number;
+  renderPages?: number;
+  /** The whole section; what is not done by then is left out (and said so). */
+  phaseMaxMs?: number;
+  /** Where Chromium is; CHROMIUM_PATH, else Debian's. */
+  chromiumPath?: string;
+}
+
+export interface TTimings {
+  runs: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export interface TCompleteFigures {
+  fields: number;
+  /** Field kinds and how many of each. */
+  mix: Record<string, number>;
+  warmup: number;
+  complete: TTimings;
+  put: TTimings;
+  /** Fewer runs than asked for: the section's time was up. */
+  timedOut: boolean;
+}
+
+export interface TFirstPageFigures {
+  pages: number;
+  pdfBytes: number;
+  warmup: number;
+  browser: string;
+  /** Navigation start → first `.page.rendered`, performance.now() in the page. */
+  firstPage: TTimings;
+  /** Navigation start → DOMContentLoaded, same clock: how much of it is the page itself. */
+  domContentLoadedP50Ms: number;
+  /** Node's clock, from before page.goto to Playwright seeing the selector (CDP included). */
+  wallP50Ms: number;
+  timedOut: boolean;
+}
+
+export interface TSigningFigures {
+  complete: TCompleteFigures;
+  /** null when there is no Chromium to run. */
+  firstPage: TFirstPageFigures | null;
+  skipped?: string;
+  failures: string[];
+}
+
+/** p50/p99/max of a sample; NaN for an empty one. Pure. */
+export function timings(samplesMs: readonly number[]): TTimings {
+  const n = samplesMs.length;
+  return {
+    runs: n,
+    p50Ms: n > 0 ? percentile(samplesMs, 50) : Number.NaN,
+    p99Ms: n > 0 ? percentile(samplesMs, 99) : Number.NaN,
+    maxMs: n > 0 ? Math.max(...samplesMs) : Number.NaN,
+  };
+}
+
+export interface TBenchField {
+  key: string;
+  kind: string;
+  label: string;
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  editors: string[];
+  format?: string;
+}
+
+/** The 40-field mix: kind → count. */
+export const FIELD_MIX: Readonly<Record<string, number>> = {
+  inp: 10,
+  txt: 5,
+  dat: 5,
+  chk: 5,
+  sel: 5,
+  sig: 5,
+  ini: 5,
+};
+
+/**
+ * Fields of `mix` for `signer`, all required (editors without the `-` prefix), laid out on a
+ * grid of 4 columns over `pages` pages (x, y, w, h in percent of the page). Pure.
+ */
+export function benchFields(signer: string, mix = FIELD_MIX, pages = 1): TBenchField[] {
+  const out: TBenchField[] = [];
+  for (const [kind, count] of Object.entries(mix)) {
+    for (let i = 1; i <= count; i++) {
+      const n = out.length;
+      const perPage = Math.ceil(Object.values(mix).reduce((a, b) => a + b, 0) / pages);
+      const slot = n % perPage;
+      out.push({
+        key: `${kind}_${i}`,
+        kind,
+        label: `${kind} ${i}`,
+        page: Math.floor(n / perPage) + 1,
+        x: 4 + (slot % 4) * 24,
+        y: 4 + Math.floor(slot / 4) * (90 / Math.ceil(perPage / 4)),
+        w: kind === 'chk' ? 3 : 20,
+        h: kind === 'chk' ? 3 : 4,
+        editors: [signer],
+        ...(kind === 'sel' ? { format: 'A|B|C' } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** A valid value for each field, as the signing page would send it. Pure. */
+export function benchValues(docKey: string, fields: readonly TBenchField[]) {
+  const value = (f: TBenchField): string => {
+    switch (f.kind) {
+      case 'txt':
+        return `Free text for ${f.key},\nover two lines.`;
+      case 'dat':
+        return '2027-01-15';
+      case 'chk':
+        return 'true';
+      case 'sel':
+        return 'B';
+      case 'sig':
+      case 'ini':
+        return 'typed:Ann';
+      default:
+        return `Value of ${f.key}`;
+    }
+  };
+  return fields.map((f) => ({ doc_key: docKey, field_key: f.key, value: value(f) }));
+}
+
+const LOREM = 'The tenant agrees to keep the premises in good order and to report any damage without delay. ';
+
+/** A real PDF: `pages` Letter pages, each with a heading and a page of text lines. */
+async function textPdf(pages: number, title: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
+  const bold: PDFFont = await doc.embedFont(StandardFonts.HelveticaBold);
+  for (let n = 1; n <= pages; n++) {
+    const page = doc.addPage([612, 792]);
+    page.drawText(`${title}, page ${n} of ${pages}`, { x: 72, y: 720, size: 18, font: bold });
+    for (let line = 0; line < 36; line++) {
+      const text = `${n}.${line + 1} ${LOREM}`.slice(0, 92);
+      page.drawText(text, { x: 72, y: 690 - line * 16, size: 10, font });
+    }
+  }
+  return doc.save();
+}
+
+interface TAnswer {
+  status: number;
+  body: string;
+}
+
+/** node:http with a keep-alive agent, as the other sections; `path` is from the base URL. */
+function httpClient(baseUrl: string, agent: http.Agent) {
+  const { hostname, port } = new URL(baseUrl);
+  return (method: string, path: string, headers: Record<string, string>, payload = ''): Promise<TAnswer> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          hostname,
+          port,
+          method,
+          path,
+          headers: {
+            accept: 'application/json',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+}
+
+const answerOf = (what: string, a: TAnswer, status: number) => {
+  if (a.status !== status) throw new Error(`${what}: HTTP ${a.status} ${a.body.slice(0, 160)}`);
+  return JSON.parse(a.body) as Record<string, unknown>;
+};
+
+/** The flags test/e2e/signing.e2e.test.ts launches Chromium with (no fake camera needed here). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Runs in the page before its scripts: notes performance.now() when a page frame is first drawn. */
+const FIRST_RENDERED_PROBE = `(() => {
+  const note = () => {
+    if (window.__benchFirstRendered === undefined && document.querySelector('.page.rendered')) {
+      window.__benchFirstRendered = performance.now();
+    }
+  };
+  new MutationObserver(note).observe(document, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ['class'],
+  });
+})();`;
+
+const RENDER_STEP_MS = 30_000;
+const SIGNER = 'ann';
+
+export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigningFigures> {
+  const completeWarmup = opts.completeWarmup ?? 3;
+  const completeRuns = opts.completeRuns ?? 40;
+  const renderWarmup = opts.renderWarmup ?? 1;
+  const renderRuns = opts.renderRuns ?? 8;
+  const renderPages = opts.renderPages ?? 20;
+  const deadline = Date.now() + (opts.phaseMaxMs ?? 180_000);
+  const chromiumPath = opts.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const failures: string[] = [];
+
+  const runtime: TRuntime = await startBenchRuntime(() => undefined);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  let browser: Browser | undefined;
+  try {
+    const request = httpClient(runtime.baseUrl, agent);
+    const api = (method: string, path: string, json?: unknown) =>
+      request(
+        method,
+        `/api/v2${path}`,
+        { authorization: `Token ${runtime.demo.apiKey}` },
+        json === undefined ? '' : JSON.stringify(json),
+      );
+    const signApi = (method: string, path: string, session: string | undefined, json: unknown) =>
+      request(
+        method,
+        `/sign/api${path}`,
+        session ? { 'x-signing-session': session } : {},
+        JSON.stringify(json),
+      );
+
+    /** A bundle with one embedded signer and one document; answers its packet's embedded URL. */
+    const embeddedBundle = async (label: string, pdfB64: string, fields: TBenchField[]) => {
+      const created = answerOf(
+        'POST /bundles/',
+        await api('POST', '/bundles/', {
+          label,
+          packets: [{ key: SIGNER, name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+          documents: [{ key: 'doc', file_b64: pdfB64, fields }],
+        }),
+        201,
+      ) as { packets: { id: string }[] };
+      const packetId = created.packets[0]!.id;
+      const embed = answerOf(
+        'POST /packets/{id}/embed_url/',
+        await api('POST', `/packets/${packetId}/embed_url/`),
+        201,
+      ) as { url: string };
+      return embed.url;
+    };
+
+    // 1. Complete with 40 fields, one call at a time.
+    const fields = benchFields(SIGNER);
+    const values = benchValues('doc', fields);
+    const formPdf = Buffer.from(await textPdf(2, 'Signing bench form')).toString('base64');
+    const completeMs: number[] = [];
+    const putMs: number[] = [];
+    let completeTimedOut = false;
+    for (let i = 0; i < completeWarmup + completeRuns; i++) {
+      if (Date.now() >= deadline) {
+        completeTimedOut = true;
+        break;
+      }
+      try {
+        const url = await embeddedBundle(`Signing bench ${i + 1}`, formPdf, fields);
+        const token = new URL(url).pathname.split('/').pop()!;
+        const opened = answerOf(
+          'POST /sign/api/session',
+          await signApi('POST', '/session', undefined, { token }),
+          201,
+        );
+        const session = String(opened.session);
+        const t0 = performance.now();
+        const put = await signApi('PUT', '/values', session, { values });
+        const t1 = performance.now();
+        const state = answerOf('PUT /sign/api/values', put, 200) as { fields: { value?: string }[] };
+        const filled = state.fields.filter((f) => f.value !== undefined && f.value !== '').length;
+        if (filled !== fields.length) {
+          throw new Error(`PUT /sign/api/values: ${filled} of ${fields.length} fields filled after it`);
+        }
+        const t2 = performance.now();
+        const completed = await signApi('POST', '/complete', session, { consent: true });
+        const t3 = performance.now();
+        const after = answerOf('POST /sign/api/complete', completed, 200) as {
+          bundle: { status: string };
+          packet: { status: string };
+        };
+        if (after.packet.status !== 'co' || after.bundle.status !== 'co') {
+          throw new Error(
+            `POST /sign/api/complete: packet ${after.packet.status}, bundle ${after.bundle.status} (want co)`,
+          );
+        }
+        if (i >= completeWarmup) {
+          putMs.push(t1 - t0);
+          completeMs.push(t3 - t2);
+        }
+      } catch (err) {
+        failures.push(`complete run ${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
+        // One wrong answer is enough to fail the run; the rest would likely repeat it.
+        break;
+      }
+    }
+
+    const complete: TCompleteFigures = {
+      fields: fields.length,
+      mix: { ...FIELD_MIX },
+      warmup: completeWarmup,
+      complete: timings(completeMs),
+      put: timings(putMs),
+      timedOut: completeTimedOut,
+    };
+
+    // 2. First rendered page of a 20-page document.
+    if (!existsSync(chromiumPath)) {
+      return { complete, firstPage: null, skipped: 'no chromium', failures };
+    }
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      timeout: RENDER_STEP_MS,
+    });
+    const bigPdf = await textPdf(renderPages, 'Signing bench agreement');
+    const bigB64 = Buffer.from(bigPdf).toString('base64');
+    const bigFields: TBenchField[] = [
+      { key: 'name', kind: 'inp', label: 'Name', page: 1, x: 12, y: 80, w: 30, h: 4, editors: [SIGNER] },
+      { key: 'agree', kind: 'chk', label: 'I agree', page: 2, x: 12, y: 80, w: 3, h: 3, editors: [SIGNER] },
+      {
+        key: 'sig',
+        kind: 'sig',
+        label: 'Signature',
+        page: renderPages,
+        x: 12,
+        y: 85,
+        w: 30,
+        h: 5,
+        editors: [SIGNER],
+      },
+    ];
+    const firstMs: number[] = [];
+    const dclMs: number[] = [];
+    const wallMs: number[] = [];
+    let renderTimedOut = false;
+    for (let i = 0; i < renderWarmup + renderRuns; i++) {
+      if (Date.now() >= deadline) {
+        renderTimedOut = true;
+        break;
+      }
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const url = await embeddedBundle(`Signing bench render ${i + 1}`, bigB64, bigFields);
+        await context.addInitScript(FIRST_RENDERED_PROBE);
+        const page = await context.newPage();
+        const pageErrors: string[] = [];
+        page.on('pageerror', (e) => pageErrors.push(e.message));
+        const t0 = performance.now();
+        const answer = await page.goto(url, { waitUntil: 'commit', timeout: RENDER_STEP_MS });
+        if (answer?.status() !== 200) throw new Error(`GET /sign/<token>: HTTP ${answer?.status()}`);
+        const seen = await page.waitForSelector('.page.rendered, .page.failed', { timeout: RENDER_STEP_MS });
+        const t1 = performance.now();
+        await seen.dispose();
+        if ((await page.locator('.page.failed').count()) > 0) {
+          throw new Error('the page showed a document page as failed');
+        }
+        const inPage = await page.evaluate(() => {
+          const w = globalThis as unknown as {
+            __benchFirstRendered?: number;
+            performance: { getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[] };
+          };
+          return {
+            first: w.__benchFirstRendered ?? Number.NaN,
+            dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+          };
+        });
+        const frames = await page.locator('.page').count();
+        if (frames !== renderPages)
+          throw new Error(`the page shows ${frames} page frames, not ${renderPages}`);
+        if (!Number.isFinite(inPage.first)) throw new Error('the in-page probe saw no rendered page');
+        if (pageErrors.length > 0) throw new Error(`error in the page: ${pageErrors[0]}`);
+        if (i >= renderWarmup) {
+          firstMs.push(inPage.first);
+          dclMs.push(inPage.dcl);
+          wallMs.push(t1 - t0);
+        }
+      } catch (err) {
+        failures.push(`first page run ${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
+        break;
+      } finally {
+        await context.close();
+      }
+    }
+    return {
+      complete,
+      firstPage: {
+        pages: renderPages,
+        pdfBytes: bigPdf.length,
+        warmup: renderWarmup,
+        browser: `Chromium ${browser.version()}`,
+        firstPage: timings(firstMs),
+        domContentLoadedP50Ms: timings(dclMs.filter(Number.isFinite)).p50Ms,
+        wallP50Ms: timings(wallMs).p50Ms,
+        timedOut: renderTimedOut,
+      },
+      failures,
+    };
+  } finally {
+    await browser?.close();
+    agent.destroy();
+    await runtime.stop();
+  }
+}
+
+/** Whether the run must fail: a wrong answer, or no figure at all. */
+export const signingFailed = (f: TSigningFigures) =>
+  f.failures.length > 0 ||
+  f.complete.complete.runs === 0 ||
+  (f.firstPage !== null && f.firstPage.firstPage.runs === 0);
+
+/** The table `npm run bench` prints for signing. */
+export function signingReport(f: TSigningFigures): string {
+  const c = f.complete;
+  const p = f.firstPage;
+  const cut = (timedOut: boolean) => (timedOut ? '; cut short by the time bound' : '');
+  const row = (name: string, t: TTimings, note: string) => [
+    `  ${name}`,
+    String(t.runs),
+    ms(t.p50Ms),
+    ms(t.p99Ms),
+    ms(t.maxMs),
+    note,
+  ];
+  const rows = [
+    ['  figure', 'runs', 'p50', 'p99', 'max', ''],
+    row(
+      `POST /sign/api/complete, ${c.fields} fields`,
+      c.complete,
+      `one call at a time, after ${c.warmup} warm-up${cut(c.timedOut)}`,
+    ),
+    p
+      ? row(
+          `first rendered page, ${p.pages}-page PDF`,
+          p.firstPage,
+          `${p.browser}, fresh context each, after ${p.warmup} warm-up${cut(p.timedOut)}`,
+        )
+      : [`  first rendered page`, '—', '—', '—', '—', `skipped: ${f.skipped ?? 'no chromium'}`],
+  ];
+  const out = [
+    '',
+    'Signing (local runtime; one embedded signer)',
+    table(rows, ['l', 'r', 'r', 'r', 'r', 'l']),
+    `  complete: latency of the call alone as the client sees it (loopback HTTP); context: the PUT of all ${c.fields} values ` +
+      `p50 ${ms(c.put.p50Ms)}, p99 ${ms(c.put.p99Ms)}, max ${ms(c.put.maxMs)}.`,
+    `  fields: ${Object.entries(c.mix)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')}; all required; sig/ini typed.`,
+  ];
+  if (p) {
+    out.push(
+      `  first page: navigation start → first page frame classed "rendered" (pdf.js drew it), performance.now() in the page;`,
+      `  context: DOMContentLoaded p50 ${ms(p.domContentLoadedP50Ms)}; in Node (performance.now() before page.goto → ` +
+        `Playwright saw the selector) p50 ${ms(p.wallP50Ms)}; PDF ${(p.pdfBytes / 1024).toFixed(1)} KB.`,
+    );
+  } else {
+    out.push(`  first page: skipped: ${f.skipped ?? 'no chromium'}`);
+  }
+  for (const x of f.failures) out.push(`  FAILED ${x}`);
+  return out.join('\n');
+}
+
+/** results.json's `signing`: keys in a fixed order, figures rounded. */
+export function signingJson(f: TSigningFigures) {
+  const t = (x: TTimings) => ({
+    runs: x.runs,
+    p50Ms: round(x.p50Ms),
+    p99Ms: round(x.p99Ms),
+    maxMs: round(x.maxMs),
+  });
+  const p = f.firstPage;
+  return {
+    complete: {
+      fields: f.complete.fields,
+      mix: f.complete.mix,
+      warmup: f.complete.warmup,
+      concurrency: 1,
+      complete: t(f.complete.complete),
+      put: t(f.complete.put),
+    },
+    firstRenderedPage: p
+      ? {
+          pages: p.pages,
+          pdfBytes: p.pdfBytes,
+          warmup: p.warmup,
+          browser: p.browser,
+          clock: 'performance.now() in the page, from navigation start',
+          ...t(p.firstPage),
+          domContentLoadedP50Ms: round(p.domContentLoadedP50Ms),
+          wallP50Ms: round(p.wallP50Ms),
+        }
+      : null,
+    failed: signingFailed(f),
+  };
+}
