@@ -218,11 +218,13 @@ export class ApiFunction extends Construct {
 
   /** Lets API Gateway invoke this function for the given resource paths only (all methods). */
   allowInvokeFrom(api: IRestApi, stage: string, resourcePaths: readonly string[]): void {
-    resourcePaths.forEach((resourcePath, i) => {
-      this.fn.addPermission(`ApiInvoke${i}`, {
+    for (const resourcePath of resourcePaths) {
+      // Named by the path: one function may serve several resources (signing serves /sign and /verify).
+      const name = resourcePath.replace(/\*/g, 'Any').replace(/[^A-Za-z0-9]/g, '');
+      this.fn.addPermission(`ApiInvoke${name}`, {
         principal: new ServicePrincipal('apigateway.amazonaws.com'),
         sourceArn: api.arnForExecuteApi('*', resourcePath, stage),
       });
-    });
+    }
   }
 }

@@ -28,6 +28,12 @@ const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"
 <path d="M8 34 L32 12 L56 34 V58 H8 Z" fill="#0f766e"/><rect x="26" y="40" width="12" height="18" fill="#fff"/>
 <path d="M60 58 V26 M60 30 Q74 18 88 30 M60 42 Q74 30 88 42" stroke="#0f766e" stroke-width="5" fill="none"/></svg>`;
 
+/** The smallest PNG: one pixel. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 const PHONE = { width: 375, height: 667 };
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -76,8 +82,10 @@ beforeAll(async () => {
             { value: 'Lease start date:', x: 72, y: 545, size: 11 },
             { value: 'Plan:', x: 72, y: 482, size: 11 },
             { value: 'I agree to the terms above.', x: 100, y: 418, size: 11 },
-            { value: 'Tenant signature:', x: 72, y: 312, size: 11 },
-            { value: 'Name and date:', x: 340, y: 312, size: 11 },
+            { value: 'Utilities included:', x: 72, y: 352, size: 11 },
+            { value: 'I approve the house rules.', x: 100, y: 317, size: 11 },
+            { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
+            { value: 'Name and date:', x: 340, y: 265, size: 11 },
           ],
         },
         {
@@ -104,6 +112,9 @@ beforeAll(async () => {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // A made-up camera for the selfie step, allowed without a prompt.
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
       ],
     });
   }
@@ -156,6 +167,7 @@ async function newPage(viewport: { width: number; height: number }, mobile = fal
     isMobile: mobile,
     hasTouch: mobile,
     locale: 'en-US',
+    permissions: ['camera'],
   });
   // The brand's logo lives on the sender's CDN; here it is answered locally.
   await context.route('https://cdn.maple.example/**', (route) =>
@@ -307,12 +319,37 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
                 required: true,
               },
               {
+                key: 'utilities',
+                kind: 'cbg',
+                label: 'Utilities included',
+                page: 1,
+                x: 40,
+                y: 53,
+                w: 45,
+                h: 3.6,
+                editors: ['ann'],
+                required: true,
+                format: 'Water|Power|Internet',
+              },
+              {
+                key: 'rules',
+                kind: 'apr',
+                label: 'I approve the house rules',
+                page: 1,
+                x: 11.6,
+                y: 59,
+                w: 2.6,
+                h: 2,
+                editors: ['ann'],
+                required: true,
+              },
+              {
                 key: 'ann_sig',
                 kind: 'sig',
                 label: 'Tenant signature',
                 page: 1,
                 x: 11.5,
-                y: 62,
+                y: 68,
                 w: 32,
                 h: 7,
                 editors: ['ann'],
@@ -324,7 +361,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
                 label: 'Tenant name',
                 page: 1,
                 x: 55,
-                y: 62,
+                y: 68,
                 w: 30,
                 h: 3,
                 editors: ['ann'],
@@ -335,7 +372,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
                 label: 'Date signed',
                 page: 1,
                 x: 55,
-                y: 66,
+                y: 72,
                 w: 30,
                 h: 3,
                 editors: ['ann'],
@@ -416,8 +453,9 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
 
     await ann.page.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
     await ann.page.locator('.page.rendered').first().waitFor();
+    await shot(ann.page, 'phone-2-document-to-fill.png');
     expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
-      '0 of 6 required fields done',
+      '0 of 8 required fields done',
     );
 
     // The guide and the keyboard: Start focuses the first field, Enter moves on.
@@ -441,6 +479,20 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     expect(await focusedLabel(ann.page)).toBe('I agree to the terms');
     await ann.page.keyboard.press('Space');
     await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('Utilities included: none chosen');
+    await ann.page.keyboard.press('Enter');
+    const choices = ann.page.getByRole('dialog', { name: 'Utilities included' });
+    await choices.getByRole('button', { name: 'Done' }).click();
+    await choices.getByText('Choose at least one option.').waitFor();
+    await choices.getByLabel('Water').check();
+    await choices.getByLabel('Internet').check();
+    await choices.getByRole('button', { name: 'Done' }).click();
+    await choices.waitFor({ state: 'detached' });
+    expect(await focusedLabel(ann.page)).toBe('Utilities included: Water, Internet');
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
+    expect(await focusedLabel(ann.page)).toBe('I approve the house rules');
+    await ann.page.keyboard.press('Space');
+    await ann.page.getByRole('button', { name: 'Next field' }).click();
     expect(await focusedLabel(ann.page)).toBe('Tenant signature');
     await ann.page.keyboard.press('Enter');
 
@@ -449,7 +501,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     await ann.page.getByRole('button', { name: 'Apply signature' }).click();
     await ann.page.getByText('Draw your signature in the box, or choose Type.').waitFor();
     await drawOnPad(ann.page);
-    await shot(ann.page, 'phone-2-signature-dialog.png');
+    await shot(ann.page, 'phone-3-signature-dialog.png');
     await ann.page.getByRole('button', { name: 'Apply signature' }).click();
     await ann.page.getByRole('dialog').waitFor({ state: 'detached' });
     await ann.page.locator('.field.k-sig img').waitFor();
@@ -469,21 +521,21 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
       .setInputFiles({ name: 'payslip.pdf', mimeType: 'application/pdf', buffer: proof });
     await ann.page.locator('.attachment .file-name', { hasText: 'payslip.pdf' }).waitFor();
     expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
-      '6 of 6 required fields done',
+      '8 of 8 required fields done',
     );
     await ann.page.getByText('All changes saved').waitFor({ state: 'attached' });
 
     await ann.page.evaluate(
       "window.scrollTo(0, document.querySelector('.page').getBoundingClientRect().top + window.scrollY - 70)",
     );
-    await shot(ann.page, 'phone-3-document-filled.png');
+    await shot(ann.page, 'phone-4-document-filled.png');
 
     // Finishing needs the consent.
     await ann.page.getByRole('button', { name: 'Go to finish' }).click();
     expect(await focusedId(ann.page)).toBe('consent');
     await ann.page.getByRole('button', { name: 'Finish signing' }).click();
     await ann.page.getByText('Tick the box to agree to sign electronically.').waitFor();
-    await shot(ann.page, 'phone-4-finish.png');
+    await shot(ann.page, 'phone-5-finish.png');
     await ann.page.getByLabel(/I agree to sign these documents electronically/).check();
     await ann.page.getByRole('button', { name: 'Finish signing' }).click();
     await ann.page.waitForURL(afterSign);
@@ -510,6 +562,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     // What Ann filled is shown to Bob, read-only.
     await frame.locator('.field.theirs', { hasText: 'Ann Lee' }).first().waitFor();
     await frame.locator('.field.theirs', { hasText: 'Yearly' }).waitFor();
+    await frame.locator('.field.theirs', { hasText: 'Water, Internet' }).waitFor();
 
     await frame.getByRole('button', { name: 'Start' }).click();
     expect(await focusedLabel(frame)).toBe('Landlord initials');
@@ -569,6 +622,8 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     expect(value('start')).toMatchObject({ value: '2026-12-01', filled_by: 'ann' });
     expect(value('plan')).toMatchObject({ value: 'Yearly', filled_by: 'ann' });
     expect(value('agree')).toMatchObject({ value: 'true', filled_by: 'ann' });
+    expect(value('utilities')).toMatchObject({ value: 'Water|Internet', filled_by: 'ann' });
+    expect(value('rules')).toMatchObject({ value: 'true', filled_by: 'ann' });
     expect(value('ann_sig')).toMatchObject({ value: 'drawn', filled_by: 'ann' });
     expect(value('ann_name')).toMatchObject({ value: 'Ann Lee', filled_by: 'ann' });
     expect(value('ann_date')).toMatchObject({
@@ -600,6 +655,67 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     );
     expect(events.filter((t) => t === 'bundle_complete:')).toHaveLength(1);
   }, 240_000);
+
+  it(
+    'the selfie (camera) and ID photos come before the documents',
+    async () => {
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'Car rental',
+          packets: [
+            { key: 'hal', name: 'Hal Ives', email: 'hal.e2e@example.com', auth_selfie: true, auth_id: true },
+          ],
+          documents: [
+            {
+              key: 'rental',
+              file_b64: pdfB64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  page: 1,
+                  x: 11.5,
+                  y: 68,
+                  w: 32,
+                  h: 7,
+                  editors: ['hal'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const hal = await newPage(PHONE, true);
+      await hal.page.goto(await emailedLink('hal.e2e@example.com'));
+      await hal.page.getByRole('heading', { name: 'A photo of you' }).waitFor();
+      await hal.page.getByRole('button', { name: 'Use my camera' }).click();
+      await hal.page.getByRole('button', { name: 'Take photo' }).waitFor();
+      // (Not waitForFunction: its string predicates need eval, which the page's CSP refuses.)
+      await eventually(
+        () => hal.page.evaluate<boolean>("document.querySelector('video.camera').videoWidth > 0"),
+        10_000,
+        'the camera picture',
+      );
+      await shot(hal.page, 'phone-7-selfie-camera.png');
+      await hal.page.getByRole('button', { name: 'Take photo' }).click();
+
+      await hal.page.getByRole('heading', { name: 'Photos of your ID' }).waitFor();
+      await hal.page
+        .getByLabel(/The front of your ID/)
+        .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: PNG });
+      await hal.page
+        .getByLabel(/The back of your ID/)
+        .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
+      await hal.page.getByRole('button', { name: 'Send photos' }).click();
+      await hal.page.getByRole('heading', { name: 'Car rental' }).waitFor();
+      await hal.page.locator('.page.rendered').first().waitFor();
+      expect(hal.problems).toEqual([]);
+      await hal.context.close();
+    },
+    STEP_TIMEOUT,
+  );
 
   it(
     'a signer declines with a reason: the bundle is cancelled and the page says so',
@@ -689,7 +805,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
       await di.page.goto(link);
       await di.page.getByRole('heading', { name: 'This signing request was cancelled' }).waitFor();
       expect(await di.page.locator('.page, canvas').count()).toBe(0);
-      await shot(di.page, 'phone-5-cancelled.png');
+      await shot(di.page, 'phone-6-cancelled.png');
 
       expect(di.problems).toEqual([]);
 

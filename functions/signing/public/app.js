@@ -199,6 +199,23 @@ function stopCamera() {
   camera = undefined;
 }
 
+/**
+ * Answers after which the page cannot go on as it is: the bundle changed (409: read the state
+ * again, which shows why), or the link and session are gone (404, 410: the clear page).
+ */
+function ended(err) {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 409) {
+    reload();
+    return true;
+  }
+  if (err.status === 404 || err.status === 410) {
+    failure(err);
+    return true;
+  }
+  return false;
+}
+
 function messageOf(err) {
   return err instanceof ApiError
     ? (err.fields[0]?.message ?? err.message)
@@ -275,7 +292,7 @@ function smsStep() {
           announce('Code confirmed.');
           route();
         } catch (err) {
-          if (err instanceof ApiError && err.status === 409) return reload();
+          if (ended(err)) return;
           error.textContent = messageOf(err);
           code.setAttribute('aria-invalid', 'true');
           code.select();
@@ -299,7 +316,7 @@ function smsStep() {
       send.classList.remove('primary');
       code.focus();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return reload();
+      if (ended(err)) return;
       status.textContent =
         err instanceof ApiError && err.status === 429
           ? `${err.message} (${err.retryAfter ?? 30} s)`
@@ -365,7 +382,7 @@ function selfieStep() {
       announce('Photo accepted.');
       route();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return reload();
+      if (ended(err)) return;
       status.textContent = '';
       error.textContent = messageOf(err);
     }
@@ -451,7 +468,7 @@ function idStep() {
           announce('ID photos accepted.');
           route();
         } catch (err) {
-          if (err instanceof ApiError && err.status === 409) return reload();
+          if (ended(err)) return;
           status.textContent = '';
           error.textContent = messageOf(err);
         } finally {
@@ -620,8 +637,8 @@ async function send(batch, retried = false) {
       if (rest.length > 0 && !retried) await send(rest, true);
       setSaveStatus('Some values were not saved: see the marked fields.', 'bad');
       announce('Some values were not saved.');
-    } else if (err instanceof ApiError && err.status === 409) {
-      await reload();
+    } else if (ended(err)) {
+      for (const { m } of batch) m.saveFailed = true;
     } else {
       for (const { m, entry } of batch) {
         m.saveFailed = true;
@@ -861,7 +878,7 @@ async function attach(m, file) {
     setSaveStatus('All changes saved', 'ok');
     announce(`${file.name} attached.`);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) return reload();
+    if (ended(err)) return;
     m.serverError = messageOf(err);
     renderError(m);
     setSaveStatus('The file was not attached.', 'bad');
@@ -984,13 +1001,14 @@ function showSigning() {
   const s = state;
   current = undefined;
   const order = new Map(s.documents.map((d, i) => [d.key, i]));
+  const pageCount = new Map(s.documents.map((d) => [d.key, d.pages.length]));
   models = s.fields.map((f) => ({
     f,
     path: `${f.doc_key}.${f.key}`,
     value: f.value ?? '',
     mine: f.editable,
   }));
-  const onPage = (m) => m.f.page != null && order.has(m.f.doc_key);
+  const onPage = (m) => m.f.page >= 1 && m.f.page <= (pageCount.get(m.f.doc_key) ?? 0);
   const byPlace = (a, b) =>
     order.get(a.f.doc_key) - order.get(b.f.doc_key) || a.f.page - b.f.page || a.f.y - b.f.y || a.f.x - b.f.x;
   const placed = models.filter(onPage).sort(byPlace);
@@ -1152,7 +1170,7 @@ async function complete(button, consent, consentError, summary) {
   } catch (err) {
     button.disabled = false;
     button.textContent = 'Finish signing';
-    if (err instanceof ApiError && err.status === 409) return reload();
+    if (ended(err)) return;
     if (err instanceof ApiError && err.status === 400) {
       const refused = err.fields.map((e) => [models.find((m) => m.path === e.field), e]).filter(([m]) => m);
       for (const [m, e] of refused) {
@@ -1178,7 +1196,7 @@ async function declineSigning(summary) {
       tone: 'stop',
     });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) return reload();
+    if (ended(err)) return;
     summary.replaceChildren(el('p', {}, messageOf(err)));
   }
 }

@@ -81,7 +81,14 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
       requester_name: bundle.requesterName,
       requester_email: bundle.requesterEmail,
       is_test: bundle.isTest,
-      brand: brand ? { name: brand.name, redirect_url: brand.redirectUrl ?? null } : null,
+      brand: brand
+        ? {
+            name: brand.name,
+            redirect_url: brand.redirectUrl ?? null,
+            primary_color: brand.primaryColor ?? null,
+            logo_url: brand.logoUrl ?? null,
+          }
+        : null,
     },
     packet: {
       id: packet.id,

@@ -98,7 +98,10 @@ export async function uploadAttachment(
     const at = deps.clock.now().toISOString();
     const safeName = upload.fileName.replace(/[^\w.-]+/g, '_').slice(-100);
     const blobKey = `signing/${ctx.bundle.id}/${ctx.packet.id}/attachments/${target.docKey}/${target.fieldKey}-${Date.parse(at)}-${safeName}`;
-    await deps.blobs.put(blobKey, upload.bytes, TYPES[ext]![0]!);
+    // An SVG can carry script: kept as plain bytes, so its link downloads it rather than
+    // rendering it on the bucket's origin.
+    const storedType = ext === 'svg' ? 'application/octet-stream' : TYPES[ext]![0]!;
+    await deps.blobs.put(blobKey, upload.bytes, storedType);
     const values = {
       ...ctx.record.values,
       [valueKey(target.docKey!, target.fieldKey!)]: {
@@ -108,7 +111,7 @@ export async function uploadAttachment(
         userAgent: client.userAgent,
         blobKey,
         size: upload.bytes.length,
-        contentType: TYPES[ext]![0]!,
+        contentType: storedType,
       },
     };
     const record = await saveRecord(
