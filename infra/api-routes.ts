@@ -9,10 +9,17 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'packets', fn: 'packets' },
   { resource: 'webhooks', fn: 'webhooks' },
   { resource: 'rate_limit', fn: 'account' },
+  // POST /api/v2/verify/: is this a file this service sealed for the caller's account?
+  { resource: 'verify', fn: 'bundles' },
 ];
 
 /**
  * Top-level paths outside /api/v2 that need no API key: the signing pages and the signer API
- * (their own link and session tokens authenticate), served at the root of the API's stage.
+ * (their own link and session tokens authenticate), and the public verification page, served at
+ * the root of the API's stage.
  */
-export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [{ resource: 'sign', fn: 'signing' }];
+export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
+  { resource: 'sign', fn: 'signing' },
+  // The public verification page and its check (functions/signing/verify-page.ts): no API key.
+  { resource: 'verify', fn: 'signing' },
+];

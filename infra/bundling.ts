@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { copySigningAssets } from '../functions/signing/assets';
+import { copyPdfFonts } from '../shared/pdf/fonts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -25,6 +26,7 @@ export const LAMBDA_ENTRIES = {
   'notifications-worker': 'functions/notifications-worker/handler.ts',
   signing: 'functions/signing/handler.ts',
   scheduler: 'functions/scheduler/handler.ts',
+  'document-worker': 'functions/document-worker/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
@@ -37,6 +39,8 @@ export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
  */
 export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) => void>> = {
   signing: (outDir) => copySigningAssets(REPO_ROOT, outDir),
+  // The fonts the evidence PDFs are drawn with (shared/pdf/fonts.ts reads them beside the bundle).
+  'document-worker': (outDir) => copyPdfFonts(REPO_ROOT, outDir),
 };
 
 export interface TLambdaEntry {

@@ -22,7 +22,14 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -50,6 +57,9 @@ interface TIndexDeclaration {
 }
 
 const API_PREFIX = ['api', 'v2'] as const;
+
+/** The document worker's memory (ARCHITECTURE.md, "Evidence", says how it was measured). */
+export const DOCUMENT_WORKER_MEMORY_MB = 1536;
 
 /**
  * Retry-After for API Gateway's own 429s, which cannot compute a value per request.
@@ -269,15 +279,21 @@ export class EsignStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: keep,
     });
-    // Webhook delivery jobs and messages to people: every function that changes bundles
-    // publishes a change's outbox onto both (shared/adapters/bundle-publishing.ts).
+    // Webhook delivery jobs, messages to people and evidence jobs: every function that changes
+    // bundles publishes a change's outbox onto all three (shared/adapters/bundle-publishing.ts).
     const webhookQueue = queueWithDeadLetters(this, config.stage, QUEUES.webhookDeliveries);
     const notifications = queueWithDeadLetters(this, config.stage, QUEUES.notifications);
+    const documentJobs = queueWithDeadLetters(this, config.stage, QUEUES.documentJobs);
     const webhookEnv = { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl };
-    const publishEnv = { ...webhookEnv, NOTIFICATIONS_QUEUE_URL: notifications.queueUrl };
+    const publishEnv = {
+      ...webhookEnv,
+      NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
+      DOCUMENTS_QUEUE_URL: documentJobs.queueUrl,
+    };
     const grantPublish = (fn: ApiFunction) => {
       fn.grantSend(webhookQueue);
       fn.grantSend(notifications);
+      fn.grantSend(documentJobs);
     };
     const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
       SECRETS_KEY_ID: secretsKey.keyArn,
@@ -363,12 +379,22 @@ export class EsignStack extends Stack {
 
     // Signing links point at the API's own stage, where the signing pages are served. Built from
     // the API's id alone: a reference to its stage would close a dependency cycle (see above).
-    const publicBaseUrl = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
+    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const publicBaseUrl = `${apiOrigin}/${config.stage}`;
+    // The signing page's pdf.js fetches documents over 4 MB straight from their presigned links.
+    bucket.addCorsRule({
+      allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+      allowedOrigins: [apiOrigin],
+      allowedHeaders: ['*'],
+      maxAge: 3600,
+    });
     const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', {
       PUBLIC_BASE_URL: publicBaseUrl,
       ...publishEnv,
     });
     packets.grantTable(table, 'readWrite');
+    // Read only: a Certificate of Evidence is handed out as a presigned link.
+    packets.grantBucket(bucket, 'read');
     grantPublish(packets);
 
     // Messages to people (ARCHITECTURE.md, "Notifications"): email through SES from one sender
@@ -482,6 +508,49 @@ export class EsignStack extends Stack {
       }),
     );
 
+    // Evidence (ARCHITECTURE.md, "Evidence"): the document worker draws and seals the final
+    // documents and certificates from the documentJobs queue. The seal's certificate and key live
+    // in this secret, created empty (no generated value): the worker makes a self-signed identity
+    // and stores it there on first use, or the operator puts the organisation's own (PKCS #12).
+    const sealSecret = new Secret(this, 'SealIdentitySecret', {
+      secretName: `esign-${config.stage}-seal-identity`,
+      description: 'The certificate and private key that seal final documents and certificates of evidence',
+      removalPolicy: keep,
+    });
+    (sealSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    const documentWorker = new ApiFunction(this, 'DocumentWorkerFunction', {
+      name: 'document-worker',
+      config,
+      description: 'Draws and seals final documents, certificates of evidence and interim files',
+      environment: { ...shared, ...publishEnv, SEAL_SECRET_ID: sealSecret.secretArn },
+      // PDFs of up to 25 MB (originals, their stamped and sealed copies) sit in memory at once;
+      // memory also buys the CPU that drawing and hashing take.
+      memorySize: DOCUMENT_WORKER_MEMORY_MB,
+      // Below the queue's visibility timeout, as an SQS event source requires, and below the
+      // job's lease (FINAL_LEASE_SECONDS), so a run that times out never outlives its lease.
+      timeout: Duration.seconds(QUEUES.documentJobs.visibilityTimeoutSeconds - 30),
+    });
+    documentWorker.grantTable(table, 'readWrite');
+    documentWorker.grantBucket(bucket, 'readWrite');
+    grantPublish(documentWorker);
+    sealSecret.grantRead(documentWorker.fn);
+    sealSecret.grantWrite(documentWorker.fn);
+    // Receive, delete and ChangeMessageVisibility (which schedules retries).
+    documentJobs.grantConsumeMessages(documentWorker.fn);
+    documentWorker.fn.addEventSource(
+      new SqsEventSource(documentJobs, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }),
+    );
+    new Alarm(this, 'DocumentJobDeadLettersAlarm', {
+      alarmDescription: 'Document jobs whose failure could not be recorded (see the worker logs)',
+      metric: documentJobs.deadLetterQueue!.queue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
     // Each endpoint group serves its path and everything below it; handlers route within.
     // The route table is shared with the local runtime, which routes by the same entries.
     const functions: Record<TFunctionName, ApiFunction> = {
@@ -493,13 +562,18 @@ export class EsignStack extends Stack {
       signing,
     };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
+    // A function may serve several resources (bundles: /api/v2/bundles and /api/v2/verify): its
+    // invoke permissions are granted once, for all of them.
+    const invokePaths = new Map<TFunctionName, string[]>();
+    const served = (fn: TFunctionName, path: string) =>
+      invokePaths.set(fn, [...(invokePaths.get(fn) ?? []), path, `${path}/*`]);
     for (const route of API_ROUTES) {
       const target = functions[route.fn];
       const resource = v2.addResource(route.resource);
       const integration = target.integration();
       resource.addMethod('ANY', integration);
       resource.addResource('{proxy+}').addMethod('ANY', integration);
-      target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
+      served(route.fn, resource.path);
     }
     for (const route of PUBLIC_ROUTES) {
       const target = functions[route.fn];
@@ -508,8 +582,9 @@ export class EsignStack extends Stack {
       const open = { authorizationType: AuthorizationType.NONE, apiKeyRequired: false };
       resource.addMethod('ANY', integration, open);
       resource.addResource('{proxy+}').addMethod('ANY', integration, open);
-      target.allowInvokeFrom(api, config.stage, [resource.path, `${resource.path}/*`]);
+      served(route.fn, resource.path);
     }
+    for (const [fn, paths] of invokePaths) functions[fn].allowInvokeFrom(api, config.stage, paths);
 
     new CfnOutput(this, 'ApiUrl', { value: api.urlForPath(`/${API_PREFIX.join('/')}/`) });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -10,7 +10,9 @@ export interface TConfig {
   usagePlanId: string;
   logLevel: TLogLevel;
   /** Set only locally: where the stand-ins listen. On AWS the SDK's defaults apply. */
-  endpoints: Partial<Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway' | 'kms', string>>;
+  endpoints: Partial<
+    Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway' | 'kms' | 'secretsmanager', string>
+  >;
   /**
    * Which file_url addresses the service may fetch. Absent (as on AWS): https and public
    * addresses only. The local runtime also allows http and loopback, so a sender can serve
@@ -40,6 +42,15 @@ export interface TConfig {
   mail?: { from: string; configurationSet?: string };
   /** Multiplies the notification retry delays (tests only); 1 when absent. */
   notificationRetryScale?: number;
+  /**
+   * Where the seal identity (the certificate and key that seal final documents and certificates
+   * of evidence) comes from: the Secrets Manager secret SEAL_SECRET_ID on AWS; locally a folder
+   * of the data directory (no folder: a throwaway identity in memory). Absent: sealing fails, so
+   * only the document worker gets one.
+   */
+  seal?: { kind: 'secrets-manager'; secretId: string } | { kind: 'local'; dir?: string };
+  /** Multiplies the document job retry delays (tests only); 1 when absent. */
+  documentRetryScale?: number;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -75,6 +86,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     queues: {
       ...(env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {}),
       ...(env.WEBHOOK_QUEUE_URL ? { webhookDeliveries: env.WEBHOOK_QUEUE_URL } : {}),
+      ...(env.DOCUMENTS_QUEUE_URL ? { documentJobs: env.DOCUMENTS_QUEUE_URL } : {}),
     },
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
@@ -87,6 +99,9 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
         }
       : {}),
     ...(env.SECRETS_KEY_ID ? { secrets: { kind: 'kms' as const, keyId: env.SECRETS_KEY_ID } } : {}),
+    ...(env.SEAL_SECRET_ID
+      ? { seal: { kind: 'secrets-manager' as const, secretId: env.SEAL_SECRET_ID } }
+      : {}),
     endpoints,
   };
 }

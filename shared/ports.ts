@@ -2,6 +2,7 @@
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
+import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from './domain/evidence/evidence-files';
 import type { TNotificationRecord, TSentMessage } from './domain/notifications/notification';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TSigningRecord } from './domain/signing/signing-record';
@@ -14,8 +15,10 @@ import type {
 } from './domain/webhooks/webhook-event';
 import type { TWebhookSecretRecord } from './domain/webhooks/webhook-secret';
 import type { TPage } from './http/pagination';
+import type { TCertificateInput, TFinalInput, TSealIdentity } from './pdf/evidence-types';
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
+import type { TSealInfo } from './pdf/read-seal';
 
 export interface TClock {
   now(): Date;
@@ -155,9 +158,18 @@ export interface TNotificationStore {
   noteReport(providerMessageId: string, kind: string): Promise<void>;
 }
 
+// What the evidence renderers take and what a seal says; declared with them in shared/pdf.
+export type {
+  TAuditEntry,
+  TAuditPage,
+  TCertificateInput,
+  TFinalInput,
+  TStampField,
+} from './pdf/evidence-types';
 export type { TTextHit } from './pdf/find-text';
 // What the PDF tools report; declared with them in shared/pdf.
 export type { TPdfInfo } from './pdf/inspect-pdf';
+export type { TSealInfo } from './pdf/read-seal';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
@@ -229,7 +241,10 @@ export interface TBundleStore {
 
 /** A message for a worker; queues are named as in infra/queues.ts. */
 export interface TQueue {
-  send(queue: 'notifications' | 'webhookDeliveries', message: Record<string, unknown>): Promise<void>;
+  send(
+    queue: 'notifications' | 'webhookDeliveries' | 'documentJobs',
+    message: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** A delivery job of the webhookDeliveries queue. */
@@ -310,4 +325,54 @@ export interface TIdVerifier {
     provider: string;
     reference: string;
   }>;
+}
+
+/**
+ * The evidence of each bundle (files record `BUNDLE#<slug>#FILES`) and the index of sealed files
+ * by hash (`FILEHASH#<sha256>`), written by the document worker (shared/domain/evidence/).
+ */
+export interface TEvidenceStore {
+  get(accountId: string, bundleId: string): Promise<TBundleFilesRecord | undefined>;
+  /** Takes the final job's lease: granted when none is held or the holder's lapsed before `now`. */
+  claimFinal(
+    accountId: string,
+    bundleId: string,
+    lease: { id: string; until: string },
+    now: string,
+  ): Promise<boolean>;
+  /** Writes the final set and drops the lease, if `leaseId` still holds it (else ConcurrentUpdateError). */
+  saveFinal(record: TBundleFilesRecord, leaseId: string): Promise<void>;
+  /** Drops the lease if `leaseId` holds it. */
+  releaseFinal(accountId: string, bundleId: string, leaseId: string): Promise<void>;
+  /** Sets the interim state unless one of a later request is stored. */
+  saveInterim(accountId: string, bundleId: string, interim: TInterimState): Promise<void>;
+  putHash(entry: TFileHashEntry): Promise<void>;
+  deleteHash(sha256: string, accountId: string): Promise<void>;
+  /** The account's own entry for the hash; another account's is never read. */
+  getHash(sha256: string, accountId: string): Promise<TFileHashEntry | undefined>;
+  /** Any account's entry for the hash (the public check, which shows none of it). */
+  findHash(sha256: string): Promise<TFileHashEntry | undefined>;
+}
+
+/** Draws and seals the evidence PDFs (shared/pdf/, with the seal identity of the stage). */
+export interface TEvidencePdf {
+  renderFinal(input: TFinalInput): Promise<Uint8Array>;
+  renderCertificate(input: TCertificateInput): Promise<Uint8Array>;
+  seal(
+    pdf: Uint8Array,
+    info: { reason: string; location?: string; contactInfo?: string; name: string },
+  ): Promise<Uint8Array>;
+}
+
+/**
+ * The service's seal certificate and key (shared/adapters/sealing/): made on first use and kept
+ * in the data folder locally, in a Secrets Manager secret on AWS.
+ */
+export interface TSealIdentityStore {
+  get(): Promise<TSealIdentity>;
+}
+
+/** Reads a PDF's seal from the file alone (shared/pdf/read-seal.ts). */
+export interface TSealReader {
+  read(pdf: Uint8Array): Promise<TSealInfo | undefined>;
 }

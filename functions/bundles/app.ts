@@ -2,10 +2,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
 import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
+import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -20,6 +22,7 @@ import { requestInterimFiles } from '../../shared/domain/bundles/request-interim
 import { sendDraft } from '../../shared/domain/bundles/send-draft';
 import { updateBundle } from '../../shared/domain/bundles/update-bundle';
 import { validateDraft } from '../../shared/domain/bundles/validate-draft';
+import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
 import type { TRoute } from '../../shared/http/router';
@@ -29,6 +32,7 @@ import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 import { toBundleResponse, toEventResponse } from '../../shared/schemas/bundle-response';
 import { includeExtras } from './include';
 import { bundleRequestOf } from './request-body';
+import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
@@ -39,6 +43,8 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     bundles: createPublishingBundleStore(config, db, log),
     accounts: createAccountStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
+    evidence: createEvidenceStore(db, config.tableName),
+    seals: createSealReader(),
     persons: createPersonStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
@@ -137,6 +143,16 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
         await requestInterimFiles(deps, req.auth.accountId, req.params.id!);
         return { status: 202, body: { detail: 'Interim files are being prepared; poll GET files/.' } };
       },
+    },
+    {
+      // Verification of a sealed file (ARCHITECTURE.md, "Evidence"): /api/v2/verify/.
+      method: 'POST',
+      path: '/verify',
+      body: { accept: ['json', 'upload', 'multipart'], maxBytes: VERIFY_MAX_BYTES },
+      handler: async (req) => ({
+        status: 200,
+        body: await verifyFile(deps, req.auth.accountId, await verifyInputOf(req.body)),
+      }),
     },
     {
       method: 'PUT',

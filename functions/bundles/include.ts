@@ -7,6 +7,7 @@ import type {
   TBlobStore,
   TBundleStore,
   TClock,
+  TEvidenceStore,
   TSigningRecordStore,
 } from '../../shared/ports';
 import { toEventResponse } from '../../shared/schemas/bundle-response';
@@ -23,6 +24,7 @@ export async function includeExtras(
     accounts: TAccountStore;
     records: TSigningRecordStore;
     blobs: TBlobStore;
+    evidence: TEvidenceStore;
     clock: TClock;
   },
   b: TBundle,

@@ -1,9 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
+import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -28,6 +30,8 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     accounts: createAccountStore(db, config.tableName),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
+    evidence: createEvidenceStore(db, config.tableName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName),
     queue: createSqsQueue(sqs, config.queues ?? {}),
     clock: systemClock,
     ids: randomIds,
@@ -74,7 +78,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     {
       method: 'GET',
       path: '/packets/{id}/coe',
-      handler: async (req) => getCoe(deps, req.auth.accountId, req.params.id!),
+      handler: async (req) => ({ status: 200, body: await getCoe(deps, req.auth.accountId, req.params.id!) }),
     },
   ];
   return createApiHandler(routes, log);

@@ -2,9 +2,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client, createSnsClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
+import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 import { systemClock } from '../../shared/adapters/system';
@@ -23,6 +25,7 @@ import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { pageRoutes } from './pages';
 import { filesOf } from './uploads';
+import { verifyRoutes } from './verify-page';
 
 /** Uploads (attachments, ID images) come as the body; the gateway's 10 MB limit applies too. */
 const UPLOAD_BODY = {
@@ -139,6 +142,13 @@ export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocume
       handler: act((s, req) => declinePacket(deps, s, req.body, req.client)),
     },
     ...pageRoutes({ ...deps, config }),
+    // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
+    ...verifyRoutes({
+      bundles: deps.bundles,
+      evidence: createEvidenceStore(db, config.tableName),
+      seals: createSealReader(),
+      config,
+    }),
   ];
 
   return createApiHandler(routes, log, { anonymous: true });

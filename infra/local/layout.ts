@@ -18,6 +18,8 @@ export const dataPaths = (dataDir: string) => ({
   demoAccount: join(dataDir, 'demo-account.json'),
   /** The AES-256 key that seals webhook secrets locally (KMS's stand-in); mode 0600. */
   secretsKey: join(dataDir, 'secrets.key'),
+  /** The seal identity (certificate and key) that seals final documents locally; made on first use. */
+  seal: join(dataDir, 'seal'),
   /** Written while `npm start` runs: how other processes reach its dynalite. */
   runtime: join(dataDir, 'runtime.json'),
 });

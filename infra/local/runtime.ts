@@ -8,6 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
+import { buildDocumentWorker } from '../../functions/document-worker/app';
 import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
 import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
@@ -70,6 +71,8 @@ export interface TRuntimeOptions {
   notificationRetryScale?: number;
   /** How often the scheduler (reminders, expiry) runs (ms); AWS runs it every five minutes. */
   schedulerIntervalMs?: number;
+  /** Multiplies the document job retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
+  documentRetryScale?: number;
 }
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
@@ -78,6 +81,8 @@ export interface TLocalWorkers {
   webhooks: TQueueConsumer;
   /** The notifications worker, fed from the notifications queue (emails and texts to people). */
   notifications: TQueueConsumer;
+  /** The document worker, fed from the document-jobs queue (final documents, certificates, interim files). */
+  documents: TQueueConsumer;
   /** One run of the outbox sweeper, as the schedule would; answers how many bundles it published. */
   sweepOutboxes(): Promise<{ published: number }>;
   /** One run of the scheduler (reminders, expiry), at `now` (default: the clock). */
@@ -208,6 +213,9 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       ...(options.notificationRetryScale !== undefined
         ? { notificationRetryScale: options.notificationRetryScale }
         : {}),
+      // The seal identity: made on first use and kept in the data folder (in memory for `memory`).
+      seal: { kind: 'local', ...(memory ? {} : { dir: paths.seal }) },
+      ...(options.documentRetryScale !== undefined ? { documentRetryScale: options.documentRetryScale } : {}),
     };
 
     const added = await ensureLocalTable(
@@ -255,6 +263,18 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     });
     notificationsWorker.start();
     stops.push(() => notificationsWorker.stop());
+    // One job at a time per loop, two loops: each job holds whole PDFs in memory, as the Lambda
+    // (batch size 1) does.
+    const documentsWorker = createQueueConsumer({
+      sqs: sqsClient,
+      queueUrl: config.queues.documentJobs!,
+      handler: buildDocumentWorker({ config, db, sqs: sqsClient, log: fnLog('document-worker') }),
+      batchSize: 1,
+      concurrency: 2,
+      log: fnLog('document-worker'),
+    });
+    documentsWorker.start();
+    stops.push(() => documentsWorker.stop());
     mailEvents = async (notification) => {
       await notify(snsEventOf(notification));
     };
@@ -316,6 +336,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       workers: {
         webhooks: webhookWorker,
         notifications: notificationsWorker,
+        documents: documentsWorker,
         sweepOutboxes: sweep,
         runScheduler,
       },

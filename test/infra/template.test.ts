@@ -6,13 +6,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
 import { QUEUES } from '../../infra/queues';
-import { EsignStack, gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/stack';
+import {
+  DOCUMENT_WORKER_MEMORY_MB,
+  EsignStack,
+  gatewayErrorTemplate,
+  RETRY_AFTER_SECONDS,
+} from '../../infra/stack';
 import {
   DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   DEFAULT_RATE_LIMITS,
   stageConfig,
 } from '../../infra/stage-config';
 import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
 import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
 
 interface TResource {
@@ -89,6 +95,17 @@ function render(value: unknown): string {
 
 const actionsOf = (s: TStatement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
+/** The functions that change bundles, and so publish their outbox onto every queue. */
+const PUBLISHERS: readonly string[] = [
+  'packets',
+  'bundles',
+  'persons',
+  'outbox-sweeper',
+  'scheduler',
+  'signing',
+  'document-worker',
+];
+
 describe('the template as a whole', () => {
   it('has exactly one function per lambdaEntries() item, the list the benchmark bundles', () => {
     for (const { name } of lambdaEntries()) functionId(dev, 'Esign-dev', name);
@@ -145,22 +162,29 @@ describe('REST API', () => {
     expect(targets.sort()).toEqual(routes.flatMap((r) => [`Esign-dev-${r.fn}`, `Esign-dev-${r.fn}`]).sort());
   });
 
-  it('requires the authorizer and an API key on every method but the public signing ones', () => {
+  it('requires the authorizer and an API key on every method but the public signing and verify ones', () => {
     const all = resources(dev);
+    // The public resources hang off the API's root (/sign, /verify), not /api/v2 (/api/v2/verify).
+    const publicParts = new Set(PUBLIC_ROUTES.map((r) => r.resource));
     const publicIds = new Set(
       Object.entries(all)
-        .filter(([, r]) => r.Type === 'AWS::ApiGateway::Resource' && r.Properties!.PathPart === 'sign')
+        .filter(
+          ([, r]) =>
+            r.Type === 'AWS::ApiGateway::Resource' &&
+            publicParts.has(r.Properties!.PathPart as string) &&
+            'Fn::GetAtt' in (r.Properties!.ParentId as object),
+        )
         .map(([id]) => id),
     );
-    expect(publicIds.size).toBe(1);
+    expect(publicIds.size).toBe(PUBLIC_ROUTES.length);
     const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')) as TResource[];
-    // A method sits on /sign or on /sign/{proxy+} (whose parent is /sign).
+    // A method sits on /sign or on /sign/{proxy+} (whose parent is /sign); the same for /verify.
     const isPublic = (m: TResource) => {
       const ref = (m.Properties!.ResourceId as { Ref: string }).Ref;
       const parent = (all[ref]!.Properties!.ParentId as { Ref?: string } | undefined)?.Ref;
       return publicIds.has(ref) || (parent !== undefined && publicIds.has(parent));
     };
-    expect(methods.filter(isPublic)).toHaveLength(2);
+    expect(methods.filter(isPublic)).toHaveLength(2 * PUBLIC_ROUTES.length);
     for (const m of methods) {
       expect(m.Properties).toMatchObject(
         isPublic(m)
@@ -421,11 +445,11 @@ describe('functions', () => {
     const actions = (name: string) =>
       roleStatements(dev, functionId(dev, 'Esign-dev', name)).flatMap(actionsOf);
     expect(actions('packets')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
-    expect(actions('packets').filter((a) => a.startsWith('s3:'))).toEqual([]);
+    // Packets reads the bucket only, to hand out a certificate's presigned link.
+    expect(actions('packets').filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
     const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
     for (const { name } of lambdaEntries()) {
-      if (['packets', 'bundles', 'persons', 'outbox-sweeper', 'scheduler', 'signing'].includes(name))
-        continue;
+      if (PUBLISHERS.includes(name)) continue;
       // It consumes the queue, never sends to it (see "notifications worker").
       if (name === 'notifications-worker') continue;
       const sqs = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
@@ -732,5 +756,143 @@ describe('scheduler (reminders and expiry)', () => {
         },
       ]),
     });
+  });
+});
+
+describe('document worker (evidence)', () => {
+  const stages = [
+    [() => dev, 'Esign-dev', 'dev'],
+    [() => prod, 'Esign-prod', 'prod'],
+  ] as const;
+
+  it('consumes the document-jobs queue one job at a time with batch item failures, within its visibility timeout', () => {
+    for (const [templateOf, stack, stage] of stages) {
+      const template = templateOf();
+      const fnId = functionId(template, stack, 'document-worker');
+      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-document-jobs` });
+      const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-document-jobs-dlq` });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const q = resources(template)[queue]!.Properties!;
+      expect(q.VisibilityTimeout).toBe(QUEUES.documentJobs.visibilityTimeoutSeconds);
+      expect((q.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(DOCUMENT_MAX_ATTEMPTS);
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.MemorySize).toBe(DOCUMENT_WORKER_MEMORY_MB);
+      expect(fn.Timeout).toBeLessThan(QUEUES.documentJobs.visibilityTimeoutSeconds);
+      expect(fn.Timeout).toBeLessThan(FINAL_LEASE_SECONDS);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+        Threshold: 1,
+      });
+    }
+  });
+
+  it('keeps the seal identity in a secret with no generated value, which only the worker reads and writes', () => {
+    for (const [templateOf, stack, stage] of stages) {
+      const template = templateOf();
+      const secrets = template.findResources('AWS::SecretsManager::Secret');
+      expect(Object.keys(secrets)).toHaveLength(1);
+      const secretId = Object.keys(secrets)[0]!;
+      const secret = secrets[secretId] as TResource;
+      expect(secret.Properties).toMatchObject({ Name: `esign-${stage}-seal-identity` });
+      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      expect(secret.DeletionPolicy).toBe(stage === 'prod' ? 'Retain' : 'Delete');
+
+      const fnId = functionId(template, stack, 'document-worker');
+      const vars = (
+        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      expect(vars.SEAL_SECRET_ID).toEqual({ Ref: secretId });
+      const sm = roleStatements(template, fnId).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('secretsmanager:')),
+      );
+      expect(sm.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']),
+      );
+      for (const st of sm) expect([st.Resource].flat()).toEqual([{ Ref: secretId }]);
+
+      for (const { name } of lambdaEntries()) {
+        if (name === 'document-worker') continue;
+        const id = functionId(template, stack, name);
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(
+          actions.filter((a) => a.startsWith('secretsmanager:')),
+          name,
+        ).toEqual([]);
+        const env = (
+          resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> }
+        ).Variables;
+        expect(env, name).not.toHaveProperty('SEAL_SECRET_ID');
+      }
+    }
+  });
+
+  it('lets the worker read and write the table and the bucket (never delete objects), and publish', () => {
+    const fnId = functionId(dev, 'Esign-dev', 'document-worker');
+    const statements = roleStatements(dev, fnId);
+    const actions = statements.flatMap(actionsOf);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:Query',
+        's3:GetObject*',
+        's3:PutObject',
+        'sqs:ReceiveMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:SendMessage',
+      ]),
+    );
+    expect(actions.filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
+    expect(actions.filter((a) => /^(kms|apigateway|ses|sns):/.test(a))).toEqual([]);
+  });
+
+  it('gives every function that changes bundles DOCUMENTS_QUEUE_URL and the right to send to it', () => {
+    const queue = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-document-jobs' });
+    for (const { name } of lambdaEntries()) {
+      const id = functionId(dev, 'Esign-dev', name);
+      const vars = (resources(dev)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      const sends = JSON.stringify(
+        roleStatements(dev, id)
+          .filter((st) => actionsOf(st).includes('sqs:SendMessage'))
+          .map((st) => st.Resource),
+      );
+      if (PUBLISHERS.includes(name)) {
+        expect(vars.DOCUMENTS_QUEUE_URL, name).toEqual({ Ref: queue });
+        expect(sends, name).toContain(queue);
+      } else {
+        expect(vars, name).not.toHaveProperty('DOCUMENTS_QUEUE_URL');
+        expect(sends, name).not.toContain(queue);
+      }
+    }
+  });
+
+  it('serves POST /api/v2/verify/ from the bundles function and the public /verify page from the signing function', () => {
+    expect(API_ROUTES).toContainEqual({ resource: 'verify', fn: 'bundles' });
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'verify', fn: 'signing' });
+    for (const [name, paths] of [
+      [
+        'bundles',
+        ['dev/*/api/v2/bundles', 'dev/*/api/v2/bundles/*', 'dev/*/api/v2/verify', 'dev/*/api/v2/verify/*'],
+      ],
+      ['signing', ['dev/*/sign', 'dev/*/sign/*', 'dev/*/verify', 'dev/*/verify/*']],
+    ] as const) {
+      const fnId = functionId(dev, 'Esign-dev', name);
+      const sources = Object.values(
+        dev.findResources('AWS::Lambda::Permission', {
+          Properties: {
+            FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+            Principal: 'apigateway.amazonaws.com',
+          },
+        }),
+      ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+      expect(sources.sort(), name).toEqual([...paths].sort());
+    }
   });
 });

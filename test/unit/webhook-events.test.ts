@@ -44,6 +44,16 @@ describe('the outbox', () => {
     const after = bundleWith([ev('cr'), ev('tg'), ev('up')]);
     expect(withOutbox(before, after)).toBe(after);
   });
+
+  it('queues the final documents with the bundle complete, and interim files with their request', () => {
+    const before = bundleWith([ev('cr'), ev('se')]);
+    const after = bundleWith([...before.events, ev('if'), ev('pc', 'P1'), ev('co')]);
+    expect(withOutbox(before, after).outbox).toEqual([
+      { seq: 2, document: 'interim', date: after.events[2]!.timestamp },
+      { seq: 3, type: 'packet_complete', date: after.events[3]!.timestamp, packetId: 'P1' },
+      { seq: 4, type: 'bundle_complete', document: 'final', date: after.events[4]!.timestamp },
+    ]);
+  });
 });
 
 describe('event ids', () => {

@@ -24,6 +24,8 @@ export const EVENT_KINDS = {
   completed: { code: 'co', text: 'Bundle complete' },
   docsReady: { code: 'dk', text: 'Final documents ready' },
   failed: { code: 'fa', text: 'Bundle failed' },
+  // PUT /bundles/{id}/files/ appends this; webhooks/outbox.ts turns it into an interim document job.
+  interimRequested: { code: 'if', text: 'Interim files requested' },
 } as const;
 
 export type TEventKind = keyof typeof EVENT_KINDS;

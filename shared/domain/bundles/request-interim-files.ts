@@ -1,16 +1,19 @@
-import type { TAccountStore, TBundleStore } from '../../ports';
+import type { TAccountStore, TBundleStore, TClock } from '../../ports';
 import { ConflictError, PermissionDeniedError } from '../errors';
 import { isFinished } from './bundle';
+import { changeBundle } from './change-bundle';
 import { getBundle } from './get-bundle';
+import { event } from './send-bundle';
 
 /**
  * PUT /bundles/{id}/files/: interim files of a bundle in progress, for accounts with early file
- * access; refused for a finished bundle (spec rule 3). Interim files are the documents as they
- * stand; until signers fill fields they are the originals, which GET /files/ already links, so
- * there is nothing to wait for and the answer is 202 with the result ready to poll.
+ * access (403 without it: interim files are files, and rule 5 gives files before completion
+ * only to them); refused for a finished bundle (409, spec rule 3). The request is an audit event
+ * (`if`) whose outbox entry queues an interim job for the document worker; the answer is 202 and
+ * GET files/ shows the interim files once they are made (until then what it showed before).
  */
 export async function requestInterimFiles(
-  deps: { bundles: TBundleStore; accounts: TAccountStore },
+  deps: { bundles: TBundleStore; accounts: TAccountStore; clock: TClock },
   accountId: string,
   id: string,
 ): Promise<void> {
@@ -20,4 +23,9 @@ export async function requestInterimFiles(
     throw new PermissionDeniedError('Interim files need the early file access feature.');
   }
   if (isFinished(b.status)) throw new ConflictError(`The bundle is finished ("${b.status}").`);
+  const at = deps.clock.now().toISOString();
+  await changeBundle(deps, accountId, id, (current) => {
+    if (isFinished(current.status)) throw new ConflictError(`The bundle is finished ("${current.status}").`);
+    return { ...current, events: [...current.events, event('interimRequested', at)] };
+  });
 }

@@ -9,6 +9,9 @@ import type { TWebhookEventType } from './webhook';
 /** Messages to people that a change causes; the notifications worker sends them. */
 export type TNotificationType = 'signing_request' | 'reminder' | 'docs_ready' | 'declined';
 
+/** Evidence work a change causes; the document worker does it (shared/domain/evidence/). */
+export type TDocumentJobType = 'final' | 'interim';
+
 /**
  * What a change must cause after its write, waiting to be published; `seq` is its audit event's
  * place in the bundle's history. `type`: the webhook event it fires; `notify`: the message it sends.
@@ -17,6 +20,8 @@ export interface TOutboxEntry {
   seq: number;
   type?: TWebhookEventType;
   notify?: TNotificationType;
+  /** The evidence it makes: the final documents and certificates, or interim files. */
+  document?: TDocumentJobType;
   /** When the state change happened (the audit event's timestamp). */
   date: string;
   packetId?: string;
@@ -29,6 +34,16 @@ export interface TNotificationJob {
   bundleId: string;
   packetId?: string;
   /** The audit event's place in the bundle's history: with the bundle, what the worker de-duplicates on. */
+  seq: number;
+  date: string;
+}
+
+/** A job of the documentJobs queue, published from an outbox entry with `document`. */
+export interface TDocumentJob {
+  type: TDocumentJobType;
+  accountId: string;
+  bundleId: string;
+  /** The audit event's place in the bundle's history (`co` or `if`). */
   seq: number;
   date: string;
 }
@@ -61,6 +76,15 @@ export const NOTIFICATION_OF_KIND: Readonly<Record<string, TNotificationType>> =
 };
 
 /**
+ * Audit event kind → the evidence job it queues: the bundle complete (`co`) makes the final
+ * documents and certificates; an interim request (`if`) makes interim files.
+ */
+export const DOCUMENT_JOB_OF_KIND: Readonly<Record<string, TDocumentJobType>> = {
+  co: 'final',
+  if: 'interim',
+};
+
+/**
  * `next` with the webhook events and notifications among its new audit events added to its outbox. `previous` is
  * the state the change was applied to (undefined for a new bundle): events are only ever
  * appended, so the new ones are those past previous's count.
@@ -72,11 +96,13 @@ export function withOutbox(previous: TBundle | undefined, next: TBundle): TBundl
   next.events.slice(before).forEach((e, i) => {
     const type = WEBHOOK_TYPE_OF_KIND[e.kind];
     const notify = NOTIFICATION_OF_KIND[e.kind];
-    if (!type && !notify) return;
+    const document = DOCUMENT_JOB_OF_KIND[e.kind];
+    if (!type && !notify && !document) return;
     added.push({
       seq: base + before + i,
       ...(type ? { type } : {}),
       ...(notify ? { notify } : {}),
+      ...(document ? { document } : {}),
       date: e.timestamp,
       ...(e.packetId ? { packetId: e.packetId } : {}),
     });

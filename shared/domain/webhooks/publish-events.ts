@@ -7,7 +7,7 @@ import type {
   TWebhookStore,
 } from '../../ports';
 import type { TBundle } from '../bundles/bundle';
-import type { TNotificationJob, TOutboxEntry } from './outbox';
+import type { TDocumentJob, TNotificationJob, TOutboxEntry } from './outbox';
 import type { TWebhook, TWebhookEventType } from './webhook';
 import { type TWebhookEvent, webhookEventId } from './webhook-event';
 
@@ -43,7 +43,7 @@ const listens = (w: TWebhook, type: TWebhookEventType) =>
 /**
  * Publishes a bundle's outbox: for each webhook event and each webhook that listens, a
  * WebhookEvent is logged and a delivery job queued; each notification is queued for the
- * notifications worker; then the outbox is emptied. Every step can
+ * notifications worker, each evidence job for the document worker; then the outbox is emptied. Every step can
  * be repeated safely (the event id is derived from the bundle, the entry and the webhook; a job is
  * queued until its event is marked queued), so a publisher that dies part-way is simply run
  * again by the next change of the bundle or by the sweeper.
@@ -56,6 +56,7 @@ export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): 
   const work: Promise<void>[] = [];
   for (const entry of outbox) {
     if (entry.notify) work.push(queueNotification(deps, bundle, entry));
+    if (entry.document) work.push(queueDocumentJob(deps, bundle, entry));
     const type = entry.type;
     if (!type) continue;
     for (const hook of hooks.filter((w) => listens(w, type))) {
@@ -95,6 +96,18 @@ async function queueNotification(deps: TPublishDeps, bundle: TBundle, entry: TOu
     date: entry.date,
   };
   await deps.queue.send('notifications', { ...job });
+}
+
+/** Queued again if publishing is repeated; the document worker's work is idempotent per bundle. */
+async function queueDocumentJob(deps: TPublishDeps, bundle: TBundle, entry: TOutboxEntry): Promise<void> {
+  const job: TDocumentJob = {
+    type: entry.document!,
+    accountId: bundle.accountId,
+    bundleId: bundle.id,
+    seq: entry.seq,
+    date: entry.date,
+  };
+  await deps.queue.send('documentJobs', { ...job });
 }
 
 async function logAndQueue(deps: TPublishDeps, fresh: TWebhookEvent, deliver: boolean): Promise<void> {

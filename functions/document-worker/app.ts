@@ -1,0 +1,157 @@
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
+import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
+import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import {
+  EvidenceInputError,
+  type TEvidenceDeps,
+  type TJobOutcome,
+} from '../../shared/domain/evidence/evidence-deps';
+import {
+  DOCUMENT_MAX_ATTEMPTS,
+  DOCUMENT_RETRY_DELAYS_SECONDS,
+} from '../../shared/domain/evidence/evidence-files';
+import { bundleErrorOf, failDocumentJob } from '../../shared/domain/evidence/fail-document-job';
+import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
+import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
+import type { TDocumentJob, TDocumentJobType } from '../../shared/domain/webhooks/outbox';
+import { createLogger, type TLogger } from '../../shared/logger';
+import type { TEvidencePdf } from '../../shared/ports';
+
+const TYPES: readonly TDocumentJobType[] = ['final', 'interim'];
+
+function jobOf(record: SQSRecord): TDocumentJob | undefined {
+  try {
+    const j = JSON.parse(record.body) as Partial<TDocumentJob>;
+    if (
+      TYPES.includes(j.type as TDocumentJobType) &&
+      typeof j.accountId === 'string' &&
+      typeof j.bundleId === 'string' &&
+      Number.isInteger(j.seq)
+    ) {
+      return {
+        type: j.type!,
+        accountId: j.accountId,
+        bundleId: j.bundleId,
+        seq: j.seq!,
+        date: typeof j.date === 'string' ? j.date : '',
+      };
+    }
+  } catch {
+    // falls through: nothing this worker can do anything with
+  }
+  return undefined;
+}
+
+/** The job's use case: final documents and certificates, or interim files. */
+export function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {
+  return job.type === 'final' ? produceFinalFiles(deps, job) : produceInterimFiles(deps, job);
+}
+
+/**
+ * Composition root of the document worker, fed by the documentJobs queue (an SQS event source,
+ * batch size 1, with batch item failures on AWS; infra/local/queue-consumer.ts locally). A job
+ * that fails is hidden until its retry is due (DOCUMENT_RETRY_DELAYS_SECONDS, growing) and
+ * reported failed; after its last attempt, or at once for a fault of the bundle's inputs that no
+ * retry mends (EvidenceInputError), the bundle is marked failed (`fa`, `errors`, bundle_error)
+ * and the job is done. Only a job whose failure could not even be recorded goes to the DLQ.
+ */
+export function buildDocumentWorker(opts: {
+  config: TConfig;
+  db?: DynamoDBDocumentClient;
+  sqs?: SQSClient;
+  pdf?: TEvidencePdf;
+  log?: TLogger;
+}) {
+  const { config } = opts;
+  const db = opts.db ?? createDocumentClient(config);
+  const sqs = opts.sqs ?? createSqsClient(config);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const scale = config.documentRetryScale ?? 1;
+  const deps: TEvidenceDeps = {
+    bundles: createPublishingBundleStore(config, db, log),
+    records: createSigningRecordStore(db, config.tableName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    evidence: createEvidenceStore(db, config.tableName),
+    pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config)),
+    clock: systemClock,
+    ids: randomIds,
+  };
+
+  /** Hides the message until its retry is due. */
+  async function retryLater(record: SQSRecord, seconds: number): Promise<void> {
+    const queueUrl = config.queues?.documentJobs;
+    if (!queueUrl) return;
+    await sqs
+      .send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: record.receiptHandle,
+          VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
+        }),
+      )
+      // The queue's own visibility timeout then decides when it comes back.
+      .catch((err: Error) => log.warn('could not schedule the retry', { error: err.message }));
+  }
+
+  async function handle(record: SQSRecord): Promise<boolean> {
+    const job = jobOf(record);
+    if (!job) {
+      log.error('document job ignored: unreadable message', { messageId: record.messageId });
+      return true;
+    }
+    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
+    const started = Date.now();
+    try {
+      const outcome = await runDocumentJob(deps, job);
+      if (outcome.kind === 'done') {
+        log.info('document job done', { ...about, detail: outcome.detail, ms: Date.now() - started });
+        return true;
+      }
+      log.info('document job waits for another run of it', { ...about, seconds: outcome.seconds });
+      await retryLater(record, outcome.seconds);
+      return false;
+    } catch (err) {
+      const final = err instanceof EvidenceInputError || attempt >= DOCUMENT_MAX_ATTEMPTS;
+      log.error('document job failed', {
+        ...about,
+        error: (err as Error).message,
+        name: (err as Error).name,
+        final,
+      });
+      if (final) {
+        try {
+          await failDocumentJob(deps, job, bundleErrorOf(err, attempt));
+          return true;
+        } catch (failure) {
+          log.error('document job failure not recorded', { ...about, error: (failure as Error).message });
+          await retryLater(record, 0);
+          return false;
+        }
+      }
+      const delay =
+        (DOCUMENT_RETRY_DELAYS_SECONDS[attempt - 1] ?? DOCUMENT_RETRY_DELAYS_SECONDS.at(-1)!) * scale;
+      await retryLater(record, delay);
+      return false;
+    }
+  }
+
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const results: boolean[] = [];
+    // One job at a time: each may hold several PDFs in memory.
+    for (const record of event.Records) results.push(await handle(record));
+    return {
+      batchItemFailures: event.Records.filter((_, i) => !results[i]).map((r) => ({
+        itemIdentifier: r.messageId,
+      })),
+    };
+  };
+}

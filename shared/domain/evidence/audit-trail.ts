@@ -1,0 +1,69 @@
+import type { TAuditEntry, TAuditPage } from '../../ports';
+import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
+import type { TSigningRecord } from '../signing/signing-record';
+
+/** Audit kinds a signer does themselves (opening, finishing, declining): their steps give the address. */
+const SIGNER_ACTIONS = new Set(['pv', 'pc', 'pd']);
+
+/**
+ * The bundle's audit events as the evidence prints them: who (the signer an event is about, by
+ * name; the sender or the service otherwise) and, for what a signer did, the IP address their
+ * signing record logged for that very moment.
+ */
+export function auditEntries(
+  events: TBundleEvent[],
+  packets: TPacket[],
+  records: TSigningRecord[],
+): TAuditEntry[] {
+  const byId = new Map(packets.map((p) => [p.id, p]));
+  const stepsOf = new Map(records.map((r) => [r.packetId, r.steps]));
+  return events.map((e) => {
+    const packet = e.packetId ? byId.get(e.packetId) : undefined;
+    const ip =
+      e.packetId && SIGNER_ACTIONS.has(e.kind)
+        ? stepsOf.get(e.packetId)?.find((s) => s.at === e.timestamp)?.ip
+        : undefined;
+    return {
+      timestamp: e.timestamp,
+      description: e.description,
+      actor: actorOf(e, packet),
+      ...(ip ? { ip } : {}),
+    };
+  });
+}
+
+/** What the sender does through the API; the rest is the service's (requests, reminders it sends). */
+const SENDER_KINDS = new Set(['cr', 'dr', 'se', 'up', 'tg', 'ca', 'if', 'pu']);
+
+function actorOf(e: TBundleEvent, packet: TPacket | undefined): string {
+  if (packet && SIGNER_ACTIONS.has(e.kind)) return packet.name;
+  if (e.kind === 'rm') return e.description.includes('(automatic)') ? 'service' : 'sender';
+  return SENDER_KINDS.has(e.kind) ? 'sender' : 'service';
+}
+
+export const signersOf = (packets: TPacket[]): TAuditPage['signers'] =>
+  packets.map((p) => ({
+    name: p.name,
+    ...(p.email ? { email: p.email } : {}),
+    ...(p.phone ? { phone: p.phone } : {}),
+    ...(p.completedAt ? { completedAt: p.completedAt } : {}),
+  }));
+
+/** The audit page appended to a final (or interim) document. */
+export function auditPage(
+  b: TBundle,
+  doc: Pick<TDocument, 'name' | 'sha256'>,
+  events: TAuditEntry[],
+  chainHead: string,
+): TAuditPage {
+  return {
+    bundleId: b.id,
+    label: b.label,
+    documentName: doc.name,
+    originalSha256: doc.sha256,
+    signers: signersOf(b.packets),
+    events,
+    chainHead,
+    ...(b.completedAt ? { completedAt: b.completedAt } : {}),
+  };
+}

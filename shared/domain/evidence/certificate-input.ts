@@ -1,0 +1,137 @@
+import type { TAuditEntry, TBlobStore, TCertificateInput } from '../../ports';
+import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
+import { currentValue } from '../signing/field-access';
+import { type TSigningRecord, valueKey } from '../signing/signing-record';
+import { auditEntries } from './audit-trail';
+import type { TFinalFile } from './evidence-files';
+import { TYPED } from './stamp-fields';
+
+const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
+
+/** How the signer got in, and each authentication step the packet asked for, as the record holds it. */
+function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
+  const auth: TCertificateInput['auth'] = [];
+  if (viewed) {
+    auth.push({
+      method:
+        packet.deliverVia === 'embed' ? 'embedded signing link' : `signing link by ${packet.deliverVia}`,
+      result: 'opened',
+      at: viewed,
+    });
+  }
+  const sms = record?.auth.sms;
+  if (packet.authSms || sms) {
+    auth.push({
+      method: 'sms code',
+      result: sms?.passedAt ? 'passed' : 'not passed',
+      at: sms?.passedAt ?? sms?.sentAt.at(-1) ?? '',
+      ...(sms
+        ? { detail: `code sent to ${mask(sms.phone)}; ${sms.sentAt.length} sent, ${sms.wrongAttempts} wrong` }
+        : {}),
+    });
+  }
+  const selfie = record?.auth.selfie;
+  if (packet.authSelfie || selfie) {
+    auth.push({
+      method: 'selfie',
+      result: selfie?.passedAt ? 'collected' : 'not taken',
+      at: selfie?.passedAt ?? selfie?.at ?? '',
+      ...(selfie ? { detail: `${selfie.blobKeys.length} image(s) kept as evidence; from ${selfie.ip}` } : {}),
+    });
+  }
+  const id = record?.auth.id;
+  if (packet.authId || id) {
+    auth.push({
+      method: 'identity document',
+      result: id?.result?.status ?? (id ? 'collected' : 'not provided'),
+      at: id?.passedAt ?? id?.at ?? '',
+      ...(id?.result
+        ? { detail: `${id.result.provider} reference ${id.result.reference}; from ${id.ip}` }
+        : {}),
+    });
+  }
+  return auth;
+}
+
+/**
+ * A signer's Certificate of Evidence: who they are, how they got in and authenticated, when they
+ * were sent the request, opened, consented and signed, every step with its address and browser,
+ * the documents with their fingerprints before and after, their marks, and the bundle's events
+ * that concern them (their own and the bundle's, not other signers').
+ */
+export async function certificateInput(
+  deps: { blobs: TBlobStore },
+  input: {
+    bundle: TBundle;
+    packet: TPacket;
+    record: TSigningRecord | undefined;
+    records: TSigningRecord[];
+    documents: TDocument[];
+    finals: TFinalFile[];
+    events: TBundleEvent[];
+    chainHead: string;
+    issuedAt: string;
+  },
+): Promise<TCertificateInput> {
+  const { bundle: b, packet: p, record } = input;
+  const mine = input.events.filter((e) => !e.packetId || e.packetId === p.id);
+  const first = (kinds: string[]) =>
+    mine.find((e) => e.packetId === p.id && kinds.includes(e.kind))?.timestamp;
+  const sent = p.sentAt ?? first(['ps', 'pr']);
+  const viewed = first(['pv']);
+  const signatureImages: TCertificateInput['signatureImages'] = [];
+  for (const d of input.documents) {
+    for (const f of d.fields) {
+      if (f.kind !== 'sig' && f.kind !== 'ini') continue;
+      const current = currentValue(d.key, f, input.records, b.packets);
+      if (current?.packetId !== p.id) continue;
+      const label = `${d.name}: ${f.label || (f.kind === 'sig' ? 'signature' : 'initials')} (${f.key})`;
+      const stored = record?.values[valueKey(d.key, f.key)];
+      if (stored?.blobKey) signatureImages.push({ label, image: await deps.blobs.get(stored.blobKey) });
+      else
+        signatureImages.push({
+          label,
+          typed: current.value.startsWith(TYPED) ? current.value.slice(TYPED.length) : current.value,
+        });
+    }
+  }
+  const events: TAuditEntry[] = auditEntries(mine, b.packets, input.records);
+  return {
+    bundleId: b.id,
+    label: b.label,
+    signer: {
+      name: p.name,
+      ...(p.email ? { email: p.email } : {}),
+      ...(p.phone ? { phone: p.phone } : {}),
+      packetId: p.id,
+      key: p.key,
+    },
+    auth: authOf(p, record, viewed),
+    times: {
+      ...(sent ? { sent } : {}),
+      ...(viewed ? { viewed } : {}),
+      ...(record?.consentAt ? { consented: record.consentAt } : {}),
+      ...(p.completedAt ? { signed: p.completedAt } : {}),
+    },
+    steps: (record?.steps ?? []).map((s) => ({
+      action: s.detail ? `${s.action} (${s.detail})` : s.action,
+      at: s.at,
+      ip: s.ip,
+      userAgent: s.userAgent,
+    })),
+    documents: input.documents.map((d) => {
+      const final = input.finals.find((f) => f.docKey === d.key);
+      return {
+        name: d.name,
+        key: d.key,
+        originalSha256: d.sha256,
+        ...(final ? { finalSha256: final.sha256 } : {}),
+      };
+    }),
+    signatureImages,
+    events,
+    chainHead: input.chainHead,
+    isTest: b.isTest,
+    issuedAt: input.issuedAt,
+  };
+}

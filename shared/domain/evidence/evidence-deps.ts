@@ -1,0 +1,39 @@
+import type {
+  TBlobStore,
+  TBundleStore,
+  TClock,
+  TEvidencePdf,
+  TEvidenceStore,
+  TIds,
+  TSigningRecordStore,
+} from '../../ports';
+
+/** What the document worker's use cases need. */
+export type TEvidenceDeps = {
+  /** Publishing: the `dk` and `fa` events it appends fire their webhooks and messages. */
+  bundles: TBundleStore;
+  records: TSigningRecordStore;
+  blobs: TBlobStore;
+  evidence: TEvidenceStore;
+  pdf: TEvidencePdf;
+  clock: TClock;
+  ids: TIds;
+};
+
+/** What became of a job: done (nothing left to do), or to be tried again after `seconds`. */
+export type TJobOutcome = { kind: 'done'; detail: string } | { kind: 'wait'; seconds: number };
+
+/**
+ * A fault of the bundle's inputs that no retry can mend (a stored original that is not the one
+ * uploaded, an audit trail that does not verify): the job fails at once, with `code` and a
+ * message for the sender on the bundle.
+ */
+export class EvidenceInputError extends Error {
+  override name = 'EvidenceInputError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

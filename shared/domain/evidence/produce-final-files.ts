@@ -1,0 +1,217 @@
+import { verifyChain } from '../bundles/audit-chain';
+import type { TBundle, TDocument } from '../bundles/bundle';
+import { changeBundle } from '../bundles/change-bundle';
+import { event } from '../bundles/send-bundle';
+import { currentValue } from '../signing/field-access';
+import { type TSigningRecord, valueKey } from '../signing/signing-record';
+import { auditEntries, auditPage } from './audit-trail';
+import { certificateInput } from './certificate-input';
+import { EvidenceInputError, type TEvidenceDeps, type TJobOutcome } from './evidence-deps';
+import {
+  evidenceObjectKeys,
+  FINAL_LEASE_SECONDS,
+  type TAttachmentFile,
+  type TBundleFilesRecord,
+  type TCertificateFile,
+  type TFileHashEntry,
+  type TFinalFile,
+} from './evidence-files';
+import { readOriginal, sha256Hex } from './read-original';
+import { stampFields } from './stamp-fields';
+
+const PDF = 'application/pdf';
+
+/** The attachments signers uploaded, as the fields hold them (the value that counts, see currentValue). */
+export function attachmentsOf(
+  b: TBundle,
+  documents: TDocument[],
+  records: TSigningRecord[],
+): TAttachmentFile[] {
+  const out: TAttachmentFile[] = [];
+  for (const d of documents) {
+    for (const f of d.fields) {
+      if (f.kind !== 'att') continue;
+      const current = currentValue(d.key, f, records, b.packets);
+      const stored = current
+        ? records.find((r) => r.packetId === current.packetId)?.values[valueKey(d.key, f.key)]
+        : undefined;
+      if (!current || !stored?.blobKey) continue;
+      out.push({
+        docKey: d.key,
+        fieldKey: f.key,
+        packetId: current.packetId,
+        name: stored.value,
+        blobKey: stored.blobKey,
+        size: stored.size ?? 0,
+        contentType: stored.contentType ?? 'application/octet-stream',
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Draws, seals and stores the final set of a complete bundle: each document with its values and
+ * audit page, and each signer's Certificate of Evidence.
+ */
+async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Promise<TBundleFilesRecord> {
+  const [documents, records, events] = await Promise.all([
+    deps.bundles.documents(b),
+    deps.records.all(b.accountId, b.id),
+    deps.bundles.events(b),
+  ]);
+  const chain = verifyChain(events, b.chainHead);
+  if (!chain.intact) {
+    throw new EvidenceInputError(
+      'audit_trail_broken',
+      `The audit trail does not verify (event ${(chain.brokenAt ?? 0) + 1}); no final documents were sealed.`,
+    );
+  }
+  const entries = auditEntries(events, b.packets, records);
+  const finals: TFinalFile[] = [];
+  for (const doc of documents) {
+    const original = await readOriginal(deps, doc);
+    const rendered = await deps.pdf.renderFinal({
+      original,
+      fields: await stampFields(deps, doc, records, b.packets),
+      audit: auditPage(b, doc, entries, chain.head),
+      isTest: b.isTest,
+      interim: false,
+    });
+    const sealed = await deps.pdf.seal(rendered, {
+      reason: b.isTest ? 'Final document (test bundle, not legally binding)' : 'Final document',
+      name: `${b.label} · ${doc.name}`,
+    });
+    const blobKey = evidenceObjectKeys.final(b.id, doc.key);
+    await deps.blobs.put(blobKey, sealed, PDF);
+    finals.push({ docKey: doc.key, name: doc.name, blobKey, sha256: sha256Hex(sealed), size: sealed.length });
+  }
+  const certificates: TCertificateFile[] = [];
+  for (const packet of b.packets.filter((p) => p.status === 'co')) {
+    const input = await certificateInput(deps, {
+      bundle: b,
+      packet,
+      record: records.find((r) => r.packetId === packet.id),
+      records,
+      documents,
+      finals,
+      events,
+      chainHead: chain.head,
+      issuedAt,
+    });
+    const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input), {
+      reason: 'Certificate of Evidence',
+      name: `${packet.name} · ${b.label}`,
+    });
+    const blobKey = evidenceObjectKeys.certificate(b.id, packet.id);
+    await deps.blobs.put(blobKey, sealed, PDF);
+    certificates.push({
+      packetId: packet.id,
+      packetKey: packet.key,
+      blobKey,
+      sha256: sha256Hex(sealed),
+      size: sealed.length,
+    });
+  }
+  return {
+    accountId: b.accountId,
+    bundleId: b.id,
+    finals,
+    certificates,
+    attachments: attachmentsOf(b, documents, records),
+    issuedAt,
+    chainHead: chain.head,
+    eventCount: events.length,
+  };
+}
+
+/** Every sealed file of the set by its hash, for verification. */
+function hashEntries(record: TBundleFilesRecord): TFileHashEntry[] {
+  const common = {
+    accountId: record.accountId,
+    bundleId: record.bundleId,
+    issuedAt: record.issuedAt!,
+    chainHead: record.chainHead!,
+    eventCount: record.eventCount!,
+  };
+  return [
+    ...record.finals.map((f) => ({ ...common, sha256: f.sha256, kind: 'final' as const, docKey: f.docKey })),
+    ...record.certificates.map((c) => ({
+      ...common,
+      sha256: c.sha256,
+      kind: 'certificate' as const,
+      packetId: c.packetId,
+    })),
+  ];
+}
+
+/**
+ * The `final` job (queued by the bundle's `co` event): the final documents and certificates,
+ * then `docsReady` with its `dk` event. Safe to run any number of times, at once or after a crash
+ * at any point:
+ * - a lease on the files record lets one run at a time write (a second copy waits);
+ * - the files go to keys derived from the bundle, so a run after a crash overwrites what the
+ *   crashed one left, and the files record (with their hashes) is written once all are stored;
+ * - a set once recorded is never made again: a later run only completes what follows it (the
+ *   hash index, `docsReady`), and `dk` is appended only by the change that sets `docsReady`.
+ */
+export async function produceFinalFiles(
+  deps: TEvidenceDeps,
+  job: { accountId: string; bundleId: string },
+): Promise<TJobOutcome> {
+  const b = await deps.bundles.get(job.accountId, job.bundleId);
+  if (!b) return { kind: 'done', detail: 'no such bundle' };
+  if (b.docsReady) return { kind: 'done', detail: 'documents were ready already' };
+  if (b.status !== 'co') return { kind: 'done', detail: `the bundle is "${b.status}", not complete` };
+
+  let record = await deps.evidence.get(b.accountId, b.id);
+  if (!record?.issuedAt) {
+    const now = deps.clock.now();
+    const lease = {
+      id: deps.ids.uuid(),
+      until: new Date(now.getTime() + FINAL_LEASE_SECONDS * 1000).toISOString(),
+    };
+    if (!(await deps.evidence.claimFinal(b.accountId, b.id, lease, now.toISOString()))) {
+      const held = (await deps.evidence.get(b.accountId, b.id))?.lease;
+      const seconds = held ? Math.ceil((Date.parse(held.until) - now.getTime()) / 1000) : 0;
+      return { kind: 'wait', seconds: Math.max(5, seconds) };
+    }
+    // Read again under the lease: a run that just finished may have written the set.
+    record = await deps.evidence.get(b.accountId, b.id);
+    if (record?.issuedAt) {
+      await deps.evidence.releaseFinal(b.accountId, b.id, lease.id);
+    } else {
+      try {
+        record = await produceSet(deps, b, now.toISOString());
+        await deps.evidence.saveFinal(record, lease.id);
+      } catch (err) {
+        await deps.evidence.releaseFinal(b.accountId, b.id, lease.id).catch(() => undefined);
+        throw err;
+      }
+    }
+  }
+  const issued = record!;
+  await Promise.all(hashEntries(issued).map((e) => deps.evidence.putHash(e)));
+  const at = deps.clock.now().toISOString();
+  await changeBundle(deps, b.accountId, b.id, (current) =>
+    current.docsReady || current.status !== 'co'
+      ? current
+      : {
+          ...current,
+          docsReady: true,
+          events: [
+            ...current.events,
+            event(
+              'docsReady',
+              at,
+              undefined,
+              `${issued.finals.length} document(s), ${issued.certificates.length} certificate(s)`,
+            ),
+          ],
+        },
+  );
+  return {
+    kind: 'done',
+    detail: `${issued.finals.length} final document(s), ${issued.certificates.length} certificate(s)`,
+  };
+}

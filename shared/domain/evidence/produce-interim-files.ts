@@ -1,0 +1,45 @@
+import { verifyChain } from '../bundles/audit-chain';
+import { isFinished } from '../bundles/bundle';
+import { auditEntries, auditPage } from './audit-trail';
+import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
+import { evidenceObjectKeys, type TInterimFile } from './evidence-files';
+import { readOriginal } from './read-original';
+import { stampFields } from './stamp-fields';
+
+/**
+ * The `interim` job (queued by an `if` event, PUT /bundles/{id}/files/): each document with the
+ * values filled so far and its audit page, marked interim and not sealed, at its fixed key; then
+ * the files record says they are ready (GET /files/ lists them until the final set exists). A
+ * bundle finished meanwhile gets none: its final documents are on their way.
+ */
+export async function produceInterimFiles(
+  deps: Pick<TEvidenceDeps, 'bundles' | 'records' | 'blobs' | 'evidence' | 'pdf' | 'clock'>,
+  job: { accountId: string; bundleId: string; seq: number },
+): Promise<TJobOutcome> {
+  const b = await deps.bundles.get(job.accountId, job.bundleId);
+  if (!b) return { kind: 'done', detail: 'no such bundle' };
+  if (isFinished(b.status)) return { kind: 'done', detail: `the bundle is "${b.status}": no interim files` };
+  const [documents, records, events] = await Promise.all([
+    deps.bundles.documents(b),
+    deps.records.all(b.accountId, b.id),
+    deps.bundles.events(b),
+  ]);
+  const chain = verifyChain(events, b.chainHead);
+  const entries = auditEntries(events, b.packets, records);
+  const files: TInterimFile[] = [];
+  for (const doc of documents) {
+    const pdf = await deps.pdf.renderFinal({
+      original: await readOriginal(deps, doc),
+      fields: await stampFields(deps, doc, records, b.packets),
+      audit: auditPage(b, doc, entries, chain.head),
+      isTest: b.isTest,
+      interim: true,
+    });
+    const blobKey = evidenceObjectKeys.interim(b.id, doc.key);
+    await deps.blobs.put(blobKey, pdf, 'application/pdf');
+    files.push({ docKey: doc.key, name: doc.name, blobKey, size: pdf.length });
+  }
+  const at = deps.clock.now().toISOString();
+  await deps.evidence.saveInterim(b.accountId, b.id, { seq: job.seq, status: 'ready', at, files });
+  return { kind: 'done', detail: `${files.length} interim file(s)` };
+}

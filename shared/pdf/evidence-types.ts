@@ -1,0 +1,89 @@
+// What the evidence renderers take: plain data, already read from the bundle, the signing
+// records and the blobs by the document worker. Geometry as in TField (bundle.ts): percent of the
+// displayed page from its top-left corner; pages 1-based. Times are ISO 8601 strings.
+
+/** One field's value, to be drawn at its place on the original. */
+export interface TStampField {
+  /** 1-based. */
+  page: number;
+  /** Percent of the displayed page, from its top-left corner to the field's top-left corner. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** A TFieldKind (sig ini snm sdt inp txt dat chk cbg sel att apr); others are drawn as text. */
+  kind: string;
+  value: string;
+  /** The field's format: a date format for `dat` / `sdt` (see DATE_FORMATS), options for sel / cbg. */
+  format: string;
+  /** The drawn signature or initials (PNG) for `sig` / `ini` whose value is `drawn`. */
+  image?: Uint8Array;
+  options?: string[];
+}
+
+export interface TAuditEntry {
+  timestamp: string;
+  description: string;
+  /** A signer's name, or 'sender' / 'service'. */
+  actor?: string;
+  ip?: string;
+}
+
+export interface TAuditPage {
+  bundleId: string;
+  label: string;
+  documentName: string;
+  originalSha256: string;
+  signers: { name: string; email?: string; phone?: string; completedAt?: string }[];
+  events: TAuditEntry[];
+  /** The bundle's audit chain head (audit-chain.ts) when the file was made. */
+  chainHead: string;
+  completedAt?: string;
+  /**
+   * Common name of the seal certificate, printed in the "sealed by" note. Optional: without it
+   * the note says the seal is the service's and names no certificate.
+   */
+  sealedBy?: string;
+}
+
+export interface TFinalInput {
+  original: Uint8Array;
+  fields: TStampField[];
+  audit: TAuditPage;
+  isTest: boolean;
+  interim: boolean;
+}
+
+export interface TCertificateInput {
+  bundleId: string;
+  label: string;
+  signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
+  auth: { method: string; result: string; at: string; detail?: string }[];
+  times: { sent?: string; viewed?: string; consented?: string; signed?: string };
+  steps: { action: string; at: string; ip: string; userAgent: string }[];
+  documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
+  signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
+  events: TAuditEntry[];
+  chainHead: string;
+  isTest: boolean;
+  issuedAt: string;
+  /** Common name of the seal certificate, for the "sealed by" note (see TAuditPage.sealedBy). */
+  sealedBy?: string;
+}
+
+/** Who seals: the service's signing certificate and key. */
+export interface TSealIdentity {
+  /** PKCS #12 (DER) holding the private key and the certificate. */
+  p12: Buffer;
+  passphrase: string;
+  /** PEM, for showing who sealed */
+  certificatePem: string;
+  commonName: string;
+}
+
+export interface TSealOptions {
+  reason: string;
+  location?: string;
+  contactInfo?: string;
+  name: string;
+}

@@ -1,0 +1,52 @@
+// The final document of a bundle: the original with every value drawn at its place, its form
+// flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
+// apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { drawAuditPages } from './audit-page';
+import type { TFinalInput } from './evidence-types';
+import { flattenForm } from './flatten-form';
+import { embedFonts } from './fonts';
+import { INTERIM_MARK, markPages, TEST_MARK } from './marks';
+import { A4, LETTER } from './report-layout';
+import { needsScript, stampFields } from './stamp-fields';
+
+// Objects between yields to the event loop while loading and saving; a worker does nothing else
+// meanwhile, so large steps keep the cost close to a plain load and save.
+const OBJECTS_PER_TICK = 10_000;
+
+export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(input.original, {
+    updateMetadata: false,
+    parseSpeed: OBJECTS_PER_TICK,
+  });
+  const pages = doc.getPages();
+  const fonts = await embedFonts(doc, [
+    'regular',
+    'bold',
+    'mono',
+    ...(needsScript(input.fields) ? (['script'] as const) : []),
+  ]);
+  flattenForm(doc, pages, fonts);
+  // A certification of the original (DocMDP) names a signature this rewrite invalidates anyway.
+  doc.catalog.delete(PDFName.of('Perms'));
+  await stampFields(doc, pages, fonts, input.fields);
+  const auditPages = drawAuditPages(doc, fonts, input.audit, {
+    isTest: input.isTest,
+    interim: input.interim,
+    size: auditPageSize(pages.at(-1)?.getSize()),
+  });
+  markPages([...pages, ...auditPages], fonts, [
+    ...(input.isTest ? [TEST_MARK] : []),
+    ...(input.interim ? [INTERIM_MARK] : []),
+  ]);
+  // A classic cross-reference table (no object streams): the seal is then added as an
+  // incremental update to these bytes as they are, without parsing the file again (seal.ts).
+  return doc.save({ useObjectStreams: false, objectsPerTick: OBJECTS_PER_TICK });
+}
+
+/** US Letter after a Letter-sized document, A4 otherwise. */
+function auditPageSize(last: { width: number; height: number } | undefined): [number, number] {
+  if (!last) return A4;
+  const [w, h] = [Math.min(last.width, last.height), Math.max(last.width, last.height)];
+  return Math.abs(w - LETTER[0]) < 6 && Math.abs(h - LETTER[1]) < 6 ? LETTER : A4;
+}

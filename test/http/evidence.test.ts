@@ -1,0 +1,763 @@
+// Evidence end to end over real HTTP: a bundle signed to completion through the signer API, the
+// document worker's final documents and certificates (stamped, sealed, checked with poppler's
+// pdftotext and pdfsig), the files and coe endpoints, verification with an API key and on the
+// public page, a tampered audit trail, a worker crashing half-way, a corrupt original, retries
+// running out, and interim files.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocumentWorker } from '../../functions/document-worker/app';
+import type { TRuntime } from '../../infra/local/runtime';
+import { createS3Client } from '../../shared/adapters/aws/clients';
+import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
+import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
+import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
+import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
+import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
+import { createLogger } from '../../shared/logger';
+import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
+import { aPdfB64 } from '../helpers/bundles';
+import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
+import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let pdf: string;
+let receiver: TReceiver;
+const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
+const scratch = mkdtempSync(join(tmpdir(), 'evidence-'));
+
+beforeAll(async () => {
+  // Document retries after 30 s, 2 min…: a thousandth of that here.
+  runtime = await startTestRuntime({ documentRetryScale: 1 / 1000, webhookRetryScale: 1 / 240 });
+  call = apiClient(runtime);
+  pdf = await aPdfB64();
+  receiver = await startReceiver();
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await receiver?.stop();
+  await runtime?.stop();
+});
+
+// A 1 × 1 PNG: the drawn signature, and the attachment.
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+async function sign(
+  method: string,
+  path: string,
+  session?: string,
+  json?: unknown,
+  raw?: Buffer,
+  type?: string,
+) {
+  const headers: Record<string, string> = {};
+  if (session) headers['x-signing-session'] = session;
+  let body: string | Buffer | undefined;
+  if (json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(json);
+  } else if (raw) {
+    headers['content-type'] = type ?? 'application/octet-stream';
+    body = raw;
+  }
+  const res = await fetch(`${runtime.baseUrl}/sign/api${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const fields = [
+  { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'], required: true },
+  { key: 'email', kind: 'inp', label: 'Email', page: 1, x: 10, y: 10, w: 40, h: 4, editors: ['ann'] },
+  { key: 'agree', kind: 'chk', label: 'I agree', page: 1, x: 10, y: 20, w: 3, h: 3, editors: ['ann'] },
+  {
+    key: 'plan',
+    kind: 'sel',
+    label: 'Plan',
+    page: 1,
+    x: 10,
+    y: 30,
+    w: 20,
+    h: 4,
+    editors: ['ann'],
+    format: 'Basic|Premium',
+  },
+  { key: 'notes', kind: 'txt', label: 'Notes', page: 1, x: 50, y: 10, w: 40, h: 10, editors: ['ann'] },
+  {
+    key: 'id_copy',
+    kind: 'att',
+    label: 'ID copy',
+    x: 0,
+    y: 0,
+    w: 1,
+    h: 1,
+    editors: ['ann'],
+    v_attachment_types: ['pdf', 'png'],
+  },
+  { key: 'ann_name', kind: 'snm', page: 1, x: 50, y: 70, w: 30, h: 4, editors: ['ann'] },
+  { key: 'ann_date', kind: 'sdt', page: 1, x: 50, y: 76, w: 30, h: 4, editors: ['ann'] },
+  { key: 'bob_sig', kind: 'sig', page: 2, x: 10, y: 70, w: 30, h: 6, editors: ['bob'], required: true },
+];
+
+async function aBundle(c = call, overrides: Record<string, unknown> = {}) {
+  const res = await c('POST', '/bundles/', {
+    json: {
+      label: 'Evidence lease',
+      packets: [
+        { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' },
+        { key: 'bob', name: 'Bob Roe', email: 'bob@example.com', deliver_via: 'embed' },
+      ],
+      documents: [{ key: 'lease', file_b64: pdf, fields }],
+      ...overrides,
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+async function sessionFor(packetId: string, c = call) {
+  const url = await c('POST', `/packets/${packetId}/embed_url/`);
+  expect(url.status, url.text).toBe(201);
+  const opened = await sign('POST', '/session', undefined, {
+    token: new URL(url.body.url).pathname.split('/').pop(),
+  });
+  expect(opened.status).toBe(201);
+  return opened.body.session as string;
+}
+
+async function fillAnn(session: string) {
+  const res = await sign('PUT', '/values', session, {
+    values: [
+      { doc_key: 'lease', field_key: 'sig', image: PNG },
+      { doc_key: 'lease', field_key: 'email', value: 'ann.evidence@example.com' },
+      { doc_key: 'lease', field_key: 'agree', value: 'true' },
+      { doc_key: 'lease', field_key: 'plan', value: 'Premium' },
+      { doc_key: 'lease', field_key: 'notes', value: 'Keys handed over at noon' },
+    ],
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const upload = await sign(
+    'POST',
+    '/attachments?doc_key=lease&field_key=id_copy&name=id-card.png',
+    session,
+    undefined,
+    Buffer.from(PNG.split(',')[1]!, 'base64'),
+    'image/png',
+  );
+  expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+}
+
+/** Both signers fill their fields and finish through the signer API. */
+async function signToCompletion(b: { packets: { id: string }[] }, c = call) {
+  const ann = await sessionFor(b.packets[0]!.id, c);
+  await fillAnn(ann);
+  expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(200);
+  const bob = await sessionFor(b.packets[1]!.id, c);
+  const typed = await sign('PUT', '/values', bob, {
+    values: [{ doc_key: 'lease', field_key: 'bob_sig', value: 'typed:Bob Roe' }],
+  });
+  expect(typed.status).toBe(200);
+  expect((await sign('POST', '/complete', bob, { consent: true })).status).toBe(200);
+}
+
+async function docsReady(id: string, c = call) {
+  return eventually(
+    async () => {
+      const b = (await c('GET', `/bundles/${id}/`)).body;
+      return b.docs_ready || b.status === 'fa' ? b : undefined;
+    },
+    60_000,
+    'documents ready',
+  );
+}
+
+async function download(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+function pdftotext(bytes: Buffer): string {
+  const file = join(scratch, `${sha(bytes)}.pdf`);
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+function pdfsig(bytes: Buffer): string {
+  const file = join(scratch, `${sha(bytes)}.pdf`);
+  writeFileSync(file, bytes);
+  try {
+    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
+  } catch (err) {
+    // pdfsig exits 2 for a file without signatures
+    return String((err as { stdout?: string }).stdout ?? '');
+  }
+}
+
+function pngOf(bytes: Buffer, name: string, page: number) {
+  const file = join(scratch, `${name}.pdf`);
+  writeFileSync(file, bytes);
+  execFileSync('pdftoppm', [
+    '-png',
+    '-r',
+    '60',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-singlefile',
+    file,
+    join(ARTIFACTS, name),
+  ]);
+}
+
+const kinds = (events: { kind: string }[]) => events.map((e) => e.kind);
+
+describe('a completed bundle', () => {
+  let b: { id: string; packets: { id: string; key: string }[] };
+  let webhookId: string;
+  let files: {
+    file_url: string;
+    expires: string;
+    doc_key: string;
+    kind: string;
+    sha256?: string;
+    packet_id?: string;
+    name: string;
+  }[];
+  let finalPdf: Buffer;
+  let coePdf: Buffer;
+
+  beforeAll(async () => {
+    b = await aBundle();
+    const webhook = await call('POST', '/webhooks/', {
+      json: { url: receiver.url('/docs-ready'), event_types: ['bundle_docs_ready'] },
+    });
+    expect(webhook.status).toBe(201);
+    webhookId = webhook.body.id;
+    await signToCompletion(b);
+    const ready = await docsReady(b.id);
+    expect(ready.status).toBe('co');
+    expect(ready.docs_ready).toBe(true);
+    const res = await call('GET', `/bundles/${b.id}/files/`);
+    expect(res.status, res.text).toBe(200);
+    files = res.body;
+  }, 120_000);
+
+  it('lists the final document, the attachment and a certificate per signer, with working links', async () => {
+    expect(files.map((f) => [f.kind, f.doc_key])).toEqual([
+      ['final', 'lease'],
+      ['attachment', 'lease'],
+      ['certificate', 'coe-ann'],
+      ['certificate', 'coe-bob'],
+    ]);
+    for (const f of files) expect(Date.parse(f.expires)).toBeGreaterThan(Date.now());
+    const attachment = files.find((f) => f.kind === 'attachment')!;
+    expect(attachment).toMatchObject({
+      name: 'id-card.png',
+      field_key: 'id_copy',
+      packet_id: b.packets[0]!.id,
+    });
+    expect((await download(attachment.file_url)).equals(Buffer.from(PNG.split(',')[1]!, 'base64'))).toBe(
+      true,
+    );
+    finalPdf = await download(files[0]!.file_url);
+    coePdf = await download(files.find((f) => f.doc_key === 'coe-ann')!.file_url);
+    // What is served is what was recorded.
+    expect(sha(finalPdf)).toBe(files[0]!.sha256);
+    expect(sha(coePdf)).toBe(files.find((f) => f.doc_key === 'coe-ann')!.sha256);
+    // The same in ?include=files.
+    const included = await call('GET', `/bundles/${b.id}/?include=files`);
+    expect(included.body.files.map((f: { doc_key: string }) => f.doc_key)).toEqual(
+      files.map((f) => f.doc_key),
+    );
+  });
+
+  it('stamps every value into the final document and seals it', () => {
+    const text = pdftotext(finalPdf);
+    for (const value of [
+      'ann.evidence@example.com',
+      'Premium',
+      'Keys handed over at noon',
+      'Ann Lee',
+      'Bob Roe',
+    ]) {
+      expect(text, value).toContain(value);
+    }
+    // The audit page names the bundle and its chain head.
+    expect(text).toContain(b.id);
+    const sig = pdfsig(finalPdf);
+    expect(sig).toContain('Signature is Valid.');
+    expect(sig).toContain('Total document signed');
+    const pages = Number(
+      /Pages:\s+(\d+)/.exec(
+        execFileSync('pdfinfo', [join(scratch, `${sha(finalPdf)}.pdf`)], { encoding: 'utf8' }),
+      )![1],
+    );
+    pngOf(finalPdf, 'evidence-final-page-1', 1);
+    pngOf(finalPdf, 'evidence-final-audit-page', pages);
+  });
+
+  it('seals a Certificate of Evidence per signer, served with its SHA-256', async () => {
+    const coeText = pdftotext(coePdf);
+    expect(coeText).toContain('Ann Lee');
+    expect(coeText).toContain(b.packets[0]!.id);
+    expect(pdfsig(coePdf)).toContain('Signature is Valid.');
+    pngOf(coePdf, 'evidence-certificate-page-1', 1);
+    for (const p of b.packets) {
+      const res = await call('GET', `/packets/${p.id}/coe/`);
+      expect(res.status, res.text).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['expires', 'file_url', 'sha256']);
+      expect(sha(await download(res.body.file_url))).toBe(res.body.sha256);
+    }
+  });
+
+  it('records one documents-ready event, fires bundle_docs_ready and keeps the audit chain whole', async () => {
+    const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
+    expect(kinds(events).filter((k) => k === 'co')).toHaveLength(1);
+    expect(kinds(events).filter((k) => k === 'dk')).toHaveLength(1);
+    expect(kinds(events).indexOf('dk')).toBeGreaterThan(kinds(events).indexOf('co'));
+    const calls = await eventually(
+      () => receiver.callsTo('/docs-ready').length > 0 && receiver.callsTo('/docs-ready'),
+    );
+    expect(JSON.parse(calls[0]!.body)).toMatchObject({
+      event_type: 'bundle_docs_ready',
+      payload: { bundle_id: b.id },
+    });
+    await call('DELETE', `/webhooks/${webhookId}/`);
+  });
+
+  it('verifies a sealed file by upload, by multipart and by hash, for its own account only', async () => {
+    const byUpload = await call('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
+    expect(byUpload.status, byUpload.text).toBe(200);
+    expect(byUpload.body).toMatchObject({
+      match: true,
+      kind: 'final',
+      sha256: sha(finalPdf),
+      doc_key: 'lease',
+      bundle: { id: b.id, label: 'Evidence lease', status: 'co' },
+      audit_chain_intact: true,
+      sealed: true,
+    });
+    expect(byUpload.body.signers.map((s: { name: string }) => s.name)).toEqual(['Ann Lee', 'Bob Roe']);
+
+    const form = new FormData();
+    form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
+    const multipart = await fetch(`${runtime.apiUrl}verify/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${runtime.demo.apiKey}` },
+      body: form,
+    });
+    const coe = (await multipart.json()) as Record<string, unknown>;
+    expect(coe).toMatchObject({
+      match: true,
+      kind: 'certificate',
+      packet_id: b.packets[0]!.id,
+      sealed: true,
+    });
+    expect((coe.signers as { name: string }[]).map((s) => s.name)).toEqual(['Ann Lee']);
+
+    const byHash = await call('POST', '/verify/', { json: { sha256: sha(finalPdf).toUpperCase() } });
+    expect(byHash.body).toMatchObject({ match: true, kind: 'final', audit_chain_intact: true, sealed: true });
+
+    const unknown = await call('POST', '/verify/', {
+      raw: Buffer.from(pdf, 'base64'),
+      contentType: 'application/pdf',
+    });
+    expect(unknown.body).toMatchObject({
+      match: false,
+      kind: null,
+      bundle: null,
+      signers: [],
+      sealed: false,
+    });
+    const bad = await call('POST', '/verify/', { json: { sha256: 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(isErrorBody(bad.body)).toBe(true);
+
+    const other = await runtime.seedAccount('Other', 'other@example.com');
+    const theirs = apiClient(runtime, other.apiKey);
+    const foreign = await theirs('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
+    expect(foreign.body).toMatchObject({
+      match: false,
+      bundle: null,
+      audit_chain_intact: null,
+      sealed: true,
+    });
+    expect((await theirs('POST', '/verify/', { json: { sha256: sha(finalPdf) } })).body.match).toBe(false);
+    expect((await call('POST', '/verify/', { json: { sha256: sha(finalPdf) }, key: null })).status).toBe(401);
+  });
+
+  it('answers the public check with what the file says, and nothing about the account', async () => {
+    const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: finalPdf,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual([
+      'audit_trail_intact',
+      'kind',
+      'known',
+      'seal',
+      'sealed',
+      'sha256',
+    ]);
+    expect(body).toMatchObject({
+      known: true,
+      kind: 'final',
+      sealed: true,
+      audit_trail_intact: true,
+      seal: {
+        valid: true,
+        covers_whole_file: true,
+        signed_by: expect.any(String),
+        signed_at: expect.any(String),
+      },
+    });
+    const text = JSON.stringify(body);
+    for (const secret of [
+      b.id,
+      'Ann Lee',
+      'ann.evidence@example.com',
+      runtime.demo.accountId,
+      'Evidence lease',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    const changed = Buffer.from(finalPdf);
+    const at = Math.floor(changed.length / 3);
+    changed[at] = changed[at]! ^ 0x20;
+    const after = (await (
+      await fetch(`${runtime.baseUrl}/verify/api/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: changed,
+      })
+    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean } };
+    expect(after).toMatchObject({ known: false, sealed: false, seal: { valid: false } });
+
+    const page = await fetch(`${runtime.baseUrl}/verify`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('<form id="verify-form" method="post"');
+    expect(html).toContain('enctype="multipart/form-data"');
+    const script = await fetch(`${runtime.baseUrl}/verify/assets/verify.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("'/check'");
+    // Without JavaScript: the form posts here and gets the result page.
+    const form = new FormData();
+    form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
+    const result = await fetch(`${runtime.baseUrl}/verify`, { method: 'POST', body: form });
+    expect(result.status).toBe(200);
+    const shown = await result.text();
+    expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
+    expect(shown).not.toContain('Ann Lee');
+  });
+});
+
+describe('a tampered audit trail', () => {
+  it('is found by verification: the chain is recomputed', async () => {
+    const b = await aBundle();
+    await signToCompletion(b);
+    expect((await docsReady(b.id)).docs_ready).toBe(true);
+    const files = (await call('GET', `/bundles/${b.id}/files/`)).body;
+    const finalPdf = await download(files[0].file_url);
+    expect(
+      (await call('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' })).body
+        .audit_chain_intact,
+    ).toBe(true);
+
+    await runtime.db.send(
+      new UpdateCommand({
+        TableName: runtime.config.tableName,
+        Key: bundleKeys.item(runtime.demo.accountId, b.id),
+        UpdateExpression: 'SET events[0].description = :d',
+        ExpressionAttributeValues: { ':d': 'Bundle created (edited later)' },
+      }),
+    );
+    const verified = await call('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
+    expect(verified.body).toMatchObject({ match: true, audit_chain_intact: false, sealed: true });
+    const publicCheck = (await (
+      await fetch(`${runtime.baseUrl}/verify/api/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: finalPdf,
+      })
+    ).json()) as { known: boolean; audit_trail_intact: boolean };
+    expect(publicCheck).toMatchObject({ known: true, audit_trail_intact: false });
+  }, 120_000);
+});
+
+/** The worker's dependencies, as its composition root builds them, with parts to replace. */
+function workerDeps(
+  over: { blobs?: TBlobStore; pdf?: TEvidencePdf; clock?: { now(): Date } } = {},
+): TEvidenceDeps {
+  const log = createLogger('silent');
+  return {
+    bundles: createPublishingBundleStore(runtime.config, runtime.db, log),
+    records: createSigningRecordStore(runtime.db, runtime.config.tableName),
+    blobs: over.blobs ?? createBlobStore(createS3Client(runtime.config), runtime.config.bucketName),
+    evidence: createEvidenceStore(runtime.db, runtime.config.tableName),
+    pdf: over.pdf ?? createEvidencePdf(sealIdentityFromConfig(runtime.config)),
+    clock: over.clock ?? systemClock,
+    ids: randomIds,
+  };
+}
+
+describe('a document worker that dies half-way', () => {
+  it('is finished by the next run: one set of files, one dk event', async () => {
+    const evidence = createEvidenceStore(runtime.db, runtime.config.tableName);
+    const blobs = createBlobStore(createS3Client(runtime.config), runtime.config.bucketName);
+    // The queued job waits while the worker is stopped; the test runs the use case itself.
+    await runtime.workers.documents.stop();
+    try {
+      const b = await aBundle();
+      await signToCompletion(b);
+      const job = { accountId: runtime.demo.accountId, bundleId: b.id };
+
+      // 1. A crash after the final document is stored, before the certificates.
+      let puts = 0;
+      const crashing: TBlobStore = {
+        ...blobs,
+        async put(key, bytes, type) {
+          if (++puts > 1) throw new Error('killed');
+          await blobs.put(key, bytes, type);
+        },
+      };
+      await expect(produceFinalFiles(workerDeps({ blobs: crashing }), job)).rejects.toThrow('killed');
+      expect((await call('GET', `/bundles/${b.id}/`)).body.docs_ready).toBe(false);
+      expect((await evidence.get(job.accountId, b.id))?.issuedAt).toBeUndefined();
+      expect((await evidence.get(job.accountId, b.id))?.lease).toBeUndefined();
+
+      // 2. A run killed outright keeps its lease: another waits until it lapses.
+      const now = Date.now();
+      expect(
+        await evidence.claimFinal(
+          job.accountId,
+          b.id,
+          { id: 'dead', until: new Date(now + FINAL_LEASE_SECONDS * 1000).toISOString() },
+          new Date(now).toISOString(),
+        ),
+      ).toBe(true);
+      const waits = await produceFinalFiles(workerDeps(), job);
+      expect(waits.kind).toBe('wait');
+
+      // 3. After the lease lapsed, a run makes the whole set and sets docs_ready.
+      const later = { now: () => new Date(Date.now() + (FINAL_LEASE_SECONDS + 5) * 1000) };
+      expect((await produceFinalFiles(workerDeps({ clock: later }), job)).kind).toBe('done');
+      const record = (await evidence.get(job.accountId, b.id))!;
+      expect(record.finals).toHaveLength(1);
+      expect(record.certificates).toHaveLength(2);
+      for (const f of [...record.finals, ...record.certificates]) {
+        expect(sha(await blobs.get(f.blobKey))).toBe(f.sha256);
+        expect(await evidence.getHash(f.sha256, job.accountId)).toMatchObject({ bundleId: b.id });
+      }
+
+      // 4. A duplicate, and the queued job itself once the worker is back, change nothing.
+      expect(await produceFinalFiles(workerDeps(), job)).toEqual({
+        kind: 'done',
+        detail: 'documents were ready already',
+      });
+      runtime.workers.documents.start();
+      await new Promise((r) => setTimeout(r, 1500));
+      const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
+      expect(kinds(events).filter((k) => k === 'dk')).toHaveLength(1);
+      const after = (await evidence.get(job.accountId, b.id))!;
+      expect(after.finals).toEqual(record.finals);
+      expect(after.certificates).toEqual(record.certificates);
+      const files = (await call('GET', `/bundles/${b.id}/files/`)).body;
+      expect(files.filter((f: { kind: string }) => f.kind === 'final')).toHaveLength(1);
+      expect(files.filter((f: { kind: string }) => f.kind === 'certificate')).toHaveLength(2);
+    } finally {
+      if (!runtime.workers.documents.running) runtime.workers.documents.start();
+    }
+  }, 120_000);
+});
+
+describe('a bundle whose evidence cannot be made', () => {
+  it('fails at once for a corrupt original: fa, errors, bundle_error', async () => {
+    const b = await aBundle();
+    const hook = await call('POST', '/webhooks/', {
+      json: { url: receiver.url('/errors'), event_types: ['bundle_error'] },
+    });
+    expect(hook.status).toBe(201);
+    const s3 = createS3Client(runtime.config);
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: runtime.config.bucketName,
+        Key: `accounts/${runtime.demo.accountId}/bundles/${b.id}/originals/lease.pdf`,
+        Body: Buffer.from('this is not a PDF at all'),
+        ContentType: 'application/pdf',
+      }),
+    );
+    await signToCompletion(b);
+    const failed = await docsReady(b.id);
+    expect(failed.status).toBe('fa');
+    expect(failed.docs_ready).toBe(false);
+    expect(failed.errors).toEqual([
+      { code: 'document_corrupt', message: expect.stringContaining('"lease"') },
+    ]);
+    const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
+    expect(kinds(events).filter((k) => k === 'fa')).toHaveLength(1);
+    expect(kinds(events)).not.toContain('dk');
+    const calls = await eventually(
+      () => receiver.callsTo('/errors').length > 0 && receiver.callsTo('/errors'),
+    );
+    expect(JSON.parse(calls[0]!.body)).toMatchObject({
+      event_type: 'bundle_error',
+      payload: { bundle_id: b.id },
+    });
+    expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
+    expect((await call('GET', `/packets/${b.packets[0].id}/coe/`)).status).toBe(409);
+    await call('DELETE', `/webhooks/${hook.body.id}/`);
+  }, 120_000);
+
+  it('retries a failing job with growing delays, and marks the bundle failed after the last attempt', async () => {
+    await runtime.workers.documents.stop();
+    try {
+      const b = await aBundle();
+      await signToCompletion(b);
+      const broken: TEvidencePdf = {
+        renderFinal: () =>
+          Promise.reject(
+            Object.assign(new Error('renderer crashed: internal detail'), { name: 'RangeError' }),
+          ),
+        renderCertificate: () => Promise.reject(new Error('no')),
+        seal: () => Promise.reject(new Error('no')),
+      };
+      const worker = buildDocumentWorker({
+        config: runtime.config,
+        db: runtime.db,
+        pdf: broken,
+        log: createLogger('silent'),
+      });
+      const event = (attempt: number): SQSEvent => ({
+        Records: [
+          {
+            messageId: `m${attempt}`,
+            receiptHandle: 'not-a-real-handle',
+            body: JSON.stringify({
+              type: 'final',
+              accountId: runtime.demo.accountId,
+              bundleId: b.id,
+              seq: 1,
+              date: '',
+            }),
+            attributes: { ApproximateReceiveCount: String(attempt) },
+          } as unknown as SQSEvent['Records'][number],
+        ],
+      });
+      for (let attempt = 1; attempt < DOCUMENT_MAX_ATTEMPTS; attempt++) {
+        expect(await worker(event(attempt))).toEqual({
+          batchItemFailures: [{ itemIdentifier: `m${attempt}` }],
+        });
+        expect((await call('GET', `/bundles/${b.id}/`)).body.status).toBe('co');
+      }
+      expect(await worker(event(DOCUMENT_MAX_ATTEMPTS))).toEqual({ batchItemFailures: [] });
+      const failed = (await call('GET', `/bundles/${b.id}/`)).body;
+      expect(failed.status).toBe('fa');
+      expect(failed.errors).toEqual([
+        {
+          code: 'evidence_failed',
+          message: `The final documents could not be produced (RangeError; ${DOCUMENT_MAX_ATTEMPTS} attempt(s)).`,
+        },
+      ]);
+      expect(JSON.stringify(failed)).not.toContain('internal detail');
+    } finally {
+      runtime.workers.documents.start();
+    }
+  }, 120_000);
+});
+
+describe('interim files', () => {
+  it('are made on request for an account with early file access, and polled with GET', async () => {
+    const early = await runtime.seedAccount('Early', 'early@example.com');
+    await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(early.accountId, {
+      early_file_access: true,
+    });
+    const theirs = apiClient(runtime, early.apiKey);
+    const b = await aBundle(theirs);
+    const before = await theirs('GET', `/bundles/${b.id}/files/`);
+    expect(before.body.map((f: { kind: string }) => f.kind)).toEqual(['original']);
+    await fillAnn(await sessionFor(b.packets[0].id, theirs));
+
+    const requested = await theirs('PUT', `/bundles/${b.id}/files/`);
+    expect(requested.status, requested.text).toBe(202);
+    const files = await eventually(
+      async () => {
+        const res = await theirs('GET', `/bundles/${b.id}/files/`);
+        return res.body[0]?.kind === 'interim' ? res.body : undefined;
+      },
+      60_000,
+      'interim files',
+    );
+    expect(files).toEqual([
+      expect.objectContaining({ doc_key: 'lease', kind: 'interim', generated_at: expect.any(String) }),
+    ]);
+    const interim = await download(files[0].file_url);
+    const text = pdftotext(interim);
+    expect(text).toContain('ann.evidence@example.com');
+    expect(text.toLowerCase()).toContain('interim');
+    // Not sealed: nothing about it is final.
+    expect(pdfsig(interim)).not.toContain('Signature is Valid');
+    const events = (await theirs('GET', `/bundles/${b.id}/events/`)).body;
+    expect(kinds(events)).toContain('if');
+    // Unknown bundles are 404; a finished one is 409 (spec rule 3).
+    expect((await theirs('PUT', '/bundles/XXXXXXXXXX/files/')).status).toBe(404);
+    await theirs('PUT', `/bundles/${b.id}/cancel/`);
+    const refused = await theirs('PUT', `/bundles/${b.id}/files/`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('conflict');
+  }, 120_000);
+
+  it('need the early file access feature (403), and a bundle not yet finished (409)', async () => {
+    const b = await aBundle();
+    const denied = await call('PUT', `/bundles/${b.id}/files/`);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('permission_denied');
+    expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
+    const early = await runtime.seedAccount('Early 2', 'early2@example.com');
+    await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(early.accountId, {
+      early_file_access: true,
+    });
+    const theirs = apiClient(runtime, early.apiKey);
+    const done = await aBundle(theirs);
+    await signToCompletion(done, theirs);
+    await docsReady(done.id, theirs);
+    expect((await theirs('PUT', `/bundles/${done.id}/files/`)).status).toBe(409);
+    // Once the final documents exist, they are what files lists, early access or not.
+    expect(
+      (await theirs('GET', `/bundles/${done.id}/files/`)).body.map((f: { kind: string }) => f.kind),
+    ).toEqual(['final', 'attachment', 'certificate', 'certificate']);
+  }, 120_000);
+});
+
+describe('the certificate before it exists', () => {
+  it('is 409 for a signer who finished while others have not', async () => {
+    const b = await aBundle();
+    const ann = await sessionFor(b.packets[0].id);
+    await fillAnn(ann);
+    expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(200);
+    const res = await call('GET', `/packets/${b.packets[0].id}/coe/`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('conflict');
+  });
+});

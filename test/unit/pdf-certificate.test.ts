@@ -1,0 +1,75 @@
+// The Certificate of Evidence as a reader sees it (poppler's pdftotext and pdfimages).
+import { describe, expect, it } from 'vitest';
+import { renderCertificate } from '../../shared/pdf/certificate';
+import { aCertificateInput } from '../helpers/evidence';
+import { imageCount, pageTexts, textOf } from '../helpers/poppler';
+
+describe('renderCertificate', () => {
+  it('states the signer, each authentication and its result, addresses, browsers and times', async () => {
+    const input = aCertificateInput();
+    const text = textOf(await renderCertificate(input));
+    expect(text).toContain('Certificate of Evidence');
+    for (const s of [input.signer.name, input.signer.email!, input.signer.phone!, input.signer.packetId])
+      expect(text).toContain(s);
+    expect(text).toContain('SMS code passed 2025-03-07 13:59:40');
+    expect(text).toContain('Selfie collected 2025-03-07 14:01:02');
+    expect(text).toContain('Sent 2025-03-07 09:00:03 UTC');
+    expect(text).toContain('Viewed 2025-03-07 13:58:12 UTC');
+    expect(text).toContain('Consented to e-sign 2025-03-07 13:58:30 UTC');
+    expect(text).toContain('Signed 2025-03-07 14:05:09 UTC');
+    expect(text).toContain('203.0.113.24');
+    // User agents wrap within their column; every part of them is there.
+    expect(text).toContain('Mozilla/5.0 (iPhone; CPU iPhone OS 17_3 like');
+    expect(text).toContain('Mobile/15E148 Safari/604.1');
+  });
+
+  it('gives the SHA-256 of every original and final document, the audit events and the chain head', async () => {
+    const input = aCertificateInput();
+    const text = textOf(await renderCertificate(input));
+    expect(text).toContain(`Original SHA-256 ${input.documents[0]!.originalSha256}`);
+    expect(text).toContain(`Final SHA-256 ${input.documents[0]!.finalSha256}`);
+    expect(text).toContain('Zoë Ørsted opened the documents');
+    expect(text).toContain(input.chainHead);
+    expect(text).toContain(
+      'sealed with a PAdES digital signature (ETSI.CAdES.detached) by Open eSignature service seal',
+    );
+  });
+
+  it('shows the drawn signature as an image and typed initials as text', async () => {
+    const pdf = await renderCertificate(aCertificateInput());
+    expect(imageCount(pdf)).toBe(1);
+    expect(textOf(pdf)).toContain('ZØ');
+    const none = await renderCertificate(aCertificateInput({ signatureImages: [] }));
+    expect(imageCount(none)).toBe(0);
+    expect(textOf(none)).toContain('None were made.');
+  });
+
+  it('says when a document has no final file yet, and when nothing was recorded', async () => {
+    const text = textOf(
+      await renderCertificate(
+        aCertificateInput({
+          documents: [{ name: 'nda.pdf', key: 'nda', originalSha256: 'a'.repeat(64) }],
+          auth: [],
+          steps: [],
+          events: [],
+          times: {},
+        }),
+      ),
+    );
+    expect(text).toContain('Final SHA-256 not produced yet');
+    expect(text).toContain('No authentication beyond the signing link.');
+    expect(text).toContain('Viewed —');
+  });
+
+  it('runs onto more pages, each numbered, and marks every page of a test bundle', async () => {
+    const base = aCertificateInput();
+    const steps = Array.from({ length: 60 }, (_, i) => ({ ...base.steps[0]!, action: `step ${i + 1}` }));
+    const pages = pageTexts(await renderCertificate({ ...base, steps, isTest: true }));
+    expect(pages.length).toBeGreaterThan(2);
+    pages.forEach((text, i) => {
+      expect(text).toContain(`Page ${i + 1} of ${pages.length}`);
+      expect(text).toContain('TEST — not legally binding');
+    });
+    expect(pages.join(' ')).toContain('step 60');
+  });
+});
