@@ -80,6 +80,8 @@ export interface TAccountStore {
   setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
   /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
+  /** undefined removes it. */
+  setSigningRedirect(id: string, url: string | undefined): Promise<TAccount>;
   addUser(user: TUser): Promise<void>;
   getUser(accountId: string, userId: string): Promise<TUser | undefined>;
   listUsers(accountId: string): Promise<TUser[]>;

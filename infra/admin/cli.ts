@@ -95,6 +95,13 @@ export const COMMANDS = {
     },
     required: ['account', 'name'],
   },
+  'set-signing-redirect': {
+    synopsis: '--account A --url https://app.example.com/signed',
+    summary:
+      'Set where signers go after signing when neither packet nor brand says ("" removes it); prints it.',
+    flags: { account: 'string', url: 'string' },
+    required: ['account', 'url'],
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:

@@ -16,6 +16,7 @@ import { addUser } from '../../shared/domain/accounts/add-user';
 import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
+import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { TAccountStore, TApiKeyStore, TClock, TIds, TPersonStore } from '../../shared/ports';
 
@@ -159,6 +160,14 @@ export function addBrandCommand(
   input: { name: string; redirectUrl?: string; primaryColor?: string; logoUrl?: string },
 ): Promise<TBrand> {
   return addBrand(deps, accountId, input);
+}
+
+export async function setSigningRedirectCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  url: string,
+): Promise<TAccountView> {
+  return accountView(await setSigningRedirect(deps, accountId, { url: url.trim() }));
 }
 
 /** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */

@@ -55,6 +55,7 @@ export function accountDetailsText(d: TAccountDetails): string {
       ['Created', a.created],
       ['Features', on.length > 0 ? on.join(', ') : 'none'],
       ['Embed origins', a.embedOrigins?.length ? a.embedOrigins.join(', ') : 'none'],
+      ['Signing redirect', a.signingRedirectUrl ?? 'none'],
     ]),
     section(
       'Users',

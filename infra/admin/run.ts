@@ -10,6 +10,7 @@ import {
   revokeKeyCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
+  setSigningRedirectCommand,
   showAccountCommand,
   type TAdminDeps,
 } from './commands';
@@ -94,6 +95,12 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         }),
       );
       return { data: b, text: b.id };
+    }
+    case 'set-signing-redirect': {
+      const a = await setSigningRedirectCommand(deps, req(flags, 'account'), req(flags, 'url'));
+      return a.signingRedirectUrl
+        ? { data: a, text: a.signingRedirectUrl }
+        : { data: a, text: '', note: 'No redirect: signers see the done page.' };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

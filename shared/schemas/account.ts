@@ -69,6 +69,13 @@ export const ZEmbedOrigin = z
     return url.origin;
   });
 
+export const ZSigningRedirectSchema = z.object({
+  url: z.union([
+    z.literal(''),
+    z.url({ protocol: /^https?$/, message: 'Enter a valid http(s) URL.' }).max(2048),
+  ]),
+});
+
 export const ZEmbedOriginsSchema = z.object({
   origins: z.array(ZEmbedOrigin).max(20, 'At most 20 origins.'),
 });

@@ -299,6 +299,30 @@ describe('admin command on the local data folder', () => {
     await ok(dir, 'set-embed-origins', '--account', accountId, '--origins', 'https://app.acme.test');
   });
 
+  it('set-signing-redirect stores an http(s) URL, refuses others, and clears with ""', async () => {
+    expect(
+      await ok(dir, 'set-signing-redirect', '--account', accountId, '--url', 'https://acme.test/signed'),
+    ).toBe('https://acme.test/signed\n');
+    expect((await json(dir, 'show-account', '--account', accountId)).account.signingRedirectUrl).toBe(
+      'https://acme.test/signed',
+    );
+    const bad = await admin(
+      dir,
+      'set-signing-redirect',
+      '--account',
+      accountId,
+      '--url',
+      'javascript:alert(1)',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Enter a valid http(s) URL.');
+    const cleared = await admin(dir, 'set-signing-redirect', '--account', accountId, '--url', '');
+    expect(cleared).toMatchObject({ code: 0, stdout: '' });
+    expect((await json(dir, 'show-account', '--account', accountId)).account).not.toHaveProperty(
+      'signingRedirectUrl',
+    );
+  });
+
   it('revoke-key marks the key revoked', async () => {
     const text = await ok(dir, 'revoke-key', '--account', accountId, '--key-id', keyId);
     expect(text).toContain(`${keyId} revoked`);

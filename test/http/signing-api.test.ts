@@ -335,6 +335,31 @@ describe('finishing', () => {
     expect(data.nick).toMatchObject({ value: '', filled_by: '' });
   });
 
+  it("sends the signer to the packet's redirect, else the account's, after finishing", async () => {
+    const { createAccountStore } = await import('../../shared/adapters/dynamodb/account-store');
+    const accounts = createAccountStore(runtime.db, runtime.config.tableName);
+    const other = await runtime.seedAccount('Redirect Co', 'ops@redirect.test');
+    await accounts.setSigningRedirect(other.accountId, 'https://redirect.test/thanks');
+    const theirs = apiClient(runtime, other.apiKey);
+    // The packet's own redirect needs the Signing Brands feature and is set on the packet.
+    await accounts.setFeatures(other.accountId, { signing_brands: true });
+    const b = await aBundle({}, theirs);
+    const patched = await theirs('PATCH', `/packets/${b.packets[1].id}/`, {
+      json: { signing_complete_redirect: 'https://partner.test/bob-done' },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const ann = await sessionFor(b.packets[0].id, theirs);
+    await fillAnn(ann);
+    const annDone = await sign('POST', '/complete', ann, { consent: true });
+    expect(annDone.body.redirect_url).toBe('https://redirect.test/thanks');
+    const bob = await sessionFor(b.packets[1].id, theirs);
+    await sign('PUT', '/values', bob, {
+      values: [{ doc_key: 'lease', field_key: 'bob_sig', value: 'typed:Bob' }],
+    });
+    const bobDone = await sign('POST', '/complete', bob, { consent: true });
+    expect(bobDone.body.redirect_url).toBe('https://partner.test/bob-done');
+  });
+
   it('completes the bundle once when the last two signers finish at the same moment', async () => {
     const b = await aBundle();
     const ann = await sessionFor(b.packets[0].id);

@@ -78,6 +78,26 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         throw err;
       }
     },
+    async setSigningRedirect(id, url) {
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.item(id),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: url
+              ? 'SET signingRedirectUrl = :u, version = version + :one'
+              : 'REMOVE signingRedirectUrl SET version = version + :one',
+            ExpressionAttributeValues: { ...(url ? { ':u': url } : {}), ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return strip<TAccount>(out.Attributes as TItem);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
+        throw err;
+      }
+    },
     async setEmbedOrigins(id, origins) {
       try {
         const out = await db.send(

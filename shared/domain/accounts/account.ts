@@ -26,6 +26,8 @@ export interface TAccount {
    * sessions (CSP frame-ancestors). None: embedded signing pages cannot be framed.
    */
   embedOrigins?: string[];
+  /** Where signers go after signing when neither the packet nor its signing brand says. */
+  signingRedirectUrl?: string;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;

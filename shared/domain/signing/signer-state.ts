@@ -41,11 +41,15 @@ function maskPhone(phone: string | undefined): string | null {
   return `•••• ${digits.slice(-4)}`;
 }
 
-/** Where the page goes after finishing: the packet's redirect, else the signing brand's. */
+/**
+ * Where the page goes after finishing: the packet's redirect, else the signing brand's, else the
+ * account's; none: the page's own done view.
+ */
 async function redirectOf(deps: TSigningDeps, ctx: TSignerContext): Promise<string | null> {
   if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
   const brand = await brandOf(deps, ctx);
-  return brand?.redirectUrl ?? null;
+  if (brand?.redirectUrl) return brand.redirectUrl;
+  return (await deps.accounts.getAccount(ctx.bundle.accountId))?.signingRedirectUrl ?? null;
 }
 
 async function brandOf(deps: TSigningDeps, ctx: TSignerContext) {
