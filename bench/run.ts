@@ -3,8 +3,8 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing runs the signing section alone: it prints its table and replaces only the
-// `signing` key of the existing bench/results.json (the other keys stay as the last full run wrote them).
+// BENCH_ONLY=signing (or evidence) runs that section alone: it prints its table and replaces only
+// its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
 // Set before anything loads the SDK: the modules below are imported dynamically for that reason
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
+import type { TEvidenceFigures } from './evidence';
 import { kb, mark, ms, table } from './format';
 import type { TSigningFigures } from './signing';
 import type { TWebhookFigures } from './webhooks';
@@ -29,6 +30,7 @@ const { benchBundlesApi, bundlesApiFailed, bundlesApiJson, bundlesApiReport, BUN
 const { round } = await import('./stats');
 const { benchWebhooks, webhooksFailed, webhooksJson, webhooksReport } = await import('./webhooks');
 const { benchSigning, signingFailed, signingJson, signingReport } = await import('./signing');
+const { benchEvidence, evidenceFailed, evidenceJson, evidenceReport } = await import('./evidence');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -41,7 +43,7 @@ const TARGETS = {
  * Whole-run guard: every phase is bounded already; this catches a hang outside them. Above the
  * sum of the bounds (the webhooks section alone may take 4 minutes on a busy 2-core machine).
  */
-const WATCHDOG_MS = 13 * 60_000;
+const WATCHDOG_MS = 17 * 60_000;
 /** The signing section: 40 completes with 40 fields each, then 8 page loads in Chromium. */
 const SIGNING_OPTIONS = {
   completeWarmup: 3,
@@ -51,9 +53,21 @@ const SIGNING_OPTIONS = {
   renderPages: 20,
   phaseMaxMs: 150_000,
 } as const;
+/** The evidence section: a 50-page 10 MB document in fresh processes, then 5 bundles to docs ready. */
+const EVIDENCE_OPTIONS = {
+  pages: 50,
+  targetBytes: 10 * 1024 * 1024,
+  warmup: 1,
+  runs: 5,
+  rounds: 5,
+  bundles: 5,
+  bundleWarmup: 1,
+  bundlePages: 10,
+  phaseMaxMs: 180_000,
+} as const;
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'signing') {
-  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing" can run alone`);
+if (ONLY !== undefined && ONLY !== 'signing' && ONLY !== 'evidence') {
+  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing" or "evidence" can run alone`);
   process.exit(2);
 }
 
@@ -63,6 +77,7 @@ function printReport(
   bundlesApi: TBundlesApiFigures,
   webhooks: TWebhookFigures,
   signing: TSigningFigures,
+  evidence: TEvidenceFigures,
 ) {
   const out: string[] = [];
   out.push(
@@ -143,6 +158,7 @@ function printReport(
   out.push(bundlesApiReport(bundlesApi));
   out.push(webhooksReport(webhooks));
   out.push(signingReport(signing));
+  out.push(evidenceReport(evidence));
   console.log(out.join('\n'));
 }
 
@@ -155,6 +171,7 @@ function resultsJson(
   bundlesApi: TBundlesApiFigures,
   webhooks: TWebhookFigures,
   signing: TSigningFigures,
+  evidence: TEvidenceFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -211,6 +228,7 @@ function resultsJson(
     bundlesApi: bundlesApiJson(bundlesApi),
     webhooks: webhooksJson(webhooks),
     signing: signingJson(signing),
+    evidence: evidenceJson(evidence),
   };
 }
 
@@ -227,18 +245,31 @@ console.log(
   `bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage.toFixed(2)}`,
 );
 const signingMessage = 'bench: signing: complete with 40 fields, first page of 20 in Chromium…';
-if (ONLY === 'signing') {
-  console.log(signingMessage);
-  const signing = await benchSigning(SIGNING_OPTIONS);
-  console.log(signingReport(signing));
+const evidenceMessage =
+  'bench: evidence: a 50-page 10 MB document rendered and sealed in fresh processes, then bundles to docs ready…';
+if (ONLY !== undefined) {
+  let key: string;
+  let json: unknown;
+  let failedOnly: boolean;
+  if (ONLY === 'signing') {
+    console.log(signingMessage);
+    const signing = await benchSigning(SIGNING_OPTIONS);
+    console.log(signingReport(signing));
+    [key, json, failedOnly] = ['signing', signingJson(signing), signingFailed(signing)];
+  } else {
+    console.log(evidenceMessage);
+    const evidence = await benchEvidence(EVIDENCE_OPTIONS);
+    console.log(evidenceReport(evidence));
+    [key, json, failedOnly] = ['evidence', evidenceJson(evidence), evidenceFailed(evidence)];
+  }
   const previous = existsSync(RESULTS_FILE)
     ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>)
     : {};
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...previous, signing: signingJson(signing) }, null, 2)}\n`);
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...previous, [key]: json }, null, 2)}\n`);
   console.log(
-    `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)} (signing only)`,
+    `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)} (${key} only)`,
   );
-  process.exit(signingFailed(signing) ? 1 : 0);
+  process.exit(failedOnly ? 1 : 0);
 }
 console.log('bench: building and importing Lambda bundles…');
 const bundles = await benchBundles({ importRuns: 7 });
@@ -276,10 +307,13 @@ const webhooks = await benchWebhooks({
 console.log(signingMessage);
 const signing = await benchSigning(SIGNING_OPTIONS);
 
-printReport(bundles, api, bundlesApi, webhooks, signing);
+console.log(evidenceMessage);
+const evidence = await benchEvidence(EVIDENCE_OPTIONS);
+
+printReport(bundles, api, bundlesApi, webhooks, signing, evidence);
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing), null, 2)}\n`,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence), null, 2)}\n`,
 );
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
@@ -289,5 +323,6 @@ const failed =
   [api.api.get, api.api.post, api.dynalite.get, api.dynalite.put].some((x) => x.failed > 0) ||
   bundlesApiFailed(bundlesApi) ||
   webhooksFailed(webhooks) ||
-  signingFailed(signing);
+  signingFailed(signing) ||
+  evidenceFailed(evidence);
 if (failed) process.exitCode = 1;
