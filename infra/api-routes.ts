@@ -1,13 +1,23 @@
 // Which Lambda serves which top-level path below /api/v2. The CDK stack creates these API
 // Gateway resources and the local runtime routes requests by the same table.
 
-export type TFunctionName = 'persons' | 'account' | 'bundles' | 'packets' | 'webhooks' | 'signing';
+export type TFunctionName =
+  | 'persons'
+  | 'templates'
+  | 'account'
+  | 'bundles'
+  | 'packets'
+  | 'webhooks'
+  | 'signing'
+  | 'envelope-templates';
 
 export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'persons', fn: 'persons' },
   { resource: 'bundles', fn: 'bundles' },
   { resource: 'packets', fn: 'packets' },
+  { resource: 'templates', fn: 'templates' },
   { resource: 'webhooks', fn: 'webhooks' },
+  { resource: 'envelope-templates', fn: 'envelope-templates' },
   { resource: 'rate_limit', fn: 'account' },
   // POST /api/v2/verify/: is this a file this service sealed for the caller's account?
   { resource: 'verify', fn: 'bundles' },
@@ -22,4 +32,6 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'sign', fn: 'signing' },
   // The public verification page and its check (functions/signing/verify-page.ts): no API key.
   { resource: 'verify', fn: 'signing' },
+  // Portal smart links (functions/signing/portal-page.ts): a public form that starts a bundle.
+  { resource: 'portal', fn: 'signing' },
 ];

@@ -160,6 +160,8 @@ export class EsignStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: config.deletionProtection,
       removalPolicy: keep,
+      // Short-lived items (the portal's abuse counters) carry `ttl`, epoch seconds.
+      timeToLiveAttribute: 'ttl',
     });
     const indexes: readonly TIndexDeclaration[] = Object.values(INDEXES);
     for (const index of indexes) {
@@ -377,6 +379,18 @@ export class EsignStack extends Stack {
     bundles.grantBucket(bucket, 'readWrite');
     grantPublish(bundles);
 
+    // Document templates: their items and their PDFs (bundles made from one reuse its PDF).
+    // Its doc_template_* webhook events go straight to the deliveries queue (no bundle outbox).
+    const templates = endpoint(
+      'TemplatesFunction',
+      'templates',
+      'Document templates: /api/v2/templates/',
+      webhookEnv,
+    );
+    templates.grantTable(table, 'readWrite');
+    templates.grantBucket(bucket, 'readWrite');
+    templates.grantSend(webhookQueue);
+
     // Signing links point at the API's own stage, where the signing pages are served. Built from
     // the API's id alone: a reference to its stage would close a dependency cycle (see above).
     const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
@@ -499,6 +513,15 @@ export class EsignStack extends Stack {
     signing.grantTable(table, 'readWrite');
     signing.grantBucket(bucket, 'readWrite');
     grantPublish(signing);
+
+    // Envelope templates: its own items only (and their smart links, which name the public stage).
+    const envelopeTemplates = endpoint(
+      'EnvelopeTemplatesFunction',
+      'envelope-templates',
+      'Envelope templates: /api/v2/envelope-templates/',
+      { PUBLIC_BASE_URL: publicBaseUrl },
+    );
+    envelopeTemplates.grantTable(table, 'readWrite');
     // SMS codes go to the signer's phone: SNS publishes to a phone number with no topic, which
     // IAM can only scope by denying topic ARNs, so this allows Publish to phone numbers only.
     signing.fn.addToRolePolicy(
@@ -558,8 +581,10 @@ export class EsignStack extends Stack {
       account,
       bundles,
       packets,
+      templates,
       webhooks,
       signing,
+      'envelope-templates': envelopeTemplates,
     };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     // A function may serve several resources (bundles: /api/v2/bundles and /api/v2/verify): its

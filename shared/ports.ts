@@ -2,10 +2,12 @@
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
 import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
+import type { TEnvelopeTemplate } from './domain/envelope-templates/envelope-template';
 import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from './domain/evidence/evidence-files';
 import type { TNotificationRecord, TSentMessage } from './domain/notifications/notification';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TSigningRecord } from './domain/signing/signing-record';
+import type { TDocTemplate } from './domain/templates/doc-template';
 import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
 import type {
   TWebhookDelivery,
@@ -41,6 +43,37 @@ export interface TPersonStore {
   save(person: TPerson, previous: TPerson | undefined): Promise<void>;
   delete(person: TPerson): Promise<void>;
   list(accountId: string, filter: TPersonFilter, page: TPage): Promise<TPageOf<TPerson>>;
+}
+
+/** Counters of the portal's abuse limits: one item per counter and window, bumped conditionally. */
+export interface TPortalCounterStore {
+  /** Counts one more under `counter` unless it reached `limit`; false when it had. */
+  take(counter: string, limit: number, expiresAt: Date): Promise<boolean>;
+}
+
+export interface TEnvelopeTemplateStore {
+  get(accountId: string, id: string): Promise<TEnvelopeTemplate | undefined>;
+  /** The template whatever its account (public portal pages); the caller checks what it may show. */
+  find(id: string): Promise<TEnvelopeTemplate | undefined>;
+  /** `previous` undefined: create (fails if the id exists); else replace if its version still holds. */
+  save(template: TEnvelopeTemplate, previous: TEnvelopeTemplate | undefined): Promise<void>;
+  delete(template: TEnvelopeTemplate): Promise<void>;
+  /** Enabled templates only, newest first. */
+  listEnabled(accountId: string, page: TPage): Promise<TPageOf<TEnvelopeTemplate>>;
+}
+
+/** Document templates, each one item written conditionally on `version`. */
+export interface TDocTemplateStore {
+  get(accountId: string, id: string): Promise<TDocTemplate | undefined>;
+  /** `previous` undefined: create (fails if the id exists); else replace if its version still holds. */
+  save(template: TDocTemplate, previous: TDocTemplate | undefined): Promise<void>;
+  delete(template: TDocTemplate): Promise<void>;
+  /** Newest first, only those `visible` keeps (decided from the list keys, before any page is read). */
+  list(
+    accountId: string,
+    visible: (t: Pick<TDocTemplate, 'isShared' | 'owner'>) => boolean,
+    page: TPage,
+  ): Promise<TPageOf<TDocTemplate>>;
 }
 
 export interface TWebhookStore {

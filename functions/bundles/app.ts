@@ -2,6 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
@@ -46,6 +48,8 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     evidence: createEvidenceStore(db, config.tableName),
     seals: createSealReader(),
     persons: createPersonStore(db, config.tableName),
+    templates: createDocTemplateStore(db, config.tableName),
+    envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
     fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
@@ -78,13 +82,14 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
       body: { accept: ['json', 'form', 'multipart'], maxBytes: BUNDLE_LIMITS.requestBytes },
       handler: async (req) => {
         const { request, files } = await bundleRequestOf(req.body);
-        return bundle(201, await createBundle(deps, req.auth.accountId, request, files));
+        return bundle(201, await createBundle(deps, req.auth.accountId, request, files, req.auth.userId));
       },
     },
     {
       method: 'POST',
       path: '/bundles/create_from_envelope_template',
-      handler: async (req) => bundle(201, await createBundle(deps, req.auth.accountId, req.body)),
+      handler: async (req) =>
+        bundle(201, await createBundle(deps, req.auth.accountId, req.body, new Map(), req.auth.userId)),
     },
     {
       method: 'GET',

@@ -24,6 +24,7 @@ import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { pageRoutes } from './pages';
+import { portalRoutes } from './portal-page';
 import { filesOf } from './uploads';
 import { verifyRoutes } from './verify-page';
 
@@ -142,6 +143,8 @@ export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocume
       handler: act((s, req) => declinePacket(deps, s, req.body, req.client)),
     },
     ...pageRoutes({ ...deps, config }),
+    // Portal smart links (ARCHITECTURE.md, "Envelope templates"): /portal/<template id>.
+    ...portalRoutes({ ...deps, db, config }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,

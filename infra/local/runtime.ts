@@ -9,12 +9,14 @@ import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
+import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
 import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
 import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
 import { buildScheduler } from '../../functions/scheduler/app';
 import { buildSigningHandler } from '../../functions/signing/app';
+import { buildTemplatesHandler } from '../../functions/templates/app';
 import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
@@ -305,8 +307,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         account: buildAccountHandler({ config, log: fnLog('account') }),
         bundles: buildBundlesHandler({ config, db, log: fnLog('bundles') }),
         packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
+        templates: buildTemplatesHandler({ config, db, log: fnLog('templates') }),
         webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
         signing: buildSigningHandler({ config, db, log: fnLog('signing') }),
+        'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
       },
       pages: outboxPages(outboxDir),
     });

@@ -99,6 +99,7 @@ export const ZBundleRequestSchema = z.object({
 export type TBundleRequest = z.output<typeof ZBundleRequestSchema>;
 export type TPacketRequest = z.output<typeof ZPacketRequestSchema>;
 export type TDocumentRequest = z.output<typeof ZDocumentRequestSchema>;
+export type TTemplateRequest = z.output<typeof ZTemplateRequestSchema>;
 
 /** The envelope-template part of a create request (spec: template_id and field_values). */
 export const ZEnvelopeTemplateRequestSchema = z.object({

@@ -250,8 +250,8 @@ describe('bundles.createFromBundleHelper with files (multipart)', () => {
 
 describe('bundles.createFromEnvelopeTemplate', () => {
   // The client posts { envelope_template: { template_id, field_values }, packets } to /bundles/; the
-  // spec's create-from-envelope-template body needs no documents. No envelope template can be made
-  // through the API, so an unknown one is what can be tried: a 400 that names it.
+  // spec's create-from-envelope-template body needs no documents. An unknown envelope template is a
+  // 400 that names it (bundles made from real ones: test/compat/envelope-templates.test.ts).
   it('refuses an unknown envelope template by naming it, not the missing documents', async () => {
     const { status, body, error } = await failureOf(
       client.bundles.createFromEnvelopeTemplate({

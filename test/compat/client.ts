@@ -59,6 +59,18 @@ export interface TBlueInkClient {
     generateFiles(bundleId: string): Promise<TClientResponse>;
     listData(bundleId: string): Promise<TClientResponse>;
   };
+  envelopeTemplates: {
+    list(params?: TParams): Promise<TClientResponse>;
+    retrieve(envelopeTemplateId: string): Promise<TClientResponse>;
+    pagedList(params: TParams): AsyncGenerator<TClientResponse>;
+  };
+  templates: {
+    list(params?: TParams): Promise<TClientResponse>;
+    pagedList(params: TParams): AsyncGenerator<TClientResponse>;
+    retrieve(templateId: string): Promise<TClientResponse>;
+    update(templateId: string, data: object): Promise<TClientResponse>;
+    delete(templateId: string): Promise<TClientResponse>;
+  };
   packets: {
     update(packetId: string, data: object): Promise<TClientResponse>;
     embedUrl(packetId: string): Promise<TClientResponse>;
@@ -76,6 +88,8 @@ export interface TBundleHelper {
   addField(docKey: string, field: object): string;
   addSigner(signer: object): string;
   addAutoPlacement(docKey: string, autoPlacement: object): string;
+  addDocumentTemplate(template: { template_id: string; key?: string; field_values?: object[] }): string;
+  assignRole(signerKey: string, templateKey: string, roleKey: string): object;
   addEnvelopeTemplate(envelopeTemplate: { template_id: string; field_values?: object[] }): object;
   asData(): unknown;
 }

@@ -881,7 +881,10 @@ describe('document worker (evidence)', () => {
         'bundles',
         ['dev/*/api/v2/bundles', 'dev/*/api/v2/bundles/*', 'dev/*/api/v2/verify', 'dev/*/api/v2/verify/*'],
       ],
-      ['signing', ['dev/*/sign', 'dev/*/sign/*', 'dev/*/verify', 'dev/*/verify/*']],
+      [
+        'signing',
+        ['dev/*/sign', 'dev/*/sign/*', 'dev/*/verify', 'dev/*/verify/*', 'dev/*/portal', 'dev/*/portal/*'],
+      ],
     ] as const) {
       const fnId = functionId(dev, 'Esign-dev', name);
       const sources = Object.values(
@@ -894,5 +897,29 @@ describe('document worker (evidence)', () => {
       ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
       expect(sources.sort(), name).toEqual([...paths].sort());
     }
+  });
+});
+
+describe('envelope templates and portal smart links', () => {
+  it('serves /api/v2/envelope-templates from its own function, which knows the public base URL', () => {
+    expect(API_ROUTES).toContainEqual({ resource: 'envelope-templates', fn: 'envelope-templates' });
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'portal', fn: 'signing' });
+    const fnId = functionId(dev, 'Esign-dev', 'envelope-templates');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] }, Principal: 'apigateway.amazonaws.com' },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/api/v2/envelope-templates', 'dev/*/api/v2/envelope-templates/*']);
+    const vars = (resources(dev)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(vars).toHaveProperty('PUBLIC_BASE_URL');
+    expect(vars).toHaveProperty('TABLE_NAME');
+  });
+
+  it('turns on the table TTL that ends the portal counters', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    });
   });
 });

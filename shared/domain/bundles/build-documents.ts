@@ -2,6 +2,7 @@ import type { TPdfTools, TUrlFetcher } from '../../ports';
 import {
   BUNDLE_LIMITS,
   type TDocumentRequest,
+  type TTemplateRequest,
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
 } from '../../schemas/bundle-request';
@@ -11,10 +12,21 @@ import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
 
+/**
+ * A checked document: uploaded ones carry their bytes (stored under the bundle), documents from
+ * a template carry the template's blob key instead (reused, never copied).
+ */
 export interface TDocumentDraft {
   document: Omit<TDocument, 'blobKey'>;
-  bytes: Buffer;
+  bytes?: Buffer;
+  blobKey?: string;
 }
+
+/** Turns a TemplateRequest (at `path`, `documents[2]`) into a document, or says what is wrong. */
+export type TTemplateResolver = (
+  request: TTemplateRequest,
+  path: string,
+) => Promise<{ draft: TDocumentDraft } | { errors: TFieldError[] }>;
 
 const MAX_FIELDS_BYTES = 300 * 1024;
 
@@ -40,29 +52,49 @@ export async function buildDocuments(
   items: Record<string, unknown>[],
   packetKeys: ReadonlySet<string>,
   files: ReadonlyMap<number, Buffer>,
+  fromTemplate?: TTemplateResolver,
 ): Promise<TDocumentDraft[]> {
-  const parsed: { doc: TDocumentRequest; path: string }[] = [];
+  const parsed: ({ doc: TDocumentRequest; path: string } | { template: TTemplateRequest; path: string })[] =
+    [];
   const errors: TFieldError[] = [];
   items.forEach((item, i) => {
     const path = ['documents', i];
     if ('template_id' in item) {
       const t = parseInputAt(ZTemplateRequestSchema, item, path);
       if ('errors' in t) errors.push(...t.errors);
-      // Document templates arrive with their own issue; until then no template id exists.
-      else
+      else if (!fromTemplate)
         errors.push({ field: `documents[${i}].template_id`, message: 'No document template has this id.' });
+      else parsed.push({ template: t.data, path: `documents[${i}]` });
       return;
     }
     const d = parseInputAt(ZDocumentRequestSchema, item, path);
     if ('errors' in d) errors.push(...d.errors);
     else parsed.push({ doc: d.data, path: `documents[${i}]` });
   });
+  const keyOf = (p: (typeof parsed)[number], i: number) =>
+    ('doc' in p ? p.doc.key : p.template.key) ?? `doc-${i + 1}`;
   const keys = new Set<string>();
-  parsed.forEach(({ doc, path }, i) => {
-    const key = doc.key ?? `doc-${i + 1}`;
+  parsed.forEach((p, i) => {
+    const key = keyOf(p, i);
     if (keys.has(key))
-      errors.push({ field: `${path}.key`, message: `Another document already has the key "${key}".` });
+      errors.push({ field: `${p.path}.key`, message: `Another document already has the key "${key}".` });
     keys.add(key);
+  });
+  // Templates are resolved before any file is fetched: a wrong assignment costs no download.
+  const fromTemplates = new Map<number, TDocumentDraft>();
+  for (const [i, p] of parsed.entries()) {
+    if (!('template' in p) || !fromTemplate) continue;
+    const resolved = await fromTemplate(p.template, p.path);
+    if ('errors' in resolved) errors.push(...resolved.errors);
+    else
+      fromTemplates.set(i, {
+        ...resolved.draft,
+        document: { ...resolved.draft.document, key: keyOf(p, i) },
+      });
+  }
+  parsed.forEach((p) => {
+    if (!('doc' in p)) return;
+    const { doc, path } = p;
     if ((doc.fields?.length ?? 0) > BUNDLE_LIMITS.fieldsPerDocument) {
       errors.push({
         field: `${path}.fields`,
@@ -80,7 +112,14 @@ export async function buildDocuments(
 
   const drafts: TDocumentDraft[] = [];
   let total = 0;
-  for (const [i, { doc, path }] of parsed.entries()) {
+  for (const [i, p] of parsed.entries()) {
+    const fromTemplateDraft = fromTemplates.get(i);
+    if (fromTemplateDraft) {
+      drafts.push(fromTemplateDraft);
+      continue;
+    }
+    if (!('doc' in p)) continue;
+    const { doc, path } = p;
     const bytes = await documentBytes(doc, path, files, deps.fetcher);
     total += bytes.length;
     if (total > BUNDLE_LIMITS.bundleBytes) {
@@ -126,7 +165,8 @@ async function findText(pdf: TPdfTools, bytes: Buffer, searches: string[], field
   }
 }
 
-async function placeFields(
+/** Checks a document's fields (and resolves its auto placements) against its pages and signers. */
+export async function placeFields(
   pdf: TPdfTools,
   doc: TDocumentRequest,
   bytes: Buffer,

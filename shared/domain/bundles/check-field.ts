@@ -57,7 +57,8 @@ export function checkField(f: Omit<TFieldRequest, 'x' | 'y'> & { x: number; y: n
   return errors;
 }
 
-function checkInitialValue(
+/** The rules an initial value must meet for its field (also a template's field_values). */
+export function checkInitialValue(
   f: Pick<TFieldRequest, 'kind' | 'v_pattern' | 'v_regex' | 'v_min' | 'v_max'>,
   v: string,
   at: (field: string, message: string) => void,

@@ -4,6 +4,8 @@ import type {
   TBlobStore,
   TBundleStore,
   TClock,
+  TDocTemplateStore,
+  TEnvelopeTemplateStore,
   TIds,
   TPdfTools,
   TPersonStore,
@@ -12,11 +14,14 @@ import type {
 import { ZBundleRequestSchema, ZEnvelopeTemplateRequestSchema } from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { templateDocuments } from '../templates/template-documents';
 import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
+import { changeBundle } from './change-bundle';
+import { envelopeBundleRequest } from './envelope-bundle-request';
 import { linkPerson } from './link-person';
 import { applySend, countUsage, event } from './send-bundle';
 
@@ -29,6 +34,10 @@ export interface TCreateBundleDeps {
   fetcher: TUrlFetcher;
   clock: TClock;
   ids: TIds;
+  /** Absent: TemplateRequest items are refused as naming no template. */
+  templates?: TDocTemplateStore;
+  /** Absent: a request naming an envelope template is refused on that field. */
+  envelopeTemplates?: TEnvelopeTemplateStore;
 }
 
 export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
@@ -44,9 +53,17 @@ export async function createBundle(
   accountId: string,
   body: unknown,
   files: ReadonlyMap<number, Buffer> = new Map(),
+  /** The user of the API key: document templates not shared are visible to their owner. */
+  userId = '',
 ): Promise<TBundle> {
-  if (body && typeof body === 'object' && 'envelope_template' in body)
-    return createFromEnvelopeTemplate(body);
+  if (body && typeof body === 'object' && 'envelope_template' in body) {
+    const { templates, envelopeTemplates } = deps;
+    if (!templates || !envelopeTemplates) return createFromEnvelopeTemplate(body);
+    const envelope = { templates, envelopeTemplates, accounts: deps.accounts };
+    const { request, reminders } = await envelopeBundleRequest(envelope, accountId, body);
+    const bundle = await createBundle(deps, accountId, request, files, userId);
+    return reminders ? changeBundle(deps, accountId, bundle.id, (b) => ({ ...b, ...reminders })) : bundle;
+  }
   const input = parseInput(ZBundleRequestSchema, body);
   const { drafts: packetDrafts, errors } = buildPackets(input.packets);
   const packetKeys = new Set(packetDrafts.map((p) => p.key));
@@ -77,7 +94,22 @@ export async function createBundle(
   }
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
-  const documents = await buildDocuments(deps, input.documents, packetKeys, files);
+  const templates = deps.templates;
+  const documents = await buildDocuments(
+    deps,
+    input.documents,
+    packetKeys,
+    files,
+    templates &&
+      ((request, path) =>
+        templateDocuments(
+          { templates, accounts: deps.accounts },
+          { accountId, userId },
+          request,
+          packetKeys,
+          path,
+        )),
+  );
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
   const unknownPersons: TFieldError[] = [];
@@ -149,8 +181,9 @@ async function writeBundle(
 
   const stored: TDocument[] = [];
   for (const d of documents) {
-    const blobKey = originalBlobKey(accountId, id, d.document.key);
-    await deps.blobs.put(blobKey, d.bytes, 'application/pdf');
+    // A document from a template keeps the template's PDF: one object, never copied.
+    const blobKey = d.blobKey ?? originalBlobKey(accountId, id, d.document.key);
+    if (d.bytes) await deps.blobs.put(blobKey, d.bytes, 'application/pdf');
     stored.push({ ...d.document, blobKey });
   }
 

@@ -8,7 +8,7 @@ import type {
 } from '../../ports';
 import type { TBundle } from '../bundles/bundle';
 import type { TDocumentJob, TNotificationJob, TOutboxEntry } from './outbox';
-import type { TWebhook, TWebhookEventType } from './webhook';
+import type { TSubscribableEventType, TWebhook } from './webhook';
 import { type TWebhookEvent, webhookEventId } from './webhook-event';
 
 export type TPublishDeps = {
@@ -37,7 +37,7 @@ function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, string>
  * service disabled for failing (not the sender) still get it logged, so it can be redelivered
  * once their receiver is back. A webhook the sender switched off gets nothing.
  */
-const listens = (w: TWebhook, type: TWebhookEventType) =>
+export const listens = (w: TWebhook, type: TSubscribableEventType) =>
   w.eventTypes.includes(type) && (w.enabled || w.disabledAt !== undefined);
 
 /**
@@ -110,7 +110,12 @@ async function queueDocumentJob(deps: TPublishDeps, bundle: TBundle, entry: TOut
   await deps.queue.send('documentJobs', { ...job });
 }
 
-async function logAndQueue(deps: TPublishDeps, fresh: TWebhookEvent, deliver: boolean): Promise<void> {
+/** Logs one webhook's copy of an event once (its id is derived) and queues its delivery once. */
+export async function logAndQueue(
+  deps: Pick<TPublishDeps, 'webhookEvents' | 'queue'>,
+  fresh: TWebhookEvent,
+  deliver: boolean,
+): Promise<void> {
   const { event } = await deps.webhookEvents.createOnce(fresh);
   if (!deliver || event.queued) return;
   const job: TWebhookJob = { accountId: event.accountId, eventId: event.id };

@@ -2,7 +2,7 @@
 // event is published, then updated by every delivery attempt.
 import { createHash } from 'node:crypto';
 import type { TDayRange } from '../../ports';
-import type { TSubscribableEventType, TWebhookEventType } from './webhook';
+import type { TSubscribableEventType } from './webhook';
 
 /** An attempt as the event's `deliveries` list shows it. */
 export interface TDeliverySummary {
@@ -18,7 +18,7 @@ export interface TWebhookDelivery extends TDeliverySummary {
   accountId: string;
   eventId: string;
   webhookId: string;
-  eventType: TWebhookEventType;
+  eventType: TSubscribableEventType;
   success: boolean;
   /** The event's payload and log time, so the list can answer in the WebhookEvent shape. */
   payload: string;
@@ -29,12 +29,13 @@ export interface TWebhookEvent {
   id: string;
   accountId: string;
   webhookId: string;
-  type: TWebhookEventType;
+  type: TSubscribableEventType;
   /** When the event was logged. */
   created: string;
   /** When the state change that fired it happened. */
   eventDate: string;
-  bundleId: string;
+  /** Absent for document template events (their payload names the template). */
+  bundleId?: string;
   packetId?: string;
   /** The `payload` object of the call, as JSON text. */
   payload: string;

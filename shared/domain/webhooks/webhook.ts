@@ -14,7 +14,8 @@ export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /**
  * Types BlueInk added to its API after the spec this service follows, which its official
  * clients offer: a webhook may subscribe to them, so those clients work unchanged. The
- * document-template types fire once templates can change (the templates work);
+ * document-template types fire on a template's create, update and delete
+ * (shared/domain/templates/publish-template-event.ts);
  * bundle_signer_reassigned never fires, as this service has no reassignment.
  */
 export const NEWER_EVENT_TYPES = [

@@ -1,0 +1,210 @@
+// Portal smart links (`/portal/<envelope template id>`, no API key): a portal template with direct
+// signing is a public form. The page asks for a name and an email (plain HTML, no script); its
+// POST makes a bundle from the template for that person and answers 303 to an embedded signing
+// link, so they sign at once. Abuse limits: start-portal-signing.ts (PORTAL_LIMITS).
+
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { createPortalCounterStore } from '../../shared/adapters/dynamodb/portal-counter-store';
+import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
+import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
+import { randomIds } from '../../shared/adapters/system';
+import type { TConfig } from '../../shared/config';
+import type { TEnvelopeTemplate } from '../../shared/domain/envelope-templates/envelope-template';
+import {
+  PORTAL_LIMITS,
+  portalTemplate,
+  startPortalSigning,
+} from '../../shared/domain/envelope-templates/start-portal-signing';
+import type { TFieldError } from '../../shared/domain/errors';
+import type { TRequest, TResponse } from '../../shared/http/request';
+import type { TRoute } from '../../shared/http/router';
+import type {
+  TAccountStore,
+  TBlobStore,
+  TBundleStore,
+  TClock,
+  TPortalCounterStore,
+  TSigningTokenStore,
+} from '../../shared/ports';
+import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+import { signingAssets } from './assets';
+import { securityHeaders } from './security-headers';
+
+export interface TPortalRouteDeps {
+  db: DynamoDBDocumentClient;
+  config: TConfig;
+  bundles: TBundleStore;
+  accounts: TAccountStore;
+  tokens: TSigningTokenStore;
+  blobs: TBlobStore;
+  clock: TClock;
+  /** Tests pass smaller limits; the deployed service uses PORTAL_LIMITS. */
+  limits?: { perIpPerHour: number; perTemplatePerDay: number };
+  counters?: TPortalCounterStore;
+}
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** '' locally, `/<stage>` on API Gateway's own URL. */
+function basePath(req: TRequest): string {
+  const p = req.url.pathname;
+  const i = p.lastIndexOf('/portal/');
+  return i > 0 ? p.slice(0, i) : '';
+}
+
+interface TForm {
+  name?: string;
+  email?: string;
+  errors?: TFieldError[];
+  message?: string;
+}
+
+function formPage(base: string, t: TEnvelopeTemplate, form: TForm = {}): string {
+  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
+  const errorOf = (field: string) => form.errors?.find((e) => e.field === field)?.message;
+  const input = (id: 'name' | 'email', label: string, type: string, autocomplete: string) => {
+    const error = errorOf(id);
+    return `<p><label class="label" for="${id}">${label}</label>
+<input class="input" id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${esc(t.name)}</title>
+<link rel="stylesheet" href="${esc(css)}">
+</head>
+<body>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t.name)}</span></div></div></header>
+<main id="main" class="main"><section class="card" aria-labelledby="title">
+<h1 id="title">${esc(t.name)}</h1>
+${t.description ? `<p>${esc(t.description)}</p>` : ''}
+<p>Enter your name and email to open the documents and sign them now.</p>
+${form.message ? `<p class="verdict bad" role="alert">${esc(form.message)}</p>` : ''}
+<form id="portal-form" method="post" action="${esc(`${base}/portal/${t.id}`)}">
+${input('name', 'Your full name', 'text', 'name')}
+${input('email', 'Your email', 'email', 'email')}
+<p><button class="btn primary" type="submit">Continue to sign</button></p>
+</form>
+</section></main>
+</body>
+</html>
+`;
+}
+
+const notFoundPage = (base: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,"><title>Link not in use</title><link rel="stylesheet" href="${esc(`${base}/sign/assets/${signingAssets().version}/app.css`)}"></head>
+<body><main id="main" class="main"><section class="card"><h1>This link is not in use</h1>
+<p>Ask whoever sent it for a new one.</p></section></main></body></html>
+`;
+
+/** The smart link's page and its form post; `deps` are the signing Lambda's stores. */
+export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
+  const { db, config } = deps;
+  const portal = {
+    ...deps,
+    persons: createPersonStore(db, config.tableName),
+    templates: createDocTemplateStore(db, config.tableName),
+    envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
+    counters: deps.counters ?? createPortalCounterStore(db, config.tableName),
+    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
+    fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
+    ids: randomIds,
+  };
+  const html = (
+    req: TRequest,
+    status: number,
+    text: string,
+    extra: Record<string, string> = {},
+  ): TResponse => ({
+    status,
+    text,
+    headers: {
+      ...securityHeaders(config, { https: req.url.protocol === 'https:' }),
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...extra,
+    },
+  });
+  const templateOr404 = async (req: TRequest) => {
+    try {
+      return await portalTemplate(portal, req.params.id!);
+    } catch (err) {
+      if ((err as Error).name === 'NotFoundError') return undefined;
+      throw err;
+    }
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/portal/{id}',
+      handler: async (req) => {
+        const t = await templateOr404(req);
+        const base = basePath(req);
+        return t ? html(req, 200, formPage(base, t)) : html(req, 404, notFoundPage(base));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/portal/{id}',
+      handler: async (req) => {
+        const base = basePath(req);
+        const t = await templateOr404(req);
+        if (!t) return html(req, 404, notFoundPage(base));
+        const body = (req.body ?? {}) as { name?: unknown; email?: unknown };
+        const form: TForm = {
+          name: typeof body.name === 'string' ? body.name : '',
+          email: typeof body.email === 'string' ? body.email : '',
+        };
+        try {
+          const started = await startPortalSigning(
+            portal,
+            t.id,
+            form,
+            req.client.ip,
+            config.publicBaseUrl || `${req.url.origin}${base}`,
+            deps.limits ?? PORTAL_LIMITS,
+          );
+          return html(req, 303, '', { Location: started.url });
+        } catch (err) {
+          const e = err as Error & { fieldErrors?: TFieldError[]; retryAfterSeconds?: number };
+          if (
+            e.name === 'ValidationError' &&
+            e.fieldErrors?.every((f) => f.field === 'name' || f.field === 'email')
+          )
+            return html(req, 400, formPage(base, t, { ...form, errors: e.fieldErrors }));
+          if (e.name === 'ThrottledError')
+            return html(req, 429, formPage(base, t, { ...form, message: e.message }), {
+              'Retry-After': String(e.retryAfterSeconds ?? 3600),
+            });
+          // The template no longer makes a valid bundle (a document template deleted since): the
+          // visitor can do nothing about it; the account's owner sees why in the logs.
+          if (e.name === 'ValidationError') {
+            req.log.warn('portal template makes no valid bundle', {
+              templateId: t.id,
+              errors: e.fieldErrors,
+            });
+            return html(
+              req,
+              409,
+              formPage(base, t, {
+                ...form,
+                message: 'This form cannot start a signing right now. Tell whoever sent you the link.',
+              }),
+            );
+          }
+          throw err;
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,46 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { sliceOf } from '../../http/pagination';
+import type { TDocTemplateStore } from '../../ports';
+import { batchGet, queryListOrder } from './batch';
+import { docTemplateFromItem, docTemplateKeys, docTemplateToItem } from './entities/doc-template';
+import { deleteVersioned, putVersioned } from './versioned';
+
+export function createDocTemplateStore(db: DynamoDBDocumentClient, table: string): TDocTemplateStore {
+  return {
+    async get(accountId, id) {
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: docTemplateKeys.item(accountId, id) }),
+      );
+      return out.Item ? docTemplateFromItem(out.Item) : undefined;
+    },
+
+    async save(template, previous) {
+      await putVersioned(db, table, docTemplateToItem(template), previous);
+    },
+
+    async delete(template) {
+      await deleteVersioned(
+        db,
+        table,
+        docTemplateKeys.item(template.accountId, template.id),
+        template.version,
+      );
+    },
+
+    async list(accountId, visible, page) {
+      const refs = (await queryListOrder(db, table, docTemplateKeys.listPartition(accountId)))
+        .map((i) => docTemplateKeys.parseListOrder(i.lsk as string))
+        .filter(visible);
+      const wanted = sliceOf(refs, page);
+      const items = await batchGet(
+        db,
+        table,
+        wanted.map((r) => docTemplateKeys.item(accountId, r.id)),
+        (i) => String(i.sk),
+      );
+      // Checked again on the item itself: a change between the two reads may have hidden it.
+      const templates = items.map(docTemplateFromItem).filter(visible);
+      return { items: templates, total: refs.length };
+    },
+  };
+}

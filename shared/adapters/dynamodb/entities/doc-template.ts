@@ -1,0 +1,62 @@
+// Keys of the document template entity, declared once.
+import type { TDocTemplate } from '../../../domain/templates/doc-template';
+
+const account = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const docTemplateKeys = {
+  /** The template itself, in its account's partition. */
+  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `DOCTEMPLATE#${id}` }),
+  /** by-list-order: newest first (queried backwards). */
+  listPartition: (accountId: string) => `${account(accountId)}#DOCTEMPLATES`,
+  /**
+   * `<created>#<id>#<s|p>#<owner>`: who may see a template is read from the keys-only index, so a
+   * list counts and pages the visible ones without reading any other.
+   */
+  listOrder: (t: TDocTemplate) => ({
+    lpk: docTemplateKeys.listPartition(t.accountId),
+    lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner}`,
+  }),
+  parseListOrder: (lsk: string) => {
+    const [created, id, shared, owner] = lsk.split('#');
+    return { created: created ?? '', id: id ?? '', isShared: shared === 's', owner: owner ?? '' };
+  },
+};
+
+export function docTemplateToItem(t: TDocTemplate): Record<string, unknown> {
+  return {
+    ...docTemplateKeys.item(t.accountId, t.id),
+    ...docTemplateKeys.listOrder(t),
+    entity: 'doc-template',
+    id: t.id,
+    accountId: t.accountId,
+    name: t.name,
+    isShared: t.isShared,
+    owner: t.owner,
+    ...(t.team ? { team: t.team } : {}),
+    document: t.document,
+    roles: t.roles,
+    // Fields as JSON text (at most 300 KB, checked on create): no value of them can break
+    // DynamoDB's type rules.
+    fields: JSON.stringify(t.fields),
+    created: t.created,
+    updated: t.updated,
+    version: t.version,
+  };
+}
+
+export function docTemplateFromItem(item: Record<string, unknown>): TDocTemplate {
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    name: item.name as string,
+    isShared: Boolean(item.isShared),
+    owner: item.owner as string,
+    ...(item.team ? { team: item.team as string } : {}),
+    document: item.document as TDocTemplate['document'],
+    roles: (item.roles as TDocTemplate['roles']) ?? [],
+    fields: JSON.parse(item.fields as string) as TDocTemplate['fields'],
+    created: item.created as string,
+    updated: item.updated as string,
+    version: item.version as number,
+  };
+}

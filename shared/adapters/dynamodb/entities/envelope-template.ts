@@ -1,0 +1,56 @@
+// Keys of the Envelope Template entity, declared once. Ids are global (the public portal page
+// finds a template by its id alone), so the template is its own partition and carries its account.
+import type { TEnvelopeTemplate } from '../../../domain/envelope-templates/envelope-template';
+
+export const envelopeTemplateKeys = {
+  item: (id: string) => ({ pk: `ENVTEMPLATE#${id}`, sk: 'ENVTEMPLATE' }),
+  /** by-list-order: enabled templates only (a disabled one has no list keys), newest first. */
+  listPartition: (accountId: string) => `ACCOUNT#${accountId}#ENVTEMPLATES`,
+  listOrder: (t: TEnvelopeTemplate) => ({
+    lpk: envelopeTemplateKeys.listPartition(t.accountId),
+    lsk: `${t.created}#${t.id}`,
+  }),
+};
+
+export function envelopeTemplateToItem(t: TEnvelopeTemplate): Record<string, unknown> {
+  return {
+    ...envelopeTemplateKeys.item(t.id),
+    ...(t.enabled ? envelopeTemplateKeys.listOrder(t) : {}),
+    entity: 'envelope-template',
+    id: t.id,
+    accountId: t.accountId,
+    owner: t.owner,
+    name: t.name,
+    description: t.description,
+    isShared: t.isShared,
+    isPortal: t.isPortal,
+    allowDirectSigning: t.allowDirectSigning,
+    enabled: t.enabled,
+    documents: t.documents,
+    signers: t.signers,
+    defaults: t.defaults,
+    created: t.created,
+    updated: t.updated,
+    version: t.version,
+  };
+}
+
+export function envelopeTemplateFromItem(item: Record<string, unknown>): TEnvelopeTemplate {
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    ...(typeof item.owner === 'string' ? { owner: item.owner } : {}),
+    name: item.name as string,
+    description: (item.description as string) ?? '',
+    isShared: Boolean(item.isShared),
+    isPortal: Boolean(item.isPortal),
+    allowDirectSigning: Boolean(item.allowDirectSigning),
+    enabled: Boolean(item.enabled),
+    documents: (item.documents as TEnvelopeTemplate['documents']) ?? [],
+    signers: (item.signers as TEnvelopeTemplate['signers']) ?? [],
+    defaults: (item.defaults as TEnvelopeTemplate['defaults']) ?? { inOrder: false, sendReminders: false },
+    created: item.created as string,
+    updated: item.updated as string,
+    version: item.version as number,
+  };
+}

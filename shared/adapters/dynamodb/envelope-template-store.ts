@@ -1,0 +1,56 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { sliceOf } from '../../http/pagination';
+import type { TEnvelopeTemplateStore } from '../../ports';
+import { batchGet, queryListOrder } from './batch';
+import {
+  envelopeTemplateFromItem,
+  envelopeTemplateKeys,
+  envelopeTemplateToItem,
+} from './entities/envelope-template';
+import { deleteVersioned, putVersioned } from './versioned';
+
+export function createEnvelopeTemplateStore(
+  db: DynamoDBDocumentClient,
+  table: string,
+): TEnvelopeTemplateStore {
+  async function find(id: string) {
+    const out = await db.send(
+      new GetCommand({ TableName: table, Key: envelopeTemplateKeys.item(id), ConsistentRead: true }),
+    );
+    return out.Item ? envelopeTemplateFromItem(out.Item) : undefined;
+  }
+
+  return {
+    find,
+
+    async get(accountId, id) {
+      const template = await find(id);
+      return template?.accountId === accountId ? template : undefined;
+    },
+
+    save: (template, previous) => putVersioned(db, table, envelopeTemplateToItem(template), previous),
+
+    delete: (template) =>
+      deleteVersioned(db, table, envelopeTemplateKeys.item(template.id), template.version),
+
+    async listEnabled(accountId, page) {
+      const refs = (await queryListOrder(db, table, envelopeTemplateKeys.listPartition(accountId))).map(
+        (i) => {
+          const lsk = i.lsk as string;
+          return lsk.slice(lsk.lastIndexOf('#') + 1);
+        },
+      );
+      const items = await batchGet(
+        db,
+        table,
+        sliceOf(refs, page).map((id) => envelopeTemplateKeys.item(id)),
+        (i) => String(i.pk),
+      );
+      // The index may lag a change on AWS: the item itself decides.
+      const templates = items
+        .map(envelopeTemplateFromItem)
+        .filter((t) => t.enabled && t.accountId === accountId);
+      return { items: templates, total: refs.length };
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { TEnvelopeTemplateStore } from '../../ports';
+import { NotFoundError } from '../errors';
+import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
+
+/** Another account's template and a malformed id answer the same: not found. */
+export async function getEnvelopeTemplate(
+  deps: { envelopeTemplates: TEnvelopeTemplateStore },
+  accountId: string,
+  id: string,
+): Promise<TEnvelopeTemplate> {
+  const template = ENVELOPE_TEMPLATE_ID.test(id)
+    ? await deps.envelopeTemplates.get(accountId, id)
+    : undefined;
+  if (!template) throw new NotFoundError('Envelope template not found.');
+  return template;
+}
+
+/** For making a bundle: a disabled template is as good as absent. */
+export async function getEnabledEnvelopeTemplate(
+  deps: { envelopeTemplates: TEnvelopeTemplateStore },
+  accountId: string,
+  id: string,
+): Promise<TEnvelopeTemplate> {
+  const template = await getEnvelopeTemplate(deps, accountId, id);
+  if (!template.enabled) throw new NotFoundError('Envelope template not found.');
+  return template;
+}

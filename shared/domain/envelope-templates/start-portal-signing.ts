@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import type { TEnvelopeTemplateStore, TPortalCounterStore, TSigningTokenStore } from '../../ports';
+import { parseInput, zText } from '../../schemas/common';
+import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
+import { createEmbedUrl } from '../bundles/create-embed-url';
+import { NotFoundError, ThrottledError } from '../errors';
+import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
+
+/**
+ * Abuse limits of the public smart link (ARCHITECTURE.md, "Portal smart links"): bundles one
+ * client address may start an hour, and bundles one template may make a day (UTC), whoever asks.
+ */
+export const PORTAL_LIMITS = { perIpPerHour: 10, perTemplatePerDay: 200 } as const;
+
+export type TPortalDeps = TCreateBundleDeps & {
+  envelopeTemplates: TEnvelopeTemplateStore;
+  tokens: TSigningTokenStore;
+  counters: TPortalCounterStore;
+};
+
+const ZPortalSignerSchema = z.object({
+  name: zText(255).trim().min(1, 'Enter your name.'),
+  email: z.email('Enter a valid email address.').max(254),
+});
+
+/** The template behind a smart link: enabled, a portal, with direct signing; else not found. */
+export async function portalTemplate(
+  deps: { envelopeTemplates: TEnvelopeTemplateStore },
+  id: string,
+): Promise<TEnvelopeTemplate> {
+  const t = ENVELOPE_TEMPLATE_ID.test(id) ? await deps.envelopeTemplates.find(id) : undefined;
+  if (!t?.enabled || !t.isPortal || !t.allowDirectSigning)
+    throw new NotFoundError('This link is not in use.');
+  return t;
+}
+
+const secondsUntil = (now: Date, end: Date) => Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+
+/**
+ * Whoever opened a portal template's smart link gave their name and email: a bundle is made from
+ * the template for them (its one signer role, embedded signing, the same rules as any bundle of
+ * the template's account) and an embedded signing link returned to open at once. Both limits are
+ * counted before anything is made, each with one conditional update.
+ */
+export async function startPortalSigning(
+  deps: TPortalDeps,
+  templateId: string,
+  body: unknown,
+  clientIp: string,
+  publicBaseUrl: string,
+  limits: { perIpPerHour: number; perTemplatePerDay: number } = PORTAL_LIMITS,
+): Promise<{ url: string; expires: string; bundleId: string }> {
+  const template = await portalTemplate(deps, templateId);
+  const signer = parseInput(ZPortalSignerSchema, body);
+  const role = template.signers[0]!;
+
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const hourEnd = new Date(`${iso.slice(0, 13)}:00:00.000Z`);
+  hourEnd.setUTCHours(hourEnd.getUTCHours() + 1);
+  const dayEnd = new Date(`${iso.slice(0, 10)}T00:00:00.000Z`);
+  dayEnd.setUTCDate(dayEnd.getUTCDate() + 1);
+  if (!(await deps.counters.take(`ip#${clientIp}#${iso.slice(0, 13)}`, limits.perIpPerHour, hourEnd)))
+    throw new ThrottledError(
+      secondsUntil(now, hourEnd),
+      'Too many documents were started from your network. Try again later.',
+    );
+  if (
+    !(await deps.counters.take(
+      `template#${template.id}#${iso.slice(0, 10)}`,
+      limits.perTemplatePerDay,
+      dayEnd,
+    ))
+  )
+    throw new ThrottledError(
+      secondsUntil(now, dayEnd),
+      'This form has reached its limit for today. Try again tomorrow.',
+    );
+
+  // Document templates are seen as the envelope template's creator sees them (one not shared is
+  // visible to its owner only when the account has teams).
+  const bundle = await createBundle(
+    deps,
+    template.accountId,
+    {
+      envelope_template: { template_id: template.id },
+      packets: [{ key: role.key, name: signer.name, email: signer.email, deliver_via: 'embed' }],
+    },
+    new Map(),
+    template.owner ?? '',
+  );
+  const packet = bundle.packets.find((p) => p.key === role.key)!;
+  const link = await createEmbedUrl(deps, template.accountId, packet.id, publicBaseUrl);
+  return { ...link, bundleId: bundle.id };
+}

@@ -1,0 +1,52 @@
+import type { TAccount } from '../accounts/account';
+import type { TField, TPage } from '../bundles/bundle';
+
+/** A role of a document template: whoever a bundle assigns to it edits the fields naming it. */
+export interface TTemplateRole {
+  key: string;
+  label: string;
+}
+
+/**
+ * A document template: one PDF with its fields placed for roles instead of signers. A field's
+ * `editors` hold role keys (a `-` prefix: optional for that role); `initialValue` is its default.
+ */
+export interface TDocTemplate {
+  id: string;
+  accountId: string;
+  name: string;
+  isShared: boolean;
+  /** The user whose API key created it. */
+  owner: string;
+  team?: string;
+  document: { name: string; blobKey: string; sha256: string; size: number; pages: TPage[] };
+  roles: TTemplateRole[];
+  fields: TField[];
+  created: string;
+  updated: string;
+  version: number;
+}
+
+/** Who asks: the account and user of the API key. */
+export interface TTemplateCaller {
+  accountId: string;
+  userId: string;
+}
+
+/**
+ * A shared template is seen by the whole account. Users carry no team membership in this service,
+ * so "the owner's team" is the owner: with teams on, a template that is not shared is seen by the
+ * user who created it only; with teams off, by the whole account.
+ */
+export function isVisible(
+  t: Pick<TDocTemplate, 'isShared' | 'owner'>,
+  caller: TTemplateCaller,
+  account: Pick<TAccount, 'features'> | undefined,
+): boolean {
+  return t.isShared || !account?.features.teams || t.owner === caller.userId;
+}
+
+export const templateBlobKey = (accountId: string, templateId: string) =>
+  `accounts/${accountId}/templates/${templateId}/original.pdf`;
+
+export const TEMPLATE_LIMITS = { roles: 20 } as const;

@@ -1,0 +1,29 @@
+import type { TAccountStore, TDocTemplateStore } from '../../ports';
+import { NotFoundError } from '../errors';
+import { isVisible, type TDocTemplate, type TTemplateCaller } from './doc-template';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A template the caller may see; another account's, a hidden one and a malformed id: not found. */
+export async function findDocTemplate(
+  deps: { templates: TDocTemplateStore; accounts: TAccountStore },
+  caller: TTemplateCaller,
+  id: string,
+): Promise<TDocTemplate | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const template = await deps.templates.get(caller.accountId, id.toLowerCase());
+  if (!template) return undefined;
+  if (template.isShared) return template;
+  const account = await deps.accounts.getAccount(caller.accountId);
+  return isVisible(template, caller, account) ? template : undefined;
+}
+
+export async function getDocTemplate(
+  deps: { templates: TDocTemplateStore; accounts: TAccountStore },
+  caller: TTemplateCaller,
+  id: string,
+): Promise<TDocTemplate> {
+  const template = await findDocTemplate(deps, caller, id);
+  if (!template) throw new NotFoundError('Document template not found.');
+  return template;
+}

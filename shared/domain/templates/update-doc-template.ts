@@ -1,0 +1,91 @@
+import type { TAccountStore, TClock, TDocTemplateStore, TPdfTools } from '../../ports';
+import { ZDocumentRequestSchema } from '../../schemas/bundle-request';
+import { parseInput, parseInputAt } from '../../schemas/common';
+import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';
+import { placeFields } from '../bundles/build-documents';
+import type { TField } from '../bundles/bundle';
+import { type TFieldError, ValidationError } from '../errors';
+import { retryOnConflict } from '../retry-on-conflict';
+import { checkRoles, checkTeam } from './create-doc-template';
+import type { TDocTemplate, TTemplateCaller } from './doc-template';
+import { getDocTemplate } from './get-doc-template';
+import { asDocumentField, asTemplateError } from './template-input';
+
+/**
+ * PATCH /templates/{id}/: name, is_shared, team, roles and fields given replace the stored ones
+ * (the PDF stays). Fields are checked as on create; new roles must still cover every stored field.
+ */
+export async function updateDocTemplate(
+  deps: { templates: TDocTemplateStore; accounts: TAccountStore; pdf: TPdfTools; clock: TClock },
+  caller: TTemplateCaller,
+  id: string,
+  body: unknown,
+): Promise<TDocTemplate> {
+  const input = parseInput(ZDocTemplatePatchSchema, body);
+  const errors: TFieldError[] = [];
+  const roles = input.roles ? checkRoles(input.roles, errors) : undefined;
+  await checkTeam(deps.accounts, caller.accountId, input.team ?? undefined, errors);
+  if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
+
+  return retryOnConflict(async () => {
+    const current = await getDocTemplate(deps, caller, id);
+    const nextRoles = roles ?? current.roles;
+    const roleKeys = new Set(nextRoles.map((r) => r.key));
+    let fields: TField[] = current.fields;
+    if (input.fields) {
+      fields = await checkFields(deps.pdf, input.fields, current, roleKeys);
+    } else if (roles) {
+      const stale: TFieldError[] = [];
+      current.fields.forEach((f, i) => {
+        f.editors.forEach((e, j) => {
+          const key = e.startsWith('-') ? e.slice(1) : e;
+          if (!roleKeys.has(key))
+            stale.push({
+              field: 'roles',
+              message: `Field "${f.key}" (fields[${i}].editor_roles[${j}]) names the role "${key}", which is gone.`,
+            });
+        });
+      });
+      if (stale.length > 0) throw new ValidationError('Invalid input.', stale);
+    }
+    const next: TDocTemplate = {
+      ...current,
+      name: input.name ?? current.name,
+      isShared: input.is_shared ?? current.isShared,
+      roles: nextRoles,
+      fields,
+      updated: deps.clock.now().toISOString(),
+      version: current.version + 1,
+    };
+    if (input.team === null) delete next.team;
+    else if (input.team) next.team = input.team;
+    await deps.templates.save(next, current);
+    return next;
+  });
+}
+
+async function checkFields(
+  pdf: TPdfTools,
+  given: Record<string, unknown>[],
+  current: TDocTemplate,
+  roleKeys: ReadonlySet<string>,
+): Promise<TField[]> {
+  const parsed = parseInputAt(ZDocumentRequestSchema, { fields: given.map(asDocumentField) }, [
+    'documents',
+    0,
+  ]);
+  if ('errors' in parsed) throw asTemplateError(new ValidationError('Invalid input.', parsed.errors));
+  try {
+    // No auto placements here: the stored pages are all a field is checked against.
+    return await placeFields(
+      pdf,
+      parsed.data,
+      Buffer.alloc(0),
+      'documents[0]',
+      current.document.pages.length,
+      roleKeys,
+    );
+  } catch (err) {
+    throw asTemplateError(err);
+  }
+}

@@ -1,0 +1,100 @@
+import * as z from 'zod';
+import type { TEnvelopeTemplate } from '../domain/envelope-templates/envelope-template';
+import { smartLinkUrl } from '../domain/envelope-templates/envelope-template';
+import { BUNDLE_LIMITS } from './bundle-request';
+import { optional, zBoolean, zList, zText } from './common';
+import { zInt, zKey } from './field';
+
+const days = zInt.pipe(z.number().min(0, 'Between 0 and 30 days.').max(30, 'Between 0 and 30 days.'));
+const order = zInt.pipe(z.number().min(0).max(1000));
+
+export const ZEnvelopeDocumentSchema = z.object({
+  key: optional(zKey(2, 12)),
+  template_id: z.uuid('Must be a valid UUID.'),
+  name: optional(zText(255)),
+  order: optional(order),
+});
+
+export const ZEnvelopeSignerSchema = z.object({
+  key: zKey(2, 20),
+  label: optional(zText(100)),
+  order: optional(order),
+  auth_sms: optional(zBoolean),
+  auth_selfie: optional(zBoolean),
+  auth_id: optional(zBoolean),
+});
+
+const fields = {
+  name: zText(255).trim().min(1, 'This field may not be blank.'),
+  description: optional(zText(2000)),
+  is_shared: optional(zBoolean),
+  is_portal: optional(zBoolean),
+  allow_direct_signing: optional(zBoolean),
+  enabled: optional(zBoolean),
+  documents: zList(ZEnvelopeDocumentSchema, {
+    min: 1,
+    max: BUNDLE_LIMITS.documents,
+    minMessage: 'An envelope template needs at least one document.',
+  }),
+  signers: zList(ZEnvelopeSignerSchema, {
+    min: 1,
+    max: BUNDLE_LIMITS.packets,
+    minMessage: 'An envelope template needs at least one signer role.',
+  }),
+  label: optional(zText(255)),
+  email_subject: optional(zText(400)),
+  email_message: optional(zText(5000)),
+  sms_message: optional(zText(1000)),
+  in_order: optional(zBoolean),
+  send_reminders: optional(zBoolean),
+  reminder_offset: optional(days),
+  reminder_interval: optional(days),
+  reminder_expires: optional(days),
+};
+
+/** POST: name, documents and signers required. */
+export const ZEnvelopeTemplateWriteSchema = z.object(fields);
+/** PATCH: what is given replaces what is stored (documents and signers as whole lists). */
+export const ZEnvelopeTemplatePatchSchema = z.object(fields).partial();
+
+export type TEnvelopeTemplateWrite = z.output<typeof ZEnvelopeTemplateWriteSchema>;
+export type TEnvelopeTemplatePatch = z.output<typeof ZEnvelopeTemplatePatchSchema>;
+
+/** The wire shape: the spec's Envelope Template, plus this service's own settings. */
+export function toEnvelopeTemplateResponse(t: TEnvelopeTemplate, publicBaseUrl: string) {
+  const d = t.defaults;
+  return {
+    id: t.id,
+    created: t.created,
+    name: t.name,
+    description: t.description,
+    is_shared: t.isShared,
+    is_portal: t.isPortal,
+    allow_direct_signing: t.allowDirectSigning,
+    enabled: t.enabled,
+    documents: t.documents.map((doc) => ({
+      key: doc.key,
+      name: doc.name,
+      order: doc.order,
+      template_id: doc.templateId,
+    })),
+    signers: t.signers.map((s) => ({
+      key: s.key,
+      label: s.label,
+      order: s.order,
+      auth_sms: s.authSms,
+      auth_selfie: s.authSelfie,
+      auth_id: s.authId,
+    })),
+    label: d.label ?? '',
+    email_subject: d.emailSubject ?? '',
+    email_message: d.emailMessage ?? '',
+    sms_message: d.smsMessage ?? '',
+    in_order: d.inOrder,
+    send_reminders: d.sendReminders,
+    reminder_offset: d.reminderOffset ?? null,
+    reminder_interval: d.reminderInterval ?? null,
+    reminder_expires: d.reminderExpires ?? null,
+    smart_link_url: smartLinkUrl(t, publicBaseUrl),
+  };
+}
