@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
@@ -7,6 +7,7 @@ import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-sto
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import {
@@ -85,21 +86,7 @@ export function buildDocumentWorker(opts: {
     ids: randomIds,
   };
 
-  /** Hides the message until its retry is due. */
-  async function retryLater(record: SQSRecord, seconds: number): Promise<void> {
-    const queueUrl = config.queues?.documentJobs;
-    if (!queueUrl) return;
-    await sqs
-      .send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrl,
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
-        }),
-      )
-      // The queue's own visibility timeout then decides when it comes back.
-      .catch((err: Error) => log.warn('could not schedule the retry', { error: err.message }));
-  }
+  const retryLater = createRetryLater(sqs, config.queues?.documentJobs, log);
 
   async function handle(record: SQSRecord): Promise<boolean> {
     const job = jobOf(record);

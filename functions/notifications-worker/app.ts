@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import {
@@ -14,6 +14,7 @@ import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import {
@@ -101,21 +102,7 @@ export function buildNotificationsWorker(opts: {
     publicBaseUrl: config.publicBaseUrl ?? '',
   });
 
-  /** Hides the message until its retry is due (0: at once, so that the redrive takes the last). */
-  async function retryLater(record: SQSRecord, seconds: number): Promise<void> {
-    const queueUrl = config.queues?.notifications;
-    if (!queueUrl) return;
-    await sqs
-      .send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrl,
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
-        }),
-      )
-      // The queue's own visibility timeout then decides when it comes back.
-      .catch((err: Error) => log.warn('could not schedule the retry', { error: err.message }));
-  }
+  const retryLater = createRetryLater(sqs, config.queues?.notifications, log);
 
   async function handleJob(record: SQSRecord): Promise<boolean> {
     const job = jobOf(record);

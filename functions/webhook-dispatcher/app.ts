@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
@@ -6,6 +6,7 @@ import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
 import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
@@ -46,7 +47,7 @@ export function buildWebhookDispatcher(opts: {
   const db = opts.db ?? createDocumentClient(config);
   const sqs = opts.sqs ?? createSqsClient(config);
   const log = opts.log ?? createLogger(config.logLevel);
-  const queueUrl = config.queues?.webhookDeliveries;
+  const retryLater = createRetryLater(sqs, config.queues?.webhookDeliveries, log);
   const deps: TDeliverDeps = {
     webhooks: createWebhookStore(db, config.tableName),
     webhookEvents: createWebhookEventStore(db, config.tableName),
@@ -70,15 +71,7 @@ export function buildWebhookDispatcher(opts: {
     // Visible again when the retry is due; after the last attempt at once, so that the queue's
     // redrive moves it to the dead-letter queue on its next receive.
     const delay = outcome.kind === 'retry' ? outcome.delaySeconds : 0;
-    if (queueUrl) {
-      await sqs.send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrl,
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: delay,
-        }),
-      );
-    }
+    await retryLater(record, delay);
     log.info('webhook delivery failed', { eventId: job.eventId, attempt, outcome: outcome.kind, delay });
     return false;
   }
