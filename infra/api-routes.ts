@@ -34,4 +34,6 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'verify', fn: 'signing' },
   // Portal smart links (functions/signing/portal-page.ts): a public form that starts a bundle.
   { resource: 'portal', fn: 'signing' },
+  // Stripe's webhook (its signature authenticates it) and the local test checkout page.
+  { resource: 'payments', fn: 'signing' },
 ];

@@ -514,6 +514,18 @@ export class EsignStack extends Stack {
     signing.grantBucket(bucket, 'readWrite');
     grantPublish(signing);
 
+    // Bundle payments (ARCHITECTURE.md, "Payments"): Stripe's keys, which the operator puts in
+    // this secret as {"apiKey": "sk_…", "webhookSecret": "whsec_…"}; created empty. Only the
+    // signing function (the signer's payment step, Stripe's webhook at /payments) reads it.
+    const stripeSecret = new Secret(this, 'StripeKeysSecret', {
+      secretName: `esign-${config.stage}-stripe-keys`,
+      description: "Stripe's API key and webhook signing secret for bundle payments",
+      removalPolicy: keep,
+    });
+    (stripeSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    signing.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
+    stripeSecret.grantRead(signing.fn);
+
     // Envelope templates: its own items only (and their smart links, which name the public stage).
     const envelopeTemplates = endpoint(
       'EnvelopeTemplatesFunction',

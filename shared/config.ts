@@ -49,6 +49,12 @@ export interface TConfig {
    * only the document worker gets one.
    */
   seal?: { kind: 'secrets-manager'; secretId: string } | { kind: 'local'; dir?: string };
+  /**
+   * Bundle payments: Stripe with its keys in the Secrets Manager secret STRIPE_SECRET_ID
+   * (`{"apiKey": "sk_…", "webhookSecret": "whsec_…"}`) on AWS; locally a stand-in provider with a
+   * test checkout page, its webhooks signed with `webhookSecret`. Absent: payments cannot start.
+   */
+  payments?: { kind: 'stripe'; secretId: string } | { kind: 'local'; webhookSecret: string };
   /** Multiplies the document job retry delays (tests only); 1 when absent. */
   documentRetryScale?: number;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
@@ -99,6 +105,9 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
         }
       : {}),
     ...(env.SECRETS_KEY_ID ? { secrets: { kind: 'kms' as const, keyId: env.SECRETS_KEY_ID } } : {}),
+    ...(env.STRIPE_SECRET_ID
+      ? { payments: { kind: 'stripe' as const, secretId: env.STRIPE_SECRET_ID } }
+      : {}),
     ...(env.SEAL_SECRET_ID
       ? { seal: { kind: 'secrets-manager' as const, secretId: env.SEAL_SECRET_ID } }
       : {}),

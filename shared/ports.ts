@@ -1,6 +1,14 @@
 // The interfaces the domain needs. Use cases take these as arguments; only composition roots
 // (functions/*, infra/local, infra/admin) build the real adapters behind them.
-import type { TAccount, TApiKey, TBrand, TFeatureName, TTeam, TUser } from './domain/accounts/account';
+import type {
+  TAccount,
+  TApiKey,
+  TBrand,
+  TFeatureName,
+  TPayout,
+  TTeam,
+  TUser,
+} from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
 import type { TEnvelopeTemplate } from './domain/envelope-templates/envelope-template';
 import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from './domain/evidence/evidence-files';
@@ -115,6 +123,8 @@ export interface TAccountStore {
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
   /** undefined removes it. */
   setSigningRedirect(id: string, url: string | undefined): Promise<TAccount>;
+  /** undefined removes them. */
+  setPayout(id: string, payout: TPayout | undefined): Promise<TAccount>;
   addUser(user: TUser): Promise<void>;
   getUser(accountId: string, userId: string): Promise<TUser | undefined>;
   listUsers(accountId: string): Promise<TUser[]>;
@@ -410,4 +420,52 @@ export interface TSealIdentityStore {
 /** Reads a PDF's seal from the file alone (shared/pdf/read-seal.ts). */
 export interface TSealReader {
   read(pdf: Uint8Array): Promise<TSealInfo | undefined>;
+}
+
+/** What a payment processor is asked for: the bundle's amount, paid out to the connected account. */
+export interface TPaymentRequest {
+  accountId: string;
+  bundleId: string;
+  /** The billed signer's packet. */
+  packetId: string;
+  /** In the currency's smallest unit. */
+  amount: number;
+  currency: string;
+  paymentMethodTypes: string[];
+  /** The account's payout settings: the processor transfers the amount there. */
+  connectedAccountId: string;
+  /** The same key gives the same payment: a retried start never charges twice. */
+  idempotencyKey: string;
+  /** The payment started before for this bundle: it is resumed, never a second one made. */
+  reference?: string;
+  description: string;
+}
+
+/** A payment the signer can now complete: by the client secret (Stripe.js) or on a checkout page. */
+export interface TPaymentSession {
+  /** The processor's reference (Stripe: the PaymentIntent id). */
+  reference: string;
+  clientSecret?: string;
+  checkoutUrl?: string;
+}
+
+/** A processor webhook, verified: what happened to which payment. */
+export interface TPaymentEvent {
+  /** The processor's event id. */
+  id: string;
+  outcome: 'paid' | 'failed';
+  reference: string;
+  accountId: string;
+  bundleId: string;
+  /** Why a payment failed, as the processor says it. */
+  message?: string;
+}
+
+export interface TPaymentProvider {
+  start(request: TPaymentRequest): Promise<TPaymentSession>;
+  /**
+   * Verifies the webhook's signature over its raw body (a ValidationError when it does not
+   * match) and reads it; undefined for events that concern no bundle payment.
+   */
+  parseWebhook(rawBody: string, signature: string): TPaymentEvent | undefined;
 }

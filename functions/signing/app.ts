@@ -6,6 +6,7 @@ import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-sto
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
+import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
@@ -24,6 +25,7 @@ import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { pageRoutes } from './pages';
+import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
 import { filesOf } from './uploads';
 import { verifyRoutes } from './verify-page';
@@ -142,6 +144,8 @@ export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocume
       path: '/sign/api/decline',
       handler: act((s, req) => declinePacket(deps, s, req.body, req.client)),
     },
+    // Bundle payments (ARCHITECTURE.md, "Payments"): the signer's step and the processor's webhook.
+    ...paymentRoutes({ ...deps, config, payments: createPaymentProviderSource(config), session }),
     ...pageRoutes({ ...deps, config }),
     // Portal smart links (ARCHITECTURE.md, "Envelope templates"): /portal/<template id>.
     ...portalRoutes({ ...deps, db, config }),

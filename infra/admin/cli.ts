@@ -102,6 +102,13 @@ export const COMMANDS = {
     flags: { account: 'string', url: 'string' },
     required: ['account', 'url'],
   },
+  'set-payout': {
+    synopsis: '--account A --connected-account acct_… --currency usd',
+    summary:
+      "Set the account's payout settings (the Stripe connected account paid by signers, the currency of bundle payments); prints them.",
+    flags: { account: 'string', 'connected-account': 'string', currency: 'string' },
+    required: ['account', 'connected-account', 'currency'],
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:

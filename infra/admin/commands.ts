@@ -16,6 +16,7 @@ import { addUser } from '../../shared/domain/accounts/add-user';
 import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
+import { setPayout } from '../../shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { TAccountStore, TApiKeyStore, TClock, TIds, TPersonStore } from '../../shared/ports';
@@ -168,6 +169,19 @@ export async function setSigningRedirectCommand(
   url: string,
 ): Promise<TAccountView> {
   return accountView(await setSigningRedirect(deps, accountId, { url: url.trim() }));
+}
+
+export async function setPayoutCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  input: { connectedAccount: string; currency: string },
+): Promise<TAccountView> {
+  return accountView(
+    await setPayout(deps, accountId, {
+      connected_account: input.connectedAccount,
+      currency: input.currency,
+    }),
+  );
 }
 
 /** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */

@@ -10,6 +10,7 @@ import {
   revokeKeyCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
+  setPayoutCommand,
   setSigningRedirectCommand,
   showAccountCommand,
   type TAdminDeps,
@@ -101,6 +102,13 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return a.signingRedirectUrl
         ? { data: a, text: a.signingRedirectUrl }
         : { data: a, text: '', note: 'No redirect: signers see the done page.' };
+    }
+    case 'set-payout': {
+      const a = await setPayoutCommand(deps, req(flags, 'account'), {
+        connectedAccount: req(flags, 'connected-account'),
+        currency: req(flags, 'currency'),
+      });
+      return { data: a, text: `${a.payout?.connectedAccountId} ${a.payout?.currency}` };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

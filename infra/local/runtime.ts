@@ -217,6 +217,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         : {}),
       // The seal identity: made on first use and kept in the data folder (in memory for `memory`).
       seal: { kind: 'local', ...(memory ? {} : { dir: paths.seal }) },
+      // Payments: the local provider and its test checkout page, a fresh webhook secret per run.
+      payments: { kind: 'local', webhookSecret: `whsec_local_${randomBytes(24).toString('hex')}` },
       ...(options.documentRetryScale !== undefined ? { documentRetryScale: options.documentRetryScale } : {}),
     };
 

@@ -1,7 +1,8 @@
 import qs from 'qs';
 import { ParseError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 
-export type TBodyKind = 'json' | 'form' | 'multipart' | 'upload';
+/** `raw`: any body, unparsed, as a RawUpload (webhooks whose signature covers the exact bytes). */
+export type TBodyKind = 'json' | 'form' | 'multipart' | 'upload' | 'raw';
 
 /**
  * A multipart body is handed to the route as is: only bundle creation accepts one, and its
@@ -54,6 +55,7 @@ export function parseBody(
   if (raw.length > options.maxBytes) {
     throw new PayloadTooLargeError(`Request body is larger than ${options.maxBytes} bytes.`);
   }
+  if (options.accept.includes('raw')) return new RawUpload(raw, contentType ?? 'application/octet-stream');
   let kind = kindOf(contentType);
   if (options.accept.includes('upload') && (kind === 'other' || kind === 'none')) {
     return new RawUpload(raw, contentType ?? 'application/octet-stream');

@@ -79,3 +79,16 @@ export const ZSigningRedirectSchema = z.object({
 export const ZEmbedOriginsSchema = z.object({
   origins: z.array(ZEmbedOrigin).max(20, 'At most 20 origins.'),
 });
+
+/** The operator's payout settings: a Stripe connected account and an ISO 4217 currency. */
+export const ZPayoutSchema = z.object({
+  connected_account: z
+    .string()
+    .trim()
+    .regex(/^acct_[A-Za-z0-9]{1,64}$/, 'Enter a connected account id like acct_1A2b3C.'),
+  currency: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{3}$/, 'Enter a three-letter ISO 4217 currency code like usd.'),
+});

@@ -61,10 +61,25 @@ export const ZTemplateRequestSchema = z.object({
   field_values: optional(zList(z.object({ key: zText(100), initial_value: zText(10_000) }))),
 });
 
+/**
+ * The payment methods a bundle may offer its billed signer (Stripe's names). us_bank_account
+ * needs the currency usd and sepa_debit eur (create-bundle checks against the account's payout
+ * currency).
+ */
+export const PAYMENT_METHOD_TYPES = ['card', 'us_bank_account', 'sepa_debit'] as const;
+
 export const ZPaymentRequestSchema = z.object({
   billed_to: zKey(2, 20),
-  amount_due: zInt.pipe(z.number().min(1)),
-  payment_method_types: optional(zList(zText(50))),
+  // In the currency's smallest unit; Stripe takes at most eight digits.
+  amount_due: zInt.pipe(z.number().min(1).max(99_999_999)),
+  payment_method_types: optional(
+    zList(
+      z.enum(PAYMENT_METHOD_TYPES, {
+        message: `Must be one of ${PAYMENT_METHOD_TYPES.join(', ')}.`,
+      }),
+      { min: 1, max: PAYMENT_METHOD_TYPES.length },
+    ),
+  ),
 });
 
 export const ZBundleRequestSchema = z.object({

@@ -47,7 +47,10 @@ export function toBundleResponse(b: TBundle) {
       ? {
           billed_to: b.payment.billedTo,
           amount_due: b.payment.amountDue,
+          currency: b.payment.currency ?? null,
           payment_method_types: b.payment.paymentMethodTypes,
+          status: b.payment.status ?? 'due',
+          reference: b.payment.reference ?? null,
         }
       : null,
     created: b.created,

@@ -323,6 +323,41 @@ describe('admin command on the local data folder', () => {
     );
   });
 
+  it('set-payout stores the connected account and currency, and refuses malformed ones', async () => {
+    expect(
+      await ok(
+        dir,
+        'set-payout',
+        '--account',
+        accountId,
+        '--connected-account',
+        'acct_1Abc',
+        '--currency',
+        'USD',
+      ),
+    ).toBe('acct_1Abc usd\n');
+    expect((await json(dir, 'show-account', '--account', accountId)).account.payout).toEqual({
+      connectedAccountId: 'acct_1Abc',
+      currency: 'usd',
+    });
+    expect(await ok(dir, 'show-account', '--account', accountId)).toContain('acct_1Abc (usd)');
+    const bad = await admin(
+      dir,
+      'set-payout',
+      '--account',
+      accountId,
+      '--connected-account',
+      'cus_123',
+      '--currency',
+      'dollars',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('acct_1A2b3C');
+    expect(bad.stderr).toContain('ISO 4217');
+    const missing = await admin(dir, 'set-payout', '--account', accountId, '--currency', 'usd');
+    expect(missing.code).toBe(2);
+  });
+
   it('revoke-key marks the key revoked', async () => {
     const text = await ok(dir, 'revoke-key', '--account', accountId, '--key-id', keyId);
     expect(text).toContain(`${keyId} revoked`);

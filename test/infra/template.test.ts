@@ -795,8 +795,10 @@ describe('document worker (evidence)', () => {
     for (const [templateOf, stack, stage] of stages) {
       const template = templateOf();
       const secrets = template.findResources('AWS::SecretsManager::Secret');
-      expect(Object.keys(secrets)).toHaveLength(1);
-      const secretId = Object.keys(secrets)[0]!;
+      expect(Object.keys(secrets)).toHaveLength(2);
+      const secretId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-identity`,
+      )!;
       const secret = secrets[secretId] as TResource;
       expect(secret.Properties).toMatchObject({ Name: `esign-${stage}-seal-identity` });
       expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
@@ -817,7 +819,8 @@ describe('document worker (evidence)', () => {
       for (const st of sm) expect([st.Resource].flat()).toEqual([{ Ref: secretId }]);
 
       for (const { name } of lambdaEntries()) {
-        if (name === 'document-worker') continue;
+        // The signing function reads the Stripe keys (its own test below).
+        if (name === 'document-worker' || name === 'signing') continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id).flatMap(actionsOf);
         expect(
@@ -829,6 +832,32 @@ describe('document worker (evidence)', () => {
         ).Variables;
         expect(env, name).not.toHaveProperty('SEAL_SECRET_ID');
       }
+    }
+  });
+
+  it('keeps the Stripe keys in a secret with no generated value, which only the signing function reads', () => {
+    for (const [templateOf, stack, stage] of stages) {
+      const template = templateOf();
+      const secrets = template.findResources('AWS::SecretsManager::Secret');
+      const secretId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-stripe-keys`,
+      )!;
+      expect(secretId).toBeDefined();
+      const secret = secrets[secretId] as TResource;
+      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      const fnId = functionId(template, stack, 'signing');
+      const vars = (
+        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      expect(vars.STRIPE_SECRET_ID).toEqual({ Ref: secretId });
+      expect(vars).not.toHaveProperty('SEAL_SECRET_ID');
+      const sm = roleStatements(template, fnId).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('secretsmanager:')),
+      );
+      expect(sm.flatMap(actionsOf)).toContain('secretsmanager:GetSecretValue');
+      expect(sm.flatMap(actionsOf)).not.toContain('secretsmanager:PutSecretValue');
+      for (const st of sm) expect([st.Resource].flat()).toEqual([{ Ref: secretId }]);
     }
   });
 
@@ -883,7 +912,17 @@ describe('document worker (evidence)', () => {
       ],
       [
         'signing',
-        ['dev/*/sign', 'dev/*/sign/*', 'dev/*/verify', 'dev/*/verify/*', 'dev/*/portal', 'dev/*/portal/*'],
+        [
+          'dev/*/sign',
+          'dev/*/sign/*',
+          'dev/*/verify',
+          'dev/*/verify/*',
+          'dev/*/portal',
+          'dev/*/portal/*',
+          // Stripe's webhook and the local test checkout page.
+          'dev/*/payments',
+          'dev/*/payments/*',
+        ],
       ],
     ] as const) {
       const fnId = functionId(dev, 'Esign-dev', name);

@@ -115,6 +115,7 @@ export const api = {
     form.append('back', back, back.name || 'back.jpg');
     return request('POST', '/auth/id', { body: form });
   },
+  startPayment: () => request('POST', '/payment', { json: {} }),
   complete: () => request('POST', '/complete', { json: { consent: true } }),
   decline: (reason) => request('POST', '/decline', { json: { reason } }),
 };

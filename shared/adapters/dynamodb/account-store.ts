@@ -98,6 +98,26 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         throw err;
       }
     },
+    async setPayout(id, payout) {
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.item(id),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: payout
+              ? 'SET payout = :p, version = version + :one'
+              : 'REMOVE payout SET version = version + :one',
+            ExpressionAttributeValues: { ...(payout ? { ':p': payout } : {}), ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return strip<TAccount>(out.Attributes as TItem);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
+        throw err;
+      }
+    },
     async setEmbedOrigins(id, origins) {
       try {
         const out = await db.send(

@@ -28,9 +28,21 @@ export interface TAccount {
   embedOrigins?: string[];
   /** Where signers go after signing when neither the packet nor its signing brand says. */
   signingRedirectUrl?: string;
+  /**
+   * Where bundle payments go: the payment processor's connected account and its currency. None:
+   * bundles with a `payment` are refused. Set by the operator; never shown in full by the API.
+   */
+  payout?: TPayout;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;
+}
+
+export interface TPayout {
+  /** The processor's connected account (Stripe: `acct_…`). */
+  connectedAccountId: string;
+  /** ISO 4217, lowercase (`usd`): the currency of every bundle payment of the account. */
+  currency: string;
 }
 
 export interface TUser {

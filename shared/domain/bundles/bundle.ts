@@ -142,10 +142,23 @@ export interface TBundleError {
   message: string;
 }
 
+/** due: not paid yet (also after a failed attempt is retried); refunded: by the operator. */
+export type TPaymentStatus = 'due' | 'paid' | 'failed' | 'refunded';
+
 export interface TPayment {
+  /** The key of the billed signer. */
   billedTo: string;
+  /** In the currency's smallest unit (cents). */
   amountDue: number;
+  /** From the account's payout settings when the bundle was created. */
+  currency?: string;
   paymentMethodTypes: string[];
+  /** Absent on bundles created before payments were processed: due. */
+  status?: TPaymentStatus;
+  /** The processor's reference (Stripe: the PaymentIntent id) once the signer started paying. */
+  reference?: string;
+  /** The processor's events already recorded (the last few), so a repeated one changes nothing. */
+  eventIds?: string[];
 }
 
 export interface TBundle {

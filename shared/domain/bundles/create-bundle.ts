@@ -11,8 +11,13 @@ import type {
   TPersonStore,
   TUrlFetcher,
 } from '../../ports';
-import { ZBundleRequestSchema, ZEnvelopeTemplateRequestSchema } from '../../schemas/bundle-request';
+import {
+  type TBundleRequest,
+  ZBundleRequestSchema,
+  ZEnvelopeTemplateRequestSchema,
+} from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
+import type { TAccount, TPayout } from '../accounts/account';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { templateDocuments } from '../templates/template-documents';
 import { withOutbox } from '../webhooks/outbox';
@@ -76,6 +81,7 @@ export async function createBundle(
   const account = await deps.accounts.getAccount(accountId);
   if (!account)
     throw new ValidationError('Invalid input.', [{ field: 'non_field_errors', message: 'Unknown account.' }]);
+  if (input.payment) errors.push(...paymentErrors(input.payment, account.payout));
   let requester = { name: account.requesterName, email: account.requesterEmail };
   if (input.team) {
     const team = account.features.teams
@@ -135,7 +141,7 @@ export async function createBundle(
   }
 
   try {
-    return await writeBundle(deps, accountId, id, input, packetDrafts, documents, requester);
+    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester);
   } catch (err) {
     // The bundle was not written: its custom_key is free again for the next attempt.
     if (input.custom_key !== undefined)
@@ -146,13 +152,14 @@ export async function createBundle(
 
 async function writeBundle(
   deps: TCreateBundleDeps,
-  accountId: string,
+  account: TAccount,
   id: string,
   input: z.output<typeof ZBundleRequestSchema>,
   packetDrafts: TPacketDraft[],
   documents: TDocumentDraft[],
   requester: { name: string; email: string },
 ): Promise<TBundle> {
+  const accountId = account.id;
   const now = deps.clock.now().toISOString();
   const packets: TPacket[] = [];
   for (const d of packetDrafts) {
@@ -207,7 +214,10 @@ async function writeBundle(
           payment: {
             billedTo: input.payment.billed_to,
             amountDue: input.payment.amount_due,
-            paymentMethodTypes: input.payment.payment_method_types ?? ['card'],
+            // paymentErrors refused the bundle when the account has no payout settings.
+            currency: account.payout?.currency ?? '',
+            paymentMethodTypes: [...new Set(input.payment.payment_method_types ?? ['card'])],
+            status: 'due',
           },
         }
       : {}),
@@ -234,6 +244,30 @@ async function writeBundle(
   }
   await countUsage(deps, bundle);
   return bundle;
+}
+
+/** Payment methods that take a single currency (Stripe's rules). */
+const METHOD_CURRENCY: Record<string, string> = { us_bank_account: 'usd', sepa_debit: 'eur' };
+
+/**
+ * A payment needs the account's payout settings (where the money goes, in which currency), and
+ * methods the payout currency allows.
+ */
+function paymentErrors(payment: NonNullable<TBundleRequest['payment']>, payout?: TPayout): TFieldError[] {
+  if (!payout)
+    return [
+      {
+        field: 'payment',
+        message:
+          'This account has no payout settings: bundles cannot take payments until the operator sets them up.',
+      },
+    ];
+  return (payment.payment_method_types ?? [])
+    .filter((m) => METHOD_CURRENCY[m] && METHOD_CURRENCY[m] !== payout.currency)
+    .map((m) => ({
+      field: 'payment.payment_method_types',
+      message: `${m} takes only ${METHOD_CURRENCY[m]}; this account's payout currency is ${payout.currency}.`,
+    }));
 }
 
 /**

@@ -26,6 +26,10 @@ export const EVENT_KINDS = {
   failed: { code: 'fa', text: 'Bundle failed' },
   // PUT /bundles/{id}/files/ appends this; webhooks/outbox.ts turns it into an interim document job.
   interimRequested: { code: 'if', text: 'Interim files requested' },
+  // Bundle payments (shared/domain/payments/); no webhook event in the spec.
+  paymentStarted: { code: 'pi', text: 'Payment started' },
+  paymentPaid: { code: 'pp', text: 'Payment received' },
+  paymentFailed: { code: 'pf', text: 'Payment failed' },
 } as const;
 
 export type TEventKind = keyof typeof EVENT_KINDS;

@@ -3,7 +3,7 @@ import { parseInput } from '../../schemas/common';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { event, signersUpNow } from '../bundles/send-bundle';
-import { type TFieldError, ValidationError } from '../errors';
+import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { currentValue, isEditor, isRequiredFor } from './field-access';
 import { assertMaySign } from './save-values';
@@ -84,6 +84,10 @@ export async function completePacket(
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
     if (ctx.packet.status === 'co') return ctx;
     assertMaySign(ctx);
+    // Bundles from before payments were processed have a payment without status: not gated.
+    const payment = ctx.bundle.payment;
+    if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
+      throw new ConflictError('This bundle must be paid before you finish: complete the payment step first.');
     const docs = await deps.bundles.documents(ctx.bundle);
     const all = await recordsWith(deps, ctx);
     const missing: TFieldError[] = [];

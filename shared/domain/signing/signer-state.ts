@@ -108,8 +108,21 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     documents,
     fields,
     consent_text: CONSENT_TEXT,
+    payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
     redirect_url: packet.status === 'co' ? await redirectOf(deps, ctx) : null,
+  };
+}
+
+/** The bundle's payment, for the billed signer only (the others never see it). */
+function paymentView(bundle: TSignerContext['bundle'], packet: TSignerContext['packet']) {
+  const p = bundle.payment;
+  if (!p?.status || p.billedTo !== packet.key) return null;
+  return {
+    required: p.status !== 'paid',
+    status: p.status,
+    amount_due: p.amountDue,
+    currency: p.currency ?? '',
   };
 }
 

@@ -1,0 +1,18 @@
+import type { TAccountStore } from '../../ports';
+import { ZPayoutSchema } from '../../schemas/account';
+import { parseInput } from '../../schemas/common';
+import type { TAccount } from './account';
+
+/**
+ * The account's payout settings: the payment processor's connected account that receives what
+ * signers pay, and the currency of every bundle payment. Without them, bundles with a `payment`
+ * are refused. Set by the operator.
+ */
+export async function setPayout(
+  deps: { accounts: TAccountStore },
+  accountId: string,
+  input: unknown,
+): Promise<TAccount> {
+  const { connected_account, currency } = parseInput(ZPayoutSchema, input);
+  return deps.accounts.setPayout(accountId, { connectedAccountId: connected_account, currency });
+}

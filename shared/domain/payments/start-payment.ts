@@ -1,0 +1,56 @@
+import type { TAccountStore, TBundleStore, TClock, TPaymentProvider, TPaymentSession } from '../../ports';
+import { changeBundle } from '../bundles/change-bundle';
+import { getBundle } from '../bundles/get-bundle';
+import { event } from '../bundles/send-bundle';
+import { ConflictError, PermissionDeniedError } from '../errors';
+
+export interface TStartPaymentDeps {
+  bundles: TBundleStore;
+  accounts: TAccountStore;
+  payments: TPaymentProvider;
+  clock: TClock;
+}
+
+/**
+ * The billed signer starts (or resumes) paying the bundle: one payment per bundle at the
+ * processor, whatever the number of attempts, its reference kept on the bundle with a `pi` audit
+ * event the first time. Paid already, or not the billed signer: refused.
+ */
+export async function startPayment(
+  deps: TStartPaymentDeps,
+  accountId: string,
+  bundleId: string,
+  packetId: string,
+): Promise<TPaymentSession> {
+  const bundle = await getBundle(deps, accountId, bundleId);
+  const payment = bundle.payment;
+  const billed = payment && bundle.packets.find((k) => k.key === payment.billedTo);
+  if (!payment || billed?.id !== packetId) throw new PermissionDeniedError('You have nothing to pay.');
+  if (payment.status === 'paid' || payment.status === 'refunded')
+    throw new ConflictError('This bundle is paid already.');
+  const payout = (await deps.accounts.getAccount(accountId))?.payout;
+  if (!payout)
+    throw new ConflictError('Payments are not set up for this account: please contact the sender.');
+  const session = await deps.payments.start({
+    accountId,
+    bundleId,
+    packetId,
+    amount: payment.amountDue,
+    currency: payment.currency || payout.currency,
+    paymentMethodTypes: payment.paymentMethodTypes,
+    connectedAccountId: payout.connectedAccountId,
+    idempotencyKey: `bundle-payment-${accountId}-${bundleId}`,
+    ...(payment.reference ? { reference: payment.reference } : {}),
+    description: bundle.label || `Bundle ${bundleId}`,
+  });
+  await changeBundle(deps, accountId, bundleId, (b) => {
+    if (!b.payment || b.payment.reference === session.reference) return b;
+    const now = deps.clock.now().toISOString();
+    return {
+      ...b,
+      payment: { ...b.payment, reference: session.reference },
+      events: [...b.events, event('paymentStarted', now, packetId, session.reference)],
+    };
+  });
+  return session;
+}

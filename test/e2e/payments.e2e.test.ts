@@ -1,0 +1,198 @@
+// Paying while signing, in a real headless Chromium against the whole local runtime: the billed
+// signer pays on the local provider's test checkout page (a new tab) and then finishes; the other
+// signer is never asked to pay. Screenshots go to test-artifacts/.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listOutbox } from '../../infra/local/outbox/store';
+import type { TRuntime } from '../../infra/local/runtime';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { aPdf } from '../helpers/pdfs';
+import { eventually } from '../helpers/receiver';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let browser: Browser;
+let pdfB64: string;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  await createAccountStore(runtime.db, runtime.config.tableName).setPayout(runtime.demo.accountId, {
+    connectedAccountId: 'acct_1E2ePayee',
+    currency: 'usd',
+  });
+  pdfB64 = Buffer.from(
+    await aPdf({
+      pages: [
+        {
+          size: 'Letter',
+          text: [
+            { value: 'Storage unit rental', x: 72, y: 720, size: 20 },
+            { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
+            { value: 'Guarantor signature:', x: 340, y: 265, size: 11 },
+          ],
+        },
+      ],
+    }),
+  ).toString('base64');
+  if (runBrowser) {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+      ],
+    });
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
+
+function emailedLink(email: string): Promise<string> {
+  return eventually(
+    async () => {
+      const mail = (await listOutbox(dataPaths(runtime.dataDir).outbox)).find(
+        (m) => m.kind === 'email' && m.to.includes(email) && LINK().test(m.text),
+      );
+      return mail ? LINK().exec(mail.text)![0] : undefined;
+    },
+    30_000,
+    `the signing email to ${email}`,
+  );
+}
+
+async function newPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // The browser's own favicon request is not the page's.
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  return { context, page, problems };
+}
+
+/** Opens the signer's only field, types the signature, and ticks the consent. */
+async function typeSignature(page: Page) {
+  await page.locator('.page.rendered').first().waitFor();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+  await page.getByRole('tab', { name: 'Type' }).click();
+  await page.getByRole('button', { name: 'Apply signature' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await page.getByLabel(/I agree to sign these documents electronically/).check();
+}
+
+describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
+  it('the billed signer pays on the test checkout and finishes; the other signer is never asked', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Storage unit rental',
+        packets: [
+          { key: 'ann', name: 'Ann Lee', email: 'ann.pay@example.com' },
+          { key: 'gus', name: 'Gus Guarantor', email: 'gus.pay@example.com' },
+        ],
+        documents: [
+          {
+            key: 'rental',
+            file_b64: pdfB64,
+            fields: [
+              {
+                key: 'ann_sig',
+                kind: 'sig',
+                page: 1,
+                x: 11,
+                y: 68,
+                w: 30,
+                h: 7,
+                editors: ['ann'],
+                required: true,
+              },
+              {
+                key: 'gus_sig',
+                kind: 'sig',
+                page: 1,
+                x: 55,
+                y: 68,
+                w: 30,
+                h: 7,
+                editors: ['gus'],
+                required: true,
+              },
+            ],
+          },
+        ],
+        payment: { billed_to: 'ann', amount_due: 2500 },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+
+    // ---- Gus: not billed; signs and finishes without a payment step.
+    const gus = await newPage();
+    await gus.page.goto(await emailedLink('gus.pay@example.com'));
+    await gus.page.getByRole('heading', { name: 'Storage unit rental' }).waitFor();
+    await typeSignature(gus.page);
+    expect(await gus.page.locator('#payment').count()).toBe(0);
+    await gus.page.getByRole('button', { name: 'Finish signing' }).click();
+    await gus.page.getByRole('heading', { name: 'You’re done' }).waitFor();
+    expect(gus.problems).toEqual([]);
+    await gus.context.close();
+
+    // ---- Ann: billed; finishing waits for the payment.
+    const ann = await newPage();
+    await ann.page.goto(await emailedLink('ann.pay@example.com'));
+    await ann.page.getByRole('heading', { name: 'Storage unit rental' }).waitFor();
+    await ann.page.getByText('$25.00 is due before you finish.').waitFor();
+    await typeSignature(ann.page);
+    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+    await ann.page.getByText('Pay first: the payment is due before you finish.').waitFor();
+    await ann.page.screenshot({ path: join(ARTIFACTS, 'payment-1-due.png') });
+
+    const opened = ann.context.waitForEvent('page');
+    await ann.page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const checkout = await opened;
+    await checkout.getByRole('heading', { name: 'Test checkout' }).waitFor();
+    await checkout.getByText('25.00 USD').waitFor();
+    await checkout.screenshot({ path: join(ARTIFACTS, 'payment-2-checkout.png') });
+    await checkout.getByRole('button', { name: 'Pay', exact: true }).click();
+    await checkout.getByRole('heading', { name: 'Payment received' }).waitFor();
+    await checkout.close();
+
+    await ann.page.getByText('Paid: $25.00. Thank you.').waitFor({ timeout: 15_000 });
+    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+    await ann.page.getByRole('heading', { name: 'You’re done' }).waitFor();
+    await ann.page.screenshot({ path: join(ARTIFACTS, 'payment-3-done.png') });
+    expect(ann.problems).toEqual([]);
+    await ann.context.close();
+
+    const bundle = (await call('GET', `/bundles/${id}/?include=events`)).body;
+    expect(bundle.payment).toMatchObject({ status: 'paid', reference: expect.stringMatching(/^pi_local_/) });
+    expect(bundle.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
+    const kinds = bundle.events.map((e: { kind: string }) => e.kind);
+    expect(kinds.filter((k: string) => k === 'pi')).toHaveLength(1);
+    expect(kinds.filter((k: string) => k === 'pp')).toHaveLength(1);
+  }, 120_000);
+});
