@@ -443,7 +443,7 @@ export interface TPaymentRequest {
 
 /** A payment the signer can now complete: by the client secret (Stripe.js) or on a checkout page. */
 export interface TPaymentSession {
-  /** The processor's reference (Stripe: the PaymentIntent id). */
+  /** The processor's reference (Stripe: the Checkout Session id; locally a PaymentIntent-shaped id). */
   reference: string;
   clientSecret?: string;
   checkoutUrl?: string;

@@ -40,6 +40,18 @@ export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
     return { received: true };
   }
 
+  const page = (req: TRequest, status: number, title: string, body: string): TResponse => ({
+    status,
+    text: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title></head>
+<body><main><h1>${esc(title)}</h1>${body}</main></body></html>`,
+    headers: {
+      ...securityHeaders(deps.config, { https: req.url.protocol === 'https:' }),
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    },
+  });
   const routes: TRoute[] = [
     {
       method: 'POST',
@@ -72,22 +84,31 @@ export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
         return { status: 200, body: await receive(raw, req.header('stripe-signature') ?? '') };
       },
     },
+    {
+      // Where Stripe Checkout sends the signer back (its success and cancel URLs): the signing
+      // page, in the other tab, shows the payment once the webhook records it.
+      method: 'GET',
+      path: '/payments/stripe/done',
+      handler: async (req) =>
+        req.query.get('cancelled')
+          ? page(
+              req,
+              200,
+              'Payment not made',
+              '<p id="cancelled">Nothing was paid. Go back to the signing page to pay.</p>',
+            )
+          : page(
+              req,
+              200,
+              'Thank you',
+              '<p id="done">Go back to the signing page: it shows the payment once it is received.</p>',
+            ),
+    },
   ];
 
   const local = deps.payments?.local;
   if (!local) return routes;
-  const page = (req: TRequest, status: number, title: string, body: string): TResponse => ({
-    status,
-    text: `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title></head>
-<body><main><h1>${esc(title)}</h1>${body}</main></body></html>`,
-    headers: {
-      ...securityHeaders(deps.config, { https: req.url.protocol === 'https:' }),
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-    },
-  });
+
   const checkoutOf = (req: TRequest) => {
     const checkout = local.readCheckout(req.params.token ?? '');
     if (!checkout) throw new NotFoundError('No payment has this checkout link.');

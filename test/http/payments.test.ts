@@ -296,4 +296,13 @@ describe('paying while signing', () => {
     expect(after.payment.status).toBe('paid');
     expect((await kinds(b.id)).filter((x) => x === 'pp')).toHaveLength(1);
   });
+
+  it("shows Stripe Checkout's return page, paid or cancelled, without a key", async () => {
+    const done = await fetch(`${runtime.baseUrl}/payments/stripe/done`);
+    expect(done.status).toBe(200);
+    expect(done.headers.get('content-type')).toContain('text/html');
+    expect(await done.text()).toContain('id="done"');
+    const cancelled = await fetch(`${runtime.baseUrl}/payments/stripe/done?cancelled=1`);
+    expect(await cancelled.text()).toContain('id="cancelled"');
+  });
 });

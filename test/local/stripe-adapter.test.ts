@@ -1,29 +1,28 @@
 // The Stripe payment adapter with the official `stripe` package against a local HTTP stand-in
-// of Stripe's API (infra/local/stripe-standin.ts): a PaymentIntent with the transfer to the
-// connected account, a declined card, webhooks verified with the signing secret, recorded once.
+// of Stripe's API (infra/local/stripe-standin.ts): a Checkout Session whose payment transfers to
+// the connected account, a declined card and a failed debit, webhooks verified with the signing
+// secret, recorded once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { startStripeStandin, type TStripeStandin } from '../../infra/local/stripe-standin';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import {
-  createStripePaymentProvider,
-  type TStripePaymentProvider,
-} from '../../shared/adapters/stripe/payment-provider';
+import { createStripePaymentProvider } from '../../shared/adapters/stripe/payment-provider';
 import { systemClock } from '../../shared/adapters/system';
 import { ValidationError } from '../../shared/domain/errors';
-import { PaymentDeclinedError } from '../../shared/domain/payments/payment-errors';
 import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
+import type { TPaymentProvider } from '../../shared/ports';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
 const API_KEY = 'sk_test_standin';
 const WEBHOOK_SECRET = 'whsec_standin';
 const CONNECTED = 'acct_1StandinPayee';
+const RETURN_URL = 'https://esign.example/payments/stripe/done';
 
 let standin: TStripeStandin;
-let stripe: TStripePaymentProvider;
+let stripe: TPaymentProvider;
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let b64: string;
@@ -39,6 +38,7 @@ beforeAll(async () => {
   stripe = createStripePaymentProvider({
     apiKey: API_KEY,
     webhookSecret: WEBHOOK_SECRET,
+    returnUrl: RETURN_URL,
     host: standin.host,
     port: standin.port,
     protocol: 'http',
@@ -67,24 +67,49 @@ const kinds = async (id: string) =>
   ((await call('GET', `/bundles/${id}/events/`)).body as { kind: string }[]).map((e) => e.kind);
 
 describe('Stripe payment adapter', () => {
-  it('creates one PaymentIntent per bundle with the transfer to the connected account', async () => {
+  it('creates one Checkout Session per bundle whose payment transfers to the connected account', async () => {
     const b = await aPaidBundle();
     const session = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
-    expect(session.reference).toMatch(/^pi_/);
-    expect(session.clientSecret).toMatch(new RegExp(`^${session.reference}_secret_`));
-    expect(standin.intents.get(session.reference)).toMatchObject({
-      amount: 2500,
+    expect(session.reference).toMatch(/^cs_test_/);
+    expect(session.checkoutUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/checkout\/cs_test_/);
+    const metadata = { account_id: runtime.demo.accountId, bundle_id: b.id, packet_id: b.packetId };
+    expect(standin.sessions.get(session.reference)).toMatchObject({
+      mode: 'payment',
+      status: 'open',
+      amount_total: 2500,
       currency: 'usd',
       payment_method_types: ['card'],
-      transfer_data: { destination: CONNECTED },
-      metadata: { account_id: runtime.demo.accountId, bundle_id: b.id, packet_id: b.packetId },
+      line_items_requested: [
+        { price_data: { currency: 'usd', unit_amount: '2500', product_data: { name: expect.any(String) } } },
+      ],
+      payment_intent_data: { transfer_data: { destination: CONNECTED }, metadata },
+      metadata,
+      client_reference_id: b.id,
+      success_url: RETURN_URL,
+      cancel_url: `${RETURN_URL}?cancelled=1`,
     });
     const again = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
-    expect(again.reference).toBe(session.reference);
-    expect(standin.intents.size).toBe(1);
+    expect(again).toEqual(session);
+    expect([...standin.sessions.values()].filter((s) => s.client_reference_id === b.id)).toHaveLength(1);
     const got = await call('GET', `/bundles/${b.id}/`);
     expect(got.body.payment).toMatchObject({ status: 'due', reference: session.reference });
     expect((await kinds(b.id)).filter((k) => k === 'pi')).toHaveLength(1);
+  });
+
+  it('replays a retried create with the same idempotency key', async () => {
+    const request = {
+      accountId: 'a',
+      bundleId: 'b-replay',
+      packetId: 'p',
+      amount: 100,
+      currency: 'usd',
+      paymentMethodTypes: ['card'],
+      connectedAccountId: CONNECTED,
+      idempotencyKey: 'k-replay',
+      description: 'x',
+    };
+    const first = await stripe.start(request);
+    expect(await stripe.start(request)).toEqual(first);
   });
 
   it('refuses to start a payment for a signer who is not billed', async () => {
@@ -93,11 +118,12 @@ describe('Stripe payment adapter', () => {
     await expect(startPayment(deps(), runtime.demo.accountId, b.id, bob)).rejects.toThrow('nothing to pay');
   });
 
-  it('records a paid webhook once: a duplicated delivery changes nothing', async () => {
+  it('records a paid checkout once: a duplicated delivery changes nothing', async () => {
     const b = await aPaidBundle();
     const { reference } = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
-    expect(await stripe.confirm(reference, 'pm_card_visa')).toBe('succeeded');
+    await standin.completeSession(reference, 'paid');
     const delivered = lastEvent();
+    expect(JSON.parse(delivered.payload).type).toBe('checkout.session.completed');
     const parsed = stripe.parseWebhook(delivered.payload, delivered.signature);
     expect(parsed).toMatchObject({
       outcome: 'paid',
@@ -105,11 +131,19 @@ describe('Stripe payment adapter', () => {
       accountId: runtime.demo.accountId,
       bundleId: b.id,
     });
+    // The intent's own event names the intent, not the session: the payment ignores it.
+    const intentEvent = standin.events.at(-2)!;
+    const byIntent = stripe.parseWebhook(intentEvent.payload, intentEvent.signature);
+    expect(byIntent).toMatchObject({
+      outcome: 'paid',
+      reference: standin.sessions.get(reference)?.payment_intent,
+    });
     const first = await recordPaymentEvent(deps(), parsed!);
     expect(first?.payment).toMatchObject({ status: 'paid', reference });
     const again = stripe.parseWebhook(delivered.payload, delivered.signature);
     const second = await recordPaymentEvent(deps(), again!);
     expect(second?.version).toBe(first?.version);
+    expect((await recordPaymentEvent(deps(), byIntent!))?.version).toBe(first?.version);
     expect((await kinds(b.id)).filter((k) => k === 'pp')).toHaveLength(1);
     expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('paid');
     await expect(startPayment(deps(), runtime.demo.accountId, b.id, b.packetId)).rejects.toThrow(
@@ -117,21 +151,38 @@ describe('Stripe payment adapter', () => {
     );
   });
 
-  it('reports a declined card, records the failure, and lets the signer pay after', async () => {
+  it('keeps the checkout open after a declined card, and the signer pays on it', async () => {
     const b = await aPaidBundle();
-    const { reference } = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
-    const declined = await stripe.confirm(reference, 'pm_card_chargeDeclined').catch((e: unknown) => e);
-    expect(declined).toBeInstanceOf(PaymentDeclinedError);
-    expect(declined).toMatchObject({ code: 'card_declined', message: 'Your card was declined.', reference });
+    const session = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
+    await standin.completeSession(session.reference, 'declined');
+    const declined = lastEvent();
+    const parsed = stripe.parseWebhook(declined.payload, declined.signature);
+    expect(parsed).toMatchObject({ outcome: 'failed', message: 'Your card was declined.', bundleId: b.id });
+    expect(parsed?.reference).toMatch(/^pi_/);
+    expect(await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId)).toEqual(session);
+    await standin.completeSession(session.reference, 'paid');
+    const paid = lastEvent();
+    await recordPaymentEvent(deps(), stripe.parseWebhook(paid.payload, paid.signature)!);
+    expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('paid');
+  });
+
+  it('records a failed debit, then starts a new checkout, and a late failure never undoes the payment', async () => {
+    const b = await aPaidBundle();
+    const first = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
+    await standin.completeSession(first.reference, 'failed');
     const failedEvent = lastEvent();
+    expect(JSON.parse(failedEvent.payload).type).toBe('checkout.session.async_payment_failed');
     const failed = stripe.parseWebhook(failedEvent.payload, failedEvent.signature);
-    expect(failed).toMatchObject({ outcome: 'failed', reference, message: 'Your card was declined.' });
+    expect(failed).toMatchObject({ outcome: 'failed', reference: first.reference });
     expect((await recordPaymentEvent(deps(), failed!))?.payment?.status).toBe('failed');
 
-    expect(await stripe.confirm(reference, 'pm_card_visa')).toBe('succeeded');
+    const next = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
+    expect(next.reference).not.toBe(first.reference);
+    expect(next.checkoutUrl).toContain(next.reference);
+    expect((await call('GET', `/bundles/${b.id}/`)).body.payment.reference).toBe(next.reference);
+    await standin.completeSession(next.reference, 'paid');
     const paidEvent = lastEvent();
     await recordPaymentEvent(deps(), stripe.parseWebhook(paidEvent.payload, paidEvent.signature)!);
-    // The failure delivered late changes nothing once paid.
     const late = await recordPaymentEvent(
       deps(),
       stripe.parseWebhook(failedEvent.payload, failedEvent.signature)!,
@@ -145,14 +196,14 @@ describe('Stripe payment adapter', () => {
   it('refuses a forged, tampered or stale webhook signature', async () => {
     const b = await aPaidBundle();
     const { reference } = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
-    await stripe.confirm(reference, 'pm_card_visa');
+    await standin.completeSession(reference, 'paid');
     const { payload, signature } = lastEvent();
     expect(() => stripe.parseWebhook(payload, standin.sign(payload, 'whsec_forged'))).toThrow(
       ValidationError,
     );
-    expect(() => stripe.parseWebhook(payload.replace('"amount":2500', '"amount":1'), signature)).toThrow(
-      ValidationError,
-    );
+    expect(() =>
+      stripe.parseWebhook(payload.replace('"amount_total":2500', '"amount_total":1'), signature),
+    ).toThrow(ValidationError);
     const stale = standin.sign(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600);
     expect(() => stripe.parseWebhook(payload, stale)).toThrow(ValidationError);
     expect(() => stripe.parseWebhook(payload, '')).toThrow(ValidationError);
@@ -163,6 +214,7 @@ describe('Stripe payment adapter', () => {
     const bad = createStripePaymentProvider({
       apiKey: 'sk_test_wrong',
       webhookSecret: WEBHOOK_SECRET,
+      returnUrl: RETURN_URL,
       host: standin.host,
       port: standin.port,
       protocol: 'http',

@@ -36,7 +36,11 @@ export function createPaymentProviderSource(config: TConfig): TPaymentProviderSo
         const keys = JSON.parse(out.SecretString ?? '{}') as { apiKey?: string; webhookSecret?: string };
         if (!keys.apiKey || !keys.webhookSecret)
           throw new Error('The Stripe secret needs "apiKey" and "webhookSecret".');
-        return createStripePaymentProvider({ apiKey: keys.apiKey, webhookSecret: keys.webhookSecret });
+        return createStripePaymentProvider({
+          apiKey: keys.apiKey,
+          webhookSecret: keys.webhookSecret,
+          returnUrl: `${config.publicBaseUrl ?? ''}/payments/stripe/done`,
+        });
       })().catch((err: unknown) => {
         made = undefined;
         throw err;

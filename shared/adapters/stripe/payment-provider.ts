@@ -1,10 +1,9 @@
-// Bundle payments through Stripe Connect: a PaymentIntent per bundle whose amount is transferred
-// to the account's connected account (destination charge), and Stripe's webhooks verified with
-// the endpoint's signing secret. The official `stripe` package; `host`/`port`/`protocol` point it
-// at a stand-in (infra/local/stripe-standin.ts) in tests.
+// Bundle payments through Stripe Connect: a Checkout Session per bundle (Stripe's hosted payment
+// page) whose PaymentIntent transfers the amount to the account's connected account (destination
+// charge), and Stripe's webhooks verified with the endpoint's signing secret. The official `stripe`
+// package; `host`/`port`/`protocol` point it at a stand-in (infra/local/stripe-standin.ts) in tests.
 import Stripe from 'stripe';
 import { ValidationError } from '../../domain/errors';
-import { PaymentDeclinedError } from '../../domain/payments/payment-errors';
 import type { TPaymentEvent, TPaymentProvider, TPaymentRequest, TPaymentSession } from '../../ports';
 
 export interface TStripeSettings {
@@ -12,23 +11,20 @@ export interface TStripeSettings {
   apiKey: string;
   /** The webhook endpoint's signing secret (`whsec_…`). */
   webhookSecret: string;
+  /**
+   * Where Checkout sends the signer once paid (and, with `?cancelled=1`, when they leave it):
+   * the service's `/payments/stripe/done` page.
+   */
+  returnUrl: string;
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
 }
 
-export interface TStripePaymentProvider extends TPaymentProvider {
-  /**
-   * Confirms a payment with a payment method on the server (tests, and saved methods): its status
-   * after, or a PaymentDeclinedError when the method is refused.
-   */
-  confirm(reference: string, paymentMethod: string): Promise<string>;
-}
-
 /** Seconds a webhook's timestamp may be old: Stripe's default, against replays. */
 const WEBHOOK_TOLERANCE = 300;
 
-export function createStripePaymentProvider(settings: TStripeSettings): TStripePaymentProvider {
+export function createStripePaymentProvider(settings: TStripeSettings): TPaymentProvider {
   const stripe = new Stripe(settings.apiKey, {
     ...(settings.host ? { host: settings.host } : {}),
     ...(settings.port ? { port: settings.port } : {}),
@@ -37,41 +33,60 @@ export function createStripePaymentProvider(settings: TStripeSettings): TStripeP
     timeout: 20_000,
     telemetry: false,
   });
+  const cancelUrl = `${settings.returnUrl}${settings.returnUrl.includes('?') ? '&' : '?'}cancelled=1`;
 
   return {
     async start(request: TPaymentRequest): Promise<TPaymentSession> {
-      const intent = request.reference
-        ? await stripe.paymentIntents.retrieve(request.reference)
-        : await stripe.paymentIntents.create(
-            {
-              amount: request.amount,
-              currency: request.currency,
-              payment_method_types: request.paymentMethodTypes,
-              transfer_data: { destination: request.connectedAccountId },
-              description: request.description,
-              metadata: {
-                account_id: request.accountId,
-                bundle_id: request.bundleId,
-                packet_id: request.packetId,
-              },
-            },
-            { idempotencyKey: request.idempotencyKey },
-          );
-      return {
-        reference: intent.id,
-        ...(intent.client_secret ? { clientSecret: intent.client_secret } : {}),
-      };
-    },
-
-    async confirm(reference, paymentMethod) {
-      try {
-        const intent = await stripe.paymentIntents.confirm(reference, { payment_method: paymentMethod });
-        return intent.status;
-      } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError)
-          throw new PaymentDeclinedError(err.message, err.code ?? 'card_declined', reference);
-        throw err;
+      // A session started before is resumed while it is open (never a second payment); a finished
+      // one has no page left to open.
+      if (request.reference?.startsWith('cs_')) {
+        const before = await stripe.checkout.sessions.retrieve(request.reference, {
+          expand: ['payment_intent'],
+        });
+        if (before.status === 'open' && before.url) return { reference: before.id, checkoutUrl: before.url };
+        const intent = before.payment_intent;
+        const retry = typeof intent === 'object' && intent?.status === 'requires_payment_method';
+        // Paid, or a bank debit still on its way: nothing to pay now.
+        if (before.status === 'complete' && !retry) return { reference: before.id };
       }
+      // Expired, its debit failed (or a PaymentIntent from before Checkout): a new session, under
+      // its own key, as the bundle's key would replay the old one.
+      const idempotencyKey = request.reference
+        ? `${request.idempotencyKey}-after-${request.reference}`
+        : request.idempotencyKey;
+      const metadata = {
+        account_id: request.accountId,
+        bundle_id: request.bundleId,
+        packet_id: request.packetId,
+      };
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              price_data: {
+                currency: request.currency,
+                unit_amount: request.amount,
+                product_data: { name: request.description },
+              },
+              quantity: 1,
+            },
+          ],
+          payment_method_types:
+            request.paymentMethodTypes as Stripe.Checkout.SessionCreateParams.PaymentMethodType[],
+          payment_intent_data: {
+            transfer_data: { destination: request.connectedAccountId },
+            description: request.description,
+            metadata,
+          },
+          metadata,
+          client_reference_id: request.bundleId,
+          success_url: settings.returnUrl,
+          cancel_url: cancelUrl,
+        },
+        { idempotencyKey },
+      );
+      return { reference: session.id, ...(session.url ? { checkoutUrl: session.url } : {}) };
     },
 
     parseWebhook: (rawBody, signature) => verifiedEvent(stripe, rawBody, signature, settings.webhookSecret),
@@ -97,19 +112,50 @@ export function verifiedEvent(
   return paymentEvent(event);
 }
 
-/** The events that concern bundle payments; others (and foreign intents) are ignored. */
+/**
+ * The events that concern bundle payments; others (and foreign payments) are ignored. Checkout
+ * Sessions (the reference of payments started on AWS): `checkout.session.completed` once paid
+ * (bank debits pay later: `checkout.session.async_payment_succeeded`), and
+ * `checkout.session.async_payment_failed`. PaymentIntents (the local provider's references):
+ * `payment_intent.succeeded` and `payment_intent.payment_failed`; a Checkout payment's intent
+ * names its intent, not the session, so the bundle's payment ignores it.
+ */
 function paymentEvent(event: Stripe.Event): TPaymentEvent | undefined {
-  if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed')
-    return undefined;
-  const intent = event.data.object;
-  const { account_id: accountId, bundle_id: bundleId } = intent.metadata ?? {};
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.async_payment_failed': {
+      const session = event.data.object;
+      const failed = event.type === 'checkout.session.async_payment_failed';
+      // A completed session whose bank debit is still pending is neither paid nor failed yet.
+      if (!failed && session.payment_status !== 'paid') return undefined;
+      return read(event.id, failed ? 'failed' : 'paid', session.id, session.metadata);
+    }
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      const paid = event.type === 'payment_intent.succeeded';
+      return read(
+        event.id,
+        paid ? 'paid' : 'failed',
+        intent.id,
+        intent.metadata,
+        intent.last_payment_error?.message,
+      );
+    }
+    default:
+      return undefined;
+  }
+}
+
+function read(
+  id: string,
+  outcome: TPaymentEvent['outcome'],
+  reference: string,
+  metadata: Stripe.Metadata | null | undefined,
+  message?: string,
+): TPaymentEvent | undefined {
+  const { account_id: accountId, bundle_id: bundleId } = metadata ?? {};
   if (!accountId || !bundleId) return undefined;
-  return {
-    id: event.id,
-    outcome: event.type === 'payment_intent.succeeded' ? 'paid' : 'failed',
-    reference: intent.id,
-    accountId,
-    bundleId,
-    ...(intent.last_payment_error?.message ? { message: intent.last_payment_error.message } : {}),
-  };
+  return { id, outcome, reference, accountId, bundleId, ...(message ? { message } : {}) };
 }

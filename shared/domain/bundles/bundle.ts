@@ -155,7 +155,7 @@ export interface TPayment {
   paymentMethodTypes: string[];
   /** Absent on bundles created before payments were processed: due. */
   status?: TPaymentStatus;
-  /** The processor's reference (Stripe: the PaymentIntent id) once the signer started paying. */
+  /** The processor's reference (Stripe: the Checkout Session id) once the signer started paying. */
   reference?: string;
   /** The processor's events already recorded (the last few), so a repeated one changes nothing. */
   eventIds?: string[];
