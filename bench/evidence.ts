@@ -25,7 +25,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +41,7 @@ import {
 import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
 import { mark, ms, table } from './format';
+import { answerOf, listenLoopback, serviceClients } from './http';
 import { percentile, round } from './stats';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -622,49 +622,6 @@ export interface TEvidenceFigures {
   failures: string[];
 }
 
-interface TAnswer {
-  status: number;
-  body: string;
-}
-
-/** node:http with a keep-alive agent, as the other sections; `path` is from the base URL. */
-function httpClient(baseUrl: string, agent: http.Agent) {
-  const { hostname, port } = new URL(baseUrl);
-  return (method: string, path: string, headers: Record<string, string>, payload = ''): Promise<TAnswer> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          agent,
-          hostname,
-          port,
-          method,
-          path,
-          headers: {
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-            ...headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-}
-
-const answerOf = (what: string, a: TAnswer, status: number) => {
-  if (a.status !== status) throw new Error(`${what}: HTTP ${a.status} ${a.body.slice(0, 160)}`);
-  return JSON.parse(a.body) as Record<string, unknown>;
-};
-
 /** A loopback receiver answering 200 at once and noting each call. */
 async function startReceiver() {
   const arrivals: TEvidenceArrival[] = [];
@@ -698,17 +655,8 @@ async function startReceiver() {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/evidence-hook`,
-    arrivals,
-    unreadable,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { url, stop } = await listenLoopback(server, '/evidence-hook');
+  return { url, arrivals, unreadable, stop };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -841,21 +789,7 @@ async function benchDocsReady(o: {
   const pdf = await evidencePdf(o.pages, o.pdfBytes, 'Evidence bench lease');
   let timedOut = false;
   try {
-    const request = httpClient(runtime.baseUrl, agent);
-    const api = (method: string, path: string, json?: unknown) =>
-      request(
-        method,
-        `/api/v2${path}`,
-        { authorization: `Token ${runtime.demo.apiKey}` },
-        json === undefined ? '' : JSON.stringify(json),
-      );
-    const signApi = (method: string, path: string, session: string | undefined, json: unknown) =>
-      request(
-        method,
-        `/sign/api${path}`,
-        session ? { 'x-signing-session': session } : {},
-        JSON.stringify(json),
-      );
+    const { api, signApi } = serviceClients(runtime.baseUrl, runtime.demo.apiKey, agent);
     answerOf(
       'POST /webhooks/',
       await api('POST', '/webhooks/', {

@@ -20,6 +20,7 @@ import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
 import type { TRuntime } from '../infra/local/runtime';
 import { ms, table } from './format';
+import { answerOf, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';
 import { percentile, round } from './stats';
 
@@ -180,49 +181,6 @@ async function textPdf(pages: number, title: string): Promise<Uint8Array> {
   return doc.save();
 }
 
-interface TAnswer {
-  status: number;
-  body: string;
-}
-
-/** node:http with a keep-alive agent, as the other sections; `path` is from the base URL. */
-function httpClient(baseUrl: string, agent: http.Agent) {
-  const { hostname, port } = new URL(baseUrl);
-  return (method: string, path: string, headers: Record<string, string>, payload = ''): Promise<TAnswer> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          agent,
-          hostname,
-          port,
-          method,
-          path,
-          headers: {
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-            ...headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-}
-
-const answerOf = (what: string, a: TAnswer, status: number) => {
-  if (a.status !== status) throw new Error(`${what}: HTTP ${a.status} ${a.body.slice(0, 160)}`);
-  return JSON.parse(a.body) as Record<string, unknown>;
-};
-
 /** The flags test/e2e/signing.e2e.test.ts launches Chromium with (no fake camera needed here). */
 const CHROMIUM_ARGS = [
   '--headless',
@@ -264,21 +222,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   let browser: Browser | undefined;
   try {
-    const request = httpClient(runtime.baseUrl, agent);
-    const api = (method: string, path: string, json?: unknown) =>
-      request(
-        method,
-        `/api/v2${path}`,
-        { authorization: `Token ${runtime.demo.apiKey}` },
-        json === undefined ? '' : JSON.stringify(json),
-      );
-    const signApi = (method: string, path: string, session: string | undefined, json: unknown) =>
-      request(
-        method,
-        `/sign/api${path}`,
-        session ? { 'x-signing-session': session } : {},
-        JSON.stringify(json),
-      );
+    const { api, signApi } = serviceClients(runtime.baseUrl, runtime.demo.apiKey, agent);
 
     /** A bundle with one embedded signer and one document; answers its packet's embedded URL. */
     const embeddedBundle = async (label: string, pdfB64: string, fields: TBenchField[]) => {

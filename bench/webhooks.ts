@@ -12,12 +12,12 @@
 // an event that never arrives, or one nobody asked for, fails the run.
 
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { TRuntime } from '../infra/local/runtime';
 import { createSqsClient } from '../shared/adapters/aws/clients';
 import { mark, ms, table } from './format';
+import { httpClient, listenLoopback, type TAnswer } from './http';
 import { runLoad } from './load';
 import { startBenchRuntime } from './runtime';
 import { percentile, round } from './stats';
@@ -173,17 +173,8 @@ async function startRecorder() {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/bench-hook`,
-    arrivals,
-    unreadable,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { url, stop } = await listenLoopback(server, '/bench-hook');
+  return { url, arrivals, unreadable, stop };
 }
 
 /** A real one-page PDF with something to sign on. */
@@ -196,42 +187,11 @@ async function onePagePdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-interface TAnswer {
-  status: number;
-  body: string;
-}
-
-/** node:http with a keep-alive agent, as the other sections. */
-function httpClient(baseUrl: string, apiKey: string, agent: http.Agent) {
-  const { hostname, port } = new URL(baseUrl);
+/** The API client of this section: the key on every call, `path` under /api/v2. */
+function apiClient(baseUrl: string, apiKey: string, agent: http.Agent) {
+  const request = httpClient(baseUrl, agent);
   return (method: string, path: string, payload: string): Promise<TAnswer> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          agent,
-          hostname,
-          port,
-          method,
-          path: `/api/v2${path}`,
-          headers: {
-            authorization: `Token ${apiKey}`,
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+    request(method, `/api/v2${path}`, { authorization: `Token ${apiKey}` }, payload);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -254,7 +214,7 @@ export async function benchWebhooks(opts: TWebhooksOptions = {}): Promise<TWebho
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const sqs = createSqsClient(runtime.config);
   try {
-    const call = httpClient(runtime.baseUrl, runtime.demo.apiKey, agent);
+    const call = apiClient(runtime.baseUrl, runtime.demo.apiKey, agent);
     const hook = await call(
       'POST',
       '/webhooks/',

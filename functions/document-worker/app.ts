@@ -52,7 +52,7 @@ function jobOf(record: SQSRecord): TDocumentJob | undefined {
 }
 
 /** The job's use case: final documents and certificates, or interim files. */
-export function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {
+function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {
   return job.type === 'final' ? produceFinalFiles(deps, job) : produceInterimFiles(deps, job);
 }
 

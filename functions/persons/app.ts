@@ -11,7 +11,7 @@ import { listPersons } from '../../shared/domain/persons/list-persons';
 import { replacePerson } from '../../shared/domain/persons/replace-person';
 import { updatePerson } from '../../shared/domain/persons/update-person';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { toPersonResponse } from '../../shared/schemas/person';
@@ -28,24 +28,19 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
   };
 
   const routes: TRoute[] = [
-    {
-      method: 'GET',
-      path: '/persons',
-      handler: async (req) => {
-        const page = parsePage(req.query);
+    listRoute(
+      '/persons',
+      async (req, page) => {
         const filter = {
           search: req.query.get('search'),
           email: req.query.get('email'),
           phone: req.query.get('phone'),
         };
         const result = await listPersons(deps, req.auth.accountId, filter, page);
-        return {
-          status: 200,
-          body: result.items.map(toPersonResponse),
-          headers: paginationHeaders(page, result.total, req.url, { ...result.filter }),
-        };
+        return { ...result, query: { ...result.filter } };
       },
-    },
+      toPersonResponse,
+    ),
     {
       method: 'POST',
       path: '/persons',

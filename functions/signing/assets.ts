@@ -45,7 +45,7 @@ export function contentTypeOf(name: string): string {
 }
 
 /** Every served name and its source, from the repository at `root`. */
-export function assetSources(root: string): Map<string, string> {
+function assetSources(root: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, from] of Object.entries(FILES)) out.set(name, path.join(root, from));
   for (const [prefix, from] of Object.entries(FOLDERS)) {

@@ -13,6 +13,7 @@ import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TSigningToken } from '../../shared/ports';
 import { contentTypeOf, signingAssets } from './assets';
+import { basePathBefore, esc } from './html';
 import { logoOrigin, securityHeaders } from './security-headers';
 
 export type TPageDeps = TSigningDeps & { config: TConfig };
@@ -26,15 +27,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export const MAX_INLINE_PDF_BYTES = 4 * 1024 * 1024;
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** The path the service is served under: '' locally, `/<stage>` on API Gateway's own URL. */
-function basePath(req: TRequest): string {
-  const p = req.url.pathname;
-  const i = p.lastIndexOf('/sign/');
-  return i > 0 ? p.slice(0, i) : '';
-}
+const basePath = (req: TRequest) => basePathBefore(req, '/sign/');
 
 /** Whether the link may open the page: unknown, spent or expired links get the clear page at once. */
 function usable(link: TSigningToken | undefined, now: Date): link is TSigningToken {

@@ -12,10 +12,8 @@ import { RawUpload } from '../../shared/http/body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TAccountStore, TBundleStore, TClock, TPaymentProvider } from '../../shared/ports';
+import { esc } from './html';
 import { securityHeaders } from './security-headers';
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export interface TPaymentRouteDeps {
   bundles: TBundleStore;

@@ -31,6 +31,7 @@ import type {
 } from '../../shared/ports';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 import { signingAssets } from './assets';
+import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
 
 export interface TPortalRouteDeps {
@@ -46,15 +47,8 @@ export interface TPortalRouteDeps {
   counters?: TPortalCounterStore;
 }
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** '' locally, `/<stage>` on API Gateway's own URL. */
-function basePath(req: TRequest): string {
-  const p = req.url.pathname;
-  const i = p.lastIndexOf('/portal/');
-  return i > 0 ? p.slice(0, i) : '';
-}
+const basePath = (req: TRequest) => basePathBefore(req, '/portal/');
 
 interface TForm {
   name?: string;

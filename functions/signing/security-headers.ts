@@ -5,7 +5,7 @@ import type { TConfig } from '../../shared/config';
  * Locally the s3rver endpoint (path-style links); on AWS the bucket's regional virtual-hosted
  * name, as the SDK presigns it.
  */
-export function documentsOrigin(config: TConfig): string | undefined {
+function documentsOrigin(config: TConfig): string | undefined {
   if (config.endpoints.s3) {
     try {
       return new URL(config.endpoints.s3).origin;
@@ -61,7 +61,7 @@ const PERMISSIONS_POLICY = [
  * plugins, no <base>, forms only to itself, and no framing unless the page is an embedded session
  * of an account that lists the origins allowed to frame it.
  */
-export function contentSecurityPolicy(config: TConfig, opts: TPolicyOptions = {}): string {
+function contentSecurityPolicy(config: TConfig, opts: TPolicyOptions = {}): string {
   const docs = documentsOrigin(config);
   const ancestors = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   return [

@@ -11,6 +11,7 @@ import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TBundleStore, TEvidenceStore, TSealReader } from '../../shared/ports';
 import { signingAssets } from './assets';
+import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
 import { filesOf } from './uploads';
 
@@ -25,20 +26,13 @@ export type TVerifyDeps = {
 const MAX_BYTES = 6 * 1024 * 1024;
 const UPLOAD = { accept: ['upload', 'multipart'] as ('upload' | 'multipart')[], maxBytes: MAX_BYTES };
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** '' locally, `/<stage>` on API Gateway's own URL. */
-function basePath(req: TRequest): string {
-  const p = req.url.pathname;
-  const i = p.lastIndexOf('/verify');
-  return i > 0 ? p.slice(0, i) : '';
-}
+const basePath = (req: TRequest) => basePathBefore(req, '/verify');
 
 const KIND_TEXT = { final: 'a final document', certificate: 'a Certificate of Evidence' } as const;
 
 /** The verdict in words: shared by the server's result page and (as the same rules) the script. */
-export function verdictOf(r: TPublicCheck): { ok: boolean; title: string; lines: [string, string][] } {
+function verdictOf(r: TPublicCheck): { ok: boolean; title: string; lines: [string, string][] } {
   const lines: [string, string][] = [];
   if (r.seal) {
     if (r.seal.signed_by) lines.push(['Sealed by', r.seal.signed_by]);

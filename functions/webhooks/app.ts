@@ -30,7 +30,7 @@ import {
 import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { MethodNotAllowedError } from '../../shared/http/errors';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { listRoute } from '../../shared/http/list-route';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
@@ -58,6 +58,13 @@ function webhookId(req: TRequest): string {
   const allowed = Object.hasOwn(FIXED_SEGMENT_METHODS, id) ? FIXED_SEGMENT_METHODS[id] : undefined;
   if (allowed) throw new MethodNotAllowedError(req.method, allowed);
   return id;
+}
+
+const WEBHOOK_LIST_PARAMS = ['enabled', 'event_type', 'event_type__in'];
+const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];
+/** The named query parameters of a list, as its use case takes them. */
+function queryOf(req: TRequest, names: readonly string[]): Record<string, string | undefined> {
+  return Object.fromEntries(names.map((n) => [n, req.query.get(n)]));
 }
 
 /** Composition root of the webhooks Lambda: adapters from config, routes to use cases. */
@@ -94,20 +101,12 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     // BlueInk's clients regenerate with either method; both change the secret.
     { method: 'POST', path: '/webhooks/secret/regenerate', handler: regenerate },
     { method: 'GET', path: '/webhooks/secret/regenerate', handler: regenerate },
-    {
-      method: 'GET',
-      path: '/webhooks/events',
-      handler: async (req) => {
-        const page = parsePage(req.query);
-        const query = Object.fromEntries(WEBHOOK_EVENT_LIST_PARAMS.map((n) => [n, req.query.get(n)]));
-        const result = await listWebhookEvents(deps, req.auth.accountId, query, page);
-        return {
-          status: 200,
-          body: result.items.map(toWebhookEventResponse),
-          headers: paginationHeaders(page, result.total, req.url, result.query),
-        };
-      },
-    },
+    listRoute(
+      '/webhooks/events',
+      (req, page) =>
+        listWebhookEvents(deps, req.auth.accountId, queryOf(req, WEBHOOK_EVENT_LIST_PARAMS), page),
+      toWebhookEventResponse,
+    ),
     {
       method: 'GET',
       path: '/webhooks/events/{id}',
@@ -124,20 +123,12 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
         body: toWebhookEventResponse(await redeliverEvent(deps, req.auth.accountId, req.params.id!)),
       }),
     },
-    {
-      method: 'GET',
-      path: '/webhooks/deliveries',
-      handler: async (req) => {
-        const page = parsePage(req.query);
-        const query = Object.fromEntries(WEBHOOK_DELIVERY_LIST_PARAMS.map((n) => [n, req.query.get(n)]));
-        const result = await listWebhookDeliveries(deps, req.auth.accountId, query, page);
-        return {
-          status: 200,
-          body: result.items.map(toWebhookDeliveryResponse),
-          headers: paginationHeaders(page, result.total, req.url, result.query),
-        };
-      },
-    },
+    listRoute(
+      '/webhooks/deliveries',
+      (req, page) =>
+        listWebhookDeliveries(deps, req.auth.accountId, queryOf(req, WEBHOOK_DELIVERY_LIST_PARAMS), page),
+      toWebhookDeliveryResponse,
+    ),
     {
       method: 'GET',
       path: '/webhooks/deliveries/{id}',
@@ -146,24 +137,11 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
         body: toWebhookDeliveryResponse(await getWebhookDelivery(deps, req.auth.accountId, req.params.id!)),
       }),
     },
-    {
-      method: 'GET',
-      path: '/webhooks/headers',
-      handler: async (req) => {
-        const page = parsePage(req.query);
-        const query = {
-          webhook: req.query.get('webhook'),
-          event_type: req.query.get('event_type'),
-          event_type__in: req.query.get('event_type__in'),
-        };
-        const result = await listWebhookHeaders(deps, req.auth.accountId, query, page);
-        return {
-          status: 200,
-          body: result.items.map((i) => toWebhookHeaderResponse(i.webhookId, i.header)),
-          headers: paginationHeaders(page, result.total, req.url, result.query),
-        };
-      },
-    },
+    listRoute(
+      '/webhooks/headers',
+      (req, page) => listWebhookHeaders(deps, req.auth.accountId, queryOf(req, HEADER_LIST_PARAMS), page),
+      (i) => toWebhookHeaderResponse(i.webhookId, i.header),
+    ),
     {
       method: 'POST',
       path: '/webhooks/headers',
@@ -204,24 +182,11 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
         return { status: 204 };
       },
     },
-    {
-      method: 'GET',
-      path: '/webhooks',
-      handler: async (req) => {
-        const page = parsePage(req.query);
-        const query = {
-          enabled: req.query.get('enabled'),
-          event_type: req.query.get('event_type'),
-          event_type__in: req.query.get('event_type__in'),
-        };
-        const result = await listWebhooks(deps, req.auth.accountId, query, page);
-        return {
-          status: 200,
-          body: result.items.map(toWebhookResponse),
-          headers: paginationHeaders(page, result.total, req.url, result.query),
-        };
-      },
-    },
+    listRoute(
+      '/webhooks',
+      (req, page) => listWebhooks(deps, req.auth.accountId, queryOf(req, WEBHOOK_LIST_PARAMS), page),
+      toWebhookResponse,
+    ),
     {
       method: 'POST',
       path: '/webhooks',

@@ -106,6 +106,22 @@ export async function startApiGateway(opts: TGatewayOptions) {
     return result;
   }
 
+  /** The request body, or undefined once a 413 has been answered (the socket closes after it). */
+  async function readBodyOr413(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+  ): Promise<Buffer | undefined> {
+    try {
+      return await readBody(req, opts.maxBodyBytes);
+    } catch (err) {
+      if (!(err instanceof TooLarge)) throw err;
+      res.on('finish', () => req.socket.destroy());
+      gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', { connection: 'close' });
+      return undefined;
+    }
+  }
+
   /** No authorizer and no usage plan, as the stack declares these resources. */
   async function invokePublic(
     req: IncomingMessage,
@@ -115,18 +131,8 @@ export async function startApiGateway(opts: TGatewayOptions) {
     fn: TFunctionName,
     top: string,
   ) {
-    let body: Buffer;
-    try {
-      body = await readBody(req, opts.maxBodyBytes);
-    } catch (err) {
-      if (err instanceof TooLarge) {
-        res.on('finish', () => req.socket.destroy());
-        return gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', {
-          connection: 'close',
-        });
-      }
-      throw err;
-    }
+    const body = await readBodyOr413(req, res, requestId);
+    if (!body) return;
     const rest = url.pathname.slice(top.length + 1);
     const incoming: TIncoming = {
       req,
@@ -163,18 +169,8 @@ export async function startApiGateway(opts: TGatewayOptions) {
     const route = API_ROUTES.find((r) => r.resource === segment);
     if (!route) return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
 
-    let body: Buffer;
-    try {
-      body = await readBody(req, opts.maxBodyBytes);
-    } catch (err) {
-      if (err instanceof TooLarge) {
-        res.on('finish', () => req.socket.destroy());
-        return gatewayError(res, requestId, 413, 'invalid', 'Request body is too large.', {
-          connection: 'close',
-        });
-      }
-      throw err;
-    }
+    const body = await readBodyOr413(req, res, requestId);
+    if (!body) return;
     const rest = url.pathname.slice(API_PREFIX.length + segment.length + 1);
     const incoming: TIncoming = {
       req,

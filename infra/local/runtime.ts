@@ -231,69 +231,66 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       config.tableName,
     );
     if (added.length > 0) log.info('local table rebuilt with new indexes, data kept', { added });
-    config.queues = await ensureQueues(
-      new SQSClient({ region: config.region, endpoint: sqs.endpoint, credentials: LOCAL_CREDENTIALS }),
-      LOCAL_STAGE,
-    );
-    const db = createDocumentClient(config);
-    options.instrumentDb?.(db);
-    const fnLog = (fn: string): TLogger => log.child({ fn });
-    const demo = await demoAccount(db, config.tableName, dataDir, !memory);
-
     const sqsClient = new SQSClient({
       region: config.region,
       endpoint: sqs.endpoint,
       credentials: LOCAL_CREDENTIALS,
     });
-    const webhookWorker = createQueueConsumer({
-      sqs: sqsClient,
-      queueUrl: config.queues.webhookDeliveries!,
-      handler: buildWebhookDispatcher({ config, db, sqs: sqsClient, log: fnLog('webhook-dispatcher') }),
-      log: fnLog('webhook-dispatcher'),
-    });
-    webhookWorker.start();
-    stops.push(() => webhookWorker.stop());
+    config.queues = await ensureQueues(sqsClient, LOCAL_STAGE);
+    const db = createDocumentClient(config);
+    options.instrumentDb?.(db);
+    const fnLog = (fn: string): TLogger => log.child({ fn });
+    const demo = await demoAccount(db, config.tableName, dataDir, !memory);
+
+    /** A queue's worker, polling from now on and stopped with the runtime. */
+    const consume = (
+      queueUrl: string | undefined,
+      fn: string,
+      handler: Parameters<typeof createQueueConsumer>[0]['handler'],
+      tuning: { batchSize?: number; concurrency?: number } = {},
+    ): TQueueConsumer => {
+      if (!queueUrl) throw new Error(`no queue for ${fn}`);
+      const worker = createQueueConsumer({ sqs: sqsClient, queueUrl, handler, log: fnLog(fn), ...tuning });
+      worker.start();
+      stops.push(() => worker.stop());
+      return worker;
+    };
+    /** A schedule: `run` every `intervalMs`, failures logged, cleared with the runtime. */
+    const every = (intervalMs: number, what: string, run: () => Promise<unknown>) => {
+      const timer = setInterval(() => {
+        run().catch((err: Error) => log.error(`${what} failed`, { error: err.message }));
+      }, intervalMs);
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
+    };
+
+    const webhookWorker = consume(
+      config.queues.webhookDeliveries,
+      'webhook-dispatcher',
+      buildWebhookDispatcher({ config, db, sqs: sqsClient, log: fnLog('webhook-dispatcher') }),
+    );
     const notify = buildNotificationsWorker({
       config,
       db,
       sqs: sqsClient,
       log: fnLog('notifications-worker'),
     });
-    const notificationsWorker = createQueueConsumer({
-      sqs: sqsClient,
-      queueUrl: config.queues.notifications!,
-      handler: notify,
-      log: fnLog('notifications-worker'),
-    });
-    notificationsWorker.start();
-    stops.push(() => notificationsWorker.stop());
+    const notificationsWorker = consume(config.queues.notifications, 'notifications-worker', notify);
     // One job at a time per loop, two loops: each job holds whole PDFs in memory, as the Lambda
     // (batch size 1) does.
-    const documentsWorker = createQueueConsumer({
-      sqs: sqsClient,
-      queueUrl: config.queues.documentJobs!,
-      handler: buildDocumentWorker({ config, db, sqs: sqsClient, log: fnLog('document-worker') }),
-      batchSize: 1,
-      concurrency: 2,
-      log: fnLog('document-worker'),
-    });
-    documentsWorker.start();
-    stops.push(() => documentsWorker.stop());
+    const documentsWorker = consume(
+      config.queues.documentJobs,
+      'document-worker',
+      buildDocumentWorker({ config, db, sqs: sqsClient, log: fnLog('document-worker') }),
+      { batchSize: 1, concurrency: 2 },
+    );
     mailEvents = async (notification) => {
       await notify(snsEventOf(notification));
     };
     const sweep = buildOutboxSweeper({ config, db, log: fnLog('outbox-sweeper') });
-    const sweepTimer = setInterval(() => {
-      sweep().catch((err: Error) => log.error('outbox sweep failed', { error: err.message }));
-    }, options.sweepIntervalMs ?? 60_000);
-    sweepTimer.unref();
-    stops.push(async () => clearInterval(sweepTimer));
+    every(options.sweepIntervalMs ?? 60_000, 'outbox sweep', sweep);
     const runScheduler = buildScheduler({ config, db, log: fnLog('scheduler') });
-    const schedulerTimer = setInterval(() => {
-      runScheduler().catch((err: Error) => log.error('scheduler run failed', { error: err.message }));
-    }, options.schedulerIntervalMs ?? 60_000);
-    schedulerTimer.unref();
-    stops.push(async () => clearInterval(schedulerTimer));
+    every(options.schedulerIntervalMs ?? 60_000, 'scheduler run', runScheduler);
 
     const gateway = await startApiGateway({
       host,

@@ -5,8 +5,9 @@ import { ParseError, PayloadTooLargeError, UnsupportedMediaTypeError } from './e
 export type TBodyKind = 'json' | 'form' | 'multipart' | 'upload' | 'raw';
 
 /**
- * A multipart body is handed to the route as is: only bundle creation accepts one, and its
- * parser is asynchronous (shared/http/multipart.ts).
+ * A multipart body is handed to the route as is, for the routes that accept one (bundle and
+ * template creation, signer uploads, verification): its parser is asynchronous and each route
+ * sets its own limits (shared/http/multipart.ts).
  */
 export class RawMultipart {
   constructor(

@@ -2,7 +2,7 @@
 // signed it, every event of the bundle with its time in UTC, and the head of the audit chain
 // that ties those events together.
 import type { PDFDocument, PDFPage } from 'pdf-lib';
-import type { TAuditPage } from './evidence-types';
+import type { TAuditEntry, TAuditPage } from './evidence-types';
 import type { TFontSet } from './fonts';
 import { ReportWriter } from './report-layout';
 import { formatUtc } from './text';
@@ -53,21 +53,7 @@ export function drawAuditPages(
   );
 
   w.section('Events');
-  w.table(
-    [
-      { title: 'Time (UTC)', share: 2.9 },
-      { title: 'Event', share: 4.6 },
-      { title: 'By', share: 2 },
-      { title: 'IP address', share: 2.7, size: 7.5 },
-    ],
-    audit.events.map((e) => [
-      formatUtc(e.timestamp, { zone: false }),
-      e.description,
-      e.actor ?? '—',
-      e.ip ?? '—',
-    ]),
-    'No events.',
-  );
+  auditEventsTable(w, audit.events);
 
   w.section('Integrity');
   w.facts([['Audit chain head (SHA-256)', audit.chainHead, 'mono']]);
@@ -95,4 +81,18 @@ export function drawAuditPages(
   }
   w.finish(`Audit trail · ${audit.label || audit.bundleId} · ${audit.bundleId}`);
   return w.pages;
+}
+
+/** The audit events as a table: time in UTC, what happened, by whom, from which address. */
+export function auditEventsTable(w: ReportWriter, events: readonly TAuditEntry[]): void {
+  w.table(
+    [
+      { title: 'Time (UTC)', share: 2.9 },
+      { title: 'Event', share: 4.6 },
+      { title: 'By', share: 2 },
+      { title: 'IP address', share: 2.7, size: 7.5 },
+    ],
+    events.map((e) => [formatUtc(e.timestamp, { zone: false }), e.description, e.actor ?? '—', e.ip ?? '—']),
+    'No events.',
+  );
 }

@@ -3,6 +3,7 @@
 // and after, the signatures they made, and the bundle's audit events about them, tied to the
 // audit chain's head. Rendered here unsealed; seal.ts seals it like a final document.
 import { PDFDocument } from 'pdf-lib';
+import { auditEventsTable } from './audit-page';
 import type { TCertificateInput } from './evidence-types';
 import { embedFonts } from './fonts';
 import { markPages, TEST_MARK } from './marks';
@@ -102,21 +103,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   );
 
   w.section('Audit events for this signer');
-  w.table(
-    [
-      { title: 'Time (UTC)', share: 2.9 },
-      { title: 'Event', share: 4.6 },
-      { title: 'By', share: 2 },
-      { title: 'IP address', share: 2.7, size: 7.5 },
-    ],
-    input.events.map((e) => [
-      formatUtc(e.timestamp, { zone: false }),
-      e.description,
-      e.actor ?? '—',
-      e.ip ?? '—',
-    ]),
-    'No events.',
-  );
+  auditEventsTable(w, input.events);
 
   w.section('Integrity');
   w.facts([['Audit chain head (SHA-256)', input.chainHead, 'mono']]);

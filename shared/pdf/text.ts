@@ -117,7 +117,6 @@ const MONTHS = [
  * month-first or day-first.
  */
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'D MMMM YYYY'] as const;
-export const DEFAULT_DATE_FORMAT = 'D MMMM YYYY';
 
 /**
  * A field's date (`YYYY-MM-DD`; an ISO time is taken at its date) in the field's format. A value

@@ -1,23 +1,17 @@
 // Paying while signing, in a real headless Chromium against the whole local runtime: the billed
 // signer pays on the local provider's test checkout page (a new tab) and then finishes; the other
 // signer is never asked to pay. Screenshots go to test-artifacts/.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
 import { listOutbox } from '../../infra/local/outbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -25,7 +19,6 @@ let browser: Browser;
 let pdfB64: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   runtime = await startTestRuntime();
   call = apiClient(runtime);
   await createAccountStore(runtime.db, runtime.config.tableName).setPayout(runtime.demo.accountId, {
@@ -46,19 +39,7 @@ beforeAll(async () => {
       ],
     }),
   ).toString('base64');
-  if (runBrowser) {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
-  }
+  if (runBrowser) browser = await launchBrowser();
 });
 
 afterAll(async () => {

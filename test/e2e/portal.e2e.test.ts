@@ -1,21 +1,14 @@
 // A portal smart link signed end to end in a real headless Chromium (Debian's, driven by
 // playwright-core): the public form, the bundle made from the envelope template for whoever
 // filled it in, and the embedded signing page it redirects into. Screenshots go to test-artifacts/.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Chromium (.ci/run), so there a missing browser fails the run; elsewhere it skips.
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -23,7 +16,6 @@ let browser: Browser;
 let smartLink: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   runtime = await startTestRuntime();
   call = apiClient(runtime);
   const pdf = Buffer.from(
@@ -75,19 +67,7 @@ beforeAll(async () => {
   });
   expect(envelope.status, envelope.text).toBe(201);
   smartLink = envelope.body.smart_link_url;
-  if (runBrowser) {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
-  }
+  if (runBrowser) browser = await launchBrowser();
 });
 
 afterAll(async () => {

@@ -2,26 +2,20 @@
 // the whole local runtime: links from the outbox, the SMS code from the outbox, pdf.js pages,
 // drawn and typed marks, an attachment, the embedded signer inside a partner's page on another
 // origin, declining, and a cancelled bundle's link. Screenshots go to test-artifacts/.
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
 import { listOutbox } from '../../infra/local/outbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Chromium (.ci/run), so there a missing browser fails the run; elsewhere it skips.
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 const STEP_TIMEOUT = 60_000;
 
 const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64" viewBox="0 0 96 64">
@@ -65,7 +59,6 @@ iframe{display:block;width:calc(100% - 40px);height:700px;margin:16px 20px;borde
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   runtime = await startTestRuntime();
   call = apiClient(runtime);
   receiver = await startReceiver();
@@ -100,23 +93,14 @@ beforeAll(async () => {
     }),
   ).toString('base64');
   if (runBrowser) {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // A made-up camera for the selfie step, allowed without a prompt.
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-      ],
-    });
+    browser = await launchBrowser([
+      '--disable-quic',
+      '--disable-component-update',
+      '--disable-sync',
+      // A made-up camera for the selfie step, allowed without a prompt.
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ]);
   }
 });
 

@@ -88,23 +88,28 @@ export function pdfsig(pdf: Uint8Array): string {
   });
 }
 
+/** One page of `file` rendered by pdftoppm at `dpi`, as PNG or as binary PGM (grey levels). */
+function rasterise(file: string, dir: string, page: number, dpi: number, as: 'png' | 'gray'): Buffer {
+  const prefix = path.join(dir, 'page');
+  execFileSync('pdftoppm', [
+    `-${as}`,
+    '-r',
+    String(dpi),
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-singlefile',
+    file,
+    prefix,
+  ]);
+  return readFileSync(`${prefix}.${as === 'png' ? 'png' : 'pgm'}`);
+}
+
 /** One page as PNG at `dpi`, written to `to`. */
 export function savePagePng(pdf: Uint8Array, page: number, to: string, dpi = 60): void {
   withFile(pdf, (file, dir) => {
-    const prefix = path.join(dir, 'page');
-    execFileSync('pdftoppm', [
-      '-png',
-      '-r',
-      String(dpi),
-      '-f',
-      String(page),
-      '-l',
-      String(page),
-      '-singlefile',
-      file,
-      prefix,
-    ]);
-    writeFileSync(to, readFileSync(`${prefix}.png`));
+    writeFileSync(to, rasterise(file, dir, page, dpi, 'png'));
   });
 }
 
@@ -115,20 +120,7 @@ export function pageGrey(
   dpi = 36,
 ): { width: number; height: number; at(x: number, y: number): number } {
   return withFile(pdf, (file, dir) => {
-    const prefix = path.join(dir, 'page');
-    execFileSync('pdftoppm', [
-      '-gray',
-      '-r',
-      String(dpi),
-      '-f',
-      String(page),
-      '-l',
-      String(page),
-      '-singlefile',
-      file,
-      prefix,
-    ]);
-    const pgm = readFileSync(`${prefix}.pgm`);
+    const pgm = rasterise(file, dir, page, dpi, 'gray');
     // Binary PGM: "P5", width, height, maxval, one whitespace, then the pixels.
     const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
     const [width, height] = [Number(header[1]), Number(header[2])];

@@ -11,6 +11,7 @@ import { createAccountStore } from '../../shared/adapters/dynamodb/account-store
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 /** The demo account: payout settings in usd. */
@@ -18,6 +19,7 @@ let paid: ReturnType<typeof apiClient>;
 /** An account without payout settings. */
 let unpaid: ReturnType<typeof apiClient>;
 let b64: string;
+let sign: ReturnType<typeof signerClient>;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -27,6 +29,7 @@ beforeAll(async () => {
     currency: 'usd',
   });
   paid = apiClient(runtime);
+  sign = signerClient(runtime);
   unpaid = apiClient(runtime, (await runtime.seedAccount('No Payout Co', 'ops@nopayout.test')).apiKey);
   b64 = await aPdfB64();
 });
@@ -113,31 +116,8 @@ describe('payment on create', () => {
 // ---------------------------------------------------------------------------------------------
 // Paying while signing, with the local provider and its test checkout page.
 
-const PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-async function sign(method: string, path: string, session?: string, json?: unknown) {
-  const headers: Record<string, string> = {};
-  if (session) headers['x-signing-session'] = session;
-  if (json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${runtime.baseUrl}/sign/api${path}`, {
-    method,
-    headers,
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
-
-async function sessionFor(packetId: string) {
-  const res = await paid('POST', `/packets/${packetId}/embed_url/`);
-  expect(res.status, res.text).toBe(201);
-  const token = new URL(res.body.url).pathname.split('/').pop();
-  const opened = await sign('POST', '/session', undefined, { token });
-  expect(opened.status).toBe(201);
-  return opened.body.session as string;
-}
+const PNG = PNG_DATA_URL;
+const sessionFor = (packetId: string) => openSession(sign, paid, packetId);
 
 /** A sent bundle with ann billed 25.00 and a signature for each signer. */
 async function aSignedBundle() {

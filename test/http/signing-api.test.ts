@@ -7,43 +7,22 @@ import { createSigningLink } from '../../shared/domain/signing/signing-link';
 import { SMS_MAX_WRONG } from '../../shared/domain/signing/sms-auth';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { embedToken as embedTokenOf, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let pdf: string;
+let sign: ReturnType<typeof signerClient>;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   call = apiClient(runtime);
+  sign = signerClient(runtime);
   pdf = await aPdfB64();
 });
 afterAll(() => runtime.stop());
 
-const PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-/** Calls the signer API, with a session when given. */
-async function sign(
-  method: string,
-  path: string,
-  session?: string,
-  json?: unknown,
-  raw?: { body: Buffer; type: string },
-) {
-  const headers: Record<string, string> = {};
-  if (session) headers['x-signing-session'] = session;
-  let body: string | Buffer | undefined;
-  if (json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(json);
-  } else if (raw) {
-    headers['content-type'] = raw.type;
-    body = raw.body;
-  }
-  const res = await fetch(`${runtime.baseUrl}/sign/api${path}`, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const PNG = PNG_DATA_URL;
 
 const fields = [
   { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'], required: true },
@@ -130,17 +109,8 @@ async function aBundle(overrides: Record<string, unknown> = {}, c = call) {
   return res.body;
 }
 
-async function embedToken(packetId: string, c = call) {
-  const res = await c('POST', `/packets/${packetId}/embed_url/`);
-  expect(res.status, res.text).toBe(201);
-  return new URL(res.body.url).pathname.split('/').pop()!;
-}
-
-async function sessionFor(packetId: string, c = call) {
-  const opened = await sign('POST', '/session', undefined, { token: await embedToken(packetId, c) });
-  expect(opened.status).toBe(201);
-  return opened.body.session as string;
-}
+const embedToken = (packetId: string, c = call) => embedTokenOf(c, packetId);
+const sessionFor = (packetId: string, c = call) => openSession(sign, c, packetId);
 
 async function fillAnn(session: string) {
   const res = await sign('PUT', '/values', session, {

@@ -89,6 +89,9 @@ export function isFilled(field, value) {
   return value !== '';
 }
 
+// Copies of MAX_ATTACHMENT_BYTES (shared/domain/signing/upload-attachment.ts) and ATTACHMENT_TYPES
+// (shared/domain/bundles/bundle.ts): this file is served to the browser as it is, unbundled, so it
+// cannot import them. Change them together; the service checks again either way.
 const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 const ALL_TYPES = [
   'jpg',

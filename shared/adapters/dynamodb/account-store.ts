@@ -27,6 +27,30 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       .sort((a, b) => String((a as TItem).created).localeCompare(String((b as TItem).created)));
   };
 
+  /** Sets one optional attribute of the account, or removes it when `value` is undefined, and bumps the version. */
+  const setOptional = async (id: string, name: string, value: unknown): Promise<TAccount> => {
+    try {
+      const out = await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: accountKeys.item(id),
+          ConditionExpression: 'attribute_exists(pk)',
+          UpdateExpression:
+            value === undefined
+              ? 'REMOVE #a SET version = version + :one'
+              : 'SET #a = :v, version = version + :one',
+          ExpressionAttributeNames: { '#a': name },
+          ExpressionAttributeValues: { ...(value === undefined ? {} : { ':v': value }), ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return strip<TAccount>(out.Attributes as TItem);
+    } catch (err) {
+      if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
+      throw err;
+    }
+  };
+
   return {
     async createAccount(a: TAccount) {
       await putNew({
@@ -79,65 +103,13 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       }
     },
     async setSigningRedirect(id, url) {
-      try {
-        const out = await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: accountKeys.item(id),
-            ConditionExpression: 'attribute_exists(pk)',
-            UpdateExpression: url
-              ? 'SET signingRedirectUrl = :u, version = version + :one'
-              : 'REMOVE signingRedirectUrl SET version = version + :one',
-            ExpressionAttributeValues: { ...(url ? { ':u': url } : {}), ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return strip<TAccount>(out.Attributes as TItem);
-      } catch (err) {
-        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
-        throw err;
-      }
+      return setOptional(id, 'signingRedirectUrl', url || undefined);
     },
     async setPayout(id, payout) {
-      try {
-        const out = await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: accountKeys.item(id),
-            ConditionExpression: 'attribute_exists(pk)',
-            UpdateExpression: payout
-              ? 'SET payout = :p, version = version + :one'
-              : 'REMOVE payout SET version = version + :one',
-            ExpressionAttributeValues: { ...(payout ? { ':p': payout } : {}), ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return strip<TAccount>(out.Attributes as TItem);
-      } catch (err) {
-        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
-        throw err;
-      }
+      return setOptional(id, 'payout', payout || undefined);
     },
     async setEmbedOrigins(id, origins) {
-      try {
-        const out = await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: accountKeys.item(id),
-            ConditionExpression: 'attribute_exists(pk)',
-            UpdateExpression:
-              origins.length > 0
-                ? 'SET embedOrigins = :o, version = version + :one'
-                : 'REMOVE embedOrigins SET version = version + :one',
-            ExpressionAttributeValues: { ...(origins.length > 0 ? { ':o': origins } : {}), ':one': 1 },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return strip<TAccount>(out.Attributes as TItem);
-      } catch (err) {
-        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
-        throw err;
-      }
+      return setOptional(id, 'embedOrigins', origins.length > 0 ? origins : undefined);
     },
     async addUser(u: TUser) {
       await putNew({ ...accountKeys.user(u.accountId, u.id), entity: 'user', ...u });

@@ -6,7 +6,7 @@ import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelop
 import type { TEnvelopeTemplate } from './envelope-template';
 
 /** `T-` and the first 8 characters of a random base62 slug (about 47 bits). */
-export const newEnvelopeTemplateId = (ids: TIds) => `T-${ids.slug().slice(0, 8)}`;
+const newEnvelopeTemplateId = (ids: TIds) => `T-${ids.slug().slice(0, 8)}`;
 
 export async function createEnvelopeTemplate(
   deps: {

@@ -14,14 +14,3 @@ export async function getEnvelopeTemplate(
   if (!template) throw new NotFoundError('Envelope template not found.');
   return template;
 }
-
-/** For making a bundle: a disabled template is as good as absent. */
-export async function getEnabledEnvelopeTemplate(
-  deps: { envelopeTemplates: TEnvelopeTemplateStore },
-  accountId: string,
-  id: string,
-): Promise<TEnvelopeTemplate> {
-  const template = await getEnvelopeTemplate(deps, accountId, id);
-  if (!template.enabled) throw new NotFoundError('Envelope template not found.');
-  return template;
-}

@@ -60,7 +60,7 @@ function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: str
  * that concern them (their own and the bundle's, not other signers').
  */
 export async function certificateInput(
-  deps: { blobs: TBlobStore },
+  deps: { blobs: Pick<TBlobStore, 'get'> },
   input: {
     bundle: TBundle;
     packet: TPacket;

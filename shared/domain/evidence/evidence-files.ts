@@ -93,10 +93,6 @@ export const evidenceObjectKeys = {
 /** A certificate's `doc_key` in the files list: `coe-<packet key>`. */
 export const certificateDocKey = (packetKey: string) => `coe-${packetKey}`;
 
-export function emptyFilesRecord(accountId: string, bundleId: string): TBundleFilesRecord {
-  return { accountId, bundleId, finals: [], certificates: [], attachments: [] };
-}
-
 /**
  * Attempts of a document job: after a failed attempt n (1-based) the job comes back after
  * DOCUMENT_RETRY_DELAYS_SECONDS[n-1]; after the last the bundle is marked failed.

@@ -1,3 +1,4 @@
+import type { TBlobStore } from '../../ports';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
@@ -50,6 +51,23 @@ export function attachmentsOf(
   return out;
 }
 
+/** Reads of `blobs` that fetch each key at most once (for one job's marks). */
+function readingOnce(blobs: Pick<TBlobStore, 'get'>): { blobs: Pick<TBlobStore, 'get'> } {
+  const read = new Map<string, Promise<Buffer>>();
+  return {
+    blobs: {
+      get(key) {
+        let bytes = read.get(key);
+        if (!bytes) {
+          bytes = blobs.get(key);
+          read.set(key, bytes);
+        }
+        return bytes;
+      },
+    },
+  };
+}
+
 /**
  * Draws, seals and stores the final set of a complete bundle: each document with its values and
  * audit page, and each signer's Certificate of Evidence.
@@ -68,12 +86,14 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
     );
   }
   const entries = auditEntries(events, b.packets, records);
+  // A drawn mark goes on its document and on its signer's certificate: read each once.
+  const marks = readingOnce(deps.blobs);
   const finals: TFinalFile[] = [];
   for (const doc of documents) {
     const original = await readOriginal(deps, doc);
     const rendered = await deps.pdf.renderFinal({
       original,
-      fields: await stampFields(deps, doc, records, b.packets),
+      fields: await stampFields(marks, doc, records, b.packets),
       audit: auditPage(b, doc, entries, chain.head),
       isTest: b.isTest,
       interim: false,
@@ -88,7 +108,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
   }
   const certificates: TCertificateFile[] = [];
   for (const packet of b.packets.filter((p) => p.status === 'co')) {
-    const input = await certificateInput(deps, {
+    const input = await certificateInput(marks, {
       bundle: b,
       packet,
       record: records.find((r) => r.packetId === packet.id),

@@ -13,7 +13,7 @@ export const TYPED = 'typed:';
  * no place on a page: their files are listed with the bundle's files instead.
  */
 export async function stampFields(
-  deps: { blobs: TBlobStore },
+  deps: { blobs: Pick<TBlobStore, 'get'> },
   doc: TDocument,
   records: TSigningRecord[],
   packets: TPacket[],

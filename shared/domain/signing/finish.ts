@@ -39,7 +39,7 @@ const ZDecline = z.object({
  * one, exactly once however many finish at the same moment (each change is applied to the state
  * it is written over); with in_order, the next signers are sent their request.
  */
-export function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle {
+function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle {
   const p = b.packets.find((x) => x.id === packetId)!;
   if (p.status === 'co') return b;
   if (cannotSign(b, p)) throw cannotSignError(cannotSign(b, p)!);

@@ -1,6 +1,6 @@
 import type { TDocument } from '../bundles/bundle';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf } from './field-access';
-import { cannotSign, type TSignerContext, type TSigningDeps } from './signer-context';
+import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
 import type { TSigningRecord } from './signing-record';
 
 /** What the signer agrees to before finishing; recorded with the time it was given. */
@@ -12,7 +12,7 @@ const FILE_LINK_SECONDS = 15 * 60;
 
 export type TAuthStep = 'sms' | 'selfie' | 'id';
 
-export function requiredAuth(ctx: Pick<TSignerContext, 'packet'>): TAuthStep[] {
+function requiredAuth(ctx: Pick<TSignerContext, 'packet'>): TAuthStep[] {
   const p = ctx.packet;
   return [
     ...(p.authSms ? ['sms' as const] : []),
@@ -21,7 +21,7 @@ export function requiredAuth(ctx: Pick<TSignerContext, 'packet'>): TAuthStep[] {
   ];
 }
 
-export function passedAuth(record: TSigningRecord): TAuthStep[] {
+function passedAuth(record: TSigningRecord): TAuthStep[] {
   const a = record.auth;
   return [
     ...(a.sms?.passedAt ? ['sms' as const] : []),
@@ -45,9 +45,12 @@ function maskPhone(phone: string | undefined): string | null {
  * Where the page goes after finishing: the packet's redirect, else the signing brand's, else the
  * account's; none: the page's own done view.
  */
-async function redirectOf(deps: TSigningDeps, ctx: TSignerContext): Promise<string | null> {
+async function redirectOf(
+  deps: TSigningDeps,
+  ctx: TSignerContext,
+  brand: Awaited<ReturnType<typeof brandOf>>,
+): Promise<string | null> {
   if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
-  const brand = await brandOf(deps, ctx);
   if (brand?.redirectUrl) return brand.redirectUrl;
   return (await deps.accounts.getAccount(ctx.bundle.accountId))?.signingRedirectUrl ?? null;
 }
@@ -69,12 +72,9 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
   if (showDocuments) {
-    const docs = await deps.bundles.documents(bundle);
-    const records = await deps.records.all(bundle.accountId, bundle.id);
-    // This signer's record as just read (or written), the others' as stored.
-    const all = [...records.filter((r) => r.packetId !== packet.id), ctx.record];
+    const [docs, records] = await Promise.all([deps.bundles.documents(bundle), recordsWith(deps, ctx)]);
     documents = await documentsView(deps, docs);
-    fields = fieldsView(ctx, docs, all);
+    fields = fieldsView(ctx, docs, records);
   }
   return {
     bundle: {
@@ -110,7 +110,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     consent_text: CONSENT_TEXT,
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
-    redirect_url: packet.status === 'co' ? await redirectOf(deps, ctx) : null,
+    redirect_url: packet.status === 'co' ? await redirectOf(deps, ctx, brand) : null,
   };
 }
 

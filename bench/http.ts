@@ -1,0 +1,80 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface TAnswer {
+  status: number;
+  body: string;
+}
+
+/** node:http with a keep-alive agent, as every bench section; `path` is from the base URL. */
+export function httpClient(baseUrl: string, agent: http.Agent) {
+  const { hostname, port } = new URL(baseUrl);
+  return (method: string, path: string, headers: Record<string, string>, payload = ''): Promise<TAnswer> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          hostname,
+          port,
+          method,
+          path,
+          headers: {
+            accept: 'application/json',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+}
+
+/** The JSON body of an answer with the expected status, else an error naming `what`. */
+export const answerOf = (what: string, a: TAnswer, status: number) => {
+  if (a.status !== status) throw new Error(`${what}: HTTP ${a.status} ${a.body.slice(0, 160)}`);
+  return JSON.parse(a.body) as Record<string, unknown>;
+};
+
+/** Listens on an ephemeral loopback port; `url` ends in `path`, `stop` drops open connections. */
+export async function listenLoopback(server: http.Server, path: string) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The service's two HTTP faces as the bench calls them: the API with the key, the signer page's API with a session. */
+export function serviceClients(baseUrl: string, apiKey: string, agent: http.Agent) {
+  const request = httpClient(baseUrl, agent);
+  return {
+    api: (method: string, path: string, json?: unknown) =>
+      request(
+        method,
+        `/api/v2${path}`,
+        { authorization: `Token ${apiKey}` },
+        json === undefined ? '' : JSON.stringify(json),
+      ),
+    signApi: (method: string, path: string, session: string | undefined, json: unknown) =>
+      request(
+        method,
+        `/sign/api${path}`,
+        session ? { 'x-signing-session': session } : {},
+        JSON.stringify(json),
+      ),
+  };
+}
