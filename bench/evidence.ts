@@ -41,7 +41,7 @@ import {
 import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
 import { mark, ms, table } from './format';
-import { answerOf, listenLoopback, serviceClients } from './http';
+import { answerOf, serviceClients, startWebhookReceiver } from './http';
 import { percentile, round } from './stats';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -622,43 +622,6 @@ export interface TEvidenceFigures {
   failures: string[];
 }
 
-/** A loopback receiver answering 200 at once and noting each call. */
-async function startReceiver() {
-  const arrivals: TEvidenceArrival[] = [];
-  const unreadable: string[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      const arrivedAt = Date.now();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        const body = JSON.parse(raw) as {
-          event_id: string;
-          event_type: string;
-          event_date: string;
-          payload: { bundle_id: string; packet_id?: string };
-        };
-        const eventDate = Date.parse(body.event_date);
-        if (typeof body.event_id !== 'string' || !Number.isFinite(eventDate)) throw new Error('no event');
-        arrivals.push({
-          eventId: body.event_id,
-          eventType: body.event_type,
-          eventDate,
-          bundleId: String(body.payload?.bundle_id),
-          ...(body.payload?.packet_id ? { packetId: body.payload.packet_id } : {}),
-          arrivedAt,
-        });
-      } catch {
-        unreadable.push(raw.slice(0, 120));
-      }
-    });
-  });
-  const { url, stop } = await listenLoopback(server, '/evidence-hook');
-  return { url, arrivals, unreadable, stop };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -781,7 +744,10 @@ async function benchDocsReady(o: {
 }): Promise<TDocsReadyFigures> {
   const { startBenchRuntime } = await import('./runtime');
   const runtime: TRuntime = await startBenchRuntime(() => undefined);
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver('/evidence-hook', ({ answeredAt, ...call }) => ({
+    ...call,
+    arrivedAt: answeredAt,
+  }));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   const samples: TDocsReadySample[] = [];
   const lastComplete: number[] = [];

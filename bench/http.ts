@@ -46,7 +46,7 @@ export const answerOf = (what: string, a: TAnswer, status: number) => {
 };
 
 /** Listens on an ephemeral loopback port; `url` ends in `path`, `stop` drops open connections. */
-export async function listenLoopback(server: http.Server, path: string) {
+async function listenLoopback(server: http.Server, path: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -56,6 +56,59 @@ export async function listenLoopback(server: http.Server, path: string) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A webhook call as the service sends it, with the time the receiver answered it. */
+export interface TWebhookCall {
+  eventId: string;
+  eventType: string;
+  /** `event_date`: when the state change happened. */
+  eventDate: number;
+  bundleId: string;
+  packetId?: string;
+  answeredAt: number;
+}
+
+/**
+ * A loopback webhook receiver answering 200 at once and noting each call as `toArrival` shapes
+ * it; bodies that are not an event are kept apart (their first characters), as a failure to report.
+ */
+export async function startWebhookReceiver<T>(path: string, toArrival: (call: TWebhookCall) => T) {
+  const arrivals: T[] = [];
+  const unreadable: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const answeredAt = Date.now();
+      const raw = Buffer.concat(chunks).toString('utf8');
+      try {
+        const body = JSON.parse(raw) as {
+          event_id: string;
+          event_type: string;
+          event_date: string;
+          payload: { bundle_id: string; packet_id?: string };
+        };
+        const eventDate = Date.parse(body.event_date);
+        if (typeof body.event_id !== 'string' || !Number.isFinite(eventDate)) throw new Error('no event');
+        arrivals.push(
+          toArrival({
+            eventId: body.event_id,
+            eventType: body.event_type,
+            eventDate,
+            bundleId: String(body.payload?.bundle_id),
+            ...(body.payload?.packet_id ? { packetId: body.payload.packet_id } : {}),
+            answeredAt,
+          }),
+        );
+      } catch {
+        unreadable.push(raw.slice(0, 120));
+      }
+    });
+  });
+  const { url, stop } = await listenLoopback(server, path);
+  return { url, arrivals, unreadable, stop };
 }
 
 /** The service's two HTTP faces as the bench calls them: the API with the key, the signer page's API with a session. */

@@ -17,7 +17,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { TRuntime } from '../infra/local/runtime';
 import { createSqsClient } from '../shared/adapters/aws/clients';
 import { mark, ms, table } from './format';
-import { httpClient, listenLoopback, type TAnswer } from './http';
+import { httpClient, startWebhookReceiver, type TAnswer } from './http';
 import { runLoad } from './load';
 import { startBenchRuntime } from './runtime';
 import { percentile, round } from './stats';
@@ -141,42 +141,6 @@ export interface TWebhookFigures {
   failures: string[];
 }
 
-/** A loopback receiver answering 200 at once and noting, per call, the event and the answer's time. */
-async function startRecorder() {
-  const arrivals: TArrival[] = [];
-  const unreadable: string[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      const answeredAt = Date.now();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        const body = JSON.parse(raw) as {
-          event_id: string;
-          event_type: string;
-          event_date: string;
-          payload: { bundle_id: string };
-        };
-        const changedAt = Date.parse(body.event_date);
-        if (typeof body.event_id !== 'string' || !Number.isFinite(changedAt)) throw new Error('no event');
-        arrivals.push({
-          eventId: body.event_id,
-          eventType: body.event_type,
-          changedAt,
-          bundleId: String(body.payload?.bundle_id),
-          answeredAt,
-        });
-      } catch {
-        unreadable.push(raw.slice(0, 120));
-      }
-    });
-  });
-  const { url, stop } = await listenLoopback(server, '/bench-hook');
-  return { url, arrivals, unreadable, stop };
-}
-
 /** A real one-page PDF with something to sign on. */
 async function onePagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -210,7 +174,13 @@ export async function benchWebhooks(opts: TWebhooksOptions = {}): Promise<TWebho
   const failures: string[] = [];
 
   const runtime: TRuntime = await startBenchRuntime(() => undefined);
-  const receiver = await startRecorder();
+  const receiver = await startWebhookReceiver('/bench-hook', (call) => ({
+    eventId: call.eventId,
+    eventType: call.eventType,
+    changedAt: call.eventDate,
+    bundleId: call.bundleId,
+    answeredAt: call.answeredAt,
+  }));
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const sqs = createSqsClient(runtime.config);
   try {

@@ -26,7 +26,7 @@ import { updateBundle } from '../../shared/domain/bundles/update-bundle';
 import { validateDraft } from '../../shared/domain/bundles/validate-draft';
 import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { BUNDLE_LIST_PARAMS } from '../../shared/schemas/bundle-list-query';
@@ -62,20 +62,15 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
   });
 
   const routes: TRoute[] = [
-    {
-      method: 'GET',
-      path: '/bundles',
-      handler: async (req) => {
-        const page = parsePage(req.query);
+    listRoute(
+      '/bundles',
+      async (req, page) => {
         const query = Object.fromEntries(BUNDLE_LIST_PARAMS.map((name) => [name, req.query.get(name)]));
         const result = await listBundles(deps, req.auth.accountId, query, page);
-        return {
-          status: 200,
-          body: result.items.map(toBundleResponse),
-          headers: paginationHeaders(page, result.total, req.url, result.params),
-        };
+        return { ...result, query: result.params };
       },
-    },
+      toBundleResponse,
+    ),
     {
       method: 'POST',
       path: '/bundles',

@@ -8,6 +8,7 @@ import { hashApiKey } from '../../shared/domain/accounts/api-key-secret';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
+import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
@@ -117,8 +118,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
 
   async function brandOf(link: TSigningToken): Promise<TBrand | undefined> {
     const bundle = await deps.bundles.get(link.accountId, link.bundleId);
-    if (!bundle?.signingBrand) return undefined;
-    return (await deps.accounts.listBrands(link.accountId)).find((b) => b.id === bundle.signingBrand);
+    return bundle ? signingBrandOf(deps.accounts, bundle) : undefined;
   }
 
   /** Framing: only an embedded link, and only from the origins its account allows. */

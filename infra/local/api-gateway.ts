@@ -122,6 +122,21 @@ export async function startApiGateway(opts: TGatewayOptions) {
     }
   }
 
+  /** What API Gateway answers when the function itself crashes: 502 (DEFAULT_5XX rewritten). */
+  async function invokeFunction(
+    res: ServerResponse,
+    requestId: string,
+    fn: TFunctionName,
+    event: ReturnType<typeof proxyEvent>,
+  ) {
+    try {
+      writeResult(res, await opts.functions[fn](event, lambdaContext(fn, requestId)));
+    } catch (err) {
+      opts.log.error('function failed', { requestId, fn, err });
+      gatewayError(res, requestId, 502, 'error', 'A server error occurred.');
+    }
+  }
+
   /** No authorizer and no usage plan, as the stack declares these resources. */
   async function invokePublic(
     req: IncomingMessage,
@@ -142,13 +157,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
       resource: rest === '' || rest === '/' ? `/${top}` : `/${top}/{proxy+}`,
       stage: opts.stage,
     };
-    try {
-      const result = await opts.functions[fn](proxyEvent(incoming, {}), lambdaContext(fn, requestId));
-      writeResult(res, result);
-    } catch (err) {
-      opts.log.error('function failed', { requestId, fn, err });
-      gatewayError(res, requestId, 502, 'error', 'A server error occurred.');
-    }
+    await invokeFunction(res, requestId, fn, proxyEvent(incoming, {}));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -219,15 +228,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
       });
     }
 
-    const event = proxyEvent(incoming, context);
-    try {
-      const result = await opts.functions[route.fn](event, lambdaContext(route.fn, requestId));
-      writeResult(res, result);
-    } catch (err) {
-      // What API Gateway answers when the function itself crashes (502, DEFAULT_5XX rewritten).
-      opts.log.error('function failed', { requestId, fn: route.fn, err });
-      gatewayError(res, requestId, 502, 'error', 'A server error occurred.');
-    }
+    await invokeFunction(res, requestId, route.fn, proxyEvent(incoming, context));
   }
 
   const server = createServer((req, res) => {

@@ -13,7 +13,7 @@ export interface TListed<T> {
 export function listRoute<T>(
   path: string,
   list: (req: TRequest, page: TPage) => Promise<TListed<T>>,
-  toBody: (item: T) => unknown,
+  toBody: (item: T, req: TRequest) => unknown,
 ): TRoute {
   return {
     method: 'GET',
@@ -23,7 +23,7 @@ export function listRoute<T>(
       const result = await list(req, page);
       return {
         status: 200,
-        body: result.items.map((item) => toBody(item)),
+        body: result.items.map((item) => toBody(item, req)),
         headers: paginationHeaders(page, result.total, req.url, result.query),
       };
     },

@@ -31,6 +31,7 @@ import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -42,6 +43,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'evidence-'));
 beforeAll(async () => {
   // Document retries after 30 s, 2 min…: a thousandth of that here.
   runtime = await startTestRuntime({ documentRetryScale: 1 / 1000, webhookRetryScale: 1 / 240 });
+  sign = signerClient(runtime);
   call = apiClient(runtime);
   pdf = await aPdfB64();
   receiver = await startReceiver();
@@ -52,34 +54,10 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-// A 1 × 1 PNG: the drawn signature, and the attachment.
-const PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-async function sign(
-  method: string,
-  path: string,
-  session?: string,
-  json?: unknown,
-  raw?: Buffer,
-  type?: string,
-) {
-  const headers: Record<string, string> = {};
-  if (session) headers['x-signing-session'] = session;
-  let body: string | Buffer | undefined;
-  if (json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(json);
-  } else if (raw) {
-    headers['content-type'] = type ?? 'application/octet-stream';
-    body = raw;
-  }
-  const res = await fetch(`${runtime.baseUrl}/sign/api${path}`, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+// Set once the runtime is up.
+let sign: ReturnType<typeof signerClient>;
 
 const fields = [
   { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'], required: true },
@@ -130,20 +108,12 @@ async function aBundle(c = call, overrides: Record<string, unknown> = {}) {
   return res.body;
 }
 
-async function sessionFor(packetId: string, c = call) {
-  const url = await c('POST', `/packets/${packetId}/embed_url/`);
-  expect(url.status, url.text).toBe(201);
-  const opened = await sign('POST', '/session', undefined, {
-    token: new URL(url.body.url).pathname.split('/').pop(),
-  });
-  expect(opened.status).toBe(201);
-  return opened.body.session as string;
-}
+const sessionFor = (packetId: string, c = call) => openSession(sign, c, packetId);
 
 async function fillAnn(session: string) {
   const res = await sign('PUT', '/values', session, {
     values: [
-      { doc_key: 'lease', field_key: 'sig', image: PNG },
+      { doc_key: 'lease', field_key: 'sig', image: PNG_DATA_URL },
       { doc_key: 'lease', field_key: 'email', value: 'ann.evidence@example.com' },
       { doc_key: 'lease', field_key: 'agree', value: 'true' },
       { doc_key: 'lease', field_key: 'plan', value: 'Premium' },
@@ -156,8 +126,7 @@ async function fillAnn(session: string) {
     '/attachments?doc_key=lease&field_key=id_copy&name=id-card.png',
     session,
     undefined,
-    Buffer.from(PNG.split(',')[1]!, 'base64'),
-    'image/png',
+    { body: Buffer.from(PNG_DATA_URL.split(',')[1]!, 'base64'), type: 'image/png' },
   );
   expect(upload.status, JSON.stringify(upload.body)).toBe(200);
 }
@@ -273,9 +242,9 @@ describe('a completed bundle', () => {
       field_key: 'id_copy',
       packet_id: b.packets[0]!.id,
     });
-    expect((await download(attachment.file_url)).equals(Buffer.from(PNG.split(',')[1]!, 'base64'))).toBe(
-      true,
-    );
+    expect(
+      (await download(attachment.file_url)).equals(Buffer.from(PNG_DATA_URL.split(',')[1]!, 'base64')),
+    ).toBe(true);
     finalPdf = await download(files[0]!.file_url);
     coePdf = await download(files.find((f) => f.doc_key === 'coe-ann')!.file_url);
     // What is served is what was recorded.

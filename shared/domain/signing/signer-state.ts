@@ -1,6 +1,8 @@
+import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
+import { signingBrandOf } from './signing-brand';
 import type { TSigningRecord } from './signing-record';
 
 /** What the signer agrees to before finishing; recorded with the time it was given. */
@@ -48,17 +50,11 @@ function maskPhone(phone: string | undefined): string | null {
 async function redirectOf(
   deps: TSigningDeps,
   ctx: TSignerContext,
-  brand: Awaited<ReturnType<typeof brandOf>>,
+  brand: TBrand | undefined,
 ): Promise<string | null> {
   if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
   if (brand?.redirectUrl) return brand.redirectUrl;
   return (await deps.accounts.getAccount(ctx.bundle.accountId))?.signingRedirectUrl ?? null;
-}
-
-async function brandOf(deps: TSigningDeps, ctx: TSignerContext) {
-  if (!ctx.bundle.signingBrand) return undefined;
-  const brands = await deps.accounts.listBrands(ctx.bundle.accountId);
-  return brands.find((b) => b.id === ctx.bundle.signingBrand);
 }
 
 /** The answer of GET /sign/api/state (docs/signer-api.md). */
@@ -68,7 +64,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
   const required = requiredAuth(ctx);
   const passed = passedAuth(ctx.record);
   const showDocuments = reason === null && required.every((s) => passed.includes(s));
-  const brand = await brandOf(deps, ctx);
+  const brand = await signingBrandOf(deps.accounts, ctx.bundle);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
   if (showDocuments) {
