@@ -7,7 +7,7 @@ import type {
   TWebhookStore,
 } from '../../ports';
 import { retryOnConflict } from '../retry-on-conflict';
-import { WEBHOOK_DISABLE_AFTER } from './webhook';
+import { type TWebhook, WEBHOOK_DISABLE_AFTER } from './webhook';
 import { buildWebhookCall } from './webhook-call';
 import type { TWebhookDelivery } from './webhook-event';
 import { signingSecrets, type TSecretDeps } from './webhook-secret';
@@ -76,14 +76,14 @@ export async function deliverEvent(
   await deps.webhookEvents.recordDelivery(delivery);
 
   if (result.ok) {
-    await recordOutcome(deps, job.accountId, webhook.id, true);
+    await recordOutcome(deps, webhook, true);
     return { kind: 'done' };
   }
   if (attempt < MAX_ATTEMPTS) {
     const delay = RETRY_DELAYS_SECONDS[Math.max(0, attempt - 1)]!;
     return { kind: 'retry', delaySeconds: Math.round(delay * (deps.retryScale ?? 1)) };
   }
-  await recordOutcome(deps, job.accountId, webhook.id, false);
+  await recordOutcome(deps, webhook, false);
   return { kind: 'gave-up' };
 }
 
@@ -91,15 +91,14 @@ export async function deliverEvent(
  * Counts events that failed every attempt, in a row; a success starts the count over. At
  * WEBHOOK_DISABLE_AFTER the service disables the webhook (noting when, so its events are still
  * logged). Written on the webhook's version, so a sender's edit at the same moment is not lost.
+ * The webhook as read before the call is tried first, so the usual success (no failures to
+ * forget) reads nothing more; only a write that lost a race reads it again.
  */
-async function recordOutcome(
-  deps: TDeliverDeps,
-  accountId: string,
-  webhookId: string,
-  succeeded: boolean,
-): Promise<void> {
+async function recordOutcome(deps: TDeliverDeps, known: TWebhook, succeeded: boolean): Promise<void> {
+  let fresh: TWebhook | undefined = known;
   await retryOnConflict(async () => {
-    const current = await deps.webhooks.get(accountId, webhookId);
+    const current = fresh ?? (await deps.webhooks.get(known.accountId, known.id));
+    fresh = undefined;
     if (!current) return;
     if (succeeded && !current.failedInARow) return;
     const failed = succeeded ? 0 : (current.failedInARow ?? 0) + 1;
