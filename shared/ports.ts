@@ -451,9 +451,11 @@ export interface TPaymentSession {
 
 /** A processor webhook, verified: what happened to which payment. */
 export interface TPaymentEvent {
-  /** The processor's event id. */
+  /** The processor's event id (or, for a refund the processor answered at once, the refund's id). */
   id: string;
-  outcome: 'paid' | 'failed';
+  /** `refunded`: the whole amount was given back. */
+  outcome: 'paid' | 'failed' | 'refunded';
+  /** The processor's object the event is about (a Checkout Session, a PaymentIntent, a Charge). */
   reference: string;
   accountId: string;
   bundleId: string;
@@ -467,5 +469,27 @@ export interface TPaymentProvider {
    * Verifies the webhook's signature over its raw body (a ValidationError when it does not
    * match) and reads it; undefined for events that concern no bundle payment.
    */
-  parseWebhook(rawBody: string, signature: string): TPaymentEvent | undefined;
+  parseWebhook(rawBody: string, signature: string): Promise<TPaymentEvent | undefined>;
+  /**
+   * Gives a paid payment back in full (Stripe also takes the transfer back from the connected
+   * account); the same idempotency key gives the same refund.
+   */
+  refund(request: TRefundRequest): Promise<TRefund>;
+}
+
+/** What the operator asks the processor to give back: the whole of a bundle's payment. */
+export interface TRefundRequest {
+  /** The payment's reference (TPaymentSession.reference). */
+  reference: string;
+  accountId: string;
+  bundleId: string;
+  /** The billed signer's packet. */
+  packetId: string;
+  idempotencyKey: string;
+}
+
+/** The processor's answer: `pending` refunds are confirmed by a later webhook. */
+export interface TRefund {
+  id: string;
+  status: 'succeeded' | 'pending';
 }

@@ -4,7 +4,7 @@
 // (/payments/local/checkout/<token>) stands in for Stripe's.
 import type { TPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import type { TConfig } from '../../shared/config';
-import { ConflictError, NotFoundError } from '../../shared/domain/errors';
+import { NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors';
 import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
 import type { TSignerContext } from '../../shared/domain/signing/signer-context';
@@ -27,13 +27,15 @@ export interface TPaymentRouteDeps {
 
 export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
   const provider = async (): Promise<TPaymentProvider> => {
-    if (!deps.payments) throw new ConflictError('Payments are not set up on this service.');
+    // 503, not 409: the operator must configure it, and Stripe retries a webhook until then.
+    if (!deps.payments)
+      throw new ServiceUnavailableError('Payments are not configured on this service by its operator.');
     return deps.payments.get();
   };
 
   /** A verified webhook, recorded once; the same path for Stripe's and the local checkout's. */
   async function receive(payload: string, signature: string) {
-    const event = (await provider()).parseWebhook(payload, signature);
+    const event = await (await provider()).parseWebhook(payload, signature);
     if (event) await recordPaymentEvent(deps, event);
     return { received: true };
   }

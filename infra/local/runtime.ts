@@ -75,6 +75,11 @@ export interface TRuntimeOptions {
   schedulerIntervalMs?: number;
   /** Multiplies the document job retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
   documentRetryScale?: number;
+  /**
+   * Payments as on AWS: Stripe's adapter, its keys read from this Secrets Manager (a stand-in's
+   * endpoint) and secret, instead of the local provider. For tests of the operator's setup.
+   */
+  stripeKeys?: { secretsManagerEndpoint: string; secretId: string };
 }
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
@@ -204,6 +209,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         sesv2: outbox.endpoint,
         sns: outbox.endpoint,
         apigateway: control.endpoint,
+        ...(options.stripeKeys ? { secretsmanager: options.stripeKeys.secretsManagerEndpoint } : {}),
       },
       credentials: LOCAL_CREDENTIALS,
       secrets: { kind: 'local', key: localSecretsKey(dataDir, !memory) },
@@ -218,7 +224,9 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       // The seal identity: made on first use and kept in the data folder (in memory for `memory`).
       seal: { kind: 'local', ...(memory ? {} : { dir: paths.seal }) },
       // Payments: the local provider and its test checkout page, a fresh webhook secret per run.
-      payments: { kind: 'local', webhookSecret: `whsec_local_${randomBytes(24).toString('hex')}` },
+      payments: options.stripeKeys
+        ? { kind: 'stripe', secretId: options.stripeKeys.secretId }
+        : { kind: 'local', webhookSecret: `whsec_local_${randomBytes(24).toString('hex')}` },
       ...(options.documentRetryScale !== undefined ? { documentRetryScale: options.documentRetryScale } : {}),
     };
 

@@ -1,8 +1,9 @@
 // A local stand-in of the parts of Stripe's API the payment adapter uses
 // (shared/adapters/stripe/payment-provider.ts): create and read Checkout Sessions (`expand` of
-// their PaymentIntent), create, read and confirm PaymentIntents, with Idempotency-Key replay,
-// Stripe-shaped errors, and signed `checkout.session.*` / `payment_intent.*` webhook events (the
-// scheme of Stripe's Stripe-Signature header). A session's `url` is a page of the stand-in;
+// their PaymentIntent), create, read and confirm PaymentIntents, refund them (a succeeded intent's
+// Charge carries the intent's metadata), with Idempotency-Key replay, Stripe-shaped errors, and
+// signed `checkout.session.*` / `payment_intent.*` / `refund.created` + `charge.refunded` webhook
+// events (the scheme of Stripe's Stripe-Signature header). A session's `url` is a page of the stand-in;
 // `completeSession` plays the customer on it. Test cards: `pm_card_visa` pays,
 // `pm_card_chargeDeclined` (the card 4000000000000002) is declined.
 import { createHmac, randomBytes } from 'node:crypto';
@@ -31,6 +32,13 @@ export interface TStripeStandin {
   intents: Map<string, Record<string, unknown>>;
   /** The Checkout Sessions, by id. */
   sessions: Map<string, Record<string, unknown>>;
+  /** The Refunds, by id. */
+  refunds: Map<string, Record<string, unknown>>;
+  /**
+   * The status new refunds get: `succeeded` (cards) or `pending` (as bank debits' refunds start;
+   * Stripe still sends `charge.refunded` at once).
+   */
+  refundStatus: 'succeeded' | 'pending';
   /**
    * The customer on a session's page: `paid` pays it (`payment_intent.succeeded`, then
    * `checkout.session.completed`), `declined` has the card declined (`payment_intent.payment_failed`,
@@ -50,11 +58,76 @@ const DECLINED = new Set(['pm_card_chargeDeclined', 'pm_card_4000000000000002'])
 export async function startStripeStandin(options: TStripeStandinOptions): Promise<TStripeStandin> {
   const intents = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, Record<string, unknown>>();
+  const charges = new Map<string, Record<string, unknown>>();
+  const settings = { refundStatus: 'succeeded' as 'succeeded' | 'pending' };
   const byIdempotencyKey = new Map<string, { status: number; body: unknown }>();
   const events: TStandinEvent[] = [];
 
   const sign = (payload: string, secret = options.webhookSecret, timestamp = Math.floor(Date.now() / 1000)) =>
     `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex')}`;
+
+  /** A succeeded intent's Charge: the money moved, and what a refund gives back. */
+  function charge(intent: Record<string, unknown>) {
+    const id = `ch_${randomBytes(12).toString('hex')}`;
+    charges.set(id, {
+      id,
+      object: 'charge',
+      amount: intent.amount,
+      amount_refunded: 0,
+      currency: intent.currency,
+      paid: true,
+      refunded: false,
+      status: 'succeeded',
+      payment_intent: intent.id,
+      transfer_data: intent.transfer_data ?? null,
+      // As Stripe does, the intent's metadata is copied onto the charge it makes.
+      metadata: { ...((intent.metadata ?? {}) as Record<string, string>) },
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+    });
+    intent.latest_charge = id;
+  }
+
+  async function refund(params: Record<string, unknown>) {
+    const intent = intents.get(String(params.payment_intent ?? ''));
+    if (!intent) return missing(String(params.payment_intent ?? ''));
+    const ch = charges.get(String(intent.latest_charge ?? ''));
+    if (intent.status !== 'succeeded' || !ch)
+      return invalid(
+        'payment_intent',
+        `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+        'charge_not_refundable',
+      );
+    if (ch.refunded)
+      return invalid('charge', `Charge ${ch.id} has already been refunded.`, 'charge_already_refunded');
+    const reverse = params.reverse_transfer === 'true';
+    if (reverse && !ch.transfer_data)
+      return invalid('reverse_transfer', 'This charge has no transfer to reverse.');
+    const id = `re_${randomBytes(12).toString('hex')}`;
+    const made: Record<string, unknown> = {
+      id,
+      object: 'refund',
+      amount: ch.amount,
+      currency: ch.currency,
+      charge: ch.id,
+      payment_intent: intent.id,
+      status: settings.refundStatus,
+      reason: params.reason ?? null,
+      metadata: params.metadata ?? {},
+      transfer_reversal: reverse ? `trr_${randomBytes(12).toString('hex')}` : null,
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(id, made);
+    Object.assign(ch, {
+      refunded: true,
+      amount_refunded: ch.amount,
+      refunds: { object: 'list', data: [made], has_more: false },
+    });
+    await emit('refund.created', made);
+    await emit('charge.refunded', ch);
+    return { status: 200, body: made };
+  }
 
   async function emit(type: string, intent: Record<string, unknown>) {
     const payload = JSON.stringify({
@@ -129,6 +202,7 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
     });
     Object.assign(session, { status: 'complete', payment_status: failed ? 'unpaid' : 'paid', url: null });
     if (failed) return emit('checkout.session.async_payment_failed', shown(session));
+    charge(intent);
     await emit('payment_intent.succeeded', intent);
     await emit('checkout.session.completed', shown(session));
   }
@@ -180,6 +254,7 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
   async function handle(method: string, path: string, params: Record<string, unknown>, base: string) {
     const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params, base);
+    if (method === 'POST' && path === '/v1/refunds') return refund(params);
     if (method === 'GET' && session) {
       const found = sessions.get(session[1] ?? '');
       if (!found) return missing(session[1] ?? '', 'checkout.session');
@@ -231,6 +306,7 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
         return { status: 402, body: { error: { ...error, payment_intent: intent } } };
       }
       Object.assign(intent, { status: 'succeeded', payment_method: pm, last_payment_error: null });
+      charge(intent);
       await emit('payment_intent.succeeded', intent);
       return { status: 200, body: intent };
     }
@@ -285,6 +361,13 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
     port,
     intents,
     sessions,
+    refunds,
+    get refundStatus() {
+      return settings.refundStatus;
+    },
+    set refundStatus(status) {
+      settings.refundStatus = status;
+    },
     completeSession,
     events,
     sign,

@@ -64,3 +64,11 @@ export class SigningSessionError extends Error {
     super(message);
   }
 }
+
+/**
+ * Something the operator must set up is missing or broken (e.g. the payment processor's keys):
+ * 503, so that callers (and Stripe's webhook deliveries) retry once it is fixed.
+ */
+export class ServiceUnavailableError extends Error {
+  override name = 'ServiceUnavailableError';
+}

@@ -39,6 +39,7 @@ const byName: Record<string, TMapper> = {
   ConcurrentUpdateError: () => ({ status: 409, code: 'conflict', headers: {} }),
   PayloadTooLargeError: () => ({ status: 413, code: 'invalid', headers: {} }),
   UnsupportedMediaTypeError: () => ({ status: 415, code: 'unsupported_media_type', headers: {} }),
+  ServiceUnavailableError: () => ({ status: 503, code: 'service_unavailable', headers: {} }),
   ThrottledError: (e) => ({
     status: 429,
     code: 'throttled',

@@ -1,6 +1,7 @@
 // Paying while signing, in a real headless Chromium against the whole local runtime: the billed
 // signer pays on the local provider's test checkout page (a new tab) and then finishes; the other
-// signer is never asked to pay. Screenshots go to test-artifacts/.
+// signer is never asked to pay; a refunded payment shows as such. Screenshots go to test-artifacts/.
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { dataPaths } from '../../infra/local/layout';
 import { listOutbox } from '../../infra/local/outbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -65,13 +66,7 @@ function emailedLink(email: string): Promise<string> {
 async function newPage() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    // The browser's own favicon request is not the page's.
-    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  return { context, page, problems };
+  return { context, page, problems: watchProblems(page) };
 }
 
 /** Opens the signer's only field, types the signature, and ticks the consent. */
@@ -175,5 +170,68 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
     const kinds = bundle.events.map((e: { kind: string }) => e.kind);
     expect(kinds.filter((k: string) => k === 'pi')).toHaveLength(1);
     expect(kinds.filter((k: string) => k === 'pp')).toHaveLength(1);
+  }, 120_000);
+
+  it('shows a refunded payment as refunded, with nothing to pay', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Refunded rental',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann.refund@example.com' }],
+        documents: [
+          {
+            key: 'rental',
+            file_b64: pdfB64,
+            fields: [{ key: 'ann_sig', kind: 'sig', page: 1, x: 11, y: 68, w: 30, h: 7, editors: ['ann'] }],
+          },
+        ],
+        payment: { billed_to: 'ann', amount_due: 2500 },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const ann = await newPage();
+    await ann.page.goto(await emailedLink('ann.refund@example.com'));
+    const opened = ann.context.waitForEvent('page');
+    await ann.page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const checkout = await opened;
+    await checkout.getByRole('button', { name: 'Pay', exact: true }).click();
+    await checkout.getByRole('heading', { name: 'Payment received' }).waitFor();
+    await checkout.close();
+    await ann.page.getByText('Paid: $25.00. Thank you.').waitFor({ timeout: 15_000 });
+
+    // Stripe reports the refund (made by the operator, or on its Dashboard).
+    const { reference } = (await call('GET', `/bundles/${id}/`)).body.payment;
+    const payload = JSON.stringify({
+      id: 'evt_e2e_refund',
+      object: 'event',
+      type: 'charge.refunded',
+      data: {
+        object: {
+          id: 'ch_e2e',
+          object: 'charge',
+          refunded: true,
+          payment_intent: reference,
+          metadata: { account_id: runtime.demo.accountId, bundle_id: id },
+        },
+      },
+    });
+    const secret = (runtime.config.payments as { webhookSecret: string }).webhookSecret;
+    const t = Math.floor(Date.now() / 1000);
+    const hook = await fetch(`${runtime.baseUrl}/payments/stripe/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex')}`,
+      },
+      body: payload,
+    });
+    expect(hook.status).toBe(200);
+
+    await ann.page.reload();
+    await ann.page.getByText('Your payment of $25.00 was refunded. Contact the sender.').waitFor();
+    expect(await ann.page.locator('#pay-button').count()).toBe(0);
+    await ann.page.locator('#payment').screenshot({ path: join(ARTIFACTS, 'payment-4-refunded.png') });
+    expect(ann.problems).toEqual([]);
+    await ann.context.close();
   }, 120_000);
 });

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -26,4 +26,24 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       ...extraArgs,
     ],
   });
+}
+
+/**
+ * What went wrong on a page, as it happens: console errors (CSP violations included), uncaught
+ * errors and, with `responses`, answers of 400 and above. A clean run leaves the list empty. The
+ * browser's own guess at /favicon.ico is not the page's and is left out.
+ */
+export function watchProblems(page: Page, opts: { responses?: boolean } = {}): string[] {
+  const problems: string[] = [];
+  const favicon = (url: string) => url.endsWith('/favicon.ico');
+  page.on('console', (m) => {
+    const at = m.location().url;
+    if (m.type() === 'error' && !favicon(at)) problems.push(`${m.text()} ${at}`);
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  if (opts.responses)
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !favicon(r.url())) problems.push(`${r.status()} ${r.url()}`);
+    });
+  return problems;
 }

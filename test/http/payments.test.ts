@@ -286,3 +286,127 @@ describe('paying while signing', () => {
     expect(await cancelled.text()).toContain('id="cancelled"');
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// What the processor reports after the signer paid, or while they try: refunds, declines.
+
+describe('refunds and failures reported by webhook', () => {
+  const secret = () => (runtime.config.payments as { webhookSecret: string }).webhookSecret;
+  let n = 0;
+  /** A Stripe-shaped event about bundle `id`, signed with the runtime's webhook secret. */
+  const deliver = async (id: string, type: string, object: Record<string, unknown>, eventId?: string) => {
+    const payload = JSON.stringify({
+      id: eventId ?? `evt_http_${Date.now()}_${n++}`,
+      object: 'event',
+      type,
+      data: {
+        object: { ...object, metadata: { account_id: runtime.demo.accountId, bundle_id: id } },
+      },
+    });
+    const t = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${runtime.baseUrl}/payments/stripe/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': `t=${t},v1=${createHmac('sha256', secret()).update(`${t}.${payload}`).digest('hex')}`,
+      },
+      body: payload,
+    });
+    expect(res.status, await res.text()).toBe(200);
+  };
+  const intent = (reference: string, status: string) => ({ id: reference, object: 'payment_intent', status });
+  const refundOf = (reference: string, refunded = true) => ({
+    id: 'ch_http',
+    object: 'charge',
+    refunded,
+    amount_refunded: refunded ? 2500 : 100,
+    payment_intent: reference,
+  });
+  const paymentOf = async (id: string) => (await paid('GET', `/bundles/${id}/`)).body.payment;
+
+  /** A bundle whose billed signer started paying: its id, the reference and ann's session. */
+  async function aStartedPayment() {
+    const b = await aSignedBundle();
+    const ann = await sessionFor(b.packets[0]!.id);
+    const { reference } = (await sign('POST', '/payment', ann)).body;
+    return { id: b.id, reference: reference as string, ann };
+  }
+
+  it('records a full refund once: refunded is final, a repeated or late event changes nothing', async () => {
+    const { id, reference, ann } = await aStartedPayment();
+    await deliver(id, 'payment_intent.succeeded', intent(reference, 'succeeded'));
+    expect((await paymentOf(id)).status).toBe('paid');
+
+    // A partial refund leaves the bundle paid.
+    await deliver(id, 'charge.refunded', refundOf(reference, false));
+    expect((await paymentOf(id)).status).toBe('paid');
+
+    await deliver(id, 'charge.refunded', refundOf(reference), 'evt_http_refund_once');
+    expect(await paymentOf(id)).toMatchObject({ status: 'refunded', reference });
+    await deliver(id, 'charge.refunded', refundOf(reference), 'evt_http_refund_once');
+    await deliver(id, 'charge.refunded', refundOf(reference));
+    await deliver(id, 'payment_intent.succeeded', intent(reference, 'succeeded'));
+    await deliver(id, 'payment_intent.payment_failed', intent(reference, 'requires_payment_method'));
+    expect((await paymentOf(id)).status).toBe('refunded');
+    const k = await kinds(id);
+    expect(k.filter((x) => x === 'pb')).toHaveLength(1);
+    expect(k.filter((x) => x === 'pp')).toHaveLength(1);
+    expect(k.filter((x) => x === 'pf')).toHaveLength(0);
+
+    // The signer sees it, cannot pay again, and cannot finish.
+    expect((await sign('GET', '/state', ann)).body.payment).toMatchObject({ status: 'refunded' });
+    const again = await sign('POST', '/payment', ann);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('refunded');
+  });
+
+  it('takes a refund whose event overtakes the payment: the later payment event changes nothing', async () => {
+    const { id, reference } = await aStartedPayment();
+    await deliver(id, 'charge.refunded', refundOf(reference));
+    await deliver(id, 'payment_intent.succeeded', intent(reference, 'succeeded'));
+    expect((await paymentOf(id)).status).toBe('refunded');
+  });
+
+  it('ignores a refund for a bundle whose signer never started paying', async () => {
+    const b = await aSignedBundle();
+    await deliver(b.id, 'charge.refunded', refundOf('pi_unknown'));
+    expect(await paymentOf(b.id)).toMatchObject({ status: 'due', reference: null });
+    expect(await kinds(b.id)).not.toContain('pb');
+  });
+
+  it("records a card declined on Checkout's page (an event about its PaymentIntent), then the payment", async () => {
+    const { id, ann } = await aStartedPayment();
+    // Checkout's intent has an id of its own, not the bundle's reference: the metadata finds it.
+    await deliver(id, 'payment_intent.payment_failed', {
+      ...intent('pi_checkout_declined', 'requires_payment_method'),
+      last_payment_error: { code: 'card_declined', message: 'Your card was declined.' },
+    });
+    expect((await paymentOf(id)).status).toBe('failed');
+    expect((await sign('GET', '/state', ann)).body.payment).toMatchObject({
+      required: true,
+      status: 'failed',
+    });
+    const events = (await paid('GET', `/bundles/${id}/events/`)).body as {
+      kind: string;
+      description: string;
+    }[];
+    expect(events.find((e) => e.kind === 'pf')?.description).toContain('Your card was declined.');
+
+    await deliver(id, 'payment_intent.succeeded', intent('pi_checkout_declined', 'succeeded'));
+    expect((await paymentOf(id)).status).toBe('paid');
+    // The decline delivered late changes nothing.
+    await deliver(
+      id,
+      'payment_intent.payment_failed',
+      intent('pi_checkout_declined', 'requires_payment_method'),
+    );
+    expect((await paymentOf(id)).status).toBe('paid');
+    const k = await kinds(id);
+    expect(k.filter((x) => x === 'pf')).toHaveLength(1);
+    expect(k.filter((x) => x === 'pp')).toHaveLength(1);
+    expect((await sign('GET', '/state', ann)).body.payment).toMatchObject({
+      required: false,
+      status: 'paid',
+    });
+  });
+});

@@ -1,7 +1,7 @@
 // The Stripe payment adapter with the official `stripe` package against a local HTTP stand-in
 // of Stripe's API (infra/local/stripe-standin.ts): a Checkout Session whose payment transfers to
 // the connected account, a declined card and a failed debit, webhooks verified with the signing
-// secret, recorded once.
+// secret, recorded once; full refunds (the transfer reversed) recorded once, by answer or webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { startStripeStandin, type TStripeStandin } from '../../infra/local/stripe-standin';
@@ -9,8 +9,9 @@ import { createAccountStore } from '../../shared/adapters/dynamodb/account-store
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createStripePaymentProvider } from '../../shared/adapters/stripe/payment-provider';
 import { systemClock } from '../../shared/adapters/system';
-import { ValidationError } from '../../shared/domain/errors';
+import { ConflictError, ValidationError } from '../../shared/domain/errors';
 import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
+import { refundPayment } from '../../shared/domain/payments/refund-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
 import type { TPaymentProvider } from '../../shared/ports';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
@@ -124,7 +125,7 @@ describe('Stripe payment adapter', () => {
     await standin.completeSession(reference, 'paid');
     const delivered = lastEvent();
     expect(JSON.parse(delivered.payload).type).toBe('checkout.session.completed');
-    const parsed = stripe.parseWebhook(delivered.payload, delivered.signature);
+    const parsed = await stripe.parseWebhook(delivered.payload, delivered.signature);
     expect(parsed).toMatchObject({
       outcome: 'paid',
       reference,
@@ -133,14 +134,14 @@ describe('Stripe payment adapter', () => {
     });
     // The intent's own event names the intent, not the session: the payment ignores it.
     const intentEvent = standin.events.at(-2)!;
-    const byIntent = stripe.parseWebhook(intentEvent.payload, intentEvent.signature);
+    const byIntent = await stripe.parseWebhook(intentEvent.payload, intentEvent.signature);
     expect(byIntent).toMatchObject({
       outcome: 'paid',
       reference: standin.sessions.get(reference)?.payment_intent,
     });
     const first = await recordPaymentEvent(deps(), parsed!);
     expect(first?.payment).toMatchObject({ status: 'paid', reference });
-    const again = stripe.parseWebhook(delivered.payload, delivered.signature);
+    const again = await stripe.parseWebhook(delivered.payload, delivered.signature);
     const second = await recordPaymentEvent(deps(), again!);
     expect(second?.version).toBe(first?.version);
     expect((await recordPaymentEvent(deps(), byIntent!))?.version).toBe(first?.version);
@@ -151,19 +152,33 @@ describe('Stripe payment adapter', () => {
     );
   });
 
-  it('keeps the checkout open after a declined card, and the signer pays on it', async () => {
+  it('records a card declined inside Checkout as failed, keeps the checkout open, and the signer pays on it', async () => {
     const b = await aPaidBundle();
     const session = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
     await standin.completeSession(session.reference, 'declined');
     const declined = lastEvent();
-    const parsed = stripe.parseWebhook(declined.payload, declined.signature);
+    expect(JSON.parse(declined.payload).type).toBe('payment_intent.payment_failed');
+    const parsed = await stripe.parseWebhook(declined.payload, declined.signature);
     expect(parsed).toMatchObject({ outcome: 'failed', message: 'Your card was declined.', bundleId: b.id });
+    // The event names the session's PaymentIntent, not the session: the metadata finds the bundle.
     expect(parsed?.reference).toMatch(/^pi_/);
+    const failed = await recordPaymentEvent(deps(), parsed!);
+    expect(failed?.payment).toMatchObject({ status: 'failed', reference: session.reference });
+    expect((await recordPaymentEvent(deps(), parsed!))?.version).toBe(failed?.version);
     expect(await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId)).toEqual(session);
     await standin.completeSession(session.reference, 'paid');
     const paid = lastEvent();
-    await recordPaymentEvent(deps(), stripe.parseWebhook(paid.payload, paid.signature)!);
+    await recordPaymentEvent(deps(), (await stripe.parseWebhook(paid.payload, paid.signature))!);
     expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('paid');
+    // The decline delivered again, late: the payment stays paid.
+    const late = await recordPaymentEvent(
+      deps(),
+      (await stripe.parseWebhook(declined.payload, standin.sign(declined.payload)))!,
+    );
+    expect(late?.payment?.status).toBe('paid');
+    const k = await kinds(b.id);
+    expect(k.filter((x) => x === 'pf')).toHaveLength(1);
+    expect(k.filter((x) => x === 'pp')).toHaveLength(1);
   });
 
   it('records a failed debit, then starts a new checkout, and a late failure never undoes the payment', async () => {
@@ -172,7 +187,7 @@ describe('Stripe payment adapter', () => {
     await standin.completeSession(first.reference, 'failed');
     const failedEvent = lastEvent();
     expect(JSON.parse(failedEvent.payload).type).toBe('checkout.session.async_payment_failed');
-    const failed = stripe.parseWebhook(failedEvent.payload, failedEvent.signature);
+    const failed = await stripe.parseWebhook(failedEvent.payload, failedEvent.signature);
     expect(failed).toMatchObject({ outcome: 'failed', reference: first.reference });
     expect((await recordPaymentEvent(deps(), failed!))?.payment?.status).toBe('failed');
 
@@ -182,10 +197,10 @@ describe('Stripe payment adapter', () => {
     expect((await call('GET', `/bundles/${b.id}/`)).body.payment.reference).toBe(next.reference);
     await standin.completeSession(next.reference, 'paid');
     const paidEvent = lastEvent();
-    await recordPaymentEvent(deps(), stripe.parseWebhook(paidEvent.payload, paidEvent.signature)!);
+    await recordPaymentEvent(deps(), (await stripe.parseWebhook(paidEvent.payload, paidEvent.signature))!);
     const late = await recordPaymentEvent(
       deps(),
-      stripe.parseWebhook(failedEvent.payload, failedEvent.signature)!,
+      (await stripe.parseWebhook(failedEvent.payload, failedEvent.signature))!,
     );
     expect(late?.payment?.status).toBe('paid');
     const k = await kinds(b.id);
@@ -193,20 +208,132 @@ describe('Stripe payment adapter', () => {
     expect(k.filter((x) => x === 'pp')).toHaveLength(1);
   });
 
+  /** A bundle paid through Checkout, its payment recorded: its id, packet and session. */
+  async function aPaidCheckout() {
+    const b = await aPaidBundle();
+    const { reference } = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
+    await standin.completeSession(reference, 'paid');
+    const paid = lastEvent();
+    await recordPaymentEvent(deps(), (await stripe.parseWebhook(paid.payload, paid.signature))!);
+    const intent = String(standin.sessions.get(reference)?.payment_intent);
+    return { ...b, reference, intent };
+  }
+  const eventOf = (type: string) => standin.events.findLast((e) => JSON.parse(e.payload).type === type)!;
+
+  it('refunds a paid checkout in full, taking the transfer back; the refund webhook then changes nothing', async () => {
+    const b = await aPaidCheckout();
+    const done = await refundPayment(deps(), runtime.demo.accountId, b.id);
+    expect(done.refund).toMatchObject({ id: expect.stringMatching(/^re_/), status: 'succeeded' });
+    expect(done.bundle.payment).toMatchObject({ status: 'refunded', reference: b.reference });
+    expect(standin.refunds.get(done.refund!.id)).toMatchObject({
+      payment_intent: b.intent,
+      amount: 2500,
+      status: 'succeeded',
+      transfer_reversal: expect.stringMatching(/^trr_/),
+      metadata: { account_id: runtime.demo.accountId, bundle_id: b.id, packet_id: b.packetId },
+    });
+
+    const refunded = eventOf('charge.refunded');
+    const parsed = await stripe.parseWebhook(refunded.payload, refunded.signature);
+    expect(parsed).toMatchObject({
+      outcome: 'refunded',
+      reference: b.intent,
+      accountId: runtime.demo.accountId,
+      bundleId: b.id,
+    });
+    expect((await recordPaymentEvent(deps(), parsed!))?.version).toBe(done.bundle.version);
+
+    // Again: nothing asked of Stripe, nothing recorded.
+    const again = await refundPayment(deps(), runtime.demo.accountId, b.id);
+    expect(again.refund).toBeUndefined();
+    expect(again.bundle.version).toBe(done.bundle.version);
+    expect([...standin.refunds.values()].filter((r) => r.payment_intent === b.intent)).toHaveLength(1);
+    expect((await kinds(b.id)).filter((x) => x === 'pb')).toHaveLength(1);
+    expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('refunded');
+    await expect(startPayment(deps(), runtime.demo.accountId, b.id, b.packetId)).rejects.toThrow('refunded');
+  });
+
+  it('records a pending refund when Stripe confirms it by webhook; asking again replays the same refund', async () => {
+    const b = await aPaidCheckout();
+    standin.refundStatus = 'pending';
+    try {
+      const asked = await refundPayment(deps(), runtime.demo.accountId, b.id);
+      expect(asked.refund?.status).toBe('pending');
+      expect(asked.bundle.payment?.status).toBe('paid');
+      const replay = await refundPayment(deps(), runtime.demo.accountId, b.id);
+      expect(replay.refund).toEqual(asked.refund);
+      expect([...standin.refunds.values()].filter((r) => r.payment_intent === b.intent)).toHaveLength(1);
+    } finally {
+      standin.refundStatus = 'succeeded';
+    }
+    const refunded = eventOf('charge.refunded');
+    const recorded = await recordPaymentEvent(
+      deps(),
+      (await stripe.parseWebhook(refunded.payload, refunded.signature))!,
+    );
+    expect(recorded?.payment?.status).toBe('refunded');
+    expect((await kinds(b.id)).filter((x) => x === 'pb')).toHaveLength(1);
+  });
+
+  it("finds the bundle of a refund whose charge lacks metadata from its PaymentIntent's", async () => {
+    const b = await aPaidCheckout();
+    const payload = JSON.stringify({
+      id: 'evt_refund_without_metadata',
+      object: 'event',
+      type: 'charge.refunded',
+      data: {
+        object: {
+          id: 'ch_dashboard',
+          object: 'charge',
+          refunded: true,
+          amount_refunded: 2500,
+          payment_intent: b.intent,
+          metadata: {},
+        },
+      },
+    });
+    const parsed = await stripe.parseWebhook(payload, standin.sign(payload));
+    expect(parsed).toMatchObject({ outcome: 'refunded', bundleId: b.id, reference: b.intent });
+    // A partial refund leaves the bundle paid.
+    const partial = payload.replace('"refunded":true', '"refunded":false');
+    expect(await stripe.parseWebhook(partial, standin.sign(partial))).toBeUndefined();
+  });
+
+  it('refuses to refund a payment that is not paid, and Stripe refuses a second refund', async () => {
+    const b = await aPaidBundle();
+    await expect(refundPayment(deps(), runtime.demo.accountId, b.id)).rejects.toThrow(ConflictError);
+    await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
+    await expect(refundPayment(deps(), runtime.demo.accountId, b.id)).rejects.toThrow('this one is due');
+
+    // Refunded at Stripe already (its Dashboard) and the webhook missed: the command records it.
+    const paid = await aPaidCheckout();
+    await stripe.refund({
+      reference: paid.reference,
+      accountId: runtime.demo.accountId,
+      bundleId: paid.id,
+      packetId: paid.packetId,
+      idempotencyKey: `dashboard-${paid.id}`,
+    });
+    const done = await refundPayment(deps(), runtime.demo.accountId, paid.id);
+    expect(done.refund?.status).toBe('succeeded');
+    expect(done.bundle.payment?.status).toBe('refunded');
+    expect([...standin.refunds.values()].filter((r) => r.payment_intent === paid.intent)).toHaveLength(1);
+  });
+
   it('refuses a forged, tampered or stale webhook signature', async () => {
     const b = await aPaidBundle();
     const { reference } = await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);
     await standin.completeSession(reference, 'paid');
     const { payload, signature } = lastEvent();
-    expect(() => stripe.parseWebhook(payload, standin.sign(payload, 'whsec_forged'))).toThrow(
+    await expect(stripe.parseWebhook(payload, standin.sign(payload, 'whsec_forged'))).rejects.toThrow(
       ValidationError,
     );
-    expect(() =>
+    await expect(
       stripe.parseWebhook(payload.replace('"amount_total":2500', '"amount_total":1'), signature),
-    ).toThrow(ValidationError);
+    ).rejects.toThrow(ValidationError);
     const stale = standin.sign(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600);
-    expect(() => stripe.parseWebhook(payload, stale)).toThrow(ValidationError);
-    expect(() => stripe.parseWebhook(payload, '')).toThrow(ValidationError);
+    await expect(stripe.parseWebhook(payload, stale)).rejects.toThrow(ValidationError);
+    await expect(stripe.parseWebhook(payload, '')).rejects.toThrow(ValidationError);
     expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('due');
   });
 

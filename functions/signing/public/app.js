@@ -1150,8 +1150,11 @@ function paymentStep() {
         ? `The payment did not go through. ${amount} is still due before you finish.`
         : `${amount} is due before you finish.`,
   );
+  // A refunded payment is final: nothing to pay here, the sender decides what happens next.
+  if (p.status === 'refunded')
+    status.textContent = `Your payment of ${amount} was refunded. Contact the sender.`;
   const section = el('div', { class: 'payment', id: 'payment' }, el('h3', {}, 'Payment'), status);
-  if (!p.required) return section;
+  if (!p.required || p.status === 'refunded') return section;
   const pay = el('button', { type: 'button', class: 'btn primary', id: 'pay-button' }, `Pay ${amount}`);
   const check = el('button', { type: 'button', class: 'btn link', id: 'payment-check' }, 'I have paid');
   pay.addEventListener('click', async () => {

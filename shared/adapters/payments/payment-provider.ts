@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { TConfig } from '../../config';
+import { ServiceUnavailableError } from '../../domain/errors';
 import type { TPaymentProvider } from '../../ports';
 import { createStripePaymentProvider } from '../stripe/payment-provider';
 import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-payment-provider';
@@ -7,6 +8,9 @@ import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-
 /**
  * The payment provider of the configuration, made on first use (on AWS its keys are read from
  * Secrets Manager once per Lambda instance). Undefined when payments are not configured.
+ * Keys that cannot be read, or a secret left empty or incomplete by the operator, make `get()`
+ * fail with a ServiceUnavailableError (503, retried by Stripe's webhook deliveries), and the next
+ * call reads the secret again, so storing the keys fixes it without a redeploy.
  */
 export interface TPaymentProviderSource {
   get(): Promise<TPaymentProvider>;
@@ -28,14 +32,7 @@ export function createPaymentProviderSource(config: TConfig): TPaymentProviderSo
   return {
     get() {
       made ??= (async () => {
-        const client = new SecretsManagerClient({
-          region: config.region,
-          ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
-        });
-        const out = await client.send(new GetSecretValueCommand({ SecretId: settings.secretId }));
-        const keys = JSON.parse(out.SecretString ?? '{}') as { apiKey?: string; webhookSecret?: string };
-        if (!keys.apiKey || !keys.webhookSecret)
-          throw new Error('The Stripe secret needs "apiKey" and "webhookSecret".');
+        const keys = await readStripeKeys(config, settings.secretId);
         return createStripePaymentProvider({
           apiKey: keys.apiKey,
           webhookSecret: keys.webhookSecret,
@@ -48,4 +45,48 @@ export function createPaymentProviderSource(config: TConfig): TPaymentProviderSo
       return made;
     },
   };
+}
+
+const NOT_CONFIGURED =
+  'Payments are not configured by the operator of this service: the Stripe keys secret needs "apiKey" and "webhookSecret".';
+
+/**
+ * The Stripe keys from their secret. The stack creates the secret without a value (Secrets
+ * Manager then answers ResourceNotFoundException), and an operator may store "", "{}" or only one
+ * key: all of them are the same "not configured". Never a message with the secret's contents.
+ */
+export async function readStripeKeys(
+  config: TConfig,
+  secretId: string,
+): Promise<{ apiKey: string; webhookSecret: string }> {
+  const client = new SecretsManagerClient({
+    region: config.region,
+    ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+  });
+  let text: string | undefined;
+  try {
+    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+  } catch (err) {
+    if ((err as Error).name === 'ResourceNotFoundException')
+      throw new ServiceUnavailableError(NOT_CONFIGURED);
+    throw new ServiceUnavailableError('Payments are unavailable right now: their keys could not be read.');
+  } finally {
+    client.destroy();
+  }
+  let keys: unknown;
+  try {
+    keys = JSON.parse(text ?? '');
+  } catch {
+    throw new ServiceUnavailableError(NOT_CONFIGURED);
+  }
+  const { apiKey, webhookSecret } = (keys ?? {}) as { apiKey?: unknown; webhookSecret?: unknown };
+  if (
+    typeof apiKey !== 'string' ||
+    !apiKey.trim() ||
+    typeof webhookSecret !== 'string' ||
+    !webhookSecret.trim()
+  )
+    throw new ServiceUnavailableError(NOT_CONFIGURED);
+  return { apiKey: apiKey.trim(), webhookSecret: webhookSecret.trim() };
 }

@@ -3,8 +3,15 @@
 // charge), and Stripe's webhooks verified with the endpoint's signing secret. The official `stripe`
 // package; `host`/`port`/`protocol` point it at a stand-in (infra/local/stripe-standin.ts) in tests.
 import Stripe from 'stripe';
-import { ValidationError } from '../../domain/errors';
-import type { TPaymentEvent, TPaymentProvider, TPaymentRequest, TPaymentSession } from '../../ports';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../../domain/errors';
+import type {
+  TPaymentEvent,
+  TPaymentProvider,
+  TPaymentRequest,
+  TPaymentSession,
+  TRefund,
+  TRefundRequest,
+} from '../../ports';
 
 export interface TStripeSettings {
   /** The platform's secret key (`sk_…`). */
@@ -89,27 +96,91 @@ export function createStripePaymentProvider(settings: TStripeSettings): TPayment
       return { reference: session.id, ...(session.url ? { checkoutUrl: session.url } : {}) };
     },
 
-    parseWebhook: (rawBody, signature) => verifiedEvent(stripe, rawBody, signature, settings.webhookSecret),
+    parseWebhook: (rawBody, signature) =>
+      verifiedEvent(stripe, rawBody, signature, settings.webhookSecret, async (id) => {
+        try {
+          return (await stripe.paymentIntents.retrieve(id)).metadata;
+        } catch (err) {
+          // Not one of ours (another platform's intent): the event concerns no bundle.
+          if (err instanceof Stripe.errors.StripeError && err.code === 'resource_missing') return {};
+          // Stripe unreachable: a 503 has Stripe deliver the event again later.
+          throw new ServiceUnavailableError('Stripe could not be reached to read the refunded payment.');
+        }
+      }),
+
+    async refund(request: TRefundRequest): Promise<TRefund> {
+      // Refunds name the PaymentIntent; the bundle keeps its Checkout Session.
+      let intent = request.reference;
+      if (intent.startsWith('cs_')) {
+        const session = await stripe.checkout.sessions.retrieve(intent);
+        const pi = session.payment_intent;
+        intent = (typeof pi === 'string' ? pi : pi?.id) ?? '';
+        if (!intent) throw new ConflictError('Stripe has no payment to refund for this bundle.');
+      }
+      try {
+        const refund = await stripe.refunds.create(
+          {
+            payment_intent: intent,
+            // A destination charge: the connected account gives back what it was transferred.
+            reverse_transfer: true,
+            metadata: {
+              account_id: request.accountId,
+              bundle_id: request.bundleId,
+              packet_id: request.packetId,
+            },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        if (refund.status === 'failed' || refund.status === 'canceled')
+          throw new ConflictError(`Stripe did not refund the payment (the refund is ${refund.status}).`);
+        return { id: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
+      } catch (err) {
+        // Refunded already at Stripe (its Dashboard, or a refund whose webhook we missed): done.
+        if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded')
+          return { id: `refunded-${intent}`, status: 'succeeded' };
+        throw err;
+      }
+    },
   };
 }
 
 /**
  * A webhook whose Stripe-Signature matches its exact body and is recent, read; a ValidationError
- * (400) otherwise. Events that concern no bundle payment answer undefined.
+ * (400) otherwise. Events that concern no bundle payment answer undefined. `intentMetadata` reads
+ * a PaymentIntent's metadata from Stripe (absent where there is no Stripe to ask).
  */
-export function verifiedEvent(
+export async function verifiedEvent(
   stripe: Stripe,
   rawBody: string,
   signature: string,
   secret: string,
-): TPaymentEvent | undefined {
+  intentMetadata?: (intentId: string) => Promise<Stripe.Metadata>,
+): Promise<TPaymentEvent | undefined> {
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE);
   } catch {
     throw new ValidationError('The webhook signature does not match.');
   }
+  if (event.type === 'charge.refunded') return refundEvent(event, intentMetadata);
   return paymentEvent(event);
+}
+
+/**
+ * `charge.refunded`, for a full refund only (a partial one leaves the bundle paid). The charge
+ * carries its PaymentIntent's metadata when Stripe copied it; otherwise the intent is read.
+ */
+async function refundEvent(
+  event: Stripe.ChargeRefundedEvent,
+  intentMetadata: ((intentId: string) => Promise<Stripe.Metadata>) | undefined,
+) {
+  const charge = event.data.object;
+  if (!charge.refunded) return undefined;
+  const pi = charge.payment_intent;
+  const intent = typeof pi === 'string' ? pi : pi?.id;
+  let metadata: Stripe.Metadata | null | undefined = charge.metadata;
+  if (!metadata?.bundle_id && intent && intentMetadata) metadata = await intentMetadata(intent);
+  return read(event.id, 'refunded', intent ?? charge.id, metadata);
 }
 
 /**
@@ -117,8 +188,9 @@ export function verifiedEvent(
  * Sessions (the reference of payments started on AWS): `checkout.session.completed` once paid
  * (bank debits pay later: `checkout.session.async_payment_succeeded`), and
  * `checkout.session.async_payment_failed`. PaymentIntents (the local provider's references):
- * `payment_intent.succeeded` and `payment_intent.payment_failed`; a Checkout payment's intent
- * names its intent, not the session, so the bundle's payment ignores it.
+ * `payment_intent.succeeded` and `payment_intent.payment_failed`, also sent for the intent of a
+ * Checkout Session (a card declined on Checkout's page is only told this way). All of them name
+ * the bundle by the metadata set when the payment was created. Refunds: `charge.refunded`.
  */
 function paymentEvent(event: Stripe.Event): TPaymentEvent | undefined {
   switch (event.type) {

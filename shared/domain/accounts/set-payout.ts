@@ -16,3 +16,12 @@ export async function setPayout(
   const { connected_account, currency } = parseInput(ZPayoutSchema, input);
   return deps.accounts.setPayout(accountId, { connectedAccountId: connected_account, currency });
 }
+
+/**
+ * Removes the account's payout settings: from then on bundles with a `payment` are refused, as
+ * for an account that never had them. Bundles created before keep their payment (its currency
+ * was copied onto the bundle), but their signers cannot start paying until payout is set again.
+ */
+export function clearPayout(deps: { accounts: TAccountStore }, accountId: string): Promise<TAccount> {
+  return deps.accounts.setPayout(accountId, undefined);
+}

@@ -142,7 +142,10 @@ export interface TBundleError {
   message: string;
 }
 
-/** due: not paid yet (also after a failed attempt is retried); refunded: by the operator. */
+/**
+ * due: not paid yet (also after a failed attempt is retried); refunded: given back in full (the
+ * operator's refund-payment, or a refund made at the processor), final.
+ */
 export type TPaymentStatus = 'due' | 'paid' | 'failed' | 'refunded';
 
 export interface TPayment {

@@ -30,6 +30,8 @@ export const EVENT_KINDS = {
   paymentStarted: { code: 'pi', text: 'Payment started' },
   paymentPaid: { code: 'pp', text: 'Payment received' },
   paymentFailed: { code: 'pf', text: 'Payment failed' },
+  // `pr` is taken (packetReady): `pb` for "paid back".
+  paymentRefunded: { code: 'pb', text: 'Payment refunded' },
 } as const;
 
 export type TEventKind = keyof typeof EVENT_KINDS;

@@ -1,5 +1,5 @@
 import type { TBundleStore, TClock, TPaymentEvent } from '../../ports';
-import type { TBundle } from '../bundles/bundle';
+import type { TBundle, TPayment } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { event } from '../bundles/send-bundle';
 import { NotFoundError } from '../errors';
@@ -8,9 +8,21 @@ import { NotFoundError } from '../errors';
 const REMEMBERED_EVENTS = 20;
 
 /**
- * Records what the processor says happened to a bundle's payment, idempotently: an event seen
- * before, one for another payment, and anything after `paid` or `refunded` change nothing (a late
- * failure never undoes a payment). `failed` lets the signer try again on the same payment.
+ * Records what the processor says happened to a bundle's payment, idempotently.
+ *
+ * The event names the bundle by the metadata we set on every payment we create (the processor
+ * signs the event, so only we could have put it there); its object may be the Checkout Session
+ * the bundle keeps as reference, or that session's PaymentIntent or Charge, which Stripe reports
+ * on their own (a card declined inside Checkout, a refund). So any event of the bundle counts once
+ * the signer started paying.
+ *
+ * Processors deliver at least once and in no set order, so:
+ * - an event seen before changes nothing;
+ * - `refunded` is final: a refund proves the money came and went back, even if its event
+ *   overtakes the payment's own (so it is taken from due or failed too), and nothing after it
+ *   changes the payment;
+ * - after `paid` only a refund counts (a late failure never undoes a payment);
+ * - `failed` lets the signer try again, and a later success makes it `paid`.
  * Answers the bundle, or undefined when the event names no bundle of ours.
  */
 export async function recordPaymentEvent(
@@ -20,27 +32,42 @@ export async function recordPaymentEvent(
   try {
     return await changeBundle(deps, paymentEvent.accountId, paymentEvent.bundleId, (b) => {
       const p = b.payment;
-      if (!p || p.reference !== paymentEvent.reference) return b;
-      if (p.eventIds?.includes(paymentEvent.id)) return b;
-      if (p.status === 'paid' || p.status === 'refunded') return b;
+      if (!p?.reference || !changes(p, paymentEvent)) return b;
       const now = deps.clock.now().toISOString();
       const billed = b.packets.find((k) => k.key === p.billedTo);
-      const paid = paymentEvent.outcome === 'paid';
-      const detail = paid
-        ? `${p.amountDue} ${p.currency ?? ''} (${p.reference})`
-        : `${paymentEvent.message ?? 'refused'} (${p.reference})`;
+      const { outcome } = paymentEvent;
+      const amount = `${p.amountDue} ${p.currency ?? ''}`.trim();
+      const detail =
+        outcome === 'failed'
+          ? `${paymentEvent.message ?? 'refused'} (${p.reference})`
+          : `${amount} (${p.reference})`;
+      const kind = KINDS[outcome];
       return {
         ...b,
         payment: {
           ...p,
-          status: paid ? 'paid' : 'failed',
+          status: outcome,
           eventIds: [...(p.eventIds ?? []), paymentEvent.id].slice(-REMEMBERED_EVENTS),
         },
-        events: [...b.events, event(paid ? 'paymentPaid' : 'paymentFailed', now, billed?.id, detail)],
+        events: [...b.events, event(kind, now, billed?.id, detail)],
       };
     });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
+}
+
+const KINDS = {
+  paid: 'paymentPaid',
+  failed: 'paymentFailed',
+  refunded: 'paymentRefunded',
+} as const;
+
+/** Whether the event moves the payment on (see recordPaymentEvent for the rules). */
+function changes(p: TPayment, e: TPaymentEvent): boolean {
+  if (p.eventIds?.includes(e.id)) return false;
+  if (p.status === 'refunded') return false;
+  if (e.outcome === 'refunded') return true;
+  return p.status !== 'paid';
 }

@@ -26,8 +26,10 @@ export async function startPayment(
   const payment = bundle.payment;
   const billed = payment && bundle.packets.find((k) => k.key === payment.billedTo);
   if (!payment || billed?.id !== packetId) throw new PermissionDeniedError('You have nothing to pay.');
-  if (payment.status === 'paid' || payment.status === 'refunded')
-    throw new ConflictError('This bundle is paid already.');
+  if (payment.status === 'paid') throw new ConflictError('This bundle is paid already.');
+  // A refunded payment is final: paying again would need the sender to decide, not the signer.
+  if (payment.status === 'refunded')
+    throw new ConflictError('This bundle was paid and refunded: please contact the sender.');
   const payout = (await deps.accounts.getAccount(accountId))?.payout;
   if (!payout)
     throw new ConflictError('Payments are not set up for this account: please contact the sender.');
