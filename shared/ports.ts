@@ -66,8 +66,12 @@ export interface TEnvelopeTemplateStore {
   /** `previous` undefined: create (fails if the id exists); else replace if its version still holds. */
   save(template: TEnvelopeTemplate, previous: TEnvelopeTemplate | undefined): Promise<void>;
   delete(template: TEnvelopeTemplate): Promise<void>;
-  /** Enabled templates only, newest first. */
-  listEnabled(accountId: string, page: TPage): Promise<TPageOf<TEnvelopeTemplate>>;
+  /** Enabled templates only, newest first, only those `visible` keeps (decided from the list keys). */
+  listEnabled(
+    accountId: string,
+    visible: (t: Pick<TEnvelopeTemplate, 'isShared' | 'owner'>) => boolean,
+    page: TPage,
+  ): Promise<TPageOf<TEnvelopeTemplate>>;
 }
 
 /** Document templates, each one item written conditionally on `version`. */
@@ -79,7 +83,7 @@ export interface TDocTemplateStore {
   /** Newest first, only those `visible` keeps (decided from the list keys, before any page is read). */
   list(
     accountId: string,
-    visible: (t: Pick<TDocTemplate, 'isShared' | 'owner'>) => boolean,
+    visible: (t: Pick<TDocTemplate, 'isShared' | 'owner' | 'team'>) => boolean,
     page: TPage,
   ): Promise<TPageOf<TDocTemplate>>;
 }
@@ -128,6 +132,8 @@ export interface TAccountStore {
   addUser(user: TUser): Promise<void>;
   getUser(accountId: string, userId: string): Promise<TUser | undefined>;
   listUsers(accountId: string): Promise<TUser[]>;
+  /** Replaces the user's teams (an empty list: none). */
+  setUserTeams(accountId: string, userId: string, teams: string[]): Promise<TUser>;
   addTeam(team: TTeam): Promise<void>;
   listTeams(accountId: string): Promise<TTeam[]>;
   addBrand(brand: TBrand): Promise<void>;

@@ -12,7 +12,7 @@ import { listEnvelopeTemplates } from '../../shared/domain/envelope-templates/li
 import { updateEnvelopeTemplate } from '../../shared/domain/envelope-templates/update-envelope-template';
 import { findDocTemplate } from '../../shared/domain/templates/get-doc-template';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
 import { toEnvelopeTemplateResponse } from '../../shared/schemas/envelope-template';
@@ -32,6 +32,7 @@ export function buildEnvelopeTemplatesHandler(opts: {
   };
   const deps = {
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
+    accounts: templates.accounts,
     // Every document of an envelope template is a document template of the same account.
     documentTemplates: {
       roles: async (caller: { accountId: string; userId: string }, id: string) =>
@@ -45,25 +46,17 @@ export function buildEnvelopeTemplatesHandler(opts: {
     toEnvelopeTemplateResponse(t, config.publicBaseUrl || req.url.origin);
 
   const routes: TRoute[] = [
-    {
-      method: 'GET',
-      path: '/envelope-templates',
-      handler: async (req) => {
-        const page = parsePage(req.query);
-        const result = await listEnvelopeTemplates(deps, req.auth.accountId, page);
-        return {
-          status: 200,
-          body: result.items.map(respond(req)),
-          headers: paginationHeaders(page, result.total, req.url),
-        };
-      },
-    },
+    listRoute(
+      '/envelope-templates',
+      (req, page) => listEnvelopeTemplates(deps, req.auth, page),
+      (t, req) => respond(req)(t),
+    ),
     {
       method: 'POST',
       path: '/envelope-templates',
       handler: async (req) => ({
         status: 201,
-        body: respond(req)(await createEnvelopeTemplate(deps, req.auth.accountId, req.body, req.auth.userId)),
+        body: respond(req)(await createEnvelopeTemplate(deps, req.auth, req.body)),
       }),
     },
     {
@@ -71,7 +64,7 @@ export function buildEnvelopeTemplatesHandler(opts: {
       path: '/envelope-templates/{id}',
       handler: async (req) => ({
         status: 200,
-        body: respond(req)(await getEnvelopeTemplate(deps, req.auth.accountId, req.params.id!)),
+        body: respond(req)(await getEnvelopeTemplate(deps, req.auth, req.params.id!)),
       }),
     },
     {
@@ -79,16 +72,14 @@ export function buildEnvelopeTemplatesHandler(opts: {
       path: '/envelope-templates/{id}',
       handler: async (req) => ({
         status: 200,
-        body: respond(req)(
-          await updateEnvelopeTemplate(deps, req.auth.accountId, req.params.id!, req.body, req.auth.userId),
-        ),
+        body: respond(req)(await updateEnvelopeTemplate(deps, req.auth, req.params.id!, req.body)),
       }),
     },
     {
       method: 'DELETE',
       path: '/envelope-templates/{id}',
       handler: async (req) => {
-        await deleteEnvelopeTemplate(deps, req.auth.accountId, req.params.id!);
+        await deleteEnvelopeTemplate(deps, req.auth, req.params.id!);
         return { status: 204 };
       },
     },

@@ -14,9 +14,11 @@ import { randomIds } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import type { TEnvelopeTemplate } from '../../shared/domain/envelope-templates/envelope-template';
 import {
+  countPortalView,
   PORTAL_LIMITS,
   portalTemplate,
   startPortalSigning,
+  type TPortalLimits,
 } from '../../shared/domain/envelope-templates/start-portal-signing';
 import type { TFieldError } from '../../shared/domain/errors';
 import type { TRequest, TResponse } from '../../shared/http/request';
@@ -43,7 +45,7 @@ export interface TPortalRouteDeps {
   blobs: TBlobStore;
   clock: TClock;
   /** Tests pass smaller limits; the deployed service uses PORTAL_LIMITS. */
-  limits?: { perIpPerHour: number; perTemplatePerDay: number };
+  limits?: TPortalLimits;
   counters?: TPortalCounterStore;
 }
 
@@ -93,12 +95,15 @@ ${input('email', 'Your email', 'email', 'email')}
 `;
 }
 
-const notFoundPage = (base: string) => `<!doctype html>
+const messagePage = (base: string, title: string, text: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,"><title>Link not in use</title><link rel="stylesheet" href="${esc(`${base}/sign/assets/${signingAssets().version}/app.css`)}"></head>
-<body><main id="main" class="main"><section class="card"><h1>This link is not in use</h1>
-<p>Ask whoever sent it for a new one.</p></section></main></body></html>
+<link rel="icon" href="data:,"><title>${esc(title)}</title><link rel="stylesheet" href="${esc(`${base}/sign/assets/${signingAssets().version}/app.css`)}"></head>
+<body><main id="main" class="main"><section class="card"><h1>${esc(title)}</h1>
+<p>${esc(text)}</p></section></main></body></html>
 `;
+
+const notFoundPage = (base: string) =>
+  messagePage(base, 'This link is not in use', 'Ask whoever sent it for a new one.');
 
 /** The smart link's page and its form post; `deps` are the signing Lambda's stores. */
 export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
@@ -142,8 +147,17 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
       method: 'GET',
       path: '/portal/{id}',
       handler: async (req) => {
-        const t = await templateOr404(req);
         const base = basePath(req);
+        try {
+          await countPortalView(portal, req.client.ip, deps.limits ?? PORTAL_LIMITS);
+        } catch (err) {
+          const e = err as Error & { retryAfterSeconds?: number };
+          if (e.name !== 'ThrottledError') throw err;
+          return html(req, 429, messagePage(base, 'Too many requests', e.message), {
+            'Retry-After': String(e.retryAfterSeconds ?? 60),
+          });
+        }
+        const t = await templateOr404(req);
         return t ? html(req, 200, formPage(base, t)) : html(req, 404, notFoundPage(base));
       },
     },

@@ -31,6 +31,8 @@ interface TCommandSpec {
   required: string[];
   /** On AWS these commands change API Gateway too, so they need the usage plan. */
   usagePlan?: boolean;
+  /** On AWS these commands call Stripe, so they need the secret with its keys. */
+  stripeSecret?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
 }
@@ -50,11 +52,19 @@ export const COMMANDS = {
     fields: { requesterEmail: 'email' },
   },
   'add-user': {
-    synopsis: '--account A --name N --email E [--admin]',
-    summary: "Add a user (also listed among the account's persons); prints the user's id.",
-    flags: { account: 'string', name: 'string', email: 'string', admin: 'boolean' },
+    synopsis: '--account A --name N --email E [--admin] [--teams "T1,T2"]',
+    summary:
+      "Add a user (also listed among the account's persons), in the teams given; prints the user's id.",
+    flags: { account: 'string', name: 'string', email: 'string', admin: 'boolean', teams: 'string' },
     required: ['account', 'name', 'email'],
     fields: { isAdmin: 'admin' },
+  },
+  'set-user-teams': {
+    synopsis: '--account A --user U --teams "T1,T2"',
+    summary:
+      'Put a user in these teams, replacing its others ("" takes it out of all); with teams on, members use their teams\' templates. Prints them.',
+    flags: { account: 'string', user: 'string', teams: 'string' },
+    required: ['account', 'user', 'teams'],
   },
   'create-key': {
     synopsis: '--account A --user U',
@@ -109,6 +119,21 @@ export const COMMANDS = {
     flags: { account: 'string', 'connected-account': 'string', currency: 'string' },
     required: ['account', 'connected-account', 'currency'],
   },
+  'clear-payout': {
+    synopsis: '--account A',
+    summary:
+      "Remove the account's payout settings: new bundles with a payment are refused (existing ones keep theirs).",
+    flags: { account: 'string' },
+    required: ['account'],
+  },
+  'refund-payment': {
+    synopsis: '--account A --bundle B',
+    summary:
+      "Refund a bundle's paid payment in full (Stripe also takes the transfer back from the connected account); prints the payment's status. Running it again refunds nothing more.",
+    flags: { account: 'string', bundle: 'string' },
+    required: ['account', 'bundle'],
+    stripeSecret: true,
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:
@@ -140,14 +165,15 @@ const GLOBAL_FLAGS = {
   aws: { type: 'boolean' },
   table: { type: 'string' },
   'usage-plan': { type: 'string' },
+  'stripe-secret': { type: 'string' },
   region: { type: 'string' },
 } as const;
 
-const AWS_ONLY = ['table', 'usage-plan', 'region'];
+const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'region'];
 
 export type TTargetChoice =
   | { kind: 'local'; dataDir: string }
-  | { kind: 'aws'; tableName: string; region: string; usagePlanId?: string };
+  | { kind: 'aws'; tableName: string; region: string; usagePlanId?: string; stripeSecretId?: string };
 
 export type TCommandLine =
   | { help: true; command?: TCommandName }
@@ -199,7 +225,19 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
       `${command} on AWS needs --usage-plan (or USAGE_PLAN_ID): the stack output UsagePlanId.`,
     );
   }
-  return { kind: 'aws', tableName, region, ...(usagePlanId ? { usagePlanId } : {}) };
+  const stripeSecretId = str('stripe-secret') || env.STRIPE_SECRET_ID;
+  if (spec(command).stripeSecret && !stripeSecretId) {
+    throw new UsageError(
+      `${command} on AWS needs --stripe-secret (or STRIPE_SECRET_ID): the secret esign-<stage>-stripe-keys.`,
+    );
+  }
+  return {
+    kind: 'aws',
+    tableName,
+    region,
+    ...(usagePlanId ? { usagePlanId } : {}),
+    ...(stripeSecretId ? { stripeSecretId } : {}),
+  };
 }
 
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): TCommandLine {
@@ -263,10 +301,12 @@ ${commands}
 Target (default: the local data):
   --data-dir DIR   the local data folder (env DATA_DIR, default .data). While \`npm start\`
                    runs on it, the command goes through that running service.
-  --aws --table T --region R [--usage-plan P]
+  --aws --table T --region R [--usage-plan P] [--stripe-secret S]
                    a deployed stack, with the AWS SDK's default credentials; T, R and P are
                    the stack outputs TableName, Region and UsagePlanId (env TABLE_NAME,
                    AWS_REGION, USAGE_PLAN_ID). create-key and revoke-key need P.
+                   refund-payment needs S, the secret esign-<stage>-stripe-keys (env
+                   STRIPE_SECRET_ID).
 
 Output:
   Ids and tables for people on stdout, notes on stderr; --json prints JSON on stdout.

@@ -16,10 +16,20 @@ import { addUser } from '../../shared/domain/accounts/add-user';
 import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
-import { setPayout } from '../../shared/domain/accounts/set-payout';
+import { clearPayout, setPayout } from '../../shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
+import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { NotFoundError } from '../../shared/domain/errors';
-import type { TAccountStore, TApiKeyStore, TClock, TIds, TPersonStore } from '../../shared/ports';
+import { refundPayment, type TRefundOutcome } from '../../shared/domain/payments/refund-payment';
+import type {
+  TAccountStore,
+  TApiKeyStore,
+  TBundleStore,
+  TClock,
+  TIds,
+  TPaymentProvider,
+  TPersonStore,
+} from '../../shared/ports';
 
 export interface TAdminDeps {
   accounts: TAccountStore;
@@ -29,6 +39,10 @@ export interface TAdminDeps {
   ids: TIds;
   /** Only on AWS: API Gateway must know each key's value for the usage plan to admit it. */
   usageKeys?: TUsageKeyRegistry;
+  /** Bundles, for refund-payment. */
+  bundles?: TBundleStore;
+  /** The payment processor, for refund-payment; made on use (on AWS it reads the Stripe keys). */
+  payments?: () => Promise<TPaymentProvider>;
 }
 
 /** An account as the operator sees it: `version` is the store's concurrency counter, not data. */
@@ -89,12 +103,31 @@ export async function createAccountCommand(
   return accountView(account);
 }
 
+/** A comma-separated list as typed on the command line; blank entries are ignored. */
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+
+/** `teams`: comma-separated team ids, as typed on the command line. */
 export function addUserCommand(
   deps: TAdminDeps,
   accountId: string,
-  input: { name: string; email: string; isAdmin: boolean },
+  input: { name: string; email: string; isAdmin: boolean; teams?: string },
 ): Promise<TUser> {
-  return addUser(deps, accountId, input);
+  const { teams, ...rest } = input;
+  return addUser(deps, accountId, { ...rest, ...(teams !== undefined ? { teams: commaList(teams) } : {}) });
+}
+
+/** `teams`: comma-separated team ids ("" takes the user out of every team). */
+export function setUserTeamsCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  userId: string,
+  teams: string,
+): Promise<TUser> {
+  return setUserTeams(deps, accountId, userId, { teams: commaList(teams) });
 }
 
 /** API Gateway names keys after the account and key, so the console shows whose key it is. */
@@ -184,17 +217,32 @@ export async function setPayoutCommand(
   );
 }
 
+export async function clearPayoutCommand(deps: TAdminDeps, accountId: string): Promise<TAccountView> {
+  return accountView(await clearPayout(deps, accountId));
+}
+
+/** Gives a bundle's payment back in full (shared/domain/payments/refund-payment.ts). */
+export async function refundPaymentCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  bundleId: string,
+): Promise<TRefundOutcome> {
+  await requireAccount(deps, accountId);
+  if (!deps.bundles || !deps.payments) throw new Error('Payments are not available on this target.');
+  return refundPayment(
+    { bundles: deps.bundles, payments: await deps.payments(), clock: deps.clock },
+    accountId,
+    bundleId,
+  );
+}
+
 /** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */
 export async function setEmbedOriginsCommand(
   deps: TAdminDeps,
   accountId: string,
   origins: string,
 ): Promise<TAccountView> {
-  const list = origins
-    .split(',')
-    .map((o) => o.trim())
-    .filter((o) => o !== '');
-  return accountView(await setEmbedOrigins(deps, accountId, { origins: list }));
+  return accountView(await setEmbedOrigins(deps, accountId, { origins: commaList(origins) }));
 }
 
 export async function listAccountsCommand(deps: TAdminDeps): Promise<TAccountView[]> {

@@ -4,14 +4,17 @@ import {
   addBrandCommand,
   addTeamCommand,
   addUserCommand,
+  clearPayoutCommand,
   createAccountCommand,
   createKeyCommand,
   listAccountsCommand,
+  refundPaymentCommand,
   revokeKeyCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
   setPayoutCommand,
   setSigningRedirectCommand,
+  setUserTeamsCommand,
   showAccountCommand,
   type TAdminDeps,
 } from './commands';
@@ -53,8 +56,21 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         name: req(flags, 'name'),
         email: req(flags, 'email'),
         isAdmin: flags.admin === true,
+        ...given({ teams: opt(flags, 'teams') }),
       });
       return { data: u, text: u.id };
+    }
+    case 'set-user-teams': {
+      const u = await setUserTeamsCommand(
+        deps,
+        req(flags, 'account'),
+        req(flags, 'user'),
+        req(flags, 'teams'),
+      );
+      const teams = u.teams ?? [];
+      return teams.length > 0
+        ? { data: u, text: teams.join('\n') }
+        : { data: u, text: '', note: 'The user is in no team.' };
     }
     case 'create-key': {
       const { secret, key } = await createKeyCommand(deps, req(flags, 'account'), req(flags, 'user'));
@@ -109,6 +125,24 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         currency: req(flags, 'currency'),
       });
       return { data: a, text: `${a.payout?.connectedAccountId} ${a.payout?.currency}` };
+    }
+    case 'clear-payout': {
+      const a = await clearPayoutCommand(deps, req(flags, 'account'));
+      return { data: a, text: '', note: 'No payout settings: bundles with a payment are refused.' };
+    }
+    case 'refund-payment': {
+      const { bundle, refund } = await refundPaymentCommand(
+        deps,
+        req(flags, 'account'),
+        req(flags, 'bundle'),
+      );
+      const status = bundle.payment?.status ?? 'due';
+      const note = !refund
+        ? 'Refunded already: nothing asked of the processor.'
+        : refund.status === 'pending'
+          ? `Refund ${refund.id} is pending: the payment shows refunded once the processor confirms it.`
+          : `Refund ${refund.id} done.`;
+      return { data: { payment: bundle.payment ?? null, refund: refund ?? null }, text: status, note };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

@@ -9,8 +9,11 @@ import { createUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-k
 import { createApiGatewayClient, createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
+import { createLocalPaymentProvider } from '../../shared/adapters/payments/local-payment-provider';
+import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { startDynalite } from '../local/dynamo';
@@ -34,15 +37,25 @@ export class DataDirBusyError extends Error {
   override name = 'DataDirBusyError';
 }
 
-function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'usageKeys'> {
+function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'usageKeys' | 'payments'> {
   return {
     accounts: createAccountStore(db, table),
     keys: createApiKeyStore(db, table),
     persons: createPersonStore(db, table),
+    bundles: createBundleStore(db, table),
     clock: systemClock,
     ids: randomIds,
   };
 }
+
+/**
+ * The local runtime's payments move no money, so a refund needs no Stripe and no webhook: the
+ * provider answers it succeeded (its webhook secret only signs checkout events, unused here).
+ */
+const localPayments = () => {
+  const provider = createLocalPaymentProvider({ webhookSecret: 'whsec_admin_unused', baseUrl: () => '' });
+  return async () => provider;
+};
 
 function localConfig(endpoint: string, tableName: string): TConfig {
   return {
@@ -96,7 +109,7 @@ async function connectToRuntime(info: TRuntimeFile): Promise<TTarget | undefined
   }
   const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
   return {
-    deps: stores(db, info.tableName),
+    deps: { ...stores(db, info.tableName), payments: localPayments() },
     close: async () => db.destroy(),
   };
 }
@@ -159,7 +172,7 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   }
   const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
   return {
-    deps: stores(db, LOCAL_TABLE_NAME),
+    deps: { ...stores(db, LOCAL_TABLE_NAME), payments: localPayments() },
     async close() {
       db.destroy();
       // Closing the server also closes LevelDB, which flushes it and releases the lock.
@@ -187,6 +200,8 @@ export interface TAwsTargetOptions {
   region: string;
   /** Needed only by the commands that issue or revoke keys. */
   usagePlanId?: string;
+  /** The Stripe keys' secret, needed only by refund-payment. */
+  stripeSecretId?: string;
 }
 
 /** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
@@ -202,9 +217,13 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   };
   const db = createDocumentClient(config);
   const apigateway = opts.usagePlanId ? createApiGatewayClient(config) : undefined;
+  const payments = opts.stripeSecretId
+    ? createPaymentProviderSource({ ...config, payments: { kind: 'stripe', secretId: opts.stripeSecretId } })
+    : undefined;
   return {
     deps: {
       ...stores(db, opts.tableName),
+      ...(payments ? { payments: () => payments.get() } : {}),
       ...(apigateway && opts.usagePlanId
         ? { usageKeys: createUsageKeyRegistry(apigateway, opts.usagePlanId) }
         : {}),

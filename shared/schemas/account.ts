@@ -13,6 +13,11 @@ export const ZUserCreateSchema = z.object({
   name: zText(200).trim().min(1),
   email: z.email().max(254),
   isAdmin: z.boolean().optional(),
+  teams: z.array(z.uuid('Enter team ids.')).max(50, 'At most 50 teams.').optional(),
+});
+
+export const ZUserTeamsSchema = z.object({
+  teams: z.array(z.uuid('Enter team ids.')).max(50, 'At most 50 teams.'),
 });
 
 /** A team's requester name and email override the account's defaults for its bundles. */

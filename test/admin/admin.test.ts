@@ -181,6 +181,7 @@ describe('admin command on the local data folder', () => {
       signing_brands: true,
       early_data_access: false,
       early_file_access: false,
+      envelope_templates: true,
     });
   });
 
@@ -214,6 +215,55 @@ describe('admin command on the local data folder', () => {
       expect.objectContaining({ id: teamId, name: 'Sales', requesterEmail: 'sales@acme.test' }),
     ]);
     expect(details.brands).toEqual([expect.objectContaining({ id: brand.id })]);
+  });
+
+  it('add-user --teams and set-user-teams put a user in teams; unknown team ids exit 2', async () => {
+    const sales = (await ok(dir, 'add-team', '--account', accountId, '--name', 'Sales')).trim();
+    const legal = (await ok(dir, 'add-team', '--account', accountId, '--name', 'Legal')).trim();
+    const user = await json(
+      dir,
+      'add-user',
+      '--account',
+      accountId,
+      '--name',
+      'Sam',
+      '--email',
+      'sam@acme.test',
+      '--teams',
+      sales,
+    );
+    expect(user.teams).toEqual([sales]);
+    const text = await ok(
+      dir,
+      'set-user-teams',
+      '--account',
+      accountId,
+      '--user',
+      user.id,
+      '--teams',
+      `${legal}, ${sales}`,
+    );
+    expect(text.trim().split('\n')).toEqual([legal, sales]);
+    const details = await json(dir, 'show-account', '--account', accountId);
+    expect(details.users.find((u: { id: string }) => u.id === user.id).teams).toEqual([legal, sales]);
+    const none = await json(dir, 'set-user-teams', '--account', accountId, '--user', user.id, '--teams', '');
+    expect(none.teams).toEqual([]);
+
+    const unknown = await admin(
+      dir,
+      'set-user-teams',
+      '--account',
+      accountId,
+      '--user',
+      user.id,
+      '--teams',
+      '3f1c1e9e-8c4b-4a43-9d7e-0d3e4f5a6b7c',
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown team ids: 3f1c1e9e/);
+    const noUser = await admin(dir, 'set-user-teams', '--account', accountId, '--user', sales, '--teams', '');
+    expect(noUser.code).not.toBe(0);
+    expect(noUser.stderr).toMatch(/User not found/);
   });
 
   it("add-brand takes the signing pages' color and logo; bad ones exit 2", async () => {
@@ -586,6 +636,7 @@ describe('API Gateway usage keys (mocked client)', () => {
           signing_brands: false,
           early_data_access: false,
           early_file_access: false,
+          envelope_templates: false,
         },
         created: now,
         version: 1,

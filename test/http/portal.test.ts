@@ -12,7 +12,10 @@ import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
 import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import { startPortalSigning } from '../../shared/domain/envelope-templates/start-portal-signing';
+import {
+  PORTAL_LIMITS,
+  startPortalSigning,
+} from '../../shared/domain/envelope-templates/start-portal-signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
@@ -199,5 +202,31 @@ describe('abuse limits', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused.map((r) => (r.reason as Error).name)).toEqual(['ThrottledError', 'ThrottledError']);
+  });
+});
+
+// Last in the file: it spends this address's page loads for the current minute.
+describe('page loads', () => {
+  it('answers 429 with Retry-After once one address loads smart link pages too often', async () => {
+    const { viewsPerIpPerMinute } = PORTAL_LIMITS;
+    const statuses: number[] = [];
+    let over: Response | undefined;
+    // A minute may turn during the loop and start a new count: at most two minutes' worth pass.
+    // The tests above loaded a few pages this minute already (fewer than 10).
+    for (let i = 0; i < 2 * viewsPerIpPerMinute + 1 && !over; i++) {
+      // Unknown ids count too, so trying ids costs the same.
+      const res = await fetch(i % 2 ? portal.smart_link_url : `${runtime.baseUrl}/portal/T-00000000`);
+      statuses.push(res.status);
+      if (res.status === 429) over = res;
+      else await res.arrayBuffer();
+    }
+    expect(over?.status).toBe(429);
+    expect(statuses.filter((s) => s === 200 || s === 404).length).toBeGreaterThanOrEqual(
+      viewsPerIpPerMinute - 10,
+    );
+    const retry = Number(over?.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(await over?.text()).toContain('Too many pages were opened from your network');
   });
 });

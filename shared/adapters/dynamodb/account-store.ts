@@ -1,5 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TAccount, TBrand, TTeam, TUser } from '../../domain/accounts/account';
+import {
+  defaultFeatures,
+  type TAccount,
+  type TBrand,
+  type TTeam,
+  type TUser,
+} from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TAccountStore } from '../../ports';
 import { batchGet, isConditionFailure, queryAll, queryListOrder } from './batch';
@@ -10,6 +16,12 @@ type TItem = Record<string, unknown>;
 function strip<T>(item: TItem): T {
   const { pk: _pk, sk: _sk, lpk: _lpk, lsk: _lsk, entity: _e, ...rest } = item;
   return rest as T;
+}
+
+/** An account as stored, with the features it was stored without at their defaults. */
+function toAccount(item: TItem): TAccount {
+  const account = strip<TAccount>(item);
+  return { ...account, features: { ...defaultFeatures(), ...account.features } };
 }
 
 export function createAccountStore(db: DynamoDBDocumentClient, table: string): TAccountStore {
@@ -44,7 +56,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return strip<TAccount>(out.Attributes as TItem);
+      return toAccount(out.Attributes as TItem);
     } catch (err) {
       if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
       throw err;
@@ -62,7 +74,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     },
     async getAccount(id) {
       const out = await db.send(new GetCommand({ TableName: table, Key: accountKeys.item(id) }));
-      return out.Item ? strip<TAccount>(out.Item) : undefined;
+      return out.Item ? toAccount(out.Item) : undefined;
     },
     async listAccounts() {
       const refs = await queryListOrder(db, table, accountKeys.listPartition(), 'oldest-first');
@@ -72,7 +84,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         refs.map((r) => ({ pk: r.pk as string, sk: r.sk as string })),
         (i) => String(i.pk),
       );
-      return items.map((i) => strip<TAccount>(i));
+      return items.map(toAccount);
     },
     async setFeatures(id, features) {
       const names = Object.keys(features);
@@ -96,7 +108,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return strip<TAccount>(out.Attributes as TItem);
+        return toAccount(out.Attributes as TItem);
       } catch (err) {
         if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
         throw err;
@@ -121,6 +133,24 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       return out.Item ? strip<TUser>(out.Item) : undefined;
     },
     listUsers: (accountId) => children<TUser>(accountId, accountKeys.childPrefix.user),
+    async setUserTeams(accountId, userId, teams) {
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.user(accountId, userId),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: 'SET teams = :t',
+            ExpressionAttributeValues: { ':t': teams },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return strip<TUser>(out.Attributes as TItem);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new NotFoundError('User not found in this account.');
+        throw err;
+      }
+    },
     async addTeam(t: TTeam) {
       await putNew({ ...accountKeys.team(t.accountId, t.id), entity: 'team', ...t });
     },

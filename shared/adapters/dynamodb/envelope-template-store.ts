@@ -33,23 +33,20 @@ export function createEnvelopeTemplateStore(
     delete: (template) =>
       deleteVersioned(db, table, envelopeTemplateKeys.item(template.id), template.version),
 
-    async listEnabled(accountId, page) {
-      const refs = (await queryListOrder(db, table, envelopeTemplateKeys.listPartition(accountId))).map(
-        (i) => {
-          const lsk = i.lsk as string;
-          return lsk.slice(lsk.lastIndexOf('#') + 1);
-        },
-      );
+    async listEnabled(accountId, visible, page) {
+      const refs = (await queryListOrder(db, table, envelopeTemplateKeys.listPartition(accountId)))
+        .map((i) => envelopeTemplateKeys.parseListOrder(i.lsk as string))
+        .filter(visible);
       const items = await batchGet(
         db,
         table,
-        sliceOf(refs, page).map((id) => envelopeTemplateKeys.item(id)),
+        sliceOf(refs, page).map((r) => envelopeTemplateKeys.item(r.id)),
         (i) => String(i.pk),
       );
       // The index may lag a change on AWS: the item itself decides.
       const templates = items
         .map(envelopeTemplateFromItem)
-        .filter((t) => t.enabled && t.accountId === accountId);
+        .filter((t) => t.enabled && t.accountId === accountId && visible(t));
       return { items: templates, total: refs.length };
     },
   };

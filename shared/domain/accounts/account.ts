@@ -6,6 +6,7 @@ export const FEATURE_NAMES = [
   'signing_brands',
   'early_data_access',
   'early_file_access',
+  'envelope_templates',
 ] as const;
 export type TFeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -51,6 +52,11 @@ export interface TUser {
   name: string;
   email: string;
   isAdmin: boolean;
+  /**
+   * The teams the user belongs to (ids of the account's teams). With teams on, a template that is
+   * not shared is used by its owner, account admins and members of its team (see template-access).
+   */
+  teams?: string[];
   created: string;
 }
 
@@ -89,6 +95,13 @@ export interface TApiKey {
   revoked?: string;
 }
 
-export function noFeatures(): Record<TFeatureName, boolean> {
-  return Object.fromEntries(FEATURE_NAMES.map((f) => [f, false])) as Record<TFeatureName, boolean>;
+/**
+ * What a new account has: envelope templates on (an operator selling plans turns them off, and
+ * the API then answers 403), everything else off. Also fills in features an account stored before
+ * they existed.
+ */
+export function defaultFeatures(): Record<TFeatureName, boolean> {
+  const features = Object.fromEntries(FEATURE_NAMES.map((f) => [f, false])) as Record<TFeatureName, boolean>;
+  features.envelope_templates = true;
+  return features;
 }

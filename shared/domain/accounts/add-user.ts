@@ -3,6 +3,7 @@ import { ZUserCreateSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import { NotFoundError } from '../errors';
 import type { TUser } from './account';
+import { checkUserTeams } from './user-teams';
 
 /**
  * A user of the account. Each user is also a Person of the account (is_user true), so that
@@ -15,6 +16,7 @@ export async function addUser(
 ): Promise<TUser> {
   const u = parseInput(ZUserCreateSchema, input);
   if (!(await deps.accounts.getAccount(accountId))) throw new NotFoundError('Account not found.');
+  const teams = u.teams?.length ? await checkUserTeams(deps.accounts, accountId, u.teams) : [];
   const now = deps.clock.now().toISOString();
   const user: TUser = {
     id: deps.ids.uuid(),
@@ -22,6 +24,7 @@ export async function addUser(
     name: u.name,
     email: u.email,
     isAdmin: u.isAdmin ?? false,
+    ...(teams.length ? { teams } : {}),
     created: now,
   };
   await deps.accounts.addUser(user);

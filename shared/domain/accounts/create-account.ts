@@ -1,7 +1,7 @@
 import type { TAccountStore, TClock, TIds } from '../../ports';
 import { ZAccountCreateSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
-import { noFeatures, type TAccount } from './account';
+import { defaultFeatures, type TAccount } from './account';
 
 export async function createAccount(
   deps: { accounts: TAccountStore; clock: TClock; ids: TIds },
@@ -13,7 +13,7 @@ export async function createAccount(
     name: a.name,
     requesterName: a.requesterName ?? a.name,
     requesterEmail: a.requesterEmail,
-    features: { ...noFeatures(), ...(a.features ?? {}) },
+    features: { ...defaultFeatures(), ...(a.features ?? {}) },
     created: deps.clock.now().toISOString(),
     version: 1,
   };

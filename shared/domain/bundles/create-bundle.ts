@@ -65,7 +65,7 @@ export async function createBundle(
     const { templates, envelopeTemplates } = deps;
     if (!templates || !envelopeTemplates) return createFromEnvelopeTemplate(body);
     const envelope = { templates, envelopeTemplates, accounts: deps.accounts };
-    const { request, reminders } = await envelopeBundleRequest(envelope, accountId, body);
+    const { request, reminders } = await envelopeBundleRequest(envelope, { accountId, userId }, body);
     const bundle = await createBundle(deps, accountId, request, files, userId);
     return reminders ? changeBundle(deps, accountId, bundle.id, (b) => ({ ...b, ...reminders })) : bundle;
   }

@@ -3,7 +3,8 @@ import type { TAccountStore, TDocTemplateStore, TEnvelopeTemplateStore } from '.
 import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '../../schemas/bundle-request';
 import { parseInput, zList } from '../../schemas/common';
 import { ENVELOPE_TEMPLATE_ID } from '../envelope-templates/envelope-template';
-import { NotFoundError, type TFieldError, ValidationError } from '../errors';
+import { envelopeTemplateAccess, type TEnvelopeCaller } from '../envelope-templates/get-envelope-template';
+import { NotFoundError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import type { TBundle } from './bundle';
 
 /** The template's reminder settings, as the bundle holds them. */
@@ -41,17 +42,19 @@ const DEFAULTS = [
  * same key, `field_values` go to the documents whose template has a field of that key, and the
  * template's bundle defaults apply where the request gives no value. The bundle-level fields of
  * the request pass through unchanged, so the result is checked by the same rules as any bundle.
- * An unknown template is a 400 on `envelope_template.template_id`, a disabled one 404.
+ * An unknown template is a 400 on `envelope_template.template_id`, a disabled one 404, one not
+ * shared with the caller (or an account without envelope templates) 403.
  */
 export async function envelopeBundleRequest(
   deps: { envelopeTemplates: TEnvelopeTemplateStore; templates: TDocTemplateStore; accounts: TAccountStore },
-  accountId: string,
+  caller: TEnvelopeCaller,
   body: object,
 ): Promise<{ request: Record<string, unknown>; reminders?: TEnvelopeReminders }> {
+  const { account, mayUse } = await envelopeTemplateAccess(deps, caller);
   const input = parseInput(ZEnvelopeCreateSchema, body);
   const id = input.envelope_template.template_id;
   const template = ENVELOPE_TEMPLATE_ID.test(id)
-    ? await deps.envelopeTemplates.get(accountId, id)
+    ? await deps.envelopeTemplates.get(caller.accountId, id)
     : undefined;
   // Unknown: a 400 on the field, as for any id a create request names (the spec's 201 and 400).
   if (!template)
@@ -60,6 +63,7 @@ export async function envelopeBundleRequest(
     ]);
   // Disabled: the template exists but makes no bundles (the issue: 404 on create).
   if (!template.enabled) throw new NotFoundError('This envelope template is disabled.');
+  if (!mayUse(template)) throw new PermissionDeniedError('This envelope template is not shared with you.');
   const errors: TFieldError[] = [];
 
   const roles = new Map(template.signers.map((s) => [s.key, s]));
@@ -92,7 +96,7 @@ export async function envelopeBundleRequest(
   const used = new Set<number>();
   const documents: Record<string, unknown>[] = [];
   for (const doc of [...template.documents].sort((a, b) => a.order - b.order)) {
-    const docTemplate = await deps.templates.get(accountId, doc.templateId);
+    const docTemplate = await deps.templates.get(caller.accountId, doc.templateId);
     const fieldKeys = new Set(docTemplate?.fields.map((f) => f.key));
     const mine = values.filter((v, j) => fieldKeys.has(v.key) && used.add(j));
     documents.push({
@@ -129,8 +133,7 @@ export async function envelopeBundleRequest(
   // Reminders are not part of a create request: they are set on the bundle once it is made,
   // when the account has the Reminders feature (as a PATCH would need).
   const d = template.defaults;
-  const account = d.sendReminders ? await deps.accounts.getAccount(accountId) : undefined;
-  if (!account?.features.reminders) return { request };
+  if (!d.sendReminders || !account?.features.reminders) return { request };
   return {
     request,
     reminders: {

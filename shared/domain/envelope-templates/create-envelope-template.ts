@@ -1,26 +1,27 @@
-import type { TClock, TEnvelopeTemplateStore, TIds } from '../../ports';
+import type { TClock, TIds } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
 import { retryOnConflict } from '../retry-on-conflict';
 import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelope-template';
 import type { TEnvelopeTemplate } from './envelope-template';
+import {
+  envelopeTemplateAccess,
+  type TEnvelopeAccessDeps,
+  type TEnvelopeCaller,
+} from './get-envelope-template';
 
 /** `T-` and the first 8 characters of a random base62 slug (about 47 bits). */
 const newEnvelopeTemplateId = (ids: TIds) => `T-${ids.slug().slice(0, 8)}`;
 
 export async function createEnvelopeTemplate(
-  deps: {
-    envelopeTemplates: TEnvelopeTemplateStore;
-    documentTemplates?: TDocumentTemplateCheck;
-    clock: TClock;
-    ids: TIds;
-  },
-  accountId: string,
+  deps: TEnvelopeAccessDeps & { documentTemplates?: TDocumentTemplateCheck; clock: TClock; ids: TIds },
+  caller: TEnvelopeCaller,
   body: unknown,
-  userId?: string,
 ): Promise<TEnvelopeTemplate> {
+  await envelopeTemplateAccess(deps, caller);
   const input = parseInput(ZEnvelopeTemplateWriteSchema, body);
-  const settings = await applyEnvelopeInput(deps, { accountId, userId: userId ?? '' }, input, undefined);
+  const { accountId, userId } = caller;
+  const settings = await applyEnvelopeInput(deps, caller, input, undefined);
   // An id already taken (by any account: ids are global, for the portal) is drawn again.
   return retryOnConflict(async () => {
     const now = deps.clock.now().toISOString();

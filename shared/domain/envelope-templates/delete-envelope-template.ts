@@ -1,15 +1,14 @@
-import type { TEnvelopeTemplateStore } from '../../ports';
 import { retryOnConflict } from '../retry-on-conflict';
-import { getEnvelopeTemplate } from './get-envelope-template';
+import { getEnvelopeTemplate, type TEnvelopeAccessDeps, type TEnvelopeCaller } from './get-envelope-template';
 
 /** Bundles already made from the template keep everything they need: they are not touched. */
 export async function deleteEnvelopeTemplate(
-  deps: { envelopeTemplates: TEnvelopeTemplateStore },
-  accountId: string,
+  deps: TEnvelopeAccessDeps,
+  caller: TEnvelopeCaller,
   id: string,
 ): Promise<void> {
   await retryOnConflict(async () => {
-    const current = await getEnvelopeTemplate(deps, accountId, id);
+    const current = await getEnvelopeTemplate(deps, caller, id);
     await deps.envelopeTemplates.delete(current);
   });
 }

@@ -1,16 +1,43 @@
-import type { TEnvelopeTemplateStore } from '../../ports';
-import { NotFoundError } from '../errors';
+import type { TAccountStore, TEnvelopeTemplateStore } from '../../ports';
+import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
+import { NotFoundError, PermissionDeniedError } from '../errors';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
 
-/** Another account's template and a malformed id answer the same: not found. */
+export interface TEnvelopeCaller {
+  accountId: string;
+  userId: string;
+}
+
+export type TEnvelopeAccessDeps = { envelopeTemplates: TEnvelopeTemplateStore; accounts: TAccountStore };
+
+/**
+ * The spec's 403 for envelope templates: an account whose operator has turned the feature off is
+ * refused every envelope-template call, whatever the template.
+ */
+export async function envelopeTemplateAccess(
+  deps: { accounts: TAccountStore },
+  caller: TEnvelopeCaller,
+): Promise<TTemplateAccess> {
+  const access = await templateAccess(deps, caller);
+  if (!access.account?.features.envelope_templates)
+    throw new PermissionDeniedError('Envelope templates are not enabled for this account.');
+  return access;
+}
+
+/**
+ * Another account's template and a malformed id answer the same: not found. One of the caller's
+ * account that is not shared with the caller (teams on; see template-access) is forbidden: 403.
+ */
 export async function getEnvelopeTemplate(
-  deps: { envelopeTemplates: TEnvelopeTemplateStore },
-  accountId: string,
+  deps: TEnvelopeAccessDeps,
+  caller: TEnvelopeCaller,
   id: string,
 ): Promise<TEnvelopeTemplate> {
+  const { mayUse } = await envelopeTemplateAccess(deps, caller);
   const template = ENVELOPE_TEMPLATE_ID.test(id)
-    ? await deps.envelopeTemplates.get(accountId, id)
+    ? await deps.envelopeTemplates.get(caller.accountId, id)
     : undefined;
   if (!template) throw new NotFoundError('Envelope template not found.');
+  if (!mayUse(template)) throw new PermissionDeniedError('This envelope template is not shared with you.');
   return template;
 }

@@ -1,12 +1,18 @@
 import type { TPage } from '../../http/pagination';
-import type { TEnvelopeTemplateStore, TPageOf } from '../../ports';
+import type { TPageOf } from '../../ports';
 import type { TEnvelopeTemplate } from './envelope-template';
+import {
+  envelopeTemplateAccess,
+  type TEnvelopeAccessDeps,
+  type TEnvelopeCaller,
+} from './get-envelope-template';
 
-/** Enabled templates only, newest created first (spec, "List Envelope Templates"). */
-export function listEnvelopeTemplates(
-  deps: { envelopeTemplates: TEnvelopeTemplateStore },
-  accountId: string,
+/** Enabled templates the caller may use only, newest created first (spec, "List Envelope Templates"). */
+export async function listEnvelopeTemplates(
+  deps: TEnvelopeAccessDeps,
+  caller: TEnvelopeCaller,
   page: TPage,
 ): Promise<TPageOf<TEnvelopeTemplate>> {
-  return deps.envelopeTemplates.listEnabled(accountId, page);
+  const { mayUse } = await envelopeTemplateAccess(deps, caller);
+  return deps.envelopeTemplates.listEnabled(caller.accountId, mayUse, page);
 }

@@ -1,5 +1,10 @@
 import * as z from 'zod';
-import type { TEnvelopeTemplateStore, TPortalCounterStore, TSigningTokenStore } from '../../ports';
+import type {
+  TAccountStore,
+  TEnvelopeTemplateStore,
+  TPortalCounterStore,
+  TSigningTokenStore,
+} from '../../ports';
 import { parseInput, zText } from '../../schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';
@@ -8,9 +13,12 @@ import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-templat
 
 /**
  * Abuse limits of the public smart link (ARCHITECTURE.md, "Portal smart links"): bundles one
- * client address may start an hour, and bundles one template may make a day (UTC), whoever asks.
+ * client address may start an hour, bundles one template may make a day (UTC), whoever asks, and
+ * times one client address may load a smart link's page a minute.
  */
-export const PORTAL_LIMITS = { perIpPerHour: 10, perTemplatePerDay: 200 } as const;
+export const PORTAL_LIMITS = { perIpPerHour: 10, perTemplatePerDay: 200, viewsPerIpPerMinute: 60 } as const;
+
+export type TPortalLimits = { [K in keyof typeof PORTAL_LIMITS]: number };
 
 export type TPortalDeps = TCreateBundleDeps & {
   envelopeTemplates: TEnvelopeTemplateStore;
@@ -23,18 +31,47 @@ const ZPortalSignerSchema = z.object({
   email: z.email('Enter a valid email address.').max(254),
 });
 
-/** The template behind a smart link: enabled, a portal, with direct signing; else not found. */
+/**
+ * The template behind a smart link: enabled, a portal, with direct signing, of an account with
+ * envelope templates on; else not found.
+ */
 export async function portalTemplate(
-  deps: { envelopeTemplates: TEnvelopeTemplateStore },
+  deps: { envelopeTemplates: TEnvelopeTemplateStore; accounts: TAccountStore },
   id: string,
 ): Promise<TEnvelopeTemplate> {
   const t = ENVELOPE_TEMPLATE_ID.test(id) ? await deps.envelopeTemplates.find(id) : undefined;
-  if (!t?.enabled || !t.isPortal || !t.allowDirectSigning)
-    throw new NotFoundError('This link is not in use.');
+  const usable =
+    t?.enabled &&
+    t.isPortal &&
+    t.allowDirectSigning &&
+    (await deps.accounts.getAccount(t.accountId))?.features.envelope_templates;
+  if (!t || !usable) throw new NotFoundError('This link is not in use.');
   return t;
 }
 
 const secondsUntil = (now: Date, end: Date) => Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+
+/**
+ * Counts one load of a smart link's page by `clientIp` (every template together, so trying ids
+ * is limited too), before the template is even read; over the limit a ThrottledError.
+ */
+export async function countPortalView(
+  deps: { counters: TPortalCounterStore; clock: { now(): Date } },
+  clientIp: string,
+  limits: Pick<TPortalLimits, 'viewsPerIpPerMinute'> = PORTAL_LIMITS,
+): Promise<void> {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const minuteEnd = new Date(`${iso.slice(0, 16)}:00.000Z`);
+  minuteEnd.setUTCMinutes(minuteEnd.getUTCMinutes() + 1);
+  if (
+    !(await deps.counters.take(`view#${clientIp}#${iso.slice(0, 16)}`, limits.viewsPerIpPerMinute, minuteEnd))
+  )
+    throw new ThrottledError(
+      secondsUntil(now, minuteEnd),
+      'Too many pages were opened from your network. Try again in a minute.',
+    );
+}
 
 /**
  * Whoever opened a portal template's smart link gave their name and email: a bundle is made from
@@ -48,7 +85,7 @@ export async function startPortalSigning(
   body: unknown,
   clientIp: string,
   publicBaseUrl: string,
-  limits: { perIpPerHour: number; perTemplatePerDay: number } = PORTAL_LIMITS,
+  limits: Pick<TPortalLimits, 'perIpPerHour' | 'perTemplatePerDay'> = PORTAL_LIMITS,
 ): Promise<{ url: string; expires: string; bundleId: string }> {
   const template = await portalTemplate(deps, templateId);
   const signer = parseInput(ZPortalSignerSchema, body);
@@ -77,8 +114,8 @@ export async function startPortalSigning(
       'This form has reached its limit for today. Try again tomorrow.',
     );
 
-  // Document templates are seen as the envelope template's creator sees them (one not shared is
-  // visible to its owner only when the account has teams).
+  // The bundle is made as the envelope template's creator would make it: its documents are seen
+  // as the creator sees them (see template-access).
   const bundle = await createBundle(
     deps,
     template.accountId,

@@ -1,4 +1,3 @@
-import type { TAccount } from '../accounts/account';
 import type { TField, TPage } from '../bundles/bundle';
 
 /** A role of a document template: whoever a bundle assigns to it edits the fields naming it. */
@@ -31,19 +30,6 @@ export interface TDocTemplate {
 export interface TTemplateCaller {
   accountId: string;
   userId: string;
-}
-
-/**
- * A shared template is seen by the whole account. Users carry no team membership in this service,
- * so "the owner's team" is the owner: with teams on, a template that is not shared is seen by the
- * user who created it only; with teams off, by the whole account.
- */
-export function isVisible(
-  t: Pick<TDocTemplate, 'isShared' | 'owner'>,
-  caller: TTemplateCaller,
-  account: Pick<TAccount, 'features'> | undefined,
-): boolean {
-  return t.isShared || !account?.features.teams || t.owner === caller.userId;
 }
 
 export const templateBlobKey = (accountId: string, templateId: string) =>

@@ -1,6 +1,7 @@
 import type { TAccountStore, TDocTemplateStore } from '../../ports';
+import { templateAccess } from '../accounts/template-access';
 import { NotFoundError } from '../errors';
-import { isVisible, type TDocTemplate, type TTemplateCaller } from './doc-template';
+import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -14,8 +15,7 @@ export async function findDocTemplate(
   const template = await deps.templates.get(caller.accountId, id.toLowerCase());
   if (!template) return undefined;
   if (template.isShared) return template;
-  const account = await deps.accounts.getAccount(caller.accountId);
-  return isVisible(template, caller, account) ? template : undefined;
+  return (await templateAccess(deps, caller)).mayUse(template) ? template : undefined;
 }
 
 export async function getDocTemplate(

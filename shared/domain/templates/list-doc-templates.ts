@@ -1,6 +1,7 @@
 import type { TPage } from '../../http/pagination';
 import type { TAccountStore, TDocTemplateStore, TPageOf } from '../../ports';
-import { isVisible, type TDocTemplate, type TTemplateCaller } from './doc-template';
+import { templateAccess } from '../accounts/template-access';
+import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 /** The templates the caller may see, newest first. */
 export async function listDocTemplates(
@@ -8,6 +9,6 @@ export async function listDocTemplates(
   caller: TTemplateCaller,
   page: TPage,
 ): Promise<TPageOf<TDocTemplate>> {
-  const account = await deps.accounts.getAccount(caller.accountId);
-  return deps.templates.list(caller.accountId, (t) => isVisible(t, caller, account), page);
+  const { mayUse } = await templateAccess(deps, caller);
+  return deps.templates.list(caller.accountId, mayUse, page);
 }

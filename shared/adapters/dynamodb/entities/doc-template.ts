@@ -9,16 +9,22 @@ export const docTemplateKeys = {
   /** by-list-order: newest first (queried backwards). */
   listPartition: (accountId: string) => `${account(accountId)}#DOCTEMPLATES`,
   /**
-   * `<created>#<id>#<s|p>#<owner>`: who may see a template is read from the keys-only index, so a
-   * list counts and pages the visible ones without reading any other.
+   * `<created>#<id>#<s|p>#<owner>#<team>`: who may see a template is read from the keys-only
+   * index, so a list counts and pages the visible ones without reading any other.
    */
   listOrder: (t: TDocTemplate) => ({
     lpk: docTemplateKeys.listPartition(t.accountId),
-    lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner}`,
+    lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner}#${t.team ?? ''}`,
   }),
   parseListOrder: (lsk: string) => {
-    const [created, id, shared, owner] = lsk.split('#');
-    return { created: created ?? '', id: id ?? '', isShared: shared === 's', owner: owner ?? '' };
+    const [created, id, shared, owner, team] = lsk.split('#');
+    return {
+      created: created ?? '',
+      id: id ?? '',
+      isShared: shared === 's',
+      owner: owner ?? '',
+      ...(team ? { team } : {}),
+    };
   },
 };
 

@@ -6,10 +6,18 @@ export const envelopeTemplateKeys = {
   item: (id: string) => ({ pk: `ENVTEMPLATE#${id}`, sk: 'ENVTEMPLATE' }),
   /** by-list-order: enabled templates only (a disabled one has no list keys), newest first. */
   listPartition: (accountId: string) => `ACCOUNT#${accountId}#ENVTEMPLATES`,
+  /**
+   * `<created>#<id>#<s|p>#<owner>`: who may use a template is read from the keys-only index, so a
+   * list counts and pages the visible ones without reading any other.
+   */
   listOrder: (t: TEnvelopeTemplate) => ({
     lpk: envelopeTemplateKeys.listPartition(t.accountId),
-    lsk: `${t.created}#${t.id}`,
+    lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner ?? ''}`,
   }),
+  parseListOrder: (lsk: string) => {
+    const [, id, shared, owner] = lsk.split('#');
+    return { id: id ?? '', isShared: shared === 's', ...(owner ? { owner } : {}) };
+  },
 };
 
 export function envelopeTemplateToItem(t: TEnvelopeTemplate): Record<string, unknown> {

@@ -1,0 +1,40 @@
+import type { TAccountStore } from '../../ports';
+import type { TAccount } from './account';
+
+/** What decides who may use a template (document or envelope). */
+export interface TTemplateOwnership {
+  isShared: boolean;
+  /** The user whose API key created it. */
+  owner?: string;
+  /** Document templates may name a team; without one, the owner's teams count. */
+  team?: string;
+}
+
+export interface TTemplateAccess {
+  account: TAccount | undefined;
+  mayUse: (t: TTemplateOwnership) => boolean;
+}
+
+/**
+ * Who may use a template. Teams off: everyone in the account. Teams on: a shared template is the
+ * account's; any other is its owner's, the account admins', and the members of its team (or, when
+ * it names none, of any of its owner's teams). Read once per request, so a list decides every
+ * item without further reads.
+ */
+export async function templateAccess(
+  deps: { accounts: TAccountStore },
+  caller: { accountId: string; userId: string },
+): Promise<TTemplateAccess> {
+  const account = await deps.accounts.getAccount(caller.accountId);
+  if (!account?.features.teams) return { account, mayUse: () => true };
+  const users = await deps.accounts.listUsers(caller.accountId);
+  const me = users.find((u) => u.id === caller.userId);
+  if (me?.isAdmin) return { account, mayUse: () => true };
+  const myTeams = new Set(me?.teams ?? []);
+  const teamsOf = new Map(users.map((u) => [u.id, u.teams ?? []]));
+  const mayUse = (t: TTemplateOwnership) =>
+    t.isShared ||
+    (t.owner !== undefined && t.owner === caller.userId) ||
+    (t.team ? myTeams.has(t.team) : (teamsOf.get(t.owner ?? '') ?? []).some((team) => myTeams.has(team)));
+  return { account, mayUse };
+}
