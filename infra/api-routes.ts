@@ -36,4 +36,6 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'portal', fn: 'signing' },
   // Stripe's webhook (its signature authenticates it) and the local test checkout page.
   { resource: 'payments', fn: 'signing' },
+  // Template preparation pages and their API (functions/signing/prepare-page.ts): link tokens.
+  { resource: 'prepare', fn: 'signing' },
 ];

@@ -395,6 +395,8 @@ export class EsignStack extends Stack {
     // the API's id alone: a reference to its stage would close a dependency cycle (see above).
     const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
     const publicBaseUrl = `${apiOrigin}/${config.stage}`;
+    // Preparation session links (POST /templates/preparation_session/) name the public stage too.
+    templates.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
     // The signing page's pdf.js fetches documents over 4 MB straight from their presigned links.
     bucket.addCorsRule({
       allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],

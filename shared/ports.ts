@@ -16,6 +16,7 @@ import type { TNotificationRecord, TSentMessage } from './domain/notifications/n
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TSigningRecord } from './domain/signing/signing-record';
 import type { TDocTemplate } from './domain/templates/doc-template';
+import type { TPrepSession } from './domain/templates/prep-session';
 import type { TWebhook, TWebhookFilter } from './domain/webhooks/webhook';
 import type {
   TWebhookDelivery,
@@ -72,6 +73,14 @@ export interface TEnvelopeTemplateStore {
     visible: (t: Pick<TEnvelopeTemplate, 'isShared' | 'owner'>) => boolean,
     page: TPage,
   ): Promise<TPageOf<TEnvelopeTemplate>>;
+}
+
+/** Template preparation sessions, found by their token's hash. */
+export interface TPrepSessionStore {
+  create(session: TPrepSession): Promise<void>;
+  get(hash: string): Promise<TPrepSession | undefined>;
+  /** Marks the session saved; false when a save already did. */
+  finish(hash: string, at: string): Promise<boolean>;
 }
 
 /** Document templates, each one item written conditionally on `version`. */

@@ -27,6 +27,7 @@ import { createLogger, type TLogger } from '../../shared/logger';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
+import { prepareRoutes } from './prepare-page';
 import { filesOf } from './uploads';
 import { verifyRoutes } from './verify-page';
 
@@ -149,6 +150,8 @@ export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocume
     ...pageRoutes({ ...deps, config }),
     // Portal smart links (ARCHITECTURE.md, "Envelope templates"): /portal/<template id>.
     ...portalRoutes({ ...deps, db, config }),
+    // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
+    ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
+import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
@@ -12,6 +13,7 @@ import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
 import { createDocTemplate } from '../../shared/domain/templates/create-doc-template';
+import { createPrepSession } from '../../shared/domain/templates/create-prep-session';
 import { deleteDocTemplate } from '../../shared/domain/templates/delete-doc-template';
 import type { TDocTemplate } from '../../shared/domain/templates/doc-template';
 import { getDocTemplate } from '../../shared/domain/templates/get-doc-template';
@@ -62,6 +64,7 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
   const log = opts.log ?? createLogger(config.logLevel);
   const deps = {
     templates: createDocTemplateStore(db, config.tableName),
+    sessions: createPrepSessionStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
@@ -112,6 +115,23 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
         const { request, files } = await templateRequestOf(req.body);
         const created = await createDocTemplate(deps, req.auth, request, files);
         return respond(201, await fire(created, 'doc_template_created'));
+      },
+    },
+    {
+      // An embedded preparation session (ARCHITECTURE.md, "Template preparation sessions").
+      method: 'POST',
+      path: '/templates/preparation_session',
+      body: { accept: ['json', 'multipart'], maxBytes: BUNDLE_LIMITS.requestBytes },
+      handler: async (req) => {
+        const { request, files } = await templateRequestOf(req.body);
+        const base = config.publicBaseUrl || req.url.origin;
+        const s = await createPrepSession(deps, req.auth, request, files, base);
+        if (s.created) await fire(s.template, 'doc_template_created');
+        return {
+          status: 201,
+          body: { url: s.url, expires: s.expires, template_id: s.template.id },
+          headers: { 'Cache-Control': 'no-store' },
+        };
       },
     },
     {

@@ -50,6 +50,7 @@ const fieldResponse = (f: TField) => ({
   format: f.format,
   default_value: f.initialValue ?? null,
   editor_roles: f.editors,
+  tag: f.tag ?? null,
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */

@@ -32,6 +32,13 @@ const percent = zNumber.pipe(
   z.number().min(0, 'Must be between 0 and 100.').max(100, 'Must be between 0 and 100.'),
 );
 
+/** `name` or `namespace:name` (more `:` parts allowed): letters, digits, `_`, `-`, `.`. */
+export const DATA_FLOW_TAG = /^[A-Za-z0-9][\w.-]*(:[\w.-]+)*$/;
+const zDataFlowTag = z
+  .string()
+  .max(100, 'Ensure this field has no more than 100 characters.')
+  .regex(DATA_FLOW_TAG, 'A tag is a name or namespace:name of letters, digits, "_", "-" and ".".');
+
 /** What a field and an auto placement share. */
 const fieldCommon = {
   kind: z.enum(FIELD_KINDS),
@@ -47,6 +54,8 @@ const fieldCommon = {
   format: optional(zText(100)),
   initial_value: optional(z.union([zText(10_000), z.number(), z.boolean()]).transform(String)),
   editors: optional(zList(zKey(2, 21))),
+  /** A data flow tag (`acme:customer.email`): names the data the field carries. */
+  tag: optional(zDataFlowTag),
 };
 
 export const ZFieldRequestSchema = z.object({

@@ -70,6 +70,7 @@ export interface TBlueInkClient {
     retrieve(templateId: string): Promise<TClientResponse>;
     update(templateId: string, data: object): Promise<TClientResponse>;
     delete(templateId: string): Promise<TClientResponse>;
+    createPreparationSession(data: object): Promise<TClientResponse>;
   };
   packets: {
     update(packetId: string, data: object): Promise<TClientResponse>;

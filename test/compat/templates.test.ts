@@ -138,6 +138,43 @@ describe('templates.update / delete', () => {
   });
 });
 
+describe('templates.createPreparationSession', () => {
+  it('POSTs /templates/preparation_session/ and answers the page URL, its expiry and the template id', async () => {
+    const t = await aTemplate('Compat Prepare');
+    const res = await client.templates.createPreparationSession({
+      template_id: t.id,
+      allowed_data_flow_tags: ['acme:*', 'crm.email'],
+      redirect_url: 'https://app.example.com/prepared',
+    });
+    expect(res.status).toBe(201);
+    expect(res.data).toEqual({ url: expect.any(String), expires: expect.any(String), template_id: t.id });
+    expect(res.data.url).toMatch(/\/prepare\/[0-9A-Za-z]{43}$/);
+    expect(Date.parse(res.data.expires)).toBeGreaterThan(Date.now());
+    const page = await fetch(res.data.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('an empty allowed_data_flow_tags list is kept (no tags), and a bad input is a 400', async () => {
+    const res = await client.templates.createPreparationSession({
+      name: 'Compat New',
+      file_b64: b64,
+      allowed_data_flow_tags: [],
+    });
+    expect(res.status).toBe(201);
+    const token = new URL(res.data.url).pathname.split('/').pop()!;
+    const session = await fetch(`${runtime.baseUrl}/prepare/api/session`, {
+      headers: { 'x-preparation-token': token },
+    });
+    expect(((await session.json()) as TJson).allowed_data_flow_tags).toEqual([]);
+    const { status, body } = await failureOf(
+      client.templates.createPreparationSession({ allowed_data_flow_tags: ['acme:*'] }),
+    );
+    expect(status).toBe(400);
+    expect(isApiErrorBody(body)).toBe(true);
+  });
+});
+
 describe('bundles.createFromBundleHelper with a document template', () => {
   it('addDocumentTemplate + assignRole make a bundle from the template beside an uploaded document', async () => {
     const t = await aTemplate('Compat Bundle');

@@ -922,6 +922,9 @@ describe('document worker (evidence)', () => {
           // Stripe's webhook and the local test checkout page.
           'dev/*/payments',
           'dev/*/payments/*',
+          // Template preparation pages and their token API.
+          'dev/*/prepare',
+          'dev/*/prepare/*',
         ],
       ],
     ] as const) {

@@ -75,4 +75,9 @@ describe('the templates function', () => {
     expect(env).not.toHaveProperty('NOTIFICATIONS_QUEUE_URL');
     expect(env).not.toHaveProperty('DOCUMENTS_QUEUE_URL');
   });
+
+  it('knows the public stage URL, for preparation session links (/prepare/<token>)', () => {
+    const env = (resources[fnId]!.Properties!.Environment as { Variables: TProps }).Variables;
+    expect(JSON.stringify(env.PUBLIC_BASE_URL)).toContain('execute-api');
+  });
 });

@@ -78,6 +78,8 @@ export interface TField {
   editors: string[];
   /** Set when the field came from an auto placement's search text. */
   search?: string;
+  /** A data flow tag (template fields; a bundle field made from one keeps it). */
+  tag?: string;
 }
 
 export interface TPage {

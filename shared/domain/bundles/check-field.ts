@@ -107,5 +107,6 @@ export function toField(f: TFieldRequest & { search?: string }, key: string): TF
     ...(f.initial_value !== undefined ? { initialValue: f.initial_value } : {}),
     editors: f.editors ?? [],
     ...(f.search ? { search: f.search } : {}),
+    ...(f.tag ? { tag: f.tag } : {}),
   };
 }

@@ -4,7 +4,7 @@ import { parseInput, parseInputAt } from '../../schemas/common';
 import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';
 import { placeFields } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
-import { type TFieldError, ValidationError } from '../errors';
+import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { checkRoles, checkTeam } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
@@ -20,6 +20,8 @@ export async function updateDocTemplate(
   caller: TTemplateCaller,
   id: string,
   body: unknown,
+  /** `expectedVersion`: refuse (409) when the template changed since the caller read it. */
+  opts: { expectedVersion?: number } = {},
 ): Promise<TDocTemplate> {
   const input = parseInput(ZDocTemplatePatchSchema, body);
   const errors: TFieldError[] = [];
@@ -29,6 +31,8 @@ export async function updateDocTemplate(
 
   return retryOnConflict(async () => {
     const current = await getDocTemplate(deps, caller, id);
+    if (opts.expectedVersion !== undefined && current.version !== opts.expectedVersion)
+      throw new ConflictError('The template was changed since it was read; reload it and try again.');
     const nextRoles = roles ?? current.roles;
     const roleKeys = new Set(nextRoles.map((r) => r.key));
     let fields: TField[] = current.fields;

@@ -1,0 +1,180 @@
+// Template preparation pages (`/prepare/<token>`, no API key; ARCHITECTURE.md, "Template
+// preparation sessions"): the link from POST /templates/preparation_session/ opens a page where the
+// template's PDF is shown (pdf.js, as the signing page) and roles and fields are placed. Its script
+// (functions/signing/public/prepare.js) reads and saves through `/prepare/api/…` with the link's
+// token in the `X-Preparation-Token` header; saving goes through the same use case as PATCH
+// /templates/{id}/.
+
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createSqsClient } from '../../shared/adapters/aws/clients';
+import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
+import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
+import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
+import { createSqsQueue } from '../../shared/adapters/sqs/queue';
+import type { TConfig } from '../../shared/config';
+import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
+import { publishTemplateEvent } from '../../shared/domain/templates/publish-template-event';
+import { openPrepSession, savePrepSession } from '../../shared/domain/templates/save-prep-session';
+import { errorBody } from '../../shared/http/error-body';
+import type { TRequest, TResponse } from '../../shared/http/request';
+import type { TRoute } from '../../shared/http/router';
+import type { TLogger } from '../../shared/logger';
+import type { TAccountStore, TBlobStore, TClock } from '../../shared/ports';
+import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+import { toDocTemplateResponse } from '../../shared/schemas/doc-template';
+import { toPrepSessionResponse } from '../../shared/schemas/prep-session';
+import { signingAssets } from './assets';
+import { basePathBefore, esc } from './html';
+import { MAX_INLINE_PDF_BYTES } from './pages';
+import { securityHeaders } from './security-headers';
+
+export interface TPrepareRouteDeps {
+  db: DynamoDBDocumentClient;
+  config: TConfig;
+  accounts: TAccountStore;
+  blobs: TBlobStore;
+  clock: TClock;
+  log: TLogger;
+}
+
+const TOKEN_HEADER = 'x-preparation-token';
+
+/** '' locally, `/<stage>` on API Gateway's own URL. */
+const basePath = (req: TRequest) => basePathBefore(req, '/prepare/');
+
+function shell(base: string, body: string, withScript: boolean): string {
+  const assets = `${base}/sign/assets/${signingAssets().version}`;
+  return `<!doctype html>
+<html lang="en" data-api="${esc(`${base}/prepare/api`)}" data-assets="${esc(assets)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Prepare a template</title>
+<link rel="stylesheet" href="${esc(assets)}/app.css">
+<link rel="stylesheet" href="${esc(assets)}/prepare.css">
+${withScript ? `<script type="module" src="${esc(assets)}/prepare.js"></script>` : ''}
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">Prepare a template</span></div></div></header>
+${body}
+</body>
+</html>
+`;
+}
+
+const message = (title: string, text: string) =>
+  `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
+<h1 id="msg-title">${esc(title)}</h1><p>${esc(text)}</p></section></main>`;
+
+export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
+  const { config, db } = deps;
+  const sessionDeps = {
+    sessions: createPrepSessionStore(db, config.tableName),
+    templates: createDocTemplateStore(db, config.tableName),
+    accounts: deps.accounts,
+    clock: deps.clock,
+    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
+  };
+  const eventDeps = {
+    webhooks: createWebhookStore(db, config.tableName),
+    webhookEvents: createWebhookEventStore(db, config.tableName),
+    queue: createSqsQueue(createSqsClient(config), config.queues ?? {}),
+    clock: deps.clock,
+  };
+  const headers = (req: TRequest) => ({
+    ...securityHeaders(config, { https: req.url.protocol === 'https:' }),
+    'Cache-Control': 'no-store',
+  });
+  const html = (req: TRequest, status: number, text: string): TResponse => ({
+    status,
+    text,
+    headers: { ...headers(req), 'Content-Type': 'text/html; charset=utf-8' },
+  });
+  const open = (req: TRequest) => openPrepSession(sessionDeps, req.header(TOKEN_HEADER));
+
+  async function page(req: TRequest): Promise<TResponse> {
+    const base = basePath(req);
+    try {
+      await openPrepSession(sessionDeps, req.params.token);
+    } catch (err) {
+      const name = (err as Error).name;
+      if (name !== 'NotFoundError' && name !== 'GoneError') throw err;
+      const text =
+        name === 'GoneError'
+          ? (err as Error).message
+          : 'This preparation link is not valid. Ask for a new one.';
+      return html(
+        req,
+        name === 'GoneError' ? 410 : 404,
+        shell(base, message('This link does not work', text), false),
+      );
+    }
+    const body = `<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">Loading the template…</p></main>
+<noscript><p class="card message">Preparing a template needs JavaScript. Turn it on and reload this page.</p></noscript>
+<div id="announcer" class="sr-only" role="status" aria-live="polite"></div>`;
+    return html(req, 200, shell(base, body, true));
+  }
+
+  return [
+    { method: 'GET', path: '/prepare/{token}', handler: page },
+    {
+      method: 'GET',
+      path: '/prepare/api/session',
+      handler: async (req) => {
+        const { session, template } = await open(req);
+        const body = toPrepSessionResponse(session, template);
+        // Small files come through this API (same origin); larger ones from their presigned link.
+        const inline = template.document.size <= MAX_INLINE_PDF_BYTES;
+        const fileUrl = inline
+          ? null
+          : await deps.blobs.presignGet(template.document.blobKey, FILE_LINK_SECONDS);
+        return { status: 200, body: { ...body, file_url: fileUrl }, headers: headers(req) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/prepare/api/document',
+      handler: async (req) => {
+        const { template } = await open(req);
+        if (template.document.size > MAX_INLINE_PDF_BYTES)
+          return {
+            status: 413,
+            body: errorBody('invalid', 'This document is too large to send here; read it from its file_url.'),
+            headers: headers(req),
+          };
+        return {
+          status: 200,
+          binary: await deps.blobs.get(template.document.blobKey),
+          headers: { ...headers(req), 'Content-Type': 'application/pdf', 'Content-Disposition': 'inline' },
+        };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/prepare/api/template',
+      body: { maxBytes: BUNDLE_LIMITS.requestBytes },
+      handler: async (req) => {
+        const saved = await savePrepSession(sessionDeps, req.header(TOKEN_HEADER), req.body);
+        try {
+          await publishTemplateEvent(eventDeps, saved.template, 'doc_template_updated');
+        } catch (err) {
+          deps.log.error('document template webhook event not published', {
+            templateId: saved.template.id,
+            error: (err as Error).message,
+          });
+        }
+        const { file_url: _f, ...template } = toDocTemplateResponse(saved.template, '');
+        return {
+          status: 200,
+          body: { template, redirect_url: saved.redirectUrl ?? null },
+          headers: headers(req),
+        };
+      },
+    },
+  ];
+}
