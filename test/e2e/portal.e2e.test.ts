@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -79,16 +79,7 @@ describe.runIf(runBrowser)('a portal smart link in a real browser', () => {
   it('a visitor gives their name and email, signs at once, and the bundle completes', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      // The browser's own guess at /favicon.ico (the signing page names no icon) is not the page's.
-      const at = m.location().url;
-      if (m.type() === 'error' && !at.endsWith('/favicon.ico')) problems.push(`${m.text()} ${at}`);
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
+    const problems = watchProblems(page, { responses: true });
 
     await page.goto(smartLink);
     await page.getByRole('heading', { name: 'Climbing gym waiver' }).waitFor();

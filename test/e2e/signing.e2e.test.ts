@@ -11,7 +11,7 @@ import { dataPaths } from '../../infra/local/layout';
 import { listOutbox } from '../../infra/local/outbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -158,12 +158,7 @@ async function newPage(viewport: { width: number; height: number }, mobile = fal
     route.fulfill({ status: 200, contentType: 'image/svg+xml', body: LOGO_SVG }),
   );
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  return { context, page, problems };
+  return { context, page, problems: watchProblems(page) };
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
