@@ -25,6 +25,15 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * A request path as it may be logged: a segment that is a link token (signing and preparation
+ * links carry 43 base62 characters in the path, and whoever holds one may use it) is masked. Ids
+ * (slugs, uuids) are shorter or have dashes and stay, so a log still says what was asked for.
+ */
+export function loggablePath(path: string | undefined): string | undefined {
+  return path?.replace(/(^|\/)[0-9A-Za-z]{32,}(?=\/|$)/g, '$1[token]');
+}
+
 export function createLogger(
   level: TLogLevel = 'info',
   base: Record<string, unknown> = {},

@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { TLogger } from '../logger';
+import { loggablePath, type TLogger } from '../logger';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
@@ -47,7 +47,7 @@ function requestLogging(log: TLogger): TMiddleware {
     after: ({ event, context, response }) => {
       context.log.info('request', {
         method: event.httpMethod,
-        path: event.path,
+        path: loggablePath(event.path),
         status: response?.statusCode,
         ms: Date.now() - context.started,
         accountId: event.requestContext?.authorizer?.accountId,
@@ -62,7 +62,7 @@ function errorResponder(): TMiddleware {
     onError: (request) => {
       const { event, context } = request;
       const shape = toHttpError(request.error);
-      const fields = { method: event.httpMethod, path: event.path, status: shape.status };
+      const fields = { method: event.httpMethod, path: loggablePath(event.path), status: shape.status };
       if (shape.status >= 500) context.log.error('request failed', { ...fields, err: request.error });
       else context.log.info('request refused', { ...fields, code: shape.code });
       request.response = toResult(

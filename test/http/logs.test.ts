@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
@@ -42,5 +43,30 @@ describe('logs', () => {
     expect(all).not.toContain(runtime.demo.apiKey);
     expect(all).not.toContain('Z'.repeat(48));
     expect(all).not.toContain('leak-me-not');
+  });
+
+  it('mask the link tokens that signing and preparation pages carry in their path', async () => {
+    const call = apiClient(runtime);
+    const created = await call('POST', '/bundles/', {
+      json: aBundle(
+        { packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }] },
+        await aPdfB64(),
+      ),
+    });
+    expect(created.status, created.text).toBe(201);
+    const link = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+    expect(link.status).toBe(201);
+    const token = new URL(link.body.url).pathname.split('/').pop()!;
+    expect(token).toMatch(/^[0-9A-Za-z]{43}$/);
+    const from = lines.length;
+    expect((await fetch(link.body.url)).status).toBe(200);
+    const unknown = 'Q'.repeat(43);
+    expect((await fetch(`${runtime.baseUrl}/prepare/${unknown}`)).status).toBe(404);
+
+    const logged = lines.slice(from).join('\n');
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(unknown);
+    expect(logged).toContain('/sign/[token]');
+    expect(logged).toContain('/prepare/[token]');
   });
 });
