@@ -468,13 +468,13 @@ export interface TPaymentSession {
 export interface TPaymentEvent {
   /** The processor's event id (or, for a refund the processor answered at once, the refund's id). */
   id: string;
-  /** `refunded`: the whole amount was given back. */
-  outcome: 'paid' | 'failed' | 'refunded';
+  /** `refunded`: the whole amount was given back; `refund_failed`: a refund did not go through. */
+  outcome: 'paid' | 'failed' | 'refunded' | 'refund_failed';
   /** The processor's object the event is about (a Checkout Session, a PaymentIntent, a Charge). */
   reference: string;
   accountId: string;
   bundleId: string;
-  /** Why a payment failed, as the processor says it. */
+  /** Why a payment or refund failed, as the processor says it. */
   message?: string;
 }
 

@@ -46,6 +46,11 @@ export interface TStripeStandin {
    * (`checkout.session.async_payment_failed`).
    */
   completeSession(id: string, outcome: 'paid' | 'declined' | 'failed'): Promise<void>;
+  /**
+   * The bank refuses a refund after Stripe accepted it (a closed card, say): the refund becomes
+   * `failed`, the charge is no longer refunded, and `refund.failed` is sent.
+   */
+  failRefund(id: string, reason?: string): Promise<void>;
   /** Every event signed so far, oldest first. */
   events: TStandinEvent[];
   /** Signs a payload as Stripe would (for forging tests: sign with another secret). */
@@ -127,6 +132,15 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
     await emit('refund.created', made);
     await emit('charge.refunded', ch);
     return { status: 200, body: made };
+  }
+
+  async function failRefund(id: string, reason = 'expired_or_canceled_card') {
+    const made = refunds.get(id);
+    if (!made) throw new Error(`No refund ${id}`);
+    Object.assign(made, { status: 'failed', failure_reason: reason });
+    const ch = charges.get(String(made.charge));
+    if (ch) Object.assign(ch, { refunded: false, amount_refunded: 0 });
+    await emit('refund.failed', made);
   }
 
   async function emit(type: string, intent: Record<string, unknown>) {
@@ -369,6 +383,7 @@ export async function startStripeStandin(options: TStripeStandinOptions): Promis
       settings.refundStatus = status;
     },
     completeSession,
+    failRefund,
     events,
     sign,
     stop: () => new Promise((r) => server.close(() => r())),

@@ -275,6 +275,31 @@ describe('Stripe payment adapter', () => {
     expect((await kinds(b.id)).filter((x) => x === 'pb')).toHaveLength(1);
   });
 
+  it('makes the payment paid again when the bank refuses the refund, once; a refusal of nothing changes nothing', async () => {
+    const b = await aPaidCheckout();
+    const done = await refundPayment(deps(), runtime.demo.accountId, b.id);
+    expect(done.bundle.payment?.status).toBe('refunded');
+    await standin.failRefund(done.refund!.id, 'expired_or_canceled_card');
+    const failed = eventOf('refund.failed');
+    const parsed = await stripe.parseWebhook(failed.payload, failed.signature);
+    expect(parsed).toMatchObject({
+      outcome: 'refund_failed',
+      reference: b.intent,
+      accountId: runtime.demo.accountId,
+      bundleId: b.id,
+      message: 'refund failed: expired_or_canceled_card',
+    });
+    const recorded = await recordPaymentEvent(deps(), parsed!);
+    expect(recorded?.payment?.status).toBe('paid');
+    expect((await kinds(b.id)).filter((x) => x === 'px')).toHaveLength(1);
+    // The same event again, and a refusal for a payment that is not refunded: no change.
+    expect((await recordPaymentEvent(deps(), parsed!))?.version).toBe(recorded?.version);
+    expect((await recordPaymentEvent(deps(), { ...parsed!, id: 'evt_other_refusal' }))?.version).toBe(
+      recorded?.version,
+    );
+    expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('paid');
+  });
+
   it("finds the bundle of a refund whose charge lacks metadata from its PaymentIntent's", async () => {
     const b = await aPaidCheckout();
     const payload = JSON.stringify({

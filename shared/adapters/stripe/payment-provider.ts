@@ -163,7 +163,25 @@ export async function verifiedEvent(
     throw new ValidationError('The webhook signature does not match.');
   }
   if (event.type === 'charge.refunded') return refundEvent(event, intentMetadata);
+  if (event.type === 'refund.failed') return refundFailedEvent(event, intentMetadata);
   return paymentEvent(event);
+}
+
+/**
+ * `refund.failed`: the bank could not take the money back (a closed card, say), so the payment
+ * stands. The refund carries the bundle's metadata we set on it; otherwise its intent is read.
+ */
+async function refundFailedEvent(
+  event: Stripe.RefundFailedEvent,
+  intentMetadata: ((intentId: string) => Promise<Stripe.Metadata>) | undefined,
+) {
+  const refund = event.data.object;
+  const pi = refund.payment_intent;
+  const intent = typeof pi === 'string' ? pi : pi?.id;
+  let metadata: Stripe.Metadata | null | undefined = refund.metadata;
+  if (!metadata?.bundle_id && intent && intentMetadata) metadata = await intentMetadata(intent);
+  const why = refund.failure_reason ? `refund failed: ${refund.failure_reason}` : 'refund failed';
+  return read(event.id, 'refund_failed', intent ?? refund.id, metadata, why);
 }
 
 /**

@@ -32,6 +32,8 @@ export const EVENT_KINDS = {
   paymentFailed: { code: 'pf', text: 'Payment failed' },
   // `pr` is taken (packetReady): `pb` for "paid back".
   paymentRefunded: { code: 'pb', text: 'Payment refunded' },
+  // The processor could not give the money back after all: the payment stands.
+  paymentRefundFailed: { code: 'px', text: 'Refund failed' },
 } as const;
 
 export type TEventKind = keyof typeof EVENT_KINDS;

@@ -18,9 +18,9 @@ const REMEMBERED_EVENTS = 20;
  *
  * Processors deliver at least once and in no set order, so:
  * - an event seen before changes nothing;
- * - `refunded` is final: a refund proves the money came and went back, even if its event
- *   overtakes the payment's own (so it is taken from due or failed too), and nothing after it
- *   changes the payment;
+ * - `refunded` is taken from any state: a refund proves the money came and went back, even if
+ *   its event overtakes the payment's own (so it is taken from due or failed too); after it only
+ *   a failed refund counts, which makes the payment `paid` again (the money never went back);
  * - after `paid` only a refund counts (a late failure never undoes a payment);
  * - `failed` lets the signer try again, and a later success makes it `paid`.
  * Answers the bundle, or undefined when the event names no bundle of ours.
@@ -38,7 +38,7 @@ export async function recordPaymentEvent(
       const { outcome } = paymentEvent;
       const amount = `${p.amountDue} ${p.currency ?? ''}`.trim();
       const detail =
-        outcome === 'failed'
+        outcome === 'failed' || outcome === 'refund_failed'
           ? `${paymentEvent.message ?? 'refused'} (${p.reference})`
           : `${amount} (${p.reference})`;
       const kind = KINDS[outcome];
@@ -46,7 +46,7 @@ export async function recordPaymentEvent(
         ...b,
         payment: {
           ...p,
-          status: outcome,
+          status: outcome === 'refund_failed' ? 'paid' : outcome,
           eventIds: [...(p.eventIds ?? []), paymentEvent.id].slice(-REMEMBERED_EVENTS),
         },
         events: [...b.events, event(kind, now, billed?.id, detail)],
@@ -62,11 +62,13 @@ const KINDS = {
   paid: 'paymentPaid',
   failed: 'paymentFailed',
   refunded: 'paymentRefunded',
+  refund_failed: 'paymentRefundFailed',
 } as const;
 
 /** Whether the event moves the payment on (see recordPaymentEvent for the rules). */
 function changes(p: TPayment, e: TPaymentEvent): boolean {
   if (p.eventIds?.includes(e.id)) return false;
+  if (e.outcome === 'refund_failed') return p.status === 'refunded';
   if (p.status === 'refunded') return false;
   if (e.outcome === 'refunded') return true;
   return p.status !== 'paid';
