@@ -8,7 +8,7 @@ import {
 } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TAccountStore } from '../../ports';
-import { batchGet, isConditionFailure, queryAll, queryListOrder } from './batch';
+import { batchGet, getItem, isConditionFailure, queryAll, queryListOrder } from './batch';
 import { accountKeys } from './entities/account';
 
 type TItem = Record<string, unknown>;
@@ -73,8 +73,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       });
     },
     async getAccount(id) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: accountKeys.item(id) }));
-      return out.Item ? toAccount(out.Item) : undefined;
+      return getItem(db, table, accountKeys.item(id), toAccount);
     },
     async listAccounts() {
       const refs = await queryListOrder(db, table, accountKeys.listPartition(), 'oldest-first');
@@ -127,10 +126,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       await putNew({ ...accountKeys.user(u.accountId, u.id), entity: 'user', ...u });
     },
     async getUser(accountId, userId) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: accountKeys.user(accountId, userId) }),
-      );
-      return out.Item ? strip<TUser>(out.Item) : undefined;
+      return getItem(db, table, accountKeys.user(accountId, userId), (i) => strip<TUser>(i));
     },
     listUsers: (accountId) => children<TUser>(accountId, accountKeys.childPrefix.user),
     async setUserTeams(accountId, userId, teams) {

@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TApiKey } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TApiKeyStore } from '../../ports';
-import { batchGet, queryListOrder } from './batch';
+import { batchGet, getItem, queryListOrder } from './batch';
 import { apiKeyKeys } from './entities/account';
 
 function fromItem(item: Record<string, unknown>): TApiKey {
@@ -38,8 +38,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string): TA
       );
     },
     async findByHash(hash) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: apiKeyKeys.item(hash) }));
-      return out.Item ? fromItem(out.Item) : undefined;
+      return getItem(db, table, apiKeyKeys.item(hash), fromItem);
     },
     listForAccount,
     async revoke(accountId, keyId, at) {

@@ -2,6 +2,8 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
+  GetCommand,
+  type GetCommandOutput,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -11,6 +13,20 @@ type TKey = Record<string, string>;
 type TItem = Record<string, unknown>;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** GetItem, the item mapped to what the store answers; undefined when there is none. */
+export async function getItem<T>(
+  db: DynamoDBDocumentClient,
+  table: string,
+  key: TKey,
+  map: (item: NonNullable<GetCommandOutput['Item']>) => T,
+  consistentRead = false,
+): Promise<T | undefined> {
+  const out = await db.send(
+    new GetCommand({ TableName: table, Key: key, ...(consistentRead ? { ConsistentRead: true } : {}) }),
+  );
+  return out.Item ? map(out.Item) : undefined;
+}
 
 /** BatchGetItem in chunks of 100, re-asking for unprocessed keys; results keep the keys' order. */
 export async function batchGet(
@@ -80,4 +96,15 @@ export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandIn
 
 export function isConditionFailure(err: unknown): boolean {
   return (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
+}
+
+/** A conditional write: true when it was made, false when its condition did not hold. */
+export async function writeIf(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }

@@ -9,7 +9,7 @@ import {
 import type { TBundle, TBundleEvent } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
 import type { TBundleStore } from '../../ports';
-import { batchWrite, isConditionFailure, queryAll } from './batch';
+import { batchWrite, getItem, isConditionFailure, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import {
@@ -77,8 +77,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
   }
 
   async function get(accountId: string, id: string) {
-    const out = await db.send(new GetCommand({ TableName: table, Key: bundleKeys.item(accountId, id) }));
-    return out.Item ? bundleFromItem(out.Item) : undefined;
+    return getItem(db, table, bundleKeys.item(accountId, id), bundleFromItem);
   }
 
   async function putConditional(
@@ -167,10 +166,10 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     },
 
     async findPacket(packetId) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: bundleKeys.packet(packetId) }));
-      return out.Item
-        ? { accountId: out.Item.accountId as string, bundleId: out.Item.bundleId as string }
-        : undefined;
+      return getItem(db, table, bundleKeys.packet(packetId), (i) => ({
+        accountId: i.accountId as string,
+        bundleId: i.bundleId as string,
+      }));
     },
 
     list,
@@ -200,18 +199,16 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     },
 
     async releaseCustomKey(accountId, customKey, bundleId) {
-      try {
-        await db.send(
+      await writeIf(
+        db.send(
           new DeleteCommand({
             TableName: table,
             Key: bundleKeys.customKey(accountId, customKey),
             ConditionExpression: 'bundleId = :id',
             ExpressionAttributeValues: { ':id': bundleId },
           }),
-        );
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
+        ),
+      );
     },
 
     async bundlesOfPerson(accountId, personId) {
@@ -227,8 +224,8 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       // Not a versioned write: the outbox is the publisher's to empty, and bumping the version
       // would make a concurrent change of the bundle fail for nothing. A bundle changed since it
       // was read may hold newer entries; it is left alone and published again (idempotently).
-      try {
-        await db.send(
+      await writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: bundleKeys.item(bundle.accountId, bundle.id),
@@ -236,10 +233,8 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
             ConditionExpression: 'version = :v',
             ExpressionAttributeValues: { ':v': bundle.version },
           }),
-        );
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
+        ),
+      );
     },
 
     async withPendingOutbox(before, limit) {

@@ -1,14 +1,13 @@
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentUpdateError } from '../../domain/errors';
 import type { TEvidenceStore } from '../../ports';
-import { isConditionFailure } from './batch';
+import { getItem, isConditionFailure, writeIf } from './batch';
 import { evidenceKeys, filesRecordFromItem, hashEntryFromItem, hashEntryToItem } from './entities/evidence';
 
 /** The files record is changed by updates of its parts, so the final set, the lease and the interim state never overwrite each other. */
@@ -22,19 +21,12 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
 
   return {
     async get(accountId, bundleId) {
-      const out = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: evidenceKeys.files(accountId, bundleId),
-          ConsistentRead: true,
-        }),
-      );
-      return out.Item ? filesRecordFromItem(out.Item) : undefined;
+      return getItem(db, table, evidenceKeys.files(accountId, bundleId), filesRecordFromItem, true);
     },
 
     async claimFinal(accountId, bundleId, lease, now) {
-      try {
-        await db.send(
+      return writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: evidenceKeys.files(accountId, bundleId),
@@ -43,12 +35,8 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
             ExpressionAttributeNames: { '#entity': 'entity', '#lease': 'lease', '#until': 'until' },
             ExpressionAttributeValues: { ...identity(accountId, bundleId), ':lease': lease, ':now': now },
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
 
     async saveFinal(record, leaseId) {
@@ -80,8 +68,8 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
     },
 
     async releaseFinal(accountId, bundleId, leaseId) {
-      try {
-        await db.send(
+      await writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: evidenceKeys.files(accountId, bundleId),
@@ -90,15 +78,14 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
             ExpressionAttributeNames: { '#lease': 'lease', '#id': 'id' },
             ExpressionAttributeValues: { ':leaseId': leaseId },
           }),
-        );
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
+        ),
+      );
     },
 
     async saveInterim(accountId, bundleId, interim) {
-      try {
-        await db.send(
+      // A later request's interim files may be there already: they stand.
+      await writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: evidenceKeys.files(accountId, bundleId),
@@ -111,11 +98,8 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
               ':seq': interim.seq,
             },
           }),
-        );
-      } catch (err) {
-        // A later request's interim files are there already: they stand.
-        if (!isConditionFailure(err)) throw err;
-      }
+        ),
+      );
     },
 
     async putHash(entry) {
@@ -127,10 +111,7 @@ export function createEvidenceStore(db: DynamoDBDocumentClient, table: string): 
     },
 
     async getHash(sha256, accountId) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: evidenceKeys.hash(sha256, accountId) }),
-      );
-      return out.Item ? hashEntryFromItem(out.Item) : undefined;
+      return getItem(db, table, evidenceKeys.hash(sha256, accountId), hashEntryFromItem);
     },
 
     async findHash(sha256) {

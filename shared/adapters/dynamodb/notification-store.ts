@@ -1,7 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TNotificationRecord } from '../../domain/notifications/notification';
 import type { TNotificationStore } from '../../ports';
-import { isConditionFailure } from './batch';
+import { getItem, writeIf } from './batch';
 import {
   notificationKeys,
   notificationRecordFromItem,
@@ -19,20 +19,20 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
     notificationKeys.record(r.accountId, r.bundleId, r.seq, r.recipient);
 
   async function get(accountId: string, bundleId: string, seq: number, recipient: string) {
-    const out = await db.send(
-      new GetCommand({
-        TableName: table,
-        Key: notificationKeys.record(accountId, bundleId, seq, recipient),
-        ConsistentRead: true,
-      }),
+    return getItem(
+      db,
+      table,
+      notificationKeys.record(accountId, bundleId, seq, recipient),
+      notificationRecordFromItem,
+      true,
     );
-    return out.Item ? notificationRecordFromItem(out.Item) : undefined;
   }
 
   /** Sets the outcome of an attempt, only if that attempt still holds the claim. */
   async function settle(record: TNotificationRecord, update: string, values: Record<string, unknown>) {
-    try {
-      await db.send(
+    // A later attempt took the claim over (this one was presumed dead): its outcome stands.
+    await writeIf(
+      db.send(
         new UpdateCommand({
           TableName: table,
           Key: keyOf(record),
@@ -41,11 +41,8 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
           ExpressionAttributeNames: NAMES,
           ExpressionAttributeValues: { ...values, ':claim': record.claimId },
         }),
-      );
-    } catch (err) {
-      // A later attempt took the claim over (this one was presumed dead): its outcome stands.
-      if (!isConditionFailure(err)) throw err;
-    }
+      ),
+    );
   }
 
   return {
@@ -55,8 +52,8 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
       // Twice at most: a record that vanished between the refused write and the read (never
       // deleted today) is simply claimed again.
       for (let round = 0; round < 2; round++) {
-        try {
-          await db.send(
+        const claimed = await writeIf(
+          db.send(
             new PutCommand({
               TableName: table,
               Item: notificationRecordToItem(record),
@@ -69,11 +66,9 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
                 ':stale': staleBefore,
               },
             }),
-          );
-          return { claimed: true };
-        } catch (err) {
-          if (!isConditionFailure(err)) throw err;
-        }
+          ),
+        );
+        if (claimed) return { claimed: true };
         const current = await get(record.accountId, record.bundleId, record.seq, record.recipient);
         if (current) return { claimed: false, current };
       }
@@ -99,14 +94,7 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async findSent(providerMessageId) {
-      const out = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: notificationKeys.sent(providerMessageId),
-          ConsistentRead: true,
-        }),
-      );
-      return out.Item ? sentMessageFromItem(out.Item) : undefined;
+      return getItem(db, table, notificationKeys.sent(providerMessageId), sentMessageFromItem, true);
     },
 
     async noteReport(providerMessageId, kind) {

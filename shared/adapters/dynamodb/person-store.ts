@@ -1,9 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TPerson, TPersonFilter } from '../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
 import { sliceOf, type TPage } from '../../http/pagination';
 import type { TPageOf, TPersonStore } from '../../ports';
-import { batchGet, batchWrite, queryAll, queryListOrder } from './batch';
+import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {
   personFromItem,
   personKeys,
@@ -68,8 +68,7 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
 
   return {
     async get(accountId, id) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: personKeys.item(accountId, id) }));
-      return out.Item ? personFromItem(out.Item) : undefined;
+      return getItem(db, table, personKeys.item(accountId, id), personFromItem);
     },
 
     async save(person, previous) {

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TPortalCounterStore } from '../../ports';
-import { isConditionFailure } from './batch';
+import { writeIf } from './batch';
 
 /**
  * `PORTALCOUNT#<counter>` / `PORTALCOUNT`: one UpdateItem that adds 1 only while the count is
@@ -10,8 +10,8 @@ import { isConditionFailure } from './batch';
 export function createPortalCounterStore(db: DynamoDBDocumentClient, table: string): TPortalCounterStore {
   return {
     async take(counter, limit, expiresAt) {
-      try {
-        await db.send(
+      return writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: { pk: `PORTALCOUNT#${counter}`, sk: 'PORTALCOUNT' },
@@ -25,12 +25,8 @@ export function createPortalCounterStore(db: DynamoDBDocumentClient, table: stri
               ':entity': 'portal-counter',
             },
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TSigningRecord } from '../../domain/signing/signing-record';
 import type { TSigningRecordStore } from '../../ports';
-import { queryAll } from './batch';
+import { getItem, queryAll } from './batch';
 import { bundleKeys } from './entities/bundle';
 import { putVersioned } from './versioned';
 
@@ -17,14 +17,7 @@ function fromItem(item: Record<string, unknown>): TSigningRecord {
 export function createSigningRecordStore(db: DynamoDBDocumentClient, table: string): TSigningRecordStore {
   return {
     async get(accountId, bundleId, packetId) {
-      const out = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: bundleKeys.signingRecord(accountId, bundleId, packetId),
-          ConsistentRead: true,
-        }),
-      );
-      return out.Item ? fromItem(out.Item) : undefined;
+      return getItem(db, table, bundleKeys.signingRecord(accountId, bundleId, packetId), fromItem, true);
     },
 
     async all(accountId, bundleId) {

@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TSigningToken, TSigningTokenStore } from '../../ports';
-import { isConditionFailure } from './batch';
+import { getItem, writeIf } from './batch';
 import { bundleKeys } from './entities/bundle';
 
 export function createSigningTokenStore(db: DynamoDBDocumentClient, table: string): TSigningTokenStore {
@@ -16,17 +16,18 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async get(hash) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: bundleKeys.signingToken(hash), ConsistentRead: true }),
+      return getItem(
+        db,
+        table,
+        bundleKeys.signingToken(hash),
+        ({ pk: _pk, sk: _sk, entity: _e, ...token }) => token as TSigningToken,
+        true,
       );
-      if (!out.Item) return undefined;
-      const { pk: _pk, sk: _sk, entity: _e, ...token } = out.Item;
-      return token as TSigningToken;
     },
 
     async consume(hash, at) {
-      try {
-        await db.send(
+      return writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: bundleKeys.signingToken(hash),
@@ -34,12 +35,8 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
             ExpressionAttributeValues: { ':at': at },
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
   };
 }

@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_DELIVERIES_SHOWN, type TDeliverySummary } from '../../domain/webhooks/webhook-event';
 import { sliceOf } from '../../http/pagination';
 import type { TDayRange, TWebhookEventStore } from '../../ports';
-import { batchGet, isConditionFailure, queryAll } from './batch';
+import { batchGet, getItem, queryAll, writeIf } from './batch';
 import {
   webhookDeliveryFromItem,
   webhookDeliveryToItem,
@@ -78,28 +78,23 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
     );
 
   async function get(accountId: string, id: string) {
-    const out = await db.send(
-      new GetCommand({ TableName: table, Key: webhookEventKeys.event(accountId, id), ConsistentRead: true }),
-    );
-    return out.Item ? webhookEventFromItem(out.Item) : undefined;
+    return getItem(db, table, webhookEventKeys.event(accountId, id), webhookEventFromItem, true);
   }
 
   return {
     get,
 
     async createOnce(event) {
-      try {
-        await db.send(
+      const created = await writeIf(
+        db.send(
           new PutCommand({
             TableName: table,
             Item: webhookEventToItem(event),
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
-        );
-        return { created: true, event };
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
+        ),
+      );
+      if (created) return { created: true, event };
       const stored = await get(event.accountId, event.id);
       if (!stored) throw new Error(`Webhook event ${event.id} exists and cannot be read`);
       return { created: false, event: stored };
@@ -157,14 +152,7 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async getDelivery(accountId, id) {
-      const out = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: webhookEventKeys.delivery(accountId, id),
-          ConsistentRead: true,
-        }),
-      );
-      return out.Item ? webhookDeliveryFromItem(out.Item) : undefined;
+      return getItem(db, table, webhookEventKeys.delivery(accountId, id), webhookDeliveryFromItem, true);
     },
 
     async listEvents(accountId, filter, page) {

@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
 import { sliceOf } from '../../http/pagination';
 import type { TWebhookSecretStore, TWebhookStore } from '../../ports';
-import { batchGet, batchWrite, queryListOrder } from './batch';
+import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
   webhookFromItem,
   webhookHeaderItem,
@@ -41,21 +41,11 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
 
   return {
     async get(accountId, id) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: webhookKeys.item(accountId, id), ConsistentRead: true }),
-      );
-      return out.Item ? webhookFromItem(out.Item) : undefined;
+      return getItem(db, table, webhookKeys.item(accountId, id), webhookFromItem, true);
     },
 
     async webhookOfHeader(accountId, headerId) {
-      const out = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: webhookKeys.header(accountId, headerId),
-          ConsistentRead: true,
-        }),
-      );
-      return out.Item ? (out.Item.webhookId as string) : undefined;
+      return getItem(db, table, webhookKeys.header(accountId, headerId), (i) => i.webhookId as string, true);
     },
 
     async save(webhook, previous) {
@@ -96,10 +86,7 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
 export function createWebhookSecretStore(db: DynamoDBDocumentClient, table: string): TWebhookSecretStore {
   return {
     async get(accountId) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: webhookKeys.secret(accountId), ConsistentRead: true }),
-      );
-      return out.Item ? webhookSecretFromItem(out.Item) : undefined;
+      return getItem(db, table, webhookKeys.secret(accountId), webhookSecretFromItem, true);
     },
 
     save: (record, previous) => putVersioned(db, table, webhookSecretToItem(record), previous),

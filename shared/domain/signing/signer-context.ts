@@ -79,10 +79,13 @@ export async function loadSigner(
   bundleId: string,
   packetId: string,
 ): Promise<TSignerContext> {
-  const bundle = await deps.bundles.get(accountId, bundleId);
+  // The session names all three, so the bundle and the signer's record are read side by side.
+  const [bundle, record] = await Promise.all([
+    deps.bundles.get(accountId, bundleId),
+    deps.records.get(accountId, bundleId, packetId),
+  ]);
   const packet = bundle?.packets.find((p) => p.id === packetId);
   if (!bundle || !packet) throw new NotFoundError('This signing link is no longer valid.');
-  const record = await deps.records.get(accountId, bundleId, packetId);
   return {
     bundle,
     packet,

@@ -91,11 +91,12 @@ export async function deliverEvent(
  * Counts events that failed every attempt, in a row; a success starts the count over. At
  * WEBHOOK_DISABLE_AFTER the service disables the webhook (noting when, so its events are still
  * logged). Written on the webhook's version, so a sender's edit at the same moment is not lost.
- * The webhook as read before the call is tried first, so the usual success (no failures to
- * forget) reads nothing more; only a write that lost a race reads it again.
+ * A failure is written on the webhook as read before the call (a write that lost a race reads it
+ * again). A success reads it afresh: another delivery may have given up during the call, and its
+ * count must be forgotten too.
  */
 async function recordOutcome(deps: TDeliverDeps, known: TWebhook, succeeded: boolean): Promise<void> {
-  let fresh: TWebhook | undefined = known;
+  let fresh: TWebhook | undefined = succeeded ? undefined : known;
   await retryOnConflict(async () => {
     const current = fresh ?? (await deps.webhooks.get(known.accountId, known.id));
     fresh = undefined;
