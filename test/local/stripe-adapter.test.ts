@@ -298,6 +298,13 @@ describe('Stripe payment adapter', () => {
       recorded?.version,
     );
     expect((await call('GET', `/bundles/${b.id}/`)).body.payment.status).toBe('paid');
+
+    // The operator asks again: a new refund, not a replay of the refused one.
+    const retried = await refundPayment(deps(), runtime.demo.accountId, b.id);
+    expect(retried.refund?.id).toMatch(/^re_/);
+    expect(retried.refund?.id).not.toBe(done.refund!.id);
+    expect(retried.bundle.payment?.status).toBe('refunded');
+    expect([...standin.refunds.values()].filter((r) => r.payment_intent === b.intent)).toHaveLength(2);
   });
 
   it("finds the bundle of a refund whose charge lacks metadata from its PaymentIntent's", async () => {
@@ -324,7 +331,7 @@ describe('Stripe payment adapter', () => {
     expect(await stripe.parseWebhook(partial, standin.sign(partial))).toBeUndefined();
   });
 
-  it('refuses to refund a payment that is not paid, and Stripe refuses a second refund', async () => {
+  it('refuses to refund a payment that is not paid, and records one refunded at Stripe already', async () => {
     const b = await aPaidBundle();
     await expect(refundPayment(deps(), runtime.demo.accountId, b.id)).rejects.toThrow(ConflictError);
     await startPayment(deps(), runtime.demo.accountId, b.id, b.packetId);

@@ -110,4 +110,16 @@ describe('logs', () => {
     expect(out).not.toMatch(/Token abc|"k"|"s"/);
     expect(out).toContain('"host":"x"');
   });
+  it("keep an error's cause, so a 503 says what failed underneath", () => {
+    const cause = Object.assign(
+      new Error('User is not authorized to perform secretsmanager:GetSecretValue'),
+      {
+        name: 'AccessDeniedException',
+      },
+    );
+    const out = redact({ err: new Error('Payments are unavailable right now', { cause }) }) as {
+      err: { cause: { name: string; message: string } };
+    };
+    expect(out.err.cause).toMatchObject({ name: 'AccessDeniedException', message: cause.message });
+  });
 });

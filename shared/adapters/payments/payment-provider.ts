@@ -70,7 +70,11 @@ export async function readStripeKeys(
   } catch (err) {
     if ((err as Error).name === 'ResourceNotFoundException')
       throw new ServiceUnavailableError(NOT_CONFIGURED);
-    throw new ServiceUnavailableError('Payments are unavailable right now: their keys could not be read.');
+    // The cause (AccessDenied, a KMS or network error) goes to the log with the 503, for the
+    // operator; the caller is told only that the keys could not be read.
+    throw new ServiceUnavailableError('Payments are unavailable right now: their keys could not be read.', {
+      cause: err,
+    });
   } finally {
     client.destroy();
   }

@@ -164,6 +164,8 @@ export interface TPayment {
   reference?: string;
   /** The processor's events already recorded (the last few), so a repeated one changes nothing. */
   eventIds?: string[];
+  /** Refunds the bank refused: each new refund asked after one is a new request to the processor. */
+  refundFailures?: number;
 }
 
 export interface TBundle {

@@ -47,6 +47,7 @@ export async function recordPaymentEvent(
         payment: {
           ...p,
           status: outcome === 'refund_failed' ? 'paid' : outcome,
+          ...(outcome === 'refund_failed' ? { refundFailures: (p.refundFailures ?? 0) + 1 } : {}),
           eventIds: [...(p.eventIds ?? []), paymentEvent.id].slice(-REMEMBERED_EVENTS),
         },
         events: [...b.events, event(kind, now, billed?.id, detail)],

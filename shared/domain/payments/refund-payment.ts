@@ -18,7 +18,7 @@ export interface TRefundOutcome {
 
 /**
  * The operator gives a bundle's payment back in full. The processor is asked under one key per
- * bundle, so running the command again never refunds twice. A refund the processor answers as
+ * bundle and attempt, so running the command again never refunds twice. A refund the processor answers as
  * succeeded (cards, usually) is recorded at once, with the refund's id as event id; a pending one
  * (bank debits) is recorded when the processor's webhook confirms it. The webhook of a refund
  * recorded here changes nothing: `refunded` is final.
@@ -40,7 +40,9 @@ export async function refundPayment(
     accountId,
     bundleId,
     packetId: billed?.id ?? '',
-    idempotencyKey: `bundle-refund-${accountId}-${bundleId}`,
+    // One key per attempt: the same command run again replays the same refund, while a refund
+    // asked after the bank refused one is a new request (a replay would answer the failed one).
+    idempotencyKey: `bundle-refund-${accountId}-${bundleId}-${payment.refundFailures ?? 0}`,
   });
   if (refund.status !== 'succeeded') return { bundle, refund };
   const recorded = await recordPaymentEvent(deps, {
