@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
@@ -156,6 +157,64 @@ describe('envelope templates: who may use one', () => {
     }
   });
 
+  it('with teams on, those it is shared with edit it, but only its owner and admins widen or delete it', async () => {
+    await setFeatures({ teams: true });
+    try {
+      const own = await envelopeBy(keys.owner, { name: 'Sales kit' });
+      const edited = await call('PATCH', `/envelope-templates/${own.id}/`, {
+        key: keys.teammate,
+        json: { description: 'Edited by a teammate' },
+      });
+      expect(edited.status, edited.text).toBe(200);
+      for (const [method, json] of [
+        ['PATCH', { is_shared: true }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await call(method, `/envelope-templates/${own.id}/`, { key: keys.teammate, json });
+        expect(res.status, method).toBe(403);
+        expect(res.body.code).toBe('permission_denied');
+      }
+      // A document template the teammate cannot see (Legal's) cannot be added by the teammate,
+      // though the owner sees it.
+      const legalDoc = await call('POST', '/templates/', {
+        key: keys.owner,
+        json: {
+          name: 'Legal only',
+          team: ids.legal,
+          file_b64: await aPdfB64(),
+          roles: [{ key: 'signer', label: 'Signer' }],
+          fields: [],
+        },
+      });
+      expect(legalDoc.status, legalDoc.text).toBe(201);
+      const documents = [
+        { key: 'doc-1', template_id: docTemplate },
+        { key: 'doc-2', template_id: legalDoc.body.id },
+      ];
+      const sneaked = await call('PATCH', `/envelope-templates/${own.id}/`, {
+        key: keys.teammate,
+        json: { documents },
+      });
+      expect(sneaked.status).toBe(400);
+      expect(sneaked.body.errors.map((e: { field: string }) => e.field)).toEqual([
+        'documents[1].template_id',
+      ]);
+      expect(
+        (await call('PATCH', `/envelope-templates/${own.id}/`, { key: keys.owner, json: { documents } }))
+          .status,
+      ).toBe(200);
+
+      const shared = await call('PATCH', `/envelope-templates/${own.id}/`, {
+        key: keys.owner,
+        json: { is_shared: true },
+      });
+      expect(shared.body.is_shared).toBe(true);
+      expect((await call('DELETE', `/envelope-templates/${own.id}/`, { key: keys.admin })).status).toBe(204);
+    } finally {
+      await setFeatures({ teams: false });
+    }
+  });
+
   it("another account's template is still not found (404), never forbidden", async () => {
     const t = await envelopeBy(keys.owner);
     const other = await runtime.seedAccount('Elsewhere', 'admin@elsewhere.example');
@@ -239,6 +298,72 @@ describe('document templates: teams', () => {
         expect(await sees(keys[who], legalOnly), who).toBe(true);
         expect(await lists(keys[who], legalOnly), who).toBe(true);
       }
+    } finally {
+      await setFeatures({ teams: false });
+    }
+  });
+});
+
+describe('document templates: changing and deleting', () => {
+  it('with teams on, those it is shared with edit it; widening and deleting are for its owner and admins', async () => {
+    await setFeatures({ teams: true });
+    try {
+      const create = await call('POST', '/templates/', {
+        key: keys.owner,
+        json: {
+          name: "Sales' offer",
+          file_b64: await aPdfB64(),
+          roles: [{ key: 'signer', label: 'Signer' }],
+          fields: [],
+        },
+      });
+      const id = create.body.id as string;
+      const renamed = await call('PATCH', `/templates/${id}/`, {
+        key: keys.teammate,
+        json: { name: 'Renamed' },
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      for (const [method, json] of [
+        ['PATCH', { is_shared: true }],
+        ['PATCH', { team: ids.legal }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await call(method, `/templates/${id}/`, { key: keys.teammate, json });
+        expect(res.status, `${method} ${JSON.stringify(json)}`).toBe(403);
+        expect(res.body.code).toBe('permission_denied');
+      }
+      // Someone it is not shared with does not learn it exists.
+      for (const method of ['PATCH', 'DELETE'] as const) {
+        const res = await call(method, `/templates/${id}/`, { key: keys.outsider, json: { name: 'x' } });
+        expect(res.status, method).toBe(404);
+      }
+      const got = await call('GET', `/templates/${id}/`, { key: keys.owner });
+      expect(got.body).toMatchObject({ name: 'Renamed', is_shared: false });
+      expect(
+        (await call('PATCH', `/templates/${id}/`, { key: keys.owner, json: { is_shared: true } })).status,
+      ).toBe(200);
+      expect((await call('DELETE', `/templates/${id}/`, { key: keys.admin })).status).toBe(204);
+    } finally {
+      await setFeatures({ teams: false });
+    }
+  });
+});
+
+describe('list keys written before they carried who may see a template', () => {
+  it('are decided by the item itself', async () => {
+    await setFeatures({ teams: true });
+    try {
+      const t = await envelopeBy(keys.owner, { name: 'Written long ago' });
+      await runtime.db.send(
+        new UpdateCommand({
+          TableName: runtime.config.tableName,
+          Key: { pk: `ENVTEMPLATE#${t.id}`, sk: 'ENVTEMPLATE' },
+          UpdateExpression: 'SET lsk = :old',
+          ExpressionAttributeValues: { ':old': `${new Date().toISOString()}#${t.id}` },
+        }),
+      );
+      expect(await listedFor(keys.teammate)).toContain(t.id);
+      expect(await listedFor(keys.outsider)).not.toContain(t.id);
     } finally {
       await setFeatures({ teams: false });
     }

@@ -295,7 +295,7 @@ describe('who sees a template', () => {
     expect(await idsSeenBy(colleagueKey)).toContain(own.body.id);
   });
 
-  it("teams on: one not shared is its owner's only; a shared one is the account's", async () => {
+  it("teams on: one not shared is hidden from a colleague in none of its owner's teams; a shared one is the account's", async () => {
     await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(account.accountId, {
       teams: true,
     });
@@ -331,6 +331,9 @@ describe('who sees a template', () => {
     });
     expect(bundle.status).toBe(400);
     expect(fieldsOf(bundle)).toEqual(['documents[0].template_id']);
+    await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(account.accountId, {
+      teams: false,
+    });
   });
 });
 

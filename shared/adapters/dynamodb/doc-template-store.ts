@@ -1,17 +1,14 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../http/pagination';
 import type { TDocTemplateStore } from '../../ports';
-import { batchGet, queryListOrder } from './batch';
+import { batchGet, getItem, queryListOrder } from './batch';
 import { docTemplateFromItem, docTemplateKeys, docTemplateToItem } from './entities/doc-template';
 import { deleteVersioned, putVersioned } from './versioned';
 
 export function createDocTemplateStore(db: DynamoDBDocumentClient, table: string): TDocTemplateStore {
   return {
     async get(accountId, id) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: docTemplateKeys.item(accountId, id) }),
-      );
-      return out.Item ? docTemplateFromItem(out.Item) : undefined;
+      return getItem(db, table, docTemplateKeys.item(accountId, id), docTemplateFromItem);
     },
 
     async save(template, previous) {
@@ -30,7 +27,7 @@ export function createDocTemplateStore(db: DynamoDBDocumentClient, table: string
     async list(accountId, visible, page) {
       const refs = (await queryListOrder(db, table, docTemplateKeys.listPartition(accountId)))
         .map((i) => docTemplateKeys.parseListOrder(i.lsk as string))
-        .filter(visible);
+        .filter((r) => r.legacy || visible(r));
       const wanted = sliceOf(refs, page);
       const items = await batchGet(
         db,

@@ -1,7 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../http/pagination';
 import type { TEnvelopeTemplateStore } from '../../ports';
-import { batchGet, queryListOrder } from './batch';
+import { batchGet, getItem, queryListOrder } from './batch';
 import {
   envelopeTemplateFromItem,
   envelopeTemplateKeys,
@@ -14,10 +14,7 @@ export function createEnvelopeTemplateStore(
   table: string,
 ): TEnvelopeTemplateStore {
   async function find(id: string) {
-    const out = await db.send(
-      new GetCommand({ TableName: table, Key: envelopeTemplateKeys.item(id), ConsistentRead: true }),
-    );
-    return out.Item ? envelopeTemplateFromItem(out.Item) : undefined;
+    return getItem(db, table, envelopeTemplateKeys.item(id), envelopeTemplateFromItem, true);
   }
 
   return {
@@ -36,7 +33,7 @@ export function createEnvelopeTemplateStore(
     async listEnabled(accountId, visible, page) {
       const refs = (await queryListOrder(db, table, envelopeTemplateKeys.listPartition(accountId)))
         .map((i) => envelopeTemplateKeys.parseListOrder(i.lsk as string))
-        .filter(visible);
+        .filter((r) => r.legacy || visible(r));
       const items = await batchGet(
         db,
         table,

@@ -13,6 +13,12 @@ export interface TTemplateOwnership {
 export interface TTemplateAccess {
   account: TAccount | undefined;
   mayUse: (t: TTemplateOwnership) => boolean;
+  /**
+   * Who may change who sees a template (`is_shared`, `team`) or delete it: with teams on, its
+   * owner and the account's admins only; the members it is shared with use and edit it, but do
+   * not widen or remove it.
+   */
+  mayManage: (t: TTemplateOwnership) => boolean;
 }
 
 /**
@@ -26,15 +32,17 @@ export async function templateAccess(
   caller: { accountId: string; userId: string },
 ): Promise<TTemplateAccess> {
   const account = await deps.accounts.getAccount(caller.accountId);
-  if (!account?.features.teams) return { account, mayUse: () => true };
+  const everyone = () => true;
+  if (!account?.features.teams) return { account, mayUse: everyone, mayManage: everyone };
   const users = await deps.accounts.listUsers(caller.accountId);
   const me = users.find((u) => u.id === caller.userId);
-  if (me?.isAdmin) return { account, mayUse: () => true };
+  if (me?.isAdmin) return { account, mayUse: everyone, mayManage: everyone };
   const myTeams = new Set(me?.teams ?? []);
   const teamsOf = new Map(users.map((u) => [u.id, u.teams ?? []]));
   const mayUse = (t: TTemplateOwnership) =>
     t.isShared ||
     (t.owner !== undefined && t.owner === caller.userId) ||
     (t.team ? myTeams.has(t.team) : (teamsOf.get(t.owner ?? '') ?? []).some((team) => myTeams.has(team)));
-  return { account, mayUse };
+  const mayManage = (t: TTemplateOwnership) => t.owner !== undefined && t.owner === caller.userId;
+  return { account, mayUse, mayManage };
 }

@@ -3,8 +3,9 @@ import type { TAccountStore, TDocTemplateStore, TEnvelopeTemplateStore } from '.
 import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '../../schemas/bundle-request';
 import { parseInput, zList } from '../../schemas/common';
 import { ENVELOPE_TEMPLATE_ID } from '../envelope-templates/envelope-template';
-import { envelopeTemplateAccess, type TEnvelopeCaller } from '../envelope-templates/get-envelope-template';
+import { envelopeTemplateAccess } from '../envelope-templates/get-envelope-template';
 import { NotFoundError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import type { TTemplateCaller } from '../templates/doc-template';
 import type { TBundle } from './bundle';
 
 /** The template's reminder settings, as the bundle holds them. */
@@ -47,7 +48,7 @@ const DEFAULTS = [
  */
 export async function envelopeBundleRequest(
   deps: { envelopeTemplates: TEnvelopeTemplateStore; templates: TDocTemplateStore; accounts: TAccountStore },
-  caller: TEnvelopeCaller,
+  caller: TTemplateCaller,
   body: object,
 ): Promise<{ request: Record<string, unknown>; reminders?: TEnvelopeReminders }> {
   const { account, mayUse } = await envelopeTemplateAccess(deps, caller);

@@ -2,20 +2,17 @@ import type { TClock, TIds } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
 import { retryOnConflict } from '../retry-on-conflict';
+import type { TTemplateCaller } from '../templates/doc-template';
 import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelope-template';
 import type { TEnvelopeTemplate } from './envelope-template';
-import {
-  envelopeTemplateAccess,
-  type TEnvelopeAccessDeps,
-  type TEnvelopeCaller,
-} from './get-envelope-template';
+import { envelopeTemplateAccess, type TEnvelopeAccessDeps } from './get-envelope-template';
 
 /** `T-` and the first 8 characters of a random base62 slug (about 47 bits). */
 const newEnvelopeTemplateId = (ids: TIds) => `T-${ids.slug().slice(0, 8)}`;
 
 export async function createEnvelopeTemplate(
   deps: TEnvelopeAccessDeps & { documentTemplates?: TDocumentTemplateCheck; clock: TClock; ids: TIds },
-  caller: TEnvelopeCaller,
+  caller: TTemplateCaller,
   body: unknown,
 ): Promise<TEnvelopeTemplate> {
   await envelopeTemplateAccess(deps, caller);

@@ -1,12 +1,8 @@
 import type { TAccountStore, TEnvelopeTemplateStore } from '../../ports';
 import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError, PermissionDeniedError } from '../errors';
+import type { TTemplateCaller } from '../templates/doc-template';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
-
-export interface TEnvelopeCaller {
-  accountId: string;
-  userId: string;
-}
 
 export type TEnvelopeAccessDeps = { envelopeTemplates: TEnvelopeTemplateStore; accounts: TAccountStore };
 
@@ -16,7 +12,7 @@ export type TEnvelopeAccessDeps = { envelopeTemplates: TEnvelopeTemplateStore; a
  */
 export async function envelopeTemplateAccess(
   deps: { accounts: TAccountStore },
-  caller: TEnvelopeCaller,
+  caller: TTemplateCaller,
 ): Promise<TTemplateAccess> {
   const access = await templateAccess(deps, caller);
   if (!access.account?.features.envelope_templates)
@@ -30,10 +26,12 @@ export async function envelopeTemplateAccess(
  */
 export async function getEnvelopeTemplate(
   deps: TEnvelopeAccessDeps,
-  caller: TEnvelopeCaller,
+  caller: TTemplateCaller,
   id: string,
+  /** The caller's access when the caller has read it already. */
+  access?: TTemplateAccess,
 ): Promise<TEnvelopeTemplate> {
-  const { mayUse } = await envelopeTemplateAccess(deps, caller);
+  const { mayUse } = access ?? (await envelopeTemplateAccess(deps, caller));
   const template = ENVELOPE_TEMPLATE_ID.test(id)
     ? await deps.envelopeTemplates.get(caller.accountId, id)
     : undefined;

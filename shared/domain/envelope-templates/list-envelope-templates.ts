@@ -1,16 +1,13 @@
 import type { TPage } from '../../http/pagination';
 import type { TPageOf } from '../../ports';
+import type { TTemplateCaller } from '../templates/doc-template';
 import type { TEnvelopeTemplate } from './envelope-template';
-import {
-  envelopeTemplateAccess,
-  type TEnvelopeAccessDeps,
-  type TEnvelopeCaller,
-} from './get-envelope-template';
+import { envelopeTemplateAccess, type TEnvelopeAccessDeps } from './get-envelope-template';
 
 /** Enabled templates the caller may use only, newest created first (spec, "List Envelope Templates"). */
 export async function listEnvelopeTemplates(
   deps: TEnvelopeAccessDeps,
-  caller: TEnvelopeCaller,
+  caller: TTemplateCaller,
   page: TPage,
 ): Promise<TPageOf<TEnvelopeTemplate>> {
   const { mayUse } = await envelopeTemplateAccess(deps, caller);

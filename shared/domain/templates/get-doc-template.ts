@@ -1,5 +1,5 @@
 import type { TAccountStore, TDocTemplateStore } from '../../ports';
-import { templateAccess } from '../accounts/template-access';
+import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError } from '../errors';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
@@ -10,20 +10,23 @@ export async function findDocTemplate(
   deps: { templates: TDocTemplateStore; accounts: TAccountStore },
   caller: TTemplateCaller,
   id: string,
+  /** The caller's access when the caller has read it already. */
+  access?: TTemplateAccess,
 ): Promise<TDocTemplate | undefined> {
   if (!UUID.test(id)) return undefined;
   const template = await deps.templates.get(caller.accountId, id.toLowerCase());
   if (!template) return undefined;
   if (template.isShared) return template;
-  return (await templateAccess(deps, caller)).mayUse(template) ? template : undefined;
+  return (access ?? (await templateAccess(deps, caller))).mayUse(template) ? template : undefined;
 }
 
 export async function getDocTemplate(
   deps: { templates: TDocTemplateStore; accounts: TAccountStore },
   caller: TTemplateCaller,
   id: string,
+  access?: TTemplateAccess,
 ): Promise<TDocTemplate> {
-  const template = await findDocTemplate(deps, caller, id);
+  const template = await findDocTemplate(deps, caller, id, access);
   if (!template) throw new NotFoundError('Document template not found.');
   return template;
 }

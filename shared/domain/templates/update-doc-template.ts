@@ -2,9 +2,10 @@ import type { TAccountStore, TClock, TDocTemplateStore, TPdfTools } from '../../
 import { ZDocumentRequestSchema } from '../../schemas/bundle-request';
 import { parseInput, parseInputAt } from '../../schemas/common';
 import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';
+import { templateAccess } from '../accounts/template-access';
 import { placeFields } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
-import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { checkRoles, checkTeam } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
@@ -14,6 +15,8 @@ import { asDocumentField, asTemplateError } from './template-input';
 /**
  * PATCH /templates/{id}/: name, is_shared, team, roles and fields given replace the stored ones
  * (the PDF stays). Fields are checked as on create; new roles must still cover every stored field.
+ * Whoever may use the template may change it; changing who sees it is for its owner and the
+ * account's admins (403 otherwise).
  */
 export async function updateDocTemplate(
   deps: { templates: TDocTemplateStore; accounts: TAccountStore; pdf: TPdfTools; clock: TClock },
@@ -29,10 +32,18 @@ export async function updateDocTemplate(
   await checkTeam(deps.accounts, caller.accountId, input.team ?? undefined, errors);
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
+  const access = await templateAccess(deps, caller);
   return retryOnConflict(async () => {
-    const current = await getDocTemplate(deps, caller, id);
+    const current = await getDocTemplate(deps, caller, id, access);
     if (opts.expectedVersion !== undefined && current.version !== opts.expectedVersion)
       throw new ConflictError('The template was changed since it was read; reload it and try again.');
+    const widens =
+      (input.is_shared !== undefined && input.is_shared !== current.isShared) ||
+      (input.team !== undefined && (input.team ?? undefined) !== current.team);
+    if (widens && !access.mayManage(current))
+      throw new PermissionDeniedError(
+        "Only the template's owner or an account admin may change who sees it (is_shared, team).",
+      );
     const nextRoles = roles ?? current.roles;
     const roleKeys = new Set(nextRoles.map((r) => r.key));
     let fields: TField[] = current.fields;

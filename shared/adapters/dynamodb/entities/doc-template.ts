@@ -16,14 +16,20 @@ export const docTemplateKeys = {
     lpk: docTemplateKeys.listPartition(t.accountId),
     lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner}#${t.team ?? ''}`,
   }),
+  /**
+   * `legacy`: a key written before it carried the team, which cannot tell who may see the
+   * template; the list then asks the item itself.
+   */
   parseListOrder: (lsk: string) => {
-    const [created, id, shared, owner, team] = lsk.split('#');
+    const parts = lsk.split('#');
+    const [created, id, shared, owner, team] = parts;
     return {
       created: created ?? '',
       id: id ?? '',
       isShared: shared === 's',
       owner: owner ?? '',
       ...(team ? { team } : {}),
+      legacy: parts.length < 5,
     };
   },
 };

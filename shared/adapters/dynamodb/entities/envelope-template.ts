@@ -14,9 +14,14 @@ export const envelopeTemplateKeys = {
     lpk: envelopeTemplateKeys.listPartition(t.accountId),
     lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner ?? ''}`,
   }),
+  /**
+   * `legacy`: a key written before it carried sharing and owner (`<created>#<T-slug>`); the list
+   * then asks the item itself.
+   */
   parseListOrder: (lsk: string) => {
-    const [, id, shared, owner] = lsk.split('#');
-    return { id: id ?? '', isShared: shared === 's', ...(owner ? { owner } : {}) };
+    const parts = lsk.split('#');
+    const [, id, shared, owner] = parts;
+    return { id: id ?? '', isShared: shared === 's', ...(owner ? { owner } : {}), legacy: parts.length < 4 };
   },
 };
 
