@@ -12,6 +12,7 @@ import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 import { systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
+import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
 import { submitId, submitSelfie } from '../../shared/domain/signing/image-auth';
 import { openSession } from '../../shared/domain/signing/open-session';
@@ -42,7 +43,13 @@ const UPLOAD_BODY = {
  * (docs/signer-api.md). No API key: link and session tokens authenticate, and every answer is
  * about the one packet a session is bound to.
  */
-export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+export function buildSigningHandler(opts: {
+  config: TConfig;
+  db?: DynamoDBDocumentClient;
+  log?: TLogger;
+  /** Tests pass smaller smart link limits; the deployed service uses PORTAL_LIMITS. */
+  portalLimits?: TPortalLimits;
+}) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
   const log = opts.log ?? createLogger(config.logLevel);
@@ -149,7 +156,7 @@ export function buildSigningHandler(opts: { config: TConfig; db?: DynamoDBDocume
     ...paymentRoutes({ ...deps, config, payments: createPaymentProviderSource(config), session }),
     ...pageRoutes({ ...deps, config }),
     // Portal smart links (ARCHITECTURE.md, "Envelope templates"): /portal/<template id>.
-    ...portalRoutes({ ...deps, db, config }),
+    ...portalRoutes({ ...deps, db, config, ...(opts.portalLimits ? { limits: opts.portalLimits } : {}) }),
     // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
     ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.

@@ -23,6 +23,7 @@ import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-sealer';
 import type { TConfig } from '../../shared/config';
+import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
 import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
 import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
@@ -80,6 +81,8 @@ export interface TRuntimeOptions {
    * endpoint) and secret, instead of the local provider. For tests of the operator's setup.
    */
   stripeKeys?: { secretsManagerEndpoint: string; secretId: string };
+  /** Smaller smart link limits (bundles and page loads per address, per template), for tests. */
+  portalLimits?: TPortalLimits;
 }
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
@@ -316,7 +319,12 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
         templates: buildTemplatesHandler({ config, db, log: fnLog('templates') }),
         webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
-        signing: buildSigningHandler({ config, db, log: fnLog('signing') }),
+        signing: buildSigningHandler({
+          config,
+          db,
+          log: fnLog('signing'),
+          ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
+        }),
         'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
       },
       pages: outboxPages(outboxDir),
