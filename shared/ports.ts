@@ -79,8 +79,10 @@ export interface TEnvelopeTemplateStore {
 export interface TPrepSessionStore {
   create(session: TPrepSession): Promise<void>;
   get(hash: string): Promise<TPrepSession | undefined>;
-  /** Marks the session saved; false when a save already did. */
+  /** Claims the session for a save (`savedAt` = `at`); false when another save already holds it. */
   finish(hash: string, at: string): Promise<boolean>;
+  /** Gives up the claim `finish(hash, at)` made (the save failed): the session is open again. */
+  reopen(hash: string, at: string): Promise<boolean>;
 }
 
 /** Document templates, each one item written conditionally on `version`. */

@@ -34,6 +34,7 @@ import type {
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
+import { messagePage } from './message-page';
 import { securityHeaders } from './security-headers';
 
 export interface TPortalRouteDeps {
@@ -44,7 +45,7 @@ export interface TPortalRouteDeps {
   tokens: TSigningTokenStore;
   blobs: TBlobStore;
   clock: TClock;
-  /** Tests pass smaller limits; the deployed service uses PORTAL_LIMITS. */
+  /** Tests pass smaller limits (buildSigningHandler's portalLimits); deployed: PORTAL_LIMITS. */
   limits?: TPortalLimits;
   counters?: TPortalCounterStore;
 }
@@ -94,13 +95,6 @@ ${input('email', 'Your email', 'email', 'email')}
 </html>
 `;
 }
-
-const messagePage = (base: string, title: string, text: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,"><title>${esc(title)}</title><link rel="stylesheet" href="${esc(`${base}/sign/assets/${signingAssets().version}/app.css`)}"></head>
-<body><main id="main" class="main"><section class="card"><h1>${esc(title)}</h1>
-<p>${esc(text)}</p></section></main></body></html>
-`;
 
 const notFoundPage = (base: string) =>
   messagePage(base, 'This link is not in use', 'Ask whoever sent it for a new one.');

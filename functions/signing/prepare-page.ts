@@ -16,7 +16,11 @@ import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import type { TConfig } from '../../shared/config';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
 import { publishTemplateEvent } from '../../shared/domain/templates/publish-template-event';
-import { openPrepSession, savePrepSession } from '../../shared/domain/templates/save-prep-session';
+import {
+  findPrepSession,
+  openPrepSession,
+  savePrepSession,
+} from '../../shared/domain/templates/save-prep-session';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
@@ -27,6 +31,7 @@ import { toDocTemplateResponse } from '../../shared/schemas/doc-template';
 import { toPrepSessionResponse } from '../../shared/schemas/prep-session';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
+import { messagePage } from './message-page';
 import { MAX_INLINE_PDF_BYTES } from './pages';
 import { securityHeaders } from './security-headers';
 
@@ -44,7 +49,8 @@ const TOKEN_HEADER = 'x-preparation-token';
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/prepare/');
 
-function shell(base: string, body: string, withScript: boolean): string {
+/** The page itself: an HTML shell the script fills in. */
+function appPage(base: string): string {
   const assets = `${base}/sign/assets/${signingAssets().version}`;
   return `<!doctype html>
 <html lang="en" data-api="${esc(`${base}/prepare/api`)}" data-assets="${esc(assets)}">
@@ -56,20 +62,18 @@ function shell(base: string, body: string, withScript: boolean): string {
 <title>Prepare a template</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 <link rel="stylesheet" href="${esc(assets)}/prepare.css">
-${withScript ? `<script type="module" src="${esc(assets)}/prepare.js"></script>` : ''}
+<script type="module" src="${esc(assets)}/prepare.js"></script>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">Prepare a template</span></div></div></header>
-${body}
+<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">Loading the template…</p></main>
+<noscript><p class="card message">Preparing a template needs JavaScript. Turn it on and reload this page.</p></noscript>
+<div id="announcer" class="sr-only" role="status" aria-live="polite"></div>
 </body>
 </html>
 `;
 }
-
-const message = (title: string, text: string) =>
-  `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
-<h1 id="msg-title">${esc(title)}</h1><p>${esc(text)}</p></section></main>`;
 
 export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
   const { config, db } = deps;
@@ -90,34 +94,46 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
     ...securityHeaders(config, { https: req.url.protocol === 'https:' }),
     'Cache-Control': 'no-store',
   });
-  const html = (req: TRequest, status: number, text: string): TResponse => ({
+  /**
+   * The page is embedded like an embedded signing session: only the origins the session's account
+   * lists (`npm run admin -- set-embed-origins`) may frame it; none when it lists none.
+   */
+  async function frameAncestorsOf(accountId: string | undefined): Promise<string[] | undefined> {
+    if (!accountId) return undefined;
+    const account = await deps.accounts.getAccount(accountId);
+    return account?.embedOrigins?.length ? account.embedOrigins : undefined;
+  }
+  const html = (req: TRequest, status: number, text: string, frameAncestors?: string[]): TResponse => ({
     status,
     text,
-    headers: { ...headers(req), 'Content-Type': 'text/html; charset=utf-8' },
+    headers: {
+      ...securityHeaders(config, {
+        https: req.url.protocol === 'https:',
+        ...(frameAncestors ? { frameAncestors } : {}),
+      }),
+      'Cache-Control': 'no-store',
+      'Content-Type': 'text/html; charset=utf-8',
+    },
   });
   const open = (req: TRequest) => openPrepSession(sessionDeps, req.header(TOKEN_HEADER));
 
   async function page(req: TRequest): Promise<TResponse> {
     const base = basePath(req);
+    // A session's own messages (expired, saved, template gone) show in the frame too; an unknown
+    // link's never do.
+    const found = await findPrepSession(sessionDeps, req.params.token);
+    const ancestors = await frameAncestorsOf(found?.accountId);
     try {
       await openPrepSession(sessionDeps, req.params.token);
     } catch (err) {
       const name = (err as Error).name;
       if (name !== 'NotFoundError' && name !== 'GoneError') throw err;
-      const text =
-        name === 'GoneError'
-          ? (err as Error).message
-          : 'This preparation link is not valid. Ask for a new one.';
-      return html(
-        req,
-        name === 'GoneError' ? 410 : 404,
-        shell(base, message('This link does not work', text), false),
-      );
+      const gone = name === 'GoneError';
+      const text = gone ? (err as Error).message : 'This preparation link is not valid. Ask for a new one.';
+      const body = messagePage(base, 'This link does not work', text, { header: 'Prepare a template' });
+      return html(req, gone ? 410 : 404, body, ancestors);
     }
-    const body = `<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">Loading the template…</p></main>
-<noscript><p class="card message">Preparing a template needs JavaScript. Turn it on and reload this page.</p></noscript>
-<div id="announcer" class="sr-only" role="status" aria-live="polite"></div>`;
-    return html(req, 200, shell(base, body, true));
+    return html(req, 200, appPage(base), ancestors);
   }
 
   return [

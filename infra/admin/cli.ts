@@ -137,7 +137,7 @@ export const COMMANDS = {
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:
-      'Set the origins whose pages may frame embedded signing (comma-separated; "" removes them all); prints them.',
+      'Set the origins whose pages may frame embedded signing and template preparation (comma-separated; "" removes them all); prints them.',
     flags: { account: 'string', origins: 'string' },
     required: ['account', 'origins'],
   },

@@ -1,11 +1,15 @@
 // A Document Template preparation session in a real headless Chromium (Debian's, driven by
 // playwright-core): the public page renders the template's PDF, a role is added, a signature field
 // is drawn by click-drag and moved by drag, a second field is added from the keyboard, and Save
-// writes the template, which the API then shows. Screenshots go to test-artifacts/.
+// writes the template, which the API then shows; a field's role is changed keeping its other
+// roles; the page works framed by an origin the account lists. Screenshots go to test-artifacts/.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -13,15 +17,35 @@ import { apiClient, startTestRuntime } from '../helpers/runtime';
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let browser: Browser;
+let partner: { origin: string; server: Server };
+
+/** The integrator's own site: a page that frames the preparation link it is given. */
+async function startPartnerSite() {
+  const server = createServer((req, res) => {
+    const src = (new URL(req.url ?? '/', 'http://partner').searchParams.get('src') ?? '').replace(
+      /"/g,
+      '&quot;',
+    );
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      `<!doctype html><html><head><title>Partner app</title></head><body><h1>Partner app</h1>` +
+        `<iframe title="Prepare your template" src="${src}" style="width:1200px;height:800px"></iframe></body></html>`,
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   call = apiClient(runtime);
+  partner = await startPartnerSite();
   if (runBrowser) browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
+  await new Promise<void>((done) => (partner ? partner.server.close(() => done()) : done()));
   await runtime?.stop();
 });
 
@@ -155,5 +179,81 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
     await context.close();
     const t = await call('GET', `/templates/${session.body.template_id}/`);
     expect(t.body.fields).toEqual([]);
+  });
+  it("changing a field's role keeps its `-` prefix and its other roles", async () => {
+    const made = await call('POST', '/templates/', {
+      json: {
+        name: 'Lease with agent',
+        file_b64: await aPdfB64(),
+        roles: [
+          { key: 'tenant', label: 'Tenant' },
+          { key: 'agent', label: 'Agent' },
+          { key: 'landlord', label: 'Landlord' },
+        ],
+        fields: [
+          {
+            key: 'sig-t',
+            kind: 'sig',
+            page: 1,
+            x: 10,
+            y: 70,
+            w: 30,
+            h: 5,
+            editor_roles: ['-tenant', 'agent'],
+          },
+        ],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const session = await call('POST', '/templates/preparation_session/', {
+      json: { template_id: made.body.id },
+    });
+    expect(session.status, session.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchProblems(page, { responses: true });
+    await page.goto(session.body.url);
+    await page.locator('.page.rendered').first().waitFor();
+    await page.locator('.prep-field[data-key="sig-t"]').click();
+    expect(await page.locator('#f-role').inputValue()).toBe('tenant');
+    await page.locator('#f-role').selectOption('landlord');
+    await expect
+      .poll(() => page.locator('.prep-field[data-key="sig-t"]').textContent())
+      .toBe('Signature · Landlord');
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByRole('heading', { name: 'Template saved' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+    const t = await call('GET', `/templates/${made.body.id}/`);
+    expect(t.body.fields[0].editor_roles).toEqual(['-landlord', 'agent']);
+  });
+  it('works embedded in a page of an origin the account lists, and saves from the frame', async () => {
+    const account = await runtime.seedAccount('Embedded Preparation', 'owner@embedded-preparation.example');
+    await createAccountStore(runtime.db, runtime.config.tableName).setEmbedOrigins(account.accountId, [
+      partner.origin,
+    ]);
+    const session = await call('POST', '/templates/preparation_session/', {
+      key: account.apiKey,
+      json: { name: 'Embedded', file_b64: await aPdfB64(), roles: [{ key: 'buyer', label: 'Buyer' }] },
+    });
+    expect(session.status, session.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchProblems(page, { responses: true });
+    const framed = page.waitForResponse((r) => r.url() === session.body.url);
+    await page.goto(`${partner.origin}/?src=${encodeURIComponent(session.body.url)}`);
+    expect((await framed).headers()['content-security-policy']).toContain(
+      `frame-ancestors ${partner.origin}`,
+    );
+    const frame = page.frameLocator('iframe[title="Prepare your template"]');
+    await frame.locator('.page.rendered').first().waitFor();
+    await frame.getByRole('button', { name: 'Add field to page 1' }).click();
+    await frame.getByRole('button', { name: 'Save template' }).click();
+    await frame.getByRole('heading', { name: 'Template saved' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'prepare-4-embedded.png') });
+    expect(problems).toEqual([]);
+    await context.close();
+    const t = await call('GET', `/templates/${session.body.template_id}/`, { key: account.apiKey });
+    expect(t.body.fields).toHaveLength(1);
   });
 });

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
+import { randomIds, systemClock } from '../../shared/adapters/system';
+import { addTeam } from '../../shared/domain/accounts/add-team';
+import { addUser } from '../../shared/domain/accounts/add-user';
 import { hashApiKey, randomBase62 } from '../../shared/domain/accounts/api-key-secret';
-import { aPdfB64 } from '../helpers/bundles';
+import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import { setUserTeams } from '../../shared/domain/accounts/user-teams';
+import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 // Document Template preparation sessions over real HTTP: POST /templates/preparation_session/
@@ -39,8 +47,8 @@ async function aTemplate(key?: string): Promise<{ id: string }> {
   return res.body;
 }
 
-async function aSession(body: Record<string, unknown>) {
-  const res = await call('POST', '/templates/preparation_session/', { json: body });
+async function aSession(body: Record<string, unknown>, key?: string) {
+  const res = await call('POST', '/templates/preparation_session/', { json: body, ...(key ? { key } : {}) });
   expect(res.status, res.text).toBe(201);
   return { ...res.body, token: tokenOf(res.body.url) } as {
     url: string;
@@ -239,6 +247,48 @@ describe('the preparation page and its token', () => {
     expect(script.headers.get('content-type')).toContain('javascript');
   });
 
+  it("may be framed only by the origins the session's account lists (as embedded signing), else by none", async () => {
+    const embedding = await runtime.seedAccount(
+      'Embedding Preparation',
+      'owner@embedding-preparation.example',
+    );
+    const origins = ['https://app.partner.example', 'http://localhost:5173'];
+    await createAccountStore(runtime.db, runtime.config.tableName).setEmbedOrigins(
+      embedding.accountId,
+      origins,
+    );
+    const framed = await aSession(
+      { name: 'Framed', file_b64: b64, roles: [{ key: 'buyer' }] },
+      embedding.apiKey,
+    );
+    const res = await fetch(framed.url);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`frame-ancestors ${origins.join(' ')}`);
+    expect(csp).not.toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBeNull();
+    expect(csp).toContain("script-src 'self'");
+
+    // The link's own end (saved) shows in the frame too.
+    const saved = await prep('PUT', 'template', framed.token, {
+      version: 1,
+      roles: [{ key: 'buyer' }],
+      fields: [],
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const over = await fetch(framed.url);
+    expect(over.status).toBe(410);
+    expect(over.headers.get('content-security-policy')).toContain(`frame-ancestors ${origins.join(' ')}`);
+
+    // An account without origins (the demo account), and an unknown link: no framing at all.
+    const plain = await aSession({ name: 'Not framed', file_b64: b64 });
+    for (const url of [plain.url, `${runtime.baseUrl}/prepare/${randomBase62(43)}`]) {
+      const page = await fetch(url);
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
   it('an unknown or malformed token: 404 page and 404 API answers', async () => {
     for (const token of [randomBase62(43), 'short']) {
       const page = await fetch(`${runtime.baseUrl}/prepare/${token}`);
@@ -282,6 +332,97 @@ describe('the preparation page and its token', () => {
   });
 });
 
+describe('data flow tags on bundle fields', () => {
+  it('POST /bundles/ takes a field tag by the same schema (400 when malformed) and never shows it', async () => {
+    const tagged = (tag: string) =>
+      aBundle(
+        {
+          documents: [
+            {
+              key: 'lease',
+              file_b64: b64,
+              fields: [{ kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'], tag }],
+            },
+          ],
+        },
+        b64,
+      );
+    const bad = await call('POST', '/bundles/', { json: tagged('not a tag') });
+    expect(bad.status, bad.text).toBe(400);
+    expect(fieldsOf(bad)).toContain('documents[0].fields[0].tag');
+    const made = await call('POST', '/bundles/', { json: tagged('acme:lease.signature') });
+    expect(made.status, made.text).toBe(201);
+    const got = await call('GET', `/bundles/${made.body.id}/`);
+    expect(got.status).toBe(200);
+    expect(made.text + got.text).not.toContain('acme:lease.signature');
+  });
+});
+
+describe('who may prepare a template (teams)', () => {
+  let account: TSeededAccount;
+  const keys = { owner: '', teammate: '', outsider: '' };
+  const ids = { owner: '', teammate: '', outsider: '', sales: '', legal: '' };
+  const deps = () => ({
+    accounts: createAccountStore(runtime.db, runtime.config.tableName),
+    persons: createPersonStore(runtime.db, runtime.config.tableName),
+    keys: createApiKeyStore(runtime.db, runtime.config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+  });
+
+  beforeAll(async () => {
+    account = await runtime.seedAccount('Preparation Teams', 'admin@preparation-teams.example');
+    const d = deps();
+    await d.accounts.setFeatures(account.accountId, { teams: true });
+    ids.sales = (await addTeam(d, account.accountId, { name: 'Sales' })).id;
+    ids.legal = (await addTeam(d, account.accountId, { name: 'Legal' })).id;
+    const user = async (name: 'owner' | 'teammate' | 'outsider', teams: string[]) => {
+      const u = await addUser(d, account.accountId, {
+        name,
+        email: `${name}@preparation-teams.example`,
+        teams,
+      });
+      ids[name] = u.id;
+      keys[name] = (await issueApiKey(d, account.accountId, u.id)).secret;
+    };
+    await user('owner', [ids.sales]);
+    await user('teammate', [ids.sales]);
+    await user('outsider', [ids.legal]);
+  });
+
+  it("404 for a template of the account that the caller may not use (not shared, not the caller's teams)", async () => {
+    const t = await aTemplate(keys.owner);
+    const res = await call('POST', '/templates/preparation_session/', {
+      key: keys.outsider,
+      json: { template_id: t.id },
+    });
+    expect(res.status, res.text).toBe(404);
+    expect(isErrorBody(res.body)).toBe(true);
+    expect((await aSession({ template_id: t.id }, keys.teammate)).template_id).toBe(t.id);
+  });
+
+  it('an open session whose user loses the template: the page and its API answer 404', async () => {
+    const t = await aTemplate(keys.owner);
+    const s = await aSession({ template_id: t.id }, keys.teammate);
+    expect((await prep('GET', 'session', s.token)).status).toBe(200);
+    await setUserTeams(deps(), account.accountId, ids.teammate, { teams: [ids.legal] });
+    try {
+      for (const path of ['session', 'document']) {
+        const res = await prep('GET', path, s.token);
+        expect(res.status, path).toBe(404);
+        expect(isErrorBody(res.body)).toBe(true);
+      }
+      const save = await prep('PUT', 'template', s.token, { version: 1, roles: [], fields: [] });
+      expect(save.status).toBe(404);
+      expect((await fetch(s.url)).status).toBe(404);
+    } finally {
+      await setUserTeams(deps(), account.accountId, ids.teammate, { teams: [ids.sales] });
+    }
+    // Back in the team, the link works again (it was never spent).
+    expect((await prep('GET', 'session', s.token)).status).toBe(200);
+  });
+});
+
 describe('saving the template', () => {
   const roles = [{ key: 'buyer', label: 'Buyer' }];
 
@@ -301,15 +442,28 @@ describe('saving the template', () => {
     });
   });
 
-  it('refuses the same field geometry and role rules as PATCH: off the page, duplicate role keys', async () => {
-    const s = await aSession({ name: 'Bad geometry', file_b64: b64 });
+  it('refuses the same role rules as PATCH: duplicate role keys', async () => {
+    const s = await aSession({ name: 'Bad roles', file_b64: b64 });
     const res = await prep('PUT', 'template', s.token, {
       version: 1,
       roles: [...roles, { key: 'buyer' }],
-      fields: [signatureField({ x: 90, page: 9 })],
+      fields: [signatureField()],
     });
-    expect(res.status).toBe(400);
-    expect(fieldsOf(res)).toContain('roles[1].key');
+    expect(res.status, res.text).toBe(400);
+    expect(isErrorBody(res.body)).toBe(true);
+    expect(fieldsOf(res)).toEqual(['roles[1].key']);
+  });
+
+  it('refuses the same field geometry rules as PATCH: a page the document does not have, past the edge', async () => {
+    const s = await aSession({ name: 'Bad geometry', file_b64: b64 });
+    const res = await prep('PUT', 'template', s.token, {
+      version: 1,
+      roles,
+      fields: [signatureField({ key: 'far', page: 9 }), signatureField({ key: 'wide', x: 90 })],
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(isErrorBody(res.body)).toBe(true);
+    expect(fieldsOf(res).sort()).toEqual(['fields[0].page', 'fields[1].w']);
   });
 
   it('refuses a tag outside the allowed set, and any tag when the set is empty', async () => {
@@ -416,16 +570,27 @@ describe('saving the template', () => {
     const res = await prep('PUT', 'template', s.token, { version: 1, roles, fields: [signatureField()] });
     expect(res.status).toBe(409);
     expect(isErrorBody(res.body)).toBe(true);
+    // The refused save did not spend the link: read again, save again.
+    const reread = await prep('GET', 'session', s.token);
+    expect(reread.status, reread.text).toBe(200);
+    expect(reread.body.template).toMatchObject({ name: 'Changed elsewhere', version: 2 });
+    const resaved = await prep('PUT', 'template', s.token, {
+      version: 2,
+      roles,
+      fields: [signatureField({ key: 'after-409' })],
+    });
+    expect(resaved.status, resaved.text).toBe(200);
+    expect((await prep('GET', 'session', s.token)).status).toBe(410);
 
     const fresh = await aSession({ template_id: s.template_id });
     const [a, b] = await Promise.all([
       prep('PUT', 'template', fresh.token, {
-        version: 2,
+        version: 3,
         roles,
         fields: [signatureField({ key: 'from-a' })],
       }),
       prep('PUT', 'template', fresh.token, {
-        version: 2,
+        version: 3,
         roles,
         fields: [signatureField({ key: 'from-b' })],
       }),
@@ -436,5 +601,40 @@ describe('saving the template', () => {
     expect(t.body.fields.map((f: { key: string }) => f.key)).toEqual([
       a.status === 200 ? 'from-a' : 'from-b',
     ]);
+  });
+  it('a save the template rules refuse leaves the link open: fix it and save again', async () => {
+    const s = await aSession({ name: 'Fixable', file_b64: b64, roles });
+    const refused = await prep('PUT', 'template', s.token, {
+      version: 1,
+      roles,
+      fields: [signatureField({ editor_roles: ['seller'] })],
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(fieldsOf(refused)).toEqual(['fields[0].editor_roles[0]']);
+    const page = await fetch(s.url);
+    expect(page.status).toBe(200);
+    expect((await prep('GET', 'session', s.token)).body.template.version).toBe(1);
+    const saved = await prep('PUT', 'template', s.token, { version: 1, roles, fields: [signatureField()] });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await prep('GET', 'session', s.token)).status).toBe(410);
+  });
+
+  it('of concurrent saves only one goes through, even one carrying the version the other writes', async () => {
+    const s = await aSession({ name: 'Replayed', file_b64: b64, roles });
+    // Each save is a whole template; the version is the one it claims to have read.
+    const saves = [1, 2, 1, 2, 3, 2].map((version, i) =>
+      prep('PUT', 'template', s.token, { version, roles, fields: [signatureField({ key: `save-${i}` })] }),
+    );
+    const answers = await Promise.all(saves);
+    const won = answers.flatMap((a, i) => (a.status === 200 ? [i] : []));
+    expect(won, answers.map((a) => a.status).join()).toHaveLength(1);
+    for (const a of answers) if (a.status !== 200) expect([409, 410], a.text).toContain(a.status);
+    expect((await prep('GET', 'session', s.token)).status).toBe(410);
+
+    // The template was written once: by the winner, from version 1 to 2.
+    const t = await call('GET', `/templates/${s.template_id}/`);
+    expect(t.body.fields.map((f: { key: string }) => f.key)).toEqual([`save-${won[0]}`]);
+    const after = await aSession({ template_id: s.template_id });
+    expect((await prep('GET', 'session', after.token)).body.template.version).toBe(2);
   });
 });

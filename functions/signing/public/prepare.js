@@ -3,6 +3,7 @@
 // with the arrow keys). Save sends the whole template to PUT /prepare/api/template, which checks it
 // by the same rules as PATCH /templates/{id}/. No inline code: the page's CSP forbids it.
 import { announce, el } from './dom.js';
+import { renameRoleIn, roleOf, withoutRole, withRole } from './prepare-roles.js';
 import { openPdf, showPage } from './viewer.js';
 
 const API = document.documentElement.dataset.api ?? '/prepare/api';
@@ -68,7 +69,6 @@ function uniqueKey(prefix, taken) {
   return `${prefix}-${n}`;
 }
 
-const roleOf = (f) => (f.editor_roles?.[0] ?? '').replace(/^-/, '');
 const roleLabel = (key) => state.roles.find((r) => r.key === key)?.label || key;
 
 /* Fields on the pages ------------------------------------------------------------------------ */
@@ -286,17 +286,13 @@ function drawRoles() {
 function renameRole(r, key) {
   const old = r.key;
   r.key = key;
-  for (const f of state.fields)
-    f.editor_roles = (f.editor_roles ?? []).map((e) =>
-      e.replace(/^-/, '') === old ? e.replace(old, key) : e,
-    );
+  for (const f of state.fields) f.editor_roles = renameRoleIn(f.editor_roles, old, key);
   drawAll();
 }
 
 function removeRole(r) {
   state.roles = state.roles.filter((x) => x !== r);
-  for (const f of state.fields)
-    f.editor_roles = (f.editor_roles ?? []).filter((e) => e.replace(/^-/, '') !== r.key);
+  for (const f of state.fields) f.editor_roles = withoutRole(f.editor_roles, r.key);
   drawAll();
 }
 
@@ -344,7 +340,8 @@ function drawProps() {
           class: 'input',
           id: 'f-role',
           onchange: (e) => {
-            f.editor_roles = e.target.value ? [e.target.value] : [];
+            // Only the role shown changes: its `-` prefix and the field's other roles stay.
+            f.editor_roles = withRole(f.editor_roles, e.target.value);
             drawFields();
           },
         },

@@ -1,7 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TPrepSession } from '../../domain/templates/prep-session';
 import type { TPrepSessionStore } from '../../ports';
-import { isConditionFailure } from './batch';
+import { getItem, writeIf } from './batch';
 import { prepSessionKeys } from './entities/prep-session';
 
 export function createPrepSessionStore(db: DynamoDBDocumentClient, table: string): TPrepSessionStore {
@@ -23,17 +23,18 @@ export function createPrepSessionStore(db: DynamoDBDocumentClient, table: string
     },
 
     async get(hash) {
-      const out = await db.send(
-        new GetCommand({ TableName: table, Key: prepSessionKeys.item(hash), ConsistentRead: true }),
+      return getItem(
+        db,
+        table,
+        prepSessionKeys.item(hash),
+        ({ pk: _pk, sk: _sk, entity: _e, ttl: _ttl, ...session }) => session as TPrepSession,
+        true,
       );
-      if (!out.Item) return undefined;
-      const { pk: _pk, sk: _sk, entity: _e, ttl: _ttl, ...session } = out.Item;
-      return session as TPrepSession;
     },
 
     async finish(hash, at) {
-      try {
-        await db.send(
+      return writeIf(
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: prepSessionKeys.item(hash),
@@ -41,12 +42,23 @@ export function createPrepSessionStore(db: DynamoDBDocumentClient, table: string
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(savedAt)',
             ExpressionAttributeValues: { ':at': at },
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
+    },
+
+    async reopen(hash, at) {
+      // Only the claim made at `at`: never a later save's.
+      return writeIf(
+        db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: prepSessionKeys.item(hash),
+            UpdateExpression: 'REMOVE savedAt',
+            ConditionExpression: 'savedAt = :at',
+            ExpressionAttributeValues: { ':at': at },
+          }),
+        ),
+      );
     },
   };
 }

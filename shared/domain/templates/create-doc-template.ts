@@ -58,6 +58,16 @@ export async function checkTeam(
     });
 }
 
+/** Whether a body key is given: present, not null and not ''. */
+export const isGiven = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The document a body gives for a new template: those of file_url, file_b64 and file_index it has. */
+export function documentSource(raw: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    (['file_url', 'file_b64', 'file_index'] as const).filter((k) => isGiven(raw[k])).map((k) => [k, raw[k]]),
+  );
+}
+
 /**
  * POST /templates/: a PDF taken in as a bundle's document is (file_url, file_b64 or file_index;
  * the same PDF checks), its fields checked by the bundle rules against the roles, then stored.
@@ -75,9 +85,7 @@ export async function createDocTemplate(
   await checkTeam(deps.accounts, caller.accountId, input.team, errors);
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
-  const item: Record<string, unknown> = { key: 'template' };
-  for (const source of ['file_url', 'file_b64', 'file_index'] as const)
-    if (raw[source] !== undefined && raw[source] !== null && raw[source] !== '') item[source] = raw[source];
+  const item: Record<string, unknown> = { key: 'template', ...documentSource(raw) };
   if (input.fields) item.fields = input.fields.map(asDocumentField);
   if (input.auto_placements) item.auto_placements = input.auto_placements.map(asDocumentField);
 

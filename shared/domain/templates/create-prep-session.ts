@@ -3,15 +3,13 @@ import { parseInput } from '../../schemas/common';
 import { ZPrepSessionCreateSchema } from '../../schemas/prep-session';
 import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import { ValidationError } from '../errors';
-import { createDocTemplate, type TDocTemplateDeps } from './create-doc-template';
+import { createDocTemplate, documentSource, isGiven, type TDocTemplateDeps } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 import { getDocTemplate } from './get-doc-template';
 import { disallowedTags, PREP_SESSION_TTL_SECONDS } from './prep-session';
 
-const DOCUMENT_KEYS = ['file_url', 'file_b64', 'file_index'] as const;
 /** What only a new template takes: an existing one is changed on the page (or by PATCH). */
 const NEW_TEMPLATE_KEYS = ['name', 'is_shared', 'team', 'roles', 'fields', 'auto_placements'] as const;
-const given = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /**
  * POST /templates/preparation_session/: a link (43 base62 characters, ~256 bits, stored as its
@@ -32,7 +30,7 @@ export async function createPrepSession(
     redirect_url: _url,
     ...rest
   } = body as Record<string, unknown>;
-  const hasDocument = DOCUMENT_KEYS.some((k) => given(rest[k]));
+  const hasDocument = Object.keys(documentSource(rest)).length > 0;
   if (input.template_id && hasDocument)
     throw new ValidationError('Invalid input.', [
       {
@@ -50,7 +48,7 @@ export async function createPrepSession(
 
   let template: TDocTemplate;
   if (input.template_id) {
-    const extra = NEW_TEMPLATE_KEYS.filter((k) => given(rest[k]));
+    const extra = NEW_TEMPLATE_KEYS.filter((k) => isGiven(rest[k]));
     if (extra.length > 0)
       throw new ValidationError(
         'Invalid input.',

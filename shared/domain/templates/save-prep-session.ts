@@ -17,6 +17,14 @@ type TSessionDeps = {
   clock: TClock;
 };
 
+/** The stored session a token names, whatever its state; undefined for an unknown or malformed token. */
+export async function findPrepSession(
+  deps: Pick<TSessionDeps, 'sessions'>,
+  token: unknown,
+): Promise<TPrepSession | undefined> {
+  return typeof token === 'string' && TOKEN.test(token) ? deps.sessions.get(hashApiKey(token)) : undefined;
+}
+
 /**
  * The session a token opens and its template, as the session's user sees it: an unknown token or a
  * template that is gone (or no longer visible to that user) is 404; an expired or saved session 410.
@@ -25,8 +33,7 @@ export async function openPrepSession(
   deps: TSessionDeps,
   token: unknown,
 ): Promise<{ session: TPrepSession; template: TDocTemplate }> {
-  const session =
-    typeof token === 'string' && TOKEN.test(token) ? await deps.sessions.get(hashApiKey(token)) : undefined;
+  const session = await findPrepSession(deps, token);
   if (!session) throw new NotFoundError('No such preparation session.');
   if (session.savedAt) throw new GoneError('This template was saved: the preparation session is over.');
   if (Date.parse(session.expires) <= deps.clock.now().getTime())
@@ -43,7 +50,10 @@ export async function openPrepSession(
 /**
  * The page's Save: name, roles and fields replace the template's through the same use case and
  * rules as PATCH /templates/{id}/, only if the template is still at the version the page read
- * (409 otherwise), and only with tags the session allows. A save that goes through ends the session.
+ * (409 otherwise), and only with tags the session allows. The session is claimed first (a
+ * conditional write: of two saves only one gets it, the other is 410) and the template written
+ * after; a write that fails (400, 409, anything) gives the claim back, so the page can fix and save
+ * again. A save that goes through ends the session.
  */
 export async function savePrepSession(
   deps: TSessionDeps & { pdf: TPdfTools },
@@ -54,13 +64,24 @@ export async function savePrepSession(
   const input = parseInput(ZPrepSaveSchema, body);
   const tagErrors = disallowedTags(input.fields, session.allowedTags);
   if (tagErrors.length > 0) throw new ValidationError('Invalid input.', tagErrors);
-  const template = await updateDocTemplate(
-    deps,
-    { accountId: session.accountId, userId: session.userId },
-    session.templateId,
-    { ...(input.name !== undefined ? { name: input.name } : {}), roles: input.roles, fields: input.fields },
-    { expectedVersion: input.version },
-  );
-  await deps.sessions.finish(session.hash, deps.clock.now().toISOString());
-  return { template, redirectUrl: session.redirectUrl };
+  const claimedAt = deps.clock.now().toISOString();
+  if (!(await deps.sessions.finish(session.hash, claimedAt)))
+    throw new GoneError(
+      'This template was saved (or is being saved) by another request: the session is over.',
+    );
+  try {
+    const template = await updateDocTemplate(
+      deps,
+      { accountId: session.accountId, userId: session.userId },
+      session.templateId,
+      { ...(input.name !== undefined ? { name: input.name } : {}), roles: input.roles, fields: input.fields },
+      { expectedVersion: input.version },
+    );
+    return { template, redirectUrl: session.redirectUrl };
+  } catch (err) {
+    // The save's own error is the one to answer; a claim that could not be given back leaves the
+    // session spent (410), as if saved.
+    await deps.sessions.reopen(session.hash, claimedAt).catch(() => false);
+    throw err;
+  }
 }

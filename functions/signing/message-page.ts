@@ -1,0 +1,42 @@
+// A page that only says something (a link that does not work, a limit reached): the signing pages'
+// style sheet, no script, a heading and a sentence. Shared by the public pages of the signing
+// function.
+import { signingAssets } from './assets';
+import { esc } from './html';
+
+export interface TMessagePageOptions {
+  /** A top bar naming the page (as the page the link would have opened shows it); none by default. */
+  header?: string;
+}
+
+/** The whole HTML document; `base` is '' locally and `/<stage>` on API Gateway's own URL. */
+export function messagePage(
+  base: string,
+  title: string,
+  text: string,
+  opts: TMessagePageOptions = {},
+): string {
+  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
+  const top = opts.header
+    ? `<a class="skip-link" href="#main">Skip to content</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.header)}</span></div></div></header>
+`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="${esc(css)}">
+</head>
+<body>
+${top}<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
+<h1 id="msg-title">${esc(title)}</h1><p>${esc(text)}</p></section></main>
+</body>
+</html>
+`;
+}
