@@ -1,12 +1,5 @@
-// Evidence end to end over real HTTP: a bundle signed to completion through the signer API, the
-// document worker's final documents and certificates (stamped, sealed, checked with poppler's
-// pdftotext and pdfsig), the files and coe endpoints, verification with an API key and on the
-// public page, a tampered audit trail, a worker crashing half-way, a corrupt original, retries
-// running out, and interim files.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -28,7 +21,9 @@ import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { createLogger } from '../../shared/logger';
 import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
+import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
+import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
@@ -37,8 +32,6 @@ let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let pdf: string;
 let receiver: TReceiver;
-const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
-const scratch = mkdtempSync(join(tmpdir(), 'evidence-'));
 
 beforeAll(async () => {
   // Document retries after 30 s, 2 min…: a thousandth of that here.
@@ -161,39 +154,9 @@ async function download(url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-function pdftotext(bytes: Buffer): string {
-  const file = join(scratch, `${sha(bytes)}.pdf`);
-  writeFileSync(file, bytes);
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-}
-
-function pdfsig(bytes: Buffer): string {
-  const file = join(scratch, `${sha(bytes)}.pdf`);
-  writeFileSync(file, bytes);
-  try {
-    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
-  } catch (err) {
-    // pdfsig exits 2 for a file without signatures
-    return String((err as { stdout?: string }).stdout ?? '');
-  }
-}
-
-function pngOf(bytes: Buffer, name: string, page: number) {
-  const file = join(scratch, `${name}.pdf`);
-  writeFileSync(file, bytes);
-  execFileSync('pdftoppm', [
-    '-png',
-    '-r',
-    '60',
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    '-singlefile',
-    file,
-    join(ARTIFACTS, name),
-  ]);
-}
+/** A page as PNG in test-artifacts, to look at. */
+const pngOf = (bytes: Buffer, name: string, page: number) =>
+  savePagePng(bytes, page, join(ARTIFACTS, `${name}.png`));
 
 const kinds = (events: { kind: string }[]) => events.map((e) => e.kind);
 
@@ -258,7 +221,7 @@ describe('a completed bundle', () => {
   });
 
   it('stamps every value into the final document and seals it', () => {
-    const text = pdftotext(finalPdf);
+    const text = textOf(finalPdf);
     for (const value of [
       'ann.evidence@example.com',
       'Premium',
@@ -273,17 +236,13 @@ describe('a completed bundle', () => {
     const sig = pdfsig(finalPdf);
     expect(sig).toContain('Signature is Valid.');
     expect(sig).toContain('Total document signed');
-    const pages = Number(
-      /Pages:\s+(\d+)/.exec(
-        execFileSync('pdfinfo', [join(scratch, `${sha(finalPdf)}.pdf`)], { encoding: 'utf8' }),
-      )![1],
-    );
+    const pages = pageTexts(finalPdf).length;
     pngOf(finalPdf, 'evidence-final-page-1', 1);
     pngOf(finalPdf, 'evidence-final-audit-page', pages);
   });
 
   it('seals a Certificate of Evidence per signer, served with its SHA-256', async () => {
-    const coeText = pdftotext(coePdf);
+    const coeText = textOf(coePdf);
     expect(coeText).toContain('Ann Lee');
     expect(coeText).toContain(b.packets[0]!.id);
     expect(pdfsig(coePdf)).toContain('Signature is Valid.');
@@ -682,7 +641,7 @@ describe('interim files', () => {
       expect.objectContaining({ doc_key: 'lease', kind: 'interim', generated_at: expect.any(String) }),
     ]);
     const interim = await download(files[0].file_url);
-    const text = pdftotext(interim);
+    const text = textOf(interim);
     expect(text).toContain('ann.evidence@example.com');
     expect(text.toLowerCase()).toContain('interim');
     // Not sealed: nothing about it is final.
