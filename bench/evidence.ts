@@ -42,6 +42,7 @@ import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients, startWebhookReceiver } from './http';
+import { benchValue, type TBenchField } from './signing';
 import { percentile, round } from './stats';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -139,27 +140,13 @@ export function evidenceStampFields(
   return out;
 }
 
-/** A field of the create-bundle body. */
-export interface TApiField {
-  key: string;
-  kind: string;
-  label: string;
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  editors: string[];
-  format?: string;
-}
-
 /** Each signer's ten fields of the docs-ready bundle. */
 const SIGNER_KINDS = ['inp', 'inp', 'inp', 'txt', 'dat', 'chk', 'chk', 'sel', 'sig', 'ini'] as const;
 
 /** Ten required fields per signer, the signers' alternating, spread over `pages` pages. Pure. */
-export function bundleFields(signers: readonly string[], pages: number): TApiField[] {
+export function bundleFields(signers: readonly string[], pages: number): TBenchField[] {
   const n = SIGNER_KINDS.length * signers.length;
-  const out: TApiField[] = [];
+  const out: TBenchField[] = [];
   for (let i = 0; i < n; i++) {
     const s = i % signers.length;
     const kind = SIGNER_KINDS[Math.floor(i / signers.length)]!;
@@ -185,7 +172,7 @@ export function bundleFields(signers: readonly string[], pages: number): TApiFie
  */
 export function bundleValues(
   docKey: string,
-  fields: readonly TApiField[],
+  fields: readonly TBenchField[],
   signer: string,
   imageUrl?: string,
 ) {
@@ -198,16 +185,8 @@ export function bundleValues(
           return imageUrl ? { ...at, image: imageUrl } : { ...at, value: `typed:${signer} signs` };
         case 'ini':
           return { ...at, value: `typed:${signer.slice(0, 1).toUpperCase()}.` };
-        case 'txt':
-          return { ...at, value: `Free text for ${f.key},\nover two lines.` };
-        case 'dat':
-          return { ...at, value: '2027-01-15' };
-        case 'chk':
-          return { ...at, value: 'true' };
-        case 'sel':
-          return { ...at, value: 'B' };
         default:
-          return { ...at, value: `Value of ${f.key}` };
+          return { ...at, value: benchValue(f) };
       }
     });
 }

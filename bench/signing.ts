@@ -141,26 +141,28 @@ export function benchFields(signer: string, mix = FIELD_MIX, pages = 1): TBenchF
   return out;
 }
 
+/** A valid value for a field, as the signing page would send it (marks typed). Pure. */
+export function benchValue(f: TBenchField): string {
+  switch (f.kind) {
+    case 'txt':
+      return `Free text for ${f.key},\nover two lines.`;
+    case 'dat':
+      return '2027-01-15';
+    case 'chk':
+      return 'true';
+    case 'sel':
+      return 'B';
+    case 'sig':
+    case 'ini':
+      return 'typed:Ann';
+    default:
+      return `Value of ${f.key}`;
+  }
+}
+
 /** A valid value for each field, as the signing page would send it. Pure. */
 export function benchValues(docKey: string, fields: readonly TBenchField[]) {
-  const value = (f: TBenchField): string => {
-    switch (f.kind) {
-      case 'txt':
-        return `Free text for ${f.key},\nover two lines.`;
-      case 'dat':
-        return '2027-01-15';
-      case 'chk':
-        return 'true';
-      case 'sel':
-        return 'B';
-      case 'sig':
-      case 'ini':
-        return 'typed:Ann';
-      default:
-        return `Value of ${f.key}`;
-    }
-  };
-  return fields.map((f) => ({ doc_key: docKey, field_key: f.key, value: value(f) }));
+  return fields.map((f) => ({ doc_key: docKey, field_key: f.key, value: benchValue(f) }));
 }
 
 const LOREM = 'The tenant agrees to keep the premises in good order and to report any damage without delay. ';
