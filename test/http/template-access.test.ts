@@ -3,16 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { addTeam } from '../../shared/domain/accounts/add-team';
 import { addUser } from '../../shared/domain/accounts/add-user';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate } from '../helpers/envelope-templates';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
 
 // Who may use a template, over real HTTP: with teams on, a template that is not shared belongs to
 // its owner, the account's admins and the owner's teams (or the team a document template names);
@@ -21,41 +17,18 @@ import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let account: TSeededAccount;
-const keys: Record<'admin' | 'owner' | 'teammate' | 'outsider', string> = {
-  admin: '',
-  owner: '',
-  teammate: '',
-  outsider: '',
-};
-const ids = { owner: '', teammate: '', outsider: '', sales: '', legal: '' };
+let keys: TTeamAccount['keys'];
+let ids: TTeamAccount['ids'];
 let docTemplate: string;
 
-const deps = () => ({
-  accounts: createAccountStore(runtime.db, runtime.config.tableName),
-  persons: createPersonStore(runtime.db, runtime.config.tableName),
-  keys: createApiKeyStore(runtime.db, runtime.config.tableName),
-  clock: systemClock,
-  ids: randomIds,
-});
+const deps = () => accountDeps(runtime);
 const setFeatures = (features: { teams?: boolean; envelope_templates?: boolean }) =>
   createAccountStore(runtime.db, runtime.config.tableName).setFeatures(account.accountId, features);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   call = apiClient(runtime);
-  account = await runtime.seedAccount('Access', 'admin@access.example');
-  keys.admin = account.apiKey;
-  const d = deps();
-  ids.sales = (await addTeam(d, account.accountId, { name: 'Sales' })).id;
-  ids.legal = (await addTeam(d, account.accountId, { name: 'Legal' })).id;
-  const user = async (name: 'owner' | 'teammate' | 'outsider', teams: string[]) => {
-    const u = await addUser(d, account.accountId, { name, email: `${name}@access.example`, teams });
-    ids[name] = u.id;
-    keys[name] = (await issueApiKey(d, account.accountId, u.id)).secret;
-  };
-  await user('owner', [ids.sales]);
-  await user('teammate', [ids.sales]);
-  await user('outsider', [ids.legal]);
+  ({ account, keys, ids } = await seedTeamAccount(runtime, 'Access', 'access.example'));
   const doc = await call('POST', '/templates/', {
     key: keys.owner,
     json: {

@@ -2,17 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { addTeam } from '../../shared/domain/accounts/add-team';
-import { addUser } from '../../shared/domain/accounts/add-user';
 import { hashApiKey, randomBase62 } from '../../shared/domain/accounts/api-key-secret';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
 
 // Document Template preparation sessions over real HTTP: POST /templates/preparation_session/
 // (API key), the public page at /prepare/<token> and its token-authenticated API.
@@ -360,34 +355,17 @@ describe('data flow tags on bundle fields', () => {
 
 describe('who may prepare a template (teams)', () => {
   let account: TSeededAccount;
-  const keys = { owner: '', teammate: '', outsider: '' };
-  const ids = { owner: '', teammate: '', outsider: '', sales: '', legal: '' };
-  const deps = () => ({
-    accounts: createAccountStore(runtime.db, runtime.config.tableName),
-    persons: createPersonStore(runtime.db, runtime.config.tableName),
-    keys: createApiKeyStore(runtime.db, runtime.config.tableName),
-    clock: systemClock,
-    ids: randomIds,
-  });
+  let keys: TTeamAccount['keys'];
+  let ids: TTeamAccount['ids'];
+  const deps = () => accountDeps(runtime);
 
   beforeAll(async () => {
-    account = await runtime.seedAccount('Preparation Teams', 'admin@preparation-teams.example');
-    const d = deps();
-    await d.accounts.setFeatures(account.accountId, { teams: true });
-    ids.sales = (await addTeam(d, account.accountId, { name: 'Sales' })).id;
-    ids.legal = (await addTeam(d, account.accountId, { name: 'Legal' })).id;
-    const user = async (name: 'owner' | 'teammate' | 'outsider', teams: string[]) => {
-      const u = await addUser(d, account.accountId, {
-        name,
-        email: `${name}@preparation-teams.example`,
-        teams,
-      });
-      ids[name] = u.id;
-      keys[name] = (await issueApiKey(d, account.accountId, u.id)).secret;
-    };
-    await user('owner', [ids.sales]);
-    await user('teammate', [ids.sales]);
-    await user('outsider', [ids.legal]);
+    ({ account, keys, ids } = await seedTeamAccount(
+      runtime,
+      'Preparation Teams',
+      'preparation-teams.example',
+    ));
+    await deps().accounts.setFeatures(account.accountId, { teams: true });
   });
 
   it("404 for a template of the account that the caller may not use (not shared, not the caller's teams)", async () => {

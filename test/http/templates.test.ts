@@ -3,16 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
 import { addUser } from '../../shared/domain/accounts/add-user';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { aPdfB64 } from '../helpers/bundles';
 import { aCorruptPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { accountDeps } from '../helpers/teams';
 
 // Document templates (/templates/) and bundles made from them, over real HTTP.
 
@@ -272,13 +270,7 @@ describe('who sees a template', () => {
 
   beforeAll(async () => {
     account = await runtime.seedAccount('Visibility', 'owner@visibility.example');
-    const deps = {
-      accounts: createAccountStore(runtime.db, runtime.config.tableName),
-      persons: createPersonStore(runtime.db, runtime.config.tableName),
-      keys: createApiKeyStore(runtime.db, runtime.config.tableName),
-      clock: systemClock,
-      ids: randomIds,
-    };
+    const deps = accountDeps(runtime);
     const colleague = await addUser(deps, account.accountId, {
       name: 'Colleague',
       email: 'col@visibility.example',
