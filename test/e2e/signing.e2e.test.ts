@@ -197,6 +197,30 @@ const eventsAt = (path: string) =>
 
 // ---------------------------------------------------------------------------------------------
 
+/** A sent bundle with one signer and one required signature field of theirs at `box`. */
+async function aOneSignerBundle(
+  label: string,
+  packet: { key: string } & Record<string, unknown>,
+  docKey: string,
+  box: { x: number; y: number; w: number; h: number },
+) {
+  const res = await call('POST', '/bundles/', {
+    json: {
+      label,
+      packets: [packet],
+      documents: [
+        {
+          key: docKey,
+          file_b64: pdfB64,
+          fields: [{ key: 'sig', kind: 'sig', page: 1, ...box, editors: [packet.key], required: true }],
+        },
+      ],
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; packets: { id: string }[] };
+}
+
 describe.runIf(runBrowser)('signing in a real browser', () => {
   it('two signers in order: the emailed signer passes the SMS code and fills every kind of field on a phone; the second signs embedded in the partner site', async () => {
     const accounts = createAccountStore(runtime.db, runtime.config.tableName);
@@ -638,34 +662,12 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
   it(
     'the selfie (camera) and ID photos come before the documents',
     async () => {
-      const created = await call('POST', '/bundles/', {
-        json: {
-          label: 'Car rental',
-          packets: [
-            { key: 'hal', name: 'Hal Ives', email: 'hal.e2e@example.com', auth_selfie: true, auth_id: true },
-          ],
-          documents: [
-            {
-              key: 'rental',
-              file_b64: pdfB64,
-              fields: [
-                {
-                  key: 'sig',
-                  kind: 'sig',
-                  page: 1,
-                  x: 11.5,
-                  y: 68,
-                  w: 32,
-                  h: 7,
-                  editors: ['hal'],
-                  required: true,
-                },
-              ],
-            },
-          ],
-        },
-      });
-      expect(created.status, created.text).toBe(201);
+      await aOneSignerBundle(
+        'Car rental',
+        { key: 'hal', name: 'Hal Ives', email: 'hal.e2e@example.com', auth_selfie: true, auth_id: true },
+        'rental',
+        { x: 11.5, y: 68, w: 32, h: 7 },
+      );
       const hal = await newPage(PHONE, true);
       await hal.page.goto(await emailedLink('hal.e2e@example.com'));
       await hal.page.getByRole('heading', { name: 'A photo of you' }).waitFor();
@@ -699,32 +701,12 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
   it(
     'a signer declines with a reason: the bundle is cancelled and the page says so',
     async () => {
-      const created = await call('POST', '/bundles/', {
-        json: {
-          label: 'Consulting agreement',
-          packets: [{ key: 'cy', name: 'Cy Dee', email: 'cy.e2e@example.com' }],
-          documents: [
-            {
-              key: 'deal',
-              file_b64: pdfB64,
-              fields: [
-                {
-                  key: 'sig',
-                  kind: 'sig',
-                  page: 1,
-                  x: 11.5,
-                  y: 62,
-                  w: 32,
-                  h: 7,
-                  editors: ['cy'],
-                  required: true,
-                },
-              ],
-            },
-          ],
-        },
-      });
-      expect(created.status, created.text).toBe(201);
+      const sent = await aOneSignerBundle(
+        'Consulting agreement',
+        { key: 'cy', name: 'Cy Dee', email: 'cy.e2e@example.com' },
+        'deal',
+        { x: 11.5, y: 62, w: 32, h: 7 },
+      );
       const cy = await newPage(DESKTOP);
       await cy.page.goto(await emailedLink('cy.e2e@example.com'));
       await cy.page.getByRole('heading', { name: 'Consulting agreement' }).waitFor();
@@ -741,7 +723,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
       expect(cy.problems).toEqual([]);
       await cy.context.close();
 
-      const bundle = await call('GET', `/bundles/${created.body.id}/`);
+      const bundle = await call('GET', `/bundles/${sent.id}/`);
       expect(bundle.body.status).toBe('ca');
       expect(bundle.body.packets[0].status).toBe('ca');
     },
@@ -751,34 +733,14 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
   it(
     'a cancelled bundle’s link and an unknown link show a clear page, never the documents',
     async () => {
-      const created = await call('POST', '/bundles/', {
-        json: {
-          label: 'Old offer',
-          packets: [{ key: 'di', name: 'Di Eve', email: 'di.e2e@example.com' }],
-          documents: [
-            {
-              key: 'offer',
-              file_b64: pdfB64,
-              fields: [
-                {
-                  key: 'sig',
-                  kind: 'sig',
-                  page: 1,
-                  x: 11.5,
-                  y: 62,
-                  w: 32,
-                  h: 7,
-                  editors: ['di'],
-                  required: true,
-                },
-              ],
-            },
-          ],
-        },
-      });
-      expect(created.status, created.text).toBe(201);
+      const sent = await aOneSignerBundle(
+        'Old offer',
+        { key: 'di', name: 'Di Eve', email: 'di.e2e@example.com' },
+        'offer',
+        { x: 11.5, y: 62, w: 32, h: 7 },
+      );
       const link = await emailedLink('di.e2e@example.com');
-      expect((await call('PUT', `/bundles/${created.body.id}/cancel/`)).status).toBe(200);
+      expect((await call('PUT', `/bundles/${sent.id}/cancel/`)).status).toBe(200);
 
       const di = await newPage(PHONE, true);
       await di.page.goto(link);
@@ -794,7 +756,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
       await di.context.close();
 
       // The packet was never viewed: a cancelled bundle's link changes nothing.
-      const bundle = await call('GET', `/bundles/${created.body.id}/`);
+      const bundle = await call('GET', `/bundles/${sent.id}/`);
       expect(bundle.body.packets[0].status).toBe('ca');
     },
     STEP_TIMEOUT,
@@ -802,35 +764,8 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
 });
 
 describe('signing pages over plain HTTP: headers, assets, documents', () => {
-  async function aSentBundle(packet: Record<string, unknown>) {
-    const res = await call('POST', '/bundles/', {
-      json: {
-        label: 'Headers check',
-        packets: [packet],
-        documents: [
-          {
-            key: 'doc',
-            file_b64: pdfB64,
-            fields: [
-              {
-                key: 'sig',
-                kind: 'sig',
-                page: 1,
-                x: 10,
-                y: 60,
-                w: 30,
-                h: 6,
-                editors: [packet.key],
-                required: true,
-              },
-            ],
-          },
-        ],
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body as { id: string; packets: { id: string }[] };
-  }
+  const aSentBundle = (packet: { key: string } & Record<string, unknown>) =>
+    aOneSignerBundle('Headers check', packet, 'doc', { x: 10, y: 60, w: 30, h: 6 });
 
   it('serve the page and its files with strict security headers, framing only embedded sessions', async () => {
     await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
