@@ -1,14 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
+import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
-import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
@@ -51,8 +50,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     templates: createDocTemplateStore(db, config.tableName),
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
-    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
-    fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
+    ...createDocumentIntake(config),
     clock: systemClock,
     ids: randomIds,
   };

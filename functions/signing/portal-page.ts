@@ -4,12 +4,11 @@
 // link, so they sign at once. Abuse limits: start-portal-signing.ts (PORTAL_LIMITS).
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createPortalCounterStore } from '../../shared/adapters/dynamodb/portal-counter-store';
-import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
-import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { randomIds } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import type { TEnvelopeTemplate } from '../../shared/domain/envelope-templates/envelope-template';
@@ -31,7 +30,6 @@ import type {
   TPortalCounterStore,
   TSigningTokenStore,
 } from '../../shared/ports';
-import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
@@ -108,8 +106,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
     templates: createDocTemplateStore(db, config.tableName),
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
     counters: deps.counters ?? createPortalCounterStore(db, config.tableName),
-    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
-    fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
+    ...createDocumentIntake(config),
     ids: randomIds,
   };
   const html = (

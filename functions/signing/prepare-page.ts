@@ -7,11 +7,11 @@
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createSqsClient } from '../../shared/adapters/aws/clients';
+import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import type { TConfig } from '../../shared/config';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
@@ -82,7 +82,7 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
     templates: createDocTemplateStore(db, config.tableName),
     accounts: deps.accounts,
     clock: deps.clock,
-    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
+    pdf: createDocumentIntake(config).pdf,
   };
   const eventDeps = {
     webhooks: createWebhookStore(db, config.tableName),

@@ -1,12 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
-import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
@@ -67,8 +66,7 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
     sessions: createPrepSessionStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
-    pdf: createPdfTools({ maxPages: BUNDLE_LIMITS.pagesPerDocument }),
-    fetcher: createUrlFetcher(config.fetch ?? { allowHttp: false, allowLoopback: false }),
+    ...createDocumentIntake(config),
     clock: systemClock,
     ids: randomIds,
   };
