@@ -15,7 +15,7 @@ import type { TRoute } from '../../shared/http/router';
 import type { TSigningToken } from '../../shared/ports';
 import { contentTypeOf, signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
-import { logoOrigin, securityHeaders } from './security-headers';
+import { accountFrameAncestors, logoOrigin, securityHeaders } from './security-headers';
 
 export type TPageDeps = TSigningDeps & { config: TConfig };
 
@@ -123,9 +123,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
 
   /** Framing: only an embedded link, and only from the origins its account allows. */
   async function frameAncestorsOf(link: TSigningToken): Promise<string[] | undefined> {
-    if (link.kind !== 'embed') return undefined;
-    const account = await deps.accounts.getAccount(link.accountId);
-    return account?.embedOrigins?.length ? account.embedOrigins : undefined;
+    return link.kind === 'embed' ? accountFrameAncestors(deps.accounts, link.accountId) : undefined;
   }
 
   async function signingPage(req: TRequest): Promise<TResponse> {

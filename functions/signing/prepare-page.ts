@@ -18,6 +18,7 @@ import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
 import { publishTemplateEvent } from '../../shared/domain/templates/publish-template-event';
 import {
   findPrepSession,
+  openFoundSession,
   openPrepSession,
   savePrepSession,
 } from '../../shared/domain/templates/save-prep-session';
@@ -33,7 +34,7 @@ import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
 import { MAX_INLINE_PDF_BYTES } from './pages';
-import { securityHeaders } from './security-headers';
+import { accountFrameAncestors, securityHeaders } from './security-headers';
 
 export interface TPrepareRouteDeps {
   db: DynamoDBDocumentClient;
@@ -94,15 +95,6 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
     ...securityHeaders(config, { https: req.url.protocol === 'https:' }),
     'Cache-Control': 'no-store',
   });
-  /**
-   * The page is embedded like an embedded signing session: only the origins the session's account
-   * lists (`npm run admin -- set-embed-origins`) may frame it; none when it lists none.
-   */
-  async function frameAncestorsOf(accountId: string | undefined): Promise<string[] | undefined> {
-    if (!accountId) return undefined;
-    const account = await deps.accounts.getAccount(accountId);
-    return account?.embedOrigins?.length ? account.embedOrigins : undefined;
-  }
   const html = (req: TRequest, status: number, text: string, frameAncestors?: string[]): TResponse => ({
     status,
     text,
@@ -121,10 +113,11 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
     const base = basePath(req);
     // A session's own messages (expired, saved, template gone) show in the frame too; an unknown
     // link's never do.
+    // Framed like an embedded signing session: by the origins the session's account lists.
     const found = await findPrepSession(sessionDeps, req.params.token);
-    const ancestors = await frameAncestorsOf(found?.accountId);
+    const ancestors = found ? await accountFrameAncestors(deps.accounts, found.accountId) : undefined;
     try {
-      await openPrepSession(sessionDeps, req.params.token);
+      await openFoundSession(sessionDeps, found);
     } catch (err) {
       const name = (err as Error).name;
       if (name !== 'NotFoundError' && name !== 'GoneError') throw err;

@@ -1,4 +1,5 @@
 import type { TConfig } from '../../shared/config';
+import type { TAccountStore } from '../../shared/ports';
 
 /**
  * Where the page's script may fetch the documents' presigned links from: the documents bucket.
@@ -95,4 +96,16 @@ export function securityHeaders(config: TConfig, opts: TPolicyOptions = {}): Rec
     ...(framed ? {} : { 'X-Frame-Options': 'DENY' }),
     ...(opts.https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
   };
+}
+
+/**
+ * Who may frame a page of an account's embedded flows (embedded signing, template preparation):
+ * the origins the operator set with `set-embed-origins`; undefined (nobody) when there are none.
+ */
+export async function accountFrameAncestors(
+  accounts: TAccountStore,
+  accountId: string,
+): Promise<string[] | undefined> {
+  const account = await accounts.getAccount(accountId);
+  return account?.embedOrigins?.length ? account.embedOrigins : undefined;
 }

@@ -33,7 +33,14 @@ export async function openPrepSession(
   deps: TSessionDeps,
   token: unknown,
 ): Promise<{ session: TPrepSession; template: TDocTemplate }> {
-  const session = await findPrepSession(deps, token);
+  return openFoundSession(deps, await findPrepSession(deps, token));
+}
+
+/** As openPrepSession, for a session the caller has looked up already. */
+export async function openFoundSession(
+  deps: TSessionDeps,
+  session: TPrepSession | undefined,
+): Promise<{ session: TPrepSession; template: TDocTemplate }> {
   if (!session) throw new NotFoundError('No such preparation session.');
   if (session.savedAt) throw new GoneError('This template was saved: the preparation session is over.');
   if (Date.parse(session.expires) <= deps.clock.now().getTime())
