@@ -1,13 +1,15 @@
 import { startLocalRuntime, type TRuntime, type TRuntimeOptions } from '../../infra/local/runtime';
 
+/** Tests fire requests faster than a real client; only the throttling tests set limits. */
+export const TEST_LIMITS = { quotaLimit: 1_000_000, rateLimit: 100_000, burstLimit: 100_000 };
+
 /** A whole local runtime on a free port, in memory, quiet: one per test file. */
 export function startTestRuntime(options: TRuntimeOptions = {}): Promise<TRuntime> {
   return startLocalRuntime({
     port: 0,
     memory: true,
     logLevel: 'silent',
-    // Tests fire requests faster than a real client; only the throttling tests set limits.
-    limits: { quotaLimit: 1_000_000, rateLimit: 100_000, burstLimit: 100_000 },
+    limits: TEST_LIMITS,
     ...options,
   });
 }

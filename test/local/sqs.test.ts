@@ -22,8 +22,9 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs';
+import { loadSnapshot } from '../../infra/local/sqs/persistence';
 
 const REGION = 'eu-west-1';
 
@@ -483,8 +484,8 @@ describe('local SQS lifecycle', () => {
           MessageAttributes: { tenant: { DataType: 'String', StringValue: 't1' } },
         }),
       );
-      // Written by the debounced background save, before any stop() flush.
-      await vi.waitFor(() => access(dataFile));
+      // On disk before any stop() flush: each change was answered only once written.
+      await access(dataFile);
       firstClient.destroy();
       await first.stop();
       await access(dataFile);
@@ -517,6 +518,48 @@ describe('local SQS lifecycle', () => {
         await second.stop();
       }
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers sends and deletes only once they are on disk, many concurrent sends too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'local-sqs-'));
+    const dataFile = join(dir, 'sqs.json');
+    const server = await startLocalSqs({ port: 0, dataFile });
+    const local = clientFor(server.endpoint);
+    // What a process killed right now would find on restart.
+    const onDisk = async () => {
+      const saved = await loadSnapshot(dataFile);
+      return new Set(saved?.queues.flatMap((queue) => queue.messages.map((message) => message.body)));
+    };
+    try {
+      const queueUrl = await createQueue('durable', undefined, local);
+      await local.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'one' }));
+      expect(await onDisk()).toEqual(new Set(['one']));
+
+      const bodies = Array.from({ length: 200 }, (_, i) => `m${i}`);
+      await Promise.all(
+        bodies.map((body) => local.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }))),
+      );
+      await local.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: [
+            { Id: 'a', MessageBody: 'batch a' },
+            { Id: 'b', MessageBody: 'batch b' },
+          ],
+        }),
+      );
+      expect(await onDisk()).toEqual(new Set(['one', ...bodies, 'batch a', 'batch b']));
+
+      const { Messages } = await local.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }));
+      await local.send(
+        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: Messages![0]!.ReceiptHandle! }),
+      );
+      expect((await onDisk()).has(Messages![0]!.Body!)).toBe(false);
+    } finally {
+      local.destroy();
+      await server.stop();
       await rm(dir, { recursive: true, force: true });
     }
   });

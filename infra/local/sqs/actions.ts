@@ -312,3 +312,11 @@ export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set([
   'GetQueueAttributes',
   'ListQueues',
 ]);
+
+/**
+ * Changes answered before they are on disk (saved a moment later): a receive lost with the process
+ * only makes its messages visible again after a restart, which at-least-once delivery allows. Every
+ * other change (a send above all) is answered only once it is on disk, as SQS answers only once
+ * it has stored a message: the sender may forget the message as soon as it has the answer.
+ */
+export const SAVED_LATER_ACTIONS: ReadonlySet<string> = new Set(['ReceiveMessage']);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Snapshot } from './registry';
 
@@ -35,12 +35,21 @@ export async function loadSnapshot(file: string): Promise<Snapshot | undefined> 
 }
 
 /**
- * Debounced, serialised, atomic writes: bursts of changes cost one write, writes never overlap, and a
- * crash mid-write leaves the previous file intact because the new one only appears via rename.
+ * Writes of the whole state, each durable before it resolves: written to a temporary file,
+ * fsynced, renamed over the old one and the folder fsynced, so a crash (even of the machine)
+ * leaves either the old state or the new one, never a torn file or a lost rename.
+ *
+ * `commit()` is group commit: a write in progress may have taken its snapshot before the caller's
+ * change, so callers wait for the next write, which all callers arriving meanwhile share. Under
+ * load many changes cost one write and one fsync, and writes never overlap.
+ * `schedule()` is for changes nobody waits on (a receive): written within DEBOUNCE_MS.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write running now, if any. */
+  private running: Promise<void> | undefined;
+  /** The write that starts when `running` ends, shared by everyone who committed meanwhile. */
+  private next: Promise<void> | undefined;
   private sequence = 0;
   private failure: unknown;
 
@@ -49,11 +58,28 @@ export class Persistence {
     private readonly snapshot: () => Snapshot,
   ) {}
 
+  /** Resolves once the state as it is now is on disk; rejects if that write failed. */
+  commit(): Promise<void> {
+    if (this.next) return this.next;
+    if (!this.running) return this.start();
+    this.next = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
   schedule(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.enqueueWrite();
+      this.commit().catch((error: unknown) => {
+        this.failure = error;
+        // Background writes have no caller to report to; a warning at least makes the failure visible now.
+        process.emitWarning(`local SQS: could not write ${this.file}: ${String(error)}`);
+      });
     }, DEBOUNCE_MS);
   }
 
@@ -63,7 +89,7 @@ export class Persistence {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    await this.enqueueWrite();
+    await this.commit();
     if (this.failure !== undefined) {
       const failure = this.failure;
       this.failure = undefined;
@@ -71,27 +97,39 @@ export class Persistence {
     }
   }
 
-  private enqueueWrite(): Promise<void> {
-    // The snapshot is taken when the write runs, not when it was queued, so it is always the latest state.
-    this.writing = this.writing.then(() =>
-      this.write().catch((error: unknown) => {
-        this.failure = error;
-        // Background writes have no caller to report to; a warning at least makes the failure visible now.
-        process.emitWarning(`local SQS: could not write ${this.file}: ${String(error)}`);
-      }),
-    );
-    return this.writing;
+  private start(): Promise<void> {
+    const running = this.write().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
   }
 
   private async write(): Promise<void> {
+    // Taken now, synchronously: every change made before this write started is in it.
+    const text = JSON.stringify(this.snapshot());
     const temp = `${this.file}.${process.pid}.${++this.sequence}.tmp`;
-    await mkdir(dirname(this.file), { recursive: true });
+    const folder = dirname(this.file);
+    await mkdir(folder, { recursive: true });
     try {
-      await writeFile(temp, JSON.stringify(this.snapshot()), 'utf8');
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temp, this.file);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
+    }
+    // The rename is only durable once the folder's entry is.
+    const dir = await open(folder, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
     }
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ActionContext, actions, READ_ONLY_ACTIONS } from './actions';
+import { type ActionContext, actions, READ_ONLY_ACTIONS, SAVED_LATER_ACTIONS } from './actions';
 import { errors, renderError, SqsError } from './errors';
 import { asInput } from './input';
 import { loadSnapshot, Persistence } from './persistence';
@@ -12,7 +12,10 @@ export interface LocalSqsOptions {
   port?: number;
   /** Interface to listen on; defaults to 127.0.0.1. */
   host?: string;
-  /** When set, queues and messages are loaded from and saved to this JSON file. */
+  /**
+   * When set, queues and messages are loaded from and saved to this JSON file; a change is
+   * answered only once it is on disk (written and fsynced), except receives (saved a moment later).
+   */
   dataFile?: string;
 }
 
@@ -118,7 +121,8 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
         signal: AbortSignal.any([stopping.signal, gone.signal]),
       };
       const output = await action(asInput(parsed), context);
-      if (!READ_ONLY_ACTIONS.has(actionName)) persistence?.schedule();
+      if (SAVED_LATER_ACTIONS.has(actionName)) persistence?.schedule();
+      else if (!READ_ONLY_ACTIONS.has(actionName)) await persistence?.commit();
       await send(response, 200, {}, JSON.stringify(output));
     } catch (error) {
       const sqsError =
