@@ -258,9 +258,11 @@ export async function startApiGateway(opts: TGatewayOptions) {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
   return {
-    port,
+    port: bound.port,
+    /** Where it listens, as the OS reports it. */
+    bound,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -39,9 +39,10 @@ export async function startApiGatewayControl(opts: { host: string; plan: LocalUs
     return send(res, 200, { usagePlanId: opts.plan.id, startDate, endDate, values });
   });
   await new Promise<void>((resolve) => server.listen(0, opts.host, () => resolve()));
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
   return {
-    endpoint: `http://${opts.host}:${port}`,
+    endpoint: `http://${opts.host}:${bound.port}`,
+    bound,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

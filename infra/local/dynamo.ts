@@ -13,10 +13,11 @@ export async function startDynalite(opts: { port: number; host: string; dir?: st
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
   return {
-    endpoint: `http://${opts.host}:${port}`,
-    port,
+    endpoint: `http://${opts.host}:${bound.port}`,
+    port: bound.port,
+    bound,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();

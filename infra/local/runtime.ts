@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -50,8 +51,16 @@ import { seedAccount, type TSeededAccount } from './seed-account';
 import { startLocalSqs } from './sqs';
 import { LocalUsagePlan, type TUsagePlanSettings } from './usage-plan';
 
+/**
+ * Where every stand-in listens, whatever `host` says: they check no credentials (dynalite, the
+ * SQS, SES/SNS and API Gateway stand-ins) or only the well-known local ones (s3rver), so on a
+ * network anyone could mint keys or read documents. Only the service's own port follows `host`.
+ */
+const STAND_IN_HOST = '127.0.0.1';
+
 export interface TRuntimeOptions {
   port?: number;
+  /** The interface the service's own port (API and pages) listens on; the stand-ins stay on loopback. */
   host?: string;
   /** Where data lives between restarts; ignored with `memory`. */
   dataDir?: string;
@@ -108,6 +117,11 @@ export interface TRuntime {
   db: DynamoDBDocumentClient;
   dataDir: string;
   workers: TLocalWorkers;
+  /**
+   * Where each server of the runtime listens, as the OS reports it: the service's own port
+   * (`api`, which follows `host`) and each stand-in's.
+   */
+  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway', AddressInfo>;
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
   stop(): Promise<void>;
@@ -161,18 +175,22 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
 
   try {
     const paths = dataPaths(dataDir);
-    const dynamo = await startDynalite({ port: 0, host, dir: memory ? undefined : paths.dynamodb });
+    const dynamo = await startDynalite({
+      port: 0,
+      host: STAND_IN_HOST,
+      dir: memory ? undefined : paths.dynamodb,
+    });
     stops.push(dynamo.stop);
     const s3 = await startS3rver({
       port: 0,
-      host,
+      host: STAND_IN_HOST,
       dir: paths.s3,
       bucket: LOCAL_BUCKET_NAME,
     });
     stops.push(s3.stop);
     const sqs = await startLocalSqs({
       port: 0,
-      host,
+      host: STAND_IN_HOST,
       ...(memory ? {} : { dataFile: paths.sqs }),
     });
     stops.push(sqs.stop);
@@ -182,7 +200,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     let mailEvents: ((notification: string) => Promise<void>) | undefined;
     const outbox = await startOutboxServer({
       port: 0,
-      host,
+      host: STAND_IN_HOST,
       dir: outboxDir,
       onSesEvent: (notification) =>
         mailEvents ? mailEvents(notification) : Promise.reject(new Error('not started yet')),
@@ -195,7 +213,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       burstLimit: stage.rateLimits.throttleBurst,
       ...options.limits,
     });
-    const control = await startApiGatewayControl({ host, plan });
+    const control = await startApiGatewayControl({ host: STAND_IN_HOST, plan });
     stops.push(control.stop);
 
     const config: TConfig = {
@@ -358,6 +376,14 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         documents: documentsWorker,
         sweepOutboxes: sweep,
         runScheduler,
+      },
+      bound: {
+        api: gateway.bound,
+        dynamodb: dynamo.bound,
+        s3: s3.bound,
+        sqs: sqs.bound,
+        outbox: outbox.bound,
+        apigateway: control.bound,
       },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {

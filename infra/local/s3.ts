@@ -9,10 +9,12 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     silent: true,
     configureBuckets: [{ name: opts.bucket }],
   });
-  const address = await server.run();
+  const bound = await server.run();
   return {
-    endpoint: `http://${opts.host}:${address.port}`,
-    port: address.port,
+    endpoint: `http://${opts.host}:${bound.port}`,
+    port: bound.port,
+    /** Where it listens, as the OS reports it. */
+    bound,
     stop: () => server.close(),
   };
 }

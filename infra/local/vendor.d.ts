@@ -13,6 +13,8 @@ declare module 'dynalite' {
 }
 
 declare module 's3rver' {
+  import type { AddressInfo } from 'node:net';
+
   export default class S3rver {
     constructor(options: {
       port?: number;
@@ -21,7 +23,8 @@ declare module 's3rver' {
       silent?: boolean;
       configureBuckets?: { name: string }[];
     });
-    run(): Promise<{ address: string; port: number }>;
+    /** Its HTTP server's address(). */
+    run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
 }

@@ -37,6 +37,8 @@ export interface TOutboxServer {
   /** Give this to the SESv2 and SNS clients as `endpoint`. */
   endpoint: string;
   port: number;
+  /** Where it listens, as the OS reports it. */
+  bound: AddressInfo;
   stop(): Promise<void>;
 }
 
@@ -134,11 +136,12 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
 
   return {
-    endpoint: `http://${connectableHost(host)}:${port}`,
-    port,
+    endpoint: `http://${connectableHost(host)}:${bound.port}`,
+    port: bound.port,
+    bound,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         stopped = true;

@@ -23,6 +23,8 @@ export interface LocalSqs {
   /** Pass as `endpoint` to `SQSClient`. */
   endpoint: string;
   port: number;
+  /** Where it listens, as the OS reports it. */
+  bound: AddressInfo;
   /** Ends waiting long polls, closes the server and writes pending state. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -145,7 +147,8 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = server.address() as AddressInfo;
+  const { port } = bound;
   baseUrl = `http://${urlHostFor(host)}:${port}`;
 
   let stopped: Promise<void> | undefined;
@@ -163,5 +166,5 @@ export async function startLocalSqs(options: LocalSqsOptions = {}): Promise<Loca
     return stopped;
   };
 
-  return { endpoint: baseUrl, port, stop };
+  return { endpoint: baseUrl, port, bound, stop };
 }
