@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyAddress } from '../../shared/adapters/fetch/ip-ranges';
 import { listOutbox, readOutboxMessage, renderOutboxMessage, renderOutboxPage } from './outbox';
 
 // The pages are built from what strangers typed into emails: no script may run on them.
@@ -7,21 +8,38 @@ const HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-src 'self'",
 };
 
+const ONLY_HERE =
+  '<!doctype html><title>Outbox</title><p>The outbox is shown only on the machine running the ' +
+  'service: open <code>/dev/outbox</code> there, at <code>http://127.0.0.1:&lt;port&gt;</code>.</p>';
+
+/**
+ * The pages show every message "sent", signing links included, so they are the mailbox stand-in's
+ * and stay as local as it is: when the service port is open to a network (`--host 0.0.0.0`),
+ * only callers on this machine see them.
+ */
+const fromThisMachine = (req: IncomingMessage) =>
+  classifyAddress(req.socket.remoteAddress ?? '') === 'loopback';
+
 /** `/dev/outbox` lists every email and SMS the service "sent"; `/dev/outbox/<id>` shows one. */
 export function outboxPages(dir: string) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (req.method !== 'GET') return false;
     const path = url.pathname.replace(/\/+$/, '');
-    if (path === '/dev/outbox') {
+    const m = /^\/dev\/outbox(?:\/([^/]+))?$/.exec(path);
+    if (!m) return false;
+    if (!fromThisMachine(req)) {
+      res.writeHead(403, HEADERS);
+      res.end(ONLY_HERE);
+      return true;
+    }
+    if (m[1] === undefined) {
       res.writeHead(200, HEADERS);
       res.end(renderOutboxPage(await listOutbox(dir)));
       return true;
     }
-    const m = /^\/dev\/outbox\/([^/]+)$/.exec(path);
-    if (!m) return false;
     let id: string;
     try {
-      id = decodeURIComponent(m[1]!);
+      id = decodeURIComponent(m[1]);
     } catch {
       return false;
     }

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
@@ -15,6 +16,7 @@ import {
   type TOutboxServer,
   type TOutboxSms,
 } from '../../infra/local/outbox';
+import { outboxPages } from '../../infra/local/outbox-pages';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 
@@ -217,5 +219,48 @@ describe('outbox pages', () => {
     expect(html).toContain('<a href="https://a.test/"');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('"onmouseover');
+  });
+});
+
+describe('outbox pages on the service port', () => {
+  // The service port may face a network (--host 0.0.0.0), which a test must not reach: the
+  // callers' addresses are given as the socket would report them.
+  async function open(path: string, remoteAddress: string) {
+    const req = { method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
+    const answer = { status: 0, body: '' };
+    const res = {
+      writeHead(status: number) {
+        answer.status = status;
+        return res;
+      },
+      end(body: string) {
+        answer.body = body;
+      },
+    } as unknown as ServerResponse;
+    const handled = await outboxPages(dir)(req, res, new URL(path, 'http://service.test'));
+    return { handled, ...answer };
+  }
+
+  it('shows the list and each message to callers on this machine', async () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const list = await open('/dev/outbox', address);
+      expect(list).toMatchObject({ handled: true, status: 200 });
+      expect(list.body).toContain('ann@example.test');
+      const one = await open(`/dev/outbox/${emailId}`, address);
+      expect(one).toMatchObject({ handled: true, status: 200 });
+      expect(one.body).toContain('sign.example.test');
+    }
+  });
+
+  it('refuses callers from a network, saying where to open it, and shows them no message', async () => {
+    for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1']) {
+      for (const path of ['/dev/outbox', `/dev/outbox/${emailId}`, `/dev/outbox/${smsId}/`]) {
+        const answer = await open(path, address);
+        expect(answer).toMatchObject({ handled: true, status: 403 });
+        expect(answer.body).toContain('only on the machine running the service');
+        expect(answer.body).not.toContain('ann@example.test');
+        expect(answer.body).not.toContain('sign.example.test');
+      }
+    }
   });
 });
