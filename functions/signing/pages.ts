@@ -178,7 +178,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
    */
   async function documentPdf(req: TRequest): Promise<TResponse> {
     const ctx = await signerOf(deps, req.header('x-signing-session'));
-    if (cannotSign(ctx.bundle, ctx.packet) || !authComplete(ctx))
+    if (cannotSign(ctx.bundle, ctx.packet, ctx.now) || !authComplete(ctx))
       throw new NotFoundError('No such document.');
     const doc = (await deps.bundles.documents(ctx.bundle)).find((d) => d.key === req.params.doc_key);
     if (!doc) throw new NotFoundError('No such document.');

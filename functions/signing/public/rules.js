@@ -83,10 +83,20 @@ export function valueProblem(field, value) {
   return undefined;
 }
 
-/** Whether a value counts as filled in: a checkbox or approval only when ticked. */
+// A character one can see: not a space of any kind, a control or an invisible format character.
+// The same pattern as the service's (shared/domain/signing/field-access.ts).
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
+
+/**
+ * Whether a value fills a required field, as the service decides when the signer finishes: a
+ * checkbox or approval only when ticked, a typed mark only with visible text after `typed:`,
+ * anything else only with visible content ("   " fills nothing).
+ */
 export function isFilled(field, value) {
   if (field.kind === 'chk' || field.kind === 'apr') return value === 'true';
-  return value !== '';
+  if ((field.kind === 'sig' || field.kind === 'ini') && value.startsWith('typed:'))
+    return VISIBLE.test(value.slice(6));
+  return VISIBLE.test(value);
 }
 
 // Copies of MAX_ATTACHMENT_BYTES (shared/domain/signing/upload-attachment.ts) and ATTACHMENT_TYPES

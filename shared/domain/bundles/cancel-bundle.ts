@@ -2,6 +2,7 @@ import type { TBundleStore, TClock } from '../../ports';
 import { ConflictError } from '../errors';
 import { isFinished, type TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
+import { bundleAt } from './expiry';
 import { event } from './send-bundle';
 
 /** Cancels a bundle that is not finished; its open packets are cancelled with it. */
@@ -11,8 +12,11 @@ export function cancelBundle(
   id: string,
 ): Promise<TBundle> {
   return changeBundle(deps, accountId, id, (b) => {
-    if (isFinished(b.status)) throw new ConflictError(`The bundle is already finished ("${b.status}").`);
-    const now = deps.clock.now().toISOString();
+    const at = deps.clock.now();
+    // A bundle past its expiry is finished (expired), whether or not the scheduler recorded it.
+    const status = bundleAt(b, at).status;
+    if (isFinished(status)) throw new ConflictError(`The bundle is already finished ("${status}").`);
+    const now = at.toISOString();
     return {
       ...b,
       status: 'ca',

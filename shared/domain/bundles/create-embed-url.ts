@@ -1,6 +1,7 @@
 import type { TBundleStore, TClock, TSigningTokenStore } from '../../ports';
 import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import { ConflictError } from '../errors';
+import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
 
 /** How long an embedded signing link may wait before it is opened. */
@@ -16,7 +17,11 @@ export async function createEmbedUrl(
   packetId: string,
   publicBaseUrl: string,
 ): Promise<{ url: string; expires: string }> {
-  const { bundle, packet } = await findPacket(deps, accountId, packetId);
+  const found = await findPacket(deps, accountId, packetId);
+  const now = deps.clock.now();
+  // Past its expiry the bundle is expired, whether or not the scheduler has recorded it yet.
+  const bundle = bundleAt(found.bundle, now);
+  const packet = bundle.packets.find((p) => p.id === packetId)!;
   if (packet.deliverVia !== 'embed') throw new ConflictError('This packet is not set for embedded signing.');
   if (!['se', 'st'].includes(bundle.status) || !['re', 'st'].includes(packet.status)) {
     throw new ConflictError(
@@ -24,7 +29,7 @@ export async function createEmbedUrl(
     );
   }
   const token = randomBase62(43);
-  const expires = new Date(deps.clock.now().getTime() + EMBED_URL_TTL_SECONDS * 1000).toISOString();
+  const expires = new Date(now.getTime() + EMBED_URL_TTL_SECONDS * 1000).toISOString();
   await deps.tokens.create({
     hash: hashApiKey(token),
     accountId,

@@ -2,6 +2,7 @@ import type { TBundleStore, TClock } from '../../ports';
 import { ConflictError, ValidationError } from '../errors';
 import { isFinished, type TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
+import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
 import { event } from './send-bundle';
 
@@ -20,7 +21,9 @@ export async function remindPacket(
   const now = deps.clock.now();
   const at = now.toISOString();
   let reminded: TPacket | undefined;
-  await changeBundle(deps, accountId, bundle.id, (b) => {
+  await changeBundle(deps, accountId, bundle.id, (stored) => {
+    // Decided on the bundle as it stands now: past its expiry it is expired, recorded or not.
+    const b = bundleAt(stored, now);
     const p = b.packets.find((x) => x.id === packetId)!;
     if (isFinished(b.status) || b.status === 'dr' || ['co', 'ca', 'ex', 'fa', 'ne'].includes(p.status)) {
       throw new ConflictError(`No reminder can be sent now (bundle "${b.status}", packet "${p.status}").`);

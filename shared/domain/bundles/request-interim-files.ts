@@ -2,6 +2,7 @@ import type { TAccountStore, TBundleStore, TClock } from '../../ports';
 import { ConflictError, PermissionDeniedError } from '../errors';
 import { isFinished } from './bundle';
 import { changeBundle } from './change-bundle';
+import { bundleAt } from './expiry';
 import { getBundle } from './get-bundle';
 import { event } from './send-bundle';
 
@@ -22,10 +23,16 @@ export async function requestInterimFiles(
   if (!account?.features.early_file_access) {
     throw new PermissionDeniedError('Interim files need the early file access feature.');
   }
-  if (isFinished(b.status)) throw new ConflictError(`The bundle is finished ("${b.status}").`);
-  const at = deps.clock.now().toISOString();
+  // As of now: a bundle past its expiry is finished (expired), whether or not it is recorded yet.
+  const now = deps.clock.now();
+  const finished = (x: typeof b) => {
+    const status = bundleAt(x, now).status;
+    if (isFinished(status)) throw new ConflictError(`The bundle is finished ("${status}").`);
+  };
+  finished(b);
+  const at = now.toISOString();
   await changeBundle(deps, accountId, id, (current) => {
-    if (isFinished(current.status)) throw new ConflictError(`The bundle is finished ("${current.status}").`);
+    finished(current);
     return { ...current, events: [...current.events, event('interimRequested', at)] };
   });
 }

@@ -5,6 +5,7 @@ import type { TAccount } from '../accounts/account';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
+import { bundleAt } from './expiry';
 import { event } from './send-bundle';
 
 /**
@@ -77,8 +78,10 @@ export async function updateBundle(
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
   return changeBundle(deps, caller.accountId, id, (b) => {
-    if (b.status !== 'dr' && b.status !== 'se') {
-      throw new ConflictError(`A bundle can be changed only as a draft or sent; this one is "${b.status}".`);
+    // As of now: a bundle past its expiry is expired, whether or not the scheduler recorded it.
+    const status = bundleAt(b, now).status;
+    if (status !== 'dr' && status !== 'se') {
+      throw new ConflictError(`A bundle can be changed only as a draft or sent; this one is "${status}".`);
     }
     const expires = patch.expires !== undefined ? nextExpiry(patch.expires, b) : b.expires;
     if (expires && Date.parse(expires) <= now.getTime()) {

@@ -4,6 +4,7 @@ import { ZPacketPatchSchema } from '../../schemas/packet-patch';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { isFinished, type TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
+import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
 import { updateLinkedPerson } from './link-person';
 import { event } from './send-bundle';
@@ -36,9 +37,11 @@ export async function updatePacket(
   }
   const { bundle } = await findPacket(deps, accountId, packetId);
   let updated: TPacket | undefined;
+  const now = deps.clock.now();
   await changeBundle(deps, accountId, bundle.id, (b) => {
     const p = b.packets.find((x) => x.id === packetId)!;
-    if (isFinished(b.status) || FINISHED_PACKET.includes(p.status)) {
+    // Decided as of now: a bundle past its expiry is finished, recorded or not.
+    if (isFinished(bundleAt(b, now).status) || FINISHED_PACKET.includes(p.status)) {
       throw new ConflictError('The packet or its bundle is finished.');
     }
     const next: TPacket = {
@@ -73,7 +76,7 @@ export async function updatePacket(
     return {
       ...b,
       packets: b.packets.map((x) => (x.id === packetId ? next : x)),
-      events: [...b.events, event('packetUpdated', deps.clock.now().toISOString(), packetId, changed)],
+      events: [...b.events, event('packetUpdated', now.toISOString(), packetId, changed)],
     };
   });
   await updateLinkedPerson(deps, accountId, updated!.personId, {

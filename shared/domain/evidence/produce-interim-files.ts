@@ -1,5 +1,6 @@
 import { verifyChain } from '../bundles/audit-chain';
 import { isFinished } from '../bundles/bundle';
+import { bundleAt } from '../bundles/expiry';
 import { auditEntries, auditPage } from './audit-trail';
 import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
 import { evidenceObjectKeys, type TInterimFile } from './evidence-files';
@@ -18,7 +19,9 @@ export async function produceInterimFiles(
 ): Promise<TJobOutcome> {
   const b = await deps.bundles.get(job.accountId, job.bundleId);
   if (!b) return { kind: 'done', detail: 'no such bundle' };
-  if (isFinished(b.status)) return { kind: 'done', detail: `the bundle is "${b.status}": no interim files` };
+  // Past its expiry the bundle is expired, whether or not the scheduler has recorded it yet.
+  const status = bundleAt(b, deps.clock.now()).status;
+  if (isFinished(status)) return { kind: 'done', detail: `the bundle is "${status}": no interim files` };
   const [documents, records, events] = await Promise.all([
     deps.bundles.documents(b),
     deps.records.all(b.accountId, b.id),

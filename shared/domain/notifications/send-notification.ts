@@ -10,6 +10,7 @@ import type {
 } from '../../ports';
 import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
+import { bundleAt } from '../bundles/expiry';
 import { event } from '../bundles/send-bundle';
 import { createSigningLink } from '../signing/signing-link';
 import type { TNotificationJob } from '../webhooks/outbox';
@@ -87,7 +88,8 @@ export async function sendNotification(
   const account = await deps.accounts.getAccount(job.accountId);
   const plan = planMessages({
     job,
-    bundle,
+    // A signing request or reminder for a bundle past its expiry sends nothing, recorded or not.
+    bundle: bundleAt(bundle, deps.clock.now()),
     ...(account ? { account } : {}),
     ...(job.type === 'declined' ? { jobEvent: await eventAt(deps, bundle, job.seq) } : {}),
     mailFrom: deps.mailFrom,

@@ -1,9 +1,7 @@
-import type { TBundle, TPacket, TPacketStatus } from '../bundles/bundle';
+import type { TBundle } from '../bundles/bundle';
+import { bundleAt, isPastExpiry } from '../bundles/expiry';
 import { event } from '../bundles/send-bundle';
-import { expiresAt, reminderDueAt } from './schedule';
-
-/** Signers who have not finished: an expiring bundle takes them with it. */
-const OPEN_PACKET: readonly TPacketStatus[] = ['ne', 're', 'se', 'st'];
+import { reminderDueAt } from './schedule';
 
 export interface TDueWork {
   /** The bundle with the work done; the very object given when nothing was due. */
@@ -24,14 +22,8 @@ export interface TDueWork {
  */
 export function applyDueWork(b: TBundle, now: Date): TDueWork {
   const at = now.toISOString();
-  const expiry = expiresAt(b);
-  if (expiry !== undefined && expiry <= now.getTime()) {
-    const next: TBundle = {
-      ...b,
-      status: 'ex',
-      packets: b.packets.map((p): TPacket => (OPEN_PACKET.includes(p.status) ? { ...p, status: 'ex' } : p)),
-      events: [...b.events, event('expired', at)],
-    };
+  if (isPastExpiry(b, now)) {
+    const next: TBundle = { ...bundleAt(b, now), events: [...b.events, event('expired', at)] };
     return { next, expired: true, reminded: [] };
   }
   const due = b.packets.filter((p) => {

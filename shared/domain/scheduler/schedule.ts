@@ -3,6 +3,7 @@
 // bundle in the same write as every change (entities/bundle.ts), and the scheduler can decide
 // again, on the bundle it re-reads, exactly what is due.
 import type { TBundle, TPacket } from '../bundles/bundle';
+import { expiresAt } from '../bundles/expiry';
 
 export const DAY_MS = 86_400_000;
 
@@ -60,13 +61,6 @@ export function reminderDueAt(b: TBundle, p: TPacket): number | undefined {
   }
   const due = Math.max(slot, lastMessage + REMINDER_GAP_MS);
   return due <= stop ? due : undefined;
-}
-
-/** The bundle's expiry (epoch ms), if it has one and is still open to signing. */
-export function expiresAt(b: TBundle): number | undefined {
-  if (!WAITING(b.status) || !b.expires) return undefined;
-  const at = Date.parse(b.expires);
-  return Number.isNaN(at) ? undefined : at;
 }
 
 /**

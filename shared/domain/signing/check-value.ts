@@ -1,7 +1,7 @@
 import type { TField } from '../bundles/bundle';
 import { testRegex } from '../bundles/safe-regex';
 import { isIsoDate, V_PATTERN_CHECKS } from '../bundles/value-patterns';
-import { optionsOf } from './field-access';
+import { hasVisibleContent, optionsOf } from './field-access';
 
 const TEXT_KINDS = new Set(['inp', 'txt']);
 const MAX_TEXT = 10_000;
@@ -35,7 +35,7 @@ export function valueProblem(field: TField, value: string): string | undefined {
     case 'sig':
     case 'ini':
       if (value === 'drawn') return undefined;
-      if (!value.startsWith('typed:') || value.slice(6).trim() === '') {
+      if (!value.startsWith('typed:') || !hasVisibleContent(value.slice(6))) {
         return 'Draw your mark, or type it as "typed:<text>".';
       }
       return value.length > 206 ? 'At most 200 characters.' : undefined;

@@ -17,6 +17,27 @@ export function isEditor(field: Pick<TField, 'editors'>, packetKey: string): boo
   return field.editors.some((e) => e === packetKey || e === `-${packetKey}`);
 }
 
+/**
+ * A character one can see: not a space of any kind, a control or an invisible format character
+ * (zero-width space, joiners, byte order mark). The signing page's rules.js holds the same
+ * pattern (test/unit/signing-page-rules.test.ts keeps them equal).
+ */
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
+
+/** Whether a value shows anything at all: "   " or a zero-width space fills nothing. */
+export const hasVisibleContent = (value: string) => VISIBLE.test(value);
+
+/**
+ * Whether a value fills a field the signer must fill: a checkbox or approval only when ticked, a
+ * typed mark only with visible text after `typed:`, anything else only with visible content.
+ */
+export function isFilled(field: Pick<TField, 'kind'>, value: string): boolean {
+  if (field.kind === 'chk' || field.kind === 'apr') return value === 'true';
+  if ((field.kind === 'sig' || field.kind === 'ini') && value.startsWith('typed:'))
+    return hasVisibleContent(value.slice(6));
+  return hasVisibleContent(value);
+}
+
 /** Filled by the service when the signer finishes, never by the signer. */
 export const SERVICE_FILLED = new Set(['snm', 'sdt']);
 
@@ -54,6 +75,20 @@ export function currentValue(
   return best
     ? { value: best.v!.value, packetId: best.r.packetId, hasImage: Boolean(best.v!.blobKey) }
     : undefined;
+}
+
+/**
+ * The records whose values a signer sees and may rely on: their own, and those of signers who
+ * finished. Another signer's values in progress are theirs alone until they finish (they may
+ * still change them), so they are neither shown nor counted as filling a field.
+ */
+export function visibleRecords(
+  records: TSigningRecord[],
+  packetId: string,
+  packets: TPacket[],
+): TSigningRecord[] {
+  const done = new Set(packets.filter((p) => p.status === 'co').map((p) => p.id));
+  return records.filter((r) => r.packetId === packetId || done.has(r.packetId));
 }
 
 /** The signer may change it now: theirs, not the service's, and not filled by someone who finished. */

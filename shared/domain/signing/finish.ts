@@ -5,7 +5,7 @@ import { changeBundle } from '../bundles/change-bundle';
 import { event, signersUpNow } from '../bundles/send-bundle';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
-import { currentValue, isEditor, isRequiredFor } from './field-access';
+import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertMaySign } from './save-values';
 import {
   cannotSign,
@@ -39,10 +39,11 @@ const ZDecline = z.object({
  * one, exactly once however many finish at the same moment (each change is applied to the state
  * it is written over); with in_order, the next signers are sent their request.
  */
-function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle {
+function applyPacketComplete(b: TBundle, packetId: string, at: string, now: Date): TBundle {
   const p = b.packets.find((x) => x.id === packetId)!;
   if (p.status === 'co') return b;
-  if (cannotSign(b, p)) throw cannotSignError(cannotSign(b, p)!);
+  const why = cannotSign(b, p, now);
+  if (why) throw cannotSignError(why);
   let packets = b.packets.map(
     (x): TPacket => (x.id === packetId ? { ...x, status: 'co', completedAt: at } : x),
   );
@@ -69,9 +70,13 @@ function applyPacketComplete(b: TBundle, packetId: string, at: string): TBundle 
 
 /**
  * Finishing: the signer agreed to sign electronically, passed every check and filled every field
- * they must. Signer name and signing date fields are filled for them. The record (values,
- * consent) is written first, then the bundle change; repeating the call after a failure in
- * between finishes the job.
+ * they must (with visible content, from the values they see: their own and finished signers').
+ * Signer name and signing date fields are filled for them. The record (values, consent) is
+ * written first, conditional on the version the values were checked at, then the bundle change.
+ * Once the consent is in the record no value of the signer changes any more (saving values and
+ * uploads refuse, `assertMayChangeValues`), so the values checked are the values kept even while
+ * the bundle change is still to come; repeating the call after a failure in between only makes
+ * that change.
  */
 export async function completePacket(
   deps: TSigningDeps,
@@ -82,20 +87,22 @@ export async function completePacket(
   parseInput(ZComplete, body);
   const signed = await retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
-    if (ctx.packet.status === 'co') return ctx;
+    if (ctx.packet.status === 'co' || ctx.record.consentAt) return ctx;
     assertMaySign(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
     if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
       throw new ConflictError('This bundle must be paid before you finish: complete the payment step first.');
     const docs = await deps.bundles.documents(ctx.bundle);
-    const all = await recordsWith(deps, ctx);
+    // Only values that can no longer change under this finish count: the signer's own (this
+    // record, written conditionally below) and finished signers' (frozen by their consent).
+    const seen = visibleRecords(await recordsWith(deps, ctx), ctx.packet.id, ctx.bundle.packets);
     const missing: TFieldError[] = [];
     for (const d of docs) {
       for (const f of d.fields) {
         if (!isRequiredFor(f, ctx.packet.key)) continue;
-        const v = currentValue(d.key, f, all, ctx.bundle.packets)?.value ?? f.initialValue ?? '';
-        if (v === '' || ((f.kind === 'chk' || f.kind === 'apr') && v !== 'true')) {
+        const v = currentValue(d.key, f, seen, ctx.bundle.packets)?.value ?? f.initialValue ?? '';
+        if (!isFilled(f, v)) {
           missing.push({ field: `${d.key}.${f.key}`, message: `"${f.label || f.key}" is required.` });
         }
       }
@@ -119,8 +126,9 @@ export async function completePacket(
     return { ...ctx, record, stored: true };
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
+  const now = deps.clock.now();
   await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
-    applyPacketComplete(b, signer.packetId, at),
+    applyPacketComplete(b, signer.packetId, at, now),
   );
   return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
 }
@@ -136,17 +144,21 @@ export async function declinePacket(
   const at = deps.clock.now().toISOString();
   await retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
-    const why = cannotSign(ctx.bundle, ctx.packet);
+    const why = cannotSign(ctx.bundle, ctx.packet, ctx.now);
     if (why) throw cannotSignError(why, 'decline');
+    // Consent is final: the finish that recorded it is what remains to be completed.
+    if (ctx.record.consentAt)
+      throw new ConflictError('You have already signed, so you cannot decline. Finish again to complete.');
     await saveRecord(
       deps,
       ctx,
       withStep({ ...ctx.record, declineReason: reason }, client, 'declined', at, reason),
     );
   });
+  const now = deps.clock.now();
   await changeBundle(deps, signer.accountId, signer.bundleId, (b) => {
     const p = b.packets.find((x) => x.id === signer.packetId)!;
-    const why = cannotSign(b, p);
+    const why = cannotSign(b, p, now);
     if (why) throw cannotSignError(why, 'decline');
     return {
       ...b,

@@ -34,7 +34,7 @@ function checkImage(image: TImage | undefined, field: string): 'png' | 'jpg' {
 }
 
 function assertStep(ctx: TSignerContext, step: 'selfie' | 'id') {
-  const reason = cannotSign(ctx.bundle, ctx.packet);
+  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
   if (reason) throw cannotSignError(reason);
   if (step === 'selfie' ? !ctx.packet.authSelfie : !ctx.packet.authId) {
     throw new ConflictError(`This signer has no ${step === 'selfie' ? 'selfie' : 'ID'} check.`);

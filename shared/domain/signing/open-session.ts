@@ -55,10 +55,10 @@ export async function openSession(
   });
 
   const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
-  if (!cannotSign(ctx.bundle, ctx.packet) && ctx.packet.status !== 'st') {
+  if (!cannotSign(ctx.bundle, ctx.packet, now) && ctx.packet.status !== 'st') {
     await changeBundle(deps, link.accountId, link.bundleId, (b) => {
       const p = b.packets.find((x) => x.id === link.packetId)!;
-      if (cannotSign(b, p) || p.status === 'st') return b;
+      if (cannotSign(b, p, now) || p.status === 'st') return b;
       return {
         ...b,
         status: b.status === 'se' ? 'st' : b.status,

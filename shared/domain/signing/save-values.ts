@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { parseInput } from '../../schemas/common';
 import type { TDocument, TField } from '../bundles/bundle';
-import { PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
@@ -38,9 +38,27 @@ const ZValues = z.object({
 
 /** Refuses signing calls of a signer who may not sign now, or has not passed authentication. */
 export function assertMaySign(ctx: TSignerContext): void {
-  const reason = cannotSign(ctx.bundle, ctx.packet);
+  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
   if (reason) throw cannotSignError(reason);
   if (!authComplete(ctx)) throw new PermissionDeniedError('Complete the identity checks first.');
+}
+
+/**
+ * Refuses a change of the signer's values (saving, uploading) once their record carries their
+ * consent. Finishing writes that consent into the same record, conditional on the version it
+ * read the values at, before it makes the packet `co`; every change of values is conditional on
+ * the version too. So the two exclude each other on this one item: a change read before the
+ * consent loses the race, reads again and is refused here; a finish that read values since
+ * changed loses and checks the new ones. What the signer agreed to is what the bundle keeps, also
+ * in the moment between the consent and the bundle change (a repeated finish completes it).
+ */
+export function assertMayChangeValues(ctx: TSignerContext): void {
+  assertMaySign(ctx);
+  if (ctx.record.consentAt) {
+    throw new ConflictError(
+      'You have already signed, so your values can no longer change. Finish again if the page does not say you are done.',
+    );
+  }
 }
 
 export function findField(docs: TDocument[], docKey: string, fieldKey: string): TField | undefined {
@@ -70,7 +88,7 @@ export async function saveValues(
   const input = parseInput(ZValues, body);
   return retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
-    assertMaySign(ctx);
+    assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const all = await recordsWith(deps, ctx);
     const errors: TFieldError[] = [];

@@ -8,6 +8,7 @@ import type {
 } from '../../ports';
 import { hashApiKey } from '../accounts/api-key-secret';
 import type { TBundle, TPacket } from '../bundles/bundle';
+import { bundleAt } from '../bundles/expiry';
 import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
@@ -33,6 +34,8 @@ export interface TSignerContext {
   record: TSigningRecord;
   /** Whether the record exists in the table yet (its first save creates it). */
   stored: boolean;
+  /** When the call is decided, read from the clock with the bundle (expiry is decided on it). */
+  now: Date;
 }
 
 export type TCannotSign =
@@ -45,17 +48,18 @@ export type TCannotSign =
   | 'failed';
 
 /**
- * Why this signer cannot sign now, or undefined when they can. A bundle past its `expires` is
- * expired here already, before the scheduler's next run records it.
+ * Why this signer cannot sign at `now`, or undefined when they can. A bundle past its `expires`
+ * is expired here already, before the scheduler's next run records it (bundles/expiry.ts).
  */
-export function cannotSign(bundle: TBundle, packet: TPacket, now = Date.now()): TCannotSign | undefined {
+export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): TCannotSign | undefined {
+  const bundle = bundleAt(stored, now);
+  const packet = bundle.packets.find((p) => p.id === storedPacket.id) ?? storedPacket;
   if (packet.status === 'co') return 'completed';
   if (packet.status === 'ca') {
     return bundle.events.some((e) => e.kind === 'pd' && e.packetId === packet.id) ? 'declined' : 'cancelled';
   }
   if (bundle.status === 'ca') return 'cancelled';
   if (bundle.status === 'ex' || packet.status === 'ex') return 'expired';
-  if (bundle.expires && Date.parse(bundle.expires) <= now && bundle.status !== 'co') return 'expired';
   if (bundle.status === 'co') return 'complete';
   if (bundle.status === 'fa' || packet.status === 'fa') return 'failed';
   if (!['se', 'st'].includes(bundle.status) || !['se', 're', 'st'].includes(packet.status))
@@ -91,6 +95,7 @@ export async function loadSigner(
     packet,
     record: record ?? emptyRecord(accountId, bundleId, packetId),
     stored: record !== undefined,
+    now: deps.clock.now(),
   };
 }
 

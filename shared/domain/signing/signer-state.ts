@@ -1,6 +1,6 @@
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
-import { currentValue, isEditableBy, isRequiredFor, optionsOf } from './field-access';
+import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
 import { signingBrandOf } from './signing-brand';
 import type { TSigningRecord } from './signing-record';
@@ -60,7 +60,7 @@ async function redirectOf(
 /** The answer of GET /sign/api/state (docs/signer-api.md). */
 export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
   const { bundle, packet } = ctx;
-  const reason = cannotSign(bundle, packet) ?? null;
+  const reason = cannotSign(bundle, packet, ctx.now) ?? null;
   const required = requiredAuth(ctx);
   const passed = passedAuth(ctx.record);
   const showDocuments = reason === null && required.every((s) => passed.includes(s));
@@ -133,8 +133,16 @@ async function documentsView(deps: TSigningDeps, docs: TDocument[]) {
   );
 }
 
-function fieldsView(ctx: TSignerContext, docs: TDocument[], records: TSigningRecord[]) {
+/**
+ * The fields with the values this signer may see: their own and those of signers who finished.
+ * A field another signer has filled but not yet signed shows as nobody had filled it (its
+ * initial value, else empty), so nobody reads another's values in progress.
+ */
+function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[]) {
   const { packet, bundle } = ctx;
+  const records = visibleRecords(all, packet.id, bundle.packets);
+  // Signed: the values are frozen while the bundle change is still to come (save-values.ts).
+  const frozen = ctx.record.consentAt !== undefined;
   const byId = new Map(bundle.packets.map((p) => [p.id, p]));
   return docs.flatMap((d) =>
     d.fields.map((f) => {
@@ -151,7 +159,7 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], records: TSigningRec
         h: f.h,
         format: f.format,
         options: optionsOf(f),
-        editable: isEditableBy(d.key, f, packet, records, bundle.packets),
+        editable: !frozen && isEditableBy(d.key, f, packet, records, bundle.packets),
         required: isRequiredFor(f, packet.key),
         v_pattern: f.vPattern ?? null,
         v_min: f.vMin ?? null,

@@ -30,7 +30,7 @@ const hashCode = (packetId: string, code: string) =>
 type TSigner = TSignerRef;
 
 function assertSmsStep(ctx: TSignerContext) {
-  const reason = cannotSign(ctx.bundle, ctx.packet);
+  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
   if (reason) throw cannotSignError(reason);
   if (!ctx.packet.authSms) throw new ConflictError('This signer has no SMS code check.');
   if (!ctx.packet.phone || !toE164(ctx.packet.phone)) {

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { isEditableBy } from './field-access';
-import { assertMaySign, findField } from './save-values';
+import { assertMayChangeValues, findField } from './save-values';
 import {
   loadSigner,
   recordsWith,
@@ -71,7 +71,7 @@ export async function uploadAttachment(
     new ValidationError('The attachment is not accepted.', [{ field: path, message }]);
   return retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
-    assertMaySign(ctx);
+    assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const field =
       target.docKey && target.fieldKey ? findField(docs, target.docKey, target.fieldKey) : undefined;
