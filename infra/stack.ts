@@ -261,18 +261,24 @@ export class EsignStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
+    // Keyed endpoint functions read their usage plan for the X-RateLimit-* headers of every
+    // answer (shared/http/api-handler.ts); the public signing function has no key to report on.
+    const keyed = new Set<TFunctionName>(API_ROUTES.map((r) => r.fn));
     const endpoint = (
       constructId: string,
       name: TFunctionName,
       description: string,
       env: Record<string, string> = {},
-    ) =>
-      new ApiFunction(this, constructId, {
+    ) => {
+      const fn = new ApiFunction(this, constructId, {
         name,
         config,
         description,
         environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId, ...env },
       });
+      if (keyed.has(name)) fn.grantUsagePlanRead(usagePlan);
+      return fn;
+    };
 
     // Webhook shared secrets are stored sealed with this key (ARCHITECTURE.md, "Webhook secret").
     const secretsKey = new Key(this, 'WebhookSecretsKey', {
@@ -372,7 +378,6 @@ export class EsignStack extends Stack {
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
-    account.grantUsagePlanRead(usagePlan);
 
     const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', publishEnv);
     bundles.grantTable(table, 'readWrite');

@@ -35,16 +35,29 @@ export interface TStageConfig {
   webhookDispatcherConcurrency: number;
 }
 
+/** The token bucket holds this many seconds of the sustained rate (see throttleFor). */
+export const BURST_SECONDS = 10;
+
 /**
- * BlueInk publishes 2,000 requests an hour per account. API Gateway quotas have no hourly
- * period, so the hourly figure is spread over a day (2,000 × 24), and the throttle keeps a single
- * client from spending a day's quota in a burst.
+ * BlueInk publishes 2,000 requests an hour per account and no per-second limit; API Gateway
+ * quotas have no hourly period, so the hourly figure is spread over a day (2,000 × 24). The
+ * throttle only stops a runaway client: 50 requests a second with a bucket of 500 (DocuSign
+ * allows 500 per 30 s) lets a client's test run or batch job through untouched.
  */
 export const DEFAULT_RATE_LIMITS: TRateLimits = {
   quotaPerDay: 48_000,
-  throttleRatePerSecond: 10,
-  throttleBurst: 20,
+  throttleRatePerSecond: 50,
+  throttleBurst: 50 * BURST_SECONDS,
 };
+
+/**
+ * A throttle of `ratePerSecond` as the local runtime's `--rate-limit` sets it: the bucket scales
+ * with the rate (ten seconds' worth), so a small rate shows a client's 429 handling quickly and
+ * the default rate gives the default burst.
+ */
+export function throttleFor(ratePerSecond: number): { rateLimit: number; burstLimit: number } {
+  return { rateLimit: ratePerSecond, burstLimit: Math.max(1, Math.ceil(ratePerSecond * BURST_SECONDS)) };
+}
 
 export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 60;
 

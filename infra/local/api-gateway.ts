@@ -9,6 +9,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { errorBody, type TErrorCode } from '../../shared/http/error-body';
+import { rateLimitHeaders } from '../../shared/http/rate-limit-headers';
 import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
@@ -221,10 +222,14 @@ export async function startApiGateway(opts: TGatewayOptions) {
 
     const context = { ...(auth.context ?? {}), principalId: auth.principalId };
     const usageKeyId = String(auth.context?.usageKeyId ?? auth.usageIdentifierKey ?? '');
-    const admission = opts.plan.admit(usageKeyId);
+    const now = new Date();
+    const admission = opts.plan.admit(usageKeyId, now);
     if (!admission.ok) {
+      // The function's middleware adds the rate limit headers to its answers; this answer is the
+      // gateway's own, so it adds them here, from the same plan.
       return gatewayError(res, requestId, 429, 'throttled', 'Request was throttled.', {
         'retry-after': String(admission.retryAfterSeconds),
+        ...rateLimitHeaders(opts.plan.standing(usageKeyId, now)),
       });
     }
 

@@ -58,6 +58,7 @@ export interface TRuntimeOptions {
   /** A throwaway run: nothing is written to disk that outlives stop(). */
   memory?: boolean;
   logLevel?: TLogLevel;
+  /** The usage plan's numbers; absent ones are the stage's (`--rate-limit` sets the throttle). */
   limits?: Partial<TUsagePlanSettings>;
   authorizerTtlSeconds?: number;
   /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */

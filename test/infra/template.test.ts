@@ -213,12 +213,12 @@ describe('REST API', () => {
   it('attaches a usage plan with the stage quota per day and throttle', () => {
     expect(DEFAULT_RATE_LIMITS).toEqual({
       quotaPerDay: 48_000,
-      throttleRatePerSecond: 10,
-      throttleBurst: 20,
+      throttleRatePerSecond: 50,
+      throttleBurst: 500,
     });
     dev.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Quota: { Limit: 48_000, Period: 'DAY' },
-      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      Throttle: { RateLimit: 50, BurstLimit: 500 },
       ApiStages: [Match.objectLike({ ApiId: Match.anyValue(), Stage: Match.anyValue() })],
     });
     dev.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'dev' });
@@ -513,17 +513,20 @@ describe('functions', () => {
     }
   });
 
-  it('gives persons no API Gateway access and account only GET on its usage plan', () => {
-    const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
-    expect(persons.flatMap(actionsOf).filter((a) => a.startsWith('apigateway:'))).toEqual([]);
-
-    const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
-    const apigw = account.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
-    expect(apigw).toHaveLength(1);
-    expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+  it('gives every keyed endpoint function only GET on its usage plan (the rate limit headers), the signing function none', () => {
     const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
     const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
-    expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
+    const apiGatewayStatements = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('apigateway:')),
+      );
+    for (const name of new Set(API_ROUTES.map((r) => r.fn))) {
+      const apigw = apiGatewayStatements(name);
+      expect(apigw, name).toHaveLength(1);
+      expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+      expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
+    }
+    expect(apiGatewayStatements('signing')).toEqual([]);
   });
 });
 
