@@ -12,12 +12,25 @@ export interface TRateLimits {
   throttleBurst: number;
 }
 
+/**
+ * What one client address may send to the public token paths (signer sessions, preparation
+ * links, the verification check; infra/public-path-limits.ts names them): per path group and
+ * window. The stack's WAF enforces it on AWS, the local gateway locally.
+ */
+export interface TPublicPathLimits {
+  /** Requests per client address and path group in one window; WAF counts no fewer than 10. */
+  requestsPerWindow: number;
+  /** WAF's evaluation window: 60, 120, 300 or 600 seconds. */
+  windowSeconds: 60 | 120 | 300 | 600;
+}
+
 export interface TStageConfig {
   stage: string;
   logLevel: TLogLevel;
   /** Days; must be one of CloudWatch Logs' allowed retention values (checked below). */
   logRetentionDays: number;
   rateLimits: TRateLimits;
+  publicPathLimits: TPublicPathLimits;
   /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
   authorizerCacheTtlSeconds: number;
   /**
@@ -59,6 +72,12 @@ export function throttleFor(ratePerSecond: number): { rateLimit: number; burstLi
   return { rateLimit: ratePerSecond, burstLimit: Math.max(1, Math.ceil(ratePerSecond * BURST_SECONDS)) };
 }
 
+/**
+ * A signer opens a session once per page load and a preparer makes a handful of calls; 100 a
+ * minute per address is far above either and far below what guessing tokens would need.
+ */
+export const DEFAULT_PUBLIC_PATH_LIMITS: TPublicPathLimits = { requestsPerWindow: 100, windowSeconds: 60 };
+
 export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 60;
 
 // CloudWatch Logs rejects any other value (and CDK's RetentionDays enum holds exactly these).
@@ -70,6 +89,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   logLevel: 'info',
   logRetentionDays: 30,
   rateLimits: DEFAULT_RATE_LIMITS,
+  publicPathLimits: DEFAULT_PUBLIC_PATH_LIMITS,
   authorizerCacheTtlSeconds: DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   deletionProtection: true,
   accessLogging: false,
@@ -89,6 +109,7 @@ export const CONTEXT_KEYS = {
   quotaPerDay: 'quotaPerDay',
   throttleRatePerSecond: 'throttleRate',
   throttleBurst: 'throttleBurst',
+  publicPathLimit: 'publicPathLimit',
   logRetentionDays: 'logRetentionDays',
   authorizerCacheTtlSeconds: 'authorizerCacheTtl',
   logLevel: 'logLevel',
@@ -155,6 +176,17 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
       quotaPerDay: numberFrom(read, CONTEXT_KEYS.quotaPerDay, rate.quotaPerDay, 1, 1_000_000_000),
       throttleRatePerSecond,
       throttleBurst: numberFrom(read, CONTEXT_KEYS.throttleBurst, rate.throttleBurst, 1, 5_000),
+    },
+    publicPathLimits: {
+      // WAF's rate-based rules accept 10 to 2,000,000,000.
+      requestsPerWindow: numberFrom(
+        read,
+        CONTEXT_KEYS.publicPathLimit,
+        base.publicPathLimits.requestsPerWindow,
+        10,
+        2_000_000_000,
+      ),
+      windowSeconds: base.publicPathLimits.windowSeconds,
     },
     // API Gateway accepts 0 (no caching) to 3600 seconds.
     authorizerCacheTtlSeconds: numberFrom(

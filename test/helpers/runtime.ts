@@ -8,6 +8,8 @@ export function startTestRuntime(options: TRuntimeOptions = {}): Promise<TRuntim
     logLevel: 'silent',
     // Tests fire requests faster than a real client; only the throttling tests set limits.
     limits: { quotaLimit: 1_000_000, rateLimit: 100_000, burstLimit: 100_000 },
+    // Every signer session of a test file comes from 127.0.0.1; only the limit tests set one.
+    publicPathLimit: 1_000_000,
     ...options,
   });
 }
