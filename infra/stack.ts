@@ -34,12 +34,19 @@ import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-l
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import { queueWithDeadLetters } from './constructs/queue';
+import {
+  PUBLIC_API_PREFIXES,
+  PUBLIC_PATH_GROUPS,
+  PUBLIC_PATH_LIMITED_ANSWERS,
+  PUBLIC_PATH_LIMITED_LABEL,
+} from './public-path-limits';
 import { QUEUES } from './queues';
 import type { TStageConfig } from './stage-config';
 
@@ -143,6 +150,96 @@ export function gatewayErrorTemplate(code: TErrorCode, message?: string): string
     JSON.stringify(MESSAGE_SLOT),
     '$context.error.messageString',
   );
+}
+
+/**
+ * Per-address limits on the public token paths (infra/public-path-limits.ts): one rate-based
+ * rule per path group counts each client address and labels what is over the limit; two rules
+ * after them block labelled requests with 429, the API's JSON error body on API paths and a short
+ * page elsewhere (one rule can answer with one body only). Retry-After is the window: WAF cannot
+ * compute when an address's count falls back.
+ */
+function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL {
+  const { requestsPerWindow, windowSeconds } = config.publicPathLimits;
+  // The path WAF sees includes the stage (the execute-api URL); decoded and with repeated
+  // slashes collapsed, as API Gateway routes it.
+  const startsWith = (prefix: string): CfnWebACL.StatementProperty => ({
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint: 'STARTS_WITH',
+      searchString: `/${config.stage}${prefix}`,
+      textTransformations: [
+        { priority: 0, type: 'URL_DECODE' },
+        { priority: 1, type: 'NORMALIZE_PATH' },
+      ],
+    },
+  });
+  const anyOf = (prefixes: readonly string[]): CfnWebACL.StatementProperty =>
+    prefixes.length === 1
+      ? startsWith(prefixes[0]!)
+      : { orStatement: { statements: prefixes.map(startsWith) } };
+  const visibility = (name: string): CfnWebACL.VisibilityConfigProperty => ({
+    cloudWatchMetricsEnabled: true,
+    metricName: `esign-${config.stage}-${name}`,
+    sampledRequestsEnabled: true,
+  });
+  const overLimit: CfnWebACL.StatementProperty = {
+    labelMatchStatement: { scope: 'LABEL', key: PUBLIC_PATH_LIMITED_LABEL },
+  };
+  const block = (body: keyof typeof PUBLIC_PATH_LIMITED_ANSWERS): CfnWebACL.RuleActionProperty => ({
+    block: {
+      customResponse: {
+        responseCode: 429,
+        customResponseBodyKey: body,
+        responseHeaders: [{ name: 'Retry-After', value: String(windowSeconds) }],
+      },
+    },
+  });
+  const counting = PUBLIC_PATH_GROUPS.map(
+    (group, i): CfnWebACL.RuleProperty => ({
+      name: `${group.name}PerAddress`,
+      priority: i,
+      statement: {
+        rateBasedStatement: {
+          limit: requestsPerWindow,
+          evaluationWindowSec: windowSeconds,
+          aggregateKeyType: 'IP',
+          scopeDownStatement: anyOf(group.prefixes),
+        },
+      },
+      action: { count: {} },
+      ruleLabels: [{ name: PUBLIC_PATH_LIMITED_LABEL }],
+      visibilityConfig: visibility(`${group.name}PerAddress`),
+    }),
+  );
+  const next = counting.length;
+  return new CfnWebACL(scope, 'PublicPathLimits', {
+    scope: 'REGIONAL',
+    description: 'Per-address limits on the signer session, preparation and verification paths',
+    defaultAction: { allow: {} },
+    customResponseBodies: {
+      json: { contentType: 'APPLICATION_JSON', content: PUBLIC_PATH_LIMITED_ANSWERS.json },
+      page: { contentType: 'TEXT_HTML', content: PUBLIC_PATH_LIMITED_ANSWERS.page },
+    },
+    rules: [
+      ...counting,
+      {
+        name: 'PublicApiOverLimit',
+        priority: next,
+        statement: { andStatement: { statements: [overLimit, anyOf(PUBLIC_API_PREFIXES)] } },
+        action: block('json'),
+        visibilityConfig: visibility('PublicApiOverLimit'),
+      },
+      {
+        name: 'PublicPageOverLimit',
+        priority: next + 1,
+        statement: overLimit,
+        action: block('page'),
+        visibilityConfig: visibility('PublicPageOverLimit'),
+      },
+    ],
+    visibilityConfig: visibility('public-path-limits'),
+  });
 }
 
 export class EsignStack extends Stack {
@@ -261,18 +358,30 @@ export class EsignStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
+    const publicPathLimits = publicPathLimitsAcl(this, config);
+    new CfnWebACLAssociation(this, 'PublicPathLimitsAssociation', {
+      resourceArn: api.deploymentStage.stageArn,
+      webAclArn: publicPathLimits.attrArn,
+    });
+
+    // Keyed endpoint functions read their usage plan for the X-RateLimit-* headers of every
+    // answer (shared/http/api-handler.ts); the public signing function has no key to report on.
+    const keyed = new Set<TFunctionName>(API_ROUTES.map((r) => r.fn));
     const endpoint = (
       constructId: string,
       name: TFunctionName,
       description: string,
       env: Record<string, string> = {},
-    ) =>
-      new ApiFunction(this, constructId, {
+    ) => {
+      const fn = new ApiFunction(this, constructId, {
         name,
         config,
         description,
         environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId, ...env },
       });
+      if (keyed.has(name)) fn.grantUsagePlanRead(usagePlan);
+      return fn;
+    };
 
     // Webhook shared secrets are stored sealed with this key (ARCHITECTURE.md, "Webhook secret").
     const secretsKey = new Key(this, 'WebhookSecretsKey', {
@@ -372,7 +481,6 @@ export class EsignStack extends Stack {
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
-    account.grantUsagePlanRead(usagePlan);
 
     const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', publishEnv);
     bundles.grantTable(table, 'readWrite');

@@ -12,12 +12,25 @@ export interface TRateLimits {
   throttleBurst: number;
 }
 
+/**
+ * What one client address may send to the public token paths (signer sessions, preparation
+ * links, the verification check; infra/public-path-limits.ts names them): per path group and
+ * window. The stack's WAF enforces it on AWS, the local gateway locally.
+ */
+export interface TPublicPathLimits {
+  /** Requests per client address and path group in one window; WAF counts no fewer than 10. */
+  requestsPerWindow: number;
+  /** WAF's evaluation window: 60, 120, 300 or 600 seconds. */
+  windowSeconds: 60 | 120 | 300 | 600;
+}
+
 export interface TStageConfig {
   stage: string;
   logLevel: TLogLevel;
   /** Days; must be one of CloudWatch Logs' allowed retention values (checked below). */
   logRetentionDays: number;
   rateLimits: TRateLimits;
+  publicPathLimits: TPublicPathLimits;
   /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
   authorizerCacheTtlSeconds: number;
   /**
@@ -35,16 +48,35 @@ export interface TStageConfig {
   webhookDispatcherConcurrency: number;
 }
 
+/** The token bucket holds this many seconds of the sustained rate (see throttleFor). */
+export const BURST_SECONDS = 10;
+
 /**
- * BlueInk publishes 2,000 requests an hour per account. API Gateway quotas have no hourly
- * period, so the hourly figure is spread over a day (2,000 × 24), and the throttle keeps a single
- * client from spending a day's quota in a burst.
+ * BlueInk publishes 2,000 requests an hour per account and no per-second limit; API Gateway
+ * quotas have no hourly period, so the hourly figure is spread over a day (2,000 × 24). The
+ * throttle only stops a runaway client: 50 requests a second with a bucket of 500 (DocuSign
+ * allows 500 per 30 s) lets a client's test run or batch job through untouched.
  */
 export const DEFAULT_RATE_LIMITS: TRateLimits = {
   quotaPerDay: 48_000,
-  throttleRatePerSecond: 10,
-  throttleBurst: 20,
+  throttleRatePerSecond: 50,
+  throttleBurst: 50 * BURST_SECONDS,
 };
+
+/**
+ * A throttle of `ratePerSecond` as the local runtime's `--rate-limit` sets it: the bucket scales
+ * with the rate (ten seconds' worth), so a small rate shows a client's 429 handling quickly and
+ * the default rate gives the default burst.
+ */
+export function throttleFor(ratePerSecond: number): { rateLimit: number; burstLimit: number } {
+  return { rateLimit: ratePerSecond, burstLimit: Math.max(1, Math.ceil(ratePerSecond * BURST_SECONDS)) };
+}
+
+/**
+ * A signer opens a session once per page load and a preparer makes a handful of calls; 100 a
+ * minute per address is far above either and far below what guessing tokens would need.
+ */
+export const DEFAULT_PUBLIC_PATH_LIMITS: TPublicPathLimits = { requestsPerWindow: 100, windowSeconds: 60 };
 
 export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 60;
 
@@ -57,6 +89,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   logLevel: 'info',
   logRetentionDays: 30,
   rateLimits: DEFAULT_RATE_LIMITS,
+  publicPathLimits: DEFAULT_PUBLIC_PATH_LIMITS,
   authorizerCacheTtlSeconds: DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   deletionProtection: true,
   accessLogging: false,
@@ -76,6 +109,7 @@ export const CONTEXT_KEYS = {
   quotaPerDay: 'quotaPerDay',
   throttleRatePerSecond: 'throttleRate',
   throttleBurst: 'throttleBurst',
+  publicPathLimit: 'publicPathLimit',
   logRetentionDays: 'logRetentionDays',
   authorizerCacheTtlSeconds: 'authorizerCacheTtl',
   logLevel: 'logLevel',
@@ -142,6 +176,17 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
       quotaPerDay: numberFrom(read, CONTEXT_KEYS.quotaPerDay, rate.quotaPerDay, 1, 1_000_000_000),
       throttleRatePerSecond,
       throttleBurst: numberFrom(read, CONTEXT_KEYS.throttleBurst, rate.throttleBurst, 1, 5_000),
+    },
+    publicPathLimits: {
+      // WAF's rate-based rules accept 10 to 2,000,000,000.
+      requestsPerWindow: numberFrom(
+        read,
+        CONTEXT_KEYS.publicPathLimit,
+        base.publicPathLimits.requestsPerWindow,
+        10,
+        2_000_000_000,
+      ),
+      windowSeconds: base.publicPathLimits.windowSeconds,
     },
     // API Gateway accepts 0 (no caching) to 3600 seconds.
     authorizerCacheTtlSeconds: numberFrom(

@@ -1,5 +1,5 @@
-import { createApiGatewayUsageReader } from '../../shared/adapters/apigateway/usage-reader';
-import { createApiGatewayClient } from '../../shared/adapters/aws/clients';
+import { cachedUsageReader } from '../../shared/adapters/apigateway/cached-usage-reader';
+import { usageReaderFor } from '../../shared/adapters/apigateway/usage-reader';
 import { systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { createApiHandler } from '../../shared/http/api-handler';
@@ -8,11 +8,8 @@ import { createLogger, type TLogger } from '../../shared/logger';
 
 /** Composition root of the account Lambda: the caller's own standing (rate limits). */
 export function buildAccountHandler(opts: { config: TConfig; log?: TLogger }) {
-  const usage = createApiGatewayUsageReader(
-    createApiGatewayClient(opts.config),
-    opts.config.usagePlanId,
-    systemClock,
-  );
+  // The body reads afresh; the headers (on this answer too) go through the cache as elsewhere.
+  const usage = usageReaderFor(opts.config);
   const routes: TRoute[] = [
     {
       method: 'GET',
@@ -26,5 +23,7 @@ export function buildAccountHandler(opts: { config: TConfig; log?: TLogger }) {
       },
     },
   ];
-  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel));
+  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
+    usage: cachedUsageReader(usage, systemClock),
+  });
 }

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
@@ -174,5 +175,5 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, log);
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
 }

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
@@ -85,5 +86,5 @@ export function buildEnvelopeTemplatesHandler(opts: {
     },
   ];
 
-  return createApiHandler(routes, log);
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
 }

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
@@ -81,5 +82,5 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
       handler: async (req) => ({ status: 200, body: await getCoe(deps, req.auth.accountId, req.params.id!) }),
     },
   ];
-  return createApiHandler(routes, log);
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
 }

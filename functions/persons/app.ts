@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
@@ -83,5 +84,5 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, log);
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(opts.config) });
 }

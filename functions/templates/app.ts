@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
@@ -155,5 +156,5 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
     },
   ];
 
-  return createApiHandler(routes, log);
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
 }

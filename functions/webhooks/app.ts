@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
@@ -229,5 +230,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
   ];
 
-  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel));
+  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
+    usage: rateLimitUsageFor(opts.config),
+  });
 }

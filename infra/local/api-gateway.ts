@@ -9,11 +9,14 @@ import type {
   Context,
 } from 'aws-lambda';
 import { errorBody, type TErrorCode } from '../../shared/http/error-body';
+import { rateLimitHeaders } from '../../shared/http/rate-limit-headers';
 import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
+import { isPublicApiPath, PUBLIC_PATH_LIMITED_ANSWERS, publicPathGroupOf } from '../public-path-limits';
 import { lambdaContext } from './lambda-context';
 import { authorizationOf, authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
+import type { PublicPathLimiter } from './public-path-limiter';
 import type { LocalUsagePlan } from './usage-plan';
 
 export type TApiFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -26,6 +29,8 @@ export interface TGatewayOptions {
   port: number;
   stage: string;
   plan: LocalUsagePlan;
+  /** The stack's WAF rules on the public token paths (per client address). */
+  publicPaths: PublicPathLimiter;
   /** API Gateway caches an authorizer's answer per Authorization header for this long. */
   authorizerTtlMs: number;
   /** API Gateway's own payload limit. */
@@ -137,6 +142,26 @@ export async function startApiGateway(opts: TGatewayOptions) {
     }
   }
 
+  /**
+   * The WAF's answer to an address over its limit on a public token path: 429, Retry-After, and
+   * the JSON error body on API paths or a short page elsewhere (the same bodies as the WebACL's).
+   * The address is the socket's, which the proxy event also gives as requestContext.identity.sourceIp.
+   */
+  function overPublicPathLimit(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) {
+    const group = publicPathGroupOf(url.pathname);
+    if (!group) return false;
+    const admission = opts.publicPaths.admit(group, req.socket.remoteAddress ?? '127.0.0.1');
+    if (admission.ok) return false;
+    const api = isPublicApiPath(url.pathname);
+    res.writeHead(429, {
+      'content-type': api ? 'application/json' : 'text/html; charset=utf-8',
+      'retry-after': String(admission.retryAfterSeconds),
+      'x-request-id': requestId,
+    });
+    res.end(api ? PUBLIC_PATH_LIMITED_ANSWERS.json : PUBLIC_PATH_LIMITED_ANSWERS.page);
+    return true;
+  }
+
   /** No authorizer and no usage plan, as the stack declares these resources. */
   async function invokePublic(
     req: IncomingMessage,
@@ -167,7 +192,10 @@ export async function startApiGateway(opts: TGatewayOptions) {
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
     const top = url.pathname.split('/')[1] ?? '';
     const open = PUBLIC_ROUTES.find((r) => r.resource === top);
-    if (!inApi && open) return invokePublic(req, res, url, requestId, open.fn, top);
+    if (!inApi && open) {
+      if (overPublicPathLimit(req, res, url, requestId)) return;
+      return invokePublic(req, res, url, requestId, open.fn, top);
+    }
     if (!inApi) {
       if (opts.pages && (await opts.pages(req, res, url))) return;
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -221,10 +249,14 @@ export async function startApiGateway(opts: TGatewayOptions) {
 
     const context = { ...(auth.context ?? {}), principalId: auth.principalId };
     const usageKeyId = String(auth.context?.usageKeyId ?? auth.usageIdentifierKey ?? '');
-    const admission = opts.plan.admit(usageKeyId);
+    const now = new Date();
+    const admission = opts.plan.admit(usageKeyId, now);
     if (!admission.ok) {
+      // The function's middleware adds the rate limit headers to its answers; this answer is the
+      // gateway's own, so it adds them here, from the same plan.
       return gatewayError(res, requestId, 429, 'throttled', 'Request was throttled.', {
         'retry-after': String(admission.retryAfterSeconds),
+        ...rateLimitHeaders(opts.plan.standing(usageKeyId, now)),
       });
     }
 

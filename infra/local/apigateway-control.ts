@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { LocalUsagePlan } from './usage-plan';
 
 /**
- * The two calls of API Gateway's management API that the account Lambda makes (GetUsagePlan,
- * GetUsage), answered from the local usage plan, so the same @aws-sdk/client-api-gateway
- * adapter runs here and on AWS.
+ * The two calls of API Gateway's management API that the keyed API Lambdas make (GetUsagePlan,
+ * GetUsage: GET /rate_limit/ and the X-RateLimit-* headers), answered from the local usage plan,
+ * so the same @aws-sdk/client-api-gateway adapter runs here and on AWS.
  */
 export async function startApiGatewayControl(opts: { host: string; plan: LocalUsagePlan }) {
   const send = (res: ServerResponse, status: number, body: unknown, errorType?: string) => {

@@ -5,12 +5,14 @@
 //   --memory        MEMORY=1   keep nothing after exit
 //   --log-level <l> LOG_LEVEL  (info)
 //   --webhook-retry-scale <x> WEBHOOK_RETRY_SCALE (1)  shortens webhook retry delays, e.g. 0.004
+//   --rate-limit <n> RATE_LIMIT (50)  requests per second per key; the burst is ten seconds' worth
 import { parseArgs } from 'node:util';
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import type { TLogLevel } from '../../shared/logger';
+import { throttleFor } from '../stage-config';
 import { startLocalRuntime } from './runtime';
 
 const { values } = parseArgs({
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     memory: { type: 'boolean' },
     'log-level': { type: 'string' },
     'webhook-retry-scale': { type: 'string' },
+    'rate-limit': { type: 'string' },
   },
   strict: true,
 });
@@ -40,6 +43,13 @@ if (!(retryScale > 0 && retryScale <= 1)) {
   process.exit(2);
 }
 
+const rateLimitRaw = values['rate-limit'] ?? env.RATE_LIMIT;
+const rateLimit = rateLimitRaw === undefined || rateLimitRaw === '' ? undefined : Number(rateLimitRaw);
+if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= 10_000)) {
+  console.error(`Invalid rate limit (requests per second per key, 1 to 10000): ${rateLimitRaw}`);
+  process.exit(2);
+}
+
 const runtime = await startLocalRuntime({
   port,
   host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -47,6 +57,7 @@ const runtime = await startLocalRuntime({
   memory: values.memory ?? ['1', 'true'].includes(env.MEMORY ?? ''),
   logLevel: (values['log-level'] ?? env.LOG_LEVEL ?? 'info') as TLogLevel,
   webhookRetryScale: retryScale,
+  ...(rateLimit !== undefined ? { limits: throttleFor(rateLimit) } : {}),
 }).catch((err: NodeJS.ErrnoException) => {
   if (err.code === 'EADDRINUSE') console.error(`Port ${port} is in use: choose another with --port or PORT.`);
   else if (/lock/i.test(String(err.message))) {

@@ -45,6 +45,7 @@ import {
 import { ensureLocalTable } from './migrate-table';
 import { snsEventOf, startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
+import { PublicPathLimiter } from './public-path-limiter';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
 import { startS3rver } from './s3';
 import { seedAccount, type TSeededAccount } from './seed-account';
@@ -67,7 +68,13 @@ export interface TRuntimeOptions {
   /** A throwaway run: nothing is written to disk that outlives stop(). */
   memory?: boolean;
   logLevel?: TLogLevel;
+  /** The usage plan's numbers; absent ones are the stage's (`--rate-limit` sets the throttle). */
   limits?: Partial<TUsagePlanSettings>;
+  /**
+   * Requests per client address and window on the public token paths (the stack's WAF rules);
+   * default the stage's. Tests, which open many sessions from one address, raise or lower it.
+   */
+  publicPathLimit?: number;
   authorizerTtlSeconds?: number;
   /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */
   productionFetch?: boolean;
@@ -345,6 +352,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         }),
         'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
       },
+      publicPaths: new PublicPathLimiter({
+        ...stage.publicPathLimits,
+        ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),
+      }),
       pages: outboxPages(outboxDir),
     });
     stops.push(gateway.stop);

@@ -1,4 +1,5 @@
-import { periodBounds } from '../../shared/adapters/apigateway/usage-reader';
+import { periodBounds, usageAt } from '../../shared/adapters/apigateway/usage-reader';
+import type { TUsage } from '../../shared/ports';
 
 export interface TUsagePlanSettings {
   /** Requests per quota period and key. */
@@ -77,5 +78,11 @@ export class LocalUsagePlan {
   usage(keyId: string, now = new Date()): [number, number] {
     const s = this.state(keyId, now);
     return [s.used, Math.max(0, this.settings.quotaLimit - s.used)];
+  }
+
+  /** The key's standing as the usage reader reports it, for the gateway's own 429 answers. */
+  standing(keyId: string, now = new Date()): TUsage {
+    const s = this.settings;
+    return usageAt(s.quotaLimit, this.usage(keyId, now)[1], s.quotaPeriod, now);
   }
 }

@@ -1,11 +1,13 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { loggablePath, type TLogger } from '../logger';
+import type { TUsage, TUsageReader } from '../ports';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
 import { toHttpError } from './error-mapping';
 import { NotAuthenticatedError } from './errors';
+import { rateLimitHeaders } from './rate-limit-headers';
 import type { TRequest, TResponse } from './request';
 import { headerOf, queryOf, rawBodyOf, requestUrl } from './request';
 import { createRouter, normalizePath, type TMatch, type TRoute } from './router';
@@ -19,6 +21,8 @@ interface TApiContext extends Context {
   requestId: string;
   log: TLogger;
   match?: TMatch;
+  /** The caller's usage, read while the handler runs; undefined when it could not be read. */
+  usage?: Promise<TUsage | undefined>;
 }
 
 type TMiddleware = MiddlewareObj<TEvent, TResult, Error, TApiContext>;
@@ -77,6 +81,34 @@ function errorResponder(): TMiddleware {
   };
 }
 
+/**
+ * X-RateLimit-* on every answer of a keyed API, read through the usage reader port (the usage
+ * plan on AWS and its local stand-in alike). The read starts before the handler and runs beside
+ * it; a failed read costs the headers, never the answer.
+ */
+function rateLimitHeadersOn(usage: TUsageReader): TMiddleware {
+  const addHeaders: NonNullable<TMiddleware['after']> = async ({ context, response }) => {
+    const u = await context.usage;
+    if (u && response) response.headers = { ...response.headers, ...rateLimitHeaders(u) };
+  };
+  return {
+    before: ({ event, context }) => {
+      let key: string;
+      try {
+        key = readAuthContext(event).usageKeyId;
+      } catch {
+        return; // no caller to report on; the handler refuses the request
+      }
+      context.usage = usage.usageFor(key).catch((err: Error) => {
+        context.log.warn('rate limit headers left out: usage not readable', { error: err.message });
+        return undefined;
+      });
+    },
+    after: addHeaders,
+    onError: addHeaders,
+  };
+}
+
 function routing(routes: TRoute[]): TMiddleware {
   const match = createRouter(routes);
   return {
@@ -126,18 +158,24 @@ export function buildRequest(
 }
 
 /**
- * A Lambda handler for one endpoint group: logging, the error body and routing as middy
- * middlewares; the handler itself only parses the request and calls the route's use case.
+ * A Lambda handler for one endpoint group: logging, the rate limit headers, the error body and
+ * routing as middy middlewares; the handler itself only parses the request and calls the route's
+ * use case.
  */
 export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
 
-export function createApiHandler(
-  routes: TRoute[],
-  log: TLogger,
-  options: { anonymous?: boolean } = {},
-): TApiHandler {
-  const handler = middy<TEvent, TResult, Error, TApiContext>()
-    .use(requestLogging(log))
+/**
+ * Keyed APIs (behind the authorizer and the usage plan) pass the usage reader their rate limit
+ * headers come from, a cached one (cachedUsageReader); the public pages are `anonymous`.
+ */
+export type TApiHandlerOptions = { anonymous: true } | { anonymous?: false; usage: TUsageReader };
+
+export function createApiHandler(routes: TRoute[], log: TLogger, options: TApiHandlerOptions): TApiHandler {
+  let chain = middy<TEvent, TResult, Error, TApiContext>().use(requestLogging(log));
+  // Before the error responder: middy runs onError last to first, so the headers go onto the
+  // error body it makes as well.
+  if (!options.anonymous) chain = chain.use(rateLimitHeadersOn(options.usage));
+  const handler = chain
     .use(errorResponder())
     .use(routing(routes))
     .handler(async (event, context) => {

@@ -10,6 +10,8 @@ export function startTestRuntime(options: TRuntimeOptions = {}): Promise<TRuntim
     memory: true,
     logLevel: 'silent',
     limits: TEST_LIMITS,
+    // Every signer session of a test file comes from 127.0.0.1; only the limit tests set one.
+    publicPathLimit: 1_000_000,
     ...options,
   });
 }

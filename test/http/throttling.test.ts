@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalRuntime, type TRuntime } from '../../infra/local/runtime';
+import { throttleFor } from '../../infra/stage-config';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime | undefined;
@@ -43,6 +44,69 @@ describe('usage plan', () => {
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(86_400);
     expect((await other('GET', '/persons/')).status).toBe(200);
+  });
+
+  it("lets a client run's burst through under the stage's own plan (60 requests at once from one key)", async () => {
+    // No test limits: the plan the stage deploys and `npm start` runs.
+    runtime = await startTestRuntime({ limits: {} });
+    const call = apiClient(runtime);
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call('GET', '/persons/')));
+    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
+  });
+
+  it('still answers 429 past the burst of a --rate-limit plan, with the rate limit headers', async () => {
+    // `--rate-limit 1`: one request a second, a bucket of ten seconds' worth.
+    const limits = throttleFor(1);
+    expect(limits).toEqual({ rateLimit: 1, burstLimit: 10 });
+    runtime = await startTestRuntime({ limits: { quotaLimit: 1000, ...limits } });
+    const call = apiClient(runtime);
+    const answers = await Promise.all(Array.from({ length: 15 }, () => call('GET', '/persons/')));
+    const ok = answers.filter((a) => a.status === 200);
+    const throttled = answers.filter((a) => a.status === 429);
+    expect(ok.length + throttled.length).toBe(15);
+    expect(ok.length).toBeGreaterThanOrEqual(10);
+    expect(throttled.length).toBeGreaterThan(0);
+    const over = throttled[0]!;
+    expect(over.body.code).toBe('throttled');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(over.headers.get('x-ratelimit-limit')).toBe('1000');
+    // The quota's standing: the ten or more admitted requests are counted, throttled ones are not.
+    expect(Number(over.headers.get('x-ratelimit-remaining'))).toBeLessThanOrEqual(990);
+  });
+
+  it('puts X-RateLimit-Limit, -Remaining and -Reset on every API answer, as GET /rate_limit/ reports them', async () => {
+    runtime = await startTestRuntime({ limits: { quotaLimit: 5, rateLimit: 1000, burstLimit: 1000 } });
+    const call = apiClient(runtime);
+    const limitsOf = (a: Awaited<ReturnType<typeof call>>) => ({
+      limit: a.headers.get('x-ratelimit-limit'),
+      remaining: a.headers.get('x-ratelimit-remaining'),
+      reset: Number(a.headers.get('x-ratelimit-reset')),
+    });
+    const listed = await call('GET', '/persons/');
+    expect(listed.status).toBe(200);
+    expect(limitsOf(listed)).toMatchObject({ limit: '5', remaining: '4' });
+    // Error answers of a handler carry them too.
+    const missing = await call('GET', '/persons/P-doesnotexist/');
+    expect(missing.status).toBe(404);
+    expect(limitsOf(missing)).toMatchObject({ limit: '5', remaining: '3' });
+    const status = await call('GET', '/rate_limit/');
+    expect(limitsOf(status)).toMatchObject({
+      limit: String(status.body.limit),
+      remaining: String(status.body.remaining),
+    });
+    expect(status.body).toMatchObject({ limit: 5, remaining: 2 });
+    // Read a moment apart, each rounded up to whole seconds.
+    expect(Math.abs(limitsOf(status).reset - status.body.reset)).toBeLessThanOrEqual(1);
+    // Reset: seconds until the quota day ends (UTC), as /rate_limit/'s `reset`.
+    const reset = limitsOf(status).reset;
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(86_400);
+    await call('GET', '/persons/');
+    await call('GET', '/persons/');
+    const over = await call('GET', '/persons/');
+    expect(over.status).toBe(429);
+    expect(limitsOf(over)).toMatchObject({ limit: '5', remaining: '0' });
+    expect(limitsOf(over).reset).toBe(Number(over.headers.get('retry-after')));
   });
 
   it('reports the remaining quota going down to zero', async () => {

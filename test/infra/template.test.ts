@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
+import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '../../infra/public-path-limits';
 import { QUEUES } from '../../infra/queues';
 import {
   DOCUMENT_WORKER_MEMORY_MB,
@@ -213,12 +214,12 @@ describe('REST API', () => {
   it('attaches a usage plan with the stage quota per day and throttle', () => {
     expect(DEFAULT_RATE_LIMITS).toEqual({
       quotaPerDay: 48_000,
-      throttleRatePerSecond: 10,
-      throttleBurst: 20,
+      throttleRatePerSecond: 50,
+      throttleBurst: 500,
     });
     dev.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Quota: { Limit: 48_000, Period: 'DAY' },
-      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      Throttle: { RateLimit: 50, BurstLimit: 500 },
       ApiStages: [Match.objectLike({ ApiId: Match.anyValue(), Stage: Match.anyValue() })],
     });
     dev.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'dev' });
@@ -284,6 +285,95 @@ describe('gateway responses', () => {
     expect(JSON.parse(gatewayErrorTemplate('invalid', 'A "quoted" message'))).toMatchObject({
       message: 'A "quoted" message',
     });
+  });
+});
+
+describe('per-address limits on the public token paths (WAF)', () => {
+  const webAcls = () => Object.entries(dev.findResources('AWS::WAFv2::WebACL')) as [string, TResource][];
+  // biome-ignore lint/suspicious/noExplicitAny: the WebACL's rules are deep CloudFormation JSON
+  const rulesOf = (acl: TResource) => acl.Properties!.Rules as any[];
+
+  it('declares a regional WebACL that allows by default, associated with the API stage', () => {
+    const acls = webAcls();
+    expect(acls).toHaveLength(1);
+    const [aclId, acl] = acls[0]!;
+    expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const stageId = logicalIdOf(dev, 'AWS::ApiGateway::Stage', { StageName: 'dev' });
+    const associations = Object.values(dev.findResources('AWS::WAFv2::WebACLAssociation')) as TResource[];
+    expect(associations).toHaveLength(1);
+    const association = associations[0]!.Properties!;
+    expect(association.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(render(association.ResourceArn)).toMatch(
+      new RegExp(`^arn:<AWS::Partition>:apigateway:<AWS::Region>::/restapis/<\\w+>/stages/<${stageId}>$`),
+    );
+  });
+
+  it('counts each path group per client address over the stage window, and labels what is over', () => {
+    const { requestsPerWindow, windowSeconds } = stageConfig('dev').publicPathLimits;
+    expect(stageConfig('prod').publicPathLimits).toEqual({ requestsPerWindow: 100, windowSeconds: 60 });
+    const rules = rulesOf(webAcls()[0]![1]);
+    const rateRules = rules.filter((r) => r.Statement.RateBasedStatement);
+    const prefixesOf = (scope: { ByteMatchStatement?: unknown; OrStatement?: { Statements: unknown[] } }) =>
+      (scope.OrStatement ? scope.OrStatement.Statements : [scope]).map((s) => {
+        const m = (s as { ByteMatchStatement: Record<string, unknown> }).ByteMatchStatement;
+        expect(m).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH' });
+        return m.SearchString;
+      });
+    expect(
+      rateRules.map((r) => ({
+        prefixes: prefixesOf(r.Statement.RateBasedStatement.ScopeDownStatement),
+        limit: r.Statement.RateBasedStatement.Limit,
+        window: r.Statement.RateBasedStatement.EvaluationWindowSec,
+        key: r.Statement.RateBasedStatement.AggregateKeyType,
+        action: r.Action,
+        labels: r.RuleLabels,
+      })),
+    ).toEqual(
+      [['/dev/sign/api/session'], ['/dev/prepare/'], ['/dev/verify']].map((prefixes) => ({
+        prefixes,
+        limit: requestsPerWindow,
+        window: windowSeconds,
+        key: 'IP',
+        action: { Count: {} },
+        labels: [{ Name: PUBLIC_PATH_LIMITED_LABEL }],
+      })),
+    );
+  });
+
+  it('blocks labelled requests with 429 and Retry-After: the JSON error body on API paths, a page elsewhere', () => {
+    const acl = webAcls()[0]![1];
+    const rules = rulesOf(acl);
+    const blocks = rules.filter((r) => r.Action.Block);
+    expect(blocks).toHaveLength(2);
+    const rateMax = Math.max(...rules.filter((r) => r.Statement.RateBasedStatement).map((r) => r.Priority));
+    for (const block of blocks) {
+      // After every counting rule, so their labels are on the request.
+      expect(block.Priority).toBeGreaterThan(rateMax);
+      expect(block.Action.Block.CustomResponse).toMatchObject({
+        ResponseCode: 429,
+        ResponseHeaders: [
+          { Name: 'Retry-After', Value: String(stageConfig('dev').publicPathLimits.windowSeconds) },
+        ],
+      });
+    }
+    const [api, page] = [...blocks].sort((a, b) => a.Priority - b.Priority);
+    const labelMatch = { LabelMatchStatement: { Scope: 'LABEL', Key: PUBLIC_PATH_LIMITED_LABEL } };
+    expect(api.Statement.AndStatement.Statements[0]).toEqual(labelMatch);
+    expect(
+      api.Statement.AndStatement.Statements[1].OrStatement.Statements.map(
+        (s: { ByteMatchStatement: { SearchString: string } }) => s.ByteMatchStatement.SearchString,
+      ),
+    ).toEqual(['/dev/sign/api/', '/dev/prepare/api/', '/dev/verify/api/']);
+    expect(page.Statement).toEqual(labelMatch);
+    const bodies = acl.Properties!.CustomResponseBodies as Record<
+      string,
+      { ContentType: string; Content: string }
+    >;
+    const apiBody = bodies[api.Action.Block.CustomResponse.CustomResponseBodyKey]!;
+    expect(apiBody.ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(apiBody.Content)).toEqual(JSON.parse(PUBLIC_PATH_LIMITED_ANSWERS.json));
+    const pageBody = bodies[page.Action.Block.CustomResponse.CustomResponseBodyKey]!;
+    expect(pageBody).toEqual({ ContentType: 'TEXT_HTML', Content: PUBLIC_PATH_LIMITED_ANSWERS.page });
   });
 });
 
@@ -513,17 +603,20 @@ describe('functions', () => {
     }
   });
 
-  it('gives persons no API Gateway access and account only GET on its usage plan', () => {
-    const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
-    expect(persons.flatMap(actionsOf).filter((a) => a.startsWith('apigateway:'))).toEqual([]);
-
-    const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
-    const apigw = account.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
-    expect(apigw).toHaveLength(1);
-    expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+  it('gives every keyed endpoint function only GET on its usage plan (the rate limit headers), the signing function none', () => {
     const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
     const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
-    expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
+    const apiGatewayStatements = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('apigateway:')),
+      );
+    for (const name of new Set(API_ROUTES.map((r) => r.fn))) {
+      const apigw = apiGatewayStatements(name);
+      expect(apigw, name).toHaveLength(1);
+      expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+      expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
+    }
+    expect(apiGatewayStatements('signing')).toEqual([]);
   });
 });
 
@@ -538,12 +631,17 @@ describe('stage config', () => {
     const context: Record<string, unknown> = { quotaPerDay: '1000', throttleRate: 5, throttleBurst: '7' };
     const config = stageConfig('dev', (key) => context[key]);
     expect(config.rateLimits).toEqual({ quotaPerDay: 1000, throttleRatePerSecond: 5, throttleBurst: 7 });
+    expect(
+      stageConfig('dev', (key) => (key === 'publicPathLimit' ? '250' : undefined)).publicPathLimits,
+    ).toEqual({ requestsPerWindow: 250, windowSeconds: 60 });
   });
 
   it('rejects nonsense instead of deploying it', () => {
     expect(() => stageConfig('Prod_1')).toThrow();
     expect(() => stageConfig('dev', (key) => (key === 'quotaPerDay' ? 'lots' : undefined))).toThrow();
     expect(() => stageConfig('dev', (key) => (key === 'logRetentionDays' ? 10 : undefined))).toThrow();
+    // WAF's rate-based rules count no fewer than 10 requests.
+    expect(() => stageConfig('dev', (key) => (key === 'publicPathLimit' ? 5 : undefined))).toThrow();
   });
 });
 

@@ -1,5 +1,8 @@
 import { type APIGatewayClient, GetUsageCommand, GetUsagePlanCommand } from '@aws-sdk/client-api-gateway';
+import type { TConfig } from '../../config';
 import type { TClock, TUsage, TUsageReader } from '../../ports';
+import { createApiGatewayClient } from '../aws/clients';
+import { systemClock } from '../system';
 
 const DAY = 86_400;
 
@@ -23,6 +26,17 @@ export function periodBounds(period: string, now: Date): { start: Date; end: Dat
 }
 
 const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+/** A key's standing at `now`: what is left of `limit` and when its quota period ends. */
+export function usageAt(limit: number, remaining: number, period: string, now: Date): TUsage {
+  const { start, end } = periodBounds(period, now);
+  return {
+    limit,
+    remaining: Math.max(0, remaining),
+    reset: Math.max(0, Math.ceil((end.getTime() - now.getTime()) / 1000)),
+    window: Math.round((end.getTime() - start.getTime()) / 1000),
+  };
+}
 
 /**
  * Reads the caller's standing from API Gateway's usage plan: the quota from the plan, what is
@@ -49,18 +63,17 @@ export function createApiGatewayUsageReader(
     async usageFor(usageKeyId: string): Promise<TUsage> {
       const now = clock.now();
       const q = await quota();
-      const { start, end } = periodBounds(q.period, now);
       const usage = await client.send(
         new GetUsageCommand({ usagePlanId, keyId: usageKeyId, startDate: ymd(now), endDate: ymd(now) }),
       );
       const days = usage.items?.[usageKeyId] ?? [];
       const remaining = days.length > 0 ? Number(days[days.length - 1]![1]) : q.limit;
-      return {
-        limit: q.limit,
-        remaining: Math.max(0, remaining),
-        reset: Math.max(0, Math.ceil((end.getTime() - now.getTime()) / 1000)),
-        window: Math.round((end.getTime() - start.getTime()) / 1000),
-      };
+      return usageAt(q.limit, remaining, q.period, now);
     },
   };
+}
+
+/** The reader of the Lambda's own usage plan (USAGE_PLAN_ID), through API Gateway's API. */
+export function usageReaderFor(config: TConfig): TUsageReader {
+  return createApiGatewayUsageReader(createApiGatewayClient(config), config.usagePlanId, systemClock);
 }

@@ -1,0 +1,103 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { isErrorBody, startTestRuntime } from '../helpers/runtime';
+
+let runtime: TRuntime;
+const LIMIT = 3;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ publicPathLimit: LIMIT });
+});
+afterAll(() => runtime?.stop());
+
+interface TAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A request from a chosen loopback address: the gateway sees it as the client's address. */
+function from(address: string, method: string, path: string, json?: unknown): Promise<TAnswer> {
+  const url = new URL(path, runtime.baseUrl);
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        localAddress: address,
+        headers: body
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+          : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function times(n: number, call: () => Promise<TAnswer>): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await call()).status);
+  return statuses;
+}
+
+function expectLimited(answer: TAnswer, kind: 'json' | 'page') {
+  expect(answer.status).toBe(429);
+  const retry = Number(answer.headers['retry-after']);
+  expect(retry).toBeGreaterThanOrEqual(1);
+  expect(retry).toBeLessThanOrEqual(60);
+  if (kind === 'json') {
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(answer.text);
+    expect(isErrorBody(body)).toBe(true);
+    expect(body.code).toBe('throttled');
+  } else {
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.text).toContain('Too many requests');
+  }
+}
+
+describe('per-address limits on the public token paths', () => {
+  it('answers 429 with Retry-After to signer session guesses past the limit, per address', async () => {
+    const guess = (address: string) => () =>
+      from(address, 'POST', '/sign/api/session', { token: 'x'.repeat(43) });
+    const statuses = await times(LIMIT, guess('127.0.0.1'));
+    expect(statuses.every((s) => s !== 429)).toBe(true);
+    expectLimited(await guess('127.0.0.1')(), 'json');
+
+    // Another signer API path and another address are not held back by these guesses.
+    expect((await from('127.0.0.1', 'GET', '/sign/api/state')).status).not.toBe(429);
+    expect((await guess('127.0.0.2')()).status).not.toBe(429);
+  });
+
+  it('limits preparation links (page and API) with a page or the JSON error body', async () => {
+    const statuses = await times(LIMIT, () => from('127.0.0.3', 'GET', `/prepare/${'y'.repeat(43)}`));
+    expect(statuses.every((s) => s !== 429)).toBe(true);
+    expectLimited(await from('127.0.0.3', 'GET', `/prepare/${'z'.repeat(43)}`), 'page');
+    expectLimited(await from('127.0.0.3', 'GET', '/prepare/api/session'), 'json');
+    // The signer session limit of this address is its own.
+    expect((await from('127.0.0.3', 'POST', '/sign/api/session', { token: 'x' })).status).not.toBe(429);
+  });
+
+  it('limits the public verification check', async () => {
+    const check = () => from('127.0.0.4', 'POST', '/verify/api/check', {});
+    const statuses = await times(LIMIT, check);
+    expect(statuses.every((s) => s !== 429)).toBe(true);
+    expectLimited(await check(), 'json');
+  });
+});
