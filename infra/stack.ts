@@ -358,6 +358,13 @@ export class EsignStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
+    // Signing links point at the API's own stage, where the signing pages are served; every
+    // endpoint builds its absolute URLs (Link headers, smart links) on it too, never on the
+    // client's Host header. Built from the API's id alone: a reference to its stage would close a
+    // dependency cycle (see above).
+    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const publicBaseUrl = `${apiOrigin}/${config.stage}`;
+
     const publicPathLimits = publicPathLimitsAcl(this, config);
     new CfnWebACLAssociation(this, 'PublicPathLimitsAssociation', {
       resourceArn: api.deploymentStage.stageArn,
@@ -377,7 +384,12 @@ export class EsignStack extends Stack {
         name,
         config,
         description,
-        environment: { ...shared, USAGE_PLAN_ID: usagePlan.usagePlanId, ...env },
+        environment: {
+          ...shared,
+          USAGE_PLAN_ID: usagePlan.usagePlanId,
+          PUBLIC_BASE_URL: publicBaseUrl,
+          ...env,
+        },
       });
       if (keyed.has(name)) fn.grantUsagePlanRead(usagePlan);
       return fn;
@@ -499,12 +511,6 @@ export class EsignStack extends Stack {
     templates.grantBucket(bucket, 'readWrite');
     templates.grantSend(webhookQueue);
 
-    // Signing links point at the API's own stage, where the signing pages are served. Built from
-    // the API's id alone: a reference to its stage would close a dependency cycle (see above).
-    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
-    const publicBaseUrl = `${apiOrigin}/${config.stage}`;
-    // Preparation session links (POST /templates/preparation_session/) name the public stage too.
-    templates.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
     // The signing page's pdf.js fetches documents over 4 MB straight from their presigned links.
     bucket.addCorsRule({
       allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
@@ -512,10 +518,7 @@ export class EsignStack extends Stack {
       allowedHeaders: ['*'],
       maxAge: 3600,
     });
-    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', {
-      PUBLIC_BASE_URL: publicBaseUrl,
-      ...publishEnv,
-    });
+    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', publishEnv);
     packets.grantTable(table, 'readWrite');
     // Read only: a Certificate of Evidence is handed out as a presigned link.
     packets.grantBucket(bucket, 'read');
@@ -616,10 +619,12 @@ export class EsignStack extends Stack {
     }
 
     // The signer's pages and API: no API key (link and session tokens), public at /sign.
-    const signing = endpoint('SigningFunction', 'signing', 'Signing pages and signer API: /sign/', {
-      PUBLIC_BASE_URL: publicBaseUrl,
-      ...publishEnv,
-    });
+    const signing = endpoint(
+      'SigningFunction',
+      'signing',
+      'Signing pages and signer API: /sign/',
+      publishEnv,
+    );
     signing.grantTable(table, 'readWrite');
     signing.grantBucket(bucket, 'readWrite');
     grantPublish(signing);
@@ -641,7 +646,6 @@ export class EsignStack extends Stack {
       'EnvelopeTemplatesFunction',
       'envelope-templates',
       'Envelope templates: /api/v2/envelope-templates/',
-      { PUBLIC_BASE_URL: publicBaseUrl },
     );
     envelopeTemplates.grantTable(table, 'readWrite');
     // SMS codes go to the signer's phone: SNS publishes to a phone number with no topic, which

@@ -25,5 +25,6 @@ export function buildAccountHandler(opts: { config: TConfig; log?: TLogger }) {
   ];
   return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
     usage: cachedUsageReader(usage, systemClock),
+    config: opts.config,
   });
 }

@@ -175,5 +175,5 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

@@ -86,5 +86,5 @@ export function buildEnvelopeTemplatesHandler(opts: {
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

@@ -82,5 +82,5 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
       handler: async (req) => ({ status: 200, body: await getCoe(deps, req.auth.accountId, req.params.id!) }),
     },
   ];
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

@@ -84,5 +84,5 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(opts.config) });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(opts.config), config: opts.config });
 }

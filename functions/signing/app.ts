@@ -168,5 +168,5 @@ export function buildSigningHandler(opts: {
     }),
   ];
 
-  return createApiHandler(routes, log, { anonymous: true });
+  return createApiHandler(routes, log, { anonymous: true, config });
 }

@@ -156,5 +156,5 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config) });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

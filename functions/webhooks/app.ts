@@ -232,5 +232,6 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
 
   return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
     usage: rateLimitUsageFor(opts.config),
+    config: opts.config,
   });
 }

@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { TConfig } from '../config';
 import { loggablePath, type TLogger } from '../logger';
 import type { TUsage, TUsageReader } from '../ports';
 import { readAuthContext, type TAuthContext } from './auth-context';
@@ -131,6 +132,7 @@ export function buildRequest(
   log: TLogger,
   requestId: string,
   anonymous = false,
+  publicBaseUrl?: string,
 ): TRequest {
   const method = event.httpMethod.toUpperCase();
   const body = METHODS_WITH_BODY.has(method)
@@ -148,7 +150,7 @@ export function buildRequest(
     auth: anonymous ? NO_AUTH : readAuthContext(event),
     requestId,
     log,
-    url: requestUrl(event),
+    url: requestUrl(event, publicBaseUrl),
     client: {
       ip: event.requestContext?.identity?.sourceIp ?? '',
       userAgent: headerOf(event, 'user-agent') ?? '',
@@ -168,7 +170,13 @@ export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
  * Keyed APIs (behind the authorizer and the usage plan) pass the usage reader their rate limit
  * headers come from, a cached one (cachedUsageReader); the public pages are `anonymous`.
  */
-export type TApiHandlerOptions = { anonymous: true } | { anonymous?: false; usage: TUsageReader };
+export type TApiHandlerOptions = ({ anonymous: true } | { anonymous?: false; usage: TUsageReader }) & {
+  /**
+   * The service's public base URL, read per request (the local runtime learns its port only once
+   * it listens): `req.url`, and so Link headers, are built on it, never on the client's Host.
+   */
+  config: Pick<TConfig, 'publicBaseUrl'>;
+};
 
 export function createApiHandler(routes: TRoute[], log: TLogger, options: TApiHandlerOptions): TApiHandler {
   let chain = middy<TEvent, TResult, Error, TApiContext>().use(requestLogging(log));
@@ -180,7 +188,14 @@ export function createApiHandler(routes: TRoute[], log: TLogger, options: TApiHa
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;
-      const req = buildRequest(event, match, context.log, context.requestId, options.anonymous);
+      const req = buildRequest(
+        event,
+        match,
+        context.log,
+        context.requestId,
+        options.anonymous,
+        options.config.publicBaseUrl,
+      );
       return toResult(await match.route.handler(req), context.requestId);
     });
   return (event, context) => handler(event, context as TApiContext);

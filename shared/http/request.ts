@@ -55,10 +55,22 @@ export function headerOf(event: APIGatewayProxyEvent, name: string): string | un
 }
 
 /**
- * The URL the client called, without its query, for Link headers. Host comes from the client, so
- * a value that is not a host name falls back to localhost rather than failing the request.
+ * The URL the client called, without its query, for Link headers and page links. On the
+ * configured public base URL when there is one (the stage URL on AWS, the runtime's own locally),
+ * so no client can make the service answer links to a host of its choosing through the Host
+ * header. Without one (a function not given it), from Host; a value that is not a host name falls
+ * back to localhost rather than failing the request.
  */
-export function requestUrl(event: APIGatewayProxyEvent): URL {
+export function requestUrl(event: APIGatewayProxyEvent, publicBaseUrl?: string): URL {
+  if (publicBaseUrl) {
+    // event.path is below the stage (/api/v2/...); the public base URL names the stage.
+    const base = publicBaseUrl.replace(/\/+$/, '');
+    try {
+      return new URL(`${base}${event.path}`);
+    } catch {
+      return new URL(`${base}/`);
+    }
+  }
   const proto = headerOf(event, 'x-forwarded-proto') === 'http' ? 'http' : 'https';
   // requestContext.path carries the stage prefix on AWS (/prod/api/v2/...), event.path does not.
   const path = event.requestContext?.path ?? event.path;

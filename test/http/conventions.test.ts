@@ -135,6 +135,43 @@ describe('paths and methods', () => {
     }
   });
 
+  it('answers the API error body for paths sent under /api/v2 that lead out of it', async () => {
+    // fetch resolves dot segments itself, so these go as the client wrote them.
+    for (const path of [
+      '/api/v2/x/../../',
+      '/api/v2/../',
+      '/api/v2/%2e%2e/%2e%2e/',
+      '/api/v2/persons/../../../dev/outbox',
+    ]) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type'], path).toMatch(/^application\/json/);
+      const body = JSON.parse(res.body);
+      expect(isErrorBody(body), path).toBe(true);
+      expect(body.code, path).toBe('not_found');
+    }
+  });
+
+  it('builds Link headers on the service base URL, whatever Host the client sends', async () => {
+    const res = await rawGet('/api/v2/persons/?per_page=1', {
+      host: 'attacker.example',
+      'x-forwarded-proto': 'http',
+      authorization: `Token ${runtime.demo.apiKey}`,
+    });
+    expect(res.status, res.body).toBe(200);
+    const links = String(res.headers.link).split(', ');
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const link of links) {
+      expect(link).toMatch(/^<([^>]+)>; rel="(first|prev|next|last)"$/);
+      expect(
+        link.startsWith(`<${runtime.baseUrl}/api/v2/persons?`) ||
+          link.startsWith(`<${runtime.baseUrl}/api/v2/persons/?`),
+        link,
+      ).toBe(true);
+      expect(link).not.toContain('attacker.example');
+    }
+  });
+
   it('sends a request id on every answer, errors included', async () => {
     const ok = await call('GET', '/persons/');
     const denied = await call('GET', '/persons/', { key: null });
@@ -218,3 +255,25 @@ describe('rate limit status', () => {
     expect(after.body.remaining).toBe(before.body.remaining - 3);
   });
 });
+
+/** A GET sent byte for byte as given (no dot-segment resolution), with these headers. */
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const base = new URL(runtime.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: base.hostname, port: Number(base.port), path, method: 'GET', headers },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -603,6 +603,19 @@ describe('functions', () => {
     }
   });
 
+  it('tells every endpoint function the public base URL (the stage URL), which links are built on instead of Host', () => {
+    for (const name of new Set([...API_ROUTES, ...PUBLIC_ROUTES].map((r) => r.fn))) {
+      const vars = (
+        resources(dev)[functionId(dev, 'Esign-dev', name)]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(render(vars.PUBLIC_BASE_URL), name).toMatch(
+        /^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/dev$/,
+      );
+    }
+  });
+
   it('gives every keyed endpoint function only GET on its usage plan (the rate limit headers), the signing function none', () => {
     const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
     const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
