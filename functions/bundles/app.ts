@@ -87,7 +87,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'GET',
-      path: '/bundles/{id}',
+      path: '/bundles/{id:slug}',
       handler: async (req) => {
         const b = await getBundle(deps, req.auth.accountId, req.params.id!);
         const extras = await includeExtras(deps, b, req.query.get('include'));
@@ -96,22 +96,22 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PATCH',
-      path: '/bundles/{id}',
+      path: '/bundles/{id:slug}',
       handler: async (req) => bundle(200, await updateBundle(deps, req.auth, req.params.id!, req.body)),
     },
     {
       method: 'POST',
-      path: '/bundles/{id}/send',
+      path: '/bundles/{id:slug}/send',
       handler: async (req) => bundle(200, await sendDraft(deps, req.auth.accountId, req.params.id!)),
     },
     {
       method: 'PUT',
-      path: '/bundles/{id}/cancel',
+      path: '/bundles/{id:slug}/cancel',
       handler: async (req) => bundle(200, await cancelBundle(deps, req.auth.accountId, req.params.id!)),
     },
     {
       method: 'GET',
-      path: '/bundles/{id}/events',
+      path: '/bundles/{id:slug}/events',
       handler: async (req) => ({
         status: 200,
         body: (await deps.bundles.events(await getBundle(deps, req.auth.accountId, req.params.id!))).map(
@@ -121,7 +121,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'GET',
-      path: '/bundles/{id}/data',
+      path: '/bundles/{id:slug}/data',
       handler: async (req) => ({
         status: 200,
         body: await bundleData(deps, await getBundle(deps, req.auth.accountId, req.params.id!)),
@@ -129,7 +129,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'GET',
-      path: '/bundles/{id}/files',
+      path: '/bundles/{id:slug}/files',
       handler: async (req) => ({
         status: 200,
         body: await bundleFiles(deps, await getBundle(deps, req.auth.accountId, req.params.id!)),
@@ -137,7 +137,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PUT',
-      path: '/bundles/{id}/files',
+      path: '/bundles/{id:slug}/files',
       handler: async (req) => {
         await requestInterimFiles(deps, req.auth.accountId, req.params.id!);
         return { status: 202, body: { detail: 'Interim files are being prepared; poll GET files/.' } };
@@ -155,7 +155,7 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PUT',
-      path: '/bundles/{id}/validate',
+      path: '/bundles/{id:slug}/validate',
       handler: async (req) => ({
         status: 200,
         body: await validateDraft(deps, req.auth.accountId, req.params.id!),
@@ -163,13 +163,13 @@ export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PUT',
-      path: '/bundles/{id}/add_tags',
+      path: '/bundles/{id:slug}/add_tags',
       handler: async (req) =>
         bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'add', req.body)),
     },
     {
       method: 'PUT',
-      path: '/bundles/{id}/remove_tags',
+      path: '/bundles/{id:slug}/remove_tags',
       handler: async (req) =>
         bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'remove', req.body)),
     },

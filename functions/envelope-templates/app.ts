@@ -62,7 +62,7 @@ export function buildEnvelopeTemplatesHandler(opts: {
     },
     {
       method: 'GET',
-      path: '/envelope-templates/{id}',
+      path: '/envelope-templates/{id:envelope-template}',
       handler: async (req) => ({
         status: 200,
         body: respond(req)(await getEnvelopeTemplate(deps, req.auth, req.params.id!)),
@@ -70,7 +70,7 @@ export function buildEnvelopeTemplatesHandler(opts: {
     },
     {
       method: 'PATCH',
-      path: '/envelope-templates/{id}',
+      path: '/envelope-templates/{id:envelope-template}',
       handler: async (req) => ({
         status: 200,
         body: respond(req)(await updateEnvelopeTemplate(deps, req.auth, req.params.id!, req.body)),
@@ -78,7 +78,7 @@ export function buildEnvelopeTemplatesHandler(opts: {
     },
     {
       method: 'DELETE',
-      path: '/envelope-templates/{id}',
+      path: '/envelope-templates/{id:envelope-template}',
       handler: async (req) => {
         await deleteEnvelopeTemplate(deps, req.auth, req.params.id!);
         return { status: 204 };

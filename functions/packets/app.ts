@@ -41,7 +41,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
   const routes: TRoute[] = [
     {
       method: 'GET',
-      path: '/packets/{id}',
+      path: '/packets/{id:slug}',
       handler: async (req) => ({
         status: 200,
         body: toPacketResponse((await findPacket(deps, req.auth.accountId, req.params.id!)).packet),
@@ -49,7 +49,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PATCH',
-      path: '/packets/{id}',
+      path: '/packets/{id:slug}',
       handler: async (req) => ({
         status: 200,
         body: toPacketResponse(await updatePacket(deps, req.auth.accountId, req.params.id!, req.body)),
@@ -57,7 +57,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'POST',
-      path: '/packets/{id}/embed_url',
+      path: '/packets/{id:slug}/embed_url',
       handler: async (req) => ({
         status: 201,
         body: await createEmbedUrl(
@@ -70,7 +70,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PUT',
-      path: '/packets/{id}/remind',
+      path: '/packets/{id:slug}/remind',
       handler: async (req) => ({
         status: 200,
         body: toPacketResponse(await remindPacket(deps, req.auth.accountId, req.params.id!)),
@@ -78,7 +78,7 @@ export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'GET',
-      path: '/packets/{id}/coe',
+      path: '/packets/{id:slug}/coe',
       handler: async (req) => ({ status: 200, body: await getCoe(deps, req.auth.accountId, req.params.id!) }),
     },
   ];

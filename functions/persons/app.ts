@@ -52,7 +52,7 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'GET',
-      path: '/persons/{id}',
+      path: '/persons/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: toPersonResponse(await getPerson(deps, req.auth.accountId, req.params.id!)),
@@ -60,7 +60,7 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PUT',
-      path: '/persons/{id}',
+      path: '/persons/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: toPersonResponse(await replacePerson(deps, req.auth.accountId, req.params.id!, req.body)),
@@ -68,7 +68,7 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'PATCH',
-      path: '/persons/{id}',
+      path: '/persons/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: toPersonResponse(await updatePerson(deps, req.auth.accountId, req.params.id!, req.body)),
@@ -76,7 +76,7 @@ export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocume
     },
     {
       method: 'DELETE',
-      path: '/persons/{id}',
+      path: '/persons/{id:uuid}',
       handler: async (req) => {
         await deletePerson(deps, req.auth.accountId, req.params.id!);
         return { status: 204 };

@@ -136,7 +136,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
   return [
     {
       method: 'GET',
-      path: '/portal/{id}',
+      path: '/portal/{id:envelope-template}',
       handler: async (req) => {
         const base = basePath(req);
         try {
@@ -154,7 +154,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
     },
     {
       method: 'POST',
-      path: '/portal/{id}',
+      path: '/portal/{id:envelope-template}',
       handler: async (req) => {
         const base = basePath(req);
         const t = await templateOr404(req);

@@ -135,12 +135,12 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
     },
     {
       method: 'GET',
-      path: '/templates/{id}',
+      path: '/templates/{id:uuid}',
       handler: async (req) => respond(200, await getDocTemplate(deps, req.auth, req.params.id!)),
     },
     {
       method: 'PATCH',
-      path: '/templates/{id}',
+      path: '/templates/{id:uuid}',
       handler: async (req) => {
         const updated = await updateDocTemplate(deps, req.auth, req.params.id!, req.body);
         return respond(200, await fire(updated, 'doc_template_updated'));
@@ -148,7 +148,7 @@ export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocu
     },
     {
       method: 'DELETE',
-      path: '/templates/{id}',
+      path: '/templates/{id:uuid}',
       handler: async (req) => {
         await fire(await deleteDocTemplate(deps, req.auth, req.params.id!), 'doc_template_deleted');
         return { status: 204 };

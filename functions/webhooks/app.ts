@@ -30,7 +30,6 @@ import {
 } from '../../shared/domain/webhooks/webhook-log';
 import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { MethodNotAllowedError } from '../../shared/http/errors';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
@@ -43,23 +42,6 @@ import {
   WEBHOOK_EVENT_LIST_PARAMS,
 } from '../../shared/schemas/webhook-log';
 import { toWebhookSecretResponse } from '../../shared/schemas/webhook-secret';
-
-/**
- * `/webhooks/{id}` would also match `/webhooks/headers`, `/secret`, `/events`, `/deliveries`: their routes come
- * first, and a method they lack answers 405 there instead of reaching a webhook of that name.
- */
-const FIXED_SEGMENT_METHODS: Record<string, string[]> = {
-  headers: ['GET', 'POST'],
-  secret: ['GET'],
-  events: ['GET'],
-  deliveries: ['GET'],
-};
-function webhookId(req: TRequest): string {
-  const id = req.params.id!;
-  const allowed = Object.hasOwn(FIXED_SEGMENT_METHODS, id) ? FIXED_SEGMENT_METHODS[id] : undefined;
-  if (allowed) throw new MethodNotAllowedError(req.method, allowed);
-  return id;
-}
 
 const WEBHOOK_LIST_PARAMS = ['enabled', 'event_type', 'event_type__in'];
 const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];
@@ -110,7 +92,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     ),
     {
       method: 'GET',
-      path: '/webhooks/events/{id}',
+      path: '/webhooks/events/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: toWebhookEventResponse(await getWebhookEvent(deps, req.auth.accountId, req.params.id!)),
@@ -118,7 +100,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'POST',
-      path: '/webhooks/events/{id}/redeliver',
+      path: '/webhooks/events/{id:uuid}/redeliver',
       handler: async (req) => ({
         status: 202,
         body: toWebhookEventResponse(await redeliverEvent(deps, req.auth.accountId, req.params.id!)),
@@ -132,7 +114,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     ),
     {
       method: 'GET',
-      path: '/webhooks/deliveries/{id}',
+      path: '/webhooks/deliveries/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: toWebhookDeliveryResponse(await getWebhookDelivery(deps, req.auth.accountId, req.params.id!)),
@@ -153,7 +135,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'GET',
-      path: '/webhooks/headers/{id}',
+      path: '/webhooks/headers/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: header(await getWebhookHeader(deps, req.auth.accountId, req.params.id!)),
@@ -161,7 +143,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'PUT',
-      path: '/webhooks/headers/{id}',
+      path: '/webhooks/headers/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: header(await replaceWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
@@ -169,7 +151,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'PATCH',
-      path: '/webhooks/headers/{id}',
+      path: '/webhooks/headers/{id:uuid}',
       handler: async (req) => ({
         status: 200,
         body: header(await updateWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
@@ -177,7 +159,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'DELETE',
-      path: '/webhooks/headers/{id}',
+      path: '/webhooks/headers/{id:uuid}',
       handler: async (req) => {
         await deleteWebhookHeader(deps, req.auth.accountId, req.params.id!);
         return { status: 204 };
@@ -198,33 +180,33 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
     },
     {
       method: 'GET',
-      path: '/webhooks/{id}',
+      path: '/webhooks/{id:uuid}',
       handler: async (req) => ({
         status: 200,
-        body: toWebhookResponse(await getWebhook(deps, req.auth.accountId, webhookId(req))),
+        body: toWebhookResponse(await getWebhook(deps, req.auth.accountId, req.params.id!)),
       }),
     },
     {
       method: 'PUT',
-      path: '/webhooks/{id}',
+      path: '/webhooks/{id:uuid}',
       handler: async (req) => ({
         status: 200,
-        body: toWebhookResponse(await replaceWebhook(deps, req.auth.accountId, webhookId(req), req.body)),
+        body: toWebhookResponse(await replaceWebhook(deps, req.auth.accountId, req.params.id!, req.body)),
       }),
     },
     {
       method: 'PATCH',
-      path: '/webhooks/{id}',
+      path: '/webhooks/{id:uuid}',
       handler: async (req) => ({
         status: 200,
-        body: toWebhookResponse(await updateWebhook(deps, req.auth.accountId, webhookId(req), req.body)),
+        body: toWebhookResponse(await updateWebhook(deps, req.auth.accountId, req.params.id!, req.body)),
       }),
     },
     {
       method: 'DELETE',
-      path: '/webhooks/{id}',
+      path: '/webhooks/{id:uuid}',
       handler: async (req) => {
-        await deleteWebhook(deps, req.auth.accountId, webhookId(req));
+        await deleteWebhook(deps, req.auth.accountId, req.params.id!);
         return { status: 204 };
       },
     },

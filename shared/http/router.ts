@@ -1,3 +1,4 @@
+import { ID_FORMATS, isIdKind } from '../domain/ids';
 import type { TBodyOptions } from './body';
 import { MethodNotAllowedError, RouteNotFoundError } from './errors';
 import type { TRequest, TResponse } from './request';
@@ -6,7 +7,10 @@ export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface TRoute {
   method: THttpMethod;
-  /** Below /api/v2, no trailing slash; `{name}` captures one segment. */
+  /**
+   * Below /api/v2, no trailing slash; `{name}` captures one segment, `{name:kind}` one that must
+   * have the shape of that kind of id (shared/domain/ids.ts), else the path names nothing (404).
+   */
   path: string;
   handler: (req: TRequest) => Promise<TResponse>;
   body?: Partial<TBodyOptions>;
@@ -24,7 +28,7 @@ export function normalizePath(rawPath: string): string {
 interface TCompiled {
   route: TRoute;
   pattern: RegExp;
-  names: string[];
+  params: { name: string; format?: RegExp }[];
 }
 
 export interface TMatch {
@@ -32,36 +36,51 @@ export interface TMatch {
   params: Record<string, string>;
 }
 
+function compile(route: TRoute): TCompiled {
+  const params: TCompiled['params'] = [];
+  const source = route.path
+    .split('/')
+    .map((seg) => {
+      const m = /^\{(\w+)(?::([\w-]+))?\}$/.exec(seg);
+      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const kind = m[2];
+      if (kind !== undefined && !isIdKind(kind))
+        throw new Error(`Unknown id kind "${kind}" in ${route.path}`);
+      params.push({ name: m[1]!, ...(kind ? { format: ID_FORMATS[kind] } : {}) });
+      return '([^/]+)';
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}$`), params };
+}
+
+/** The route's parameters, decoded; undefined when one cannot be decoded or has not its id's shape. */
+function paramsOf(c: TCompiled, m: RegExpExecArray): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (const [i, p] of c.params.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(m[i + 1]!);
+    } catch {
+      return undefined; // a malformed %-escape names nothing that exists
+    }
+    if (p.format && !p.format.test(value)) return undefined;
+    params[p.name] = value;
+  }
+  return params;
+}
+
 export function createRouter(routes: TRoute[]): (method: string, path: string) => TMatch {
-  const compiled: TCompiled[] = routes.map((route) => {
-    const names: string[] = [];
-    const source = route.path
-      .split('/')
-      .map((seg) => {
-        const m = /^\{(\w+)\}$/.exec(seg);
-        if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        names.push(m[1]!);
-        return '([^/]+)';
-      })
-      .join('/');
-    return { route, pattern: new RegExp(`^${source}$`), names };
-  });
+  const compiled = routes.map(compile);
   return (method, path) => {
     const allow = new Set<string>();
     for (const c of compiled) {
       const m = c.pattern.exec(path);
       if (!m) continue;
-      if (c.route.method === method) {
-        const params: Record<string, string> = {};
-        try {
-          c.names.forEach((n, i) => {
-            params[n] = decodeURIComponent(m[i + 1]!);
-          });
-        } catch {
-          throw new RouteNotFoundError(); // a malformed %-escape names nothing that exists
-        }
-        return { route: c.route, params };
-      }
+      const params = paramsOf(c, m);
+      // An id that cannot exist matches no route: another route may still take the segment
+      // (`/webhooks/headers` beside `/webhooks/{id:uuid}`), else the answer is 404.
+      if (!params) continue;
+      if (c.route.method === method) return { route: c.route, params };
       allow.add(c.route.method);
     }
     if (allow.size > 0) throw new MethodNotAllowedError(method, [...allow]);

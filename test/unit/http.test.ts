@@ -100,6 +100,30 @@ describe('routing', () => {
       expect.objectContaining({ name: 'RouteNotFoundError' }),
     );
   });
+  it('takes an id of a declared kind only in its shape, leaving other segments to other routes', () => {
+    const typed = createRouter([
+      { method: 'GET', path: '/webhooks/headers', handler: async () => ({ status: 200 }) },
+      { method: 'GET', path: '/webhooks/{id:uuid}', handler: async () => ({ status: 200 }) },
+      { method: 'DELETE', path: '/webhooks/{id:uuid}', handler: async () => ({ status: 204 }) },
+      { method: 'GET', path: '/bundles/{id:slug}', handler: async () => ({ status: 200 }) },
+    ]);
+    const uuid = '6F1C1A4E-8A43-4A4B-9F59-2B9D8B0E0A11';
+    expect(typed('GET', `/webhooks/${uuid}`).params).toEqual({ id: uuid });
+    expect(typed('GET', '/bundles/HMXKQ0jhdJ').params).toEqual({ id: 'HMXKQ0jhdJ' });
+    for (const path of [
+      '/webhooks/nope',
+      `/webhooks/${uuid}x`,
+      `/webhooks/${'x'.repeat(1017)}`,
+      '/bundles/HMXKQ0jhdJ1',
+    ]) {
+      expect(() => typed('GET', path), path).toThrow(expect.objectContaining({ name: 'RouteNotFoundError' }));
+    }
+    // `headers` is no webhook id: only its own route's methods are allowed there.
+    expect(() => typed('DELETE', '/webhooks/headers')).toThrow(expect.objectContaining({ allow: ['GET'] }));
+    expect(() =>
+      createRouter([{ method: 'GET', path: '/x/{id:nothing}', handler: async () => ({ status: 200 }) }]),
+    ).toThrow(/Unknown id kind/);
+  });
 });
 
 describe('logs', () => {
