@@ -5,6 +5,7 @@
 import { ApiError, api, documentBytes, hasSession, openSession } from './api.js';
 import { choicesDialog, declineDialog, signatureDialog } from './dialogs.js';
 import { announce, el, formatDate, reducedMotion, uid } from './dom.js';
+import { nextField } from './guide.js';
 import { acceptOf, attachmentHint, attachmentProblem, inputHints, isFilled, valueProblem } from './rules.js';
 import { openPdf, showPage } from './viewer.js';
 
@@ -528,9 +529,38 @@ function initials(name) {
 }
 
 /** Shows or clears the message under a field; the service's word wins over the page's. */
+/** Space kept between a bubble and the edge of the screen. */
+const EDGE = 8;
+
+/**
+ * Keeps a bubble shown beside a field (its error, its name) inside the screen: the style sheet
+ * places it at the field's left edge, which near the right of a phone screen would cut it off, so
+ * it is shifted left (or right) by as much as it overflows. Its width is capped below the screen's.
+ */
+function keepInView(bubble) {
+  if (!bubble) return;
+  bubble.style.removeProperty('translate');
+  if (!bubble.textContent || !bubble.isConnected) return;
+  const r = bubble.getBoundingClientRect();
+  if (r.width === 0) return;
+  const right = document.documentElement.clientWidth - EDGE;
+  let shift = 0;
+  if (r.right > right) shift = right - r.right;
+  if (r.left + shift < EDGE) shift = EDGE - r.left;
+  if (shift !== 0) bubble.style.translate = `${Math.round(shift)}px 0`;
+}
+
+/** The bubbles of the field in hand, and of every field showing an error, kept in view. */
+function keepBubblesInView() {
+  for (const m of mine) if (m.err?.textContent) keepInView(m.err);
+  keepInView(current?.box?.querySelector('.field-tip'));
+}
+addEventListener('resize', () => keepBubblesInView());
+
 function renderError(m) {
   const text = m.serverError || m.clientError || m.requiredError || '';
   if (m.err) m.err.textContent = text;
+  keepInView(m.err);
   m.box?.classList.toggle('invalid', Boolean(text));
   if (m.control) {
     if (text) m.control.setAttribute('aria-invalid', 'true');
@@ -679,6 +709,7 @@ function setCurrent(m) {
   current?.box?.classList.remove('current');
   current = m;
   m.box?.classList.add('current');
+  keepInView(m.box?.querySelector('.field-tip'));
   updateProgress();
 }
 
@@ -699,10 +730,9 @@ function goToFinish() {
   (consent.checked ? document.getElementById('finish-button') : consent).focus({ preventScroll: true });
 }
 
-/** The guide: the next empty field after the current one, else the first required one left, else finishing. */
+/** The guide: required fields left first, then optional ones (guide.js), else finishing. */
 function next() {
-  const from = current ? mine.indexOf(current) + 1 : 0;
-  const target = mine.slice(from).find((m) => !filled(m)) ?? mine.find((m) => m.f.required && !filled(m));
+  const target = nextField(mine, current, filled);
   if (target) goTo(target);
   else goToFinish();
 }

@@ -1,0 +1,16 @@
+// The order "Next field" visits the signer's fields in: what they must still fill comes before
+// what they may fill, so an optional checkbox early in a document never stands between the
+// signer and a required date further on. Fields are in document order (page, then as placed).
+
+/**
+ * The field to go to after `current` (undefined before the first step): the next unfilled
+ * required field, from just after `current` round to the start; else the next unfilled optional
+ * one the same way; else none, and the page goes to finishing.
+ * A required field left unfilled is offered again even when it is the current one: the signer
+ * cannot finish without it.
+ */
+export function nextField(fields, current, filled) {
+  const from = current ? fields.indexOf(current) + 1 : 0;
+  const round = [...fields.slice(from), ...fields.slice(0, from)];
+  return round.find((m) => m.f.required && !filled(m)) ?? round.find((m) => m !== current && !filled(m));
+}
