@@ -3,7 +3,6 @@
 // a 4xx, never a 5xx; under /api/v2 always with the API's error body, and 404 for a path whose id
 // has not the shape of its kind, before any store is asked (a 1 KB DynamoDB key fails the request).
 import { readdirSync, readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -12,6 +11,7 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { ID_FORMATS, isIdKind } from '../../shared/domain/ids';
 import { ALL_METHODS, anyText, PROPERTY_TIMEOUT, pct, runs } from '../helpers/bad-input/arbitraries';
 import { badInputSender, KiB, short } from '../helpers/bad-input/send';
+import { rawRequest } from '../helpers/raw-http';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
@@ -100,21 +100,6 @@ const isNoId = (v: string) => {
   return !Object.values(ID_FORMATS).some((f) => f.test(decoded));
 };
 
-function sendPublic(method: string, path: string): Promise<{ status: number; text: string }> {
-  const base = new URL(runtime.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: base.hostname, port: base.port, method, path, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('path parameters', () => {
   it('are found in the functions, and every API one declares the kind of id it takes', () => {
     // Persons, bundles (9 paths), packets (4), templates, envelope templates, webhooks (5) at least.
@@ -194,7 +179,7 @@ describe('path parameters', () => {
           hostileId,
           async (t, method, value) => {
             const path = fillIn(t, () => value);
-            const res = await sendPublic(method, path);
+            const res = await rawRequest(runtime.baseUrl, { method, path });
             expect(res.status, `${method} ${short(path, 120)}: ${short(res.text, 200)}`).toBeLessThan(500);
             expect(res.status).toBeGreaterThanOrEqual(200);
           },

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import { rawRequest } from '../helpers/raw-http';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
@@ -143,22 +144,25 @@ describe('paths and methods', () => {
       '/api/v2/%2e%2e/%2e%2e/',
       '/api/v2/persons/../../../dev/outbox',
     ]) {
-      const res = await rawGet(path);
+      const res = await rawRequest(runtime.baseUrl, { path });
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type'], path).toMatch(/^application\/json/);
-      const body = JSON.parse(res.body);
+      const body = JSON.parse(res.text);
       expect(isErrorBody(body), path).toBe(true);
       expect(body.code, path).toBe('not_found');
     }
   });
 
   it('builds Link headers on the service base URL, whatever Host the client sends', async () => {
-    const res = await rawGet('/api/v2/persons/?per_page=1', {
-      host: 'attacker.example',
-      'x-forwarded-proto': 'http',
-      authorization: `Token ${runtime.demo.apiKey}`,
+    const res = await rawRequest(runtime.baseUrl, {
+      path: '/api/v2/persons/?per_page=1',
+      headers: {
+        host: 'attacker.example',
+        'x-forwarded-proto': 'http',
+        authorization: `Token ${runtime.demo.apiKey}`,
+      },
     });
-    expect(res.status, res.body).toBe(200);
+    expect(res.status, res.text).toBe(200);
     const links = String(res.headers.link).split(', ');
     expect(links.length).toBeGreaterThanOrEqual(2);
     for (const link of links) {
@@ -255,25 +259,3 @@ describe('rate limit status', () => {
     expect(after.body.remaining).toBe(before.body.remaining - 3);
   });
 });
-
-/** A GET sent byte for byte as given (no dot-segment resolution), with these headers. */
-function rawGet(
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const base = new URL(runtime.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: base.hostname, port: Number(base.port), path, method: 'GET', headers },
-      (res) => {
-        let body = '';
-        res.on('data', (c) => {
-          body += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}

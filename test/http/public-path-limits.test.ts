@@ -1,6 +1,6 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { rawRequest, type TRawAnswer } from '../helpers/raw-http';
 import { isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
@@ -11,52 +11,24 @@ beforeAll(async () => {
 });
 afterAll(() => runtime?.stop());
 
-interface TAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
 /** A request from a chosen loopback address: the gateway sees it as the client's address. */
-function from(address: string, method: string, path: string, json?: unknown): Promise<TAnswer> {
-  const url = new URL(path, runtime.baseUrl);
+function from(address: string, method: string, path: string, json?: unknown): Promise<TRawAnswer> {
   const body = json === undefined ? undefined : JSON.stringify(json);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method,
-        localAddress: address,
-        headers: body
-          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
-          : {},
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+  return rawRequest(runtime.baseUrl, {
+    method,
+    path: new URL(path, runtime.baseUrl).pathname,
+    localAddress: address,
+    ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
   });
 }
 
-async function times(n: number, call: () => Promise<TAnswer>): Promise<number[]> {
+async function times(n: number, call: () => Promise<TRawAnswer>): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < n; i++) statuses.push((await call()).status);
   return statuses;
 }
 
-function expectLimited(answer: TAnswer, kind: 'json' | 'page') {
+function expectLimited(answer: TRawAnswer, kind: 'json' | 'page') {
   expect(answer.status).toBe(429);
   const retry = Number(answer.headers['retry-after']);
   expect(retry).toBeGreaterThanOrEqual(1);
