@@ -430,6 +430,23 @@ export interface TEvidencePdf {
  * The service's seal certificate and key (shared/adapters/sealing/): made on first use and kept
  * in the data folder locally, in a Secrets Manager secret on AWS.
  */
+/** A timestamp from a timestamp authority (RFC 3161), checked before it is handed over. */
+export interface TTimestampToken {
+  /** The DER TimeStampToken: a CMS ContentInfo of SignedData over a TSTInfo. */
+  token: Buffer;
+  /** The time the authority vouches for. */
+  genTime: Date;
+  /** The certificate that signed it, DER. */
+  tsaCertificate: Buffer;
+  /** Which authority gave it (without credentials). */
+  tsaUrl: string;
+}
+
+/** Timestamps a SHA-256 digest; fails (TimestampUnavailableError) when no authority gives a valid one. */
+export interface TTimestamper {
+  timestamp(imprint: Buffer): Promise<TTimestampToken>;
+}
+
 export interface TSealIdentityStore {
   get(): Promise<TSealIdentity>;
 }

@@ -1,0 +1,150 @@
+// The local runtime's small certificate authority: a root, and under it the certificate of the
+// local timestamp authority (extended key usage timeStamping, critical, as RFC 3161 requires).
+// Kept in a folder of the data directory so tokens stamped before a restart still chain to the
+// same root; in memory when no folder is given. ECDSA P-256 throughout.
+// @peculiar/x509 resolves its parsers through tsyringe, which needs the Reflect metadata API.
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const FILE = 'local-ca.json';
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+export interface TIssuedIdentity {
+  certificate: x509.X509Certificate;
+  privateKey: CryptoKey;
+}
+
+export interface TLocalCa {
+  root: x509.X509Certificate;
+  /** The root's key (tests: a signature by another key than the certificate it names). */
+  rootKey: CryptoKey;
+  /** The timestamp authority's certificate and key. */
+  tsa: TIssuedIdentity;
+  /** Issues another end-entity certificate under the root (tests: a certificate that lacks a usage). */
+  issue(subject: string, extensions: x509.Extension[]): Promise<TIssuedIdentity>;
+}
+
+interface TStored {
+  root: { certificate: string; privateKey: string };
+  tsa: { certificate: string; privateKey: string };
+}
+
+const serial = () =>
+  Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
+
+async function importKey(pkcs8Base64: string): Promise<CryptoKey> {
+  return webcrypto.subtle.importKey('pkcs8', Buffer.from(pkcs8Base64, 'base64'), ALG, true, [
+    'sign',
+  ]) as Promise<CryptoKey>;
+}
+
+async function exportKey(key: CryptoKey): Promise<string> {
+  return Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key)).toString('base64');
+}
+
+async function newRoot(): Promise<TIssuedIdentity> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const now = Date.now();
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=Open eSignature local root CA, O=Local runtime',
+    notBefore: new Date(now - 3600_000),
+    notAfter: new Date(now + 20 * YEAR_MS),
+    keys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { certificate, privateKey: keys.privateKey };
+}
+
+async function issueUnder(
+  root: TIssuedIdentity,
+  subject: string,
+  extensions: x509.Extension[],
+): Promise<TIssuedIdentity> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const now = Date.now();
+  const certificate = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject,
+    issuer: root.certificate.subject,
+    notBefore: new Date(now - 3600_000),
+    notAfter: new Date(now + 10 * YEAR_MS),
+    publicKey: keys.publicKey,
+    signingKey: root.privateKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(root.certificate),
+      ...extensions,
+    ],
+  });
+  return { certificate, privateKey: keys.privateKey };
+}
+
+/** What a timestamp authority's certificate carries: signing only, for timestamps only. */
+export const tsaExtensions = () => [
+  new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+  new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true),
+];
+
+/** The CA kept in `dir` (made on first use), or a throwaway one in memory. */
+export async function loadLocalCa(dir?: string): Promise<TLocalCa> {
+  let root: TIssuedIdentity;
+  let tsa: TIssuedIdentity;
+  let stored: TStored | undefined;
+  if (dir) {
+    try {
+      stored = JSON.parse(readFileSync(join(dir, FILE), 'utf8')) as TStored;
+    } catch {
+      stored = undefined;
+    }
+  }
+  if (stored) {
+    root = {
+      certificate: new x509.X509Certificate(stored.root.certificate),
+      privateKey: await importKey(stored.root.privateKey),
+    };
+    tsa = {
+      certificate: new x509.X509Certificate(stored.tsa.certificate),
+      privateKey: await importKey(stored.tsa.privateKey),
+    };
+  } else {
+    root = await newRoot();
+    tsa = await issueUnder(
+      root,
+      'CN=Open eSignature local timestamp authority, O=Local runtime',
+      tsaExtensions(),
+    );
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      const file: TStored = {
+        root: { certificate: root.certificate.toString('pem'), privateKey: await exportKey(root.privateKey) },
+        tsa: { certificate: tsa.certificate.toString('pem'), privateKey: await exportKey(tsa.privateKey) },
+      };
+      writeFileSync(join(dir, FILE), `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+    }
+  }
+  return {
+    root: root.certificate,
+    rootKey: root.privateKey,
+    tsa,
+    issue: (subject, extensions) => issueUnder(root, subject, extensions),
+  };
+}

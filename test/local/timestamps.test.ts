@@ -1,0 +1,113 @@
+// RFC 3161 timestamps: the service's TSA client against the local TSA stand-in, the tokens it
+// keeps checked by openssl (a tool we did not write), and every wrong answer refused with its reason.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
+import { startTsaStandin, type TTsaMode, type TTsaStandin } from '../../infra/local/tsa-standin';
+import {
+  createTsaTimestamper,
+  TimestampUnavailableError,
+} from '../../shared/adapters/timestamps/tsa-timestamper';
+import { timestampRequest } from '../../shared/adapters/timestamps/tsp';
+
+let dir: string;
+let ca: TLocalCa;
+let tsa: TTsaStandin;
+let other: TTsaStandin;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'esign-tsa-'));
+  ca = await loadLocalCa(join(dir, 'ca'));
+  tsa = await startTsaStandin({ ca });
+  other = await startTsaStandin({ ca });
+});
+afterAll(async () => {
+  await tsa?.stop();
+  await other?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const digestOf = (text: string) => createHash('sha256').update(text).digest();
+
+/** openssl's own verdict on a token for a digest, trusting the local root only. */
+function opensslVerify(token: Buffer, digest: Buffer): string {
+  const tokenFile = join(dir, `token-${digest.toString('hex').slice(0, 8)}.der`);
+  const rootFile = join(dir, 'root.pem');
+  writeFileSync(tokenFile, token);
+  writeFileSync(rootFile, ca.root.toString('pem'));
+  return execFileSync(
+    'openssl',
+    ['ts', '-verify', '-digest', digest.toString('hex'), '-in', tokenFile, '-token_in', '-CAfile', rootFile],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+describe('RFC 3161 timestamps', () => {
+  it('gives a token that openssl verifies for the digest, against the local root', async () => {
+    tsa.setMode('ok');
+    const digest = digestOf('the signature value of a sealed document');
+    const stamped = await createTsaTimestamper([{ url: tsa.url }]).timestamp(digest);
+    expect(stamped.tsaUrl).toBe(tsa.url);
+    expect(Math.abs(stamped.genTime.getTime() - Date.now())).toBeLessThan(5 * 60_000);
+    expect(opensslVerify(stamped.token, digest)).toMatch(/Verification: OK/);
+    // openssl refuses the same token for another digest: the imprint is bound into it.
+    expect(() => opensslVerify(stamped.token, digestOf('another document'))).toThrow();
+  });
+
+  it('keeps the local CA across restarts of the stand-in', async () => {
+    const again = await loadLocalCa(join(dir, 'ca'));
+    expect(again.root.toString('pem')).toBe(ca.root.toString('pem'));
+    expect(again.tsa.certificate.toString('pem')).toBe(ca.tsa.certificate.toString('pem'));
+  });
+
+  it('requests a fresh nonce each time', () => {
+    const digest = digestOf('x');
+    expect(timestampRequest(digest).nonce.equals(timestampRequest(digest).nonce)).toBe(false);
+  });
+
+  const refusals: [TTsaMode, RegExp][] = [
+    ['down', /HTTP 503/],
+    ['slow', /no answer within/],
+    ['garbage', /not DER|not a TimeStampResp/],
+    ['wrong-nonce', /nonce/],
+    ['wrong-imprint', /message imprint/],
+    ['no-eku', /may not issue timestamps/],
+    ['forged', /signature does not verify/],
+  ];
+  for (const [mode, reason] of refusals) {
+    it(`refuses an authority that is ${mode}, saying why`, async () => {
+      tsa.setMode(mode);
+      try {
+        const attempt = createTsaTimestamper([{ url: tsa.url }], 1_000).timestamp(digestOf(mode));
+        await expect(attempt).rejects.toThrow(TimestampUnavailableError);
+        const err = (await attempt.catch((e: unknown) => e)) as TimestampUnavailableError;
+        expect(err.failures).toHaveLength(1);
+        expect(err.failures[0]!.url).toBe(tsa.url);
+        expect(err.failures[0]!.reason).toMatch(reason);
+      } finally {
+        tsa.setMode('ok');
+      }
+    });
+  }
+
+  it('goes on to the next authority when one fails, and says so when none is configured', async () => {
+    tsa.setMode('down');
+    try {
+      const digest = digestOf('fallback');
+      const stamped = await createTsaTimestamper([{ url: tsa.url }, { url: other.url }], 1_000).timestamp(
+        digest,
+      );
+      expect(stamped.tsaUrl).toBe(other.url);
+      expect(opensslVerify(stamped.token, digest)).toMatch(/Verification: OK/);
+    } finally {
+      tsa.setMode('ok');
+    }
+    await expect(createTsaTimestamper([]).timestamp(digestOf('none'))).rejects.toThrow(
+      /No timestamp authority is configured/,
+    );
+  });
+});
