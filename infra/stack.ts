@@ -671,7 +671,13 @@ export class EsignStack extends Stack {
       name: 'document-worker',
       config,
       description: 'Draws and seals final documents, certificates of evidence and interim files',
-      environment: { ...shared, ...publishEnv, SEAL_SECRET_ID: sealSecret.secretArn },
+      environment: {
+        ...shared,
+        ...publishEnv,
+        SEAL_SECRET_ID: sealSecret.secretArn,
+        // Seals are stamped by these (B-T) and fail rather than go without; none: B-B.
+        ...(config.tsaUrls.length > 0 ? { TSA_URLS: config.tsaUrls.join(' ') } : {}),
+      },
       // PDFs of up to 25 MB (originals, their stamped and sealed copies) sit in memory at once;
       // memory also buys the CPU that drawing and hashing take.
       memorySize: DOCUMENT_WORKER_MEMORY_MB,

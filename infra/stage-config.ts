@@ -46,6 +46,11 @@ export interface TStageConfig {
    * times the batch size. Reserving needs the account's unreserved pool to stay at 100 or more.
    */
   webhookDispatcherConcurrency: number;
+  /**
+   * The RFC 3161 timestamp authorities every seal is stamped by, in the order tried (http(s) URLs).
+   * None (the default): seals are PAdES B-B, the signing time the service's own clock's word.
+   */
+  tsaUrls: string[];
 }
 
 /** The token bucket holds this many seconds of the sustained rate (see throttleFor). */
@@ -94,6 +99,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   deletionProtection: true,
   accessLogging: false,
   webhookDispatcherConcurrency: 10,
+  tsaUrls: [],
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
@@ -115,6 +121,7 @@ export const CONTEXT_KEYS = {
   logLevel: 'logLevel',
   accessLogging: 'accessLogging',
   webhookDispatcherConcurrency: 'webhookConcurrency',
+  tsaUrls: 'tsaUrls',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -146,6 +153,33 @@ function logLevelFrom(read: TContextReader, key: string, fallback: TLogLevel): T
   const found = LOG_LEVELS.find((level) => level === raw);
   if (!found) throw new Error(`Context "${key}" must be one of ${LOG_LEVELS.join(', ')}`);
   return found;
+}
+
+/** Space- or comma-separated http(s) URLs (a JSON list from cdk.json too). */
+function urlsFrom(read: TContextReader, key: string, fallback: string[]): string[] {
+  const raw = read(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const list = Array.isArray(raw)
+    ? raw.map(String)
+    : String(raw)
+        .trim()
+        .split(/[\s,]+/);
+  for (const url of list) {
+    let ok = false;
+    try {
+      const u = new URL(url);
+      // http is allowed: a token is signed and bound to our nonce and digest, and only a digest is sent.
+      ok = (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+    } catch {
+      ok = false;
+    }
+    // Credentials never go into context, which ends up in the template and the Lambda's environment.
+    if (!ok)
+      throw new Error(
+        `Context "${key}" must list http(s) URLs without credentials, got ${JSON.stringify(url)}`,
+      );
+  }
+  return list;
 }
 
 // The stage becomes part of the stack, function and API stage names, which share this alphabet.
@@ -205,5 +239,6 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
       1,
       1000,
     ),
+    tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
   };
 }

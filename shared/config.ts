@@ -50,6 +50,12 @@ export interface TConfig {
    */
   seal?: { kind: 'secrets-manager'; secretId: string } | { kind: 'local'; dir?: string };
   /**
+   * The timestamp authorities (RFC 3161) that stamp every seal, tried in this order: TSA_URLS on
+   * AWS (space- or comma-separated URLs), the local TSA stand-in locally. With any, a seal
+   * is PAdES B-T and fails when none of them gives a valid timestamp; with none, seals are B-B.
+   */
+  timestamps?: { tsas: { url: string; headers?: Record<string, string> }[] };
+  /**
    * Bundle payments: Stripe with its keys in the Secrets Manager secret STRIPE_SECRET_ID
    * (`{"apiKey": "sk_…", "webhookSecret": "whsec_…"}`) on AWS; locally a stand-in provider with a
    * test checkout page, its webhooks signed with `webhookSecret`. Absent: payments cannot start.
@@ -110,6 +116,15 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
       : {}),
     ...(env.SEAL_SECRET_ID
       ? { seal: { kind: 'secrets-manager' as const, secretId: env.SEAL_SECRET_ID } }
+      : {}),
+    ...(env.TSA_URLS?.trim()
+      ? {
+          timestamps: {
+            tsas: env.TSA_URLS.trim()
+              .split(/[\s,]+/)
+              .map((url) => ({ url })),
+          },
+        }
       : {}),
     endpoints,
   };

@@ -81,7 +81,7 @@ export function buildDocumentWorker(opts: {
     records: createSigningRecordStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     evidence: createEvidenceStore(db, config.tableName),
-    pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config)),
+    pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config), config.timestamps),
     clock: systemClock,
     ids: randomIds,
   };

@@ -20,6 +20,8 @@ export const dataPaths = (dataDir: string) => ({
   secretsKey: join(dataDir, 'secrets.key'),
   /** The seal identity (certificate and key) that seals final documents locally; made on first use. */
   seal: join(dataDir, 'seal'),
+  /** The local certificate authority (root and timestamp authority certificates); made on first use. */
+  ca: join(dataDir, 'ca'),
   /** Written while `npm start` runs: how other processes reach its dynalite. */
   runtime: join(dataDir, 'runtime.json'),
 });

@@ -42,6 +42,7 @@ import {
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from './layout';
+import { loadLocalCa } from './local-ca';
 import { ensureLocalTable } from './migrate-table';
 import { snsEventOf, startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
@@ -50,6 +51,7 @@ import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
 import { startS3rver } from './s3';
 import { seedAccount, type TSeededAccount } from './seed-account';
 import { startLocalSqs } from './sqs';
+import { startTsaStandin, type TTsaStandin } from './tsa-standin';
 import { LocalUsagePlan, type TUsagePlanSettings } from './usage-plan';
 
 /**
@@ -128,7 +130,9 @@ export interface TRuntime {
    * Where each server of the runtime listens, as the OS reports it: the service's own port
    * (`api`, which follows `host`) and each stand-in's.
    */
-  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway', AddressInfo>;
+  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa', AddressInfo>;
+  /** The local timestamp authority (tests make it misbehave). */
+  tsa: TTsaStandin;
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
   stop(): Promise<void>;
@@ -222,6 +226,9 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     });
     const control = await startApiGatewayControl({ host: STAND_IN_HOST, plan });
     stops.push(control.stop);
+    // The timestamp authority every seal is stamped by (PAdES B-T), under the local CA.
+    const tsa = await startTsaStandin({ ca: await loadLocalCa(memory ? undefined : paths.ca) });
+    stops.push(tsa.stop);
 
     const config: TConfig = {
       stage: LOCAL_STAGE,
@@ -251,6 +258,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         : {}),
       // The seal identity: made on first use and kept in the data folder (in memory for `memory`).
       seal: { kind: 'local', ...(memory ? {} : { dir: paths.seal }) },
+      timestamps: { tsas: [{ url: tsa.url }] },
       // Payments: the local provider and its test checkout page, a fresh webhook secret per run.
       payments: options.stripeKeys
         ? { kind: 'stripe', secretId: options.stripeKeys.secretId }
@@ -388,6 +396,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         sweepOutboxes: sweep,
         runScheduler,
       },
+      tsa,
       bound: {
         api: gateway.bound,
         dynamodb: dynamo.bound,
@@ -395,6 +404,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         sqs: sqs.bound,
         outbox: outbox.bound,
         apigateway: control.bound,
+        tsa: tsa.bound,
       },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {

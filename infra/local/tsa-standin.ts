@@ -106,6 +106,8 @@ export interface TTsaStandin {
   /** Where to POST requests. */
   url: string;
   bound: AddressInfo;
+  /** The local root its certificate chains to (PEM): what a verifier of its tokens trusts. */
+  rootPem: string;
   /** How it answers from now on. */
   setMode(mode: TTsaMode): void;
   stop(): Promise<void>;
@@ -198,6 +200,7 @@ export async function startTsaStandin(opts: { ca: TLocalCa; port?: number }): Pr
   return {
     url: `http://127.0.0.1:${bound.port}/tsa`,
     bound,
+    rootPem: opts.ca.root.toString('pem'),
     setMode: (m) => {
       mode = m;
     },

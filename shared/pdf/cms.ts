@@ -1,7 +1,8 @@
 // The CMS SignedData (RFC 5652) in a seal's /Contents, as PAdES baseline B-B wants it for
 // ETSI.CAdES.detached (ETSI EN 319 142-1): detached content, SHA-256, signed attributes
 // content-type, message-digest and ESS signing-certificate-v2 (RFC 5035) naming the certificate,
-// and no signing-time attribute (the claimed time is the signature dictionary's /M). Encoded
+// and no signing-time attribute (the claimed time is the signature dictionary's /M); with a
+// timestamp authority, its token over the signature as an unsigned attribute (B-T). Encoded
 // here in DER directly: node-forge's PKCS #7 writer knows no signing-certificate-v2 attribute.
 // The RSA signature itself is node:crypto's.
 import { createHash, type KeyObject, sign } from 'node:crypto';
@@ -14,6 +15,7 @@ const OID = {
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
 // ---- DER writing ----
@@ -96,10 +98,23 @@ function issuerAndSerial(certificate: Buffer): { serial: Buffer; issuer: Buffer 
 }
 
 /**
- * A DER ContentInfo holding the detached SignedData over content whose SHA-256 is `digest`
- * (the signed byte ranges), signed with `key` for `certificate` (DER).
+ * Timestamps a signature: given the SHA-256 of the signature value, answers the DER
+ * TimeStampToken of an authority that vouches for it (RFC 3161), already checked.
  */
-export function signDetached(digest: Buffer, key: KeyObject, certificate: Buffer): Buffer {
+export type TStampSignature = (imprint: Buffer) => Promise<Buffer>;
+
+/**
+ * A DER ContentInfo holding the detached SignedData over content whose SHA-256 is `digest`
+ * (the signed byte ranges), signed with `key` for `certificate` (DER). With `stamp`, the
+ * SignerInfo also carries the authority's token over the signature value as the unsigned
+ * attribute id-aa-signatureTimeStampToken (RFC 3161 Appendix A): PAdES baseline B-T.
+ */
+export async function signDetached(
+  digest: Buffer,
+  key: KeyObject,
+  certificate: Buffer,
+  stamp?: TStampSignature,
+): Promise<Buffer> {
   const sha256 = seq(oid(OID.sha256));
   const { serial, issuer } = issuerAndSerial(certificate);
   const essCertIdV2 = seq(
@@ -115,6 +130,18 @@ export function signDetached(digest: Buffer, key: KeyObject, certificate: Buffer
   // Signed as a SET OF; stored in the SignerInfo under the [0] IMPLICIT tag instead.
   const signedAttributes = setOf(attributes);
   const signature = sign('sha256', signedAttributes, key);
+  // The timestamp covers the signature value itself (the OCTET STRING's content).
+  const unsignedAttributes = stamp
+    ? [
+        tlv(
+          0xa1,
+          seq(
+            oid(OID.signatureTimeStampToken),
+            set(await stamp(createHash('sha256').update(signature).digest())),
+          ),
+        ),
+      ]
+    : [];
   const signerInfo = seq(
     int(1),
     seq(issuer, serial),
@@ -122,6 +149,7 @@ export function signDetached(digest: Buffer, key: KeyObject, certificate: Buffer
     Buffer.concat([Buffer.from([0xa0]), signedAttributes.subarray(1)]),
     seq(oid(OID.rsaEncryption), NULL),
     octets(signature),
+    ...unsignedAttributes,
   );
   const signedData = seq(int(1), set(sha256), seq(oid(OID.data)), tlv(0xa0, certificate), set(signerInfo));
   return seq(oid(OID.signedData), tlv(0xa0, signedData));

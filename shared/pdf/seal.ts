@@ -16,27 +16,37 @@ import {
 } from 'node:crypto';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
-import { signDetached } from './cms';
+import { signDetached, type TStampSignature } from './cms';
 import type { TSealIdentity, TSealOptions } from './evidence-types';
 import { addSealPlaceholder } from './seal-placeholder';
 
 export type { TSealIdentity, TSealOptions } from './evidence-types';
 
-/** Room for the CMS: a 3072-bit signature, the certificate and the attributes take about 2 KB. */
+/**
+ * Room for the CMS, in hex digits: a 3072-bit signature, the certificate and the attributes take
+ * about 2 KB; a timestamp token adds the authority's signature and certificates, which public
+ * authorities send as chains of up to a few KB, so a stamped seal reserves more.
+ */
 const SIGNATURE_LENGTH = 8192;
+const STAMPED_SIGNATURE_LENGTH = 32768;
 /** RSA 3072: NIST's size for keys meant to hold beyond 2030 (SP 800-57), and fast enough to sign. */
 const KEY_BITS = 3072;
 
+/**
+ * Seals `pdf`: PAdES B-B, or B-T with `stamp` (the signature then carries a timestamp authority's
+ * token; when the authority fails, so does the seal, and nothing is written).
+ */
 export async function sealPdf(
   pdf: Uint8Array,
   identity: TSealIdentity,
   info: TSealOptions,
+  stamp?: TStampSignature,
 ): Promise<Uint8Array> {
   const { key, certificate } = openIdentity(identity);
   const options = {
     ...info,
     signingTime: new Date(),
-    signatureLength: SIGNATURE_LENGTH,
+    signatureLength: stamp ? STAMPED_SIGNATURE_LENGTH : SIGNATURE_LENGTH,
     subFilter: 'ETSI.CAdES.detached',
   };
   let bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
@@ -52,7 +62,7 @@ export async function sealPdf(
     .update(out.subarray(0, contentsAt))
     .update(out.subarray(contentsAt + contentsLength))
     .digest();
-  const cms = signDetached(digest, key, certificate);
+  const cms = await signDetached(digest, key, certificate, stamp);
   if (cms.length * 2 > contentsLength - 2) throw new Error('The seal does not fit its reserved space');
   // The hex after '<'; the zeros after it stay as the padding of the reserved space.
   out.write(cms.toString('hex'), contentsAt + 1, 'latin1');

@@ -26,6 +26,7 @@ import { aPdfB64 } from '../helpers/bundles';
 import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -160,6 +161,18 @@ const pngOf = (bytes: Buffer, name: string, page: number) =>
 
 const kinds = (events: { kind: string }[]) => events.map((e) => e.kind);
 
+/** The queue's delivery of a bundle's final-documents job, as its `attempt`-th receive. */
+const finalJobEvent = (bundleId: string, attempt: number): SQSEvent => ({
+  Records: [
+    {
+      messageId: `m${attempt}`,
+      receiptHandle: 'not-a-real-handle',
+      body: JSON.stringify({ type: 'final', accountId: runtime.demo.accountId, bundleId, seq: 1, date: '' }),
+      attributes: { ApproximateReceiveCount: String(attempt) },
+    } as unknown as SQSEvent['Records'][number],
+  ],
+});
+
 describe('a completed bundle', () => {
   let b: { id: string; packets: { id: string; key: string }[] };
   let webhookId: string;
@@ -239,6 +252,16 @@ describe('a completed bundle', () => {
     const pages = pageTexts(finalPdf).length;
     pngOf(finalPdf, 'evidence-final-page-1', 1);
     pngOf(finalPdf, 'evidence-final-audit-page', pages);
+  });
+
+  it('timestamps the seals of the final document and the certificate (PAdES B-T), as openssl verifies', () => {
+    for (const pdf of [finalPdf, coePdf]) {
+      const stamp = signatureTimestampOf(pdf);
+      expect(stamp, 'the seal carries a signature timestamp').toBeDefined();
+      expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, runtime.tsa.rootPem)).toMatch(
+        /Verification: OK/,
+      );
+    }
   });
 
   it('seals a Certificate of Evidence per signer, served with its SHA-256', async () => {
@@ -558,6 +581,38 @@ describe('a bundle whose evidence cannot be made', () => {
     await call('DELETE', `/webhooks/${hook.body.id}/`);
   }, 120_000);
 
+  it('never seals without a timestamp: an authority that is down is retried, then the bundle fails', async () => {
+    await runtime.workers.documents.stop();
+    runtime.tsa.setMode('down');
+    try {
+      const b = await aBundle();
+      await signToCompletion(b);
+      const worker = buildDocumentWorker({
+        config: runtime.config,
+        db: runtime.db,
+        log: createLogger('silent'),
+      });
+      for (let attempt = 1; attempt <= DOCUMENT_MAX_ATTEMPTS; attempt++) {
+        const answer = await worker(finalJobEvent(b.id, attempt));
+        expect(answer.batchItemFailures).toHaveLength(attempt < DOCUMENT_MAX_ATTEMPTS ? 1 : 0);
+        if (attempt < DOCUMENT_MAX_ATTEMPTS)
+          expect((await call('GET', `/bundles/${b.id}/`)).body.status).toBe('co');
+      }
+      const failed = (await call('GET', `/bundles/${b.id}/`)).body;
+      expect(failed.status).toBe('fa');
+      expect(failed.errors).toEqual([
+        {
+          code: 'timestamp_unavailable',
+          message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${DOCUMENT_MAX_ATTEMPTS} attempt(s)).`,
+        },
+      ]);
+      expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
+    } finally {
+      runtime.tsa.setMode('ok');
+      runtime.workers.documents.start();
+    }
+  }, 120_000);
+
   it('retries a failing job with growing delays, and marks the bundle failed after the last attempt', async () => {
     await runtime.workers.documents.stop();
     try {
@@ -577,22 +632,7 @@ describe('a bundle whose evidence cannot be made', () => {
         pdf: broken,
         log: createLogger('silent'),
       });
-      const event = (attempt: number): SQSEvent => ({
-        Records: [
-          {
-            messageId: `m${attempt}`,
-            receiptHandle: 'not-a-real-handle',
-            body: JSON.stringify({
-              type: 'final',
-              accountId: runtime.demo.accountId,
-              bundleId: b.id,
-              seq: 1,
-              date: '',
-            }),
-            attributes: { ApproximateReceiveCount: String(attempt) },
-          } as unknown as SQSEvent['Records'][number],
-        ],
-      });
+      const event = (attempt: number) => finalJobEvent(b.id, attempt);
       for (let attempt = 1; attempt < DOCUMENT_MAX_ATTEMPTS; attempt++) {
         expect(await worker(event(attempt))).toEqual({
           batchItemFailures: [{ itemIdentifier: `m${attempt}` }],

@@ -17,7 +17,14 @@ describe('a runtime started with host 0.0.0.0', () => {
   it('binds the service port to every interface and every stand-in to loopback only', () => {
     expect(runtime.bound.api.address).toBe('0.0.0.0');
     const standIns = Object.entries(runtime.bound).filter(([name]) => name !== 'api');
-    expect(standIns.map(([name]) => name).sort()).toEqual(['apigateway', 'dynamodb', 'outbox', 's3', 'sqs']);
+    expect(standIns.map(([name]) => name).sort()).toEqual([
+      'apigateway',
+      'dynamodb',
+      'outbox',
+      's3',
+      'sqs',
+      'tsa',
+    ]);
     expect(Object.fromEntries(standIns.map(([name, bound]) => [name, bound.address]))).toEqual(
       Object.fromEntries(standIns.map(([name]) => [name, '127.0.0.1'])),
     );
@@ -25,6 +32,8 @@ describe('a runtime started with host 0.0.0.0', () => {
     for (const endpoint of Object.values(runtime.config.endpoints ?? {})) {
       expect(new URL(endpoint).hostname).toBe('127.0.0.1');
     }
+    for (const tsa of runtime.config.timestamps?.tsas ?? [])
+      expect(new URL(tsa.url).hostname).toBe('127.0.0.1');
   });
 
   it('serves through 127.0.0.1: a bundle is stored and queued, its email lands in the outbox', async () => {

@@ -42,13 +42,17 @@ const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'
 
 let dev: Template;
 let prod: Template;
+const TSA_URLS = ['https://timestamp.example.com/tsa', 'https://tsa.example.org/'];
 
 // Template.fromStack also refuses a template with a dependency cycle, which synth alone lets
 // through and CloudFormation rejects at deploy time (see ApiFunction.arnByName).
 beforeAll(() => {
   const app = new App({ context: cdkJson.context });
   const devStack = new EsignStack(app, 'Esign-dev', { config: stageConfig('dev') });
-  const prodStack = new EsignStack(app, 'Esign-prod', { config: stageConfig('prod') });
+  // prod as an operator would run it: seals stamped by two public timestamp authorities.
+  const prodStack = new EsignStack(app, 'Esign-prod', {
+    config: stageConfig('prod', (key) => (key === 'tsaUrls' ? TSA_URLS.join(',') : undefined)),
+  });
   dev = Template.fromStack(devStack);
   prod = Template.fromStack(prodStack);
 }, 120_000);
@@ -647,6 +651,30 @@ describe('stage config', () => {
     expect(
       stageConfig('dev', (key) => (key === 'publicPathLimit' ? '250' : undefined)).publicPathLimits,
     ).toEqual({ requestsPerWindow: 250, windowSeconds: 60 });
+  });
+
+  it('takes the timestamp authorities from context: http(s) URLs without credentials, none by default', () => {
+    expect(stageConfig('dev').tsaUrls).toEqual([]);
+    expect(
+      stageConfig('dev', (key) => (key === 'tsaUrls' ? 'https://a.example/tsr https://b.example' : undefined))
+        .tsaUrls,
+    ).toEqual(['https://a.example/tsr', 'https://b.example']);
+    for (const bad of ['ftp://a.example/tsr', 'https://user:pass@a.example/', 'not a url']) {
+      expect(() => stageConfig('dev', (key) => (key === 'tsaUrls' ? bad : undefined)), bad).toThrow(
+        /http\(s\) URLs without credentials/,
+      );
+    }
+  });
+
+  it('gives the document worker the timestamp authorities (B-T seals) only where some are configured', () => {
+    const envOf = (template: Template) =>
+      (
+        resources(template)[
+          functionId(template, template === dev ? 'Esign-dev' : 'Esign-prod', 'document-worker')
+        ]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    expect(envOf(dev)).not.toHaveProperty('TSA_URLS');
+    expect(envOf(prod).TSA_URLS).toBe(TSA_URLS.join(' '));
   });
 
   it('rejects nonsense instead of deploying it', () => {

@@ -13,6 +13,10 @@ import {
   TimestampUnavailableError,
 } from '../../shared/adapters/timestamps/tsa-timestamper';
 import { timestampRequest } from '../../shared/adapters/timestamps/tsp';
+import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
+import { aPdf } from '../helpers/pdfs';
+import { pdfsig } from '../helpers/poppler';
+import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
 
 let dir: string;
 let ca: TLocalCa;
@@ -109,5 +113,52 @@ describe('RFC 3161 timestamps', () => {
     await expect(createTsaTimestamper([]).timestamp(digestOf('none'))).rejects.toThrow(
       /No timestamp authority is configured/,
     );
+  });
+});
+
+describe('a PAdES B-T seal', () => {
+  const info = {
+    reason: 'Final document of bundle Xk3pQ9rT2w',
+    name: 'Open eSignature service',
+    location: 'local',
+  };
+
+  it('carries the authority’s token over its signature: pdfsig finds the seal valid, openssl the timestamp', async () => {
+    tsa.setMode('ok');
+    const timestamper = createTsaTimestamper([{ url: tsa.url }]);
+    const sealed = await sealPdf(
+      await aPdf(),
+      newSealIdentity('B-T test seal'),
+      info,
+      async (imprint) => (await timestamper.timestamp(imprint)).token,
+    );
+    expect(pdfsig(sealed)).toMatch(/Signature Validation: Signature is Valid/);
+    expect(pdfsig(sealed)).toMatch(/Total document signed/);
+    const stamp = signatureTimestampOf(sealed);
+    expect(stamp, 'the seal carries a signature timestamp').toBeDefined();
+    expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, ca.root.toString('pem'))).toMatch(
+      /Verification: OK/,
+    );
+    // A B-B seal has none.
+    expect(
+      signatureTimestampOf(await sealPdf(await aPdf(), newSealIdentity('B-B test seal'), info)),
+    ).toBeUndefined();
+  });
+
+  it('is not written at all when no authority gives a valid timestamp', async () => {
+    tsa.setMode('wrong-imprint');
+    try {
+      const timestamper = createTsaTimestamper([{ url: tsa.url }], 1_000);
+      await expect(
+        sealPdf(
+          await aPdf(),
+          newSealIdentity('B-T test seal'),
+          info,
+          async (imprint) => (await timestamper.timestamp(imprint)).token,
+        ),
+      ).rejects.toThrow(TimestampUnavailableError);
+    } finally {
+      tsa.setMode('ok');
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The evidence renderers and the seal (shared/pdf/) behind the TEvidencePdf port, with the seal
 // identity of the stage: a Secrets Manager secret on AWS, a folder of the data directory locally.
 import type { TConfig } from '../../config';
-import type { TEvidencePdf, TSealIdentityStore } from '../../ports';
+import type { TEvidencePdf, TSealIdentityStore, TTimestamper } from '../../ports';
 
 /** Loaded on first use: see evidence-renderers.ts. */
 const renderers = () => import('./evidence-renderers');
@@ -31,9 +31,26 @@ export function sealIdentityFromConfig(config: TConfig): TSealIdentityStore {
   };
 }
 
-/** Renders with the seal's common name in the "sealed by" notes, and seals with the identity. */
-export function createEvidencePdf(identity: TSealIdentityStore): TEvidencePdf {
+/**
+ * Renders with the seal's common name in the "sealed by" notes, and seals with the identity:
+ * PAdES B-T, each seal stamped by the first of `timestamps`' authorities to give a valid token
+ * (none: the seal fails, TimestampUnavailableError, and the job is retried); B-B without them.
+ */
+export function createEvidencePdf(
+  identity: TSealIdentityStore,
+  timestamps?: TConfig['timestamps'],
+): TEvidencePdf {
   const sealedBy = async () => (await identity.get()).commonName;
+  // Loaded on first seal, like the renderers: pkijs stays out of the cold start.
+  let timestamper: Promise<TTimestamper> | undefined;
+  const stamp = timestamps?.tsas.length
+    ? async (imprint: Buffer) => {
+        timestamper ??= import('../timestamps/tsa-timestamper').then((m) =>
+          m.createTsaTimestamper(timestamps.tsas),
+        );
+        return (await (await timestamper).timestamp(imprint)).token;
+      }
+    : undefined;
   return {
     async renderFinal(input) {
       // Interim files are not sealed: their audit page names no seal.
@@ -47,7 +64,7 @@ export function createEvidencePdf(identity: TSealIdentityStore): TEvidencePdf {
     },
     async seal(pdf, info) {
       const { sealPdf } = await renderers();
-      return sealPdf(pdf, await identity.get(), info);
+      return sealPdf(pdf, await identity.get(), info, stamp);
     },
   };
 }

@@ -3,25 +3,17 @@
 // over with its reason, and when none answers well the caller hears why each failed.
 // TSA URLs and their credentials come from the operator's configuration, never from a sender, so
 // they are called directly rather than through the file_url guard.
+import { TimestampUnavailableError } from '../../domain/evidence/evidence-deps';
 import type { TTimestamper, TTimestampToken } from '../../ports';
+
+export { TimestampUnavailableError };
+
 import { checkTimestampResponse, TimestampRefusedError, timestampRequest } from './tsp';
 
 export interface TTsa {
   url: string;
   /** Sent with every request, e.g. `authorization: Basic …`; never logged. */
   headers?: Record<string, string>;
-}
-
-/** Every authority failed: the reasons, one per URL, in the order they were tried. */
-export class TimestampUnavailableError extends Error {
-  override name = 'TimestampUnavailableError';
-  constructor(readonly failures: { url: string; reason: string }[]) {
-    super(
-      failures.length === 0
-        ? 'No timestamp authority is configured.'
-        : `No timestamp authority gave a valid timestamp: ${failures.map((f) => `${f.url}: ${f.reason}`).join('; ')}`,
-    );
-  }
 }
 
 /** How long one authority has to answer before the next is asked. */

@@ -37,3 +37,19 @@ export class EvidenceInputError extends Error {
     super(message);
   }
 }
+
+/**
+ * No timestamp authority gave a valid timestamp for a seal: `failures` says why each did not, one
+ * per URL in the order tried (never a credential). A seal is not written without its timestamp, so
+ * the document job is retried, and after its last attempt the bundle fails.
+ */
+export class TimestampUnavailableError extends Error {
+  override name = 'TimestampUnavailableError';
+  constructor(readonly failures: { url: string; reason: string }[]) {
+    super(
+      failures.length === 0
+        ? 'No timestamp authority is configured.'
+        : `No timestamp authority gave a valid timestamp: ${failures.map((f) => `${f.url}: ${f.reason}`).join('; ')}`,
+    );
+  }
+}

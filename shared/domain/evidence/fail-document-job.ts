@@ -2,11 +2,17 @@ import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { event } from '../bundles/send-bundle';
 import type { TDocumentJob } from '../webhooks/outbox';
-import { EvidenceInputError, type TEvidenceDeps } from './evidence-deps';
+import { EvidenceInputError, type TEvidenceDeps, TimestampUnavailableError } from './evidence-deps';
 
 /** What the sender reads on the bundle: our own code and words, never a provider's message. */
 export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
   if (err instanceof EvidenceInputError) return { code: err.code, message: err.message };
+  if (err instanceof TimestampUnavailableError) {
+    return {
+      code: 'timestamp_unavailable',
+      message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempts} attempt(s)).`,
+    };
+  }
   return {
     code: 'evidence_failed',
     message: `The final documents could not be produced (${(err as Error).name || 'Error'}; ${attempts} attempt(s)).`,
