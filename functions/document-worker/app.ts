@@ -19,7 +19,11 @@ import {
   DOCUMENT_MAX_ATTEMPTS,
   DOCUMENT_RETRY_DELAYS_SECONDS,
 } from '../../shared/domain/evidence/evidence-files';
-import { bundleErrorOf, failDocumentJob } from '../../shared/domain/evidence/fail-document-job';
+import {
+  bundleErrorOf,
+  failDocumentJob,
+  noteDocumentJobRetry,
+} from '../../shared/domain/evidence/fail-document-job';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
 import type { TDocumentJob, TDocumentJobType } from '../../shared/domain/webhooks/outbox';
@@ -123,6 +127,15 @@ export function buildDocumentWorker(opts: {
           await retryLater(record, 0);
           return false;
         }
+      }
+      try {
+        await noteDocumentJobRetry(deps, job, bundleErrorOf(err, attempt));
+      } catch (failure) {
+        // The retry matters more than the note of it: it goes ahead either way.
+        log.warn('document job retry not noted on the bundle', {
+          ...about,
+          error: (failure as Error).message,
+        });
       }
       const delay =
         (DOCUMENT_RETRY_DELAYS_SECONDS[attempt - 1] ?? DOCUMENT_RETRY_DELAYS_SECONDS.at(-1)!) * scale;

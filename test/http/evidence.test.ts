@@ -595,8 +595,18 @@ describe('a bundle whose evidence cannot be made', () => {
       for (let attempt = 1; attempt <= DOCUMENT_MAX_ATTEMPTS; attempt++) {
         const answer = await worker(finalJobEvent(b.id, attempt));
         expect(answer.batchItemFailures).toHaveLength(attempt < DOCUMENT_MAX_ATTEMPTS ? 1 : 0);
-        if (attempt < DOCUMENT_MAX_ATTEMPTS)
-          expect((await call('GET', `/bundles/${b.id}/`)).body.status).toBe('co');
+        if (attempt === DOCUMENT_MAX_ATTEMPTS) break;
+        // While the job waits for its next attempt, the bundle says why.
+        const waiting = (await call('GET', `/bundles/${b.id}/`)).body;
+        expect(waiting.status).toBe('co');
+        expect(waiting.errors).toEqual([
+          {
+            code: 'timestamp_unavailable',
+            message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempt} attempt(s)).`,
+          },
+        ]);
+        const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
+        expect(kinds(events).filter((k) => k === 'ed')).toHaveLength(attempt);
       }
       const failed = (await call('GET', `/bundles/${b.id}/`)).body;
       expect(failed.status).toBe('fa');
@@ -607,6 +617,39 @@ describe('a bundle whose evidence cannot be made', () => {
         },
       ]);
       expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
+    } finally {
+      runtime.tsa.setMode('ok');
+      runtime.workers.documents.start();
+    }
+  }, 120_000);
+
+  it('makes the documents once the timestamp authority is back, and the delay leaves the errors', async () => {
+    await runtime.workers.documents.stop();
+    runtime.tsa.setMode('garbage');
+    try {
+      const b = await aBundle();
+      await signToCompletion(b);
+      const worker = buildDocumentWorker({
+        config: runtime.config,
+        db: runtime.db,
+        log: createLogger('silent'),
+      });
+      expect((await worker(finalJobEvent(b.id, 1))).batchItemFailures).toHaveLength(1);
+      const waiting = (await call('GET', `/bundles/${b.id}/`)).body;
+      expect(waiting.errors.map((e: { code: string }) => e.code)).toEqual(['timestamp_unavailable']);
+      runtime.tsa.setMode('ok');
+      expect((await worker(finalJobEvent(b.id, 2))).batchItemFailures).toEqual([]);
+      const ready = (await call('GET', `/bundles/${b.id}/`)).body;
+      expect(ready.docs_ready).toBe(true);
+      expect(ready.errors).toEqual([]);
+      const listed = (await call('GET', `/bundles/${b.id}/files/`)).body as {
+        kind: string;
+        file_url: string;
+      }[];
+      const stamp = signatureTimestampOf(await download(listed.find((f) => f.kind === 'final')!.file_url));
+      expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, runtime.tsa.rootPem)).toMatch(
+        /Verification: OK/,
+      );
     } finally {
       runtime.tsa.setMode('ok');
       runtime.workers.documents.start();

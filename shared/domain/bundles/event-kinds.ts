@@ -17,13 +17,15 @@ export const EVENT_KINDS = {
   messageBounced: { code: 'nb', text: 'Message not delivered' },
   // The scheduler (shared/domain/scheduler/) appends this; the spec has no webhook event for it.
   expired: { code: 'ex', text: 'Bundle expired' },
-  // Signing and evidence (issues 5 and 6) append these; webhooks/outbox.ts maps them to webhook events.
+  // Signing and evidence append these; webhooks/outbox.ts maps them to webhook events.
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },
   declined: { code: 'pd', text: 'Signer declined to sign' },
   completed: { code: 'co', text: 'Bundle complete' },
   docsReady: { code: 'dk', text: 'Final documents ready' },
   failed: { code: 'fa', text: 'Bundle failed' },
+  // A final-documents job failed and waits for its next attempt (the reason); no webhook event.
+  evidenceDelayed: { code: 'ed', text: 'Final documents delayed' },
   // PUT /bundles/{id}/files/ appends this; webhooks/outbox.ts turns it into an interim document job.
   interimRequested: { code: 'if', text: 'Interim files requested' },
   // Bundle payments (shared/domain/payments/); no webhook event in the spec.

@@ -19,6 +19,42 @@ export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
   };
 }
 
+/** The codes of errors a document job puts on its bundle: they name the final documents' job. */
+const DOCUMENT_JOB_ERROR_CODES = new Set(['evidence_failed', 'timestamp_unavailable']);
+
+/** The bundle's errors without those of its final-documents job: once the documents are ready, they are past. */
+export const withoutDocumentJobErrors = (errors: TBundleError[]) =>
+  errors.filter((e) => !DOCUMENT_JOB_ERROR_CODES.has(e.code));
+
+/** The error on the bundle's `errors`, replacing an earlier one of the same code (one per cause). */
+const withError = (errors: TBundleError[], error: TBundleError) => [
+  ...errors.filter((e) => e.code !== error.code),
+  error,
+];
+
+/**
+ * A final-documents job that failed and will run again: while it waits, the bundle says why (an
+ * `ed` event with the reason, and the reason on `errors` until the documents are ready), so a
+ * timestamp authority that is down shows on the bundle at once, not only after the last attempt.
+ */
+export async function noteDocumentJobRetry(
+  deps: Pick<TEvidenceDeps, 'bundles' | 'clock'>,
+  job: TDocumentJob,
+  error: TBundleError,
+): Promise<void> {
+  if (job.type !== 'final') return;
+  const at = deps.clock.now().toISOString();
+  await changeBundle(deps, job.accountId, job.bundleId, (b) =>
+    b.docsReady || b.status !== 'co'
+      ? b
+      : {
+          ...b,
+          errors: withError(b.errors, error),
+          events: [...b.events, event('evidenceDelayed', at, undefined, error.message)],
+        },
+  );
+}
+
 /**
  * A document job that will not be tried again. A final job's bundle becomes `fa` with the error
  * on `errors` and a `fa` event (the bundle_error webhook), unless its documents are ready after
@@ -45,7 +81,7 @@ export async function failDocumentJob(
       : {
           ...b,
           status: 'fa',
-          errors: [...b.errors, error],
+          errors: withError(b.errors, error),
           events: [...b.events, event('failed', at, undefined, error.message)],
         },
   );

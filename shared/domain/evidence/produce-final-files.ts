@@ -17,6 +17,7 @@ import {
   type TFileHashEntry,
   type TFinalFile,
 } from './evidence-files';
+import { withoutDocumentJobErrors } from './fail-document-job';
 import { readOriginal, sha256Hex } from './read-original';
 import { stampFields } from './stamp-fields';
 
@@ -219,6 +220,7 @@ export async function produceFinalFiles(
       : {
           ...current,
           docsReady: true,
+          errors: withoutDocumentJobErrors(current.errors),
           events: [
             ...current.events,
             event(
