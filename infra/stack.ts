@@ -685,6 +685,18 @@ export class EsignStack extends Stack {
       // job's lease (FINAL_LEASE_SECONDS), so a run that times out never outlives its lease.
       timeout: Duration.seconds(QUEUES.documentJobs.visibilityTimeoutSeconds - 30),
     });
+    // Credentials of timestamp authorities that want them, as headers per TSA URL
+    // (shared/adapters/timestamps/tsa-credentials.ts); created without a value, which means none.
+    if (config.tsaUrls.length > 0) {
+      const tsaSecret = new Secret(this, 'TsaCredentialsSecret', {
+        secretName: `esign-${config.stage}-tsa-credentials`,
+        description: 'Headers (e.g. basic auth) per timestamp authority URL for sealing',
+        removalPolicy: keep,
+      });
+      (tsaSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+      documentWorker.fn.addEnvironment('TSA_SECRET_ID', tsaSecret.secretArn);
+      tsaSecret.grantRead(documentWorker.fn);
+    }
     documentWorker.grantTable(table, 'readWrite');
     documentWorker.grantBucket(bucket, 'readWrite');
     grantPublish(documentWorker);

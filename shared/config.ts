@@ -54,7 +54,11 @@ export interface TConfig {
    * AWS (space- or comma-separated URLs), the local TSA stand-in locally. With any, a seal
    * is PAdES B-T and fails when none of them gives a valid timestamp; with none, seals are B-B.
    */
-  timestamps?: { tsas: { url: string; headers?: Record<string, string> }[] };
+  timestamps?: {
+    tsas: { url: string; headers?: Record<string, string> }[];
+    /** A Secrets Manager secret of headers per TSA URL (TSA_SECRET_ID; tsa-credentials.ts). */
+    credentialsSecretId?: string;
+  };
   /**
    * Bundle payments: Stripe with its keys in the Secrets Manager secret STRIPE_SECRET_ID
    * (`{"apiKey": "sk_…", "webhookSecret": "whsec_…"}`) on AWS; locally a stand-in provider with a
@@ -123,6 +127,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
             tsas: env.TSA_URLS.trim()
               .split(/[\s,]+/)
               .map((url) => ({ url })),
+            ...(env.TSA_SECRET_ID ? { credentialsSecretId: env.TSA_SECRET_ID } : {}),
           },
         }
       : {}),

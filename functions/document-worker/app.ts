@@ -85,7 +85,7 @@ export function buildDocumentWorker(opts: {
     records: createSigningRecordStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     evidence: createEvidenceStore(db, config.tableName),
-    pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config), config.timestamps),
+    pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config), config),
     clock: systemClock,
     ids: randomIds,
   };

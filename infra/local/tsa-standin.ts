@@ -110,11 +110,14 @@ export interface TTsaStandin {
   rootPem: string;
   /** How it answers from now on. */
   setMode(mode: TTsaMode): void;
+  /** Headers a request must carry (a paid authority's credentials), else 401; undefined: none. */
+  requireHeaders(headers: Record<string, string> | undefined): void;
   stop(): Promise<void>;
 }
 
 export async function startTsaStandin(opts: { ca: TLocalCa; port?: number }): Promise<TTsaStandin> {
   let mode: TTsaMode = 'ok';
+  let required: Record<string, string> | undefined;
   let noEku: TIssuedIdentity | undefined;
 
   async function answer(der: Buffer): Promise<Buffer> {
@@ -179,6 +182,14 @@ export async function startTsaStandin(opts: { ca: TLocalCa; port?: number }): Pr
       }
       chunks.push(chunk as Buffer);
     }
+    if (
+      required &&
+      Object.entries(required).some(([name, value]) => req.headers[name.toLowerCase()] !== value)
+    ) {
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="tsa"' });
+      res.end('Credentials required.\n');
+      return;
+    }
     if (mode === 'down') {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('Timestamp service unavailable.\n');
       return;
@@ -203,6 +214,9 @@ export async function startTsaStandin(opts: { ca: TLocalCa; port?: number }): Pr
     rootPem: opts.ca.root.toString('pem'),
     setMode: (m) => {
       mode = m;
+    },
+    requireHeaders: (headers) => {
+      required = headers;
     },
     stop: () =>
       new Promise<void>((done) => {

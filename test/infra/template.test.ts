@@ -674,7 +674,15 @@ describe('stage config', () => {
         ]!.Properties!.Environment as { Variables: Record<string, unknown> }
       ).Variables;
     expect(envOf(dev)).not.toHaveProperty('TSA_URLS');
+    expect(envOf(dev)).not.toHaveProperty('TSA_SECRET_ID');
     expect(envOf(prod).TSA_URLS).toBe(TSA_URLS.join(' '));
+    // Their credentials: a secret created without a value, which only the worker reads.
+    const secretId = logicalIdOf(prod, 'AWS::SecretsManager::Secret', { Name: 'esign-prod-tsa-credentials' });
+    expect(resources(prod)[secretId]!.Properties).not.toHaveProperty('GenerateSecretString');
+    expect(render(envOf(prod).TSA_SECRET_ID)).toBe(`<${secretId}>`);
+    expect(
+      dev.findResources('AWS::SecretsManager::Secret', { Properties: { Name: 'esign-dev-tsa-credentials' } }),
+    ).toEqual({});
   });
 
   it('rejects nonsense instead of deploying it', () => {
@@ -934,7 +942,8 @@ describe('document worker (evidence)', () => {
     for (const [templateOf, stack, stage] of stages) {
       const template = templateOf();
       const secrets = template.findResources('AWS::SecretsManager::Secret');
-      expect(Object.keys(secrets)).toHaveLength(2);
+      // The seal identity, the Stripe keys, and with timestamp authorities (prod here) their credentials.
+      expect(Object.keys(secrets)).toHaveLength(stage === 'prod' ? 3 : 2);
       const secretId = Object.keys(secrets).find(
         (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-identity`,
       )!;
@@ -955,7 +964,11 @@ describe('document worker (evidence)', () => {
       expect(sm.flatMap(actionsOf)).toEqual(
         expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']),
       );
-      for (const st of sm) expect([st.Resource].flat()).toEqual([{ Ref: secretId }]);
+      const tsaSecretId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
+      );
+      const allowed = [{ Ref: secretId }, ...(tsaSecretId ? [{ Ref: tsaSecretId }] : [])];
+      for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
 
       for (const { name } of lambdaEntries()) {
         // The signing function reads the Stripe keys (its own test below).
@@ -996,7 +1009,11 @@ describe('document worker (evidence)', () => {
       );
       expect(sm.flatMap(actionsOf)).toContain('secretsmanager:GetSecretValue');
       expect(sm.flatMap(actionsOf)).not.toContain('secretsmanager:PutSecretValue');
-      for (const st of sm) expect([st.Resource].flat()).toEqual([{ Ref: secretId }]);
+      const tsaSecretId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
+      );
+      const allowed = [{ Ref: secretId }, ...(tsaSecretId ? [{ Ref: tsaSecretId }] : [])];
+      for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
     }
   });
 

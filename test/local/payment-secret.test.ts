@@ -3,8 +3,6 @@
 // empty (as the stack creates it), blank, incomplete or unreadable answers a clear 503 that says
 // payments are not configured, never a 500; once the operator stores the keys, payments work
 // without a restart.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
@@ -14,56 +12,14 @@ import { ServiceUnavailableError } from '../../shared/domain/errors';
 import { toHttpError } from '../../shared/http/error-mapping';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { startSecretsManager, type TSecretsManagerStandin } from '../helpers/secrets-manager';
 import { openSession, signerClient } from '../helpers/signer';
 
 const SECRET_ID = 'esign-test-stripe-keys';
 
-/**
- * GetSecretValue over the AWS JSON protocol, as the SDK calls it. `value` undefined: a secret
- * without a value (Secrets Manager answers ResourceNotFoundException).
- */
-async function startSecretsManager() {
-  const state: { value: string | undefined; calls: number } = { value: undefined, calls: 0 };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      state.calls++;
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string };
-      const fail = (type: string, message: string) => {
-        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-errortype': type });
-        res.end(JSON.stringify({ __type: type, message }));
-      };
-      if (req.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue')
-        return fail('InvalidRequestException', 'Only GetSecretValue is stood in.');
-      if (body.SecretId !== SECRET_ID || state.value === undefined)
-        return fail(
-          'ResourceNotFoundException',
-          "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
-        );
-      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(
-        JSON.stringify({
-          ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${SECRET_ID}`,
-          Name: SECRET_ID,
-          SecretString: state.value,
-          VersionId: 'v1',
-          VersionStages: ['AWSCURRENT'],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    state,
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-let sm: Awaited<ReturnType<typeof startSecretsManager>>;
+let sm: TSecretsManagerStandin;
 beforeAll(async () => {
-  sm = await startSecretsManager();
+  sm = await startSecretsManager(SECRET_ID);
 });
 afterAll(() => sm?.stop());
 
@@ -101,7 +57,7 @@ describe('reading the Stripe keys secret', () => {
   });
 
   it('answers 503 when Secrets Manager cannot be reached', async () => {
-    const closed = await startSecretsManager();
+    const closed = await startSecretsManager(SECRET_ID);
     await closed.stop();
     const source = createPaymentProviderSource(configFor(closed.endpoint))!;
     const err = await source.get().catch((e: unknown) => e);

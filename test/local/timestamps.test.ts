@@ -8,15 +8,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
 import { startTsaStandin, type TTsaMode, type TTsaStandin } from '../../infra/local/tsa-standin';
+import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
 import {
   createTsaTimestamper,
   TimestampUnavailableError,
 } from '../../shared/adapters/timestamps/tsa-timestamper';
 import { timestampRequest } from '../../shared/adapters/timestamps/tsp';
+import type { TConfig } from '../../shared/config';
 import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
+import { startSecretsManager } from '../helpers/secrets-manager';
 
 let dir: string;
 let ca: TLocalCa;
@@ -159,6 +162,45 @@ describe('a PAdES B-T seal', () => {
       ).rejects.toThrow(TimestampUnavailableError);
     } finally {
       tsa.setMode('ok');
+    }
+  });
+});
+
+describe('credentials for an authority that wants them', () => {
+  const SECRET_ID = 'esign-test-tsa-credentials';
+  const info = { reason: 'Final document', name: 'Open eSignature service', location: 'local' };
+  const auth = { authorization: 'Basic c2VhbDpzM2NyZXQ=' };
+
+  it('are sent from the credentials secret; without them the authority refuses and no seal is made', async () => {
+    const sm = await startSecretsManager(SECRET_ID);
+    tsa.requireHeaders(auth);
+    try {
+      const config: TConfig = {
+        stage: 'test',
+        region: 'us-east-1',
+        tableName: 't',
+        bucketName: '',
+        usagePlanId: '',
+        logLevel: 'silent',
+        endpoints: { secretsmanager: sm.endpoint },
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+        timestamps: { tsas: [{ url: tsa.url }], credentialsSecretId: SECRET_ID },
+      };
+      const seal = newSealIdentity('Credentials test seal');
+      const pdfOf = () => createEvidencePdf({ get: async () => seal }, config);
+      // The secret as the stack creates it, without a value: no credentials.
+      await expect(pdfOf().seal(await aPdf(), info)).rejects.toThrow(/HTTP 401/);
+      sm.state.value = 'not json';
+      await expect(pdfOf().seal(await aPdf(), info)).rejects.toThrow(/must be JSON/);
+      sm.state.value = JSON.stringify({ [tsa.url]: auth });
+      const sealed = await pdfOf().seal(await aPdf(), info);
+      const stamp = signatureTimestampOf(sealed);
+      expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, ca.root.toString('pem'))).toMatch(
+        /Verification: OK/,
+      );
+    } finally {
+      tsa.requireHeaders(undefined);
+      await sm.stop();
     }
   });
 });

@@ -31,25 +31,55 @@ export function sealIdentityFromConfig(config: TConfig): TSealIdentityStore {
   };
 }
 
+/** How long the authorities' credentials, once read, are used before they are read again. */
+const CREDENTIALS_TTL_MS = 5 * 60_000;
+
+/**
+ * The authorities of `config.timestamps`, with their credentials from its secret, as a
+ * timestamper: made on first use (pkijs stays out of the cold start) and kept for a few minutes;
+ * a failure to make it (an unreadable credentials secret) is not kept, so the next seal tries again.
+ */
+function timestamperFromConfig(config: TConfig): (() => Promise<TTimestamper>) | undefined {
+  const timestamps = config.timestamps;
+  if (!timestamps?.tsas.length) return undefined;
+  let made: Promise<TTimestamper> | undefined;
+  const make = async () => {
+    const [{ createTsaTimestamper }, { readTsaCredentials }] = await Promise.all([
+      import('../timestamps/tsa-timestamper'),
+      import('../timestamps/tsa-credentials'),
+    ]);
+    const credentials = timestamps.credentialsSecretId
+      ? await readTsaCredentials(config, timestamps.credentialsSecretId)
+      : {};
+    return createTsaTimestamper(
+      timestamps.tsas.map((t) => ({ ...t, headers: { ...t.headers, ...credentials[t.url] } })),
+    );
+  };
+  let madeAt = 0;
+  return () => {
+    // Read again now and then: credentials the operator stores later reach running instances.
+    if (Date.now() - madeAt > CREDENTIALS_TTL_MS) made = undefined;
+    if (!made) {
+      madeAt = Date.now();
+      made = make().catch((err: unknown) => {
+        made = undefined;
+        throw err;
+      });
+    }
+    return made;
+  };
+}
+
 /**
  * Renders with the seal's common name in the "sealed by" notes, and seals with the identity:
- * PAdES B-T, each seal stamped by the first of `timestamps`' authorities to give a valid token
+ * PAdES B-T, each seal stamped by the first of the configured authorities to give a valid token
  * (none: the seal fails, TimestampUnavailableError, and the job is retried); B-B without them.
  */
-export function createEvidencePdf(
-  identity: TSealIdentityStore,
-  timestamps?: TConfig['timestamps'],
-): TEvidencePdf {
+export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig): TEvidencePdf {
   const sealedBy = async () => (await identity.get()).commonName;
-  // Loaded on first seal, like the renderers: pkijs stays out of the cold start.
-  let timestamper: Promise<TTimestamper> | undefined;
-  const stamp = timestamps?.tsas.length
-    ? async (imprint: Buffer) => {
-        timestamper ??= import('../timestamps/tsa-timestamper').then((m) =>
-          m.createTsaTimestamper(timestamps.tsas),
-        );
-        return (await (await timestamper).timestamp(imprint)).token;
-      }
+  const timestamper = config ? timestamperFromConfig(config) : undefined;
+  const stamp = timestamper
+    ? async (imprint: Buffer) => (await (await timestamper()).timestamp(imprint)).token
     : undefined;
   return {
     async renderFinal(input) {
