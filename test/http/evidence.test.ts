@@ -602,7 +602,7 @@ describe('a bundle whose evidence cannot be made', () => {
         expect(waiting.errors).toEqual([
           {
             code: 'timestamp_unavailable',
-            message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempt} attempt(s)).`,
+            message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempt} attempt(s)). ${runtime.tsa.url}: HTTP 503.`,
           },
         ]);
         const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
@@ -613,7 +613,7 @@ describe('a bundle whose evidence cannot be made', () => {
       expect(failed.errors).toEqual([
         {
           code: 'timestamp_unavailable',
-          message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${DOCUMENT_MAX_ATTEMPTS} attempt(s)).`,
+          message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${DOCUMENT_MAX_ATTEMPTS} attempt(s)). ${runtime.tsa.url}: HTTP 503.`,
         },
       ]);
       expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);

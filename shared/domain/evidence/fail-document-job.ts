@@ -8,9 +8,11 @@ import { EvidenceInputError, type TEvidenceDeps, TimestampUnavailableError } fro
 export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
   if (err instanceof EvidenceInputError) return { code: err.code, message: err.message };
   if (err instanceof TimestampUnavailableError) {
+    // The reasons are the timestamp client's own words per configured URL (never a credential).
+    const why = err.failures.map((f) => `${f.url}: ${f.reason}`).join('; ');
     return {
       code: 'timestamp_unavailable',
-      message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempts} attempt(s)).`,
+      message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempts} attempt(s))${why ? `. ${why}` : ''}.`,
     };
   }
   return {
