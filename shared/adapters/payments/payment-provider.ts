@@ -1,7 +1,8 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { TConfig } from '../../config';
 import { ServiceUnavailableError } from '../../domain/errors';
 import type { TPaymentProvider } from '../../ports';
+import { createSecretsManagerClient } from '../aws/secrets-manager-client';
 import { createStripePaymentProvider } from '../stripe/payment-provider';
 import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-payment-provider';
 
@@ -59,11 +60,7 @@ export async function readStripeKeys(
   config: TConfig,
   secretId: string,
 ): Promise<{ apiKey: string; webhookSecret: string }> {
-  const client = new SecretsManagerClient({
-    region: config.region,
-    ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
-    ...(config.credentials ? { credentials: config.credentials } : {}),
-  });
+  const client = createSecretsManagerClient(config);
   let text: string | undefined;
   try {
     text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;

@@ -13,11 +13,7 @@ export function sealIdentityFromConfig(config: TConfig): TSealIdentityStore {
   const open = async (): Promise<TSealIdentityStore> => {
     const r = await renderers();
     if (seal?.kind === 'secrets-manager') {
-      const client = new r.SecretsManagerClient({
-        region: config.region,
-        ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
-        ...(config.credentials ? { credentials: config.credentials } : {}),
-      });
+      const client = r.createSecretsManagerClient(config);
       return r.createSecretsManagerSealIdentity(client, seal.secretId);
     }
     if (seal?.kind === 'local') return r.createLocalSealIdentity(seal.dir);

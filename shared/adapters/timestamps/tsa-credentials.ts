@@ -2,9 +2,10 @@
 // kept in a Secrets Manager secret as headers per TSA URL:
 //   {"https://tsa.example.com/tsr": {"authorization": "Basic dXNlcjpwYXNz"}}
 // The stack creates the secret without a value: that, "" and "{}" all mean no credentials.
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { TConfig } from '../../config';
+import { createSecretsManagerClient } from '../aws/secrets-manager-client';
 
 const ZTsaCredentials = z.record(z.string(), z.record(z.string().min(1), z.string()));
 
@@ -12,11 +13,7 @@ export type TTsaCredentials = z.infer<typeof ZTsaCredentials>;
 
 /** Headers per TSA URL from the secret; a secret that is unreadable or malformed fails (never its contents in the message). */
 export async function readTsaCredentials(config: TConfig, secretId: string): Promise<TTsaCredentials> {
-  const client = new SecretsManagerClient({
-    region: config.region,
-    ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
-    ...(config.credentials ? { credentials: config.credentials } : {}),
-  });
+  const client = createSecretsManagerClient(config);
   let text: string | undefined;
   try {
     text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;

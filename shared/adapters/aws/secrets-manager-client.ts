@@ -1,0 +1,12 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { TConfig } from '../../config';
+
+// Apart from clients.ts: only the few functions that read secrets load this client, and the
+// document worker only when a job runs.
+export function createSecretsManagerClient(config: TConfig): SecretsManagerClient {
+  return new SecretsManagerClient({
+    region: config.region,
+    ...(config.endpoints.secretsmanager ? { endpoint: config.endpoints.secretsmanager } : {}),
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+  });
+}
