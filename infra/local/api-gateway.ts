@@ -190,10 +190,11 @@ export async function startApiGateway(opts: TGatewayOptions) {
     // Only the path and query matter here; the Host header is the client's and may be anything.
     const url = new URL(req.url ?? '/', 'http://localhost');
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
-    // The URL parser resolves dot segments (`/api/v2/x/../../`, `%2e%2e` too): a path the client
-    // sent under the API still answers as the API does, with its error body, wherever it leads.
+    // The URL parser resolves dot segments (`/api/v2/x/../../`, `%2e%2e` too) and reads `\` as
+    // `/`: a path the client sent beginning /api/v2 answers as the API does, with its error body,
+    // wherever it leads (`/api/v2\..\..\`, `/api/v2..`), as every unknown path does on AWS.
     const rawPath = (req.url ?? '/').split('?')[0]!;
-    if (!inApi && (rawPath === API_PREFIX || rawPath.startsWith(`${API_PREFIX}/`))) {
+    if (!inApi && rawPath.startsWith(API_PREFIX)) {
       return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
     }
     const top = url.pathname.split('/')[1] ?? '';
