@@ -65,6 +65,13 @@ export const PERSONS: TEndpointSet = {
       '/rate_limit/../persons/',
       `/persons/${FIXTURE}//`,
       `/persons//${FIXTURE}/`,
+      // Out of /api/v2 once resolved: still the API's error body.
+      '/../',
+      '/persons/../../',
+      '/persons/../../../dev/outbox',
+      '/%2e%2e/%2E%2E/',
+      '\\..\\..\\',
+      '..',
     ],
   },
   queryKeys: [
