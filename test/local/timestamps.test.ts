@@ -76,6 +76,38 @@ describe('RFC 3161 timestamps', () => {
     expect(timestampRequest(digest).nonce.equals(timestampRequest(digest).nonce)).toBe(false);
   });
 
+  it('draws every one of the nonce’s 64 bits at random', () => {
+    // A bit fixed in every nonce is entropy lost; over 256 draws each free bit shows both values
+    // except with a chance of 2^-255, so this cannot fail by bad luck.
+    const seen = [new Set<bigint>(), new Set<bigint>()] as const;
+    for (let i = 0; i < 256; i++) {
+      const value = BigInt(`0x${timestampRequest(digestOf('x')).nonce.toString('hex')}`);
+      expect(value >> 64n).toBe(0n);
+      for (let bit = 0n; bit < 64n; bit++) seen[Number((value >> bit) & 1n)]!.add(bit);
+    }
+    expect(seen[0].size).toBe(64);
+    expect(seen[1].size).toBe(64);
+  });
+
+  it('writes a request that openssl reads: SHA-256, our imprint and nonce, certificate requested', () => {
+    const digest = digestOf('a request');
+    const request = timestampRequest(digest);
+    const file = join(dir, 'request.tsq');
+    writeFileSync(file, request.der);
+    const text = execFileSync('openssl', ['ts', '-query', '-in', file, '-text'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(text).toMatch(/Hash Algorithm: sha256/);
+    expect(text).toMatch(/Certificate required: yes/);
+    const shownDigest = [...text.matchAll(/^\s+[0-9a-f]{4} - ([0-9a-f -]+?)\s{2,}/gm)]
+      .map((m) => m[1]!.replace(/[ -]/g, ''))
+      .join('');
+    expect(shownDigest).toBe(digest.toString('hex'));
+    const nonce = /Nonce: (0x[0-9A-F]+|\d+)/.exec(text)?.[1];
+    expect(nonce && BigInt(nonce)).toBe(BigInt(`0x${request.nonce.toString('hex')}`));
+  });
+
   const refusals: [TTsaMode, RegExp][] = [
     ['down', /HTTP 503/],
     ['slow', /no answer within/],

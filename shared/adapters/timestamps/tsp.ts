@@ -38,15 +38,19 @@ export class TimestampRefusedError extends Error {
 export interface TTimestampRequest {
   /** DER TimeStampReq. */
   der: Buffer;
+  /** The nonce's value, big-endian, without leading zero bytes. */
   nonce: Buffer;
   imprint: Buffer;
 }
 
-/** A positive INTEGER's content bytes: 8 random bytes, the top bit clear, never all zero. */
-function newNonce(): Buffer {
-  const nonce = randomBytes(8);
-  nonce[0] = (nonce[0]! & 0x7f) | 0x01;
-  return nonce;
+/**
+ * A positive INTEGER of 64 random bits, as openssl's own client draws it. fromBigInt writes the
+ * minimal DER (a 0x00 first when the top bit is set, none when the top byte is zero) that strict
+ * authorities demand, so no bit has to be fixed to keep the encoding valid. Zero (a 2^-64 draw)
+ * becomes 1: some parsers take a nonce of 0 for none.
+ */
+function newNonce(): asn1js.Integer {
+  return asn1js.Integer.fromBigInt(randomBytes(8).readBigUInt64BE() || 1n);
 }
 
 /** A TimeStampReq for a SHA-256 imprint, with a fresh nonce, asking for the TSA's certificate. */
@@ -59,10 +63,10 @@ export function timestampRequest(imprint: Buffer): TTimestampRequest {
       hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
       hashedMessage: new asn1js.OctetString({ valueHex: new Uint8Array(imprint) }),
     }),
-    nonce: new asn1js.Integer({ valueHex: new Uint8Array(nonce) }),
+    nonce,
     certReq: true,
   });
-  return { der: Buffer.from(req.toSchema().toBER(false)), nonce, imprint };
+  return { der: Buffer.from(req.toSchema().toBER(false)), nonce: integerBytes(nonce), imprint };
 }
 
 const bytes = (view: ArrayBuffer | Uint8Array) =>
@@ -130,12 +134,7 @@ export async function checkTimestampResponse(
     throw new TimestampRefusedError('the token is not a well-formed SignedData over a TSTInfo');
   }
 
-  if (
-    !tst.nonce ||
-    !integerBytes(tst.nonce).equals(
-      integerBytes(new asn1js.Integer({ valueHex: new Uint8Array(request.nonce) })),
-    )
-  ) {
+  if (!tst.nonce || !integerBytes(tst.nonce).equals(request.nonce)) {
     throw new TimestampRefusedError('the token does not carry the nonce of the request');
   }
   const imprint = tst.messageImprint;
