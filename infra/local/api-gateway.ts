@@ -17,6 +17,7 @@ import { isPublicApiPath, PUBLIC_PATH_LIMITED_ANSWERS, publicPathGroupOf } from 
 import { lambdaContext } from './lambda-context';
 import { authorizationOf, authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
 import type { PublicPathLimiter } from './public-path-limiter';
+import { requestTarget } from './request-target';
 import type { LocalUsagePlan } from './usage-plan';
 
 export type TApiFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -188,12 +189,11 @@ export async function startApiGateway(opts: TGatewayOptions) {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
     // Only the path and query matter here; the Host header is the client's and may be anything.
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const { url, rawPath } = requestTarget(req.url);
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
     // The URL parser resolves dot segments (`/api/v2/x/../../`, `%2e%2e` too) and reads `\` as
     // `/`: a path the client sent beginning /api/v2 answers as the API does, with its error body,
     // wherever it leads (`/api/v2\..\..\`, `/api/v2..`), as every unknown path does on AWS.
-    const rawPath = (req.url ?? '/').split('?')[0]!;
     if (!inApi && rawPath.startsWith(API_PREFIX)) {
       return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
     }

@@ -149,6 +149,9 @@ describe('paths and methods', () => {
       '/api/v2/x/..\\..\\..\\',
       '/api/v2%2f..%2f..%2fdev%2foutbox',
       '/api/v2..',
+      // The absolute form a client may send to a proxy: its path is what begins /api/v2.
+      'http://localhost/api/v2/x/../../',
+      'http://localhost/api/v2/%2e%2e/dev/outbox',
     ]) {
       const res = await rawRequest(runtime.baseUrl, { path });
       expect(res.status, path).toBe(404);
@@ -156,6 +159,17 @@ describe('paths and methods', () => {
       const body = JSON.parse(res.text);
       expect(isErrorBody(body), path).toBe(true);
       expect(body.code, path).toBe('not_found');
+    }
+  });
+
+  it('reads a path beginning // or /\\ as a path, never as a host and the path after it', async () => {
+    // `//x/api/v2/persons/` resolved against a base is host `x` and path `/api/v2/persons/`.
+    for (const path of ['//x/api/v2/persons/', '/\\x/api/v2/persons/', '//x/dev/outbox']) {
+      const res = await rawRequest(runtime.baseUrl, {
+        path,
+        headers: { authorization: `Token ${runtime.demo.apiKey}` },
+      });
+      expect(res.status, `${path}: ${res.text.slice(0, 100)}`).toBe(404);
     }
   });
 
