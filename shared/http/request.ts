@@ -56,10 +56,10 @@ export function headerOf(event: APIGatewayProxyEvent, name: string): string | un
 
 /**
  * The URL the client called, without its query, for Link headers and page links. On the
- * configured public base URL when there is one (the stage URL on AWS, the runtime's own locally),
- * so no client can make the service answer links to a host of its choosing through the Host
- * header. Without one (a function not given it), from Host; a value that is not a host name falls
- * back to localhost rather than failing the request.
+ * configured public base URL (the stage URL on AWS, the runtime's own locally), so no client can
+ * make the service answer links to a host of its choosing through the Host header. Without one
+ * (a function not given it), on the domain API Gateway says it was called on, which is one of
+ * this API's own (a request naming another is never routed here), else localhost: never on Host.
  */
 export function requestUrl(event: APIGatewayProxyEvent, publicBaseUrl?: string): URL {
   if (publicBaseUrl) {
@@ -71,11 +71,13 @@ export function requestUrl(event: APIGatewayProxyEvent, publicBaseUrl?: string):
       return new URL(`${base}/`);
     }
   }
+  // X-Forwarded-Proto is API Gateway's own (the local gateway drops a client's).
   const proto = headerOf(event, 'x-forwarded-proto') === 'http' ? 'http' : 'https';
   // requestContext.path carries the stage prefix on AWS (/prod/api/v2/...), event.path does not.
   const path = event.requestContext?.path ?? event.path;
+  const domain = event.requestContext?.domainName || 'localhost';
   try {
-    return new URL(`${proto}://${headerOf(event, 'host') ?? 'localhost'}${path}`);
+    return new URL(`${proto}://${domain}${path}`);
   } catch {
     return new URL(`${proto}://localhost${path.startsWith('/') ? path : '/'}`);
   }

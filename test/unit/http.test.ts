@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
@@ -5,6 +6,7 @@ import { errorBody } from '../../shared/http/error-body';
 import { toHttpError } from '../../shared/http/error-mapping';
 import { MethodNotAllowedError } from '../../shared/http/errors';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
+import { requestUrl } from '../../shared/http/request';
 import { createRouter, normalizePath } from '../../shared/http/router';
 import { redact } from '../../shared/logger';
 
@@ -34,6 +36,27 @@ describe('pagination', () => {
   });
   it('counts an empty list as one page', () => {
     expect(paginationHeaders({ page: 1, perPage: 50 }, 0, new URL('https://x/')).Link).not.toContain('next');
+  });
+});
+
+describe('request URL', () => {
+  const event = (requestContext: Record<string, unknown>) =>
+    ({
+      path: '/api/v2/persons/',
+      headers: { Host: 'attacker.example', 'X-Forwarded-Proto': 'https' },
+      requestContext: { stage: 'prod', path: '/prod/api/v2/persons/', ...requestContext },
+    }) as unknown as APIGatewayProxyEvent;
+
+  it('is on the configured public base URL, whatever Host says', () => {
+    expect(requestUrl(event({}), 'https://api.example/prod/').href).toBe(
+      'https://api.example/prod/api/v2/persons/',
+    );
+  });
+  it('without one, is on the domain API Gateway was called on, never on Host', () => {
+    expect(requestUrl(event({ domainName: 'abc.execute-api.local' })).href).toBe(
+      'https://abc.execute-api.local/prod/api/v2/persons/',
+    );
+    expect(requestUrl(event({})).host).toBe('localhost');
   });
 });
 
