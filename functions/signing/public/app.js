@@ -3,6 +3,7 @@
 // signer goes, and finishes with their consent. Everything goes through the signer API
 // (docs/signer-api.md); nothing here is trusted by the service.
 import { ApiError, api, documentBytes, hasSession, openSession } from './api.js';
+import { keepBubblesInView, placeBubbles } from './bubbles.js';
 import { choicesDialog, declineDialog, signatureDialog } from './dialogs.js';
 import { announce, el, formatDate, reducedMotion, uid } from './dom.js';
 import { nextField } from './guide.js';
@@ -528,40 +529,15 @@ function initials(name) {
     .join('');
 }
 
+// The bubbles of every field showing an error and of the field in hand stay in view (bubbles.js).
+keepBubblesInView(() => [...mine.filter((m) => m.err?.textContent).map((m) => m.box), current?.box]);
+
 /** Shows or clears the message under a field; the service's word wins over the page's. */
-/** Space kept between a bubble and the edge of the screen. */
-const EDGE = 8;
-
-/**
- * Keeps a bubble shown beside a field (its error, its name) inside the screen: the style sheet
- * places it at the field's left edge, which near the right of a phone screen would cut it off, so
- * it is shifted left (or right) by as much as it overflows. Its width is capped below the screen's.
- */
-function keepInView(bubble) {
-  if (!bubble) return;
-  bubble.style.removeProperty('translate');
-  if (!bubble.textContent || !bubble.isConnected) return;
-  const r = bubble.getBoundingClientRect();
-  if (r.width === 0) return;
-  const right = document.documentElement.clientWidth - EDGE;
-  let shift = 0;
-  if (r.right > right) shift = right - r.right;
-  if (r.left + shift < EDGE) shift = EDGE - r.left;
-  if (shift !== 0) bubble.style.translate = `${Math.round(shift)}px 0`;
-}
-
-/** The bubbles of the field in hand, and of every field showing an error, kept in view. */
-function keepBubblesInView() {
-  for (const m of mine) if (m.err?.textContent) keepInView(m.err);
-  keepInView(current?.box?.querySelector('.field-tip'));
-}
-addEventListener('resize', () => keepBubblesInView());
-
 function renderError(m) {
   const text = m.serverError || m.clientError || m.requiredError || '';
   if (m.err) m.err.textContent = text;
-  keepInView(m.err);
   m.box?.classList.toggle('invalid', Boolean(text));
+  placeBubbles([m.box]);
   if (m.control) {
     if (text) m.control.setAttribute('aria-invalid', 'true');
     else m.control.removeAttribute('aria-invalid');
@@ -709,7 +685,7 @@ function setCurrent(m) {
   current?.box?.classList.remove('current');
   current = m;
   m.box?.classList.add('current');
-  keepInView(m.box?.querySelector('.field-tip'));
+  placeBubbles([m.box]);
   updateProgress();
 }
 
