@@ -226,7 +226,7 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     await close();
   });
 
-  it('"Next field" goes to the required fields left before the optional ones', async () => {
+  it('"Next field" goes to the required fields left before the optional ones, then to finishing', async () => {
     const { page, problems, close } = await openOnPhone('Membership in order', [
       // In document order: the optional checkbox first, then the required date, then an optional text.
       { key: 'news', kind: 'chk', label: 'Newsletter', x: 40, y: 18, w: 4 },
@@ -242,6 +242,9 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     await page.getByRole('button', { name: 'Next field' }).click();
     expect(await focusedLabel(page)).toBe('Newsletter');
     await page.screenshot({ path: join(ARTIFACTS, 'phone-9-next-field-order.png') });
+    // Every optional field left empty was offered once: the guide now leads to finishing.
+    await page.getByRole('button', { name: 'Go to finish' }).click();
+    expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('consent');
     expect(problems).toEqual([]);
     await close();
   });

@@ -513,6 +513,8 @@ let models = [];
 /** This signer's fields in the order the guide visits them. */
 let mine = [];
 let current;
+/** The fields the signer has been to: "Next field" offers an optional one only once (guide.js). */
+const visited = new Set();
 /** Drawn marks of this visit (the service keeps them, but does not send them back). */
 const marks = new Map();
 /** The last signature and initials applied, offered again for the next such field. */
@@ -684,6 +686,7 @@ function setCurrent(m) {
   if (current === m) return;
   current?.box?.classList.remove('current');
   current = m;
+  visited.add(m);
   m.box?.classList.add('current');
   placeBubbles([m.box]);
   updateProgress();
@@ -706,9 +709,12 @@ function goToFinish() {
   (consent.checked ? document.getElementById('finish-button') : consent).focus({ preventScroll: true });
 }
 
-/** The guide: required fields left first, then optional ones (guide.js), else finishing. */
+/**
+ * The guide: required fields left first, then optional ones not yet visited (guide.js), else
+ * finishing.
+ */
 function next() {
-  const target = nextField(mine, current, filled);
+  const target = nextField(mine, current, filled, visited);
   if (target) goTo(target);
   else goToFinish();
 }
@@ -725,7 +731,8 @@ function updateProgress() {
     el('span', { class: 'wide-only' }, ' required fields done'),
   );
   progressText.setAttribute('aria-label', `${done} of ${required.length} required fields done`);
-  nextButton.textContent = mine.every(filled) ? 'Go to finish' : current ? 'Next field' : 'Start';
+  const more = nextField(mine, current, filled, visited);
+  nextButton.textContent = !more ? 'Go to finish' : current ? 'Next field' : 'Start';
   document.getElementById('finish')?.classList.toggle('ready', done === required.length);
 }
 
@@ -1006,6 +1013,7 @@ function attachmentRow(m) {
 function showSigning() {
   const s = state;
   current = undefined;
+  visited.clear();
   const order = new Map(s.documents.map((d, i) => [d.key, i]));
   const pageCount = new Map(s.documents.map((d) => [d.key, d.pages.length]));
   models = s.fields.map((f) => ({
