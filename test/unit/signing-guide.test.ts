@@ -31,4 +31,17 @@ describe('"Next field"', () => {
     expect(nextField([field('news', false, 'true'), done[1]!], done[1], filled)).toBeUndefined();
     expect(nextField([news], news, filled)).toBeUndefined();
   });
+
+  it('offers each optional field once, then leads to finishing; required ones until filled', () => {
+    const done = [news, field('start', true, '2026-12-01'), note];
+    const seen = new Set<TModel>([done[1]!]);
+    expect(keyOf(nextField(done, done[1], filled, seen))).toBe('note');
+    seen.add(note);
+    expect(keyOf(nextField(done, note, filled, seen))).toBe('news');
+    seen.add(news);
+    expect(nextField(done, news, filled, seen)).toBeUndefined();
+    // A required field stays on offer however often the signer has been to it.
+    const empty = field('start', true);
+    expect(keyOf(nextField([news, empty, note], note, filled, new Set([news, empty, note])))).toBe('start');
+  });
 });

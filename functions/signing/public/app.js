@@ -3,6 +3,7 @@
 // signer goes, and finishes with their consent. Everything goes through the signer API
 // (docs/signer-api.md); nothing here is trusted by the service.
 import { ApiError, api, documentBytes, hasSession, openSession } from './api.js';
+import { keepBubblesInView, placeBubbles } from './bubbles.js';
 import { choicesDialog, declineDialog, signatureDialog } from './dialogs.js';
 import { announce, el, formatDate, reducedMotion, uid } from './dom.js';
 import { nextField } from './guide.js';
@@ -512,6 +513,8 @@ let models = [];
 /** This signer's fields in the order the guide visits them. */
 let mine = [];
 let current;
+/** The fields the signer has been to: "Next field" offers an optional one only once (guide.js). */
+const visited = new Set();
 /** Drawn marks of this visit (the service keeps them, but does not send them back). */
 const marks = new Map();
 /** The last signature and initials applied, offered again for the next such field. */
@@ -528,40 +531,15 @@ function initials(name) {
     .join('');
 }
 
+// The bubbles of every field showing an error and of the field in hand stay in view (bubbles.js).
+keepBubblesInView(() => [...mine.filter((m) => m.err?.textContent).map((m) => m.box), current?.box]);
+
 /** Shows or clears the message under a field; the service's word wins over the page's. */
-/** Space kept between a bubble and the edge of the screen. */
-const EDGE = 8;
-
-/**
- * Keeps a bubble shown beside a field (its error, its name) inside the screen: the style sheet
- * places it at the field's left edge, which near the right of a phone screen would cut it off, so
- * it is shifted left (or right) by as much as it overflows. Its width is capped below the screen's.
- */
-function keepInView(bubble) {
-  if (!bubble) return;
-  bubble.style.removeProperty('translate');
-  if (!bubble.textContent || !bubble.isConnected) return;
-  const r = bubble.getBoundingClientRect();
-  if (r.width === 0) return;
-  const right = document.documentElement.clientWidth - EDGE;
-  let shift = 0;
-  if (r.right > right) shift = right - r.right;
-  if (r.left + shift < EDGE) shift = EDGE - r.left;
-  if (shift !== 0) bubble.style.translate = `${Math.round(shift)}px 0`;
-}
-
-/** The bubbles of the field in hand, and of every field showing an error, kept in view. */
-function keepBubblesInView() {
-  for (const m of mine) if (m.err?.textContent) keepInView(m.err);
-  keepInView(current?.box?.querySelector('.field-tip'));
-}
-addEventListener('resize', () => keepBubblesInView());
-
 function renderError(m) {
   const text = m.serverError || m.clientError || m.requiredError || '';
   if (m.err) m.err.textContent = text;
-  keepInView(m.err);
   m.box?.classList.toggle('invalid', Boolean(text));
+  placeBubbles([m.box]);
   if (m.control) {
     if (text) m.control.setAttribute('aria-invalid', 'true');
     else m.control.removeAttribute('aria-invalid');
@@ -708,8 +686,9 @@ function setCurrent(m) {
   if (current === m) return;
   current?.box?.classList.remove('current');
   current = m;
+  visited.add(m);
   m.box?.classList.add('current');
-  keepInView(m.box?.querySelector('.field-tip'));
+  placeBubbles([m.box]);
   updateProgress();
 }
 
@@ -730,9 +709,12 @@ function goToFinish() {
   (consent.checked ? document.getElementById('finish-button') : consent).focus({ preventScroll: true });
 }
 
-/** The guide: required fields left first, then optional ones (guide.js), else finishing. */
+/**
+ * The guide: required fields left first, then optional ones not yet visited (guide.js), else
+ * finishing.
+ */
 function next() {
-  const target = nextField(mine, current, filled);
+  const target = nextField(mine, current, filled, visited);
   if (target) goTo(target);
   else goToFinish();
 }
@@ -749,7 +731,8 @@ function updateProgress() {
     el('span', { class: 'wide-only' }, ' required fields done'),
   );
   progressText.setAttribute('aria-label', `${done} of ${required.length} required fields done`);
-  nextButton.textContent = mine.every(filled) ? 'Go to finish' : current ? 'Next field' : 'Start';
+  const more = nextField(mine, current, filled, visited);
+  nextButton.textContent = !more ? 'Go to finish' : current ? 'Next field' : 'Start';
   document.getElementById('finish')?.classList.toggle('ready', done === required.length);
 }
 
@@ -1030,6 +1013,7 @@ function attachmentRow(m) {
 function showSigning() {
   const s = state;
   current = undefined;
+  visited.clear();
   const order = new Map(s.documents.map((d, i) => [d.key, i]));
   const pageCount = new Map(s.documents.map((d) => [d.key, d.pages.length]));
   models = s.fields.map((f) => ({

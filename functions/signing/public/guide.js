@@ -5,12 +5,17 @@
 /**
  * The field to go to after `current` (undefined before the first step): the next unfilled
  * required field, from just after `current` round to the start; else the next unfilled optional
- * one the same way; else none, and the page goes to finishing.
+ * one the same way that the signer has not been to yet (`seen`, with `current` counted in); else
+ * none, and the page goes to finishing.
  * A required field left unfilled is offered again even when it is the current one: the signer
- * cannot finish without it.
+ * cannot finish without it. An optional one is offered once: passing over it means leaving it
+ * empty, and the guide must lead on to finishing rather than round the optional fields forever.
  */
-export function nextField(fields, current, filled) {
+export function nextField(fields, current, filled, seen = new Set()) {
   const from = current ? fields.indexOf(current) + 1 : 0;
   const round = [...fields.slice(from), ...fields.slice(0, from)];
-  return round.find((m) => m.f.required && !filled(m)) ?? round.find((m) => m !== current && !filled(m));
+  return (
+    round.find((m) => m.f.required && !filled(m)) ??
+    round.find((m) => m !== current && !seen.has(m) && !filled(m))
+  );
 }
