@@ -52,10 +52,16 @@ export interface TConfig {
   /**
    * The timestamp authorities (RFC 3161) that stamp every seal, tried in this order: TSA_URLS on
    * AWS (space- or comma-separated URLs), the local TSA stand-in locally. With any, a seal
-   * is PAdES B-T and fails when none of them gives a valid timestamp; with none, seals are B-B.
+   * is PAdES B-LTA (or B-T when `level` says so) and fails when none of them gives a valid
+   * timestamp; with none, seals are B-B.
    */
   timestamps?: {
     tsas: { url: string; headers?: Record<string, string> }[];
+    /**
+     * B-LTA (the default): the seal's validation data (DSS) and an archive timestamp follow it;
+     * B-T: the seal's timestamp only (PADES_LEVEL).
+     */
+    level?: 'B-T' | 'B-LTA';
     /** A Secrets Manager secret of headers per TSA URL (TSA_SECRET_ID; tsa-credentials.ts). */
     credentialsSecretId?: string;
   };
@@ -128,6 +134,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
               .split(/[\s,]+/)
               .map((url) => ({ url })),
             ...(env.TSA_SECRET_ID ? { credentialsSecretId: env.TSA_SECRET_ID } : {}),
+            ...(env.PADES_LEVEL === 'B-T' ? { level: 'B-T' as const } : {}),
           },
         }
       : {}),

@@ -447,6 +447,24 @@ export interface TTimestamper {
   timestamp(imprint: Buffer): Promise<TTimestampToken>;
 }
 
+/** What proves a signature's certificates valid when it was made (PAdES B-LT), all DER. */
+export interface TValidationData {
+  /** Every certificate of every chain behind the signature and its timestamps, roots included. */
+  certificates: Buffer[];
+  /** OCSPResponse for each certificate that names a responder. */
+  ocsps: Buffer[];
+  /** The issuers' CRLs for the others. */
+  crls: Buffer[];
+}
+
+/**
+ * Gathers the validation data of a signature (a CMS ContentInfo, or a timestamp token), checked;
+ * fails (ValidationDataUnavailableError) when a certificate is revoked or its status cannot be had.
+ */
+export interface TValidationDataCollector {
+  collect(signature: Buffer): Promise<TValidationData>;
+}
+
 export interface TSealIdentityStore {
   get(): Promise<TSealIdentity>;
 }

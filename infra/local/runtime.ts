@@ -42,10 +42,11 @@ import {
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from './layout';
-import { loadLocalCa } from './local-ca';
+import { loadLocalCa, type TLocalCa } from './local-ca';
 import { ensureLocalTable } from './migrate-table';
 import { snsEventOf, startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
+import { startPkiStandin, type TPkiStandin } from './pki-standin';
 import { PublicPathLimiter } from './public-path-limiter';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
 import { startS3rver } from './s3';
@@ -130,9 +131,12 @@ export interface TRuntime {
    * Where each server of the runtime listens, as the OS reports it: the service's own port
    * (`api`, which follows `host`) and each stand-in's.
    */
-  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa', AddressInfo>;
+  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa' | 'pki', AddressInfo>;
   /** The local timestamp authority (tests make it misbehave). */
   tsa: TTsaStandin;
+  /** The local CA (tests revoke with it) and where it publishes its CRL and OCSP answers. */
+  ca: TLocalCa;
+  pki: TPkiStandin;
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
   stop(): Promise<void>;
@@ -226,8 +230,14 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     });
     const control = await startApiGatewayControl({ host: STAND_IN_HOST, plan });
     stops.push(control.stop);
-    // The timestamp authority every seal is stamped by (PAdES B-T), under the local CA.
-    const tsa = await startTsaStandin({ ca: await loadLocalCa(memory ? undefined : paths.ca) });
+    // The local CA publishes its root, CRL and OCSP answers (pki-standin.ts), and the timestamp
+    // authority every seal is stamped by has a certificate under it.
+    const caDir = memory ? undefined : paths.ca;
+    const pki = await startPkiStandin({ ...(caDir ? { dir: caDir } : {}) });
+    stops.push(pki.stop);
+    const ca = await loadLocalCa(caDir, { pkiUrl: pki.url });
+    pki.serve(ca);
+    const tsa = await startTsaStandin({ ca });
     stops.push(tsa.stop);
 
     const config: TConfig = {
@@ -397,6 +407,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         runScheduler,
       },
       tsa,
+      ca,
+      pki,
       bound: {
         api: gateway.bound,
         dynamodb: dynamo.bound,
@@ -405,6 +417,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         outbox: outbox.bound,
         apigateway: control.bound,
         tsa: tsa.bound,
+        pki: pki.bound,
       },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {

@@ -1,10 +1,12 @@
-// Reads the last signature of a PDF (the seal) from the file alone: its signature dictionary
-// (/ByteRange, /Contents, /M, /Name, /Reason, /Location) and the CMS (PKCS #7) SignedData in
-// /Contents. It checks what the file itself can prove: the signed bytes hash to the message
-// digest the signer signed, the signature over the signed attributes holds with the embedded
-// certificate's key, and the signed ranges cover the whole file. Trust in the certificate (whose
-// seal it is) is not decided here: the verification answers say whose name the certificate
-// carries and whether this service issued the file (its hash).
+// Reads the seal of a PDF from the file alone: the last signature that is not a document
+// timestamp, its signature dictionary (/ByteRange, /Contents, /M, /Name, /Reason, /Location) and
+// the CMS (PKCS #7) SignedData in /Contents. It checks what the file itself can prove: the signed
+// bytes hash to the message digest the signer signed, the signature over the signed attributes
+// holds with the embedded certificate's key, and the signed ranges cover the whole file, or what
+// follows them is covered by archive timestamps (PAdES B-LTA: the DSS and a /DocTimeStamp) whose
+// tokens stamp exactly their byte ranges and are signed by their certificates. Trust in the
+// certificates (whose seal it is) is not decided here: the verification answers say whose name
+// the certificate carries and whether this service issued the file (its hash).
 import { createHash, verify as cryptoVerify, X509Certificate } from 'node:crypto';
 
 export interface TSealInfo {
@@ -131,6 +133,7 @@ function oidOf(buf: Buffer, node: TNode): string {
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
   sha1: '1.3.14.3.2.26',
@@ -159,6 +162,8 @@ function asn1Time(buf: Buffer, node: TNode): string | undefined {
 }
 
 interface TSignedData {
+  /** The encapsulated content (a timestamp token's TSTInfo), when there is one. */
+  eContent?: { type: string; value: Buffer };
   certificates: Buffer[];
   digestAlgorithm: string;
   signedAttrs?: Buffer;
@@ -175,6 +180,19 @@ function parseSignedData(der: Buffer): TSignedData {
   if (!type || !explicit || oidOf(der, type) !== OID.signedData) throw new Error('not CMS SignedData');
   const signedData = children(der, explicit)[0]!;
   const parts = children(der, signedData);
+  let eContent: TSignedData['eContent'];
+  const [eType, eExplicit] = parts[2] ? children(der, parts[2]) : [];
+  if (eType && eExplicit?.tag === 0xa0) {
+    const octets = children(der, eExplicit)[0];
+    // DER writes one OCTET STRING; BER, as some authorities send, may split it into pieces (0x24).
+    const value =
+      octets?.tag === 0x04
+        ? der.subarray(octets.contentStart, octets.end)
+        : octets?.tag === 0x24
+          ? Buffer.concat(children(der, octets).map((p) => der.subarray(p.contentStart, p.end)))
+          : undefined;
+    if (value) eContent = { type: oidOf(der, eType), value };
+  }
   const certificates: Buffer[] = [];
   const certSet = parts.find((p) => p.tag === 0xa0);
   if (certSet) {
@@ -217,6 +235,7 @@ function parseSignedData(der: Buffer): TSignedData {
     if (serialNode) serial = der.subarray(serialNode.contentStart, serialNode.end).toString('hex');
   }
   return {
+    ...(eContent ? { eContent } : {}),
     certificates,
     digestAlgorithm,
     ...(signedAttrs ? { signedAttrs } : {}),
@@ -229,21 +248,116 @@ function parseSignedData(der: Buffer): TSignedData {
 
 const commonName = (subject: string) => /(?:^|\n)CN=([^\n]*)/.exec(subject)?.[1];
 
+interface TSignatureAt {
+  /** Where its dictionary's /ByteRange is. */
+  at: number;
+  range: [number, number, number, number] | undefined;
+  dict: string;
+  documentTimestamp: boolean;
+}
+
+/** Every signature dictionary of the file, in file order. */
+function signaturesOf(text: string): TSignatureAt[] {
+  const out: TSignatureAt[] = [];
+  for (let at = text.indexOf('/ByteRange'); at >= 0; at = text.indexOf('/ByteRange', at + 1)) {
+    const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text.slice(at, at + 120));
+    const range = m ? (m.slice(1).map(Number) as [number, number, number, number]) : undefined;
+    const objStart = Math.max(text.lastIndexOf(' obj', at), 0);
+    const objEnd = text.indexOf('endobj', at);
+    // The dictionary without the (long) signature value, which sits between the two ranges.
+    const dict =
+      range && range[0] + range[1] > objStart && range[0] + range[1] < range[2]
+        ? text.slice(objStart, range[0] + range[1]) +
+          text.slice(range[2], objEnd > range[2] ? objEnd : range[2] + 4096)
+        : text.slice(objStart, objEnd > at ? objEnd : at + 4096);
+    out.push({ at, range, dict, documentTimestamp: /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(dict) });
+    if (range) at = Math.max(at, range[2] - 1); // past the signature value, which may hold any bytes
+  }
+  return out;
+}
+
+/** The DER in a signature's /Contents, cut at its outer SEQUENCE's length (the slot is zero-padded). */
+function contentsOf(text: string, range: [number, number, number, number]): Buffer {
+  const [a, b, c] = range;
+  const hex = text
+    .slice(a + b, c)
+    .replace(/^</, '')
+    .replace(/>$/, '')
+    .replace(/\s+/g, '');
+  const der = Buffer.from(hex, 'hex');
+  return der.subarray(0, readNode(der, 0).end);
+}
+
+/** `problem` when an archive timestamp does not hold over its byte ranges, else undefined. */
+function documentTimestampProblem(pdf: Buffer, text: string, sig: TSignatureAt): string | undefined {
+  const range = sig.range;
+  if (!range) return 'an archive timestamp has an unreadable /ByteRange';
+  const [a, b, c, d] = range;
+  if (!(a === 0 && a + b < c && c + d <= pdf.length))
+    return 'an archive timestamp names bytes outside the file';
+  try {
+    const token = parseSignedData(contentsOf(text, range));
+    if (token.eContent?.type !== OID.tstInfo || !token.signedAttrs || !token.messageDigest)
+      return 'an archive timestamp is not a timestamp token';
+    const hashName = HASH_OF_OID[token.digestAlgorithm];
+    if (!hashName) return `an archive timestamp uses an unknown digest ${token.digestAlgorithm}`;
+    // TSTInfo { version, policy, messageImprint { hashAlgorithm, hashedMessage }, … }
+    const tst = token.eContent.value;
+    const [, , imprintNode] = children(tst, readNode(tst, 0));
+    const [algorithm, hashed] = children(tst, imprintNode!);
+    const imprintHash = HASH_OF_OID[oidOf(tst, children(tst, algorithm!)[0]!)];
+    if (!imprintHash) return 'an archive timestamp stamps with an unknown digest';
+    const ranges = createHash(imprintHash)
+      .update(pdf.subarray(a, a + b))
+      .update(pdf.subarray(c, c + d))
+      .digest();
+    if (!ranges.equals(tst.subarray(hashed!.contentStart, hashed!.end)))
+      return 'the bytes an archive timestamp covers were changed';
+    if (!createHash(hashName).update(tst).digest().equals(token.messageDigest))
+      return 'an archive timestamp token was changed';
+    const cert = token.certificates
+      .map((x) => new X509Certificate(x))
+      .find(
+        (x) =>
+          token.issuerSerial &&
+          x.serialNumber.toLowerCase() === token.issuerSerial.serial.replace(/^00/, '').toLowerCase(),
+      );
+    if (!cert) return 'an archive timestamp does not include the certificate that signed it';
+    return cryptoVerify(hashName, token.signedAttrs, cert.publicKey, token.signature)
+      ? undefined
+      : 'the signature of an archive timestamp does not hold';
+  } catch (err) {
+    return `an archive timestamp is unreadable (${(err as Error).message})`;
+  }
+}
+
 /** The seal of `pdf`, or undefined when it carries no signature. */
 export function readSeal(pdf: Uint8Array): TSealInfo | undefined {
   const text = latin1(pdf);
-  const at = text.lastIndexOf('/ByteRange');
-  if (at < 0) return undefined;
-  const range = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text.slice(at, at + 120));
-  if (!range) return { valid: false, coversWholeFile: false, problem: 'unreadable /ByteRange' };
-  const [a, b, c, d] = range.slice(1).map(Number) as [number, number, number, number];
-  const objStart = Math.max(text.lastIndexOf(' obj', at), 0);
-  const objEnd = text.indexOf('endobj', at);
-  // The dictionary without the (long) signature value, which sits between the two ranges.
-  const dict =
-    a + b > objStart && a + b < c
-      ? text.slice(objStart, a + b) + text.slice(c, objEnd > c ? objEnd : c + 4096)
-      : text.slice(objStart, objEnd > at ? objEnd : at + 4096);
+  const signatures = signaturesOf(text);
+  const sealIndex = signatures.findLastIndex((s) => !s.documentTimestamp);
+  if (sealIndex < 0) return undefined;
+  const seal = signatures[sealIndex]!;
+  const archive = signatures.slice(sealIndex + 1);
+  const info = readSignature(pdf, text, seal);
+  if (archive.length === 0 || !info.valid) return info;
+  // What follows the seal (validation data, archive timestamps) must be covered, the last
+  // archive timestamp covering the whole file.
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  for (const stamp of archive) {
+    const problem = documentTimestampProblem(bytes, text, stamp);
+    if (problem) return { ...info, valid: false, coversWholeFile: false, problem };
+  }
+  const last = archive.at(-1)!.range!;
+  const trailing = text.slice(last[2] + last[3]).replace(/[\s\0]+$/, '');
+  return { ...info, coversWholeFile: last[2] + last[3] <= pdf.length && trailing.length === 0 };
+}
+
+/** One signature's dictionary and CMS, checked over its own byte ranges. */
+function readSignature(pdf: Uint8Array, text: string, sig: TSignatureAt): TSealInfo {
+  if (!sig.range) return { valid: false, coversWholeFile: false, problem: 'unreadable /ByteRange' };
+  const [a, b, c, d] = sig.range;
+  const dict = sig.dict;
   const reason = stringEntry(dict, 'Reason');
   const location = stringEntry(dict, 'Location');
   const name = stringEntry(dict, 'Name');
@@ -259,15 +373,8 @@ export function readSeal(pdf: Uint8Array): TSealInfo | undefined {
     ...(location ? { location } : {}),
   };
   if (!(a + b < c && c + d <= pdf.length)) return { ...base, problem: '/ByteRange outside the file' };
-  const hex = text
-    .slice(a + b, c)
-    .replace(/^</, '')
-    .replace(/>$/, '')
-    .replace(/\s+/g, '');
-  let der = Buffer.from(hex, 'hex');
   try {
-    // The placeholder is padded with zeros after the DER: cut at the outer SEQUENCE's length.
-    der = der.subarray(0, readNode(der, 0).end);
+    const der = contentsOf(text, sig.range);
     const signed = parseSignedData(der);
     const certs = signed.certificates.map((x) => new X509Certificate(x));
     const cert =

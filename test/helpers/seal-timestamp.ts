@@ -11,10 +11,19 @@ import * as pkijs from 'pkijs';
 
 const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
 
+/** Where the seal's /ByteRange is: the last signature that is not an archive (document) timestamp. */
+function sealAt(text: string): number {
+  let at = text.lastIndexOf('/ByteRange');
+  // Our signature dictionaries state the SubFilter just before the /ByteRange.
+  while (at > 0 && text.slice(Math.max(0, at - 120), at).includes('/ETSI.RFC3161'))
+    at = text.lastIndexOf('/ByteRange', at - 1);
+  return at;
+}
+
 /** The token and the digest it must stamp, or undefined when the seal carries no timestamp. */
 export function signatureTimestampOf(pdf: Uint8Array): { token: Buffer; imprint: Buffer } | undefined {
   const text = Buffer.from(pdf).toString('latin1');
-  const at = text.lastIndexOf('/ByteRange');
+  const at = sealAt(text);
   const [a, b, c] = (/\[\s*(\d+)\s+(\d+)\s+(\d+)/.exec(text.slice(at, at + 120)) ?? [])
     .slice(1)
     .map(Number) as [number, number, number];

@@ -21,6 +21,7 @@ describe('a runtime started with host 0.0.0.0', () => {
       'apigateway',
       'dynamodb',
       'outbox',
+      'pki',
       's3',
       'sqs',
       'tsa',

@@ -216,7 +216,8 @@ describe('credentials for an authority that wants them', () => {
         logLevel: 'silent',
         endpoints: { secretsmanager: sm.endpoint },
         credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-        timestamps: { tsas: [{ url: tsa.url }], credentialsSecretId: SECRET_ID },
+        // B-T: what is under test is the seal's own timestamp, not the validation data after it.
+        timestamps: { tsas: [{ url: tsa.url }], credentialsSecretId: SECRET_ID, level: 'B-T' },
       };
       const seal = newSealIdentity('Credentials test seal');
       const pdfOf = () => createEvidencePdf({ get: async () => seal }, config);

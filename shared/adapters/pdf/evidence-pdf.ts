@@ -1,7 +1,7 @@
 // The evidence renderers and the seal (shared/pdf/) behind the TEvidencePdf port, with the seal
 // identity of the stage: a Secrets Manager secret on AWS, a folder of the data directory locally.
 import type { TConfig } from '../../config';
-import type { TEvidencePdf, TSealIdentityStore, TTimestamper } from '../../ports';
+import type { TEvidencePdf, TSealIdentityStore, TTimestamper, TValidationDataCollector } from '../../ports';
 
 /** Loaded on first use: see evidence-renderers.ts. */
 const renderers = () => import('./evidence-renderers');
@@ -67,9 +67,38 @@ function timestamperFromConfig(config: TConfig): (() => Promise<TTimestamper>) |
 }
 
 /**
+ * Where the certificates' issuers, OCSP answers and CRLs are read: http(s), public addresses on
+ * AWS (the URLs come from certificates, so they are guarded like a sender's file_url), the
+ * local CA's loopback address locally.
+ */
+function validationDataFromConfig(config: TConfig): () => Promise<TValidationDataCollector> {
+  let made: Promise<TValidationDataCollector> | undefined;
+  return () => {
+    made ??= Promise.all([
+      import('../validation/collect-validation-data'),
+      import('../fetch/safe-fetch'),
+    ]).then(([{ createValidationDataCollector }, { createSafeFetcher }]) => {
+      const fetchUrl = createSafeFetcher({
+        allowHttp: true,
+        allowLoopback: config.fetch?.allowLoopback ?? false,
+        maxBytes: VALIDATION_DATA_MAX_BYTES,
+        timeoutMs: 10_000,
+        maxRedirects: 3,
+      });
+      return createValidationDataCollector(async (url) => (await fetchUrl(url)).bytes);
+    });
+    return made;
+  };
+}
+
+/** A CRL of a large public CA runs to a few MB. */
+const VALIDATION_DATA_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
  * Renders with the seal's common name in the "sealed by" notes, and seals with the identity:
- * PAdES B-T, each seal stamped by the first of the configured authorities to give a valid token
- * (none: the seal fails, TimestampUnavailableError, and the job is retried); B-B without them.
+ * each seal stamped by the first of the configured authorities to give a valid token (none: the
+ * seal fails, TimestampUnavailableError, and the job is retried), then its validation data and
+ * an archive timestamp added (PAdES B-LTA; B-T if configured so); B-B without authorities.
  */
 export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig): TEvidencePdf {
   const sealedBy = async () => (await identity.get()).commonName;
@@ -77,6 +106,8 @@ export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig
   const stamp = timestamper
     ? async (imprint: Buffer) => (await (await timestamper()).timestamp(imprint)).token
     : undefined;
+  const validation =
+    config && stamp && config.timestamps?.level !== 'B-T' ? validationDataFromConfig(config) : undefined;
   return {
     async renderFinal(input) {
       // Interim files are not sealed: their audit page names no seal.
@@ -89,8 +120,10 @@ export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig
       return renderCertificate({ ...input, sealedBy: await sealedBy() });
     },
     async seal(pdf, info) {
-      const { sealPdf } = await renderers();
-      return sealPdf(pdf, await identity.get(), info, stamp);
+      const { sealPdf, addLongTermValidation } = await renderers();
+      const sealed = await sealPdf(pdf, await identity.get(), info, stamp);
+      if (!stamp || !validation) return sealed;
+      return addLongTermValidation(Buffer.from(sealed), { validation: await validation(), stamp });
     },
   };
 }

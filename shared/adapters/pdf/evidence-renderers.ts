@@ -3,6 +3,7 @@
 // loads this module on first use, so none of it weighs on the worker's cold start.
 export { renderCertificate } from '../../pdf/certificate';
 export { renderFinalDocument } from '../../pdf/final-document';
+export { addLongTermValidation } from '../../pdf/ltv';
 export { sealPdf } from '../../pdf/seal';
 export { createSecretsManagerClient } from '../aws/secrets-manager-client';
 export { createLocalSealIdentity } from '../sealing/local-seal-identity';

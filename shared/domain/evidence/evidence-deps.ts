@@ -53,3 +53,18 @@ export class TimestampUnavailableError extends Error {
     );
   }
 }
+
+/**
+ * The validation data of a seal (PAdES B-LT) could not be had: a certificate of its chains, or of
+ * its timestamp authority's, is revoked, or its issuer, OCSP answer or CRL could not be fetched or
+ * did not check out. `failures` names each certificate (its subject) and why. Like a missing
+ * timestamp, the job is retried and the bundle shows the reason.
+ */
+export class ValidationDataUnavailableError extends Error {
+  override name = 'ValidationDataUnavailableError';
+  constructor(readonly failures: { certificate: string; reason: string }[]) {
+    super(
+      `The seal's certificates could not be shown valid: ${failures.map((f) => `${f.certificate}: ${f.reason}`).join('; ')}`,
+    );
+  }
+}

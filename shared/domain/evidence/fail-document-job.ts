@@ -2,7 +2,12 @@ import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { event } from '../bundles/send-bundle';
 import type { TDocumentJob } from '../webhooks/outbox';
-import { EvidenceInputError, type TEvidenceDeps, TimestampUnavailableError } from './evidence-deps';
+import {
+  EvidenceInputError,
+  type TEvidenceDeps,
+  TimestampUnavailableError,
+  ValidationDataUnavailableError,
+} from './evidence-deps';
 
 /** What the sender reads on the bundle: our own code and words, never a provider's message. */
 export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
@@ -15,6 +20,14 @@ export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
       message: `The final documents could not be sealed: no timestamp authority gave a valid timestamp (${attempts} attempt(s))${why ? `. ${why}` : ''}.`,
     };
   }
+  if (err instanceof ValidationDataUnavailableError) {
+    // Certificate subjects and the fetcher's words about public URLs: nothing secret.
+    const why = err.failures.map((f) => `${f.certificate}: ${f.reason}`).join('; ');
+    return {
+      code: 'validation_data_unavailable',
+      message: `The final documents could not be sealed: the seal's certificates could not be shown valid (${attempts} attempt(s)). ${why}.`,
+    };
+  }
   return {
     code: 'evidence_failed',
     message: `The final documents could not be produced (${(err as Error).name || 'Error'}; ${attempts} attempt(s)).`,
@@ -22,7 +35,11 @@ export function bundleErrorOf(err: unknown, attempts: number): TBundleError {
 }
 
 /** The codes of errors a document job puts on its bundle: they name the final documents' job. */
-const DOCUMENT_JOB_ERROR_CODES = new Set(['evidence_failed', 'timestamp_unavailable']);
+const DOCUMENT_JOB_ERROR_CODES = new Set([
+  'evidence_failed',
+  'timestamp_unavailable',
+  'validation_data_unavailable',
+]);
 
 /** The bundle's errors without those of its final-documents job: once the documents are ready, they are past. */
 export const withoutDocumentJobErrors = (errors: TBundleError[]) =>

@@ -1,0 +1,224 @@
+// The validation data of a signature (PAdES B-LT): every certificate of the chains behind it (the
+// seal's, and the timestamp authority's of each token in it) and, for each certificate below a
+// root, proof that it was not revoked when the file was sealed: an OCSP answer where the
+// certificate names a responder, else its issuer's CRL. Missing issuers are fetched from the
+// certificates' caIssuers URLs. Every answer is checked before it is kept (signed by the issuer,
+// fresh, about this certificate); a revoked certificate or data that cannot be had fails the
+// seal with the reason, so no file claims long-term validity it does not have.
+import 'reflect-metadata';
+import { createHash, webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import * as pkijs from 'pkijs';
+import { ValidationDataUnavailableError } from '../../domain/evidence/evidence-deps';
+import type { TValidationData, TValidationDataCollector } from '../../ports';
+import '../timestamps/tsp'; // sets pkijs's crypto engine
+
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+/** Reads an http(s) URL (public addresses only on AWS) and answers its bytes. */
+export type TPkiGet = (url: string) => Promise<Buffer>;
+
+const OID = {
+  signedData: '1.2.840.113549.1.7.2',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+  basicOcsp: '1.3.6.1.5.5.7.48.1.1',
+} as const;
+
+/** How long fetched answers are used again by default (the seals of one bundle share every chain). */
+const CACHE_MS = 5 * 60_000;
+const MAX_CHAIN = 8;
+
+const der = (c: x509.X509Certificate) => Buffer.from(c.rawData);
+const subjectOf = (c: x509.X509Certificate) => c.subject;
+
+/** The certificates of a CMS SignedData and of every signature timestamp token inside it. */
+function certificatesIn(contentInfo: Buffer, depth = 0): x509.X509Certificate[] {
+  const info = pkijs.ContentInfo.fromBER(new Uint8Array(contentInfo));
+  if (info.contentType !== OID.signedData) throw new Error('not a CMS SignedData');
+  const signed = new pkijs.SignedData({ schema: info.content });
+  const out = (signed.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((c) => new x509.X509Certificate(c.toSchema().toBER(false)));
+  if (depth > 0) return out;
+  for (const si of signed.signerInfos) {
+    for (const attr of si.unsignedAttrs?.attributes ?? []) {
+      if (attr.type !== OID.signatureTimeStampToken) continue;
+      for (const token of attr.values)
+        out.push(...certificatesIn(Buffer.from(token.toBER(false)), depth + 1));
+    }
+  }
+  return out;
+}
+
+function uris(c: x509.X509Certificate, kind: 'ocsp' | 'caIssuers' | 'crl'): string[] {
+  if (kind === 'crl') {
+    const dp = c.getExtension(x509.CRLDistributionPointsExtension);
+    return (dp?.distributionPoints ?? []).flatMap((p) =>
+      (p.distributionPoint?.fullName ?? []).flatMap((n) =>
+        n.uniformResourceIdentifier ? [n.uniformResourceIdentifier] : [],
+      ),
+    );
+  }
+  const aia = c.getExtension(x509.AuthorityInfoAccessExtension);
+  return (aia?.[kind] ?? []).filter((n) => n.type === 'url').map((n) => n.value);
+}
+
+const isHttp = (u: string) => /^https?:\/\//i.test(u);
+
+export function createValidationDataCollector(
+  get: TPkiGet,
+  opts: { cacheMs?: number; now?: () => Date } = {},
+): TValidationDataCollector {
+  const cacheMs = opts.cacheMs ?? CACHE_MS;
+  const now = opts.now ?? (() => new Date());
+  const cache = new Map<string, { until: number; value: Promise<unknown> }>();
+  /** `make()` once per key while fresh; a failure is not kept. */
+  function cached<T>(key: string, make: () => Promise<T>): Promise<T> {
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.value as Promise<T>;
+    const value = make();
+    cache.set(key, { until: Date.now() + cacheMs, value });
+    value.catch(() => cache.delete(key));
+    return value;
+  }
+
+  async function issuerOf(
+    c: x509.X509Certificate,
+    pool: x509.X509Certificate[],
+  ): Promise<x509.X509Certificate | undefined> {
+    for (const candidate of pool) {
+      if (
+        candidate.subject === c.issuer &&
+        (await c.verify({ publicKey: candidate.publicKey, signatureOnly: true }))
+      )
+        return candidate;
+    }
+    for (const url of uris(c, 'caIssuers').filter(isHttp)) {
+      try {
+        const body = await cached(`ca ${url}`, () => get(url));
+        const text = body.toString('latin1');
+        const candidate = new x509.X509Certificate(text.includes('-----BEGIN') ? text : body);
+        if (
+          candidate.subject === c.issuer &&
+          (await c.verify({ publicKey: candidate.publicKey, signatureOnly: true }))
+        )
+          return candidate;
+      } catch {
+        // another URL may answer; none: the chain stays incomplete and that is the failure
+      }
+    }
+    return undefined;
+  }
+
+  /** A checked OCSP answer that `c` was good, as DER OCSPResponse. */
+  async function ocspFor(
+    c: x509.X509Certificate,
+    issuer: x509.X509Certificate,
+    url: string,
+  ): Promise<Buffer> {
+    const cert = pkijs.Certificate.fromBER(c.rawData);
+    const issuerCert = pkijs.Certificate.fromBER(issuer.rawData);
+    const request = new pkijs.OCSPRequest();
+    await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuerCert });
+    const requestDer = Buffer.from(request.toSchema(true).toBER(false));
+    // RFC 6960 A.1: GET with the request in the path, which the guarded fetcher can send.
+    const body = await cached(`ocsp ${url} ${c.serialNumber}`, () =>
+      get(`${url.replace(/\/$/, '')}/${encodeURIComponent(requestDer.toString('base64'))}`),
+    );
+    const response = pkijs.OCSPResponse.fromBER(new Uint8Array(body));
+    if (response.responseStatus.valueBlock.valueDec !== 0 || !response.responseBytes) {
+      throw new Error(`the OCSP responder answered status ${response.responseStatus.valueBlock.valueDec}`);
+    }
+    if (response.responseBytes.responseType !== OID.basicOcsp)
+      throw new Error('the OCSP answer is not a basic one');
+    const basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
+    const trusted = await basic
+      .verify({ trustedCerts: [issuerCert], issuerCerts: [issuerCert] })
+      .catch(() => false);
+    if (!trusted) throw new Error('the OCSP answer is not signed by the issuer or its responder');
+    const { isForCertificate, status } = await basic.getCertificateStatus(cert, issuerCert);
+    if (!isForCertificate) throw new Error('the OCSP answer is about another certificate');
+    const single = basic.tbsResponseData.responses[0];
+    if (single?.nextUpdate && single.nextUpdate.getTime() < now().getTime())
+      throw new Error('the OCSP answer is out of date');
+    if (status === 1) throw new RevokedError('revoked (OCSP)');
+    if (status !== 0) throw new Error('the OCSP responder does not know it');
+    return body;
+  }
+
+  /** A checked CRL of `issuer` on which `c` is not listed, as DER. */
+  async function crlFor(c: x509.X509Certificate, issuer: x509.X509Certificate, url: string): Promise<Buffer> {
+    const body = await cached(`crl ${url}`, () => get(url));
+    const crl = new x509.X509Crl(body);
+    if (crl.issuer !== issuer.subject || !(await crl.verify({ publicKey: issuer.publicKey })))
+      throw new Error('the CRL is not signed by the issuer');
+    if (crl.nextUpdate && crl.nextUpdate.getTime() < now().getTime())
+      throw new Error('the CRL is out of date');
+    const entry = crl.findRevoked(c);
+    if (entry) throw new RevokedError(`revoked on ${entry.revocationDate.toISOString()} (CRL)`);
+    return body;
+  }
+
+  return {
+    async collect(signature: Buffer): Promise<TValidationData> {
+      const pool = dedupe(certificatesIn(signature));
+      const failures: { certificate: string; reason: string }[] = [];
+      const ocsps: Buffer[] = [];
+      const crls: Buffer[] = [];
+      for (let i = 0; i < pool.length; i++) {
+        const c = pool[i]!;
+        if (await c.isSelfSigned()) continue; // a root: trusted or not, nothing vouches for it
+        const issuer = pool.length < MAX_CHAIN * 4 ? await issuerOf(c, pool) : undefined;
+        if (!issuer) {
+          failures.push({ certificate: subjectOf(c), reason: 'its issuer certificate could not be found' });
+          continue;
+        }
+        if (!pool.some((p) => p.equal(issuer))) pool.push(issuer);
+        const reasons: string[] = [];
+        let proof: { ocsp?: Buffer; crl?: Buffer } | undefined;
+        for (const url of uris(c, 'ocsp').filter(isHttp)) {
+          try {
+            proof = { ocsp: await ocspFor(c, issuer, url) };
+            break;
+          } catch (err) {
+            if (err instanceof RevokedError)
+              throw new ValidationDataUnavailableError([{ certificate: subjectOf(c), reason: err.message }]);
+            reasons.push(`${url}: ${(err as Error).message}`);
+          }
+        }
+        for (const url of proof ? [] : uris(c, 'crl').filter(isHttp)) {
+          try {
+            proof = { crl: await crlFor(c, issuer, url) };
+            break;
+          } catch (err) {
+            if (err instanceof RevokedError)
+              throw new ValidationDataUnavailableError([{ certificate: subjectOf(c), reason: err.message }]);
+            reasons.push(`${url}: ${(err as Error).message}`);
+          }
+        }
+        if (proof?.ocsp) ocsps.push(proof.ocsp);
+        else if (proof?.crl) {
+          if (!crls.some((b) => b.equals(proof.crl!))) crls.push(proof.crl);
+        } else
+          failures.push({
+            certificate: subjectOf(c),
+            reason: reasons.length ? reasons.join('; ') : 'it names no OCSP responder and no CRL',
+          });
+      }
+      if (failures.length) throw new ValidationDataUnavailableError(failures);
+      return { certificates: pool.map(der), ocsps, crls };
+    },
+  };
+}
+
+class RevokedError extends Error {}
+
+function dedupe(certs: x509.X509Certificate[]): x509.X509Certificate[] {
+  const seen = new Set<string>();
+  return certs.filter((c) => {
+    const key = createHash('sha256').update(der(c)).digest('hex');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
