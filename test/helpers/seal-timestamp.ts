@@ -39,8 +39,43 @@ export function signatureTimestampOf(pdf: Uint8Array): { token: Buffer; imprint:
   };
 }
 
+/**
+ * The archive (document) timestamp that ends a B-LTA file: its token and the bytes it covers (its
+ * two byte ranges); undefined when the last signature is not one.
+ */
+export function archiveTimestampOf(pdf: Uint8Array): { token: Buffer; data: Buffer } | undefined {
+  const bytes = Buffer.from(pdf);
+  const text = bytes.toString('latin1');
+  const at = text.lastIndexOf('/ByteRange');
+  if (at < 0 || !text.slice(Math.max(0, at - 120), at).includes('/ETSI.RFC3161')) return undefined;
+  const [a, b, c, d] = (/\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/.exec(text.slice(at, at + 120)) ?? [])
+    .slice(1)
+    .map(Number) as [number, number, number, number];
+  const der = Buffer.from(text.slice(a + b + 1, c - 1), 'hex');
+  const info = new pkijs.ContentInfo({ schema: asn1js.fromBER(new Uint8Array(der)).result });
+  return {
+    token: Buffer.from(info.toSchema().toBER(false)),
+    data: Buffer.concat([bytes.subarray(a, a + b), bytes.subarray(c, c + d)]),
+  };
+}
+
+/** What `openssl ts -verify` prints for a token over `data` itself, trusting `rootPem` only; throws when it fails. */
+export function opensslVerifyTimestampOf(token: Buffer, data: Buffer, rootPem: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-ts-'));
+  try {
+    writeFileSync(join(dir, 'data.bin'), data);
+    return opensslVerify(token, ['-data', join(dir, 'data.bin')], rootPem);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** What `openssl ts -verify` prints for the token over the digest, trusting `rootPem` only; throws when it fails. */
 export function opensslVerifyTimestamp(token: Buffer, imprint: Buffer, rootPem: string): string {
+  return opensslVerify(token, ['-digest', imprint.toString('hex')], rootPem);
+}
+
+function opensslVerify(token: Buffer, what: string[], rootPem: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'esign-ts-'));
   try {
     writeFileSync(join(dir, 'token.der'), token);
@@ -50,8 +85,7 @@ export function opensslVerifyTimestamp(token: Buffer, imprint: Buffer, rootPem: 
       [
         'ts',
         '-verify',
-        '-digest',
-        imprint.toString('hex'),
+        ...what,
         '-in',
         join(dir, 'token.der'),
         '-token_in',

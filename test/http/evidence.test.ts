@@ -26,7 +26,12 @@ import { aPdfB64 } from '../helpers/bundles';
 import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
-import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
+import {
+  archiveTimestampOf,
+  opensslVerifyTimestamp,
+  opensslVerifyTimestampOf,
+  signatureTimestampOf,
+} from '../helpers/seal-timestamp';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -261,6 +266,22 @@ describe('a completed bundle', () => {
       expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, runtime.tsa.rootPem)).toMatch(
         /Verification: OK/,
       );
+    }
+  });
+
+  it('ends each sealed file in an archive timestamp over the whole file, after the validation data (PAdES B-LTA)', () => {
+    for (const pdf of [finalPdf, coePdf]) {
+      const archive = archiveTimestampOf(pdf);
+      expect(archive, 'the file ends in an archive timestamp').toBeDefined();
+      expect(opensslVerifyTimestampOf(archive!.token, archive!.data, runtime.tsa.rootPem)).toMatch(
+        /Verification: OK/,
+      );
+      expect(Buffer.from(pdf).toString('latin1')).toMatch(/\/DSS \d+ 0 R/);
+      const [seal, last] = pdfsig(pdf)
+        .split(/Signature #\d+:/)
+        .slice(1);
+      expect(seal).toContain('Signature is Valid.');
+      expect(last).toContain('Total document signed');
     }
   });
 

@@ -82,9 +82,11 @@ export function createValidationDataCollector(
     return value;
   }
 
+  /** The issuer from the pool, else from caIssuers; `tried` collects why each URL did not give it. */
   async function issuerOf(
     c: x509.X509Certificate,
     pool: x509.X509Certificate[],
+    tried: string[],
   ): Promise<x509.X509Certificate | undefined> {
     for (const candidate of pool) {
       if (
@@ -103,8 +105,10 @@ export function createValidationDataCollector(
           (await c.verify({ publicKey: candidate.publicKey, signatureOnly: true }))
         )
           return candidate;
-      } catch {
+        tried.push(`${url}: not the issuer's certificate`);
+      } catch (err) {
         // another URL may answer; none: the chain stays incomplete and that is the failure
+        tried.push(`${url}: ${(err as Error).message}`);
       }
     }
     return undefined;
@@ -132,6 +136,8 @@ export function createValidationDataCollector(
     if (response.responseBytes.responseType !== OID.basicOcsp)
       throw new Error('the OCSP answer is not a basic one');
     const basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
+    // A CA answering for itself need not attach its certificate; pkijs looks for the signer there.
+    if (!basic.certs?.length) basic.certs = [issuerCert];
     const trusted = await basic
       .verify({ trustedCerts: [issuerCert], issuerCerts: [issuerCert] })
       .catch(() => false);
@@ -168,9 +174,13 @@ export function createValidationDataCollector(
       for (let i = 0; i < pool.length; i++) {
         const c = pool[i]!;
         if (await c.isSelfSigned()) continue; // a root: trusted or not, nothing vouches for it
-        const issuer = pool.length < MAX_CHAIN * 4 ? await issuerOf(c, pool) : undefined;
+        const tried: string[] = [];
+        const issuer = pool.length < MAX_CHAIN * 4 ? await issuerOf(c, pool, tried) : undefined;
         if (!issuer) {
-          failures.push({ certificate: subjectOf(c), reason: 'its issuer certificate could not be found' });
+          failures.push({
+            certificate: subjectOf(c),
+            reason: `its issuer certificate could not be found${tried.length ? ` (${tried.join('; ')})` : ''}`,
+          });
           continue;
         }
         if (!pool.some((p) => p.equal(issuer))) pool.push(issuer);
