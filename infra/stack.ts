@@ -676,7 +676,9 @@ export class EsignStack extends Stack {
         ...publishEnv,
         SEAL_SECRET_ID: sealSecret.secretArn,
         // Seals are stamped by these (B-T) and fail rather than go without; none: B-B.
-        ...(config.tsaUrls.length > 0 ? { TSA_URLS: config.tsaUrls.join(' ') } : {}),
+        ...(config.tsaUrls.length > 0
+          ? { TSA_URLS: config.tsaUrls.join(' '), PADES_LEVEL: config.padesLevel }
+          : {}),
       },
       // PDFs of up to 25 MB (originals, their stamped and sealed copies) sit in memory at once;
       // memory also buys the CPU that drawing and hashing take.

@@ -51,7 +51,15 @@ export interface TStageConfig {
    * None (the default): seals are PAdES B-B, the signing time the service's own clock's word.
    */
   tsaUrls: string[];
+  /**
+   * What a seal is when there are authorities: B-LTA (the default; the seal's validation data and
+   * an archive timestamp follow it) or B-T (its own timestamp only).
+   */
+  padesLevel: TPadesLevel;
 }
+
+export const PADES_LEVELS = ['B-T', 'B-LTA'] as const;
+export type TPadesLevel = (typeof PADES_LEVELS)[number];
 
 /** The token bucket holds this many seconds of the sustained rate (see throttleFor). */
 export const BURST_SECONDS = 10;
@@ -100,6 +108,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   accessLogging: false,
   webhookDispatcherConcurrency: 10,
   tsaUrls: [],
+  padesLevel: 'B-LTA',
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
@@ -122,6 +131,7 @@ export const CONTEXT_KEYS = {
   accessLogging: 'accessLogging',
   webhookDispatcherConcurrency: 'webhookConcurrency',
   tsaUrls: 'tsaUrls',
+  padesLevel: 'padesLevel',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -152,6 +162,15 @@ function logLevelFrom(read: TContextReader, key: string, fallback: TLogLevel): T
   if (raw === undefined || raw === null || raw === '') return fallback;
   const found = LOG_LEVELS.find((level) => level === raw);
   if (!found) throw new Error(`Context "${key}" must be one of ${LOG_LEVELS.join(', ')}`);
+  return found;
+}
+
+function padesLevelFrom(read: TContextReader, key: string, fallback: TPadesLevel): TPadesLevel {
+  const raw = read(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const found = PADES_LEVELS.find((level) => level === raw);
+  if (!found)
+    throw new Error(`Context "${key}" must be one of ${PADES_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
   return found;
 }
 
@@ -240,5 +259,6 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
       1000,
     ),
     tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
+    padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
   };
 }

@@ -666,7 +666,7 @@ describe('stage config', () => {
     }
   });
 
-  it('gives the document worker the timestamp authorities (B-T seals) only where some are configured', () => {
+  it('gives the document worker the timestamp authorities (B-LTA seals) only where some are configured', () => {
     const envOf = (template: Template) =>
       (
         resources(template)[
@@ -676,6 +676,8 @@ describe('stage config', () => {
     expect(envOf(dev)).not.toHaveProperty('TSA_URLS');
     expect(envOf(dev)).not.toHaveProperty('TSA_SECRET_ID');
     expect(envOf(prod).TSA_URLS).toBe(TSA_URLS.join(' '));
+    expect(envOf(prod).PADES_LEVEL).toBe('B-LTA');
+    expect(envOf(dev)).not.toHaveProperty('PADES_LEVEL');
     // Their credentials: a secret created without a value, which only the worker reads.
     const secretId = logicalIdOf(prod, 'AWS::SecretsManager::Secret', { Name: 'esign-prod-tsa-credentials' });
     expect(resources(prod)[secretId]!.Properties).not.toHaveProperty('GenerateSecretString');
@@ -683,6 +685,15 @@ describe('stage config', () => {
     expect(
       dev.findResources('AWS::SecretsManager::Secret', { Properties: { Name: 'esign-dev-tsa-credentials' } }),
     ).toEqual({});
+  });
+
+  it('takes the PAdES level from context: B-LTA by default, B-T on request, nothing else', () => {
+    expect(stageConfig('dev').padesLevel).toBe('B-LTA');
+    expect(stageConfig('dev', (key) => (key === 'padesLevel' ? 'B-T' : undefined)).padesLevel).toBe('B-T');
+    for (const bad of ['B-B', 'b-lta', 'LTA'])
+      expect(() => stageConfig('dev', (key) => (key === 'padesLevel' ? bad : undefined)), bad).toThrow(
+        /must be one of B-T, B-LTA/,
+      );
   });
 
   it('rejects nonsense instead of deploying it', () => {
