@@ -24,13 +24,14 @@ import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
 import { startPkiStandin, type TPkiStandin } from '../../infra/local/pki-standin';
 import { startTsaStandin, type TTsaStandin } from '../../infra/local/tsa-standin';
 import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
+import { createTsaTimestamper } from '../../shared/adapters/timestamps/tsa-timestamper';
 import { createValidationDataCollector } from '../../shared/adapters/validation/collect-validation-data';
 import type { TConfig } from '../../shared/config';
 import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
 import { vriKey } from '../../shared/pdf/dss';
-import { lastSignatureDer } from '../../shared/pdf/ltv';
+import { addLongTermValidation, lastSignatureDer } from '../../shared/pdf/ltv';
 import { readSeal } from '../../shared/pdf/read-seal';
-import { newSealIdentity, type TSealIdentity } from '../../shared/pdf/seal';
+import { newSealIdentity, sealPdf, type TSealIdentity } from '../../shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import { archiveTimestampOf, opensslVerifyTimestampOf } from '../helpers/seal-timestamp';
@@ -291,6 +292,95 @@ describe('a seal whose validation data cannot be had', () => {
       expect((failure as Error).message).toContain(`${down.url}/root.crt`);
     } finally {
       await otherTsa.stop();
+    }
+  });
+});
+
+describe('an archive timestamp from another authority than the seal’s', () => {
+  it('brings that authority’s chain and revocation data into the DSS before it is kept', async () => {
+    const otherPki = await startPkiStandin();
+    const otherCa = await loadLocalCa(undefined, { pkiUrl: otherPki.url });
+    otherPki.serve(otherCa);
+    const otherTsa = await startTsaStandin({ ca: otherCa });
+    try {
+      const get = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+      const stampBy = (standin: TTsaStandin) => async (imprint: Buffer) =>
+        (await createTsaTimestamper([{ url: standin.url }]).timestamp(imprint)).token;
+      // The seal is stamped by the first authority; every later stamp (the archive timestamp)
+      // comes from the second, as when the first stops answering in between.
+      const sealed = Buffer.from(await sealPdf(await aPdf(), seal, info, stampBy(tsa)));
+      let archiveStamps = 0;
+      const out = await addLongTermValidation(sealed, {
+        validation: createValidationDataCollector(get, { cacheMs: 0 }),
+        stamp: async (imprint) => {
+          archiveStamps++;
+          return stampBy(otherTsa)(imprint);
+        },
+      });
+      // Made again once the second authority's data was in the DSS.
+      expect(archiveStamps).toBe(2);
+      const dss = await dssOf(out);
+      expect(dss.certs.map((c) => c.subject)).toEqual(
+        expect.arrayContaining([ca.root.subject, otherCa.root.subject]),
+      );
+      expect(dss.crls).toHaveLength(2);
+      const archive = archiveTimestampOf(out)!;
+      expect(opensslVerifyTimestampOf(archive.token, archive.data, otherCa.root.toString('pem'))).toMatch(
+        /Verification: OK/,
+      );
+      expect(readSeal(out)).toMatchObject({ valid: true, coversWholeFile: true });
+    } finally {
+      await otherTsa.stop();
+      await otherPki.stop();
+    }
+  });
+});
+
+describe('revocation data that does not check out', () => {
+  it('is refused: a CRL or an OCSP answer signed by another CA than the certificate’s issuer', async () => {
+    const otherPki = await startPkiStandin();
+    const otherCa = await loadLocalCa(undefined, { pkiUrl: otherPki.url });
+    otherPki.serve(otherCa);
+    try {
+      const real = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+      // Every CRL and OCSP request goes to the other CA's publication point instead.
+      const forged = (url: string) =>
+        real(/\/(root\.crl|ocsp\/)/.test(url) ? url.replace(pki.url, otherPki.url) : url);
+      const sealed = Buffer.from(
+        await sealPdf(
+          await aPdf(),
+          seal,
+          info,
+          async (imprint) => (await createTsaTimestamper([{ url: tsa.url }]).timestamp(imprint)).token,
+        ),
+      );
+      const crlFailure = await createValidationDataCollector(forged, { cacheMs: 0 })
+        .collect(lastSignatureDer(sealed))
+        .catch((err: unknown) => err);
+      expect(crlFailure).toBeInstanceOf(ValidationDataUnavailableError);
+      expect((crlFailure as Error).message).toMatch(/root\.crl: the CRL is not signed by the issuer/);
+
+      const issued = await ca.issue('CN=Forged OCSP test', [...ca.revocationExtensions({ ocsp: true })]);
+      const cms = Buffer.from(
+        new pkijs.ContentInfo({
+          contentType: '1.2.840.113549.1.7.2',
+          content: new pkijs.SignedData({
+            version: 1,
+            encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
+            certificates: [pkijs.Certificate.fromBER(issued.certificate.rawData)],
+          }).toSchema(true),
+        })
+          .toSchema()
+          .toBER(false),
+      );
+      const ocspFailure = await createValidationDataCollector(forged, { cacheMs: 0 })
+        .collect(cms)
+        .catch((err: unknown) => err);
+      expect((ocspFailure as Error).message).toMatch(
+        /ocsp: the OCSP answer is not signed by the issuer or its responder/,
+      );
+    } finally {
+      await otherPki.stop();
     }
   });
 });
