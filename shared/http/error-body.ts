@@ -1,6 +1,6 @@
 import type { TFieldError } from '../domain/errors';
 
-/** The wire codes of API-NOTES.md. */
+/** The wire codes of docs/api-decisions.md. */
 export type TErrorCode =
   | 'authentication_failed'
   | 'conflict'

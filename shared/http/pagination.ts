@@ -23,7 +23,7 @@ export function parsePage(query: { get(name: string): string | undefined }): TPa
 }
 
 /**
- * X-BlueInk-Pagination and Link, as API-NOTES.md describes them. Links carry the list's own
+ * X-BlueInk-Pagination and Link, as docs/api-decisions.md describes them. Links carry the list's own
  * (validated) filters and nothing else the client sent, so the header stays small.
  */
 export function paginationHeaders(

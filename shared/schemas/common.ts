@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { type TFieldError, ValidationError } from '../domain/errors';
 
-/** `['channels', 0, 'email']` → `channels[0].email`, the path style of API-NOTES.md. */
+/** `['channels', 0, 'email']` → `channels[0].email`, the path style of docs/api-decisions.md. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const seg of path) {

@@ -482,7 +482,7 @@ describe('bundles.listFiles and bundles.listData before completion', () => {
 });
 
 describe('bundles.generateFiles', () => {
-  // The client's PUT /bundles/{id}/files/ (API-NOTES: starts interim generation, 202).
+  // The client's PUT /bundles/{id}/files/ (docs/api-decisions.md: starts interim files, 202).
   it('starts interim files for an account with early file access (202)', async () => {
     const b = await create(early);
     const res = await expectServed(early.bundles.generateFiles(b.id));

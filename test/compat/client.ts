@@ -172,7 +172,7 @@ export function paginationHeaderOf(res: TClientResponse): string | undefined {
   return res.headers['x-blueink-pagination'];
 }
 
-/** The error body's shape (API-NOTES "Errors"): code, message, detail = message, errors with both spellings. */
+/** The error body's shape (docs/api-decisions.md, Errors): code, message, detail = message, errors with both spellings. */
 export function isApiErrorBody(body: TJson): boolean {
   return (
     !!body &&

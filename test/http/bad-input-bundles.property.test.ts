@@ -1,6 +1,6 @@
 // Property-based: whatever a client sends to the bundles and packets endpoints, the API answers
 // 2xx–4xx, never 5xx, every error answer carries the API's error body with a code that matches its
-// status (API-NOTES.md, Errors), and a refused create leaves nothing behind. One runtime serves
+// status (docs/api-decisions.md, Errors), and a refused create leaves nothing behind. One runtime serves
 // every property; numRuns are bounded so the file stays well under a minute on two cores. Raise
 // them for a deeper run with BAD_INPUT_RUNS_SCALE=10. The inputs live in ../helpers/bad-input.
 import fc from 'fast-check';

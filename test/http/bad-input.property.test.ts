@@ -1,5 +1,5 @@
 // Property-based: whatever a client sends, the API answers 2xx–4xx, never 5xx, and every error
-// answer carries the API's error body with a code that matches its status (API-NOTES.md, Errors).
+// answer carries the API's error body with a code that matches its status (docs/api-decisions.md, Errors).
 // One runtime serves every property; numRuns are bounded so the file stays well under a minute on
 // two cores. Raise them for a deeper run with BAD_INPUT_RUNS_SCALE=10.
 // This file covers persons and rate_limit; the helpers in ../helpers/bad-input serve any group.

@@ -102,7 +102,7 @@ const aHook = (over: Partial<TWebhook> = {}): TWebhook => ({
 });
 
 describe('the call', () => {
-  it('has the body of API-NOTES.md, JSON or form-encoded', () => {
+  it('has the body of docs/api-decisions.md, JSON or form-encoded', () => {
     expect(JSON.parse(callBody(anEvent, true).body)).toEqual({
       event_id: 'E1',
       event_type: 'packet_complete',

@@ -11,7 +11,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** 48 base62 characters, about 285 bits: API-NOTES asks for 40+ alphanumeric characters. */
+/** 48 base62 characters, about 285 bits (docs/api-decisions.md, Authentication). */
 export function newApiKeySecret(length = 48): string {
   return randomBase62(length);
 }

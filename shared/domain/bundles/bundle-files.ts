@@ -13,7 +13,7 @@ export async function filesAvailable(deps: { accounts: TAccountStore }, b: TBund
 }
 
 /**
- * A bundle file item: `{file_url, expires, doc_key}` (API-NOTES.md) and what it is:
+ * A bundle file item: `{file_url, expires, doc_key}` (docs/api-decisions.md) and what it is:
  * - `final`: a document with its values and audit page, sealed (`doc_key` the document's key);
  * - `attachment`: a file a signer attached (`doc_key` its document, `field_key` its field);
  * - `certificate`: a signer's Certificate of Evidence (`doc_key` `coe-<packet key>`);

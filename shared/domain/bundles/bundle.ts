@@ -1,7 +1,7 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
 import type { TOutboxEntry } from '../webhooks/outbox';
 
-/** `pe` pending is shown while documents are being processed (API-NOTES.md). */
+/** `pe` pending is shown while documents are being processed (docs/api-decisions.md). */
 export type TBundleStatus = 'pe' | 'dr' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
 export type TPacketStatus = 'ne' | 're' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
 export type TDeliverVia = 'email' | 'phone' | 'embed';

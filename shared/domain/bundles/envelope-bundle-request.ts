@@ -62,7 +62,7 @@ export async function envelopeBundleRequest(
     throw new ValidationError('Invalid input.', [
       { field: 'envelope_template.template_id', message: `No envelope template has the id "${id}".` },
     ]);
-  // Disabled: the template exists but makes no bundles (the issue: 404 on create).
+  // Disabled: the template exists but makes no bundles (404 on create).
   if (!template.enabled) throw new NotFoundError('This envelope template is disabled.');
   if (!mayUse(template)) throw new PermissionDeniedError('This envelope template is not shared with you.');
   const errors: TFieldError[] = [];

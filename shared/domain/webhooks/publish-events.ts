@@ -20,8 +20,8 @@ export type TPublishDeps = {
 };
 
 /**
- * The call's `payload` object. API-NOTES.md asks for `bundle_id` (and `packet_id` for packet
- * events); `custom_key` is added so integrators can match the bundle to their own record without
+ * The call's `payload` object: `bundle_id`, and `packet_id` for packet events
+ * (docs/api-decisions.md, Webhooks); `custom_key` is added so integrators can match the bundle to their own record without
  * another request.
  */
 function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, string> {

@@ -1,4 +1,4 @@
-// What a webhook call carries: the body of API-NOTES.md and the headers that prove it is ours.
+// What a webhook call carries: the body of docs/api-decisions.md and the headers that prove it is ours.
 import { createHmac } from 'node:crypto';
 import type { TWebhook } from './webhook';
 import type { TWebhookEvent } from './webhook-event';

@@ -256,7 +256,7 @@ const textArb = fc.oneof(
 
 function fieldTweaks(): fc.MaybeWeightedArbitrary<TObject>[] {
   return [
-    // Weighted up: what the brief of the bundle properties names (geometry, pages, kinds, editors).
+    // Weighted up: what the specification of the bundle properties names (geometry, pages, kinds, editors).
     { weight: 3, arbitrary: set('kind', kindArb) },
     { weight: 3, arbitrary: set('page', pageArb) },
     set('x', percentArb),

@@ -1,6 +1,6 @@
 // Sending bad input to a running API and checking the contract every answer keeps: 2xx–4xx, never
 // 5xx, and every error answer carries the API's error body with a code that matches its status
-// (API-NOTES.md, Errors). Nothing here knows an endpoint group: paths come from the caller, with
+// (docs/api-decisions.md, Errors). Nothing here knows an endpoint group: paths come from the caller, with
 // FIXTURE standing for the id of a record the caller created.
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
@@ -11,7 +11,7 @@ export const KiB = 1024;
 export const MiB = 1024 * KiB;
 export const API = '/api/v2';
 
-/** The status/code pairs of API-NOTES.md for the 4xx answers this API gives. */
+/** The status/code pairs of docs/api-decisions.md for the 4xx answers this API gives. */
 export const CODES_BY_STATUS: Record<number, readonly string[]> = {
   400: ['invalid', 'parse_error'],
   401: ['not_authenticated', 'authentication_failed'],
@@ -163,7 +163,9 @@ export function badInputSender(target: () => TSendTarget): TSender {
     expect(a.status, `never a 5xx: ${what}`).toBeGreaterThanOrEqual(200);
     expect(a.status, `never a 5xx: ${what}`).toBeLessThan(500);
     if (a.status < 400) return;
-    expect(Object.keys(CODES_BY_STATUS), `a 4xx of API-NOTES.md: ${what}`).toContain(String(a.status));
+    expect(Object.keys(CODES_BY_STATUS), `a 4xx of docs/api-decisions.md: ${what}`).toContain(
+      String(a.status),
+    );
     if (r.method === 'HEAD') return; // an answer to HEAD has no body by definition
     expect(isErrorBody(a.body), `the API's error body: ${what}`).toBe(true);
     expect(CODES_BY_STATUS[a.status], `a code that matches the status: ${what}`).toContain(
