@@ -1,3 +1,4 @@
+// @ts-check
 // The signer API (docs/signer-api.md) as the page uses it: one session per link, kept for the
 // tab in sessionStorage, sent as X-Signing-Session; an expired session is reopened once.
 
@@ -59,6 +60,11 @@ export function openSession() {
 
 export const hasSession = () => session !== null;
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ json?: any, body?: BodyInit, contentType?: string, reopen?: boolean }} [options]
+ */
 async function request(method, path, { json, body, contentType, reopen = true } = {}) {
   if (reopen && !session) await openSession();
   const headers = { Accept: 'application/json' };

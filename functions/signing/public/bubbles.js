@@ -1,3 +1,4 @@
+// @ts-check
 // The bubbles shown beside a field (its error below it, its name above it), kept wholly inside
 // the part of the screen the signer sees: below the sticky top bar and inside the visual viewport,
 // which a pinch zoom or a phone's keyboard makes smaller than the window. The style sheet puts a

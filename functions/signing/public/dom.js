@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers. The page's Content-Security-Policy forbids inline styles in markup, so
 // positions and sizes are set through element.style (CSSOM), never a style attribute.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The order "Next field" visits the signer's fields in: what they must still fill comes before
 // what they may fill, so an optional checkbox early in a document never stands between the
 // signer and a required date further on. Fields are in document order (page, then as placed).

@@ -1,3 +1,4 @@
+// @ts-check
 // A field's `editor_roles` as the preparation page (prepare.js) changes them: each entry is a role
 // key, optionally prefixed with `-`. The page shows and edits the first entry; the others, and the
 // prefix, are kept as the template had them.

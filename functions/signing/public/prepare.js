@@ -1,3 +1,4 @@
+// @ts-check
 // The template preparation page (functions/signing/prepare-page.ts): the template's pages drawn by
 // pdf.js, its roles, and its fields placed by dragging on a page (or added with the form and moved
 // with the arrow keys). Save sends the whole template to PUT /prepare/api/template, which checks it
@@ -5,6 +6,9 @@
 import { announce, el } from './dom.js';
 import { renameRoleIn, roleOf, withoutRole, withRole } from './prepare-roles.js';
 import { openPdf, showPage } from './viewer.js';
+
+/** The value of the form control with this id. */
+const inputValue = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id)).value;
 
 const API = document.documentElement.dataset.api ?? '/prepare/api';
 const TOKEN = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
@@ -181,7 +185,7 @@ function startDraw(e, frame, pageNumber) {
     frame.layer.removeEventListener('pointerup', onUp);
     ghost.remove();
     const box = boxOf(last);
-    const kind = document.getElementById('new-kind').value;
+    const kind = inputValue('new-kind');
     if (box.w < MIN_DRAG && box.h < MIN_DRAG) {
       const [w, h] = DEFAULT_SIZE[kind] ?? [20, 4];
       Object.assign(box, { w, h });
@@ -195,8 +199,8 @@ function startDraw(e, frame, pageNumber) {
 }
 
 function addField(page, box) {
-  const kind = document.getElementById('new-kind').value;
-  const role = document.getElementById('new-role').value;
+  const kind = inputValue('new-kind');
+  const role = inputValue('new-role');
   const w = round(Math.min(box.w, 100));
   const h = round(Math.min(box.h, 100));
   const f = {
@@ -276,7 +280,7 @@ function drawRoles() {
       ),
     ),
   );
-  const newRole = document.getElementById('new-role');
+  const newRole = /** @type {HTMLSelectElement} */ (document.getElementById('new-role'));
   const keep = newRole.value;
   newRole.replaceChildren(
     ...roleOptions(state.roles.some((r) => r.key === keep) ? keep : (state.roles[0]?.key ?? ''), 'No role'),
@@ -450,7 +454,7 @@ async function save(button) {
   try {
     const body = {
       version: state.version,
-      name: document.getElementById('prep-name').value,
+      name: inputValue('prep-name'),
       roles: state.roles.map((r) => ({ key: r.key, label: r.label })),
       fields: state.fields.map(wireField),
     };

@@ -1,3 +1,4 @@
+// @ts-check
 // The field rules, checked in the page as the service checks them (shared/domain/signing/
 // check-value.ts): the signer hears about a mistake at once, and the service has the last word.
 

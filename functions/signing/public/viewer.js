@@ -1,10 +1,14 @@
+// @ts-check
 // The documents as real pages: pdf.js renders each page onto a canvas when it comes near the
 // screen, at the width it is shown (times the screen's pixel ratio), again when that grows.
 
+const PDFJS = './pdf.min.mjs';
 let lib;
 async function pdfjs() {
   if (!lib) {
-    lib = await import('./pdf.min.mjs');
+    // Served beside this file from pdfjs-dist; a specifier in a variable keeps the type checker
+    // from looking for it here.
+    lib = await import(PDFJS);
     lib.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
   }
   return lib;

@@ -1,0 +1,370 @@
+// @ts-check
+// The signer's fields on the documents: the control each kind gets, editing and checking a value,
+// signing with a drawn or typed mark, attaching a file, and the guide that leads from field to
+// field and on to finishing.
+import { api } from './api.js';
+import { keepBubblesInView, placeBubbles } from './bubbles.js';
+import { messageOf } from './chrome.js';
+import { choicesDialog, signatureDialog } from './dialogs.js';
+import { announce, el, reducedMotion, uid } from './dom.js';
+import {
+  filled,
+  initials,
+  KIND_NAMES,
+  nameOf,
+  readOnlyContent,
+  renderAttachment,
+  renderChoices,
+  renderError,
+  renderFilled,
+  renderMark,
+} from './field-render.js';
+import { nextField } from './guide.js';
+import { ended } from './navigation.js';
+import { acceptOf, attachmentHint, attachmentProblem, inputHints, valueProblem } from './rules.js';
+import { dropPending, queueSave, saveNow, setSaveStatus } from './saving.js';
+import { form, page } from './state.js';
+
+// The bubbles of every field showing an error and of the field in hand stay in view (bubbles.js).
+keepBubblesInView(() => [
+  ...form.mine.filter((m) => m.err?.textContent).map((m) => m.box),
+  form.current?.box,
+]);
+
+/** The signer changed a value: check it, show the outcome, save it when it is valid. */
+function edit(m, value, { delay = 0, quiet = false } = {}) {
+  m.value = value;
+  m.serverError = undefined;
+  const problem = valueProblem(m.f, value);
+  // While typing, a message appears only once the field is left; one shown already updates.
+  if (!quiet || !problem || m.clientError) m.clientError = problem;
+  renderError(m);
+  renderFilled(m);
+  updateProgress();
+  if (problem) {
+    dropPending(m.path);
+    return;
+  }
+  queueSave(m, { value }, delay);
+}
+
+function setCurrent(m) {
+  if (form.current === m) return;
+  form.current?.box?.classList.remove('current');
+  form.current = m;
+  form.visited.add(m);
+  m.box?.classList.add('current');
+  placeBubbles([m.box]);
+  updateProgress();
+}
+
+function scrollToBox(box) {
+  box.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+}
+
+export function goTo(m) {
+  m.control.focus({ preventScroll: true });
+  scrollToBox(m.box);
+  setCurrent(m);
+}
+
+function goToFinish() {
+  const finish = document.getElementById('finish');
+  const consent = /** @type {HTMLInputElement} */ (document.getElementById('consent'));
+  scrollToBox(finish);
+  (consent.checked ? document.getElementById('finish-button') : consent).focus({ preventScroll: true });
+}
+
+/**
+ * The guide: required fields left first, then optional ones not yet visited (guide.js), else
+ * finishing.
+ */
+export function next() {
+  const target = nextField(form.mine, form.current, filled, form.visited);
+  if (target) goTo(target);
+  else goToFinish();
+}
+
+/** @type {HTMLElement | undefined} */
+let progressText;
+/** @type {HTMLElement | undefined} */
+let nextButton;
+
+/** The top bar's guide: how many required fields are done, and "Next field". */
+export function guideBar() {
+  progressText = el('span', { class: 'progress' });
+  nextButton = el('button', { type: 'button', class: 'btn primary next', onclick: next }, 'Start');
+  return [progressText, nextButton];
+}
+
+export function updateProgress() {
+  if (!progressText) return;
+  const required = form.mine.filter((m) => m.f.required);
+  const done = required.filter(filled).length;
+  progressText.replaceChildren(
+    el('strong', {}, `${done}/${required.length}`),
+    el('span', { class: 'wide-only' }, ' required fields done'),
+  );
+  progressText.setAttribute('aria-label', `${done} of ${required.length} required fields done`);
+  const more = nextField(form.mine, form.current, filled, form.visited);
+  nextButton.textContent = !more ? 'Go to finish' : form.current ? 'Next field' : 'Start';
+  document.getElementById('finish')?.classList.toggle('ready', done === required.length);
+}
+
+function controlFor(m, errId) {
+  const f = m.f;
+  const common = {
+    class: 'ctl',
+    'aria-label': nameOf(m),
+    'aria-required': f.required ? 'true' : undefined,
+    'aria-describedby': errId,
+  };
+  switch (f.kind) {
+    case 'inp': {
+      const hints = inputHints(f);
+      const c = el('input', {
+        ...common,
+        type: hints.type,
+        inputmode: hints.inputmode,
+        autocomplete: hints.autocomplete ?? 'off',
+        value: m.value,
+        placeholder: f.label || undefined,
+        maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
+      });
+      c.addEventListener('input', () => edit(m, c.value, { delay: 700, quiet: true }));
+      c.addEventListener('change', () => edit(m, c.value));
+      c.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          next();
+        }
+      });
+      return c;
+    }
+    case 'txt': {
+      const c = el('textarea', {
+        ...common,
+        value: m.value,
+        placeholder: f.label || undefined,
+        maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
+      });
+      c.addEventListener('input', () => edit(m, c.value, { delay: 700, quiet: true }));
+      c.addEventListener('change', () => edit(m, c.value));
+      return c;
+    }
+    case 'dat': {
+      const c = el('input', { ...common, type: 'date', value: m.value });
+      c.addEventListener('change', () => edit(m, c.value));
+      return c;
+    }
+    case 'chk': {
+      const c = el('input', { ...common, type: 'checkbox', checked: m.value === 'true' });
+      c.addEventListener('change', () => edit(m, c.checked ? 'true' : 'false'));
+      return c;
+    }
+    case 'apr': {
+      const c = el('input', { ...common, type: 'checkbox', checked: m.value === 'true' });
+      c.addEventListener('change', () => edit(m, c.checked ? 'true' : 'false'));
+      return c;
+    }
+    case 'sel': {
+      const c = el(
+        'select',
+        common,
+        el('option', { value: '' }, 'Choose…'),
+        f.options.map((o) => el('option', { value: o, selected: o === m.value }, o)),
+      );
+      c.value = m.value;
+      c.addEventListener('change', () => edit(m, c.value));
+      return c;
+    }
+    case 'cbg': {
+      const c = el('button', { ...common, type: 'button', 'aria-haspopup': 'dialog' });
+      c.addEventListener('click', async () => {
+        const value = await choicesDialog({
+          label: nameOf(m),
+          options: f.options,
+          value: m.value,
+          required: f.required,
+        });
+        if (value !== null) {
+          edit(m, value);
+          renderChoices(m);
+        }
+        c.focus();
+      });
+      return c;
+    }
+    case 'sig':
+    case 'ini': {
+      const c = el('button', { ...common, type: 'button', 'aria-haspopup': 'dialog' });
+      c.addEventListener('click', () => sign(m));
+      return c;
+    }
+    case 'att': {
+      const c = el('button', { ...common, type: 'button' });
+      return c;
+    }
+    default:
+      return el('span', { class: 'ctl' });
+  }
+}
+
+async function sign(m) {
+  const kind = m.f.kind;
+  let result;
+  try {
+    result = await signatureDialog({
+      kind,
+      label: m.f.label,
+      suggestion: kind === 'ini' ? initials(page.state.packet.name) : page.state.packet.name,
+      previous: form.lastMark[kind],
+    });
+  } catch {
+    m.clientError = 'The drawing pad could not be opened; reload the page.';
+    renderError(m);
+    return;
+  }
+  m.control.focus();
+  if (!result) return;
+  const previous = m.value;
+  m.value = result.image ? 'drawn' : `typed:${result.typed}`;
+  if (result.image) form.marks.set(m.path, result.image);
+  else form.marks.delete(m.path);
+  renderMark(m);
+  renderFilled(m);
+  updateProgress();
+  const ok = await saveNow(m, result.image ? { image: result.image } : { value: m.value });
+  if (ok) {
+    form.lastMark[kind] = result;
+    announce(`${nameOf(m)} added.`);
+  } else {
+    m.value = previous;
+    form.marks.delete(m.path);
+    renderMark(m);
+    renderFilled(m);
+    updateProgress();
+  }
+}
+
+async function attach(m, file) {
+  if (!file) return;
+  const problem = attachmentProblem(m.f, file);
+  m.serverError = undefined;
+  m.clientError = problem;
+  renderError(m);
+  if (problem) return;
+  m.control.disabled = true;
+  setSaveStatus('Uploading…');
+  try {
+    const fresh = await api.attach(m.f.doc_key, m.f.key, file);
+    const field = fresh.fields.find((x) => x.doc_key === m.f.doc_key && x.key === m.f.key);
+    m.value = field?.value ?? file.name;
+    renderAttachment(m);
+    renderFilled(m);
+    updateProgress();
+    setSaveStatus('All changes saved', 'ok');
+    announce(`${file.name} attached.`);
+  } catch (err) {
+    if (ended(err)) return;
+    m.serverError = messageOf(err);
+    renderError(m);
+    setSaveStatus('The file was not attached.', 'bad');
+  } finally {
+    m.control.disabled = false;
+  }
+}
+
+/** A field placed on its page: x, y, w and h are percentages of the page. */
+export function fieldBox(m) {
+  const f = m.f;
+  const box = el('div', {
+    class: `field k-${f.kind} ${m.mine ? 'mine' : 'theirs'}${f.required ? ' required' : ''}`,
+  });
+  box.style.left = `${f.x}%`;
+  box.style.top = `${f.y}%`;
+  box.style.width = `${f.w}%`;
+  box.style.height = `${f.h}%`;
+  box.style.setProperty('--fh', String(f.h));
+  m.box = box;
+  if (!m.mine) {
+    const service = f.kind === 'snm' || f.kind === 'sdt';
+    box.title = service ? 'Filled in when signing is finished' : 'Filled in by another signer';
+    box.append(
+      el(
+        'span',
+        { class: 'sr-only' },
+        service ? `${KIND_NAMES[f.kind]}, filled in for you: ` : 'Another signer’s field: ',
+      ),
+      readOnlyContent(m),
+    );
+    return box;
+  }
+  const errId = uid('err');
+  m.err = el('span', { class: 'field-error', id: errId });
+  m.control = controlFor(m, errId);
+  box.append(m.control, m.err);
+  if (f.kind === 'att') attachmentControls(m, box);
+  box.append(
+    el('span', { class: 'field-tip', 'aria-hidden': 'true' }, `${nameOf(m)}${f.required ? ' *' : ''}`),
+  );
+  m.control.addEventListener('focus', () => setCurrent(m));
+  if (f.kind === 'sig' || f.kind === 'ini') renderMark(m);
+  if (f.kind === 'cbg') renderChoices(m);
+  renderFilled(m);
+  return box;
+}
+
+/** An attachment field: the button opens a hidden file input. */
+function attachmentControls(m, container) {
+  const input = el('input', {
+    type: 'file',
+    class: 'sr-only',
+    tabindex: '-1',
+    accept: acceptOf(m.f),
+    'aria-hidden': 'true',
+  });
+  m.fileName = el('span', { class: 'file-name' });
+  m.control.addEventListener('click', () => input.click());
+  input.addEventListener('change', () => {
+    attach(m, input.files[0]);
+    input.value = '';
+  });
+  container.append(input);
+  renderAttachment(m);
+}
+
+/** Attachment fields have no place on a page: they are listed after the documents. */
+export function attachmentRow(m) {
+  const f = m.f;
+  const errId = uid('err');
+  const titleId = uid('att');
+  m.err = el('span', { class: 'field-error block', id: errId });
+  m.control = el('button', {
+    type: 'button',
+    class: 'btn',
+    'aria-describedby': `${titleId} ${errId}`,
+    'aria-required': f.required ? 'true' : undefined,
+  });
+  const row = el(
+    'li',
+    { class: `attachment mine${f.required ? ' required' : ''}` },
+    el(
+      'div',
+      { class: 'attachment-text' },
+      el(
+        'span',
+        { class: 'attachment-title', id: titleId },
+        nameOf(m),
+        f.required ? el('span', { class: 'req' }, ' *') : null,
+      ),
+      el('span', { class: 'hint' }, attachmentHint(f)),
+    ),
+  );
+  m.box = row;
+  attachmentControls(m, row);
+  row.append(el('div', { class: 'attachment-file' }, m.fileName, m.control), m.err);
+  m.control.addEventListener('focus', () => setCurrent(m));
+  renderFilled(m);
+  return row;
+}

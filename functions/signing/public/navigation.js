@@ -1,0 +1,86 @@
+// @ts-check
+// Where the page goes: it opens the signer's session and reads the state, and shows whatever the
+// state says is next (the router, app.js). After a refused step it reads the state again; when the
+// link or session is gone it shows the clear page for that.
+import { ApiError, api, hasSession, openSession } from './api.js';
+import { main, showMessage } from './chrome.js';
+import { el } from './dom.js';
+import { page } from './state.js';
+
+/** @type {() => void} */
+let router = () => {};
+
+/** The router (app.js), which picks the step to show from the state; kept here so steps need not import it. */
+export function setRouter(fn) {
+  router = fn;
+}
+
+/** Shows the step the state calls for. */
+export const route = () => router();
+
+export async function start() {
+  main.replaceChildren(el('p', { class: 'loading', role: 'status' }, 'Loading your documents…'));
+  try {
+    if (!hasSession()) await openSession();
+    page.state = await api.state();
+    route();
+  } catch (err) {
+    failure(err);
+  }
+}
+
+/** Reads the state again after the service refused a step (the bundle may have ended meanwhile). */
+export async function reload() {
+  try {
+    page.state = await api.state();
+    route();
+  } catch (err) {
+    failure(err);
+  }
+}
+
+const retryButton = () =>
+  el('button', { type: 'button', class: 'btn primary', onclick: () => start() }, 'Try again');
+
+export function failure(err) {
+  if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
+    showMessage(
+      'This link does not work',
+      'This signing link is not valid or has expired. If you still need to sign, ask the sender for a new link.',
+      { tone: 'stop' },
+    );
+  } else if (err instanceof ApiError && err.status === 410) {
+    showMessage(
+      'This link was already used',
+      'A signing link opened from another site works once. Go back to the page you came from to start signing again.',
+      { tone: 'stop' },
+    );
+  } else if (err instanceof ApiError && err.status === 0) {
+    showMessage('You seem to be offline', 'Check your connection, then try again.', {
+      tone: 'stop',
+      extra: retryButton(),
+    });
+  } else {
+    showMessage('Something went wrong', 'The page could not be loaded. Try again in a moment.', {
+      tone: 'stop',
+      extra: retryButton(),
+    });
+  }
+}
+
+/**
+ * Answers after which the page cannot go on as it is: the bundle changed (409: read the state
+ * again, which shows why), or the link and session are gone (404, 410: the clear page).
+ */
+export function ended(err) {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 409) {
+    reload();
+    return true;
+  }
+  if (err.status === 404 || err.status === 410) {
+    failure(err);
+    return true;
+  }
+  return false;
+}

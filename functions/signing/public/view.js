@@ -1,0 +1,225 @@
+// @ts-check
+// The signing view: the documents with the signer's fields on them, the files to attach, and the
+// finish card (payment, consent, finish or decline).
+import { ApiError, api, documentBytes } from './api.js';
+import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
+import { declineDialog } from './dialogs.js';
+import { el } from './dom.js';
+import { filled, nameOf, renderError } from './field-render.js';
+import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
+import { ended } from './navigation.js';
+import { showDone } from './outcomes.js';
+import { paymentStep } from './payment.js';
+import { flushSaves, saveStatusLine } from './saving.js';
+import { form, page } from './state.js';
+import { openPdf, showPage } from './viewer.js';
+
+export function showSigning() {
+  const s = page.state;
+  form.current = undefined;
+  form.visited.clear();
+  const order = new Map(s.documents.map((d, i) => [d.key, i]));
+  const pageCount = new Map(s.documents.map((d) => [d.key, d.pages.length]));
+  form.models = s.fields.map((f) => ({
+    f,
+    path: `${f.doc_key}.${f.key}`,
+    value: f.value ?? '',
+    mine: f.editable,
+  }));
+  const onPage = (m) => m.f.page >= 1 && m.f.page <= (pageCount.get(m.f.doc_key) ?? 0);
+  const byPlace = (a, b) =>
+    order.get(a.f.doc_key) - order.get(b.f.doc_key) || a.f.page - b.f.page || a.f.y - b.f.y || a.f.x - b.f.x;
+  const placed = form.models.filter(onPage).sort(byPlace);
+  const unplaced = form.models.filter((m) => !onPage(m) && m.mine);
+  form.mine = [...placed.filter((m) => m.mine), ...unplaced];
+
+  // Top bar: whether everything is saved, where the signer stands, and the guide.
+  tools.replaceChildren(saveStatusLine(), ...guideBar());
+
+  const heading = el('h1', { id: 'doc-title', tabindex: '-1' }, s.bundle.label || 'Documents to sign');
+  const intro = el(
+    'section',
+    { class: 'card intro', 'aria-labelledby': 'doc-title' },
+    s.bundle.is_test
+      ? el('p', { class: 'test-banner' }, 'Test request: signing it has no legal effect.')
+      : null,
+    heading,
+    el(
+      'p',
+      {},
+      `${requester()} asked you, ${s.packet.name}, to review and sign ${
+        s.documents.length === 1 ? 'this document' : `these ${s.documents.length} documents`
+      }. Fill in the fields marked for you, then finish at the bottom.`,
+    ),
+    el(
+      'ul',
+      { class: 'legend', 'aria-label': 'Legend' },
+      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), 'Your fields'),
+      el('li', {}, el('span', { class: 'swatch required', 'aria-hidden': 'true' }), 'Required (*)'),
+      el('li', {}, el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }), 'Others’ fields'),
+    ),
+    el('p', { class: 'hint' }, 'Use “Next field” to go from field to field. Changes are saved as you go.'),
+  );
+
+  const docs = s.documents.map((doc) => {
+    const pdf = documentBytes(doc.key).then((bytes) => openPdf(bytes, doc.file_url));
+    pdf.catch(() => undefined);
+    const section = el(
+      'section',
+      { class: 'doc', 'aria-label': doc.name },
+      el(
+        'h2',
+        { class: 'doc-title' },
+        doc.name,
+        el('span', { class: 'doc-pages' }, `${doc.pages.length} page${doc.pages.length === 1 ? '' : 's'}`),
+      ),
+    );
+    doc.pages.forEach((p, i) => {
+      const number = i + 1;
+      const frame = el('div', {
+        class: 'page',
+        role: 'group',
+        'aria-label': `${doc.name}, page ${number} of ${doc.pages.length}`,
+      });
+      frame.style.aspectRatio = `${p.width} / ${p.height}`;
+      const canvas = el('canvas', { class: 'page-canvas', 'aria-hidden': 'true' });
+      frame.append(canvas, el('span', { class: 'page-loading', 'aria-hidden': 'true' }, 'Loading page…'));
+      for (const m of placed) if (m.f.doc_key === doc.key && m.f.page === number) frame.append(fieldBox(m));
+      showPage(pdf, number, frame, canvas, () => frame.classList.add('failed'));
+      section.append(
+        frame,
+        el('p', { class: 'page-number', 'aria-hidden': 'true' }, `Page ${number} of ${doc.pages.length}`),
+      );
+    });
+    return section;
+  });
+
+  const attachments =
+    unplaced.length > 0
+      ? el(
+          'section',
+          { class: 'card attachments', 'aria-labelledby': 'att-title' },
+          el('h2', { id: 'att-title' }, 'Files to attach'),
+          el('ul', { class: 'attachment-list' }, unplaced.map(attachmentRow)),
+        )
+      : null;
+
+  main.replaceChildren(intro, ...docs, attachments ?? '', finishCard());
+  setTitle(s.bundle.label || 'Sign documents');
+  updateProgress();
+  heading.focus();
+}
+
+function finishCard() {
+  const consent = el('input', { type: 'checkbox', id: 'consent', 'aria-describedby': 'consent-error' });
+  const consentError = el('span', { class: 'field-error block', id: 'consent-error' });
+  const summary = el('div', { class: 'finish-summary', id: 'finish-summary', role: 'alert' });
+  const finish = el(
+    'button',
+    { type: 'button', class: 'btn primary large', id: 'finish-button' },
+    'Finish signing',
+  );
+  const decline = el('button', { type: 'button', class: 'btn link danger' }, 'Decline to sign');
+  consent.addEventListener('change', () => {
+    if (consent.checked) consentError.textContent = '';
+  });
+  finish.addEventListener('click', () => complete(finish, consent, consentError, summary));
+  decline.addEventListener('click', () => declineSigning(summary));
+  return el(
+    'section',
+    { class: 'card finish', id: 'finish', 'aria-labelledby': 'finish-title' },
+    el('h2', { id: 'finish-title' }, 'Finish'),
+    page.state.payment ? paymentStep() : '',
+    summary,
+    el('div', { class: 'consent' }, consent, el('label', { for: 'consent' }, page.state.consent_text)),
+    consentError,
+    el('div', { class: 'finish-actions' }, finish, decline),
+  );
+}
+
+async function complete(button, consent, consentError, summary) {
+  summary.replaceChildren();
+  if (page.state.payment?.required) {
+    summary.append(el('p', {}, 'Pay first: the payment is due before you finish.'));
+    document.getElementById('pay-button')?.focus();
+    return;
+  }
+  await flushSaves();
+  const missing = form.mine.filter((m) => m.f.required && !filled(m));
+  for (const m of missing) {
+    m.requiredError = 'This field is required.';
+    renderError(m);
+  }
+  const wrong = form.mine.filter((m) => m.clientError || m.serverError);
+  const problems = [...missing, ...wrong.filter((m) => !missing.includes(m))];
+  if (problems.length > 0) {
+    summary.append(
+      el(
+        'p',
+        {},
+        problems.length === 1
+          ? 'One field needs your attention:'
+          : `${problems.length} fields need your attention:`,
+      ),
+      el(
+        'ul',
+        {},
+        problems.map((m) =>
+          el(
+            'li',
+            {},
+            el('button', { type: 'button', class: 'btn link', onclick: () => goTo(m) }, nameOf(m)),
+            ` – ${m.requiredError || m.serverError || m.clientError}`,
+          ),
+        ),
+      ),
+    );
+    goTo(problems[0]);
+    return;
+  }
+  if (!consent.checked) {
+    consentError.textContent = 'Tick the box to agree to sign electronically.';
+    consent.focus();
+    return;
+  }
+  button.disabled = true;
+  button.textContent = 'Finishing…';
+  try {
+    page.state = await api.complete();
+    page.justFinished = true;
+    showDone();
+  } catch (err) {
+    button.disabled = false;
+    button.textContent = 'Finish signing';
+    if (ended(err)) return;
+    if (err instanceof ApiError && err.status === 400) {
+      const refused = err.fields
+        .map((e) => [form.models.find((m) => m.path === e.field), e])
+        .filter(([m]) => m);
+      for (const [m, e] of refused) {
+        m.serverError = e.message;
+        renderError(m);
+      }
+      if (refused.length > 0) {
+        summary.append(el('p', {}, err.message));
+        goTo(refused[0][0]);
+        return;
+      }
+    }
+    summary.append(el('p', {}, messageOf(err)));
+  }
+}
+
+async function declineSigning(summary) {
+  const reason = await declineDialog({ requester: page.state.bundle.requester_name });
+  if (!reason) return;
+  try {
+    page.state = await api.decline(reason);
+    showMessage('You declined to sign', `${requester()} was told that you declined, and why.`, {
+      tone: 'stop',
+    });
+  } catch (err) {
+    if (ended(err)) return;
+    summary.replaceChildren(el('p', {}, messageOf(err)));
+  }
+}
