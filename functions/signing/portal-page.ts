@@ -19,7 +19,7 @@ import {
   startPortalSigning,
   type TPortalLimits,
 } from '../../shared/domain/envelope-templates/start-portal-signing';
-import type { TFieldError } from '../../shared/domain/errors';
+import { NotFoundError, type TFieldError, ThrottledError, ValidationError } from '../../shared/domain/errors';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type {
@@ -128,7 +128,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
     try {
       return await portalTemplate(portal, req.params.id!);
     } catch (err) {
-      if ((err as Error).name === 'NotFoundError') return undefined;
+      if (err instanceof NotFoundError) return undefined;
       throw err;
     }
   };
@@ -142,10 +142,9 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
         try {
           await countPortalView(portal, req.client.ip, deps.limits ?? PORTAL_LIMITS);
         } catch (err) {
-          const e = err as Error & { retryAfterSeconds?: number };
-          if (e.name !== 'ThrottledError') throw err;
-          return html(req, 429, messagePage(base, 'Too many requests', e.message), {
-            'Retry-After': String(e.retryAfterSeconds ?? 60),
+          if (!(err instanceof ThrottledError)) throw err;
+          return html(req, 429, messagePage(base, 'Too many requests', err.message), {
+            'Retry-After': String(err.retryAfterSeconds),
           });
         }
         const t = await templateOr404(req);
@@ -175,22 +174,21 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
           );
           return html(req, 303, '', { Location: started.url });
         } catch (err) {
-          const e = err as Error & { fieldErrors?: TFieldError[]; retryAfterSeconds?: number };
           if (
-            e.name === 'ValidationError' &&
-            e.fieldErrors?.every((f) => f.field === 'name' || f.field === 'email')
+            err instanceof ValidationError &&
+            err.fieldErrors.every((f) => f.field === 'name' || f.field === 'email')
           )
-            return html(req, 400, formPage(base, t, { ...form, errors: e.fieldErrors }));
-          if (e.name === 'ThrottledError')
-            return html(req, 429, formPage(base, t, { ...form, message: e.message }), {
-              'Retry-After': String(e.retryAfterSeconds ?? 3600),
+            return html(req, 400, formPage(base, t, { ...form, errors: err.fieldErrors }));
+          if (err instanceof ThrottledError)
+            return html(req, 429, formPage(base, t, { ...form, message: err.message }), {
+              'Retry-After': String(err.retryAfterSeconds),
             });
           // The template no longer makes a valid bundle (a document template deleted since): the
           // visitor can do nothing about it; the account's owner sees why in the logs.
-          if (e.name === 'ValidationError') {
+          if (err instanceof ValidationError) {
             req.log.warn('portal template makes no valid bundle', {
               templateId: t.id,
-              errors: e.fieldErrors,
+              errors: err.fieldErrors,
             });
             return html(
               req,

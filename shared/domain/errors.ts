@@ -1,19 +1,29 @@
-// Domain errors carry a name and what the caller needs to fix; the HTTP status and wire code
-// for each name are decided in one place, shared/http/error-mapping.ts.
+// The errors the service raises on purpose, one family: each is a ServiceError with a message
+// for whoever must act and, where another error led to it, that error as its `cause`. The HTTP
+// status and wire code of each class are decided in one place, shared/http/error-mapping.ts, by
+// class; an error outside the family is a 500 whose message never reaches the client.
+
+/** The family's base: what the service says on purpose, with what led to it. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
 
 export interface TFieldError {
   field: string;
   message: string;
 }
 
-export class NotFoundError extends Error {
+export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
   constructor(message = 'Not found.') {
     super(message);
   }
 }
 
-export class ValidationError extends Error {
+export class ValidationError extends ServiceError {
   override name = 'ValidationError';
   constructor(
     message: string,
@@ -23,18 +33,18 @@ export class ValidationError extends Error {
   }
 }
 
-export class ConflictError extends Error {
+export class ConflictError extends ServiceError {
   override name = 'ConflictError';
 }
 
-export class PermissionDeniedError extends Error {
+export class PermissionDeniedError extends ServiceError {
   override name = 'PermissionDeniedError';
   constructor(message = 'You do not have permission to perform this action.') {
     super(message);
   }
 }
 
-export class ThrottledError extends Error {
+export class ThrottledError extends ServiceError {
   override name = 'ThrottledError';
   constructor(
     readonly retryAfterSeconds: number,
@@ -45,7 +55,7 @@ export class ThrottledError extends Error {
 }
 
 /** An optimistic-concurrency write lost a race; use cases retry on it, HTTP maps it to 409. */
-export class ConcurrentUpdateError extends Error {
+export class ConcurrentUpdateError extends ServiceError {
   override name = 'ConcurrentUpdateError';
   constructor(message = 'The resource was changed by another request; try again.') {
     super(message);
@@ -53,12 +63,12 @@ export class ConcurrentUpdateError extends Error {
 }
 
 /** A single-use link that was used already. */
-export class GoneError extends Error {
+export class GoneError extends ServiceError {
   override name = 'GoneError';
 }
 
 /** A signer's session that is missing, unknown or expired: the page must be opened again. */
-export class SigningSessionError extends Error {
+export class SigningSessionError extends ServiceError {
   override name = 'SigningSessionError';
   constructor(message = 'Your signing session has ended. Open your signing link again.') {
     super(message);
@@ -69,6 +79,17 @@ export class SigningSessionError extends Error {
  * Something the operator must set up is missing or broken (e.g. the payment processor's keys):
  * 503, so that callers (and Stripe's webhook deliveries) retry once it is fixed.
  */
-export class ServiceUnavailableError extends Error {
+export class ServiceUnavailableError extends ServiceError {
   override name = 'ServiceUnavailableError';
+}
+
+/**
+ * A stored object that is not there: the blob store's adapter says so in these words, so that
+ * use cases never look at a storage service's own errors.
+ */
+export class BlobNotFoundError extends ServiceError {
+  override name = 'BlobNotFoundError';
+  constructor(key: string, options?: { cause?: unknown }) {
+    super(`No stored object at ${key}.`, options);
+  }
 }

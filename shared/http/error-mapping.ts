@@ -1,5 +1,25 @@
-import type { TFieldError } from '../domain/errors';
+import {
+  ConcurrentUpdateError,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  PermissionDeniedError,
+  ServiceUnavailableError,
+  SigningSessionError,
+  type TFieldError,
+  ThrottledError,
+  ValidationError,
+} from '../domain/errors';
 import type { TErrorCode } from './error-body';
+import {
+  AuthenticationFailedError,
+  MethodNotAllowedError,
+  NotAuthenticatedError,
+  ParseError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  UnsupportedMediaTypeError,
+} from './errors';
 
 export interface THttpErrorShape {
   status: number;
@@ -9,48 +29,54 @@ export interface THttpErrorShape {
   headers: Record<string, string>;
 }
 
-type TMapper = (err: Error & Record<string, unknown>) => Omit<THttpErrorShape, 'message' | 'fieldErrors'> & {
-  fieldErrors?: TFieldError[];
-};
+type TMapped = Omit<THttpErrorShape, 'message' | 'fieldErrors'> & { fieldErrors?: TFieldError[] };
 
-// Every error name the service raises, and what it means on the wire. Anything else is a 500
-// whose message never reaches the client.
-const byName: Record<string, TMapper> = {
-  ValidationError: (e) => ({
-    status: 400,
-    code: 'invalid',
-    headers: {},
-    fieldErrors: (e.fieldErrors as TFieldError[] | undefined) ?? [],
-  }),
-  ParseError: () => ({ status: 400, code: 'parse_error', headers: {} }),
-  NotAuthenticatedError: () => ({ status: 401, code: 'not_authenticated', headers: {} }),
-  AuthenticationFailedError: () => ({ status: 401, code: 'authentication_failed', headers: {} }),
-  PermissionDeniedError: () => ({ status: 403, code: 'permission_denied', headers: {} }),
-  NotFoundError: () => ({ status: 404, code: 'not_found', headers: {} }),
-  RouteNotFoundError: () => ({ status: 404, code: 'not_found', headers: {} }),
-  MethodNotAllowedError: (e) => ({
+/** Error classes the service answers with on purpose (shared/domain/errors.ts, ./errors.ts). */
+// biome-ignore lint/suspicious/noExplicitAny: constructors of any signature
+type TErrorClass<E extends Error> = abstract new (...args: any[]) => E;
+
+/** A class and what its errors mean on the wire; the mapper is called only on errors of that class. */
+const rule = <E extends Error>(type: TErrorClass<E>, map: (e: E) => TMapped) => ({
+  type: type as TErrorClass<Error>,
+  map: (e: Error) => map(e as E),
+});
+
+const plain = (status: number, code: TErrorCode) => () => ({ status, code, headers: {} });
+
+// Every error class the service raises on purpose, and what it means on the wire. A subclass is
+// answered by its own rule (each class is listed once; none of these extends another but the
+// base). Anything else is a 500 whose message never reaches the client.
+const RULES = [
+  rule(ValidationError, (e) => ({ status: 400, code: 'invalid', headers: {}, fieldErrors: e.fieldErrors })),
+  rule(ParseError, plain(400, 'parse_error')),
+  rule(NotAuthenticatedError, plain(401, 'not_authenticated')),
+  rule(AuthenticationFailedError, plain(401, 'authentication_failed')),
+  rule(PermissionDeniedError, plain(403, 'permission_denied')),
+  rule(NotFoundError, plain(404, 'not_found')),
+  rule(RouteNotFoundError, plain(404, 'not_found')),
+  rule(MethodNotAllowedError, (e) => ({
     status: 405,
     code: 'method_not_allowed',
-    headers: { Allow: (e.allow as string[]).join(', ') },
-  }),
-  SigningSessionError: () => ({ status: 401, code: 'authentication_failed', headers: {} }),
-  GoneError: () => ({ status: 410, code: 'not_found', headers: {} }),
-  ConflictError: () => ({ status: 409, code: 'conflict', headers: {} }),
-  ConcurrentUpdateError: () => ({ status: 409, code: 'conflict', headers: {} }),
-  PayloadTooLargeError: () => ({ status: 413, code: 'invalid', headers: {} }),
-  UnsupportedMediaTypeError: () => ({ status: 415, code: 'unsupported_media_type', headers: {} }),
-  ServiceUnavailableError: () => ({ status: 503, code: 'service_unavailable', headers: {} }),
-  ThrottledError: (e) => ({
+    headers: { Allow: e.allow.join(', ') },
+  })),
+  rule(SigningSessionError, plain(401, 'authentication_failed')),
+  rule(GoneError, plain(410, 'not_found')),
+  rule(ConflictError, plain(409, 'conflict')),
+  rule(ConcurrentUpdateError, plain(409, 'conflict')),
+  rule(PayloadTooLargeError, plain(413, 'invalid')),
+  rule(UnsupportedMediaTypeError, plain(415, 'unsupported_media_type')),
+  rule(ServiceUnavailableError, plain(503, 'service_unavailable')),
+  rule(ThrottledError, (e) => ({
     status: 429,
     code: 'throttled',
     headers: { 'Retry-After': String(e.retryAfterSeconds) },
-  }),
-};
+  })),
+];
 
 export function toHttpError(err: unknown): THttpErrorShape {
-  const e = err instanceof Error ? (err as Error & Record<string, unknown>) : new Error(String(err));
-  const mapper = byName[e.name];
-  if (!mapper) {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const found = RULES.find((r) => e instanceof r.type);
+  if (!found) {
     return {
       status: 500,
       code: 'error',
@@ -59,6 +85,6 @@ export function toHttpError(err: unknown): THttpErrorShape {
       headers: {},
     };
   }
-  const mapped = mapper(e as Error & Record<string, unknown>);
+  const mapped = found.map(e);
   return { message: e.message, fieldErrors: [], ...mapped };
 }

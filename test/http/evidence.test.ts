@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -600,6 +600,22 @@ describe('a bundle whose evidence cannot be made', () => {
     expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
     expect((await call('GET', `/packets/${b.packets[0].id}/coe/`)).status).toBe(409);
     await call('DELETE', `/webhooks/${hook.body.id}/`);
+  }, 120_000);
+
+  it('fails at once for an original that is gone from storage: document_missing, never a retry', async () => {
+    const b = await aBundle();
+    await createS3Client(runtime.config).send(
+      new DeleteObjectCommand({
+        Bucket: runtime.config.bucketName,
+        Key: `accounts/${runtime.demo.accountId}/bundles/${b.id}/originals/lease.pdf`,
+      }),
+    );
+    await signToCompletion(b);
+    const failed = await docsReady(b.id);
+    expect(failed.status).toBe('fa');
+    expect(failed.errors).toEqual([
+      { code: 'document_missing', message: expect.stringContaining('"lease"') },
+    ]);
   }, 120_000);
 
   it('never seals without a timestamp: an authority that is down is retried, then the bundle fails', async () => {

@@ -1,6 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
+import {
+  ConcurrentUpdateError,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  PermissionDeniedError,
+  ServiceError,
+  ServiceUnavailableError,
+  SigningSessionError,
+  ThrottledError,
+  ValidationError,
+} from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
 import { errorBody } from '../../shared/http/error-body';
 import { toHttpError } from '../../shared/http/error-mapping';
@@ -82,6 +93,39 @@ describe('error body', () => {
     const internal = toHttpError(new Error('connect ECONNREFUSED 10.0.0.1:5432'));
     expect(internal).toMatchObject({ status: 500, code: 'error' });
     expect(internal.message).not.toContain('ECONNREFUSED');
+  });
+  it('maps by class, not by name: an error that only calls itself ValidationError is a 500', () => {
+    const impostor = Object.assign(new Error('Field f is wrong'), {
+      name: 'ValidationError',
+      fieldErrors: [],
+    });
+    expect(toHttpError(impostor)).toMatchObject({
+      status: 500,
+      code: 'error',
+      message: 'A server error occurred.',
+    });
+    // Every member of the family that the API answers with has its own rule.
+    const family: [Error, number][] = [
+      [new NotFoundError(), 404],
+      [new ConflictError('x'), 409],
+      [new ConcurrentUpdateError(), 409],
+      [new ThrottledError(7), 429],
+      [new GoneError('x'), 410],
+      [new SigningSessionError(), 401],
+      [new PermissionDeniedError(), 403],
+      [new ServiceUnavailableError('x'), 503],
+    ];
+    for (const [err, status] of family) {
+      expect(err).toBeInstanceOf(ServiceError);
+      expect(toHttpError(err).status, err.name).toBe(status);
+    }
+    expect(toHttpError(new ThrottledError(7)).headers).toEqual({ 'Retry-After': '7' });
+  });
+  it('keeps what led to an error as its cause', () => {
+    const cause = new Error('ConditionalCheckFailed');
+    const err = new ConflictError('Please try again.', { cause });
+    expect(err.cause).toBe(cause);
+    expect(toHttpError(err)).toMatchObject({ status: 409, message: 'Please try again.' });
   });
 });
 

@@ -1,5 +1,6 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { BlobNotFoundError } from '../../domain/errors';
 import type { TBlobStore } from '../../ports';
 
 /** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
@@ -11,8 +12,15 @@ export function createBlobStore(s3: S3Client, bucket: string): TBlobStore {
       );
     },
     async get(key) {
-      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return Buffer.from(await out.Body!.transformToByteArray());
+      try {
+        const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return Buffer.from(await out.Body!.transformToByteArray());
+      } catch (err) {
+        // S3's word for a missing object becomes the domain's, so use cases never read S3 errors.
+        if (err instanceof NoSuchKey || (err as Error).name === 'NoSuchKey')
+          throw new BlobNotFoundError(key, { cause: err });
+        throw err;
+      }
     },
     presignGet: (key, expiresIn) =>
       getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }),

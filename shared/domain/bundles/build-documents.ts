@@ -1,3 +1,4 @@
+import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports';
 import {
   BUNDLE_LIMITS,
@@ -158,9 +159,7 @@ async function findText(pdf: TPdfTools, bytes: Buffer, searches: string[], field
     return await pdf.findText(bytes, searches);
   } catch (err) {
     const message =
-      (err as Error).name === 'PdfRejectedError'
-        ? (err as Error).message
-        : 'The text of this document could not be read.';
+      err instanceof PdfRejectedError ? err.message : 'The text of this document could not be read.';
     throw invalid([{ field, message }]);
   }
 }

@@ -18,7 +18,7 @@ import {
 } from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
 import type { TAccount, TPayout } from '../accounts/account';
-import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
 import { templateDocuments } from '../templates/template-documents';
 import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
@@ -239,7 +239,7 @@ async function writeBundle(
   try {
     await deps.bundles.create(bundle, stored);
   } catch (err) {
-    if ((err as Error).name === 'ConcurrentUpdateError') throw new ConflictError('Please try again.');
+    if (err instanceof ConcurrentUpdateError) throw new ConflictError('Please try again.', { cause: err });
     throw err;
   }
   await countUsage(deps, bundle);

@@ -7,6 +7,7 @@ import type {
   TIds,
   TSigningRecordStore,
 } from '../../ports';
+import { ServiceError } from '../errors';
 
 /** What the document worker's use cases need. */
 export type TEvidenceDeps = {
@@ -28,7 +29,7 @@ export type TJobOutcome = { kind: 'done'; detail: string } | { kind: 'wait'; sec
  * uploaded, an audit trail that does not verify): the job fails at once, with `code` and a
  * message for the sender on the bundle.
  */
-export class EvidenceInputError extends Error {
+export class EvidenceInputError extends ServiceError {
   override name = 'EvidenceInputError';
   constructor(
     readonly code: string,
@@ -43,7 +44,7 @@ export class EvidenceInputError extends Error {
  * per URL in the order tried (never a credential). A seal is not written without its timestamp, so
  * the document job is retried, and after its last attempt the bundle fails.
  */
-export class TimestampUnavailableError extends Error {
+export class TimestampUnavailableError extends ServiceError {
   override name = 'TimestampUnavailableError';
   constructor(readonly failures: { url: string; reason: string }[]) {
     super(
@@ -60,7 +61,7 @@ export class TimestampUnavailableError extends Error {
  * did not check out. `failures` names each certificate (its subject) and why. Like a missing
  * timestamp, the job is retried and the bundle shows the reason.
  */
-export class ValidationDataUnavailableError extends Error {
+export class ValidationDataUnavailableError extends ServiceError {
   override name = 'ValidationDataUnavailableError';
   constructor(readonly failures: { certificate: string; reason: string }[]) {
     super(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TBlobStore } from '../../ports';
 import type { TDocument } from '../bundles/bundle';
+import { BlobNotFoundError } from '../errors';
 import { EvidenceInputError } from './evidence-deps';
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -14,7 +15,7 @@ export async function readOriginal(deps: { blobs: TBlobStore }, doc: TDocument):
   try {
     bytes = await deps.blobs.get(doc.blobKey);
   } catch (err) {
-    if ((err as Error).name === 'NoSuchKey') {
+    if (err instanceof BlobNotFoundError) {
       throw new EvidenceInputError('document_missing', `The original of document "${doc.key}" is missing.`);
     }
     throw err;

@@ -1,10 +1,11 @@
 import type { TBundleStore, TClock, TNotificationStore } from '../../ports';
 import { changeBundle } from '../bundles/change-bundle';
 import { event } from '../bundles/send-bundle';
+import { ServiceError } from '../errors';
 import { maskRecipient, type TDeliveryReport } from './notification';
 
 /** A report names a message this service has no record of (yet): the caller retries it later. */
-export class UnknownMessageError extends Error {
+export class UnknownMessageError extends ServiceError {
   override name = 'UnknownMessageError';
 }
 

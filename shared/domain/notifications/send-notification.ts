@@ -12,6 +12,7 @@ import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
 import { event } from '../bundles/send-bundle';
+import { ServiceError } from '../errors';
 import { createSigningLink } from '../signing/signing-link';
 import type { TNotificationJob } from '../webhooks/outbox';
 import {
@@ -48,7 +49,7 @@ export type TNotifyOutcome =
 const STALE_READ_RETRY_SECONDS = 5;
 
 /** Some messages of a job were not sent; each is recorded on the bundle already. */
-export class NotificationNotSentError extends Error {
+export class NotificationNotSentError extends ServiceError {
   override name = 'NotificationNotSentError';
   constructor(readonly failures: { recipient: string; error: unknown }[]) {
     super(`${failures.length} message(s) not sent: ${failures.map((f) => errorName(f.error)).join(', ')}`);
@@ -56,7 +57,7 @@ export class NotificationNotSentError extends Error {
 }
 
 /** A message that can never be sent as addressed (not retried; recorded on the bundle). */
-class UndeliverableError extends Error {
+class UndeliverableError extends ServiceError {
   override name = 'UndeliverableError';
 }
 
