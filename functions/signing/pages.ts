@@ -4,11 +4,11 @@
 
 import type { TConfig } from '../../shared/config';
 import type { TBrand } from '../../shared/domain/accounts/account';
-import { hashApiKey } from '../../shared/domain/accounts/api-key-secret';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
+import { hashToken, isToken } from '../../shared/domain/tokens';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
@@ -19,7 +19,6 @@ import { accountFrameAncestors, logoOrigin, securityHeaders } from './security-h
 
 export type TPageDeps = TSigningDeps & { config: TConfig };
 
-const TOKEN = /^[0-9A-Za-z]{43}$/;
 /** Assets under their current version are immutable: the version is a hash of their content. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
@@ -130,7 +129,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     const token = req.params.token ?? '';
     const base = basePath(req);
     const { version } = signingAssets();
-    const link = TOKEN.test(token) ? await deps.tokens.get(hashApiKey(token)) : undefined;
+    const link = isToken(token) ? await deps.tokens.get(hashToken(token)) : undefined;
     if (!usable(link, deps.clock.now())) {
       const message = {
         title: 'This link does not work',

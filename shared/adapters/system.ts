@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { randomBase62 } from '../domain/accounts/api-key-secret';
+import { randomBase62 } from '../domain/random';
 import type { TClock, TIds } from '../ports';
 
 export const systemClock: TClock = { now: () => new Date() };

@@ -16,10 +16,10 @@ import { createPublishingBundleStore } from '../../shared/adapters/bundle-publis
 import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
-import { hashApiKey } from '../../shared/domain/accounts/api-key-secret';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import { event } from '../../shared/domain/bundles/send-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
+import { hashToken } from '../../shared/domain/tokens';
 import type { TNotificationJob } from '../../shared/domain/webhooks/outbox';
 import { createLogger } from '../../shared/logger';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
@@ -141,7 +141,7 @@ async function tokenOf(text: string) {
   const token = LINK().exec(text)?.[1];
   expect(token, text).toBeDefined();
   const out = await runtime.db.send(
-    new GetCommand({ TableName: runtime.config.tableName, Key: bundleKeys.signingToken(hashApiKey(token!)) }),
+    new GetCommand({ TableName: runtime.config.tableName, Key: bundleKeys.signingToken(hashToken(token!)) }),
   );
   return out.Item;
 }

@@ -3,8 +3,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
-import { hashApiKey, randomBase62 } from '../../shared/domain/accounts/api-key-secret';
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
+import { hashToken, newToken } from '../../shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
@@ -147,7 +147,7 @@ describe('create a preparation session', () => {
     const b = await aSession({ template_id: t.id });
     expect(a.token).not.toBe(b.token);
     const store = createPrepSessionStore(runtime.db, runtime.config.tableName);
-    const stored = await store.get(hashApiKey(a.token));
+    const stored = await store.get(hashToken(a.token));
     expect(stored).toMatchObject({ templateId: t.id, accountId: runtime.demo.accountId });
     expect(JSON.stringify(stored)).not.toContain(a.token);
   });
@@ -277,7 +277,7 @@ describe('the preparation page and its token', () => {
 
     // An account without origins (the demo account), and an unknown link: no framing at all.
     const plain = await aSession({ name: 'Not framed', file_b64: b64 });
-    for (const url of [plain.url, `${runtime.baseUrl}/prepare/${randomBase62(43)}`]) {
+    for (const url of [plain.url, `${runtime.baseUrl}/prepare/${newToken()}`]) {
       const page = await fetch(url);
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -285,7 +285,7 @@ describe('the preparation page and its token', () => {
   });
 
   it('an unknown or malformed token: 404 page and 404 API answers', async () => {
-    for (const token of [randomBase62(43), 'short']) {
+    for (const token of [newToken(), 'short']) {
       const page = await fetch(`${runtime.baseUrl}/prepare/${token}`);
       expect(page.status).toBe(404);
       expect(await page.text()).toContain('This link does not work');
@@ -299,9 +299,9 @@ describe('the preparation page and its token', () => {
 
   it('an expired session: 410 page and 410 API answers', async () => {
     const t = await aTemplate();
-    const token = randomBase62(43);
+    const token = newToken();
     await createPrepSessionStore(runtime.db, runtime.config.tableName).create({
-      hash: hashApiKey(token),
+      hash: hashToken(token),
       accountId: runtime.demo.accountId,
       userId: runtime.demo.userId,
       templateId: t.id,

@@ -1,6 +1,6 @@
 import type { TBundleStore, TClock, TSigningTokenStore } from '../../ports';
-import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import { ConflictError } from '../errors';
+import { hashToken, newToken } from '../tokens';
 import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
 
@@ -28,10 +28,10 @@ export async function createEmbedUrl(
       `This signer cannot sign now (bundle "${bundle.status}", packet "${packet.status}").`,
     );
   }
-  const token = randomBase62(43);
+  const token = newToken();
   const expires = new Date(now.getTime() + EMBED_URL_TTL_SECONDS * 1000).toISOString();
   await deps.tokens.create({
-    hash: hashApiKey(token),
+    hash: hashToken(token),
     accountId,
     bundleId: bundle.id,
     packetId,

@@ -1,8 +1,8 @@
-import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import { changeBundle } from '../bundles/change-bundle';
 import { event } from '../bundles/send-bundle';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
+import { hashToken, newToken } from '../tokens';
 import {
   cannotSign,
   loadSigner,
@@ -31,7 +31,7 @@ export async function openSession(
       { field: 'token', message: 'Not a signing link token.' },
     ]);
   }
-  const hash = hashApiKey(token);
+  const hash = hashToken(token);
   const link = await deps.tokens.get(hash);
   const now = deps.clock.now();
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
@@ -41,12 +41,12 @@ export async function openSession(
   if (link.kind === 'embed' && !(await deps.tokens.consume(hash, at))) {
     throw new GoneError('This signing link was already used. Ask for a new one.');
   }
-  const session = randomBase62(43);
+  const session = newToken();
   const expires = new Date(
     Math.min(now.getTime() + SESSION_TTL_MS, Date.parse(link.expires) + SESSION_TTL_MS),
   ).toISOString();
   await deps.tokens.create({
-    hash: hashApiKey(session),
+    hash: hashToken(session),
     accountId: link.accountId,
     bundleId: link.bundleId,
     packetId: link.packetId,

@@ -6,10 +6,10 @@ import type {
   TSigningRecordStore,
   TSigningTokenStore,
 } from '../../ports';
-import { hashApiKey } from '../accounts/api-key-secret';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { bundleAt } from '../bundles/expiry';
 import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
+import { hashToken } from '../tokens';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -70,7 +70,7 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
 /** The signer a session belongs to; 401 when the session is unknown or over. */
 export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
   if (!session || !/^[0-9A-Za-z]{43}$/.test(session)) throw new SigningSessionError();
-  const token = await deps.tokens.get(hashApiKey(session));
+  const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }

@@ -1,6 +1,6 @@
 import type { TClock, TSigningTokenStore } from '../../ports';
-import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import type { TBundle, TPacket } from '../bundles/bundle';
+import { hashToken, newToken } from '../tokens';
 
 /** How long an emailed or texted signing link works when the bundle sets no expiry. */
 export const SIGNING_LINK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -17,13 +17,13 @@ export async function createSigningLink(
   packet: Pick<TPacket, 'id'>,
   publicBaseUrl: string,
 ): Promise<{ url: string; expires: string }> {
-  const token = randomBase62(43);
+  const token = newToken();
   const now = deps.clock.now().getTime();
   const expires = new Date(
     bundle.expires ? Math.max(Date.parse(bundle.expires), now) : now + SIGNING_LINK_TTL_MS,
   ).toISOString();
   await deps.tokens.create({
-    hash: hashApiKey(token),
+    hash: hashToken(token),
     accountId: bundle.accountId,
     bundleId: bundle.id,
     packetId: packet.id,

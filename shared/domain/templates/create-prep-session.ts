@@ -1,8 +1,8 @@
 import type { TPrepSessionStore } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZPrepSessionCreateSchema } from '../../schemas/prep-session';
-import { hashApiKey, randomBase62 } from '../accounts/api-key-secret';
 import { ValidationError } from '../errors';
+import { hashToken, newToken } from '../tokens';
 import { createDocTemplate, documentSource, isGiven, type TDocTemplateDeps } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 import { getDocTemplate } from './get-doc-template';
@@ -61,11 +61,11 @@ export async function createPrepSession(
     template = await createDocTemplate(deps, caller, rest, files);
   }
 
-  const token = randomBase62(43);
+  const token = newToken();
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + PREP_SESSION_TTL_SECONDS * 1000).toISOString();
   await deps.sessions.create({
-    hash: hashApiKey(token),
+    hash: hashToken(token),
     accountId: caller.accountId,
     userId: caller.userId,
     templateId: template.id,

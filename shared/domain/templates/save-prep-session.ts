@@ -1,14 +1,12 @@
 import type { TAccountStore, TClock, TDocTemplateStore, TPdfTools, TPrepSessionStore } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import { ZPrepSaveSchema } from '../../schemas/prep-session';
-import { hashApiKey } from '../accounts/api-key-secret';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
+import { hashToken, isToken } from '../tokens';
 import type { TDocTemplate } from './doc-template';
 import { findDocTemplate } from './get-doc-template';
 import { disallowedTags, type TPrepSession } from './prep-session';
 import { updateDocTemplate } from './update-doc-template';
-
-const TOKEN = /^[0-9A-Za-z]{43}$/;
 
 type TSessionDeps = {
   sessions: TPrepSessionStore;
@@ -22,7 +20,7 @@ export async function findPrepSession(
   deps: Pick<TSessionDeps, 'sessions'>,
   token: unknown,
 ): Promise<TPrepSession | undefined> {
-  return typeof token === 'string' && TOKEN.test(token) ? deps.sessions.get(hashApiKey(token)) : undefined;
+  return isToken(token) ? deps.sessions.get(hashToken(token)) : undefined;
 }
 
 /**
