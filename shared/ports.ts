@@ -10,9 +10,11 @@ import type {
   TUser,
 } from './domain/accounts/account';
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from './domain/bundles/bundle';
+import type { TDayRange } from './domain/day-range';
 import type { TEnvelopeTemplate } from './domain/envelope-templates/envelope-template';
 import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from './domain/evidence/evidence-files';
 import type { TNotificationRecord, TSentMessage } from './domain/notifications/notification';
+import type { TPage } from './domain/paging';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TSigningRecord } from './domain/signing/signing-record';
 import type { TDocTemplate } from './domain/templates/doc-template';
@@ -24,8 +26,7 @@ import type {
   TWebhookEvent,
   TWebhookEventFilter,
 } from './domain/webhooks/webhook-event';
-import type { TWebhookSecretRecord } from './domain/webhooks/webhook-secret';
-import type { TPage } from './http/pagination';
+import type { TWebhookSecretRecord } from './domain/webhooks/webhook-secret-record';
 import type { TCertificateInput, TFinalInput, TSealIdentity } from './pdf/evidence-types';
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
@@ -251,11 +252,7 @@ export interface TBlobStore {
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
 
-/** Whole UTC days, both ends inclusive, as YYYY-MM-DD. */
-export interface TDayRange {
-  after?: string;
-  before?: string;
-}
+export type { TDayRange } from './domain/day-range';
 
 /** What a bundle list returns, in which order; every filter given must match. */
 export interface TBundleFilter {

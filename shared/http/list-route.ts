@@ -1,4 +1,5 @@
-import { paginationHeaders, parsePage, type TPage } from './pagination';
+import type { TPage } from '../domain/paging';
+import { paginationHeaders, parsePage } from './pagination';
 import type { TRequest } from './request';
 import type { TRoute } from './router';
 

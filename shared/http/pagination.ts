@@ -1,12 +1,5 @@
 import { ValidationError } from '../domain/errors';
-
-export interface TPage {
-  page: number;
-  perPage: number;
-}
-
-export const DEFAULT_PER_PAGE = 50;
-export const MAX_PER_PAGE = 100;
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type TPage } from '../domain/paging';
 
 function positiveInt(raw: string | undefined, field: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -49,9 +42,4 @@ export function paginationHeaders(
     'X-BlueInk-Pagination': `${page.page},${totalPages},${page.perPage},${total}`,
     Link: links.join(', '),
   };
-}
-
-export function sliceOf<T>(items: T[], page: TPage): T[] {
-  const start = (page.page - 1) * page.perPage;
-  return items.slice(start, start + page.perPage);
 }

@@ -4,7 +4,7 @@
 // checked against the filter before it is returned, so a stale lookup item never leaks through.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TBundle } from '../../domain/bundles/bundle';
-import { sliceOf, type TPage } from '../../http/pagination';
+import { sliceOf, type TPage } from '../../domain/paging';
 import type { TBundleFilter, TDayRange, TPageOf } from '../../ports';
 import { batchGet, queryAll } from './batch';
 import { bundleMatchesSearch, bundleSearchWords, searchTerm, tagTerm, templateTerm } from './bundle-terms';

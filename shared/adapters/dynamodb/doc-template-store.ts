@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sliceOf } from '../../http/pagination';
+import { sliceOf } from '../../domain/paging';
 import type { TDocTemplateStore } from '../../ports';
 import { batchGet, getItem, queryListOrder } from './batch';
 import { docTemplateFromItem, docTemplateKeys, docTemplateToItem } from './entities/doc-template';

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sliceOf, type TPage } from '../../domain/paging';
 import type { TPerson, TPersonFilter } from '../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
-import { sliceOf, type TPage } from '../../http/pagination';
 import type { TPageOf, TPersonStore } from '../../ports';
 import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {

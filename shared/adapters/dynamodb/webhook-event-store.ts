@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sliceOf } from '../../domain/paging';
 import { MAX_DELIVERIES_SHOWN, type TDeliverySummary } from '../../domain/webhooks/webhook-event';
-import { sliceOf } from '../../http/pagination';
 import type { TDayRange, TWebhookEventStore } from '../../ports';
 import { batchGet, getItem, queryAll, writeIf } from './batch';
 import {

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sliceOf } from '../../domain/paging';
 import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
-import { sliceOf } from '../../http/pagination';
 import type { TWebhookSecretStore, TWebhookStore } from '../../ports';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {

@@ -1,5 +1,5 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
-import type { TOutboxEntry } from '../webhooks/outbox';
+import type { TOutboxEntry } from '../webhooks/outbox-entry';
 
 /** `pe` pending is shown while documents are being processed (docs/api-decisions.md). */
 export type TBundleStatus = 'pe' | 'dr' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';

@@ -1,4 +1,3 @@
-import type { TPage } from '../../http/pagination';
 import type { TBundleFilter, TBundleStore, TPageOf } from '../../ports';
 import {
   type TBundleListParam,
@@ -6,6 +5,7 @@ import {
   ZBundleListQuerySchema,
 } from '../../schemas/bundle-list-query';
 import { parseInput } from '../../schemas/common';
+import type { TPage } from '../paging';
 import type { TBundle } from './bundle';
 
 type TParams = Partial<Record<TBundleListParam, string>>;

@@ -1,6 +1,6 @@
-import type { TPage } from '../../http/pagination';
 import type { TAccountStore, TDocTemplateStore, TPageOf } from '../../ports';
 import { templateAccess } from '../accounts/template-access';
+import type { TPage } from '../paging';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 /** The templates the caller may see, newest first. */

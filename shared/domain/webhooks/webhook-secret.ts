@@ -3,6 +3,9 @@ import type { TClock, TSecretSealer, TWebhookSecretStore } from '../../ports';
 import { ConcurrentUpdateError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { base58Encode } from './base58';
+import type { TSealedSecret, TWebhookSecretRecord } from './webhook-secret-record';
+
+export type { TSealedSecret, TWebhookSecretRecord } from './webhook-secret-record';
 
 /**
  * How long a replaced secret keeps signing calls next to the new one, so receivers can switch
@@ -12,21 +15,6 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** Shortest text form of a secret: 32 random bytes are 43 or 44 base58 characters. */
 export const SECRET_MIN_LENGTH = 43;
-
-export interface TSealedSecret {
-  /** The secret, encrypted by a TSecretSealer; never stored in plain text. */
-  sealed: string;
-  created: string;
-}
-
-/** One per account. */
-export interface TWebhookSecretRecord {
-  accountId: string;
-  current: TSealedSecret;
-  /** The secret before the last regeneration; signs until retiredAt + SECRET_OVERLAP_MS. */
-  previous?: TSealedSecret & { retiredAt: string };
-  version: number;
-}
 
 /** The secret as the API shows it. */
 export interface TWebhookSecret {

@@ -1,0 +1,57 @@
+// The layers of ARCHITECTURE.md ("The shape"), enforced: `npx depcruise` runs in npm test
+// (test/unit/layers.test.ts). Each rule names what may not depend on what, and why.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A cycle makes two modules one; split out what both need.',
+      from: { path: '^(shared|functions|infra)/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-not-http',
+      severity: 'error',
+      comment: 'Use cases know nothing of HTTP: handlers call them, not the other way round.',
+      from: { path: '^shared/domain/' },
+      to: { path: '^(shared/http|functions|infra)/' },
+    },
+    {
+      name: 'domain-not-adapters',
+      severity: 'error',
+      comment: 'Use cases get their adapters as ports (shared/ports.ts), never by import.',
+      from: { path: '^shared/domain/' },
+      to: { path: '^shared/adapters/' },
+    },
+    {
+      name: 'adapters-not-http',
+      severity: 'error',
+      comment: 'Adapters speak to stores and services, not to HTTP requests.',
+      from: { path: '^shared/adapters/' },
+      to: { path: '^(shared/http|functions)/' },
+    },
+    {
+      name: 'pdf-stands-alone',
+      severity: 'error',
+      comment: 'shared/pdf draws and seals PDFs from plain data, with no part of the service in it.',
+      from: { path: '^shared/pdf/' },
+      to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
+    },
+    {
+      name: 'shared-not-functions',
+      severity: 'error',
+      comment: 'Functions and infra build on shared code, never the reverse.',
+      from: { path: '^shared/' },
+      to: { path: '^(functions|infra)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|cdk\\.out|\\.data|test|bench)/' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

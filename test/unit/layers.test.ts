@@ -1,0 +1,42 @@
+// The layers of ARCHITECTURE.md, checked on the real source by dependency-cruiser with the rules
+// of .dependency-cruiser.cjs: no cycles, use cases free of HTTP and of adapters, adapters free of
+// HTTP, shared/pdf standing alone, shared code never reaching into functions or infra.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface TCruise {
+  summary: {
+    violations: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }[];
+    totalCruised: number;
+    ruleSetUsed: { forbidden: { name: string }[] };
+  };
+}
+
+describe('the layers', () => {
+  it('hold: dependency-cruiser finds no forbidden dependency and no cycle', () => {
+    const out = execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'depcruise'),
+      ['shared', 'functions', 'infra', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+    );
+    const { summary } = JSON.parse(out) as TCruise;
+    // The rules are the ones meant, over the whole source, not a file or two.
+    expect(summary.ruleSetUsed.forbidden.map((r) => r.name).sort()).toEqual([
+      'adapters-not-http',
+      'domain-not-adapters',
+      'domain-not-http',
+      'no-cycles',
+      'pdf-stands-alone',
+      'shared-not-functions',
+    ]);
+    expect(summary.totalCruised).toBeGreaterThan(300);
+    expect(
+      summary.violations.map(
+        (v) => `${v.rule.name}: ${v.from} → ${v.cycle?.map((c) => c.name).join(' → ') ?? v.to}`,
+      ),
+    ).toEqual([]);
+  });
+});
