@@ -9,9 +9,10 @@
 // at create (as a create without `status: "dr"` is), tags added, cancelled, or completed.
 import { bundleTerms } from '../shared/adapters/dynamodb/bundle-terms';
 import { bundleKeys, bundleToItem, documentToItem } from '../shared/adapters/dynamodb/entities/bundle';
+import { event } from '../shared/domain/bundles/audit-event';
 import type { TBundle, TBundleStatus, TDocument, TPacket } from '../shared/domain/bundles/bundle';
 import { originalBlobKey } from '../shared/domain/bundles/create-bundle';
-import { applySend, event } from '../shared/domain/bundles/send-bundle';
+import { send } from '../shared/domain/bundles/lifecycle/transitions';
 
 export type TSeedStatus = Extract<TBundleStatus, 'dr' | 'se' | 'ca' | 'co'>;
 
@@ -192,9 +193,7 @@ export function seededBundle(
     version: 1,
   };
   const first =
-    spec.status === 'dr'
-      ? draft
-      : applySend({ ...draft, events: [event('created', spec.created)] }, spec.created);
+    spec.status === 'dr' ? draft : send({ ...draft, events: [event('created', spec.created)] }, spec.created);
   const states = [first];
   const next = (change: (b: TBundle) => TBundle) => {
     const previous = states[states.length - 1]!;

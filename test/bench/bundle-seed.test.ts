@@ -20,8 +20,8 @@ import {
 } from '../../bench/bundle-seed';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { bundleSearchTokens } from '../../shared/adapters/dynamodb/bundle-terms';
+import { event } from '../../shared/domain/bundles/audit-event';
 import type { TBundle, TDocument } from '../../shared/domain/bundles/bundle';
-import { event } from '../../shared/domain/bundles/send-bundle';
 
 const OPTIONS: TSeedPlanOptions = {
   count: 2000,

@@ -16,8 +16,8 @@ import { createPublishingBundleStore } from '../../shared/adapters/bundle-publis
 import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
+import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
-import { event } from '../../shared/domain/bundles/send-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
 import { hashToken } from '../../shared/domain/tokens';
 import type { TNotificationJob } from '../../shared/domain/webhooks/outbox';

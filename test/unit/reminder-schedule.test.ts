@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
-import { withRequestTimes } from '../../shared/domain/bundles/send-bundle';
+import { withRequestTimes } from '../../shared/domain/bundles/request-times';
 import { applyDueWork } from '../../shared/domain/scheduler/apply-due-work';
 import { DAY_MS, nextDueAt, reminderDueAt } from '../../shared/domain/scheduler/schedule';
 

@@ -3,6 +3,7 @@ import { ConflictError } from '../errors';
 import { currentValue } from '../signing/field-access';
 import { valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
+import { isBundleComplete } from './lifecycle/status';
 
 export interface TDataItem {
   doc_key: string;
@@ -17,7 +18,7 @@ export interface TDataItem {
 
 /** Rule 4 of the spec: field data only for complete bundles, unless the account has early access. */
 export async function dataAvailable(deps: { accounts: TAccountStore }, b: TBundle): Promise<boolean> {
-  if (b.status === 'co') return true;
+  if (isBundleComplete(b.status)) return true;
   return Boolean((await deps.accounts.getAccount(b.accountId))?.features.early_data_access);
 }
 

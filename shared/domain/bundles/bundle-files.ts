@@ -2,13 +2,14 @@ import type { TAccountStore, TBlobStore, TEvidenceStore } from '../../ports';
 import { ConflictError } from '../errors';
 import { certificateDocKey } from '../evidence/evidence-files';
 import type { TBundle } from './bundle';
+import { isBundleComplete } from './lifecycle/status';
 
 /** How long a file link stays valid. */
 export const FILE_LINK_SECONDS = 15 * 60;
 
 /** Rule 5: files once complete with documents ready, or earlier with early file access. */
 export async function filesAvailable(deps: { accounts: TAccountStore }, b: TBundle): Promise<boolean> {
-  if (b.status === 'co' && b.docsReady) return true;
+  if (isBundleComplete(b.status) && b.docsReady) return true;
   return Boolean((await deps.accounts.getAccount(b.accountId))?.features.early_file_access);
 }
 
@@ -47,7 +48,7 @@ export async function bundleFiles(
   const expires = new Date(deps.clock.now().getTime() + FILE_LINK_SECONDS * 1000).toISOString();
   const link = (key: string) => deps.blobs.presignGet(key, FILE_LINK_SECONDS);
   const record = await deps.evidence.get(b.accountId, b.id);
-  if (b.status === 'co' && b.docsReady && record?.issuedAt) {
+  if (isBundleComplete(b.status) && b.docsReady && record?.issuedAt) {
     const keyOf = new Map(b.packets.map((p) => [p.id, p.key]));
     return Promise.all([
       ...record.finals.map(

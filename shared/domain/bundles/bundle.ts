@@ -1,13 +1,11 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
 import type { TOutboxEntry } from '../webhooks/outbox-entry';
 
-/** `pe` pending is shown while documents are being processed (docs/api-decisions.md). */
-export type TBundleStatus = 'pe' | 'dr' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
-export type TPacketStatus = 'ne' | 're' | 'se' | 'st' | 'co' | 'ca' | 'ex' | 'fa';
-export type TDeliverVia = 'email' | 'phone' | 'embed';
+import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 
-export const FINISHED_BUNDLE_STATUSES: readonly TBundleStatus[] = ['co', 'ca', 'ex', 'fa'];
-export const isFinished = (status: TBundleStatus) => FINISHED_BUNDLE_STATUSES.includes(status);
+// The statuses and what they allow: lifecycle/status.ts; how a bundle moves: lifecycle/transitions.ts.
+export type { TBundleStatus, TPacketStatus } from './lifecycle/status';
+export type TDeliverVia = 'email' | 'phone' | 'embed';
 
 export const FIELD_KINDS = [
   'sig',

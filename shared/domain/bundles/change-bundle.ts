@@ -4,7 +4,7 @@ import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
 import type { TBundle } from './bundle';
 import { getBundle } from './get-bundle';
-import { withRequestTimes } from './send-bundle';
+import { withRequestTimes } from './request-times';
 
 /**
  * Every change of a bundle goes through here: read, apply, write conditional on the version

@@ -3,9 +3,9 @@ import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
 import { ZTagsRequestSchema } from '../../schemas/tags';
 import { ValidationError } from '../errors';
+import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
-import { event } from './send-bundle';
 
 /** Add: the union of the bundle's tags and the given ones. Remove: tags not there are ignored. */
 export function changeTags(

@@ -22,13 +22,16 @@ import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError
 import { templateDocuments } from '../templates/template-documents';
 import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
+import { event } from './audit-event';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
+import { countUsage } from './count-usage';
 import { envelopeBundleRequest } from './envelope-bundle-request';
+import { BUNDLE, PACKET } from './lifecycle/status';
+import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
-import { applySend, countUsage, event } from './send-bundle';
 
 export interface TCreateBundleDeps {
   bundles: TBundleStore;
@@ -180,7 +183,7 @@ async function writeBundle(
       deliverVia: d.deliverVia,
       order: d.order,
       personId: await linkPerson(deps, accountId, p, d.path),
-      status: 'ne',
+      status: PACKET.new,
       ...(p.email_message ? { emailMessage: p.email_message } : {}),
       ...(p.sms_message ? { smsMessage: p.sms_message } : {}),
     });
@@ -208,7 +211,7 @@ async function writeBundle(
     ...(input.custom_key !== undefined ? { customKey: input.custom_key } : {}),
     ...(input.team ? { team: input.team } : {}),
     isTest: input.is_test ?? false,
-    status: 'dr',
+    status: BUNDLE.draft,
     ...(input.payment
       ? {
           payment: {
@@ -229,12 +232,12 @@ async function writeBundle(
     tags: [],
     ccSender: false,
     sendReminders: false,
-    events: [event('created', now), ...(input.status === 'dr' ? [event('drafted', now)] : [])],
+    events: [event('created', now), ...(input.status === BUNDLE.draft ? [event('drafted', now)] : [])],
     version: 1,
   };
   const bundle = withOutbox(
     undefined,
-    withChain(undefined, input.status === 'dr' ? draft : applySend(draft, now)),
+    withChain(undefined, input.status === BUNDLE.draft ? draft : send(draft, now)),
   );
   try {
     await deps.bundles.create(bundle, stored);

@@ -3,6 +3,7 @@ import { ConflictError } from '../errors';
 import { hashToken, newToken } from '../tokens';
 import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
+import { hasOpened, isOut, isPacketReady } from './lifecycle/status';
 
 /** How long an embedded signing link may wait before it is opened. */
 export const EMBED_URL_TTL_SECONDS = 15 * 60;
@@ -23,7 +24,7 @@ export async function createEmbedUrl(
   const bundle = bundleAt(found.bundle, now);
   const packet = bundle.packets.find((p) => p.id === packetId)!;
   if (packet.deliverVia !== 'embed') throw new ConflictError('This packet is not set for embedded signing.');
-  if (!['se', 'st'].includes(bundle.status) || !['re', 'st'].includes(packet.status)) {
+  if (!isOut(bundle.status) || !(isPacketReady(packet.status) || hasOpened(packet.status))) {
     throw new ConflictError(
       `This signer cannot sign now (bundle "${bundle.status}", packet "${packet.status}").`,
     );

@@ -2,14 +2,12 @@
 // an expiry up to five minutes late (it runs every five minutes), so every operation that would
 // start or continue work on a bundle decides from the time itself, through `bundleAt`, and answers
 // exactly as it does once the scheduler has recorded the `ex`.
-import type { TBundle, TPacket, TPacketStatus } from './bundle';
-
-/** Signers who have not finished: an expiring bundle takes them with it. */
-export const OPEN_PACKET: readonly TPacketStatus[] = ['ne', 're', 'se', 'st'];
+import type { TBundle, TPacket } from './bundle';
+import { BUNDLE, isOut, isPacketOpen, PACKET } from './lifecycle/status';
 
 /** The bundle's expiry (epoch ms), if it has one and is still open to signing (`se`, `st`). */
 export function expiresAt(b: Pick<TBundle, 'status' | 'expires'>): number | undefined {
-  if ((b.status !== 'se' && b.status !== 'st') || !b.expires) return undefined;
+  if (!isOut(b.status) || !b.expires) return undefined;
   const at = Date.parse(b.expires);
   return Number.isNaN(at) ? undefined : at;
 }
@@ -29,7 +27,7 @@ export function bundleAt(b: TBundle, now: Date): TBundle {
   if (!isPastExpiry(b, now)) return b;
   return {
     ...b,
-    status: 'ex',
-    packets: b.packets.map((p): TPacket => (OPEN_PACKET.includes(p.status) ? { ...p, status: 'ex' } : p)),
+    status: BUNDLE.expired,
+    packets: b.packets.map((p): TPacket => (isPacketOpen(p.status) ? { ...p, status: PACKET.expired } : p)),
   };
 }

@@ -1,8 +1,9 @@
 import type { TBundleStore, TClock } from '../../ports';
 import { normalizeEmail, normalizePhone, type TChannel, type TPerson } from '../persons/person';
-import { isFinished, type TBundleEvent } from './bundle';
+import { event } from './audit-event';
+import type { TBundleEvent } from './bundle';
 import { changeBundle } from './change-bundle';
-import { event } from './send-bundle';
+import { isFinished } from './lifecycle/status';
 
 interface TChange {
   kind: 'em' | 'mp';

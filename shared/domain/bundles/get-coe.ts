@@ -2,6 +2,7 @@ import type { TBlobStore, TBundleStore, TClock, TEvidenceStore } from '../../por
 import { ConflictError } from '../errors';
 import { FILE_LINK_SECONDS } from './bundle-files';
 import { findPacket } from './find-packet';
+import { hasSigned } from './lifecycle/status';
 
 /**
  * The packet's Certificate of Evidence: a time-limited link and the SHA-256 of the file it
@@ -14,7 +15,7 @@ export async function getCoe(
   packetId: string,
 ): Promise<{ file_url: string; expires: string; sha256: string }> {
   const { bundle, packet } = await findPacket(deps, accountId, packetId);
-  if (packet.status !== 'co') throw new ConflictError('The packet is not complete yet.');
+  if (!hasSigned(packet.status)) throw new ConflictError('The packet is not complete yet.');
   const record = await deps.evidence.get(accountId, bundle.id);
   const certificate = record?.issuedAt
     ? record.certificates.find((c) => c.packetId === packet.id)

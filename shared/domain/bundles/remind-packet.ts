@@ -1,10 +1,11 @@
 import type { TBundleStore, TClock } from '../../ports';
 import { ConflictError, ValidationError } from '../errors';
-import { isFinished, type TPacket } from './bundle';
+import { event } from './audit-event';
+import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
-import { event } from './send-bundle';
+import { isDraft, isFinished, isPacketFinished, PACKET } from './lifecycle/status';
 
 const HOUR_MS = 3_600_000;
 
@@ -25,7 +26,7 @@ export async function remindPacket(
     // Decided on the bundle as it stands now: past its expiry it is expired, recorded or not.
     const b = bundleAt(stored, now);
     const p = b.packets.find((x) => x.id === packetId)!;
-    if (isFinished(b.status) || b.status === 'dr' || ['co', 'ca', 'ex', 'fa', 'ne'].includes(p.status)) {
+    if (isFinished(b.status) || isDraft(b.status) || isPacketFinished(p.status) || p.status === PACKET.new) {
       throw new ConflictError(`No reminder can be sent now (bundle "${b.status}", packet "${p.status}").`);
     }
     if (p.lastReminderAt && now.getTime() - Date.parse(p.lastReminderAt) < HOUR_MS) {

@@ -1,10 +1,10 @@
 import type { TAccountStore, TBundleStore, TClock } from '../../ports';
 import { ConflictError, PermissionDeniedError } from '../errors';
-import { isFinished } from './bundle';
+import { event } from './audit-event';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';
 import { getBundle } from './get-bundle';
-import { event } from './send-bundle';
+import { isFinished } from './lifecycle/status';
 
 /**
  * PUT /bundles/{id}/files/: interim files of a bundle in progress, for accounts with early file

@@ -1,7 +1,8 @@
 import type { TAccountStore, TBundleStore, TClock } from '../../ports';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
-import { applySend, countUsage } from './send-bundle';
+import { countUsage } from './count-usage';
+import { send } from './lifecycle/transitions';
 
 /** POST /bundles/{id}/send/: a draft is sent; anything else is a 409. */
 export async function sendDraft(
@@ -9,7 +10,7 @@ export async function sendDraft(
   accountId: string,
   id: string,
 ): Promise<TBundle> {
-  const sent = await changeBundle(deps, accountId, id, (b) => applySend(b, deps.clock.now().toISOString()));
+  const sent = await changeBundle(deps, accountId, id, (b) => send(b, deps.clock.now().toISOString()));
   await countUsage(deps, sent);
   return sent;
 }

@@ -3,10 +3,11 @@ import { ZBundlePatchSchema } from '../../schemas/bundle-patch';
 import { parseInput } from '../../schemas/common';
 import type { TAccount } from '../accounts/account';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';
-import { event } from './send-bundle';
+import { BUNDLE, isDraft } from './lifecycle/status';
 
 /**
  * The new expiry. For a bundle already sent only the date moves: its time of day stays (a
@@ -15,7 +16,7 @@ import { event } from './send-bundle';
 export function nextExpiry(given: string, current: TBundle): string {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(given);
   const date = dateOnly ? given : new Date(given).toISOString().slice(0, 10);
-  if (current.status === 'se' || dateOnly) {
+  if (current.status === BUNDLE.sent || dateOnly) {
     const time = current.expires ? current.expires.slice(10) : 'T23:59:59.000Z';
     return `${date}${time}`;
   }
@@ -80,7 +81,7 @@ export async function updateBundle(
   return changeBundle(deps, caller.accountId, id, (b) => {
     // As of now: a bundle past its expiry is expired, whether or not the scheduler recorded it.
     const status = bundleAt(b, now).status;
-    if (status !== 'dr' && status !== 'se') {
+    if (!isDraft(status) && status !== BUNDLE.sent) {
       throw new ConflictError(`A bundle can be changed only as a draft or sent; this one is "${status}".`);
     }
     const expires = patch.expires !== undefined ? nextExpiry(patch.expires, b) : b.expires;

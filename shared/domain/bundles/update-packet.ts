@@ -2,14 +2,13 @@ import type { TAccountStore, TBundleStore, TClock, TIds, TPersonStore } from '..
 import { parseInput } from '../../schemas/common';
 import { ZPacketPatchSchema } from '../../schemas/packet-patch';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
-import { isFinished, type TPacket } from './bundle';
+import { event } from './audit-event';
+import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
+import { isFinished, isPacketFinished, isPacketReady, PACKET } from './lifecycle/status';
 import { updateLinkedPerson } from './link-person';
-import { event } from './send-bundle';
-
-const FINISHED_PACKET = ['co', 'ca', 'ex', 'fa'];
 
 /**
  * PATCH a packet: it must stay deliverable (email needs an email, phone a phone, SMS pin a
@@ -41,7 +40,7 @@ export async function updatePacket(
   await changeBundle(deps, accountId, bundle.id, (b) => {
     const p = b.packets.find((x) => x.id === packetId)!;
     // Decided as of now: a bundle past its expiry is finished, recorded or not.
-    if (isFinished(bundleAt(b, now).status) || FINISHED_PACKET.includes(p.status)) {
+    if (isFinished(bundleAt(b, now).status) || isPacketFinished(p.status)) {
       throw new ConflictError('The packet or its bundle is finished.');
     }
     const next: TPacket = {
@@ -62,7 +61,8 @@ export async function updatePacket(
       ...(patch.deliver_via !== undefined ? { deliverVia: patch.deliver_via } : {}),
     };
     // A signer moved off embedded signing who may sign now is waiting for a message: `se`.
-    if (p.deliverVia === 'embed' && next.deliverVia !== 'embed' && next.status === 're') next.status = 'se';
+    if (p.deliverVia === 'embed' && next.deliverVia !== 'embed' && isPacketReady(next.status))
+      next.status = PACKET.sent;
     const errors: TFieldError[] = [];
     if (next.deliverVia === 'email' && !next.email)
       errors.push({ field: 'email', message: 'An email is required to deliver by email.' });

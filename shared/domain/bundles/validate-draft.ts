@@ -1,5 +1,6 @@
 import type { TBundleStore } from '../../ports';
 import { getBundle } from './get-bundle';
+import { isDraft } from './lifecycle/status';
 
 /**
  * PUT /bundles/{id}/validate/ (the official clients call it before sending a draft). Everything
@@ -7,7 +8,7 @@ import { getBundle } from './get-bundle';
  */
 export async function validateDraft(deps: { bundles: TBundleStore }, accountId: string, id: string) {
   const b = await getBundle(deps, accountId, id);
-  const canSend = b.status === 'dr';
+  const canSend = isDraft(b.status);
   return {
     can_send: canSend,
     msg: canSend ? 'The draft can be sent.' : `Only a draft can be sent; this bundle is "${b.status}".`,

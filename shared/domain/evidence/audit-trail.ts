@@ -1,9 +1,12 @@
 import type { TAuditEntry, TAuditPage } from '../../ports';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
+import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 
 /** Audit kinds a signer does themselves (opening, finishing, declining): their steps give the address. */
-const SIGNER_ACTIONS = new Set(['pv', 'pc', 'pd']);
+const SIGNER_ACTIONS = new Set<string>(
+  [EVENT_KINDS.viewed, EVENT_KINDS.packetCompleted, EVENT_KINDS.declined].map((k) => k.code),
+);
 
 /**
  * The bundle's audit events as the evidence prints them: who (the signer an event is about, by
@@ -33,7 +36,18 @@ export function auditEntries(
 }
 
 /** What the sender does through the API; the rest is the service's (requests, reminders it sends). */
-const SENDER_KINDS = new Set(['cr', 'dr', 'se', 'up', 'tg', 'ca', 'if', 'pu']);
+const SENDER_KINDS = new Set<string>(
+  [
+    EVENT_KINDS.created,
+    EVENT_KINDS.drafted,
+    EVENT_KINDS.sent,
+    EVENT_KINDS.updated,
+    EVENT_KINDS.tagsChanged,
+    EVENT_KINDS.cancelled,
+    EVENT_KINDS.interimRequested,
+    EVENT_KINDS.packetUpdated,
+  ].map((k) => k.code),
+);
 
 function actorOf(e: TBundleEvent, packet: TPacket | undefined): string {
   if (packet && SIGNER_ACTIONS.has(e.kind)) return packet.name;

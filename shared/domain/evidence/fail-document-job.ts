@@ -1,6 +1,8 @@
+import { event } from '../bundles/audit-event';
 import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
-import { event } from '../bundles/send-bundle';
+import { isBundleComplete } from '../bundles/lifecycle/status';
+import * as lifecycle from '../bundles/lifecycle/transitions';
 import type { TDocumentJob } from '../webhooks/outbox';
 import {
   EvidenceInputError,
@@ -64,7 +66,7 @@ export async function noteDocumentJobRetry(
   if (job.type !== 'final') return;
   const at = deps.clock.now().toISOString();
   await changeBundle(deps, job.accountId, job.bundleId, (b) =>
-    b.docsReady || b.status !== 'co'
+    b.docsReady || !isBundleComplete(b.status)
       ? b
       : {
           ...b,
@@ -95,13 +97,6 @@ export async function failDocumentJob(
     return;
   }
   await changeBundle(deps, job.accountId, job.bundleId, (b) =>
-    b.docsReady || b.status !== 'co'
-      ? b
-      : {
-          ...b,
-          status: 'fa',
-          errors: withError(b.errors, error),
-          events: [...b.events, event('failed', at, undefined, error.message)],
-        },
+    lifecycle.fail(b, at, error, withError(b.errors, error)),
   );
 }

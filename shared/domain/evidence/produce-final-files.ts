@@ -2,7 +2,8 @@ import type { TBlobStore } from '../../ports';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
-import { event } from '../bundles/send-bundle';
+import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
+import { markDocsReady } from '../bundles/lifecycle/transitions';
 import { currentValue } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
@@ -108,7 +109,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
     finals.push({ docKey: doc.key, name: doc.name, blobKey, sha256: sha256Hex(sealed), size: sealed.length });
   }
   const certificates: TCertificateFile[] = [];
-  for (const packet of b.packets.filter((p) => p.status === 'co')) {
+  for (const packet of b.packets.filter((p) => hasSigned(p.status))) {
     const input = await certificateInput(marks, {
       bundle: b,
       packet,
@@ -183,7 +184,8 @@ export async function produceFinalFiles(
   const b = await deps.bundles.get(job.accountId, job.bundleId);
   if (!b) return { kind: 'done', detail: 'no such bundle' };
   if (b.docsReady) return { kind: 'done', detail: 'documents were ready already' };
-  if (b.status !== 'co') return { kind: 'done', detail: `the bundle is "${b.status}", not complete` };
+  if (!isBundleComplete(b.status))
+    return { kind: 'done', detail: `the bundle is "${b.status}", not complete` };
 
   let record = await deps.evidence.get(b.accountId, b.id);
   if (!record?.issuedAt) {
@@ -215,22 +217,12 @@ export async function produceFinalFiles(
   await Promise.all(hashEntries(issued).map((e) => deps.evidence.putHash(e)));
   const at = deps.clock.now().toISOString();
   await changeBundle(deps, b.accountId, b.id, (current) =>
-    current.docsReady || current.status !== 'co'
-      ? current
-      : {
-          ...current,
-          docsReady: true,
-          errors: withoutDocumentJobErrors(current.errors),
-          events: [
-            ...current.events,
-            event(
-              'docsReady',
-              at,
-              undefined,
-              `${issued.finals.length} document(s), ${issued.certificates.length} certificate(s)`,
-            ),
-          ],
-        },
+    markDocsReady(
+      current,
+      at,
+      `${issued.finals.length} document(s), ${issued.certificates.length} certificate(s)`,
+      withoutDocumentJobErrors(current.errors),
+    ),
   );
   return {
     kind: 'done',

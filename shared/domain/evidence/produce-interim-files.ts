@@ -1,6 +1,6 @@
 import { verifyChain } from '../bundles/audit-chain';
-import { isFinished } from '../bundles/bundle';
 import { bundleAt } from '../bundles/expiry';
+import { isFinished } from '../bundles/lifecycle/status';
 import { auditEntries, auditPage } from './audit-trail';
 import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
 import { evidenceObjectKeys, type TInterimFile } from './evidence-files';

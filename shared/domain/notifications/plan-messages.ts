@@ -2,8 +2,9 @@
 // (send-notification.ts) loads what this needs and sends what it returns.
 import type { TEmailMessage } from '../../ports';
 import type { TAccount } from '../accounts/account';
-import { isFinished, type TBundle, type TBundleEvent, type TPacket } from '../bundles/bundle';
+import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
+import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 import type { TNotificationJob } from '../webhooks/outbox';
 import { oneLine, renderEmail } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';
@@ -47,7 +48,6 @@ export interface TPlanInput {
 }
 
 /** Bundle and signer statuses in which a signer is still waiting for a message. */
-const WAITING = ['se', 'st'];
 const SMS_MESSAGE_MAX = 300;
 
 const labelOf = (b: TBundle) => oneLine(b.label, 200) || 'your documents';
@@ -81,7 +81,7 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   if (packet.suppressAll) return { messages: [], skipped: 'suppress_all' };
   if (!reminder && packet.suppressSigning) return { messages: [], skipped: 'suppress_signing' };
   if (reminder && packet.suppressReminder) return { messages: [], skipped: 'suppress_reminder' };
-  if (isFinished(bundle.status) || !WAITING.includes(bundle.status) || !WAITING.includes(packet.status)) {
+  if (isFinished(bundle.status) || !isOut(bundle.status) || !isPacketWaiting(packet.status)) {
     return { messages: [], skipped: `no longer waiting (bundle ${bundle.status}, packet ${packet.status})` };
   }
   const requester = requesterOf(bundle);

@@ -1,6 +1,6 @@
 import type { TBundleStore, TClock, TNotificationStore } from '../../ports';
+import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
-import { event } from '../bundles/send-bundle';
 import { ServiceError } from '../errors';
 import { maskRecipient, type TDeliveryReport } from './notification';
 

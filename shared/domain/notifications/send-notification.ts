@@ -8,10 +8,10 @@ import type {
   TSigningTokenStore,
   TSmsSender,
 } from '../../ports';
+import { event } from '../bundles/audit-event';
 import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
-import { event } from '../bundles/send-bundle';
 import { ServiceError } from '../errors';
 import { createSigningLink } from '../signing/signing-link';
 import type { TNotificationJob } from '../webhooks/outbox';

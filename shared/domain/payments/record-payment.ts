@@ -1,7 +1,7 @@
 import type { TBundleStore, TClock, TPaymentEvent } from '../../ports';
+import { event } from '../bundles/audit-event';
 import type { TBundle, TPayment } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
-import { event } from '../bundles/send-bundle';
 import { NotFoundError } from '../errors';
 
 /** How many processor event ids a payment remembers: more than a processor ever repeats. */

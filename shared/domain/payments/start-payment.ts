@@ -1,7 +1,7 @@
 import type { TAccountStore, TBundleStore, TClock, TPaymentProvider, TPaymentSession } from '../../ports';
+import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { getBundle } from '../bundles/get-bundle';
-import { event } from '../bundles/send-bundle';
 import { ConflictError, PermissionDeniedError } from '../errors';
 
 export interface TStartPaymentDeps {

@@ -1,5 +1,5 @@
 import type { TBundleStore, TPersonStore } from '../../ports';
-import { isFinished } from '../bundles/bundle';
+import { isFinished } from '../bundles/lifecycle/status';
 import { ConflictError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getPerson } from './get-person';

@@ -1,6 +1,7 @@
+import { event } from '../bundles/audit-event';
 import type { TBundle } from '../bundles/bundle';
-import { bundleAt, isPastExpiry } from '../bundles/expiry';
-import { event } from '../bundles/send-bundle';
+import { isPastExpiry } from '../bundles/expiry';
+import { expire } from '../bundles/lifecycle/transitions';
 import { reminderDueAt } from './schedule';
 
 export interface TDueWork {
@@ -23,8 +24,7 @@ export interface TDueWork {
 export function applyDueWork(b: TBundle, now: Date): TDueWork {
   const at = now.toISOString();
   if (isPastExpiry(b, now)) {
-    const next: TBundle = { ...bundleAt(b, now), events: [...b.events, event('expired', at)] };
-    return { next, expired: true, reminded: [] };
+    return { next: expire(b, now), expired: true, reminded: [] };
   }
   const due = b.packets.filter((p) => {
     const t = reminderDueAt(b, p);

@@ -4,6 +4,7 @@
 // again, on the bundle it re-reads, exactly what is due.
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { expiresAt } from '../bundles/expiry';
+import { isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 
 export const DAY_MS = 86_400_000;
 
@@ -16,8 +17,6 @@ export const REMINDER_GAP_MS = 3_600_000;
  */
 export const REMINDER_DEFAULTS = { offsetDays: 1, intervalDays: 0, expiresDays: 30 } as const;
 
-const WAITING = (s: string) => s === 'se' || s === 'st';
-
 /**
  * Whether the service reminds this signer by itself: the bundle has `send_reminders` and is sent
  * (`se`, `st`); the signer's turn has come and is not over (`se`, `st`), by email or phone, reminders
@@ -29,8 +28,8 @@ export function remindsAutomatically(b: TBundle, p: TPacket): boolean {
   return (
     b.sendReminders &&
     b.sent !== undefined &&
-    WAITING(b.status) &&
-    WAITING(p.status) &&
+    isOut(b.status) &&
+    isPacketWaiting(p.status) &&
     (p.deliverVia === 'email' || p.deliverVia === 'phone') &&
     !p.suppressReminder &&
     !p.suppressAll &&
@@ -68,7 +67,7 @@ export function reminderDueAt(b: TBundle, p: TPacket): number | undefined {
  * as it stands: only a sent bundle (`se`, `st`) with an expiry or a reminder to come has one.
  */
 export function nextDueAt(b: TBundle): string | undefined {
-  if (!WAITING(b.status)) return undefined;
+  if (!isOut(b.status)) return undefined;
   const times = b.packets.map((p) => reminderDueAt(b, p)).filter((t) => t !== undefined);
   const expiry = expiresAt(b);
   if (expiry !== undefined) times.push(expiry);

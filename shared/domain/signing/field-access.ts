@@ -1,4 +1,5 @@
 import type { TField, TPacket } from '../bundles/bundle';
+import { hasSigned } from '../bundles/lifecycle/status';
 import type { TSigningRecord } from './signing-record';
 import { valueKey } from './signing-record';
 
@@ -62,7 +63,7 @@ export function currentValue(
   packets: TPacket[],
 ): { value: string; packetId: string; hasImage: boolean } | undefined {
   const key = valueKey(docKey, field.key);
-  const done = new Set(packets.filter((p) => p.status === 'co').map((p) => p.id));
+  const done = new Set(packets.filter((p) => hasSigned(p.status)).map((p) => p.id));
   const candidates = records
     .map((r) => ({ r, v: r.values[key] }))
     .filter((c) => c.v !== undefined && c.v.value !== '')
@@ -87,7 +88,7 @@ export function visibleRecords(
   packetId: string,
   packets: TPacket[],
 ): TSigningRecord[] {
-  const done = new Set(packets.filter((p) => p.status === 'co').map((p) => p.id));
+  const done = new Set(packets.filter((p) => hasSigned(p.status)).map((p) => p.id));
   return records.filter((r) => r.packetId === packetId || done.has(r.packetId));
 }
 
@@ -102,5 +103,6 @@ export function isEditableBy(
   if (SERVICE_FILLED.has(field.kind) || !isEditor(field, packet.key)) return false;
   const current = currentValue(docKey, field, records, packets);
   if (!current || current.packetId === packet.id) return true;
-  return packets.find((p) => p.id === current.packetId)?.status !== 'co';
+  const filler = packets.find((p) => p.id === current.packetId);
+  return !filler || !hasSigned(filler.status);
 }

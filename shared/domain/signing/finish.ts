@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { parseInput } from '../../schemas/common';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
-import { event, signersUpNow } from '../bundles/send-bundle';
+import { hasSigned } from '../bundles/lifecycle/status';
+import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
@@ -23,6 +24,12 @@ import { type TFieldValue, valueKey } from './signing-record';
 
 type TSigner = TSignerRef;
 
+/** Refuses (with the reason the signer reads) a signer who may not sign the bundle at `now`. */
+function refuseUnlessSigning(b: TBundle, p: TPacket, now: Date, verb?: 'decline') {
+  const why = cannotSign(b, p, now);
+  if (why) throw cannotSignError(why, verb);
+}
+
 const ZComplete = z.object({
   consent: z.literal(true, 'You must agree to sign electronically.'),
 });
@@ -33,40 +40,6 @@ const ZDecline = z.object({
     .min(1, 'Tell the sender why.')
     .max(500, 'At most 500 characters.'),
 });
-
-/**
- * The bundle after `packetId` finished: the packet `co`; the bundle `co` when it was the last
- * one, exactly once however many finish at the same moment (each change is applied to the state
- * it is written over); with in_order, the next signers are sent their request.
- */
-function applyPacketComplete(b: TBundle, packetId: string, at: string, now: Date): TBundle {
-  const p = b.packets.find((x) => x.id === packetId)!;
-  if (p.status === 'co') return b;
-  const why = cannotSign(b, p, now);
-  if (why) throw cannotSignError(why);
-  let packets = b.packets.map(
-    (x): TPacket => (x.id === packetId ? { ...x, status: 'co', completedAt: at } : x),
-  );
-  const events = [event('packetCompleted', at, packetId, p.name)];
-  if (packets.every((x) => x.status === 'co')) {
-    return {
-      ...b,
-      packets,
-      status: 'co',
-      completedAt: at,
-      events: [...b.events, ...events, event('completed', at)],
-    };
-  }
-  // In order: signers whose turn has come now get their request (email, SMS) or become ready.
-  const up = new Set(signersUpNow({ inOrder: b.inOrder, packets }).map((x) => x.id));
-  packets = packets.map((x): TPacket => {
-    if (!up.has(x.id) || x.status !== 'ne') return x;
-    const status = x.deliverVia === 'embed' ? 're' : 'se';
-    events.push(event(status === 're' ? 'packetReady' : 'packetSent', at, x.id, x.name));
-    return { ...x, status };
-  });
-  return { ...b, packets, events: [...b.events, ...events] };
-}
 
 /**
  * Finishing: the signer agreed to sign electronically, passed every check and filled every field
@@ -87,7 +60,7 @@ export async function completePacket(
   parseInput(ZComplete, body);
   const signed = await retryOnConflict(async () => {
     const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
-    if (ctx.packet.status === 'co' || ctx.record.consentAt) return ctx;
+    if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
     assertMaySign(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
@@ -128,7 +101,7 @@ export async function completePacket(
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
   await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
-    applyPacketComplete(b, signer.packetId, at, now),
+    lifecycle.completePacket(b, signer.packetId, at, (p) => refuseUnlessSigning(b, p, now)),
   );
   return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
 }
@@ -156,16 +129,8 @@ export async function declinePacket(
     );
   });
   const now = deps.clock.now();
-  await changeBundle(deps, signer.accountId, signer.bundleId, (b) => {
-    const p = b.packets.find((x) => x.id === signer.packetId)!;
-    const why = cannotSign(b, p, now);
-    if (why) throw cannotSignError(why, 'decline');
-    return {
-      ...b,
-      status: 'ca',
-      packets: b.packets.map((x) => (x.status === 'co' ? x : { ...x, status: 'ca' })),
-      events: [...b.events, event('declined', at, p.id, `${p.name}: ${reason}`), event('cancelled', at)],
-    };
-  });
+  await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
+    lifecycle.decline(b, signer.packetId, at, reason, (p) => refuseUnlessSigning(b, p, now, 'decline')),
+  );
   return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
 }

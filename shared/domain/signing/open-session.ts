@@ -1,5 +1,6 @@
 import { changeBundle } from '../bundles/change-bundle';
-import { event } from '../bundles/send-bundle';
+import { hasOpened } from '../bundles/lifecycle/status';
+import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, newToken } from '../tokens';
@@ -55,17 +56,10 @@ export async function openSession(
   });
 
   const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
-  if (!cannotSign(ctx.bundle, ctx.packet, now) && ctx.packet.status !== 'st') {
-    await changeBundle(deps, link.accountId, link.bundleId, (b) => {
-      const p = b.packets.find((x) => x.id === link.packetId)!;
-      if (cannotSign(b, p, now) || p.status === 'st') return b;
-      return {
-        ...b,
-        status: b.status === 'se' ? 'st' : b.status,
-        packets: b.packets.map((x) => (x.id === p.id ? { ...x, status: 'st', lastAccessedAt: at } : x)),
-        events: [...b.events, event('viewed', at, p.id, p.name)],
-      };
-    });
+  if (!cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status)) {
+    await changeBundle(deps, link.accountId, link.bundleId, (b) =>
+      lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now)),
+    );
   }
   await retryOnConflict(async () => {
     const fresh = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);

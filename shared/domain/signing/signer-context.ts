@@ -7,9 +7,22 @@ import type {
   TSigningTokenStore,
 } from '../../ports';
 import type { TBundle, TPacket } from '../bundles/bundle';
+import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';
+import {
+  hasSigned,
+  isBundleCancelled,
+  isBundleComplete,
+  isBundleExpired,
+  isBundleFailed,
+  isOut,
+  isPacketCancelled,
+  isPacketExpired,
+  isPacketFailed,
+  isPacketUp,
+} from '../bundles/lifecycle/status';
 import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
-import { hashToken } from '../tokens';
+import { hashToken, isToken } from '../tokens';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -54,22 +67,23 @@ export type TCannotSign =
 export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): TCannotSign | undefined {
   const bundle = bundleAt(stored, now);
   const packet = bundle.packets.find((p) => p.id === storedPacket.id) ?? storedPacket;
-  if (packet.status === 'co') return 'completed';
-  if (packet.status === 'ca') {
-    return bundle.events.some((e) => e.kind === 'pd' && e.packetId === packet.id) ? 'declined' : 'cancelled';
+  if (hasSigned(packet.status)) return 'completed';
+  if (isPacketCancelled(packet.status)) {
+    return bundle.events.some((e) => e.kind === EVENT_KINDS.declined.code && e.packetId === packet.id)
+      ? 'declined'
+      : 'cancelled';
   }
-  if (bundle.status === 'ca') return 'cancelled';
-  if (bundle.status === 'ex' || packet.status === 'ex') return 'expired';
-  if (bundle.status === 'co') return 'complete';
-  if (bundle.status === 'fa' || packet.status === 'fa') return 'failed';
-  if (!['se', 'st'].includes(bundle.status) || !['se', 're', 'st'].includes(packet.status))
-    return 'not_your_turn';
+  if (isBundleCancelled(bundle.status)) return 'cancelled';
+  if (isBundleExpired(bundle.status) || isPacketExpired(packet.status)) return 'expired';
+  if (isBundleComplete(bundle.status)) return 'complete';
+  if (isBundleFailed(bundle.status) || isPacketFailed(packet.status)) return 'failed';
+  if (!isOut(bundle.status) || !isPacketUp(packet.status)) return 'not_your_turn';
   return undefined;
 }
 
 /** The signer a session belongs to; 401 when the session is unknown or over. */
 export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
-  if (!session || !/^[0-9A-Za-z]{43}$/.test(session)) throw new SigningSessionError();
+  if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();

@@ -1,5 +1,6 @@
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
+import { hasSigned } from '../bundles/lifecycle/status';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
 import { signingBrandOf } from './signing-brand';
@@ -106,7 +107,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     consent_text: CONSENT_TEXT,
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
-    redirect_url: packet.status === 'co' ? await redirectOf(deps, ctx, brand) : null,
+    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand) : null,
   };
 }
 

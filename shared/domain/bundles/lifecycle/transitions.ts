@@ -1,0 +1,172 @@
+// How a bundle moves through its life, as pure functions of the bundle and the moment: each
+// takes the bundle as stored and answers the bundle after the change, with its audit events
+// (which fill the outbox: webhooks/outbox.ts), or refuses with the error the caller answers.
+// Use cases apply them inside changeBundle, so a retry after a lost race decides again on the
+// newer state. Who signs next and how open signers are closed are written once, here.
+import { ConflictError } from '../../errors';
+import { event } from '../audit-event';
+import type { TBundle, TBundleError, TBundleEvent, TPacket } from '../bundle';
+import { bundleAt } from '../expiry';
+import {
+  BUNDLE,
+  hasOpened,
+  hasSigned,
+  isBundleComplete,
+  isDraft,
+  isFinished,
+  PACKET,
+  type TPacketStatus,
+} from './status';
+
+/** Which signers may sign now: everyone not finished, or with in_order the lowest order left. */
+export function signersUpNow(bundle: Pick<TBundle, 'inOrder' | 'packets'>): TPacket[] {
+  const open = bundle.packets.filter((p) => !hasSigned(p.status));
+  if (!bundle.inOrder) return open;
+  const first = Math.min(...open.map((p) => p.order));
+  return open.filter((p) => p.order === first);
+}
+
+/**
+ * The signers whose turn has come and who are still `ne` get their request: `se` (notified by
+ * email or SMS, `ps`) or `re` (embedded: nothing is sent, `pr`).
+ */
+function bringUp(
+  packets: TPacket[],
+  inOrder: boolean,
+  at: string,
+): { packets: TPacket[]; events: TBundleEvent[] } {
+  const up = new Set(signersUpNow({ inOrder, packets }).map((p) => p.id));
+  const events: TBundleEvent[] = [];
+  const next = packets.map((p): TPacket => {
+    if (!up.has(p.id) || p.status !== PACKET.new) return p;
+    const status: TPacketStatus = p.deliverVia === 'embed' ? PACKET.ready : PACKET.sent;
+    events.push(event(status === PACKET.ready ? 'packetReady' : 'packetSent', at, p.id, p.name));
+    return { ...p, status, ...(status === PACKET.sent ? { sentAt: at } : {}) };
+  });
+  return { packets: next, events };
+}
+
+/** Every signer who has not signed ends with the bundle, as `status`. */
+const closeOpen = (packets: TPacket[], status: TPacketStatus) =>
+  packets.map((p): TPacket => (hasSigned(p.status) ? p : { ...p, status }));
+
+/** Sending a draft: the bundle `se`; the signers whose turn it is get their request. */
+export function send(bundle: TBundle, now: string): TBundle {
+  if (!isDraft(bundle.status))
+    throw new ConflictError(`Only a draft can be sent; this bundle is "${bundle.status}".`);
+  const up = bringUp(bundle.packets, bundle.inOrder, now);
+  return {
+    ...bundle,
+    status: BUNDLE.sent,
+    sent: now,
+    packets: up.packets,
+    events: [...bundle.events, event('sent', now), ...up.events],
+  };
+}
+
+/**
+ * A signer opened their link: the packet `st` (and the bundle, if only sent), with `pv`. No change
+ * when it was opened before, or when `canOpen` says the signer may not sign now.
+ */
+export function openPacket(
+  b: TBundle,
+  packetId: string,
+  at: string,
+  canOpen: (p: TPacket) => boolean,
+): TBundle {
+  const p = b.packets.find((x) => x.id === packetId);
+  if (!p || !canOpen(p) || hasOpened(p.status)) return b;
+  return {
+    ...b,
+    status: b.status === BUNDLE.sent ? BUNDLE.started : b.status,
+    packets: b.packets.map((x) => (x.id === p.id ? { ...x, status: PACKET.started, lastAccessedAt: at } : x)),
+    events: [...b.events, event('viewed', at, p.id, p.name)],
+  };
+}
+
+/**
+ * A signer finished: the packet `co`; the bundle `co` when it was the last one, exactly once
+ * however many finish at the same moment; with in_order, the next signers get their request.
+ * A packet that finished already is left as it is. `check` refuses a signer who may not sign.
+ */
+export function completePacket(
+  b: TBundle,
+  packetId: string,
+  at: string,
+  check: (p: TPacket) => void,
+): TBundle {
+  const p = b.packets.find((x) => x.id === packetId)!;
+  if (hasSigned(p.status)) return b;
+  check(p);
+  const packets = b.packets.map(
+    (x): TPacket => (x.id === packetId ? { ...x, status: PACKET.complete, completedAt: at } : x),
+  );
+  const events = [event('packetCompleted', at, packetId, p.name)];
+  if (packets.every((x) => hasSigned(x.status))) {
+    return {
+      ...b,
+      packets,
+      status: BUNDLE.complete,
+      completedAt: at,
+      events: [...b.events, ...events, event('completed', at)],
+    };
+  }
+  const up = bringUp(packets, b.inOrder, at);
+  return { ...b, packets: up.packets, events: [...b.events, ...events, ...up.events] };
+}
+
+/** A signer declined with a reason: the bundle and every open packet `ca`, with `pd` and `ca`. */
+export function decline(
+  b: TBundle,
+  packetId: string,
+  at: string,
+  reason: string,
+  check: (p: TPacket) => void,
+): TBundle {
+  const p = b.packets.find((x) => x.id === packetId)!;
+  check(p);
+  return {
+    ...b,
+    status: BUNDLE.cancelled,
+    packets: closeOpen(b.packets, PACKET.cancelled),
+    events: [...b.events, event('declined', at, p.id, `${p.name}: ${reason}`), event('cancelled', at)],
+  };
+}
+
+/** The sender cancels: the bundle and its open packets `ca`; a finished bundle cannot be (409). */
+export function cancel(b: TBundle, now: Date): TBundle {
+  // A bundle past its expiry is finished (expired), whether or not the scheduler recorded it.
+  const status = bundleAt(b, now).status;
+  if (isFinished(status)) throw new ConflictError(`The bundle is already finished ("${status}").`);
+  return {
+    ...b,
+    status: BUNDLE.cancelled,
+    packets: closeOpen(b.packets, PACKET.cancelled),
+    events: [...b.events, event('cancelled', now.toISOString())],
+  };
+}
+
+/** Its expiry came: the bundle and its open packets `ex`, with `ex` (bundleAt decides when). */
+export function expire(b: TBundle, now: Date): TBundle {
+  return { ...bundleAt(b, now), events: [...b.events, event('expired', now.toISOString())] };
+}
+
+/**
+ * Its final documents could not be made: a complete bundle whose documents are not ready
+ * becomes `fa`, with the error on `errors` and a `fa` event; any other is left as it is.
+ */
+export function fail(b: TBundle, at: string, error: TBundleError, errors: TBundleError[]): TBundle {
+  if (b.docsReady || !isBundleComplete(b.status)) return b;
+  return {
+    ...b,
+    status: BUNDLE.failed,
+    errors,
+    events: [...b.events, event('failed', at, undefined, error.message)],
+  };
+}
+
+/** Its final documents are ready: `docsReady` and `dk`, once, on a complete bundle only. */
+export function markDocsReady(b: TBundle, at: string, detail: string, errors: TBundleError[]): TBundle {
+  if (b.docsReady || !isBundleComplete(b.status)) return b;
+  return { ...b, docsReady: true, errors, events: [...b.events, event('docsReady', at, undefined, detail)] };
+}
