@@ -65,21 +65,18 @@ export function buildSigningHandler(opts: {
   };
 
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
-  const ids = (ctx: TSignerContext) => ({
-    accountId: ctx.bundle.accountId,
-    bundleId: ctx.bundle.id,
-    packetId: ctx.packet.id,
-  });
   const state = async (ctx: TSignerContext, status = 200) => ({
     status,
     body: await signerState(deps, ctx),
     headers: { 'Cache-Control': 'no-store' },
   });
-  /** A signer call: the session's signer, the use case, the state after it. */
+  /**
+   * A signer call: the session's signer, loaded once and handed to the use case (which reads it
+   * again only after losing a race), and the state after it.
+   */
   const act =
-    (run: (signer: ReturnType<typeof ids>, req: TRequest) => Promise<TSignerContext>) =>
-    async (req: TRequest) =>
-      state(await run(ids(await session(req)), req));
+    (run: (signer: TSignerContext, req: TRequest) => Promise<TSignerContext>) => async (req: TRequest) =>
+      state(await run(await session(req), req));
 
   const routes: TRoute[] = [
     {

@@ -5,24 +5,21 @@ import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
-import { retryOnConflict } from '../retry-on-conflict';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertMaySign } from './save-values';
 import {
   cannotSign,
   cannotSignError,
-  loadSigner,
+  changeSigner,
   recordsWith,
   saveRecord,
   type TClient,
   type TSignerContext,
-  type TSignerRef,
   type TSigningDeps,
+  withBundle,
   withStep,
 } from './signer-context';
 import { type TFieldValue, valueKey } from './signing-record';
-
-type TSigner = TSignerRef;
 
 /** Refuses (with the reason the signer reads) a signer who may not sign the bundle at `now`. */
 function refuseUnlessSigning(b: TBundle, p: TPacket, now: Date, verb?: 'decline') {
@@ -53,13 +50,12 @@ const ZDecline = z.object({
  */
 export async function completePacket(
   deps: TSigningDeps,
-  signer: TSigner,
+  signer: TSignerContext,
   body: unknown,
   client: TClient,
 ): Promise<TSignerContext> {
   parseInput(ZComplete, body);
-  const signed = await retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  const signed = await changeSigner(deps, signer, async (ctx) => {
     if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
     assertMaySign(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
@@ -100,37 +96,37 @@ export async function completePacket(
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
-  await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
-    lifecycle.completePacket(b, signer.packetId, at, (p) => refuseUnlessSigning(b, p, now)),
+  const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) =>
+    lifecycle.completePacket(b, signed.packet.id, at, (p) => refuseUnlessSigning(b, p, now)),
   );
-  return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return withBundle(signed, bundle);
 }
 
 /** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */
 export async function declinePacket(
   deps: TSigningDeps,
-  signer: TSigner,
+  signer: TSignerContext,
   body: unknown,
   client: TClient,
 ): Promise<TSignerContext> {
   const { reason } = parseInput(ZDecline, body);
   const at = deps.clock.now().toISOString();
-  await retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  const declined = await changeSigner(deps, signer, async (ctx) => {
     const why = cannotSign(ctx.bundle, ctx.packet, ctx.now);
     if (why) throw cannotSignError(why, 'decline');
     // Consent is final: the finish that recorded it is what remains to be completed.
     if (ctx.record.consentAt)
       throw new ConflictError('You have already signed, so you cannot decline. Finish again to complete.');
-    await saveRecord(
+    const record = await saveRecord(
       deps,
       ctx,
       withStep({ ...ctx.record, declineReason: reason }, client, 'declined', at, reason),
     );
+    return { ...ctx, record, stored: true };
   });
   const now = deps.clock.now();
-  await changeBundle(deps, signer.accountId, signer.bundleId, (b) =>
-    lifecycle.decline(b, signer.packetId, at, reason, (p) => refuseUnlessSigning(b, p, now, 'decline')),
+  const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) =>
+    lifecycle.decline(b, declined.packet.id, at, reason, (p) => refuseUnlessSigning(b, p, now, 'decline')),
   );
-  return loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return withBundle(declined, bundle);
 }

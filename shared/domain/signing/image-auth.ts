@@ -1,21 +1,18 @@
 import type { TIdVerifier } from '../../ports';
 import { ConflictError, ValidationError } from '../errors';
-import { retryOnConflict } from '../retry-on-conflict';
 import {
   cannotSign,
   cannotSignError,
-  loadSigner,
+  changeSigner,
   saveRecord,
   type TClient,
   type TSignerContext,
-  type TSignerRef,
   type TSigningDeps,
   withStep,
 } from './signer-context';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;
 
-type TSigner = TSignerRef;
 export type TImage = { bytes: Buffer; contentType: string };
 
 function imageType(bytes: Buffer): 'png' | 'jpg' | undefined {
@@ -57,13 +54,12 @@ async function store(
 /** A photo of the signer taken before signing, kept as evidence; taking it passes the step. */
 export async function submitSelfie(
   deps: TSigningDeps,
-  signer: TSigner,
+  signer: TSignerContext,
   image: TImage | undefined,
   client: TClient,
 ) {
   const type = checkImage(image, 'image');
-  return retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return changeSigner(deps, signer, async (ctx) => {
     assertStep(ctx, 'selfie');
     const at = deps.clock.now().toISOString();
     const key = await store(deps, ctx, 'selfie', image!, type, at);
@@ -83,14 +79,13 @@ export async function submitSelfie(
  */
 export async function submitId(
   deps: TSigningDeps & { idVerifier: TIdVerifier },
-  signer: TSigner,
+  signer: TSignerContext,
   images: { front?: TImage; back?: TImage },
   client: TClient,
 ) {
   const frontType = checkImage(images.front, 'front');
   const backType = checkImage(images.back, 'back');
-  return retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return changeSigner(deps, signer, async (ctx) => {
     assertStep(ctx, 'id');
     const at = deps.clock.now().toISOString();
     const front = await store(deps, ctx, 'id-front', images.front!, frontType, at);

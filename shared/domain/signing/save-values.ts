@@ -2,13 +2,12 @@ import * as z from 'zod';
 import { parseInput } from '../../schemas/common';
 import type { TDocument, TField } from '../bundles/bundle';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
-import { retryOnConflict } from '../retry-on-conflict';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
 import {
   cannotSign,
   cannotSignError,
-  loadSigner,
+  changeSigner,
   recordsWith,
   saveRecord,
   type TClient,
@@ -81,13 +80,12 @@ function drawnImage(dataUrl: string): Buffer | undefined {
  */
 export async function saveValues(
   deps: TSigningDeps,
-  signer: { accountId: string; bundleId: string; packetId: string },
+  signer: TSignerContext,
   body: unknown,
   client: TClient,
 ): Promise<TSignerContext> {
   const input = parseInput(ZValues, body);
-  return retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return changeSigner(deps, signer, async (ctx) => {
     assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const all = await recordsWith(deps, ctx);

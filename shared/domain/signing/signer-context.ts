@@ -22,6 +22,7 @@ import {
   isPacketUp,
 } from '../bundles/lifecycle/status';
 import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
+import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
@@ -49,6 +50,11 @@ export interface TSignerContext {
   stored: boolean;
   /** When the call is decided, read from the clock with the bundle (expiry is decided on it). */
   now: Date;
+  /**
+   * The other signers' records, once this call has read them (recordsWith): the rest of the call
+   * uses them instead of reading them again.
+   */
+  others?: TSigningRecord[];
 }
 
 export type TCannotSign =
@@ -143,15 +149,44 @@ export async function saveRecord(
 }
 
 /** Which signer a call is for: a session's packet. */
-export type TSignerRef = { accountId: string; bundleId: string; packetId: string };
 
 /** Refused because the signer cannot sign now (409), saying why. */
 export function cannotSignError(reason: TCannotSign, verb = 'sign'): ConflictError {
   return new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`);
 }
 
-/** Every signer's record of the bundle, with this signer's as just read (it may be newer). */
+/**
+ * Every signer's record of the bundle, with this signer's as the context holds it (it may be
+ * newer than the table's). The others are read once per call and kept on the context.
+ */
 export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
-  const records = await deps.records.all(ctx.bundle.accountId, ctx.bundle.id);
-  return [...records.filter((r) => r.packetId !== ctx.packet.id), ctx.record];
+  ctx.others ??= (await deps.records.all(ctx.bundle.accountId, ctx.bundle.id)).filter(
+    (r) => r.packetId !== ctx.packet.id,
+  );
+  return [...ctx.others, ctx.record];
+}
+
+/** The context after a change of the bundle it names: the bundle as written, and this signer in it. */
+export const withBundle = (ctx: TSignerContext, bundle: TBundle): TSignerContext => ({
+  ...ctx,
+  bundle,
+  packet: bundle.packets.find((p) => p.id === ctx.packet.id) ?? ctx.packet,
+});
+
+/**
+ * A signer call's read-modify-write: `change` runs on the context the call loaded with its
+ * session (nothing is read twice), and on a freshly read one each time a conditional write in it
+ * lost a race to another request (retryOnConflict).
+ */
+export function changeSigner<T>(
+  deps: TSigningDeps,
+  ctx: TSignerContext,
+  change: (ctx: TSignerContext) => Promise<T>,
+): Promise<T> {
+  let loaded: TSignerContext | undefined = ctx;
+  return retryOnConflict(async () => {
+    const current = loaded ?? (await loadSigner(deps, ctx.bundle.accountId, ctx.bundle.id, ctx.packet.id));
+    loaded = undefined;
+    return change(current);
+  });
 }

@@ -2,15 +2,13 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { TSmsSender } from '../../ports';
 import { ConflictError, ThrottledError, ValidationError } from '../errors';
 import { toE164 } from '../notifications/notification';
-import { retryOnConflict } from '../retry-on-conflict';
 import {
   cannotSign,
   cannotSignError,
-  loadSigner,
+  changeSigner,
   saveRecord,
   type TClient,
   type TSignerContext,
-  type TSignerRef,
   type TSigningDeps,
   withStep,
 } from './signer-context';
@@ -26,8 +24,6 @@ export const SMS_GAP_MS = 30_000;
 // signers look different; six digits need no more (five tries, then a new code).
 const hashCode = (packetId: string, code: string) =>
   createHash('sha256').update(`${packetId}:${code}`).digest('hex');
-
-type TSigner = TSignerRef;
 
 function assertSmsStep(ctx: TSignerContext) {
   const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
@@ -45,12 +41,11 @@ function assertSmsStep(ctx: TSignerContext) {
  */
 export async function sendSmsCode(
   deps: TSigningDeps & { sms: TSmsSender },
-  signer: TSigner,
+  signer: TSignerContext,
   client: TClient,
 ): Promise<TSignerContext> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const done = await retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  const done = await changeSigner(deps, signer, async (ctx) => {
     assertSmsStep(ctx);
     if (ctx.record.auth.sms?.passedAt) return ctx;
     const now = deps.clock.now();
@@ -95,7 +90,7 @@ export async function sendSmsCode(
 /** Checks a code; after SMS_MAX_WRONG wrong ones the code is void and a new one must be sent. */
 export async function verifySmsCode(
   deps: TSigningDeps,
-  signer: TSigner,
+  signer: TSignerContext,
   body: unknown,
   client: TClient,
 ): Promise<TSignerContext> {
@@ -106,8 +101,7 @@ export async function verifySmsCode(
     ]);
   }
   let wrong = false;
-  const ctx = await retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  const ctx = await changeSigner(deps, signer, async (ctx) => {
     assertSmsStep(ctx);
     const sms = ctx.record.auth.sms;
     if (sms?.passedAt) return ctx;

@@ -1,9 +1,8 @@
 import { ValidationError } from '../errors';
-import { retryOnConflict } from '../retry-on-conflict';
 import { isEditableBy } from './field-access';
 import { assertMayChangeValues, findField } from './save-values';
 import {
-  loadSigner,
+  changeSigner,
   recordsWith,
   saveRecord,
   type TClient,
@@ -61,7 +60,7 @@ function extensionOf(name: string): string {
  */
 export async function uploadAttachment(
   deps: TSigningDeps,
-  signer: { accountId: string; bundleId: string; packetId: string },
+  signer: TSignerContext,
   target: { docKey?: string; fieldKey?: string },
   upload: TUpload,
   client: TClient,
@@ -69,8 +68,7 @@ export async function uploadAttachment(
   const path = `${target.docKey ?? ''}.${target.fieldKey ?? ''}`;
   const fail = (message: string) =>
     new ValidationError('The attachment is not accepted.', [{ field: path, message }]);
-  return retryOnConflict(async () => {
-    const ctx = await loadSigner(deps, signer.accountId, signer.bundleId, signer.packetId);
+  return changeSigner(deps, signer, async (ctx) => {
     assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const field =

@@ -1,0 +1,114 @@
+// What one signer call reads: the context is loaded once with the session and handed on, so
+// finishing reads the bundle twice (with the session, and for its conditional change) and the
+// signer's own record once, with the other signers' records read once for the whole call.
+// Counted on the DynamoDB client the local runtime's functions share.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import { aPdfB64 } from '../helpers/bundles';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { openSession, signerClient } from '../helpers/signer';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let sign: ReturnType<typeof signerClient>;
+
+/** The commands sent while `recording` is set: name and the key or key condition they name. */
+let recording: { command: string; key?: Record<string, unknown>; prefix?: unknown }[] | undefined;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  sign = signerClient(runtime);
+  runtime.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as {
+        Key?: Record<string, unknown>;
+        ExpressionAttributeValues?: Record<string, unknown>;
+      };
+      recording?.push({
+        command: String(context.commandName).replace(/Command$/, ''),
+        ...(input.Key ? { key: input.Key } : {}),
+        ...(input.ExpressionAttributeValues ? { prefix: input.ExpressionAttributeValues } : {}),
+      });
+      return next(args);
+    },
+    { step: 'initialize', name: 'signingReadsRecorder' },
+  );
+});
+afterAll(() => runtime.stop());
+
+async function recorded(run: () => Promise<unknown>) {
+  recording = [];
+  try {
+    await run();
+    // Whatever the call left running after it answered is its cost too.
+    await new Promise((r) => setTimeout(r, 50));
+    return recording;
+  } finally {
+    recording = undefined;
+  }
+}
+
+describe('finishing (POST /sign/api/complete)', () => {
+  it('reads the bundle at most twice and the signer’s record once', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Lease',
+        packets: [
+          { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' },
+          { key: 'bob', name: 'Bob Day', email: 'bob@example.com', deliver_via: 'embed' },
+        ],
+        documents: [
+          {
+            key: 'form',
+            file_b64: await aPdfB64(),
+            fields: [
+              {
+                key: 'name',
+                kind: 'inp',
+                page: 1,
+                x: 10,
+                y: 10,
+                w: 30,
+                h: 4,
+                editors: ['ann'],
+                required: true,
+              },
+              { key: 'bob', kind: 'inp', page: 1, x: 10, y: 20, w: 30, h: 4, editors: ['bob'] },
+            ],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const b = created.body;
+    const ann = await openSession(sign, call, b.packets[0].id);
+    const saved = await sign('PUT', '/values', ann, {
+      values: [{ doc_key: 'form', field_key: 'name', value: 'Ann Lee' }],
+    });
+    expect(saved.status).toBe(200);
+
+    let answer: Awaited<ReturnType<typeof sign>> | undefined;
+    const commands = await recorded(async () => {
+      answer = await sign('POST', '/complete', ann, { consent: true });
+    });
+    expect(answer!.status, JSON.stringify(answer!.body)).toBe(200);
+    expect(answer!.body.packet.status ?? answer!.body.reason).toBeDefined();
+
+    const bundleItem = bundleKeys.item(runtime.demo.accountId, b.id);
+    const recordItem = bundleKeys.signingRecord(runtime.demo.accountId, b.id, b.packets[0].id);
+    const gets = (key: { pk: string; sk: string }) =>
+      commands.filter((c) => c.command === 'GetItem' && c.key?.pk === key.pk && c.key?.sk === key.sk).length;
+    const recordQueries = commands.filter(
+      (c) => c.command === 'Query' && JSON.stringify(c.prefix ?? {}).includes(`BUNDLE#${b.id}#SIGNER#`),
+    ).length;
+    expect(gets(bundleItem), JSON.stringify(commands)).toBeLessThanOrEqual(2);
+    expect(gets(recordItem), JSON.stringify(commands)).toBe(1);
+    // The other signers' records: one read for the whole call (the checks and the answer).
+    expect(recordQueries, JSON.stringify(commands)).toBe(1);
+    // And the finish took: the packet is complete.
+    const after = (await call('GET', `/bundles/${b.id}/`)).body;
+    expect(after.packets[0].status).toBe('co');
+  });
+});
