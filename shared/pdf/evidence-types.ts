@@ -52,6 +52,8 @@ export interface TFinalInput {
   audit: TAuditPage;
   isTest: boolean;
   interim: boolean;
+  /** A file the document carries inside it (PDF /AF, relationship Data): its evidence record. */
+  attachment?: { name: string; bytes: Uint8Array; mimeType: string; description: string; date: Date };
 }
 
 export interface TCertificateInput {

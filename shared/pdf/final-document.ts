@@ -1,7 +1,7 @@
 // The final document of a bundle: the original with every value drawn at its place, its form
 // flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
 // apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { AFRelationship, PDFDocument, PDFName } from 'pdf-lib';
 import { drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
 import { flattenForm } from './flatten-form';
@@ -39,6 +39,18 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     ...(input.isTest ? [TEST_MARK] : []),
     ...(input.interim ? [INTERIM_MARK] : []),
   ]);
+  // The attachment travels in the document (catalog /AF and /Names /EmbeddedFiles), inside what
+  // the seal covers, so it cannot be changed or removed without breaking it.
+  if (input.attachment) {
+    const a = input.attachment;
+    await doc.attach(a.bytes, a.name, {
+      mimeType: a.mimeType,
+      description: a.description,
+      creationDate: a.date,
+      modificationDate: a.date,
+      afRelationship: AFRelationship.Data,
+    });
+  }
   // A classic cross-reference table (no object streams): the seal is then added as an
   // incremental update to these bytes as they are, without parsing the file again (seal.ts).
   return doc.save({ useObjectStreams: false, objectsPerTick: OBJECTS_PER_TICK });

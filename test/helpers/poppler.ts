@@ -80,6 +80,23 @@ export function wordBoxes(pdf: Uint8Array): TWordBox[] {
   return out;
 }
 
+/** The files a PDF carries, as pdfdetach lists and saves them: name → bytes. */
+export function attachedFiles(pdf: Uint8Array): Map<string, Buffer> {
+  return withFile(pdf, (file, dir) => {
+    const list = execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' });
+    const names = [...list.matchAll(/^\s*(\d+):\s*(.+)$/gm)].map(
+      (m) => [Number(m[1]), m[2]!.trim()] as const,
+    );
+    const out = new Map<string, Buffer>();
+    for (const [n, name] of names) {
+      const to = path.join(dir, `attachment-${n}`);
+      execFileSync('pdfdetach', ['-save', String(n), '-o', to, file]);
+      out.set(name, readFileSync(to));
+    }
+    return out;
+  });
+}
+
 /** pdfsig's report (it exits non-zero for files without signatures, which is reported too). */
 export function pdfsig(pdf: Uint8Array): string {
   return withFile(pdf, (file) => {

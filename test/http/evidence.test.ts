@@ -18,12 +18,18 @@ import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
+import {
+  checkEvidenceRecord,
+  EVIDENCE_RECORD_NAME,
+  parseEvidenceRecord,
+} from '../../shared/domain/evidence/evidence-record';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { createLogger } from '../../shared/logger';
+import { readSeal } from '../../shared/pdf/read-seal';
 import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
-import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
+import { attachedFiles, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import {
@@ -236,6 +242,38 @@ describe('a completed bundle', () => {
     expect(included.body.files.map((f: { doc_key: string }) => f.doc_key)).toEqual(
       files.map((f) => f.doc_key),
     );
+  });
+
+  it('carries its evidence record inside it, as pdfdetach finds it: chain, originals, signers', async () => {
+    const attached = attachedFiles(finalPdf);
+    expect([...attached.keys()]).toEqual([EVIDENCE_RECORD_NAME]);
+    const record = parseEvidenceRecord(attached.get(EVIDENCE_RECORD_NAME)!);
+    expect(record, 'a record of this format').toBeDefined();
+    // The chain recomputes to the head the bundle keeps, from the events alone.
+    const bundle = (await call('GET', `/bundles/${b.id}/?include=events`)).body;
+    expect(record!.audit_trail.events.length).toBeGreaterThan(5);
+    expect(
+      checkEvidenceRecord(record!, { originalSha256s: { lease: sha(Buffer.from(pdf, 'base64')) } }),
+    ).toEqual({
+      chainIntact: true,
+      headMatches: true,
+      originals: { lease: true },
+      problems: [],
+    });
+    expect(record!.audit_trail.events.map((e) => e.kind)).toEqual(
+      bundle.events.slice(0, record!.audit_trail.events.length).map((e: { kind: string }) => e.kind),
+    );
+    expect(record!.document).toMatchObject({
+      key: 'lease',
+      original_sha256: sha(Buffer.from(pdf, 'base64')),
+    });
+    expect(record!.signers.map((s) => [s.name, s.status, s.authentication.length > 0])).toEqual([
+      ['Ann Lee', 'co', true],
+      ['Bob Roe', 'co', true],
+    ]);
+    // Inside what the seal covers: the seal still holds over the whole file.
+    expect(readSeal(finalPdf)).toMatchObject({ valid: true, coversWholeFile: true });
+    expect(pdfsig(finalPdf).split(/Signature #\d+:/)[1]).toContain('Signature is Valid.');
   });
 
   it('stamps every value into the final document and seals it', () => {

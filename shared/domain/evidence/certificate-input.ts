@@ -9,7 +9,7 @@ import { TYPED } from './stamp-fields';
 const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
 
 /** How the signer got in, and each authentication step the packet asked for, as the record holds it. */
-function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
+export function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
   const auth: TCertificateInput['auth'] = [];
   if (viewed) {
     auth.push({

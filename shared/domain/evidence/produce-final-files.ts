@@ -18,6 +18,7 @@ import {
   type TFileHashEntry,
   type TFinalFile,
 } from './evidence-files';
+import { EVIDENCE_RECORD_NAME, evidenceRecord, evidenceRecordBytes } from './evidence-record';
 import { withoutDocumentJobErrors } from './fail-document-job';
 import { readOriginal, sha256Hex } from './read-original';
 import { stampFields } from './stamp-fields';
@@ -93,12 +94,29 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
   const finals: TFinalFile[] = [];
   for (const doc of documents) {
     const original = await readOriginal(deps, doc);
+    const record = evidenceRecord({
+      bundle: b,
+      doc,
+      documents,
+      events,
+      records,
+      chainHead: chain.head,
+      issuedAt,
+    });
     const rendered = await deps.pdf.renderFinal({
       original,
       fields: await stampFields(marks, doc, records, b.packets),
       audit: auditPage(b, doc, entries, chain.head),
       isTest: b.isTest,
       interim: false,
+      attachment: {
+        name: EVIDENCE_RECORD_NAME,
+        bytes: evidenceRecordBytes(record),
+        mimeType: 'application/json',
+        description:
+          'Evidence record: audit trail with its hash chain, original SHA-256s, signer authentication',
+        date: new Date(issuedAt),
+      },
     });
     const sealed = await deps.pdf.seal(rendered, {
       reason: b.isTest ? 'Final document (test bundle, not legally binding)' : 'Final document',

@@ -1,0 +1,220 @@
+// The evidence record each final document carries inside it (a JSON file attachment, PDF /AF
+// with the Data relationship): the bundle's audit events with their hash chain, every original
+// document's SHA-256, and each signer's authentication results. With it, anyone holding the file
+// can recompute the chain and match the originals without this service. Its shape is declared
+// once, here, as a zod schema; docs/evidence-record.schema.json is generated from it and
+// docs/evidence-record.md explains it. It holds what the parties already see on the audit page
+// and the Certificates of Evidence, nothing more (no tokens, codes or secrets).
+import * as z from 'zod';
+import { CHAIN_START, eventHash } from '../bundles/audit-chain';
+import type { TBundle, TBundleEvent, TDocument } from '../bundles/bundle';
+import { EVENT_KINDS } from '../bundles/event-kinds';
+import type { TSigningRecord } from '../signing/signing-record';
+import { authOf } from './certificate-input';
+
+/** The file name of the attachment. */
+export const EVIDENCE_RECORD_NAME = 'evidence-record.json';
+export const EVIDENCE_RECORD_FORMAT = 'open-esign evidence record';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const time = z.string().min(1);
+
+export const ZEvidenceRecord = z
+  .object({
+    format: z.literal(EVIDENCE_RECORD_FORMAT).describe('What this file is.'),
+    version: z.literal(1).describe('The version of this format; a reader refuses one it does not know.'),
+    issued_at: time.describe('When the final documents were made (ISO 8601, UTC).'),
+    bundle: z
+      .object({
+        id: z.string(),
+        label: z.string(),
+        is_test: z.boolean().describe('A test bundle: signing it had no legal effect.'),
+        created: time,
+        sent: time.nullable(),
+        completed_at: time.nullable(),
+      })
+      .describe('The bundle the signers signed.'),
+    document: z
+      .object({ key: z.string(), name: z.string(), original_sha256: sha256 })
+      .describe(
+        'The document this file is the final version of, and the SHA-256 of its original as uploaded.',
+      ),
+    documents: z
+      .array(z.object({ key: z.string(), name: z.string(), original_sha256: sha256 }))
+      .describe("Every document of the bundle, with its original's SHA-256."),
+    signers: z
+      .array(
+        z.object({
+          packet_id: z.string(),
+          key: z.string(),
+          name: z.string(),
+          email: z.string().nullable(),
+          phone: z.string().nullable(),
+          status: z.string().describe('The signer status code of the API (co: signed).'),
+          completed_at: time.nullable(),
+          authentication: z
+            .array(
+              z.object({
+                method: z.string(),
+                result: z.string(),
+                at: z.string(),
+                detail: z.string().nullable(),
+              }),
+            )
+            .describe('How the signer got in and each identity check, with its result.'),
+        }),
+      )
+      .describe('Each signer and how they were authenticated.'),
+    audit_trail: z
+      .object({
+        algorithm: z.literal('sha256'),
+        chain_start: sha256.describe('What the first event links to: 64 zeros.'),
+        head: sha256.describe(
+          'The hash of the last event: the bundle kept this head when the file was made.',
+        ),
+        events: z.array(
+          z.object({
+            kind: z.string(),
+            description: z.string(),
+            timestamp: time,
+            packet_id: z.string().nullable(),
+            prev_hash: sha256,
+            hash: sha256,
+          }),
+        ),
+      })
+      .describe(
+        'The audit events, oldest first. Each hash is the SHA-256 (hex) of the UTF-8 JSON text of the array [prev_hash, kind, description, timestamp, packet_id], and each prev_hash is the hash of the event before it (chain_start for the first).',
+      ),
+  })
+  .describe('The evidence record of a final document.');
+
+export type TEvidenceRecord = z.infer<typeof ZEvidenceRecord>;
+
+/** The record of `doc`'s final file, from what the document worker has read for the bundle. */
+export function evidenceRecord(input: {
+  bundle: TBundle;
+  doc: TDocument;
+  documents: TDocument[];
+  events: TBundleEvent[];
+  records: TSigningRecord[];
+  chainHead: string;
+  issuedAt: string;
+}): TEvidenceRecord {
+  const { bundle: b } = input;
+  const viewed = (packetId: string) =>
+    input.events.find((e) => e.packetId === packetId && e.kind === EVENT_KINDS.viewed.code)?.timestamp;
+  const docOf = (d: TDocument) => ({ key: d.key, name: d.name, original_sha256: d.sha256 });
+  return {
+    format: EVIDENCE_RECORD_FORMAT,
+    version: 1,
+    issued_at: input.issuedAt,
+    bundle: {
+      id: b.id,
+      label: b.label,
+      is_test: b.isTest,
+      created: b.created,
+      sent: b.sent ?? null,
+      completed_at: b.completedAt ?? null,
+    },
+    document: docOf(input.doc),
+    documents: input.documents.map(docOf),
+    signers: b.packets.map((p) => ({
+      packet_id: p.id,
+      key: p.key,
+      name: p.name,
+      email: p.email ?? null,
+      phone: p.phone ?? null,
+      status: p.status,
+      completed_at: p.completedAt ?? null,
+      authentication: authOf(
+        p,
+        input.records.find((r) => r.packetId === p.id),
+        viewed(p.id),
+      ).map((a) => ({ method: a.method, result: a.result, at: a.at, detail: a.detail ?? null })),
+    })),
+    audit_trail: {
+      algorithm: 'sha256',
+      chain_start: CHAIN_START,
+      head: input.chainHead,
+      events: input.events.map((e) => ({
+        kind: e.kind,
+        description: e.description,
+        timestamp: e.timestamp,
+        packet_id: e.packetId ?? null,
+        prev_hash: e.prevHash ?? CHAIN_START,
+        hash: eventHash(e),
+      })),
+    },
+  };
+}
+
+export interface TEvidenceRecordCheck {
+  /** Every event's hash is what its fields and link give, and each links to the one before. */
+  chainIntact: boolean;
+  /** The first event (0-based) whose hash or link does not hold. */
+  brokenAt?: number;
+  /** The last event's hash is the record's head. */
+  headMatches: boolean;
+  /** The record's SHA-256 of each original given (by document key): true when they match. */
+  originals: Record<string, boolean>;
+  problems: string[];
+}
+
+/**
+ * Checks a record by itself, offline: recomputes the hash chain from the events as audit-chain.ts
+ * computes it, and compares the originals' SHA-256 with those given (files the reader has).
+ */
+export function checkEvidenceRecord(
+  record: TEvidenceRecord,
+  given: { originalSha256s?: Record<string, string> } = {},
+): TEvidenceRecordCheck {
+  const problems: string[] = [];
+  let head = record.audit_trail.chain_start;
+  let brokenAt: number | undefined;
+  for (const [i, e] of record.audit_trail.events.entries()) {
+    const recomputed = eventHash({
+      kind: e.kind,
+      description: e.description,
+      timestamp: e.timestamp,
+      prevHash: e.prev_hash,
+      ...(e.packet_id !== null ? { packetId: e.packet_id } : {}),
+    });
+    if (e.prev_hash !== head || recomputed !== e.hash) {
+      brokenAt = i;
+      problems.push(
+        e.prev_hash !== head
+          ? `event ${i + 1} does not link to the event before it`
+          : `event ${i + 1} was changed (its hash is not that of its fields)`,
+      );
+      break;
+    }
+    head = recomputed;
+  }
+  const chainIntact = brokenAt === undefined && record.audit_trail.chain_start === '0'.repeat(64);
+  const headMatches = brokenAt === undefined && head === record.audit_trail.head;
+  if (brokenAt === undefined && !headMatches)
+    problems.push('the last event is not the head the record names');
+  const originals: Record<string, boolean> = {};
+  for (const [key, sha] of Object.entries(given.originalSha256s ?? {})) {
+    const doc = record.documents.find((d) => d.key === key);
+    originals[key] = doc?.original_sha256 === sha.toLowerCase();
+    if (!originals[key])
+      problems.push(doc ? `the original of "${key}" is not the file given` : `no document "${key}"`);
+  }
+  return { chainIntact, ...(brokenAt !== undefined ? { brokenAt } : {}), headMatches, originals, problems };
+}
+
+/** The record in JSON bytes (pretty, so a person can read it as it is). */
+export const evidenceRecordBytes = (record: TEvidenceRecord) =>
+  new TextEncoder().encode(`${JSON.stringify(record, null, 2)}\n`);
+
+/** A record read from a file: parsed and checked against the schema (undefined: not one of ours). */
+export function parseEvidenceRecord(bytes: Uint8Array): TEvidenceRecord | undefined {
+  try {
+    const parsed = ZEvidenceRecord.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
