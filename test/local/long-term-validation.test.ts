@@ -96,6 +96,20 @@ async function dssOf(pdf: Buffer) {
   };
 }
 
+/** A CMS SignedData that carries `certificate`, as a seal's does (no signer: only its certificates are read). */
+function cmsCarrying(certificate: x509.X509Certificate): Buffer {
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
+    certificates: [pkijs.Certificate.fromBER(certificate.rawData)],
+  });
+  return Buffer.from(
+    new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) })
+      .toSchema()
+      .toBER(false),
+  );
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esign-lta-'));
   pki = await startPkiStandin();
@@ -194,17 +208,7 @@ describe('the local CA’s OCSP responder', () => {
       ),
       ...ca.revocationExtensions({ ocsp: true }),
     ]);
-    // A SignedData that carries the certificate, as a seal's CMS does.
-    const signedData = new pkijs.SignedData({
-      version: 1,
-      encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
-      certificates: [pkijs.Certificate.fromBER(issued.certificate.rawData)],
-    });
-    const cms = Buffer.from(
-      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) })
-        .toSchema()
-        .toBER(false),
-    );
+    const cms = cmsCarrying(issued.certificate);
     const get = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
     const data = await createValidationDataCollector(get, { cacheMs: 0 }).collect(cms);
     expect(data.ocsps).toHaveLength(1);
@@ -361,18 +365,7 @@ describe('revocation data that does not check out', () => {
       expect((crlFailure as Error).message).toMatch(/root\.crl: the CRL is not signed by the issuer/);
 
       const issued = await ca.issue('CN=Forged OCSP test', [...ca.revocationExtensions({ ocsp: true })]);
-      const cms = Buffer.from(
-        new pkijs.ContentInfo({
-          contentType: '1.2.840.113549.1.7.2',
-          content: new pkijs.SignedData({
-            version: 1,
-            encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
-            certificates: [pkijs.Certificate.fromBER(issued.certificate.rawData)],
-          }).toSchema(true),
-        })
-          .toSchema()
-          .toBER(false),
-      );
+      const cms = cmsCarrying(issued.certificate);
       const ocspFailure = await createValidationDataCollector(forged, { cacheMs: 0 })
         .collect(cms)
         .catch((err: unknown) => err);

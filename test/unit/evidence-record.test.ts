@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { withChain } from '../../shared/domain/bundles/audit-chain';
 import { event } from '../../shared/domain/bundles/audit-event';
-import type { TBundle, TDocument } from '../../shared/domain/bundles/bundle';
+import type { TDocument } from '../../shared/domain/bundles/bundle';
 import {
   checkEvidenceRecord,
   evidenceRecord,
@@ -18,51 +18,32 @@ import {
   type TEvidenceRecord,
   ZEvidenceRecord,
 } from '../../shared/domain/evidence/evidence-record';
+import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const SCHEMA_FILE = join(__dirname, '..', '..', 'docs', 'evidence-record.schema.json');
 const AT = '2026-11-24T10:00:00.000Z';
 const SHA = 'a'.repeat(64);
 
 function aRecord(): TEvidenceRecord {
-  const b = withChain(undefined, {
-    id: 'B1',
-    accountId: 'A1',
-    label: 'Lease',
-    isTest: false,
-    status: 'co',
-    created: AT,
-    sent: AT,
-    completedAt: AT,
-    docsReady: false,
-    errors: [],
-    packets: [
-      {
-        id: 'P1',
-        key: 'ann',
-        name: 'Ann Lee',
-        email: 'ann@example.com',
-        authSms: true,
-        authSelfie: false,
-        authId: false,
-        suppressAll: false,
-        suppressDocsReady: false,
-        suppressSigning: false,
-        suppressReminder: false,
-        deliverVia: 'email',
-        order: 1,
-        personId: 'x',
-        status: 'co',
-        completedAt: AT,
-      },
-    ],
-    events: [
-      event('created', AT),
-      event('sent', AT),
-      event('viewed', AT, 'P1', 'Ann Lee'),
-      event('packetCompleted', AT, 'P1', 'Ann Lee'),
-      event('completed', AT),
-    ],
-  } as unknown as TBundle);
+  const b = withChain(
+    undefined,
+    aBundleItem({
+      status: 'co',
+      created: AT,
+      sent: AT,
+      completedAt: AT,
+      packets: [
+        aPacketItem('P1', { key: 'ann', name: 'Ann Lee', authSms: true, status: 'co', completedAt: AT }),
+      ],
+      events: [
+        event('created', AT),
+        event('sent', AT),
+        event('viewed', AT, 'P1', 'Ann Lee'),
+        event('packetCompleted', AT, 'P1', 'Ann Lee'),
+        event('completed', AT),
+      ],
+    }),
+  );
   const doc = { key: 'lease', name: 'Lease.pdf', sha256: SHA } as TDocument;
   return evidenceRecord({
     bundle: b,

@@ -6,58 +6,16 @@ import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
 import { BUNDLE, PACKET } from '../../shared/domain/bundles/lifecycle/status';
 import * as lifecycle from '../../shared/domain/bundles/lifecycle/transitions';
 import { ConflictError } from '../../shared/domain/errors';
+import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const AT = '2026-11-24T10:00:00.000Z';
 const NOW = new Date(AT);
 const ALL_BUNDLE = Object.values(BUNDLE);
 
-function packet(id: string, status: TPacketStatus, over: Partial<TPacket> = {}): TPacket {
-  return {
-    id,
-    key: id,
-    name: `Signer ${id}`,
-    email: `${id}@example.com`,
-    authSms: false,
-    authSelfie: false,
-    authId: false,
-    suppressAll: false,
-    suppressDocsReady: false,
-    suppressSigning: false,
-    suppressReminder: false,
-    deliverVia: 'email',
-    order: 1,
-    personId: `person-${id}`,
-    status,
-    ...over,
-  };
-}
-
-function bundle(status: TBundleStatus, packets: TPacket[], over: Partial<TBundle> = {}): TBundle {
-  return {
-    id: 'B1',
-    accountId: 'A1',
-    label: 'Lease',
-    inOrder: false,
-    emailSubject: '',
-    emailMessage: '',
-    smsMessage: '',
-    requesterName: 'Sender',
-    requesterEmail: 'sender@example.com',
-    ccEmails: [],
-    isTest: false,
-    status,
-    created: AT,
-    docsReady: false,
-    errors: [],
-    packets,
-    documents: [],
-    tags: [],
-    events: [],
-    ccSender: false,
-    sendReminders: false,
-    ...over,
-  } as TBundle;
-}
+const packet = (id: string, status: TPacketStatus, over: Partial<TPacket> = {}) =>
+  aPacketItem(id, { status, ...over });
+const bundle = (status: TBundleStatus, packets: TPacket[], over: Partial<TBundle> = {}) =>
+  aBundleItem({ status, packets, created: AT, ...over });
 
 const kinds = (b: TBundle) => b.events.map((e) => e.kind);
 const statuses = (b: TBundle) => b.packets.map((p) => p.status);

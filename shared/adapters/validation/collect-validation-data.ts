@@ -184,11 +184,17 @@ export function createValidationDataCollector(
           continue;
         }
         if (!pool.some((p) => p.equal(issuer))) pool.push(issuer);
+        // OCSP where the certificate names a responder, its issuer's CRL otherwise (or when no
+        // responder answered well): the first answer that checks out is the proof.
         const reasons: string[] = [];
-        let proof: { ocsp?: Buffer; crl?: Buffer } | undefined;
-        for (const url of uris(c, 'ocsp').filter(isHttp)) {
+        let proof: { kind: 'ocsp' | 'crl'; bytes: Buffer } | undefined;
+        const sources = [
+          ...uris(c, 'ocsp').map((url) => ({ kind: 'ocsp' as const, url, read: ocspFor })),
+          ...uris(c, 'crl').map((url) => ({ kind: 'crl' as const, url, read: crlFor })),
+        ].filter((s) => isHttp(s.url));
+        for (const { kind, url, read } of sources) {
           try {
-            proof = { ocsp: await ocspFor(c, issuer, url) };
+            proof = { kind, bytes: await read(c, issuer, url) };
             break;
           } catch (err) {
             if (err instanceof RevokedError)
@@ -196,19 +202,9 @@ export function createValidationDataCollector(
             reasons.push(`${url}: ${(err as Error).message}`);
           }
         }
-        for (const url of proof ? [] : uris(c, 'crl').filter(isHttp)) {
-          try {
-            proof = { crl: await crlFor(c, issuer, url) };
-            break;
-          } catch (err) {
-            if (err instanceof RevokedError)
-              throw new ValidationDataUnavailableError([{ certificate: subjectOf(c), reason: err.message }]);
-            reasons.push(`${url}: ${(err as Error).message}`);
-          }
-        }
-        if (proof?.ocsp) ocsps.push(proof.ocsp);
-        else if (proof?.crl) {
-          if (!crls.some((b) => b.equals(proof.crl!))) crls.push(proof.crl);
+        if (proof?.kind === 'ocsp') ocsps.push(proof.bytes);
+        else if (proof) {
+          if (!crls.some((b) => b.equals(proof.bytes))) crls.push(proof.bytes);
         } else
           failures.push({
             certificate: subjectOf(c),

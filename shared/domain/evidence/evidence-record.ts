@@ -11,6 +11,7 @@ import type { TBundle, TBundleEvent, TDocument } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 import { authOf } from './certificate-input';
+import { signerSummary } from './signer-summary';
 
 /** The file name of the attachment. */
 export const EVIDENCE_RECORD_NAME = 'evidence-record.json';
@@ -120,13 +121,7 @@ export function evidenceRecord(input: {
     document: docOf(input.doc),
     documents: input.documents.map(docOf),
     signers: b.packets.map((p) => ({
-      packet_id: p.id,
-      key: p.key,
-      name: p.name,
-      email: p.email ?? null,
-      phone: p.phone ?? null,
-      status: p.status,
-      completed_at: p.completedAt ?? null,
+      ...signerSummary(p),
       authentication: authOf(
         p,
         input.records.find((r) => r.packetId === p.id),

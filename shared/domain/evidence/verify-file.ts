@@ -5,6 +5,7 @@ import type { TPacket } from '../bundles/bundle';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';
+import { signerSummary } from './signer-summary';
 
 const ZByHash = z.object({
   sha256: z
@@ -35,15 +36,7 @@ export interface TVerifyAnswer {
   sealed: boolean;
 }
 
-const signerOf = (p: TPacket): TVerifyAnswer['signers'][number] => ({
-  packet_id: p.id,
-  key: p.key,
-  name: p.name,
-  email: p.email ?? null,
-  phone: p.phone ?? null,
-  status: p.status,
-  completed_at: p.completedAt ?? null,
-});
+const signerOf = (p: TPacket): TVerifyAnswer['signers'][number] => signerSummary(p);
 
 /**
  * POST /verify/: is this a final document or Certificate of Evidence this service sealed for the
