@@ -698,6 +698,42 @@ describe('a bundle whose evidence cannot be made', () => {
     }
   }, 120_000);
 
+  it.each([
+    ['wrong-nonce', /does not carry the nonce of the request/],
+    ['wrong-imprint', /stamps another message imprint/],
+    ['no-eku', /may not issue timestamps/],
+    ['forged', /token signature does not verify/],
+    ['garbage', /the answer is not (DER|a TimeStampResp)/],
+  ] as const)(
+    'refuses an authority that answers %s: the job is retried and the bundle says why',
+    async (mode, why) => {
+      await runtime.workers.documents.stop();
+      runtime.tsa.setMode(mode);
+      try {
+        const b = await aBundle();
+        await signToCompletion(b);
+        const worker = buildDocumentWorker({
+          config: runtime.config,
+          db: runtime.db,
+          log: createLogger('silent'),
+        });
+        expect((await worker(finalJobEvent(b.id, 1))).batchItemFailures).toHaveLength(1);
+        const waiting = (await call('GET', `/bundles/${b.id}/`)).body;
+        expect(waiting.status).toBe('co');
+        expect(waiting.docs_ready).toBe(false);
+        expect(waiting.errors).toHaveLength(1);
+        expect(waiting.errors[0].code).toBe('timestamp_unavailable');
+        expect(waiting.errors[0].message).toMatch(why);
+        // Nothing sealed without its timestamp.
+        expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
+      } finally {
+        runtime.tsa.setMode('ok');
+        runtime.workers.documents.start();
+      }
+    },
+    60_000,
+  );
+
   it('makes the documents once the timestamp authority is back, and the delay leaves the errors', async () => {
     await runtime.workers.documents.stop();
     runtime.tsa.setMode('garbage');
