@@ -1,7 +1,7 @@
 // The service's queues, declared once: the local runtime creates them in its SQS stand-in,
-// and later stacks create them on AWS. Each has a dead-letter queue after `maxReceiveCount`.
-import { NOTIFY_MAX_ATTEMPTS } from '../shared/domain/notifications/notification';
-import { MAX_ATTEMPTS } from '../shared/domain/webhooks/deliver-event';
+// and the stack creates them on AWS. Each has a dead-letter queue after `maxReceiveCount`, the
+// number of attempts its jobs are declared with (shared/domain/outbox/jobs.ts).
+import { JOBS } from '../shared/domain/outbox/jobs';
 
 export const QUEUES = {
   /**
@@ -11,7 +11,7 @@ export const QUEUES = {
   notifications: {
     name: 'notifications',
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: NOTIFY_MAX_ATTEMPTS,
+    maxReceiveCount: JOBS.notifications.maxAttempts,
   },
   /**
    * Webhook delivery jobs. The dispatcher hides a failed job until its retry is due, so a job
@@ -21,9 +21,13 @@ export const QUEUES = {
   webhookDeliveries: {
     name: 'webhook-deliveries',
     visibilityTimeoutSeconds: 90,
-    maxReceiveCount: MAX_ATTEMPTS,
+    maxReceiveCount: JOBS.webhookDeliveries.maxAttempts,
   },
-  documentJobs: { name: 'document-jobs', visibilityTimeoutSeconds: 300, maxReceiveCount: 5 },
+  documentJobs: {
+    name: 'document-jobs',
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: JOBS.documentJobs.maxAttempts,
+  },
 } as const;
 
 export const queueName = (stage: string, name: string) => `esign-${stage}-${name}`;

@@ -14,6 +14,7 @@ import type { TDayRange } from './domain/day-range';
 import type { TEnvelopeTemplate } from './domain/envelope-templates/envelope-template';
 import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from './domain/evidence/evidence-files';
 import type { TNotificationRecord, TSentMessage } from './domain/notifications/notification';
+import type { TJobOf, TJobQueue } from './domain/outbox/jobs';
 import type { TPage } from './domain/paging';
 import type { TPerson, TPersonFilter } from './domain/persons/person';
 import type { TSigningRecord } from './domain/signing/signing-record';
@@ -299,20 +300,13 @@ export interface TBundleStore {
 }
 
 /** A message for a worker; queues are named as in infra/queues.ts. */
+/** Puts a job on its queue (jobs declared in shared/domain/outbox/jobs.ts). */
 export interface TQueue {
-  send(
-    queue: 'notifications' | 'webhookDeliveries' | 'documentJobs',
-    message: Record<string, unknown>,
-  ): Promise<void>;
+  send<Q extends TJobQueue>(queue: Q, job: TJobOf<Q>): Promise<void>;
 }
 
 /** A delivery job of the webhookDeliveries queue. */
-export interface TWebhookJob {
-  accountId: string;
-  eventId: string;
-  /** Set by the redeliver operation: deliver even if an earlier attempt succeeded. */
-  redeliver?: boolean;
-}
+export type { TWebhookJob } from './domain/outbox/jobs';
 
 export interface TWebhookEventStore {
   /** Logs the event unless one with its id exists; either way answers the stored one. */

@@ -15,10 +15,7 @@ import {
   type TEvidenceDeps,
   type TJobOutcome,
 } from '../../shared/domain/evidence/evidence-deps';
-import {
-  DOCUMENT_MAX_ATTEMPTS,
-  DOCUMENT_RETRY_DELAYS_SECONDS,
-} from '../../shared/domain/evidence/evidence-files';
+import { DOCUMENT_MAX_ATTEMPTS } from '../../shared/domain/evidence/evidence-files';
 import {
   bundleErrorOf,
   failDocumentJob,
@@ -26,34 +23,10 @@ import {
 } from '../../shared/domain/evidence/fail-document-job';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
-import type { TDocumentJob, TDocumentJobType } from '../../shared/domain/webhooks/outbox';
+import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
+import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
 import { createLogger, type TLogger } from '../../shared/logger';
 import type { TEvidencePdf } from '../../shared/ports';
-
-const TYPES: readonly TDocumentJobType[] = ['final', 'interim'];
-
-function jobOf(record: SQSRecord): TDocumentJob | undefined {
-  try {
-    const j = JSON.parse(record.body) as Partial<TDocumentJob>;
-    if (
-      TYPES.includes(j.type as TDocumentJobType) &&
-      typeof j.accountId === 'string' &&
-      typeof j.bundleId === 'string' &&
-      Number.isInteger(j.seq)
-    ) {
-      return {
-        type: j.type!,
-        accountId: j.accountId,
-        bundleId: j.bundleId,
-        seq: j.seq!,
-        date: typeof j.date === 'string' ? j.date : '',
-      };
-    }
-  } catch {
-    // falls through: nothing this worker can do anything with
-  }
-  return undefined;
-}
 
 /** The job's use case: final documents and certificates, or interim files. */
 function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {
@@ -93,7 +66,7 @@ export function buildDocumentWorker(opts: {
   const retryLater = createRetryLater(sqs, config.queues?.documentJobs, log);
 
   async function handle(record: SQSRecord): Promise<boolean> {
-    const job = jobOf(record);
+    const job = jobOf('documentJobs', record.body);
     if (!job) {
       log.error('document job ignored: unreadable message', { messageId: record.messageId });
       return true;
@@ -137,8 +110,7 @@ export function buildDocumentWorker(opts: {
           error: (failure as Error).message,
         });
       }
-      const delay =
-        (DOCUMENT_RETRY_DELAYS_SECONDS[attempt - 1] ?? DOCUMENT_RETRY_DELAYS_SECONDS.at(-1)!) * scale;
+      const delay = retryDelaySeconds('documentJobs', attempt, scale);
       await retryLater(record, delay);
       return false;
     }

@@ -17,43 +17,12 @@ import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
-import {
-  DEFAULT_MAIL_FROM,
-  NOTIFY_MAX_ATTEMPTS,
-  NOTIFY_RETRY_DELAYS_SECONDS,
-} from '../../shared/domain/notifications/notification';
+import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/notifications/notification';
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
-import type { TNotificationJob, TNotificationType } from '../../shared/domain/webhooks/outbox';
+import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import { createLogger, type TLogger } from '../../shared/logger';
 import type { TMailer, TSmsSender } from '../../shared/ports';
-
-const TYPES: readonly TNotificationType[] = ['signing_request', 'reminder', 'docs_ready', 'declined'];
-
-function jobOf(record: SQSRecord): TNotificationJob | undefined {
-  try {
-    const j = JSON.parse(record.body) as Partial<TNotificationJob>;
-    if (
-      TYPES.includes(j.type as TNotificationType) &&
-      typeof j.accountId === 'string' &&
-      typeof j.bundleId === 'string' &&
-      Number.isInteger(j.seq) &&
-      (j.packetId === undefined || typeof j.packetId === 'string')
-    ) {
-      return {
-        type: j.type!,
-        accountId: j.accountId,
-        bundleId: j.bundleId,
-        ...(j.packetId ? { packetId: j.packetId } : {}),
-        seq: j.seq!,
-        date: typeof j.date === 'string' ? j.date : '',
-      };
-    }
-  } catch {
-    // falls through: nothing this worker can do anything with
-  }
-  return undefined;
-}
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
 
@@ -105,7 +74,7 @@ export function buildNotificationsWorker(opts: {
   const retryLater = createRetryLater(sqs, config.queues?.notifications, log);
 
   async function handleJob(record: SQSRecord): Promise<boolean> {
-    const job = jobOf(record);
+    const job = jobOf('notifications', record.body);
     if (!job) {
       log.error('notification job ignored: unreadable message', { messageId: record.messageId });
       return true;
@@ -123,10 +92,7 @@ export function buildNotificationsWorker(opts: {
       return false;
     } catch (err) {
       log.error('notification job failed', { ...about, error: (err as Error).message });
-      const delay =
-        attempt >= NOTIFY_MAX_ATTEMPTS
-          ? 0
-          : (NOTIFY_RETRY_DELAYS_SECONDS[attempt - 1] ?? NOTIFY_RETRY_DELAYS_SECONDS.at(-1)!) * scale;
+      const delay = attempt >= NOTIFY_MAX_ATTEMPTS ? 0 : retryDelaySeconds('notifications', attempt, scale);
       await retryLater(record, delay);
       return false;
     }

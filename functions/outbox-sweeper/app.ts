@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { publishDeps } from '../../shared/adapters/bundle-publishing';
 import type { TConfig } from '../../shared/config';
-import { sweepOutboxes } from '../../shared/domain/webhooks/publish-events';
+import { sweepOutboxes } from '../../shared/domain/outbox/publish-events';
 import { createLogger, type TLogger } from '../../shared/logger';
 
 /**

@@ -9,25 +9,10 @@ import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
+import { jobOf } from '../../shared/domain/outbox/jobs';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
 import { createLogger, type TLogger } from '../../shared/logger';
-import type { TWebhookCaller, TWebhookJob } from '../../shared/ports';
-
-function jobOf(record: SQSRecord): TWebhookJob | undefined {
-  try {
-    const job = JSON.parse(record.body) as Partial<TWebhookJob>;
-    if (typeof job.accountId === 'string' && typeof job.eventId === 'string') {
-      return {
-        accountId: job.accountId,
-        eventId: job.eventId,
-        ...(job.redeliver ? { redeliver: true } : {}),
-      };
-    }
-  } catch {
-    // falls through: not a job this dispatcher can do anything with
-  }
-  return undefined;
-}
+import type { TWebhookCaller } from '../../shared/ports';
 
 /**
  * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event
@@ -60,7 +45,7 @@ export function buildWebhookDispatcher(opts: {
   };
 
   async function handle(record: SQSRecord): Promise<boolean> {
-    const job = jobOf(record);
+    const job = jobOf('webhookDeliveries', record.body);
     if (!job) {
       log.error('webhook job ignored: unreadable message', { messageId: record.messageId });
       return true;

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
+import { publishBundleEvents, type TPublishDeps } from '../domain/outbox/publish-events';
 import { publishAfterWrite } from '../domain/webhooks/publish-after-write';
-import { publishBundleEvents, type TPublishDeps } from '../domain/webhooks/publish-events';
 import type { TLogger } from '../logger';
 import type { TBundleStore } from '../ports';
 import { createSqsClient } from './aws/clients';

@@ -19,8 +19,8 @@ import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notifi
 import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
+import type { TNotificationJob } from '../../shared/domain/outbox/outbox';
 import { hashToken } from '../../shared/domain/tokens';
-import type { TNotificationJob } from '../../shared/domain/webhooks/outbox';
 import { createLogger } from '../../shared/logger';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -1,5 +1,5 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
-import type { TOutboxEntry } from '../webhooks/outbox-entry';
+import type { TOutboxEntry } from '../outbox/outbox-entry';
 
 import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 
@@ -197,7 +197,7 @@ export interface TBundle {
   archivedEvents?: number;
   /** Hash of the latest audit event: the head of the chain (audit-chain.ts). */
   chainHead?: string;
-  /** Webhook events of past changes not yet published (see webhooks/outbox.ts). */
+  /** Webhook events of past changes not yet published (see outbox/outbox.ts). */
   outbox?: TOutboxEntry[];
   /** Settings a sender may change while the bundle is a draft or sent (PATCH). */
   expires?: string;

@@ -1,6 +1,6 @@
 import type { TBundleStore } from '../../ports';
+import { withOutbox } from '../outbox/outbox';
 import { retryOnConflict } from '../retry-on-conflict';
-import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
 import type { TBundle } from './bundle';
 import { getBundle } from './get-bundle';

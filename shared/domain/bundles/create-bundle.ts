@@ -19,8 +19,8 @@ import {
 import { parseInput } from '../../schemas/common';
 import type { TAccount, TPayout } from '../accounts/account';
 import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
+import { withOutbox } from '../outbox/outbox';
 import { templateDocuments } from '../templates/template-documents';
-import { withOutbox } from '../webhooks/outbox';
 import { withChain } from './audit-chain';
 import { event } from './audit-event';
 import { buildDocuments, type TDocumentDraft } from './build-documents';

@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Records a reminder; its audit event puts the message in the bundle's outbox in the same write
- * (webhooks/outbox.ts), so a reminder is sent exactly when it is recorded.
+ * (outbox/outbox.ts), so a reminder is sent exactly when it is recorded.
  */
 export async function remindPacket(
   deps: { bundles: TBundleStore; clock: TClock },

@@ -3,7 +3,7 @@ import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
-import type { TDocumentJob } from '../webhooks/outbox';
+import type { TDocumentJob } from '../outbox/outbox';
 import {
   EvidenceInputError,
   type TEvidenceDeps,

@@ -1,6 +1,8 @@
 // Messages to people: what the notifications worker keeps of each one it sends, and the small
 // rules about recipients it applies. See ARCHITECTURE.md, "Notifications".
-import type { TNotificationType } from '../webhooks/outbox';
+
+import { JOBS } from '../outbox/jobs';
+import type { TNotificationType } from '../outbox/outbox';
 
 export type TChannel = 'email' | 'sms';
 
@@ -14,10 +16,10 @@ export const SERVICE_NAME = 'Open eSignature';
  * How many times the queue hands a job out before its dead-letter queue takes it
  * (infra/queues.ts sets the notifications queue's maxReceiveCount to this).
  */
-export const NOTIFY_MAX_ATTEMPTS = 5;
+export const NOTIFY_MAX_ATTEMPTS = JOBS.notifications.maxAttempts;
 
 /** Seconds before attempt 2, 3, 4 and 5 after a failed send: about 40 minutes in all. */
-export const NOTIFY_RETRY_DELAYS_SECONDS = [30, 120, 600, 1800] as const;
+export const NOTIFY_RETRY_DELAYS_SECONDS = JOBS.notifications.retryDelaysSeconds;
 
 /**
  * A `sending` claim older than this belongs to an attempt that died between claiming and

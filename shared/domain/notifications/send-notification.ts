@@ -13,8 +13,8 @@ import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
 import { ServiceError } from '../errors';
+import type { TNotificationJob } from '../outbox/outbox';
 import { createSigningLink } from '../signing/signing-link';
-import type { TNotificationJob } from '../webhooks/outbox';
 import {
   maskRecipient,
   NOTIFY_MAX_ATTEMPTS,

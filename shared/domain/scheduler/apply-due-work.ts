@@ -19,7 +19,7 @@ export interface TDueWork {
  *   webhook event: the spec has no type for it), and no reminder goes out;
  * - otherwise each signer whose reminder is due (schedule.ts) gets one: `lastReminderAt` is set
  *   and an `rm` audit event appended, which puts the reminder message in the bundle's outbox in
- *   this same write (webhooks/outbox.ts). The event's description says it was automatic.
+ *   this same write (outbox/outbox.ts). The event's description says it was automatic.
  */
 export function applyDueWork(b: TBundle, now: Date): TDueWork {
   const at = now.toISOString();

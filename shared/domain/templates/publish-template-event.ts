@@ -1,5 +1,5 @@
 import type { TClock, TQueue, TWebhookEventStore, TWebhookStore } from '../../ports';
-import { listens, logAndQueue } from '../webhooks/publish-events';
+import { listens, logAndQueue } from '../outbox/publish-events';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TDocTemplate } from './doc-template';
 

@@ -6,6 +6,7 @@ import type {
   TWebhookJob,
   TWebhookStore,
 } from '../../ports';
+import { JOBS } from '../outbox/jobs';
 import { retryOnConflict } from '../retry-on-conflict';
 import { type TWebhook, WEBHOOK_DISABLE_AFTER } from './webhook';
 import { buildWebhookCall } from './webhook-call';
@@ -18,8 +19,8 @@ import { signingSecrets, type TSecretDeps } from './webhook-secret';
  * attempts over about eight hours; the queue's dead-letter queue takes the job after the last
  * (infra/queues.ts sets its maxReceiveCount to MAX_ATTEMPTS).
  */
-export const RETRY_DELAYS_SECONDS = [240, 720, 2160, 6480, 19440] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+export const RETRY_DELAYS_SECONDS = JOBS.webhookDeliveries.retryDelaysSeconds;
+export const MAX_ATTEMPTS = JOBS.webhookDeliveries.maxAttempts;
 
 export type TDeliverDeps = TSecretDeps & {
   webhooks: TWebhookStore;

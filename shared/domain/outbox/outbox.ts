@@ -4,8 +4,8 @@
 // the note is there until a publisher has logged and queued the event, and a retried change that
 // lost its race wrote nothing at all: each change is published once.
 import type { TBundle } from '../bundles/bundle';
+import type { TWebhookEventType } from '../webhooks/webhook';
 import type { TDocumentJobType, TNotificationType, TOutboxEntry } from './outbox-entry';
-import type { TWebhookEventType } from './webhook';
 
 export type {
   TDocumentJob,

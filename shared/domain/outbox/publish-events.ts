@@ -7,9 +7,9 @@ import type {
   TWebhookStore,
 } from '../../ports';
 import type { TBundle } from '../bundles/bundle';
+import type { TSubscribableEventType, TWebhook } from '../webhooks/webhook';
+import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TDocumentJob, TNotificationJob, TOutboxEntry } from './outbox';
-import type { TSubscribableEventType, TWebhook } from './webhook';
-import { type TWebhookEvent, webhookEventId } from './webhook-event';
 
 export type TPublishDeps = {
   bundles: TBundleStore;
