@@ -122,13 +122,14 @@ export interface TWebhookSecretStore {
 }
 
 /**
- * Encrypts secrets that must be recoverable (the webhook secret signs every call). `context` is
- * bound to the sealed text (KMS encryption context, AES-GCM additional data): opening with any
- * other context fails, so a sealed secret copied to another account's item cannot be opened.
+ * Encrypts secrets that must be recoverable (the webhook secret signs every call); not to be
+ * confused with the seal of PDFs. `context` is bound to the ciphertext (KMS encryption context,
+ * AES-GCM additional data): decrypting with any other context fails, so an encrypted secret
+ * copied to another account's item cannot be read.
  */
-export interface TSecretSealer {
-  seal(plaintext: string, context: Record<string, string>): Promise<string>;
-  open(sealed: string, context: Record<string, string>): Promise<string>;
+export interface TSecretCipher {
+  encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
+  decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
 export interface TAccountStore {

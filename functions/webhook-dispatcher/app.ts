@@ -5,7 +5,7 @@ import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
-import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -37,7 +37,7 @@ export function buildWebhookDispatcher(opts: {
     webhooks: createWebhookStore(db, config.tableName),
     webhookEvents: createWebhookEventStore(db, config.tableName),
     webhookSecrets: createWebhookSecretStore(db, config.tableName),
-    sealer: createSecretSealer(config),
+    cipher: createSecretCipher(config),
     caller: opts.caller ?? createWebhookCaller(config.fetch ?? { allowHttp: true, allowLoopback: false }),
     ids: randomIds,
     clock: systemClock,

@@ -3,7 +3,7 @@ import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage
 import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -56,7 +56,7 @@ export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocum
   const deps = {
     webhooks: createWebhookStore(db, opts.config.tableName),
     webhookSecrets: createWebhookSecretStore(db, opts.config.tableName),
-    sealer: createSecretSealer(opts.config),
+    cipher: createSecretCipher(opts.config),
     webhookEvents: createWebhookEventStore(db, opts.config.tableName),
     queue: createSqsQueue(createSqsClient(opts.config), opts.config.queues ?? {}),
     clock: systemClock,

@@ -22,7 +22,7 @@ import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-sealer';
+import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-cipher';
 import type { TConfig } from '../../shared/config';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';

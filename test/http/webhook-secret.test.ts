@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { webhookKeys } from '../../shared/adapters/dynamodb/entities/webhook';
 import { createWebhookSecretStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSecretSealer } from '../../shared/adapters/secrets/sealer';
+import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { systemClock } from '../../shared/adapters/system';
 import { SECRET_OVERLAP_MS, signingSecrets } from '../../shared/domain/webhooks/webhook-secret';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
@@ -88,9 +88,9 @@ describe('webhook shared secret', () => {
     expect(item!.current.sealed).toMatch(/^local1:/);
     expect(item!.previous.sealed).toMatch(/^local1:/);
     // The sealed text opens for its own account only.
-    const sealer = createSecretSealer(runtime.config);
-    expect(await sealer.open(item!.current.sealed, { accountId: runtime.demo.accountId })).toBe(secret);
-    await expect(sealer.open(item!.current.sealed, { accountId: 'someone-else' })).rejects.toThrow();
+    const cipher = createSecretCipher(runtime.config);
+    expect(await cipher.decrypt(item!.current.sealed, { accountId: runtime.demo.accountId })).toBe(secret);
+    await expect(cipher.decrypt(item!.current.sealed, { accountId: 'someone-else' })).rejects.toThrow();
   });
 
   it('signs with the new and the previous secret during the overlap', async () => {
@@ -98,7 +98,7 @@ describe('webhook shared secret', () => {
     const after = (await call('POST', '/webhooks/secret/regenerate/')).body.secret;
     const deps = {
       webhookSecrets: createWebhookSecretStore(runtime.db, runtime.config.tableName),
-      sealer: createSecretSealer(runtime.config),
+      cipher: createSecretCipher(runtime.config),
       clock: systemClock,
     };
     const now = new Date();

@@ -165,7 +165,7 @@ describe('the retry schedule', () => {
       webhookSecrets: {
         get: async () => ({ accountId: 'A1', current: { sealed: 's', created: '' }, version: 1 }),
       },
-      sealer: { open: async () => 'secret' },
+      cipher: { decrypt: async () => 'secret' },
       caller: { post: async () => ({ status: ok ? 200 : 500, ok, message: ok ? '' : 'HTTP 500' }) },
       ids: { uuid: () => 'D1', slug: () => 'x' },
       clock: { now: () => new Date('2026-11-22T09:00:00Z') },

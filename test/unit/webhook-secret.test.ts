@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLocalSealer } from '../../shared/adapters/secrets/local-sealer';
+import { createLocalCipher } from '../../shared/adapters/secrets/local-cipher';
 import { ConcurrentUpdateError } from '../../shared/domain/errors';
 import { BASE58_ALPHABET, base58Decode, base58Encode } from '../../shared/domain/webhooks/base58';
 import {
@@ -66,41 +66,41 @@ describe('base58', () => {
   });
 });
 
-describe('local sealer', () => {
-  const sealer = createLocalSealer(randomBytes(32));
+describe('local cipher', () => {
+  const cipher = createLocalCipher(randomBytes(32));
   const ctx = { accountId: 'acc-1' };
 
   it('opens what it sealed, and never shows the plain text', async () => {
-    const sealed = await sealer.seal('s3cret-value', ctx);
+    const sealed = await cipher.encrypt('s3cret-value', ctx);
     expect(sealed.startsWith('local1:')).toBe(true);
     expect(sealed).not.toContain('s3cret-value');
     expect(Buffer.from(sealed.slice(7), 'base64').toString('latin1')).not.toContain('s3cret');
-    expect(await sealer.open(sealed, ctx)).toBe('s3cret-value');
+    expect(await cipher.decrypt(sealed, ctx)).toBe('s3cret-value');
     // A fresh IV each time.
-    expect(await sealer.seal('s3cret-value', ctx)).not.toBe(sealed);
+    expect(await cipher.encrypt('s3cret-value', ctx)).not.toBe(sealed);
   });
 
   it('refuses a tampered sealed text', async () => {
-    const sealed = await sealer.seal('s3cret-value', ctx);
+    const sealed = await cipher.encrypt('s3cret-value', ctx);
     const raw = Buffer.from(sealed.slice(7), 'base64');
     for (const at of [0, 12, raw.length - 1]) {
       const bad = Buffer.from(raw);
       bad[at]! ^= 1;
-      await expect(sealer.open(`local1:${bad.toString('base64')}`, ctx)).rejects.toThrow();
+      await expect(cipher.decrypt(`local1:${bad.toString('base64')}`, ctx)).rejects.toThrow();
     }
-    await expect(sealer.open('local1:AAAA', ctx)).rejects.toThrow();
-    await expect(sealer.open(`kms1:${sealed.slice(7)}`, ctx)).rejects.toThrow();
+    await expect(cipher.decrypt('local1:AAAA', ctx)).rejects.toThrow();
+    await expect(cipher.decrypt(`kms1:${sealed.slice(7)}`, ctx)).rejects.toThrow();
   });
 
   it('refuses another account context, and another key', async () => {
-    const sealed = await sealer.seal('s3cret-value', ctx);
-    await expect(sealer.open(sealed, { accountId: 'acc-2' })).rejects.toThrow();
-    await expect(sealer.open(sealed, {})).rejects.toThrow();
-    await expect(createLocalSealer(randomBytes(32)).open(sealed, ctx)).rejects.toThrow();
+    const sealed = await cipher.encrypt('s3cret-value', ctx);
+    await expect(cipher.decrypt(sealed, { accountId: 'acc-2' })).rejects.toThrow();
+    await expect(cipher.decrypt(sealed, {})).rejects.toThrow();
+    await expect(createLocalCipher(randomBytes(32)).decrypt(sealed, ctx)).rejects.toThrow();
   });
 
   it('wants a 32-byte key', () => {
-    expect(() => createLocalSealer(randomBytes(16))).toThrow();
+    expect(() => createLocalCipher(randomBytes(16))).toThrow();
   });
 });
 
@@ -130,7 +130,7 @@ describe('signing secrets and their overlap', () => {
     let now = t0;
     const deps = {
       webhookSecrets: memoryStore(),
-      sealer: createLocalSealer(randomBytes(32)),
+      cipher: createLocalCipher(randomBytes(32)),
       clock: { now: () => now },
     };
     return { deps, setNow: (d: Date) => (now = d) };

@@ -2,7 +2,7 @@
 // replaced while that still signs (webhook-secret.ts). Types only, for the store's port.
 
 export interface TSealedSecret {
-  /** The secret, encrypted by a TSecretSealer; never stored in plain text. */
+  /** The secret, encrypted by a TSecretCipher; never stored in plain text. */
   sealed: string;
   created: string;
 }

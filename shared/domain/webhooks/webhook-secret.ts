@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TClock, TSecretSealer, TWebhookSecretStore } from '../../ports';
+import type { TClock, TSecretCipher, TWebhookSecretStore } from '../../ports';
 import { ConcurrentUpdateError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { base58Encode } from './base58';
@@ -22,7 +22,7 @@ export interface TWebhookSecret {
   created: string;
 }
 
-export type TSecretDeps = { webhookSecrets: TWebhookSecretStore; sealer: TSecretSealer; clock: TClock };
+export type TSecretDeps = { webhookSecrets: TWebhookSecretStore; cipher: TSecretCipher; clock: TClock };
 
 /** Binds a sealed secret to its account. */
 const contextOf = (accountId: string) => ({ accountId });
@@ -44,12 +44,12 @@ async function sealNew(
   accountId: string,
 ): Promise<{ secret: string; sealed: TSealedSecret }> {
   const secret = newWebhookSecret();
-  const sealed = await deps.sealer.seal(secret, contextOf(accountId));
+  const sealed = await deps.cipher.encrypt(secret, contextOf(accountId));
   return { secret, sealed: { sealed, created: deps.clock.now().toISOString() } };
 }
 
 const open = (deps: TSecretDeps, accountId: string, s: TSealedSecret) =>
-  deps.sealer.open(s.sealed, contextOf(accountId));
+  deps.cipher.decrypt(s.sealed, contextOf(accountId));
 
 /**
  * The account's current secret. None yet: one is generated on this first read (rather than

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { TSecretSealer } from '../../ports';
+import type { TSecretCipher } from '../../ports';
 
 const PREFIX = 'local1:';
 const IV_BYTES = 12;
@@ -15,16 +15,16 @@ export function contextBytes(context: Record<string, string>): Buffer {
 }
 
 /**
- * The local stand-in for KMS: AES-256-GCM with a key kept in the data folder. Sealed text is
+ * The local stand-in for KMS: AES-256-GCM with a key kept in the data folder. The ciphertext is
  * `local1:` + base64(iv ‖ tag ‖ ciphertext); the context is authenticated as additional data, so
  * a changed byte or another context makes open() throw.
  */
-export function createLocalSealer(key: Buffer): TSecretSealer {
+export function createLocalCipher(key: Buffer): TSecretCipher {
   if (key.length !== LOCAL_SECRETS_KEY_BYTES) {
     throw new Error(`The local secrets key must be ${LOCAL_SECRETS_KEY_BYTES} bytes`);
   }
   return {
-    async seal(plaintext, context) {
+    async encrypt(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
       cipher.setAAD(contextBytes(context));
@@ -32,10 +32,10 @@ export function createLocalSealer(key: Buffer): TSecretSealer {
       return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
     },
 
-    async open(sealed, context) {
-      if (!sealed.startsWith(PREFIX)) throw new Error('Not sealed by the local sealer');
-      const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64');
-      if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('Sealed secret is truncated');
+    async decrypt(ciphertext, context) {
+      if (!ciphertext.startsWith(PREFIX)) throw new Error('Not encrypted by the local cipher');
+      const raw = Buffer.from(ciphertext.slice(PREFIX.length), 'base64');
+      if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('The encrypted secret is truncated');
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), {
         authTagLength: TAG_BYTES,
       });

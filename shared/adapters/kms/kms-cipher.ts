@@ -1,16 +1,16 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { TSecretSealer } from '../../ports';
+import type { TSecretCipher } from '../../ports';
 
 const PREFIX = 'kms1:';
 
 /**
- * Seals with KMS Encrypt under one symmetric key; the context is the KMS encryption context, so
- * Decrypt with any other context is refused by KMS. Sealed text is `kms1:` + base64 of the
+ * Encrypts with KMS Encrypt under one symmetric key; the context is the KMS encryption context, so
+ * Decrypt with any other context is refused by KMS. The ciphertext is `kms1:` + base64 of the
  * ciphertext blob. Decrypt names the key too, so a blob of another key is refused.
  */
-export function createKmsSealer(kms: KMSClient, keyId: string): TSecretSealer {
+export function createKmsCipher(kms: KMSClient, keyId: string): TSecretCipher {
   return {
-    async seal(plaintext, context) {
+    async encrypt(plaintext, context) {
       const out = await kms.send(
         new EncryptCommand({
           KeyId: keyId,
@@ -22,12 +22,12 @@ export function createKmsSealer(kms: KMSClient, keyId: string): TSecretSealer {
       return PREFIX + Buffer.from(out.CiphertextBlob).toString('base64');
     },
 
-    async open(sealed, context) {
-      if (!sealed.startsWith(PREFIX)) throw new Error('Not sealed by KMS');
+    async decrypt(ciphertext, context) {
+      if (!ciphertext.startsWith(PREFIX)) throw new Error('Not encrypted by KMS');
       const out = await kms.send(
         new DecryptCommand({
           KeyId: keyId,
-          CiphertextBlob: Buffer.from(sealed.slice(PREFIX.length), 'base64'),
+          CiphertextBlob: Buffer.from(ciphertext.slice(PREFIX.length), 'base64'),
           EncryptionContext: context,
         }),
       );
