@@ -4,7 +4,7 @@ import { currentValue } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries } from './audit-trail';
 import type { TFinalFile } from './evidence-files';
-import { TYPED } from './stamp-fields';
+import { TYPED } from './values-to-stamp';
 
 const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
 

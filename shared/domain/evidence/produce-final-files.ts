@@ -21,7 +21,7 @@ import {
 import { EVIDENCE_RECORD_NAME, evidenceRecord, evidenceRecordBytes } from './evidence-record';
 import { withoutDocumentJobErrors } from './fail-document-job';
 import { readOriginal, sha256Hex } from './read-original';
-import { stampFields } from './stamp-fields';
+import { valuesToStamp } from './values-to-stamp';
 
 const PDF = 'application/pdf';
 
@@ -105,7 +105,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
     });
     const rendered = await deps.pdf.renderFinal({
       original,
-      fields: await stampFields(marks, doc, records, b.packets),
+      fields: await valuesToStamp(marks, doc, records, b.packets),
       audit: auditPage(b, doc, entries, chain.head),
       isTest: b.isTest,
       interim: false,

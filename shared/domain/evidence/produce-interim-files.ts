@@ -5,7 +5,7 @@ import { auditEntries, auditPage } from './audit-trail';
 import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
 import { evidenceObjectKeys, type TInterimFile } from './evidence-files';
 import { readOriginal } from './read-original';
-import { stampFields } from './stamp-fields';
+import { valuesToStamp } from './values-to-stamp';
 
 /**
  * The `interim` job (queued by an `if` event, PUT /bundles/{id}/files/): each document with the
@@ -33,7 +33,7 @@ export async function produceInterimFiles(
   for (const doc of documents) {
     const pdf = await deps.pdf.renderFinal({
       original: await readOriginal(deps, doc),
-      fields: await stampFields(deps, doc, records, b.packets),
+      fields: await valuesToStamp(deps, doc, records, b.packets),
       audit: auditPage(b, doc, entries, chain.head),
       isTest: b.isTest,
       interim: true,

@@ -12,7 +12,7 @@ export const TYPED = 'typed:';
  * come as their PNG from the documents bucket; typed ones as their text. Attachment fields have
  * no place on a page: their files are listed with the bundle's files instead.
  */
-export async function stampFields(
+export async function valuesToStamp(
   deps: { blobs: Pick<TBlobStore, 'get'> },
   doc: TDocument,
   records: TSigningRecord[],
