@@ -14,8 +14,8 @@ import { listOutbox, snsEventOf, type TOutboxEmail, type TOutboxSms } from '../.
 import type { TRuntime } from '../../infra/local/runtime';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
+import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
@@ -141,7 +141,7 @@ async function tokenOf(text: string) {
   const token = LINK().exec(text)?.[1];
   expect(token, text).toBeDefined();
   const out = await runtime.db.send(
-    new GetCommand({ TableName: runtime.config.tableName, Key: bundleKeys.signingToken(hashToken(token!)) }),
+    new GetCommand({ TableName: runtime.config.tableName, Key: signingKeys.token(hashToken(token!)) }),
   );
   return out.Item;
 }

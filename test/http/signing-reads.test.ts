@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
@@ -97,7 +98,7 @@ describe('finishing (POST /sign/api/complete)', () => {
     expect(answer!.body.packet.status ?? answer!.body.reason).toBeDefined();
 
     const bundleItem = bundleKeys.item(runtime.demo.accountId, b.id);
-    const recordItem = bundleKeys.signingRecord(runtime.demo.accountId, b.id, b.packets[0].id);
+    const recordItem = signingKeys.record(runtime.demo.accountId, b.id, b.packets[0].id);
     const gets = (key: { pk: string; sk: string }) =>
       commands.filter((c) => c.command === 'GetItem' && c.key?.pk === key.pk && c.key?.sk === key.sk).length;
     const recordQueries = commands.filter(

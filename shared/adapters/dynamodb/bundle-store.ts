@@ -12,6 +12,7 @@ import type { TBundleStore } from '../../ports';
 import { batchWrite, getItem, isConditionFailure, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
+import { accountPartition } from './entities/account-partition';
 import {
   bundleFromItem,
   bundleKeys,
@@ -138,7 +139,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         ExpressionAttributeValues: {
-          ':pk': `ACCOUNT#${bundle.accountId}`,
+          ':pk': accountPartition(bundle.accountId),
           ':p': bundleKeys.eventPagePrefix(bundle.id),
         },
       });
@@ -157,7 +158,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         ExpressionAttributeValues: {
-          ':pk': `ACCOUNT#${bundle.accountId}`,
+          ':pk': accountPartition(bundle.accountId),
           ':p': bundleKeys.documentPrefix(bundle.id),
         },
       });

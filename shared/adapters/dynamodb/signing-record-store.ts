@@ -2,11 +2,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TSigningRecord } from '../../domain/signing/signing-record';
 import type { TSigningRecordStore } from '../../ports';
 import { getItem, queryAll } from './batch';
-import { bundleKeys } from './entities/bundle';
+import { accountPartition } from './entities/account-partition';
+import { signingKeys } from './entities/signing';
 import { putVersioned } from './versioned';
 
 function toItem(r: TSigningRecord): Record<string, unknown> {
-  return { ...bundleKeys.signingRecord(r.accountId, r.bundleId, r.packetId), entity: 'signing-record', ...r };
+  return { ...signingKeys.record(r.accountId, r.bundleId, r.packetId), entity: 'signing-record', ...r };
 }
 
 function fromItem(item: Record<string, unknown>): TSigningRecord {
@@ -17,7 +18,7 @@ function fromItem(item: Record<string, unknown>): TSigningRecord {
 export function createSigningRecordStore(db: DynamoDBDocumentClient, table: string): TSigningRecordStore {
   return {
     async get(accountId, bundleId, packetId) {
-      return getItem(db, table, bundleKeys.signingRecord(accountId, bundleId, packetId), fromItem, true);
+      return getItem(db, table, signingKeys.record(accountId, bundleId, packetId), fromItem, true);
     },
 
     async all(accountId, bundleId) {
@@ -25,8 +26,8 @@ export function createSigningRecordStore(db: DynamoDBDocumentClient, table: stri
         TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         ExpressionAttributeValues: {
-          ':pk': `ACCOUNT#${accountId}`,
-          ':p': bundleKeys.signingRecordPrefix(bundleId),
+          ':pk': accountPartition(accountId),
+          ':p': signingKeys.recordPrefix(bundleId),
         },
         ConsistentRead: true,
       });

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TSigningToken, TSigningTokenStore } from '../../ports';
 import { getItem, writeIf } from './batch';
-import { bundleKeys } from './entities/bundle';
+import { signingKeys } from './entities/signing';
 
 export function createSigningTokenStore(db: DynamoDBDocumentClient, table: string): TSigningTokenStore {
   return {
@@ -9,7 +9,7 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
       await db.send(
         new PutCommand({
           TableName: table,
-          Item: { ...bundleKeys.signingToken(token.hash), entity: 'signing-token', ...token },
+          Item: { ...signingKeys.token(token.hash), entity: 'signing-token', ...token },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -19,7 +19,7 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
       return getItem(
         db,
         table,
-        bundleKeys.signingToken(hash),
+        signingKeys.token(hash),
         ({ pk: _pk, sk: _sk, entity: _e, ...token }) => token as TSigningToken,
         true,
       );
@@ -30,7 +30,7 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
         db.send(
           new UpdateCommand({
             TableName: table,
-            Key: bundleKeys.signingToken(hash),
+            Key: signingKeys.token(hash),
             UpdateExpression: 'SET usedAt = :at',
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
             ExpressionAttributeValues: { ':at': at },

@@ -2,23 +2,22 @@
 import type { TBundle, TDocument } from '../../../domain/bundles/bundle';
 import { nextDueAt } from '../../../domain/scheduler/schedule';
 import { DUE_SHARDS, OUTBOX_SHARDS } from '../table';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const bundleKeys = {
   /** The bundle with its packets, tags and events: one GetItem answers a retrieve. */
-  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `BUNDLE#${id}` }),
+  item: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `BUNDLE#${id}` }),
   /** by-list-order: an account's bundles, newest first when queried backwards. */
-  listPartition: (accountId: string) => `${account(accountId)}#BUNDLES`,
+  listPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLES`,
   listOrder: (b: Pick<TBundle, 'accountId' | 'created' | 'id'>) => ({
     lpk: bundleKeys.listPartition(b.accountId),
     lsk: `${b.created}#${b.id}`,
   }),
   /** by-status: one list per status, by created. */
-  statusPartition: (accountId: string, status: string) => `${account(accountId)}#BUNDLES#${status}`,
+  statusPartition: (accountId: string, status: string) => `${accountPartition(accountId)}#BUNDLES#${status}`,
   /** by-sent and by-completed: their sort keys carry created too (`<date>#<created>#<id>`). */
-  sentPartition: (accountId: string) => `${account(accountId)}#BUNDLES_SENT`,
-  completedPartition: (accountId: string) => `${account(accountId)}#BUNDLES_COMPLETED`,
+  sentPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLES_SENT`,
+  completedPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLES_COMPLETED`,
   /**
    * Every index key of the bundle item. They live on the item itself, so a status change or a
    * send moves the bundle between lists in the same conditional write; none can lag behind.
@@ -41,14 +40,14 @@ export const bundleKeys = {
    * Lookup items for the tag, template and search filters, one per term (`t:<tag>`,
    * `d:<template id>`, `s:<search token>`), written after the bundle.
    */
-  termPartition: (accountId: string) => `${account(accountId)}#BUNDLE_TERMS`,
+  termPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLE_TERMS`,
   term: (accountId: string, term: string, id: string) => ({
     pk: bundleKeys.termPartition(accountId),
     sk: `${term}#${id}`,
   }),
   /** One item a document: its fields can be many, and they never change after creation. */
   document: (accountId: string, id: string, docKey: string) => ({
-    pk: account(accountId),
+    pk: accountPartition(accountId),
     sk: `BUNDLE#${id}#DOC#${docKey}`,
   }),
   documentPrefix: (id: string) => `BUNDLE#${id}#DOC#`,
@@ -56,23 +55,15 @@ export const bundleKeys = {
   packet: (packetId: string) => ({ pk: `PACKET#${packetId}`, sk: 'PACKET' }),
   /** custom_key → the bundle holding it, claimed with a conditional put. */
   customKey: (accountId: string, customKey: string) => ({
-    pk: account(accountId),
+    pk: accountPartition(accountId),
     sk: `CUSTOMKEY#${customKey}`,
   }),
   /** Older audit events of a bundle, a page an item, keyed by the first event's sequence number. */
   eventPage: (accountId: string, id: string, firstSeq: number) => ({
-    pk: account(accountId),
+    pk: accountPartition(accountId),
     sk: `BUNDLE#${id}#EVENTS#${String(firstSeq).padStart(8, '0')}`,
   }),
   eventPagePrefix: (id: string) => `BUNDLE#${id}#EVENTS#`,
-  /** One signer's values, authentication and steps (shared/domain/signing/signing-record.ts). */
-  signingRecord: (accountId: string, id: string, packetId: string) => ({
-    pk: account(accountId),
-    sk: `BUNDLE#${id}#SIGNER#${packetId}`,
-  }),
-  signingRecordPrefix: (id: string) => `BUNDLE#${id}#SIGNER#`,
-  /** A signing link, by the hash of its token. */
-  signingToken: (hash: string) => ({ pk: `SIGNTOKEN#${hash}`, sk: 'SIGNTOKEN' }),
   /**
    * by-outbox: set while the bundle has webhook events to publish, in one of OUTBOX_SHARDS
    * partitions (picked from the id), sorted by the oldest waiting event.
@@ -98,7 +89,7 @@ export const bundleKeys = {
   },
   duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
   /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
-  personLinkPartition: (accountId: string) => `${account(accountId)}#PERSON_BUNDLES`,
+  personLinkPartition: (accountId: string) => `${accountPartition(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
     pk: bundleKeys.personLinkPartition(accountId),
     sk: `${personId}#${bundleId}`,

@@ -1,13 +1,12 @@
 // Keys of the document template entity, declared once.
 import type { TDocTemplate } from '../../../domain/templates/doc-template';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const docTemplateKeys = {
   /** The template itself, in its account's partition. */
-  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `DOCTEMPLATE#${id}` }),
+  item: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `DOCTEMPLATE#${id}` }),
   /** by-list-order: newest first (queried backwards). */
-  listPartition: (accountId: string) => `${account(accountId)}#DOCTEMPLATES`,
+  listPartition: (accountId: string) => `${accountPartition(accountId)}#DOCTEMPLATES`,
   /**
    * `<created>#<id>#<s|p>#<owner>#<team>`: who may see a template is read from the keys-only
    * index, so a list counts and pages the visible ones without reading any other.

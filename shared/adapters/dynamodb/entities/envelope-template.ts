@@ -1,11 +1,12 @@
 // Keys of the Envelope Template entity, declared once. Ids are global (the public portal page
 // finds a template by its id alone), so the template is its own partition and carries its account.
 import type { TEnvelopeTemplate } from '../../../domain/envelope-templates/envelope-template';
+import { accountPartition } from './account-partition';
 
 export const envelopeTemplateKeys = {
   item: (id: string) => ({ pk: `ENVTEMPLATE#${id}`, sk: 'ENVTEMPLATE' }),
   /** by-list-order: enabled templates only (a disabled one has no list keys), newest first. */
-  listPartition: (accountId: string) => `ACCOUNT#${accountId}#ENVTEMPLATES`,
+  listPartition: (accountId: string) => `${accountPartition(accountId)}#ENVTEMPLATES`,
   /**
    * `<created>#<id>#<s|p>#<owner>`: who may use a template is read from the keys-only index, so a
    * list counts and pages the visible ones without reading any other.

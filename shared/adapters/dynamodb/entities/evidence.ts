@@ -1,13 +1,12 @@
 // Keys of what the document worker keeps: one files record per bundle, and one hash-index item
 // per sealed file, declared once.
 import type { TBundleFilesRecord, TFileHashEntry } from '../../../domain/evidence/evidence-files';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const evidenceKeys = {
   /** The bundle's final documents, certificates, attachments and interim files, with their SHA-256. */
   files: (accountId: string, bundleId: string) => ({
-    pk: account(accountId),
+    pk: accountPartition(accountId),
     sk: `BUNDLE#${bundleId}#FILES`,
   }),
   /**
@@ -18,7 +17,7 @@ export const evidenceKeys = {
   hashPartition: (sha256: string) => `FILEHASH#${sha256}`,
   hash: (sha256: string, accountId: string) => ({
     pk: evidenceKeys.hashPartition(sha256),
-    sk: account(accountId),
+    sk: accountPartition(accountId),
   }),
 };
 

@@ -1,13 +1,12 @@
 // Keys of what the notifications worker keeps: one record per message sent, and the provider's
 // message id → that message, declared once.
 import type { TNotificationRecord, TSentMessage } from '../../../domain/notifications/notification';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const notificationKeys = {
   /** One message of one job to one recipient, claimed with a conditional write before sending. */
   record: (accountId: string, bundleId: string, seq: number, recipient: string) => ({
-    pk: account(accountId),
+    pk: accountPartition(accountId),
     sk: `NOTIFY#${bundleId}#${seq}#${recipient}`,
   }),
   /** A provider's message id → the message: bounce and complaint reports name only that id. */

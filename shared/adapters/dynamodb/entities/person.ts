@@ -1,17 +1,16 @@
 // Keys of the Person entity and its lookup items, declared once.
 import type { TPerson, TPersonFilter } from '../../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../../domain/persons/person';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const personKeys = {
   /** The person itself, in its account's partition. */
-  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `PERSON#${id}` }),
+  item: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `PERSON#${id}` }),
   /** by-list-order: newest first (queried backwards). */
-  listPartition: (accountId: string) => `${account(accountId)}#PERSONS`,
+  listPartition: (accountId: string) => `${accountPartition(accountId)}#PERSONS`,
   listOrder: (p: TPerson) => ({ lpk: personKeys.listPartition(p.accountId), lsk: `${p.created}#${p.id}` }),
   /** Lookup items for the email, phone and search filters: one per term, sorted by term. */
-  termPartition: (accountId: string) => `${account(accountId)}#PERSON_TERMS`,
+  termPartition: (accountId: string) => `${accountPartition(accountId)}#PERSON_TERMS`,
   term: (accountId: string, term: string, id: string) => ({
     pk: personKeys.termPartition(accountId),
     sk: `${term}#${id}`,

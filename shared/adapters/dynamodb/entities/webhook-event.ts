@@ -1,14 +1,13 @@
 // Keys of the webhook log: WebhookEvents and their delivery attempts, declared once.
 import type { TWebhookDelivery, TWebhookEvent } from '../../../domain/webhooks/webhook-event';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const webhookEventKeys = {
-  event: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WHEVENT#${id}` }),
-  delivery: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WHDELIVERY#${id}` }),
+  event: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `WHEVENT#${id}` }),
+  delivery: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `WHDELIVERY#${id}` }),
   /** by-log partitions: `<time>#<id>` sort keys, so a backwards query is newest first. */
-  eventLog: (accountId: string) => `${account(accountId)}#WHEVENTS`,
-  deliveryLog: (accountId: string) => `${account(accountId)}#WHDELIVERIES`,
+  eventLog: (accountId: string) => `${accountPartition(accountId)}#WHEVENTS`,
+  deliveryLog: (accountId: string) => `${accountPartition(accountId)}#WHDELIVERIES`,
 };
 
 /** Index attributes (table.ts `by-log`) carry the names the log filters use. */

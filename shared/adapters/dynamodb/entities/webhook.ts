@@ -2,19 +2,21 @@
 // webhook secret, declared once.
 import type { TWebhook } from '../../../domain/webhooks/webhook';
 import type { TWebhookSecretRecord } from '../../../domain/webhooks/webhook-secret';
-
-const account = (accountId: string) => `ACCOUNT#${accountId}`;
+import { accountPartition } from './account-partition';
 
 export const webhookKeys = {
   /** The webhook with its extra headers, in its account's partition. */
-  item: (accountId: string, id: string) => ({ pk: account(accountId), sk: `WEBHOOK#${id}` }),
+  item: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `WEBHOOK#${id}` }),
   /** by-list-order: newest first (queried backwards). */
-  listPartition: (accountId: string) => `${account(accountId)}#WEBHOOKS`,
+  listPartition: (accountId: string) => `${accountPartition(accountId)}#WEBHOOKS`,
   listOrder: (w: TWebhook) => ({ lpk: webhookKeys.listPartition(w.accountId), lsk: `${w.created}#${w.id}` }),
   /** Extra header id → its webhook, for `/webhooks/headers/{id}/`; in the account's partition. */
-  header: (accountId: string, headerId: string) => ({ pk: account(accountId), sk: `HEADER#${headerId}` }),
+  header: (accountId: string, headerId: string) => ({
+    pk: accountPartition(accountId),
+    sk: `HEADER#${headerId}`,
+  }),
   /** The account's webhook shared secret (sealed), one item in its partition. */
-  secret: (accountId: string) => ({ pk: account(accountId), sk: 'WEBHOOK_SECRET' }),
+  secret: (accountId: string) => ({ pk: accountPartition(accountId), sk: 'WEBHOOK_SECRET' }),
 };
 
 /** `<created>#<id>` of the by-list-order index back to its parts. */
