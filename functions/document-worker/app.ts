@@ -1,12 +1,13 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -116,14 +117,6 @@ export function buildDocumentWorker(opts: {
     }
   }
 
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const results: boolean[] = [];
-    // One job at a time: each may hold several PDFs in memory.
-    for (const record of event.Records) results.push(await handle(record));
-    return {
-      batchItemFailures: event.Records.filter((_, i) => !results[i]).map((r) => ({
-        itemIdentifier: r.messageId,
-      })),
-    };
-  };
+  // One job at a time: each may hold several PDFs in memory.
+  return jobBatch({ inParallel: false, handle });
 }

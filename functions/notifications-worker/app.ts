@@ -14,6 +14,7 @@ import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
@@ -123,16 +124,12 @@ export function buildNotificationsWorker(opts: {
     }
   }
 
+  const jobs = jobBatch({ inParallel: true, handle: handleJob });
   return async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
     if (isSnsEvent(event)) {
       await handleReports(event);
       return undefined;
     }
-    const results = await Promise.all(event.Records.map(handleJob));
-    return {
-      batchItemFailures: event.Records.filter((_, i) => !results[i]).map((r) => ({
-        itemIdentifier: r.messageId,
-      })),
-    };
+    return jobs(event);
   };
 }
