@@ -56,6 +56,8 @@ export interface TSignatureFacts {
   digestMatches: boolean;
   signatureValid: boolean;
   coversWholeFile: boolean;
+  /** For the last signature: what follows it only adds revocation data (a DSS), as B-LT does. */
+  onlyDssAfter: boolean;
   /** Later signatures whose ranges include all of this one's revision. */
   coveredBy: number[];
   /** The signature timestamp in the CMS (PAdES B-T); null when there is none. */

@@ -8,6 +8,7 @@ import { CertPool, factsOf, nameOf, type TCert } from './certificates';
 import { buildChain, isSelfIssued, issuerIn, isTrusted, type TChain } from './chains';
 import { checkSigner, parseSignedData } from './cms-signer';
 import { dssFacts } from './dss-facts';
+import { onlyDssAdded } from './later-changes';
 import { fetchRevocationData } from './online-revocation';
 import { readPdfParts, type TPdfParts, type TSignatureDict } from './pdf-signatures';
 import type { TChainFacts, TCheck, TSignatureFacts, TVerifyReport } from './report';
@@ -62,6 +63,7 @@ async function checkSignature(
     digestMatches: false,
     signatureValid: false,
     coversWholeFile: false,
+    onlyDssAfter: false,
     coveredBy: [],
     timestamp: null,
     reason: dict.reason,
@@ -182,12 +184,18 @@ function signatureChecks(s: TSignatureFacts, last: boolean, pdfLength: number): 
     out.push(
       s.coversWholeFile
         ? { id: `${id}.coverage`, status: 'pass', title: `${name}: it covers the whole file.` }
-        : {
-            id: `${id}.coverage`,
-            status: 'fail',
-            title: `${name}: it does not cover the whole file: ${added(pdfLength - (c + d))} after it, signed by no one.`,
-            next: 'The added bytes can change what the document shows. Ask the sender for the file as it was sealed.',
-          },
+        : s.onlyDssAfter
+          ? {
+              id: `${id}.coverage`,
+              status: 'pass',
+              title: `${name}: after it only revocation data (a DSS) was added, which cannot change what the document shows.`,
+            }
+          : {
+              id: `${id}.coverage`,
+              status: 'fail',
+              title: `${name}: it does not cover the whole file: ${added(pdfLength - (c + d))} after it, signed by no one.`,
+              next: 'The added bytes can change what the document shows. Ask the sender for the file as it was sealed.',
+            },
     );
   } else {
     out.push(
@@ -442,6 +450,9 @@ export async function verifyPdf(pdf: Uint8Array, options: TVerifyOptions = {}): 
     checked.push(await checkSignature(bytes, dict, i + 1, pool));
   for (const s of checked) {
     const end = s.facts.byteRange[2] + s.facts.byteRange[3];
+    if (s === checked.at(-1) && !s.facts.coversWholeFile && end > 0) {
+      s.facts.onlyDssAfter = await onlyDssAdded(bytes, end);
+    }
     s.facts.coveredBy = checked
       .filter((t) => t.facts.index > s.facts.index && t.facts.byteRange[0] === 0)
       .filter((t) => t.facts.byteRange[1] >= end && t.facts.digestMatches)
