@@ -20,7 +20,7 @@ import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { createLogger } from '../../shared/logger';
-import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
+import type { TBlobStore, TEvidencePdf, TVerifyReport } from '../../shared/ports';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
 import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
@@ -306,6 +306,26 @@ describe('a completed bundle', () => {
       sealed: true,
     });
     expect(byUpload.body.signers.map((s: { name: string }) => s.name)).toEqual(['Ann Lee', 'Bob Roe']);
+    // The offline verifier's report, the same esign-verify prints: a B-T seal over the whole file.
+    const checks = byUpload.body.checks;
+    expect(checks).toMatchObject({
+      result: 'pass',
+      file: { sha256: sha(finalPdf), bytes: finalPdf.length },
+      signatures: [
+        { index: 1, kind: 'signature', digestMatches: true, signatureValid: true, coversWholeFile: true },
+      ],
+      evidenceRecord: { status: 'none embedded' },
+    });
+    const status = (r: typeof checks, id: string) =>
+      r.checks.find((c: { id: string }) => c.id === id)?.status;
+    expect(status(checks, 'signature-1.timestamp')).toBe('pass');
+    expect(status(checks, 'chain-1.trust')).toBe('info');
+    const appended = await call('POST', '/verify/', {
+      raw: Buffer.concat([finalPdf, Buffer.from('x')]),
+      contentType: 'application/pdf',
+    });
+    expect(appended.body).toMatchObject({ match: false, sealed: false, checks: { result: 'fail' } });
+    expect(status(appended.body.checks, 'signature-1.coverage')).toBe('fail');
 
     const form = new FormData();
     form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
@@ -324,7 +344,13 @@ describe('a completed bundle', () => {
     expect((coe.signers as { name: string }[]).map((s) => s.name)).toEqual(['Ann Lee']);
 
     const byHash = await call('POST', '/verify/', { json: { sha256: sha(finalPdf).toUpperCase() } });
-    expect(byHash.body).toMatchObject({ match: true, kind: 'final', audit_chain_intact: true, sealed: true });
+    expect(byHash.body).toMatchObject({
+      match: true,
+      kind: 'final',
+      audit_chain_intact: true,
+      sealed: true,
+      checks: null,
+    });
 
     const unknown = await call('POST', '/verify/', {
       raw: Buffer.from(pdf, 'base64'),
@@ -336,7 +362,9 @@ describe('a completed bundle', () => {
       bundle: null,
       signers: [],
       sealed: false,
+      checks: { result: 'fail' },
     });
+    expect(unknown.body.checks.checks[0]).toMatchObject({ id: 'signatures', status: 'fail' });
     const bad = await call('POST', '/verify/', { json: { sha256: 'nope' } });
     expect(bad.status).toBe(400);
     expect(isErrorBody(bad.body)).toBe(true);
@@ -364,6 +392,7 @@ describe('a completed bundle', () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([
       'audit_trail_intact',
+      'checks',
       'kind',
       'known',
       'seal',
@@ -401,8 +430,12 @@ describe('a completed bundle', () => {
         headers: { 'content-type': 'application/pdf' },
         body: changed,
       })
-    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean } };
+    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean }; checks: TVerifyReport };
     expect(after).toMatchObject({ known: false, sealed: false, seal: { valid: false } });
+    expect(after.checks.result).toBe('fail');
+    expect(after.checks.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toContain(
+      'signature-1.digest',
+    );
 
     const page = await fetch(`${runtime.baseUrl}/verify`);
     expect(page.status).toBe(200);
@@ -420,6 +453,14 @@ describe('a completed bundle', () => {
     expect(result.status).toBe(200);
     const shown = await result.text();
     expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
+    // The same check lines esign-verify prints, below the verdict.
+    expect(shown).toContain('<h2>Checks of the file itself</h2>');
+    expect(shown).toMatch(
+      /<li class="check pass"><strong>PASS<\/strong> Signature 1 \([^<]*\): the bytes it signed are unchanged\.<\/li>/,
+    );
+    expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
+      'showChecks(r.checks)',
+    );
     expect(shown).not.toContain('Ann Lee');
   });
 });
