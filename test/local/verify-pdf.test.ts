@@ -183,11 +183,7 @@ describe('revocation data in a DSS', () => {
     );
   const vriKeyOf = (pdf: Uint8Array) => {
     const r = /\/Contents\s*<([0-9A-Fa-f]+)>/.exec(Buffer.from(pdf).toString('latin1'))!;
-    return require('node:crypto')
-      .createHash('sha1')
-      .update(Buffer.from(r[1]!, 'hex'))
-      .digest('hex')
-      .toUpperCase();
+    return createHash('sha1').update(Buffer.from(r[1]!, 'hex')).digest('hex').toUpperCase();
   };
 
   it('reads the DSS, completes the chain from its certificates and finds the TSA good in its CRL', async () => {
