@@ -15,6 +15,7 @@ import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
 import type { TVerifyReport } from '../../shared/verify/report';
 import { UnreadablePdfError, verifyPdf } from '../../shared/verify/verify-pdf';
 import { withDss } from '../helpers/add-dss';
+import { withDocTimestamp } from '../helpers/doc-timestamp';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
@@ -26,6 +27,7 @@ const identity = newSealIdentity('Verifier test seal');
 const sealCert = new X509Certificate(identity.certificatePem).raw;
 const info = { reason: 'Final document', name: 'Open eSignature service', location: 'local' };
 let stamped: Uint8Array;
+let stamp: (imprint: Buffer) => Promise<Buffer>;
 let unstamped: Uint8Array;
 
 beforeAll(async () => {
@@ -33,7 +35,7 @@ beforeAll(async () => {
   ca = await loadLocalCa();
   tsa = await startTsaStandin({ ca });
   const timestamper = createTsaTimestamper([{ url: tsa.url }]);
-  const stamp = async (imprint: Buffer) => (await timestamper.timestamp(imprint)).token;
+  stamp = async (imprint: Buffer) => (await timestamper.timestamp(imprint)).token;
   stamped = await sealPdf(await aPdf(), identity, info, stamp);
   unstamped = await sealPdf(await aPdf(), identity, info);
 });
@@ -268,5 +270,37 @@ describe('revocation data in a DSS', () => {
     );
     const r = await verifyPdf(tampered);
     expect(statusOf(r, 'signature-1.coverage')).toBe('fail');
+  });
+});
+
+describe('a document timestamp over a DSS (the shape of PAdES B-LTA)', () => {
+  it('is checked as a timestamp over its byte ranges, and covers the seal and the DSS before it', async () => {
+    const withRevocationData = await withDss(stamped, { certs: [Buffer.from(ca.root.rawData)] });
+    const lta = await withDocTimestamp(withRevocationData, stamp);
+    const r = await verifyPdf(lta, { trust: [sealCert, rootDer()] });
+    expect(r.signatures.map((s) => s.kind)).toEqual(['signature', 'document timestamp']);
+    expect(r.signatures[1]).toMatchObject({
+      subFilter: 'ETSI.RFC3161',
+      digestMatches: true,
+      signatureValid: true,
+      coversWholeFile: true,
+      signer: { subject: 'CN=Open eSignature local timestamp authority, O=Local runtime' },
+    });
+    expect(r.signatures[0]).toMatchObject({ coversWholeFile: false, coveredBy: [2] });
+    expect(r.chains.find((c) => c.for.includes('document timestamp 2'))).toMatchObject({
+      complete: true,
+      trusted: true,
+    });
+    expect(failed(r)).toEqual([]);
+
+    // A byte changed in the DSS revision: the seal still holds over its own, the timestamp does not.
+    const text = Buffer.from(lta).toString('latin1');
+    const changed = Buffer.from(lta);
+    const at = text.indexOf('/VRI');
+    changed.write('/VRJ', at, 'latin1');
+    const after = await verifyPdf(changed, { trust: [sealCert, rootDer()] });
+    expect(after.signatures[0]!.digestMatches).toBe(true);
+    expect(failed(after)).toContain('signature-2.digest');
+    expect(failed(after)).toContain('signature-1.coverage');
   });
 });
