@@ -16,6 +16,7 @@ import type { TVerifyReport } from '../../shared/verify/report';
 import { UnreadablePdfError, verifyPdf } from '../../shared/verify/verify-pdf';
 import { withDss } from '../helpers/add-dss';
 import { withDocTimestamp } from '../helpers/doc-timestamp';
+import { anOcspResponse } from '../helpers/ocsp-response';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
@@ -259,6 +260,34 @@ describe('revocation data in a DSS', () => {
     expect(tsaChain.revocation[0]!.inFile.status).toBe('none');
     expect(statusOf(r, `chain-${tsaChain.index}.revocation`)).toBe('warn');
     expect(r.result).toBe('pass');
+  });
+
+  it('takes an OCSP response signed by the issuer, good or revoked, and ignores a forged one', async () => {
+    const ocsp = (status: Parameters<typeof anOcspResponse>[0]['status'], signingKey = ca.rootKey) =>
+      anOcspResponse({ cert: ca.tsa.certificate.rawData, issuer: ca.root.rawData, signingKey, status });
+    const tsaRevocation = async (ocsps: Buffer[]) => {
+      const r = await verifyPdf(await withDss(stamped, { certs: [Buffer.from(ca.root.rawData)], ocsps }), {
+        trust: [sealCert, rootDer()],
+      });
+      return {
+        r,
+        inFile: r.chains.find((c) => c.for === 'the timestamp of signature 1')!.revocation[0]!.inFile,
+      };
+    };
+    const good = await tsaRevocation([await ocsp('good')]);
+    expect(good.inFile).toMatchObject({
+      status: 'good',
+      source: 'OCSP response signed by Open eSignature local root CA',
+    });
+    expect(good.r.dss!.ocsps).toHaveLength(1);
+    expect(good.r.result).toBe('pass');
+    const revokedAt = new Date('2030-05-06T07:08:09Z');
+    const revoked = await tsaRevocation([await ocsp({ revokedAt })]);
+    expect(revoked.inFile).toMatchObject({ status: 'revoked', revokedAt: revokedAt.toISOString() });
+    expect(revoked.r.result).toBe('fail');
+    expect((await tsaRevocation([await ocsp('unknown')])).inFile.status).toBe('unknown');
+    const forged = await tsaRevocation([await ocsp('good', (await loadLocalCa()).rootKey)]);
+    expect(forged.inFile.status).toBe('none');
   });
 
   it('does not take a later change other than a DSS as allowed', async () => {
