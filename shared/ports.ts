@@ -32,6 +32,7 @@ import type { TCertificateInput, TFinalInput, TSealIdentity } from './pdf/eviden
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
 import type { TSealInfo } from './pdf/read-seal';
+import type { TVerifyReport } from './verify/report';
 
 export interface TClock {
   now(): Date;
@@ -235,6 +236,7 @@ export type { TTextHit } from './pdf/find-text';
 // What the PDF tools report; declared with them in shared/pdf.
 export type { TPdfInfo } from './pdf/inspect-pdf';
 export type { TSealInfo } from './pdf/read-seal';
+export type { TVerifyReport } from './verify/report';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
@@ -464,6 +466,8 @@ export interface TSealIdentityStore {
 /** Reads a PDF's seal from the file alone (shared/pdf/read-seal.ts). */
 export interface TSealReader {
   read(pdf: Uint8Array): Promise<TSealInfo | undefined>;
+  /** Every check esign-verify makes (shared/verify), offline, no trust list; null for a file that is no PDF. */
+  check(pdf: Uint8Array): Promise<TVerifyReport | null>;
 }
 
 /** What a payment processor is asked for: the bundle's amount, paid out to the connected account. */

@@ -3,6 +3,7 @@
 // form (it works without JavaScript: the server answers the POST with the result page) and a
 // small script that posts the file to `/verify/api/check` and shows the JSON answer in place.
 // Only what is in the file itself and yes/no answers are shown (checkFile); never account data.
+// Below the verdict, the offline verifier's checks, in the words esign-verify prints them.
 
 import type { TConfig } from '../../shared/config';
 import { ValidationError } from '../../shared/domain/errors';
@@ -60,10 +61,24 @@ function verdictOf(r: TPublicCheck): { ok: boolean; title: string; lines: [strin
   return { ok, title, lines };
 }
 
+/** The offline verifier's checks, one line each as esign-verify prints them (same words, same order). */
+function checksHtml(r: TPublicCheck): string {
+  if (!r.checks) return '';
+  const items = r.checks.checks
+    .map(
+      (c) =>
+        `<li class="check ${esc(c.status)}"><strong>${esc(c.status.toUpperCase())}</strong> ${esc(c.title)}${
+          c.next && c.status !== 'pass' ? `<br><span class="next">${esc(c.next)}</span>` : ''
+        }</li>`,
+    )
+    .join('');
+  return `<h2>Checks of the file itself</h2><p>The same checks <code>npx esign-verify</code> makes, without a trust list.</p><ul class="checks">${items}</ul>`;
+}
+
 function resultHtml(r: TPublicCheck): string {
   const v = verdictOf(r);
   const rows = v.lines.map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`).join('');
-  return `<p class="verdict ${v.ok ? 'ok' : 'bad'}"><strong>${esc(v.title)}</strong></p><dl class="facts">${rows}</dl>`;
+  return `<p class="verdict ${v.ok ? 'ok' : 'bad'}"><strong>${esc(v.title)}</strong></p><dl class="facts">${rows}</dl>${checksHtml(r)}`;
 }
 
 function page(base: string, result?: TPublicCheck, error?: string): string {
@@ -122,6 +137,30 @@ function show(title, ok, lines) {
   }
   out.append(dl);
 }
+function showChecks(report) {
+  if (!report) return;
+  const h = document.createElement('h2');
+  h.textContent = 'Checks of the file itself';
+  const note = document.createElement('p');
+  note.textContent = 'The same checks npx esign-verify makes, without a trust list.';
+  const ul = document.createElement('ul');
+  ul.className = 'checks';
+  for (const c of report.checks) {
+    const li = document.createElement('li');
+    li.className = 'check ' + c.status;
+    const label = document.createElement('strong');
+    label.textContent = c.status.toUpperCase();
+    li.append(label, ' ' + c.title);
+    if (c.next && c.status !== 'pass') {
+      const next = document.createElement('span');
+      next.className = 'next';
+      next.textContent = c.next;
+      li.append(document.createElement('br'), next);
+    }
+    ul.append(li);
+  }
+  out.append(h, note, ul);
+}
 function verdict(r) {
   const lines = [];
   if (r.seal) {
@@ -138,6 +177,7 @@ function verdict(r) {
     : r.known ? 'This file was sealed by this service as ' + KIND[r.kind] + ', but it does not verify.'
     : 'This exact file was not sealed by this service.';
   show(title, ok, lines);
+  showChecks(r.checks);
 }
 form.addEventListener('submit', async (e) => {
   e.preventDefault();

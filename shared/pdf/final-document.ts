@@ -7,6 +7,7 @@ import type { TFinalInput } from './evidence-types';
 import { flattenForm } from './flatten-form';
 import { embedFonts } from './fonts';
 import { INTERIM_MARK, markPages, TEST_MARK } from './marks';
+import { clearAttachmentName } from './own-attachment';
 import { A4, LETTER } from './report-layout';
 import { needsScript, stampFields } from './stamp-fields';
 
@@ -43,6 +44,7 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   // the seal covers, so it cannot be changed or removed without breaking it.
   if (input.attachment) {
     const a = input.attachment;
+    clearAttachmentName(doc, a.name);
     await doc.attach(a.bytes, a.name, {
       mimeType: a.mimeType,
       description: a.description,

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -26,7 +28,7 @@ import {
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { createLogger } from '../../shared/logger';
 import { readSeal } from '../../shared/pdf/read-seal';
-import type { TBlobStore, TEvidencePdf } from '../../shared/ports';
+import type { TBlobStore, TEvidencePdf, TVerifyReport } from '../../shared/ports';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
 import { attachedFiles, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
@@ -365,6 +367,31 @@ describe('a completed bundle', () => {
       sealed: true,
     });
     expect(byUpload.body.signers.map((s: { name: string }) => s.name)).toEqual(['Ann Lee', 'Bob Roe']);
+    // The offline verifier's report, the same esign-verify prints: the seal (B-T), covered by the
+    // archive timestamp over the whole file after the DSS (B-LTA), and the evidence record.
+    const checks = byUpload.body.checks;
+    expect(checks).toMatchObject({
+      result: 'pass',
+      file: { sha256: sha(finalPdf), bytes: finalPdf.length },
+      signatures: [
+        { index: 1, kind: 'signature', digestMatches: true, signatureValid: true, coveredBy: [2] },
+        { index: 2, kind: 'document timestamp', digestMatches: true, coversWholeFile: true },
+      ],
+      evidenceRecord: { status: 'embedded', document: 'lease', chainIntact: true, headMatches: true },
+    });
+    expect(checks.dss.certs.length).toBeGreaterThanOrEqual(3);
+    const status = (r: typeof checks, id: string) =>
+      r.checks.find((c: { id: string }) => c.id === id)?.status;
+    expect(status(checks, 'signature-1.timestamp')).toBe('pass');
+    expect(status(checks, 'chain-1.trust')).toBe('info');
+    const appended = await call('POST', '/verify/', {
+      raw: Buffer.concat([finalPdf, Buffer.from('x')]),
+      contentType: 'application/pdf',
+    });
+    expect(appended.body).toMatchObject({ match: false, sealed: false, checks: { result: 'fail' } });
+    // The archive timestamp, last in the file, no longer reaches its end.
+    expect(status(appended.body.checks, 'signature-2.coverage')).toBe('fail');
+    expect(status(checks, 'evidence-record.chain')).toBe('pass');
 
     const form = new FormData();
     form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
@@ -383,7 +410,13 @@ describe('a completed bundle', () => {
     expect((coe.signers as { name: string }[]).map((s) => s.name)).toEqual(['Ann Lee']);
 
     const byHash = await call('POST', '/verify/', { json: { sha256: sha(finalPdf).toUpperCase() } });
-    expect(byHash.body).toMatchObject({ match: true, kind: 'final', audit_chain_intact: true, sealed: true });
+    expect(byHash.body).toMatchObject({
+      match: true,
+      kind: 'final',
+      audit_chain_intact: true,
+      sealed: true,
+      checks: null,
+    });
 
     const unknown = await call('POST', '/verify/', {
       raw: Buffer.from(pdf, 'base64'),
@@ -395,7 +428,9 @@ describe('a completed bundle', () => {
       bundle: null,
       signers: [],
       sealed: false,
+      checks: { result: 'fail' },
     });
+    expect(unknown.body.checks.checks[0]).toMatchObject({ id: 'signatures', status: 'fail' });
     const bad = await call('POST', '/verify/', { json: { sha256: 'nope' } });
     expect(bad.status).toBe(400);
     expect(isErrorBody(bad.body)).toBe(true);
@@ -423,6 +458,7 @@ describe('a completed bundle', () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([
       'audit_trail_intact',
+      'checks',
       'kind',
       'known',
       'seal',
@@ -451,8 +487,9 @@ describe('a completed bundle', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+    // A byte of the document the seal covers (its first range; the seal's own slot comes later).
     const changed = Buffer.from(finalPdf);
-    const at = Math.floor(changed.length / 3);
+    const at = Math.floor(changed.length / 10);
     changed[at] = changed[at]! ^ 0x20;
     const after = (await (
       await fetch(`${runtime.baseUrl}/verify/api/check`, {
@@ -460,8 +497,12 @@ describe('a completed bundle', () => {
         headers: { 'content-type': 'application/pdf' },
         body: changed,
       })
-    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean } };
+    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean }; checks: TVerifyReport };
     expect(after).toMatchObject({ known: false, sealed: false, seal: { valid: false } });
+    expect(after.checks.result).toBe('fail');
+    expect(after.checks.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toContain(
+      'signature-1.digest',
+    );
 
     const page = await fetch(`${runtime.baseUrl}/verify`);
     expect(page.status).toBe(200);
@@ -479,6 +520,14 @@ describe('a completed bundle', () => {
     expect(result.status).toBe(200);
     const shown = await result.text();
     expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
+    // The same check lines esign-verify prints, below the verdict.
+    expect(shown).toContain('<h2>Checks of the file itself</h2>');
+    expect(shown).toMatch(
+      /<li class="check pass"><strong>PASS<\/strong> Signature 1 \([^<]*\): the bytes it signed are unchanged\.<\/li>/,
+    );
+    expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
+      'showChecks(r.checks)',
+    );
     expect(shown).not.toContain('Ann Lee');
   });
 });

@@ -1,8 +1,17 @@
 // The final document as a reader sees it: text extracted by poppler's pdftotext (outside the
 // project), positions from its word boxes, and marks drawn on pages from rendered pixels.
-import { PageSizes, PDFDocument, PDFHexString, PDFName, StandardFonts } from 'pdf-lib';
+import {
+  AFRelationship,
+  PageSizes,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  StandardFonts,
+} from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { renderFinalDocument } from '../../shared/pdf/final-document';
+import { readAttachments } from '../../shared/pdf/read-attachment';
 import { DATE_FORMATS, formatDate } from '../../shared/pdf/text';
 import { aContractPdf, aField, anAuditPage, CONTRACT_SPOTS, contractFields } from '../helpers/evidence';
 import { aPdf, aPdfWithInheritedPageAttributes } from '../helpers/pdfs';
@@ -375,5 +384,48 @@ describe('originals as they come', () => {
     expect(pages[0]).toContain('First');
     expect(pages[1]).toContain('Second');
     expect(pages[0]).toContain('TEST — not legally binding');
+  });
+});
+
+describe('the attachment the service adds', () => {
+  const attachment = (bytes: string) => ({
+    name: 'evidence-record.json',
+    bytes: new TextEncoder().encode(bytes),
+    mimeType: 'application/json',
+    description: 'Evidence record',
+    date: new Date('2026-11-24T10:00:00Z'),
+  });
+
+  it('replaces a file of the same name the original carried, and keeps the original’s others', async () => {
+    const original = await PDFDocument.load(await aContractPdf());
+    await original.attach(new TextEncoder().encode('{"planted":true}'), 'evidence-record.json', {
+      mimeType: 'application/json',
+      afRelationship: AFRelationship.Data,
+    });
+    await original.attach(new TextEncoder().encode('<invoice/>'), 'invoice.xml', { mimeType: 'text/xml' });
+    const pdf = await render({
+      original: await original.save({ useObjectStreams: false }),
+      attachment: attachment('{"ours":true}'),
+    });
+    const files = await readAttachments(pdf);
+    expect(files.map((f) => [f.name, new TextDecoder().decode(f.bytes)]).sort()).toEqual([
+      ['evidence-record.json', '{"ours":true}'],
+      ['invoice.xml', '<invoice/>'],
+    ]);
+    expect(files.find((f) => f.name === 'evidence-record.json')).toMatchObject({
+      associated: true,
+      relationship: 'Data',
+    });
+  });
+
+  it('is added to an original whose /AF and /Names are of the wrong type', async () => {
+    const original = await PDFDocument.load(await aContractPdf());
+    original.catalog.set(PDFName.of('AF'), PDFNumber.of(5));
+    original.catalog.set(PDFName.of('Names'), PDFNumber.of(7));
+    const pdf = await render({
+      original: await original.save({ useObjectStreams: false }),
+      attachment: attachment('{"ours":true}'),
+    });
+    expect((await readAttachments(pdf)).map((f) => f.name)).toEqual(['evidence-record.json']);
   });
 });

@@ -1,7 +1,22 @@
 import { readSeal } from '../../pdf/read-seal';
 import type { TSealReader } from '../../ports';
+import { UnreadablePdfError, verifyPdf } from '../../verify/verify-pdf';
 
-/** Reads seals from the file alone: no identity, no renderer (the API and the public check use it). */
+/**
+ * Reads seals from the file alone: no identity, no renderer (the API and the public check use it).
+ * `check` is the offline verifier esign-verify runs, so the service and the CLI answer alike; it
+ * is given no trust list (the file's roots are shown, not judged) and never goes online.
+ */
 export function createSealReader(): TSealReader {
-  return { read: async (pdf) => readSeal(pdf) };
+  return {
+    read: async (pdf) => readSeal(pdf),
+    check: async (pdf) => {
+      try {
+        return await verifyPdf(pdf);
+      } catch (err) {
+        if (err instanceof UnreadablePdfError) return null;
+        throw err;
+      }
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { TBundleStore, TEvidenceStore, TSealReader } from '../../ports';
+import type { TBundleStore, TEvidenceStore, TSealReader, TVerifyReport } from '../../ports';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';
@@ -22,6 +22,8 @@ export interface TPublicCheck {
     location: string | null;
     problem: string | null;
   } | null;
+  /** Every check esign-verify makes of the file (all from the file itself); null when it is no PDF. */
+  checks: TVerifyReport | null;
 }
 
 /**
@@ -35,7 +37,11 @@ export async function checkFile(
   bytes: Uint8Array,
 ): Promise<TPublicCheck> {
   const sha256 = sha256Hex(bytes);
-  const [entry, seal] = await Promise.all([deps.evidence.findHash(sha256), deps.seals.read(bytes)]);
+  const [entry, seal, checks] = await Promise.all([
+    deps.evidence.findHash(sha256),
+    deps.seals.read(bytes),
+    deps.seals.check(bytes),
+  ]);
   const b = entry ? await deps.bundles.get(entry.accountId, entry.bundleId) : undefined;
   const known = Boolean(entry && b);
   return {
@@ -55,5 +61,6 @@ export async function checkFile(
           problem: seal.problem ?? null,
         }
       : null,
+    checks,
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TBundleStore, TEvidenceStore, TSealReader } from '../../ports';
+import type { TBundleStore, TEvidenceStore, TSealReader, TVerifyReport } from '../../ports';
 import { parseInput } from '../../schemas/common';
 import type { TPacket } from '../bundles/bundle';
 import { auditTrailIntact } from './audit-status';
@@ -34,6 +34,8 @@ export interface TVerifyAnswer {
   }[];
   audit_chain_intact: boolean | null;
   sealed: boolean;
+  /** With a file: every check esign-verify makes of it, from the file alone; null for a hash or a non-PDF. */
+  checks: TVerifyReport | null;
 }
 
 const signerOf = (p: TPacket): TVerifyAnswer['signers'][number] => signerSummary(p);
@@ -44,7 +46,8 @@ const signerOf = (p: TPacket): TVerifyAnswer['signers'][number] => signerSummary
  * looked up, and its seal is checked from the file itself) or only a SHA-256. Files of other
  * accounts answer like unknown files: no match.
  * `sealed`: with a file, its signature holds over the whole file; with a hash, that the hash is
- * of a file this service sealed (true exactly when it matches).
+ * of a file this service sealed (true exactly when it matches). `checks`: with a file, the report of
+ * the offline verifier (shared/verify), the same esign-verify prints.
  */
 export async function verifyFile(
   deps: { bundles: TBundleStore; evidence: TEvidenceStore; seals: TSealReader },
@@ -53,7 +56,10 @@ export async function verifyFile(
 ): Promise<TVerifyAnswer> {
   const sha256 = 'bytes' in input ? sha256Hex(input.bytes) : parseInput(ZByHash, input.body).sha256;
   const entry = await deps.evidence.getHash(sha256, accountId);
-  const seal = 'bytes' in input ? await deps.seals.read(input.bytes) : undefined;
+  const [seal, checks] =
+    'bytes' in input
+      ? await Promise.all([deps.seals.read(input.bytes), deps.seals.check(input.bytes)])
+      : [undefined, null];
   const sealed = 'bytes' in input ? Boolean(seal?.valid && seal.coversWholeFile) : Boolean(entry);
   const b = entry ? await deps.bundles.get(accountId, entry.bundleId) : undefined;
   if (!entry || !b) {
@@ -68,6 +74,7 @@ export async function verifyFile(
       signers: [],
       audit_chain_intact: null,
       sealed,
+      checks,
     };
   }
   const packets = entry.kind === 'certificate' ? b.packets.filter((p) => p.id === entry.packetId) : b.packets;
@@ -82,5 +89,6 @@ export async function verifyFile(
     signers: packets.map(signerOf),
     audit_chain_intact: await auditTrailIntact(deps, b, entry),
     sealed,
+    checks,
   };
 }
