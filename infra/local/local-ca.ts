@@ -1,5 +1,6 @@
 // The local runtime's small certificate authority: a root, and under it the certificate of the
-// local timestamp authority (extended key usage timeStamping, critical, as RFC 3161 requires).
+// local timestamp authority (extended key usage timeStamping, critical, as RFC 3161 requires)
+// and, from a request signed in the KMS stand-in, the local seal certificate (issueFromCsr).
 // Kept in a folder of the data directory so tokens stamped before a restart still chain to the
 // same root; in memory when no folder is given. ECDSA P-256 throughout.
 // @peculiar/x509 resolves its parsers through tsyringe, which needs the Reflect metadata API.
@@ -31,6 +32,11 @@ export interface TLocalCa {
   tsa: TIssuedIdentity;
   /** Issues another end-entity certificate under the root (tests: a certificate that lacks a usage). */
   issue(subject: string, extensions: x509.Extension[]): Promise<TIssuedIdentity>;
+  /**
+   * Issues an end-entity certificate for the key and subject of a PKCS #10 request (PEM), once its
+   * signature proves the requester holds the key; with `extensions` (e.g. sealExtensions()).
+   */
+  issueFromCsr(csrPem: string, extensions: x509.Extension[]): Promise<x509.X509Certificate>;
 }
 
 interface TStored {
@@ -78,30 +84,58 @@ async function issueUnder(
   extensions: x509.Extension[],
 ): Promise<TIssuedIdentity> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const certificate = await certify(root, keys.publicKey, subject, extensions);
+  return { certificate, privateKey: keys.privateKey };
+}
+
+/** An end-entity certificate for `publicKey` under the root, for ten years. */
+async function certify(
+  root: TIssuedIdentity,
+  publicKey: CryptoKey | x509.PublicKey,
+  subject: string | x509.Name,
+  extensions: x509.Extension[],
+): Promise<x509.X509Certificate> {
   const now = Date.now();
-  const certificate = await x509.X509CertificateGenerator.create({
+  return x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject,
+    subject: typeof subject === 'string' ? subject : subject.toString(),
     issuer: root.certificate.subject,
     notBefore: new Date(now - 3600_000),
     notAfter: new Date(now + 10 * YEAR_MS),
-    publicKey: keys.publicKey,
+    publicKey,
     signingKey: root.privateKey,
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(root.certificate),
       ...extensions,
     ],
   });
-  return { certificate, privateKey: keys.privateKey };
+}
+
+async function issueFromCsr(
+  root: TIssuedIdentity,
+  csrPem: string,
+  extensions: x509.Extension[],
+): Promise<x509.X509Certificate> {
+  const csr = new x509.Pkcs10CertificateRequest(csrPem);
+  if (!(await csr.verify())) throw new Error('The certificate request is not signed by its own key');
+  return certify(root, csr.publicKey, csr.subjectName, extensions);
 }
 
 /** What a timestamp authority's certificate carries: signing only, for timestamps only. */
 export const tsaExtensions = () => [
   new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
   new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true),
+];
+
+/**
+ * What a seal certificate carries: signatures that stand as the organisation's (digitalSignature
+ * and nonRepudiation, critical), and no extended key usage, which PDF readers take as any use.
+ */
+export const sealExtensions = () => [
+  new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
 ];
 
 /** The CA kept in `dir` (made on first use), or a throwaway one in memory. */
@@ -146,5 +180,6 @@ export async function loadLocalCa(dir?: string): Promise<TLocalCa> {
     rootKey: root.privateKey,
     tsa,
     issue: (subject, extensions) => issueUnder(root, subject, extensions),
+    issueFromCsr: (csrPem, extensions) => issueFromCsr(root, csrPem, extensions),
   };
 }

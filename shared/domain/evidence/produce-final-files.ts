@@ -92,16 +92,20 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
   const finals: TFinalFile[] = [];
   for (const doc of documents) {
     const original = await readOriginal(deps, doc);
-    const rendered = await deps.pdf.renderFinal({
-      original,
-      fields: await stampFields(marks, doc, records, b.packets),
-      audit: auditPage(b, doc, entries, chain.head),
-      isTest: b.isTest,
-      interim: false,
-    });
+    const rendered = await deps.pdf.renderFinal(
+      {
+        original,
+        fields: await stampFields(marks, doc, records, b.packets),
+        audit: auditPage(b, doc, entries, chain.head),
+        isTest: b.isTest,
+        interim: false,
+      },
+      b.accountId,
+    );
     const sealed = await deps.pdf.seal(rendered, {
       reason: b.isTest ? 'Final document (test bundle, not legally binding)' : 'Final document',
       name: `${b.label} · ${doc.name}`,
+      accountId: b.accountId,
     });
     const blobKey = evidenceObjectKeys.final(b.id, doc.key);
     await deps.blobs.put(blobKey, sealed, PDF);
@@ -120,9 +124,10 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       chainHead: chain.head,
       issuedAt,
     });
-    const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input), {
+    const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input, b.accountId), {
       reason: 'Certificate of Evidence',
       name: `${packet.name} · ${b.label}`,
+      accountId: b.accountId,
     });
     const blobKey = evidenceObjectKeys.certificate(b.id, packet.id);
     await deps.blobs.put(blobKey, sealed, PDF);
