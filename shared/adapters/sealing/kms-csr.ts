@@ -33,7 +33,9 @@ export function subjectDer(subject: string): ArrayBuffer {
   if (!name.getField('CN').length) {
     throw new Error(`The subject "${subject}" has no CN: give at least "CN=<the seal's name>".`);
   }
-  return name.toArrayBuffer();
+  // A name is written most specific first (RFC 4514: "CN=…, O=…, C=…") and encoded the other
+  // way round (C, O, CN), as CAs expect; the parser keeps the written order, so turn it.
+  return new x509.Name(name.toJSON().reverse()).toArrayBuffer();
 }
 
 /** The PEM request for `subject`, signed by the KMS key `keyId`. */
