@@ -6,6 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
+import { LOCAL_SEAL_SUBJECT } from '../../infra/local/local-seal';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
@@ -26,6 +27,7 @@ import { aPdfB64 } from '../helpers/bundles';
 import { pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { opensslCmsVerify, sealCmsOf } from '../helpers/seal-cms';
 import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
@@ -249,6 +251,15 @@ describe('a completed bundle', () => {
     const sig = pdfsig(finalPdf);
     expect(sig).toContain('Signature is Valid.');
     expect(sig).toContain('Total document signed');
+    // Sealed by the KMS stand-in's key, whose certificate the local CA issued: the CMS carries
+    // the chain, and openssl verifies the seal against the local root alone.
+    expect(sig).toContain(
+      `Signer Certificate Common Name: ${LOCAL_SEAL_SUBJECT.replace(/^CN=([^,]*),.*$/, '$1')}`,
+    );
+    const { cms, signed } = sealCmsOf(finalPdf);
+    expect(opensslCmsVerify(cms, signed, runtime.ca.root.toString('pem'))).toContain(
+      'Verification successful',
+    );
     const pages = pageTexts(finalPdf).length;
     pngOf(finalPdf, 'evidence-final-page-1', 1);
     pngOf(finalPdf, 'evidence-final-audit-page', pages);

@@ -23,3 +23,9 @@ export const sealChainName = (name: string, accountId?: string) =>
 
 /** Who a seal identity belongs to, for messages. */
 export const sealOwner = (accountId?: string) => (accountId ? `account ${accountId}` : 'the service');
+
+/** Every account's key alias and chain name, as IAM patterns (the worker's grants). */
+export const sealAccountPatterns = (name: string) => ({
+  keyAlias: `alias/${name}-account-*`,
+  chain: `${name}-chain-account-*`,
+});
