@@ -62,7 +62,25 @@ export function opensslCmsCertificates(cms: Buffer): { subject: string; issuer: 
       encoding: 'utf8',
     });
   });
-  const subjects = [...out.matchAll(/^subject=\s*(.*)$/gm)].map((m) => m[1]!.trim());
-  const issuers = [...out.matchAll(/^issuer=\s*(.*)$/gm)].map((m) => m[1]!.trim());
+  // openssl writes "CN = x, O = y": read as "CN=x, O=y".
+  const names = (label: string) =>
+    [...out.matchAll(new RegExp(`^${label}=\\s*(.*)$`, 'gm'))].map((m) =>
+      m[1]!.trim().replaceAll(' = ', '='),
+    );
+  const subjects = names('subject');
+  const issuers = names('issuer');
   return subjects.map((subject, i) => ({ subject, issuer: issuers[i] ?? '' }));
+}
+
+/** The SignerInfo's signatureAlgorithm as `openssl cms -cmsout -print` names it, e.g. "rsaEncryption". */
+export function opensslSignerAlgorithm(cms: Buffer): string {
+  const out = inDir((dir) => {
+    writeFileSync(join(dir, 'sig.der'), cms);
+    return execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', 'sig.der'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+  });
+  const signerInfos = out.slice(out.indexOf('signerInfos:'));
+  return /signatureAlgorithm:\s*\n\s*algorithm: (\S+)/.exec(signerInfos)?.[1] ?? '';
 }

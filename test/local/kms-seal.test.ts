@@ -18,7 +18,12 @@ import { isSealSigner, pemOfCertificates, type TSealSigner } from '../../shared/
 import type { TSealChainStore } from '../../shared/ports';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
-import { opensslCmsCertificates, opensslCmsVerify, sealCmsOf } from '../helpers/seal-cms';
+import {
+  opensslCmsCertificates,
+  opensslCmsVerify,
+  opensslSignerAlgorithm,
+  sealCmsOf,
+} from '../helpers/seal-cms';
 
 const NAME = 'esign-test-seal';
 const info = { reason: 'Final document', name: 'Open eSignature service' };
@@ -75,6 +80,7 @@ describe('a seal made by a KMS key', () => {
 
     const { cms, signed } = sealCmsOf(sealed);
     expect(opensslCmsVerify(cms, signed, ca.root.toString('pem'))).toContain('Verification successful');
+    expect(opensslSignerAlgorithm(cms)).toBe('rsaEncryption');
     const certs = opensslCmsCertificates(cms);
     expect(certs).toHaveLength(2);
     const seal = certs.find((c) => c.subject.includes('Service seal (test)'))!;
@@ -110,6 +116,7 @@ describe('a seal made by a KMS key', () => {
     expect(report).toContain('Signer Certificate Common Name: Acme seal');
     const { cms, signed } = sealCmsOf(sealed);
     expect(opensslCmsVerify(cms, signed, ca.root.toString('pem'))).toContain('Verification successful');
+    expect(opensslSignerAlgorithm(cms)).toBe('ecdsa-with-SHA256');
   });
 
   it('refuses to seal when the installed certificate is not for the KMS key, and says so', async () => {
