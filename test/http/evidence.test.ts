@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
-import { LOCAL_SEAL_SUBJECT } from '../../infra/local/local-seal';
+import { ensureLocalSeal, LOCAL_SEAL_SUBJECT } from '../../infra/local/local-seal';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
@@ -16,6 +17,7 @@ import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-sto
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
@@ -434,6 +436,63 @@ describe('a completed bundle', () => {
     expect(shown).not.toContain('Ann Lee');
   });
 });
+
+describe("an account's own seal", () => {
+  it("seals that account's final documents and certificates, and names it on the audit page", async () => {
+    const acme = await runtime.seedAccount('Acme Seal Co', 'seal@acme.test');
+    const theirs = apiClient(runtime, acme.apiKey);
+    // What seal-csr and seal-install-cert --account do, with the local CA as the CA.
+    const seal = runtime.config.seal;
+    if (seal?.kind !== 'kms' || seal.chains.kind !== 'local') throw new Error('the local seal is KMS');
+    const kms = new KMSClient({
+      region: runtime.config.region,
+      endpoint: runtime.config.endpoints.kms!,
+      credentials: runtime.config.credentials!,
+    });
+    try {
+      await ensureLocalSeal({
+        kms,
+        ca: runtime.ca,
+        chains: createLocalSealChains(seal.chains.dir, seal.name),
+        name: seal.name,
+        accountId: acme.accountId,
+        subject: 'CN=Acme Seal Co seal, O=Acme Seal Co',
+        keySpec: 'ECC_NIST_P256',
+      });
+    } finally {
+      kms.destroy();
+    }
+
+    const b = await aBundle(theirs);
+    await signToCompletion(b, theirs);
+    expect((await docsReady(b.id, theirs)).docs_ready).toBe(true);
+    const files = (await theirs('GET', `/bundles/${b.id}/files/`)).body as {
+      kind: string;
+      file_url: string;
+    }[];
+    const final = await download(files.find((f) => f.kind === 'final')!.file_url);
+    const certificate = await download(files.find((f) => f.kind === 'certificate')!.file_url);
+    for (const sealed of [final, certificate]) {
+      const report = pdfsig(sealed);
+      expect(report).toContain('Signature is Valid.');
+      expect(report).toContain('Signer Certificate Common Name: Acme Seal Co seal');
+    }
+    expect(textOf(final)).toContain('Acme Seal Co seal');
+    // The demo account's bundles keep the service's seal.
+    expect(pdfsig(await sealedByDemo())).toContain(
+      `Signer Certificate Common Name: ${LOCAL_SEAL_SUBJECT.replace(/^CN=([^,]*),.*$/, '$1')}`,
+    );
+  }, 120_000);
+});
+
+/** A final document of a demo account bundle, signed to completion now. */
+async function sealedByDemo(): Promise<Buffer> {
+  const b = await aBundle();
+  await signToCompletion(b);
+  await docsReady(b.id);
+  const files = (await call('GET', `/bundles/${b.id}/files/`)).body as { kind: string; file_url: string }[];
+  return download(files.find((f) => f.kind === 'final')!.file_url);
+}
 
 describe('a tampered audit trail', () => {
   it('is found by verification: the chain is recomputed', async () => {
