@@ -285,7 +285,16 @@ export async function startKmsStandin(
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      // KMS takes messages of 4 KB; a body far past that is no KMS request.
+      if (size > 64 * 1024) {
+        reply(res, 413, { __type: 'ValidationException', message: 'The request is too large' });
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
     const target = String(req.headers['x-amz-target'] ?? '');
     const op = /^TrentService\.(\w+)$/.exec(target)?.[1];
     try {
