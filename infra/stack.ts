@@ -18,7 +18,7 @@ import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/a
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -37,6 +37,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
+import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../shared/adapters/sealing/seal-names';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
@@ -667,6 +668,26 @@ export class EsignStack extends Stack {
       removalPolicy: keep,
     });
     (sealSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    // The seal key itself stays in KMS (shared/adapters/sealing/kms-seal-identity.ts): the worker
+    // may Sign with it and read its public key, nothing more. Kept whatever the stage: a seal key
+    // deleted with a stack would orphan the certificate an operator had a CA issue for it. Its
+    // certificate chain (public) lives in the chain secret, installed by seal-install-cert; until
+    // then the PKCS #12 secret above seals, so a stack deployed before keeps sealing.
+    const sealName = `esign-${config.stage}-seal`;
+    const sealKey = new Key(this, 'SealKey', {
+      alias: sealKeyAlias(sealName),
+      description: 'Seals final documents and certificates of evidence (the private key never leaves KMS)',
+      keySpec: KeySpec.RSA_3072,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const sealChainSecret = new Secret(this, 'SealChainSecret', {
+      secretName: sealChainName(sealName),
+      description:
+        "The seal certificate chain (PEM, public): the KMS seal key's certificate, then its issuers",
+      removalPolicy: keep,
+    });
+    (sealChainSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
     const documentWorker = new ApiFunction(this, 'DocumentWorkerFunction', {
       name: 'document-worker',
       config,
@@ -675,6 +696,9 @@ export class EsignStack extends Stack {
         ...shared,
         ...publishEnv,
         SEAL_SECRET_ID: sealSecret.secretArn,
+        SEAL_KEY_ID: sealKey.keyArn,
+        SEAL_NAME: sealName,
+        SEAL_CHAIN_SECRET_ID: sealChainSecret.secretArn,
         // Seals are stamped by these (B-T) and fail rather than go without; none: B-B.
         ...(config.tsaUrls.length > 0
           ? { TSA_URLS: config.tsaUrls.join(' '), PADES_LEVEL: config.padesLevel }
@@ -704,6 +728,28 @@ export class EsignStack extends Stack {
     grantPublish(documentWorker);
     sealSecret.grantRead(documentWorker.fn);
     sealSecret.grantWrite(documentWorker.fn);
+    sealChainSecret.grantRead(documentWorker.fn);
+    documentWorker.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [sealKey.keyArn] }),
+    );
+    // Accounts' own seal keys, made by the operator's seal-csr: only keys under their aliases.
+    documentWorker.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Sign', 'kms:GetPublicKey'],
+        resources: [`arn:${this.partition}:kms:${this.region}:${this.account}:key/*`],
+        conditions: {
+          'ForAnyValue:StringLike': { 'kms:ResourceAliases': sealAccountPatterns(sealName).keyAlias },
+        },
+      }),
+    );
+    documentWorker.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [
+          `arn:${this.partition}:secretsmanager:${this.region}:${this.account}:secret:${sealAccountPatterns(sealName).chain}`,
+        ],
+      }),
+    );
     // Receive, delete and ChangeMessageVisibility (which schedules retries).
     documentJobs.grantConsumeMessages(documentWorker.fn);
     documentWorker.fn.addEventSource(
@@ -762,5 +808,6 @@ export class EsignStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'UsagePlanId', { value: usagePlan.usagePlanId });
     new CfnOutput(this, 'Region', { value: this.region });
+    new CfnOutput(this, 'SealName', { value: sealName });
   }
 }

@@ -43,12 +43,23 @@ export interface TConfig {
   /** Multiplies the notification retry delays (tests only); 1 when absent. */
   notificationRetryScale?: number;
   /**
-   * Where the seal identity (the certificate and key that seal final documents and certificates
-   * of evidence) comes from: the Secrets Manager secret SEAL_SECRET_ID on AWS; locally a folder
-   * of the data directory (no folder: a throwaway identity in memory). Absent: sealing fails, so
-   * only the document worker gets one.
+   * Who seals final documents and certificates of evidence. `kms`: a KMS key that never leaves KMS
+   * (SEAL_KEY_ID) with its certificate chain in the secret SEAL_CHAIN_SECRET_ID on AWS, or in a
+   * folder of the data directory locally (the KMS stand-in holds the key); accounts' own keys and
+   * chains are named after `name` (SEAL_NAME; seal-names.ts). Until a chain is installed, the
+   * PKCS #12 identity of `fallbackSecretId` (SEAL_SECRET_ID) seals, as deployments did before.
+   * `secrets-manager`: that PKCS #12 secret alone. Absent: sealing fails, so only the document
+   * worker gets one.
    */
-  seal?: { kind: 'secrets-manager'; secretId: string } | { kind: 'local'; dir?: string };
+  seal?:
+    | { kind: 'secrets-manager'; secretId: string }
+    | {
+        kind: 'kms';
+        keyId: string;
+        name: string;
+        chains: { kind: 'secrets-manager'; secretId: string } | { kind: 'local'; dir: string };
+        fallbackSecretId?: string;
+      };
   /**
    * The timestamp authorities (RFC 3161) that stamp every seal, tried in this order: TSA_URLS on
    * AWS (space- or comma-separated URLs), the local TSA stand-in locally. With any, a seal
@@ -83,6 +94,21 @@ function required(env: TEnv, name: string): string {
   const v = env[name];
   if (!v) throw new Error(`Missing environment variable ${name}`);
   return v;
+}
+
+function sealFromEnv(env: TEnv): Pick<TConfig, 'seal'> {
+  if (env.SEAL_KEY_ID) {
+    return {
+      seal: {
+        kind: 'kms',
+        keyId: env.SEAL_KEY_ID,
+        name: required(env, 'SEAL_NAME'),
+        chains: { kind: 'secrets-manager', secretId: required(env, 'SEAL_CHAIN_SECRET_ID') },
+        ...(env.SEAL_SECRET_ID ? { fallbackSecretId: env.SEAL_SECRET_ID } : {}),
+      },
+    };
+  }
+  return env.SEAL_SECRET_ID ? { seal: { kind: 'secrets-manager', secretId: env.SEAL_SECRET_ID } } : {};
 }
 
 export function configFromEnv(env: TEnv = process.env): TConfig {
@@ -124,9 +150,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     ...(env.STRIPE_SECRET_ID
       ? { payments: { kind: 'stripe' as const, secretId: env.STRIPE_SECRET_ID } }
       : {}),
-    ...(env.SEAL_SECRET_ID
-      ? { seal: { kind: 'secrets-manager' as const, secretId: env.SEAL_SECRET_ID } }
-      : {}),
+    ...sealFromEnv(env),
     ...(env.TSA_URLS?.trim()
       ? {
           timestamps: {

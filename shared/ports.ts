@@ -32,6 +32,7 @@ import type { TCertificateInput, TFinalInput, TSealIdentity } from './pdf/eviden
 import type { TTextHit } from './pdf/find-text';
 import type { TPdfInfo } from './pdf/inspect-pdf';
 import type { TSealInfo } from './pdf/read-seal';
+import type { TSealSigner } from './pdf/seal-signer';
 import type { TVerifyReport } from './verify/report';
 
 export interface TClock {
@@ -410,13 +411,16 @@ export interface TEvidenceStore {
   findHash(sha256: string): Promise<TFileHashEntry | undefined>;
 }
 
-/** Draws and seals the evidence PDFs (shared/pdf/, with the seal identity of the stage). */
+/**
+ * Draws and seals the evidence PDFs (shared/pdf/, with the seal identity of the stage). `accountId`:
+ * the bundle's account, whose own seal identity is used when it has one (else the service's).
+ */
 export interface TEvidencePdf {
-  renderFinal(input: TFinalInput): Promise<Uint8Array>;
-  renderCertificate(input: TCertificateInput): Promise<Uint8Array>;
+  renderFinal(input: TFinalInput, accountId?: string): Promise<Uint8Array>;
+  renderCertificate(input: TCertificateInput, accountId?: string): Promise<Uint8Array>;
   seal(
     pdf: Uint8Array,
-    info: { reason: string; location?: string; contactInfo?: string; name: string },
+    info: { reason: string; location?: string; contactInfo?: string; name: string; accountId?: string },
   ): Promise<Uint8Array>;
 }
 
@@ -459,8 +463,21 @@ export interface TValidationDataCollector {
   collect(signature: Buffer): Promise<TValidationData>;
 }
 
+/**
+ * Who seals: the service's seal (a KMS key and its certificate chain, or a PKCS #12 identity), or
+ * with `accountId` that account's own when one is installed, else the service's.
+ */
 export interface TSealIdentityStore {
-  get(): Promise<TSealIdentity>;
+  get(accountId?: string): Promise<TSealIdentity | TSealSigner>;
+}
+
+/**
+ * Where the certificate chains of KMS seal keys are kept (PEM, seal certificate first): public
+ * data. The service's, or with `accountId` that account's; undefined when none is installed.
+ */
+export interface TSealChainStore {
+  get(accountId?: string): Promise<string | undefined>;
+  put(pem: string, accountId?: string): Promise<void>;
 }
 
 /** Reads a PDF's seal from the file alone (shared/pdf/read-seal.ts). */

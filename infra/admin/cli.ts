@@ -33,6 +33,8 @@ interface TCommandSpec {
   usagePlan?: boolean;
   /** On AWS these commands call Stripe, so they need the secret with its keys. */
   stripeSecret?: boolean;
+  /** On AWS these commands use the seal's KMS key and chain, so they need the seal's name. */
+  sealName?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
 }
@@ -141,6 +143,30 @@ export const COMMANDS = {
     flags: { account: 'string', origins: 'string' },
     required: ['account', 'origins'],
   },
+  'seal-csr': {
+    synopsis: '--subject "CN=…, O=…, C=…" [--account A] [--key-spec RSA_3072|ECC_NIST_P256]',
+    summary:
+      "Print a certificate request (PEM) signed by the seal's KMS key, for a CA to issue the seal certificate; with --account, that account's own seal (its key is made on first use, spec RSA_3072 unless given).",
+    flags: { subject: 'string', account: 'string', 'key-spec': 'string' },
+    required: ['subject'],
+    sealName: true,
+  },
+  'seal-install-cert': {
+    synopsis: '--file chain.pem [--account A]',
+    summary:
+      "Install the CA's answer as the seal's chain (seal certificate first, then its issuers) once its key is the KMS key's and each certificate is signed by the next; prints it.",
+    flags: { file: 'string', account: 'string' },
+    required: ['file'],
+    sealName: true,
+  },
+  'seal-show': {
+    synopsis: '[--account A]',
+    summary:
+      "Show the seal: KMS key, algorithm, certificate subject, issuer, validity, SHA-256 fingerprint and chain (with --account, that account's own).",
+    flags: { account: 'string' },
+    required: [],
+    sealName: true,
+  },
   'list-accounts': {
     synopsis: '',
     summary: 'List all accounts.',
@@ -166,14 +192,22 @@ const GLOBAL_FLAGS = {
   table: { type: 'string' },
   'usage-plan': { type: 'string' },
   'stripe-secret': { type: 'string' },
+  'seal-name': { type: 'string' },
   region: { type: 'string' },
 } as const;
 
-const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'region'];
+const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'region'];
 
 export type TTargetChoice =
   | { kind: 'local'; dataDir: string }
-  | { kind: 'aws'; tableName: string; region: string; usagePlanId?: string; stripeSecretId?: string };
+  | {
+      kind: 'aws';
+      tableName: string;
+      region: string;
+      usagePlanId?: string;
+      stripeSecretId?: string;
+      sealName?: string;
+    };
 
 export type TCommandLine =
   | { help: true; command?: TCommandName }
@@ -231,12 +265,17 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
       `${command} on AWS needs --stripe-secret (or STRIPE_SECRET_ID): the secret esign-<stage>-stripe-keys.`,
     );
   }
+  const sealName = str('seal-name') || env.SEAL_NAME;
+  if (spec(command).sealName && !sealName) {
+    throw new UsageError(`${command} on AWS needs --seal-name (or SEAL_NAME): the stack output SealName.`);
+  }
   return {
     kind: 'aws',
     tableName,
     region,
     ...(usagePlanId ? { usagePlanId } : {}),
     ...(stripeSecretId ? { stripeSecretId } : {}),
+    ...(sealName ? { sealName } : {}),
   };
 }
 
@@ -273,6 +312,10 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
     throw new UsageError(`${name} needs ${missing.map((f) => `--${f}`).join(', ')}.`);
   }
   if (name === 'set-features') featuresFrom(flags);
+  const keySpec = flags['key-spec'];
+  if (keySpec !== undefined && keySpec !== 'RSA_3072' && keySpec !== 'ECC_NIST_P256') {
+    throw new UsageError(`--key-spec takes RSA_3072 or ECC_NIST_P256, not "${String(keySpec)}".`);
+  }
   return {
     help: false,
     command: name,
@@ -293,7 +336,8 @@ export function usage(command?: TCommandName): string {
     .join('\n');
   return `Usage: npm run admin -- <command> [flags] [--json] [target]
 
-Manages accounts, users and API keys (API keys are never issued through the public API).
+Manages accounts, users and API keys (API keys are never issued through the public API), and
+the seal's certificate (its key stays in KMS).
 
 Commands:
 ${commands}
@@ -301,12 +345,13 @@ ${commands}
 Target (default: the local data):
   --data-dir DIR   the local data folder (env DATA_DIR, default .data). While \`npm start\`
                    runs on it, the command goes through that running service.
-  --aws --table T --region R [--usage-plan P] [--stripe-secret S]
+  --aws --table T --region R [--usage-plan P] [--stripe-secret S] [--seal-name N]
                    a deployed stack, with the AWS SDK's default credentials; T, R and P are
                    the stack outputs TableName, Region and UsagePlanId (env TABLE_NAME,
                    AWS_REGION, USAGE_PLAN_ID). create-key and revoke-key need P.
                    refund-payment needs S, the secret esign-<stage>-stripe-keys (env
-                   STRIPE_SECRET_ID).
+                   STRIPE_SECRET_ID). The seal-* commands need N, the stack output SealName
+                   (env SEAL_NAME).
 
 Output:
   Ids and tables for people on stdout, notes on stderr; --json prints JSON on stdout.

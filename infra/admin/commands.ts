@@ -30,6 +30,7 @@ import type {
   TPaymentProvider,
   TPersonStore,
 } from '../../shared/ports';
+import type { TSealAdmin } from './seal-commands';
 
 export interface TAdminDeps {
   accounts: TAccountStore;
@@ -43,6 +44,8 @@ export interface TAdminDeps {
   bundles?: TBundleStore;
   /** The payment processor, for refund-payment; made on use (on AWS it reads the Stripe keys). */
   payments?: () => Promise<TPaymentProvider>;
+  /** KMS and the seal chains, for the seal-* commands; made on use (locally it may start KMS's stand-in). */
+  seal?: () => Promise<TSealAdmin>;
 }
 
 /** An account as the operator sees it: `version` is the store's concurrency counter, not data. */
@@ -85,7 +88,7 @@ export function keyView(k: TApiKey): TKeyView {
   };
 }
 
-async function requireAccount(deps: TAdminDeps, accountId: string): Promise<TAccount> {
+export async function requireAccount(deps: TAdminDeps, accountId: string): Promise<TAccount> {
   const account = await deps.accounts.getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found.');
   return account;

@@ -2,6 +2,7 @@
 // that `id=$(npm run -s admin -- …)` works without --json.
 import { FEATURE_NAMES } from '../../shared/domain/accounts/account';
 import type { TAccountDetails, TAccountView, TKeyView } from './commands';
+import type { TSealView } from './seal-commands';
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(rows: string[][]): string {
@@ -91,6 +92,25 @@ export function accountDetailsText(d: TAccountDetails): string {
         `created ${k.created}`,
         keyStatus(k),
       ]),
+    ),
+  ].join('\n');
+}
+
+export function sealText(s: TSealView): string {
+  const c = s.certificate;
+  return [
+    table([
+      ['Seal of', s.owner],
+      ['KMS key', `${s.keyId} (${s.keyArn})`],
+      ['Algorithm', `${s.algorithm} (${s.keySpec})`],
+      ['Subject', c.subject],
+      ['Issuer', c.issuer],
+      ['Valid', `${c.notBefore} to ${c.notAfter}`],
+      ['SHA-256', c.sha256],
+    ]),
+    section(
+      'Chain',
+      s.chain.map((x, i) => [String(i + 1), x.subject, `issued by ${x.issuer}`, `until ${x.notAfter}`]),
     ),
   ].join('\n');
 }

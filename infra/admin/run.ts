@@ -1,4 +1,6 @@
 // From checked flags to a command call, and from its result to what is printed.
+import { readFileSync } from 'node:fs';
+import type { TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
 import { featuresFrom, type TCommandName, type TFlags } from './cli';
 import {
   addBrandCommand,
@@ -9,6 +11,7 @@ import {
   createKeyCommand,
   listAccountsCommand,
   refundPaymentCommand,
+  requireAccount,
   revokeKeyCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
@@ -18,7 +21,8 @@ import {
   showAccountCommand,
   type TAdminDeps,
 } from './commands';
-import { accountDetailsText, accountsText, featuresText, keyStatus } from './output';
+import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
+import { sealCsrCommand, sealInstallCertCommand, sealShowCommand, type TSealAdmin } from './seal-commands';
 
 export interface TOutput {
   /** Printed with --json. */
@@ -38,8 +42,56 @@ function given<T extends Record<string, unknown>>(input: T): T {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** KMS and the chains, for the seal-* commands; with --account, once the account is known to exist. */
+async function sealOf(deps: TAdminDeps, accountId: string | undefined): Promise<TSealAdmin> {
+  if (accountId !== undefined) await requireAccount(deps, accountId);
+  if (!deps.seal) throw new Error('The seal commands are not available on this target.');
+  return deps.seal();
+}
+
+function readChainFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(
+      `Cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'}): give the PEM file the CA sent.`,
+    );
+  }
+}
+
 export async function runCommand(command: TCommandName, flags: TFlags, deps: TAdminDeps): Promise<TOutput> {
   switch (command) {
+    case 'seal-csr': {
+      const accountId = opt(flags, 'account');
+      const out = await sealCsrCommand(await sealOf(deps, accountId), {
+        subject: req(flags, 'subject'),
+        ...given({ accountId, keySpec: opt(flags, 'key-spec') as TSealKeySpec | undefined }),
+      });
+      return {
+        data: out,
+        text: out.csr.trimEnd(),
+        note:
+          `${out.created ? 'Made the KMS key' : 'KMS key'} ${out.keyId} (${out.keyArn}); its private half never leaves KMS.\n` +
+          `Send this request to your CA; then run seal-install-cert --file chain.pem${accountId ? ` --account ${accountId}` : ''} with the certificate and its issuers.`,
+      };
+    }
+    case 'seal-install-cert': {
+      const accountId = opt(flags, 'account');
+      const view = await sealInstallCertCommand(await sealOf(deps, accountId), {
+        pem: readChainFile(req(flags, 'file')),
+        ...given({ accountId }),
+      });
+      return {
+        data: view,
+        text: sealText(view),
+        note: `Installed: ${view.owner} now seals with this certificate.`,
+      };
+    }
+    case 'seal-show': {
+      const accountId = opt(flags, 'account');
+      const view = await sealShowCommand(await sealOf(deps, accountId), accountId);
+      return { data: view, text: sealText(view) };
+    }
     case 'create-account': {
       const a = await createAccountCommand(
         deps,

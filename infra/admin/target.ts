@@ -4,9 +4,15 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
-import { createApiGatewayClient, createDocumentClient } from '../../shared/adapters/aws/clients';
+import {
+  createApiGatewayClient,
+  createDocumentClient,
+  createKmsClient,
+} from '../../shared/adapters/aws/clients';
+import { createSecretsManagerClient } from '../../shared/adapters/aws/secrets-manager-client';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
@@ -14,6 +20,8 @@ import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createLocalPaymentProvider } from '../../shared/adapters/payments/local-payment-provider';
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
+import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
+import { createSecretsManagerSealChains } from '../../shared/adapters/sealing/secrets-manager-seal-chains';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { startDynalite } from '../local/dynamo';
@@ -21,11 +29,13 @@ import {
   dataPaths,
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
+  LOCAL_SEAL_NAME,
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from '../local/layout';
 import { ensureLocalTable } from '../local/migrate-table';
 import type { TAdminDeps } from './commands';
+import type { TSealAdmin } from './seal-commands';
 
 export interface TTarget {
   deps: TAdminDeps;
@@ -70,6 +80,41 @@ function localConfig(endpoint: string, tableName: string): TConfig {
   };
 }
 
+/**
+ * The local seal's KMS and chains: the running runtime's KMS stand-in when `kmsEndpoint` is
+ * given, else one of our own on the data folder's key file (stopped with the target).
+ */
+function localSeal(dataDir: string, kmsEndpoint: string | undefined) {
+  let made: Promise<TSealAdmin> | undefined;
+  let stopOwn: (() => Promise<void>) | undefined;
+  let client: KMSClient | undefined;
+  const open = async (): Promise<TSealAdmin> => {
+    let endpoint = kmsEndpoint;
+    if (!endpoint) {
+      const { startKmsStandin } = await import('../local/kms-standin');
+      const own = await startKmsStandin({ region: LOCAL_REGION, file: dataPaths(dataDir).kms });
+      stopOwn = own.stop;
+      endpoint = own.endpoint;
+    }
+    client = new KMSClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS });
+    return {
+      kms: client,
+      chains: createLocalSealChains(dataPaths(dataDir).sealChains, LOCAL_SEAL_NAME),
+      name: LOCAL_SEAL_NAME,
+    };
+  };
+  return {
+    seal: () => {
+      made ??= open();
+      return made;
+    },
+    async close() {
+      client?.destroy();
+      await stopOwn?.();
+    },
+  };
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -93,7 +138,7 @@ function runningRuntime(dataDir: string): TRuntimeFile | undefined {
 }
 
 /** Connects to the running runtime's dynalite; undefined if it does not answer (a reused pid). */
-async function connectToRuntime(info: TRuntimeFile): Promise<TTarget | undefined> {
+async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TTarget | undefined> {
   const probe = new DynamoDBClient({
     region: LOCAL_REGION,
     endpoint: info.dynamodbEndpoint,
@@ -108,9 +153,13 @@ async function connectToRuntime(info: TRuntimeFile): Promise<TTarget | undefined
     probe.destroy();
   }
   const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
+  const seal = localSeal(dataDir, info.kmsEndpoint);
   return {
-    deps: { ...stores(db, info.tableName), payments: localPayments() },
-    close: async () => db.destroy(),
+    deps: { ...stores(db, info.tableName), payments: localPayments(), seal: seal.seal },
+    async close() {
+      db.destroy();
+      await seal.close();
+    },
   };
 }
 
@@ -171,10 +220,12 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
     raw.destroy();
   }
   const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
+  const seal = localSeal(dataDir, undefined);
   return {
-    deps: { ...stores(db, LOCAL_TABLE_NAME), payments: localPayments() },
+    deps: { ...stores(db, LOCAL_TABLE_NAME), payments: localPayments(), seal: seal.seal },
     async close() {
       db.destroy();
+      await seal.close();
       // Closing the server also closes LevelDB, which flushes it and releases the lock.
       await dynamo.stop();
     },
@@ -189,7 +240,7 @@ export async function openLocalTarget(dataDir: string): Promise<TTarget> {
   const dir = resolve(dataDir);
   const running = runningRuntime(dir);
   if (running) {
-    const target = await connectToRuntime(running);
+    const target = await connectToRuntime(running, dir);
     if (target) return target;
   }
   return openOwnDynalite(dir);
@@ -202,6 +253,8 @@ export interface TAwsTargetOptions {
   usagePlanId?: string;
   /** The Stripe keys' secret, needed only by refund-payment. */
   stripeSecretId?: string;
+  /** The seal's name (stack output SealName), needed only by the seal-* commands. */
+  sealName?: string;
 }
 
 /** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
@@ -220,9 +273,16 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   const payments = opts.stripeSecretId
     ? createPaymentProviderSource({ ...config, payments: { kind: 'stripe', secretId: opts.stripeSecretId } })
     : undefined;
+  const kms = opts.sealName ? createKmsClient(config) : undefined;
+  const secrets = opts.sealName ? createSecretsManagerClient(config) : undefined;
+  const seal: TSealAdmin | undefined =
+    kms && secrets && opts.sealName
+      ? { kms, chains: createSecretsManagerSealChains(secrets, opts.sealName), name: opts.sealName }
+      : undefined;
   return {
     deps: {
       ...stores(db, opts.tableName),
+      ...(seal ? { seal: async () => seal } : {}),
       ...(payments ? { payments: () => payments.get() } : {}),
       ...(apigateway && opts.usagePlanId
         ? { usageKeys: createUsageKeyRegistry(apigateway, opts.usagePlanId) }
@@ -231,6 +291,8 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
     async close() {
       db.destroy();
       apigateway?.destroy();
+      kms?.destroy();
+      secrets?.destroy();
     },
   };
 }

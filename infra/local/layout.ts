@@ -6,6 +6,8 @@ export const LOCAL_STAGE = 'local';
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_TABLE_NAME = `esign-${LOCAL_STAGE}`;
 export const LOCAL_BUCKET_NAME = `esign-${LOCAL_STAGE}-documents`;
+/** The local seal's name: its key is alias/esign-local-seal in the KMS stand-in (seal-names.ts). */
+export const LOCAL_SEAL_NAME = `esign-${LOCAL_STAGE}-seal`;
 /** s3rver checks signatures against these; the other stand-ins accept any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -18,8 +20,10 @@ export const dataPaths = (dataDir: string) => ({
   demoAccount: join(dataDir, 'demo-account.json'),
   /** The AES-256 key that seals webhook secrets locally (KMS's stand-in); mode 0600. */
   secretsKey: join(dataDir, 'secrets.key'),
-  /** The seal identity (certificate and key) that seals final documents locally; made on first use. */
-  seal: join(dataDir, 'seal'),
+  /** The KMS stand-in's keys (the seal key among them), mode 0600; they never leave it. */
+  kms: join(dataDir, 'kms', 'keys.json'),
+  /** The seal certificate chains (PEM, public): the service's, made on first start, and accounts'. */
+  sealChains: join(dataDir, 'seal-chains'),
   /** The local certificate authority (root and timestamp authority certificates); made on first use. */
   ca: join(dataDir, 'ca'),
   /** Written while `npm start` runs: how other processes reach its dynalite. */
@@ -30,6 +34,8 @@ export const dataPaths = (dataDir: string) => ({
 export interface TRuntimeFile {
   pid: number;
   dynamodbEndpoint: string;
+  /** The KMS stand-in, where the seal keys are (the operator's seal-* commands use it). */
+  kmsEndpoint: string;
   tableName: string;
   apiUrl: string;
 }

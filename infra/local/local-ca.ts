@@ -1,5 +1,6 @@
 // The local runtime's small certificate authority: a root, and under it the certificate of the
-// local timestamp authority (extended key usage timeStamping, critical, as RFC 3161 requires).
+// local timestamp authority (extended key usage timeStamping, critical, as RFC 3161 requires)
+// and, from a request signed in the KMS stand-in, the local seal certificate (issueFromCsr).
 // Kept in a folder of the data directory so tokens stamped before a restart still chain to the
 // same root; in memory when no folder is given. ECDSA P-256 throughout.
 // It also keeps what a real CA publishes for revocation: the serials it revoked (`revoked.json`,
@@ -50,6 +51,11 @@ export interface TLocalCa {
   revocations(): TRevocation[];
   /** A CRL of every revocation, signed by the root, fresh for a day. */
   crl(now?: Date): Promise<x509.X509Crl>;
+  /**
+   * Issues an end-entity certificate for the key and subject of a PKCS #10 request (PEM), once its
+   * signature proves the requester holds the key; with `extensions` (e.g. sealExtensions()).
+   */
+  issueFromCsr(csrPem: string, extensions: x509.Extension[]): Promise<x509.X509Certificate>;
 }
 
 export interface TRevocation {
@@ -109,24 +115,44 @@ async function issueUnder(
   extensions: x509.Extension[],
 ): Promise<TIssuedIdentity> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const certificate = await certify(root, keys.publicKey, subject, extensions);
+  return { certificate, privateKey: keys.privateKey };
+}
+
+/** An end-entity certificate for `publicKey` under the root, for ten years. */
+async function certify(
+  root: TIssuedIdentity,
+  publicKey: CryptoKey | x509.PublicKey,
+  subject: string | x509.Name,
+  extensions: x509.Extension[],
+): Promise<x509.X509Certificate> {
   const now = Date.now();
-  const certificate = await x509.X509CertificateGenerator.create({
+  return x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject,
+    subject: typeof subject === 'string' ? subject : subject.toString(),
     issuer: root.certificate.subject,
     notBefore: new Date(now - 3600_000),
     notAfter: new Date(now + 10 * YEAR_MS),
-    publicKey: keys.publicKey,
+    publicKey,
     signingKey: root.privateKey,
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(root.certificate),
       ...extensions,
     ],
   });
-  return { certificate, privateKey: keys.privateKey };
+}
+
+async function issueFromCsr(
+  root: TIssuedIdentity,
+  csrPem: string,
+  extensions: x509.Extension[],
+): Promise<x509.X509Certificate> {
+  const csr = new x509.Pkcs10CertificateRequest(csrPem);
+  if (!(await csr.verify())) throw new Error('The certificate request is not signed by its own key');
+  return certify(root, csr.publicKey, csr.subjectName, extensions);
 }
 
 /** What a timestamp authority's certificate carries: signing only, for timestamps only. */
@@ -135,8 +161,16 @@ export const tsaExtensions = () => [
   new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true),
 ];
 
+/**
+ * What a seal certificate carries: signatures that stand as the organisation's (digitalSignature
+ * and nonRepudiation, critical), and no extended key usage, which PDF readers take as any use.
+ */
+export const sealExtensions = () => [
+  new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
+];
+
 /** Whether `certificate` names `pkiUrl`'s CRL (made for this publication point). */
-function publishedAt(certificate: x509.X509Certificate, pkiUrl: string | undefined): boolean {
+export function publishedAt(certificate: x509.X509Certificate, pkiUrl: string | undefined): boolean {
   if (!pkiUrl) return true;
   const dp = certificate.getExtension(x509.CRLDistributionPointsExtension);
   return Boolean(
@@ -244,6 +278,7 @@ export async function loadLocalCa(dir?: string, opts: { pkiUrl?: string } = {}):
         signingAlgorithm: ALG,
       });
     },
+    issueFromCsr: (csrPem, extensions) => issueFromCsr(root, csrPem, extensions),
   };
 }
 

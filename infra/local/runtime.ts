@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
@@ -22,6 +23,8 @@ import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
+import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
 import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-cipher';
 import type { TConfig } from '../../shared/config';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
@@ -33,16 +36,19 @@ import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
 import { ensureQueues } from './ensure-queues';
+import { startKmsStandin } from './kms-standin';
 import {
   dataPaths,
   LOCAL_BUCKET_NAME,
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
+  LOCAL_SEAL_NAME,
   LOCAL_STAGE,
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from './layout';
 import { loadLocalCa, type TLocalCa } from './local-ca';
+import { ensureLocalSeal } from './local-seal';
 import { ensureLocalTable } from './migrate-table';
 import { snsEventOf, startOutboxServer } from './outbox';
 import { outboxPages } from './outbox-pages';
@@ -131,11 +137,15 @@ export interface TRuntime {
    * Where each server of the runtime listens, as the OS reports it: the service's own port
    * (`api`, which follows `host`) and each stand-in's.
    */
-  bound: Record<'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa' | 'pki', AddressInfo>;
+  bound: Record<
+    'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa' | 'pki' | 'kms',
+    AddressInfo
+  >;
   /** The local timestamp authority (tests make it misbehave). */
   tsa: TTsaStandin;
-  /** The local CA (tests revoke with it) and where it publishes its CRL and OCSP answers. */
+  /** The local CA: the root of the local seal and timestamp certificates (tests issue more and revoke). */
   ca: TLocalCa;
+  /** Where the local CA publishes its root, CRL and OCSP answers. */
   pki: TPkiStandin;
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
@@ -239,6 +249,9 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     pki.serve(ca);
     const tsa = await startTsaStandin({ ca });
     stops.push(tsa.stop);
+    // KMS, where the seal key lives (in memory for `memory`).
+    const kms = await startKmsStandin({ region: LOCAL_REGION, ...(memory ? {} : { file: paths.kms }) });
+    stops.push(kms.stop);
 
     const config: TConfig = {
       stage: LOCAL_STAGE,
@@ -254,6 +267,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         sesv2: outbox.endpoint,
         sns: outbox.endpoint,
         apigateway: control.endpoint,
+        kms: kms.endpoint,
         ...(options.stripeKeys ? { secretsmanager: options.stripeKeys.secretsManagerEndpoint } : {}),
       },
       credentials: LOCAL_CREDENTIALS,
@@ -266,8 +280,13 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       ...(options.notificationRetryScale !== undefined
         ? { notificationRetryScale: options.notificationRetryScale }
         : {}),
-      // The seal identity: made on first use and kept in the data folder (in memory for `memory`).
-      seal: { kind: 'local', ...(memory ? {} : { dir: paths.seal }) },
+      // The seal: a key in the KMS stand-in, its chain (local root → seal certificate) in the data folder.
+      seal: {
+        kind: 'kms',
+        keyId: sealKeyAlias(LOCAL_SEAL_NAME),
+        name: LOCAL_SEAL_NAME,
+        chains: { kind: 'local', dir: paths.sealChains },
+      },
       timestamps: { tsas: [{ url: tsa.url }] },
       // Payments: the local provider and its test checkout page, a fresh webhook secret per run.
       payments: options.stripeKeys
@@ -275,6 +294,19 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         : { kind: 'local', webhookSecret: `whsec_local_${randomBytes(24).toString('hex')}` },
       ...(options.documentRetryScale !== undefined ? { documentRetryScale: options.documentRetryScale } : {}),
     };
+
+    // On first start, as an operator on AWS: key, request, certificate from the local CA, chain.
+    const kmsClient = new KMSClient({
+      region: LOCAL_REGION,
+      endpoint: kms.endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    await ensureLocalSeal({
+      kms: kmsClient,
+      ca,
+      chains: createLocalSealChains(paths.sealChains, LOCAL_SEAL_NAME),
+      name: LOCAL_SEAL_NAME,
+    }).finally(() => kmsClient.destroy());
 
     const added = await ensureLocalTable(
       new DynamoDBClient({
@@ -385,6 +417,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       const file: TRuntimeFile = {
         pid: process.pid,
         dynamodbEndpoint: dynamo.endpoint,
+        kmsEndpoint: kms.endpoint,
         tableName: config.tableName,
         apiUrl: `${baseUrl}/api/v2/`,
       };
@@ -418,6 +451,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         apigateway: control.bound,
         tsa: tsa.bound,
         pki: pki.bound,
+        kms: kms.bound,
       },
       seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
       async stop() {

@@ -4,8 +4,11 @@
 // and no signing-time attribute (the claimed time is the signature dictionary's /M); with a
 // timestamp authority, its token over the signature as an unsigned attribute (B-T). Encoded
 // here in DER directly: node-forge's PKCS #7 writer knows no signing-certificate-v2 attribute.
-// The RSA signature itself is node:crypto's.
-import { createHash, type KeyObject, sign } from 'node:crypto';
+// The signature itself is the seal signer's (seal-signer.ts: a key in memory, or KMS), RSA or
+// ECDSA; the certificates set carries the signer's whole chain, so a verifier finds the
+// intermediates without fetching them.
+import { createHash } from 'node:crypto';
+import type { TSealAlgorithm, TSealSigner } from './seal-signer';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -15,6 +18,7 @@ const OID = {
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
@@ -56,6 +60,14 @@ function oid(dotted: string): Buffer {
 
 /** DER's SET OF: elements in ascending order of their encodings. */
 const setOf = (items: Buffer[]) => set(...[...items].sort(Buffer.compare));
+
+/**
+ * The SignerInfo's signatureAlgorithm. RSA as rsaEncryption with NULL parameters (the digest is
+ * named beside it, and every PAdES validator reads it so); ECDSA as ecdsa-with-SHA256, whose
+ * parameters are absent (RFC 5758).
+ */
+const signatureAlgorithm = (algorithm: TSealAlgorithm) =>
+  algorithm === 'ECDSA_SHA_256' ? seq(oid(OID.ecdsaWithSha256)) : seq(oid(OID.rsaEncryption), NULL);
 
 // ---- DER reading (just enough to take the issuer and serial number out of a certificate) ----
 
@@ -105,16 +117,17 @@ export type TStampSignature = (imprint: Buffer) => Promise<Buffer>;
 
 /**
  * A DER ContentInfo holding the detached SignedData over content whose SHA-256 is `digest`
- * (the signed byte ranges), signed with `key` for `certificate` (DER). With `stamp`, the
+ * (the signed byte ranges), signed by `signer` for the first certificate of its chain. With `stamp`, the
  * SignerInfo also carries the authority's token over the signature value as the unsigned
  * attribute id-aa-signatureTimeStampToken (RFC 3161 Appendix A): PAdES baseline B-T.
  */
 export async function signDetached(
   digest: Buffer,
-  key: KeyObject,
-  certificate: Buffer,
+  signer: TSealSigner,
   stamp?: TStampSignature,
 ): Promise<Buffer> {
+  const certificate = signer.chain[0];
+  if (!certificate) throw new Error('The seal signer has no certificate');
   const sha256 = seq(oid(OID.sha256));
   const { serial, issuer } = issuerAndSerial(certificate);
   const essCertIdV2 = seq(
@@ -129,7 +142,7 @@ export async function signDetached(
   ];
   // Signed as a SET OF; stored in the SignerInfo under the [0] IMPLICIT tag instead.
   const signedAttributes = setOf(attributes);
-  const signature = sign('sha256', signedAttributes, key);
+  const signature = await signer.sign(signedAttributes);
   // The timestamp covers the signature value itself (the OCTET STRING's content).
   const unsignedAttributes = stamp
     ? [
@@ -147,10 +160,12 @@ export async function signDetached(
     seq(issuer, serial),
     sha256,
     Buffer.concat([Buffer.from([0xa0]), signedAttributes.subarray(1)]),
-    seq(oid(OID.rsaEncryption), NULL),
+    signatureAlgorithm(signer.algorithm),
     octets(signature),
     ...unsignedAttributes,
   );
-  const signedData = seq(int(1), set(sha256), seq(oid(OID.data)), tlv(0xa0, certificate), set(signerInfo));
+  // CertificateSet is a SET OF, [0] IMPLICIT: DER order, as setOf.
+  const certificates = tlv(0xa0, ...[...signer.chain].sort(Buffer.compare));
+  const signedData = seq(int(1), set(sha256), seq(oid(OID.data)), certificates, set(signerInfo));
   return seq(oid(OID.signedData), tlv(0xa0, signedData));
 }

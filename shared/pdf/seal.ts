@@ -12,6 +12,7 @@ import {
   generateKeyPairSync,
   type KeyObject,
   randomBytes,
+  sign,
   X509Certificate,
 } from 'node:crypto';
 import forge from 'node-forge';
@@ -19,8 +20,10 @@ import { PDFDocument } from 'pdf-lib';
 import { signDetached, type TStampSignature } from './cms';
 import type { TSealIdentity, TSealOptions } from './evidence-types';
 import { addSealPlaceholder } from './seal-placeholder';
+import { isSealSigner, type TSealSigner } from './seal-signer';
 
 export type { TSealIdentity, TSealOptions } from './evidence-types';
+export type { TSealSigner } from './seal-signer';
 
 /**
  * Room for the CMS, in hex digits: a 3072-bit signature, the certificate and the attributes take
@@ -33,20 +36,23 @@ const STAMPED_SIGNATURE_LENGTH = 32768;
 const KEY_BITS = 3072;
 
 /**
- * Seals `pdf`: PAdES B-B, or B-T with `stamp` (the signature then carries a timestamp authority's
- * token; when the authority fails, so does the seal, and nothing is written).
+ * Seals `pdf` with a signer (a KMS key) or a PKCS #12 identity: PAdES B-B, or B-T with `stamp`
+ * (the signature then carries a timestamp authority's token; when the authority fails, so does
+ * the seal, and nothing is written).
  */
 export async function sealPdf(
   pdf: Uint8Array,
-  identity: TSealIdentity,
+  identity: TSealIdentity | TSealSigner,
   info: TSealOptions,
   stamp?: TStampSignature,
 ): Promise<Uint8Array> {
-  const { key, certificate } = openIdentity(identity);
+  const signer = isSealSigner(identity) ? identity : openIdentity(identity);
+  // The chain goes into the CMS whole: room for every certificate of it, in hex.
+  const chainLength = signer.chain.reduce((n, c) => n + c.length, 0) * 2;
   const options = {
     ...info,
     signingTime: new Date(),
-    signatureLength: stamp ? STAMPED_SIGNATURE_LENGTH : SIGNATURE_LENGTH,
+    signatureLength: (stamp ? STAMPED_SIGNATURE_LENGTH : SIGNATURE_LENGTH) + chainLength,
     subFilter: 'ETSI.CAdES.detached',
   };
   let bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
@@ -62,7 +68,7 @@ export async function sealPdf(
     .update(out.subarray(0, contentsAt))
     .update(out.subarray(contentsAt + contentsLength))
     .digest();
-  const cms = await signDetached(digest, key, certificate, stamp);
+  const cms = await signDetached(digest, signer, stamp);
   if (cms.length * 2 > contentsLength - 2) throw new Error('The seal does not fit its reserved space');
   // The hex after '<'; the zeros after it stay as the padding of the reserved space.
   out.write(cms.toString('hex'), contentsAt + 1, 'latin1');
@@ -116,13 +122,13 @@ export function newSealIdentity(commonName: string, years = 10): TSealIdentity {
   };
 }
 
-const opened = new WeakMap<TSealIdentity, { key: KeyObject; certificate: Buffer }>();
+const opened = new WeakMap<TSealIdentity, TSealSigner>();
 
 /**
- * The key out of the PKCS #12 and the certificate (DER, as in the PEM), checked to belong
- * together; decoded once per identity object, since the PKCS #12 key derivation is slow in JS.
+ * A signer with the key out of the PKCS #12 and the certificate (DER, as in the PEM), checked to
+ * belong together; decoded once per identity object, since the PKCS #12 key derivation is slow in JS.
  */
-function openIdentity(identity: TSealIdentity): { key: KeyObject; certificate: Buffer } {
+function openIdentity(identity: TSealIdentity): TSealSigner {
   const known = opened.get(identity);
   if (known) return known;
   const p12 = forge.pkcs12.pkcs12FromAsn1(
@@ -141,7 +147,12 @@ function openIdentity(identity: TSealIdentity): { key: KeyObject; certificate: B
   if (!spki(createPublicKey(key)).equals(spki(x509.publicKey))) {
     throw new Error('The seal certificate does not belong to the seal key');
   }
-  const result = { key, certificate: x509.raw };
+  const result: TSealSigner = {
+    commonName: identity.commonName,
+    chain: [x509.raw],
+    algorithm: key.asymmetricKeyType === 'ec' ? 'ECDSA_SHA_256' : 'RSASSA_PKCS1_V1_5_SHA_256',
+    sign: async (data) => sign('sha256', data, key),
+  };
   opened.set(identity, result);
   return result;
 }

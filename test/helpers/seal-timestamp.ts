@@ -12,7 +12,7 @@ import * as pkijs from 'pkijs';
 const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
 
 /** Where the seal's /ByteRange is: the last signature that is not an archive (document) timestamp. */
-function sealAt(text: string): number {
+export function sealAt(text: string): number {
   let at = text.lastIndexOf('/ByteRange');
   // Our signature dictionaries state the SubFilter just before the /ByteRange.
   while (at > 0 && text.slice(Math.max(0, at - 120), at).includes('/ETSI.RFC3161'))

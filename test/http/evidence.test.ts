@@ -3,11 +3,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
+import { ensureLocalSeal, LOCAL_SEAL_SUBJECT } from '../../infra/local/local-seal';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createS3Client } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
@@ -17,6 +19,7 @@ import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-sto
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
+import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
@@ -34,6 +37,7 @@ import { aPdfB64 } from '../helpers/bundles';
 import { attachedFiles, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { opensslCmsVerify, sealCmsOf } from '../helpers/seal-cms';
 import {
   archiveTimestampOf,
   opensslVerifyTimestamp,
@@ -278,6 +282,38 @@ describe('a completed bundle', () => {
     expect(pdfsig(finalPdf).split(/Signature #\d+:/)[1]).toContain('Signature is Valid.');
   });
 
+  it('is verified offline by esign-verify: B-LTA over the whole file, revocation data for every certificate, the evidence record and the original', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-verify-final-'));
+    try {
+      writeFileSync(join(dir, 'final.pdf'), finalPdf);
+      writeFileSync(join(dir, 'original.pdf'), Buffer.from(pdf, 'base64'));
+      writeFileSync(join(dir, 'root.pem'), runtime.tsa.rootPem);
+      const bin = join(__dirname, '..', '..', 'bin', 'esign-verify.mjs');
+      const run = spawnSync(
+        process.execPath,
+        [bin, '--json', '--trust', 'root.pem', '--original', 'original.pdf', 'final.pdf'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as TVerifyReport;
+      expect(report.result).toBe('pass');
+      expect(report.signatures.map((x) => [x.kind, x.coversWholeFile])).toEqual([
+        ['signature', false],
+        ['document timestamp', true],
+      ]);
+      expect(report.evidenceRecord).toMatchObject({
+        status: 'embedded',
+        chainIntact: true,
+        headMatches: true,
+        originals: [{ document: 'lease' }],
+      });
+      // Nothing the file needs is missing: no check fails or warns.
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn')).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stamps every value into the final document and seals it', () => {
     const text = textOf(finalPdf);
     for (const value of [
@@ -294,6 +330,15 @@ describe('a completed bundle', () => {
     const sig = pdfsig(finalPdf);
     expect(sig).toContain('Signature is Valid.');
     expect(sig).toContain('Total document signed');
+    // Sealed by the KMS stand-in's key, whose certificate the local CA issued: the CMS carries
+    // the chain, and openssl verifies the seal against the local root alone.
+    expect(sig).toContain(
+      `Signer Certificate Common Name: ${LOCAL_SEAL_SUBJECT.replace(/^CN=([^,]*),.*$/, '$1')}`,
+    );
+    const { cms, signed } = sealCmsOf(finalPdf);
+    expect(opensslCmsVerify(cms, signed, runtime.ca.root.toString('pem'))).toContain(
+      'Verification successful',
+    );
     const pages = pageTexts(finalPdf).length;
     pngOf(finalPdf, 'evidence-final-page-1', 1);
     pngOf(finalPdf, 'evidence-final-audit-page', pages);
@@ -531,6 +576,63 @@ describe('a completed bundle', () => {
     expect(shown).not.toContain('Ann Lee');
   });
 });
+
+describe("an account's own seal", () => {
+  it("seals that account's final documents and certificates, and names it on the audit page", async () => {
+    const acme = await runtime.seedAccount('Acme Seal Co', 'seal@acme.test');
+    const theirs = apiClient(runtime, acme.apiKey);
+    // What seal-csr and seal-install-cert --account do, with the local CA as the CA.
+    const seal = runtime.config.seal;
+    if (seal?.kind !== 'kms' || seal.chains.kind !== 'local') throw new Error('the local seal is KMS');
+    const kms = new KMSClient({
+      region: runtime.config.region,
+      endpoint: runtime.config.endpoints.kms!,
+      credentials: runtime.config.credentials!,
+    });
+    try {
+      await ensureLocalSeal({
+        kms,
+        ca: runtime.ca,
+        chains: createLocalSealChains(seal.chains.dir, seal.name),
+        name: seal.name,
+        accountId: acme.accountId,
+        subject: 'CN=Acme Seal Co seal, O=Acme Seal Co',
+        keySpec: 'ECC_NIST_P256',
+      });
+    } finally {
+      kms.destroy();
+    }
+
+    const b = await aBundle(theirs);
+    await signToCompletion(b, theirs);
+    expect((await docsReady(b.id, theirs)).docs_ready).toBe(true);
+    const files = (await theirs('GET', `/bundles/${b.id}/files/`)).body as {
+      kind: string;
+      file_url: string;
+    }[];
+    const final = await download(files.find((f) => f.kind === 'final')!.file_url);
+    const certificate = await download(files.find((f) => f.kind === 'certificate')!.file_url);
+    for (const sealed of [final, certificate]) {
+      const report = pdfsig(sealed);
+      expect(report).toContain('Signature is Valid.');
+      expect(report).toContain('Signer Certificate Common Name: Acme Seal Co seal');
+    }
+    expect(textOf(final)).toContain('Acme Seal Co seal');
+    // The demo account's bundles keep the service's seal.
+    expect(pdfsig(await sealedByDemo())).toContain(
+      `Signer Certificate Common Name: ${LOCAL_SEAL_SUBJECT.replace(/^CN=([^,]*),.*$/, '$1')}`,
+    );
+  }, 120_000);
+});
+
+/** A final document of a demo account bundle, signed to completion now. */
+async function sealedByDemo(): Promise<Buffer> {
+  const b = await aBundle();
+  await signToCompletion(b);
+  await docsReady(b.id);
+  const files = (await call('GET', `/bundles/${b.id}/files/`)).body as { kind: string; file_url: string }[];
+  return download(files.find((f) => f.kind === 'final')!.file_url);
+}
 
 describe('a tampered audit trail', () => {
   it('is found by verification: the chain is recomputed', async () => {

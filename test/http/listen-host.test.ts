@@ -20,6 +20,7 @@ describe('a runtime started with host 0.0.0.0', () => {
     expect(standIns.map(([name]) => name).sort()).toEqual([
       'apigateway',
       'dynamodb',
+      'kms',
       'outbox',
       'pki',
       's3',

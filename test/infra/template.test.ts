@@ -564,9 +564,10 @@ describe('functions', () => {
       [dev, 'Esign-dev', 'dev', 'Delete'],
       [prod, 'Esign-prod', 'prod', 'Retain'],
     ] as const) {
+      // The webhook secrets key, and the seal key (its own test below).
       const keys = template.findResources('AWS::KMS::Key');
-      expect(Object.keys(keys)).toHaveLength(1);
-      const keyId = Object.keys(keys)[0]!;
+      expect(Object.keys(keys)).toHaveLength(2);
+      const keyId = Object.keys(keys).find((id) => keys[id]!.Properties?.KeyUsage === undefined)!;
       expect(keys[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true });
       expect(keys[keyId]!.DeletionPolicy).toBe(policy);
       template.hasResourceProperties('AWS::KMS::Alias', {
@@ -591,8 +592,9 @@ describe('functions', () => {
       });
 
       for (const { name } of lambdaEntries()) {
-        // The dispatcher signs every call, so it opens sealed secrets too (same statement shape).
-        if (name === 'webhooks' || name === 'webhook-dispatcher') continue;
+        // The dispatcher signs every call, so it opens sealed secrets too (same statement shape);
+        // the document worker signs seals with the seal key (its own test).
+        if (name === 'webhooks' || name === 'webhook-dispatcher' || name === 'document-worker') continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id).flatMap(actionsOf);
         expect(
@@ -953,8 +955,9 @@ describe('document worker (evidence)', () => {
     for (const [templateOf, stack, stage] of stages) {
       const template = templateOf();
       const secrets = template.findResources('AWS::SecretsManager::Secret');
-      // The seal identity, the Stripe keys, and with timestamp authorities (prod here) their credentials.
-      expect(Object.keys(secrets)).toHaveLength(stage === 'prod' ? 3 : 2);
+      // The seal identity, the seal chain, the Stripe keys, and with timestamp authorities (prod
+      // here) their credentials.
+      expect(Object.keys(secrets)).toHaveLength(stage === 'prod' ? 4 : 3);
       const secretId = Object.keys(secrets).find(
         (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-identity`,
       )!;
@@ -978,7 +981,29 @@ describe('document worker (evidence)', () => {
       const tsaSecretId = Object.keys(secrets).find(
         (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
       );
-      const allowed = [{ Ref: secretId }, ...(tsaSecretId ? [{ Ref: tsaSecretId }] : [])];
+      const chainId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-chain`,
+      )!;
+      const accountChains = {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':secretsmanager:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            `:secret:esign-${stage}-seal-chain-account-*`,
+          ],
+        ],
+      };
+      const allowed = [
+        { Ref: secretId },
+        { Ref: chainId },
+        accountChains,
+        ...(tsaSecretId ? [{ Ref: tsaSecretId }] : []),
+      ];
       for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
 
       for (const { name } of lambdaEntries()) {
@@ -995,6 +1020,58 @@ describe('document worker (evidence)', () => {
         ).Variables;
         expect(env, name).not.toHaveProperty('SEAL_SECRET_ID');
       }
+    }
+  });
+
+  it('keeps the seal key in KMS (RSA 3072, signing only, retained), which only the worker may Sign with', () => {
+    for (const [templateOf, stack, stage] of stages) {
+      const template = templateOf();
+      const keys = template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } });
+      expect(Object.keys(keys)).toHaveLength(1);
+      const keyId = Object.keys(keys)[0]!;
+      expect(keys[keyId]!.Properties).toMatchObject({ KeySpec: 'RSA_3072', KeyUsage: 'SIGN_VERIFY' });
+      expect(keys[keyId]!.DeletionPolicy).toBe('Retain');
+      template.hasResourceProperties('AWS::KMS::Alias', {
+        AliasName: `alias/esign-${stage}-seal`,
+        TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      });
+      const secrets = template.findResources('AWS::SecretsManager::Secret');
+      const chainId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-chain`,
+      )!;
+      expect(secrets[chainId]!.Properties).not.toHaveProperty('GenerateSecretString');
+
+      const fnId = functionId(template, stack, 'document-worker');
+      const vars = (
+        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      expect(vars).toMatchObject({
+        SEAL_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+        SEAL_NAME: `esign-${stage}-seal`,
+        SEAL_CHAIN_SECRET_ID: { Ref: chainId },
+      });
+      const kms = roleStatements(template, fnId).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('kms:')),
+      );
+      expect(kms).toHaveLength(2);
+      for (const st of kms) expect(actionsOf(st).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+      // The service's key by its ARN; accounts' keys only under their aliases; never any key.
+      const [own, accounts] = kms as (TStatement & { Condition?: unknown })[];
+      expect([own!.Resource].flat()).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      expect(own!.Condition).toBeUndefined();
+      expect(accounts!.Condition).toEqual({
+        'ForAnyValue:StringLike': { 'kms:ResourceAliases': `alias/esign-${stage}-seal-account-*` },
+      });
+      for (const st of kms) expect([st.Resource].flat()).not.toContain('*');
+
+      for (const { name } of lambdaEntries()) {
+        if (name === 'document-worker') continue;
+        const id = functionId(template, stack, name);
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(actions, name).not.toContain('kms:Sign');
+      }
+      const outputs = (template.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
+      expect(outputs.SealName?.Value).toBe(`esign-${stage}-seal`);
     }
   });
 
@@ -1023,7 +1100,29 @@ describe('document worker (evidence)', () => {
       const tsaSecretId = Object.keys(secrets).find(
         (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
       );
-      const allowed = [{ Ref: secretId }, ...(tsaSecretId ? [{ Ref: tsaSecretId }] : [])];
+      const chainId = Object.keys(secrets).find(
+        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-chain`,
+      )!;
+      const accountChains = {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':secretsmanager:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            `:secret:esign-${stage}-seal-chain-account-*`,
+          ],
+        ],
+      };
+      const allowed = [
+        { Ref: secretId },
+        { Ref: chainId },
+        accountChains,
+        ...(tsaSecretId ? [{ Ref: tsaSecretId }] : []),
+      ];
       for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
     }
   });
@@ -1045,7 +1144,14 @@ describe('document worker (evidence)', () => {
       ]),
     );
     expect(actions.filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
-    expect(actions.filter((a) => /^(kms|apigateway|ses|sns):/.test(a))).toEqual([]);
+    // Of KMS, only signing seals (their own test above).
+    expect(actions.filter((a) => /^kms:/.test(a)).sort()).toEqual([
+      'kms:GetPublicKey',
+      'kms:GetPublicKey',
+      'kms:Sign',
+      'kms:Sign',
+    ]);
+    expect(actions.filter((a) => /^(apigateway|ses|sns):/.test(a))).toEqual([]);
   });
 
   it('gives every function that changes bundles DOCUMENTS_QUEUE_URL and the right to send to it', () => {

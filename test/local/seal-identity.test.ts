@@ -1,83 +1,18 @@
-// Where the seal certificate lives: the data folder locally (made once, kept, owner-only), a
-// Secrets Manager secret on AWS (made once by whichever cold start comes first).
-import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// The PKCS #12 seal identity of deployments from before KMS sealing: a Secrets Manager secret
+// (made once by whichever cold start comes first), still sealing until a KMS chain is installed.
 import {
   GetSecretValueCommand,
   PutSecretValueCommand,
   ResourceNotFoundException,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createLocalSealIdentity,
-  SEAL_JSON_FILE,
-  SEAL_P12_FILE,
-} from '../../shared/adapters/sealing/local-seal-identity';
+import { describe, expect, it } from 'vitest';
 import { createSecretsManagerSealIdentity } from '../../shared/adapters/sealing/secrets-manager-seal-identity';
 import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 
-const dirs: string[] = [];
-const aDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'seal-identity-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 const info = { reason: 'Test', name: 'Open eSignature service' };
-
-describe('createLocalSealIdentity', () => {
-  it('makes the identity on first use and keeps it in the data folder, readable by the owner only', async () => {
-    const dir = path.join(aDir(), 'data');
-    const identity = await createLocalSealIdentity(dir).get();
-    expect(readdirSync(dir).sort()).toEqual([SEAL_JSON_FILE, SEAL_P12_FILE]);
-    for (const file of [SEAL_JSON_FILE, SEAL_P12_FILE]) {
-      expect(statSync(path.join(dir, file)).mode & 0o777).toBe(0o600);
-    }
-    expect(new X509Certificate(identity.certificatePem).subject).toBe(`CN=${identity.commonName}`);
-    expect(pdfsig(await sealPdf(await aPdf(), identity, info))).toContain('Signature is Valid.');
-  });
-
-  it('gives the same identity to a second store on the same folder (a restart)', async () => {
-    const dir = aDir();
-    const first = await createLocalSealIdentity(dir).get();
-    const second = await createLocalSealIdentity(dir).get();
-    expect(second.certificatePem).toBe(first.certificatePem);
-    expect(second.passphrase).toBe(first.passphrase);
-    expect(second.p12.equals(first.p12)).toBe(true);
-    expect(pdfsig(await sealPdf(await aPdf(), second, info))).toContain('Signature is Valid.');
-  });
-
-  it('agrees on one identity when two stores start on an empty folder at once', async () => {
-    const dir = aDir();
-    const [a, b] = await Promise.all([
-      createLocalSealIdentity(dir).get(),
-      createLocalSealIdentity(dir).get(),
-    ]);
-    expect(a.certificatePem).toBe(b.certificatePem);
-    expect(readdirSync(dir).sort()).toEqual([SEAL_JSON_FILE, SEAL_P12_FILE]);
-  });
-
-  it('answers every call of one store with the same identity, and keeps it in memory without a folder', async () => {
-    const store = createLocalSealIdentity(undefined);
-    const [a, b] = await Promise.all([store.get(), store.get()]);
-    expect(a).toBe(b);
-    expect(await createLocalSealIdentity(undefined).get()).not.toBe(a);
-  });
-
-  it('says what to do when the passphrase file is gone', async () => {
-    const dir = aDir();
-    writeFileSync(path.join(dir, SEAL_P12_FILE), newSealIdentity('x').p12);
-    await expect(createLocalSealIdentity(dir).get()).rejects.toThrow(/remove both/);
-  });
-});
 
 /**
  * Secrets Manager as far as the store uses it: a secret created without a value, versions

@@ -1,17 +1,24 @@
 // Sealed files checked from outside the project: poppler's pdfsig validates the PAdES seal
 // (a self-signed seal is "Signature is Valid" with an issuer it does not know, as expected of a
 // local certificate), and the pages are saved as PNGs in test-artifacts/ to be looked at.
-import { X509Certificate } from 'node:crypto';
+import { KeyObject, sign, X509Certificate } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLocalCa, sealExtensions } from '../../infra/local/local-ca';
 import { renderCertificate } from '../../shared/pdf/certificate';
 import { renderFinalDocument } from '../../shared/pdf/final-document';
 import { newSealIdentity, sealPdf, type TSealIdentity } from '../../shared/pdf/seal';
 import { aCertificateInput, aContractPdf, anAuditPage, contractFields } from '../helpers/evidence';
 import { aPdf } from '../helpers/pdfs';
 import { pageGrey, pdfsig, savePagePng, textOf } from '../helpers/poppler';
+import {
+  opensslCmsCertificates,
+  opensslCmsVerify,
+  opensslSignerAlgorithm,
+  sealCmsOf,
+} from '../helpers/seal-cms';
 
 const ARTIFACTS = path.join(import.meta.dirname, '../../test-artifacts');
 const info = {
@@ -100,6 +107,44 @@ describe('sealPdf', () => {
   it('leaves interim files unsealed: they carry no signature at all', async () => {
     const interim = await finalDocument({ interim: true });
     expect(pdfsig(interim)).toMatch(/does not contain any signatures/);
+  });
+});
+
+describe('the CMS of a seal', () => {
+  it('is RSA with the certificate for a PKCS #12 identity, as openssl cms -verify accepts', async () => {
+    const { cms, signed } = sealCmsOf(await sealPdf(await aPdf(), identity, info));
+    expect(opensslCmsVerify(cms, signed, identity.certificatePem)).toContain('Verification successful');
+    expect(opensslSignerAlgorithm(cms)).toBe('rsaEncryption');
+    expect(opensslCmsCertificates(cms)).toEqual([
+      { subject: `CN=${identity.commonName}`, issuer: `CN=${identity.commonName}` },
+    ]);
+  });
+
+  it('is ECDSA (ecdsa-with-SHA256) for an ECDSA signer, and carries its whole chain', async () => {
+    const ca = await loadLocalCa();
+    const issued = await ca.issue('CN=ECDSA seal, O=Test', sealExtensions());
+    const key = KeyObject.from(issued.privateKey);
+    const sealed = await sealPdf(
+      await aPdf(),
+      {
+        commonName: 'ECDSA seal',
+        chain: [Buffer.from(issued.certificate.rawData), Buffer.from(ca.root.rawData)],
+        algorithm: 'ECDSA_SHA_256',
+        sign: async (data) => sign('sha256', data, key),
+      },
+      info,
+    );
+    const report = signatureReport(pdfsig(sealed));
+    expect(report).toContain('Signature is Valid.');
+    expect(report).toContain('Signer Certificate Common Name: ECDSA seal');
+    const { cms, signed } = sealCmsOf(sealed);
+    expect(opensslSignerAlgorithm(cms)).toBe('ecdsa-with-SHA256');
+    expect(opensslCmsVerify(cms, signed, ca.root.toString('pem'))).toContain('Verification successful');
+    expect(
+      opensslCmsCertificates(cms)
+        .map((c) => c.subject)
+        .sort(),
+    ).toEqual(['CN=ECDSA seal, O=Test', 'CN=Open eSignature local root CA, O=Local runtime']);
   });
 });
 

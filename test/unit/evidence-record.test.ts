@@ -136,7 +136,8 @@ describe('the evidence record', () => {
   it('has its published JSON Schema generated from the record’s schema (UPDATE_SCHEMAS=1 rewrites it)', () => {
     const generated = `${JSON.stringify(z.toJSONSchema(ZEvidenceRecord), null, 2)}\n`;
     if (process.env.UPDATE_SCHEMAS === '1') writeFileSync(SCHEMA_FILE, generated);
-    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(generated);
+    // Compared as JSON: the file's layout is the formatter's.
+    expect(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual(JSON.parse(generated));
     // And a record the service makes has every field the schema requires.
     const schema = JSON.parse(generated) as { required: string[] };
     expect(Object.keys(aRecord()).sort()).toEqual([...schema.required].sort());

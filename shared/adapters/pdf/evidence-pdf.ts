@@ -1,5 +1,6 @@
 // The evidence renderers and the seal (shared/pdf/) behind the TEvidencePdf port, with the seal
-// identity of the stage: a Secrets Manager secret on AWS, a folder of the data directory locally.
+// identity of the stage: a KMS key and its chain (a secret on AWS, a folder of the data directory
+// locally), or the PKCS #12 secret of older deployments.
 import type { TConfig } from '../../config';
 import type { TEvidencePdf, TSealIdentityStore, TTimestamper, TValidationDataCollector } from '../../ports';
 
@@ -16,13 +17,34 @@ export function sealIdentityFromConfig(config: TConfig): TSealIdentityStore {
       const client = r.createSecretsManagerClient(config);
       return r.createSecretsManagerSealIdentity(client, seal.secretId);
     }
-    if (seal?.kind === 'local') return r.createLocalSealIdentity(seal.dir);
-    return { get: () => Promise.reject(new Error('No seal identity is configured (SEAL_SECRET_ID).')) };
+    if (seal?.kind === 'kms') {
+      const chains =
+        seal.chains.kind === 'local'
+          ? r.createLocalSealChains(seal.chains.dir, seal.name)
+          : r.createSecretsManagerSealChains(
+              r.createSecretsManagerClient(config),
+              seal.name,
+              seal.chains.secretId,
+            );
+      const fallback = seal.fallbackSecretId
+        ? r.createSecretsManagerSealIdentity(r.createSecretsManagerClient(config), seal.fallbackSecretId)
+        : undefined;
+      return r.createKmsSealIdentity({
+        kms: r.createKmsClient(config),
+        chains,
+        keyId: seal.keyId,
+        name: seal.name,
+        ...(fallback ? { fallback } : {}),
+      });
+    }
+    return {
+      get: () => Promise.reject(new Error('No seal identity is configured (SEAL_KEY_ID or SEAL_SECRET_ID).')),
+    };
   };
   return {
-    get: async () => {
+    get: async (accountId) => {
       store ??= open();
-      return (await store).get();
+      return (await store).get(accountId);
     },
   };
 }
@@ -101,7 +123,7 @@ const VALIDATION_DATA_MAX_BYTES = 20 * 1024 * 1024;
  * an archive timestamp added (PAdES B-LTA; B-T if configured so); B-B without authorities.
  */
 export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig): TEvidencePdf {
-  const sealedBy = async () => (await identity.get()).commonName;
+  const sealedBy = async (accountId?: string) => (await identity.get(accountId)).commonName;
   const timestamper = config ? timestamperFromConfig(config) : undefined;
   const stamp = timestamper
     ? async (imprint: Buffer) => (await (await timestamper()).timestamp(imprint)).token
@@ -109,19 +131,22 @@ export function createEvidencePdf(identity: TSealIdentityStore, config?: TConfig
   const validation =
     config && stamp && config.timestamps?.level !== 'B-T' ? validationDataFromConfig(config) : undefined;
   return {
-    async renderFinal(input) {
+    async renderFinal(input, accountId) {
       // Interim files are not sealed: their audit page names no seal.
       const { renderFinalDocument } = await renderers();
       if (input.interim) return renderFinalDocument(input);
-      return renderFinalDocument({ ...input, audit: { ...input.audit, sealedBy: await sealedBy() } });
+      return renderFinalDocument({
+        ...input,
+        audit: { ...input.audit, sealedBy: await sealedBy(accountId) },
+      });
     },
-    async renderCertificate(input) {
+    async renderCertificate(input, accountId) {
       const { renderCertificate } = await renderers();
-      return renderCertificate({ ...input, sealedBy: await sealedBy() });
+      return renderCertificate({ ...input, sealedBy: await sealedBy(accountId) });
     },
-    async seal(pdf, info) {
+    async seal(pdf, { accountId, ...info }) {
       const { sealPdf, addLongTermValidation } = await renderers();
-      const sealed = await sealPdf(pdf, await identity.get(), info, stamp);
+      const sealed = await sealPdf(pdf, await identity.get(accountId), info, stamp);
       if (!stamp || !validation) return sealed;
       return addLongTermValidation(Buffer.from(sealed), { validation: await validation(), stamp });
     },

@@ -20,7 +20,6 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import forge from 'node-forge';
 import { newSealIdentity, type TSealIdentity } from '../../pdf/seal';
-import type { TSealIdentityStore } from '../../ports';
 
 /** The first version's token: the same in every process, so concurrent first writes agree. */
 export const FIRST_VERSION_TOKEN = 'open-esign-seal-identity-v1-0000000000';
@@ -34,7 +33,7 @@ interface TSecretValue {
 export function createSecretsManagerSealIdentity(
   client: SecretsManagerClient,
   secretId: string,
-): TSealIdentityStore {
+): { get(): Promise<TSealIdentity> } {
   let loading: Promise<TSealIdentity> | undefined;
   return {
     get() {

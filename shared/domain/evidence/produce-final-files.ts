@@ -103,24 +103,28 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       chainHead: chain.head,
       issuedAt,
     });
-    const rendered = await deps.pdf.renderFinal({
-      original,
-      fields: await valuesToStamp(marks, doc, records, b.packets),
-      audit: auditPage(b, doc, entries, chain.head),
-      isTest: b.isTest,
-      interim: false,
-      attachment: {
-        name: EVIDENCE_RECORD_NAME,
-        bytes: evidenceRecordBytes(record),
-        mimeType: 'application/json',
-        description:
-          'Evidence record: audit trail with its hash chain, original SHA-256s, signer authentication',
-        date: new Date(issuedAt),
+    const rendered = await deps.pdf.renderFinal(
+      {
+        original,
+        fields: await valuesToStamp(marks, doc, records, b.packets),
+        audit: auditPage(b, doc, entries, chain.head),
+        isTest: b.isTest,
+        interim: false,
+        attachment: {
+          name: EVIDENCE_RECORD_NAME,
+          bytes: evidenceRecordBytes(record),
+          mimeType: 'application/json',
+          description:
+            'Evidence record: audit trail with its hash chain, original SHA-256s, signer authentication',
+          date: new Date(issuedAt),
+        },
       },
-    });
+      b.accountId,
+    );
     const sealed = await deps.pdf.seal(rendered, {
       reason: b.isTest ? 'Final document (test bundle, not legally binding)' : 'Final document',
       name: `${b.label} · ${doc.name}`,
+      accountId: b.accountId,
     });
     const blobKey = evidenceObjectKeys.final(b.id, doc.key);
     await deps.blobs.put(blobKey, sealed, PDF);
@@ -139,9 +143,10 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       chainHead: chain.head,
       issuedAt,
     });
-    const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input), {
+    const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input, b.accountId), {
       reason: 'Certificate of Evidence',
       name: `${packet.name} · ${b.label}`,
+      accountId: b.accountId,
     });
     const blobKey = evidenceObjectKeys.certificate(b.id, packet.id);
     await deps.blobs.put(blobKey, sealed, PDF);
