@@ -42,6 +42,13 @@ import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
 import { peakRss, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients, startWebhookReceiver } from './http';
+import {
+  benchSealLevels,
+  sealLevelsFailed,
+  sealLevelsJson,
+  sealLevelsReport,
+  type TSealLevelFigures,
+} from './seal-levels';
 import { benchValue, type TBenchField } from './signing';
 import { percentile, round } from './stats';
 
@@ -74,6 +81,9 @@ export interface TEvidenceOptions {
   bundlePages?: number;
   /** The whole section; what is not done by then is left out (and said so). */
   phaseMaxMs?: number;
+  /** The seal at each PAdES level beside Documenso's (seal-levels.ts): rounds, and its own time bound. */
+  levelRounds?: number;
+  levelsMaxMs?: number;
 }
 
 // ---- pure helpers (test/bench/evidence.test.ts) ----
@@ -540,6 +550,8 @@ export interface TEvidenceFigures {
   /** renderSeal.minMs / loadSave.minMs, as context. */
   ratioOfMinimums: number;
   docsReady: TDocsReadyFigures | null;
+  /** The rendered document sealed at B-B, B-T and B-LTA, ours and Documenso's. */
+  levels: TSealLevelFigures | null;
   timedOut: boolean;
   failures: string[];
 }
@@ -640,6 +652,20 @@ export async function benchEvidence(opts: TEvidenceOptions = {}): Promise<TEvide
     timedOut = true;
   }
 
+  // 3. The seal at each level, and Documenso's stack, on the rendered file (1) left behind.
+  let levels: TSealLevelFigures | null = null;
+  if (results['render-seal'].length > 0) {
+    levels = await benchSealLevels({
+      input: rendered,
+      workDir: WORK_DIR,
+      warmup,
+      runs,
+      rounds: opts.levelRounds ?? 5,
+      deadline: Date.now() + (opts.levelsMaxMs ?? 240_000),
+    });
+    timedOut ||= levels.timedOut;
+  }
+
   return {
     pages,
     pdfBytes: pdf.length,
@@ -655,6 +681,7 @@ export async function benchEvidence(opts: TEvidenceOptions = {}): Promise<TEvide
     ratioOfPooledMedians: loadSave && renderSeal ? renderSeal.medianMs / loadSave.medianMs : Number.NaN,
     ratioOfMinimums: loadSave && renderSeal ? renderSeal.minMs / loadSave.minMs : Number.NaN,
     docsReady,
+    levels,
     timedOut,
     failures,
   };
@@ -822,7 +849,9 @@ export const evidenceFailed = (f: TEvidenceFigures) =>
   !f.renderSeal ||
   !f.seal ||
   !f.docsReady ||
-  f.docsReady.completeToArrival.runs === 0;
+  f.docsReady.completeToArrival.runs === 0 ||
+  !f.levels ||
+  sealLevelsFailed(f.levels);
 
 /** MiB, as Lambda's memory sizes and the target are. */
 const MB = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} MB` : '—');
@@ -898,6 +927,7 @@ export function evidenceReport(f: TEvidenceFigures): string {
         `context: the last POST /sign/api/complete p50 ${ms(d.lastComplete.p50Ms)}, max ${ms(d.lastComplete.maxMs)}.`,
     );
   }
+  if (f.levels) out.push(sealLevelsReport(f.levels));
   if (f.timedOut) out.push('  cut short by the time bound');
   for (const x of f.failures) out.push(`  FAILED ${x}`);
   return out.join('\n');
@@ -957,6 +987,7 @@ export function evidenceJson(f: TEvidenceFigures) {
           lastCompleteCall: t(d.lastComplete),
         }
       : null,
+    levels: f.levels ? sealLevelsJson(f.levels) : null,
     timedOut: f.timedOut,
     failed: evidenceFailed(f),
   };
