@@ -722,7 +722,7 @@ export function sealLevelsReport(f: TSealLevelFigures): string {
   const s = f.ltaSteps;
   if (s) {
     out.push(
-      `  where our B-LTA's time goes (median of ${s.runs} profiled runs after the timed ones): ` +
+      `  where our B-LTA's time goes (${s.runs} profiled runs after the timed ones; median of each child's medians): ` +
         `sealPdf ${ms(s.sealMs)} (of which the seal's timestamp ${ms(s.sealTimestampMs)}), ` +
         `validation data ${ms(s.validationDataMs)}, archive timestamp ${ms(s.archiveTimestampMs)}, ` +
         `DSS and document-timestamp updates ${ms(s.updatesMs)}`,
