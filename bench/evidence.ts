@@ -22,7 +22,6 @@
 // A wrong answer (a status, a seal that does not verify, a file not about its size, an event that
 // never came) fails the run; the targets (ratio at most 3, under 512 MB) never do.
 
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -40,10 +39,20 @@ import {
 } from 'pdf-lib';
 import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
+import { peakRss, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients, startWebhookReceiver } from './http';
+import {
+  benchSealLevels,
+  sealLevelsFailed,
+  sealLevelsJson,
+  sealLevelsReport,
+  type TSealLevelFigures,
+} from './seal-levels';
 import { benchValue, type TBenchField } from './signing';
 import { percentile, round } from './stats';
+
+export { spread, vmHwmMb } from './child-process';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const REPO_ROOT = path.resolve(path.dirname(THIS_FILE), '..');
@@ -72,6 +81,9 @@ export interface TEvidenceOptions {
   bundlePages?: number;
   /** The whole section; what is not done by then is left out (and said so). */
   phaseMaxMs?: number;
+  /** The seal at each PAdES level beside Documenso's (seal-levels.ts): rounds, and its own time bound. */
+  levelRounds?: number;
+  levelsMaxMs?: number;
 }
 
 // ---- pure helpers (test/bench/evidence.test.ts) ----
@@ -251,17 +263,6 @@ export function noise(n: number, seed: number): Uint8Array {
   return new Uint8Array(words.buffer, 0, n);
 }
 
-/** Median, min and max of a sample; NaN for an empty one. Pure. */
-export function spread(samplesMs: readonly number[]) {
-  const n = samplesMs.length;
-  return {
-    runs: n,
-    medianMs: n > 0 ? percentile(samplesMs, 50) : Number.NaN,
-    minMs: n > 0 ? Math.min(...samplesMs) : Number.NaN,
-    maxMs: n > 0 ? Math.max(...samplesMs) : Number.NaN,
-  };
-}
-
 /** p50 and max of a sample; NaN for an empty one. Pure. */
 export function p50Max(samplesMs: readonly number[]) {
   const n = samplesMs.length;
@@ -415,28 +416,6 @@ interface TChildResult {
   outPages: number;
 }
 
-type TPeakSource = 'VmHWM' | 'maxRSS';
-
-/** VmHWM of a /proc/<pid>/status text, in MiB; undefined when absent. Pure. */
-export function vmHwmMb(status: string): number | undefined {
-  const m = /^VmHWM:\s+(\d+)\s+kB\s*$/m.exec(status);
-  return m ? Number(m[1]) / 1024 : undefined;
-}
-
-/**
- * This process's peak resident set: VmHWM where there is /proc (Linux; its own since exec), else
- * resourceUsage().maxRSS (which on Linux would include the forking parent's mark).
- */
-function peakRss(): { mb: number; source: TPeakSource } {
-  try {
-    const mb = vmHwmMb(readFileSync('/proc/self/status', 'utf8'));
-    if (mb !== undefined) return { mb, source: 'VmHWM' };
-  } catch {
-    // no /proc here
-  }
-  return { mb: process.resourceUsage().maxRSS / 1024, source: 'maxRSS' };
-}
-
 const SEAL_INFO = { reason: 'Final document', name: 'Evidence bench agreement · Agreement (50 pages)' };
 const mb = (bytes: number) => bytes / (1024 * 1024);
 
@@ -516,32 +495,6 @@ async function childMain(argv: string[]): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-function runChild(args: string[], timeoutMs: number): Promise<TChildResult> {
-  // Only what the work needs: not the bench's own loader options.
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', THIS_FILE, ...args],
-      { cwd: REPO_ROOT, env, timeout: Math.max(1, timeoutMs), maxBuffer: 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (err) {
-          const why = err.killed ? `killed after ${Math.round(timeoutMs / 1000)} s` : err.message;
-          reject(
-            new Error(`${args[0]} child: ${why} ${String(stderr).trim().split('\n').slice(-3).join(' | ')}`),
-          );
-          return;
-        }
-        try {
-          resolve(JSON.parse(stdout) as TChildResult);
-        } catch {
-          reject(new Error(`${args[0]} child: unreadable answer ${stdout.slice(0, 160)}`));
-        }
-      },
-    );
-  });
-}
-
 // ---- the section ----
 
 export interface TWorkFigures {
@@ -597,6 +550,8 @@ export interface TEvidenceFigures {
   /** renderSeal.minMs / loadSave.minMs, as context. */
   ratioOfMinimums: number;
   docsReady: TDocsReadyFigures | null;
+  /** The rendered document sealed at B-B, B-T and B-LTA, ours and Documenso's. */
+  levels: TSealLevelFigures | null;
   timedOut: boolean;
   failures: string[];
 }
@@ -641,7 +596,11 @@ export async function benchEvidence(opts: TEvidenceOptions = {}): Promise<TEvide
       const input = kind === 'seal' ? rendered : original;
       try {
         results[kind].push(
-          await runChild([kind, input, rendered, String(pages), String(warmup), String(runs)], left),
+          await runTsxChild<TChildResult>(
+            THIS_FILE,
+            [kind, input, rendered, String(pages), String(warmup), String(runs)],
+            left,
+          ),
         );
       } catch (err) {
         failures.push(errorText(err));
@@ -693,6 +652,20 @@ export async function benchEvidence(opts: TEvidenceOptions = {}): Promise<TEvide
     timedOut = true;
   }
 
+  // 3. The seal at each level, and Documenso's stack, on the rendered file (1) left behind.
+  let levels: TSealLevelFigures | null = null;
+  if (results['render-seal'].length > 0) {
+    levels = await benchSealLevels({
+      input: rendered,
+      workDir: WORK_DIR,
+      warmup,
+      runs,
+      rounds: opts.levelRounds ?? 5,
+      deadline: Date.now() + (opts.levelsMaxMs ?? 240_000),
+    });
+    timedOut ||= levels.timedOut;
+  }
+
   return {
     pages,
     pdfBytes: pdf.length,
@@ -708,6 +681,7 @@ export async function benchEvidence(opts: TEvidenceOptions = {}): Promise<TEvide
     ratioOfPooledMedians: loadSave && renderSeal ? renderSeal.medianMs / loadSave.medianMs : Number.NaN,
     ratioOfMinimums: loadSave && renderSeal ? renderSeal.minMs / loadSave.minMs : Number.NaN,
     docsReady,
+    levels,
     timedOut,
     failures,
   };
@@ -875,7 +849,9 @@ export const evidenceFailed = (f: TEvidenceFigures) =>
   !f.renderSeal ||
   !f.seal ||
   !f.docsReady ||
-  f.docsReady.completeToArrival.runs === 0;
+  f.docsReady.completeToArrival.runs === 0 ||
+  !f.levels ||
+  sealLevelsFailed(f.levels);
 
 /** MiB, as Lambda's memory sizes and the target are. */
 const MB = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} MB` : '—');
@@ -951,6 +927,7 @@ export function evidenceReport(f: TEvidenceFigures): string {
         `context: the last POST /sign/api/complete p50 ${ms(d.lastComplete.p50Ms)}, max ${ms(d.lastComplete.maxMs)}.`,
     );
   }
+  if (f.levels) out.push(sealLevelsReport(f.levels));
   if (f.timedOut) out.push('  cut short by the time bound');
   for (const x of f.failures) out.push(`  FAILED ${x}`);
   return out.join('\n');
@@ -1010,6 +987,7 @@ export function evidenceJson(f: TEvidenceFigures) {
           lastCompleteCall: t(d.lastComplete),
         }
       : null,
+    levels: f.levels ? sealLevelsJson(f.levels) : null,
     timedOut: f.timedOut,
     failed: evidenceFailed(f),
   };
