@@ -167,6 +167,14 @@ export const COMMANDS = {
     required: [],
     sealName: true,
   },
+  'seal-revoke': {
+    synopsis: '[--account A]',
+    summary:
+      "Local runtime only: revoke the seal certificate the local CA issued (with --account, that account's), as a CA would on a compromised key; its OCSP answers and CRL say revoked at once, esign-verify --online shows it, and sealing fails until a new certificate is issued (restart npm start).",
+    flags: { account: 'string' },
+    required: [],
+    sealName: true,
+  },
   'list-accounts': {
     synopsis: '',
     summary: 'List all accounts.',

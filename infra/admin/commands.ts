@@ -30,6 +30,7 @@ import type {
   TPaymentProvider,
   TPersonStore,
 } from '../../shared/ports';
+import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
 
 export interface TAdminDeps {
@@ -46,6 +47,8 @@ export interface TAdminDeps {
   payments?: () => Promise<TPaymentProvider>;
   /** KMS and the seal chains, for the seal-* commands; made on use (locally it may start KMS's stand-in). */
   seal?: () => Promise<TSealAdmin>;
+  /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
+  localCa?: () => Promise<TLocalCa>;
 }
 
 /** An account as the operator sees it: `version` is the store's concurrency counter, not data. */

@@ -22,7 +22,13 @@ import {
   type TAdminDeps,
 } from './commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
-import { sealCsrCommand, sealInstallCertCommand, sealShowCommand, type TSealAdmin } from './seal-commands';
+import {
+  sealCsrCommand,
+  sealInstallCertCommand,
+  sealRevokeCommand,
+  sealShowCommand,
+  type TSealAdmin,
+} from './seal-commands';
 
 export interface TOutput {
   /** Printed with --json. */
@@ -85,6 +91,20 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         data: view,
         text: sealText(view),
         note: `Installed: ${view.owner} now seals with this certificate.`,
+      };
+    }
+    case 'seal-revoke': {
+      const accountId = opt(flags, 'account');
+      if (!deps.localCa) {
+        throw new Error(
+          "seal-revoke revokes at the local runtime's CA only. On AWS, ask the CA that issued the seal certificate to revoke it, then run seal-csr and seal-install-cert for a new one.",
+        );
+      }
+      const revoked = await sealRevokeCommand(await sealOf(deps, accountId), await deps.localCa(), accountId);
+      return {
+        data: revoked,
+        text: `${revoked.subject}\nserial ${revoked.serial}, revoked ${revoked.revokedAt}`,
+        note: 'Its OCSP answers and CRL now say revoked; restart npm start to have the local CA issue a new seal certificate.',
       };
     }
     case 'seal-show': {

@@ -9,9 +9,10 @@ import { kmsPublicKey } from '../../shared/adapters/sealing/kms-seal-identity';
 import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
 import { checkSealChain } from '../../shared/adapters/sealing/seal-chain-check';
 import { sealKeyAlias, sealOwner } from '../../shared/adapters/sealing/seal-names';
-import { NotFoundError } from '../../shared/domain/errors';
+import { ConflictError, NotFoundError } from '../../shared/domain/errors';
 import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
 import type { TSealChainStore } from '../../shared/ports';
+import type { TLocalCa } from '../local/local-ca';
 
 /** What the seal commands work on: KMS (or its stand-in) and where chains are kept. */
 export interface TSealAdmin {
@@ -104,4 +105,26 @@ export async function sealShowCommand(seal: TSealAdmin, accountId?: string): Pro
     certificate: chain[0]!,
     chain,
   };
+}
+
+/**
+ * Revokes the installed seal certificate at the local CA that issued it (the local runtime's
+ * only): the CA's revocations file, which its running OCSP responder and CRL read at once.
+ */
+export async function sealRevokeCommand(
+  seal: TSealAdmin,
+  ca: TLocalCa,
+  accountId?: string,
+): Promise<{ subject: string; serial: string; revokedAt: string }> {
+  const pem = await seal.chains.get(accountId);
+  const [leaf, issuer] = pem ? certificatesOfPem(pem) : [];
+  if (!leaf) throw new NotFoundError(`No seal certificate is installed for ${sealOwner(accountId)}.`);
+  if (!issuer || !issuer.equals(Buffer.from(ca.root.rawData))) {
+    throw new ConflictError(
+      'This seal certificate was not issued by the local CA: revoke it at the CA that issued it.',
+    );
+  }
+  const certificate = new X509Certificate(leaf);
+  const entry = ca.revoke(certificate.serialNumber);
+  return { subject: oneLine(certificate.subject), serial: entry.serial, revokedAt: entry.at };
 }

@@ -115,6 +115,12 @@ function localSeal(dataDir: string, kmsEndpoint: string | undefined) {
   };
 }
 
+/** The local CA of the data folder (its revocations are read again by the running responder). */
+async function localCaOf(dataDir: string) {
+  const { loadLocalCa } = await import('../local/local-ca');
+  return loadLocalCa(dataPaths(dataDir).ca);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -155,7 +161,12 @@ async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TT
   const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
   const seal = localSeal(dataDir, info.kmsEndpoint);
   return {
-    deps: { ...stores(db, info.tableName), payments: localPayments(), seal: seal.seal },
+    deps: {
+      ...stores(db, info.tableName),
+      payments: localPayments(),
+      seal: seal.seal,
+      localCa: () => localCaOf(dataDir),
+    },
     async close() {
       db.destroy();
       await seal.close();
@@ -222,7 +233,12 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
   const seal = localSeal(dataDir, undefined);
   return {
-    deps: { ...stores(db, LOCAL_TABLE_NAME), payments: localPayments(), seal: seal.seal },
+    deps: {
+      ...stores(db, LOCAL_TABLE_NAME),
+      payments: localPayments(),
+      seal: seal.seal,
+      localCa: () => localCaOf(dataDir),
+    },
     async close() {
       db.destroy();
       await seal.close();

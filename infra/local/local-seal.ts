@@ -12,18 +12,22 @@ import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
 import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
 import type { TSealChainStore } from '../../shared/ports';
-import { publishedAt, sealExtensions, type TLocalCa } from './local-ca';
+import { normalSerial, publishedAt, sealExtensions, type TLocalCa } from './local-ca';
 
 /**
  * Whether the installed chain stays: one the operator installed from another CA always does; one
- * the local CA issued does while it names where the CA publishes now.
+ * the local CA issued does while it names where the CA publishes now and is not revoked.
  */
 function keepInstalled(chainPem: string, ca: TLocalCa): boolean {
   const [leaf, issuer] = certificatesOfPem(chainPem);
   if (!leaf) return false;
   // This CA's own root, byte for byte: another CA may bear the same name.
   const ours = issuer !== undefined && Buffer.from(issuer).equals(Buffer.from(ca.root.rawData));
-  return !ours || publishedAt(new X509Certificate(leaf), ca.pkiUrl);
+  if (!ours) return true;
+  const certificate = new X509Certificate(leaf);
+  // Revoked (seal-revoke): a new certificate for the key, as an operator would get one.
+  const revoked = ca.revocations().some((r) => r.serial === normalSerial(certificate.serialNumber));
+  return !revoked && publishedAt(certificate, ca.pkiUrl);
 }
 
 export const LOCAL_SEAL_SUBJECT = 'CN=Open eSignature local seal, O=Local runtime';
