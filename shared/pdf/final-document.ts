@@ -1,13 +1,13 @@
 // The final document of a bundle: the original with every value drawn at its place, its form
 // flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
 // apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
-import { AFRelationship, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
 import { flattenForm } from './flatten-form';
 import { embedFonts } from './fonts';
 import { INTERIM_MARK, markPages, TEST_MARK } from './marks';
-import { clearAttachmentName } from './own-attachment';
+import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
 import { needsScript, stampFields } from './stamp-fields';
 
@@ -42,17 +42,7 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   ]);
   // The attachment travels in the document (catalog /AF and /Names /EmbeddedFiles), inside what
   // the seal covers, so it cannot be changed or removed without breaking it.
-  if (input.attachment) {
-    const a = input.attachment;
-    clearAttachmentName(doc, a.name);
-    await doc.attach(a.bytes, a.name, {
-      mimeType: a.mimeType,
-      description: a.description,
-      creationDate: a.date,
-      modificationDate: a.date,
-      afRelationship: AFRelationship.Data,
-    });
-  }
+  if (input.attachment) attachOwnFile(doc, input.attachment);
   // A classic cross-reference table (no object streams): the seal is then added as an
   // incremental update to these bytes as they are, without parsing the file again (seal.ts).
   return doc.save({ useObjectStreams: false, objectsPerTick: OBJECTS_PER_TICK });

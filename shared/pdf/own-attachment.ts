@@ -1,6 +1,9 @@
-// Makes room for a file the service attaches to a document it renders: any file of the same name
-// the original carried is dropped (so a sender cannot plant a look-alike of the service's own),
-// and a catalog /AF or /Names entry of the wrong type is set aside rather than breaking the job.
+// A file the service attaches to a document it renders (ISO 32000-2 14.13, associated files): any
+// file of the same name the original carried is dropped first (so a sender cannot plant a
+// look-alike of the service's own), and a catalog /AF or /Names entry of the wrong type is set
+// aside rather than breaking the job. Written here rather than with pdf-lib's attach(), which
+// writes the name only as UTF-16 (pdfdetach -savefile then cannot find it) and no checksum.
+import { createHash } from 'node:crypto';
 import {
   PDFArray,
   PDFDict,
@@ -12,10 +15,59 @@ import {
   PDFString,
 } from 'pdf-lib';
 
+export interface TOwnAttachment {
+  name: string;
+  bytes: Uint8Array;
+  mimeType: string;
+  description: string;
+  date: Date;
+}
+
+/** The attachment, associated with the document as its data (/AF, /AFRelationship /Data). */
+export function attachOwnFile(doc: PDFDocument, a: TOwnAttachment): void {
+  clearAttachmentName(doc, a.name);
+  const { catalog, context } = doc;
+  const date = PDFString.fromDate(a.date);
+  const stream = context.register(
+    context.flateStream(a.bytes, {
+      Type: 'EmbeddedFile',
+      Subtype: a.mimeType,
+      Params: {
+        Size: a.bytes.length,
+        CheckSum: PDFHexString.of(createHash('md5').update(a.bytes).digest('hex')),
+        CreationDate: date,
+        ModDate: date,
+      },
+    }),
+  );
+  const ascii = /^[\x20-\x7e]*$/.test(a.name);
+  const key = () => (ascii ? PDFString.of(a.name) : PDFHexString.fromText(a.name));
+  const spec = context.register(
+    context.obj({
+      Type: 'Filespec',
+      F: PDFString.of(a.name),
+      UF: key(),
+      EF: { F: stream, UF: stream },
+      Desc: PDFHexString.fromText(a.description),
+      AFRelationship: 'Data',
+    }),
+  );
+  catalog.lookup(PDFName.of('AF'), PDFArray).push(spec);
+  const tree = catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('EmbeddedFiles'), PDFDict);
+  const leaf = tree.lookup(PDFName.of('Names'), PDFArray);
+  // A name tree's keys are in order: the new pair goes where its name sorts.
+  const pairs: [string, PDFObject, PDFObject][] = [];
+  for (let i = 0; i + 1 < leaf.size(); i += 2)
+    pairs.push([textOf(leaf.get(i)) ?? '', leaf.get(i), leaf.get(i + 1)]);
+  pairs.push([a.name, key(), spec]);
+  pairs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  tree.set(PDFName.of('Names'), context.obj(pairs.flatMap(([, k, v]) => [k, v])));
+}
+
 const textOf = (o: PDFObject | undefined) =>
   o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined;
 
-export function clearAttachmentName(doc: PDFDocument, name: string): void {
+function clearAttachmentName(doc: PDFDocument, name: string): void {
   const { catalog, context } = doc;
   const resolve = (o: PDFObject | undefined) => (o instanceof PDFRef ? context.lookup(o) : o);
   const named = (spec: PDFObject | undefined) => {
@@ -26,20 +78,16 @@ export function clearAttachmentName(doc: PDFDocument, name: string): void {
     );
   };
   const af = resolve(catalog.get(PDFName.of('AF')));
-  if (af instanceof PDFArray) {
-    const kept = af.asArray().filter((o) => !named(o));
-    catalog.set(PDFName.of('AF'), context.obj(kept));
-  } else if (catalog.has(PDFName.of('AF'))) catalog.delete(PDFName.of('AF'));
-  const names = resolve(catalog.get(PDFName.of('Names')));
+  catalog.set(
+    PDFName.of('AF'),
+    context.obj(af instanceof PDFArray ? af.asArray().filter((o) => !named(o)) : []),
+  );
+  let names = resolve(catalog.get(PDFName.of('Names')));
   if (!(names instanceof PDFDict)) {
-    if (catalog.has(PDFName.of('Names'))) catalog.delete(PDFName.of('Names'));
-    return;
+    names = context.obj({});
+    catalog.set(PDFName.of('Names'), names);
   }
-  const tree = resolve(names.get(PDFName.of('EmbeddedFiles')));
-  if (!(tree instanceof PDFDict)) {
-    if (names.has(PDFName.of('EmbeddedFiles'))) names.delete(PDFName.of('EmbeddedFiles'));
-    return;
-  }
+  const tree = resolve((names as PDFDict).get(PDFName.of('EmbeddedFiles')));
   // The original's embedded files, flattened into one leaf without the name: the order and the
   // other files stay; a tree with kids or loops is read once, to a bounded depth.
   const pairs: PDFObject[] = [];
@@ -58,5 +106,5 @@ export function clearAttachmentName(doc: PDFDocument, name: string): void {
     if (kids instanceof PDFArray) for (const k of kids.asArray()) walk(k, depth + 1);
   };
   walk(tree, 0);
-  names.set(PDFName.of('EmbeddedFiles'), context.obj({ Names: pairs }));
+  (names as PDFDict).set(PDFName.of('EmbeddedFiles'), context.obj({ Names: pairs }));
 }

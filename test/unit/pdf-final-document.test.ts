@@ -1,5 +1,9 @@
 // The final document as a reader sees it: text extracted by poppler's pdftotext (outside the
 // project), positions from its word boxes, and marks drawn on pages from rendered pixels.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AFRelationship,
   PageSizes,
@@ -416,6 +420,21 @@ describe('the attachment the service adds', () => {
       associated: true,
       relationship: 'Data',
     });
+    // pdfdetach finds it by its name too (a UTF-16 name would not match).
+    const dir = mkdtempSync(join(tmpdir(), 'attach-'));
+    try {
+      writeFileSync(join(dir, 'final.pdf'), pdf);
+      execFileSync('pdfdetach', [
+        '-savefile',
+        'evidence-record.json',
+        '-o',
+        join(dir, 'out.json'),
+        join(dir, 'final.pdf'),
+      ]);
+      expect(readFileSync(join(dir, 'out.json'), 'utf8')).toBe('{"ours":true}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is added to an original whose /AF and /Names are of the wrong type', async () => {
