@@ -119,7 +119,7 @@ export async function sealRevokeCommand(
   const pem = await seal.chains.get(accountId);
   const [leaf, issuer] = pem ? certificatesOfPem(pem) : [];
   if (!leaf) throw new NotFoundError(`No seal certificate is installed for ${sealOwner(accountId)}.`);
-  if (!issuer || !issuer.equals(Buffer.from(ca.root.rawData))) {
+  if (!issuer?.equals(Buffer.from(ca.root.rawData))) {
     throw new ConflictError(
       'This seal certificate was not issued by the local CA: revoke it at the CA that issued it.',
     );

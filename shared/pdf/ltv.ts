@@ -50,7 +50,7 @@ const union = (a: TValidationData, b: TValidationData): TValidationData => {
 };
 
 /** Appends the archive timestamp to `pdf`: a /DocTimeStamp field whose token covers every byte around it. */
-async function addDocumentTimestamp(
+export async function addDocumentTimestamp(
   pdf: Buffer,
   stamp: TStampSignature,
 ): Promise<{ bytes: Buffer; token: Buffer }> {

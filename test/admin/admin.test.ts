@@ -1,11 +1,7 @@
-// `npm run admin`: the real command in a child process against a temporary data folder, on its
-// own and while a local runtime owns the folder; the API Gateway part with a mocked client.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   type APIGatewayClient,
   CreateApiKeyCommand,
@@ -27,41 +23,11 @@ import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { authenticateApiKey } from '../../shared/domain/accounts/authenticate-api-key';
+import { admin, adminOk as ok } from '../helpers/admin-cli';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STACK_TRACE = /\n\s+at /;
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-
-interface TRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run admin -- …` as the operator would, without npm's banner. */
-function admin(dataDir: string, ...args: string[]): Promise<TRun> {
-  const env = { ...process.env };
-  for (const name of ['DATA_DIR', 'TABLE_NAME', 'USAGE_PLAN_ID', 'DEBUG']) delete env[name];
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'infra/admin/main.ts', '--data-dir', dataDir, ...args],
-      { cwd: ROOT, env },
-      (err, stdout, stderr) => {
-        const code = err ? Number((err as { code?: unknown }).code ?? 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** A successful run's stdout, or a failure that shows what the command said. */
-async function ok(dataDir: string, ...args: string[]): Promise<string> {
-  const run = await admin(dataDir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run.stdout;
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: --json answers are read as loose JSON
 const json = async (dataDir: string, ...args: string[]): Promise<any> =>

@@ -1,43 +1,14 @@
-// `npm run admin` for payments: clear-payout and refund-payment, the real command in a child
-// process against the data folder of a running local runtime (so the same bundles are seen through
-// the API), as an operator would run them.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { admin, type TAdminRun } from '../helpers/admin-cli';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const STACK_TRACE = /\n\s+at /;
-
-interface TRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run admin -- …` as the operator would (test/admin/admin.test.ts does the same). */
-function admin(dataDir: string | undefined, ...args: string[]): Promise<TRun> {
-  const env = { ...process.env };
-  for (const name of ['DATA_DIR', 'TABLE_NAME', 'USAGE_PLAN_ID', 'STRIPE_SECRET_ID', 'DEBUG'])
-    delete env[name];
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'infra/admin/main.ts', ...(dataDir ? ['--data-dir', dataDir] : []), ...args],
-      { cwd: ROOT, env },
-      (err, stdout, stderr) => {
-        const code = err ? Number((err as { code?: unknown }).code ?? 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 let dir: string;
 let runtime: TRuntime;
@@ -47,7 +18,7 @@ let b64: string;
 let accountId: string;
 
 /** A successful run, or a failure that shows what the command said. */
-async function ok(...args: string[]): Promise<TRun> {
+async function ok(...args: string[]): Promise<TAdminRun> {
   const run = await admin(dir, ...args);
   expect(run, run.stderr).toMatchObject({ code: 0 });
   return run;

@@ -2,12 +2,11 @@
 // process) on a temporary data folder: the request checked by openssl, a certificate of another
 // key or a broken chain refused, the right chain installed and shown; then an account's own seal,
 // used by a running local runtime for that account's seals and for no other account's.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKmsStandin } from '../../infra/local/kms-standin';
@@ -16,37 +15,11 @@ import { loadLocalCa, sealExtensions, type TLocalCa } from '../../infra/local/lo
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { pemOfCertificates } from '../../shared/pdf/seal-signer';
+import { admin, adminOk as ok } from '../helpers/admin-cli';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const STACK_TRACE = /\n\s+at /;
-
-interface TRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(dataDir: string, ...args: string[]): Promise<TRun> {
-  const env = { ...process.env };
-  for (const name of ['DATA_DIR', 'TABLE_NAME', 'SEAL_NAME', 'DEBUG']) delete env[name];
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'infra/admin/main.ts', '--data-dir', dataDir, ...args],
-      { cwd: ROOT, env },
-      (err, stdout, stderr) =>
-        done({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function ok(dataDir: string, ...args: string[]): Promise<string> {
-  const run = await admin(dataDir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run.stdout;
-}
 
 let dir: string;
 /** The CA the operator sends requests to (the local CA code, in a folder of its own). */

@@ -1,37 +1,13 @@
-// A revoked seal certificate, as a compromised key would be: the operator revokes it at the local
-// CA (npm run admin -- seal-revoke); a file sealed before shows it revoked to esign-verify
-// --online (offline, its DSS still says good: it was good when sealed); a new seal is refused
-// with the reason; and the next start of the runtime has the CA issue a new certificate.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
 import { verifyPdf } from '../../shared/verify/verify-pdf';
+import { admin } from '../helpers/admin-cli';
 import { aPdf } from '../helpers/pdfs';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-
-function admin(
-  dataDir: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const name of ['DATA_DIR', 'TABLE_NAME', 'SEAL_NAME', 'DEBUG']) delete env[name];
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'infra/admin/main.ts', '--data-dir', dataDir, ...args],
-      { cwd: ROOT, env },
-      (err, stdout, stderr) =>
-        done({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 let dir: string;
 beforeAll(async () => {
