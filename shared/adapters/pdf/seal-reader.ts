@@ -1,6 +1,8 @@
 import { readSeal } from '../../pdf/read-seal';
 import type { TSealReader } from '../../ports';
-import { UnreadablePdfError, verifyPdf } from '../../verify/verify-pdf';
+
+/** Loaded on first check: pkijs, pdf-lib and the verifier stay out of the functions' cold start. */
+const verifier = () => import('../../verify/verify-pdf');
 
 /**
  * Reads seals from the file alone: no identity, no renderer (the API and the public check use it).
@@ -11,6 +13,7 @@ export function createSealReader(): TSealReader {
   return {
     read: async (pdf) => readSeal(pdf),
     check: async (pdf) => {
+      const { UnreadablePdfError, verifyPdf } = await verifier();
       try {
         return await verifyPdf(pdf);
       } catch (err) {
