@@ -29,6 +29,7 @@ import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey, sign as cryptoSign, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +61,17 @@ export const SEAL_LEVEL_TARGETS = {
   /** Ours / Documenso's at B-LTA: not slower. */
   ltaVsDocumensoMax: 1,
 } as const;
+
+/** @documenso/pdf-sign's API (its binding has no types of its own). */
+interface TPdfSign {
+  signWithP12(options: {
+    content: Buffer;
+    cert: Buffer;
+    password?: string;
+    signingTime?: string;
+    timestampServer?: string;
+  }): Buffer;
+}
 
 export type TLevelKind =
   | 'load-save'
@@ -439,7 +451,10 @@ async function cmsWork(kind: TLevelKind, bytes: Uint8Array, w: TWorkInputs): Pro
     };
     sign = () => signDetached(createHash('sha256').update(head).update(tail).digest(), signer);
   } else {
-    const { signWithP12 } = await import('@documenso/pdf-sign');
+    // The binding @documenso/pdf-sign loads on this platform, taken directly: the wrapper package
+    // names platform packages that are not all published, which breaks `npm ci` on its lock file.
+    // A native module: loaded with require (ESM cannot import a .node file).
+    const { signWithP12 } = createRequire(import.meta.url)('@documenso/pdf-sign-linux-x64-gnu') as TPdfSign;
     // Its API takes the signed bytes in one buffer: the copy is part of calling it.
     sign = async () =>
       signWithP12({ content: Buffer.concat([head, tail]), cert: w.legacyP12, password: LEGACY_PASSWORD });
