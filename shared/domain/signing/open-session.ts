@@ -2,10 +2,10 @@ import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
-import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, newToken } from '../tokens';
 import {
   cannotSign,
+  changeSigner,
   loadSigner,
   saveRecord,
   type TClient,
@@ -61,13 +61,13 @@ export async function openSession(
       lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now)),
     );
   }
-  await retryOnConflict(async () => {
-    const fresh = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
-    await saveRecord(
+  // The record as read above (the bundle change does not touch it); read again only after a race.
+  await changeSigner(deps, ctx, (signer) =>
+    saveRecord(
       deps,
-      fresh,
-      withStep(fresh.record, client, link.kind === 'embed' ? 'opened embedded' : 'opened link', at),
-    );
-  });
+      signer,
+      withStep(signer.record, client, link.kind === 'embed' ? 'opened embedded' : 'opened link', at),
+    ),
+  );
   return { session, expires, embedded: link.kind === 'embed' };
 }
