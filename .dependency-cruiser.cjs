@@ -20,7 +20,7 @@ module.exports = {
     {
       name: 'domain-not-adapters',
       severity: 'error',
-      comment: 'Use cases get their adapters as ports (shared/ports.ts), never by import.',
+      comment: 'Use cases get their adapters as ports (shared/ports/), never by import.',
       from: { path: '^shared/domain/' },
       to: { path: '^shared/adapters/' },
     },

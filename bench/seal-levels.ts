@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import type { TConfig } from '../shared/config';
 import type { TSealSigner } from '../shared/pdf/seal-signer';
-import type { TValidationDataCollector } from '../shared/ports';
+import type { TValidationDataCollector } from '../shared/ports/evidence';
 import { pdfsig } from '../test/helpers/poppler';
 import {
   archiveTimestampOf,

@@ -27,7 +27,7 @@ import { produceInterimFiles } from '../../shared/domain/evidence/produce-interi
 import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
 import { createLogger, type TLogger } from '../../shared/logger';
-import type { TEvidencePdf } from '../../shared/ports';
+import type { TEvidencePdf } from '../../shared/ports/evidence';
 
 /** The job's use case: final documents and certificates, or interim files. */
 function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {

@@ -23,7 +23,7 @@ import { recordDeliveryReport } from '../../shared/domain/notifications/record-d
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
 import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import { createLogger, type TLogger } from '../../shared/logger';
-import type { TMailer, TSmsSender } from '../../shared/ports';
+import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
 

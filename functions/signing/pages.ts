@@ -12,7 +12,7 @@ import { hashToken, isToken } from '../../shared/domain/tokens';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
-import type { TSigningToken } from '../../shared/ports';
+import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { accountFrameAncestors, logoOrigin, securityHeaders } from './security-headers';

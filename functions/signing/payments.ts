@@ -11,7 +11,10 @@ import type { TSignerContext } from '../../shared/domain/signing/signer-context'
 import { RawUpload } from '../../shared/http/body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
-import type { TAccountStore, TBundleStore, TClock, TPaymentProvider } from '../../shared/ports';
+import type { TAccountStore } from '../../shared/ports/accounts';
+import type { TBundleStore } from '../../shared/ports/bundles';
+import type { TPaymentProvider } from '../../shared/ports/payments';
+import type { TClock } from '../../shared/ports/system';
 import { esc } from './html';
 import { securityHeaders } from './security-headers';
 

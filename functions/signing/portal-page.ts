@@ -22,14 +22,11 @@ import {
 import { NotFoundError, type TFieldError, ThrottledError, ValidationError } from '../../shared/domain/errors';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
-import type {
-  TAccountStore,
-  TBlobStore,
-  TBundleStore,
-  TClock,
-  TPortalCounterStore,
-  TSigningTokenStore,
-} from '../../shared/ports';
+import type { TAccountStore, TPortalCounterStore } from '../../shared/ports/accounts';
+import type { TBundleStore } from '../../shared/ports/bundles';
+import type { TBlobStore } from '../../shared/ports/files';
+import type { TSigningTokenStore } from '../../shared/ports/signing';
+import type { TClock } from '../../shared/ports/system';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';

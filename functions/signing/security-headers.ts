@@ -1,5 +1,5 @@
 import type { TConfig } from '../../shared/config';
-import type { TAccountStore } from '../../shared/ports';
+import type { TAccountStore } from '../../shared/ports/accounts';
 
 /**
  * Where the page's script may fetch the documents' presigned links from: the documents bucket.

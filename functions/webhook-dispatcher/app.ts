@@ -13,7 +13,7 @@ import type { TConfig } from '../../shared/config';
 import { jobOf } from '../../shared/domain/outbox/jobs';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
 import { createLogger, type TLogger } from '../../shared/logger';
-import type { TWebhookCaller } from '../../shared/ports';
+import type { TWebhookCaller } from '../../shared/ports/webhooks';
 
 /**
  * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event

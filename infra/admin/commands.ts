@@ -21,15 +21,11 @@ import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-red
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { NotFoundError } from '../../shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '../../shared/domain/payments/refund-payment';
-import type {
-  TAccountStore,
-  TApiKeyStore,
-  TBundleStore,
-  TClock,
-  TIds,
-  TPaymentProvider,
-  TPersonStore,
-} from '../../shared/ports';
+import type { TAccountStore, TApiKeyStore } from '../../shared/ports/accounts';
+import type { TBundleStore } from '../../shared/ports/bundles';
+import type { TPaymentProvider } from '../../shared/ports/payments';
+import type { TPersonStore } from '../../shared/ports/persons';
+import type { TClock, TIds } from '../../shared/ports/system';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
 

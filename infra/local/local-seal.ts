@@ -11,7 +11,7 @@ import { kmsCsr } from '../../shared/adapters/sealing/kms-csr';
 import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
 import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
-import type { TSealChainStore } from '../../shared/ports';
+import type { TSealChainStore } from '../../shared/ports/evidence';
 import { normalSerial, publishedAt, sealExtensions, type TLocalCa } from './local-ca';
 
 /**

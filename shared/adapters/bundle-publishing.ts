@@ -3,7 +3,7 @@ import type { TConfig } from '../config';
 import { publishBundleEvents, type TPublishDeps } from '../domain/outbox/publish-events';
 import { publishAfterWrite } from '../domain/webhooks/publish-after-write';
 import type { TLogger } from '../logger';
-import type { TBundleStore } from '../ports';
+import type { TBundleStore } from '../ports/bundles';
 import { createSqsClient } from './aws/clients';
 import { createBundleStore } from './dynamodb/bundle-store';
 import { createWebhookEventStore } from './dynamodb/webhook-event-store';

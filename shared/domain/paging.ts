@@ -14,3 +14,9 @@ export function sliceOf<T>(items: T[], page: TPage): T[] {
   const start = (page.page - 1) * page.perPage;
   return items.slice(start, start + page.perPage);
 }
+
+/** One page of a list and how many there are in all. */
+export interface TPageOf<T> {
+  items: T[];
+  total: number;
+}

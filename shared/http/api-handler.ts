@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { TConfig } from '../config';
 import { loggablePath, type TLogger } from '../logger';
-import type { TUsage, TUsageReader } from '../ports';
+import type { TUsage, TUsageReader } from '../ports/accounts';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';

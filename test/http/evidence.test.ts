@@ -31,7 +31,9 @@ import {
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { createLogger } from '../../shared/logger';
 import { readSeal } from '../../shared/pdf/read-seal';
-import type { TBlobStore, TEvidencePdf, TVerifyReport } from '../../shared/ports';
+import type { TEvidencePdf } from '../../shared/ports/evidence';
+import type { TBlobStore } from '../../shared/ports/files';
+import type { TVerifyReport } from '../../shared/verify/report';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
 import { attachedFiles, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';

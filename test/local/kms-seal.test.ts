@@ -15,7 +15,7 @@ import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
 import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
 import { isSealSigner, pemOfCertificates, type TSealSigner } from '../../shared/pdf/seal-signer';
-import type { TSealChainStore } from '../../shared/ports';
+import type { TSealChainStore } from '../../shared/ports/evidence';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import {

@@ -1,7 +1,8 @@
 // The layers of ARCHITECTURE.md, checked on the real source by dependency-cruiser with the rules
 // of .dependency-cruiser.cjs: no cycles, use cases free of HTTP and of adapters, adapters free of
-// HTTP, shared/pdf standing alone, shared code never reaching into functions or infra.
+// HTTP, ports made of types only, shared/pdf standing alone, shared code never reaching into functions or infra.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -38,5 +39,21 @@ describe('the layers', () => {
         (v) => `${v.rule.name}: ${v.from} → ${v.cycle?.map((c) => c.name).join(' → ') ?? v.to}`,
       ),
     ).toEqual([]);
+  });
+
+  // dependency-cruiser's swc parser does not tell a type import from a value import, so this
+  // one is read off the source: a port names types and brings no code with it.
+  it('ports import types only', () => {
+    const dir = join(ROOT, 'shared', 'ports');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    const valueImports = files.flatMap((f) =>
+      [
+        ...readFileSync(join(dir, f), 'utf8').matchAll(
+          /^(?:import\s+(?!type\b)|export\s+(?!type\b)[{*])[^;]*?from\s*'[^']+'/gm,
+        ),
+      ].map((m) => `${f}: ${m[0].split('\n')[0]}`),
+    );
+    expect(valueImports).toEqual([]);
   });
 });

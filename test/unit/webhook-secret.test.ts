@@ -12,7 +12,7 @@ import {
   signingSecrets,
   type TWebhookSecretRecord,
 } from '../../shared/domain/webhooks/webhook-secret';
-import type { TWebhookSecretStore } from '../../shared/ports';
+import type { TWebhookSecretStore } from '../../shared/ports/webhooks';
 
 describe('base58', () => {
   // Bitcoin Core's src/test/data/base58_encode_decode.json.

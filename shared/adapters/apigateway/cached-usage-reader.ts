@@ -1,5 +1,6 @@
 import type { TConfig } from '../../config';
-import type { TClock, TUsage, TUsageReader } from '../../ports';
+import type { TUsage, TUsageReader } from '../../ports/accounts';
+import type { TClock } from '../../ports/system';
 import { systemClock } from '../system';
 import { usageReaderFor } from './usage-reader';
 

@@ -1,6 +1,7 @@
 import { type APIGatewayClient, GetUsageCommand, GetUsagePlanCommand } from '@aws-sdk/client-api-gateway';
 import type { TConfig } from '../../config';
-import type { TClock, TUsage, TUsageReader } from '../../ports';
+import type { TUsage, TUsageReader } from '../../ports/accounts';
+import type { TClock } from '../../ports/system';
 import { createApiGatewayClient } from '../aws/clients';
 import { systemClock } from '../system';
 

@@ -7,7 +7,7 @@ import {
   type TUser,
 } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
-import type { TAccountStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
 import { batchGet, getItem, isConditionFailure, queryAll, queryListOrder } from './batch';
 import { accountKeys } from './entities/account';
 

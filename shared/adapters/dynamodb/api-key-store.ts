@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TApiKey } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
-import type { TApiKeyStore } from '../../ports';
+import type { TApiKeyStore } from '../../ports/accounts';
 import { batchGet, getItem, queryListOrder } from './batch';
 import { apiKeyKeys } from './entities/account';
 

@@ -4,8 +4,10 @@
 // checked against the filter before it is returned, so a stale lookup item never leaks through.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TBundle } from '../../domain/bundles/bundle';
+import type { TDayRange } from '../../domain/day-range';
+import type { TPageOf } from '../../domain/paging';
 import { sliceOf, type TPage } from '../../domain/paging';
-import type { TBundleFilter, TDayRange, TPageOf } from '../../ports';
+import type { TBundleFilter } from '../../ports/bundles';
 import { batchGet, queryAll } from './batch';
 import { bundleMatchesSearch, bundleSearchWords, searchTerm, tagTerm, templateTerm } from './bundle-terms';
 import { bundleFromItem, bundleKeys, indexSortKeyParts } from './entities/bundle';

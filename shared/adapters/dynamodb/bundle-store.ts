@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { TBundle, TBundleEvent } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { batchWrite, getItem, isConditionFailure, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';

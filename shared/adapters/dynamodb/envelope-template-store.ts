@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../domain/paging';
-import type { TEnvelopeTemplateStore } from '../../ports';
+import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { batchGet, getItem, queryListOrder } from './batch';
 import {
   envelopeTemplateFromItem,

@@ -6,7 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentUpdateError } from '../../domain/errors';
-import type { TEvidenceStore } from '../../ports';
+import type { TEvidenceStore } from '../../ports/evidence';
 import { getItem, isConditionFailure, writeIf } from './batch';
 import { evidenceKeys, filesRecordFromItem, hashEntryFromItem, hashEntryToItem } from './entities/evidence';
 

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TNotificationRecord } from '../../domain/notifications/notification';
-import type { TNotificationStore } from '../../ports';
+import type { TNotificationStore } from '../../ports/notifications';
 import { getItem, writeIf } from './batch';
 import {
   notificationKeys,

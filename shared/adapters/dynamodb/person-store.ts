@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TPageOf } from '../../domain/paging';
 import { sliceOf, type TPage } from '../../domain/paging';
 import type { TPerson, TPersonFilter } from '../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
-import type { TPageOf, TPersonStore } from '../../ports';
+import type { TPersonStore } from '../../ports/persons';
 import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {
   personFromItem,

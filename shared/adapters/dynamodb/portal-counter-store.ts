@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TPortalCounterStore } from '../../ports';
+import type { TPortalCounterStore } from '../../ports/accounts';
 import { writeIf } from './batch';
 
 /**

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TPrepSession } from '../../domain/templates/prep-session';
-import type { TPrepSessionStore } from '../../ports';
+import type { TPrepSessionStore } from '../../ports/templates';
 import { getItem, writeIf } from './batch';
 import { prepSessionKeys } from './entities/prep-session';
 

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TSigningRecord } from '../../domain/signing/signing-record';
-import type { TSigningRecordStore } from '../../ports';
+import type { TSigningRecordStore } from '../../ports/signing';
 import { getItem, queryAll } from './batch';
 import { accountPartition } from './entities/account-partition';
 import { signingKeys } from './entities/signing';

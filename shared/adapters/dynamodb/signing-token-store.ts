@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TSigningToken, TSigningTokenStore } from '../../ports';
+import type { TSigningToken, TSigningTokenStore } from '../../ports/signing';
 import { getItem, writeIf } from './batch';
 import { signingKeys } from './entities/signing';
 

@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { TDayRange } from '../../domain/day-range';
 import { sliceOf } from '../../domain/paging';
 import { MAX_DELIVERIES_SHOWN, type TDeliverySummary } from '../../domain/webhooks/webhook-event';
-import type { TDayRange, TWebhookEventStore } from '../../ports';
+import type { TWebhookEventStore } from '../../ports/webhooks';
 import { batchGet, getItem, queryAll, writeIf } from './batch';
 import {
   webhookDeliveryFromItem,

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { TConfig } from '../../config';
 import { ServiceUnavailableError } from '../../domain/errors';
-import type { TPaymentProvider } from '../../ports';
+import type { TPaymentProvider } from '../../ports/payments';
 import { createSecretsManagerClient } from '../aws/secrets-manager-client';
 import { createStripePaymentProvider } from '../stripe/payment-provider';
 import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-payment-provider';

@@ -2,7 +2,12 @@
 // identity of the stage: a KMS key and its chain (a secret on AWS, a folder of the data directory
 // locally), or the PKCS #12 secret of older deployments.
 import type { TConfig } from '../../config';
-import type { TEvidencePdf, TSealIdentityStore, TTimestamper, TValidationDataCollector } from '../../ports';
+import type {
+  TEvidencePdf,
+  TSealIdentityStore,
+  TTimestamper,
+  TValidationDataCollector,
+} from '../../ports/evidence';
 
 /** Loaded on first use: see evidence-renderers.ts. */
 const renderers = () => import('./evidence-renderers');

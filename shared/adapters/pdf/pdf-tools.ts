@@ -1,4 +1,4 @@
-import type { TPdfTools } from '../../ports';
+import type { TPdfTools } from '../../ports/files';
 
 /**
  * PDF work behind the port. pdf-lib and the text library are loaded on first use, not when the

@@ -1,5 +1,5 @@
 import { readSeal } from '../../pdf/read-seal';
-import type { TSealReader } from '../../ports';
+import type { TSealReader } from '../../ports/evidence';
 
 /** Loaded on first check: pkijs, pdf-lib and the verifier stay out of the functions' cold start. */
 const verifier = () => import('../../verify/verify-pdf');

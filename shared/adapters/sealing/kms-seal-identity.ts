@@ -12,7 +12,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { GetPublicKeyCommand, type KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import type { TSealAlgorithm, TSealSigner } from '../../pdf/seal-signer';
-import type { TSealChainStore, TSealIdentityStore } from '../../ports';
+import type { TSealChainStore, TSealIdentityStore } from '../../ports/evidence';
 import { checkSealChain } from './seal-chain-check';
 import { sealKeyAlias, sealOwner } from './seal-names';
 

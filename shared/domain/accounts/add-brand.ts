@@ -1,4 +1,5 @@
-import type { TAccountStore, TClock, TIds } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TClock, TIds } from '../../ports/system';
 import { ZBrandCreateSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import { NotFoundError } from '../errors';

@@ -1,4 +1,6 @@
-import type { TAccountStore, TClock, TIds, TPersonStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
 import { ZUserCreateSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import { NotFoundError } from '../errors';

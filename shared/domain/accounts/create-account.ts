@@ -1,4 +1,5 @@
-import type { TAccountStore, TClock, TIds } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TClock, TIds } from '../../ports/system';
 import { ZAccountCreateSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import { defaultFeatures, type TAccount } from './account';

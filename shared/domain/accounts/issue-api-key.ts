@@ -1,4 +1,5 @@
-import type { TAccountStore, TApiKeyStore, TClock, TIds } from '../../ports';
+import type { TAccountStore, TApiKeyStore } from '../../ports/accounts';
+import type { TClock, TIds } from '../../ports/system';
 import { NotFoundError } from '../errors';
 import type { TApiKey } from './account';
 import { hashApiKey, newApiKeySecret } from './api-key-secret';

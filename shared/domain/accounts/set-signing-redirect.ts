@@ -1,4 +1,4 @@
-import type { TAccountStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
 import { ZSigningRedirectSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import type { TAccount } from './account';

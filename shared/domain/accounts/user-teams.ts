@@ -1,4 +1,4 @@
-import type { TAccountStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
 import { ZUserTeamsSchema } from '../../schemas/account';
 import { parseInput } from '../../schemas/common';
 import { NotFoundError, ValidationError } from '../errors';

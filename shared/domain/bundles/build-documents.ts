@@ -1,5 +1,5 @@
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
-import type { TPdfTools, TUrlFetcher } from '../../ports';
+import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
   BUNDLE_LIMITS,
   type TDocumentRequest,

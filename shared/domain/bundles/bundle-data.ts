@@ -1,4 +1,7 @@
-import type { TAccountStore, TBlobStore, TBundleStore, TSigningRecordStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TBlobStore } from '../../ports/files';
+import type { TSigningRecordStore } from '../../ports/signing';
 import { ConflictError } from '../errors';
 import { currentValue } from '../signing/field-access';
 import { valueKey } from '../signing/signing-record';

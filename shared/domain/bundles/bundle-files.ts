@@ -1,4 +1,6 @@
-import type { TAccountStore, TBlobStore, TEvidenceStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TEvidenceStore } from '../../ports/evidence';
+import type { TBlobStore } from '../../ports/files';
 import { ConflictError } from '../errors';
 import { certificateDocKey } from '../evidence/evidence-files';
 import type { TBundle } from './bundle';

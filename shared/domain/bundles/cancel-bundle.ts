@@ -1,4 +1,5 @@
-import type { TBundleStore, TClock } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TClock } from '../../ports/system';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
 import { cancel } from './lifecycle/transitions';

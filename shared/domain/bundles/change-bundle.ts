@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { withOutbox } from '../outbox/outbox';
 import { retryOnConflict } from '../retry-on-conflict';
 import { withChain } from './audit-chain';

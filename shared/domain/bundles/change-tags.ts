@@ -1,4 +1,5 @@
-import type { TBundleStore, TClock } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TClock } from '../../ports/system';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { parseInput } from '../../schemas/common';
 import { ZTagsRequestSchema } from '../../schemas/tags';

@@ -1,16 +1,10 @@
 import * as z from 'zod';
-import type {
-  TAccountStore,
-  TBlobStore,
-  TBundleStore,
-  TClock,
-  TDocTemplateStore,
-  TEnvelopeTemplateStore,
-  TIds,
-  TPdfTools,
-  TPersonStore,
-  TUrlFetcher,
-} from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TBlobStore, TPdfTools, TUrlFetcher } from '../../ports/files';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
+import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../../ports/templates';
 import {
   type TBundleRequest,
   ZBundleRequestSchema,

@@ -1,4 +1,6 @@
-import type { TBundleStore, TClock, TSigningTokenStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TSigningTokenStore } from '../../ports/signing';
+import type { TClock } from '../../ports/system';
 import { ConflictError } from '../errors';
 import { hashToken, newToken } from '../tokens';
 import { bundleAt } from './expiry';

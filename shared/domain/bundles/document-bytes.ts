@@ -1,4 +1,4 @@
-import type { TUrlFetcher } from '../../ports';
+import type { TUrlFetcher } from '../../ports/files';
 import type { TDocumentRequest } from '../../schemas/bundle-request';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { type TFieldError, ValidationError } from '../errors';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { TAccountStore, TDocTemplateStore, TEnvelopeTemplateStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../../ports/templates';
 import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '../../schemas/bundle-request';
 import { parseInput, zList } from '../../schemas/common';
 import { ENVELOPE_TEMPLATE_ID } from '../envelope-templates/envelope-template';

@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { NotFoundError } from '../errors';
 import type { TBundle, TPacket } from './bundle';
 import { getBundle } from './get-bundle';

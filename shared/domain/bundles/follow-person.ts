@@ -1,4 +1,5 @@
-import type { TBundleStore, TClock } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TClock } from '../../ports/system';
 import { normalizeEmail, normalizePhone, type TChannel, type TPerson } from '../persons/person';
 import { event } from './audit-event';
 import type { TBundleEvent } from './bundle';

@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { NotFoundError } from '../errors';
 import type { TBundle } from './bundle';
 

@@ -1,4 +1,7 @@
-import type { TBlobStore, TBundleStore, TClock, TEvidenceStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TEvidenceStore } from '../../ports/evidence';
+import type { TBlobStore } from '../../ports/files';
+import type { TClock } from '../../ports/system';
 import { ConflictError } from '../errors';
 import { FILE_LINK_SECONDS } from './bundle-files';
 import { findPacket } from './find-packet';

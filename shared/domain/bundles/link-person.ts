@@ -1,4 +1,5 @@
-import type { TClock, TIds, TPersonStore } from '../../ports';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
 import type { TPacketRequest } from '../../schemas/bundle-request';
 import { ValidationError } from '../errors';
 import { patchChannels } from '../persons/merge-channels';

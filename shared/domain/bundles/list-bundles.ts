@@ -1,11 +1,11 @@
-import type { TBundleFilter, TBundleStore, TPageOf } from '../../ports';
+import type { TBundleFilter, TBundleStore } from '../../ports/bundles';
 import {
   type TBundleListParam,
   type TBundleListQuery,
   ZBundleListQuerySchema,
 } from '../../schemas/bundle-list-query';
 import { parseInput } from '../../schemas/common';
-import type { TPage } from '../paging';
+import type { TPage, TPageOf } from '../paging';
 import type { TBundle } from './bundle';
 
 type TParams = Partial<Record<TBundleListParam, string>>;

@@ -1,4 +1,5 @@
-import type { TBundleStore, TClock } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TClock } from '../../ports/system';
 import { ConflictError, ValidationError } from '../errors';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';

@@ -1,4 +1,6 @@
-import type { TAccountStore, TBundleStore, TClock } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TClock } from '../../ports/system';
 import { ZBundlePatchSchema } from '../../schemas/bundle-patch';
 import { parseInput } from '../../schemas/common';
 import type { TAccount } from '../accounts/account';

@@ -1,4 +1,7 @@
-import type { TAccountStore, TBundleStore, TClock, TIds, TPersonStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
 import { parseInput } from '../../schemas/common';
 import { ZPacketPatchSchema } from '../../schemas/packet-patch';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';

@@ -1,4 +1,4 @@
-import type { TClock, TIds } from '../../ports';
+import type { TClock, TIds } from '../../ports/system';
 import { parseInput } from '../../schemas/common';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
 import { retryOnConflict } from '../retry-on-conflict';

@@ -1,4 +1,5 @@
-import type { TAccountStore, TEnvelopeTemplateStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError, PermissionDeniedError } from '../errors';
 import type { TTemplateCaller } from '../templates/doc-template';

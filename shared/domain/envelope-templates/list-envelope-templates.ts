@@ -1,5 +1,4 @@
-import type { TPageOf } from '../../ports';
-import type { TPage } from '../paging';
+import type { TPage, TPageOf } from '../paging';
 import type { TTemplateCaller } from '../templates/doc-template';
 import type { TEnvelopeTemplate } from './envelope-template';
 import { envelopeTemplateAccess, type TEnvelopeAccessDeps } from './get-envelope-template';

@@ -1,10 +1,7 @@
 import * as z from 'zod';
-import type {
-  TAccountStore,
-  TEnvelopeTemplateStore,
-  TPortalCounterStore,
-  TSigningTokenStore,
-} from '../../ports';
+import type { TAccountStore, TPortalCounterStore } from '../../ports/accounts';
+import type { TSigningTokenStore } from '../../ports/signing';
+import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { parseInput, zText } from '../../schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';

@@ -1,4 +1,4 @@
-import type { TClock } from '../../ports';
+import type { TClock } from '../../ports/system';
 import { parseInput } from '../../schemas/common';
 import { ZEnvelopeTemplatePatchSchema } from '../../schemas/envelope-template';
 import { PermissionDeniedError, type TFieldError, ValidationError } from '../errors';

@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { CHAIN_START, eventHash, verifyChain } from '../bundles/audit-chain';
 import type { TBundle } from '../bundles/bundle';
 import type { TFileHashEntry } from './evidence-files';

@@ -1,4 +1,4 @@
-import type { TAuditEntry, TAuditPage } from '../../ports';
+import type { TAuditEntry, TAuditPage } from '../../pdf/evidence-types';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';

@@ -1,4 +1,5 @@
-import type { TAuditEntry, TBlobStore, TCertificateInput } from '../../ports';
+import type { TAuditEntry, TCertificateInput } from '../../pdf/evidence-types';
+import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { currentValue } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';

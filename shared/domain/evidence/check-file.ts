@@ -1,4 +1,6 @@
-import type { TBundleStore, TEvidenceStore, TSealReader, TVerifyReport } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TEvidenceStore, TSealReader } from '../../ports/evidence';
+import type { TVerifyReport } from '../../verify/report';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';

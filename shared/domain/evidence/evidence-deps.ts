@@ -1,12 +1,8 @@
-import type {
-  TBlobStore,
-  TBundleStore,
-  TClock,
-  TEvidencePdf,
-  TEvidenceStore,
-  TIds,
-  TSigningRecordStore,
-} from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TEvidencePdf, TEvidenceStore } from '../../ports/evidence';
+import type { TBlobStore } from '../../ports/files';
+import type { TSigningRecordStore } from '../../ports/signing';
+import type { TClock, TIds } from '../../ports/system';
 import { ServiceError } from '../errors';
 
 /** What the document worker's use cases need. */

@@ -1,4 +1,4 @@
-import type { TBlobStore } from '../../ports';
+import type { TBlobStore } from '../../ports/files';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';

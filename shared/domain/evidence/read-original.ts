@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TBlobStore } from '../../ports';
+import type { TBlobStore } from '../../ports/files';
 import type { TDocument } from '../bundles/bundle';
 import { BlobNotFoundError } from '../errors';
 import { EvidenceInputError } from './evidence-deps';

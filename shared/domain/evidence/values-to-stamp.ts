@@ -1,4 +1,5 @@
-import type { TBlobStore, TStampField } from '../../ports';
+import type { TStampField } from '../../pdf/evidence-types';
+import type { TBlobStore } from '../../ports/files';
 import type { TDocument, TPacket } from '../bundles/bundle';
 import { currentValue, optionsOf } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';

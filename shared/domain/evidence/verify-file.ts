@@ -1,6 +1,8 @@
 import * as z from 'zod';
-import type { TBundleStore, TEvidenceStore, TSealReader, TVerifyReport } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TEvidenceStore, TSealReader } from '../../ports/evidence';
 import { parseInput } from '../../schemas/common';
+import type { TVerifyReport } from '../../verify/report';
 import type { TPacket } from '../bundles/bundle';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';

@@ -1,6 +1,6 @@
 // Who a notification job messages and what each message says. Pure: the use case
 // (send-notification.ts) loads what this needs and sends what it returns.
-import type { TEmailMessage } from '../../ports';
+import type { TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';

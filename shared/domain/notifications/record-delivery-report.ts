@@ -1,4 +1,6 @@
-import type { TBundleStore, TClock, TNotificationStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TNotificationStore } from '../../ports/notifications';
+import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { ServiceError } from '../errors';

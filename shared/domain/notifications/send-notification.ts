@@ -1,13 +1,8 @@
-import type {
-  TAccountStore,
-  TBundleStore,
-  TClock,
-  TIds,
-  TMailer,
-  TNotificationStore,
-  TSigningTokenStore,
-  TSmsSender,
-} from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TMailer, TNotificationStore, TSmsSender } from '../../ports/notifications';
+import type { TSigningTokenStore } from '../../ports/signing';
+import type { TClock, TIds } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';

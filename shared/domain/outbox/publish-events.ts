@@ -1,14 +1,11 @@
-import type {
-  TBundleStore,
-  TClock,
-  TQueue,
-  TWebhookEventStore,
-  TWebhookJob,
-  TWebhookStore,
-} from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TQueue } from '../../ports/queue';
+import type { TClock } from '../../ports/system';
+import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TBundle } from '../bundles/bundle';
 import type { TSubscribableEventType, TWebhook } from '../webhooks/webhook';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
+import type { TWebhookJob } from './jobs';
 import type { TDocumentJob, TNotificationJob, TOutboxEntry } from './outbox';
 
 export type TPublishDeps = {

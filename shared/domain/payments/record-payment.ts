@@ -1,4 +1,6 @@
-import type { TBundleStore, TClock, TPaymentEvent } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPaymentEvent } from '../../ports/payments';
+import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TPayment } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';

@@ -1,4 +1,6 @@
-import type { TBundleStore, TClock, TPaymentProvider, TRefund } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPaymentProvider, TRefund } from '../../ports/payments';
+import type { TClock } from '../../ports/system';
 import type { TBundle } from '../bundles/bundle';
 import { getBundle } from '../bundles/get-bundle';
 import { ConflictError } from '../errors';

@@ -1,4 +1,7 @@
-import type { TAccountStore, TBundleStore, TClock, TPaymentProvider, TPaymentSession } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPaymentProvider, TPaymentSession } from '../../ports/payments';
+import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { getBundle } from '../bundles/get-bundle';

@@ -1,4 +1,5 @@
-import type { TClock, TIds, TPersonStore } from '../../ports';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
 import { parseInput } from '../../schemas/common';
 import { ZPersonWriteSchema } from '../../schemas/person';
 import { replaceChannels } from './merge-channels';

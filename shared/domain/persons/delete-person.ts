@@ -1,4 +1,5 @@
-import type { TBundleStore, TPersonStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPersonStore } from '../../ports/persons';
 import { isFinished } from '../bundles/lifecycle/status';
 import { ConflictError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';

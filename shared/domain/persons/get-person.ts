@@ -1,4 +1,4 @@
-import type { TPersonStore } from '../../ports';
+import type { TPersonStore } from '../../ports/persons';
 import { NotFoundError } from '../errors';
 import type { TPerson } from './person';
 

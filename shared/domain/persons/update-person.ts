@@ -1,4 +1,6 @@
-import type { TBundleStore, TClock, TIds, TPersonStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TPersonStore } from '../../ports/persons';
+import type { TClock, TIds } from '../../ports/system';
 import { parseInput } from '../../schemas/common';
 import { ZPersonPatchSchema } from '../../schemas/person';
 import { followPersonChanges } from '../bundles/follow-person';

@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports';
+import type { TBundleStore } from '../../ports/bundles';
 import { changeBundle } from '../bundles/change-bundle';
 import { applyDueWork, type TDueWork } from './apply-due-work';
 

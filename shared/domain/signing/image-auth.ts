@@ -1,4 +1,4 @@
-import type { TIdVerifier } from '../../ports';
+import type { TIdVerifier } from '../../ports/signing';
 import { ConflictError, ValidationError } from '../errors';
 import {
   cannotSign,

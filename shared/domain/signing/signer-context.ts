@@ -1,11 +1,8 @@
-import type {
-  TAccountStore,
-  TBlobStore,
-  TBundleStore,
-  TClock,
-  TSigningRecordStore,
-  TSigningTokenStore,
-} from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBundleStore } from '../../ports/bundles';
+import type { TBlobStore } from '../../ports/files';
+import type { TSigningRecordStore, TSigningTokenStore } from '../../ports/signing';
+import type { TClock } from '../../ports/system';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';

@@ -1,4 +1,4 @@
-import type { TAccountStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
 import type { TBrand } from '../accounts/account';
 import type { TBundle } from '../bundles/bundle';
 

@@ -1,4 +1,5 @@
-import type { TClock, TSigningTokenStore } from '../../ports';
+import type { TSigningTokenStore } from '../../ports/signing';
+import type { TClock } from '../../ports/system';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { hashToken, newToken } from '../tokens';
 

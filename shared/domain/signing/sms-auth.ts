@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { TSmsSender } from '../../ports';
+import type { TSmsSender } from '../../ports/notifications';
 import { ConflictError, ThrottledError, ValidationError } from '../errors';
 import { toE164 } from '../notifications/notification';
 import {

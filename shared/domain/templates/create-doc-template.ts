@@ -1,13 +1,8 @@
 import type * as z from 'zod';
-import type {
-  TAccountStore,
-  TBlobStore,
-  TClock,
-  TDocTemplateStore,
-  TIds,
-  TPdfTools,
-  TUrlFetcher,
-} from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TBlobStore, TPdfTools, TUrlFetcher } from '../../ports/files';
+import type { TClock, TIds } from '../../ports/system';
+import type { TDocTemplateStore } from '../../ports/templates';
 import { parseInput } from '../../schemas/common';
 import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '../../schemas/doc-template';
 import { buildDocuments } from '../bundles/build-documents';

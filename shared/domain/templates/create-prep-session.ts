@@ -1,4 +1,4 @@
-import type { TPrepSessionStore } from '../../ports';
+import type { TPrepSessionStore } from '../../ports/templates';
 import { parseInput } from '../../schemas/common';
 import { ZPrepSessionCreateSchema } from '../../schemas/prep-session';
 import { ValidationError } from '../errors';

@@ -1,4 +1,5 @@
-import type { TAccountStore, TDocTemplateStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TDocTemplateStore } from '../../ports/templates';
 import { templateAccess } from '../accounts/template-access';
 import { PermissionDeniedError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';

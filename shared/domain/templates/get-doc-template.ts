@@ -1,4 +1,5 @@
-import type { TAccountStore, TDocTemplateStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TDocTemplateStore } from '../../ports/templates';
 import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError } from '../errors';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';

@@ -1,6 +1,7 @@
-import type { TAccountStore, TDocTemplateStore, TPageOf } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TDocTemplateStore } from '../../ports/templates';
 import { templateAccess } from '../accounts/template-access';
-import type { TPage } from '../paging';
+import type { TPage, TPageOf } from '../paging';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 /** The templates the caller may see, newest first. */

@@ -1,4 +1,6 @@
-import type { TClock, TQueue, TWebhookEventStore, TWebhookStore } from '../../ports';
+import type { TQueue } from '../../ports/queue';
+import type { TClock } from '../../ports/system';
+import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import { listens, logAndQueue } from '../outbox/publish-events';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TDocTemplate } from './doc-template';

@@ -1,4 +1,7 @@
-import type { TAccountStore, TClock, TDocTemplateStore, TPdfTools, TPrepSessionStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TPdfTools } from '../../ports/files';
+import type { TClock } from '../../ports/system';
+import type { TDocTemplateStore, TPrepSessionStore } from '../../ports/templates';
 import { parseInput } from '../../schemas/common';
 import { ZPrepSaveSchema } from '../../schemas/prep-session';
 import { GoneError, NotFoundError, ValidationError } from '../errors';

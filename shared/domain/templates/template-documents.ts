@@ -1,4 +1,5 @@
-import type { TAccountStore, TDocTemplateStore } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TDocTemplateStore } from '../../ports/templates';
 import type { TTemplateRequest } from '../../schemas/bundle-request';
 import type { TDocumentDraft } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';

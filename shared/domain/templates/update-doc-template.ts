@@ -1,4 +1,7 @@
-import type { TAccountStore, TClock, TDocTemplateStore, TPdfTools } from '../../ports';
+import type { TAccountStore } from '../../ports/accounts';
+import type { TPdfTools } from '../../ports/files';
+import type { TClock } from '../../ports/system';
+import type { TDocTemplateStore } from '../../ports/templates';
 import { ZDocumentRequestSchema } from '../../schemas/bundle-request';
 import { parseInput, parseInputAt } from '../../schemas/common';
 import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';

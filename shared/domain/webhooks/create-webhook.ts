@@ -1,4 +1,5 @@
-import type { TClock, TIds, TWebhookStore } from '../../ports';
+import type { TClock, TIds } from '../../ports/system';
+import type { TWebhookStore } from '../../ports/webhooks';
 import { parseInput } from '../../schemas/common';
 import { ZWebhookWriteSchema } from '../../schemas/webhook';
 import { replaceHeaders } from './merge-headers';

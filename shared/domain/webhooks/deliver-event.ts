@@ -1,11 +1,6 @@
-import type {
-  TClock,
-  TIds,
-  TWebhookCaller,
-  TWebhookEventStore,
-  TWebhookJob,
-  TWebhookStore,
-} from '../../ports';
+import type { TClock, TIds } from '../../ports/system';
+import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
+import type { TWebhookJob } from '../outbox/jobs';
 import { JOBS } from '../outbox/jobs';
 import { retryOnConflict } from '../retry-on-conflict';
 import { type TWebhook, WEBHOOK_DISABLE_AFTER } from './webhook';

@@ -1,4 +1,4 @@
-import type { TWebhookStore } from '../../ports';
+import type { TWebhookStore } from '../../ports/webhooks';
 import { NotFoundError } from '../errors';
 import { UUID } from './get-webhook';
 import type { TWebhook, TWebhookHeader } from './webhook';

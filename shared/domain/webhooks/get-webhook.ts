@@ -1,4 +1,4 @@
-import type { TWebhookStore } from '../../ports';
+import type { TWebhookStore } from '../../ports/webhooks';
 import { NotFoundError } from '../errors';
 import type { TWebhook } from './webhook';
 

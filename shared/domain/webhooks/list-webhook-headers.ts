@@ -1,7 +1,7 @@
-import type { TPageOf, TWebhookStore } from '../../ports';
+import type { TWebhookStore } from '../../ports/webhooks';
 import { parseInput } from '../../schemas/common';
 import { ZWebhookHeaderListQuerySchema } from '../../schemas/webhook';
-import type { TPage } from '../paging';
+import type { TPage, TPageOf } from '../paging';
 import { type TWebhookHeader, webhookMatches } from './webhook';
 
 export interface TListedHeader {

@@ -1,4 +1,5 @@
-import type { TClock, TWebhookStore } from '../../ports';
+import type { TClock } from '../../ports/system';
+import type { TWebhookStore } from '../../ports/webhooks';
 import { parseInput } from '../../schemas/common';
 import { ZWebhookHeaderPatchSchema, ZWebhookHeaderWriteSchema } from '../../schemas/webhook';
 import { ValidationError } from '../errors';

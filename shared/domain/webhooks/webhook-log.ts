@@ -1,10 +1,10 @@
 // The read side of the webhook log: WebhookEvents and delivery attempts, newest first.
 
-import type { TPageOf, TWebhookEventStore } from '../../ports';
+import type { TWebhookEventStore } from '../../ports/webhooks';
 import { parseInput } from '../../schemas/common';
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../../schemas/webhook-log';
 import { NotFoundError } from '../errors';
-import type { TPage } from '../paging';
+import type { TPage, TPageOf } from '../paging';
 import type { TSubscribableEventType } from './webhook';
 import type { TWebhookDelivery, TWebhookEvent } from './webhook-event';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { TClock, TSecretCipher, TWebhookSecretStore } from '../../ports';
+import type { TClock } from '../../ports/system';
+import type { TSecretCipher, TWebhookSecretStore } from '../../ports/webhooks';
 import { ConcurrentUpdateError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { base58Encode } from './base58';

@@ -1,0 +1,62 @@
+// Accounts, their API keys, and the request allowances counted for them.
+import type {
+  TAccount,
+  TApiKey,
+  TBrand,
+  TFeatureName,
+  TPayout,
+  TTeam,
+  TUser,
+} from '../domain/accounts/account';
+
+export interface TAccountStore {
+  createAccount(account: TAccount): Promise<void>;
+  getAccount(id: string): Promise<TAccount | undefined>;
+  listAccounts(): Promise<TAccount[]>;
+  setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
+  /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
+  setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
+  /** undefined removes it. */
+  setSigningRedirect(id: string, url: string | undefined): Promise<TAccount>;
+  /** undefined removes them. */
+  setPayout(id: string, payout: TPayout | undefined): Promise<TAccount>;
+  addUser(user: TUser): Promise<void>;
+  getUser(accountId: string, userId: string): Promise<TUser | undefined>;
+  listUsers(accountId: string): Promise<TUser[]>;
+  /** Replaces the user's teams (an empty list: none). */
+  setUserTeams(accountId: string, userId: string, teams: string[]): Promise<TUser>;
+  addTeam(team: TTeam): Promise<void>;
+  listTeams(accountId: string): Promise<TTeam[]>;
+  addBrand(brand: TBrand): Promise<void>;
+  listBrands(accountId: string): Promise<TBrand[]>;
+  /** Counts a sent bundle toward the account's usage in `month` (YYYY-MM). */
+  countSentBundle(accountId: string, month: string): Promise<void>;
+  sentBundles(accountId: string, month: string): Promise<number>;
+}
+
+export interface TApiKeyStore {
+  create(key: TApiKey): Promise<void>;
+  findByHash(hash: string): Promise<TApiKey | undefined>;
+  listForAccount(accountId: string): Promise<TApiKey[]>;
+  revoke(accountId: string, keyId: string, at: Date): Promise<TApiKey>;
+}
+
+/** The caller's request allowance, as API Gateway's usage plan (or the local runtime) counts it. */
+export interface TUsage {
+  limit: number;
+  remaining: number;
+  /** Seconds until the quota period starts over. */
+  reset: number;
+  /** Length of the quota period in seconds. */
+  window: number;
+}
+
+export interface TUsageReader {
+  usageFor(usageKeyId: string): Promise<TUsage>;
+}
+
+/** Counters of the portal's abuse limits: one item per counter and window, bumped conditionally. */
+export interface TPortalCounterStore {
+  /** Counts one more under `counter` unless it reached `limit`; false when it had. */
+  take(counter: string, limit: number, expiresAt: Date): Promise<boolean>;
+}

@@ -1,0 +1,48 @@
+// The Bundle aggregate and its lists.
+import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../domain/bundles/bundle';
+import type { TDayRange } from '../domain/day-range';
+import type { TPage, TPageOf } from '../domain/paging';
+
+/** What a bundle list returns, in which order; every filter given must match. */
+export interface TBundleFilter {
+  /** Every whitespace-separated word starts a word of the bundle or its signers. */
+  search?: string;
+  /** Any of these; an empty list matches nothing. */
+  statuses?: TBundleStatus[];
+  /** Every one of these tags. */
+  tags?: string[];
+  /** At least one of these tags. */
+  anyTags?: string[];
+  /** A document of the bundle was made from this document template. */
+  template?: string;
+  created?: TDayRange;
+  sent?: TDayRange;
+  completed?: TDayRange;
+  /** Default: newest created first. Bundles without the date come last either way. */
+  ordering?: { by: 'created' | 'sent' | 'completed'; descending: boolean };
+}
+
+export interface TBundleStore {
+  /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
+  create(bundle: TBundle, documents: TDocument[]): Promise<void>;
+  get(accountId: string, id: string): Promise<TBundle | undefined>;
+  /** Replaces the bundle if `previous.version` still holds. */
+  save(bundle: TBundle, previous: TBundle): Promise<void>;
+  documents(bundle: TBundle): Promise<TDocument[]>;
+  /** Every audit event, oldest first, including those moved out of the bundle item. */
+  events(bundle: TBundle): Promise<TBundleEvent[]>;
+  findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;
+  list(accountId: string, filter: TBundleFilter, page: TPage): Promise<TPageOf<TBundle>>;
+  /** Claims `customKey` for the bundle; false when another bundle of the account holds it. */
+  claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
+  /** Gives the claim up, if `bundleId` still holds it. */
+  releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
+  /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
+  bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
+  /** Empties the outbox of the bundle as published, unless the bundle changed since (its version). */
+  clearOutbox(bundle: TBundle): Promise<void>;
+  /** Bundles whose outbox holds an event older than `before` (ISO time), oldest first. */
+  withPendingOutbox(before: string, limit: number): Promise<{ accountId: string; id: string }[]>;
+  /** Bundles with work due (expiry, a reminder) at or before `upTo` (ISO time), earliest first. */
+  due(upTo: string, limit: number): Promise<{ accountId: string; id: string }[]>;
+}

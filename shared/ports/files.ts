@@ -1,0 +1,21 @@
+// Stored files, senders' file_url downloads and the PDF checks on arrival.
+import type { TTextHit } from '../pdf/find-text';
+import type { TPdfInfo } from '../pdf/inspect-pdf';
+
+export interface TPdfTools {
+  /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
+  inspect(bytes: Uint8Array): Promise<TPdfInfo>;
+  findText(bytes: Uint8Array, searches: string[]): Promise<Map<string, TTextHit[]>>;
+}
+
+/** Downloads a sender's file_url; throws an error named UnsafeUrlError (with `reason`) when refused. */
+export interface TUrlFetcher {
+  fetchUrl(url: string): Promise<{ bytes: Buffer; contentType?: string }>;
+}
+
+export interface TBlobStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  /** A time-limited GET link. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
+}

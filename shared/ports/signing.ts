@@ -1,0 +1,42 @@
+// One signer's side of a bundle: links, sessions, values and identity checks.
+import type { TSigningRecord } from '../domain/signing/signing-record';
+
+/**
+ * What a signer holds, kept only as a hash: a link (emailed or texted, reusable), an embedded
+ * signing URL (single use) or a session a link was exchanged for (docs/signer-api.md).
+ */
+export interface TSigningToken {
+  hash: string;
+  accountId: string;
+  bundleId: string;
+  packetId: string;
+  kind: 'embed' | 'link' | 'session';
+  expires: string;
+  /** Set when an embedded URL was exchanged for a session. */
+  usedAt?: string;
+}
+
+export interface TSigningTokenStore {
+  create(token: TSigningToken): Promise<void>;
+  get(hash: string): Promise<TSigningToken | undefined>;
+  /** Marks a single-use token used; false when it already was. */
+  consume(hash: string, at: string): Promise<boolean>;
+}
+
+/** One signer's side of a bundle: values filled, authentication, consent, steps (evidence). */
+export interface TSigningRecordStore {
+  get(accountId: string, bundleId: string, packetId: string): Promise<TSigningRecord | undefined>;
+  /** Every packet's record of the bundle. */
+  all(accountId: string, bundleId: string): Promise<TSigningRecord[]>;
+  /** `previous` undefined: create (fails if one exists); else replace if its version still holds. */
+  save(record: TSigningRecord, previous: TSigningRecord | undefined): Promise<void>;
+}
+
+/** Checks images of an identity document; the local provider only records them as collected. */
+export interface TIdVerifier {
+  verify(input: { front: string; back: string; name: string }): Promise<{
+    status: 'collected' | 'verified' | 'rejected';
+    provider: string;
+    reference: string;
+  }>;
+}
