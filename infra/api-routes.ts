@@ -8,7 +8,7 @@ export type TFunctionName =
   | 'bundles'
   | 'packets'
   | 'webhooks'
-  | 'signing'
+  | 'public-pages'
   | 'envelope-templates';
 
 export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
@@ -29,13 +29,13 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
  * the root of the API's stage.
  */
 export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
-  { resource: 'sign', fn: 'signing' },
-  // The public verification page and its check (functions/signing/verify-page.ts): no API key.
-  { resource: 'verify', fn: 'signing' },
-  // Portal smart links (functions/signing/portal-page.ts): a public form that starts a bundle.
-  { resource: 'portal', fn: 'signing' },
+  { resource: 'sign', fn: 'public-pages' },
+  // The public verification page and its check (functions/public-pages/verify-page.ts): no API key.
+  { resource: 'verify', fn: 'public-pages' },
+  // Portal smart links (functions/public-pages/portal-page.ts): a public form that starts a bundle.
+  { resource: 'portal', fn: 'public-pages' },
   // Stripe's webhook (its signature authenticates it) and the local test checkout page.
-  { resource: 'payments', fn: 'signing' },
-  // Template preparation pages and their API (functions/signing/prepare-page.ts): link tokens.
-  { resource: 'prepare', fn: 'signing' },
+  { resource: 'payments', fn: 'public-pages' },
+  // Template preparation pages and their API (functions/public-pages/prepare-page.ts): link tokens.
+  { resource: 'prepare', fn: 'public-pages' },
 ];

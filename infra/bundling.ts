@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { copySigningAssets } from '../functions/signing/assets';
+import { copyPageAssets } from '../functions/public-pages/assets';
 import { copyPdfFonts } from '../shared/pdf/fonts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,7 @@ export const LAMBDA_ENTRIES = {
   'webhook-dispatcher': 'functions/webhook-dispatcher/handler.ts',
   'outbox-sweeper': 'functions/outbox-sweeper/handler.ts',
   'notifications-worker': 'functions/notifications-worker/handler.ts',
-  signing: 'functions/signing/handler.ts',
+  'public-pages': 'functions/public-pages/handler.ts',
   scheduler: 'functions/scheduler/handler.ts',
   'document-worker': 'functions/document-worker/handler.ts',
 } as const;
@@ -36,11 +36,11 @@ export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
 /**
  * Files a Lambda reads at run time besides its code, written into its output folder after the
  * build: the signing pages' static files (scripts, styles, pdf.js and its worker, fonts), read
- * from `signing-assets/` beside index.mjs when first asked for, so they never weigh on the entry
+ * from `page-assets/` beside index.mjs when first asked for, so they never weigh on the entry
  * bundle's cold start.
  */
 export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) => void>> = {
-  signing: (outDir) => copySigningAssets(REPO_ROOT, outDir),
+  'public-pages': (outDir) => copyPageAssets(REPO_ROOT, outDir),
   // The fonts the evidence PDFs are drawn with (shared/pdf/fonts.ts reads them beside the bundle).
   'document-worker': (outDir) => copyPdfFonts(REPO_ROOT, outDir),
 };

@@ -619,16 +619,17 @@ export class EsignStack extends Stack {
       });
     }
 
-    // The signer's pages and API: no API key (link and session tokens), public at /sign.
-    const signing = endpoint(
-      'SigningFunction',
-      'signing',
-      'Signing pages and signer API: /sign/',
+    // The public pages and their APIs, none with an API key: signing (/sign, link and session
+    // tokens), template preparation (/prepare), smart links (/portal), /verify and Stripe's webhook.
+    const publicPages = endpoint(
+      'PublicPagesFunction',
+      'public-pages',
+      'Public pages: signing (/sign), /prepare, /portal, /verify, /payments',
       publishEnv,
     );
-    signing.grantTable(table, 'readWrite');
-    signing.grantBucket(bucket, 'readWrite');
-    grantPublish(signing);
+    publicPages.grantTable(table, 'readWrite');
+    publicPages.grantBucket(bucket, 'readWrite');
+    grantPublish(publicPages);
 
     // Bundle payments (ARCHITECTURE.md, "Payments"): Stripe's keys, which the operator puts in
     // this secret as {"apiKey": "sk_…", "webhookSecret": "whsec_…"}; created empty. Only the
@@ -639,8 +640,8 @@ export class EsignStack extends Stack {
       removalPolicy: keep,
     });
     (stripeSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-    signing.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
-    stripeSecret.grantRead(signing.fn);
+    publicPages.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
+    stripeSecret.grantRead(publicPages.fn);
 
     // Envelope templates: its own items only (and their smart links, which name the public stage).
     const envelopeTemplates = endpoint(
@@ -651,7 +652,7 @@ export class EsignStack extends Stack {
     envelopeTemplates.grantTable(table, 'readWrite');
     // SMS codes go to the signer's phone: SNS publishes to a phone number with no topic, which
     // IAM can only scope by denying topic ARNs, so this allows Publish to phone numbers only.
-    signing.fn.addToRolePolicy(
+    publicPages.fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['sns:Publish'],
         notResources: [`arn:${this.partition}:sns:*:*:*`],
@@ -775,7 +776,7 @@ export class EsignStack extends Stack {
       packets,
       templates,
       webhooks,
-      signing,
+      'public-pages': publicPages,
       'envelope-templates': envelopeTemplates,
     };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);

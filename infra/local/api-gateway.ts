@@ -39,7 +39,7 @@ export interface TGatewayOptions {
   log: TLogger;
   authorizer: TAuthorizerFunction;
   functions: Record<TFunctionName, TApiFunction>;
-  /** Pages outside /api/v2 (the outbox); answers true when it handled the request. */
+  /** Pages outside /api/v2 (the local mailbox); answers true when it handled the request. */
   pages?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
 
@@ -206,7 +206,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
     if (!inApi) {
       if (opts.pages && (await opts.pages(req, res, url))) return;
       res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('Not found. The API is under /api/v2/; messages sent locally are at /dev/outbox.\n');
+      res.end('Not found. The API is under /api/v2/; messages sent locally are at /dev/mailbox.\n');
       return;
     }
     const segment = url.pathname.slice(API_PREFIX.length).split('/')[1] ?? '';

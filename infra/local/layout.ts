@@ -16,7 +16,7 @@ export const dataPaths = (dataDir: string) => ({
   dynamodb: join(dataDir, 'dynamodb'),
   s3: join(dataDir, 's3'),
   sqs: join(dataDir, 'sqs.json'),
-  outbox: join(dataDir, 'outbox'),
+  mailbox: join(dataDir, 'mailbox'),
   demoAccount: join(dataDir, 'demo-account.json'),
   /** The AES-256 key that seals webhook secrets locally (KMS's stand-in); mode 0600. */
   secretsKey: join(dataDir, 'secrets.key'),

@@ -70,7 +70,7 @@ const lines = [
   '',
   `eSignature service running (data: ${values.memory ? 'in memory' : runtime.dataDir})`,
   `  API             ${runtime.apiUrl}`,
-  `  Sent messages   ${runtime.baseUrl}/dev/outbox`,
+  `  Sent messages   ${runtime.baseUrl}/dev/mailbox`,
   `  Demo account    ${runtime.demo.accountId}`,
   '  Demo API key (send as "Authorization: Token <key>"):',
   runtime.demo.apiKey,

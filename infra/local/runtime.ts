@@ -16,8 +16,8 @@ import { buildNotificationsWorker } from '../../functions/notifications-worker/a
 import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
+import { buildPublicPagesHandler } from '../../functions/public-pages/app';
 import { buildScheduler } from '../../functions/scheduler/app';
-import { buildSigningHandler } from '../../functions/signing/app';
 import { buildTemplatesHandler } from '../../functions/templates/app';
 import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
 import { buildWebhooksHandler } from '../../functions/webhooks/app';
@@ -49,9 +49,9 @@ import {
 } from './layout';
 import { loadLocalCa, type TLocalCa } from './local-ca';
 import { ensureLocalSeal } from './local-seal';
+import { snsEventOf, startMailboxServer } from './mailbox';
+import { mailboxPages } from './mailbox-pages';
 import { ensureLocalTable } from './migrate-table';
-import { snsEventOf, startOutboxServer } from './outbox';
-import { outboxPages } from './outbox-pages';
 import { startPkiStandin, type TPkiStandin } from './pki-standin';
 import { PublicPathLimiter } from './public-path-limiter';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
@@ -138,7 +138,7 @@ export interface TRuntime {
    * (`api`, which follows `host`) and each stand-in's.
    */
   bound: Record<
-    'api' | 'dynamodb' | 's3' | 'sqs' | 'outbox' | 'apigateway' | 'tsa' | 'pki' | 'kms',
+    'api' | 'dynamodb' | 's3' | 'sqs' | 'mailbox' | 'apigateway' | 'tsa' | 'pki' | 'kms',
     AddressInfo
   >;
   /** The local timestamp authority (tests make it misbehave). */
@@ -219,18 +219,18 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       ...(memory ? {} : { dataFile: paths.sqs }),
     });
     stops.push(sqs.stop);
-    const outboxDir = paths.outbox;
+    const mailboxDir = paths.mailbox;
     // SES's simulated bounce and complaint reports go to the notifications worker (set below),
     // as SES → SNS → Lambda on AWS.
     let mailEvents: ((notification: string) => Promise<void>) | undefined;
-    const outbox = await startOutboxServer({
+    const mailbox = await startMailboxServer({
       port: 0,
       host: STAND_IN_HOST,
-      dir: outboxDir,
+      dir: mailboxDir,
       onSesEvent: (notification) =>
         mailEvents ? mailEvents(notification) : Promise.reject(new Error('not started yet')),
     });
-    stops.push(outbox.stop);
+    stops.push(mailbox.stop);
     const plan = new LocalUsagePlan('local-usage-plan', {
       quotaLimit: stage.rateLimits.quotaPerDay,
       quotaPeriod: 'DAY',
@@ -264,8 +264,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         dynamodb: dynamo.endpoint,
         s3: s3.endpoint,
         sqs: sqs.endpoint,
-        sesv2: outbox.endpoint,
-        sns: outbox.endpoint,
+        sesv2: mailbox.endpoint,
+        sns: mailbox.endpoint,
         apigateway: control.endpoint,
         kms: kms.endpoint,
         ...(options.stripeKeys ? { secretsmanager: options.stripeKeys.secretsManagerEndpoint } : {}),
@@ -394,10 +394,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
         templates: buildTemplatesHandler({ config, db, log: fnLog('templates') }),
         webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
-        signing: buildSigningHandler({
+        'public-pages': buildPublicPagesHandler({
           config,
           db,
-          log: fnLog('signing'),
+          log: fnLog('public-pages'),
           ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
         }),
         'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
@@ -406,7 +406,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         ...stage.publicPathLimits,
         ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),
       }),
-      pages: outboxPages(outboxDir),
+      pages: mailboxPages(mailboxDir),
     });
     stops.push(gateway.stop);
 
@@ -447,7 +447,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         dynamodb: dynamo.bound,
         s3: s3.bound,
         sqs: sqs.bound,
-        outbox: outbox.bound,
+        mailbox: mailbox.bound,
         apigateway: control.bound,
         tsa: tsa.bound,
         pki: pki.bound,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
-import { listOutbox } from '../../infra/local/outbox/store';
+import { listMailbox } from '../../infra/local/mailbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
@@ -53,7 +53,7 @@ const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
 function emailedLink(email: string): Promise<string> {
   return eventually(
     async () => {
-      const mail = (await listOutbox(dataPaths(runtime.dataDir).outbox)).find(
+      const mail = (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
         (m) => m.kind === 'email' && m.to.includes(email) && LINK().test(m.text),
       );
       return mail ? LINK().exec(mail.text)![0] : undefined;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SIGNING_ASSETS_DIR } from '../../functions/signing/assets';
+import { PAGE_ASSETS_DIR } from '../../functions/public-pages/assets';
 import { LambdaEsbuild } from '../../infra/constructs/api-function';
 
 const out = mkdtempSync(join(tmpdir(), 'signing-lambda-'));
@@ -63,8 +63,8 @@ function invoke(
 
 describe('the signing Lambda bundle', () => {
   it('ships the page assets beside index.mjs and serves them with their headers', async () => {
-    expect(new LambdaEsbuild('signing').tryBundle(out)).toBe(true);
-    const dir = join(out, SIGNING_ASSETS_DIR);
+    expect(new LambdaEsbuild('public-pages').tryBundle(out)).toBe(true);
+    const dir = join(out, PAGE_ASSETS_DIR);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
       version: string;
       files: string[];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
-import { listOutbox } from '../../infra/local/outbox/store';
+import { listMailbox } from '../../infra/local/mailbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
@@ -114,7 +114,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 
 const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
-const outbox = () => listOutbox(dataPaths(runtime.dataDir).outbox);
+const outbox = () => listMailbox(dataPaths(runtime.dataDir).mailbox);
 
 /** The signing link emailed to `email` (the notifications worker sends it). */
 function emailedLink(email: string): Promise<string> {

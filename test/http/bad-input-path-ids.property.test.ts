@@ -49,7 +49,7 @@ function routeTemplates(): TTemplate[] {
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
       for (const m of text.matchAll(/path: '(\/[^']*\{[^']+\}[^']*)'/g)) {
-        found.set(m[1]!, { path: m[1]!, api: fn !== 'signing' });
+        found.set(m[1]!, { path: m[1]!, api: fn !== 'public-pages' });
       }
     }
   }

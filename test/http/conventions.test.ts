@@ -142,16 +142,16 @@ describe('paths and methods', () => {
       '/api/v2/x/../../',
       '/api/v2/../',
       '/api/v2/%2e%2e/%2e%2e/',
-      '/api/v2/persons/../../../dev/outbox',
+      '/api/v2/persons/../../../dev/mailbox',
       // The URL parser reads a backslash as a slash, and these raw paths still begin /api/v2.
       '/api/v2\\..\\..\\',
-      '/api/v2\\..\\..\\dev\\outbox',
+      '/api/v2\\..\\..\\dev\\mailbox',
       '/api/v2/x/..\\..\\..\\',
-      '/api/v2%2f..%2f..%2fdev%2foutbox',
+      '/api/v2%2f..%2f..%2fdev%2fmailbox',
       '/api/v2..',
       // The absolute form a client may send to a proxy: its path is what begins /api/v2.
       'http://localhost/api/v2/x/../../',
-      'http://localhost/api/v2/%2e%2e/dev/outbox',
+      'http://localhost/api/v2/%2e%2e/dev/mailbox',
     ]) {
       const res = await rawRequest(runtime.baseUrl, { path });
       expect(res.status, path).toBe(404);
@@ -164,7 +164,7 @@ describe('paths and methods', () => {
 
   it('reads a path beginning // or /\\ as a path, never as a host and the path after it', async () => {
     // `//x/api/v2/persons/` resolved against a base is host `x` and path `/api/v2/persons/`.
-    for (const path of ['//x/api/v2/persons/', '/\\x/api/v2/persons/', '//x/dev/outbox']) {
+    for (const path of ['//x/api/v2/persons/', '/\\x/api/v2/persons/', '//x/dev/mailbox']) {
       const res = await rawRequest(runtime.baseUrl, {
         path,
         headers: { authorization: `Token ${runtime.demo.apiKey}` },

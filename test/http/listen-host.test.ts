@@ -21,7 +21,7 @@ describe('a runtime started with host 0.0.0.0', () => {
       'apigateway',
       'dynamodb',
       'kms',
-      'outbox',
+      'mailbox',
       'pki',
       's3',
       'sqs',
@@ -38,7 +38,7 @@ describe('a runtime started with host 0.0.0.0', () => {
       expect(new URL(tsa.url).hostname).toBe('127.0.0.1');
   });
 
-  it('serves through 127.0.0.1: a bundle is stored and queued, its email lands in the outbox', async () => {
+  it('serves through 127.0.0.1: a bundle is stored and queued, its email lands in the mailbox', async () => {
     expect(runtime.baseUrl).toBe(`http://127.0.0.1:${runtime.bound.api.port}`);
     const call = apiClient(runtime);
     const created = await call('POST', '/bundles/', {
@@ -47,9 +47,9 @@ describe('a runtime started with host 0.0.0.0', () => {
     expect(created.status).toBe(201);
     expect((await call('GET', '/rate_limit/')).status).toBe(200);
     await eventually(
-      async () => (await (await fetch(`${runtime.baseUrl}/dev/outbox`)).text()).includes('ann@example.com'),
+      async () => (await (await fetch(`${runtime.baseUrl}/dev/mailbox`)).text()).includes('ann@example.com'),
       20_000,
-      "the signer's email in the outbox",
+      "the signer's email in the mailbox",
     );
   });
 });

@@ -10,7 +10,7 @@ import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
 import { dataPaths } from '../../infra/local/layout';
-import { listOutbox, snsEventOf, type TOutboxEmail, type TOutboxSms } from '../../infra/local/outbox';
+import { listMailbox, snsEventOf, type TMailboxEmail, type TMailboxSms } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
@@ -49,7 +49,7 @@ afterAll(async () => {
 const quiet = createLogger('silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let counter = 0;
-/** Every test writes to addresses of its own, so the shared outbox tells them apart. */
+/** Every test writes to addresses of its own, so the shared mailbox tells them apart. */
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 const phoneOf = (n: number) => `+1 555 010 ${String(n).padStart(4, '0')}`;
 let phones = 1000;
@@ -64,14 +64,14 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-const outbox = () => listOutbox(dataPaths(runtime.dataDir).outbox);
+const mailbox = () => listMailbox(dataPaths(runtime.dataDir).mailbox);
 const emailsTo = async (address: string) =>
-  (await outbox()).filter(
-    (m): m is TOutboxEmail =>
+  (await mailbox()).filter(
+    (m): m is TMailboxEmail =>
       m.kind === 'email' && [...m.to, ...m.cc].some((t) => t.toLowerCase() === address.toLowerCase()),
   );
 const textsTo = async (phone: string) =>
-  (await outbox()).filter((m): m is TOutboxSms => m.kind === 'sms' && m.phone === phone);
+  (await mailbox()).filter((m): m is TMailboxSms => m.kind === 'sms' && m.phone === phone);
 const anEmailTo = (address: string) =>
   waitFor(`an email to ${address}`, async () => (await emailsTo(address))[0]);
 
@@ -214,7 +214,7 @@ describe('signing requests when a bundle is sent', () => {
     expect(sms.smsType).toBe('Transactional');
     expect(await tokenOf(sms.text)).toMatchObject({ bundleId: b.id, packetId: bob.id, kind: 'link' });
 
-    // The record of each message: sent, with the provider's id (the outbox's message id).
+    // The record of each message: sent, with the provider's id (the local mailbox's message id).
     const record = await recordOf(b.id, await seqOf(b.id, 'ps', ann.id), email);
     expect(record).toMatchObject({
       state: 'sent',

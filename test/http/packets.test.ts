@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
-import { listOutbox, type TOutboxEmail } from '../../infra/local/outbox';
+import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
@@ -148,11 +148,11 @@ describe('reminders', () => {
     const events = await call('GET', `/bundles/${b.id}/events/`);
     expect(events.body.filter((e: { kind: string }) => e.kind === 'rm')).toHaveLength(1);
 
-    // The notifications worker consumes the queue: the reminder lands in the outbox.
+    // The notifications worker consumes the queue: the reminder lands in the mailbox.
     const subject = 'Reminder: Please sign: Reminded lease';
     const reminders = async () =>
-      (await listOutbox(dataPaths(runtime.dataDir).outbox)).filter(
-        (m): m is TOutboxEmail => m.kind === 'email' && m.subject === subject,
+      (await listMailbox(dataPaths(runtime.dataDir).mailbox)).filter(
+        (m): m is TMailboxEmail => m.kind === 'email' && m.subject === subject,
       );
     const deadline = Date.now() + 10_000;
     while ((await reminders()).length === 0 && Date.now() < deadline) {

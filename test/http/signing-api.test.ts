@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
-import { listOutbox } from '../../infra/local/outbox/store';
+import { listMailbox } from '../../infra/local/mailbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { createSigningLink } from '../../shared/domain/signing/signing-link';
@@ -411,9 +411,9 @@ describe('SMS code check', () => {
     return res.body;
   }
 
-  /** The latest code texted to the phone, from the local SMS outbox. */
+  /** The latest code texted to the phone, from the local mailbox. */
   async function lastCode(): Promise<string> {
-    const texts = (await listOutbox(dataPaths(runtime.dataDir).outbox))
+    const texts = (await listMailbox(dataPaths(runtime.dataDir).mailbox))
       .filter((m) => m.kind === 'sms' && m.text.includes('signing code'))
       .sort((x, y) => x.time.localeCompare(y.time) || x.id.localeCompare(y.id));
     return /(\d{6}) is your signing code/.exec(texts.at(-1)!.text)![1]!;

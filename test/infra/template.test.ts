@@ -107,7 +107,7 @@ const PUBLISHERS: readonly string[] = [
   'persons',
   'outbox-sweeper',
   'scheduler',
-  'signing',
+  'public-pages',
   'document-worker',
 ];
 
@@ -635,7 +635,7 @@ describe('functions', () => {
       expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
       expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
     }
-    expect(apiGatewayStatements('signing')).toEqual([]);
+    expect(apiGatewayStatements('public-pages')).toEqual([]);
   });
 });
 
@@ -1008,7 +1008,7 @@ describe('document worker (evidence)', () => {
 
       for (const { name } of lambdaEntries()) {
         // The signing function reads the Stripe keys (its own test below).
-        if (name === 'document-worker' || name === 'signing') continue;
+        if (name === 'document-worker' || name === 'public-pages') continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id).flatMap(actionsOf);
         expect(
@@ -1086,7 +1086,7 @@ describe('document worker (evidence)', () => {
       const secret = secrets[secretId] as TResource;
       expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
       expect(secret.Properties).not.toHaveProperty('SecretString');
-      const fnId = functionId(template, stack, 'signing');
+      const fnId = functionId(template, stack, 'public-pages');
       const vars = (
         resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
       ).Variables;
@@ -1177,14 +1177,14 @@ describe('document worker (evidence)', () => {
 
   it('serves POST /api/v2/verify/ from the bundles function and the public /verify page from the signing function', () => {
     expect(API_ROUTES).toContainEqual({ resource: 'verify', fn: 'bundles' });
-    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'verify', fn: 'signing' });
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'verify', fn: 'public-pages' });
     for (const [name, paths] of [
       [
         'bundles',
         ['dev/*/api/v2/bundles', 'dev/*/api/v2/bundles/*', 'dev/*/api/v2/verify', 'dev/*/api/v2/verify/*'],
       ],
       [
-        'signing',
+        'public-pages',
         [
           'dev/*/sign',
           'dev/*/sign/*',
@@ -1218,7 +1218,7 @@ describe('document worker (evidence)', () => {
 describe('envelope templates and portal smart links', () => {
   it('serves /api/v2/envelope-templates from its own function, which knows the public base URL', () => {
     expect(API_ROUTES).toContainEqual({ resource: 'envelope-templates', fn: 'envelope-templates' });
-    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'portal', fn: 'signing' });
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'portal', fn: 'public-pages' });
     const fnId = functionId(dev, 'Esign-dev', 'envelope-templates');
     const sources = Object.values(
       dev.findResources('AWS::Lambda::Permission', {

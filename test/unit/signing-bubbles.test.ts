@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the page's bubble placing is plain JavaScript served to the browser as it is
-import { besideError, placement } from '../../functions/signing/public/bubbles.js';
+import { besideError, placement } from '../../functions/public-pages/public/bubbles.js';
 
 // Where the bubbles beside a field go (pure geometry of bubbles.js): boxes in px, the visible
 // screen of a 390 × 844 phone below a 60 px top bar, less its margins.

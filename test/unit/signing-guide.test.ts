@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the page's guide is plain JavaScript served to the browser as it is
-import { nextField } from '../../functions/signing/public/guide.js';
+import { nextField } from '../../functions/public-pages/public/guide.js';
 
 // The order "Next field" visits the signer's fields in (pure logic of guide.js).
 

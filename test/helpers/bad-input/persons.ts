@@ -68,7 +68,7 @@ export const PERSONS: TEndpointSet = {
       // Out of /api/v2 once resolved: still the API's error body.
       '/../',
       '/persons/../../',
-      '/persons/../../../dev/outbox',
+      '/persons/../../../dev/mailbox',
       '/%2e%2e/%2E%2E/',
       '\\..\\..\\',
       '..',

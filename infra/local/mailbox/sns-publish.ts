@@ -1,26 +1,26 @@
 // @aws-sdk/client-sns 3.x uses the awsQuery protocol: a form-encoded POST to "/" naming the
 // operation in Action=..., answered with XML. The SDK looks for <PublishResult> under the root
 // element and, on errors, for <Error><Code> under <ErrorResponse>.
-import type { TOutboxSms } from './message';
+import type { TMailboxSms } from './message';
 import { fault, type TParseResult, type TWireFault, type TWireReply } from './wire';
 
 const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
 // What SNS itself enforces, so a malformed number fails locally the way it would on AWS.
 const E164 = /^\+[1-9]\d{1,14}$/;
 
-export function parsePublish(form: URLSearchParams, id: string, time: Date): TParseResult<TOutboxSms> {
+export function parsePublish(form: URLSearchParams, id: string, time: Date): TParseResult<TMailboxSms> {
   const action = form.get('Action');
   if (action !== 'Publish') {
     return fault(
       400,
       'InvalidAction',
-      `The local outbox does not support the SNS action ${action ?? '(none)'}`,
+      `The local mailbox does not support the SNS action ${action ?? '(none)'}`,
     );
   }
   const phone = form.get('PhoneNumber');
   if (!phone) {
     // Topic and endpoint publishes fan out to subscribers; the service only ever texts a number.
-    return fault(400, 'InvalidParameter', 'The local outbox accepts only Publish with PhoneNumber');
+    return fault(400, 'InvalidParameter', 'The local mailbox accepts only Publish with PhoneNumber');
   }
   if (!E164.test(phone)) {
     return fault(400, 'InvalidParameter', 'Invalid parameter: PhoneNumber Reason: not in E.164 format');

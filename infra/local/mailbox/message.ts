@@ -1,7 +1,7 @@
-// What the outbox keeps of each message the service tried to send: enough to read it the way the
+// What the mailbox keeps of each message the service tried to send: enough to read it the way the
 // recipient would and to follow the links in it.
 
-interface TOutboxCommon {
+interface TMailboxCommon {
   /** Also the provider message id the SDK returned, so logs and stored records point here. */
   id: string;
   /** ISO 8601, when the stand-in accepted the message. */
@@ -9,7 +9,7 @@ interface TOutboxCommon {
   text: string;
 }
 
-export interface TOutboxEmail extends TOutboxCommon {
+export interface TMailboxEmail extends TMailboxCommon {
   kind: 'email';
   from: string;
   to: string[];
@@ -21,7 +21,7 @@ export interface TOutboxEmail extends TOutboxCommon {
   configurationSetName?: string;
 }
 
-export interface TOutboxSms extends TOutboxCommon {
+export interface TMailboxSms extends TMailboxCommon {
   kind: 'sms';
   phone: string;
   /** The SenderID message attribute, if one was set. */
@@ -30,9 +30,9 @@ export interface TOutboxSms extends TOutboxCommon {
   smsType?: string;
 }
 
-export type TOutboxMessage = TOutboxEmail | TOutboxSms;
+export type TMailboxMessage = TMailboxEmail | TMailboxSms;
 
-export function isOutboxMessage(value: unknown): value is TOutboxMessage {
+export function isMailboxMessage(value: unknown): value is TMailboxMessage {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   if (typeof v.id !== 'string' || typeof v.time !== 'string' || typeof v.text !== 'string') return false;

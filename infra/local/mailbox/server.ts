@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TOutboxMessage } from './message';
+import type { TMailboxMessage } from './message';
 import {
   parseSendEmail,
   SES_PATH_PREFIX,
@@ -14,17 +14,17 @@ import {
 } from './ses-send-email';
 import { simulatedSesEvents } from './ses-simulator';
 import { parsePublish, snsFaultReply, snsPublishReply } from './sns-publish';
-import { newOutboxId, writeOutboxMessage } from './store';
+import { newMailboxId, writeMailboxMessage } from './store';
 import type { TWireFault, TWireReply } from './wire';
 
-export interface TOutboxServerOptions {
+export interface TMailboxServerOptions {
   /** 0 (the default) picks any free port. */
   port?: number;
   /** Defaults to 127.0.0.1: the stand-in checks no signatures, so it should not face a network. */
   host?: string;
   dir: string;
   /** Called after a message is stored, e.g. to log where its page is. */
-  onMessage?: (message: TOutboxMessage) => void;
+  onMessage?: (message: TMailboxMessage) => void;
   /**
    * Receives what SES would publish to a configuration set's SNS destination (a JSON text) for
    * emails to its simulator addresses (bounce@simulator.amazonses.com, complaint@…): shortly
@@ -33,7 +33,7 @@ export interface TOutboxServerOptions {
   onSesEvent?: (notification: string) => Promise<void>;
 }
 
-export interface TOutboxServer {
+export interface TMailboxServer {
   /** Give this to the SESv2 and SNS clients as `endpoint`. */
   endpoint: string;
   port: number;
@@ -49,7 +49,7 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const SES_EVENT_DELAY_MS = 200;
 const SES_EVENT_ATTEMPTS = 5;
 
-export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOutboxServer> {
+export async function startMailboxServer(opts: TMailboxServerOptions): Promise<TMailboxServer> {
   const host = opts.host ?? '127.0.0.1';
   await mkdir(opts.dir, { recursive: true });
   let sequence = 0;
@@ -69,8 +69,8 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
     pending.add(timer);
   };
 
-  const accept = async (message: TOutboxMessage): Promise<void> => {
-    await writeOutboxMessage(opts.dir, message);
+  const accept = async (message: TMailboxMessage): Promise<void> => {
+    await writeMailboxMessage(opts.dir, message);
     opts.onMessage?.(message);
   };
 
@@ -86,7 +86,7 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
       const body = await readBody(req);
       if (body === undefined) return sesFaultReply(tooLarge(), requestId);
       const time = new Date();
-      const parsed = parseSendEmail(body, newOutboxId(time, ++sequence), time);
+      const parsed = parseSendEmail(body, newMailboxId(time, ++sequence), time);
       if (!parsed.ok) return sesFaultReply(parsed.fault, requestId);
       await accept(parsed.value);
       for (const notification of simulatedSesEvents(parsed.value)) publishSesEvent(notification);
@@ -101,7 +101,7 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
       const body = await readBody(req);
       if (body === undefined) return snsFaultReply(tooLarge(), requestId);
       const time = new Date();
-      const parsed = parsePublish(new URLSearchParams(body), newOutboxId(time, ++sequence), time);
+      const parsed = parsePublish(new URLSearchParams(body), newMailboxId(time, ++sequence), time);
       if (!parsed.ok) return snsFaultReply(parsed.fault, requestId);
       await accept(parsed.value);
       return snsPublishReply(parsed.value.id, requestId);
@@ -121,7 +121,7 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
         const f: TWireFault = {
           status: 500,
           code: 'InternalFailure',
-          message: `Local outbox failed: ${err instanceof Error ? err.message : String(err)}`,
+          message: `Local mailbox failed: ${err instanceof Error ? err.message : String(err)}`,
         };
         const isSes = (req.url ?? '').startsWith(SES_PATH_PREFIX);
         send(res, isSes ? sesFaultReply(f, randomUUID()) : snsFaultReply(f, randomUUID()));
@@ -155,7 +155,7 @@ export async function startOutboxServer(opts: TOutboxServerOptions): Promise<TOu
 }
 
 function unsupported(what: string): TWireFault {
-  return { status: 400, code: 'BadRequestException', message: `The local outbox does not support ${what}` };
+  return { status: 400, code: 'BadRequestException', message: `The local mailbox does not support ${what}` };
 }
 
 function tooLarge(): TWireFault {

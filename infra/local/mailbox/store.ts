@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isOutboxMessage, type TOutboxMessage } from './message';
+import { isMailboxMessage, type TMailboxMessage } from './message';
 
 // One JSON file per message, named by its id. Ids start with the time and a per-server sequence
 // number, so sorting names sorts messages, even several sent within the same millisecond.
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export function newOutboxId(time: Date, sequence: number): string {
+export function newMailboxId(time: Date, sequence: number): string {
   // Colons are not allowed in Windows file names.
   const stamp = time.toISOString().replaceAll(':', '-');
   return `${stamp}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function writeOutboxMessage(dir: string, message: TOutboxMessage): Promise<void> {
+export async function writeMailboxMessage(dir: string, message: TMailboxMessage): Promise<void> {
   await mkdir(dir, { recursive: true });
   const target = join(dir, `${message.id}.json`);
   // Write then rename so a page rendered mid-write never sees half a file.
@@ -23,8 +23,8 @@ export async function writeOutboxMessage(dir: string, message: TOutboxMessage): 
   await rename(temp, target);
 }
 
-/** Newest first. Files that are not outbox messages are ignored rather than breaking the page. */
-export async function listOutbox(dir: string): Promise<TOutboxMessage[]> {
+/** Newest first. Files that are not mailbox messages are ignored rather than breaking the page. */
+export async function listMailbox(dir: string): Promise<TMailboxMessage[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -38,12 +38,12 @@ export async function listOutbox(dir: string): Promise<TOutboxMessage[]> {
     .filter((id) => idPattern.test(id))
     .sort()
     .reverse();
-  const messages = await Promise.all(ids.map((id) => readOutboxMessage(dir, id)));
-  return messages.filter((m): m is TOutboxMessage => m !== undefined);
+  const messages = await Promise.all(ids.map((id) => readMailboxMessage(dir, id)));
+  return messages.filter((m): m is TMailboxMessage => m !== undefined);
 }
 
 /** `id` may come straight from a URL: anything that is not a plain id is simply not found. */
-export async function readOutboxMessage(dir: string, id: string): Promise<TOutboxMessage | undefined> {
+export async function readMailboxMessage(dir: string, id: string): Promise<TMailboxMessage | undefined> {
   if (!idPattern.test(id)) return undefined;
   let raw: string;
   try {
@@ -58,7 +58,7 @@ export async function readOutboxMessage(dir: string, id: string): Promise<TOutbo
   } catch {
     return undefined;
   }
-  return isOutboxMessage(parsed) && parsed.id === id ? parsed : undefined;
+  return isMailboxMessage(parsed) && parsed.id === id ? parsed : undefined;
 }
 
 function isNotFound(err: unknown): boolean {

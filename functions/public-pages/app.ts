@@ -39,11 +39,12 @@ const UPLOAD_BODY = {
 };
 
 /**
- * Composition root of the signing Lambda: the signer's pages and the signer API under /sign
- * (docs/signer-api.md). No API key: link and session tokens authenticate, and every answer is
- * about the one packet a session is bound to.
+ * Composition root of the public pages Lambda, none behind an API key: the signer's pages and the
+ * signer API under /sign (docs/signer-api.md; link and session tokens authenticate, and every answer
+ * is about the one packet a session is bound to), template preparation (/prepare), smart links
+ * (/portal), the verify page (/verify) and the payment processor's webhook (/payments).
  */
-export function buildSigningHandler(opts: {
+export function buildPublicPagesHandler(opts: {
   config: TConfig;
   db?: DynamoDBDocumentClient;
   log?: TLogger;

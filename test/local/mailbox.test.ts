@@ -6,17 +6,17 @@ import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { CreateTopicCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  listOutbox,
-  readOutboxMessage,
-  renderOutboxMessage,
-  renderOutboxPage,
-  startOutboxServer,
-  type TOutboxEmail,
-  type TOutboxMessage,
-  type TOutboxServer,
-  type TOutboxSms,
-} from '../../infra/local/outbox';
-import { outboxPages } from '../../infra/local/outbox-pages';
+  listMailbox,
+  readMailboxMessage,
+  renderMailboxMessage,
+  renderMailboxPage,
+  startMailboxServer,
+  type TMailboxEmail,
+  type TMailboxMessage,
+  type TMailboxServer,
+  type TMailboxSms,
+} from '../../infra/local/mailbox';
+import { mailboxPages } from '../../infra/local/mailbox-pages';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 
@@ -32,15 +32,15 @@ const signingLink = 'https://sign.example.test/s/abc123?t=tok&x=1';
 const hostileSubject = '<script>alert(1)</script>';
 
 let dir: string;
-let server: TOutboxServer;
+let server: TMailboxServer;
 let ses: SESv2Client;
 let sns: SNSClient;
 let emailId: string;
 let smsId: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-test-'));
-  server = await startOutboxServer({ port: 0, dir });
+  dir = await mkdtemp(join(tmpdir(), 'mailbox-test-'));
+  server = await startMailboxServer({ port: 0, dir });
   ses = new SESv2Client(clientConfig(server.endpoint));
   sns = new SNSClient(clientConfig(server.endpoint));
   // Sequential on purpose: the list order under test is the order of sending.
@@ -66,7 +66,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('outbox stand-in server', () => {
+describe('mailbox stand-in server', () => {
   it('binds to loopback on the port it reports', () => {
     expect(server.port).toBeGreaterThan(0);
     expect(server.endpoint).toBe(`http://127.0.0.1:${server.port}`);
@@ -76,7 +76,7 @@ describe('outbox stand-in server', () => {
     const files = (await readdir(dir)).sort();
     expect(files).toEqual([`${emailId}.json`, `${smsId}.json`].sort());
 
-    const email = JSON.parse(await readFile(join(dir, `${emailId}.json`), 'utf8')) as TOutboxEmail;
+    const email = JSON.parse(await readFile(join(dir, `${emailId}.json`), 'utf8')) as TMailboxEmail;
     expect(email).toMatchObject({
       id: emailId,
       kind: 'email',
@@ -92,7 +92,7 @@ describe('outbox stand-in server', () => {
     expect(email.html).toContain('<b>return</b>');
     expect(Number.isNaN(Date.parse(email.time))).toBe(false);
 
-    const sms = JSON.parse(await readFile(join(dir, `${smsId}.json`), 'utf8')) as TOutboxSms;
+    const sms = JSON.parse(await readFile(join(dir, `${smsId}.json`), 'utf8')) as TMailboxSms;
     expect(sms).toMatchObject({
       id: smsId,
       kind: 'sms',
@@ -104,26 +104,26 @@ describe('outbox stand-in server', () => {
   });
 
   it('lists messages newest first and reads them back by id', async () => {
-    const messages = await listOutbox(dir);
+    const messages = await listMailbox(dir);
     expect(messages.map((m) => m.id)).toEqual([smsId, emailId]);
     expect(messages.map((m) => m.kind)).toEqual(['sms', 'email']);
-    expect(await readOutboxMessage(dir, emailId)).toEqual(messages[1]);
+    expect(await readMailboxMessage(dir, emailId)).toEqual(messages[1]);
   });
 
   it('treats ids that are not plain file stems as not found', async () => {
-    expect(await readOutboxMessage(dir, '../etc/passwd')).toBeUndefined();
-    expect(await readOutboxMessage(dir, `${emailId}/..`)).toBeUndefined();
-    expect(await readOutboxMessage(dir, 'nope')).toBeUndefined();
+    expect(await readMailboxMessage(dir, '../etc/passwd')).toBeUndefined();
+    expect(await readMailboxMessage(dir, `${emailId}/..`)).toBeUndefined();
+    expect(await readMailboxMessage(dir, 'nope')).toBeUndefined();
   });
 
-  it('skips files that are not outbox messages', async () => {
-    const other = await mkdtemp(join(tmpdir(), 'outbox-junk-'));
+  it('skips files that are not mailbox messages', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'mailbox-junk-'));
     try {
       await writeFile(join(other, 'broken.json'), '{not json');
       await writeFile(join(other, 'notes.txt'), 'hello');
       await writeFile(join(other, 'other.json'), JSON.stringify({ id: 'other', kind: 'fax' }));
-      expect(await listOutbox(other)).toEqual([]);
-      expect(await listOutbox(join(other, 'missing'))).toEqual([]);
+      expect(await listMailbox(other)).toEqual([]);
+      expect(await listMailbox(join(other, 'missing'))).toEqual([]);
     } finally {
       await rm(other, { recursive: true, force: true });
     }
@@ -154,16 +154,16 @@ describe('outbox stand-in server', () => {
   });
 });
 
-describe('outbox pages', () => {
-  let messages: TOutboxMessage[];
+describe('mailbox pages', () => {
+  let messages: TMailboxMessage[];
   beforeAll(async () => {
-    messages = await listOutbox(dir);
+    messages = await listMailbox(dir);
   });
 
   it('lists both messages with links to each, escaping the subject', () => {
-    const html = renderOutboxPage(messages);
-    expect(html).toContain(`href="/dev/outbox/${emailId}"`);
-    expect(html).toContain(`href="/dev/outbox/${smsId}"`);
+    const html = renderMailboxPage(messages);
+    expect(html).toContain(`href="/dev/mailbox/${emailId}"`);
+    expect(html).toContain(`href="/dev/mailbox/${smsId}"`);
     expect(html).toContain('ann@example.test');
     expect(html).toContain('+15551234567');
     expect(html).toContain('Acme: sign your document');
@@ -172,16 +172,16 @@ describe('outbox pages', () => {
   });
 
   it('honours a different mount point', () => {
-    expect(renderOutboxPage(messages, { basePath: '/x/' })).toContain(`href="/x/${smsId}"`);
+    expect(renderMailboxPage(messages, { basePath: '/x/' })).toContain(`href="/x/${smsId}"`);
   });
 
   it('says so when there are no messages', () => {
-    expect(renderOutboxPage([])).toContain('No messages yet');
+    expect(renderMailboxPage([])).toContain('No messages yet');
   });
 
   it('shows an email with headers, linked URLs and the HTML body in a sandboxed iframe', () => {
     const email = messages.find((m) => m.id === emailId)!;
-    const html = renderOutboxMessage(email);
+    const html = renderMailboxMessage(email);
     expect(html).not.toContain('<script>');
     expect(html).toContain('bob@example.test');
     expect(html).toContain('owner@acme.test');
@@ -201,14 +201,14 @@ describe('outbox pages', () => {
 
   it('shows an SMS with its link clickable', () => {
     const sms = messages.find((m) => m.id === smsId)!;
-    const html = renderOutboxMessage(sms);
+    const html = renderMailboxMessage(sms);
     expect(html).toContain('SMS to +15551234567');
     expect(html).toContain('<a href="https://sign.example.test/s/abc123?t=tok&#38;x=1"');
     expect(html).not.toContain('<iframe');
   });
 
   it('leaves non-http schemes and attribute-breaking text as plain escaped text', () => {
-    const html = renderOutboxMessage({
+    const html = renderMailboxMessage({
       id: 'x',
       kind: 'sms',
       time: new Date(0).toISOString(),
@@ -222,7 +222,7 @@ describe('outbox pages', () => {
   });
 });
 
-describe('outbox pages on the service port', () => {
+describe('mailbox pages on the service port', () => {
   // The service port may face a network (--host 0.0.0.0), which a test must not reach: the
   // callers' addresses are given as the socket would report them.
   async function open(path: string, remoteAddress: string) {
@@ -237,16 +237,16 @@ describe('outbox pages on the service port', () => {
         answer.body = body;
       },
     } as unknown as ServerResponse;
-    const handled = await outboxPages(dir)(req, res, new URL(path, 'http://service.test'));
+    const handled = await mailboxPages(dir)(req, res, new URL(path, 'http://service.test'));
     return { handled, ...answer };
   }
 
   it('shows the list and each message to callers on this machine', async () => {
     for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
-      const list = await open('/dev/outbox', address);
+      const list = await open('/dev/mailbox', address);
       expect(list).toMatchObject({ handled: true, status: 200 });
       expect(list.body).toContain('ann@example.test');
-      const one = await open(`/dev/outbox/${emailId}`, address);
+      const one = await open(`/dev/mailbox/${emailId}`, address);
       expect(one).toMatchObject({ handled: true, status: 200 });
       expect(one.body).toContain('sign.example.test');
     }
@@ -254,7 +254,7 @@ describe('outbox pages on the service port', () => {
 
   it('refuses callers from a network, saying where to open it, and shows them no message', async () => {
     for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1']) {
-      for (const path of ['/dev/outbox', `/dev/outbox/${emailId}`, `/dev/outbox/${smsId}/`]) {
+      for (const path of ['/dev/mailbox', `/dev/mailbox/${emailId}`, `/dev/mailbox/${smsId}/`]) {
         const answer = await open(path, address);
         expect(answer).toMatchObject({ handled: true, status: 403 });
         expect(answer.body).toContain('only on the machine running the service');

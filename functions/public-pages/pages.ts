@@ -1,5 +1,5 @@
 // The signing pages, the signer API's own front end: one HTML shell per link (the script in
-// functions/signing/public/ does the rest through /sign/api/), its static files, and the
+// functions/public-pages/public/ does the rest through /sign/api/), its static files, and the
 // documents' PDFs for the page's viewer.
 
 import type { TConfig } from '../../shared/config';

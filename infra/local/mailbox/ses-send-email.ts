@@ -1,12 +1,12 @@
 // SESv2 speaks REST-JSON: the operation is the method and path, errors name their type in the
 // x-amzn-ErrorType header, which is what the SDK reads to pick the exception class.
-import type { TOutboxEmail } from './message';
+import type { TMailboxEmail } from './message';
 import { fault, type TParseResult, type TWireFault, type TWireReply } from './wire';
 
 export const SES_SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 export const SES_PATH_PREFIX = '/v2/email/';
 
-export function parseSendEmail(body: string, id: string, time: Date): TParseResult<TOutboxEmail> {
+export function parseSendEmail(body: string, id: string, time: Date): TParseResult<TMailboxEmail> {
   let input: unknown;
   try {
     input = JSON.parse(body);
@@ -24,7 +24,7 @@ export function parseSendEmail(body: string, id: string, time: Date): TParseResu
   const simple = at(input, 'Content', 'Simple');
   if (simple === undefined) {
     // Raw and Template content would need MIME parsing or template storage; nothing here sends them.
-    return fault(400, 'BadRequestException', 'The local outbox accepts only Content.Simple emails');
+    return fault(400, 'BadRequestException', 'The local mailbox accepts only Content.Simple emails');
   }
   const subject = str(at(simple, 'Subject', 'Data'));
   if (subject === undefined) return fault(400, 'BadRequestException', 'Content.Simple.Subject is required');

@@ -18,7 +18,7 @@ const clientConfig = (endpoint: string | undefined) => ({
   credentials: runtime.config.credentials,
 });
 
-describe('/dev/outbox on the local runtime', () => {
+describe('/dev/mailbox on the local runtime', () => {
   it('lists what the service emailed and texted, and opens each message with its links', async () => {
     const mailer = createSesMailer(new SESv2Client(clientConfig(runtime.config.endpoints.sesv2)));
     const sms = createSnsSmsSender(new SNSClient(clientConfig(runtime.config.endpoints.sns)));
@@ -30,7 +30,7 @@ describe('/dev/outbox on the local runtime', () => {
     });
     await sms.send('+15550102000', 'Your code is 424242');
 
-    const page = await fetch(`${runtime.baseUrl}/dev/outbox/`);
+    const page = await fetch(`${runtime.baseUrl}/dev/mailbox/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -38,11 +38,11 @@ describe('/dev/outbox on the local runtime', () => {
     expect(html).toContain('Please sign: NDA');
     expect(html).toContain('Your code is 424242');
 
-    const message = await fetch(`${runtime.baseUrl}/dev/outbox/${encodeURIComponent(emailId)}`);
+    const message = await fetch(`${runtime.baseUrl}/dev/mailbox/${encodeURIComponent(emailId)}`);
     expect(message.status).toBe(200);
     expect(await message.text()).toContain('href="http://localhost:3000/sign/abc123"');
 
-    expect((await fetch(`${runtime.baseUrl}/dev/outbox/..%2Fdemo-account.json`)).status).toBe(404);
-    expect((await fetch(`${runtime.baseUrl}/dev/outbox/%zz`)).status).toBe(404);
+    expect((await fetch(`${runtime.baseUrl}/dev/mailbox/..%2Fdemo-account.json`)).status).toBe(404);
+    expect((await fetch(`${runtime.baseUrl}/dev/mailbox/%zz`)).status).toBe(404);
   });
 });

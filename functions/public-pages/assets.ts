@@ -1,18 +1,18 @@
 // The signing pages' static files (/sign/assets/<version>/<name>): the page's own script and
-// style sheet (functions/signing/public/), pdf.js with its worker, fonts and character maps, and
+// style sheet (functions/public-pages/public/), pdf.js with its worker, fonts and character maps, and
 // signature_pad. Nothing here is imported into the Lambda's code: the files are read from disk
 // when first asked for, so they never weigh on the entry bundle's cold start.
 //
 // - From the repository (local runtime, tests): each name maps to its source file.
-// - On Lambda: the bundling step (infra/bundling.ts → copySigningAssets) copies the same files
-//   into `signing-assets/` beside index.mjs, with a manifest naming them and their version.
+// - On Lambda: the bundling step (infra/bundling.ts → copyPageAssets) copies the same files
+//   into `page-assets/` beside index.mjs, with a manifest naming them and their version.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folder beside the Lambda's index.mjs that holds the copies. */
-export const SIGNING_ASSETS_DIR = 'signing-assets';
+export const PAGE_ASSETS_DIR = 'page-assets';
 const MANIFEST = 'manifest.json';
 
 /** Single files: name served → path in the repository. */
@@ -23,7 +23,7 @@ const FILES: Record<string, string> = {
 };
 /** Whole folders: every file in them, served as `<prefix><name>`. */
 const FOLDERS: Record<string, string> = {
-  '': 'functions/signing/public',
+  '': 'functions/public-pages/public',
   'standard_fonts/': 'node_modules/pdfjs-dist/standard_fonts',
   'cmaps/': 'node_modules/pdfjs-dist/cmaps',
 };
@@ -67,11 +67,11 @@ function versionOf(files: Map<string, Buffer>): string {
 }
 
 /**
- * Copies the assets from the repository at `root` into `<outDir>/signing-assets/` with a manifest;
+ * Copies the assets from the repository at `root` into `<outDir>/page-assets/` with a manifest;
  * the bundling step of the signing Lambda calls it.
  */
-export function copySigningAssets(root: string, outDir: string): void {
-  const target = path.join(outDir, SIGNING_ASSETS_DIR);
+export function copyPageAssets(root: string, outDir: string): void {
+  const target = path.join(outDir, PAGE_ASSETS_DIR);
   const contents = new Map<string, Buffer>();
   for (const [name, from] of assetSources(root)) {
     const to = path.join(target, name);
@@ -125,7 +125,7 @@ let store: TAssetStore | undefined;
 export function signingAssets(): TAssetStore {
   if (store) return store;
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const bundled = path.join(here, SIGNING_ASSETS_DIR);
+  const bundled = path.join(here, PAGE_ASSETS_DIR);
   store = existsSync(path.join(bundled, MANIFEST))
     ? bundledStore(bundled)
     : sourceStore(path.resolve(here, '../..'));

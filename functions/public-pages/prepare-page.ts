@@ -1,7 +1,7 @@
 // Template preparation pages (`/prepare/<token>`, no API key; ARCHITECTURE.md, "Template
 // preparation sessions"): the link from POST /templates/preparation_session/ opens a page where the
 // template's PDF is shown (pdf.js, as the signing page) and roles and fields are placed. Its script
-// (functions/signing/public/prepare.js) reads and saves through `/prepare/api/…` with the link's
+// (functions/public-pages/public/prepare.js) reads and saves through `/prepare/api/…` with the link's
 // token in the `X-Preparation-Token` header; saving goes through the same use case as PATCH
 // /templates/{id}/.
 

@@ -1,13 +1,13 @@
-// The /dev/outbox pages. Every message carries user input (names, subjects, whole HTML bodies),
+// The /dev/mailbox pages. Every message carries user input (names, subjects, whole HTML bodies),
 // so everything is escaped, and HTML bodies render only inside a sandbox that runs no scripts.
-import type { TOutboxMessage } from './message';
+import type { TMailboxMessage } from './message';
 
-export interface TOutboxPageOptions {
+export interface TMailboxPageOptions {
   /** Where the list is mounted; message pages are `${basePath}/${id}`. */
   basePath?: string;
 }
 
-const DEFAULT_BASE = '/dev/outbox';
+const DEFAULT_BASE = '/dev/mailbox';
 
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:1.5rem;color:#1f2328}
@@ -26,7 +26,7 @@ dt{font-weight:600}
 dd{margin:0}
 `;
 
-export function renderOutboxPage(messages: TOutboxMessage[], opts: TOutboxPageOptions = {}): string {
+export function renderMailboxPage(messages: TMailboxMessage[], opts: TMailboxPageOptions = {}): string {
   const base = opts.basePath ?? DEFAULT_BASE;
   const rows = messages.map(
     (m) =>
@@ -40,10 +40,10 @@ export function renderOutboxPage(messages: TOutboxMessage[], opts: TOutboxPageOp
       ? '<p class="muted">No messages yet. Emails and text messages the service sends appear here.</p>'
       : '<table><thead><tr><th>Time</th><th>Kind</th><th>To</th><th>Subject / message</th></tr></thead>' +
         `<tbody>${rows.join('')}</tbody></table>`;
-  return layout('Outbox', `<h1>Outbox <span class="muted">(${messages.length})</span></h1>${body}`);
+  return layout('Mailbox', `<h1>Mailbox <span class="muted">(${messages.length})</span></h1>${body}`);
 }
 
-export function renderOutboxMessage(message: TOutboxMessage, opts: TOutboxPageOptions = {}): string {
+export function renderMailboxMessage(message: TMailboxMessage, opts: TMailboxPageOptions = {}): string {
   const base = opts.basePath ?? DEFAULT_BASE;
   const headers: [string, string | undefined][] =
     message.kind === 'email'
@@ -77,7 +77,7 @@ export function renderOutboxMessage(message: TOutboxMessage, opts: TOutboxPageOp
       : '';
   return layout(
     title || '(no subject)',
-    `<p><a href="${escapeHtml(base)}">&larr; Outbox</a></p>` +
+    `<p><a href="${escapeHtml(base)}">&larr; Mailbox</a></p>` +
       `<h1>${escapeHtml(title || '(no subject)')} <span class="kind kind-${message.kind}">${message.kind}</span></h1>` +
       `<dl>${dl}</dl><h2>Text</h2><pre>${linkify(message.text)}</pre>${html}`,
   );
@@ -93,11 +93,11 @@ function layout(title: string, content: string): string {
   );
 }
 
-function recipients(m: TOutboxMessage): string {
+function recipients(m: TMailboxMessage): string {
   return m.kind === 'email' ? [...m.to, ...m.cc, ...m.bcc].join(', ') : m.phone;
 }
 
-function summary(m: TOutboxMessage): string {
+function summary(m: TMailboxMessage): string {
   if (m.kind === 'email') return m.subject;
   return (m.text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '').trim();
 }

@@ -40,7 +40,7 @@ export interface TPortalRouteDeps {
   tokens: TSigningTokenStore;
   blobs: TBlobStore;
   clock: TClock;
-  /** Tests pass smaller limits (buildSigningHandler's portalLimits); deployed: PORTAL_LIMITS. */
+  /** Tests pass smaller limits (buildPublicPagesHandler's portalLimits); deployed: PORTAL_LIMITS. */
   limits?: TPortalLimits;
   counters?: TPortalCounterStore;
 }

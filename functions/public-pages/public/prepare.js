@@ -1,5 +1,5 @@
 // @ts-check
-// The template preparation page (functions/signing/prepare-page.ts): the template's pages drawn by
+// The template preparation page (functions/public-pages/prepare-page.ts): the template's pages drawn by
 // pdf.js, its roles, and its fields placed by dragging on a page (or added with the form and moved
 // with the arrow keys). Save sends the whole template to PUT /prepare/api/template, which checks it
 // by the same rules as PATCH /templates/{id}/. No inline code: the page's CSP forbids it.

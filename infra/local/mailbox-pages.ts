@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyAddress } from '../../shared/adapters/fetch/ip-ranges';
-import { listOutbox, readOutboxMessage, renderOutboxMessage, renderOutboxPage } from './outbox';
+import { listMailbox, readMailboxMessage, renderMailboxMessage, renderMailboxPage } from './mailbox';
 
 // The pages are built from what strangers typed into emails: no script may run on them.
 const HEADERS = {
@@ -9,8 +9,8 @@ const HEADERS = {
 };
 
 const ONLY_HERE =
-  '<!doctype html><title>Outbox</title><p>The outbox is shown only on the machine running the ' +
-  'service: open <code>/dev/outbox</code> there, at <code>http://127.0.0.1:&lt;port&gt;</code>.</p>';
+  '<!doctype html><title>Mailbox</title><p>The mailbox is shown only on the machine running the ' +
+  'service: open <code>/dev/mailbox</code> there, at <code>http://127.0.0.1:&lt;port&gt;</code>.</p>';
 
 /**
  * The pages show every message "sent", signing links included, so they are the mailbox stand-in's
@@ -20,12 +20,12 @@ const ONLY_HERE =
 const fromThisMachine = (req: IncomingMessage) =>
   classifyAddress(req.socket.remoteAddress ?? '') === 'loopback';
 
-/** `/dev/outbox` lists every email and SMS the service "sent"; `/dev/outbox/<id>` shows one. */
-export function outboxPages(dir: string) {
+/** `/dev/mailbox` lists every email and SMS the service "sent"; `/dev/mailbox/<id>` shows one. */
+export function mailboxPages(dir: string) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (req.method !== 'GET') return false;
     const path = url.pathname.replace(/\/+$/, '');
-    const m = /^\/dev\/outbox(?:\/([^/]+))?$/.exec(path);
+    const m = /^\/dev\/mailbox(?:\/([^/]+))?$/.exec(path);
     if (!m) return false;
     if (!fromThisMachine(req)) {
       res.writeHead(403, HEADERS);
@@ -34,7 +34,7 @@ export function outboxPages(dir: string) {
     }
     if (m[1] === undefined) {
       res.writeHead(200, HEADERS);
-      res.end(renderOutboxPage(await listOutbox(dir)));
+      res.end(renderMailboxPage(await listMailbox(dir)));
       return true;
     }
     let id: string;
@@ -43,10 +43,10 @@ export function outboxPages(dir: string) {
     } catch {
       return false;
     }
-    const message = await readOutboxMessage(dir, id);
+    const message = await readMailboxMessage(dir, id);
     if (!message) return false;
     res.writeHead(200, HEADERS);
-    res.end(renderOutboxMessage(message));
+    res.end(renderMailboxMessage(message));
     return true;
   };
 }

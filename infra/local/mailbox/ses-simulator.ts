@@ -4,7 +4,7 @@
 // worker wrapped in an SNS event, the same path it takes on AWS.
 import { randomUUID } from 'node:crypto';
 import type { SNSEvent } from 'aws-lambda';
-import type { TOutboxEmail } from './message';
+import type { TMailboxEmail } from './message';
 
 const SIMULATOR = /^(bounce|complaint)(\+[^@]*)?@simulator\.amazonses\.com$/i;
 const LOCAL_ACCOUNT = '000000000000';
@@ -20,7 +20,7 @@ function address(mailbox: string): string {
  * The notifications SES would publish for this email (event publishing format, as a
  * configuration set's SNS event destination sends them): one per simulator kind addressed.
  */
-export function simulatedSesEvents(email: TOutboxEmail, now = new Date()): string[] {
+export function simulatedSesEvents(email: TMailboxEmail, now = new Date()): string[] {
   const recipients = [...email.to, ...email.cc, ...email.bcc].map(address);
   const of = (kind: string) => recipients.filter((r) => SIMULATOR.exec(r)?.[1]?.toLowerCase() === kind);
   const timestamp = now.toISOString();

@@ -1,4 +1,0 @@
-import { configFromEnv } from '../../shared/config';
-import { buildSigningHandler } from './app';
-
-export const handler = buildSigningHandler({ config: configFromEnv() });
