@@ -14,6 +14,7 @@ import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { isPublicApiPath, PUBLIC_PATH_LIMITED_ANSWERS, publicPathGroupOf } from '../public-path-limits';
+import { invoke } from './invocation';
 import { lambdaContext } from './lambda-context';
 import { authorizationOf, authorizerEvent, proxyEvent, type TIncoming } from './proxy-event';
 import type { PublicPathLimiter } from './public-path-limiter';
@@ -106,7 +107,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
   async function authorize(incoming: TIncoming, header: string): Promise<APIGatewayAuthorizerResult> {
     const hit = cache.get(header);
     if (hit && hit.expires > Date.now()) return hit.result;
-    const result = await opts.authorizer(authorizerEvent(incoming));
+    const result = await invoke('authorizer', () => opts.authorizer(authorizerEvent(incoming)));
     if (cache.size > 10_000) cache.clear();
     cache.set(header, { result, expires: Date.now() + opts.authorizerTtlMs });
     return result;
@@ -136,7 +137,7 @@ export async function startApiGateway(opts: TGatewayOptions) {
     event: ReturnType<typeof proxyEvent>,
   ) {
     try {
-      writeResult(res, await opts.functions[fn](event, lambdaContext(fn, requestId)));
+      writeResult(res, await invoke(fn, () => opts.functions[fn](event, lambdaContext(fn, requestId))));
     } catch (err) {
       opts.log.error('function failed', { requestId, fn, err });
       gatewayError(res, requestId, 502, 'error', 'A server error occurred.');

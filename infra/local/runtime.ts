@@ -36,6 +36,7 @@ import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
 import { ensureQueues } from './ensure-queues';
+import { invoke } from './invocation';
 import { startKmsStandin } from './kms-standin';
 import {
   dataPaths,
@@ -336,15 +337,21 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       tuning: { batchSize?: number; concurrency?: number } = {},
     ): TQueueConsumer => {
       if (!queueUrl) throw new Error(`no queue for ${fn}`);
-      const worker = createQueueConsumer({ sqs: sqsClient, queueUrl, handler, log: fnLog(fn), ...tuning });
+      const worker = createQueueConsumer({
+        sqs: sqsClient,
+        queueUrl,
+        handler: (event) => invoke(fn, () => handler(event)),
+        log: fnLog(fn),
+        ...tuning,
+      });
       worker.start();
       stops.push(() => worker.stop());
       return worker;
     };
     /** A schedule: `run` every `intervalMs`, failures logged, cleared with the runtime. */
-    const every = (intervalMs: number, what: string, run: () => Promise<unknown>) => {
+    const every = (intervalMs: number, fn: string, what: string, run: () => Promise<unknown>) => {
       const timer = setInterval(() => {
-        run().catch((err: Error) => log.error(`${what} failed`, { error: err.message }));
+        invoke(fn, run).catch((err: Error) => log.error(`${what} failed`, { error: err.message }));
       }, intervalMs);
       timer.unref();
       stops.push(async () => clearInterval(timer));
@@ -371,12 +378,12 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       { batchSize: 1, concurrency: 2 },
     );
     mailEvents = async (notification) => {
-      await notify(snsEventOf(notification));
+      await invoke('notifications-worker', () => notify(snsEventOf(notification)));
     };
     const sweep = buildOutboxSweeper({ config, db, log: fnLog('outbox-sweeper') });
-    every(options.sweepIntervalMs ?? 60_000, 'outbox sweep', sweep);
+    every(options.sweepIntervalMs ?? 60_000, 'outbox-sweeper', 'outbox sweep', sweep);
     const runScheduler = buildScheduler({ config, db, log: fnLog('scheduler') });
-    every(options.schedulerIntervalMs ?? 60_000, 'scheduler run', runScheduler);
+    every(options.schedulerIntervalMs ?? 60_000, 'scheduler', 'scheduler run', runScheduler);
 
     const gateway = await startApiGateway({
       host,
@@ -436,8 +443,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         webhooks: webhookWorker,
         notifications: notificationsWorker,
         documents: documentsWorker,
-        sweepOutboxes: sweep,
-        runScheduler,
+        sweepOutboxes: () => invoke('outbox-sweeper', sweep),
+        runScheduler: (now?: Date) => invoke('scheduler', () => runScheduler(now)),
       },
       tsa,
       ca,

@@ -2,13 +2,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { aPdfB64 } from '../helpers/bundles';
+import { dbRecorder, onItem } from '../helpers/db-recorder';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 // Bundles from envelope templates, over real HTTP: document templates made with POST /templates/,
 // an envelope template naming them, then both create routes.
 
 let runtime: TRuntime;
+let recorder: ReturnType<typeof dbRecorder>;
 let call: ReturnType<typeof apiClient>;
 let envelope: string;
 let disabled: string;
@@ -18,6 +21,7 @@ let rules: string;
 beforeAll(async () => {
   runtime = await startTestRuntime();
   call = apiClient(runtime);
+  recorder = dbRecorder(runtime);
   const b64 = await aPdfB64();
   const template = async (body: Record<string, unknown>) => {
     const res = await call('POST', '/templates/', { json: { file_b64: b64, ...body } });
@@ -184,9 +188,20 @@ describe('POST /bundles/create_from_envelope_template/', () => {
       await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(runtime.demo.accountId, {
         reminders: true,
       });
-      const res = await call('POST', '/bundles/create_from_envelope_template/', { json: request() });
+      let res = { status: 0, text: '', body: { id: '' } } as Awaited<ReturnType<typeof call>>;
+      const commands = await recorder.during(async () => {
+        res = await call('POST', '/bundles/create_from_envelope_template/', { json: request() });
+      });
       expect(res.status, res.text).toBe(201);
       expect(res.body).toMatchObject(withReminders);
+      // The reminders went into the bundle before its one write: put once, then only the
+      // outbox it published cleared, never written and published a second time.
+      const bundleItem = bundleKeys.item(runtime.demo.accountId, res.body.id);
+      expect(
+        onItem(commands, bundleItem)
+          .filter((c) => c.command !== 'GetItem' && c.fn === 'bundles')
+          .map((c) => c.command),
+      ).toEqual(['PutItem', 'UpdateItem']);
       expect((await call('GET', `/bundles/${res.body.id}/`)).body).toMatchObject(withReminders);
     } finally {
       await call('PATCH', `/envelope-templates/${envelope}/`, { json: { send_reminders: false } });

@@ -20,9 +20,8 @@ import { event } from './audit-event';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
-import { changeBundle } from './change-bundle';
 import { countUsage } from './count-usage';
-import { envelopeBundleRequest } from './envelope-bundle-request';
+import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundle-request';
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
@@ -63,9 +62,20 @@ export async function createBundle(
     if (!templates || !envelopeTemplates) return createFromEnvelopeTemplate(body);
     const envelope = { templates, envelopeTemplates, accounts: deps.accounts };
     const { request, reminders } = await envelopeBundleRequest(envelope, { accountId, userId }, body);
-    const bundle = await createBundle(deps, accountId, request, files, userId);
-    return reminders ? changeBundle(deps, accountId, bundle.id, (b) => ({ ...b, ...reminders })) : bundle;
+    // The template's reminder settings go into the bundle before its one write and publish.
+    return createFromRequest(deps, accountId, request, files, userId, reminders ?? {});
   }
+  return createFromRequest(deps, accountId, body, files, userId, {});
+}
+
+async function createFromRequest(
+  deps: TCreateBundleDeps,
+  accountId: string,
+  body: unknown,
+  files: ReadonlyMap<number, Buffer>,
+  userId: string,
+  settings: TEnvelopeReminders | Record<string, never>,
+): Promise<TBundle> {
   const input = parseInput(ZBundleRequestSchema, body);
   const { drafts: packetDrafts, errors } = buildPackets(input.packets);
   const packetKeys = new Set(packetDrafts.map((p) => p.key));
@@ -138,7 +148,7 @@ export async function createBundle(
   }
 
   try {
-    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester);
+    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester, settings);
   } catch (err) {
     // The bundle was not written: its custom_key is free again for the next attempt.
     if (input.custom_key !== undefined)
@@ -155,6 +165,7 @@ async function writeBundle(
   packetDrafts: TPacketDraft[],
   documents: TDocumentDraft[],
   requester: { name: string; email: string },
+  settings: TEnvelopeReminders | Record<string, never>,
 ): Promise<TBundle> {
   const accountId = account.id;
   const now = deps.clock.now().toISOString();
@@ -227,6 +238,7 @@ async function writeBundle(
     ccSender: false,
     sendReminders: false,
     events: [event('created', now), ...(input.status === BUNDLE.draft ? [event('drafted', now)] : [])],
+    ...settings,
     version: 1,
   };
   const bundle = withOutbox(

@@ -40,23 +40,31 @@ export async function linkPerson(
     await deps.persons.save(person, undefined);
     return person.id;
   }
-  await updateLinkedPerson(deps, accountId, found.id, {
-    ...(p.person_id ? { name: p.name } : {}),
-    email: p.email,
-    phone: p.phone,
-  });
+  await updateLinkedPerson(
+    deps,
+    accountId,
+    found.id,
+    { ...(p.person_id ? { name: p.name } : {}), email: p.email, phone: p.phone },
+    found,
+  );
   return found.id;
 }
 
-/** A new email or phone becomes a channel of the Person; the name changes only when given. */
+/**
+ * A new email or phone becomes a channel of the Person; the name changes only when given.
+ * `read`: the Person as just found, used for the first attempt (a lost race reads it again).
+ */
 export async function updateLinkedPerson(
   deps: TDeps,
   accountId: string,
   personId: string,
   change: { name?: string; email?: string; phone?: string },
+  read?: TPerson,
 ): Promise<void> {
+  let known = read;
   await retryOnConflict(async () => {
-    const current = await deps.persons.get(accountId, personId);
+    const current = known ?? (await deps.persons.get(accountId, personId));
+    known = undefined;
     if (!current) return; // deleted meanwhile: nothing to follow
     const name = change.name ?? current.name;
     const channels = patchChannels(current.channels, newChannels(change), () => deps.ids.uuid());
