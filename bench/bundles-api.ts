@@ -10,6 +10,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { StandardFonts } from 'pdf-lib';
+import { currentInvocation } from '../infra/local/invocation';
 import type { TRuntime } from '../infra/local/runtime';
 import { batchWrite } from '../shared/adapters/dynamodb/batch';
 import { createBundleStore } from '../shared/adapters/dynamodb/bundle-store';
@@ -161,6 +162,15 @@ const unexpected = (what: string, a: TAnswer) =>
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan']);
 
 /**
+ * Whether a request is the measured call's own: sent by the bundles function (or its authorizer),
+ * not by a worker its jobs started meanwhile, nor by the load before it still draining.
+ */
+const ofTheCall = () => {
+  const fn = currentInvocation()?.fn;
+  return fn === 'bundles' || fn === 'authorizer';
+};
+
+/**
  * Records, for the one API call in flight, the commands its function sends, the HTTP attempts,
  * and the read units DynamoDB reports. Outside a recorded call nothing is changed or counted.
  */
@@ -171,7 +181,7 @@ function costRecorder() {
       db.middlewareStack.add(
         (next, context) => async (args) => {
           const cost = session;
-          if (!cost) return next(args);
+          if (!cost || !ofTheCall()) return next(args);
           const command = String(context.commandName ?? 'unknown').replace(/Command$/, '');
           cost.commands.push(command);
           const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
@@ -198,7 +208,7 @@ function costRecorder() {
       // The deserialize step runs inside the retry loop, once per attempt.
       db.middlewareStack.add(
         (next) => async (args) => {
-          if (session) session.httpRequests++;
+          if (session && ofTheCall()) session.httpRequests++;
           return next(args);
         },
         { step: 'deserialize', name: 'benchCostAttempts' },

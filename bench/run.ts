@@ -3,7 +3,7 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, or requests) runs that section alone: it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -20,6 +20,7 @@ import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
 import type { TEvidenceFigures } from './evidence';
 import { kb, mark, ms, table } from './format';
+import type { TRequestCostFigures } from './request-costs';
 import type { TSigningFigures } from './signing';
 import type { TWebhookFigures } from './webhooks';
 
@@ -31,6 +32,9 @@ const { round } = await import('./stats');
 const { benchWebhooks, webhooksFailed, webhooksJson, webhooksReport } = await import('./webhooks');
 const { benchSigning, signingFailed, signingJson, signingReport } = await import('./signing');
 const { benchEvidence, evidenceFailed, evidenceJson, evidenceReport } = await import('./evidence');
+const { benchRequestCosts, requestCostsJson, requestCostsReport, REQUEST_COST_TARGETS } = await import(
+  './request-costs'
+);
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -71,8 +75,8 @@ const EVIDENCE_OPTIONS = {
   levelsMaxMs: 240_000,
 } as const;
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'signing' && ONLY !== 'evidence') {
-  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing" or "evidence" can run alone`);
+if (ONLY !== undefined && ONLY !== 'signing' && ONLY !== 'evidence' && ONLY !== 'requests') {
+  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing", "evidence" or "requests" can run alone`);
   process.exit(2);
 }
 
@@ -83,6 +87,7 @@ function printReport(
   webhooks: TWebhookFigures,
   signing: TSigningFigures,
   evidence: TEvidenceFigures,
+  requests: TRequestCostFigures,
 ) {
   const out: string[] = [];
   out.push(
@@ -160,6 +165,7 @@ function printReport(
   ] as const) {
     for (const f of p.failures) out.push(`  FAILED ${name} ×${f.count}: ${f.message}`);
   }
+  out.push(requestCostsReport(requests));
   out.push(bundlesApiReport(bundlesApi));
   out.push(webhooksReport(webhooks));
   out.push(signingReport(signing));
@@ -177,6 +183,7 @@ function resultsJson(
   webhooks: TWebhookFigures,
   signing: TSigningFigures,
   evidence: TEvidenceFigures,
+  requests: TRequestCostFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -197,6 +204,7 @@ function resultsJson(
       getRatioMin: TARGETS.getRatioMin,
       getDbCalls: TARGETS.getDbCalls,
       bundleRetrieveDbCalls: BUNDLES_API_TARGETS.retrieveDbCalls,
+      bundleCreateDbRequests: REQUEST_COST_TARGETS.createRequests,
       // Each list variant: page N costs no more than N × page 1 (read units and requests).
       bundleListDeepPageCostMaxRatio: bundlesApi.deepPage,
     },
@@ -230,6 +238,7 @@ function resultsJson(
       get: { count: api.dbCalls.get.commands.length, commands: api.dbCalls.get.commands },
       post: { count: api.dbCalls.post.commands.length, commands: api.dbCalls.post.commands },
     },
+    requestCosts: requestCostsJson(requests),
     bundlesApi: bundlesApiJson(bundlesApi),
     webhooks: webhooksJson(webhooks),
     signing: signingJson(signing),
@@ -253,6 +262,7 @@ const signingMessage = 'bench: signing: complete with 40 fields, first page of 2
 const evidenceMessage =
   'bench: evidence: a 50-page 10 MB document rendered and sealed in fresh processes, then bundles to docs ready, ' +
   'then sealed at B-B, B-T and B-LTA beside Documenso’s signing stack…';
+const requestsMessage = 'bench: DynamoDB requests and units of a create, a retrieve and a signer finishing…';
 if (ONLY !== undefined) {
   let key: string;
   let json: unknown;
@@ -262,6 +272,11 @@ if (ONLY !== undefined) {
     const signing = await benchSigning(SIGNING_OPTIONS);
     console.log(signingReport(signing));
     [key, json, failedOnly] = ['signing', signingJson(signing), signingFailed(signing)];
+  } else if (ONLY === 'requests') {
+    console.log(requestsMessage);
+    const requests = await benchRequestCosts();
+    console.log(requestCostsReport(requests));
+    [key, json, failedOnly] = ['requestCosts', requestCostsJson(requests), false];
   } else {
     console.log(evidenceMessage);
     const evidence = await benchEvidence(EVIDENCE_OPTIONS);
@@ -286,6 +301,9 @@ const api = await benchApiVsDynalite({
   postRequests: 1500,
   phaseMaxMs: 30_000,
 });
+
+console.log(requestsMessage);
+const requests = await benchRequestCosts();
 
 console.log('bench: bundles over the API: create under load, seeding a large account, lists…');
 const bundlesApi = await benchBundlesApi({
@@ -316,10 +334,10 @@ const signing = await benchSigning(SIGNING_OPTIONS);
 console.log(evidenceMessage);
 const evidence = await benchEvidence(EVIDENCE_OPTIONS);
 
-printReport(bundles, api, bundlesApi, webhooks, signing, evidence);
+printReport(bundles, api, bundlesApi, webhooks, signing, evidence, requests);
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence), null, 2)}\n`,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence, requests), null, 2)}\n`,
 );
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
