@@ -68,3 +68,18 @@ export function runTsxChild<T>(file: string, args: string[], timeoutMs: number):
     );
   });
 }
+
+/**
+ * A bench module's entry when run as a child (`node --import tsx bench/<module>.ts <kind> …`):
+ * when `moduleUrl` is the file Node was started with, runs `main` with the arguments, and a
+ * failure becomes the child's stderr and exit code 1.
+ */
+export async function runAsChild(moduleUrl: string, main: (argv: string[]) => Promise<void>): Promise<void> {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  try {
+    await main(process.argv.slice(2));
+  } catch (err) {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  }
+}

@@ -39,7 +39,7 @@ import {
 } from 'pdf-lib';
 import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
-import { peakRss, runTsxChild, spread, type TPeakSource } from './child-process';
+import { peakRss, runAsChild, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients, startWebhookReceiver } from './http';
 import {
@@ -994,11 +994,4 @@ export function evidenceJson(f: TEvidenceFigures) {
 }
 
 // `node --import tsx bench/evidence.ts <kind> …`: one child's work (see childMain).
-if (process.argv[1] && path.resolve(process.argv[1]) === THIS_FILE) {
-  try {
-    await childMain(process.argv.slice(2));
-  } catch (err) {
-    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  }
-}
+await runAsChild(import.meta.url, childMain);

@@ -44,7 +44,7 @@ import {
   opensslVerifyTimestampOf,
   signatureTimestampOf,
 } from '../test/helpers/seal-timestamp';
-import { peakRss, runTsxChild, spread, type TPeakSource } from './child-process';
+import { peakRss, runAsChild, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
 import { percentile, round } from './stats';
 
@@ -822,11 +822,4 @@ export function sealLevelsJson(f: TSealLevelFigures) {
 }
 
 // `node --import tsx bench/seal-levels.ts <kind> …`: one child's work (see childMain).
-if (process.argv[1] && path.resolve(process.argv[1]) === THIS_FILE) {
-  try {
-    await childMain(process.argv.slice(2));
-  } catch (err) {
-    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  }
-}
+await runAsChild(import.meta.url, childMain);
