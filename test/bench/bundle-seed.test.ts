@@ -21,7 +21,8 @@ import {
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { bundleSearchTokens } from '../../shared/adapters/dynamodb/bundle-terms';
 import { event } from '../../shared/domain/bundles/audit-event';
-import type { TBundle, TDocument } from '../../shared/domain/bundles/bundle';
+import type { TBundle, TDocument, TPacket } from '../../shared/domain/bundles/bundle';
+import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const OPTIONS: TSeedPlanOptions = {
   count: 2000,
@@ -63,66 +64,42 @@ function aTemplate(): TSeedTemplate {
     ],
   };
   const { fields: _fields, ...documentHead } = document;
-  const bundle: TBundle = {
+  const bundle: TBundle = aBundleItem({
     id: 'tmpl000001',
     accountId: 'acc1',
     label: 'Template 1',
-    inOrder: false,
-    emailSubject: '',
-    emailMessage: '',
-    smsMessage: '',
     requesterName: 'Bench Lists',
     requesterEmail: 'lists@example.test',
-    ccEmails: [],
-    isTest: false,
-    status: 'dr',
     created,
-    docsReady: false,
-    errors: [],
     packets: [
-      {
-        id: 'pkt0000001',
+      aPacketItem('pkt0000001', {
         key: 'client',
         name: 'Ann Lee',
         email: 'ann.lee.0@example.test',
-        authSms: false,
-        authSelfie: false,
-        authId: false,
-        suppressAll: false,
-        suppressDocsReady: false,
-        suppressSigning: false,
-        suppressReminder: false,
-        deliverVia: 'email',
         order: 0,
         personId: 'person-ann',
-        status: 'ne',
-      },
-      {
-        id: 'pkt0000002',
-        key: 'agent',
-        name: 'Finn Okafor',
-        phone: '+1 555 0100 3000',
-        authSms: false,
-        authSelfie: false,
-        authId: false,
-        suppressAll: false,
-        suppressDocsReady: false,
-        suppressSigning: false,
-        suppressReminder: false,
-        deliverVia: 'phone',
-        order: 0,
-        personId: 'person-finn',
-        status: 'ne',
-      },
+      }),
+      withoutEmail(
+        aPacketItem('pkt0000002', {
+          key: 'agent',
+          name: 'Finn Okafor',
+          phone: '+1 555 0100 3000',
+          deliverVia: 'phone',
+          order: 0,
+          personId: 'person-finn',
+        }),
+      ),
     ],
     documents: [documentHead],
-    tags: [],
     events: [event('created', created), event('drafted', created)],
-    ccSender: false,
-    sendReminders: false,
     version: 1,
-  };
+  });
   return { bundle, documents: [document] };
+}
+
+/** A signer reached by phone only. */
+function withoutEmail({ email: _email, ...packet }: TPacket): TPacket {
+  return packet;
 }
 
 function counterIds() {
