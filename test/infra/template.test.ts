@@ -111,6 +111,37 @@ const PUBLISHERS: readonly string[] = [
   'document-worker',
 ];
 
+/**
+ * The secrets a function that reads `secretId` may also reach: the seal chains (the service's
+ * and accounts' by their name prefix) and, where configured, the timestamp authorities'
+ * credentials. Any other secret in its policy is a leak.
+ */
+function secretsReachable(secrets: Record<string, unknown>, stage: string, secretId: string) {
+  const named = (name: string) =>
+    Object.keys(secrets).find((id) => (secrets[id] as TResource).Properties?.Name === name);
+  const tsaSecretId = named(`esign-${stage}-tsa-credentials`);
+  const accountChains = {
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':secretsmanager:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        `:secret:esign-${stage}-seal-chain-account-*`,
+      ],
+    ],
+  };
+  return [
+    { Ref: secretId },
+    { Ref: named(`esign-${stage}-seal-chain`)! },
+    accountChains,
+    ...(tsaSecretId ? [{ Ref: tsaSecretId }] : []),
+  ];
+}
+
 describe('the template as a whole', () => {
   it('has exactly one function per lambdaEntries() item, the list the benchmark bundles', () => {
     for (const { name } of lambdaEntries()) functionId(dev, 'Esign-dev', name);
@@ -978,32 +1009,7 @@ describe('document worker (evidence)', () => {
       expect(sm.flatMap(actionsOf)).toEqual(
         expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']),
       );
-      const tsaSecretId = Object.keys(secrets).find(
-        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
-      );
-      const chainId = Object.keys(secrets).find(
-        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-chain`,
-      )!;
-      const accountChains = {
-        'Fn::Join': [
-          '',
-          [
-            'arn:',
-            { Ref: 'AWS::Partition' },
-            ':secretsmanager:',
-            { Ref: 'AWS::Region' },
-            ':',
-            { Ref: 'AWS::AccountId' },
-            `:secret:esign-${stage}-seal-chain-account-*`,
-          ],
-        ],
-      };
-      const allowed = [
-        { Ref: secretId },
-        { Ref: chainId },
-        accountChains,
-        ...(tsaSecretId ? [{ Ref: tsaSecretId }] : []),
-      ];
+      const allowed = secretsReachable(secrets, stage, secretId);
       for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
 
       for (const { name } of lambdaEntries()) {
@@ -1097,32 +1103,7 @@ describe('document worker (evidence)', () => {
       );
       expect(sm.flatMap(actionsOf)).toContain('secretsmanager:GetSecretValue');
       expect(sm.flatMap(actionsOf)).not.toContain('secretsmanager:PutSecretValue');
-      const tsaSecretId = Object.keys(secrets).find(
-        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-tsa-credentials`,
-      );
-      const chainId = Object.keys(secrets).find(
-        (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-chain`,
-      )!;
-      const accountChains = {
-        'Fn::Join': [
-          '',
-          [
-            'arn:',
-            { Ref: 'AWS::Partition' },
-            ':secretsmanager:',
-            { Ref: 'AWS::Region' },
-            ':',
-            { Ref: 'AWS::AccountId' },
-            `:secret:esign-${stage}-seal-chain-account-*`,
-          ],
-        ],
-      };
-      const allowed = [
-        { Ref: secretId },
-        { Ref: chainId },
-        accountChains,
-        ...(tsaSecretId ? [{ Ref: tsaSecretId }] : []),
-      ];
+      const allowed = secretsReachable(secrets, stage, secretId);
       for (const st of sm) for (const r of [st.Resource].flat()) expect(allowed).toContainEqual(r);
     }
   });
