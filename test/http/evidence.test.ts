@@ -105,6 +105,34 @@ const fields = [
   { key: 'bob_sig', kind: 'sig', page: 2, x: 10, y: 70, w: 30, h: 6, editors: ['bob'], required: true },
 ];
 
+/**
+ * Runs `run` with the document jobs in the test's hands: the queue's worker stopped, a bundle
+ * signed to completion, and a worker of its own (with the timestamp authority in `tsa` mode, or
+ * another PDF renderer) that the test feeds job events to; the runtime is put back after.
+ */
+async function withJobsByHand(
+  opts: { tsa?: Parameters<TRuntime['tsa']['setMode']>[0]; pdf?: TEvidencePdf },
+  // biome-ignore lint/suspicious/noExplicitAny: the bundle as the API answered it, read as JSON
+  run: (b: any, worker: ReturnType<typeof buildDocumentWorker>) => Promise<void>,
+): Promise<void> {
+  await runtime.workers.documents.stop();
+  if (opts.tsa) runtime.tsa.setMode(opts.tsa);
+  try {
+    const b = await aBundle();
+    await signToCompletion(b);
+    const worker = buildDocumentWorker({
+      config: runtime.config,
+      db: runtime.db,
+      ...(opts.pdf ? { pdf: opts.pdf } : {}),
+      log: createLogger('silent'),
+    });
+    await run(b, worker);
+  } finally {
+    runtime.tsa.setMode('ok');
+    runtime.workers.documents.start();
+  }
+}
+
 async function aBundle(c = call, overrides: Record<string, unknown> = {}) {
   const res = await c('POST', '/bundles/', {
     json: {
@@ -810,16 +838,7 @@ describe('a bundle whose evidence cannot be made', () => {
   }, 120_000);
 
   it('never seals without a timestamp: an authority that is down is retried, then the bundle fails', async () => {
-    await runtime.workers.documents.stop();
-    runtime.tsa.setMode('down');
-    try {
-      const b = await aBundle();
-      await signToCompletion(b);
-      const worker = buildDocumentWorker({
-        config: runtime.config,
-        db: runtime.db,
-        log: createLogger('silent'),
-      });
+    await withJobsByHand({ tsa: 'down' }, async (b, worker) => {
       for (let attempt = 1; attempt <= DOCUMENT_MAX_ATTEMPTS; attempt++) {
         const answer = await worker(finalJobEvent(b.id, attempt));
         expect(answer.batchItemFailures).toHaveLength(attempt < DOCUMENT_MAX_ATTEMPTS ? 1 : 0);
@@ -845,10 +864,7 @@ describe('a bundle whose evidence cannot be made', () => {
         },
       ]);
       expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
-    } finally {
-      runtime.tsa.setMode('ok');
-      runtime.workers.documents.start();
-    }
+    });
   }, 120_000);
 
   it.each([
@@ -860,16 +876,7 @@ describe('a bundle whose evidence cannot be made', () => {
   ] as const)(
     'refuses an authority that answers %s: the job is retried and the bundle says why',
     async (mode, why) => {
-      await runtime.workers.documents.stop();
-      runtime.tsa.setMode(mode);
-      try {
-        const b = await aBundle();
-        await signToCompletion(b);
-        const worker = buildDocumentWorker({
-          config: runtime.config,
-          db: runtime.db,
-          log: createLogger('silent'),
-        });
+      await withJobsByHand({ tsa: mode }, async (b, worker) => {
         expect((await worker(finalJobEvent(b.id, 1))).batchItemFailures).toHaveLength(1);
         const waiting = (await call('GET', `/bundles/${b.id}/`)).body;
         expect(waiting.status).toBe('co');
@@ -879,25 +886,13 @@ describe('a bundle whose evidence cannot be made', () => {
         expect(waiting.errors[0].message).toMatch(why);
         // Nothing sealed without its timestamp.
         expect((await call('GET', `/bundles/${b.id}/files/`)).status).toBe(409);
-      } finally {
-        runtime.tsa.setMode('ok');
-        runtime.workers.documents.start();
-      }
+      });
     },
     60_000,
   );
 
   it('makes the documents once the timestamp authority is back, and the delay leaves the errors', async () => {
-    await runtime.workers.documents.stop();
-    runtime.tsa.setMode('garbage');
-    try {
-      const b = await aBundle();
-      await signToCompletion(b);
-      const worker = buildDocumentWorker({
-        config: runtime.config,
-        db: runtime.db,
-        log: createLogger('silent'),
-      });
+    await withJobsByHand({ tsa: 'garbage' }, async (b, worker) => {
       expect((await worker(finalJobEvent(b.id, 1))).batchItemFailures).toHaveLength(1);
       const waiting = (await call('GET', `/bundles/${b.id}/`)).body;
       expect(waiting.errors.map((e: { code: string }) => e.code)).toEqual(['timestamp_unavailable']);
@@ -914,31 +909,17 @@ describe('a bundle whose evidence cannot be made', () => {
       expect(opensslVerifyTimestamp(stamp!.token, stamp!.imprint, runtime.tsa.rootPem)).toMatch(
         /Verification: OK/,
       );
-    } finally {
-      runtime.tsa.setMode('ok');
-      runtime.workers.documents.start();
-    }
+    });
   }, 120_000);
 
   it('retries a failing job with growing delays, and marks the bundle failed after the last attempt', async () => {
-    await runtime.workers.documents.stop();
-    try {
-      const b = await aBundle();
-      await signToCompletion(b);
-      const broken: TEvidencePdf = {
-        renderFinal: () =>
-          Promise.reject(
-            Object.assign(new Error('renderer crashed: internal detail'), { name: 'RangeError' }),
-          ),
-        renderCertificate: () => Promise.reject(new Error('no')),
-        seal: () => Promise.reject(new Error('no')),
-      };
-      const worker = buildDocumentWorker({
-        config: runtime.config,
-        db: runtime.db,
-        pdf: broken,
-        log: createLogger('silent'),
-      });
+    const broken: TEvidencePdf = {
+      renderFinal: () =>
+        Promise.reject(Object.assign(new Error('renderer crashed: internal detail'), { name: 'RangeError' })),
+      renderCertificate: () => Promise.reject(new Error('no')),
+      seal: () => Promise.reject(new Error('no')),
+    };
+    await withJobsByHand({ pdf: broken }, async (b, worker) => {
       const event = (attempt: number) => finalJobEvent(b.id, attempt);
       for (let attempt = 1; attempt < DOCUMENT_MAX_ATTEMPTS; attempt++) {
         expect(await worker(event(attempt))).toEqual({
@@ -956,9 +937,7 @@ describe('a bundle whose evidence cannot be made', () => {
         },
       ]);
       expect(JSON.stringify(failed)).not.toContain('internal detail');
-    } finally {
-      runtime.workers.documents.start();
-    }
+    });
   }, 120_000);
 });
 
