@@ -41,6 +41,7 @@ import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../shared/adap
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
+import { acceptFinding } from './nag';
 import { queueWithDeadLetters } from './constructs/queue';
 import {
   PUBLIC_API_PREFIXES,
@@ -65,6 +66,11 @@ interface TIndexDeclaration {
 }
 
 const API_PREFIX = ['api', 'v2'] as const;
+
+/** How long the documents bucket's server access logs are kept. */
+export const DOCUMENT_ACCESS_LOG_DAYS = 365;
+/** How long a replaced or deleted version of a stored document stays restorable. */
+export const NONCURRENT_VERSION_DAYS = 90;
 
 /** The document worker's memory (ARCHITECTURE.md, "Evidence", says how it was measured). */
 export const DOCUMENT_WORKER_MEMORY_MB = 1536;
@@ -272,13 +278,35 @@ export class EsignStack extends Stack {
       });
     }
 
+    // Who read or wrote which object, as S3 records it (server access logs), kept a year.
+    const accessLogBucket = new Bucket(this, 'DocumentAccessLogs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(DOCUMENT_ACCESS_LOG_DAYS) }],
+      removalPolicy: keep,
+      autoDeleteObjects: !config.deletionProtection,
+    });
+    acceptFinding(
+      accessLogBucket,
+      'S1',
+      "This bucket receives the documents bucket's access logs; logging its own accesses into itself would loop.",
+    );
     const bucket = new Bucket(this, 'Documents', {
       encryption: BucketEncryption.S3_MANAGED,
       versioned: true,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+      serverAccessLogsBucket: accessLogBucket,
+      serverAccessLogsPrefix: 'documents/',
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        // No function deletes or overwrites an object; a version replaced or deleted by hand (an
+        // operator's mistake, README "Backups and restore") stays restorable this long.
+        { noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS) },
+      ],
       removalPolicy: keep,
       // A dev stack is disposable; elsewhere signed documents outlive the stack.
       autoDeleteObjects: !config.deletionProtection,
@@ -336,6 +364,27 @@ export class EsignStack extends Stack {
       // Every method added to this API, now or by later endpoint groups, needs a key by default.
       defaultMethodOptions: { authorizer, apiKeyRequired: true },
     });
+    acceptFinding(
+      api,
+      'APIG2',
+      "Bodies are checked by the handlers' zod schemas, which answer in the API's own error body (BlueInk's wire format); an API Gateway validator would answer first, in its own shape.",
+    );
+    acceptFinding(
+      api,
+      'COG4',
+      "Callers authenticate with API keys (BlueInk's `Authorization: Token` scheme), checked by the Lambda request authorizer; the service has no Cognito users. Public routes are accepted one by one below.",
+    );
+    if (!accessLogs)
+      acceptFinding(
+        api.deploymentStage,
+        'APIG1',
+        'Access logs need the account-wide API Gateway CloudWatch role, which this stack creates only when the operator asks (-c accessLogging=true); every function logs each request it serves with its request id meanwhile.',
+      );
+    acceptFinding(
+      api.deploymentStage,
+      'APIG6',
+      "Execution logging needs the same account-wide role; every route is a Lambda proxy whose function logs the request and any error, and the API's 5xx count has an alarm.",
+    );
 
     for (const error of GATEWAY_ERRORS) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json', ...error.headers };
@@ -597,6 +646,11 @@ export class EsignStack extends Stack {
       retentionPeriod: Duration.days(14),
     });
     notifier.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(mailEventFailures) });
+    acceptFinding(
+      mailEventFailures,
+      'SQS3',
+      "This queue is itself the failure destination of the mail events' asynchronous invocations, with its own alarm below; nothing consumes it, so it has no dead-letter queue of its own.",
+    );
     for (const [id, queue, what] of [
       [
         'NotificationDeadLettersAlarm',
@@ -640,6 +694,11 @@ export class EsignStack extends Stack {
       removalPolicy: keep,
     });
     (stripeSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    acceptFinding(
+      stripeSecret,
+      'SMG4',
+      "Stripe issues and rolls these keys in its own dashboard; the operator puts the new ones here, which no rotation function could do for Stripe.",
+    );
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
     stripeSecret.grantRead(publicPages.fn);
 
@@ -669,6 +728,11 @@ export class EsignStack extends Stack {
       removalPolicy: keep,
     });
     (sealSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    acceptFinding(
+      sealSecret,
+      'SMG4',
+      'A seal certificate with its key, renewed by the operator when the certificate nears its end (npm run admin -- seal-install-cert); a rotation schedule cannot renew a certificate.',
+    );
     // The seal key itself stays in KMS (shared/adapters/sealing/kms-seal-identity.ts): the worker
     // may Sign with it and read its public key, nothing more. Kept whatever the stage: a seal key
     // deleted with a stack would orphan the certificate an operator had a CA issue for it. Its
@@ -689,6 +753,11 @@ export class EsignStack extends Stack {
       removalPolicy: keep,
     });
     (sealChainSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+    acceptFinding(
+      sealChainSecret,
+      'SMG4',
+      "Public certificates only (the KMS seal key's chain), replaced by the operator with the next certificate; nothing secret in it to rotate.",
+    );
     const documentWorker = new ApiFunction(this, 'DocumentWorkerFunction', {
       name: 'document-worker',
       config,
@@ -721,6 +790,11 @@ export class EsignStack extends Stack {
         removalPolicy: keep,
       });
       (tsaSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+      acceptFinding(
+        tsaSecret,
+        'SMG4',
+        "Credentials issued by the timestamp authorities' own accounts; the operator replaces them when the authority does, which no rotation function could.",
+      );
       documentWorker.fn.addEnvironment('TSA_SECRET_ID', tsaSecret.secretArn);
       tsaSecret.grantRead(documentWorker.fn);
     }
@@ -750,6 +824,16 @@ export class EsignStack extends Stack {
           `arn:${this.partition}:secretsmanager:${this.region}:${this.account}:secret:${sealAccountPatterns(sealName).chain}`,
         ],
       }),
+    );
+    acceptFinding(
+      documentWorker,
+      'IAM5[Resource::arn:<AWS::Partition>:kms:<AWS::Region>:<AWS::AccountId>:key/*]',
+      "Accounts' own seal keys are made by the operator after deploy, so their ids are unknown here; the statement's condition limits it to keys under this stage's account-seal aliases, and to Sign and GetPublicKey.",
+    );
+    acceptFinding(
+      documentWorker,
+      `IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${sealAccountPatterns(sealName).chain}]`,
+      "Accounts' seal certificate chains (public certificates), one secret per account made by the operator, named under this stage's prefix; read only.",
     );
     // Receive, delete and ChangeMessageVisibility (which schedules retries).
     documentJobs.grantConsumeMessages(documentWorker.fn);
@@ -798,6 +882,11 @@ export class EsignStack extends Stack {
       const resource = api.root.addResource(route.resource);
       const integration = target.integration();
       const open = { authorizationType: AuthorizationType.NONE, apiKeyRequired: false };
+      acceptFinding(
+        resource,
+        'APIG4',
+        `Public by design: /${route.resource} serves people without an API key (signing pages with unguessable expiring link and session tokens, the public verify page, smart-link forms, Stripe's signed webhook), rate-limited per address by the WAF.`,
+      );
       resource.addMethod('ANY', integration, open);
       resource.addResource('{proxy+}').addMethod('ANY', integration, open);
       served(route.fn, resource.path);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   ArnFormat,
   AssetHashType,
+  type CfnElement,
   type BundlingOptions,
   BundlingOutput,
   DockerImage,
@@ -15,7 +16,7 @@ import {
 } from 'aws-cdk-lib';
 import { Integration, IntegrationType, type IRestApi, type IUsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -34,6 +35,7 @@ import {
   REPO_ROOT,
   type TLambdaName,
 } from '../bundling';
+import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 
 export type TAccess = 'read' | 'readWrite';
@@ -133,8 +135,17 @@ export class ApiFunction extends Construct {
       removalPolicy: config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
+    // The function's own role, writing to its own log group only: not the AWS managed basic
+    // execution policy, which lets a function create and write any log group of the account.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${functionName}`,
+    });
+    this.logGroup.grantWrite(role);
+
     this.fn = new LambdaFunction(this, 'Function', {
       functionName,
+      role,
       description: props.description,
       code: lambdaCode(props.name),
       handler: `${LAMBDA_ENTRY_NAME}.handler`,
@@ -154,6 +165,12 @@ export class ApiFunction extends Construct {
       },
     });
 
+    acceptFinding(
+      this.fn,
+      'L1',
+      'Node.js 22 is a supported LTS runtime and the one the bundles are built for (esbuild target); a newer runtime is a deliberate upgrade, tested with the pinned AWS SDK first.',
+    );
+
     this.arnByName = stack.formatArn({
       service: 'lambda',
       resource: 'function',
@@ -165,6 +182,12 @@ export class ApiFunction extends Construct {
   grantTable(table: ITable, access: TAccess): void {
     if (access === 'read') table.grantReadData(this.fn);
     else table.grantReadWriteData(this.fn);
+    const tableId = Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement);
+    acceptFinding(
+      this,
+      `IAM5[Resource::<${tableId}.Arn>/index/*]`,
+      "The indexes of this service's one table (shared/adapters/dynamodb/table.ts), which list queries pick at run time; no other table is reachable.",
+    );
   }
 
   /**
@@ -174,6 +197,17 @@ export class ApiFunction extends Construct {
   grantBucket(bucket: IBucket, access: TAccess): void {
     bucket.grantRead(this.fn);
     if (access === 'readWrite') bucket.grantPut(this.fn);
+    const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+    const why =
+      "Objects of the documents bucket only, keyed by account and bundle ids made at run time; the grant's read actions are CDK's read set (get, list, bucket location), and no function may delete.";
+    for (const finding of [
+      `Resource::<${bucketId}.Arn>/*`,
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+      ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
+    ])
+      acceptFinding(this, `IAM5[${finding}]`, why);
   }
 
   grantSend(queue: IQueue): void {

@@ -1,16 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
 import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '../../infra/public-path-limits';
 import { QUEUES } from '../../infra/queues';
 import {
+  DOCUMENT_ACCESS_LOG_DAYS,
   DOCUMENT_WORKER_MEMORY_MB,
   EsignStack,
   gatewayErrorTemplate,
+  NONCURRENT_VERSION_DAYS,
   RETRY_AFTER_SECONDS,
 } from '../../infra/stack';
 import {
@@ -42,15 +47,17 @@ const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'
 
 let dev: Template;
 let prod: Template;
+let devStack: EsignStack;
+let prodStack: EsignStack;
 const TSA_URLS = ['https://timestamp.example.com/tsa', 'https://tsa.example.org/'];
 
 // Template.fromStack also refuses a template with a dependency cycle, which synth alone lets
 // through and CloudFormation rejects at deploy time (see ApiFunction.arnByName).
 beforeAll(() => {
   const app = new App({ context: cdkJson.context });
-  const devStack = new EsignStack(app, 'Esign-dev', { config: stageConfig('dev') });
+  devStack = new EsignStack(app, 'Esign-dev', { config: stageConfig('dev') });
   // prod as an operator would run it: seals stamped by two public timestamp authorities.
-  const prodStack = new EsignStack(app, 'Esign-prod', {
+  prodStack = new EsignStack(app, 'Esign-prod', {
     config: stageConfig('prod', (key) => (key === 'tsaUrls' ? TSA_URLS.join(',') : undefined)),
   });
   dev = Template.fromStack(devStack);
@@ -490,6 +497,36 @@ describe('documents bucket', () => {
         ]),
       },
     });
+  });
+
+  it('keeps replaced and deleted versions restorable, and logs every access to a bucket of its own', () => {
+    for (const template of [dev, prod]) {
+      const buckets = template.findResources('AWS::S3::Bucket', {
+        Properties: { VersioningConfiguration: { Status: 'Enabled' } },
+      });
+      expect(Object.keys(buckets)).toHaveLength(1);
+      const documents = Object.values(buckets)[0]!.Properties as {
+        LifecycleConfiguration: { Rules: Record<string, unknown>[] };
+        LoggingConfiguration: { DestinationBucketName: { Ref: string }; LogFilePrefix: string };
+      };
+      expect(documents.LifecycleConfiguration.Rules).toContainEqual(
+        expect.objectContaining({
+          NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+          Status: 'Enabled',
+        }),
+      );
+      // No rule expires current versions: a signed document stays until someone deletes it.
+      for (const rule of documents.LifecycleConfiguration.Rules)
+        expect(rule).not.toHaveProperty('ExpirationInDays');
+      const logs = resources(template)[documents.LoggingConfiguration.DestinationBucketName.Ref]!;
+      expect(logs.Type).toBe('AWS::S3::Bucket');
+      expect(logs.Properties).toMatchObject({
+        LifecycleConfiguration: {
+          Rules: [{ ExpirationInDays: DOCUMENT_ACCESS_LOG_DAYS, Status: 'Enabled' }],
+        },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+      });
+    }
   });
 
   it('outlives a prod stack', () => {
@@ -1217,5 +1254,56 @@ describe('envelope templates and portal smart links', () => {
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
       TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
     });
+  });
+});
+
+/** Every acceptance recorded in the tree: rule id → reason, with where it was made. */
+function acceptances(root: IConstruct): { path: string; rule: string; reason: string }[] {
+  return root.node.findAll().flatMap((c) =>
+    c.node.metadata
+      .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((m) =>
+        Object.entries(m.data as Record<string, string>).map(([rule, reason]) => ({
+          path: c.node.path,
+          rule: rule.replace(/^annotation::/i, ''),
+          reason,
+        })),
+      ),
+  );
+}
+
+// AWS's own rules on the synthesized stack: cdk-nag's AwsSolutions pack finds nothing that is not
+// accepted on purpose, in both stages, and every acceptance says why (infra/nag.ts).
+describe('cdk-nag (AwsSolutions)', () => {
+  it.each(['dev', 'prod'] as const)(
+    'finds nothing unaccepted in the %s stack',
+    (stage) => {
+      const report = new AwsSolutionsChecks().validateScope(stage === 'dev' ? devStack : prodStack);
+      expect(
+        report.violations.map(
+          (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+        ),
+      ).toEqual([]);
+      expect(report.success).toBe(true);
+    },
+    120_000,
+  );
+
+  it('is live: a bucket made without care is reported', () => {
+    const stack = new Stack(new App(), 'Careless');
+    new Bucket(stack, 'Loose');
+    const rules = new AwsSolutionsChecks().validateScope(stack).violations.map((v) => v.ruleName);
+    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-S1', 'AwsSolutions-S10']));
+  });
+
+  it('accepts each finding with a reason a reviewer can weigh', () => {
+    const found = acceptances(prodStack);
+    expect(found.length).toBeGreaterThan(10);
+    for (const a of found) {
+      expect(a.rule, a.path).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(a.reason.length, `${a.path} ${a.rule}`).toBeGreaterThanOrEqual(80);
+    }
+    // No blanket acceptance: nothing is accepted for the whole stack or app.
+    expect(found.filter((a) => !a.path.includes('/'))).toEqual([]);
   });
 });
