@@ -41,6 +41,7 @@ import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../shared/adap
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
+import { Operations } from './constructs/operations';
 import { acceptFinding } from './nag';
 import { queueWithDeadLetters } from './constructs/queue';
 import {
@@ -892,6 +893,21 @@ export class EsignStack extends Stack {
       served(route.fn, resource.path);
     }
     for (const [fn, paths] of invokePaths) functions[fn].allowInvokeFrom(api, config.stage, paths);
+
+    // Last: the alarms watch every function made above, and every alarm acts on one topic.
+    const operations = new Operations(this, 'Operations', {
+      stage: config.stage,
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+      api,
+      table,
+      queues: [
+        { what: 'Webhook deliveries', queue: webhookQueue },
+        { what: 'Notifications', queue: notifications },
+        { what: 'Document jobs', queue: documentJobs },
+      ],
+    });
+    operations.finish();
+    new CfnOutput(this, 'AlarmTopicArn', { value: operations.topic.topicArn });
 
     new CfnOutput(this, 'ApiUrl', { value: api.urlForPath(`/${API_PREFIX.join('/')}/`) });
     new CfnOutput(this, 'TableName', { value: table.tableName });

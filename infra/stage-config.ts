@@ -56,6 +56,8 @@ export interface TStageConfig {
    * an archive timestamp follow it) or B-T (its own timestamp only).
    */
   padesLevel: TPadesLevel;
+  /** Where alarms are mailed (an email subscription of the alarm topic); none: subscribe yourself. */
+  alarmEmail?: string;
 }
 
 export const PADES_LEVELS = ['B-T', 'B-LTA'] as const;
@@ -132,6 +134,7 @@ export const CONTEXT_KEYS = {
   webhookDispatcherConcurrency: 'webhookConcurrency',
   tsaUrls: 'tsaUrls',
   padesLevel: 'padesLevel',
+  alarmEmail: 'alarmEmail',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -260,5 +263,18 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
     ),
     tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
     padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
+    ...emailFrom(read, CONTEXT_KEYS.alarmEmail),
   };
+}
+
+// An address, not a list or a name: SNS mails exactly what it is given.
+const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
+
+function emailFrom(read: TContextReader, key: string): { alarmEmail?: string } {
+  const value = read(key);
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'string' || !EMAIL.test(value.trim())) {
+    throw new Error(`Context "${key}" must be one email address, e.g. ops@example.org`);
+  }
+  return { alarmEmail: value.trim() };
 }
