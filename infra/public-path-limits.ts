@@ -15,6 +15,8 @@ export const PUBLIC_PATH_GROUPS: ReadonlyArray<{ name: string; prefixes: readonl
   { name: 'Preparation', prefixes: ['/prepare/'] },
   // The public verification page and its check.
   { name: 'Verification', prefixes: ['/verify'] },
+  // Smart links: a public form that starts a bundle (each template also has counters of its own).
+  { name: 'Portal', prefixes: ['/portal/'] },
 ];
 
 /** Over the limit, these get the API's JSON error body; every other path a short page. */

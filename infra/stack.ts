@@ -42,8 +42,8 @@ import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import { Operations } from './constructs/operations';
-import { acceptFinding } from './nag';
 import { queueWithDeadLetters } from './constructs/queue';
+import { acceptFinding } from './nag';
 import {
   PUBLIC_API_PREFIXES,
   PUBLIC_PATH_GROUPS,
@@ -167,6 +167,16 @@ export function gatewayErrorTemplate(code: TErrorCode, message?: string): string
  * page elsewhere (one rule can answer with one body only). Retry-After is the window: WAF cannot
  * compute when an address's count falls back.
  */
+/**
+ * AWS's managed rule groups after the limits: common web exploits and known bad inputs. Rules
+ * listed in countOnly are counted, not enforced: SizeRestrictions_BODY blocks bodies over 8 KB,
+ * and documents arrive as base64 in the body (up to 10 MB).
+ */
+export const MANAGED_RULE_GROUPS: ReadonlyArray<{ name: string; countOnly: readonly string[] }> = [
+  { name: 'AWSManagedRulesCommonRuleSet', countOnly: ['SizeRestrictions_BODY'] },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] },
+];
+
 function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL {
   const { requestsPerWindow, windowSeconds } = config.publicPathLimits;
   // The path WAF sees includes the stage (the execute-api URL); decoded and with repeated
@@ -223,7 +233,8 @@ function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL 
   const next = counting.length;
   return new CfnWebACL(scope, 'PublicPathLimits', {
     scope: 'REGIONAL',
-    description: 'Per-address limits on the signer session, preparation and verification paths',
+    description:
+      'Per-address limits on the public token paths, then AWS managed common and known-bad-input rules',
     defaultAction: { allow: {} },
     customResponseBodies: {
       json: { contentType: 'APPLICATION_JSON', content: PUBLIC_PATH_LIMITED_ANSWERS.json },
@@ -245,6 +256,28 @@ function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL 
         action: block('page'),
         visibilityConfig: visibility('PublicPageOverLimit'),
       },
+      ...MANAGED_RULE_GROUPS.map(
+        (group, i): CfnWebACL.RuleProperty => ({
+          name: group.name,
+          priority: next + 2 + i,
+          statement: {
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name: group.name,
+              ...(group.countOnly.length > 0
+                ? {
+                    ruleActionOverrides: group.countOnly.map((name) => ({
+                      name,
+                      actionToUse: { count: {} },
+                    })),
+                  }
+                : {}),
+            },
+          },
+          overrideAction: { none: {} },
+          visibilityConfig: visibility(group.name),
+        }),
+      ),
     ],
     visibilityConfig: visibility('public-path-limits'),
   });
@@ -416,11 +449,19 @@ export class EsignStack extends Stack {
     const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
     const publicBaseUrl = `${apiOrigin}/${config.stage}`;
 
-    const publicPathLimits = publicPathLimitsAcl(this, config);
-    new CfnWebACLAssociation(this, 'PublicPathLimitsAssociation', {
-      resourceArn: api.deploymentStage.stageArn,
-      webAclArn: publicPathLimits.attrArn,
-    });
+    if (config.waf) {
+      const publicPathLimits = publicPathLimitsAcl(this, config);
+      new CfnWebACLAssociation(this, 'PublicPathLimitsAssociation', {
+        resourceArn: api.deploymentStage.stageArn,
+        webAclArn: publicPathLimits.attrArn,
+      });
+    } else {
+      acceptFinding(
+        api.deploymentStage,
+        'APIG3',
+        "The operator turned this stack's WAF off (-c waf=false) for a stage fronted by a WAF of its own; the public paths then have no per-address limits here.",
+      );
+    }
 
     // Keyed endpoint functions read their usage plan for the X-RateLimit-* headers of every
     // answer (shared/http/api-handler.ts); the public signing function has no key to report on.
@@ -698,7 +739,7 @@ export class EsignStack extends Stack {
     acceptFinding(
       stripeSecret,
       'SMG4',
-      "Stripe issues and rolls these keys in its own dashboard; the operator puts the new ones here, which no rotation function could do for Stripe.",
+      'Stripe issues and rolls these keys in its own dashboard; the operator puts the new ones here, which no rotation function could do for Stripe.',
     );
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
     stripeSecret.grantRead(publicPages.fn);

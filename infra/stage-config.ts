@@ -56,6 +56,12 @@ export interface TStageConfig {
    * an archive timestamp follow it) or B-T (its own timestamp only).
    */
   padesLevel: TPadesLevel;
+  /**
+   * The WAF web ACL on the API stage (AWS's managed common and known-bad-input rules, and the
+   * per-address limits on the public token paths). Off only for a stage that fronts the API
+   * with a WAF of its own: without it, nothing limits guessing at the public paths per address.
+   */
+  waf: boolean;
   /** Where alarms are mailed (an email subscription of the alarm topic); none: subscribe yourself. */
   alarmEmail?: string;
 }
@@ -111,6 +117,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   webhookDispatcherConcurrency: 10,
   tsaUrls: [],
   padesLevel: 'B-LTA',
+  waf: true,
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
@@ -135,6 +142,7 @@ export const CONTEXT_KEYS = {
   tsaUrls: 'tsaUrls',
   padesLevel: 'padesLevel',
   alarmEmail: 'alarmEmail',
+  waf: 'waf',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -263,6 +271,7 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
     ),
     tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
     padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
+    waf: booleanFrom(read, CONTEXT_KEYS.waf, base.waf),
     ...emailFrom(read, CONTEXT_KEYS.alarmEmail),
   };
 }

@@ -5,9 +5,9 @@ import path from 'node:path';
 import {
   ArnFormat,
   AssetHashType,
-  type CfnElement,
   type BundlingOptions,
   BundlingOutput,
+  type CfnElement,
   DockerImage,
   Duration,
   type ILocalBundling,

@@ -148,7 +148,9 @@ export class Operations extends Construct {
           }),
           new GraphWidget({
             title: 'Function throttles',
-            left: functions.map((f) => f.fn.metricThrottles({ period: fiveMinutes, label: f.fn.functionName })),
+            left: functions.map((f) =>
+              f.fn.metricThrottles({ period: fiveMinutes, label: f.fn.functionName }),
+            ),
           }),
         ],
         [

@@ -66,6 +66,14 @@ describe('per-address limits on the public token paths', () => {
     expect((await from('127.0.0.3', 'POST', '/sign/api/session', { token: 'x' })).status).not.toBe(429);
   });
 
+  it('limits smart-link portal pages per address, apart from the other groups', async () => {
+    const open = () => from('127.0.0.5', 'GET', '/portal/E-00000000');
+    const statuses = await times(LIMIT, open);
+    expect(statuses.every((s) => s !== 429)).toBe(true);
+    expectLimited(await open(), 'page');
+    expect((await from('127.0.0.5', 'POST', '/verify/api/check', {})).status).not.toBe(429);
+  });
+
   it('limits the public verification check', async () => {
     const check = () => from('127.0.0.4', 'POST', '/verify/api/check', {});
     const statuses = await times(LIMIT, check);

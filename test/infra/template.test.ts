@@ -16,6 +16,7 @@ import {
   DOCUMENT_WORKER_MEMORY_MB,
   EsignStack,
   gatewayErrorTemplate,
+  MANAGED_RULE_GROUPS,
   NONCURRENT_VERSION_DAYS,
   RETRY_AFTER_SECONDS,
 } from '../../infra/stack';
@@ -374,7 +375,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
         labels: r.RuleLabels,
       })),
     ).toEqual(
-      [['/dev/sign/api/session'], ['/dev/prepare/'], ['/dev/verify']].map((prefixes) => ({
+      [['/dev/sign/api/session'], ['/dev/prepare/'], ['/dev/verify'], ['/dev/portal/']].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,
         window: windowSeconds,
@@ -385,10 +386,50 @@ describe('per-address limits on the public token paths (WAF)', () => {
     );
   });
 
+  it("runs AWS's managed common and known-bad-input rules after the limits, counting only the body size rule", () => {
+    const rules = rulesOf(webAcls()[0]![1]);
+    const managed = rules.filter((r) => r.Statement.ManagedRuleGroupStatement);
+    expect(
+      managed.map((r) => ({
+        name: r.Statement.ManagedRuleGroupStatement.Name,
+        vendor: r.Statement.ManagedRuleGroupStatement.VendorName,
+        overrides: r.Statement.ManagedRuleGroupStatement.RuleActionOverrides ?? [],
+        action: r.OverrideAction,
+      })),
+    ).toEqual([
+      {
+        name: 'AWSManagedRulesCommonRuleSet',
+        vendor: 'AWS',
+        // Documents come as base64 bodies of up to 10 MB: the 8 KB body rule may only count.
+        overrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+        action: { None: {} },
+      },
+      { name: 'AWSManagedRulesKnownBadInputsRuleSet', vendor: 'AWS', overrides: [], action: { None: {} } },
+    ]);
+    const lastLimit = Math.max(
+      ...rules.filter((r) => !r.Statement.ManagedRuleGroupStatement).map((r) => r.Priority),
+    );
+    for (const r of managed) expect(r.Priority).toBeGreaterThan(lastLimit);
+    expect(MANAGED_RULE_GROUPS.map((g) => g.name)).toEqual(managed.map((r) => r.Name));
+  });
+
+  it('leaves the WAF out only when the stage says so (-c waf=false)', () => {
+    expect(stageConfig('dev').waf).toBe(true);
+    const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new EsignStack(app, 'Esign-nowaf', {
+      config: stageConfig('nowaf', (key) => (key === 'waf' ? 'false' : undefined)),
+    });
+    const bare = Template.fromStack(stack);
+    bare.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    bare.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    // cdk-nag's WAF rule is then accepted on the stage, with the reason.
+    expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
+  }, 120_000);
+
   it('blocks labelled requests with 429 and Retry-After: the JSON error body on API paths, a page elsewhere', () => {
     const acl = webAcls()[0]![1];
     const rules = rulesOf(acl);
-    const blocks = rules.filter((r) => r.Action.Block);
+    const blocks = rules.filter((r) => r.Action?.Block);
     expect(blocks).toHaveLength(2);
     const rateMax = Math.max(...rules.filter((r) => r.Statement.RateBasedStatement).map((r) => r.Priority));
     for (const block of blocks) {
