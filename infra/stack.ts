@@ -12,7 +12,9 @@ import {
   RequestAuthorizer,
   ResponseType,
   RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -22,6 +24,8 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import {
   BlockPublicAccess,
   Bucket,
@@ -51,7 +55,7 @@ import {
   PUBLIC_PATH_LIMITED_LABEL,
 } from './public-path-limits';
 import { QUEUES } from './queues';
-import type { TStageConfig } from './stage-config';
+import type { TCustomDomain, TStageConfig } from './stage-config';
 
 export interface EsignStackProps extends StackProps {
   config: TStageConfig;
@@ -168,6 +172,42 @@ export function gatewayErrorTemplate(code: TErrorCode, message?: string): string
  * compute when an address's count falls back.
  */
 /**
+ * The API on the operator's domain, the stage mapped at its root (TLS 1.2 or later), with the
+ * operator's ACM certificate, or a new one validated in their Route 53 zone, which then also gets
+ * the alias record. Answers the domain's origin.
+ */
+function customDomainOf(scope: Construct, api: RestApi, domain: TCustomDomain): string {
+  const zone =
+    'hostedZoneId' in domain
+      ? HostedZone.fromHostedZoneAttributes(scope, 'DomainZone', {
+          hostedZoneId: domain.hostedZoneId,
+          zoneName: domain.hostedZoneName,
+        })
+      : undefined;
+  const certificate =
+    'certificateArn' in domain
+      ? Certificate.fromCertificateArn(scope, 'DomainCertificate', domain.certificateArn)
+      : new Certificate(scope, 'DomainCertificate', {
+          domainName: domain.domainName,
+          validation: CertificateValidation.fromDns(zone),
+        });
+  const name = api.addDomainName('Domain', {
+    domainName: domain.domainName,
+    certificate,
+    endpointType: EndpointType.REGIONAL,
+    securityPolicy: SecurityPolicy.TLS_1_2,
+  });
+  if (zone) {
+    new ARecord(scope, 'DomainRecord', {
+      zone,
+      recordName: domain.domainName,
+      target: RecordTarget.fromAlias(new ApiGatewayDomain(name)),
+    });
+  }
+  return `https://${domain.domainName}`;
+}
+
+/**
  * AWS's managed rule groups after the limits: common web exploits and known bad inputs. Rules
  * listed in countOnly are counted, not enforced: SizeRestrictions_BODY blocks bodies over 8 KB,
  * and documents arrive as base64 in the body (up to 10 MB).
@@ -181,21 +221,26 @@ function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL 
   const { requestsPerWindow, windowSeconds } = config.publicPathLimits;
   // The path WAF sees includes the stage (the execute-api URL); decoded and with repeated
   // slashes collapsed, as API Gateway routes it.
-  const startsWith = (prefix: string): CfnWebACL.StatementProperty => ({
+  const startsWith = (path: string): CfnWebACL.StatementProperty => ({
     byteMatchStatement: {
       fieldToMatch: { uriPath: {} },
       positionalConstraint: 'STARTS_WITH',
-      searchString: `/${config.stage}${prefix}`,
+      searchString: path,
       textTransformations: [
         { priority: 0, type: 'URL_DECODE' },
         { priority: 1, type: 'NORMALIZE_PATH' },
       ],
     },
   });
-  const anyOf = (prefixes: readonly string[]): CfnWebACL.StatementProperty =>
-    prefixes.length === 1
-      ? startsWith(prefixes[0]!)
-      : { orStatement: { statements: prefixes.map(startsWith) } };
+  // On a custom domain the stage is mapped at the root, so the same path arrives without it.
+  const pathsOf = (prefix: string) =>
+    config.customDomain ? [`/${config.stage}${prefix}`, prefix] : [`/${config.stage}${prefix}`];
+  const anyOf = (prefixes: readonly string[]): CfnWebACL.StatementProperty => {
+    const paths = prefixes.flatMap(pathsOf);
+    return paths.length === 1
+      ? startsWith(paths[0]!)
+      : { orStatement: { statements: paths.map(startsWith) } };
+  };
   const visibility = (name: string): CfnWebACL.VisibilityConfigProperty => ({
     cloudWatchMetricsEnabled: true,
     metricName: `esign-${config.stage}-${name}`,
@@ -446,8 +491,10 @@ export class EsignStack extends Stack {
     // endpoint builds its absolute URLs (Link headers, smart links) on it too, never on the
     // client's Host header. Built from the API's id alone: a reference to its stage would close a
     // dependency cycle (see above).
-    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
-    const publicBaseUrl = `${apiOrigin}/${config.stage}`;
+    const executeApiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    // On the operator's domain the stage is mapped at the root: links say https://<domain>/sign/….
+    const domainOrigin = config.customDomain ? customDomainOf(this, api, config.customDomain) : undefined;
+    const publicBaseUrl = domainOrigin ?? `${executeApiOrigin}/${config.stage}`;
 
     if (config.waf) {
       const publicPathLimits = publicPathLimitsAcl(this, config);
@@ -606,7 +653,7 @@ export class EsignStack extends Stack {
     // The signing page's pdf.js fetches documents over 4 MB straight from their presigned links.
     bucket.addCorsRule({
       allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
-      allowedOrigins: [apiOrigin],
+      allowedOrigins: domainOrigin ? [domainOrigin, executeApiOrigin] : [executeApiOrigin],
       allowedHeaders: ['*'],
       maxAge: 3600,
     });
@@ -950,7 +997,11 @@ export class EsignStack extends Stack {
     operations.finish();
     new CfnOutput(this, 'AlarmTopicArn', { value: operations.topic.topicArn });
 
-    new CfnOutput(this, 'ApiUrl', { value: api.urlForPath(`/${API_PREFIX.join('/')}/`) });
+    new CfnOutput(this, 'ApiUrl', {
+      value: domainOrigin
+        ? `${domainOrigin}/${API_PREFIX.join('/')}/`
+        : api.urlForPath(`/${API_PREFIX.join('/')}/`),
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'UsagePlanId', { value: usagePlan.usagePlanId });

@@ -62,9 +62,19 @@ export interface TStageConfig {
    * with a WAF of its own: without it, nothing limits guessing at the public paths per address.
    */
   waf: boolean;
+  /**
+   * The API and the public pages on a domain of the operator's (signing links, smart links and
+   * Link headers use it): with the ARN of an ACM certificate for it in the stack's region, or a
+   * Route 53 hosted zone that the stack validates a new certificate in and adds the record to.
+   */
+  customDomain?: TCustomDomain;
   /** Where alarms are mailed (an email subscription of the alarm topic); none: subscribe yourself. */
   alarmEmail?: string;
 }
+
+export type TCustomDomain =
+  | { domainName: string; certificateArn: string }
+  | { domainName: string; hostedZoneId: string; hostedZoneName: string };
 
 export const PADES_LEVELS = ['B-T', 'B-LTA'] as const;
 export type TPadesLevel = (typeof PADES_LEVELS)[number];
@@ -143,6 +153,10 @@ export const CONTEXT_KEYS = {
   padesLevel: 'padesLevel',
   alarmEmail: 'alarmEmail',
   waf: 'waf',
+  domainName: 'domainName',
+  certificateArn: 'certificateArn',
+  hostedZoneId: 'hostedZoneId',
+  hostedZoneName: 'hostedZoneName',
 } as const;
 
 const LOG_LEVELS: readonly TLogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -273,7 +287,42 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
     padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
     waf: booleanFrom(read, CONTEXT_KEYS.waf, base.waf),
     ...emailFrom(read, CONTEXT_KEYS.alarmEmail),
+    ...customDomainFrom(read),
   };
+}
+
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+function customDomainFrom(read: TContextReader): { customDomain?: TCustomDomain } {
+  const text = (key: string) => {
+    const v = read(key);
+    return v === undefined || v === null || v === '' ? undefined : String(v).trim();
+  };
+  const domainName = text(CONTEXT_KEYS.domainName)?.toLowerCase();
+  const certificateArn = text(CONTEXT_KEYS.certificateArn);
+  const hostedZoneId = text(CONTEXT_KEYS.hostedZoneId);
+  const hostedZoneName = text(CONTEXT_KEYS.hostedZoneName)?.toLowerCase().replace(/\.$/, '');
+  if (!domainName) {
+    if (certificateArn || hostedZoneId || hostedZoneName)
+      throw new Error('Context "domainName" is needed with a certificate or a hosted zone');
+    return {};
+  }
+  if (!DOMAIN_NAME.test(domainName))
+    throw new Error(`Context "domainName" must be a host name such as sign.example.org, got "${domainName}"`);
+  if (certificateArn) {
+    if (!CERTIFICATE_ARN.test(certificateArn))
+      throw new Error('Context "certificateArn" must be the ARN of an ACM certificate (arn:aws:acm:…)');
+    return { customDomain: { domainName, certificateArn } };
+  }
+  if (hostedZoneId && hostedZoneName) {
+    if (domainName !== hostedZoneName && !domainName.endsWith(`.${hostedZoneName}`))
+      throw new Error(`Context "domainName" ${domainName} is not in the hosted zone ${hostedZoneName}`);
+    return { customDomain: { domainName, hostedZoneId, hostedZoneName } };
+  }
+  throw new Error(
+    'Context "domainName" needs "certificateArn" (an ACM certificate for it in the stack\'s region) or "hostedZoneId" and "hostedZoneName" (a Route 53 zone to validate a new one in)',
+  );
 }
 
 // An address, not a list or a name: SNS mails exactly what it is given.

@@ -1318,6 +1318,73 @@ function acceptances(root: IConstruct): { path: string; rule: string; reason: st
   );
 }
 
+describe('a custom domain', () => {
+  const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9';
+  const withDomain = (extra: Record<string, string>) => {
+    // Not bundled (an empty bundling-stacks list): only the template is read.
+    const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+    const read = (key: string) => ({ domainName: 'sign.example.org', ...extra })[key];
+    const stack = new EsignStack(app, 'Esign-site', { config: stageConfig('site', read) });
+    return { stack, template: Template.fromStack(stack) };
+  };
+
+  it('puts the API and the pages on it, and every link the service writes uses it', () => {
+    const { stack, template } = withDomain({ certificateArn: CERT });
+    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'sign.example.org',
+      RegionalCertificateArn: CERT,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    const stageId = logicalIdOf(template, 'AWS::ApiGateway::Stage', { StageName: 'site' });
+    template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', { Stage: { Ref: stageId } });
+    // Signing links (public pages), smart links (envelope templates), Link headers (every endpoint).
+    for (const name of ['public-pages', 'envelope-templates', 'bundles', 'notifications-worker']) {
+      const vars = (
+        resources(template)[functionId(template, 'Esign-site', name)]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(vars.PUBLIC_BASE_URL, name).toBe('https://sign.example.org');
+    }
+    const outputs = (template.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
+    expect(outputs.ApiUrl?.Value).toBe('https://sign.example.org/api/v2/');
+    // The WAF counts the public paths as they arrive on the domain too (no stage in the path).
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]!;
+    expect(JSON.stringify(acl.Properties)).toContain('"SearchString":"/sign/api/session"');
+    expect(JSON.stringify(acl.Properties)).toContain('"SearchString":"/site/sign/api/session"');
+    expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
+  }, 120_000);
+
+  it('makes and validates the certificate in a hosted zone, and adds the alias record', () => {
+    const { template } = withDomain({ hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.org' });
+    template.hasResourceProperties('AWS::CertificateManager::Certificate', {
+      DomainName: 'sign.example.org',
+      ValidationMethod: 'DNS',
+      DomainValidationOptions: [{ DomainName: 'sign.example.org', HostedZoneId: 'Z0123456789ABCDEFGHIJ' }],
+    });
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Name: 'sign.example.org.',
+      Type: 'A',
+      HostedZoneId: 'Z0123456789ABCDEFGHIJ',
+    });
+  }, 120_000);
+
+  it('refuses a domain it cannot serve, saying what to give', () => {
+    const config = (values: Record<string, string>) => () => stageConfig('site', (key) => values[key]);
+    expect(config({ domainName: 'sign.example.org' })).toThrow(/certificateArn.*hostedZoneId/);
+    expect(config({ domainName: 'not a host', certificateArn: CERT })).toThrow(/host name/);
+    expect(config({ domainName: 'sign.example.org', certificateArn: 'arn:aws:iam::1:role/x' })).toThrow(
+      /ACM/,
+    );
+    expect(
+      config({ domainName: 'sign.example.com', hostedZoneId: 'Z1', hostedZoneName: 'example.org' }),
+    ).toThrow(/not in the hosted zone/);
+    expect(config({ certificateArn: CERT })).toThrow(/domainName/);
+    expect(stageConfig('dev').customDomain).toBeUndefined();
+  });
+});
+
 describe('operations: alarms that reach someone', () => {
   const topicOf = (template: Template) =>
     logicalIdOf(template, 'AWS::SNS::Topic', { TopicName: 'esign-dev-alarms' });
