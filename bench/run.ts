@@ -3,7 +3,7 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence, or requests) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, requests, envelope) runs that section alone: it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { TApiVsDynaliteFigures, TPhase } from './api-vs-dynalite';
 import type { TBundleFigures } from './bundles';
 import type { TBundlesApiFigures } from './bundles-api';
+import type { TEnvelopeCost } from './envelope-cost';
 import type { TEvidenceFigures } from './evidence';
 import { kb, mark, ms, table } from './format';
 import type { TRequestCostFigures } from './request-costs';
@@ -35,6 +36,7 @@ const { benchEvidence, evidenceFailed, evidenceJson, evidenceReport } = await im
 const { benchRequestCosts, requestCostsJson, requestCostsReport, REQUEST_COST_TARGETS } = await import(
   './request-costs'
 );
+const { benchEnvelopeCost, envelopeCostJson, envelopeCostReport } = await import('./envelope-cost');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -75,8 +77,9 @@ const EVIDENCE_OPTIONS = {
   levelsMaxMs: 240_000,
 } as const;
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'signing' && ONLY !== 'evidence' && ONLY !== 'requests') {
-  console.error(`bench: BENCH_ONLY=${ONLY}: only "signing", "evidence" or "requests" can run alone`);
+const ALONE = ['signing', 'evidence', 'requests', 'envelope'];
+if (ONLY !== undefined && !ALONE.includes(ONLY)) {
+  console.error(`bench: BENCH_ONLY=${ONLY}: only ${ALONE.map((a) => `"${a}"`).join(', ')} can run alone`);
   process.exit(2);
 }
 
@@ -88,6 +91,7 @@ function printReport(
   signing: TSigningFigures,
   evidence: TEvidenceFigures,
   requests: TRequestCostFigures,
+  envelope: TEnvelopeCost,
 ) {
   const out: string[] = [];
   out.push(
@@ -166,6 +170,7 @@ function printReport(
     for (const f of p.failures) out.push(`  FAILED ${name} ×${f.count}: ${f.message}`);
   }
   out.push(requestCostsReport(requests));
+  out.push(envelopeCostReport(envelope));
   out.push(bundlesApiReport(bundlesApi));
   out.push(webhooksReport(webhooks));
   out.push(signingReport(signing));
@@ -184,6 +189,7 @@ function resultsJson(
   signing: TSigningFigures,
   evidence: TEvidenceFigures,
   requests: TRequestCostFigures,
+  envelope: TEnvelopeCost,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -239,6 +245,7 @@ function resultsJson(
       post: { count: api.dbCalls.post.commands.length, commands: api.dbCalls.post.commands },
     },
     requestCosts: requestCostsJson(requests),
+    envelopeCost: envelopeCostJson(envelope),
     bundlesApi: bundlesApiJson(bundlesApi),
     webhooks: webhooksJson(webhooks),
     signing: signingJson(signing),
@@ -262,6 +269,7 @@ const signingMessage = 'bench: signing: complete with 40 fields, first page of 2
 const evidenceMessage =
   'bench: evidence: a 50-page 10 MB document rendered and sealed in fresh processes, then bundles to docs ready, ' +
   'then sealed at B-B, B-T and B-LTA beside Documenso’s signing stack…';
+const envelopeMessage = 'bench: one envelope end to end, every AWS request counted and priced…';
 const requestsMessage = 'bench: DynamoDB requests and units of a create, a retrieve and a signer finishing…';
 if (ONLY !== undefined) {
   let key: string;
@@ -272,6 +280,11 @@ if (ONLY !== undefined) {
     const signing = await benchSigning(SIGNING_OPTIONS);
     console.log(signingReport(signing));
     [key, json, failedOnly] = ['signing', signingJson(signing), signingFailed(signing)];
+  } else if (ONLY === 'envelope') {
+    console.log(envelopeMessage);
+    const envelope = await benchEnvelopeCost();
+    console.log(envelopeCostReport(envelope));
+    [key, json, failedOnly] = ['envelopeCost', envelopeCostJson(envelope), false];
   } else if (ONLY === 'requests') {
     console.log(requestsMessage);
     const requests = await benchRequestCosts();
@@ -304,6 +317,8 @@ const api = await benchApiVsDynalite({
 
 console.log(requestsMessage);
 const requests = await benchRequestCosts();
+console.log(envelopeMessage);
+const envelope = await benchEnvelopeCost();
 
 console.log('bench: bundles over the API: create under load, seeding a large account, lists…');
 const bundlesApi = await benchBundlesApi({
@@ -334,10 +349,10 @@ const signing = await benchSigning(SIGNING_OPTIONS);
 console.log(evidenceMessage);
 const evidence = await benchEvidence(EVIDENCE_OPTIONS);
 
-printReport(bundles, api, bundlesApi, webhooks, signing, evidence, requests);
+printReport(bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope);
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence, requests), null, 2)}\n`,
+  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope), null, 2)}\n`,
 );
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,

@@ -12,9 +12,28 @@ export interface TInvocation {
 
 const scope = new AsyncLocalStorage<TInvocation>();
 
+/** Told of every invocation that ends: which function, and how long it ran (ms). */
+export type TInvocationObserver = (fn: string, ms: number) => void;
+const observers = new Set<TInvocationObserver>();
+
 /** Runs `work` as an invocation of `fn`; whatever it starts belongs to that invocation too. */
 export function invoke<T>(fn: string, work: () => T): T {
-  return scope.run({ fn }, work);
+  if (observers.size === 0) return scope.run({ fn }, work);
+  const t0 = performance.now();
+  const done = () => {
+    const ms = performance.now() - t0;
+    for (const o of observers) o(fn, ms);
+  };
+  const result = scope.run({ fn }, work);
+  if (result instanceof Promise) return result.finally(done) as T;
+  done();
+  return result;
+}
+
+/** Observes invocations until the returned function is called (the bench's Lambda figures). */
+export function observeInvocations(observer: TInvocationObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
 }
 
 /** The invocation the caller runs in, if any. */
