@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { TEMPLATE_LIMITS } from '../domain/templates/doc-template';
 import { optional, zBoolean, zList, zText } from './common';
 import { zKey } from './field';
+
+export const TEMPLATE_LIMITS = { roles: 20 } as const;
 
 export const ZTemplateRoleSchema = z.object({ key: zKey(2, 12), label: optional(zText(255)) });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../domain/webhooks/webhook';
 import { optional, zBoolean, zCsv } from './common';
+import { SUBSCRIBABLE_EVENT_TYPES } from './vocabulary';
 
 /** The spec's log filters accept every event type except packet_declined (newer types too). */
 export const LOGGED_EVENT_TYPE_FILTERS = SUBSCRIBABLE_EVENT_TYPES.filter((t) => t !== 'packet_declined');

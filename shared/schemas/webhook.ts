@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { SUBSCRIBABLE_EVENT_TYPES, type TSubscribableEventType } from '../domain/webhooks/webhook';
 import { optional, zBoolean, zList, zText } from './common';
+import { SUBSCRIBABLE_EVENT_TYPES, type TSubscribableEventType } from './vocabulary';
 
 export const WEBHOOK_LIMITS = {
   url: 2048,
