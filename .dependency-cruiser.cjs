@@ -39,6 +39,30 @@ module.exports = {
       to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
     },
     {
+      name: 'schemas-stand-alone',
+      severity: 'error',
+      comment:
+        'shared/schemas declares the wire format with zod alone; the domain builds on it, so it may not build on the domain.',
+      from: { path: '^shared/schemas/' },
+      to: { path: '^(shared|functions|infra)/', pathNot: '^shared/schemas/' },
+    },
+    {
+      name: 'responses-map-domain',
+      severity: 'error',
+      comment:
+        'A response mapper turns domain objects into wire JSON: it reads the domain and the schemas, nothing else.',
+      from: { path: '^shared/responses/' },
+      to: { path: '^(shared|functions|infra)/', pathNot: '^shared/(domain|schemas|responses)/' },
+    },
+    {
+      name: 'responses-at-the-edge',
+      severity: 'error',
+      comment:
+        'Only the functions answer HTTP, so only they map to wire JSON; the rest of shared/ never needs a mapper.',
+      from: { path: '^shared/', pathNot: '^shared/responses/' },
+      to: { path: '^shared/responses/' },
+    },
+    {
       name: 'shared-not-functions',
       severity: 'error',
       comment: 'Functions and infra build on shared code, never the reverse.',

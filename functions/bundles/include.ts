@@ -8,7 +8,7 @@ import type { TEvidenceStore } from '../../shared/ports/evidence';
 import type { TBlobStore } from '../../shared/ports/files';
 import type { TSigningRecordStore } from '../../shared/ports/signing';
 import type { TClock } from '../../shared/ports/system';
-import { toEventResponse } from '../../shared/schemas/bundle-response';
+import { toEventResponse } from '../../shared/responses/bundle';
 
 const EXTRAS = ['data', 'events', 'files'] as const;
 

@@ -16,7 +16,7 @@ import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
-import { toEnvelopeTemplateResponse } from '../../shared/schemas/envelope-template';
+import { toEnvelopeTemplateResponse } from '../../shared/responses/envelope-template';
 
 /** Composition root of the envelope-templates Lambda: adapters from config, routes to use cases. */
 export function buildEnvelopeTemplatesHandler(opts: {

@@ -18,7 +18,7 @@ import { updatePacket } from '../../shared/domain/bundles/update-packet';
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
-import { toPacketResponse } from '../../shared/schemas/bundle-response';
+import { toPacketResponse } from '../../shared/responses/bundle';
 
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {

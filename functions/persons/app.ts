@@ -15,7 +15,7 @@ import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
-import { toPersonResponse } from '../../shared/schemas/person';
+import { toPersonResponse } from '../../shared/responses/person';
 
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {

@@ -30,8 +30,8 @@ import { filesByIndex, parseMultipart } from '../../shared/http/multipart';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
+import { toDocTemplateResponse } from '../../shared/responses/doc-template';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
-import { toDocTemplateResponse } from '../../shared/schemas/doc-template';
 
 /**
  * A create request as JSON, or as multipart with the JSON in a `template_request` part and the

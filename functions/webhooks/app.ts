@@ -34,14 +34,10 @@ import { listRoute } from '../../shared/http/list-route';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
-import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/schemas/webhook';
-import {
-  toWebhookDeliveryResponse,
-  toWebhookEventResponse,
-  WEBHOOK_DELIVERY_LIST_PARAMS,
-  WEBHOOK_EVENT_LIST_PARAMS,
-} from '../../shared/schemas/webhook-log';
-import { toWebhookSecretResponse } from '../../shared/schemas/webhook-secret';
+import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/responses/webhook';
+import { toWebhookDeliveryResponse, toWebhookEventResponse } from '../../shared/responses/webhook-log';
+import { toWebhookSecretResponse } from '../../shared/responses/webhook-secret';
+import { WEBHOOK_DELIVERY_LIST_PARAMS, WEBHOOK_EVENT_LIST_PARAMS } from '../../shared/schemas/webhook-log';
 
 const WEBHOOK_LIST_PARAMS = ['enabled', 'event_type', 'event_type__in'];
 const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];

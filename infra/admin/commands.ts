@@ -2,14 +2,7 @@
 // so the same code runs against the local data and a deployed stack; target.ts builds the deps,
 // main.ts turns flags into arguments and results into output.
 import type { TUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
-import type {
-  TAccount,
-  TApiKey,
-  TBrand,
-  TFeatureName,
-  TTeam,
-  TUser,
-} from '../../shared/domain/accounts/account';
+import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '../../shared/domain/accounts/account';
 import { addBrand } from '../../shared/domain/accounts/add-brand';
 import { addTeam } from '../../shared/domain/accounts/add-team';
 import { addUser } from '../../shared/domain/accounts/add-user';
@@ -26,6 +19,7 @@ import type { TBundleStore } from '../../shared/ports/bundles';
 import type { TPaymentProvider } from '../../shared/ports/payments';
 import type { TPersonStore } from '../../shared/ports/persons';
 import type { TClock, TIds } from '../../shared/ports/system';
+import type { TFeatureName } from '../../shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
 

@@ -1,13 +1,6 @@
 // Accounts, their API keys, and the request allowances counted for them.
-import type {
-  TAccount,
-  TApiKey,
-  TBrand,
-  TFeatureName,
-  TPayout,
-  TTeam,
-  TUser,
-} from '../domain/accounts/account';
+import type { TAccount, TApiKey, TBrand, TPayout, TTeam, TUser } from '../domain/accounts/account';
+import type { TFeatureName } from '../schemas/vocabulary';
 
 export interface TAccountStore {
   createAccount(account: TAccount): Promise<void>;

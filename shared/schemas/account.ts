@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { FEATURE_NAMES } from '../domain/accounts/account';
 import { zText } from './common';
+import { FEATURE_NAMES } from './vocabulary';
 
 export const ZAccountCreateSchema = z.object({
   name: zText(200).trim().min(1),

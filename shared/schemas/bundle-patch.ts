@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { isIsoDate } from '../domain/bundles/value-patterns';
 import { zBoolean, zList } from './common';
 import { zInt } from './field';
+import { isIsoDate } from './vocabulary';
 
 const days = zInt.pipe(z.number().min(0, 'Between 0 and 30 days.').max(30, 'Between 0 and 30 days.'));
 /** null clears, as the spec says for team, owner and signing_brand. */

@@ -1,39 +1,7 @@
+// The building blocks of the wire schemas, read the ways the official clients send values (form
+// bodies, DRF booleans, "" for absent). Checking input against a schema and raising the API's
+// ValidationError is the domain's (shared/domain/parse-input.ts): the schemas import nothing of it.
 import * as z from 'zod';
-import { type TFieldError, ValidationError } from '../domain/errors';
-
-/** `['channels', 0, 'email']` → `channels[0].email`, the path style of docs/api-decisions.md. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? String(seg) : `.${String(seg)}`;
-  }
-  return out === '' ? 'non_field_errors' : out;
-}
-
-export function toFieldErrors(error: z.ZodError): TFieldError[] {
-  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: issue.message }));
-}
-
-/** Validates a request body, turning zod's issues into the API's 400 with per-field errors. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError('Invalid input.', toFieldErrors(result.error));
-  return result.data;
-}
-
-/** The same for a part of a body, with its errors placed under `path` (`documents[2]`). */
-export function parseInputAt<T extends z.ZodType>(
-  schema: T,
-  input: unknown,
-  path: readonly PropertyKey[],
-): { data: z.output<T> } | { errors: TFieldError[] } {
-  const result = schema.safeParse(input);
-  if (result.success) return { data: result.data };
-  return {
-    errors: result.error.issues.map((i) => ({ field: fieldPath([...path, ...i.path]), message: i.message })),
-  };
-}
 
 /** Absent, null and "" all mean "not given", as the official clients send any of them. */
 export function optional<T extends z.ZodType>(schema: T) {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ATTACHMENT_TYPES, FIELD_KINDS, V_PATTERNS } from '../domain/bundles/bundle';
 import { optional, zBoolean, zList, zText } from './common';
+import { ATTACHMENT_TYPES, FIELD_KINDS, V_PATTERNS } from './vocabulary';
 
 export const KEY_PATTERN = /^[-\w]+$/;
 export const zKey = (min: number, max: number) =>

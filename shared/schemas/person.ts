@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { TPerson } from '../domain/persons/person';
 import { optional, zJsonObject, zList, zText } from './common';
 
 export const PERSON_LIMITS = {
@@ -73,13 +72,3 @@ export const ZPersonFilterSchema = z.object({
   email: optional(zText(PERSON_LIMITS.email)),
   phone: optional(zText(PERSON_LIMITS.phone)),
 });
-
-export function toPersonResponse(p: TPerson) {
-  return {
-    id: p.id,
-    name: p.name,
-    metadata: p.metadata,
-    is_user: p.isUser,
-    channels: p.channels.map((c) => ({ id: c.id, kind: c.kind, email: c.email ?? '', phone: c.phone ?? '' })),
-  };
-}

@@ -1,8 +1,5 @@
 import * as z from 'zod';
-import type { TDocTemplate } from '../domain/templates/doc-template';
-import type { TPrepSession } from '../domain/templates/prep-session';
 import { optional, zList, zText } from './common';
-import { toDocTemplateResponse } from './doc-template';
 import { DATA_FLOW_TAG, zInt } from './field';
 
 /** An exact tag, or a namespace prefix pattern `acme:*` (also `acme:crm:*`). */
@@ -40,14 +37,3 @@ export const ZPrepSaveSchema = z.object({
   roles: z.array(z.unknown()),
   fields: z.array(z.record(z.string(), z.unknown())),
 });
-
-/** The session as the page reads it: the template (no file link: the page reads the PDF itself). */
-export function toPrepSessionResponse(s: TPrepSession, t: TDocTemplate) {
-  const { file_url: _fileUrl, ...template } = toDocTemplateResponse(t, '');
-  return {
-    template: { ...template, version: t.version, pages: t.document.pages },
-    allowed_data_flow_tags: s.allowedTags ?? null,
-    redirect_url: s.redirectUrl ?? null,
-    expires: s.expires,
-  };
-}

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../domain/webhooks/webhook';
-import type { TWebhookDelivery, TWebhookEvent } from '../domain/webhooks/webhook-event';
 import { optional, zBoolean, zCsv } from './common';
+import { SUBSCRIBABLE_EVENT_TYPES } from './vocabulary';
 
 /** The spec's log filters accept every event type except packet_declined (newer types too). */
 export const LOGGED_EVENT_TYPE_FILTERS = SUBSCRIBABLE_EVENT_TYPES.filter((t) => t !== 'packet_declined');
@@ -30,42 +29,3 @@ export const ZWebhookDeliveryListQuerySchema = z.object({ ...common, webhook_eve
 
 export const WEBHOOK_EVENT_LIST_PARAMS = Object.keys(ZWebhookEventListQuerySchema.shape);
 export const WEBHOOK_DELIVERY_LIST_PARAMS = Object.keys(ZWebhookDeliveryListQuerySchema.shape);
-
-export function toWebhookEventResponse(e: TWebhookEvent) {
-  return {
-    pk: e.id,
-    id: e.id,
-    webhook: e.webhookId,
-    event_type: e.type,
-    created: e.created,
-    status: e.status,
-    success: e.success,
-    payload: e.payload,
-    deliveries: e.deliveries.map((d) => ({
-      pk: d.id,
-      timestamp: d.timestamp,
-      status: d.status,
-      message: d.message,
-    })),
-  };
-}
-
-/**
- * The deliveries list answers in the WebhookEvent shape (the spec), each item one attempt: its
- * own id, status and time, with its event's fields, and the delivery fields of the reference API
- * (`timestamp`, `message`) too, so a client reading either shape finds what it expects.
- */
-export function toWebhookDeliveryResponse(d: TWebhookDelivery) {
-  const summary = { pk: d.id, timestamp: d.timestamp, status: d.status, message: d.message };
-  return {
-    ...summary,
-    id: d.id,
-    webhook: d.webhookId,
-    webhook_event: d.eventId,
-    event_type: d.eventType,
-    created: d.eventCreated,
-    success: d.success,
-    payload: d.payload,
-    deliveries: [summary],
-  };
-}

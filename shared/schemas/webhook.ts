@@ -1,11 +1,6 @@
 import * as z from 'zod';
-import {
-  SUBSCRIBABLE_EVENT_TYPES,
-  type TSubscribableEventType,
-  type TWebhook,
-  type TWebhookHeader,
-} from '../domain/webhooks/webhook';
 import { optional, zBoolean, zList, zText } from './common';
+import { SUBSCRIBABLE_EVENT_TYPES, type TSubscribableEventType } from './vocabulary';
 
 export const WEBHOOK_LIMITS = {
   url: 2048,
@@ -187,18 +182,3 @@ export const ZWebhookHeaderListQuerySchema = z.object({
   event_type: optional(eventType),
   event_type__in: optional(eventTypeCsv),
 });
-
-export function toWebhookHeaderResponse(webhookId: string, h: TWebhookHeader) {
-  return { id: h.id, webhook: webhookId, name: h.name, value: h.value, order: h.order };
-}
-
-export function toWebhookResponse(w: TWebhook) {
-  return {
-    id: w.id,
-    url: w.url,
-    enabled: w.enabled,
-    json: w.json,
-    event_types: w.eventTypes,
-    extra_headers: w.extraHeaders.map((h) => toWebhookHeaderResponse(w.id, h)),
-  };
-}

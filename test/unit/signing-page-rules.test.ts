@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the page's rules are plain JavaScript served to the browser as they are
 import { attachmentProblem, attachmentTypes, isFilled } from '../../functions/public-pages/public/rules.js';
-import { ATTACHMENT_TYPES, FIELD_KINDS } from '../../shared/domain/bundles/bundle';
 import { isFilled as serviceIsFilled } from '../../shared/domain/signing/field-access';
 import { MAX_ATTACHMENT_BYTES } from '../../shared/domain/signing/upload-attachment';
+import { ATTACHMENT_TYPES, FIELD_KINDS } from '../../shared/schemas/vocabulary';
 
 // rules.js cannot import the service's constants (it is not bundled); these keep its copies true.
 describe("the signing page's copies of the service's attachment rules", () => {

@@ -1,14 +1,5 @@
 // Accounts are managed by the operator (infra/admin), never through the public API.
-
-export const FEATURE_NAMES = [
-  'teams',
-  'reminders',
-  'signing_brands',
-  'early_data_access',
-  'early_file_access',
-  'envelope_templates',
-] as const;
-export type TFeatureName = (typeof FEATURE_NAMES)[number];
+import { FEATURE_NAMES, type TFeatureName } from '../../schemas/vocabulary';
 
 export interface TAccount {
   id: string;

@@ -2,8 +2,8 @@ import type { TAccountStore } from '../../ports/accounts';
 import type { TPersonStore } from '../../ports/persons';
 import type { TClock, TIds } from '../../ports/system';
 import { ZUserCreateSchema } from '../../schemas/account';
-import { parseInput } from '../../schemas/common';
 import { NotFoundError } from '../errors';
+import { parseInput } from '../parse-input';
 import type { TUser } from './account';
 import { checkUserTeams } from './user-teams';
 

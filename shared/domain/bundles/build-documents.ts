@@ -7,8 +7,8 @@ import {
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
 } from '../../schemas/bundle-request';
-import { parseInputAt } from '../../schemas/common';
 import { type TFieldError, ValidationError } from '../errors';
+import { parseInputAt } from '../parse-input';
 import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';

@@ -1,4 +1,5 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
+import type { TFieldKind, TVPattern } from '../../schemas/vocabulary';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
 
 import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
@@ -6,51 +7,6 @@ import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 // The statuses and what they allow: lifecycle/status.ts; how a bundle moves: lifecycle/transitions.ts.
 export type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 export type TDeliverVia = 'email' | 'phone' | 'embed';
-
-export const FIELD_KINDS = [
-  'sig',
-  'ini',
-  'snm',
-  'sdt',
-  'inp',
-  'txt',
-  'dat',
-  'chk',
-  'cbg',
-  'sel',
-  'att',
-  'apr',
-] as const;
-export type TFieldKind = (typeof FIELD_KINDS)[number];
-
-export const V_PATTERNS = [
-  'email',
-  'bank_routing',
-  'bank_account',
-  'letters',
-  'numbers',
-  'phone',
-  'ssn',
-  'zip_code',
-] as const;
-export type TVPattern = (typeof V_PATTERNS)[number];
-
-export const ATTACHMENT_TYPES = [
-  'jpg',
-  'jpeg',
-  'png',
-  'gif',
-  'svg',
-  'pdf',
-  'doc',
-  'docx',
-  'ppt',
-  'pptx',
-  'xls',
-  'xlsx',
-  'rtf',
-  'txt',
-] as const;
 
 export interface TField {
   key: string;

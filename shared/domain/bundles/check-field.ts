@@ -1,8 +1,9 @@
 import type { TFieldRequest } from '../../schemas/field';
+import { isIsoDate, type TFieldKind } from '../../schemas/vocabulary';
 import type { TFieldError } from '../errors';
-import type { TField, TFieldKind } from './bundle';
+import type { TField } from './bundle';
 import { testRegex } from './safe-regex';
-import { isIsoDate, V_PATTERN_CHECKS } from './value-patterns';
+import { V_PATTERN_CHECKS } from './value-patterns';
 
 const TEXT_KINDS: readonly TFieldKind[] = ['inp', 'txt'];
 /** Filled by the service (signer name, signing date) or by drawing: no initial value. */

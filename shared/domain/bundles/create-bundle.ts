@@ -10,10 +10,10 @@ import {
   ZBundleRequestSchema,
   ZEnvelopeTemplateRequestSchema,
 } from '../../schemas/bundle-request';
-import { parseInput } from '../../schemas/common';
 import type { TAccount, TPayout } from '../accounts/account';
 import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
 import { withOutbox } from '../outbox/outbox';
+import { parseInput } from '../parse-input';
 import { templateDocuments } from '../templates/template-documents';
 import { withChain } from './audit-chain';
 import { event } from './audit-event';

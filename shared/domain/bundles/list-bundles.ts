@@ -4,8 +4,8 @@ import {
   type TBundleListQuery,
   ZBundleListQuerySchema,
 } from '../../schemas/bundle-list-query';
-import { parseInput } from '../../schemas/common';
 import type { TPage, TPageOf } from '../paging';
+import { parseInput } from '../parse-input';
 import type { TBundle } from './bundle';
 
 type TParams = Partial<Record<TBundleListParam, string>>;

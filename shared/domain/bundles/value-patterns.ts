@@ -1,4 +1,4 @@
-import type { TVPattern } from './bundle';
+import type { TVPattern } from '../../schemas/vocabulary';
 
 /** ABA routing numbers carry a checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 function abaChecksum(v: string): boolean {
@@ -18,10 +18,3 @@ export const V_PATTERN_CHECKS: Record<TVPattern, (value: string) => boolean> = {
   ssn: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v),
   zip_code: (v) => /^\d{5}(-\d{4})?$/.test(v),
 };
-
-/** A calendar date written YYYY-MM-DD that exists. */
-export function isIsoDate(v: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}

@@ -1,6 +1,6 @@
 import type { TClock, TIds } from '../../ports/system';
-import { parseInput } from '../../schemas/common';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
+import { parseInput } from '../parse-input';
 import { retryOnConflict } from '../retry-on-conflict';
 import type { TTemplateCaller } from '../templates/doc-template';
 import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelope-template';

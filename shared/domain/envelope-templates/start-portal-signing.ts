@@ -2,10 +2,11 @@ import * as z from 'zod';
 import type { TAccountStore, TPortalCounterStore } from '../../ports/accounts';
 import type { TSigningTokenStore } from '../../ports/signing';
 import type { TEnvelopeTemplateStore } from '../../ports/templates';
-import { parseInput, zText } from '../../schemas/common';
+import { zText } from '../../schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';
 import { NotFoundError, ThrottledError } from '../errors';
+import { parseInput } from '../parse-input';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
 
 /**

@@ -1,7 +1,7 @@
 // What a bundle's outbox holds and what it is published as (outbox.ts tells how): the entries a
 // change leaves (the jobs made from them are declared in jobs.ts). Types only, so the bundle
 // entity can name its outbox without depending on how it is published.
-import type { TWebhookEventType } from '../webhooks/webhook';
+import type { TWebhookEventType } from '../../schemas/vocabulary';
 import type { TDocumentJob, TNotificationJob } from './jobs';
 
 /** Messages to people that a change causes; the notifications worker sends them. */

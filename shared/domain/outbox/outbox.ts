@@ -3,8 +3,9 @@
 // conditional write. Whatever happens after that write (a crash, a timeout, a retried request),
 // the note is there until a publisher has logged and queued the event, and a retried change that
 // lost its race wrote nothing at all: each change is published once.
+
+import type { TWebhookEventType } from '../../schemas/vocabulary';
 import type { TBundle } from '../bundles/bundle';
-import type { TWebhookEventType } from '../webhooks/webhook';
 import type { TDocumentJobType, TNotificationType, TOutboxEntry } from './outbox-entry';
 
 export type {

@@ -1,7 +1,7 @@
 import type { TPersonStore } from '../../ports/persons';
 import type { TClock, TIds } from '../../ports/system';
-import { parseInput } from '../../schemas/common';
 import { ZPersonWriteSchema } from '../../schemas/person';
+import { parseInput } from '../parse-input';
 import { replaceChannels } from './merge-channels';
 import type { TPerson } from './person';
 

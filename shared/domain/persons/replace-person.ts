@@ -1,9 +1,9 @@
 import type { TBundleStore } from '../../ports/bundles';
 import type { TPersonStore } from '../../ports/persons';
 import type { TClock, TIds } from '../../ports/system';
-import { parseInput } from '../../schemas/common';
 import { ZPersonWriteSchema } from '../../schemas/person';
 import { followPersonChanges } from '../bundles/follow-person';
+import { parseInput } from '../parse-input';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getPerson } from './get-person';
 import { replaceChannels } from './merge-channels';

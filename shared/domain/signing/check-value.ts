@@ -1,6 +1,7 @@
+import { isIsoDate } from '../../schemas/vocabulary';
 import type { TField } from '../bundles/bundle';
 import { testRegex } from '../bundles/safe-regex';
-import { isIsoDate, V_PATTERN_CHECKS } from '../bundles/value-patterns';
+import { V_PATTERN_CHECKS } from '../bundles/value-patterns';
 import { hasVisibleContent, optionsOf } from './field-access';
 
 const TEXT_KINDS = new Set(['inp', 'txt']);

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { parseInput } from '../../schemas/common';
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { parseInput } from '../parse-input';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertMaySign } from './save-values';
 import {

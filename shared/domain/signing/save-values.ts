@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { parseInput } from '../../schemas/common';
 import type { TDocument, TField } from '../bundles/bundle';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
 import {

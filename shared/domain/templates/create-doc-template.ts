@@ -3,10 +3,10 @@ import type { TAccountStore } from '../../ports/accounts';
 import type { TBlobStore, TPdfTools, TUrlFetcher } from '../../ports/files';
 import type { TClock, TIds } from '../../ports/system';
 import type { TDocTemplateStore } from '../../ports/templates';
-import { parseInput } from '../../schemas/common';
 import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '../../schemas/doc-template';
 import { buildDocuments } from '../bundles/build-documents';
 import { type TFieldError, ValidationError } from '../errors';
+import { parseInput } from '../parse-input';
 import { type TDocTemplate, type TTemplateCaller, type TTemplateRole, templateBlobKey } from './doc-template';
 import { asDocumentField, asTemplateError } from './template-input';
 

@@ -34,5 +34,3 @@ export interface TTemplateCaller {
 
 export const templateBlobKey = (accountId: string, templateId: string) =>
   `accounts/${accountId}/templates/${templateId}/original.pdf`;
-
-export const TEMPLATE_LIMITS = { roles: 20 } as const;

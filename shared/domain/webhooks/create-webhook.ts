@@ -1,7 +1,7 @@
 import type { TClock, TIds } from '../../ports/system';
 import type { TWebhookStore } from '../../ports/webhooks';
-import { parseInput } from '../../schemas/common';
 import { ZWebhookWriteSchema } from '../../schemas/webhook';
+import { parseInput } from '../parse-input';
 import { replaceHeaders } from './merge-headers';
 import type { TWebhook } from './webhook';
 

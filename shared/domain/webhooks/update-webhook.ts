@@ -1,7 +1,7 @@
 import type { TClock, TIds } from '../../ports/system';
 import type { TWebhookStore } from '../../ports/webhooks';
-import { parseInput } from '../../schemas/common';
 import { ZWebhookPatchSchema } from '../../schemas/webhook';
+import { parseInput } from '../parse-input';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhook } from './get-webhook';
 import { replaceHeaders } from './merge-headers';

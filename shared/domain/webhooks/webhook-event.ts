@@ -1,8 +1,8 @@
 // A WebhookEvent is one webhook's copy of one bundle event: logged with its payload when the
 // event is published, then updated by every delivery attempt.
 import { createHash } from 'node:crypto';
+import type { TSubscribableEventType } from '../../schemas/vocabulary';
 import type { TDayRange } from '../day-range';
-import type { TSubscribableEventType } from './webhook';
 
 /** An attempt as the event's `deliveries` list shows it. */
 export interface TDeliverySummary {

@@ -1,32 +1,4 @@
-export const WEBHOOK_EVENT_TYPES = [
-  'bundle_sent',
-  'bundle_complete',
-  'bundle_docs_ready',
-  'bundle_error',
-  'bundle_cancelled',
-  'packet_viewed',
-  'packet_complete',
-  'packet_declined',
-] as const;
-
-export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/**
- * Types BlueInk added to its API after the spec this service follows, which its official
- * clients offer: a webhook may subscribe to them, so those clients work unchanged. The
- * document-template types fire on a template's create, update and delete
- * (shared/domain/templates/publish-template-event.ts);
- * bundle_signer_reassigned never fires, as this service has no reassignment.
- */
-export const NEWER_EVENT_TYPES = [
-  'bundle_signer_reassigned',
-  'doc_template_created',
-  'doc_template_updated',
-  'doc_template_deleted',
-] as const;
-
-export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...NEWER_EVENT_TYPES] as const;
-export type TSubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+import type { TSubscribableEventType } from '../../schemas/vocabulary';
 
 /** A header sent with every call of its webhook. */
 export interface TWebhookHeader {

@@ -1,3 +1,4 @@
+// A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
 import type { TBundle, TBundleEvent, TPacket } from '../domain/bundles/bundle';
 
 /** A Packet on the wire: the request's fields except key, plus its state (spec "Packet"). */

@@ -1,0 +1,12 @@
+import type { TPerson } from '../domain/persons/person';
+
+/** A Person on the wire (spec "Person"). */
+export function toPersonResponse(p: TPerson) {
+  return {
+    id: p.id,
+    name: p.name,
+    metadata: p.metadata,
+    is_user: p.isUser,
+    channels: p.channels.map((c) => ({ id: c.id, kind: c.kind, email: c.email ?? '', phone: c.phone ?? '' })),
+  };
+}

@@ -1,0 +1,95 @@
+// The wire format's own words: the enumerations and formats a request is checked against. The
+// schemas check them and the domain's types are built on them, so they live here, below both,
+// each declared once.
+
+export const FIELD_KINDS = [
+  'sig',
+  'ini',
+  'snm',
+  'sdt',
+  'inp',
+  'txt',
+  'dat',
+  'chk',
+  'cbg',
+  'sel',
+  'att',
+  'apr',
+] as const;
+export type TFieldKind = (typeof FIELD_KINDS)[number];
+
+export const V_PATTERNS = [
+  'email',
+  'bank_routing',
+  'bank_account',
+  'letters',
+  'numbers',
+  'phone',
+  'ssn',
+  'zip_code',
+] as const;
+export type TVPattern = (typeof V_PATTERNS)[number];
+
+export const ATTACHMENT_TYPES = [
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'svg',
+  'pdf',
+  'doc',
+  'docx',
+  'ppt',
+  'pptx',
+  'xls',
+  'xlsx',
+  'rtf',
+  'txt',
+] as const;
+
+export const FEATURE_NAMES = [
+  'teams',
+  'reminders',
+  'signing_brands',
+  'early_data_access',
+  'early_file_access',
+  'envelope_templates',
+] as const;
+export type TFeatureName = (typeof FEATURE_NAMES)[number];
+
+export const WEBHOOK_EVENT_TYPES = [
+  'bundle_sent',
+  'bundle_complete',
+  'bundle_docs_ready',
+  'bundle_error',
+  'bundle_cancelled',
+  'packet_viewed',
+  'packet_complete',
+  'packet_declined',
+] as const;
+
+export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * Types BlueInk added to its API after the spec this service follows, which its official
+ * clients offer: a webhook may subscribe to them, so those clients work unchanged. The
+ * document-template types fire on a template's create, update and delete
+ * (shared/domain/templates/publish-template-event.ts);
+ * bundle_signer_reassigned never fires, as this service has no reassignment.
+ */
+export const NEWER_EVENT_TYPES = [
+  'bundle_signer_reassigned',
+  'doc_template_created',
+  'doc_template_updated',
+  'doc_template_deleted',
+] as const;
+
+export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...NEWER_EVENT_TYPES] as const;
+export type TSubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
+/** A calendar date written YYYY-MM-DD that exists. */
+export function isIsoDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}
