@@ -33,7 +33,6 @@ import {
   HttpMethods,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
-import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -46,6 +45,7 @@ import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import { Operations } from './constructs/operations';
+import { operatorSecret } from './constructs/operator-secret';
 import { queueWithDeadLetters } from './constructs/queue';
 import { acceptFinding } from './nag';
 import {
@@ -777,17 +777,13 @@ export class EsignStack extends Stack {
     // Bundle payments (ARCHITECTURE.md, "Payments"): Stripe's keys, which the operator puts in
     // this secret as {"apiKey": "sk_…", "webhookSecret": "whsec_…"}; created empty. Only the
     // signing function (the signer's payment step, Stripe's webhook at /payments) reads it.
-    const stripeSecret = new Secret(this, 'StripeKeysSecret', {
+    const stripeSecret = operatorSecret(this, 'StripeKeysSecret', {
       secretName: `esign-${config.stage}-stripe-keys`,
       description: "Stripe's API key and webhook signing secret for bundle payments",
       removalPolicy: keep,
+      notRotated:
+        'Stripe issues and rolls these keys in its own dashboard; the operator puts the new ones here, which no rotation function could do for Stripe.',
     });
-    (stripeSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-    acceptFinding(
-      stripeSecret,
-      'SMG4',
-      'Stripe issues and rolls these keys in its own dashboard; the operator puts the new ones here, which no rotation function could do for Stripe.',
-    );
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', stripeSecret.secretArn);
     stripeSecret.grantRead(publicPages.fn);
 
@@ -811,17 +807,13 @@ export class EsignStack extends Stack {
     // documents and certificates from the documentJobs queue. The seal's certificate and key live
     // in this secret, created empty (no generated value): the worker makes a self-signed identity
     // and stores it there on first use, or the operator puts the organisation's own (PKCS #12).
-    const sealSecret = new Secret(this, 'SealIdentitySecret', {
+    const sealSecret = operatorSecret(this, 'SealIdentitySecret', {
       secretName: `esign-${config.stage}-seal-identity`,
       description: 'The certificate and private key that seal final documents and certificates of evidence',
       removalPolicy: keep,
+      notRotated:
+        'A seal certificate with its key, renewed by the operator when the certificate nears its end (npm run admin -- seal-install-cert); a rotation schedule cannot renew a certificate.',
     });
-    (sealSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-    acceptFinding(
-      sealSecret,
-      'SMG4',
-      'A seal certificate with its key, renewed by the operator when the certificate nears its end (npm run admin -- seal-install-cert); a rotation schedule cannot renew a certificate.',
-    );
     // The seal key itself stays in KMS (shared/adapters/sealing/kms-seal-identity.ts): the worker
     // may Sign with it and read its public key, nothing more. Kept whatever the stage: a seal key
     // deleted with a stack would orphan the certificate an operator had a CA issue for it. Its
@@ -835,18 +827,14 @@ export class EsignStack extends Stack {
       keyUsage: KeyUsage.SIGN_VERIFY,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const sealChainSecret = new Secret(this, 'SealChainSecret', {
+    const sealChainSecret = operatorSecret(this, 'SealChainSecret', {
       secretName: sealChainName(sealName),
       description:
         "The seal certificate chain (PEM, public): the KMS seal key's certificate, then its issuers",
       removalPolicy: keep,
+      notRotated:
+        "Public certificates only (the KMS seal key's chain), replaced by the operator with the next certificate; nothing secret in it to rotate.",
     });
-    (sealChainSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-    acceptFinding(
-      sealChainSecret,
-      'SMG4',
-      "Public certificates only (the KMS seal key's chain), replaced by the operator with the next certificate; nothing secret in it to rotate.",
-    );
     const documentWorker = new ApiFunction(this, 'DocumentWorkerFunction', {
       name: 'document-worker',
       config,
@@ -873,17 +861,13 @@ export class EsignStack extends Stack {
     // Credentials of timestamp authorities that want them, as headers per TSA URL
     // (shared/adapters/timestamps/tsa-credentials.ts); created without a value, which means none.
     if (config.tsaUrls.length > 0) {
-      const tsaSecret = new Secret(this, 'TsaCredentialsSecret', {
+      const tsaSecret = operatorSecret(this, 'TsaCredentialsSecret', {
         secretName: `esign-${config.stage}-tsa-credentials`,
         description: 'Headers (e.g. basic auth) per timestamp authority URL for sealing',
         removalPolicy: keep,
+        notRotated:
+          "Credentials issued by the timestamp authorities' own accounts; the operator replaces them when the authority does, which no rotation function could.",
       });
-      (tsaSecret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-      acceptFinding(
-        tsaSecret,
-        'SMG4',
-        "Credentials issued by the timestamp authorities' own accounts; the operator replaces them when the authority does, which no rotation function could.",
-      );
       documentWorker.fn.addEnvironment('TSA_SECRET_ID', tsaSecret.secretArn);
       tsaSecret.grantRead(documentWorker.fn);
     }
