@@ -41,7 +41,7 @@ import type { TRuntime } from '../infra/local/runtime';
 import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
 import { peakRss, runAsChild, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
-import { answerOf, serviceClients, startWebhookReceiver } from './http';
+import { answerOf, embeddedSession, serviceClients, startWebhookReceiver } from './http';
 import {
   benchSealLevels,
   sealLevelsFailed,
@@ -746,16 +746,7 @@ async function benchDocsReady(o: {
         let callMs = 0;
         for (const [s, signer] of SIGNERS.entries()) {
           const packet = created.packets[s]!;
-          const embed = answerOf(
-            'POST /packets/{id}/embed_url/',
-            await api('POST', `/packets/${packet.id}/embed_url/`),
-            201,
-          ) as { url: string };
-          const token = new URL(embed.url).pathname.split('/').pop()!;
-          const session = String(
-            answerOf('POST /sign/api/session', await signApi('POST', '/session', undefined, { token }), 201)
-              .session,
-          );
+          const session = await embeddedSession({ api, signApi }, packet.id);
           const values = bundleValues('lease', fields, signer, signer === 'ann' ? drawn : undefined);
           const state = answerOf(
             'PUT /sign/api/values',

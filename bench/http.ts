@@ -131,3 +131,22 @@ export function serviceClients(baseUrl: string, apiKey: string, agent: http.Agen
       ),
   };
 }
+
+/** A signing session for a packet, opened as an embedding app does: its embed URL's token. */
+export async function embeddedSession(
+  clients: ReturnType<typeof serviceClients>,
+  packetId: string,
+): Promise<string> {
+  const embed = answerOf(
+    'POST /packets/{id}/embed_url/',
+    await clients.api('POST', `/packets/${packetId}/embed_url/`),
+    201,
+  ) as { url: string };
+  const token = new URL(embed.url).pathname.split('/').pop()!;
+  const opened = answerOf(
+    'POST /sign/api/session',
+    await clients.signApi('POST', '/session', undefined, { token }),
+    201,
+  );
+  return String(opened.session);
+}

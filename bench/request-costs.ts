@@ -9,7 +9,7 @@ import type { TRuntime } from '../infra/local/runtime';
 import { aBundle, aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';
-import { answerOf, serviceClients } from './http';
+import { answerOf, embeddedSession, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';
 import { round } from './stats';
 
@@ -128,16 +128,7 @@ export async function benchRequestCosts(): Promise<TRequestCostFigures> {
         },
       ],
     });
-    const embed = answerOf(
-      'POST /packets/{id}/embed_url/',
-      await api('POST', `/packets/${embedded.packets[0]!.id}/embed_url/`),
-      201,
-    ) as { url: string };
-    const token = new URL(embed.url).pathname.split('/').pop()!;
-    const session = String(
-      answerOf('POST /sign/api/session', await signApi('POST', '/session', undefined, { token }), 201)
-        .session,
-    );
+    const session = await embeddedSession({ api, signApi }, embedded.packets[0]!.id);
     answerOf(
       'PUT /sign/api/values',
       await signApi('PUT', '/values', session, {
