@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the page's helpers are plain JavaScript served to the browser as they are
-import {
-  renameRoleIn,
-  roleOf,
-  withoutRole,
-  withRole,
-} from '../../functions/public-pages/public/prepare-roles.js';
+import * as roles from '../../functions/public-pages/public/prepare-roles.js';
+
+const { renameRoleIn, roleOf, withoutRole, withRole } = roles;
 
 // How the preparation page changes a field's editor_roles (pure logic of prepare-roles.js).
 
