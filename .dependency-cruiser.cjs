@@ -39,6 +39,14 @@ module.exports = {
       to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
     },
     {
+      name: 'i18n-stands-alone',
+      severity: 'error',
+      comment:
+        'shared/i18n is catalogs and language rules: anything may ask it, it asks nothing of the service.',
+      from: { path: '^shared/i18n/' },
+      to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
+    },
+    {
       name: 'shared-not-functions',
       severity: 'error',
       comment: 'Functions and infra build on shared code, never the reverse.',

@@ -29,6 +29,7 @@ describe('the layers', () => {
       'adapters-not-http',
       'domain-not-adapters',
       'domain-not-http',
+      'i18n-stands-alone',
       'no-cycles',
       'pdf-stands-alone',
       'shared-not-functions',
