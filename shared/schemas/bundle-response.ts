@@ -21,6 +21,7 @@ export function toPacketResponse(p: TPacket) {
     completed_at: p.completedAt ?? null,
     last_accessed_at: p.lastAccessedAt ?? null,
     signing_complete_redirect: p.signingCompleteRedirect ?? '',
+    language: p.language ?? null,
   };
 }
 
@@ -42,6 +43,7 @@ export function toBundleResponse(b: TBundle) {
     custom_key: b.customKey ?? '',
     team: b.team ?? null,
     is_test: b.isTest,
+    language: b.language ?? null,
     status: b.status,
     payment: b.payment
       ? {
