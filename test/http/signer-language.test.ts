@@ -119,7 +119,9 @@ describe('the signing page', () => {
   });
 
   it('a link that does not work says so in the browser’s language', async () => {
-    const res = await fetch(`${runtime.baseUrl}/sign/${'A'.repeat(43)}`, { headers: { 'accept-language': 'fr' } });
+    const res = await fetch(`${runtime.baseUrl}/sign/${'A'.repeat(43)}`, {
+      headers: { 'accept-language': 'fr' },
+    });
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(html).toContain('Ce lien ne fonctionne pas');
@@ -133,7 +135,7 @@ describe('the signing page', () => {
     const res = await fetch(`${runtime.baseUrl}${assets}/locales/he.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await res.json()).page.title).toBe('חתימה על מסמכים');
+    expect(((await res.json()) as { page: { title: string } }).page.title).toBe('חתימה על מסמכים');
     expect((await fetch(`${runtime.baseUrl}${assets}/i18next.js`)).status).toBe(200);
   });
 });
