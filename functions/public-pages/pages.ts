@@ -9,6 +9,7 @@ import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
+import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
 import { hashToken, isToken } from '../../shared/domain/tokens';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
@@ -136,8 +137,12 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
    * The language the signer reads (shared/i18n/languages.ts, signerLanguage): the one they chose
    * on the page (their signing record), the packet's, the bundle's, else their browser's.
    */
-  async function languageOf(req: TRequest, link: TSigningToken, bundle: TBundle | undefined) {
-    const record = await deps.records.get(link.accountId, link.bundleId, link.packetId);
+  function languageOf(
+    req: TRequest,
+    link: TSigningToken,
+    bundle: TBundle | undefined,
+    record: TSigningRecord | undefined,
+  ) {
     return signerLanguage({
       chosen: record?.language,
       packet: bundle?.packets.find((p) => p.id === link.packetId)?.language,
@@ -163,12 +168,16 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const message = { title: t('page.badLinkTitle'), text: t('page.badLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    const bundle = await deps.bundles.get(link.accountId, link.bundleId);
-    const [brand, ancestors, lang] = await Promise.all([
+    // The signer's record only for a language they chose: read beside the bundle.
+    const [bundle, record] = await Promise.all([
+      deps.bundles.get(link.accountId, link.bundleId),
+      deps.records.get(link.accountId, link.bundleId, link.packetId),
+    ]);
+    const [brand, ancestors] = await Promise.all([
       bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
       frameAncestorsOf(link),
-      languageOf(req, link, bundle),
     ]);
+    const lang = languageOf(req, link, bundle, record);
     const t = translator(lang);
     const html = shell({
       base,
