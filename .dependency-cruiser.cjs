@@ -42,9 +42,9 @@ module.exports = {
       name: 'schemas-stand-alone',
       severity: 'error',
       comment:
-        'shared/schemas declares the wire format with zod alone; the domain builds on it, so it may not build on the domain.',
+        'shared/schemas declares the wire format with zod alone (and the languages the service speaks, from shared/i18n, which stands alone too); the domain builds on it, so it may not build on the domain.',
       from: { path: '^shared/schemas/' },
-      to: { path: '^(shared|functions|infra)/', pathNot: '^shared/schemas/' },
+      to: { path: '^(shared|functions|infra)/', pathNot: '^shared/(schemas|i18n)/' },
     },
     {
       name: 'responses-map-domain',
@@ -61,6 +61,14 @@ module.exports = {
         'Only the functions answer HTTP, so only they map to wire JSON; the rest of shared/ never needs a mapper.',
       from: { path: '^shared/', pathNot: '^shared/responses/' },
       to: { path: '^shared/responses/' },
+    },
+    {
+      name: 'i18n-stands-alone',
+      severity: 'error',
+      comment:
+        'shared/i18n is catalogs and language rules: anything may ask it, it asks nothing of the service.',
+      from: { path: '^shared/i18n/' },
+      to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
     },
     {
       name: 'shared-not-functions',

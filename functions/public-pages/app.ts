@@ -13,6 +13,7 @@ import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 import { systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
+import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
 import { submitId, submitSelfie } from '../../shared/domain/signing/image-auth';
 import { openSession } from '../../shared/domain/signing/open-session';
@@ -149,6 +150,11 @@ export function buildPublicPagesHandler(opts: {
       method: 'POST',
       path: '/sign/api/decline',
       handler: act((s, req) => declinePacket(deps, s, req.body, req.client)),
+    },
+    {
+      method: 'PUT',
+      path: '/sign/api/language',
+      handler: act((s, req) => chooseLanguage(deps, s, req.body, req.client)),
     },
     // Bundle payments (ARCHITECTURE.md, "Payments"): the signer's step and the processor's webhook.
     ...paymentRoutes({ ...deps, config, payments: createPaymentProviderSource(config), session }),

@@ -1,6 +1,6 @@
 // The signing pages' static files (/sign/assets/<version>/<name>): the page's own script and
-// style sheet (functions/public-pages/public/), pdf.js with its worker, fonts and character maps, and
-// signature_pad. Nothing here is imported into the Lambda's code: the files are read from disk
+// style sheet (functions/public-pages/public/), pdf.js with its worker, fonts and character maps,
+// signature_pad, i18next and the message catalogs (shared/i18n/locales/). Nothing here is imported into the Lambda's code: the files are read from disk
 // when first asked for, so they never weigh on the entry bundle's cold start.
 //
 // - From the repository (local runtime, tests): each name maps to its source file.
@@ -20,12 +20,16 @@ const FILES: Record<string, string> = {
   'pdf.min.mjs': 'node_modules/pdfjs-dist/build/pdf.min.mjs',
   'pdf.worker.min.mjs': 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs',
   'signature_pad.min.js': 'node_modules/signature_pad/dist/signature_pad.min.js',
+  // The message library the page runs over the catalog it is given (public/i18n.js).
+  'i18next.js': 'node_modules/i18next/dist/esm/i18next.js',
 };
 /** Whole folders: every file in them, served as `<prefix><name>`. */
 const FOLDERS: Record<string, string> = {
   '': 'functions/public-pages/public',
   'standard_fonts/': 'node_modules/pdfjs-dist/standard_fonts',
   'cmaps/': 'node_modules/pdfjs-dist/cmaps',
+  // The message catalogs (shared/i18n): the page loads its language's.
+  'locales/': 'shared/i18n/locales',
 };
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -4,14 +4,25 @@
 
 import type { TConfig } from '../../shared/config';
 import type { TBrand } from '../../shared/domain/accounts/account';
+import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
+import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
 import { hashToken, isToken } from '../../shared/domain/tokens';
 import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { translator } from '../../shared/i18n/catalogs';
+import {
+  directionOf,
+  LANGUAGES,
+  languageFromAcceptLanguage,
+  resolveLanguage,
+  signerLanguage,
+  type TLanguage,
+} from '../../shared/i18n/languages';
 import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
@@ -42,6 +53,8 @@ function usable(link: TSigningToken | undefined, now: Date): link is TSigningTok
 interface TShell {
   base: string;
   version: string;
+  /** The signer's language: the page's words, `lang` and `dir`, and the catalog its script loads. */
+  lang: TLanguage;
   title: string;
   brand?: TBrand;
   /** The page's own data for its script; absent for the clear pages. */
@@ -49,8 +62,8 @@ interface TShell {
   message?: { title: string; text: string };
 }
 
-function brandHtml(brand: TBrand | undefined): string {
-  if (!brand) return '<span class="brand-name">Sign documents</span>';
+function brandHtml(brand: TBrand | undefined, lang: TLanguage): string {
+  if (!brand) return `<span class="brand-name">${esc(translator(lang)('page.title'))}</span>`;
   const logo = logoOrigin(brand.logoUrl)
     ? `<img class="brand-logo" src="${esc(brand.logoUrl!)}" alt="" referrerpolicy="no-referrer">`
     : '';
@@ -58,21 +71,24 @@ function brandHtml(brand: TBrand | undefined): string {
 }
 
 function shell(s: TShell): string {
+  const t = translator(s.lang);
   const assets = `${s.base}/sign/assets/${s.version}`;
   const data = [
+    `lang="${s.lang}" dir="${directionOf(s.lang)}"`,
     `data-api="${esc(`${s.base}/sign/api`)}"`,
     `data-assets="${esc(assets)}"`,
     ...(s.brand?.name ? [`data-brand-name="${esc(s.brand.name)}"`] : []),
     ...(s.brand?.primaryColor ? [`data-brand-color="${esc(s.brand.primaryColor)}"`] : []),
     ...(s.app?.embedded ? ['data-embedded="true"'] : []),
+    ...(s.app ? [`data-languages="${LANGUAGES.join(' ')}"`] : []),
   ].join(' ');
   const body = s.message
     ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
 <h1 id="msg-title">${esc(s.message.title)}</h1><p>${esc(s.message.text)}</p></section></main>`
-    : `<main id="main" class="main" tabindex="-1"><p class="loading" role="status">Loading your documents…</p></main>
-<noscript><p class="card message">Signing needs JavaScript. Turn it on and reload this page.</p></noscript>`;
+    : `<main id="main" class="main" tabindex="-1"><p class="loading" role="status">${esc(t('page.loading'))}</p></main>
+<noscript><p class="card message">${esc(t('page.noscript'))}</p></noscript>`;
   return `<!doctype html>
-<html lang="en" ${data}>
+<html ${data}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -83,8 +99,8 @@ function shell(s: TShell): string {
 ${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
-<header class="topbar" id="topbar"><div class="topbar-inner"><div class="brand">${brandHtml(s.brand)}</div><div class="topbar-tools" id="tools"></div></div></header>
+<a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
+<header class="topbar" id="topbar"><div class="topbar-inner"><div class="brand">${brandHtml(s.brand, s.lang)}</div><div class="topbar-tools" id="tools"></div>${s.app ? '<div class="topbar-language" id="language"></div>' : ''}</div></header>
 ${body}
 </body>
 </html>
@@ -99,6 +115,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     req: TRequest,
     status: number,
     html: string,
+    lang: TLanguage,
     frameAncestors?: string[],
     logo?: string,
   ): TResponse => ({
@@ -106,6 +123,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     text: html,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
+      'Content-Language': lang,
       'Cache-Control': 'no-store',
       ...securityHeaders(config, {
         ...(frameAncestors ? { frameAncestors } : {}),
@@ -115,9 +133,22 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     },
   });
 
-  async function brandOf(link: TSigningToken): Promise<TBrand | undefined> {
-    const bundle = await deps.bundles.get(link.accountId, link.bundleId);
-    return bundle ? signingBrandOf(deps.accounts, bundle) : undefined;
+  /**
+   * The language the signer reads (shared/i18n/languages.ts, signerLanguage): the one they chose
+   * on the page (their signing record), the packet's, the bundle's, else their browser's.
+   */
+  function languageOf(
+    req: TRequest,
+    link: TSigningToken,
+    bundle: TBundle | undefined,
+    record: TSigningRecord | undefined,
+  ) {
+    return signerLanguage({
+      chosen: record?.language,
+      packet: bundle?.packets.find((p) => p.id === link.packetId)?.language,
+      bundle: bundle?.language,
+      acceptLanguage: req.header('accept-language'),
+    });
   }
 
   /** Framing: only an embedded link, and only from the origins its account allows. */
@@ -131,21 +162,32 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     const { version } = signingAssets();
     const link = isToken(token) ? await deps.tokens.get(hashToken(token)) : undefined;
     if (!usable(link, deps.clock.now())) {
-      const message = {
-        title: 'This link does not work',
-        text: 'This signing link is not valid or has expired. If you still need to sign, ask the sender for a new link.',
-      };
-      return page(req, 404, shell({ base, version, title: message.title, message }));
+      // Nobody is known by a link that does not work: the browser's language.
+      const lang = resolveLanguage(languageFromAcceptLanguage(req.header('accept-language')));
+      const t = translator(lang);
+      const message = { title: t('page.badLinkTitle'), text: t('page.badLinkText') };
+      return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    const [brand, ancestors] = await Promise.all([brandOf(link), frameAncestorsOf(link)]);
+    // The signer's record only for a language they chose: read beside the bundle.
+    const [bundle, record] = await Promise.all([
+      deps.bundles.get(link.accountId, link.bundleId),
+      deps.records.get(link.accountId, link.bundleId, link.packetId),
+    ]);
+    const [brand, ancestors] = await Promise.all([
+      bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
+      frameAncestorsOf(link),
+    ]);
+    const lang = languageOf(req, link, bundle, record);
+    const t = translator(lang);
     const html = shell({
       base,
       version,
-      title: brand ? `Sign documents · ${brand.name}` : 'Sign documents',
+      lang,
+      title: brand ? t('page.titleBrand', { brand: brand.name }) : t('page.title'),
       ...(brand ? { brand } : {}),
       app: { embedded: link.kind === 'embed' },
     });
-    return page(req, 200, html, ancestors, logoOrigin(brand?.logoUrl));
+    return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl));
   }
 
   function asset(req: TRequest, name: string): TResponse {

@@ -22,6 +22,7 @@ export function toPacketResponse(p: TPacket) {
     completed_at: p.completedAt ?? null,
     last_accessed_at: p.lastAccessedAt ?? null,
     signing_complete_redirect: p.signingCompleteRedirect ?? '',
+    language: p.language ?? null,
   };
 }
 
@@ -43,6 +44,7 @@ export function toBundleResponse(b: TBundle) {
     custom_key: b.customKey ?? '',
     team: b.team ?? null,
     is_test: b.isTest,
+    language: b.language ?? null,
     status: b.status,
     payment: b.payment
       ? {

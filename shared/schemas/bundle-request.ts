@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { optional, zBoolean, zList, zText } from './common';
 import { ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
+import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
 
 /** Limits the spec leaves open, decided here and documented in ARCHITECTURE.md. */
@@ -41,6 +42,8 @@ export const ZPacketRequestSchema = z.object({
   order: optional(zInt.pipe(z.number().min(0).max(1000))),
   email_message: optional(zText(5000)),
   sms_message: optional(zText(1000)),
+  // This service's own: the language of the signer's pages and messages (else the bundle's).
+  language: optional(ZLanguageSchema),
 });
 
 export const ZDocumentRequestSchema = z.object({
@@ -94,6 +97,8 @@ export const ZBundleRequestSchema = z.object({
   custom_key: optional(zText(200)),
   team: optional(z.uuid('Must be a valid UUID.')),
   is_test: optional(zBoolean),
+  // This service's own: the language of signers whose packet names none.
+  language: optional(ZLanguageSchema),
   // '' sends the bundle; null and absent mean the same (see `optional`).
   status: z.preprocess((v) => (v === null || v === undefined ? '' : v), z.enum(['', 'dr'])),
   payment: optional(ZPaymentRequestSchema),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { optional, zBoolean, zText } from './common';
+import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
 
 export const ZPacketPatchSchema = z.object({
@@ -18,6 +19,8 @@ export const ZPacketPatchSchema = z.object({
   suppress_reminder: zBoolean.optional(),
   // Embedded signing is chosen at creation; a packet can only move to email or phone.
   deliver_via: z.enum(['email', 'phone'], 'Either email or phone.').optional(),
+  // This service's own: the signer's language from now on (pages and the messages still to come).
+  language: ZLanguageSchema.optional(),
 });
 
 export type TPacketPatch = z.output<typeof ZPacketPatchSchema>;

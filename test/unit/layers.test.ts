@@ -31,6 +31,7 @@ describe('the layers', () => {
       'adapters-not-http',
       'domain-not-adapters',
       'domain-not-http',
+      'i18n-stands-alone',
       'no-cycles',
       'pdf-stands-alone',
       'responses-at-the-edge',

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { attachmentProblem, attachmentTypes, isFilled } from '../../functions/public-pages/public/rules.js';
 import { isFilled as serviceIsFilled } from '../../shared/domain/signing/field-access';
 import { MAX_ATTACHMENT_BYTES } from '../../shared/domain/signing/upload-attachment';
+import { translator } from '../../shared/i18n/catalogs';
 import { ATTACHMENT_TYPES, FIELD_KINDS } from '../../shared/schemas/vocabulary';
+
+// The page's messages come from its catalog; here the English one.
+const t = translator('en');
 
 // rules.js cannot import the service's constants (it is not bundled); these keep its copies true.
 describe("the signing page's copies of the service's attachment rules", () => {
@@ -12,8 +16,8 @@ describe("the signing page's copies of the service's attachment rules", () => {
   });
 
   it('refuses a file just over the same size limit, and takes one at it', () => {
-    expect(attachmentProblem({}, { name: 'a.pdf', size: MAX_ATTACHMENT_BYTES })).toBeUndefined();
-    expect(attachmentProblem({}, { name: 'a.pdf', size: MAX_ATTACHMENT_BYTES + 1 })).toMatch(/larger/);
+    expect(attachmentProblem({}, { name: 'a.pdf', size: MAX_ATTACHMENT_BYTES }, t)).toBeUndefined();
+    expect(attachmentProblem({}, { name: 'a.pdf', size: MAX_ATTACHMENT_BYTES + 1 }, t)).toMatch(/larger/);
   });
 });
 

@@ -2,12 +2,14 @@
 // The signer API (docs/signer-api.md) as the page uses it: one session per link, kept for the
 // tab in sessionStorage, sent as X-Signing-Session; an expired session is reopened once.
 
+import { t } from './i18n.js';
+
 const API = document.documentElement.dataset.api ?? '/sign/api';
 
 /** An answer other than 2xx, with the API's error body. */
 export class ApiError extends Error {
   constructor(status, body, retryAfter) {
-    super(body?.message ?? (status === 0 ? 'No connection.' : `The service answered ${status}.`));
+    super(body?.message ?? (status === 0 ? t('sign.noConnection') : t('sign.serviceAnswered', { status })));
     this.name = 'ApiError';
     this.status = status;
     this.code = body?.code ?? 'error';
@@ -84,7 +86,7 @@ async function request(method, path, { json, body, contentType, reopen = true } 
       credentials: 'omit',
     });
   } catch {
-    throw new ApiError(0, { message: 'No connection. Check your network and try again.' });
+    throw new ApiError(0, { message: t('sign.noConnection') });
   }
   if (res.status === 401 && reopen) {
     session = null;
@@ -124,6 +126,7 @@ export const api = {
   startPayment: () => request('POST', '/payment', { json: {} }),
   complete: () => request('POST', '/complete', { json: { consent: true } }),
   decline: (reason) => request('POST', '/decline', { json: { reason } }),
+  chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };
 
 /**

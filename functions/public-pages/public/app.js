@@ -6,10 +6,12 @@
 //
 // The page's parts: state.js (what it knows), chrome.js (brand, title, messages), navigation.js
 // (session, reading the state, clear pages), auth-steps.js, fields.js with field-render.js and
-// saving.js, payment.js, view.js (the documents and finishing), outcomes.js (the end pages).
+// saving.js, payment.js, view.js (the documents and finishing), outcomes.js (the end pages);
+// i18n.js (the words, in the signer's language) and language-menu.js.
 import { authPending, showAuth, stopCamera } from './auth-steps.js';
 import { applyBrand } from './chrome.js';
 import { el } from './dom.js';
+import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
 import { showDone, showReason } from './outcomes.js';
 import { flushSaves, hasPending } from './saving.js';
@@ -30,6 +32,7 @@ function route() {
 
 setRouter(route);
 applyBrand();
+languageMenu();
 document.body.append(el('div', { id: 'announcer', class: 'sr-only', 'aria-live': 'polite' }));
 window.addEventListener('beforeunload', (e) => {
   if (hasPending()) {

@@ -5,10 +5,12 @@
 import { ApiError, api } from './api.js';
 import { docLabel, main, messageOf, requester, setTitle, tools } from './chrome.js';
 import { announce, el, uid } from './dom.js';
+import { t } from './i18n.js';
 import { ended, route } from './navigation.js';
 import { page } from './state.js';
 
-const STEP_NAMES = { sms: 'Code by text message', selfie: 'A photo of you', id: 'Photos of your ID' };
+const STEP_NAMES = { sms: 'sign.auth.stepSms', selfie: 'sign.auth.stepSelfie', id: 'sign.auth.stepId' };
+const stepName = (step) => t(STEP_NAMES[step]);
 /** @type {MediaStream | undefined} */
 let camera;
 
@@ -24,7 +26,7 @@ export const authPending = () => page.state.auth.required.filter((s) => !page.st
 export function showAuth() {
   tools.replaceChildren();
   const pending = authPending();
-  const heading = el('h1', { id: 'auth-title', tabindex: '-1' }, 'Confirm it’s you');
+  const heading = el('h1', { id: 'auth-title', tabindex: '-1' }, t('sign.auth.title'));
   const steps = el(
     'ol',
     { class: 'steps' },
@@ -34,8 +36,12 @@ export function showAuth() {
       return el(
         'li',
         { class: done ? 'done' : now ? 'now' : '', 'aria-current': now ? 'step' : undefined },
-        el('span', { class: 'step-name' }, STEP_NAMES[s]),
-        el('span', { class: 'step-page.state' }, done ? 'Done' : now ? 'Now' : 'Next'),
+        el('span', { class: 'step-name' }, stepName(s)),
+        el(
+          'span',
+          { class: 'step-page.state' },
+          t(done ? 'sign.auth.stateDone' : now ? 'sign.auth.stateNow' : 'sign.auth.stateNext'),
+        ),
       );
     }),
   );
@@ -48,13 +54,13 @@ export function showAuth() {
       el(
         'p',
         {},
-        `${requester()} asked us to check that it is you, ${page.state.packet.name}, before you see “${docLabel()}”.`,
+        t('sign.auth.intro', { requester: requester(), name: page.state.packet.name, label: docLabel() }),
       ),
       steps,
       step === 'sms' ? smsStep() : step === 'selfie' ? selfieStep() : idStep(),
     ),
   );
-  setTitle('Confirm it’s you');
+  setTitle(t('sign.auth.title'));
   heading.focus();
 }
 
@@ -71,7 +77,7 @@ function smsStep() {
     maxlength: 6,
     'aria-describedby': errId,
   });
-  const confirm = el('button', { type: 'submit', class: 'btn primary' }, 'Confirm');
+  const confirm = el('button', { type: 'submit', class: 'btn primary' }, t('sign.auth.confirm'));
   const form = el(
     'form',
     {
@@ -81,14 +87,14 @@ function smsStep() {
         e.preventDefault();
         const value = code.value.replace(/\s/g, '');
         if (!/^\d{6}$/.test(value)) {
-          error.textContent = 'Enter the 6 digits of the code.';
+          error.textContent = t('sign.auth.codeDigits');
           code.setAttribute('aria-invalid', 'true');
           return code.focus();
         }
         confirm.disabled = true;
         try {
           page.state = await api.verifySms(value);
-          announce('Code confirmed.');
+          announce(t('sign.auth.codeConfirmed'));
           route();
         } catch (err) {
           if (ended(err)) return;
@@ -100,25 +106,27 @@ function smsStep() {
         }
       },
     },
-    el('label', { for: codeId, class: 'label' }, 'The 6-digit code'),
+    el('label', { for: codeId, class: 'label' }, t('sign.auth.codeLabel')),
     el('div', { class: 'row' }, code, confirm),
     error,
   );
-  const send = el('button', { type: 'button', class: 'btn primary' }, 'Text me a code');
+  const send = el('button', { type: 'button', class: 'btn primary' }, t('sign.auth.smsSend'));
   send.addEventListener('click', async () => {
     send.disabled = true;
     try {
       page.state = await api.sendSms();
-      status.textContent = `We sent a code to ${page.state.auth.sms_phone_hint ?? 'your phone'}. It works for 10 minutes.`;
+      status.textContent = t('sign.auth.smsSent', {
+        phone: page.state.auth.sms_phone_hint ?? t('sign.auth.yourPhone'),
+      });
       form.hidden = false;
-      send.textContent = 'Send a new code';
+      send.textContent = t('sign.auth.smsResend');
       send.classList.remove('primary');
       code.focus();
     } catch (err) {
       if (ended(err)) return;
       status.textContent =
         err instanceof ApiError && err.status === 429
-          ? `${err.message} (${err.retryAfter ?? 30} s)`
+          ? t('sign.auth.waitSeconds', { message: err.message, seconds: err.retryAfter ?? 30 })
           : messageOf(err);
     } finally {
       send.disabled = false;
@@ -127,8 +135,8 @@ function smsStep() {
   return el(
     'div',
     { class: 'step' },
-    el('h2', {}, STEP_NAMES.sms),
-    el('p', {}, `We will text a 6-digit code to your phone ${page.state.auth.sms_phone_hint ?? ''}.`),
+    el('h2', {}, stepName('sms')),
+    el('p', {}, t('sign.auth.smsIntro', { phone: page.state.auth.sms_phone_hint ?? '' })),
     send,
     status,
     form,
@@ -139,9 +147,9 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png'];
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 function imageProblem(file) {
-  if (!file) return 'Choose a photo.';
-  if (!IMAGE_TYPES.includes(file.type)) return 'Choose a JPEG or PNG photo.';
-  if (file.size > MAX_IMAGE_BYTES) return 'The photo is larger than 5 MB.';
+  if (!file) return t('sign.auth.choosePhoto');
+  if (!IMAGE_TYPES.includes(file.type)) return t('sign.auth.photoType');
+  if (file.size > MAX_IMAGE_BYTES) return t('sign.auth.photoSize');
   return undefined;
 }
 
@@ -163,9 +171,9 @@ function selfieStep() {
     muted: true,
     hidden: true,
   });
-  video.setAttribute('aria-label', 'Camera preview');
-  const useCamera = el('button', { type: 'button', class: 'btn primary' }, 'Use my camera');
-  const snap = el('button', { type: 'button', class: 'btn primary', hidden: true }, 'Take photo');
+  video.setAttribute('aria-label', t('sign.auth.cameraPreview'));
+  const useCamera = el('button', { type: 'button', class: 'btn primary' }, t('sign.auth.useCamera'));
+  const snap = el('button', { type: 'button', class: 'btn primary', hidden: true }, t('sign.auth.takePhoto'));
   if (!navigator.mediaDevices?.getUserMedia) useCamera.hidden = true;
 
   async function upload(blob) {
@@ -175,10 +183,10 @@ function selfieStep() {
       return;
     }
     error.textContent = '';
-    status.textContent = 'Sending your photo…';
+    status.textContent = t('sign.auth.sendingPhoto');
     try {
       page.state = await api.selfie(blob);
-      announce('Photo accepted.');
+      announce(t('sign.auth.photoAccepted'));
       route();
     } catch (err) {
       if (ended(err)) return;
@@ -195,7 +203,7 @@ function selfieStep() {
       useCamera.hidden = true;
       snap.focus();
     } catch {
-      error.textContent = 'The camera could not be opened. Choose a photo instead.';
+      error.textContent = t('sign.auth.cameraFailed');
     }
   });
   snap.addEventListener('click', () => {
@@ -212,15 +220,11 @@ function selfieStep() {
   return el(
     'div',
     { class: 'step' },
-    el('h2', {}, STEP_NAMES.selfie),
-    el(
-      'p',
-      {},
-      'Take a photo of your face with your camera, or choose one. It is kept with the signed documents.',
-    ),
+    el('h2', {}, stepName('selfie')),
+    el('p', {}, t('sign.auth.selfieIntro')),
     el('div', { class: 'row wrap' }, useCamera, snap),
     video,
-    el('label', { for: fileId, class: 'label' }, 'Or choose a photo (JPEG or PNG, up to 5 MB)'),
+    el('label', { for: fileId, class: 'label' }, t('sign.auth.selfieFile')),
     file,
     error,
     status,
@@ -240,13 +244,17 @@ function idStep() {
       capture: 'environment',
     });
     return [
-      el('label', { for: id, class: 'label' }, `The ${side} of your ID (JPEG or PNG, up to 5 MB)`),
+      el(
+        'label',
+        { for: id, class: 'label' },
+        t(side === 'front' ? 'sign.auth.idFront' : 'sign.auth.idBack'),
+      ),
       node,
     ];
   };
   const [frontLabel, front] = input('front');
   const [backLabel, back] = input('back');
-  const submit = el('button', { type: 'submit', class: 'btn primary' }, 'Send photos');
+  const submit = el('button', { type: 'submit', class: 'btn primary' }, t('sign.auth.sendPhotos'));
   return el(
     'form',
     {
@@ -254,17 +262,20 @@ function idStep() {
       onsubmit: async (e) => {
         e.preventDefault();
         const [f, b] = [front.files[0], back.files[0]];
-        const problem = imageProblem(f) ?? imageProblem(b);
+        const frontProblem = imageProblem(f);
+        const problem = frontProblem ?? imageProblem(b);
         if (problem) {
-          error.textContent = `${f ? 'Back' : 'Front'}: ${problem}`;
+          error.textContent = t(frontProblem ? 'sign.auth.frontProblem' : 'sign.auth.backProblem', {
+            problem,
+          });
           return;
         }
         error.textContent = '';
-        status.textContent = 'Sending your photos…';
+        status.textContent = t('sign.auth.sendingPhotos');
         submit.disabled = true;
         try {
           page.state = await api.id(f, b);
-          announce('ID photos accepted.');
+          announce(t('sign.auth.idAccepted'));
           route();
         } catch (err) {
           if (ended(err)) return;
@@ -275,8 +286,8 @@ function idStep() {
         }
       },
     },
-    el('h2', {}, STEP_NAMES.id),
-    el('p', {}, 'Photos of the front and back of your ID card or driver’s license.'),
+    el('h2', {}, stepName('id')),
+    el('p', {}, t('sign.auth.idIntro')),
     frontLabel,
     front,
     backLabel,

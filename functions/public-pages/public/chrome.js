@@ -3,6 +3,7 @@
 // words that name the sender and the documents.
 import { ApiError } from './api.js';
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { page } from './state.js';
 
 export const root = document.documentElement;
@@ -27,8 +28,8 @@ export function applyBrand() {
   if (l <= 0.18) root.style.setProperty('--brand-text', color);
 }
 
-export const requester = () => page.state?.bundle.requester_name || 'The sender';
-export const docLabel = () => page.state?.bundle.label || 'these documents';
+export const requester = () => page.state?.bundle.requester_name || t('sign.theSender');
+export const docLabel = () => page.state?.bundle.label || t('sign.theseDocuments');
 
 export function setTitle(text) {
   const brand = root.dataset.brandName;
@@ -60,7 +61,5 @@ export function showMessage(title, text, { tone = 'info', extra } = {}) {
 
 /** What to tell the signer about a refused step: the service's words for the field, else its message. */
 export function messageOf(err) {
-  return err instanceof ApiError
-    ? (err.fields[0]?.message ?? err.message)
-    : 'Something went wrong; try again.';
+  return err instanceof ApiError ? (err.fields[0]?.message ?? err.message) : t('sign.tryAgainError');
 }

@@ -2,6 +2,7 @@
 // Modal dialogs (<dialog> with showModal: focus stays inside, Escape cancels): drawing or typing
 // a signature, choosing several options, declining with a reason.
 import { el, uid } from './dom.js';
+import { formatNumber, t } from './i18n.js';
 
 /**
  * Opens a modal dialog. `build(close)` returns the body and the primary action; the promise
@@ -56,7 +57,7 @@ function modal({ title, describe, build, primaryLabel, danger = false, wide = fa
       el(
         'div',
         { class: 'dialog-actions' },
-        el('button', { type: 'button', class: 'btn', onclick: () => close(null) }, 'Cancel'),
+        el('button', { type: 'button', class: 'btn', onclick: () => close(null) }, t('sign.dialog.cancel')),
         primary,
       ),
     );
@@ -117,22 +118,28 @@ function croppedPng(canvas) {
  */
 export async function signatureDialog({ kind, label, suggestion, previous }) {
   const Pad = await signaturePad();
-  const noun = kind === 'ini' ? 'initials' : 'signature';
+  // Signature and initials have their own messages (`sign.dialog.sig…`, `…ini…`): languages
+  // inflect the two nouns differently.
+  const say = (name) => t(`sign.dialog.${kind === 'ini' ? 'ini' : 'sig'}${name}`);
   let mode = 'draw';
   let pad;
   return modal({
-    title: kind === 'ini' ? 'Add your initials' : 'Add your signature',
-    describe: label ? `For “${label}”.` : undefined,
-    primaryLabel: kind === 'ini' ? 'Apply initials' : 'Apply signature',
+    title: say('Title'),
+    describe: label ? t('sign.dialog.for', { label }) : undefined,
+    primaryLabel: say('Apply'),
     wide: true,
     build: ({ showError }) => {
-      const drawTab = el('button', { type: 'button', role: 'tab', id: uid('tab'), class: 'tab' }, 'Draw');
-      const typeTab = el('button', { type: 'button', role: 'tab', id: uid('tab'), class: 'tab' }, 'Type');
-      const canvas = el('canvas', {
-        class: 'pad',
-        role: 'img',
-        'aria-label': `Drawing area for your ${noun}. Draw with a mouse, finger or pen, or choose Type to type it.`,
-      });
+      const drawTab = el(
+        'button',
+        { type: 'button', role: 'tab', id: uid('tab'), class: 'tab' },
+        t('sign.dialog.draw'),
+      );
+      const typeTab = el(
+        'button',
+        { type: 'button', role: 'tab', id: uid('tab'), class: 'tab' },
+        t('sign.dialog.type'),
+      );
+      const canvas = el('canvas', { class: 'pad', role: 'img', 'aria-label': say('Pad') });
       const clear = el(
         'button',
         {
@@ -143,18 +150,13 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
             showError('');
           },
         },
-        'Clear',
+        t('sign.dialog.clear'),
       );
       const drawPanel = el(
         'div',
         { role: 'tabpanel', class: 'tabpanel', 'aria-labelledby': drawTab.id },
         el('div', { class: 'pad-frame' }, canvas, el('span', { class: 'pad-line', 'aria-hidden': 'true' })),
-        el(
-          'div',
-          { class: 'pad-tools' },
-          el('span', { class: 'hint' }, `Draw your ${noun} above the line.`),
-          clear,
-        ),
+        el('div', { class: 'pad-tools' }, el('span', { class: 'hint' }, say('DrawHint')), clear),
       );
       const typedId = uid('typed');
       const typed = el('input', {
@@ -173,7 +175,11 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
       const typePanel = el(
         'div',
         { role: 'tabpanel', class: 'tabpanel', 'aria-labelledby': typeTab.id, hidden: true },
-        el('label', { for: typedId, class: 'label' }, kind === 'ini' ? 'Your initials' : 'Your full name'),
+        el(
+          'label',
+          { for: typedId, class: 'label' },
+          t(kind === 'ini' ? 'sign.dialog.yourInitials' : 'sign.dialog.fullName'),
+        ),
         typed,
         preview,
       );
@@ -182,7 +188,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
             'div',
             { class: 'reuse' },
             previous.image
-              ? el('img', { class: 'reuse-img', src: previous.image, alt: `Your ${noun} as drawn before` })
+              ? el('img', { class: 'reuse-img', src: previous.image, alt: say('Before') })
               : null,
             previous.typed ? el('span', { class: 'typed-preview small' }, previous.typed) : null,
           )
@@ -201,12 +207,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
       };
       drawTab.addEventListener('click', () => select('draw'));
       typeTab.addEventListener('click', () => select('type'));
-      const tabs = el(
-        'div',
-        { role: 'tablist', class: 'tabs', 'aria-label': `How to add your ${noun}` },
-        drawTab,
-        typeTab,
-      );
+      const tabs = el('div', { role: 'tablist', class: 'tabs', 'aria-label': say('Tabs') }, drawTab, typeTab);
       tabs.addEventListener('keydown', (e) => {
         if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
         const next = mode === 'draw' ? 'type' : 'draw';
@@ -253,7 +254,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
                     body.closest('form').requestSubmit();
                   },
                 },
-                `Use this ${noun}`,
+                say('Reuse'),
               ),
             )
           : null,
@@ -269,7 +270,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
           if (mode === 'type') {
             const text = typed.value.trim();
             if (!text) {
-              showError(`Type your ${noun}, or choose Draw.`);
+              showError(say('TypeMissing'));
               typed.focus();
               return undefined;
             }
@@ -277,7 +278,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
           }
           const image = pad && !pad.isEmpty() ? croppedPng(canvas) : undefined;
           if (!image) {
-            showError(`Draw your ${noun} in the box, or choose Type.`);
+            showError(say('DrawMissing'));
             return undefined;
           }
           return { image };
@@ -291,8 +292,8 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
 export function choicesDialog({ label, options, value, required }) {
   const chosen = new Set(value ? value.split('|') : []);
   return modal({
-    title: label || 'Choose options',
-    primaryLabel: 'Done',
+    title: label || t('sign.dialog.chooseOptions'),
+    primaryLabel: t('sign.dialog.done'),
     build: ({ showError }) => {
       const boxes = options.map((o) => {
         const id = uid('opt');
@@ -306,7 +307,7 @@ export function choicesDialog({ label, options, value, required }) {
       const fieldset = el(
         'fieldset',
         { class: 'choices' },
-        el('legend', { class: 'sr-only' }, label || 'Options'),
+        el('legend', { class: 'sr-only' }, label || t('sign.dialog.options')),
         boxes,
       );
       return {
@@ -314,7 +315,7 @@ export function choicesDialog({ label, options, value, required }) {
         submit: async () => {
           const picked = [...fieldset.querySelectorAll('input:checked')].map((i) => i.value);
           if (required && picked.length === 0) {
-            showError('Choose at least one option.');
+            showError(t('sign.dialog.atLeastOne'));
             return undefined;
           }
           return picked.join('|');
@@ -327,30 +328,34 @@ export function choicesDialog({ label, options, value, required }) {
 /** Declining: the reason (1–500 characters); resolves it, or null. */
 export function declineDialog({ requester }) {
   return modal({
-    title: 'Decline to sign?',
-    describe: `The documents will not be signed by anyone, and ${requester || 'the sender'} will be told your reason. This cannot be undone.`,
-    primaryLabel: 'Decline',
+    title: t('sign.dialog.declineTitle'),
+    describe: t('sign.dialog.declineText', { requester: requester || t('sign.dialog.theSender') }),
+    primaryLabel: t('sign.dialog.declineAction'),
     danger: true,
     build: ({ showError }) => {
       const id = uid('reason');
-      const counter = el('span', { class: 'hint', 'aria-live': 'polite' }, '0 / 500');
+      const counter = el(
+        'span',
+        { class: 'hint', 'aria-live': 'polite' },
+        `${formatNumber(0)} / ${formatNumber(500)}`,
+      );
       const reason = el('textarea', { id, class: 'input', rows: 4, maxlength: 500, 'aria-required': 'true' });
       reason.addEventListener('input', () => {
-        counter.textContent = `${reason.value.length} / 500`;
+        counter.textContent = `${formatNumber(reason.value.length)} / ${formatNumber(500)}`;
         showError('');
       });
       return {
         body: el(
           'div',
           {},
-          el('label', { for: id, class: 'label' }, 'Why are you declining?'),
+          el('label', { for: id, class: 'label' }, t('sign.dialog.declineReason')),
           reason,
           counter,
         ),
         submit: async () => {
           const text = reason.value.trim();
           if (!text) {
-            showError('Tell the sender why you decline.');
+            showError(t('sign.dialog.declineMissing'));
             reason.focus();
             return undefined;
           }

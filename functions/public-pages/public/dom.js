@@ -46,11 +46,3 @@ export function announce(text) {
     region.textContent = text;
   }, 30);
 }
-
-export function formatDate(iso) {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? iso
-    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
-}

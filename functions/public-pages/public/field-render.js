@@ -3,26 +3,17 @@
 // choices or file it carries, and what another signer's field shows. Pure drawing of a field's
 // model; nothing here saves or moves.
 import { placeBubbles } from './bubbles.js';
-import { el, formatDate } from './dom.js';
+import { el } from './dom.js';
+import { formatDate, t } from './i18n.js';
 import { isFilled } from './rules.js';
 import { form, page } from './state.js';
 
-export const KIND_NAMES = {
-  sig: 'Signature',
-  ini: 'Initials',
-  snm: 'Signer name',
-  sdt: 'Date signed',
-  inp: 'Text',
-  txt: 'Text',
-  dat: 'Date',
-  chk: 'Checkbox',
-  cbg: 'Options',
-  sel: 'Choice',
-  att: 'Attachment',
-  apr: 'Approval',
-};
+const KINDS = ['sig', 'ini', 'snm', 'sdt', 'inp', 'txt', 'dat', 'chk', 'cbg', 'sel', 'att', 'apr'];
 
-export const nameOf = (m) => m.f.label || KIND_NAMES[m.f.kind] || 'Field';
+/** What a kind of field is called, for a field without a label. */
+export const kindName = (kind) => t(`sign.fields.kind.${KINDS.includes(kind) ? kind : 'other'}`);
+
+export const nameOf = (m) => m.f.label || kindName(m.f.kind);
 export const filled = (m) => isFilled(m.f, m.value);
 
 export function initials(name) {
@@ -65,26 +56,32 @@ export function renderMark(m) {
   } else if (m.value === 'drawn') {
     button.append(el('span', { class: 'typed' }, page.state.packet.name));
   } else {
-    button.append(el('span', { class: 'cta' }, m.f.kind === 'ini' ? 'Initial' : 'Sign'));
+    button.append(
+      el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign')),
+    );
   }
-  const done = m.value ? ' (done; press to change)' : '';
-  button.setAttribute('aria-label', `${nameOf(m)}${done}`);
+  button.setAttribute('aria-label', m.value ? t('sign.fields.doneLabel', { field: nameOf(m) }) : nameOf(m));
 }
 
 export function renderChoices(m) {
-  m.control.textContent = m.value ? m.value.split('|').join(', ') : 'Choose…';
+  // The sender's own option values, listed as the service lists them everywhere.
+  const chosen = m.value ? m.value.split('|').join(', ') : '';
+  m.control.textContent = chosen || t('sign.fields.choose');
   m.control.setAttribute(
     'aria-label',
-    `${nameOf(m)}: ${m.value ? m.value.split('|').join(', ') : 'none chosen'}`,
+    t('sign.fields.choicesLabel', { field: nameOf(m), choices: chosen || t('sign.fields.noneChosen') }),
   );
 }
 
 export function renderAttachment(m) {
-  m.fileName.textContent = m.value ? m.value : 'No file yet';
-  m.control.textContent = m.value ? 'Replace file' : 'Choose file';
+  m.fileName.textContent = m.value ? m.value : t('sign.fields.noFile');
+  m.control.textContent = t(m.value ? 'sign.fields.replaceFile' : 'sign.fields.chooseFile');
+  const action = m.control.textContent;
   m.control.setAttribute(
     'aria-label',
-    `${nameOf(m)}: ${m.control.textContent}${m.value ? ` (${m.value})` : ''}`,
+    m.value
+      ? t('sign.fields.fileLabelNamed', { field: nameOf(m), action, file: m.value })
+      : t('sign.fields.fileLabel', { field: nameOf(m), action }),
   );
 }
 
@@ -92,10 +89,10 @@ export function renderAttachment(m) {
 export function readOnlyContent(m) {
   const f = m.f;
   const v = m.value;
-  if (!v) return el('span', { class: 'placeholder' }, f.label || KIND_NAMES[f.kind]);
+  if (!v) return el('span', { class: 'placeholder' }, f.label || kindName(f.kind));
   if (f.kind === 'chk' || f.kind === 'apr') return el('span', { class: 'value' }, v === 'true' ? '✓' : '');
   if (f.kind === 'sig' || f.kind === 'ini') {
-    return el('span', { class: 'typed' }, v.startsWith('typed:') ? v.slice(6) : 'Signed');
+    return el('span', { class: 'typed' }, v.startsWith('typed:') ? v.slice(6) : t('sign.fields.signed'));
   }
   if (f.kind === 'sdt') return el('span', { class: 'value' }, formatDate(v));
   return el('span', { class: 'value' }, f.kind === 'cbg' ? v.split('|').join(', ') : v);

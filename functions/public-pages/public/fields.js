@@ -10,7 +10,7 @@ import { announce, el, reducedMotion, uid } from './dom.js';
 import {
   filled,
   initials,
-  KIND_NAMES,
+  kindName,
   nameOf,
   readOnlyContent,
   renderAttachment,
@@ -20,6 +20,7 @@ import {
   renderMark,
 } from './field-render.js';
 import { nextField } from './guide.js';
+import { t } from './i18n.js';
 import { ended } from './navigation.js';
 import { acceptOf, attachmentHint, attachmentProblem, inputHints, valueProblem } from './rules.js';
 import { dropPending, queueSave, saveNow, setSaveStatus } from './saving.js';
@@ -35,7 +36,7 @@ keepBubblesInView(() => [
 function edit(m, value, { delay = 0, quiet = false } = {}) {
   m.value = value;
   m.serverError = undefined;
-  const problem = valueProblem(m.f, value);
+  const problem = valueProblem(m.f, value, t);
   // While typing, a message appears only once the field is left; one shown already updates.
   if (!quiet || !problem || m.clientError) m.clientError = problem;
   renderError(m);
@@ -93,7 +94,11 @@ let nextButton;
 /** The top bar's guide: how many required fields are done, and "Next field". */
 export function guideBar() {
   progressText = el('span', { class: 'progress' });
-  nextButton = el('button', { type: 'button', class: 'btn primary next', onclick: next }, 'Start');
+  nextButton = el(
+    'button',
+    { type: 'button', class: 'btn primary next', onclick: next },
+    t('sign.guide.start'),
+  );
   return [progressText, nextButton];
 }
 
@@ -103,11 +108,13 @@ export function updateProgress() {
   const done = required.filter(filled).length;
   progressText.replaceChildren(
     el('strong', {}, `${done}/${required.length}`),
-    el('span', { class: 'wide-only' }, ' required fields done'),
+    el('span', { class: 'wide-only' }, ` ${t('sign.guide.progress')}`),
   );
-  progressText.setAttribute('aria-label', `${done} of ${required.length} required fields done`);
+  progressText.setAttribute('aria-label', t('sign.guide.progressLabel', { done, count: required.length }));
   const more = nextField(form.mine, form.current, filled, form.visited);
-  nextButton.textContent = !more ? 'Go to finish' : form.current ? 'Next field' : 'Start';
+  nextButton.textContent = t(
+    !more ? 'sign.guide.finish' : form.current ? 'sign.guide.next' : 'sign.guide.start',
+  );
   document.getElementById('finish')?.classList.toggle('ready', done === required.length);
 }
 
@@ -171,7 +178,7 @@ function controlFor(m, errId) {
       const c = el(
         'select',
         common,
-        el('option', { value: '' }, 'Choose…'),
+        el('option', { value: '' }, t('sign.fields.choose')),
         f.options.map((o) => el('option', { value: o, selected: o === m.value }, o)),
       );
       c.value = m.value;
@@ -221,7 +228,7 @@ async function sign(m) {
       previous: form.lastMark[kind],
     });
   } catch {
-    m.clientError = 'The drawing pad could not be opened; reload the page.';
+    m.clientError = t('sign.fields.padFailed');
     renderError(m);
     return;
   }
@@ -237,7 +244,7 @@ async function sign(m) {
   const ok = await saveNow(m, result.image ? { image: result.image } : { value: m.value });
   if (ok) {
     form.lastMark[kind] = result;
-    announce(`${nameOf(m)} added.`);
+    announce(t('sign.fields.added', { field: nameOf(m) }));
   } else {
     m.value = previous;
     form.marks.delete(m.path);
@@ -249,13 +256,13 @@ async function sign(m) {
 
 async function attach(m, file) {
   if (!file) return;
-  const problem = attachmentProblem(m.f, file);
+  const problem = attachmentProblem(m.f, file, t);
   m.serverError = undefined;
   m.clientError = problem;
   renderError(m);
   if (problem) return;
   m.control.disabled = true;
-  setSaveStatus('Uploading…');
+  setSaveStatus(t('sign.fields.uploading'));
   try {
     const fresh = await api.attach(m.f.doc_key, m.f.key, file);
     const field = fresh.fields.find((x) => x.doc_key === m.f.doc_key && x.key === m.f.key);
@@ -263,13 +270,13 @@ async function attach(m, file) {
     renderAttachment(m);
     renderFilled(m);
     updateProgress();
-    setSaveStatus('All changes saved', 'ok');
-    announce(`${file.name} attached.`);
+    setSaveStatus(t('sign.saving.saved'), 'ok');
+    announce(t('sign.fields.attached', { file: file.name }));
   } catch (err) {
     if (ended(err)) return;
     m.serverError = messageOf(err);
     renderError(m);
-    setSaveStatus('The file was not attached.', 'bad');
+    setSaveStatus(t('sign.fields.notAttached'), 'bad');
   } finally {
     m.control.disabled = false;
   }
@@ -289,12 +296,12 @@ export function fieldBox(m) {
   m.box = box;
   if (!m.mine) {
     const service = f.kind === 'snm' || f.kind === 'sdt';
-    box.title = service ? 'Filled in when signing is finished' : 'Filled in by another signer';
+    box.title = t(service ? 'sign.fields.filledAtEnd' : 'sign.fields.filledByOther');
     box.append(
       el(
         'span',
         { class: 'sr-only' },
-        service ? `${KIND_NAMES[f.kind]}, filled in for you: ` : 'Another signer’s field: ',
+        service ? t('sign.fields.filledForYou', { kind: kindName(f.kind) }) : t('sign.fields.othersField'),
       ),
       readOnlyContent(m),
     );
@@ -358,7 +365,7 @@ export function attachmentRow(m) {
         nameOf(m),
         f.required ? el('span', { class: 'req' }, ' *') : null,
       ),
-      el('span', { class: 'hint' }, attachmentHint(f)),
+      el('span', { class: 'hint' }, attachmentHint(f, t)),
     ),
   );
   m.box = row;

@@ -5,6 +5,7 @@
 import { ApiError, api, hasSession, openSession } from './api.js';
 import { main, showMessage } from './chrome.js';
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { page } from './state.js';
 
 /** @type {() => void} */
@@ -19,7 +20,7 @@ export function setRouter(fn) {
 export const route = () => router();
 
 export async function start() {
-  main.replaceChildren(el('p', { class: 'loading', role: 'status' }, 'Loading your documents…'));
+  main.replaceChildren(el('p', { class: 'loading', role: 'status' }, t('page.loading')));
   try {
     if (!hasSession()) await openSession();
     page.state = await api.state();
@@ -40,28 +41,20 @@ export async function reload() {
 }
 
 const retryButton = () =>
-  el('button', { type: 'button', class: 'btn primary', onclick: () => start() }, 'Try again');
+  el('button', { type: 'button', class: 'btn primary', onclick: () => start() }, t('sign.tryAgain'));
 
 export function failure(err) {
   if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
-    showMessage(
-      'This link does not work',
-      'This signing link is not valid or has expired. If you still need to sign, ask the sender for a new link.',
-      { tone: 'stop' },
-    );
+    showMessage(t('page.badLinkTitle'), t('page.badLinkText'), { tone: 'stop' });
   } else if (err instanceof ApiError && err.status === 410) {
-    showMessage(
-      'This link was already used',
-      'A signing link opened from another site works once. Go back to the page you came from to start signing again.',
-      { tone: 'stop' },
-    );
+    showMessage(t('sign.usedLinkTitle'), t('sign.usedLinkText'), { tone: 'stop' });
   } else if (err instanceof ApiError && err.status === 0) {
-    showMessage('You seem to be offline', 'Check your connection, then try again.', {
+    showMessage(t('sign.offlineTitle'), t('sign.offlineText'), {
       tone: 'stop',
       extra: retryButton(),
     });
   } else {
-    showMessage('Something went wrong', 'The page could not be loaded. Try again in a moment.', {
+    showMessage(t('sign.failedTitle'), t('sign.failedText'), {
       tone: 'stop',
       extra: retryButton(),
     });

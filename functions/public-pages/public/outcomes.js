@@ -2,46 +2,29 @@
 // The pages that end a visit: why this link cannot be signed now (not your turn, signed, declined,
 // cancelled, expired), and the thank-you once the signer finished.
 import { docLabel, requester, showMessage } from './chrome.js';
-import { el, formatDate } from './dom.js';
+import { el } from './dom.js';
+import { formatDate, t } from './i18n.js';
 import { page } from './state.js';
 
+/** The reason's title and text (`sign.reason.<name>Title`, `…Text`) and the page's tone. */
 const REASONS = {
-  not_your_turn: () => [
-    'It isn’t your turn yet',
-    `${requester()} asked others to sign “${docLabel()}” before you. You will get a message when it is your turn.`,
-    'wait',
-  ],
-  completed: () => [
-    'You have signed',
-    `You signed “${docLabel()}”${page.state.completed_at ? ` on ${formatDate(page.state.completed_at)}` : ''}. You will get a copy when everyone has signed.`,
-    'ok',
-  ],
-  declined: () => [
-    'You declined to sign',
-    `You declined to sign “${docLabel()}”. ${requester()} was told.`,
-    'stop',
-  ],
-  cancelled: () => [
-    'This signing request was cancelled',
-    `“${docLabel()}” was cancelled, so there is nothing for you to sign. Contact ${requester()} if you have questions.`,
-    'stop',
-  ],
-  expired: () => [
-    'This signing request has expired',
-    `“${docLabel()}” can no longer be signed. If you still need to sign it, ask ${requester()} to send it again.`,
-    'stop',
-  ],
-  complete: () => ['These documents are already signed', `Everyone has signed “${docLabel()}”.`, 'ok'],
-  failed: () => [
-    'These documents cannot be signed',
-    `Something went wrong with “${docLabel()}”. Contact ${requester()}.`,
-    'stop',
-  ],
+  not_your_turn: ['notYourTurn', 'wait'],
+  completed: ['completed', 'ok'],
+  declined: ['declined', 'stop'],
+  cancelled: ['cancelled', 'stop'],
+  expired: ['expired', 'stop'],
+  complete: ['complete', 'ok'],
+  failed: ['failed', 'stop'],
 };
 
 export function showReason() {
-  const [title, text, tone] = (REASONS[page.state.reason] ?? REASONS.failed)();
-  showMessage(title, text, { tone });
+  const [name, tone] = REASONS[page.state.reason] ?? REASONS.failed;
+  const values = { label: docLabel(), requester: requester() };
+  const text =
+    name === 'completed' && page.state.completed_at
+      ? t('sign.reason.completedOnText', { ...values, date: formatDate(page.state.completed_at) })
+      : t(`sign.reason.${name}Text`, values);
+  showMessage(t(`sign.reason.${name}Title`), text, { tone });
 }
 
 function safeRedirect(url) {
@@ -57,9 +40,9 @@ function safeRedirect(url) {
 export function showDone() {
   const target = safeRedirect(page.state.redirect_url);
   showMessage(
-    'You’re done',
-    `Thank you, ${page.state.packet.name}. You signed “${docLabel()}”. ${requester()} will be told, and you will get a copy of the signed documents when everyone has signed.`,
-    { tone: 'ok', extra: target ? el('p', { class: 'hint' }, 'Taking you onward…') : null },
+    t('sign.done.title'),
+    t('sign.done.text', { name: page.state.packet.name, label: docLabel(), requester: requester() }),
+    { tone: 'ok', extra: target ? el('p', { class: 'hint' }, t('sign.done.onward')) : null },
   );
   if (target) location.assign(target);
 }

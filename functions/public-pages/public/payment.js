@@ -4,13 +4,14 @@
 import { api } from './api.js';
 import { messageOf } from './chrome.js';
 import { announce, el } from './dom.js';
+import { lang, t } from './i18n.js';
 import { ended } from './navigation.js';
 import { page } from './state.js';
 
 /** An amount in the currency's smallest unit, as the signer reads it (2500 usd: $25.00). */
 function money(amount, currency) {
   try {
-    const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() });
+    const format = new Intl.NumberFormat(lang, { style: 'currency', currency: currency.toUpperCase() });
     return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
   } catch {
     return `${amount} ${currency}`;
@@ -30,25 +31,38 @@ export function paymentStep() {
   const status = el(
     'p',
     { id: 'payment-status', role: 'status' },
-    !p.required
-      ? `Paid: ${amount}. Thank you.`
-      : p.status === 'failed'
-        ? `The payment did not go through. ${amount} is still due before you finish.`
-        : `${amount} is due before you finish.`,
+    t(
+      !p.required ? 'sign.payment.paid' : p.status === 'failed' ? 'sign.payment.failed' : 'sign.payment.due',
+      {
+        amount,
+      },
+    ),
   );
   // A refunded payment is final: nothing to pay here, the sender decides what happens next.
-  if (p.status === 'refunded')
-    status.textContent = `Your payment of ${amount} was refunded. Contact the sender.`;
-  const section = el('div', { class: 'payment', id: 'payment' }, el('h3', {}, 'Payment'), status);
+  if (p.status === 'refunded') status.textContent = t('sign.payment.refunded', { amount });
+  const section = el(
+    'div',
+    { class: 'payment', id: 'payment' },
+    el('h3', {}, t('sign.payment.title')),
+    status,
+  );
   if (!p.required || p.status === 'refunded') return section;
-  const pay = el('button', { type: 'button', class: 'btn primary', id: 'pay-button' }, `Pay ${amount}`);
-  const check = el('button', { type: 'button', class: 'btn link', id: 'payment-check' }, 'I have paid');
+  const pay = el(
+    'button',
+    { type: 'button', class: 'btn primary', id: 'pay-button' },
+    t('sign.payment.pay', { amount }),
+  );
+  const check = el(
+    'button',
+    { type: 'button', class: 'btn link', id: 'payment-check' },
+    t('sign.payment.havePaid'),
+  );
   pay.addEventListener('click', async () => {
     pay.disabled = true;
     try {
       const started = await api.startPayment();
       if (started.checkout_url) window.open(started.checkout_url, '_blank');
-      status.textContent = 'Complete the payment in the new tab; this page updates when it is received.';
+      status.textContent = t('sign.payment.newTab');
       watchPayment();
     } catch (err) {
       if (!ended(err)) status.textContent = messageOf(err);
@@ -71,7 +85,7 @@ async function refreshPayment() {
     if (!page.state.payment.required) {
       clearInterval(paymentWatch);
       paymentWatch = null;
-      announce('Payment received.');
+      announce(t('sign.payment.received'));
     }
   } catch {
     // The next check tries again.

@@ -1,24 +1,24 @@
 // @ts-check
 // The field rules, checked in the page as the service checks them (shared/domain/signing/
 // check-value.ts): the signer hears about a mistake at once, and the service has the last word.
+// The messages come from the page's catalog through `t` (i18n.js), passed in so that the rules
+// stay plain functions that run anywhere (the unit tests run them under Node).
 
 function abaChecksum(v) {
   const d = [...v].map(Number);
   return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])) % 10 === 0;
 }
 
+/** Each v_pattern's test; its message is `sign.rules.<pattern>`. */
 const PATTERNS = {
-  email: { test: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) && v.length <= 254, name: 'email address' },
-  bank_routing: { test: (v) => /^\d{9}$/.test(v) && abaChecksum(v), name: 'bank routing number (9 digits)' },
-  bank_account: { test: (v) => /^\d{4,17}$/.test(v), name: 'bank account number (4 to 17 digits)' },
-  letters: { test: (v) => /^[\p{L}][\p{L} '-]*$/u.test(v), name: 'value of letters only' },
-  numbers: { test: (v) => /^-?\d+(\.\d+)?$/.test(v), name: 'number' },
-  phone: {
-    test: (v) => /^\+?[0-9][0-9 ().-]{5,}$/.test(v) && v.replace(/\D/g, '').length >= 7,
-    name: 'phone number',
-  },
-  ssn: { test: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v), name: 'social security number (123-45-6789)' },
-  zip_code: { test: (v) => /^\d{5}(-\d{4})?$/.test(v), name: 'ZIP code (12345 or 12345-6789)' },
+  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) && v.length <= 254,
+  bank_routing: (v) => /^\d{9}$/.test(v) && abaChecksum(v),
+  bank_account: (v) => /^\d{4,17}$/.test(v),
+  letters: (v) => /^[\p{L}][\p{L} '-]*$/u.test(v),
+  numbers: (v) => /^-?\d+(\.\d+)?$/.test(v),
+  phone: (v) => /^\+?[0-9][0-9 ().-]{5,}$/.test(v) && v.replace(/\D/g, '').length >= 7,
+  ssn: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v),
+  zip_code: (v) => /^\d{5}(-\d{4})?$/.test(v),
 };
 
 /** Input hints for the phone's keyboard and the browser's autofill, by v_pattern. */
@@ -46,32 +46,37 @@ export function isIsoDate(v) {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
 }
 
-/** What is wrong with a value (not its absence: see isFilled), or undefined. */
-export function valueProblem(field, value) {
+/**
+ * What is wrong with a value (not its absence: see isFilled), or undefined.
+ * @param {(key: string, values?: Record<string, unknown>) => string} t the catalog's messages
+ */
+export function valueProblem(field, value, t) {
   if (value === '') return undefined;
   switch (field.kind) {
     case 'dat':
-      return isIsoDate(value) ? undefined : 'Enter a valid date.';
+      return isIsoDate(value) ? undefined : t('sign.rules.date');
     case 'sel':
       return field.options.length === 0 || field.options.includes(value)
         ? undefined
-        : 'Choose one of the options.';
+        : t('sign.rules.oneOption');
     case 'cbg':
       return value.split('|').every((o) => field.options.includes(o))
         ? undefined
-        : 'Choose among the options.';
+        : t('sign.rules.amongOptions');
     case 'inp':
     case 'txt':
       break;
     default:
       return undefined;
   }
-  if (value.length > 10_000) return 'At most 10,000 characters.';
-  if (field.kind === 'inp' && /[\r\n]/.test(value)) return 'A single line is expected.';
+  if (value.length > 10_000) return t('sign.rules.tooLong');
+  if (field.kind === 'inp' && /[\r\n]/.test(value)) return t('sign.rules.singleLine');
   const pattern = field.v_pattern ? PATTERNS[field.v_pattern] : undefined;
-  if (pattern && !pattern.test(value)) return `Enter a valid ${pattern.name}.`;
-  if (field.v_min != null && value.length < field.v_min) return `Enter at least ${field.v_min} characters.`;
-  if (field.v_max != null && value.length > field.v_max) return `Enter at most ${field.v_max} characters.`;
+  if (pattern && !pattern(value)) return t(`sign.rules.${field.v_pattern}`);
+  if (field.v_min != null && value.length < field.v_min)
+    return t('sign.rules.minChars', { count: field.v_min });
+  if (field.v_max != null && value.length > field.v_max)
+    return t('sign.rules.maxChars', { count: field.v_max });
   if (field.v_regex) {
     let ok = true;
     try {
@@ -79,7 +84,7 @@ export function valueProblem(field, value) {
     } catch {
       ok = true; // the service checks it
     }
-    if (!ok) return field.v_regex_msg || 'This value is not in the expected form.';
+    if (!ok) return field.v_regex_msg || t('sign.rules.form');
   }
   return undefined;
 }
@@ -130,25 +135,32 @@ export const acceptOf = (field) =>
     .map((t) => `.${t}`)
     .join(',');
 
-/** What is wrong with a file for an attachment field (type by extension, size in KB), or undefined. */
-export function attachmentProblem(field, file) {
+/**
+ * What is wrong with a file for an attachment field (type by extension, size in KB), or undefined.
+ * @param {(key: string, values?: Record<string, unknown>) => string} t the catalog's messages
+ */
+export function attachmentProblem(field, file, t) {
   const ext = /\.([A-Za-z0-9]{1,5})$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
   const types = attachmentTypes(field);
-  if (!types.includes(ext)) return `Choose a file of type ${types.map((t) => `.${t}`).join(', ')}.`;
-  if (file.size === 0) return 'The file is empty.';
-  if (file.size > MAX_ATTACHMENT_BYTES) return 'The file is larger than 10 MB.';
+  if (!types.includes(ext)) return t('sign.rules.fileType', { types: types.map((x) => `.${x}`).join(', ') });
+  if (file.size === 0) return t('sign.rules.fileEmpty');
+  if (file.size > MAX_ATTACHMENT_BYTES) return t('sign.rules.fileSize');
   const kb = file.size / 1024;
-  if (field.v_min != null && kb < field.v_min) return `The file must be at least ${field.v_min} KB.`;
-  if (field.v_max != null && kb > field.v_max) return `The file must be at most ${field.v_max} KB.`;
+  if (field.v_min != null && kb < field.v_min) return t('sign.rules.fileMin', { kb: field.v_min });
+  if (field.v_max != null && kb > field.v_max) return t('sign.rules.fileMax', { kb: field.v_max });
   return undefined;
 }
 
-/** Limits to tell the signer before they choose a file. */
-export function attachmentHint(field) {
+/**
+ * Limits to tell the signer before they choose a file.
+ * @param {(key: string, values?: Record<string, unknown>) => string} t the catalog's messages
+ */
+export function attachmentHint(field, t) {
   const parts = [`${attachmentTypes(field).join(', ').toUpperCase()}`];
-  if (field.v_min != null && field.v_max != null) parts.push(`${field.v_min}–${field.v_max} KB`);
-  else if (field.v_max != null) parts.push(`up to ${field.v_max} KB`);
-  else parts.push('up to 10 MB');
-  if (field.v_min != null && field.v_max == null) parts.push(`at least ${field.v_min} KB`);
+  if (field.v_min != null && field.v_max != null)
+    parts.push(t('sign.rules.hintRange', { min: field.v_min, max: field.v_max }));
+  else if (field.v_max != null) parts.push(t('sign.rules.hintMax', { kb: field.v_max }));
+  else parts.push(t('sign.rules.hintDefault'));
+  if (field.v_min != null && field.v_max == null) parts.push(t('sign.rules.hintMin', { kb: field.v_min }));
   return parts.join(' · ');
 }

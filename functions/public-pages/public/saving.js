@@ -5,6 +5,7 @@
 import { ApiError, api } from './api.js';
 import { announce, el } from './dom.js';
 import { renderError } from './field-render.js';
+import { t } from './i18n.js';
 import { ended } from './navigation.js';
 import { form } from './state.js';
 
@@ -24,7 +25,7 @@ export function setSaveStatus(text, tone = '') {
 
 export function queueSave(m, entry, delay) {
   pending.set(m.path, { m, entry });
-  setSaveStatus('Saving…');
+  setSaveStatus(t('sign.saving.saving'));
   clearTimeout(saveTimer);
   if (delay > 0) saveTimer = setTimeout(flushSaves, delay);
   else flushSaves();
@@ -48,7 +49,7 @@ async function send(batch, retried = false) {
       m.saveFailed = false;
       renderError(m);
     }
-    if (pending.size === 0) setSaveStatus('All changes saved', 'ok');
+    if (pending.size === 0) setSaveStatus(t('sign.saving.saved'), 'ok');
   } catch (err) {
     if (err instanceof ApiError && err.status === 400 && err.fields.length > 0) {
       // Nothing of the batch was saved: mark the refused values, send the others again.
@@ -63,8 +64,8 @@ async function send(batch, retried = false) {
       }
       const rest = batch.filter(({ m }) => !refused.has(m));
       if (rest.length > 0 && !retried) await send(rest, true);
-      setSaveStatus('Some values were not saved: see the marked fields.', 'bad');
-      announce('Some values were not saved.');
+      setSaveStatus(t('sign.saving.someRefused'), 'bad');
+      announce(t('sign.saving.someRefusedShort'));
     } else if (ended(err)) {
       for (const { m } of batch) m.saveFailed = true;
     } else {
@@ -72,7 +73,7 @@ async function send(batch, retried = false) {
         m.saveFailed = true;
         if (!pending.has(m.path)) pending.set(m.path, { m, entry });
       }
-      setSaveStatus('Not saved yet: retrying…', 'bad');
+      setSaveStatus(t('sign.saving.retrying'), 'bad');
       clearTimeout(saveTimer);
       saveTimer = setTimeout(flushSaves, 4000);
     }

@@ -7,6 +7,7 @@ import { declineDialog } from './dialogs.js';
 import { el } from './dom.js';
 import { filled, nameOf, renderError } from './field-render.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
+import { t } from './i18n.js';
 import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
@@ -36,29 +37,39 @@ export function showSigning() {
   // Top bar: whether everything is saved, where the signer stands, and the guide.
   tools.replaceChildren(saveStatusLine(), ...guideBar());
 
-  const heading = el('h1', { id: 'doc-title', tabindex: '-1' }, s.bundle.label || 'Documents to sign');
+  const heading = el(
+    'h1',
+    { id: 'doc-title', tabindex: '-1' },
+    s.bundle.label || t('sign.view.documentsToSign'),
+  );
   const intro = el(
     'section',
     { class: 'card intro', 'aria-labelledby': 'doc-title' },
-    s.bundle.is_test
-      ? el('p', { class: 'test-banner' }, 'Test request: signing it has no legal effect.')
-      : null,
+    s.bundle.is_test ? el('p', { class: 'test-banner' }, t('sign.view.testBanner')) : null,
     heading,
     el(
       'p',
       {},
-      `${requester()} asked you, ${s.packet.name}, to review and sign ${
-        s.documents.length === 1 ? 'this document' : `these ${s.documents.length} documents`
-      }. Fill in the fields marked for you, then finish at the bottom.`,
+      t('sign.view.intro', { count: s.documents.length, requester: requester(), name: s.packet.name }),
     ),
     el(
       'ul',
-      { class: 'legend', 'aria-label': 'Legend' },
-      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), 'Your fields'),
-      el('li', {}, el('span', { class: 'swatch required', 'aria-hidden': 'true' }), 'Required (*)'),
-      el('li', {}, el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }), 'Others’ fields'),
+      { class: 'legend', 'aria-label': t('sign.view.legend') },
+      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), t('sign.view.legendMine')),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch required', 'aria-hidden': 'true' }),
+        t('sign.view.legendRequired'),
+      ),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }),
+        t('sign.view.legendTheirs'),
+      ),
     ),
-    el('p', { class: 'hint' }, 'Use “Next field” to go from field to field. Changes are saved as you go.'),
+    el('p', { class: 'hint' }, t('sign.view.hint')),
   );
 
   const docs = s.documents.map((doc) => {
@@ -71,7 +82,7 @@ export function showSigning() {
         'h2',
         { class: 'doc-title' },
         doc.name,
-        el('span', { class: 'doc-pages' }, `${doc.pages.length} page${doc.pages.length === 1 ? '' : 's'}`),
+        el('span', { class: 'doc-pages' }, t('sign.view.pages', { count: doc.pages.length })),
       ),
     );
     doc.pages.forEach((p, i) => {
@@ -79,16 +90,23 @@ export function showSigning() {
       const frame = el('div', {
         class: 'page',
         role: 'group',
-        'aria-label': `${doc.name}, page ${number} of ${doc.pages.length}`,
+        'aria-label': t('sign.view.docPageOf', { doc: doc.name, page: number, pages: doc.pages.length }),
       });
       frame.style.aspectRatio = `${p.width} / ${p.height}`;
       const canvas = el('canvas', { class: 'page-canvas', 'aria-hidden': 'true' });
-      frame.append(canvas, el('span', { class: 'page-loading', 'aria-hidden': 'true' }, 'Loading page…'));
+      frame.append(
+        canvas,
+        el('span', { class: 'page-loading', 'aria-hidden': 'true' }, t('sign.view.loadingPage')),
+      );
       for (const m of placed) if (m.f.doc_key === doc.key && m.f.page === number) frame.append(fieldBox(m));
       showPage(pdf, number, frame, canvas, () => frame.classList.add('failed'));
       section.append(
         frame,
-        el('p', { class: 'page-number', 'aria-hidden': 'true' }, `Page ${number} of ${doc.pages.length}`),
+        el(
+          'p',
+          { class: 'page-number', 'aria-hidden': 'true' },
+          t('sign.view.pageOf', { page: number, pages: doc.pages.length }),
+        ),
       );
     });
     return section;
@@ -99,13 +117,13 @@ export function showSigning() {
       ? el(
           'section',
           { class: 'card attachments', 'aria-labelledby': 'att-title' },
-          el('h2', { id: 'att-title' }, 'Files to attach'),
+          el('h2', { id: 'att-title' }, t('sign.view.filesToAttach')),
           el('ul', { class: 'attachment-list' }, unplaced.map(attachmentRow)),
         )
       : null;
 
   main.replaceChildren(intro, ...docs, attachments ?? '', finishCard());
-  setTitle(s.bundle.label || 'Sign documents');
+  setTitle(s.bundle.label || t('page.title'));
   updateProgress();
   heading.focus();
 }
@@ -117,9 +135,9 @@ function finishCard() {
   const finish = el(
     'button',
     { type: 'button', class: 'btn primary large', id: 'finish-button' },
-    'Finish signing',
+    t('sign.view.finish'),
   );
-  const decline = el('button', { type: 'button', class: 'btn link danger' }, 'Decline to sign');
+  const decline = el('button', { type: 'button', class: 'btn link danger' }, t('sign.view.decline'));
   consent.addEventListener('change', () => {
     if (consent.checked) consentError.textContent = '';
   });
@@ -128,10 +146,10 @@ function finishCard() {
   return el(
     'section',
     { class: 'card finish', id: 'finish', 'aria-labelledby': 'finish-title' },
-    el('h2', { id: 'finish-title' }, 'Finish'),
+    el('h2', { id: 'finish-title' }, t('sign.view.finishTitle')),
     page.state.payment ? paymentStep() : '',
     summary,
-    el('div', { class: 'consent' }, consent, el('label', { for: 'consent' }, page.state.consent_text)),
+    el('div', { class: 'consent' }, consent, el('label', { for: 'consent' }, t('sign.consent'))),
     consentError,
     el('div', { class: 'finish-actions' }, finish, decline),
   );
@@ -140,27 +158,21 @@ function finishCard() {
 async function complete(button, consent, consentError, summary) {
   summary.replaceChildren();
   if (page.state.payment?.required) {
-    summary.append(el('p', {}, 'Pay first: the payment is due before you finish.'));
+    summary.append(el('p', {}, t('sign.view.payFirst')));
     document.getElementById('pay-button')?.focus();
     return;
   }
   await flushSaves();
   const missing = form.mine.filter((m) => m.f.required && !filled(m));
   for (const m of missing) {
-    m.requiredError = 'This field is required.';
+    m.requiredError = t('sign.view.required');
     renderError(m);
   }
   const wrong = form.mine.filter((m) => m.clientError || m.serverError);
   const problems = [...missing, ...wrong.filter((m) => !missing.includes(m))];
   if (problems.length > 0) {
     summary.append(
-      el(
-        'p',
-        {},
-        problems.length === 1
-          ? 'One field needs your attention:'
-          : `${problems.length} fields need your attention:`,
-      ),
+      el('p', {}, t('sign.view.attention', { count: problems.length })),
       el(
         'ul',
         {},
@@ -169,7 +181,11 @@ async function complete(button, consent, consentError, summary) {
             'li',
             {},
             el('button', { type: 'button', class: 'btn link', onclick: () => goTo(m) }, nameOf(m)),
-            ` – ${m.requiredError || m.serverError || m.clientError}`,
+            // The field's name is the button before it; the message keeps the language's separator.
+            t('sign.view.problem', {
+              field: '',
+              message: m.requiredError || m.serverError || m.clientError,
+            }),
           ),
         ),
       ),
@@ -178,19 +194,19 @@ async function complete(button, consent, consentError, summary) {
     return;
   }
   if (!consent.checked) {
-    consentError.textContent = 'Tick the box to agree to sign electronically.';
+    consentError.textContent = t('sign.view.consentMissing');
     consent.focus();
     return;
   }
   button.disabled = true;
-  button.textContent = 'Finishing…';
+  button.textContent = t('sign.view.finishing');
   try {
     page.state = await api.complete();
     page.justFinished = true;
     showDone();
   } catch (err) {
     button.disabled = false;
-    button.textContent = 'Finish signing';
+    button.textContent = t('sign.view.finish');
     if (ended(err)) return;
     if (err instanceof ApiError && err.status === 400) {
       const refused = err.fields
@@ -215,7 +231,7 @@ async function declineSigning(summary) {
   if (!reason) return;
   try {
     page.state = await api.decline(reason);
-    showMessage('You declined to sign', `${requester()} was told that you declined, and why.`, {
+    showMessage(t('sign.reason.declinedTitle'), t('sign.done.declinedText', { requester: requester() }), {
       tone: 'stop',
     });
   } catch (err) {

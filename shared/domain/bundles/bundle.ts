@@ -72,6 +72,11 @@ export interface TPacket {
   status: TPacketStatus;
   emailMessage?: string;
   smsMessage?: string;
+  /**
+   * The language this signer reads (an IETF tag the service has a catalog for,
+   * shared/i18n/languages.ts): pages and messages; else the bundle's, else their browser's.
+   */
+  language?: string;
   signingCompleteRedirect?: string;
   completedAt?: string;
   lastAccessedAt?: string;
@@ -133,6 +138,8 @@ export interface TBundle {
   requesterName: string;
   requesterEmail: string;
   ccEmails: string[];
+  /** The language of its signers who have none of their own (an IETF tag, as the packet's). */
+  language?: string;
   customKey?: string;
   team?: string;
   isTest: boolean;

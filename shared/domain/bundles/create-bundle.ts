@@ -191,6 +191,7 @@ async function writeBundle(
       status: PACKET.new,
       ...(p.email_message ? { emailMessage: p.email_message } : {}),
       ...(p.sms_message ? { smsMessage: p.sms_message } : {}),
+      ...(p.language ? { language: p.language } : {}),
     });
   }
 
@@ -216,6 +217,7 @@ async function writeBundle(
     ...(input.custom_key !== undefined ? { customKey: input.custom_key } : {}),
     ...(input.team ? { team: input.team } : {}),
     isTest: input.is_test ?? false,
+    ...(input.language ? { language: input.language } : {}),
     status: BUNDLE.draft,
     ...(input.payment
       ? {

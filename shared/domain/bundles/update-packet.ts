@@ -62,6 +62,7 @@ export async function updatePacket(
       ...(patch.suppress_signing !== undefined ? { suppressSigning: patch.suppress_signing } : {}),
       ...(patch.suppress_reminder !== undefined ? { suppressReminder: patch.suppress_reminder } : {}),
       ...(patch.deliver_via !== undefined ? { deliverVia: patch.deliver_via } : {}),
+      ...(patch.language !== undefined ? { language: patch.language } : {}),
     };
     // A signer moved off embedded signing who may sign now is waiting for a message: `se`.
     if (p.deliverVia === 'embed' && next.deliverVia !== 'embed' && isPacketReady(next.status))

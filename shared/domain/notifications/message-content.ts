@@ -16,6 +16,11 @@ export interface TEmailBody {
   button?: { label: string; url: string };
   /** Small print under the message. */
   footer: string[];
+  /** The message's language (an IETF tag) and its direction, for the HTML part; English by default. */
+  lang?: string;
+  dir?: 'ltr' | 'rtl';
+  /** The line under the button for mail clients that do not show it, in the message's language. */
+  buttonFallback?: string;
 }
 
 export function escapeHtml(s: string): string {
@@ -45,7 +50,7 @@ export function renderEmail(body: TEmailBody): TEmailContent {
       'style="display:inline-block;padding:12px 24px;background:#0b5cad;color:#ffffff;' +
       'text-decoration:none;border-radius:6px;font-weight:600">' +
       `${escapeHtml(body.button.label)}</a></p>` +
-      '<p style="margin:0 0 16px;font-size:13px;color:#656d76">If the button does not work, open this link: ' +
+      `<p style="margin:0 0 16px;font-size:13px;color:#656d76">${escapeHtml(body.buttonFallback ?? 'If the button does not work, open this link:')} ` +
       `<a href="${escapeHtml(body.button.url)}" style="color:#0b5cad;word-break:break-all">` +
       `${escapeHtml(body.button.url)}</a></p>`
     : '';
@@ -53,7 +58,7 @@ export function renderEmail(body: TEmailBody): TEmailContent {
     .map((line) => `<p style="margin:0 0 6px;font-size:12px;color:#656d76">${htmlText(line)}</p>`)
     .join('');
   const html =
-    '<!doctype html><html><head><meta charset="utf-8">' +
+    `<!doctype html><html lang="${escapeHtml(body.lang ?? 'en')}" dir="${body.dir ?? 'ltr'}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>${escapeHtml(body.subject)}</title></head>` +
     '<body style="margin:0;padding:24px;background:#f6f8fa;font:15px/1.5 system-ui,-apple-system,Segoe UI,sans-serif;color:#1f2328">' +

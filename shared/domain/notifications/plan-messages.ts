@@ -1,5 +1,8 @@
 // Who a notification job messages and what each message says. Pure: the use case
 // (send-notification.ts) loads what this needs and sends what it returns.
+
+import { translator } from '../../i18n/catalogs';
+import { directionOf, resolveLanguage, type TLanguage } from '../../i18n/languages';
 import type { TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
@@ -50,9 +53,25 @@ export interface TPlanInput {
 /** Bundle and signer statuses in which a signer is still waiting for a message. */
 const SMS_MESSAGE_MAX = 300;
 
-const labelOf = (b: TBundle) => oneLine(b.label, 200) || 'your documents';
-const requesterOf = (b: TBundle) => oneLine(b.requesterName, 100) || b.requesterEmail || 'The sender';
+/** The language a signer's messages are in: the packet's, else the bundle's, else English. */
+const languageOf = (b: TBundle, p?: TPacket): TLanguage => resolveLanguage(p?.language ?? b.language);
+
+const labelOf = (b: TBundle, lang: TLanguage = 'en') =>
+  oneLine(b.label, 200) || translator(lang)('message.yourDocuments');
+const requesterOf = (b: TBundle, lang: TLanguage = 'en') =>
+  oneLine(b.requesterName, 100) || b.requesterEmail || translator(lang)('message.theSender');
 const firstText = (...texts: (string | undefined)[]) => texts.find((t) => t !== undefined && t.trim() !== '');
+
+/** A day as the message's language writes it (in UTC, as the service keeps time). */
+const dayIn = (lang: TLanguage, iso: string) =>
+  new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+/** The HTML part's language and direction, and the button's fallback line, in `lang`. */
+const emailLanguage = (lang: TLanguage) => ({
+  lang,
+  dir: directionOf(lang),
+  buttonFallback: translator(lang)('message.buttonFallback'),
+});
 
 export function planMessages(input: TPlanInput): TPlan {
   switch (input.job.type) {
@@ -68,9 +87,9 @@ export function planMessages(input: TPlanInput): TPlan {
   }
 }
 
-/** The subject of a signing request (a reminder puts "Reminder: " before it). */
-export function signingSubject(b: TBundle): string {
-  return oneLine(b.emailSubject) || `Please sign: ${labelOf(b)}`;
+/** The subject of a signing request (a reminder puts "Reminder: " before it), in `lang`. */
+export function signingSubject(b: TBundle, lang: TLanguage = 'en'): string {
+  return oneLine(b.emailSubject) || translator(lang)('message.signSubject', { label: labelOf(b, lang) });
 }
 
 function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPlan {
@@ -84,16 +103,23 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   if (isFinished(bundle.status) || !isOut(bundle.status) || !isPacketWaiting(packet.status)) {
     return { messages: [], skipped: `no longer waiting (bundle ${bundle.status}, packet ${packet.status})` };
   }
-  const requester = requesterOf(bundle);
-  const label = labelOf(bundle);
+  // The signer's language: the words of the service; the sender's own texts stay as written.
+  const lang = languageOf(bundle, packet);
+  const t = translator(lang);
+  const requester = requesterOf(bundle, lang);
+  const label = labelOf(bundle, lang);
 
   if (packet.deliverVia === 'phone') {
     const phone = toE164(packet.phone ?? '');
     const smsText =
       firstText(packet.smsMessage, bundle.smsMessage, account?.smsMessage) ??
-      `Please review and sign "${label}".`;
+      t('message.smsDefault', { label });
     const text = (url: string) =>
-      `${reminder ? `Reminder from ${requester}` : requester}: ${oneLine(smsText, SMS_MESSAGE_MAX)} ${url}`;
+      t(reminder ? 'message.smsReminder' : 'message.sms', {
+        requester,
+        text: oneLine(smsText, SMS_MESSAGE_MAX),
+        url,
+      });
     return {
       messages: [
         {
@@ -111,8 +137,10 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   if (!packet.email) return { messages: [], skipped: 'no email address' };
   const message =
     firstText(packet.emailMessage, bundle.emailMessage, account?.emailMessage) ??
-    `${requester} has sent you "${label}" to review and sign.`;
-  const subject = `${reminder ? 'Reminder: ' : ''}${signingSubject(bundle)}`;
+    t('message.defaultMessage', { requester, label });
+  const subject = reminder
+    ? t('message.reminderSubject', { subject: signingSubject(bundle, lang) })
+    : signingSubject(bundle, lang);
   const to = packet.email;
   return {
     messages: [
@@ -129,15 +157,15 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
             ...(bundle.requesterEmail ? { replyTo: [bundle.requesterEmail] } : {}),
             ...renderEmail({
               subject,
-              ...(packet.name ? { greeting: `Hello ${oneLine(packet.name, 100)},` } : {}),
-              paragraphs: [
-                ...(reminder ? [`A reminder: "${label}" is still waiting for your signature.`] : []),
-                message,
-              ],
-              button: { label: 'Review and sign', url: link!.url },
+              ...emailLanguage(lang),
+              ...(packet.name ? { greeting: t('message.hello', { name: oneLine(packet.name, 100) }) } : {}),
+              paragraphs: [...(reminder ? [t('message.reminderLine', { label })] : []), message],
+              button: { label: t('message.reviewAndSign'), url: link!.url },
               footer: [
-                `Sent by ${requester}${bundle.requesterEmail ? ` (${bundle.requesterEmail})` : ''}. Reply to this email to reach them.`,
-                `This link is for you alone: please do not forward this email. It works until ${link!.expires.slice(0, 10)} (UTC).`,
+                bundle.requesterEmail
+                  ? t('message.sentByEmail', { requester, email: bundle.requesterEmail })
+                  : t('message.sentBy', { requester }),
+                t('message.personal', { date: dayIn(lang, link!.expires) }),
               ],
             }),
           },
@@ -149,45 +177,60 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
 
 function planDocsReady({ bundle, mailFrom }: TPlanInput): TPlan {
   // Signers first, then cc_emails, then the sender: one message per address, the first role wins.
-  const recipients = new Map<string, { to: string; name?: string; packetId?: string; sender?: boolean }>();
-  const add = (to: string, extra: { name?: string; packetId?: string; sender?: boolean }) => {
+  const recipients = new Map<
+    string,
+    { to: string; name?: string; packetId?: string; sender?: boolean; lang?: TLanguage }
+  >();
+  const add = (
+    to: string,
+    extra: { name?: string; packetId?: string; sender?: boolean; lang?: TLanguage },
+  ) => {
     const key = normalizeAddress(to);
     if (key && !recipients.has(key)) recipients.set(key, { to, ...extra });
   };
   for (const p of bundle.packets) {
-    if (p.email && !p.suppressAll && !p.suppressDocsReady) add(p.email, { name: p.name, packetId: p.id });
+    if (p.email && !p.suppressAll && !p.suppressDocsReady)
+      add(p.email, { name: p.name, packetId: p.id, lang: languageOf(bundle, p) });
   }
   for (const cc of bundle.ccEmails) add(cc, {});
   if (bundle.ccSender && bundle.requesterEmail) add(bundle.requesterEmail, { sender: true });
   if (recipients.size === 0) return { messages: [], skipped: 'no recipients' };
 
-  const requester = requesterOf(bundle);
-  const label = labelOf(bundle);
   return {
-    messages: [...recipients].map(([recipient, r]) => ({
-      channel: 'email' as const,
-      recipient,
-      ...(r.packetId ? { packetId: r.packetId } : {}),
-      compose: () => ({
-        channel: 'email',
-        message: {
-          from: formatMailbox(requester, mailFrom),
-          to: [r.to],
-          ...(bundle.requesterEmail && !r.sender ? { replyTo: [bundle.requesterEmail] } : {}),
-          ...renderEmail({
-            subject: `Documents ready: ${label}`,
-            ...(r.name ? { greeting: `Hello ${oneLine(r.name, 100)},` } : {}),
-            paragraphs: [
-              `Everyone has signed "${label}", and the final documents are ready.`,
-              r.sender
-                ? `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`
-                : `You can get a copy from ${requester}${bundle.requesterEmail ? ` (${bundle.requesterEmail})` : ''}.`,
-            ],
-            footer: [`Sent on behalf of ${requester}.`],
-          }),
-        },
-      }),
-    })),
+    messages: [...recipients].map(([recipient, r]) => {
+      // Signers read it in their language, copies in the bundle's; the sender's API hint stays English.
+      const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle));
+      const t = translator(lang);
+      const requester = requesterOf(bundle, lang);
+      const label = labelOf(bundle, lang);
+      return {
+        channel: 'email' as const,
+        recipient,
+        ...(r.packetId ? { packetId: r.packetId } : {}),
+        compose: (): TOutgoing => ({
+          channel: 'email',
+          message: {
+            from: formatMailbox(requester, mailFrom),
+            to: [r.to],
+            ...(bundle.requesterEmail && !r.sender ? { replyTo: [bundle.requesterEmail] } : {}),
+            ...renderEmail({
+              subject: t('message.readySubject', { label }),
+              ...emailLanguage(lang),
+              ...(r.name ? { greeting: t('message.hello', { name: oneLine(r.name, 100) }) } : {}),
+              paragraphs: [
+                t('message.readyText', { label }),
+                r.sender
+                  ? `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`
+                  : bundle.requesterEmail
+                    ? t('message.readyCopyEmail', { requester, email: bundle.requesterEmail })
+                    : t('message.readyCopy', { requester }),
+              ],
+              footer: [t('message.onBehalf', { requester })],
+            }),
+          },
+        }),
+      };
+    }),
   };
 }
 

@@ -53,6 +53,11 @@ export interface TSigningRecord {
   steps: TSigningStep[];
   consentAt?: string;
   declineReason?: string;
+  /**
+   * The language the signer chose on the page: kept with the signer, not the browser, so the same
+   * link opened on another device speaks it too. It wins over the packet's and the bundle's.
+   */
+  language?: string;
   version: number;
 }
 

@@ -1,0 +1,75 @@
+// @ts-check
+// The page's words in the signer's language. The server picks the language (the signer's own
+// choice, the packet's, the bundle's, else the browser's) and sets <html lang dir>; this loads
+// that language's catalog, served with the page's assets (immutable, like them), and runs the same
+// i18next as the server over it (shared/i18n/catalogs.ts), so plurals follow Intl.PluralRules of
+// the language. Dates and amounts are formatted with Intl in it too.
+
+// Served beside this file from the i18next package; a specifier in a variable keeps the type
+// checker from looking for it here.
+const I18NEXT = './i18next.js';
+const i18next = (await import(I18NEXT)).default;
+
+const root = document.documentElement;
+
+/** The page's language, as the server chose it (a tag of shared/i18n/languages.ts). */
+export const lang = root.lang || 'en';
+
+/** Every language the signer may switch to, as the server lists them. */
+export const languages = (root.dataset.languages ?? lang).split(' ');
+
+/** The catalog of the page's language; English when it cannot be read (the words must show). */
+async function catalog() {
+  const assets = root.dataset.assets ?? '.';
+  for (const name of [lang, 'en']) {
+    try {
+      const res = await fetch(`${assets}/locales/${name}.json`, { credentials: 'omit' });
+      if (res.ok) return { name, messages: await res.json() };
+    } catch {
+      // offline: try the next, and at worst show the keys
+    }
+  }
+  return { name: lang, messages: {} };
+}
+
+const loaded = await catalog();
+
+const i18n = i18next.createInstance();
+await i18n.init({
+  lng: loaded.name,
+  fallbackLng: loaded.name,
+  resources: { [loaded.name]: { translation: loaded.messages } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+/**
+ * A message of the catalog: `t('sign.view.pages', { count: 3 })`. Placeholders are filled as
+ * text; the page puts messages in the DOM as text, never as markup.
+ * @param {string} key
+ * @param {Record<string, unknown>} [values]
+ * @returns {string}
+ */
+export const t = (key, values) => i18n.t(key, values);
+
+/** A date (an ISO time or date) as the signer's language writes it: 26 November 2026, 2026年11月26日. */
+export function formatDate(iso) {
+  if (!iso) return '';
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00` : iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric' }).format(d);
+}
+
+/** A number in the signer's language (digits and separators). */
+export const formatNumber = (n) => new Intl.NumberFormat(lang).format(n);
+
+/** A language's own name for itself (Deutsch, 日本語, العربية), for the language menu. */
+export function nativeName(tag) {
+  try {
+    const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+    return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+  } catch {
+    return tag;
+  }
+}

@@ -1,0 +1,37 @@
+// The signer's own choice of language on the page. Kept in their signing record (not in the
+// browser, nor on the bundle): the same link opened on another device speaks it too, it weighs on
+// no bundle write (no version race with other signers, no webhook), and the record already holds
+// what the signer did, as evidence of which language they read.
+import * as z from 'zod';
+import { ZLanguageSchema } from '../../schemas/language';
+import { parseInput } from '../parse-input';
+import {
+  changeSigner,
+  saveRecord,
+  type TClient,
+  type TSignerContext,
+  type TSigningDeps,
+  withStep,
+} from './signer-context';
+
+const ZChooseLanguage = z.object({ language: ZLanguageSchema });
+
+/** Remembers the language the signer chose; allowed at any step, even after finishing. */
+export async function chooseLanguage(
+  deps: TSigningDeps,
+  signer: TSignerContext,
+  body: unknown,
+  client: TClient,
+): Promise<TSignerContext> {
+  const { language } = parseInput(ZChooseLanguage, body);
+  return changeSigner(deps, signer, async (ctx) => {
+    if (ctx.record.language === language) return ctx;
+    const at = deps.clock.now().toISOString();
+    const record = await saveRecord(
+      deps,
+      ctx,
+      withStep({ ...ctx.record, language }, client, 'language', at, language),
+    );
+    return { ...ctx, record, stored: true };
+  });
+}

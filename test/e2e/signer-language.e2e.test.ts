@@ -1,0 +1,109 @@
+// The signing page in the signer's language, in a real headless Chromium (Debian's, driven by
+// playwright-core) against the whole local runtime: a bundle in Arabic reads right to left, one in
+// Japanese left to right, and the language menu switches and remembers. Screenshots go to
+// test-artifacts/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+const STEP_TIMEOUT = 60_000;
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let browser: Browser;
+let b64: string;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  b64 = await aPdfB64();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+/** An embedded signer's page for a bundle in `language`, opened by a browser that prefers English. */
+async function openIn(language: string, label: string) {
+  const created = await call('POST', '/bundles/', {
+    json: aBundle(
+      {
+        label,
+        language,
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+      },
+      b64,
+    ),
+  });
+  expect(created.status, created.text).toBe(201);
+  const embed = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+  expect(embed.status, embed.text).toBe(201);
+  const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const problems = watchProblems(page, { responses: true });
+  await page.goto(embed.body.url);
+  await page.getByRole('heading', { name: label }).waitFor();
+  await page.locator('.page.rendered').first().waitFor();
+  return { page, problems };
+}
+
+const rootOf = (page: Page) =>
+  page.evaluate<{ lang: string; dir: string }>(
+    '({ lang: document.documentElement.lang, dir: document.documentElement.dir })',
+  );
+
+describe.runIf(runBrowser)('the signing page in the signer’s language', () => {
+  it(
+    'Arabic: right to left, every word of the page in Arabic',
+    async () => {
+      const { page, problems } = await openIn('ar', 'عقد الإيجار');
+      expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
+      await page.getByText('طلب منك Demo', { exact: false }).first().waitFor();
+      await page.getByRole('button', { name: 'إنهاء التوقيع' }).waitFor();
+      await page.getByRole('button', { name: 'رفض التوقيع' }).waitFor();
+      await page.locator('.doc-pages', { hasText: '3 صفحات' }).waitFor();
+      await page.getByRole('button', { name: 'ابدأ' }).waitFor();
+      // Mirrored: the brand sits at the right of the bar, the language menu at its left.
+      const brand = await page.locator('.brand').boundingBox();
+      const menu = await page.locator('#language select').boundingBox();
+      expect(brand!.x).toBeGreaterThan(menu!.x);
+      expect(await page.locator('#language select').inputValue()).toBe('ar');
+      await page.screenshot({ path: join(ARTIFACTS, 'language-ar.png') });
+      await page.locator('.field.k-sig button').click();
+      await page.getByRole('dialog', { name: 'أضف توقيعك' }).waitFor();
+      await page.getByRole('tab', { name: 'كتابة' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'language-ar-signature.png') });
+      expect(problems).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'Japanese: left to right, in Japanese; the menu switches to French and the link remembers it',
+    async () => {
+      const { page, problems } = await openIn('ja', '賃貸借契約書');
+      expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      await page.getByRole('button', { name: '署名を完了する' }).waitFor();
+      await page.locator('.doc-pages', { hasText: '3 ページ' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'language-ja.png') });
+
+      await page.locator('#language select').selectOption('fr');
+      await page.getByRole('button', { name: 'Terminer la signature' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'fr', dir: 'ltr' });
+      // The choice is the signer's, not this tab's: the page loaded afresh keeps it.
+      await page.reload();
+      await page.getByRole('button', { name: 'Terminer la signature' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'language-fr-chosen.png') });
+      expect(problems).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});
