@@ -31,10 +31,9 @@ import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: TFunctionOptions) {
-  const base = functionBase(opts);
-  const { config, db, log } = base;
+  const { config, db, log } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(base),
+    ...bundleAdapters(config, db, log),
     records: createSigningRecordStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
     seals: createSealReader(),

@@ -17,11 +17,10 @@ import { toPacketResponse } from '../../shared/schemas/bundle-response';
 
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: TFunctionOptions) {
-  const base = functionBase(opts);
-  const { config, db, log } = base;
+  const { config, db, log } = functionBase(opts);
   const sqs = createSqsClient(config);
   const deps = {
-    ...bundleAdapters(base),
+    ...bundleAdapters(config, db, log),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),

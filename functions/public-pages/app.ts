@@ -44,10 +44,9 @@ export function buildPublicPagesHandler(
     portalLimits?: TPortalLimits;
   },
 ) {
-  const base = functionBase(opts);
-  const { config, db, log } = base;
+  const { config, db, log } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(base),
+    ...bundleAdapters(config, db, log),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
     sms: createSnsSmsSender(createSnsClient(config)),

@@ -29,7 +29,7 @@ export function functionBase(opts: TFunctionOptions) {
  * webhook events of its changes, the accounts (settings, branding), the documents bucket, the
  * clock and ids.
  */
-export function bundleAdapters({ config, db, log }: ReturnType<typeof functionBase>) {
+export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log: TLogger) {
   return {
     bundles: createPublishingBundleStore(config, db, log),
     accounts: createAccountStore(db, config.tableName),

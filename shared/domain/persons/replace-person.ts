@@ -2,15 +2,9 @@ import { parseInput } from '../../schemas/common';
 import { ZPersonWriteSchema } from '../../schemas/person';
 import { changePerson, type TChangePersonDeps } from './change-person';
 import { replaceChannels } from './merge-channels';
-import type { TPerson } from './person';
 
 /** PUT: name, metadata and channels are replaced as given; what is left out is gone. */
-export async function replacePerson(
-  deps: TChangePersonDeps,
-  accountId: string,
-  id: string,
-  body: unknown,
-): Promise<TPerson> {
+export async function replacePerson(deps: TChangePersonDeps, accountId: string, id: string, body: unknown) {
   const input = parseInput(ZPersonWriteSchema, body);
   return changePerson(deps, accountId, id, (current) => ({
     ...current,

@@ -2,15 +2,9 @@ import { parseInput } from '../../schemas/common';
 import { ZPersonPatchSchema } from '../../schemas/person';
 import { changePerson, type TChangePersonDeps } from './change-person';
 import { patchChannels } from './merge-channels';
-import type { TPerson } from './person';
 
 /** PATCH: fields given replace the stored ones; channels merge (see patchChannels). */
-export async function updatePerson(
-  deps: TChangePersonDeps,
-  accountId: string,
-  id: string,
-  body: unknown,
-): Promise<TPerson> {
+export async function updatePerson(deps: TChangePersonDeps, accountId: string, id: string, body: unknown) {
   const input = parseInput(ZPersonPatchSchema, body);
   return changePerson(deps, accountId, id, (current) => ({
     ...current,
