@@ -1,18 +1,12 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { createDocumentClient, createS3Client } from '../../shared/adapters/aws/clients';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
 import { bundleData } from '../../shared/domain/bundles/bundle-data';
 import { bundleFiles } from '../../shared/domain/bundles/bundle-files';
 import { cancelBundle } from '../../shared/domain/bundles/cancel-bundle';
@@ -28,7 +22,6 @@ import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { toBundleResponse, toEventResponse } from '../../shared/responses/bundle';
 import { BUNDLE_LIST_PARAMS } from '../../shared/schemas/bundle-list-query';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
@@ -37,23 +30,17 @@ import { bundleRequestOf } from './request-body';
 import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
 
 /** Composition root of the bundles Lambda. */
-export function buildBundlesHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
-  const { config } = opts;
-  const db = opts.db ?? createDocumentClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+export function buildBundlesHandler(opts: TFunctionOptions) {
+  const { config, db, log } = functionBase(opts);
   const deps = {
-    bundles: createPublishingBundleStore(config, db, log),
-    accounts: createAccountStore(db, config.tableName),
+    ...bundleAdapters(config, db, log),
     records: createSigningRecordStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
     seals: createSealReader(),
     persons: createPersonStore(db, config.tableName),
     templates: createDocTemplateStore(db, config.tableName),
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
     ...createDocumentIntake(config),
-    clock: systemClock,
-    ids: randomIds,
   };
   const bundle = (status: number, b: Parameters<typeof toBundleResponse>[0]) => ({
     status,

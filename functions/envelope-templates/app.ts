@@ -1,11 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
+import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
 import { createEnvelopeTemplate } from '../../shared/domain/envelope-templates/create-envelope-template';
 import { deleteEnvelopeTemplate } from '../../shared/domain/envelope-templates/delete-envelope-template';
 import { getEnvelopeTemplate } from '../../shared/domain/envelope-templates/get-envelope-template';
@@ -13,20 +11,13 @@ import { listEnvelopeTemplates } from '../../shared/domain/envelope-templates/li
 import { updateEnvelopeTemplate } from '../../shared/domain/envelope-templates/update-envelope-template';
 import { findDocTemplate } from '../../shared/domain/templates/get-doc-template';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { listRoute } from '../../shared/http/list-route';
+import { authOf, resourceRoutes } from '../../shared/http/resource-routes';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { toEnvelopeTemplateResponse } from '../../shared/responses/envelope-template';
 
 /** Composition root of the envelope-templates Lambda: adapters from config, routes to use cases. */
-export function buildEnvelopeTemplatesHandler(opts: {
-  config: TConfig;
-  db?: DynamoDBDocumentClient;
-  log?: TLogger;
-}) {
-  const { config } = opts;
-  const db = opts.db ?? createDocumentClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {
+  const { config, db, log } = functionBase(opts);
   const templates = {
     templates: createDocTemplateStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
@@ -43,48 +34,21 @@ export function buildEnvelopeTemplatesHandler(opts: {
     ids: randomIds,
   };
   // The local runtime learns its base URL once it listens: read it per request.
-  const respond = (req: { url: URL }) => (t: Parameters<typeof toEnvelopeTemplateResponse>[0]) =>
+  const respond = (t: Parameters<typeof toEnvelopeTemplateResponse>[0], req: { url: URL }) =>
     toEnvelopeTemplateResponse(t, config.publicBaseUrl || req.url.origin);
 
-  const routes: TRoute[] = [
-    listRoute(
-      '/envelope-templates',
-      (req, page) => listEnvelopeTemplates(deps, req.auth, page),
-      (t, req) => respond(req)(t),
-    ),
+  const routes: TRoute[] = resourceRoutes(
+    '/envelope-templates',
+    'envelope-template',
+    { deps, caller: authOf, toBody: respond },
     {
-      method: 'POST',
-      path: '/envelope-templates',
-      handler: async (req) => ({
-        status: 201,
-        body: respond(req)(await createEnvelopeTemplate(deps, req.auth, req.body)),
-      }),
+      list: (req, page) => listEnvelopeTemplates(deps, req.auth, page),
+      create: createEnvelopeTemplate,
+      get: getEnvelopeTemplate,
+      update: updateEnvelopeTemplate,
+      remove: deleteEnvelopeTemplate,
     },
-    {
-      method: 'GET',
-      path: '/envelope-templates/{id:envelope-template}',
-      handler: async (req) => ({
-        status: 200,
-        body: respond(req)(await getEnvelopeTemplate(deps, req.auth, req.params.id!)),
-      }),
-    },
-    {
-      method: 'PATCH',
-      path: '/envelope-templates/{id:envelope-template}',
-      handler: async (req) => ({
-        status: 200,
-        body: respond(req)(await updateEnvelopeTemplate(deps, req.auth, req.params.id!, req.body)),
-      }),
-    },
-    {
-      method: 'DELETE',
-      path: '/envelope-templates/{id:envelope-template}',
-      handler: async (req) => {
-        await deleteEnvelopeTemplate(deps, req.auth, req.params.id!);
-        return { status: 204 };
-      },
-    },
-  ];
+  );
 
   return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

@@ -1,31 +1,25 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createS3Client, createSnsClient } from '../../shared/adapters/aws/clients';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createSnsClient } from '../../shared/adapters/aws/clients';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
+import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
-import { systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
 import { submitId, submitSelfie } from '../../shared/domain/signing/image-auth';
 import { openSession } from '../../shared/domain/signing/open-session';
 import { saveValues } from '../../shared/domain/signing/save-values';
-import { signerOf, type TSignerContext } from '../../shared/domain/signing/signer-context';
+import { signerOf, type TSignerCall, type TSignerContext } from '../../shared/domain/signing/signer-context';
 import { signerState } from '../../shared/domain/signing/signer-state';
 import { sendSmsCode, verifySmsCode } from '../../shared/domain/signing/sms-auth';
 import { uploadAttachment } from '../../shared/domain/signing/upload-attachment';
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
@@ -45,25 +39,19 @@ const UPLOAD_BODY = {
  * is about the one packet a session is bound to), template preparation (/prepare), smart links
  * (/portal), the verify page (/verify) and the payment processor's webhook (/payments).
  */
-export function buildPublicPagesHandler(opts: {
-  config: TConfig;
-  db?: DynamoDBDocumentClient;
-  log?: TLogger;
-  /** Tests pass smaller smart link limits; the deployed service uses PORTAL_LIMITS. */
-  portalLimits?: TPortalLimits;
-}) {
-  const { config } = opts;
-  const db = opts.db ?? createDocumentClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+export function buildPublicPagesHandler(
+  opts: TFunctionOptions & {
+    /** Tests pass smaller smart link limits; the deployed service uses PORTAL_LIMITS. */
+    portalLimits?: TPortalLimits;
+  },
+) {
+  const { config, db, log } = functionBase(opts);
   const deps = {
-    bundles: createPublishingBundleStore(config, db, log),
-    accounts: createAccountStore(db, config.tableName),
+    ...bundleAdapters(config, db, log),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
     sms: createSnsSmsSender(createSnsClient(config)),
     idVerifier: createLocalIdVerifier(),
-    clock: systemClock,
   };
 
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
@@ -77,8 +65,9 @@ export function buildPublicPagesHandler(opts: {
    * again only after losing a race), and the state after it.
    */
   const act =
-    (run: (signer: TSignerContext, req: TRequest) => Promise<TSignerContext>) => async (req: TRequest) =>
-      state(await run(await session(req), req));
+    (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>) =>
+    async (req: TRequest) =>
+      state(await run({ deps, signer: await session(req), client: req.client }, req));
 
   const routes: TRoute[] = [
     {
@@ -95,66 +84,64 @@ export function buildPublicPagesHandler(opts: {
       method: 'PUT',
       path: '/sign/api/values',
       body: { maxBytes: 2 * 1024 * 1024 },
-      handler: act((s, req) => saveValues(deps, s, req.body, req.client)),
+      handler: act((call, req) => saveValues(call, req.body)),
     },
     {
       method: 'POST',
       path: '/sign/api/attachments',
       body: { accept: [...UPLOAD_BODY.accept], maxBytes: UPLOAD_BODY.maxBytes },
-      handler: act(async (s, req) => {
+      handler: act(async (call, req) => {
         const name = req.query.get('name') ?? req.header('x-file-name');
         const { file } = await filesOf(req.body, ['file'], name);
         return uploadAttachment(
-          deps,
-          s,
+          call,
           { docKey: req.query.get('doc_key'), fieldKey: req.query.get('field_key') },
           file ?? { bytes: Buffer.alloc(0), contentType: '', fileName: '' },
-          req.client,
         );
       }),
     },
     {
       method: 'POST',
       path: '/sign/api/auth/sms/send',
-      handler: act((s, req) => sendSmsCode(deps, s, req.client)),
+      handler: act((call) => sendSmsCode(call)),
     },
     {
       method: 'POST',
       path: '/sign/api/auth/sms/verify',
-      handler: act((s, req) => verifySmsCode(deps, s, req.body, req.client)),
+      handler: act((call, req) => verifySmsCode(call, req.body)),
     },
     {
       method: 'POST',
       path: '/sign/api/auth/selfie',
       body: { accept: [...UPLOAD_BODY.accept], maxBytes: UPLOAD_BODY.maxBytes },
-      handler: act(async (s, req) => {
+      handler: act(async (call, req) => {
         const { image } = await filesOf(req.body, ['image'], 'selfie');
-        return submitSelfie(deps, s, image, req.client);
+        return submitSelfie(call, image);
       }),
     },
     {
       method: 'POST',
       path: '/sign/api/auth/id',
       body: { accept: ['multipart'], maxBytes: UPLOAD_BODY.maxBytes },
-      handler: act(async (s, req) => {
+      handler: act(async (call, req) => {
         const { front, back } = await filesOf(req.body, ['front', 'back'], undefined);
-        return submitId(deps, s, { front, back }, req.client);
+        return submitId(call, { front, back });
       }),
     },
     {
       method: 'POST',
       path: '/sign/api/complete',
-      handler: act((s, req) => completePacket(deps, s, req.body, req.client)),
+      handler: act((call, req) => completePacket(call, req.body)),
     },
     {
       method: 'POST',
       path: '/sign/api/decline',
-      handler: act((s, req) => declinePacket(deps, s, req.body, req.client)),
+      handler: act((call, req) => declinePacket(call, req.body)),
     },
     {
       method: 'PUT',
       path: '/sign/api/language',
-      handler: act((s, req) => chooseLanguage(deps, s, req.body, req.client)),
+      handler: act((call, req) => chooseLanguage(call, req.body)),
     },
     // Bundle payments (ARCHITECTURE.md, "Payments"): the signer's step and the processor's webhook.
     ...paymentRoutes({ ...deps, config, payments: createPaymentProviderSource(config), session }),

@@ -1,16 +1,15 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
 import { createDocTemplate } from '../../shared/domain/templates/create-doc-template';
 import { createPrepSession } from '../../shared/domain/templates/create-prep-session';
@@ -29,7 +28,6 @@ import { ParseError } from '../../shared/http/errors';
 import { filesByIndex, parseMultipart } from '../../shared/http/multipart';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { toDocTemplateResponse } from '../../shared/responses/doc-template';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 
@@ -58,10 +56,8 @@ async function templateRequestOf(body: unknown): Promise<{ request: unknown; fil
 }
 
 /** Composition root of the document templates Lambda. */
-export function buildTemplatesHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
-  const { config } = opts;
-  const db = opts.db ?? createDocumentClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+export function buildTemplatesHandler(opts: TFunctionOptions) {
+  const { config, db, log } = functionBase(opts);
   const deps = {
     templates: createDocTemplateStore(db, config.tableName),
     sessions: createPrepSessionStore(db, config.tableName),

@@ -1,12 +1,12 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
+import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import type { TPage } from '../../shared/domain/paging';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
 import { createWebhookHeader } from '../../shared/domain/webhooks/create-webhook-header';
 import { deleteWebhook } from '../../shared/domain/webhooks/delete-webhook';
@@ -30,10 +30,10 @@ import {
 } from '../../shared/domain/webhooks/webhook-log';
 import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { listRoute } from '../../shared/http/list-route';
+import { listRoute, type TListed } from '../../shared/http/list-route';
 import type { TRequest } from '../../shared/http/request';
+import { accountOf, answerRoute, resourceRoutes } from '../../shared/http/resource-routes';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/responses/webhook';
 import { toWebhookDeliveryResponse, toWebhookEventResponse } from '../../shared/responses/webhook-log';
 import { toWebhookSecretResponse } from '../../shared/responses/webhook-secret';
@@ -41,175 +41,87 @@ import { WEBHOOK_DELIVERY_LIST_PARAMS, WEBHOOK_EVENT_LIST_PARAMS } from '../../s
 
 const WEBHOOK_LIST_PARAMS = ['enabled', 'event_type', 'event_type__in'];
 const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];
-/** The named query parameters of a list, as its use case takes them. */
-function queryOf(req: TRequest, names: readonly string[]): Record<string, string | undefined> {
-  return Object.fromEntries(names.map((n) => [n, req.query.get(n)]));
-}
 
 /** Composition root of the webhooks Lambda: adapters from config, routes to use cases. */
-export function buildWebhooksHandler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
-  const db = opts.db ?? createDocumentClient(opts.config);
+export function buildWebhooksHandler(opts: TFunctionOptions) {
+  const { config, db, log } = functionBase(opts);
   const deps = {
-    webhooks: createWebhookStore(db, opts.config.tableName),
-    webhookSecrets: createWebhookSecretStore(db, opts.config.tableName),
-    cipher: createSecretCipher(opts.config),
-    webhookEvents: createWebhookEventStore(db, opts.config.tableName),
-    queue: createSqsQueue(createSqsClient(opts.config), opts.config.queues ?? {}),
+    webhooks: createWebhookStore(db, config.tableName),
+    webhookSecrets: createWebhookSecretStore(db, config.tableName),
+    cipher: createSecretCipher(config),
+    webhookEvents: createWebhookEventStore(db, config.tableName),
+    queue: createSqsQueue(createSqsClient(config), config.queues ?? {}),
     clock: systemClock,
     ids: randomIds,
   };
-  const header = (r: { webhook: { id: string }; header: Parameters<typeof toWebhookHeaderResponse>[1] }) =>
-    toWebhookHeaderResponse(r.webhook.id, r.header);
-
-  const regenerate = async (req: TRequest) => ({
-    status: 200,
-    body: toWebhookSecretResponse(await regenerateWebhookSecret(deps, req.auth.accountId)),
-  });
+  /** A list use case of the caller's account, given the named query parameters it validates. */
+  const listing =
+    <T>(
+      list: (
+        d: typeof deps,
+        accountId: string,
+        query: Record<string, string | undefined>,
+        page: TPage,
+      ) => Promise<TListed<T>>,
+      names: readonly string[],
+    ) =>
+    (req: TRequest, page: TPage) =>
+      list(deps, req.auth.accountId, Object.fromEntries(names.map((n) => [n, req.query.get(n)])), page);
+  const regenerate = async (req: TRequest) =>
+    toWebhookSecretResponse(await regenerateWebhookSecret(deps, req.auth.accountId));
 
   const routes: TRoute[] = [
-    // The shared secret and extra headers first: see webhookId above. The first read of an
-    // account's secret generates it (ARCHITECTURE.md, "Webhook secret").
-    {
-      method: 'GET',
-      path: '/webhooks/secret',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookSecretResponse(await getWebhookSecret(deps, req.auth.accountId)),
-      }),
-    },
+    // The first read of an account's secret generates it (ARCHITECTURE.md, "Webhook secret").
+    answerRoute('GET', '/webhooks/secret', 200, async (req) =>
+      toWebhookSecretResponse(await getWebhookSecret(deps, req.auth.accountId)),
+    ),
     // BlueInk's clients regenerate with either method; both change the secret.
-    { method: 'POST', path: '/webhooks/secret/regenerate', handler: regenerate },
-    { method: 'GET', path: '/webhooks/secret/regenerate', handler: regenerate },
-    listRoute(
+    answerRoute('POST', '/webhooks/secret/regenerate', 200, regenerate),
+    answerRoute('GET', '/webhooks/secret/regenerate', 200, regenerate),
+    ...resourceRoutes(
       '/webhooks/events',
-      (req, page) =>
-        listWebhookEvents(deps, req.auth.accountId, queryOf(req, WEBHOOK_EVENT_LIST_PARAMS), page),
-      toWebhookEventResponse,
+      'uuid',
+      { deps, caller: accountOf, toBody: toWebhookEventResponse },
+      { list: listing(listWebhookEvents, WEBHOOK_EVENT_LIST_PARAMS), get: getWebhookEvent },
     ),
-    {
-      method: 'GET',
-      path: '/webhooks/events/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookEventResponse(await getWebhookEvent(deps, req.auth.accountId, req.params.id!)),
-      }),
-    },
-    {
-      method: 'POST',
-      path: '/webhooks/events/{id:uuid}/redeliver',
-      handler: async (req) => ({
-        status: 202,
-        body: toWebhookEventResponse(await redeliverEvent(deps, req.auth.accountId, req.params.id!)),
-      }),
-    },
-    listRoute(
+    answerRoute('POST', '/webhooks/events/{id:uuid}/redeliver', 202, async (req) =>
+      toWebhookEventResponse(await redeliverEvent(deps, req.auth.accountId, req.params.id!)),
+    ),
+    ...resourceRoutes(
       '/webhooks/deliveries',
-      (req, page) =>
-        listWebhookDeliveries(deps, req.auth.accountId, queryOf(req, WEBHOOK_DELIVERY_LIST_PARAMS), page),
-      toWebhookDeliveryResponse,
+      'uuid',
+      { deps, caller: accountOf, toBody: toWebhookDeliveryResponse },
+      { list: listing(listWebhookDeliveries, WEBHOOK_DELIVERY_LIST_PARAMS), get: getWebhookDelivery },
     ),
-    {
-      method: 'GET',
-      path: '/webhooks/deliveries/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookDeliveryResponse(await getWebhookDelivery(deps, req.auth.accountId, req.params.id!)),
-      }),
-    },
-    listRoute(
+    listRoute('/webhooks/headers', listing(listWebhookHeaders, HEADER_LIST_PARAMS), (i) =>
+      toWebhookHeaderResponse(i.webhookId, i.header),
+    ),
+    ...resourceRoutes(
       '/webhooks/headers',
-      (req, page) => listWebhookHeaders(deps, req.auth.accountId, queryOf(req, HEADER_LIST_PARAMS), page),
-      (i) => toWebhookHeaderResponse(i.webhookId, i.header),
-    ),
-    {
-      method: 'POST',
-      path: '/webhooks/headers',
-      handler: async (req) => ({
-        status: 201,
-        body: header(await createWebhookHeader(deps, req.auth.accountId, req.body)),
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/webhooks/headers/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: header(await getWebhookHeader(deps, req.auth.accountId, req.params.id!)),
-      }),
-    },
-    {
-      method: 'PUT',
-      path: '/webhooks/headers/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: header(await replaceWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
-      }),
-    },
-    {
-      method: 'PATCH',
-      path: '/webhooks/headers/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: header(await updateWebhookHeader(deps, req.auth.accountId, req.params.id!, req.body)),
-      }),
-    },
-    {
-      method: 'DELETE',
-      path: '/webhooks/headers/{id:uuid}',
-      handler: async (req) => {
-        await deleteWebhookHeader(deps, req.auth.accountId, req.params.id!);
-        return { status: 204 };
+      'uuid',
+      { deps, caller: accountOf, toBody: (r) => toWebhookHeaderResponse(r.webhook.id, r.header) },
+      {
+        create: createWebhookHeader,
+        get: getWebhookHeader,
+        replace: replaceWebhookHeader,
+        update: updateWebhookHeader,
+        remove: deleteWebhookHeader,
       },
-    },
-    listRoute(
+    ),
+    ...resourceRoutes(
       '/webhooks',
-      (req, page) => listWebhooks(deps, req.auth.accountId, queryOf(req, WEBHOOK_LIST_PARAMS), page),
-      toWebhookResponse,
-    ),
-    {
-      method: 'POST',
-      path: '/webhooks',
-      handler: async (req) => ({
-        status: 201,
-        body: toWebhookResponse(await createWebhook(deps, req.auth.accountId, req.body)),
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/webhooks/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookResponse(await getWebhook(deps, req.auth.accountId, req.params.id!)),
-      }),
-    },
-    {
-      method: 'PUT',
-      path: '/webhooks/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookResponse(await replaceWebhook(deps, req.auth.accountId, req.params.id!, req.body)),
-      }),
-    },
-    {
-      method: 'PATCH',
-      path: '/webhooks/{id:uuid}',
-      handler: async (req) => ({
-        status: 200,
-        body: toWebhookResponse(await updateWebhook(deps, req.auth.accountId, req.params.id!, req.body)),
-      }),
-    },
-    {
-      method: 'DELETE',
-      path: '/webhooks/{id:uuid}',
-      handler: async (req) => {
-        await deleteWebhook(deps, req.auth.accountId, req.params.id!);
-        return { status: 204 };
+      'uuid',
+      { deps, caller: accountOf, toBody: toWebhookResponse },
+      {
+        list: listing(listWebhooks, WEBHOOK_LIST_PARAMS),
+        create: createWebhook,
+        get: getWebhook,
+        replace: replaceWebhook,
+        update: updateWebhook,
+        remove: deleteWebhook,
       },
-    },
+    ),
   ];
 
-  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
-    usage: rateLimitUsageFor(opts.config),
-    config: opts.config,
-  });
+  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
 }

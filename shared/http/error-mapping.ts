@@ -41,24 +41,26 @@ const rule = <E extends Error>(type: TErrorClass<E>, map: (e: E) => TMapped) => 
   map: (e: Error) => map(e as E),
 });
 
-const plain = (status: number, code: TErrorCode) => () => ({ status, code, headers: {} });
+/** What an error means on the wire: its status, code and the headers it brings. */
+const wire = (status: number, code: TErrorCode, headers: Record<string, string> = {}) => ({
+  status,
+  code,
+  headers,
+});
+const plain = (status: number, code: TErrorCode) => () => wire(status, code);
 
 // Every error class the service raises on purpose, and what it means on the wire. A subclass is
 // answered by its own rule (each class is listed once; none of these extends another but the
 // base). Anything else is a 500 whose message never reaches the client.
 const RULES = [
-  rule(ValidationError, (e) => ({ status: 400, code: 'invalid', headers: {}, fieldErrors: e.fieldErrors })),
+  rule(ValidationError, (e) => ({ ...wire(400, 'invalid'), fieldErrors: e.fieldErrors })),
   rule(ParseError, plain(400, 'parse_error')),
   rule(NotAuthenticatedError, plain(401, 'not_authenticated')),
   rule(AuthenticationFailedError, plain(401, 'authentication_failed')),
   rule(PermissionDeniedError, plain(403, 'permission_denied')),
   rule(NotFoundError, plain(404, 'not_found')),
   rule(RouteNotFoundError, plain(404, 'not_found')),
-  rule(MethodNotAllowedError, (e) => ({
-    status: 405,
-    code: 'method_not_allowed',
-    headers: { Allow: e.allow.join(', ') },
-  })),
+  rule(MethodNotAllowedError, (e) => wire(405, 'method_not_allowed', { Allow: e.allow.join(', ') })),
   rule(SigningSessionError, plain(401, 'authentication_failed')),
   rule(GoneError, plain(410, 'not_found')),
   rule(ConflictError, plain(409, 'conflict')),
@@ -66,25 +68,12 @@ const RULES = [
   rule(PayloadTooLargeError, plain(413, 'invalid')),
   rule(UnsupportedMediaTypeError, plain(415, 'unsupported_media_type')),
   rule(ServiceUnavailableError, plain(503, 'service_unavailable')),
-  rule(ThrottledError, (e) => ({
-    status: 429,
-    code: 'throttled',
-    headers: { 'Retry-After': String(e.retryAfterSeconds) },
-  })),
+  rule(ThrottledError, (e) => wire(429, 'throttled', { 'Retry-After': String(e.retryAfterSeconds) })),
 ];
 
 export function toHttpError(err: unknown): THttpErrorShape {
   const e = err instanceof Error ? err : new Error(String(err));
   const found = RULES.find((r) => e instanceof r.type);
-  if (!found) {
-    return {
-      status: 500,
-      code: 'error',
-      message: 'A server error occurred.',
-      fieldErrors: [],
-      headers: {},
-    };
-  }
-  const mapped = found.map(e);
-  return { message: e.message, fieldErrors: [], ...mapped };
+  if (!found) return { ...wire(500, 'error'), message: 'A server error occurred.', fieldErrors: [] };
+  return { message: e.message, fieldErrors: [], ...found.map(e) };
 }

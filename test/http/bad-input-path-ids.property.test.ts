@@ -48,8 +48,15 @@ function routeTemplates(): TTemplate[] {
     }
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
-      for (const m of text.matchAll(/path: '(\/[^']*\{[^']+\}[^']*)'/g)) {
-        found.set(m[1]!, { path: m[1]!, api: fn !== 'public-pages' });
+      const api = fn !== 'public-pages';
+      // A route written out (`path: '…'`, `answerRoute('GET', '…'`), or a resource's routes
+      // (`resourceRoutes('/persons', 'uuid'`: its id's path is `/persons/{id:uuid}`).
+      for (const m of text.matchAll(/(?:path: |answerRoute\(\s*'[A-Z]+',\s*)'(\/[^']*\{[^']+\}[^']*)'/g)) {
+        found.set(m[1]!, { path: m[1]!, api });
+      }
+      for (const m of text.matchAll(/resourceRoutes\(\s*'(\/[^']*)',\s*'([\w-]+)'/g)) {
+        const path = `${m[1]}/{id:${m[2]}}`;
+        found.set(path, { path, api });
       }
     }
   }

@@ -5,33 +5,15 @@
 import * as z from 'zod';
 import { ZLanguageSchema } from '../../schemas/language';
 import { parseInput } from '../parse-input';
-import {
-  changeSigner,
-  saveRecord,
-  type TClient,
-  type TSignerContext,
-  type TSigningDeps,
-  withStep,
-} from './signer-context';
+import { changeSigner, saveStep, type TSignerCall, type TSignerContext } from './signer-context';
 
 const ZChooseLanguage = z.object({ language: ZLanguageSchema });
 
 /** Remembers the language the signer chose; allowed at any step, even after finishing. */
-export async function chooseLanguage(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  body: unknown,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function chooseLanguage(call: TSignerCall, body: unknown): Promise<TSignerContext> {
   const { language } = parseInput(ZChooseLanguage, body);
-  return changeSigner(deps, signer, async (ctx) => {
+  return changeSigner(call, async (ctx) => {
     if (ctx.record.language === language) return ctx;
-    const at = deps.clock.now().toISOString();
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, language }, client, 'language', at, language),
-    );
-    return { ...ctx, record, stored: true };
+    return saveStep(call, ctx, { language }, 'language', call.deps.clock.now().toISOString(), language);
   });
 }

@@ -1,31 +1,22 @@
 import * as z from 'zod';
-import type { TBundle, TPacket } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
-import { assertMaySign } from './save-values';
+import { assertAuthenticated } from './save-values';
 import {
-  cannotSign,
-  cannotSignError,
   changeSigner,
   recordsWith,
-  saveRecord,
-  type TClient,
+  refuseUnlessSigning,
+  saveStep,
+  type TSignerCall,
   type TSignerContext,
-  type TSigningDeps,
+  whileSigning,
   withBundle,
-  withStep,
 } from './signer-context';
 import { type TFieldValue, valueKey } from './signing-record';
-
-/** Refuses (with the reason the signer reads) a signer who may not sign the bundle at `now`. */
-function refuseUnlessSigning(b: TBundle, p: TPacket, now: Date, verb?: 'decline') {
-  const why = cannotSign(b, p, now);
-  if (why) throw cannotSignError(why, verb);
-}
 
 const ZComplete = z.object({
   consent: z.literal(true, 'You must agree to sign electronically.'),
@@ -48,16 +39,13 @@ const ZDecline = z.object({
  * the bundle change is still to come; repeating the call after a failure in between only makes
  * that change.
  */
-export async function completePacket(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  body: unknown,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function completePacket(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+  const { deps, client } = call;
   parseInput(ZComplete, body);
-  const signed = await changeSigner(deps, signer, async (ctx) => {
+  const signed = await changeSigner(call, async (ctx) => {
     if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
-    assertMaySign(ctx);
+    refuseUnlessSigning(ctx);
+    assertAuthenticated(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
     if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
@@ -87,46 +75,38 @@ export async function completePacket(
         if (f.kind === 'sdt') values[valueKey(d.key, f.key)] = { value: at.slice(0, 10), ...fill };
       }
     }
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, values, consentAt: at }, client, 'consented and signed', at),
-    );
-    return { ...ctx, record, stored: true };
+    return saveStep(call, ctx, { values, consentAt: at }, 'consented and signed', at);
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
   const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) =>
-    lifecycle.completePacket(b, signed.packet.id, at, (p) => refuseUnlessSigning(b, p, now)),
+    lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
+      refuseUnlessSigning({ bundle: b, packet, now }),
+    ),
   );
   return withBundle(signed, bundle);
 }
 
 /** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */
-export async function declinePacket(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  body: unknown,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function declinePacket(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+  const { deps } = call;
   const { reason } = parseInput(ZDecline, body);
   const at = deps.clock.now().toISOString();
-  const declined = await changeSigner(deps, signer, async (ctx) => {
-    const why = cannotSign(ctx.bundle, ctx.packet, ctx.now);
-    if (why) throw cannotSignError(why, 'decline');
-    // Consent is final: the finish that recorded it is what remains to be completed.
-    if (ctx.record.consentAt)
-      throw new ConflictError('You have already signed, so you cannot decline. Finish again to complete.');
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, declineReason: reason }, client, 'declined', at, reason),
-    );
-    return { ...ctx, record, stored: true };
-  });
+  const declined = await whileSigning(
+    call,
+    async (ctx) => {
+      // Consent is final: the finish that recorded it is what remains to be completed.
+      if (ctx.record.consentAt)
+        throw new ConflictError('You have already signed, so you cannot decline. Finish again to complete.');
+      return saveStep(call, ctx, { declineReason: reason }, 'declined', at, reason);
+    },
+    'decline',
+  );
   const now = deps.clock.now();
   const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) =>
-    lifecycle.decline(b, declined.packet.id, at, reason, (p) => refuseUnlessSigning(b, p, now, 'decline')),
+    lifecycle.decline(b, declined.packet.id, at, reason, (packet) =>
+      refuseUnlessSigning({ bundle: b, packet, now }, 'decline'),
+    ),
   );
   return withBundle(declined, bundle);
 }

@@ -1,15 +1,6 @@
 import type { TIdVerifier } from '../../ports/signing';
 import { ConflictError, ValidationError } from '../errors';
-import {
-  cannotSign,
-  cannotSignError,
-  changeSigner,
-  saveRecord,
-  type TClient,
-  type TSignerContext,
-  type TSigningDeps,
-  withStep,
-} from './signer-context';
+import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -31,15 +22,13 @@ function checkImage(image: TImage | undefined, field: string): 'png' | 'jpg' {
 }
 
 function assertStep(ctx: TSignerContext, step: 'selfie' | 'id') {
-  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
-  if (reason) throw cannotSignError(reason);
   if (step === 'selfie' ? !ctx.packet.authSelfie : !ctx.packet.authId) {
     throw new ConflictError(`This signer has no ${step === 'selfie' ? 'selfie' : 'ID'} check.`);
   }
 }
 
 async function store(
-  deps: TSigningDeps,
+  call: TSignerCall,
   ctx: TSignerContext,
   name: string,
   image: TImage,
@@ -47,29 +36,20 @@ async function store(
   at: string,
 ) {
   const key = `signing/${ctx.bundle.id}/${ctx.packet.id}/auth/${name}-${Date.parse(at)}.${type}`;
-  await deps.blobs.put(key, image.bytes, type === 'png' ? 'image/png' : 'image/jpeg');
+  await call.deps.blobs.put(key, image.bytes, type === 'png' ? 'image/png' : 'image/jpeg');
   return key;
 }
 
 /** A photo of the signer taken before signing, kept as evidence; taking it passes the step. */
-export async function submitSelfie(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  image: TImage | undefined,
-  client: TClient,
-) {
+export async function submitSelfie(call: TSignerCall, image: TImage | undefined) {
+  const { deps, client } = call;
   const type = checkImage(image, 'image');
-  return changeSigner(deps, signer, async (ctx) => {
+  return whileSigning(call, async (ctx) => {
     assertStep(ctx, 'selfie');
     const at = deps.clock.now().toISOString();
-    const key = await store(deps, ctx, 'selfie', image!, type, at);
+    const key = await store(call, ctx, 'selfie', image!, type, at);
     const selfie = { blobKeys: [key], at, ip: client.ip, userAgent: client.userAgent, passedAt: at };
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, auth: { ...ctx.record.auth, selfie } }, client, 'selfie taken', at),
-    );
-    return { ...ctx, record, stored: true };
+    return saveStep(call, ctx, { auth: { ...ctx.record.auth, selfie } }, 'selfie taken', at);
   });
 }
 
@@ -78,18 +58,17 @@ export async function submitSelfie(
  * provider; the step passes unless the provider rejects them (the local provider only collects).
  */
 export async function submitId(
-  deps: TSigningDeps & { idVerifier: TIdVerifier },
-  signer: TSignerContext,
+  call: TSignerCall<{ idVerifier: TIdVerifier }>,
   images: { front?: TImage; back?: TImage },
-  client: TClient,
 ) {
+  const { deps, client } = call;
   const frontType = checkImage(images.front, 'front');
   const backType = checkImage(images.back, 'back');
-  return changeSigner(deps, signer, async (ctx) => {
+  return whileSigning(call, async (ctx) => {
     assertStep(ctx, 'id');
     const at = deps.clock.now().toISOString();
-    const front = await store(deps, ctx, 'id-front', images.front!, frontType, at);
-    const back = await store(deps, ctx, 'id-back', images.back!, backType, at);
+    const front = await store(call, ctx, 'id-front', images.front!, frontType, at);
+    const back = await store(call, ctx, 'id-back', images.back!, backType, at);
     const result = await deps.idVerifier.verify({ front, back, name: ctx.packet.name });
     const id = {
       blobKeys: [front, back],
@@ -99,22 +78,19 @@ export async function submitId(
       result,
       ...(result.status === 'rejected' ? {} : { passedAt: at }),
     };
-    const record = await saveRecord(
-      deps,
+    const saved = await saveStep(
+      call,
       ctx,
-      withStep(
-        { ...ctx.record, auth: { ...ctx.record.auth, id } },
-        client,
-        `id check ${result.status}`,
-        at,
-        result.provider,
-      ),
+      { auth: { ...ctx.record.auth, id } },
+      `id check ${result.status}`,
+      at,
+      result.provider,
     );
     if (result.status === 'rejected') {
       throw new ValidationError('The identity document could not be verified.', [
         { field: 'front', message: 'Try clearer photos.' },
       ]);
     }
-    return { ...ctx, record, stored: true };
+    return saved;
   });
 }

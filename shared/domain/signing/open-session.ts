@@ -7,10 +7,9 @@ import {
   cannotSign,
   changeSigner,
   loadSigner,
-  saveRecord,
+  saveStep,
   type TClient,
   type TSigningDeps,
-  withStep,
 } from './signer-context';
 
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
@@ -62,12 +61,8 @@ export async function openSession(
     );
   }
   // The record as read above (the bundle change does not touch it); read again only after a race.
-  await changeSigner(deps, ctx, (signer) =>
-    saveRecord(
-      deps,
-      signer,
-      withStep(signer.record, client, link.kind === 'embed' ? 'opened embedded' : 'opened link', at),
-    ),
-  );
+  const call = { deps, signer: ctx, client };
+  const action = link.kind === 'embed' ? 'opened embedded' : 'opened link';
+  await changeSigner(call, (signer) => saveStep(call, signer, {}, action, at));
   return { session, expires, embedded: link.kind === 'embed' };
 }

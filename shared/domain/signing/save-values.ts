@@ -4,17 +4,7 @@ import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
-import {
-  cannotSign,
-  cannotSignError,
-  changeSigner,
-  recordsWith,
-  saveRecord,
-  type TClient,
-  type TSignerContext,
-  type TSigningDeps,
-  withStep,
-} from './signer-context';
+import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 import { authComplete } from './signer-state';
 import { type TFieldValue, valueKey } from './signing-record';
 
@@ -35,10 +25,8 @@ const ZValues = z.object({
     .max(500, 'At most 500 values at once.'),
 });
 
-/** Refuses signing calls of a signer who may not sign now, or has not passed authentication. */
-export function assertMaySign(ctx: TSignerContext): void {
-  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
-  if (reason) throw cannotSignError(reason);
+/** Refuses signing calls of a signer who has not passed the identity checks their packet asks for. */
+export function assertAuthenticated(ctx: TSignerContext): void {
   if (!authComplete(ctx)) throw new PermissionDeniedError('Complete the identity checks first.');
 }
 
@@ -50,9 +38,10 @@ export function assertMaySign(ctx: TSignerContext): void {
  * consent loses the race, reads again and is refused here; a finish that read values since
  * changed loses and checks the new ones. What the signer agreed to is what the bundle keeps, also
  * in the moment between the consent and the bundle change (a repeated finish completes it).
+ * Called within whileSigning, which refused a signer who cannot sign now.
  */
 export function assertMayChangeValues(ctx: TSignerContext): void {
-  assertMaySign(ctx);
+  assertAuthenticated(ctx);
   if (ctx.record.consentAt) {
     throw new ConflictError(
       'You have already signed, so your values can no longer change. Finish again if the page does not say you are done.',
@@ -78,14 +67,10 @@ function drawnImage(dataUrl: string): Buffer | undefined {
  * is not this signer's to fill is refused as a whole (403). Drawn marks are stored as PNG
  * images in the documents bucket, the value saying "drawn".
  */
-export async function saveValues(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  body: unknown,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function saveValues(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+  const { deps, client } = call;
   const input = parseInput(ZValues, body);
-  return changeSigner(deps, signer, async (ctx) => {
+  return whileSigning(call, async (ctx) => {
     assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const all = await recordsWith(deps, ctx);
@@ -144,11 +129,6 @@ export async function saveValues(
       .map((v) => `${v.doc_key}.${v.field_key}`)
       .join(', ')
       .slice(0, 300);
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, values }, client, 'saved values', at, detail),
-    );
-    return { ...ctx, record, stored: true };
+    return saveStep(call, ctx, { values }, 'saved values', at, detail);
   });
 }

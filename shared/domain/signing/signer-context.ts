@@ -38,6 +38,16 @@ export interface TClient {
   userAgent: string;
 }
 
+/**
+ * One call of a signer: the ports (with `TMore` where a call needs more), the session's signer as
+ * the call loaded it, and who is calling (kept as evidence with each step).
+ */
+export interface TSignerCall<TMore = unknown> {
+  deps: TSigningDeps & TMore;
+  signer: TSignerContext;
+  client: TClient;
+}
+
 /** A session's signer with everything the signer's calls read. */
 export interface TSignerContext {
   bundle: TBundle;
@@ -117,13 +127,7 @@ export async function loadSigner(
 }
 
 /** The record with one more step of evidence. */
-export function withStep(
-  record: TSigningRecord,
-  client: TClient,
-  action: string,
-  at: string,
-  detail?: string,
-) {
+function withStep(record: TSigningRecord, client: TClient, action: string, at: string, detail?: string) {
   const step = {
     action,
     at,
@@ -134,22 +138,28 @@ export function withStep(
   return { ...record, steps: [...record.steps, step].slice(-MAX_STEPS) };
 }
 
-/** Saves a changed record on the version it was read at (the caller retries on a conflict). */
-export async function saveRecord(
-  deps: TSigningDeps,
+/**
+ * Saves one step of a signer call: the record with `changes` and the step's evidence, on the
+ * version it was read at (changeSigner retries on a conflict). Answers the context with it.
+ */
+export async function saveStep(
+  call: TSignerCall,
   ctx: TSignerContext,
-  next: TSigningRecord,
-): Promise<TSigningRecord> {
-  const versioned = { ...next, version: ctx.record.version + 1 };
-  await deps.records.save(versioned, ctx.stored ? ctx.record : undefined);
-  return versioned;
+  changes: Partial<TSigningRecord>,
+  action: string,
+  at: string,
+  detail?: string,
+): Promise<TSignerContext> {
+  const next = withStep({ ...ctx.record, ...changes }, call.client, action, at, detail);
+  const record = { ...next, version: ctx.record.version + 1 };
+  await call.deps.records.save(record, ctx.stored ? ctx.record : undefined);
+  return { ...ctx, record, stored: true };
 }
 
-/** Which signer a call is for: a session's packet. */
-
-/** Refused because the signer cannot sign now (409), saying why. */
-export function cannotSignError(reason: TCannotSign, verb = 'sign'): ConflictError {
-  return new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`);
+/** Refuses (409, saying why) a signer who cannot sign at the context's `now`; `verb` names what. */
+export function refuseUnlessSigning(ctx: Pick<TSignerContext, 'bundle' | 'packet' | 'now'>, verb = 'sign') {
+  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
+  if (reason) throw new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`);
 }
 
 /**
@@ -176,14 +186,31 @@ export const withBundle = (ctx: TSignerContext, bundle: TBundle): TSignerContext
  * lost a race to another request (retryOnConflict).
  */
 export function changeSigner<T>(
-  deps: TSigningDeps,
-  ctx: TSignerContext,
+  call: Pick<TSignerCall, 'deps' | 'signer'>,
   change: (ctx: TSignerContext) => Promise<T>,
 ): Promise<T> {
-  let loaded: TSignerContext | undefined = ctx;
+  const { deps, signer } = call;
+  let loaded: TSignerContext | undefined = signer;
   return retryOnConflict(async () => {
-    const current = loaded ?? (await loadSigner(deps, ctx.bundle.accountId, ctx.bundle.id, ctx.packet.id));
+    const current =
+      loaded ?? (await loadSigner(deps, signer.bundle.accountId, signer.bundle.id, signer.packet.id));
     loaded = undefined;
     return change(current);
+  });
+}
+
+/**
+ * The opening of a signer call that may change anything only while the signer can sign:
+ * changeSigner, refusing first (refuseUnlessSigning, `verb` naming the call) on every context
+ * `change` would run on.
+ */
+export function whileSigning<T>(
+  call: TSignerCall,
+  change: (ctx: TSignerContext) => Promise<T>,
+  verb?: string,
+): Promise<T> {
+  return changeSigner(call, async (ctx) => {
+    refuseUnlessSigning(ctx, verb);
+    return change(ctx);
   });
 }

@@ -2,16 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { TSmsSender } from '../../ports/notifications';
 import { ConflictError, ThrottledError, ValidationError } from '../errors';
 import { toE164 } from '../notifications/notification';
-import {
-  cannotSign,
-  cannotSignError,
-  changeSigner,
-  saveRecord,
-  type TClient,
-  type TSignerContext,
-  type TSigningDeps,
-  withStep,
-} from './signer-context';
+import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;
 export const SMS_MAX_WRONG = 5;
@@ -26,8 +17,6 @@ const hashCode = (packetId: string, code: string) =>
   createHash('sha256').update(`${packetId}:${code}`).digest('hex');
 
 function assertSmsStep(ctx: TSignerContext) {
-  const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
-  if (reason) throw cannotSignError(reason);
   if (!ctx.packet.authSms) throw new ConflictError('This signer has no SMS code check.');
   if (!ctx.packet.phone || !toE164(ctx.packet.phone)) {
     throw new ConflictError('No phone number that can take texts is on file for this signer.');
@@ -39,13 +28,10 @@ function assertSmsStep(ctx: TSignerContext) {
  * SMS_WINDOW_MS, one per SMS_GAP_MS): each costs money and could be used to flood a phone. The
  * code is written before it is sent, so a code that arrives is always one that verifies.
  */
-export async function sendSmsCode(
-  deps: TSigningDeps & { sms: TSmsSender },
-  signer: TSignerContext,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function sendSmsCode(call: TSignerCall<{ sms: TSmsSender }>): Promise<TSignerContext> {
+  const { deps } = call;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const done = await changeSigner(deps, signer, async (ctx) => {
+  const done = await whileSigning(call, async (ctx) => {
     assertSmsStep(ctx);
     if (ctx.record.auth.sms?.passedAt) return ctx;
     const now = deps.clock.now();
@@ -71,12 +57,8 @@ export async function sendSmsCode(
       wrongAttempts: 0,
       sentAt: [...recent, at],
     };
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, auth: { ...ctx.record.auth, sms } }, client, 'sms code sent', at),
-    );
-    return { ...ctx, record, stored: true, send: true as const };
+    const saved = await saveStep(call, ctx, { auth: { ...ctx.record.auth, sms } }, 'sms code sent', at);
+    return { ...saved, send: true as const };
   });
   if ('send' in done) {
     await deps.sms.send(
@@ -88,12 +70,8 @@ export async function sendSmsCode(
 }
 
 /** Checks a code; after SMS_MAX_WRONG wrong ones the code is void and a new one must be sent. */
-export async function verifySmsCode(
-  deps: TSigningDeps,
-  signer: TSignerContext,
-  body: unknown,
-  client: TClient,
-): Promise<TSignerContext> {
+export async function verifySmsCode(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+  const { deps } = call;
   const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
   if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) {
     throw new ValidationError('Enter the 6-digit code.', [
@@ -101,7 +79,7 @@ export async function verifySmsCode(
     ]);
   }
   let wrong = false;
-  const ctx = await changeSigner(deps, signer, async (ctx) => {
+  const ctx = await whileSigning(call, async (ctx) => {
     assertSmsStep(ctx);
     const sms = ctx.record.auth.sms;
     if (sms?.passedAt) return ctx;
@@ -120,18 +98,10 @@ export async function verifySmsCode(
       : wrongAttempts >= SMS_MAX_WRONG
         ? { ...sms, wrongAttempts, codeHash: undefined, codeExpires: undefined }
         : { ...sms, wrongAttempts };
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep(
-        { ...ctx.record, auth: { ...ctx.record.auth, sms: next } },
-        client,
-        matches ? 'sms code passed' : 'sms code wrong',
-        at,
-      ),
-    );
+    const action = matches ? 'sms code passed' : 'sms code wrong';
+    const saved = await saveStep(call, ctx, { auth: { ...ctx.record.auth, sms: next } }, action, at);
     wrong = !matches;
-    return { ...ctx, record, stored: true };
+    return saved;
   });
   if (wrong) {
     const left = SMS_MAX_WRONG - (ctx.record.auth.sms?.wrongAttempts ?? 0);

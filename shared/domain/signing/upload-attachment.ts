@@ -1,15 +1,7 @@
 import { ValidationError } from '../errors';
 import { isEditableBy } from './field-access';
 import { assertMayChangeValues, findField } from './save-values';
-import {
-  changeSigner,
-  recordsWith,
-  saveRecord,
-  type TClient,
-  type TSignerContext,
-  type TSigningDeps,
-  withStep,
-} from './signer-context';
+import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 import { valueKey } from './signing-record';
 
 /** Largest attachment a signer may upload, whatever the field allows. */
@@ -59,16 +51,15 @@ function extensionOf(name: string): string {
  * v_min/v_max (KB). Kept in the documents bucket; the value is the file name.
  */
 export async function uploadAttachment(
-  deps: TSigningDeps,
-  signer: TSignerContext,
+  call: TSignerCall,
   target: { docKey?: string; fieldKey?: string },
   upload: TUpload,
-  client: TClient,
 ): Promise<TSignerContext> {
+  const { deps, client } = call;
   const path = `${target.docKey ?? ''}.${target.fieldKey ?? ''}`;
   const fail = (message: string) =>
     new ValidationError('The attachment is not accepted.', [{ field: path, message }]);
-  return changeSigner(deps, signer, async (ctx) => {
+  return whileSigning(call, async (ctx) => {
     assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const field =
@@ -112,11 +103,6 @@ export async function uploadAttachment(
         contentType: storedType,
       },
     };
-    const record = await saveRecord(
-      deps,
-      ctx,
-      withStep({ ...ctx.record, values }, client, 'uploaded attachment', at, path),
-    );
-    return { ...ctx, record, stored: true };
+    return saveStep(call, ctx, { values }, 'uploaded attachment', at, path);
   });
 }

@@ -2,10 +2,9 @@ import type { TClock, TIds } from '../../ports/system';
 import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookPatchSchema } from '../../schemas/webhook';
 import { parseInput } from '../parse-input';
-import { retryOnConflict } from '../retry-on-conflict';
-import { getWebhook } from './get-webhook';
+import { changeWebhook } from './change-webhook';
 import { replaceHeaders } from './merge-headers';
-import { type TWebhook, withEnabled } from './webhook';
+import type { TWebhook } from './webhook';
 
 /** PATCH: fields given replace the stored ones; `extra_headers` given replace the whole set. */
 export async function updateWebhook(
@@ -15,21 +14,14 @@ export async function updateWebhook(
   body: unknown,
 ): Promise<TWebhook> {
   const input = parseInput(ZWebhookPatchSchema, body);
-  return retryOnConflict(async () => {
-    const current = await getWebhook(deps, accountId, id);
-    const next: TWebhook = withEnabled(current, {
-      ...current,
-      url: input.url ?? current.url,
-      enabled: input.enabled ?? current.enabled,
-      json: input.json ?? current.json,
-      eventTypes: input.event_types ?? current.eventTypes,
-      extraHeaders: input.extra_headers
-        ? replaceHeaders(current.extraHeaders, input.extra_headers, () => deps.ids.uuid())
-        : current.extraHeaders,
-      updated: deps.clock.now().toISOString(),
-      version: current.version + 1,
-    });
-    await deps.webhooks.save(next, current);
-    return next;
-  });
+  return changeWebhook(deps, accountId, id, (current) => ({
+    ...current,
+    url: input.url ?? current.url,
+    enabled: input.enabled ?? current.enabled,
+    json: input.json ?? current.json,
+    eventTypes: input.event_types ?? current.eventTypes,
+    extraHeaders: input.extra_headers
+      ? replaceHeaders(current.extraHeaders, input.extra_headers, () => deps.ids.uuid())
+      : current.extraHeaders,
+  }));
 }
