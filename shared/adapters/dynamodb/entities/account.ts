@@ -46,7 +46,7 @@ export const userEntity = accountChild<TUser>('user', accountKeys.user);
 export const teamEntity = accountChild<TTeam>('team', accountKeys.team);
 export const brandEntity = accountChild<TBrand>('brand', accountKeys.brand);
 
-/** Created and counted by UpdateItem (`ADD sent`), so only the count is ever written whole. */
+/** Made and counted by UpdateItem (`ADD sent`), never put whole. */
 export const usageEntity = defineEntity<{ accountId: string; month: string; sent: number }>({
   name: 'usage',
   version: 1,
