@@ -8,7 +8,11 @@
 // and its own label and created time, then goes through the changes the API would make: sent
 // at create (as a create without `status: "dr"` is), tags added, cancelled, or completed.
 import { bundleTerms } from '../shared/adapters/dynamodb/bundle-terms';
-import { bundleKeys, bundleToItem, documentToItem } from '../shared/adapters/dynamodb/entities/bundle';
+import {
+  bundleEntity,
+  bundleSatelliteItems,
+  bundleTermEntity,
+} from '../shared/adapters/dynamodb/entities/bundle';
 import { event } from '../shared/domain/bundles/audit-event';
 import type { TBundle, TBundleStatus, TDocument, TPacket } from '../shared/domain/bundles/bundle';
 import { originalBlobKey } from '../shared/domain/bundles/create-bundle';
@@ -251,23 +255,10 @@ export function storeItems(seeded: TSeededBundle): Record<string, unknown>[] {
   const last = seeded.states[seeded.states.length - 1]!;
   const { accountId, id } = last;
   return [
-    ...seeded.documents.map((d) => documentToItem(accountId, id, d)),
-    ...last.packets.map((p) => ({
-      ...bundleKeys.packet(p.id),
-      entity: 'packet-ref',
-      accountId,
-      bundleId: id,
-    })),
-    ...[...new Set(last.packets.map((p) => p.personId))].map((personId) => ({
-      ...bundleKeys.personLink(accountId, personId, id),
-      entity: 'person-link',
-    })),
-    bundleToItem(last),
-    ...bundleTerms(last).map((t) => ({
-      ...bundleKeys.term(accountId, t, id),
-      entity: 'bundle-term',
-      id,
-      created: last.created,
-    })),
+    ...bundleSatelliteItems(last, seeded.documents),
+    bundleEntity.toItem(last),
+    ...bundleTerms(last).map((term) =>
+      bundleTermEntity.toItem({ accountId, term, id, created: last.created }),
+    ),
   ];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { batchWrite } from '../../shared/adapters/dynamodb/batch';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import { bundleTermEntity } from '../../shared/adapters/dynamodb/entities/bundle';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
@@ -342,8 +342,8 @@ describe('lookup items left behind', () => {
     await batchWrite(
       runtime.db,
       runtime.config.tableName,
-      ['t:old-tag', 's:stale', `d:${randomUUID()}`].map((t) => ({
-        put: { ...bundleKeys.term(accountId, t, m.id), entity: 'bundle-term', id: m.id, created: m.created },
+      ['t:old-tag', 's:stale', `d:${randomUUID()}`].map((term) => ({
+        put: bundleTermEntity.toItem({ accountId, term, id: m.id, created: m.created }),
       })),
     );
     for (const q of ['tag=old-tag', 'tag__in=old-tag', 'search=stale']) {

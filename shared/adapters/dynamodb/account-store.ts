@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   defaultFeatures,
   type TAccount,
@@ -8,35 +8,40 @@ import {
 } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TAccountStore } from '../../ports/accounts';
-import { batchGet, getItem, isConditionFailure, queryAll, queryListOrder } from './batch';
-import { accountKeys } from './entities/account';
+import { getItem, isConditionFailure, listedItems, queryAll } from './batch';
+import {
+  accountEntity,
+  accountKeys,
+  brandEntity,
+  teamEntity,
+  usageEntity,
+  userEntity,
+} from './entities/account';
+import { markersSet, type TEntity } from './entity';
+import { putNew } from './versioned';
 
 type TItem = Record<string, unknown>;
 
-function strip<T>(item: TItem): T {
-  const { pk: _pk, sk: _sk, lpk: _lpk, lsk: _lsk, entity: _e, ...rest } = item;
-  return rest as T;
-}
-
 /** An account as stored, with the features it was stored without at their defaults. */
 function toAccount(item: TItem): TAccount {
-  const account = strip<TAccount>(item);
+  const account = accountEntity.fromItem(item);
   return { ...account, features: { ...defaultFeatures(), ...account.features } };
 }
 
 export function createAccountStore(db: DynamoDBDocumentClient, table: string): TAccountStore {
-  const putNew = (Item: TItem) =>
-    db.send(new PutCommand({ TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  const add = <T>(entity: TEntity<T>, o: T) => putNew(db, table, entity.toItem(o));
 
-  const children = async <T>(accountId: string, prefix: string): Promise<T[]> => {
+  const children = async <T extends { created: string }>(
+    accountId: string,
+    prefix: string,
+    entity: TEntity<T>,
+  ): Promise<T[]> => {
     const items = await queryAll(db, {
       TableName: table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': accountKeys.partition(accountId), ':p': prefix },
     });
-    return items
-      .map((i) => strip<T>(i))
-      .sort((a, b) => String((a as TItem).created).localeCompare(String((b as TItem).created)));
+    return items.map(entity.fromItem).sort((a, b) => String(a.created).localeCompare(String(b.created)));
   };
 
   /** Sets one optional attribute of the account, or removes it when `value` is undefined, and bumps the version. */
@@ -65,24 +70,13 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
 
   return {
     async createAccount(a: TAccount) {
-      await putNew({
-        ...accountKeys.item(a.id),
-        ...accountKeys.listOrder(a.id, a.created),
-        entity: 'account',
-        ...a,
-      });
+      await add(accountEntity, a);
     },
     async getAccount(id) {
       return getItem(db, table, accountKeys.item(id), toAccount);
     },
     async listAccounts() {
-      const refs = await queryListOrder(db, table, accountKeys.listPartition(), 'oldest-first');
-      const items = await batchGet(
-        db,
-        table,
-        refs.map((r) => ({ pk: r.pk as string, sk: r.sk as string })),
-        (i) => String(i.pk),
-      );
+      const items = await listedItems(db, table, accountKeys.listPartition(), 'oldest-first');
       return items.map(toAccount);
     },
     async setFeatures(id, features) {
@@ -123,12 +117,12 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       return setOptional(id, 'embedOrigins', origins.length > 0 ? origins : undefined);
     },
     async addUser(u: TUser) {
-      await putNew({ ...accountKeys.user(u.accountId, u.id), entity: 'user', ...u });
+      await add(userEntity, u);
     },
     async getUser(accountId, userId) {
-      return getItem(db, table, accountKeys.user(accountId, userId), (i) => strip<TUser>(i));
+      return getItem(db, table, accountKeys.user(accountId, userId), userEntity.fromItem);
     },
-    listUsers: (accountId) => children<TUser>(accountId, accountKeys.childPrefix.user),
+    listUsers: (accountId) => children(accountId, accountKeys.childPrefix.user, userEntity),
     async setUserTeams(accountId, userId, teams) {
       try {
         const out = await db.send(
@@ -141,27 +135,34 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return strip<TUser>(out.Attributes as TItem);
+        return userEntity.fromItem(out.Attributes as TItem);
       } catch (err) {
         if (isConditionFailure(err)) throw new NotFoundError('User not found in this account.');
         throw err;
       }
     },
     async addTeam(t: TTeam) {
-      await putNew({ ...accountKeys.team(t.accountId, t.id), entity: 'team', ...t });
+      await add(teamEntity, t);
     },
-    listTeams: (accountId) => children<TTeam>(accountId, accountKeys.childPrefix.team),
+    listTeams: (accountId) => children(accountId, accountKeys.childPrefix.team, teamEntity),
     async addBrand(b: TBrand) {
-      await putNew({ ...accountKeys.brand(b.accountId, b.id), entity: 'brand', ...b });
+      await add(brandEntity, b);
     },
-    listBrands: (accountId) => children<TBrand>(accountId, accountKeys.childPrefix.brand),
+    listBrands: (accountId) => children(accountId, accountKeys.childPrefix.brand, brandEntity),
     async countSentBundle(accountId, month) {
+      const markers = markersSet(usageEntity);
       await db.send(
         new UpdateCommand({
           TableName: table,
           Key: accountKeys.usage(accountId, month),
-          UpdateExpression: 'ADD sent :one SET entity = :e',
-          ExpressionAttributeValues: { ':one': 1, ':e': 'usage' },
+          UpdateExpression: `ADD sent :one SET ${markers.set}, accountId = :accountId, #month = :month`,
+          ExpressionAttributeNames: { ...markers.names, '#month': 'month' },
+          ExpressionAttributeValues: {
+            ...markers.values,
+            ':one': 1,
+            ':accountId': accountId,
+            ':month': month,
+          },
         }),
       );
     },

@@ -1,41 +1,22 @@
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TApiKey } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
 import type { TApiKeyStore } from '../../ports/accounts';
-import { batchGet, getItem, queryListOrder } from './batch';
-import { apiKeyKeys } from './entities/account';
+import { getItem, listedItems } from './batch';
+import { apiKeyEntity, apiKeyKeys } from './entities/account';
+import { putNew } from './versioned';
 
-function fromItem(item: Record<string, unknown>): TApiKey {
-  const { pk: _pk, sk: _sk, lpk: _lpk, lsk: _lsk, entity: _e, ...rest } = item;
-  return rest as unknown as TApiKey;
-}
+const { fromItem } = apiKeyEntity;
 
 export function createApiKeyStore(db: DynamoDBDocumentClient, table: string): TApiKeyStore {
   async function listForAccount(accountId: string): Promise<TApiKey[]> {
-    const refs = await queryListOrder(db, table, apiKeyKeys.listPartition(accountId), 'oldest-first');
-    const items = await batchGet(
-      db,
-      table,
-      refs.map((r) => ({ pk: r.pk as string, sk: r.sk as string })),
-      (i) => String(i.pk),
-    );
+    const items = await listedItems(db, table, apiKeyKeys.listPartition(accountId), 'oldest-first');
     return items.map(fromItem);
   }
 
   return {
     async create(key) {
-      await db.send(
-        new PutCommand({
-          TableName: table,
-          Item: {
-            ...apiKeyKeys.item(key.hash),
-            ...apiKeyKeys.listOrder(key.accountId, key.keyId),
-            entity: 'apikey',
-            ...key,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await putNew(db, table, apiKeyEntity.toItem(key));
     },
     async findByHash(hash) {
       return getItem(db, table, apiKeyKeys.item(hash), fromItem);

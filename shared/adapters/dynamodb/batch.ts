@@ -82,6 +82,22 @@ export function queryListOrder(
   });
 }
 
+/** The items of one by-list-order partition in its order: its keys from the index, then BatchGet. */
+export async function listedItems(
+  db: DynamoDBDocumentClient,
+  table: string,
+  lpk: string,
+  order: 'newest-first' | 'oldest-first' = 'newest-first',
+): Promise<TItem[]> {
+  const refs = await queryListOrder(db, table, lpk, order);
+  return batchGet(
+    db,
+    table,
+    refs.map((r) => ({ pk: r.pk as string, sk: r.sk as string })),
+    (i) => `${i.pk}\n${i.sk}`,
+  );
+}
+
 /** Every page of a Query. Callers keep the result small: key-only indexes or lookup items. */
 export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<TItem[]> {
   const items: TItem[] = [];

@@ -10,7 +10,7 @@ import { sliceOf, type TPage } from '../../domain/paging';
 import type { TBundleFilter } from '../../ports/bundles';
 import { batchGet, queryAll } from './batch';
 import { bundleMatchesSearch, bundleSearchWords, searchTerm, tagTerm, templateTerm } from './bundle-terms';
-import { bundleFromItem, bundleKeys, indexSortKeyParts } from './entities/bundle';
+import { bundleEntity, bundleKeys, indexSortKeyParts } from './entities/bundle';
 import { INDEXES } from './table';
 
 interface TRef {
@@ -213,7 +213,7 @@ export function createBundleLister(db: DynamoDBDocumentClient, table: string) {
       wanted.map((r) => bundleKeys.item(accountId, r.id)),
       (i) => String(i.sk),
     );
-    return { items: items.map(bundleFromItem).filter((b) => bundleMatches(b, f)), total: refs.length };
+    return { items: items.map(bundleEntity.fromItem).filter((b) => bundleMatches(b, f)), total: refs.length };
   };
 }
 

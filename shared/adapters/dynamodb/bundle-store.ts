@@ -4,26 +4,27 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { TBundle, TBundleEvent } from '../../domain/bundles/bundle';
+import type { TBundle } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
 import type { TBundleStore } from '../../ports/bundles';
-import { batchWrite, getItem, isConditionFailure, queryAll, writeIf } from './batch';
+import { batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import { accountPartition } from './entities/account-partition';
 import {
-  bundleFromItem,
+  bundleEntity,
+  bundleEventPageEntity,
   bundleKeys,
-  bundleToItem,
-  documentFromItem,
-  documentToItem,
+  bundleSatelliteItems,
+  bundleTermEntity,
+  customKeyEntity,
+  documentOf,
   dueRefOf,
   outboxRefOf,
 } from './entities/bundle';
 import { INDEXES } from './table';
-import { putVersioned } from './versioned';
+import { putIf, putVersioned, updateIf } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
 const EVENTS_AFTER_ARCHIVING = 50;
@@ -42,13 +43,13 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     const terms = bundleTerms(bundle);
     const gone = previous ? bundleTerms(previous).filter((t) => !terms.includes(t)) : [];
     await batchWrite(db, table, [
-      ...terms.map((t) => ({
-        put: {
-          ...bundleKeys.term(bundle.accountId, t, bundle.id),
-          entity: 'bundle-term',
+      ...terms.map((term) => ({
+        put: bundleTermEntity.toItem({
+          accountId: bundle.accountId,
+          term,
           id: bundle.id,
           created: bundle.created,
-        },
+        }),
       })),
       ...gone.map((t) => ({ delete: bundleKeys.term(bundle.accountId, t, bundle.id) })),
     ]);
@@ -64,41 +65,13 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     const archived = bundle.archivedEvents ?? 0;
     const moving = bundle.events.length - EVENTS_AFTER_ARCHIVING;
     const events = bundle.events.slice(0, moving).map((e, i) => ({ ...e, seq: archived + i }));
-    await db.send(
-      new PutCommand({
-        TableName: table,
-        Item: {
-          ...bundleKeys.eventPage(bundle.accountId, bundle.id, archived),
-          entity: 'bundle-events',
-          events,
-        },
-      }),
-    );
+    const page = { accountId: bundle.accountId, bundleId: bundle.id, firstSeq: archived, events };
+    await db.send(new PutCommand({ TableName: table, Item: bundleEventPageEntity.toItem(page) }));
     return { ...bundle, events: bundle.events.slice(moving), archivedEvents: archived + moving };
   }
 
   async function get(accountId: string, id: string) {
-    return getItem(db, table, bundleKeys.item(accountId, id), bundleFromItem);
-  }
-
-  async function putConditional(
-    item: Record<string, unknown>,
-    condition: string,
-    values?: Record<string, unknown>,
-  ) {
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: table,
-          Item: item,
-          ConditionExpression: condition,
-          ...(values ? { ExpressionAttributeValues: values } : {}),
-        }),
-      );
-    } catch (err) {
-      if (isConditionFailure(err)) throw new ConcurrentUpdateError();
-      throw err;
-    }
+    return getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
   }
 
   return {
@@ -107,28 +80,19 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     async create(bundle, documents) {
       // Satellites first, idempotent: until the bundle item exists nothing points at them, and
       // a request that dies half-way leaves only unreachable items behind.
-      await batchWrite(db, table, [
-        ...documents.map((d) => ({ put: documentToItem(bundle.accountId, bundle.id, d) })),
-        ...bundle.packets.map((p) => ({
-          put: {
-            ...bundleKeys.packet(p.id),
-            entity: 'packet-ref',
-            accountId: bundle.accountId,
-            bundleId: bundle.id,
-          },
-        })),
-        ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) => ({
-          put: { ...bundleKeys.personLink(bundle.accountId, personId, bundle.id), entity: 'person-link' },
-        })),
-      ]);
-      await putVersioned(db, table, bundleToItem(bundle), undefined);
+      await batchWrite(
+        db,
+        table,
+        bundleSatelliteItems(bundle, documents).map((item) => ({ put: item })),
+      );
+      await putVersioned(db, table, bundleEntity.toItem(bundle), undefined);
       await writeTerms(bundle);
     },
 
     async save(bundle, previous) {
       const head = await archiveOldEvents(bundle);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
-      await putVersioned(db, table, bundleToItem(head), previous);
+      await putVersioned(db, table, bundleEntity.toItem(head), previous);
       await writeTerms(bundle, previous);
     },
 
@@ -146,7 +110,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       // A page written by a save that then lost its race repeats events the bundle still holds:
       // only sequence numbers below the bundle's own archived count are taken from pages.
       const older = pages
-        .flatMap((p) => p.events as (TBundleEvent & { seq: number })[])
+        .flatMap((p) => bundleEventPageEntity.fromItem(p).events)
         .filter((e) => e.seq < archived)
         .sort((a, b) => a.seq - b.seq);
       const unique = older.filter((e, i) => i === 0 || e.seq !== older[i - 1]!.seq);
@@ -162,7 +126,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           ':p': bundleKeys.documentPrefix(bundle.id),
         },
       });
-      const byKey = new Map(items.map((i) => [i.key as string, documentFromItem(i)]));
+      const byKey = new Map(items.map((i) => [i.key as string, documentOf(i)]));
       return bundle.documents.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
     },
 
@@ -177,9 +141,9 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
 
     async claimCustomKey(accountId, customKey, bundleId) {
       const key = bundleKeys.customKey(accountId, customKey);
-      const claim = { ...key, entity: 'custom-key', bundleId, claimedAt: Date.now() };
+      const claim = customKeyEntity.toItem({ accountId, customKey, bundleId, claimedAt: Date.now() });
       try {
-        await putConditional(claim, 'attribute_not_exists(pk) OR bundleId = :id', { ':id': bundleId });
+        await putIf(db, table, claim, 'attribute_not_exists(pk) OR bundleId = :id', { ':id': bundleId });
         return true;
       } catch (err) {
         if (!(err instanceof ConcurrentUpdateError)) throw err;
@@ -191,7 +155,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       const age = Date.now() - Number(held.Item?.claimedAt ?? 0);
       if (age < ABANDONED_CLAIM_MS || (holder && (await get(accountId, holder)))) return false;
       try {
-        await putConditional(claim, 'bundleId = :old', { ':old': holder });
+        await putIf(db, table, claim, 'bundleId = :old', { ':old': holder });
         return true;
       } catch (err) {
         if (err instanceof ConcurrentUpdateError) return false;
@@ -225,17 +189,11 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       // Not a versioned write: the outbox is the publisher's to empty, and bumping the version
       // would make a concurrent change of the bundle fail for nothing. A bundle changed since it
       // was read may hold newer entries; it is left alone and published again (idempotently).
-      await writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: bundleKeys.item(bundle.accountId, bundle.id),
-            UpdateExpression: 'REMOVE outbox, outboxPk, outboxSk',
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': bundle.version },
-          }),
-        ),
-      );
+      await updateIf(db, table, bundleKeys.item(bundle.accountId, bundle.id), {
+        UpdateExpression: 'REMOVE outbox, outboxPk, outboxSk',
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': bundle.version },
+      });
     },
 
     async withPendingOutbox(before, limit) {

@@ -2,17 +2,17 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../domain/paging';
 import type { TDocTemplateStore } from '../../ports/templates';
 import { batchGet, getItem, queryListOrder } from './batch';
-import { docTemplateFromItem, docTemplateKeys, docTemplateToItem } from './entities/doc-template';
+import { docTemplateEntity, docTemplateKeys } from './entities/doc-template';
 import { deleteVersioned, putVersioned } from './versioned';
 
 export function createDocTemplateStore(db: DynamoDBDocumentClient, table: string): TDocTemplateStore {
   return {
     async get(accountId, id) {
-      return getItem(db, table, docTemplateKeys.item(accountId, id), docTemplateFromItem);
+      return getItem(db, table, docTemplateKeys.item(accountId, id), docTemplateEntity.fromItem);
     },
 
     async save(template, previous) {
-      await putVersioned(db, table, docTemplateToItem(template), previous);
+      await putVersioned(db, table, docTemplateEntity.toItem(template), previous);
     },
 
     async delete(template) {
@@ -36,7 +36,7 @@ export function createDocTemplateStore(db: DynamoDBDocumentClient, table: string
         (i) => String(i.sk),
       );
       // Checked again on the item itself: a change between the two reads may have hidden it.
-      const templates = items.map(docTemplateFromItem).filter(visible);
+      const templates = items.map(docTemplateEntity.fromItem).filter(visible);
       return { items: templates, total: refs.length };
     },
   };

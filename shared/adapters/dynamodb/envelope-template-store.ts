@@ -2,11 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../domain/paging';
 import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { batchGet, getItem, queryListOrder } from './batch';
-import {
-  envelopeTemplateFromItem,
-  envelopeTemplateKeys,
-  envelopeTemplateToItem,
-} from './entities/envelope-template';
+import { envelopeTemplateEntity, envelopeTemplateKeys } from './entities/envelope-template';
 import { deleteVersioned, putVersioned } from './versioned';
 
 export function createEnvelopeTemplateStore(
@@ -14,7 +10,7 @@ export function createEnvelopeTemplateStore(
   table: string,
 ): TEnvelopeTemplateStore {
   async function find(id: string) {
-    return getItem(db, table, envelopeTemplateKeys.item(id), envelopeTemplateFromItem, true);
+    return getItem(db, table, envelopeTemplateKeys.item(id), envelopeTemplateEntity.fromItem, true);
   }
 
   return {
@@ -25,7 +21,7 @@ export function createEnvelopeTemplateStore(
       return template?.accountId === accountId ? template : undefined;
     },
 
-    save: (template, previous) => putVersioned(db, table, envelopeTemplateToItem(template), previous),
+    save: (template, previous) => putVersioned(db, table, envelopeTemplateEntity.toItem(template), previous),
 
     delete: (template) =>
       deleteVersioned(db, table, envelopeTemplateKeys.item(template.id), template.version),
@@ -42,7 +38,7 @@ export function createEnvelopeTemplateStore(
       );
       // The index may lag a change on AWS: the item itself decides.
       const templates = items
-        .map(envelopeTemplateFromItem)
+        .map(envelopeTemplateEntity.fromItem)
         .filter((t) => t.enabled && t.accountId === accountId && visible(t));
       return { items: templates, total: refs.length };
     },

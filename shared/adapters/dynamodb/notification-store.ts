@@ -2,28 +2,20 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import type { TNotificationRecord } from '../../domain/notifications/notification';
 import type { TNotificationStore } from '../../ports/notifications';
 import { getItem, writeIf } from './batch';
-import {
-  notificationKeys,
-  notificationRecordFromItem,
-  notificationRecordToItem,
-  sentMessageFromItem,
-  sentMessageToItem,
-} from './entities/notification';
+import { notificationKeys, notificationRecordEntity, sentMessageEntity } from './entities/notification';
+import { updateIf } from './versioned';
 
 // `state`, `error` and `updated` are not all reserved words, but naming them keeps every
 // expression here readable the same way.
 const NAMES = { '#state': 'state', '#updated': 'updated', '#error': 'error' };
 
 export function createNotificationStore(db: DynamoDBDocumentClient, table: string): TNotificationStore {
-  const keyOf = (r: Pick<TNotificationRecord, 'accountId' | 'bundleId' | 'seq' | 'recipient'>) =>
-    notificationKeys.record(r.accountId, r.bundleId, r.seq, r.recipient);
-
   async function get(accountId: string, bundleId: string, seq: number, recipient: string) {
     return getItem(
       db,
       table,
       notificationKeys.record(accountId, bundleId, seq, recipient),
-      notificationRecordFromItem,
+      notificationRecordEntity.fromItem,
       true,
     );
   }
@@ -31,18 +23,12 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
   /** Sets the outcome of an attempt, only if that attempt still holds the claim. */
   async function settle(record: TNotificationRecord, update: string, values: Record<string, unknown>) {
     // A later attempt took the claim over (this one was presumed dead): its outcome stands.
-    await writeIf(
-      db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keyOf(record),
-          UpdateExpression: update,
-          ConditionExpression: 'claimId = :claim',
-          ExpressionAttributeNames: NAMES,
-          ExpressionAttributeValues: { ...values, ':claim': record.claimId },
-        }),
-      ),
-    );
+    await updateIf(db, table, notificationRecordEntity.key(record), {
+      UpdateExpression: update,
+      ConditionExpression: 'claimId = :claim',
+      ExpressionAttributeNames: NAMES,
+      ExpressionAttributeValues: { ...values, ':claim': record.claimId },
+    });
   }
 
   return {
@@ -56,7 +42,7 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
           db.send(
             new PutCommand({
               TableName: table,
-              Item: notificationRecordToItem(record),
+              Item: notificationRecordEntity.toItem(record),
               ConditionExpression:
                 'attribute_not_exists(pk) OR #state = :failed OR (#state = :sending AND #updated < :stale)',
               ExpressionAttributeNames: { '#state': 'state', '#updated': 'updated' },
@@ -77,7 +63,7 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
 
     async markSent(record, sent) {
       // The lookup first: a record marked sent always has its lookup for bounce reports.
-      await db.send(new PutCommand({ TableName: table, Item: sentMessageToItem(sent) }));
+      await db.send(new PutCommand({ TableName: table, Item: sentMessageEntity.toItem(sent) }));
       await settle(record, 'SET #state = :sent, providerMessageId = :id, #updated = :at REMOVE #error', {
         ':sent': 'sent',
         ':id': sent.providerMessageId,
@@ -94,7 +80,7 @@ export function createNotificationStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async findSent(providerMessageId) {
-      return getItem(db, table, notificationKeys.sent(providerMessageId), sentMessageFromItem, true);
+      return getItem(db, table, notificationKeys.sent(providerMessageId), sentMessageEntity.fromItem, true);
     },
 
     async noteReport(providerMessageId, kind) {

@@ -6,11 +6,11 @@ import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
 import type { TPersonStore } from '../../ports/persons';
 import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {
-  personFromItem,
+  personEntity,
   personKeys,
   personMatches,
+  personTermEntity,
   personTerms,
-  personToItem,
   searchWords,
 } from './entities/person';
 import { deleteVersioned, putVersioned } from './versioned';
@@ -24,12 +24,8 @@ const byNewest = (a: TRef, b: TRef) =>
   a.created === b.created ? b.id.localeCompare(a.id) : b.created.localeCompare(a.created);
 
 export function createPersonStore(db: DynamoDBDocumentClient, table: string): TPersonStore {
-  const termItem = (p: TPerson, term: string) => ({
-    ...personKeys.term(p.accountId, term, p.id),
-    entity: 'person-term',
-    id: p.id,
-    created: p.created,
-  });
+  const termItem = (p: TPerson, term: string) =>
+    personTermEntity.toItem({ accountId: p.accountId, term, id: p.id, created: p.created });
 
   /** Ids of the persons having a term that starts with `prefix` (exact terms end with '#'). */
   async function refsByTerm(accountId: string, prefix: string): Promise<TRef[]> {
@@ -69,11 +65,11 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
 
   return {
     async get(accountId, id) {
-      return getItem(db, table, personKeys.item(accountId, id), personFromItem);
+      return getItem(db, table, personKeys.item(accountId, id), personEntity.fromItem);
     },
 
     async save(person, previous) {
-      await putVersioned(db, table, personToItem(person), previous);
+      await putVersioned(db, table, personEntity.toItem(person), previous);
       // Lookup items follow the person. Every current term is put again (idempotent), so a
       // write interrupted here is repaired by the next one; stale terms are filtered on read.
       const terms = personTerms(person);
@@ -102,7 +98,7 @@ export function createPersonStore(db: DynamoDBDocumentClient, table: string): TP
         wanted.map((r) => personKeys.item(accountId, r.id)),
         (i) => String(i.sk),
       );
-      const persons = items.map(personFromItem).filter((p) => personMatches(p, filter));
+      const persons = items.map(personEntity.fromItem).filter((p) => personMatches(p, filter));
       return { items: persons, total: refs.length };
     },
   };

@@ -1,64 +1,23 @@
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TPrepSession } from '../../domain/templates/prep-session';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TPrepSessionStore } from '../../ports/templates';
-import { getItem, writeIf } from './batch';
-import { prepSessionKeys } from './entities/prep-session';
+import { getItem } from './batch';
+import { prepSessionEntity, prepSessionKeys } from './entities/prep-session';
+import { putNew, setOnce, updateIf } from './versioned';
 
 export function createPrepSessionStore(db: DynamoDBDocumentClient, table: string): TPrepSessionStore {
   return {
-    async create(session) {
-      await db.send(
-        new PutCommand({
-          TableName: table,
-          Item: {
-            ...prepSessionKeys.item(session.hash),
-            entity: 'prep-session',
-            ...session,
-            // Housekeeping only: expiry is checked on every read, never left to TTL.
-            ttl: Math.floor(Date.parse(session.expires) / 1000) + 24 * 3600,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    },
+    create: (session) => putNew(db, table, prepSessionEntity.toItem(session)),
 
-    async get(hash) {
-      return getItem(
-        db,
-        table,
-        prepSessionKeys.item(hash),
-        ({ pk: _pk, sk: _sk, entity: _e, ttl: _ttl, ...session }) => session as TPrepSession,
-        true,
-      );
-    },
+    get: (hash) => getItem(db, table, prepSessionKeys.item(hash), prepSessionEntity.fromItem, true),
 
-    async finish(hash, at) {
-      return writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: prepSessionKeys.item(hash),
-            UpdateExpression: 'SET savedAt = :at',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(savedAt)',
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        ),
-      );
-    },
+    finish: (hash, at) => setOnce(db, table, prepSessionKeys.item(hash), 'savedAt', at),
 
-    async reopen(hash, at) {
-      // Only the claim made at `at`: never a later save's.
-      return writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: prepSessionKeys.item(hash),
-            UpdateExpression: 'REMOVE savedAt',
-            ConditionExpression: 'savedAt = :at',
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        ),
-      );
-    },
+    // Only the claim made at `at`: never a later save's.
+    reopen: (hash, at) =>
+      updateIf(db, table, prepSessionKeys.item(hash), {
+        UpdateExpression: 'REMOVE savedAt',
+        ConditionExpression: 'savedAt = :at',
+        ExpressionAttributeValues: { ':at': at },
+      }),
   };
 }

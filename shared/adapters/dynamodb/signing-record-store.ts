@@ -1,19 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TSigningRecord } from '../../domain/signing/signing-record';
 import type { TSigningRecordStore } from '../../ports/signing';
 import { getItem, queryAll } from './batch';
 import { accountPartition } from './entities/account-partition';
-import { signingKeys } from './entities/signing';
+import { signingKeys, signingRecordEntity } from './entities/signing';
 import { putVersioned } from './versioned';
 
-function toItem(r: TSigningRecord): Record<string, unknown> {
-  return { ...signingKeys.record(r.accountId, r.bundleId, r.packetId), entity: 'signing-record', ...r };
-}
-
-function fromItem(item: Record<string, unknown>): TSigningRecord {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as unknown as TSigningRecord;
-}
+const { toItem, fromItem } = signingRecordEntity;
 
 export function createSigningRecordStore(db: DynamoDBDocumentClient, table: string): TSigningRecordStore {
   return {

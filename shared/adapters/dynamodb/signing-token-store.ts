@@ -1,42 +1,15 @@
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TSigningToken, TSigningTokenStore } from '../../ports/signing';
-import { getItem, writeIf } from './batch';
-import { signingKeys } from './entities/signing';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TSigningTokenStore } from '../../ports/signing';
+import { getItem } from './batch';
+import { signingKeys, signingTokenEntity } from './entities/signing';
+import { putNew, setOnce } from './versioned';
 
 export function createSigningTokenStore(db: DynamoDBDocumentClient, table: string): TSigningTokenStore {
   return {
-    async create(token) {
-      await db.send(
-        new PutCommand({
-          TableName: table,
-          Item: { ...signingKeys.token(token.hash), entity: 'signing-token', ...token },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    },
+    create: (token) => putNew(db, table, signingTokenEntity.toItem(token)),
 
-    async get(hash) {
-      return getItem(
-        db,
-        table,
-        signingKeys.token(hash),
-        ({ pk: _pk, sk: _sk, entity: _e, ...token }) => token as TSigningToken,
-        true,
-      );
-    },
+    get: (hash) => getItem(db, table, signingKeys.token(hash), signingTokenEntity.fromItem, true),
 
-    async consume(hash, at) {
-      return writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: signingKeys.token(hash),
-            UpdateExpression: 'SET usedAt = :at',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        ),
-      );
-    },
+    consume: (hash, at) => setOnce(db, table, signingKeys.token(hash), 'usedAt', at),
   };
 }

@@ -4,14 +4,9 @@ import { sliceOf } from '../../domain/paging';
 import { MAX_DELIVERIES_SHOWN, type TDeliverySummary } from '../../domain/webhooks/webhook-event';
 import type { TWebhookEventStore } from '../../ports/webhooks';
 import { batchGet, getItem, queryAll, writeIf } from './batch';
-import {
-  webhookDeliveryFromItem,
-  webhookDeliveryToItem,
-  webhookEventFromItem,
-  webhookEventKeys,
-  webhookEventToItem,
-} from './entities/webhook-event';
+import { webhookDeliveryEntity, webhookEventEntity, webhookEventKeys } from './entities/webhook-event';
 import { INDEXES } from './table';
+import { putNew } from './versioned';
 
 interface TLogQuery {
   partition: string;
@@ -79,22 +74,14 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
     );
 
   async function get(accountId: string, id: string) {
-    return getItem(db, table, webhookEventKeys.event(accountId, id), webhookEventFromItem, true);
+    return getItem(db, table, webhookEventKeys.event(accountId, id), webhookEventEntity.fromItem, true);
   }
 
   return {
     get,
 
     async createOnce(event) {
-      const created = await writeIf(
-        db.send(
-          new PutCommand({
-            TableName: table,
-            Item: webhookEventToItem(event),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      );
+      const created = await writeIf(putNew(db, table, webhookEventEntity.toItem(event)));
       if (created) return { created: true, event };
       const stored = await get(event.accountId, event.id);
       if (!stored) throw new Error(`Webhook event ${event.id} exists and cannot be read`);
@@ -113,7 +100,7 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async recordDelivery(delivery) {
-      await db.send(new PutCommand({ TableName: table, Item: webhookDeliveryToItem(delivery) }));
+      await db.send(new PutCommand({ TableName: table, Item: webhookDeliveryEntity.toItem(delivery) }));
       const summary: TDeliverySummary = {
         id: delivery.id,
         timestamp: delivery.timestamp,
@@ -153,7 +140,13 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
     },
 
     async getDelivery(accountId, id) {
-      return getItem(db, table, webhookEventKeys.delivery(accountId, id), webhookDeliveryFromItem, true);
+      return getItem(
+        db,
+        table,
+        webhookEventKeys.delivery(accountId, id),
+        webhookDeliveryEntity.fromItem,
+        true,
+      );
     },
 
     async listEvents(accountId, filter, page) {
@@ -168,7 +161,7 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
         },
       });
       const items = await fetchPage(sliceOf(keys, page));
-      return { items: items.map(webhookEventFromItem), total: keys.length };
+      return { items: items.map(webhookEventEntity.fromItem), total: keys.length };
     },
 
     async listDeliveries(accountId, filter, page) {
@@ -183,7 +176,7 @@ export function createWebhookEventStore(db: DynamoDBDocumentClient, table: strin
         },
       });
       const items = await fetchPage(sliceOf(keys, page));
-      return { items: items.map(webhookDeliveryFromItem), total: keys.length };
+      return { items: items.map(webhookDeliveryEntity.fromItem), total: keys.length };
     },
   };
 }

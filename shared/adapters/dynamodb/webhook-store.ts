@@ -4,13 +4,11 @@ import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domai
 import type { TWebhookSecretStore, TWebhookStore } from '../../ports/webhooks';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
-  webhookFromItem,
-  webhookHeaderItem,
+  webhookEntity,
+  webhookHeaderEntity,
   webhookKeys,
   webhookRefOf,
-  webhookSecretFromItem,
-  webhookSecretToItem,
-  webhookToItem,
+  webhookSecretEntity,
 } from './entities/webhook';
 import { deleteVersioned, putVersioned } from './versioned';
 
@@ -35,25 +33,33 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
         ids.map((id) => webhookKeys.item(accountId, id)),
         (i) => String(i.sk),
       )
-    ).map(webhookFromItem);
+    ).map(webhookEntity.fromItem);
 
   const all = async (accountId: string) => fetch(accountId, await allIds(accountId));
 
   return {
     async get(accountId, id) {
-      return getItem(db, table, webhookKeys.item(accountId, id), webhookFromItem, true);
+      return getItem(db, table, webhookKeys.item(accountId, id), webhookEntity.fromItem, true);
     },
 
     async webhookOfHeader(accountId, headerId) {
-      return getItem(db, table, webhookKeys.header(accountId, headerId), (i) => i.webhookId as string, true);
+      return getItem(
+        db,
+        table,
+        webhookKeys.header(accountId, headerId),
+        (i) => webhookHeaderEntity.fromItem(i).webhookId,
+        true,
+      );
     },
 
     async save(webhook, previous) {
-      await putVersioned(db, table, webhookToItem(webhook), previous);
+      await putVersioned(db, table, webhookEntity.toItem(webhook), previous);
       const ids = new Set(webhook.extraHeaders.map((h) => h.id));
       const gone = (previous?.extraHeaders ?? []).filter((h) => !ids.has(h.id));
       await batchWrite(db, table, [
-        ...[...ids].map((id) => ({ put: webhookHeaderItem(webhook, id) })),
+        ...[...ids].map((headerId) => ({
+          put: webhookHeaderEntity.toItem({ accountId: webhook.accountId, headerId, webhookId: webhook.id }),
+        })),
         ...gone.map((h) => ({ delete: webhookKeys.header(webhook.accountId, h.id) })),
       ]);
     },
@@ -86,9 +92,9 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
 export function createWebhookSecretStore(db: DynamoDBDocumentClient, table: string): TWebhookSecretStore {
   return {
     async get(accountId) {
-      return getItem(db, table, webhookKeys.secret(accountId), webhookSecretFromItem, true);
+      return getItem(db, table, webhookKeys.secret(accountId), webhookSecretEntity.fromItem, true);
     },
 
-    save: (record, previous) => putVersioned(db, table, webhookSecretToItem(record), previous),
+    save: (record, previous) => putVersioned(db, table, webhookSecretEntity.toItem(record), previous),
   };
 }

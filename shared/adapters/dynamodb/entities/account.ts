@@ -1,5 +1,7 @@
-// Keys of the Account aggregate (the account and its users, teams and signing brands) and of
-// API keys, declared once.
+// Keys and entities of the Account aggregate (the account and its users, teams and signing
+// brands, its monthly usage) and of API keys, declared once.
+import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '../../../domain/accounts/account';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const accountKeys = {
@@ -26,3 +28,34 @@ export const apiKeyKeys = {
   listPartition: (accountId: string) => `${accountPartition(accountId)}#APIKEYS`,
   listOrder: (accountId: string, keyId: string) => ({ lpk: apiKeyKeys.listPartition(accountId), lsk: keyId }),
 };
+
+export const accountEntity = defineEntity<TAccount>({
+  name: 'account',
+  version: 1,
+  key: (a) => accountKeys.item(a.id),
+  indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
+});
+
+/** An item of the account's partition keyed by its own id: users, teams, signing brands. */
+const accountChild = <T extends { accountId: string; id: string }>(
+  name: string,
+  keyOf: (accountId: string, id: string) => { pk: string; sk: string },
+) => defineEntity<T>({ name, version: 1, key: (o) => keyOf(o.accountId, o.id) });
+
+export const userEntity = accountChild<TUser>('user', accountKeys.user);
+export const teamEntity = accountChild<TTeam>('team', accountKeys.team);
+export const brandEntity = accountChild<TBrand>('brand', accountKeys.brand);
+
+/** Made and counted by UpdateItem (`ADD sent`), never put whole. */
+export const usageEntity = defineEntity<{ accountId: string; month: string; sent: number }>({
+  name: 'usage',
+  version: 1,
+  key: (u) => accountKeys.usage(u.accountId, u.month),
+});
+
+export const apiKeyEntity = defineEntity<TApiKey>({
+  name: 'apikey',
+  version: 1,
+  key: (k) => apiKeyKeys.item(k.hash),
+  indexes: { byListOrder: (k) => apiKeyKeys.listOrder(k.accountId, k.keyId) },
+});

@@ -1,6 +1,7 @@
-// Keys of the Bundle aggregate and its satellite items, declared once.
-import type { TBundle, TDocument } from '../../../domain/bundles/bundle';
+// Keys and entities of the Bundle aggregate and its satellite items, declared once.
+import type { TBundle, TBundleEvent, TDocument } from '../../../domain/bundles/bundle';
 import { nextDueAt } from '../../../domain/scheduler/schedule';
+import { defineEntity } from '../entity';
 import { DUE_SHARDS, OUTBOX_SHARDS } from '../table';
 import { accountPartition } from './account-partition';
 
@@ -18,24 +19,6 @@ export const bundleKeys = {
   /** by-sent and by-completed: their sort keys carry created too (`<date>#<created>#<id>`). */
   sentPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLES_SENT`,
   completedPartition: (accountId: string) => `${accountPartition(accountId)}#BUNDLES_COMPLETED`,
-  /**
-   * Every index key of the bundle item. They live on the item itself, so a status change or a
-   * send moves the bundle between lists in the same conditional write; none can lag behind.
-   */
-  indexKeys: (b: Pick<TBundle, 'accountId' | 'created' | 'id' | 'status' | 'sent' | 'completedAt'>) => ({
-    ...bundleKeys.listOrder(b),
-    statusPk: bundleKeys.statusPartition(b.accountId, b.status),
-    statusSk: `${b.created}#${b.id}`,
-    ...(b.sent
-      ? { sentPk: bundleKeys.sentPartition(b.accountId), sentSk: `${b.sent}#${b.created}#${b.id}` }
-      : {}),
-    ...(b.completedAt
-      ? {
-          completedPk: bundleKeys.completedPartition(b.accountId),
-          completedSk: `${b.completedAt}#${b.created}#${b.id}`,
-        }
-      : {}),
-  }),
   /**
    * Lookup items for the tag, template and search filters, one per term (`t:<tag>`,
    * `d:<template id>`, `s:<search token>`), written after the bundle.
@@ -70,7 +53,7 @@ export const bundleKeys = {
    */
   outboxKeys: (b: Pick<TBundle, 'accountId' | 'id' | 'outbox'>) => {
     const first = b.outbox?.[0];
-    if (!first) return {};
+    if (!first) return undefined;
     return {
       outboxPk: `OUTBOX#${outboxShard(b.id)}`,
       outboxSk: `${first.date}#${b.accountId}#${b.id}`,
@@ -84,7 +67,7 @@ export const bundleKeys = {
    */
   dueKeys: (b: TBundle) => {
     const due = nextDueAt(b);
-    if (!due) return {};
+    if (!due) return undefined;
     return { duePk: `DUE#${shardOf(b.id, DUE_SHARDS)}`, dueSk: `${due}#${b.accountId}#${b.id}` };
   },
   duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
@@ -115,46 +98,110 @@ export function outboxRefOf(sk: string): { accountId: string; id: string } {
 /** `<due time>#<account>#<bundle>` of the by-due index back to the bundle it names. */
 export const dueRefOf = outboxRefOf;
 
-export function bundleToItem(b: TBundle): Record<string, unknown> {
-  return {
-    ...bundleKeys.item(b.accountId, b.id),
-    ...bundleKeys.indexKeys(b),
-    ...bundleKeys.outboxKeys(b),
-    ...bundleKeys.dueKeys(b),
-    entity: 'bundle',
-    ...b,
-  };
+/**
+ * The bundle with its packets, tags and latest events, and every index key it may carry. They
+ * live on the item itself, so a status change or a send moves the bundle between lists in the
+ * same conditional write; none can lag behind.
+ */
+export const bundleEntity = defineEntity<TBundle>({
+  name: 'bundle',
+  version: 1,
+  key: (b) => bundleKeys.item(b.accountId, b.id),
+  indexes: {
+    byListOrder: bundleKeys.listOrder,
+    byStatus: (b) => ({
+      statusPk: bundleKeys.statusPartition(b.accountId, b.status),
+      statusSk: `${b.created}#${b.id}`,
+    }),
+    bySent: (b) =>
+      b.sent
+        ? { sentPk: bundleKeys.sentPartition(b.accountId), sentSk: `${b.sent}#${b.created}#${b.id}` }
+        : undefined,
+    byCompleted: (b) =>
+      b.completedAt
+        ? {
+            completedPk: bundleKeys.completedPartition(b.accountId),
+            completedSk: `${b.completedAt}#${b.created}#${b.id}`,
+          }
+        : undefined,
+    byOutbox: bundleKeys.outboxKeys,
+    byDue: bundleKeys.dueKeys,
+  },
+});
+
+/** A document of a bundle with its fields; it carries its account and bundle, its keys' parts. */
+export type TBundleDocumentItem = TDocument & { accountId: string; bundleId: string };
+
+export const bundleDocumentEntity = defineEntity<TBundleDocumentItem>({
+  name: 'bundle-document',
+  version: 1,
+  key: (d) => bundleKeys.document(d.accountId, d.bundleId, d.key),
+});
+
+/** A page of older audit events, keyed by its first event's sequence number. */
+/** A document as the bundle store answers it: without the parts of its keys. */
+export function documentOf(item: Record<string, unknown>): TDocument {
+  const { accountId: _a, bundleId: _b, ...document } = bundleDocumentEntity.fromItem(item);
+  return document;
 }
 
-export function bundleFromItem(item: Record<string, unknown>): TBundle {
-  const {
-    pk: _pk,
-    sk: _sk,
-    lpk: _lpk,
-    lsk: _lsk,
-    statusPk: _statusPk,
-    statusSk: _statusSk,
-    sentPk: _sentPk,
-    sentSk: _sentSk,
-    completedPk: _completedPk,
-    completedSk: _completedSk,
-    outboxPk: _outboxPk,
-    outboxSk: _outboxSk,
-    duePk: _duePk,
-    dueSk: _dueSk,
-    entity: _e,
-    ...rest
-  } = item;
-  return rest as unknown as TBundle;
-}
+export const bundleEventPageEntity = defineEntity<{
+  accountId: string;
+  bundleId: string;
+  firstSeq: number;
+  events: (TBundleEvent & { seq: number })[];
+}>({
+  name: 'bundle-events',
+  version: 1,
+  key: (p) => bundleKeys.eventPage(p.accountId, p.bundleId, p.firstSeq),
+});
 
-export function documentToItem(accountId: string, bundleId: string, d: TDocument): Record<string, unknown> {
-  return { ...bundleKeys.document(accountId, bundleId, d.key), entity: 'bundle-document', bundleId, ...d };
-}
+/** A lookup term of a bundle; `created` orders what a term query finds. */
+export const bundleTermEntity = defineEntity<{
+  accountId: string;
+  term: string;
+  id: string;
+  created: string;
+}>({
+  name: 'bundle-term',
+  version: 1,
+  key: (t) => bundleKeys.term(t.accountId, t.term, t.id),
+});
 
-export function documentFromItem(item: Record<string, unknown>): TDocument {
-  const { pk: _pk, sk: _sk, entity: _e, bundleId: _b, ...rest } = item;
-  return rest as unknown as TDocument;
+export const packetRefEntity = defineEntity<{ packetId: string; accountId: string; bundleId: string }>({
+  name: 'packet-ref',
+  version: 1,
+  key: (r) => bundleKeys.packet(r.packetId),
+});
+
+export const personLinkEntity = defineEntity<{ accountId: string; personId: string; bundleId: string }>({
+  name: 'person-link',
+  version: 1,
+  key: (l) => bundleKeys.personLink(l.accountId, l.personId, l.bundleId),
+});
+
+/** `claimedAt` (epoch ms) lets a claim whose bundle was never written be taken over later. */
+export const customKeyEntity = defineEntity<{
+  accountId: string;
+  customKey: string;
+  bundleId: string;
+  claimedAt: number;
+}>({
+  name: 'custom-key',
+  version: 1,
+  key: (c) => bundleKeys.customKey(c.accountId, c.customKey),
+});
+
+/** Every item a bundle's creation writes before the bundle itself: documents, packet refs, person links. */
+export function bundleSatelliteItems(bundle: TBundle, documents: TDocument[]): Record<string, unknown>[] {
+  const { accountId, id: bundleId } = bundle;
+  return [
+    ...documents.map((d) => bundleDocumentEntity.toItem({ ...d, accountId, bundleId })),
+    ...bundle.packets.map((p) => packetRefEntity.toItem({ packetId: p.id, accountId, bundleId })),
+    ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) =>
+      personLinkEntity.toItem({ accountId, personId, bundleId }),
+    ),
+  ];
 }
 
 /** The parts of an index sort key: `<created>#<id>`, or `<date>#<created>#<id>` (sent, completed). */

@@ -1,5 +1,6 @@
-// Keys of the document template entity, declared once.
+// Keys and entity of the document template, declared once.
 import type { TDocTemplate } from '../../../domain/templates/doc-template';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const docTemplateKeys = {
@@ -33,11 +34,13 @@ export const docTemplateKeys = {
   },
 };
 
-export function docTemplateToItem(t: TDocTemplate): Record<string, unknown> {
-  return {
-    ...docTemplateKeys.item(t.accountId, t.id),
-    ...docTemplateKeys.listOrder(t),
-    entity: 'doc-template',
+/** Fields as JSON text (at most 300 KB, checked on create): no value of them can break DynamoDB's type rules. */
+export const docTemplateEntity = defineEntity<TDocTemplate>({
+  name: 'doc-template',
+  version: 1,
+  key: (t) => docTemplateKeys.item(t.accountId, t.id),
+  indexes: { byListOrder: docTemplateKeys.listOrder },
+  encode: (t) => ({
     id: t.id,
     accountId: t.accountId,
     name: t.name,
@@ -46,17 +49,12 @@ export function docTemplateToItem(t: TDocTemplate): Record<string, unknown> {
     ...(t.team ? { team: t.team } : {}),
     document: t.document,
     roles: t.roles,
-    // Fields as JSON text (at most 300 KB, checked on create): no value of them can break
-    // DynamoDB's type rules.
     fields: JSON.stringify(t.fields),
     created: t.created,
     updated: t.updated,
     version: t.version,
-  };
-}
-
-export function docTemplateFromItem(item: Record<string, unknown>): TDocTemplate {
-  return {
+  }),
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     name: item.name as string,
@@ -69,5 +67,5 @@ export function docTemplateFromItem(item: Record<string, unknown>): TDocTemplate
     created: item.created as string,
     updated: item.updated as string,
     version: item.version as number,
-  };
-}
+  }),
+});

@@ -1,6 +1,7 @@
-// Keys of the Envelope Template entity, declared once. Ids are global (the public portal page
+// Keys and entity of the Envelope Template, declared once. Ids are global (the public portal page
 // finds a template by its id alone), so the template is its own partition and carries its account.
 import type { TEnvelopeTemplate } from '../../../domain/envelope-templates/envelope-template';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const envelopeTemplateKeys = {
@@ -26,11 +27,13 @@ export const envelopeTemplateKeys = {
   },
 };
 
-export function envelopeTemplateToItem(t: TEnvelopeTemplate): Record<string, unknown> {
-  return {
-    ...envelopeTemplateKeys.item(t.id),
-    ...(t.enabled ? envelopeTemplateKeys.listOrder(t) : {}),
-    entity: 'envelope-template',
+/** A disabled template has no list keys: the by-list-order index holds enabled ones only. */
+export const envelopeTemplateEntity = defineEntity<TEnvelopeTemplate>({
+  name: 'envelope-template',
+  version: 1,
+  key: (t) => envelopeTemplateKeys.item(t.id),
+  indexes: { byListOrder: (t) => (t.enabled ? envelopeTemplateKeys.listOrder(t) : undefined) },
+  encode: (t) => ({
     id: t.id,
     accountId: t.accountId,
     owner: t.owner,
@@ -46,11 +49,8 @@ export function envelopeTemplateToItem(t: TEnvelopeTemplate): Record<string, unk
     created: t.created,
     updated: t.updated,
     version: t.version,
-  };
-}
-
-export function envelopeTemplateFromItem(item: Record<string, unknown>): TEnvelopeTemplate {
-  return {
+  }),
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     ...(typeof item.owner === 'string' ? { owner: item.owner } : {}),
@@ -66,5 +66,5 @@ export function envelopeTemplateFromItem(item: Record<string, unknown>): TEnvelo
     created: item.created as string,
     updated: item.updated as string,
     version: item.version as number,
-  };
-}
+  }),
+});

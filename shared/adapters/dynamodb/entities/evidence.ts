@@ -1,6 +1,7 @@
 // Keys of what the document worker keeps: one files record per bundle, and one hash-index item
 // per sealed file, declared once.
 import type { TBundleFilesRecord, TFileHashEntry } from '../../../domain/evidence/evidence-files';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const evidenceKeys = {
@@ -21,22 +22,27 @@ export const evidenceKeys = {
   }),
 };
 
-export function filesRecordFromItem(item: Record<string, unknown>): TBundleFilesRecord {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  const r = rest as unknown as TBundleFilesRecord;
-  return {
-    ...r,
-    finals: r.finals ?? [],
-    certificates: r.certificates ?? [],
-    attachments: r.attachments ?? [],
-  };
-}
+/**
+ * Made and changed by UpdateItem of its parts (the final set, the lease, the interim state), so
+ * parts not written yet read as empty lists.
+ */
+export const filesRecordEntity = defineEntity<TBundleFilesRecord>({
+  name: 'bundle-files',
+  version: 1,
+  key: (r) => evidenceKeys.files(r.accountId, r.bundleId),
+  decode: (attributes) => {
+    const r = attributes as unknown as TBundleFilesRecord;
+    return {
+      ...r,
+      finals: r.finals ?? [],
+      certificates: r.certificates ?? [],
+      attachments: r.attachments ?? [],
+    };
+  },
+});
 
-export function hashEntryToItem(e: TFileHashEntry): Record<string, unknown> {
-  return { ...evidenceKeys.hash(e.sha256, e.accountId), entity: 'file-hash', ...e };
-}
-
-export function hashEntryFromItem(item: Record<string, unknown>): TFileHashEntry {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as unknown as TFileHashEntry;
-}
+export const fileHashEntity = defineEntity<TFileHashEntry>({
+  name: 'file-hash',
+  version: 1,
+  key: (e) => evidenceKeys.hash(e.sha256, e.accountId),
+});

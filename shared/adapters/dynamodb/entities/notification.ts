@@ -1,6 +1,7 @@
 // Keys of what the notifications worker keeps: one record per message sent, and the provider's
 // message id → that message, declared once.
 import type { TNotificationRecord, TSentMessage } from '../../../domain/notifications/notification';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const notificationKeys = {
@@ -13,24 +14,14 @@ export const notificationKeys = {
   sent: (providerMessageId: string) => ({ pk: `NOTIFYMSG#${providerMessageId}`, sk: 'NOTIFYMSG' }),
 };
 
-export function notificationRecordToItem(r: TNotificationRecord): Record<string, unknown> {
-  return {
-    ...notificationKeys.record(r.accountId, r.bundleId, r.seq, r.recipient),
-    entity: 'notification',
-    ...r,
-  };
-}
+export const notificationRecordEntity = defineEntity<TNotificationRecord>({
+  name: 'notification',
+  version: 1,
+  key: (r) => notificationKeys.record(r.accountId, r.bundleId, r.seq, r.recipient),
+});
 
-export function notificationRecordFromItem(item: Record<string, unknown>): TNotificationRecord {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as unknown as TNotificationRecord;
-}
-
-export function sentMessageToItem(m: TSentMessage): Record<string, unknown> {
-  return { ...notificationKeys.sent(m.providerMessageId), entity: 'notification-message', ...m };
-}
-
-export function sentMessageFromItem(item: Record<string, unknown>): TSentMessage {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as unknown as TSentMessage;
-}
+export const sentMessageEntity = defineEntity<TSentMessage>({
+  name: 'notification-message',
+  version: 1,
+  key: (m) => notificationKeys.sent(m.providerMessageId),
+});

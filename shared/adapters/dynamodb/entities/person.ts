@@ -1,6 +1,7 @@
-// Keys of the Person entity and its lookup items, declared once.
+// Keys and entities of the Person and its lookup items, declared once.
 import type { TPerson, TPersonFilter } from '../../../domain/persons/person';
 import { normalizeEmail, normalizePhone } from '../../../domain/persons/person';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const personKeys = {
@@ -84,27 +85,27 @@ export function personMatches(p: TPerson, f: TPersonFilter): boolean {
   return true;
 }
 
-export function personToItem(p: TPerson): Record<string, unknown> {
-  return {
-    ...personKeys.item(p.accountId, p.id),
-    ...personKeys.listOrder(p),
-    entity: 'person',
+/**
+ * Metadata is any JSON the client sent; stored as text so no value of it can break DynamoDB's
+ * type rules (number precision, nesting depth, empty sets).
+ */
+export const personEntity = defineEntity<TPerson>({
+  name: 'person',
+  version: 1,
+  key: (p) => personKeys.item(p.accountId, p.id),
+  indexes: { byListOrder: personKeys.listOrder },
+  encode: (p) => ({
     id: p.id,
     accountId: p.accountId,
     name: p.name,
-    // Metadata is any JSON the client sent; stored as text so no value of it can break
-    // DynamoDB's type rules (number precision, nesting depth, empty sets).
     metadata: JSON.stringify(p.metadata),
     isUser: p.isUser,
     channels: p.channels,
     created: p.created,
     updated: p.updated,
     version: p.version,
-  };
-}
-
-export function personFromItem(item: Record<string, unknown>): TPerson {
-  return {
+  }),
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     name: item.name as string,
@@ -114,5 +115,17 @@ export function personFromItem(item: Record<string, unknown>): TPerson {
     created: item.created as string,
     updated: item.updated as string,
     version: item.version as number,
-  };
-}
+  }),
+});
+
+/** A lookup term of a person; `created` orders what a term query finds. */
+export const personTermEntity = defineEntity<{
+  accountId: string;
+  term: string;
+  id: string;
+  created: string;
+}>({
+  name: 'person-term',
+  version: 1,
+  key: (t) => personKeys.term(t.accountId, t.term, t.id),
+});

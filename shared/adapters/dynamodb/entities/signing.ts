@@ -1,5 +1,8 @@
-// Keys of what signing keeps: each signer's record beside its bundle, and the link and session
-// tokens by the hash of their secret, declared once.
+// Keys and entities of what signing keeps: each signer's record beside its bundle, and the link
+// and session tokens by the hash of their secret, declared once.
+import type { TSigningRecord } from '../../../domain/signing/signing-record';
+import type { TSigningToken } from '../../../ports/signing';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const signingKeys = {
@@ -12,3 +15,15 @@ export const signingKeys = {
   /** A signing link, embedded link or session, by the hash of its token (shared/domain/tokens.ts). */
   token: (hash: string) => ({ pk: `SIGNTOKEN#${hash}`, sk: 'SIGNTOKEN' }),
 };
+
+export const signingRecordEntity = defineEntity<TSigningRecord>({
+  name: 'signing-record',
+  version: 1,
+  key: (r) => signingKeys.record(r.accountId, r.bundleId, r.packetId),
+});
+
+export const signingTokenEntity = defineEntity<TSigningToken>({
+  name: 'signing-token',
+  version: 1,
+  key: (t) => signingKeys.token(t.hash),
+});

@@ -1,5 +1,6 @@
-// Keys of the webhook log: WebhookEvents and their delivery attempts, declared once.
+// Keys and entities of the webhook log: WebhookEvents and their delivery attempts, declared once.
 import type { TWebhookDelivery, TWebhookEvent } from '../../../domain/webhooks/webhook-event';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const webhookEventKeys = {
@@ -10,13 +11,15 @@ export const webhookEventKeys = {
   deliveryLog: (accountId: string) => `${accountPartition(accountId)}#WHDELIVERIES`,
 };
 
-/** Index attributes (table.ts `by-log`) carry the names the log filters use. */
-export function webhookEventToItem(e: TWebhookEvent): Record<string, unknown> {
-  return {
-    ...webhookEventKeys.event(e.accountId, e.id),
-    logPk: webhookEventKeys.eventLog(e.accountId),
-    logSk: `${e.created}#${e.id}`,
-    entity: 'webhook-event',
+/** Its `by-log` index projects the attributes the log filters read, the type as `eventType`. */
+export const webhookEventEntity = defineEntity<TWebhookEvent>({
+  name: 'webhook-event',
+  version: 1,
+  key: (e) => webhookEventKeys.event(e.accountId, e.id),
+  indexes: {
+    byLog: (e) => ({ logPk: webhookEventKeys.eventLog(e.accountId), logSk: `${e.created}#${e.id}` }),
+  },
+  encode: (e) => ({
     id: e.id,
     accountId: e.accountId,
     webhookId: e.webhookId,
@@ -30,11 +33,8 @@ export function webhookEventToItem(e: TWebhookEvent): Record<string, unknown> {
     success: e.success,
     deliveries: e.deliveries,
     queued: e.queued,
-  };
-}
-
-export function webhookEventFromItem(item: Record<string, unknown>): TWebhookEvent {
-  return {
+  }),
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     webhookId: item.webhookId as string,
@@ -48,21 +48,17 @@ export function webhookEventFromItem(item: Record<string, unknown>): TWebhookEve
     success: Boolean(item.success),
     deliveries: (item.deliveries as TWebhookEvent['deliveries'] | undefined) ?? [],
     queued: Boolean(item.queued),
-  };
-}
+  }),
+});
 
-export function webhookDeliveryToItem(d: TWebhookDelivery): Record<string, unknown> {
-  return {
-    ...webhookEventKeys.delivery(d.accountId, d.id),
-    logPk: webhookEventKeys.deliveryLog(d.accountId),
-    logSk: `${d.timestamp}#${d.id}`,
-    entity: 'webhook-delivery',
-    ...d,
-  };
-}
-
-export function webhookDeliveryFromItem(item: Record<string, unknown>): TWebhookDelivery {
-  return {
+export const webhookDeliveryEntity = defineEntity<TWebhookDelivery>({
+  name: 'webhook-delivery',
+  version: 1,
+  key: (d) => webhookEventKeys.delivery(d.accountId, d.id),
+  indexes: {
+    byLog: (d) => ({ logPk: webhookEventKeys.deliveryLog(d.accountId), logSk: `${d.timestamp}#${d.id}` }),
+  },
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     eventId: item.eventId as string,
@@ -74,5 +70,5 @@ export function webhookDeliveryFromItem(item: Record<string, unknown>): TWebhook
     message: (item.message as string | undefined) ?? '',
     payload: item.payload as string,
     eventCreated: item.eventCreated as string,
-  };
-}
+  }),
+});

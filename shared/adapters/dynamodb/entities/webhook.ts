@@ -1,7 +1,8 @@
-// Keys of the Webhook entity (extra headers included), its header lookup items and the account's
-// webhook secret, declared once.
+// Keys and entities of the Webhook (extra headers included), its header lookup items and the
+// account's webhook secret, declared once.
 import type { TWebhook } from '../../../domain/webhooks/webhook';
 import type { TWebhookSecretRecord } from '../../../domain/webhooks/webhook-secret';
+import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
 export const webhookKeys = {
@@ -25,15 +26,19 @@ export function webhookRefOf(lsk: string): { created: string; id: string } {
   return { created: lsk.slice(0, cut), id: lsk.slice(cut + 1) };
 }
 
-export function webhookHeaderItem(w: TWebhook, headerId: string): Record<string, unknown> {
-  return { ...webhookKeys.header(w.accountId, headerId), entity: 'webhook-header', webhookId: w.id };
-}
+/** Extra header id → its webhook; checked against the webhook on read. */
+export const webhookHeaderEntity = defineEntity<{ accountId: string; headerId: string; webhookId: string }>({
+  name: 'webhook-header',
+  version: 1,
+  key: (h) => webhookKeys.header(h.accountId, h.headerId),
+});
 
-export function webhookToItem(w: TWebhook): Record<string, unknown> {
-  return {
-    ...webhookKeys.item(w.accountId, w.id),
-    ...webhookKeys.listOrder(w),
-    entity: 'webhook',
+export const webhookEntity = defineEntity<TWebhook>({
+  name: 'webhook',
+  version: 1,
+  key: (w) => webhookKeys.item(w.accountId, w.id),
+  indexes: { byListOrder: webhookKeys.listOrder },
+  encode: (w) => ({
     id: w.id,
     accountId: w.accountId,
     url: w.url,
@@ -46,11 +51,8 @@ export function webhookToItem(w: TWebhook): Record<string, unknown> {
     ...(w.failedInARow ? { failedInARow: w.failedInARow } : {}),
     ...(w.disabledAt ? { disabledAt: w.disabledAt } : {}),
     version: w.version,
-  };
-}
-
-export function webhookFromItem(item: Record<string, unknown>): TWebhook {
-  return {
+  }),
+  decode: (item) => ({
     id: item.id as string,
     accountId: item.accountId as string,
     url: item.url as string,
@@ -63,14 +65,15 @@ export function webhookFromItem(item: Record<string, unknown>): TWebhook {
     ...(item.failedInARow ? { failedInARow: Number(item.failedInARow) } : {}),
     ...(item.disabledAt ? { disabledAt: item.disabledAt as string } : {}),
     version: item.version as number,
-  };
-}
+  }),
+});
 
 /** Only sealed secrets are stored: the plain text never reaches the table. */
-export function webhookSecretToItem(r: TWebhookSecretRecord): Record<string, unknown> {
-  return {
-    ...webhookKeys.secret(r.accountId),
-    entity: 'webhook-secret',
+export const webhookSecretEntity = defineEntity<TWebhookSecretRecord>({
+  name: 'webhook-secret',
+  version: 1,
+  key: (r) => webhookKeys.secret(r.accountId),
+  encode: (r) => ({
     accountId: r.accountId,
     current: { sealed: r.current.sealed, created: r.current.created },
     ...(r.previous
@@ -83,15 +86,14 @@ export function webhookSecretToItem(r: TWebhookSecretRecord): Record<string, unk
         }
       : {}),
     version: r.version,
-  };
-}
-
-export function webhookSecretFromItem(item: Record<string, unknown>): TWebhookSecretRecord {
-  const previous = item.previous as TWebhookSecretRecord['previous'];
-  return {
-    accountId: item.accountId as string,
-    current: item.current as TWebhookSecretRecord['current'],
-    ...(previous ? { previous } : {}),
-    version: item.version as number,
-  };
-}
+  }),
+  decode: (item) => {
+    const previous = item.previous as TWebhookSecretRecord['previous'];
+    return {
+      accountId: item.accountId as string,
+      current: item.current as TWebhookSecretRecord['current'],
+      ...(previous ? { previous } : {}),
+      version: item.version as number,
+    };
+  },
+});
