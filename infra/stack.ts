@@ -659,6 +659,11 @@ export class EsignStack extends Stack {
       }),
     );
 
+    // The MCP server for AI agents (ARCHITECTURE.md, "AI agents (MCP)"): its tools call the public
+    // API at the stage URL with the caller's key, as any client does, so it is given no table,
+    // bucket, queue or usage plan of its own: only PUBLIC_BASE_URL.
+    const mcp = endpoint('McpFunction', 'mcp', 'MCP server for AI agents: /mcp (calls the public API)');
+
     // Evidence (ARCHITECTURE.md, "Evidence"): the document worker draws and seals the final
     // documents and certificates from the documentJobs queue. The seal's certificate and key live
     // in this secret, created empty (no generated value): the worker makes a self-signed identity
@@ -778,6 +783,7 @@ export class EsignStack extends Stack {
       webhooks,
       'public-pages': publicPages,
       'envelope-templates': envelopeTemplates,
+      mcp,
     };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     // A function may serve several resources (bundles: /api/v2/bundles and /api/v2/verify): its
