@@ -1,6 +1,7 @@
 // The layers of ARCHITECTURE.md, checked on the real source by dependency-cruiser with the rules
 // of .dependency-cruiser.cjs: no cycles, use cases free of HTTP and of adapters, adapters free of
-// HTTP, ports made of types only, shared/pdf standing alone, shared code never reaching into functions or infra.
+// HTTP, ports made of types only, shared/pdf standing alone, the MCP server knowing the service only
+// through its REST API, shared code never reaching into functions or infra.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ describe('the layers', () => {
       'adapters-not-http',
       'domain-not-adapters',
       'domain-not-http',
+      'mcp-only-the-api',
       'no-cycles',
       'pdf-stands-alone',
       'shared-not-functions',
