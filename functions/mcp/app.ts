@@ -50,7 +50,21 @@ export function buildMcpHandler(opts: { config: TConfig; log?: TLogger; fetch?: 
   const log = opts.log ?? createLogger(config.logLevel);
   const checkKey = createKeyCheck({ ...(opts.fetch ? { fetch: opts.fetch } : {}) });
 
+  // One access-log line per request, as the API's handlers write: never a header or the body.
   return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const started = Date.now();
+    const result = await serve(event);
+    log.info('request', {
+      requestId: event.requestContext?.requestId,
+      method: event.httpMethod,
+      path: '/mcp',
+      status: result.statusCode,
+      ms: Date.now() - started,
+    });
+    return result;
+  };
+
+  async function serve(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
     const requestId = event.requestContext?.requestId;
     // Only /mcp itself: the catch-all below it is the stack's, as for every top-level resource.
     if (event.resource !== '/mcp') return answer(404, 'not_found', 'Not found.');
@@ -102,5 +116,5 @@ export function buildMcpHandler(opts: { config: TConfig; log?: TLogger; fetch?: 
     } finally {
       await server.close();
     }
-  };
+  }
 }

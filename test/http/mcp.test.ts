@@ -2,6 +2,8 @@
 // HTTP at the runtime's /mcp, and the stdio command (`bin/esign-mcp.mjs`) as an MCP client starts
 // it. Every tool calls the REST API with the caller's key, so what a tool did is checked there.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -378,6 +380,36 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
       arguments: { bundle_id: 'AAAAAAAAAA' },
     });
     expect(textOf(result)).toBe(textOf(unknown));
+  });
+});
+
+describe('send_document_for_signature', () => {
+  it('takes the PDF by URL, which the API fetches; neither or both of file_base64 and file_url is a tool error', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(Buffer.from(pdf, 'base64'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = await connected(httpClientTransport(runtime.demo.apiKey));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/offer.pdf`;
+      const signers = [{ name: 'Uma Url', email: 'uma@example.com' }];
+      const sent = dataOf(
+        await client.callTool({ name: 'send_document_for_signature', arguments: { file_url: url, signers } }),
+      );
+      const res = await call('GET', `/bundles/${sent.bundle_id}/`);
+      expect(res.body).toMatchObject({ status: 'se', packets: [{ name: 'Uma Url' }] });
+      for (const args of [{ signers }, { signers, file_url: url, file_base64: pdf }]) {
+        const refused = (await client.callTool({
+          name: 'send_document_for_signature',
+          arguments: args,
+        })) as CallToolResult;
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toBe('Give the PDF as exactly one of file_base64 or file_url.');
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
