@@ -71,6 +71,14 @@ module.exports = {
       to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
     },
     {
+      name: 'mcp-only-the-api',
+      severity: 'error',
+      comment:
+        'The MCP server reaches the service through its public REST API only, as any client: no domain, table, adapter or HTTP internals.',
+      from: { path: '^shared/mcp/' },
+      to: { path: '^(shared/(?!mcp/)|functions|infra)' },
+    },
+    {
       name: 'shared-not-functions',
       severity: 'error',
       comment: 'Functions and infra build on shared code, never the reverse.',

@@ -9,7 +9,8 @@ export type TFunctionName =
   | 'packets'
   | 'webhooks'
   | 'public-pages'
-  | 'envelope-templates';
+  | 'envelope-templates'
+  | 'mcp';
 
 export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'persons', fn: 'persons' },
@@ -24,9 +25,10 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
 ];
 
 /**
- * Top-level paths outside /api/v2 that need no API key: the signing pages and the signer API
- * (their own link and session tokens authenticate), and the public verification page, served at
- * the root of the API's stage.
+ * Top-level paths outside /api/v2 that API Gateway serves without its authorizer: the signing
+ * pages and the signer API (their own link and session tokens authenticate), the public
+ * verification page, served at the root of the API's stage, and the MCP endpoint, whose function
+ * has the API itself check the caller's key (it takes `Bearer` too, which the authorizer does not).
  */
 export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'sign', fn: 'public-pages' },
@@ -38,4 +40,6 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'payments', fn: 'public-pages' },
   // Template preparation pages and their API (functions/public-pages/prepare-page.ts): link tokens.
   { resource: 'prepare', fn: 'public-pages' },
+  // The MCP server for AI agents over streamable HTTP (functions/mcp): an API key, checked by the API.
+  { resource: 'mcp', fn: 'mcp' },
 ];

@@ -207,6 +207,19 @@ function customDomainOf(scope: Construct, api: RestApi, domain: TCustomDomain): 
   return `https://${domain.domainName}`;
 }
 
+/** Why each public resource has no API Gateway authorizer, as cdk-nag's reviewer reads it. */
+const PUBLIC_BECAUSE: Record<(typeof PUBLIC_ROUTES)[number]['resource'], string> = {
+  sign: 'signers have no API key; their link and session tokens (unguessable, expiring) are checked by the function, and session guessing is rate-limited per address by the WAF.',
+  verify:
+    'anyone may check a document against the evidence; the check reveals nothing else and is rate-limited per address by the WAF.',
+  portal:
+    "smart links are public forms by design; each template's own counters and the WAF's per-address limit hold off abuse.",
+  payments: "Stripe's webhook carries no API key; the function verifies Stripe's signature on every call.",
+  prepare:
+    'template preparation links carry their own unguessable, expiring token, checked by the function and rate-limited by the WAF.',
+  mcp: 'MCP clients send the key as `Bearer`, which the authorizer does not take; the function checks the key with the API itself before any tool runs.',
+};
+
 /**
  * AWS's managed rule groups after the limits: common web exploits and known bad inputs. Rules
  * listed in countOnly are counted, not enforced: SizeRestrictions_BODY blocks bodies over 8 KB,
@@ -803,6 +816,11 @@ export class EsignStack extends Stack {
       }),
     );
 
+    // The MCP server for AI agents (ARCHITECTURE.md, "AI agents (MCP)"): its tools call the public
+    // API at the stage URL with the caller's key, as any client does, so it is given no table,
+    // bucket, queue or usage plan of its own: only PUBLIC_BASE_URL.
+    const mcp = endpoint('McpFunction', 'mcp', 'MCP server for AI agents: /mcp (calls the public API)');
+
     // Evidence (ARCHITECTURE.md, "Evidence"): the document worker draws and seals the final
     // documents and certificates from the documentJobs queue. The seal's certificate and key live
     // in this secret, created empty (no generated value): the worker makes a self-signed identity
@@ -935,6 +953,7 @@ export class EsignStack extends Stack {
       webhooks,
       'public-pages': publicPages,
       'envelope-templates': envelopeTemplates,
+      mcp,
     };
     const v2 = API_PREFIX.reduce((resource, part) => resource.addResource(part), api.root);
     // A function may serve several resources (bundles: /api/v2/bundles and /api/v2/verify): its
@@ -958,7 +977,7 @@ export class EsignStack extends Stack {
       acceptFinding(
         resource,
         'APIG4',
-        `Public by design: /${route.resource} serves people without an API key (signing pages with unguessable expiring link and session tokens, the public verify page, smart-link forms, Stripe's signed webhook), rate-limited per address by the WAF.`,
+        `No API Gateway authorizer on /${route.resource}: ${PUBLIC_BECAUSE[route.resource]}`,
       );
       resource.addMethod('ANY', integration, open);
       resource.addResource('{proxy+}').addMethod('ANY', integration, open);

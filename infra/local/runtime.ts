@@ -12,6 +12,7 @@ import { buildAuthorizer } from '../../functions/authorizer/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
 import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
+import { buildMcpHandler } from '../../functions/mcp/app';
 import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
 import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
@@ -408,6 +409,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
           ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
         }),
         'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
+        mcp: buildMcpHandler({ config, log: fnLog('mcp') }),
       },
       publicPaths: new PublicPathLimiter({
         ...stage.publicPathLimits,

@@ -1503,3 +1503,24 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(found.filter((a) => !a.path.includes('/'))).toEqual([]);
   });
 });
+
+describe('MCP server for AI agents', () => {
+  it('serves /mcp from its own function without the authorizer, which the function replaces by asking the API', () => {
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'mcp', fn: 'mcp' });
+    const fnId = functionId(dev, 'Esign-dev', 'mcp');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/mcp', 'dev/*/mcp/*']);
+  });
+
+  it('may reach nothing but its logs: its tools go through the public API like any client', () => {
+    const actions = roleStatements(dev, functionId(dev, 'Esign-dev', 'mcp')).flatMap(actionsOf);
+    const services = new Set(actions.map((a) => a.split(':')[0]));
+    for (const service of ['dynamodb', 's3', 'sqs', 'kms', 'secretsmanager', 'apigateway', 'sns', 'ses']) {
+      expect(services.has(service), service).toBe(false);
+    }
+  });
+});

@@ -1,8 +1,8 @@
 // The layers of ARCHITECTURE.md, checked on the real source by dependency-cruiser with the rules
 // of .dependency-cruiser.cjs: no cycles, use cases free of HTTP and of adapters, adapters free of
 // HTTP, ports made of types only, shared/pdf and the wire schemas standing alone, response mappers
-// reading only the domain and the schemas and used only by the functions, shared code never
-// reaching into functions or infra.
+// reading only the domain and the schemas and used only by the functions, the MCP server knowing
+// the service only through its REST API, shared code never reaching into functions or infra.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ describe('the layers', () => {
       'domain-not-adapters',
       'domain-not-http',
       'i18n-stands-alone',
+      'mcp-only-the-api',
       'no-cycles',
       'pdf-stands-alone',
       'responses-at-the-edge',

@@ -1,0 +1,143 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
+import type { TEsignApi } from '../esign-api';
+import { asTool, toolResult } from '../tool-result';
+
+const percent = z.number().min(0).max(100);
+
+const FIELD_KINDS = {
+  sig: 'signature',
+  ini: 'initials',
+  snm: "the signer's name, filled in",
+  sdt: 'the signing date, filled in',
+  inp: 'a one-line text input',
+  dat: 'a date the signer enters',
+  chk: 'a checkbox',
+} as const;
+
+export const ZSignerSchema = z.object({
+  name: z.string().min(1).max(255).describe("The signer's full name."),
+  email: z.string().email().optional().describe('Where the signing request is emailed.'),
+  phone: z
+    .string()
+    .max(128)
+    .optional()
+    .describe(
+      'Mobile number in international form (+1 555 010 3000); texted the request when there is no email.',
+    ),
+});
+
+/** A signer as the create request takes it: by email when there is one, else by text message. */
+export const packetOf = (s: z.output<typeof ZSignerSchema>, key: string) => ({
+  key,
+  name: s.name,
+  ...(s.email ? { email: s.email } : {}),
+  ...(s.phone ? { phone: s.phone } : {}),
+  ...(!s.email && s.phone ? { deliver_via: 'phone' } : {}),
+});
+
+const inputSchema = {
+  file_base64: z
+    .string()
+    .optional()
+    .describe('The PDF, base64-encoded (requests are limited to 6 MB; use file_url for larger files).'),
+  file_url: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      'A public https URL the service downloads the PDF from (up to 25 MB). Give this or file_base64.',
+    ),
+  file_name: z.string().max(255).optional().describe('The document name signers see, e.g. "lease.pdf".'),
+  signers: z.array(ZSignerSchema).min(1).max(20).describe('Who signs, each with an email or a phone.'),
+  label: z.string().max(255).optional().describe('A title for the bundle, shown to signers and in lists.'),
+  message: z
+    .string()
+    .max(5000)
+    .optional()
+    .describe('A message to the signers, included in the signing request email.'),
+  email_subject: z.string().max(400).optional().describe('Subject of the signing request email.'),
+  in_order: z.boolean().optional().describe('Signers sign one after another, in the order listed.'),
+  is_test: z.boolean().optional().describe('A test bundle: marked as not legally binding, not counted.'),
+  fields: z
+    .array(
+      z.object({
+        signer: z.number().int().min(1).describe('Which signer fills it: 1 for the first of `signers`.'),
+        kind: z
+          .enum(Object.keys(FIELD_KINDS) as [keyof typeof FIELD_KINDS])
+          .default('sig')
+          .describe(
+            Object.entries(FIELD_KINDS)
+              .map(([k, v]) => `${k} = ${v}`)
+              .join(', '),
+          ),
+        page: z.number().int().min(1).describe('Page number, from 1.'),
+        x: percent.describe("Left edge, in percent of the page's width from its left side."),
+        y: percent.describe("Top edge, in percent of the page's height from its top."),
+        w: percent.describe("Width, in percent of the page's width."),
+        h: percent.describe("Height, in percent of the page's height."),
+        label: z.string().max(255).optional(),
+        required: z.boolean().optional(),
+      }),
+    )
+    .max(300)
+    .optional()
+    .describe(
+      'Fields placed on the PDF by coordinates. Without any, signers review and sign the document as a whole.',
+    ),
+};
+
+export function registerSendDocument(server: McpServer, api: TEsignApi) {
+  server.registerTool(
+    'send_document_for_signature',
+    {
+      title: 'Send a PDF for signature',
+      description:
+        'Creates and sends a bundle: one PDF to one or more signers, who each get a signing link by ' +
+        'email (or text message when only a phone is given). Give the PDF as file_base64 or ' +
+        'file_url. Optionally place fields (signature, initials, dates, text) by page coordinates ' +
+        'in percent. Answers the new bundle id and its signers; follow it with get_bundle_status.',
+      inputSchema,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    (input) =>
+      asTool(async () => {
+        if (!input.file_base64 === !input.file_url) {
+          return {
+            isError: true,
+            content: [{ type: 'text', text: 'Give the PDF as exactly one of file_base64 or file_url.' }],
+          };
+        }
+        const keys = input.signers.map((_, i) => `signer-${i + 1}`);
+        const body = {
+          ...(input.label !== undefined ? { label: input.label } : {}),
+          ...(input.message !== undefined ? { email_message: input.message } : {}),
+          ...(input.email_subject !== undefined ? { email_subject: input.email_subject } : {}),
+          ...(input.in_order !== undefined ? { in_order: input.in_order } : {}),
+          ...(input.is_test !== undefined ? { is_test: input.is_test } : {}),
+          packets: input.signers.map((s, i) => packetOf(s, keys[i]!)),
+          documents: [
+            {
+              key: 'document',
+              ...(input.file_name ? { name: input.file_name } : {}),
+              ...(input.file_base64 ? { file_b64: input.file_base64 } : { file_url: input.file_url }),
+              fields: (input.fields ?? []).map(({ signer, ...f }) => ({
+                ...f,
+                // An out-of-range signer number stays visible to the API's check as an unknown key.
+                editors: [keys[signer - 1] ?? `signer-${signer}`],
+              })),
+            },
+          ],
+        };
+        const created = await api.call('POST', '/bundles/', { json: body });
+        const b = created.body as TBundleAnswer;
+        return toolResult(`Bundle ${b.id} created (status ${b.status}).`, bundleStatus(b));
+      }),
+  );
+}
