@@ -25,6 +25,7 @@ import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { createLogger, type TLogger } from '../../shared/logger';
+import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
@@ -157,6 +158,8 @@ export function buildPublicPagesHandler(opts: {
     ...portalRoutes({ ...deps, db, config, ...(opts.portalLimits ? { limits: opts.portalLimits } : {}) }),
     // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
     ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
+    // The API's OpenAPI description (ARCHITECTURE.md, "The API description"): /api/v2/openapi.json.
+    ...openApiRoutes({ config }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,
