@@ -128,7 +128,14 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },
           }
         : // The file as part `file`, or the request's fields as fields.
-          { schema: { allOf: [schemaRef(body.name)], properties: { file: binary() } } };
+          {
+            schema: {
+              anyOf: [
+                { type: 'object', properties: { file: binary() }, required: ['file'] },
+                schemaRef(body.name),
+              ],
+            },
+          };
     }
   }
   return { required: true, content };

@@ -80,15 +80,20 @@ export interface TOperation {
   conflict?: boolean;
 }
 
-/** A bundle request with its documents described item by item (create-bundle parses them one by one). */
+/**
+ * `status` may be left out (absent means "send"), which its preprocess hides from the converter;
+ * and the documents are described item by item, as create-bundle parses them one by one.
+ */
 const ZBundleCreateDoc = ZBundleRequestSchema.extend({
+  status: ZBundleRequestSchema.shape.status.optional(),
   documents: z.array(z.union([ZDocumentRequestSchema, ZTemplateRequestSchema])).min(1),
 });
 
 /** The bundle settings of a create request, with the envelope template's part instead of documents. */
-const ZEnvelopeBundleCreateDoc = ZBundleRequestSchema.omit({ documents: true, packets: true }).extend(
-  ZEnvelopeCreateSchema.shape,
-);
+const ZEnvelopeBundleCreateDoc = ZBundleRequestSchema.omit({ documents: true, packets: true }).extend({
+  ...ZEnvelopeCreateSchema.shape,
+  status: ZBundleRequestSchema.shape.status.optional(),
+});
 
 const ZIncludeQuery = z.object({
   include: z

@@ -133,7 +133,9 @@ export const ZValidateDraftResponseSchema = z
   .object({ can_send: z.boolean(), msg: z.string(), n_docs: z.number().int() })
   .meta({ id: 'ValidateDraft' });
 
-export const ZInterimFilesResponseSchema = z.object({ detail: z.string() }).meta({ id: 'Accepted' });
+export const ZInterimFilesResponseSchema = z
+  .object({ detail: z.string() })
+  .meta({ id: 'InterimFilesAccepted' });
 
 export const ZEmbedUrlResponseSchema = z
   .object({ url: z.string(), expires: timestamp })
