@@ -25,6 +25,14 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
 ];
 
 /**
+ * Paths below /api/v2 that need no API key: the API's own description (it describes the wire
+ * format, nothing of any account), so client generators can fetch it without a key.
+ */
+export const PUBLIC_API_ROUTES: { resource: string; fn: TFunctionName }[] = [
+  { resource: 'openapi.json', fn: 'public-pages' },
+];
+
+/**
  * Top-level paths outside /api/v2 that API Gateway serves without its authorizer: the signing
  * pages and the signer API (their own link and session tokens authenticate), the public
  * verification page, served at the root of the API's stage, and the MCP endpoint, whose function

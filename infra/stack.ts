@@ -42,7 +42,7 @@ import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
 import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../shared/adapters/sealing/seal-names';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
-import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
+import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
 import { Operations } from './constructs/operations';
 import { operatorSecret } from './constructs/operator-secret';
@@ -967,6 +967,20 @@ export class EsignStack extends Stack {
       const integration = target.integration();
       resource.addMethod('ANY', integration);
       resource.addResource('{proxy+}').addMethod('ANY', integration);
+      served(route.fn, resource.path);
+    }
+    for (const route of PUBLIC_API_ROUTES) {
+      const resource = v2.addResource(route.resource);
+      acceptFinding(
+        resource,
+        'APIG4',
+        `Public by design: /api/v2/${route.resource} is the API's description, which says nothing of any account.`,
+      );
+      // As the other resources: the function answers 405 for another method, 404 below it.
+      const integration = functions[route.fn].integration();
+      const open = { authorizationType: AuthorizationType.NONE, apiKeyRequired: false };
+      resource.addMethod('ANY', integration, open);
+      resource.addResource('{proxy+}').addMethod('ANY', integration, open);
       served(route.fn, resource.path);
     }
     for (const route of PUBLIC_ROUTES) {

@@ -20,6 +20,7 @@ import { uploadAttachment } from '../../shared/domain/signing/upload-attachment'
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
@@ -150,6 +151,8 @@ export function buildPublicPagesHandler(
     ...portalRoutes({ ...deps, db, config, ...(opts.portalLimits ? { limits: opts.portalLimits } : {}) }),
     // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
     ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
+    // The API's OpenAPI description (ARCHITECTURE.md, "The API description"): /api/v2/openapi.json.
+    ...openApiRoutes({ config }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,

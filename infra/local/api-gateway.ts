@@ -12,7 +12,7 @@ import { errorBody, type TErrorCode } from '../../shared/http/error-body';
 import { rateLimitHeaders } from '../../shared/http/rate-limit-headers';
 import { API_PREFIX } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
-import { API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
+import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { isPublicApiPath, PUBLIC_PATH_LIMITED_ANSWERS, publicPathGroupOf } from '../public-path-limits';
 import { invoke } from './invocation';
 import { lambdaContext } from './lambda-context';
@@ -211,6 +211,10 @@ export async function startApiGateway(opts: TGatewayOptions) {
       return;
     }
     const segment = url.pathname.slice(API_PREFIX.length).split('/')[1] ?? '';
+    // A keyless resource below /api/v2 (the API description), without authorizer or usage plan.
+    const openApi = PUBLIC_API_ROUTES.find((r) => r.resource === segment);
+    if (openApi)
+      return invokePublic(req, res, url, requestId, openApi.fn, `${API_PREFIX.slice(1)}/${segment}`);
     const route = API_ROUTES.find((r) => r.resource === segment);
     if (!route) return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
 

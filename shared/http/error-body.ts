@@ -1,27 +1,34 @@
+import * as z from 'zod';
 import type { TFieldError } from '../domain/errors';
 
 /** The wire codes of docs/api-decisions.md. */
-export type TErrorCode =
-  | 'authentication_failed'
-  | 'conflict'
-  | 'error'
-  | 'invalid'
-  | 'method_not_allowed'
-  | 'not_acceptable'
-  | 'not_authenticated'
-  | 'not_found'
-  | 'permission_denied'
-  | 'parse_error'
-  | 'service_unavailable'
-  | 'throttled'
-  | 'unsupported_media_type';
+export const ERROR_CODES = [
+  'authentication_failed',
+  'conflict',
+  'error',
+  'invalid',
+  'method_not_allowed',
+  'not_acceptable',
+  'not_authenticated',
+  'not_found',
+  'permission_denied',
+  'parse_error',
+  'service_unavailable',
+  'throttled',
+  'unsupported_media_type',
+] as const;
+export type TErrorCode = (typeof ERROR_CODES)[number];
 
-export interface TErrorBody {
-  code: TErrorCode;
-  message: string;
-  detail: string;
-  errors: { field: string; message: string; messsage: string }[];
-}
+/** The error body's schema: the API description (shared/openapi) publishes it as `Error`. */
+export const ZErrorBodySchema = z
+  .object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), messsage: z.string() })),
+  })
+  .meta({ id: 'Error' });
+export type TErrorBody = z.output<typeof ZErrorBodySchema>;
 
 /**
  * The one error body. `detail` repeats `message` and each field error carries both `message`

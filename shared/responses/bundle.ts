@@ -1,8 +1,9 @@
 // A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
 import type { TBundle, TBundleEvent, TPacket } from '../domain/bundles/bundle';
+import type { TBundleEventResponse, TBundleResponse, TPacketResponse } from '../schemas/responses/bundle';
 
 /** A Packet on the wire: the request's fields except key, plus its state (spec "Packet"). */
-export function toPacketResponse(p: TPacket) {
+export function toPacketResponse(p: TPacket): TPacketResponse {
   return {
     id: p.id,
     name: p.name,
@@ -26,11 +27,11 @@ export function toPacketResponse(p: TPacket) {
   };
 }
 
-export function toEventResponse(e: TBundleEvent) {
+export function toEventResponse(e: TBundleEvent): TBundleEventResponse {
   return { kind: e.kind, description: e.description, timestamp: e.timestamp, packet_id: e.packetId ?? null };
 }
 
-export function toBundleResponse(b: TBundle) {
+export function toBundleResponse(b: TBundle): TBundleResponse {
   return {
     id: b.id,
     label: b.label,

@@ -1,5 +1,6 @@
 import type { TField } from '../domain/bundles/bundle';
 import type { TDocTemplate } from '../domain/templates/doc-template';
+import type { TDocTemplateResponse } from '../schemas/responses/doc-template';
 
 const fieldResponse = (f: TField) => ({
   key: f.key,
@@ -24,7 +25,7 @@ const fieldResponse = (f: TField) => ({
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */
-export function toDocTemplateResponse(t: TDocTemplate, fileUrl: string) {
+export function toDocTemplateResponse(t: TDocTemplate, fileUrl: string): TDocTemplateResponse {
   return {
     id: t.id,
     name: t.name,

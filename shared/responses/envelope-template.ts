@@ -1,7 +1,11 @@
 import { smartLinkUrl, type TEnvelopeTemplate } from '../domain/envelope-templates/envelope-template';
+import type { TEnvelopeTemplateResponse } from '../schemas/responses/envelope-template';
 
 /** The wire shape: the spec's Envelope Template, plus this service's own settings. */
-export function toEnvelopeTemplateResponse(t: TEnvelopeTemplate, publicBaseUrl: string) {
+export function toEnvelopeTemplateResponse(
+  t: TEnvelopeTemplate,
+  publicBaseUrl: string,
+): TEnvelopeTemplateResponse {
   const d = t.defaults;
   return {
     id: t.id,

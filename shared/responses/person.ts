@@ -1,7 +1,8 @@
 import type { TPerson } from '../domain/persons/person';
+import type { TPersonResponse } from '../schemas/responses/person';
 
 /** A Person on the wire (spec "Person"). */
-export function toPersonResponse(p: TPerson) {
+export function toPersonResponse(p: TPerson): TPersonResponse {
   return {
     id: p.id,
     name: p.name,

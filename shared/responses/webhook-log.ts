@@ -1,7 +1,8 @@
 import type { TWebhookDelivery, TWebhookEvent } from '../domain/webhooks/webhook-event';
+import type { TWebhookDeliveryResponse, TWebhookEventResponse } from '../schemas/responses/webhook';
 
 /** A logged event with its delivery attempts (spec "WebhookEvent"). */
-export function toWebhookEventResponse(e: TWebhookEvent) {
+export function toWebhookEventResponse(e: TWebhookEvent): TWebhookEventResponse {
   return {
     pk: e.id,
     id: e.id,
@@ -25,7 +26,7 @@ export function toWebhookEventResponse(e: TWebhookEvent) {
  * own id, status and time, with its event's fields, and the delivery fields of the reference API
  * (`timestamp`, `message`) too, so a client reading either shape finds what it expects.
  */
-export function toWebhookDeliveryResponse(d: TWebhookDelivery) {
+export function toWebhookDeliveryResponse(d: TWebhookDelivery): TWebhookDeliveryResponse {
   const summary = { pk: d.id, timestamp: d.timestamp, status: d.status, message: d.message };
   return {
     ...summary,

@@ -1,11 +1,12 @@
 // A webhook and its extra headers as the API answers them (spec "Webhook", "WebhookHeader").
 import type { TWebhook, TWebhookHeader } from '../domain/webhooks/webhook';
+import type { TWebhookHeaderResponse, TWebhookResponse } from '../schemas/responses/webhook';
 
-export function toWebhookHeaderResponse(webhookId: string, h: TWebhookHeader) {
+export function toWebhookHeaderResponse(webhookId: string, h: TWebhookHeader): TWebhookHeaderResponse {
   return { id: h.id, webhook: webhookId, name: h.name, value: h.value, order: h.order };
 }
 
-export function toWebhookResponse(w: TWebhook) {
+export function toWebhookResponse(w: TWebhook): TWebhookResponse {
   return {
     id: w.id,
     url: w.url,

@@ -6,7 +6,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
+import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/operations';
 import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '../../infra/public-path-limits';
@@ -194,7 +194,7 @@ describe('REST API', () => {
     const paths = Object.values(dev.findResources('AWS::ApiGateway::Resource')).map(
       (r) => (r as TResource).Properties!.PathPart,
     );
-    const routes = [...API_ROUTES, ...PUBLIC_ROUTES];
+    const routes = [...API_ROUTES, ...PUBLIC_API_ROUTES, ...PUBLIC_ROUTES];
     const expected = ['api', 'v2', ...routes.flatMap((r) => [r.resource, '{proxy+}'])];
     expect(paths.sort()).toEqual(expected.sort());
     expect(paths).toEqual(expect.arrayContaining(['persons', 'rate_limit', 'bundles', 'sign']));
@@ -212,18 +212,22 @@ describe('REST API', () => {
   it('requires the authorizer and an API key on every method but the public signing and verify ones', () => {
     const all = resources(dev);
     // The public resources hang off the API's root (/sign, /verify), not /api/v2 (/api/v2/verify).
+    // The API's description is public below /api/v2 (/api/v2/openapi.json).
     const publicParts = new Set(PUBLIC_ROUTES.map((r) => r.resource));
+    const publicApiParts = new Set(PUBLIC_API_ROUTES.map((r) => r.resource));
     const publicIds = new Set(
       Object.entries(all)
         .filter(
           ([, r]) =>
             r.Type === 'AWS::ApiGateway::Resource' &&
-            publicParts.has(r.Properties!.PathPart as string) &&
-            'Fn::GetAtt' in (r.Properties!.ParentId as object),
+            (publicParts.has(r.Properties!.PathPart as string)
+              ? 'Fn::GetAtt' in (r.Properties!.ParentId as object)
+              : publicApiParts.has(r.Properties!.PathPart as string)),
         )
         .map(([id]) => id),
     );
-    expect(publicIds.size).toBe(PUBLIC_ROUTES.length);
+    const publicCount = PUBLIC_ROUTES.length + PUBLIC_API_ROUTES.length;
+    expect(publicIds.size).toBe(publicCount);
     const methods = Object.values(dev.findResources('AWS::ApiGateway::Method')) as TResource[];
     // A method sits on /sign or on /sign/{proxy+} (whose parent is /sign); the same for /verify.
     const isPublic = (m: TResource) => {
@@ -231,7 +235,7 @@ describe('REST API', () => {
       const parent = (all[ref]!.Properties!.ParentId as { Ref?: string } | undefined)?.Ref;
       return publicIds.has(ref) || (parent !== undefined && publicIds.has(parent));
     };
-    expect(methods.filter(isPublic)).toHaveLength(2 * PUBLIC_ROUTES.length);
+    expect(methods.filter(isPublic)).toHaveLength(2 * publicCount);
     for (const m of methods) {
       expect(m.Properties).toMatchObject(
         isPublic(m)
@@ -1262,6 +1266,9 @@ describe('document worker (evidence)', () => {
           // Template preparation pages and their token API.
           'dev/*/prepare',
           'dev/*/prepare/*',
+          // The API's description, without an API key.
+          'dev/*/api/v2/openapi.json',
+          'dev/*/api/v2/openapi.json/*',
         ],
       ],
     ] as const) {

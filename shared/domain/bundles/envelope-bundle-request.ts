@@ -24,7 +24,7 @@ const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   deliver_via: true,
 }).extend({ key: ZPacketRequestSchema.shape.key.pipe(z.string('Name the signer role.')) });
 
-const ZEnvelopeCreateSchema = z.object({
+export const ZEnvelopeCreateSchema = z.object({
   envelope_template: ZEnvelopeTemplateRequestSchema,
   packets: zList(ZEnvelopePacketSchema, { min: 1, minMessage: 'A bundle needs at least one signer.' }),
 });

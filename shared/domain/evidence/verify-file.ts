@@ -9,7 +9,7 @@ import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';
 import { signerSummary } from './signer-summary';
 
-const ZByHash = z.object({
+export const ZByHash = z.object({
   sha256: z
     .string('Send the file, or its SHA-256 as 64 hexadecimal characters.')
     .trim()

@@ -1,0 +1,317 @@
+// The OpenAPI 3.1 description of the keyed API, built from the operation table and the zod
+// schemas: served at GET /api/v2/openapi.json (functions/public-pages/openapi.ts).
+import { ID_FORMATS, isIdKind } from '../domain/ids';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/paging';
+import { defaultBodyOptions } from '../http/body';
+import { ERROR_CODES } from '../http/error-body';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../schemas/vocabulary';
+import {
+  componentSchemas,
+  queryParameters,
+  responseSchemaId,
+  schemaRef,
+  type TJsonSchema,
+} from './components';
+import { OPERATIONS, type TOperation } from './operations';
+
+/** Where the description itself is served, below /api/v2; no API key needed. */
+export const OPENAPI_PATH = '/openapi.json';
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const PAGINATION_HEADERS = {
+  'X-BlueInk-Pagination': { $ref: '#/components/headers/X-BlueInk-Pagination' },
+  Link: { $ref: '#/components/headers/Link' },
+};
+
+const intHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+
+const HEADERS = {
+  'X-RateLimit-Limit': intHeader("The key's daily request quota (as GET rate_limit/ `limit`)."),
+  'X-RateLimit-Remaining': intHeader('Requests left of the quota today (as `remaining`).'),
+  'X-RateLimit-Reset': intHeader('Seconds until the quota day ends, UTC (as `reset`).'),
+  'Retry-After': intHeader('Seconds to wait before trying again.'),
+  'X-BlueInk-Pagination': {
+    description: '`page,total_pages,per_page,total` of this list.',
+    schema: { type: 'string', pattern: '^\\d+,\\d+,\\d+,\\d+$' },
+    example: '1,3,50,120',
+  },
+  Link: {
+    description:
+      'RFC 8288 links to the `first`, `prev`, `next` and `last` pages, absolute, with the list filters sent.',
+    schema: { type: 'string' },
+  },
+};
+
+const errorResponse = (description: string, headers: Record<string, unknown> = RATE_LIMIT_HEADERS) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: schemaRef('Error') } },
+});
+
+const RESPONSES = {
+  BadRequest: {
+    ...errorResponse('The request is invalid (`invalid`, one entry of `errors` per field) or unreadable.'),
+    content: {
+      'application/json': {
+        schema: schemaRef('Error'),
+        example: {
+          code: 'invalid',
+          message: 'Invalid input.',
+          detail: 'Invalid input.',
+          errors: [
+            { field: 'name', message: 'This field is required.', messsage: 'This field is required.' },
+          ],
+        },
+      },
+    },
+  },
+  Unauthorized: errorResponse(
+    'No key (`not_authenticated`), or an unknown or revoked key (`authentication_failed`).',
+    {},
+  ),
+  NotFound: errorResponse('Nothing of this account has this id (`not_found`).'),
+  Conflict: errorResponse("The resource's state does not allow this now (`conflict`)."),
+  TooManyRequests: errorResponse('Over the daily quota or the throttle (`throttled`).', {
+    'Retry-After': { $ref: '#/components/headers/Retry-After' },
+    ...RATE_LIMIT_HEADERS,
+  }),
+  Error: errorResponse(`Any other error; \`code\` is one of ${ERROR_CODES.join(', ')}.`),
+};
+
+const errorRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
+/** `METHOD /bundles/{id:slug}` → its method, the OpenAPI path and the path parameters. */
+export function parseRoute(route: string): { method: string; path: string; params: TJsonSchema[] } {
+  const [method, routePath] = route.split(' ') as [string, string];
+  const params: TJsonSchema[] = [];
+  const path = routePath.replace(/\{(\w+)(?::([\w-]+))?\}/g, (_all, name: string, kind?: string) => {
+    const format = kind && isIdKind(kind) ? ID_FORMATS[kind] : undefined;
+    params.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', ...(format ? { pattern: format.source } : {}) },
+    });
+    return `{${name}}`;
+  });
+  return { method: method.toLowerCase(), path, params };
+}
+
+const binary = (mediaType = 'application/octet-stream') => ({ type: 'string', contentMediaType: mediaType });
+
+function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
+  const content: Record<string, unknown> = {};
+  for (const kind of body.accept ?? defaultBodyOptions.accept) {
+    if (kind === 'json') content['application/json'] = { schema: schemaRef(body.name) };
+    if (kind === 'form') content['application/x-www-form-urlencoded'] = { schema: schemaRef(body.name) };
+    if (kind === 'upload') content['application/pdf'] = { schema: binary('application/pdf') };
+    if (kind === 'multipart') {
+      content['multipart/form-data'] = body.jsonPart
+        ? {
+            schema: {
+              type: 'object',
+              properties: {
+                [body.jsonPart]: {
+                  type: 'string',
+                  contentMediaType: 'application/json',
+                  contentSchema: schemaRef(body.name),
+                },
+              },
+              patternProperties: { '^files\\[\\d+\\]$': binary() },
+              required: [body.jsonPart],
+            },
+            encoding: { [body.jsonPart]: { contentType: 'application/json' } },
+          }
+        : // The file as part `file`, or the request's fields as fields.
+          {
+            schema: {
+              anyOf: [
+                { type: 'object', properties: { file: binary() }, required: ['file'] },
+                schemaRef(body.name),
+              ],
+            },
+          };
+    }
+  }
+  return { required: true, content };
+}
+
+function operation(op: TOperation): TJsonSchema {
+  const { params } = parseRoute(op.route);
+  const parameters = [...params];
+  if (op.list) {
+    parameters.push(
+      {
+        name: 'page',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, default: 1 },
+      },
+      {
+        name: 'per_page',
+        in: 'query',
+        required: false,
+        description: `At most ${MAX_PER_PAGE}; more is read as ${MAX_PER_PAGE}.`,
+        schema: { type: 'integer', minimum: 1, default: DEFAULT_PER_PAGE },
+      },
+    );
+    if (op.list.filters) parameters.push(...queryParameters(op.list.filters));
+  }
+  if (op.query) parameters.push(...queryParameters(op.query));
+
+  const { status, schema, array } = op.response;
+  const success =
+    status === 204
+      ? { description: 'Done; no body.', headers: RATE_LIMIT_HEADERS }
+      : {
+          description: 'OK',
+          headers: op.list ? { ...RATE_LIMIT_HEADERS, ...PAGINATION_HEADERS } : RATE_LIMIT_HEADERS,
+          content: {
+            'application/json': {
+              schema: array
+                ? { type: 'array', items: schemaRef(responseSchemaId(schema!)) }
+                : schemaRef(responseSchemaId(schema!)),
+            },
+          },
+        };
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body ? { requestBody: requestBody(op.body) } : {}),
+    responses: {
+      [String(status)]: success,
+      '400': errorRef('BadRequest'),
+      '401': errorRef('Unauthorized'),
+      '404': errorRef('NotFound'),
+      ...(op.conflict ? { '409': errorRef('Conflict') } : {}),
+      '429': errorRef('TooManyRequests'),
+      default: errorRef('Error'),
+    },
+  };
+}
+
+const signatureHeader = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** One OpenAPI webhook per event type: the call a receiver gets, and how to check it is ours. */
+function webhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    SUBSCRIBABLE_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `The ${type} event`,
+          description:
+            'A webhook subscribed to this type receives this call (form-encoded, the payload as JSON text, when its `json` is false). Check either signature with the secret of GET webhooks/secret/ (README, "Receiving webhooks").',
+          parameters: [
+            signatureHeader('X-BlueInk-Request-Timestamp', 'Unix seconds.'),
+            signatureHeader(
+              'X-BlueInk-Signature',
+              'Hex HMAC-SHA256 of `v0:{timestamp}:{body}`, one per secret in use, joined by ", ".',
+            ),
+            signatureHeader('webhook-id', 'Standard Webhooks: the event id.'),
+            signatureHeader('webhook-timestamp', 'Standard Webhooks: Unix seconds.'),
+            signatureHeader(
+              'webhook-signature',
+              'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`.',
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  allOf: [schemaRef('WebhookCall'), { properties: { event_type: { const: type } } }],
+                },
+                ...(type === 'bundle_complete'
+                  ? {
+                      example: {
+                        event_id: '0b7b7a9e-5d1f-8c2a-9e1d-3f4a5b6c7d8e',
+                        event_type: 'bundle_complete',
+                        event_date: '2026-01-05T10:00:00.000Z',
+                        account_id: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+                        payload: { bundle_id: 'aB3dE5fG7h', custom_key: 'order-1234' },
+                      },
+                    }
+                  : {}),
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Any 2xx answer counts as delivered; anything else is retried.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** The description, with `baseUrl` (the stage's public base URL) as its server. */
+export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const { method, path } = parseRoute(op.route);
+    paths[path] = { ...paths[path], [method]: operation(op) };
+  }
+  paths[OPENAPI_PATH] = {
+    get: {
+      operationId: 'retrieveOpenApiDescription',
+      tags: ['Description'],
+      summary: 'This description (no API key needed)',
+      security: [],
+      responses: {
+        '200': { description: 'The OpenAPI 3.1 description.', content: { 'application/json': {} } },
+      },
+    },
+  };
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Open eSignature API',
+      version: '2',
+      description:
+        "Wire-compatible with BlueInk's eSignature API v2. Every path also answers with a trailing slash, as the official clients send it. Lists are paginated with `page` and `per_page`; errors share one body.",
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: `${baseUrl.replace(/\/$/, '')}/api/v2` }],
+    security: [{ TokenAuth: [] }],
+    tags: [
+      'Bundles',
+      'Packets',
+      'Persons',
+      'Document templates',
+      'Envelope templates',
+      'Webhooks',
+      'Account',
+      'Verify',
+      'Description',
+    ].map((name) => ({ name })),
+    paths,
+    webhooks: webhooks(),
+    components: {
+      securitySchemes: {
+        TokenAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The API key after `Token `: `Authorization: Token <key>`.',
+        },
+      },
+      schemas: componentSchemas(OPERATIONS),
+      headers: HEADERS,
+      responses: RESPONSES,
+    },
+  };
+}

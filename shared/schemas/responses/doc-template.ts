@@ -1,0 +1,48 @@
+// A Document Template as the API answers it (spec "Document Template"); typed into its mapper.
+import * as z from 'zod';
+import { FIELD_KINDS, V_PATTERNS } from '../vocabulary';
+
+const ZTemplateFieldResponseSchema = z.object({
+  key: z.string(),
+  kind: z.enum(FIELD_KINDS),
+  label: z.string(),
+  required: z.boolean(),
+  page: z.number().int().nullable(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  v_pattern: z.enum(V_PATTERNS).nullable(),
+  v_min: z.number().nullable(),
+  v_max: z.number().nullable(),
+  v_attachment_types: z.array(z.string()),
+  v_regex: z.string().nullable(),
+  v_regex_msg: z.string().nullable(),
+  format: z.string(),
+  default_value: z.string().nullable(),
+  editor_roles: z.array(z.string()),
+  tag: z.string().nullable(),
+});
+
+export const ZDocTemplateResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    is_shared: z.boolean(),
+    file_url: z.string(),
+    team: z.string().nullable(),
+    owner: z.string(),
+    page_count: z.number().int(),
+    roles: z.array(z.object({ key: z.string(), label: z.string() })),
+    fields: z.array(ZTemplateFieldResponseSchema),
+    created: z.string(),
+    updated: z.string(),
+  })
+  .meta({ id: 'DocumentTemplate' });
+
+/** POST templates/preparation_session: the page to send the preparer to. */
+export const ZPrepSessionCreatedSchema = z
+  .object({ url: z.string(), expires: z.string(), template_id: z.string() })
+  .meta({ id: 'PreparationSession' });
+
+export type TDocTemplateResponse = z.output<typeof ZDocTemplateResponseSchema>;
