@@ -52,6 +52,8 @@ export function handOverThen(go) {
 /** The locked screen once the signer is done: nothing on it leads back into the documents. */
 export function showHandBack() {
   forgetSession();
+  // Nothing to choose any more: the next person sees the screen as it is.
+  document.getElementById('language')?.replaceChildren();
   try {
     sessionStorage.removeItem(startedKey());
   } catch {
