@@ -70,7 +70,9 @@ export async function openSession(
   if (opens || inPerson) {
     await changeBundle(deps, link.accountId, link.bundleId, (b) => {
       const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-      if (!inPerson) return opened;
+      const packet = b.packets.find((p) => p.id === link.packetId);
+      // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+      if (!inPerson || !packet || cannotSign(b, packet, now)) return opened;
       const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
       return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
     });
