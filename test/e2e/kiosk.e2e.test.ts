@@ -11,7 +11,7 @@ import { listMailbox } from '../../infra/local/mailbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
 import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
-import { textOf } from '../helpers/poppler';
+import { attachedFiles, textOf } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
@@ -196,6 +196,23 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     expect(text).toContain('"Branch tablet 3"');
     expect(text).toContain('Signing in person started: Kim Borrower, hosted by Hana Host');
     expect(text).toContain('opened in person');
+
+    // The final document's evidence record carries it too.
+    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
+      kind: string;
+      file_url: string;
+    }[];
+    const final = files.find((f) => f.kind === 'final')!;
+    const finalPdf = new Uint8Array(await (await fetch(final.file_url)).arrayBuffer());
+    const record = JSON.parse(attachedFiles(finalPdf).get('evidence-record.json')!.toString('utf8'));
+    expect(record.signers[0].in_person).toMatchObject({
+      host_name: 'Hana Host',
+      host_email: 'hana@example.com',
+      device: 'Branch tablet 3',
+      api_key_id: expect.stringMatching(/./),
+      user_id: runtime.demo.userId,
+      user_agent: expect.stringContaining('Chrome'),
+    });
   }, 180_000);
 
   it('speaks the signer’s language on the hand-over screen, right to left in Arabic', async () => {

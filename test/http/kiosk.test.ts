@@ -108,6 +108,35 @@ describe('deliver_via kiosk on a packet', () => {
     expect(bare.packets[0]).toMatchObject({ deliver_via: 'kiosk', email: '', phone: '' });
   });
 
+  it('is taken for a signer role of a bundle made from an envelope template', async () => {
+    const doc = await call('POST', '/templates/', {
+      json: {
+        file_b64: b64,
+        name: 'Branch form',
+        roles: [{ key: 'client', label: 'Client' }],
+        fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['client'] }],
+      },
+    });
+    expect(doc.status, doc.text).toBe(201);
+    const envelope = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Branch visit',
+        documents: [{ key: 'form', template_id: doc.body.id, name: 'Form' }],
+        signers: [{ key: 'client', label: 'Client', order: 0 }],
+      },
+    });
+    expect(envelope.status, envelope.text).toBe(201);
+    const made = await call('POST', '/bundles/create_from_envelope_template/', {
+      json: {
+        envelope_template: { template_id: envelope.body.id },
+        packets: [{ key: 'client', name: 'Cleo Client', deliver_via: 'kiosk' }],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.packets[0]).toMatchObject({ deliver_via: 'kiosk', status: 're' });
+    await kioskUrl(made.body.packets[0].id, { host_name: 'Hana Host' });
+  });
+
   it('moves a packet to kiosk and back to email by PATCH; embed stays refused', async () => {
     const b = await kioskBundle();
     const kay = b.packets[0];
