@@ -1,7 +1,9 @@
 // Signing in person in a real headless Chromium against the whole local runtime: the sender makes a
 // kiosk link for a signer with SMS pin, opens it on "their" device, hands it over; the signer
 // passes the texted code, signs and finishes; the page locks to the hand-back screen, the link and
-// the session are dead, and the Certificate of Evidence (pdftotext) says who hosted it.
+// the session are dead, and the Certificate of Evidence (pdftotext) and the evidence record say who
+// hosted it. Declining locks the page the same way; the hand-over screen speaks the signer's
+// language (Arabic, right to left). Screenshots go to test-artifacts/kiosk-*.png.
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -214,6 +216,32 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
       user_agent: expect.stringContaining('Chrome'),
     });
   }, 180_000);
+
+  it('locks to the hand-back screen when the signer declines', async () => {
+    const bundle = await aKioskBundle('Loan declined at the branch');
+    const made = await call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
+      json: { host_name: 'Hana Host' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(made.body.url as string);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('heading', { name: 'Loan declined at the branch' }).waitFor();
+    await page.getByRole('button', { name: 'Decline to sign' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Decline to sign?' });
+    await dialog.getByLabel('Why are you declining?').fill('I need more time to read it.');
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    await shot(page, 'kiosk-5-declined-hand-back.png');
+    expect(problems).toEqual([]);
+    expect((await page.reload())?.status()).toBe(410);
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    const after = await call('GET', `/bundles/${bundle.id}/`);
+    expect(after.body.status).toBe('ca');
+    await context.close();
+  }, 60_000);
 
   it('speaks the signer’s language on the hand-over screen, right to left in Arabic', async () => {
     const bundle = await aKioskBundle('قرض في الفرع', { language: 'ar' });
