@@ -4,6 +4,7 @@ import type { TOutboxEntry } from '../outbox/outbox-entry';
 
 import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 
+// How a signer gets their request: the wire's words (schemas/vocabulary.ts).
 export type { TDeliverVia } from '../../schemas/vocabulary';
 // The statuses and what they allow: lifecycle/status.ts; how a bundle moves: lifecycle/transitions.ts.
 export type { TBundleStatus, TPacketStatus } from './lifecycle/status';
