@@ -6,6 +6,7 @@ import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-
 import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { createEmbedUrl } from '../../shared/domain/bundles/create-embed-url';
+import { createKioskUrl } from '../../shared/domain/bundles/create-kiosk-url';
 import { findPacket } from '../../shared/domain/bundles/find-packet';
 import { getCoe } from '../../shared/domain/bundles/get-coe';
 import { remindPacket } from '../../shared/domain/bundles/remind-packet';
@@ -39,6 +40,9 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
     ),
     answerRoute('POST', '/packets/{id:slug}/embed_url', 201, (req) =>
       createEmbedUrl(deps, req.auth.accountId, req.params.id!, config.publicBaseUrl ?? `${req.url.origin}`),
+    ),
+    answerRoute('POST', '/packets/{id:slug}/kiosk_url', 201, (req) =>
+      createKioskUrl(deps, req.auth, req.params.id!, req.body, config.publicBaseUrl ?? `${req.url.origin}`),
     ),
     answerRoute('PUT', '/packets/{id:slug}/remind', 200, async (req) =>
       toPacketResponse(await remindPacket(deps, req.auth.accountId, req.params.id!)),

@@ -44,9 +44,9 @@ const basePath = (req: TRequest) => basePathBefore(req, '/sign/');
 /** Whether the link may open the page: unknown, spent or expired links get the clear page at once. */
 function usable(link: TSigningToken | undefined, now: Date): link is TSigningToken {
   if (!link || link.kind === 'session') return false;
-  // A used embedded link still serves the page: its session (kept by the page) outlives the link,
-  // and the page says so itself when it has none.
-  if (link.kind === 'embed' && link.usedAt) return true;
+  // A used embedded or kiosk link still serves the page: its session (kept by the page) outlives
+  // the link, and the page says so itself when it has none.
+  if ((link.kind === 'embed' || link.kind === 'kiosk') && link.usedAt) return true;
   return Date.parse(link.expires) > now.getTime();
 }
 
@@ -58,8 +58,8 @@ interface TShell {
   title: string;
   brand?: TBrand;
   /** The page's own data for its script; absent for the clear pages. */
-  app?: { embedded: boolean };
-  message?: { title: string; text: string };
+  app?: { embedded: boolean; kiosk?: { signer: string; host: string } };
+  message?: { title: string; text: string; note?: string };
 }
 
 function brandHtml(brand: TBrand | undefined, lang: TLanguage): string {
@@ -80,11 +80,20 @@ function shell(s: TShell): string {
     ...(s.brand?.name ? [`data-brand-name="${esc(s.brand.name)}"`] : []),
     ...(s.brand?.primaryColor ? [`data-brand-color="${esc(s.brand.primaryColor)}"`] : []),
     ...(s.app?.embedded ? ['data-embedded="true"'] : []),
+    ...(s.app?.kiosk
+      ? [
+          'data-kiosk="true"',
+          `data-kiosk-signer="${esc(s.app.kiosk.signer)}"`,
+          `data-kiosk-host="${esc(s.app.kiosk.host)}"`,
+        ]
+      : []),
     ...(s.app ? [`data-languages="${LANGUAGES.join(' ')}"`] : []),
   ].join(' ');
   const body = s.message
     ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
-<h1 id="msg-title">${esc(s.message.title)}</h1><p>${esc(s.message.text)}</p></section></main>`
+<h1 id="msg-title">${esc(s.message.title)}</h1><p>${esc(s.message.text)}</p>${
+        s.message.note ? `<p class="hint">${esc(s.message.note)}</p>` : ''
+      }</section></main>`
     : `<main id="main" class="main" tabindex="-1"><p class="loading" role="status">${esc(t('page.loading'))}</p></main>
 <noscript><p class="card message">${esc(t('page.noscript'))}</p></noscript>`;
   return `<!doctype html>
@@ -179,13 +188,26 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     ]);
     const lang = languageOf(req, link, bundle, record);
     const t = translator(lang);
+    const packet = bundle?.packets.find((p) => p.id === link.packetId);
+    if (link.kiosk && link.usedAt && (!bundle || !packet || cannotSign(bundle, packet, deps.clock.now()))) {
+      // In person and done: reloading or going back shows the hand-back screen, never the documents.
+      const message = {
+        title: t('sign.kiosk.handBackTitle'),
+        text: t('sign.kiosk.handBackText', { host: link.kiosk.name }),
+        note: t('sign.kiosk.locked'),
+      };
+      return page(req, 410, shell({ base, version, lang, title: message.title, message }), lang);
+    }
     const html = shell({
       base,
       version,
       lang,
       title: brand ? t('page.titleBrand', { brand: brand.name }) : t('page.title'),
       ...(brand ? { brand } : {}),
-      app: { embedded: link.kind === 'embed' },
+      app: {
+        embedded: link.kind === 'embed',
+        ...(link.kiosk ? { kiosk: { signer: packet?.name ?? '', host: link.kiosk.name } } : {}),
+      },
     });
     return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl));
   }

@@ -14,7 +14,7 @@ const BUNDLE_STATUS: Record<string, string> = {
 
 const SIGNER_STATUS: Record<string, string> = {
   ne: 'not sent yet (draft, or waiting for earlier signers)',
-  re: 'ready for embedded signing',
+  re: 'ready for embedded or in-person signing',
   se: 'sent, not opened',
   st: 'opened, not finished',
   co: 'signed',

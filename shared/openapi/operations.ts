@@ -16,6 +16,7 @@ import {
 } from '../schemas/bundle-request';
 import { ZDocTemplateCreateSchema, ZDocTemplatePatchSchema } from '../schemas/doc-template';
 import { ZEnvelopeTemplatePatchSchema, ZEnvelopeTemplateWriteSchema } from '../schemas/envelope-template';
+import { ZKioskUrlRequestSchema } from '../schemas/kiosk-url';
 import { ZPacketPatchSchema } from '../schemas/packet-patch';
 import { ZPersonFilterSchema, ZPersonPatchSchema, ZPersonWriteSchema } from '../schemas/person';
 import { ZPrepSessionCreateSchema } from '../schemas/prep-session';
@@ -251,6 +252,15 @@ const packets: TOperation[] = [
     operationId: 'createEmbedUrl',
     tag: 'Packets',
     summary: 'A single-use embedded signing link',
+    response: { status: 201, schema: ZEmbedUrlResponseSchema },
+    conflict: true,
+  },
+  {
+    route: 'POST /packets/{id:slug}/kiosk_url',
+    operationId: 'createKioskUrl',
+    tag: 'Packets',
+    summary: "A single-use link to sign in person on the sender's device (this service's own)",
+    body: { name: 'KioskUrlRequest', schema: ZKioskUrlRequestSchema },
     response: { status: 201, schema: ZEmbedUrlResponseSchema },
     conflict: true,
   },

@@ -48,6 +48,13 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     ['Signer key', input.signer.key],
     ['Packet ID', input.signer.packetId, 'mono'],
   ]);
+  if (input.inPerson) {
+    w.paragraph(
+      `Signed in person, hosted by ${input.inPerson.host}, on the host's device "${input.inPerson.device}" ` +
+        `(started ${formatUtc(input.inPerson.at)}).`,
+      { size: 9 },
+    );
+  }
 
   w.section('Timeline (UTC)');
   w.facts([

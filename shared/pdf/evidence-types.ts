@@ -61,6 +61,8 @@ export interface TCertificateInput {
   label: string;
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
   auth: { method: string; result: string; at: string; detail?: string }[];
+  /** Signed in person on the host's device (deliver_via kiosk): who hosted, which device. */
+  inPerson?: { host: string; device: string; at: string };
   times: { sent?: string; viewed?: string; consented?: string; signed?: string };
   steps: { action: string; at: string; ip: string; userAgent: string }[];
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];

@@ -1,19 +1,26 @@
 // One signer's side of a bundle: links, sessions, values and identity checks.
+import type { TKioskHost } from '../domain/signing/in-person';
 import type { TSigningRecord } from '../domain/signing/signing-record';
 
 /**
  * What a signer holds, kept only as a hash: a link (emailed or texted, reusable), an embedded
- * signing URL (single use) or a session a link was exchanged for (docs/signer-api.md).
+ * signing URL or a kiosk URL (single use each) or a session a link was exchanged for
+ * (docs/signer-api.md).
  */
 export interface TSigningToken {
   hash: string;
   accountId: string;
   bundleId: string;
   packetId: string;
-  kind: 'embed' | 'link' | 'session';
+  kind: 'embed' | 'kiosk' | 'link' | 'session';
   expires: string;
-  /** Set when an embedded URL was exchanged for a session. */
+  /** Set when an embedded or kiosk URL was exchanged for a session. */
   usedAt?: string;
+  /**
+   * A kiosk URL's host (who made it and holds the device); a session opened with one carries it
+   * too, and ends as soon as its signer can no longer sign (shared/domain/signing/in-person.ts).
+   */
+  kiosk?: TKioskHost;
 }
 
 export interface TSigningTokenStore {

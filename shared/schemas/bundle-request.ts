@@ -3,6 +3,7 @@ import { optional, zBoolean, zList, zText } from './common';
 import { ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
 import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
+import { DELIVER_VIA } from './vocabulary';
 
 /** Limits the spec leaves open, decided here and documented in ARCHITECTURE.md. */
 export const BUNDLE_LIMITS = {
@@ -38,7 +39,8 @@ export const ZPacketRequestSchema = z.object({
   suppress_reminder: optional(zBoolean),
   key: optional(zKey(2, 20)),
   person_id: optional(z.uuid('Must be a valid UUID.')),
-  deliver_via: optional(z.enum(['email', 'phone', 'embed'])),
+  // `kiosk` is this service's own: signed in person on the sender's device.
+  deliver_via: optional(z.enum(DELIVER_VIA, `Must be one of ${DELIVER_VIA.join(', ')}.`)),
   order: optional(zInt.pipe(z.number().min(0).max(1000))),
   email_message: optional(zText(5000)),
   sms_message: optional(zText(1000)),

@@ -17,8 +17,9 @@ export const ZPacketPatchSchema = z.object({
   suppress_docs_ready: zBoolean.optional(),
   suppress_signing: zBoolean.optional(),
   suppress_reminder: zBoolean.optional(),
-  // Embedded signing is chosen at creation; a packet can only move to email or phone.
-  deliver_via: z.enum(['email', 'phone'], 'Either email or phone.').optional(),
+  // Embedded signing is chosen at creation; a packet can move to email, phone or in person (kiosk,
+  // this service's own).
+  deliver_via: z.enum(['email', 'phone', 'kiosk'], 'One of email, phone or kiosk.').optional(),
   // This service's own: the signer's language from now on (pages and the messages still to come).
   language: ZLanguageSchema.optional(),
 });

@@ -18,6 +18,13 @@ export const FIELD_KINDS = [
 ] as const;
 export type TFieldKind = (typeof FIELD_KINDS)[number];
 
+/**
+ * How a signer gets their request. `email`, `phone` and `embed` are BlueInk's; `kiosk` is this
+ * service's own: the signer signs in person on the sender's device (POST /packets/{id}/kiosk_url/).
+ */
+export const DELIVER_VIA = ['email', 'phone', 'embed', 'kiosk'] as const;
+export type TDeliverVia = (typeof DELIVER_VIA)[number];
+
 export const V_PATTERNS = [
   'email',
   'bank_routing',

@@ -37,6 +37,16 @@ describe('send', () => {
     expect(kinds(b)).toEqual([code('sent'), code('packetSent'), code('packetReady')]);
   });
 
+  it('makes a signer who signs in person ready without a request, with its own words', () => {
+    const b = lifecycle.send(bundle(BUNDLE.draft, [packet('k', PACKET.new, { deliverVia: 'kiosk' })]), AT);
+    expect(statuses(b)).toEqual([PACKET.ready]);
+    expect(b.packets[0]!.sentAt).toBeUndefined();
+    expect(b.events.at(-1)).toMatchObject({
+      kind: code('packetReady'),
+      description: expect.stringMatching(/^Ready for signing in person: /),
+    });
+  });
+
   it('in order, only the first signers get their request', () => {
     const b = lifecycle.send(
       bundle(BUNDLE.draft, [packet('a', PACKET.new), packet('b', PACKET.new, { order: 2 })], {

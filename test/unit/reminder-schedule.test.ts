@@ -82,6 +82,7 @@ describe('the reminder schedule', () => {
       packet({ status: 're' }),
       packet({ status: 'co' }),
       packet({ deliverVia: 'embed' }),
+      packet({ deliverVia: 'kiosk' }),
       packet({ suppressReminder: true }),
       packet({ suppressAll: true }),
       packet({ sentAt: undefined }),

@@ -45,7 +45,7 @@ function store(s) {
 let session = stored();
 let opening;
 
-/** Opens a session with the link token (404: unknown or expired link; 410: a used embedded link). */
+/** Opens a session with the link token (404: unknown or expired link; 410: a used embedded or kiosk link). */
 export function openSession() {
   opening ??= (async () => {
     try {
@@ -61,6 +61,12 @@ export function openSession() {
 }
 
 export const hasSession = () => session !== null;
+
+/** Drops the session (a finished in-person signing: the service refuses it from now on anyway). */
+export function forgetSession() {
+  session = null;
+  store(null);
+}
 
 /**
  * @param {string} method

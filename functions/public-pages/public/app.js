@@ -6,11 +6,13 @@
 //
 // The page's parts: state.js (what it knows), chrome.js (brand, title, messages), navigation.js
 // (session, reading the state, clear pages), auth-steps.js, fields.js with field-render.js and
-// saving.js, payment.js, view.js (the documents and finishing), outcomes.js (the end pages);
-// i18n.js (the words, in the signer's language) and language-menu.js.
+// saving.js, payment.js, view.js (the documents and finishing), outcomes.js (the end pages),
+// kiosk.js (signing in person: handing the device over and back); i18n.js (the words, in the
+// signer's language) and language-menu.js.
 import { authPending, showAuth, stopCamera } from './auth-steps.js';
 import { applyBrand } from './chrome.js';
 import { el } from './dom.js';
+import { handOverThen, kiosk, showHandBack } from './kiosk.js';
 import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
 import { showDone, showReason } from './outcomes.js';
@@ -22,6 +24,8 @@ import { showSigning } from './view.js';
 function route() {
   stopCamera();
   const state = page.state;
+  // In person, a signer who can no longer sign is done here: the device goes back to its host.
+  if (!state.can_sign && kiosk) return showHandBack();
   if (!state.can_sign) {
     if (state.reason === 'completed' && state.redirect_url && page.justFinished) return showDone();
     return showReason();
@@ -40,4 +44,4 @@ window.addEventListener('beforeunload', (e) => {
     e.preventDefault();
   }
 });
-start();
+handOverThen(start);

@@ -6,6 +6,7 @@ import { ApiError, api, hasSession, openSession } from './api.js';
 import { main, showMessage } from './chrome.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { kiosk, showHandBack } from './kiosk.js';
 import { page } from './state.js';
 
 /** @type {() => void} */
@@ -44,6 +45,8 @@ const retryButton = () =>
   el('button', { type: 'button', class: 'btn primary', onclick: () => start() }, t('sign.tryAgain'));
 
 export function failure(err) {
+  // An in-person session or link the service has ended: the signer is done on this device.
+  if (kiosk && err instanceof ApiError && err.status === 410) return showHandBack();
   if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
     showMessage(t('page.badLinkTitle'), t('page.badLinkText'), { tone: 'stop' });
   } else if (err instanceof ApiError && err.status === 410) {

@@ -8,6 +8,7 @@ import { el } from './dom.js';
 import { filled, nameOf, renderError } from './field-render.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
 import { t } from './i18n.js';
+import { kiosk, showHandBack } from './kiosk.js';
 import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
@@ -203,7 +204,8 @@ async function complete(button, consent, consentError, summary) {
   try {
     page.state = await api.complete();
     page.justFinished = true;
-    showDone();
+    if (kiosk) showHandBack();
+    else showDone();
   } catch (err) {
     button.disabled = false;
     button.textContent = t('sign.view.finish');
@@ -231,6 +233,7 @@ async function declineSigning(summary) {
   if (!reason) return;
   try {
     page.state = await api.decline(reason);
+    if (kiosk) return showHandBack();
     showMessage(t('sign.reason.declinedTitle'), t('sign.done.declinedText', { requester: requester() }), {
       tone: 'stop',
     });

@@ -10,6 +10,8 @@ export const EVENT_KINDS = {
   cancelled: { code: 'ca', text: 'Bundle cancelled' },
   packetSent: { code: 'ps', text: 'Signing request sent' },
   packetReady: { code: 'pr', text: 'Ready for embedded signing' },
+  // The same event for a signer who signs in person on the sender's device (deliver_via kiosk).
+  packetReadyInPerson: { code: 'pr', text: 'Ready for signing in person' },
   packetUpdated: { code: 'pu', text: 'Signer updated' },
   reminderSent: { code: 'rm', text: 'Reminder sent' },
   // The notifications worker (shared/domain/notifications/) appends these; no webhook event.
@@ -21,6 +23,8 @@ export const EVENT_KINDS = {
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },
   declined: { code: 'pd', text: 'Signer declined to sign' },
+  // A kiosk link was opened on the host's device (who hosted, which device); no webhook event.
+  inPerson: { code: 'ki', text: 'Signing in person started' },
   completed: { code: 'co', text: 'Bundle complete' },
   docsReady: { code: 'dk', text: 'Final documents ready' },
   failed: { code: 'fa', text: 'Bundle failed' },

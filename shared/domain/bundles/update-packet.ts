@@ -8,6 +8,7 @@ import { parseInput } from '../parse-input';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
+import { signsWithSender } from './delivery';
 import { bundleAt } from './expiry';
 import { findPacket } from './find-packet';
 import { isFinished, isPacketFinished, isPacketReady, PACKET } from './lifecycle/status';
@@ -15,8 +16,9 @@ import { updateLinkedPerson } from './link-person';
 
 /**
  * PATCH a packet: it must stay deliverable (email needs an email, phone a phone, SMS pin a
- * phone). A packet set for embedded signing may move to email or phone; nothing is sent then,
- * the client sends a reminder when it wants the signer notified. The linked Person follows:
+ * phone). A packet set for embedded signing may move to email, phone or kiosk; nothing is sent
+ * then, the client sends a reminder when it wants the signer notified. Moving to kiosk keeps the
+ * status: a link already sent by email or SMS stays valid until the bundle ends. The linked Person follows:
  * its name changes, new email or phone become channels.
  */
 export async function updatePacket(
@@ -64,8 +66,8 @@ export async function updatePacket(
       ...(patch.deliver_via !== undefined ? { deliverVia: patch.deliver_via } : {}),
       ...(patch.language !== undefined ? { language: patch.language } : {}),
     };
-    // A signer moved off embedded signing who may sign now is waiting for a message: `se`.
-    if (p.deliverVia === 'embed' && next.deliverVia !== 'embed' && isPacketReady(next.status))
+    // A signer moved off signing with the sender who may sign now is waiting for a message: `se`.
+    if (signsWithSender(p.deliverVia) && !signsWithSender(next.deliverVia) && isPacketReady(next.status))
       next.status = PACKET.sent;
     const errors: TFieldError[] = [];
     if (next.deliverVia === 'email' && !next.email)

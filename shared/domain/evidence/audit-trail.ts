@@ -3,9 +3,14 @@ import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundl
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 
-/** Audit kinds a signer does themselves (opening, finishing, declining): their steps give the address. */
+/**
+ * Audit kinds a signer does themselves (opening, starting in person, finishing, declining): their
+ * steps give the address.
+ */
 const SIGNER_ACTIONS = new Set<string>(
-  [EVENT_KINDS.viewed, EVENT_KINDS.packetCompleted, EVENT_KINDS.declined].map((k) => k.code),
+  [EVENT_KINDS.viewed, EVENT_KINDS.inPerson, EVENT_KINDS.packetCompleted, EVENT_KINDS.declined].map(
+    (k) => k.code,
+  ),
 );
 
 /**

@@ -2,6 +2,7 @@ import type { TAuditEntry, TCertificateInput } from '../../pdf/evidence-types';
 import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { currentValue } from '../signing/field-access';
+import { deviceLabel, hostLabel, inPersonDetail } from '../signing/in-person';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries } from './audit-trail';
 import type { TFinalFile } from './evidence-files';
@@ -9,15 +10,26 @@ import { TYPED } from './values-to-stamp';
 
 const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
 
-/** How the signer got in, and each authentication step the packet asked for, as the record holds it. */
+const LINK_METHOD: Record<TPacket['deliverVia'], string> = {
+  email: 'signing link by email',
+  phone: 'signing link by phone',
+  embed: 'embedded signing link',
+  kiosk: "kiosk link on the host's device",
+};
+
+/**
+ * How the signer got in (and, in person, who hosted on which device), and each authentication
+ * step the packet asked for, as the record holds it.
+ */
 export function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
   const auth: TCertificateInput['auth'] = [];
-  if (viewed) {
+  if (viewed) auth.push({ method: LINK_METHOD[packet.deliverVia], result: 'opened', at: viewed });
+  if (record?.inPerson) {
     auth.push({
-      method:
-        packet.deliverVia === 'embed' ? 'embedded signing link' : `signing link by ${packet.deliverVia}`,
-      result: 'opened',
-      at: viewed,
+      method: 'in person',
+      result: 'hosted',
+      at: record.inPerson.startedAt,
+      detail: inPersonDetail(record.inPerson),
     });
   }
   const sms = record?.auth.sms;
@@ -108,6 +120,15 @@ export async function certificateInput(
       key: p.key,
     },
     auth: authOf(p, record, viewed),
+    ...(record?.inPerson
+      ? {
+          inPerson: {
+            host: hostLabel(record.inPerson),
+            device: deviceLabel(record.inPerson),
+            at: record.inPerson.startedAt,
+          },
+        }
+      : {}),
     times: {
       ...(sent ? { sent } : {}),
       ...(viewed ? { viewed } : {}),

@@ -63,6 +63,21 @@ export const ZEvidenceRecord = z
               }),
             )
             .describe('How the signer got in and each identity check, with its result.'),
+          in_person: z
+            .object({
+              host_name: z.string(),
+              host_email: z.string().nullable(),
+              device: z.string().nullable().describe("The sender's label of the device, if it gave one."),
+              started_at: time,
+              ip: z.string().describe('The address of the device the kiosk link was opened on.'),
+              user_agent: z.string().describe('The browser of that device.'),
+              api_key_id: z.string().describe('The API key that made the kiosk link.'),
+              user_id: z.string().nullable().describe("That key's user."),
+            })
+            .nullable()
+            .describe(
+              "Signed in person on the host's device (deliver_via kiosk, this service's own): who hosted and on which device; null otherwise.",
+            ),
         }),
       )
       .describe('Each signer and how they were authenticated.'),
@@ -120,14 +135,19 @@ export function evidenceRecord(input: {
     },
     document: docOf(input.doc),
     documents: input.documents.map(docOf),
-    signers: b.packets.map((p) => ({
-      ...signerSummary(p),
-      authentication: authOf(
-        p,
-        input.records.find((r) => r.packetId === p.id),
-        viewed(p.id),
-      ).map((a) => ({ method: a.method, result: a.result, at: a.at, detail: a.detail ?? null })),
-    })),
+    signers: b.packets.map((p) => {
+      const record = input.records.find((r) => r.packetId === p.id);
+      return {
+        ...signerSummary(p),
+        authentication: authOf(p, record, viewed(p.id)).map((a) => ({
+          method: a.method,
+          result: a.result,
+          at: a.at,
+          detail: a.detail ?? null,
+        })),
+        in_person: inPersonOf(record),
+      };
+    }),
     audit_trail: {
       algorithm: 'sha256',
       chain_start: CHAIN_START,
@@ -141,6 +161,21 @@ export function evidenceRecord(input: {
         hash: eventHash(e),
       })),
     },
+  };
+}
+
+function inPersonOf(record: TSigningRecord | undefined): TEvidenceRecord['signers'][number]['in_person'] {
+  const p = record?.inPerson;
+  if (!p) return null;
+  return {
+    host_name: p.name,
+    host_email: p.email ?? null,
+    device: p.device ?? null,
+    started_at: p.startedAt,
+    ip: p.ip,
+    user_agent: p.userAgent,
+    api_key_id: p.keyId,
+    user_id: p.userId ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import { directionOf, resolveLanguage, type TLanguage } from '../../i18n/languag
 import type { TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
+import { signsWithSender } from '../bundles/delivery';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 import type { TNotificationJob } from '../outbox/outbox';
@@ -96,7 +97,8 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   const reminder = job.type === 'reminder';
   const packet = bundle.packets.find((p) => p.id === job.packetId);
   if (!packet) return { messages: [], skipped: 'packet not found' };
-  if (packet.deliverVia === 'embed') return { messages: [], skipped: 'embedded signer' };
+  if (signsWithSender(packet.deliverVia))
+    return { messages: [], skipped: packet.deliverVia === 'kiosk' ? 'signs in person' : 'embedded signer' };
   if (packet.suppressAll) return { messages: [], skipped: 'suppress_all' };
   if (!reminder && packet.suppressSigning) return { messages: [], skipped: 'suppress_signing' };
   if (reminder && packet.suppressReminder) return { messages: [], skipped: 'suppress_reminder' };

@@ -1,11 +1,14 @@
+import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
 import { hashToken, newToken } from '../tokens';
+import { hostLabel, type TInPerson } from './in-person';
 import {
   cannotSign,
   changeSigner,
+  IN_PERSON_ENDED,
   loadSigner,
   saveStep,
   type TClient,
@@ -16,16 +19,17 @@ import {
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
 
 /**
- * Exchanges a link token (emailed, texted or embedded) for a session. An embedded URL is
- * single use: the exchange consumes it, and a second one answers 410. Opening the page when
+ * Exchanges a link token (emailed, texted, embedded or kiosk) for a session. An embedded or kiosk
+ * URL is single use: the exchange consumes it, and a second one answers 410. Opening the page when
  * the signer may sign makes the packet `st` (and a bundle still `se`), firing packet_viewed
- * once: a later open finds the packet `st` already.
+ * once: a later open finds the packet `st` already. A kiosk link's session carries its host, and
+ * its opening is evidence: the `ki` event and the signer record's `inPerson` (host, device).
  */
 export async function openSession(
   deps: TSigningDeps,
   token: unknown,
   client: TClient,
-): Promise<{ session: string; expires: string; embedded: boolean }> {
+): Promise<{ session: string; expires: string; embedded: boolean; in_person: boolean }> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
     throw new ValidationError('Invalid signing link.', [
       { field: 'token', message: 'Not a signing link token.' },
@@ -38,8 +42,11 @@ export async function openSession(
     throw new NotFoundError('This signing link is not valid or has expired.');
   }
   const at = now.toISOString();
-  if (link.kind === 'embed' && !(await deps.tokens.consume(hash, at))) {
-    throw new GoneError('This signing link was already used. Ask for a new one.');
+  const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
+  if (singleUse && !(await deps.tokens.consume(hash, at))) {
+    throw new GoneError(
+      link.kind === 'kiosk' ? IN_PERSON_ENDED : 'This signing link was already used. Ask for a new one.',
+    );
   }
   const session = newToken();
   const expires = new Date(
@@ -52,17 +59,36 @@ export async function openSession(
     packetId: link.packetId,
     kind: 'session',
     expires,
+    ...(link.kiosk ? { kiosk: link.kiosk } : {}),
   });
 
   const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
-  if (!cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status)) {
-    await changeBundle(deps, link.accountId, link.bundleId, (b) =>
-      lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now)),
-    );
+  const inPerson: TInPerson | undefined = link.kiosk
+    ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
+    : undefined;
+  const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
+  if (opens || inPerson) {
+    await changeBundle(deps, link.accountId, link.bundleId, (b) => {
+      const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
+      const packet = b.packets.find((p) => p.id === link.packetId);
+      // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+      if (!inPerson || !packet || cannotSign(b, packet, now)) return opened;
+      const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
+      return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
+    });
   }
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
-  const action = link.kind === 'embed' ? 'opened embedded' : 'opened link';
-  await changeSigner(call, (signer) => saveStep(call, signer, {}, action, at));
-  return { session, expires, embedded: link.kind === 'embed' };
+  const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
+  await changeSigner(call, (signer) =>
+    saveStep(
+      call,
+      signer,
+      inPerson ? { inPerson } : {},
+      action,
+      at,
+      inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
+    ),
+  );
+  return { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
 }

@@ -18,7 +18,7 @@ import {
   isPacketFailed,
   isPacketUp,
 } from '../bundles/lifecycle/status';
-import { ConflictError, NotFoundError, SigningSessionError } from '../errors';
+import { ConflictError, GoneError, NotFoundError, SigningSessionError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
@@ -94,14 +94,23 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
   return undefined;
 }
 
-/** The signer a session belongs to; 401 when the session is unknown or over. */
+/** Why a session opened with a kiosk link answers 410 once its signer is done. */
+export const IN_PERSON_ENDED = 'This in-person signing session has ended. Hand the device back to its host.';
+
+/**
+ * The signer a session belongs to; 401 when the session is unknown or over. A session opened in
+ * person (a kiosk link) ends for good, 410, once its signer can no longer sign: whoever holds the
+ * device next cannot read or change anything through it.
+ */
 export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }
-  return loadSigner(deps, token.accountId, token.bundleId, token.packetId);
+  const ctx = await loadSigner(deps, token.accountId, token.bundleId, token.packetId);
+  if (token.kiosk && cannotSign(ctx.bundle, ctx.packet, ctx.now)) throw new GoneError(IN_PERSON_ENDED);
+  return ctx;
 }
 
 export async function loadSigner(

@@ -1,5 +1,6 @@
 // A signer's side of a bundle, one record per packet, kept apart from the bundle item so that
 // hundreds of field values never weigh on it. Written conditionally on `version`.
+import type { TInPerson } from './in-person';
 
 /** A field's value as this signer left it, with who, when and from where. */
 export interface TFieldValue {
@@ -58,6 +59,8 @@ export interface TSigningRecord {
    * link opened on another device speaks it too. It wins over the packet's and the bundle's.
    */
   language?: string;
+  /** Signed in person (deliver_via kiosk): the host and device of the latest kiosk link opened. */
+  inPerson?: TInPerson;
   version: number;
 }
 

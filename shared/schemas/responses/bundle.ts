@@ -3,6 +3,7 @@
 // description (shared/openapi) and the answers cannot drift apart without the typecheck noticing.
 import * as z from 'zod';
 import { BUNDLE_STATUSES } from '../bundle-list-query';
+import { DELIVER_VIA } from '../vocabulary';
 
 const timestamp = z.string().meta({ format: 'date-time' });
 const nullableText = z.string().nullable();
@@ -21,7 +22,7 @@ export const ZPacketResponseSchema = z
     suppress_signing: z.boolean(),
     suppress_reminder: z.boolean(),
     person_id: z.string(),
-    deliver_via: z.enum(['email', 'phone', 'embed']),
+    deliver_via: z.enum(DELIVER_VIA),
     order: z.number().int(),
     // The two-letter codes of docs/api-decisions.md ("Enumerations").
     status: z.string(),

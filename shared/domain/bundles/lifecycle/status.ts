@@ -18,7 +18,7 @@ export const BUNDLE = {
 export const PACKET = {
   /** Not sent yet: a draft, or waiting for earlier signers. */
   new: 'ne',
-  /** An embedded signer whose turn it is; nothing is sent. */
+  /** An embedded or in-person (kiosk) signer whose turn it is; nothing is sent. */
   ready: 're',
   sent: 'se',
   /** The signer opened their link. */

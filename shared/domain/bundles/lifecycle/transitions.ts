@@ -6,6 +6,7 @@
 import { ConflictError } from '../../errors';
 import { event } from '../audit-event';
 import type { TBundle, TBundleError, TBundleEvent, TPacket } from '../bundle';
+import { signsWithSender } from '../delivery';
 import { bundleAt } from '../expiry';
 import {
   BUNDLE,
@@ -28,7 +29,7 @@ export function signersUpNow(bundle: Pick<TBundle, 'inOrder' | 'packets'>): TPac
 
 /**
  * The signers whose turn has come and who are still `ne` get their request: `se` (notified by
- * email or SMS, `ps`) or `re` (embedded: nothing is sent, `pr`).
+ * email or SMS, `ps`) or `re` (embedded or in person: nothing is sent, `pr`).
  */
 function bringUp(
   packets: TPacket[],
@@ -39,8 +40,14 @@ function bringUp(
   const events: TBundleEvent[] = [];
   const next = packets.map((p): TPacket => {
     if (!up.has(p.id) || p.status !== PACKET.new) return p;
-    const status: TPacketStatus = p.deliverVia === 'embed' ? PACKET.ready : PACKET.sent;
-    events.push(event(status === PACKET.ready ? 'packetReady' : 'packetSent', at, p.id, p.name));
+    const status: TPacketStatus = signsWithSender(p.deliverVia) ? PACKET.ready : PACKET.sent;
+    const kind =
+      status === PACKET.sent
+        ? 'packetSent'
+        : p.deliverVia === 'kiosk'
+          ? 'packetReadyInPerson'
+          : 'packetReady';
+    events.push(event(kind, at, p.id, p.name));
     return { ...p, status, ...(status === PACKET.sent ? { sentAt: at } : {}) };
   });
   return { packets: next, events };

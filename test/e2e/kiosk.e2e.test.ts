@@ -1,0 +1,262 @@
+// Signing in person in a real headless Chromium against the whole local runtime: the sender makes a
+// kiosk link for a signer with SMS pin, opens it on "their" device, hands it over; the signer
+// passes the texted code, signs and finishes; the page locks to the hand-back screen, the link and
+// the session are dead, and the Certificate of Evidence (pdftotext) and the evidence record say who
+// hosted it. Declining locks the page the same way; the hand-over screen speaks the signer's
+// language (Arabic, right to left). Screenshots go to test-artifacts/kiosk-*.png.
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listMailbox } from '../../infra/local/mailbox/store';
+import type { TRuntime } from '../../infra/local/runtime';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { aPdf } from '../helpers/pdfs';
+import { attachedFiles, textOf } from '../helpers/poppler';
+import { eventually } from '../helpers/receiver';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let browser: Browser;
+let pdfB64: string;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  pdfB64 = Buffer.from(
+    await aPdf({
+      pages: [
+        {
+          size: 'Letter',
+          text: [
+            { value: 'Loan agreement', x: 72, y: 720, size: 20 },
+            { value: 'Borrower signature:', x: 72, y: 300, size: 11 },
+          ],
+        },
+      ],
+    }),
+  ).toString('base64');
+  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+
+/** WCAG 2.2 A and AA violations on the page as it is now, by rule and element. */
+async function axeViolations(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A sent bundle with one kiosk signer and their signature field; `packet` adds to the signer. */
+async function aKioskBundle(label: string, packet: Record<string, unknown> = {}) {
+  const created = await call('POST', '/bundles/', {
+    json: {
+      label,
+      requester_name: 'Branch Office',
+      packets: [{ key: 'kim', name: 'Kim Borrower', deliver_via: 'kiosk', ...packet }],
+      documents: [
+        {
+          key: 'loan',
+          file_b64: pdfB64,
+          fields: [
+            { key: 'sig', kind: 'sig', page: 1, x: 30, y: 58, w: 30, h: 6, editors: ['kim'], required: true },
+          ],
+        },
+      ],
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body as { id: string; packets: { id: string; status: string }[] };
+}
+const outbox = () => listMailbox(dataPaths(runtime.dataDir).mailbox);
+
+describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => {
+  it('hands over, passes the SMS code, signs, locks to the hand-back screen, and the certificate names the host', async () => {
+    const bundle = await aKioskBundle('Loan at the branch', { phone: '+1 555 010 5151', auth_sms: true });
+    const packetId = bundle.packets[0]!.id;
+    expect(bundle.packets[0]!.status).toBe('re');
+
+    const made = await call('POST', `/packets/${packetId}/kiosk_url/`, {
+      json: { host_name: 'Hana Host', host_email: 'hana@example.com', device: 'Branch tablet 3' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const url = made.body.url as string;
+
+    // The sender's device: a phone-sized touch screen.
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-US',
+    });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(url);
+
+    // The hand-over screen: nothing of the documents, and no session opened yet.
+    await page.getByRole('heading', { name: 'Please hand this device to Kim Borrower' }).waitFor();
+    await page
+      .getByText('Hana Host has prepared documents for Kim Borrower to sign on this device.')
+      .waitFor();
+    expect(await page.locator('canvas.page-canvas').count()).toBe(0);
+    const before = await call('GET', `/packets/${packetId}/`);
+    expect(before.body.status).toBe('re');
+    await shot(page, 'kiosk-1-hand-over.png');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+
+    // The signer's own phone gets the code.
+    await page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
+    const seen = new Set((await outbox()).map((m) => m.id));
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    const code = await eventually(
+      async () => {
+        const sms = (await outbox()).find(
+          (m) => m.kind === 'sms' && m.phone.replace(/\D/g, '').endsWith('5151') && !seen.has(m.id),
+        );
+        return sms && sms.kind === 'sms' ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
+      },
+      20_000,
+      'the SMS code',
+    );
+    await page.getByLabel('The 6-digit code').fill(code);
+    await shot(page, 'kiosk-2-sms-code.png');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+
+    await page.getByRole('heading', { name: 'Loan at the branch' }).waitFor();
+    await page.locator('.page.rendered').first().waitFor();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+    await page.getByRole('tab', { name: 'Type' }).click();
+    expect(await page.getByRole('textbox', { name: 'Your full name' }).inputValue()).toBe('Kim Borrower');
+    await page.getByRole('button', { name: 'Apply signature' }).click();
+    await page.getByRole('button', { name: 'Go to finish' }).click();
+    await page.getByLabel(/I agree to sign these documents electronically/).check();
+    await shot(page, 'kiosk-3-finish.png');
+    await page.getByRole('button', { name: 'Finish signing' }).click();
+
+    // Locked: the hand-back screen, and no way back into the documents.
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    await shot(page, 'kiosk-4-hand-back.png');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.locator('#language select').count()).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
+    expect(problems).toEqual([]);
+
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(410);
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    expect(await page.locator('canvas.page-canvas').count()).toBe(0);
+    await page.goBack().catch(() => undefined);
+    await page.goto(url);
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    expect(await page.getByRole('button', { name: 'Start', exact: true }).count()).toBe(0);
+    await context.close();
+
+    // The link opens no session any more, for anyone.
+    const token = new URL(url).pathname.split('/').pop();
+    const reopen = await fetch(`${runtime.baseUrl}/sign/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(reopen.status).toBe(410);
+
+    // The evidence: the packet, the audit trail and the Certificate of Evidence.
+    const packet = await call('GET', `/packets/${packetId}/`);
+    expect(packet.body).toMatchObject({ deliver_via: 'kiosk', status: 'co' });
+    const events = (await call('GET', `/bundles/${bundle.id}/events/`)).body as {
+      kind: string;
+      description: string;
+    }[];
+    expect(events.find((e) => e.kind === 'ki')?.description).toBe(
+      'Signing in person started: Kim Borrower, hosted by Hana Host (hana@example.com)',
+    );
+    const coe = await eventually(
+      async () => {
+        const res = await call('GET', `/packets/${packetId}/coe/`);
+        return res.status === 200 ? (res.body as { file_url: string }) : undefined;
+      },
+      60_000,
+      'the Certificate of Evidence',
+    );
+    const pdf = new Uint8Array(await (await fetch(coe.file_url)).arrayBuffer());
+    const text = textOf(pdf).replace(/\s+/g, ' ');
+    expect(text).toContain('Signed in person, hosted by Hana Host (hana@example.com)');
+    expect(text).toContain('"Branch tablet 3"');
+    expect(text).toContain('Signing in person started: Kim Borrower, hosted by Hana Host');
+    expect(text).toContain('opened in person');
+
+    // The final document's evidence record carries it too.
+    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
+      kind: string;
+      file_url: string;
+    }[];
+    const final = files.find((f) => f.kind === 'final')!;
+    const finalPdf = new Uint8Array(await (await fetch(final.file_url)).arrayBuffer());
+    const record = JSON.parse(attachedFiles(finalPdf).get('evidence-record.json')!.toString('utf8'));
+    expect(record.signers[0].in_person).toMatchObject({
+      host_name: 'Hana Host',
+      host_email: 'hana@example.com',
+      device: 'Branch tablet 3',
+      api_key_id: expect.stringMatching(/./),
+      user_id: runtime.demo.userId,
+      user_agent: expect.stringContaining('Chrome'),
+    });
+  }, 180_000);
+
+  it('locks to the hand-back screen when the signer declines', async () => {
+    const bundle = await aKioskBundle('Loan declined at the branch');
+    const made = await call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
+      json: { host_name: 'Hana Host' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(made.body.url as string);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('heading', { name: 'Loan declined at the branch' }).waitFor();
+    await page.getByRole('button', { name: 'Decline to sign' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Decline to sign?' });
+    await dialog.getByLabel('Why are you declining?').fill('I need more time to read it.');
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    await shot(page, 'kiosk-5-declined-hand-back.png');
+    expect(problems).toEqual([]);
+    expect((await page.reload())?.status()).toBe(410);
+    await page.getByText('Please hand the device back to Hana Host.').waitFor();
+    const after = await call('GET', `/bundles/${bundle.id}/`);
+    expect(after.body.status).toBe('ca');
+    await context.close();
+  }, 60_000);
+
+  it('speaks the signer’s language on the hand-over screen, right to left in Arabic', async () => {
+    const bundle = await aKioskBundle('قرض في الفرع', { language: 'ar' });
+    const made = await call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
+      json: { host_name: 'هناء' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(made.body.url as string);
+    await page.getByRole('heading', { name: 'يُرجى تسليم هذا الجهاز إلى Kim Borrower' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
+    await page.getByRole('button', { name: 'ابدأ', exact: true }).waitFor();
+    await shot(page, 'kiosk-ar-hand-over.png');
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
