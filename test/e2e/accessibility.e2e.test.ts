@@ -129,6 +129,19 @@ async function openDocuments(email: string, label: string) {
   return signer;
 }
 
+/** A stroke across the drawing pad, as a finger or a mouse makes it. */
+async function drawOnPad(page: Page) {
+  const box = (await page.locator('canvas.pad').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(
+      box.x + box.width * (0.1 + 0.06 * i),
+      box.y + box.height * (0.6 - 0.2 * Math.sin(i / 2)),
+    );
+  await page.mouse.up();
+}
+
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
 describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)', () => {
@@ -188,6 +201,8 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await signature.getByRole('button', { name: 'Apply signature' }).click();
     await signature.getByText('Draw your signature in the box, or choose Type.').waitFor();
     await expectAccessible(page, 'the signature dialog with its error');
+    await drawOnPad(page);
+    await expectAccessible(page, 'the signature dialog, drawn');
     await signature.getByRole('tab', { name: 'Type' }).click();
     await expectAccessible(page, 'the signature dialog, typing');
     await shot(page, 'a11y-1-signature-typed.png');
@@ -404,6 +419,24 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await page.getByRole('button', { name: 'Check the file' }).click();
     await page.getByText('This exact file was not sealed by this service.').waitFor();
     await expectAccessible(page, 'verify, with a verdict');
+    await context.close();
+  }, 60_000);
+
+  it('signing in Arabic, right to left', async () => {
+    await aSentBundle(
+      'عقد إعارة المعدات',
+      { key: 'ali', name: 'علي حسن', email: 'ali.a11y@example.com', language: 'ar' },
+      everyKind('ali').filter((f) => ['name', 'start', 'agree', 'sig'].includes(f.key)),
+    );
+    const { page, context, problems } = await openDocuments('ali.a11y@example.com', 'عقد إعارة المعدات');
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    expect(await page.locator('html').getAttribute('lang')).toBe('ar');
+    await expectAccessible(page, 'the documents in Arabic');
+    await page.locator('.field.k-sig button').click();
+    await page.getByRole('dialog').waitFor();
+    await expectAccessible(page, 'the signature dialog in Arabic');
+    await shot(page, 'a11y-3-arabic-signature-dialog.png');
+    expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
 
