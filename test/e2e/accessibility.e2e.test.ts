@@ -440,6 +440,28 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await context.close();
   }, 60_000);
 
+  it('signing on a phone (390 × 844, touch): the documents and the signature dialog', async () => {
+    await aSentBundle(
+      'Phone lease',
+      { key: 'pia', name: 'Pia Moss', email: 'pia.a11y@example.com' },
+      everyKind('pia').filter((f) => ['name', 'plan', 'agree', 'sig'].includes(f.key)),
+    );
+    const { page, context, problems } = await signerPage(browser, {
+      viewport: { width: 390, height: 844 },
+      mobile: true,
+    });
+    await page.goto(await inbox.emailedLink('pia.a11y@example.com'));
+    await page.getByRole('heading', { name: 'Phone lease' }).waitFor();
+    await page.locator('.page.rendered').first().waitFor();
+    await expectAccessible(page, 'the documents on a phone');
+    await page.locator('.field.k-sig button').tap();
+    await page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+    await expectAccessible(page, 'the signature dialog on a phone');
+    await shot(page, 'a11y-4-phone-signature-dialog.png');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('template preparation, and a preparation link that does not work', async () => {
     const session = await call('POST', '/templates/preparation_session/', {
       json: { name: 'Purchase agreement', file_b64: pdfB64, roles: [{ key: 'buyer', label: 'Buyer' }] },
@@ -510,6 +532,25 @@ const focusRing = (page: Page) =>
     const behind = 'rgb(' + rgb.map(Math.round).join(', ') + ')';
     return { style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), color: cs.outlineColor, behind };
   })()`);
+
+/** The accessible name of what has focus, as the browser's accessibility tree gives it. */
+async function focusedName(page: Page): Promise<string> {
+  const snapshot = await page.locator(':focus').ariaSnapshot();
+  return /"(.*?)"/.exec(snapshot.split('\n')[0] ?? '')?.[1] ?? '';
+}
+
+/** Every stop of `key` from where focus is until `last` (by name), each stop's role line and name. */
+async function walk(page: Page, key: string, last: string, max = 60) {
+  const stops: { line: string; name: string }[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const line = (await page.locator(':focus').ariaSnapshot()).split('\n')[0] ?? '';
+    const name = await focusedName(page);
+    if (stops.at(-1)?.line !== line) stops.push({ line, name });
+    if (name === last) return stops;
+  }
+  throw new Error(`${last} not reached with ${key}: ${stops.map((s) => s.line).join(' | ')}`);
+}
 
 /** Whether focus is inside the open dialog. */
 const focusInDialog = (page: Page) =>
@@ -763,6 +804,18 @@ describe.runIf(runBrowser)('a signing brand’s colour', () => {
     expect(colours.brandText).toBe(expected.brandText);
     expect(contrastRatio(hexOfCss(colours.text), hexOfCss(colours.fill))).toBeGreaterThanOrEqual(4.5);
     await shot(page, 'a11y-2-light-yellow-brand.png');
+
+    // Every control the keyboard reaches has a name: up from the heading to the skip link, then
+    // down through the document and finishing to the last button.
+    expect(await focused(page)).toBe('Sunny lease');
+    const up = await walk(page, 'Shift+Tab', 'Skip to content');
+    await page.getByRole('heading', { name: 'Sunny lease' }).focus();
+    const down = await walk(page, 'Tab', 'Decline to sign');
+    const stops = [...up, ...down];
+    expect(stops.filter((s) => !s.name.trim())).toEqual([]);
+    expect(stops.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['Language', 'Start', 'Signature: Sign', 'Finish signing', 'Decline to sign']),
+    );
     await context.close();
   }, 60_000);
 });
