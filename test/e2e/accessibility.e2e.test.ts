@@ -2,9 +2,10 @@
 // public page in each state a person meets — the signing page at each identity step, every field
 // kind's dialog, errors shown, finishing, done, declined, expired and cancelled, the payment step
 // and the test checkout, the portal form, the verify page empty and with a verdict, template
-// preparation, and the pages that only say something — and finds nothing. Then a whole bundle is
-// signed with the keyboard alone, the live regions are read as a screen reader would hear them,
-// and a light brand colour is shown adjusted to keep its button text readable.
+// preparation, and the pages that only say something; in Arabic and on a phone too — and finds
+// nothing (the check is first shown to find what a broken page has). Then a whole bundle is signed
+// with the keyboard alone, names and live regions are read as a screen reader would hear them,
+// and a light brand colour is shown adjusted to stay readable. Screenshots go to test-artifacts/.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { brandPalette, contrastRatio } from '../../functions/public-pages/brand-
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { axeViolations, expectAccessible, focusedElement } from '../helpers/axe';
+import { axeViolations, describeViolations, expectAccessible } from '../helpers/axe';
 import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -143,6 +144,23 @@ async function drawOnPad(page: Page) {
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+
+describe.runIf(runBrowser)('the axe check itself', () => {
+  it('finds and names violations on a page that has them', async () => {
+    const { page, context } = await signerPage(browser);
+    await page.setContent(
+      '<!doctype html><html lang="en"><title>Broken</title><main><button id="mute"></button>' +
+        '<p style="color:#aaa;background:#fff">Pale words</p></main></html>',
+    );
+    const found = await axeViolations(page);
+    expect(found.map((v) => v.rule).sort()).toEqual(['button-name', 'color-contrast']);
+    const lines = describeViolations(found);
+    expect(
+      lines.find((l) => l.startsWith('button-name (critical): Buttons must have discernible text — #mute')),
+    ).toBeTruthy();
+    await context.close();
+  }, 30_000);
+});
 
 describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)', () => {
   it('signing: the SMS step, the documents, every field kind’s dialog, errors, finishing and done', async () => {
@@ -483,6 +501,18 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await context.close();
   }, 60_000);
 });
+
+/** The element that has focus: its tag, id, aria-label and text. */
+const focusedElement = (page: Page) =>
+  page.evaluate<{ tag: string; id: string; label: string; text: string }>(`(() => {
+    const a = document.activeElement;
+    return {
+      tag: a?.tagName.toLowerCase() ?? '',
+      id: a?.id ?? '',
+      label: a?.getAttribute('aria-label') ?? '',
+      text: (a?.textContent ?? '').trim(),
+    };
+  })()`);
 
 /** What has focus, as one word a person would say: its aria-label, else its text, else its id. */
 async function focused(page: Page): Promise<string> {

@@ -2,7 +2,7 @@
 // and 2.2. A violation reads as its rule, the elements it hit and what to fix, so a failing test
 // says what is wrong without opening a report.
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -49,16 +49,3 @@ export async function expectAccessible(page: Page, state: string, opts: { includ
   const found = describeViolations(await axeViolations(page, opts));
   expect.soft(found.length, `axe violations in ${state}:\n${found.join('\n')}\n`).toBe(0);
 }
-
-/** The element that has focus inside `where`, as its accessible-name-bearing attributes. */
-export const focusedElement = (where: Page | Frame) =>
-  where.evaluate<{ tag: string; id: string; label: string; text: string; role: string }>(`(() => {
-    const a = document.activeElement;
-    return {
-      tag: a?.tagName.toLowerCase() ?? '',
-      id: a?.id ?? '',
-      label: a?.getAttribute('aria-label') ?? '',
-      text: (a?.textContent ?? '').trim(),
-      role: a?.getAttribute('role') ?? '',
-    };
-  })()`);

@@ -362,10 +362,8 @@ export function attachmentRow(m) {
   m.control = el('button', {
     type: 'button',
     class: 'btn',
+    // No aria-required: not allowed on a button (see BUTTON_KINDS).
     'aria-describedby': `${titleId} ${errId}`,
-    // Buttons (signature, choices, file) take no aria-required: the guide and the progress say
-    // which fields are required.
-    'aria-required': f.required && !BUTTON_KINDS.has(f.kind) ? 'true' : undefined,
   });
   const row = el(
     'li',
