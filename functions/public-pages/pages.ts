@@ -25,6 +25,7 @@ import {
 } from '../../shared/i18n/languages';
 import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
+import { brandPalette } from './brand-palette';
 import { basePathBefore, esc } from './html';
 import { accountFrameAncestors, logoOrigin, securityHeaders } from './security-headers';
 
@@ -70,6 +71,14 @@ function brandHtml(brand: TBrand | undefined, lang: TLanguage): string {
   return `${logo}<span class="brand-name">${esc(brand.name)}</span>`;
 }
 
+/** The brand's colours, made readable here (brand-palette.ts), for the page's script to apply. */
+function brandColors(primaryColor: string | undefined): string[] {
+  const p = brandPalette(primaryColor);
+  return p
+    ? [`data-brand-color="${p.brand}"`, `data-on-brand="${p.onBrand}"`, `data-brand-text="${p.brandText}"`]
+    : [];
+}
+
 function shell(s: TShell): string {
   const t = translator(s.lang);
   const assets = `${s.base}/sign/assets/${s.version}`;
@@ -78,7 +87,7 @@ function shell(s: TShell): string {
     `data-api="${esc(`${s.base}/sign/api`)}"`,
     `data-assets="${esc(assets)}"`,
     ...(s.brand?.name ? [`data-brand-name="${esc(s.brand.name)}"`] : []),
-    ...(s.brand?.primaryColor ? [`data-brand-color="${esc(s.brand.primaryColor)}"`] : []),
+    ...brandColors(s.brand?.primaryColor),
     ...(s.app?.embedded ? ['data-embedded="true"'] : []),
     ...(s.app?.kiosk
       ? [

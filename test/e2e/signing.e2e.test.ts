@@ -484,7 +484,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     expect(await focusedLabel(ann.page)).toBe('I agree to the terms');
     await ann.page.keyboard.press('Space');
     await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Utilities included: none chosen');
+    expect(await focusedLabel(ann.page)).toBe('Utilities included: Choose…');
     await ann.page.keyboard.press('Enter');
     const choices = ann.page.getByRole('dialog', { name: 'Utilities included' });
     await choices.getByRole('button', { name: 'Done' }).click();
@@ -498,7 +498,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     expect(await focusedLabel(ann.page)).toBe('I approve the house rules');
     await ann.page.keyboard.press('Space');
     await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Tenant signature');
+    expect(await focusedLabel(ann.page)).toBe('Tenant signature: Sign');
     await ann.page.keyboard.press('Enter');
 
     // The signature: drawn with signature_pad.
@@ -570,7 +570,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     await frame.locator('.field.theirs', { hasText: 'Water, Internet' }).waitFor();
 
     await frame.getByRole('button', { name: 'Start' }).click();
-    expect(await focusedLabel(frame)).toBe('Landlord initials');
+    expect(await focusedLabel(frame)).toBe('Landlord initials: Initial');
     // Pages are drawn as they come near: the guide scrolled to page 2.
     await frame.locator('.page.rendered').nth(1).waitFor();
     await bob.page.keyboard.press('Enter');

@@ -68,7 +68,7 @@ function smsStep() {
   const status = el('p', { class: 'step-status', role: 'status' });
   const codeId = uid('code');
   const errId = uid('err');
-  const error = el('p', { class: 'field-error block', id: errId });
+  const error = el('p', { class: 'field-error block', id: errId, role: 'alert' });
   const code = el('input', {
     id: codeId,
     class: 'input code',

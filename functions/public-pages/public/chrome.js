@@ -10,22 +10,19 @@ export const root = document.documentElement;
 export const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 export const tools = /** @type {HTMLElement} */ (document.getElementById('tools'));
 
-function luminance(hex) {
-  const [r, g, b] = [1, 3, 5]
-    .map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** The sender's color: buttons take it, with text that stays readable on it. */
+/**
+ * The sender's colours: the server made them readable (brand-palette.ts: the button text on the
+ * brand colour and the brand colour as text each reach 4.5:1); the page only applies them, through
+ * the CSSOM since its Content-Security-Policy forbids inline styles.
+ */
 export function applyBrand() {
-  const color = root.dataset.brandColor;
-  if (!color || !/^#[0-9a-f]{6}$/i.test(color)) return;
-  const l = luminance(color);
-  root.style.setProperty('--brand', color);
-  root.style.setProperty('--on-brand', l > 0.36 ? '#111827' : '#ffffff');
-  // Links and outlines on white need 4.5:1; a light brand color keeps the default for those.
-  if (l <= 0.18) root.style.setProperty('--brand-text', color);
+  const { brandColor, onBrand, brandText } = root.dataset;
+  const hex = /^#[0-9a-f]{6}$/i;
+  if (!brandColor || !onBrand || !brandText || ![brandColor, onBrand, brandText].every((c) => hex.test(c)))
+    return;
+  root.style.setProperty('--brand', brandColor);
+  root.style.setProperty('--on-brand', onBrand);
+  root.style.setProperty('--brand-text', brandText);
 }
 
 export const requester = () => page.state?.bundle.requester_name || t('sign.theSender');

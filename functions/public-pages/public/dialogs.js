@@ -66,10 +66,31 @@ function modal({ title, describe, build, primaryLabel, danger = false, wide = fa
       e.preventDefault();
       close(null);
     });
+    dialog.addEventListener('keydown', (e) => keepFocusIn(dialog, e));
     document.body.append(dialog);
     dialog.showModal();
     (initialFocus?.() ?? dialog.querySelector('input, textarea, button'))?.focus();
   });
+}
+
+/**
+ * Tab from the last control goes to the first, Shift+Tab from the first to the last: a modal
+ * <dialog> makes the page behind it inert, but the browser lets focus leave for its own toolbar.
+ */
+function keepFocusIn(dialog, e) {
+  if (e.key !== 'Tab') return;
+  const stops = [...dialog.querySelectorAll('button, input, select, textarea, [tabindex]')].filter(
+    (n) => !n.disabled && n.tabIndex >= 0 && n.getClientRects().length > 0,
+  );
+  const [first, last] = [stops[0], stops.at(-1)];
+  if (!first) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 const SIGNATURE_PAD = './signature_pad.min.js';

@@ -49,27 +49,31 @@ export function renderMark(m) {
   const button = m.control;
   button.replaceChildren();
   const image = form.marks.get(m.path);
+  // The name holds the words the button shows (WCAG 2.5.3, label in name): a person using voice
+  // control says what they see.
+  const field = nameOf(m);
   if (image) {
     button.append(el('img', { src: image, alt: '' }));
-  } else if (m.value.startsWith('typed:')) {
-    button.append(el('span', { class: 'typed' }, m.value.slice(6)));
-  } else if (m.value === 'drawn') {
-    button.append(el('span', { class: 'typed' }, page.state.packet.name));
+    button.setAttribute('aria-label', t('sign.fields.doneLabel', { field }));
+  } else if (m.value) {
+    const mark = m.value.startsWith('typed:') ? m.value.slice(6) : page.state.packet.name;
+    button.append(el('span', { class: 'typed' }, mark));
+    button.setAttribute('aria-label', t('sign.fields.markDoneLabel', { field, mark }));
   } else {
-    button.append(
-      el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign')),
-    );
+    const action = t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign');
+    button.append(el('span', { class: 'cta' }, action));
+    button.setAttribute('aria-label', t('sign.fields.markLabel', { field, action }));
   }
-  button.setAttribute('aria-label', m.value ? t('sign.fields.doneLabel', { field: nameOf(m) }) : nameOf(m));
 }
 
 export function renderChoices(m) {
   // The sender's own option values, listed as the service lists them everywhere.
   const chosen = m.value ? m.value.split('|').join(', ') : '';
   m.control.textContent = chosen || t('sign.fields.choose');
+  // Named with what it shows ("Choose…" when empty), as the signature button is.
   m.control.setAttribute(
     'aria-label',
-    t('sign.fields.choicesLabel', { field: nameOf(m), choices: chosen || t('sign.fields.noneChosen') }),
+    t('sign.fields.choicesLabel', { field: nameOf(m), choices: m.control.textContent }),
   );
 }
 

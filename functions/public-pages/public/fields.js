@@ -89,17 +89,21 @@ export function next() {
 /** @type {HTMLElement | undefined} */
 let progressText;
 /** @type {HTMLElement | undefined} */
+let progressLive;
+/** @type {HTMLElement | undefined} */
 let nextButton;
 
 /** The top bar's guide: how many required fields are done, and "Next field". */
 export function guideBar() {
   progressText = el('span', { class: 'progress' });
+  // The count as a sentence in a polite live region: a screen reader hears each field done.
+  progressLive = el('span', { id: 'progress-status', class: 'sr-only', role: 'status' });
   nextButton = el(
     'button',
     { type: 'button', class: 'btn primary next', onclick: next },
     t('sign.guide.start'),
   );
-  return [progressText, nextButton];
+  return [progressText, progressLive, nextButton];
 }
 
 export function updateProgress() {
@@ -110,7 +114,9 @@ export function updateProgress() {
     el('strong', {}, `${done}/${required.length}`),
     el('span', { class: 'wide-only' }, ` ${t('sign.guide.progress')}`),
   );
-  progressText.setAttribute('aria-label', t('sign.guide.progressLabel', { done, count: required.length }));
+  const said = t('sign.guide.progressLabel', { done, count: required.length });
+  progressText.setAttribute('aria-label', said);
+  if (progressLive && progressLive.textContent !== said) progressLive.textContent = said;
   const more = nextField(form.mine, form.current, filled, form.visited);
   nextButton.textContent = t(
     !more ? 'sign.guide.finish' : form.current ? 'sign.guide.next' : 'sign.guide.start',
@@ -118,12 +124,17 @@ export function updateProgress() {
   document.getElementById('finish')?.classList.toggle('ready', done === required.length);
 }
 
+/** The kinds whose control is a button that opens a dialog or a file chooser. */
+const BUTTON_KINDS = new Set(['sig', 'ini', 'cbg', 'att']);
+
 function controlFor(m, errId) {
   const f = m.f;
   const common = {
     class: 'ctl',
     'aria-label': nameOf(m),
-    'aria-required': f.required ? 'true' : undefined,
+    // Buttons (signature, choices, file) take no aria-required: the guide and the progress say
+    // which fields are required.
+    'aria-required': f.required && !BUTTON_KINDS.has(f.kind) ? 'true' : undefined,
     'aria-describedby': errId,
   };
   switch (f.kind) {
@@ -308,7 +319,8 @@ export function fieldBox(m) {
     return box;
   }
   const errId = uid('err');
-  m.err = el('span', { class: 'field-error', id: errId });
+  // An alert (an assertive live region): a screen reader says the message as soon as it shows.
+  m.err = el('span', { class: 'field-error', id: errId, role: 'alert' });
   m.control = controlFor(m, errId);
   box.append(m.control, m.err);
   if (f.kind === 'att') attachmentControls(m, box);
@@ -346,12 +358,12 @@ export function attachmentRow(m) {
   const f = m.f;
   const errId = uid('err');
   const titleId = uid('att');
-  m.err = el('span', { class: 'field-error block', id: errId });
+  m.err = el('span', { class: 'field-error block', id: errId, role: 'alert' });
   m.control = el('button', {
     type: 'button',
     class: 'btn',
+    // No aria-required: not allowed on a button (see BUTTON_KINDS).
     'aria-describedby': `${titleId} ${errId}`,
-    'aria-required': f.required ? 'true' : undefined,
   });
   const row = el(
     'li',

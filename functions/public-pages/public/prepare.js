@@ -90,13 +90,15 @@ function drawFields() {
     const frame = state.frames[(f.page ?? 0) - 1];
     if (!frame) continue; // attachments have no page; they are kept as they are
     const role = roleOf(f);
+    const shown = `${KIND_NAME[f.kind] ?? f.kind}${role ? ` · ${roleLabel(role)}` : ''}`;
     const node = el('button', {
       type: 'button',
       class: `prep-field${state.selected === f ? ' selected' : ''}`,
       dataset: { key: f.key },
-      'aria-label': `${f.label || KIND_NAME[f.kind] || f.kind} field ${f.key}${role ? ` for ${roleLabel(role)}` : ''}`,
+      // The name starts with what the box shows, so a person who sees it can say it (voice control).
+      'aria-label': `${shown} (${f.label ? `${f.label}, ` : ''}${f.key})`,
       'aria-pressed': state.selected === f ? 'true' : 'false',
-      text: `${KIND_NAME[f.kind] ?? f.kind}${role ? ` · ${roleLabel(role)}` : ''}`,
+      text: shown,
       onpointerdown: (e) => startMove(e, f, frame),
       onkeydown: (e) => nudge(e, f),
       onclick: () => select(f),

@@ -131,7 +131,7 @@ export function showSigning() {
 
 function finishCard() {
   const consent = el('input', { type: 'checkbox', id: 'consent', 'aria-describedby': 'consent-error' });
-  const consentError = el('span', { class: 'field-error block', id: 'consent-error' });
+  const consentError = el('span', { class: 'field-error block', id: 'consent-error', role: 'alert' });
   const summary = el('div', { class: 'finish-summary', id: 'finish-summary', role: 'alert' });
   const finish = el(
     'button',
