@@ -5,12 +5,12 @@
 // hosted it. Declining locks the page the same way; the hand-over screen speaks the signer's
 // language (Arabic, right to left). Screenshots go to test-artifacts/kiosk-*.png.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
 import { listMailbox } from '../../infra/local/mailbox/store';
 import type { TRuntime } from '../../infra/local/runtime';
+import { axeViolations, describeViolations } from '../helpers/axe';
 import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
 import { aPdf } from '../helpers/pdfs';
 import { attachedFiles, textOf } from '../helpers/poppler';
@@ -47,14 +47,6 @@ afterAll(async () => {
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
-
-/** WCAG 2.2 A and AA violations on the page as it is now, by rule and element. */
-async function axeViolations(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A sent bundle with one kiosk signer and their signature field; `packet` adds to the signer. */
 async function aKioskBundle(label: string, packet: Record<string, unknown> = {}) {
@@ -112,7 +104,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     const before = await call('GET', `/packets/${packetId}/`);
     expect(before.body.status).toBe('re');
     await shot(page, 'kiosk-1-hand-over.png');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
 
     // The signer's own phone gets the code.
@@ -150,7 +142,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     await page.getByRole('heading', { name: 'Thank you' }).waitFor();
     await page.getByText('Please hand the device back to Hana Host.').waitFor();
     await shot(page, 'kiosk-4-hand-back.png');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     expect(await page.locator('#language select').count()).toBe(0);
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(problems).toEqual([]);
@@ -256,7 +248,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     await page.getByRole('button', { name: 'ابدأ', exact: true }).waitFor();
     await shot(page, 'kiosk-ar-hand-over.png');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     await context.close();
   }, 60_000);
 });
