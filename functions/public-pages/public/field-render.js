@@ -38,28 +38,27 @@ export function renderError(m) {
 
 export function renderFilled(m) {
   m.box?.classList.toggle('filled', filled(m));
+  // Its control is in the phone's sheet (field-sheet.js): the field on the page shows the value.
+  m.echo?.replaceChildren(echoContent(m));
   if (filled(m) && m.requiredError) {
     m.requiredError = undefined;
     renderError(m);
   }
 }
 
-/** The text the signature button shows: the mark, or what to do. */
+/** What a signature or initials field shows: the mark, or what to do. */
+function markContent(m) {
+  const image = form.marks.get(m.path);
+  if (image) return el('img', { src: image, alt: '' });
+  if (m.value.startsWith('typed:')) return el('span', { class: 'typed' }, m.value.slice(6));
+  if (m.value === 'drawn') return el('span', { class: 'typed' }, page.state.packet.name);
+  return el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign'));
+}
+
+/** The signature button shows the mark, or what to do. */
 export function renderMark(m) {
   const button = m.control;
-  button.replaceChildren();
-  const image = form.marks.get(m.path);
-  if (image) {
-    button.append(el('img', { src: image, alt: '' }));
-  } else if (m.value.startsWith('typed:')) {
-    button.append(el('span', { class: 'typed' }, m.value.slice(6)));
-  } else if (m.value === 'drawn') {
-    button.append(el('span', { class: 'typed' }, page.state.packet.name));
-  } else {
-    button.append(
-      el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign')),
-    );
-  }
+  button.replaceChildren(markContent(m));
   button.setAttribute('aria-label', m.value ? t('sign.fields.doneLabel', { field: nameOf(m) }) : nameOf(m));
 }
 
@@ -83,6 +82,17 @@ export function renderAttachment(m) {
       ? t('sign.fields.fileLabelNamed', { field: nameOf(m), action, file: m.value })
       : t('sign.fields.fileLabel', { field: nameOf(m), action }),
   );
+}
+
+/**
+ * What one of the signer's own fields shows on the page while its control is in the phone's
+ * sheet: its value as the control would show it, or its name.
+ */
+export function echoContent(m) {
+  if (m.f.kind === 'sig' || m.f.kind === 'ini') return markContent(m);
+  if (m.f.kind === 'dat' && m.value) return el('span', { class: 'value' }, formatDate(m.value));
+  if (m.f.kind === 'att' && m.value) return el('span', { class: 'value' }, m.value);
+  return readOnlyContent(m);
 }
 
 /** What another signer's field (or one the service fills) shows: its value, or what it is for. */
