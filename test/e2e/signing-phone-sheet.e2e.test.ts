@@ -85,12 +85,18 @@ const FIELDS = [
   { key: 'id_card', kind: 'att', label: 'Photo ID', x: 0, y: 0, w: 1, h: 1, v_attachment_types: ['png'] },
 ];
 
-/** A sent bundle of one embedded signer with `fields`, opened on a phone. */
-async function openOnPhone(label: string, fields: Record<string, unknown>[]) {
+/** A sent bundle of one embedded signer with `fields`, opened on a phone in their `language`. */
+async function openOnPhone(
+  label: string,
+  fields: Record<string, unknown>[],
+  { viewport = PORTRAIT, language = 'en' } = {},
+) {
   const res = await call('POST', '/bundles/', {
     json: {
       label,
-      packets: [{ key: 'ines', name: 'Ines Park', email: 'ines@example.com', deliver_via: 'embed' }],
+      packets: [
+        { key: 'ines', name: 'Ines Park', email: 'ines@example.com', deliver_via: 'embed', language },
+      ],
       documents: [
         {
           key: 'agreement',
@@ -108,7 +114,7 @@ async function openOnPhone(label: string, fields: Record<string, unknown>[]) {
   const embed = await call('POST', `/packets/${res.body.packets[0].id}/embed_url/`);
   expect(embed.status, embed.text).toBe(201);
   const context = await browser.newContext({
-    viewport: PORTRAIT,
+    viewport,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
@@ -170,10 +176,10 @@ async function step(page: Page): Promise<TStep> {
 }
 
 /** The field in hand is in the sheet at a usable size, in view above it, and the guide is on the screen. */
-async function expectUsable(page: Page, name: string) {
+async function expectUsable(page: Page, name?: string) {
   const s = await step(page);
   const at = JSON.stringify(s);
-  expect(s.name, at).toBe(name);
+  if (name !== undefined) expect(s.name, at).toBe(name);
   expect(s.fontSize, at).toBeGreaterThanOrEqual(16);
   expect(s.target.height, at).toBeGreaterThanOrEqual(44);
   expect(s.target.width, at).toBeGreaterThanOrEqual(44);
@@ -188,17 +194,26 @@ async function expectUsable(page: Page, name: string) {
   return s;
 }
 
-/** Draws a stroke on the pad with one finger (touch events, as a phone sends them). */
+/**
+ * Draws a stroke on the pad with one finger (touch events, as a phone sends them), 16 ms apart as
+ * a screen samples them. The finger rests at the end before it lifts: a finger lifted moving
+ * starts a fling, and the browser then takes the next tap as the one that stops it.
+ */
 async function drawWithFinger(page: Page, cdp: CDPSession) {
   const box = (await page.locator('canvas.pad').boundingBox())!;
   const point = (i: number) => ({
-    x: box.x + box.width * (0.1 + (0.8 * i) / 30),
-    y: box.y + box.height * (0.55 - Math.sin(i / 2.5) * 0.2),
+    x: box.x + box.width * (0.1 + (0.8 * Math.min(i, 30)) / 30),
+    y: box.y + box.height * (0.55 - Math.sin(Math.min(i, 30) / 2.5) * 0.2),
   });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point(0)] });
-  for (let i = 1; i <= 30; i++)
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point(i)] });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  const start = Date.now() / 1000;
+  const touch = (
+    type: 'touchStart' | 'touchMove' | 'touchEnd',
+    i: number,
+    touchPoints: { x: number; y: number }[],
+  ) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints, timestamp: start + i * 0.016 });
+  await touch('touchStart', 0, [point(0)]);
+  for (let i = 1; i <= 40; i++) await touch('touchMove', i, [point(i)]);
+  await touch('touchEnd', 41, []);
 }
 
 const next = (page: Page) => page.locator('.dock').getByRole('button', { name: 'Next field' }).tap();
@@ -243,6 +258,14 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
 
     await expectUsable(page, 'Team');
     await control.selectOption('Garden');
+    // "Done" puts the control back in its field; a tap on the field opens it in the sheet again.
+    await sheet.getByRole('button', { name: 'Done' }).tap();
+    expect(await sheet.isHidden()).toBe(true);
+    expect(await page.locator('.field.k-sel > select.ctl').count()).toBe(1);
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Next field');
+    await page.locator('.field.k-sel').tap();
+    await expectUsable(page, 'Team');
+    expect(await control.inputValue()).toBe('Garden');
     await next(page);
 
     // A checkbox: the whole row of the sheet is its label.
@@ -349,6 +372,33 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     expect(data.status, data.text).toBe(200);
     expect(problems).toEqual([]);
     await close();
+  }, 120_000);
+
+  it('keeps the sheet usable and the guide whole from 360 to 430 px wide, right to left in Arabic too', async () => {
+    for (const [viewport, language] of [
+      [{ width: 360, height: 740 }, 'ar'],
+      [{ width: 430, height: 932 }, 'en'],
+    ] as const) {
+      const { page, problems, close } = await openOnPhone(
+        `Volunteer agreement at ${viewport.width}`,
+        FIELDS,
+        {
+          viewport,
+          language,
+        },
+      );
+      expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
+      // Through every field on the pages, with the guide's own button whatever its words.
+      for (let i = 0; i < 9; i++) {
+        await page.locator('.dock .guide .next').tap();
+        const s = await expectUsable(page);
+        expect(s.dock.left).toBeGreaterThanOrEqual(0);
+        expect(s.dock.right).toBeLessThanOrEqual(viewport.width);
+        if (i === 0) await shot(page, `phone-sheet-7-${language}-${viewport.width}.png`);
+      }
+      expect(problems).toEqual([]);
+      await close();
+    }
   }, 120_000);
 
   it('lets the signer pinch-zoom the page, and keeps the guide whole at the bottom of what they see', async () => {
