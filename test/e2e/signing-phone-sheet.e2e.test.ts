@@ -311,6 +311,17 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     await page.setViewportSize(LANDSCAPE);
     await sheet.waitFor({ state: 'hidden' });
     expect(await page.locator('#topbar .guide .next').isVisible()).toBe(true);
+    expect(await page.locator('#topbar .guide .previous').isVisible()).toBe(true);
+    // The field in hand is still in view, laid out at the new width.
+    await frames(page);
+    const turned = await page.evaluate<{ field: TBox; topbar: number; height: number }>(`({
+      field: document.querySelector('.field.current').getBoundingClientRect().toJSON(),
+      topbar: document.getElementById('topbar').getBoundingClientRect().bottom,
+      height: innerHeight,
+    })`);
+    expect(turned.field.top, JSON.stringify(turned)).toBeGreaterThanOrEqual(turned.topbar);
+    expect(turned.field.bottom, JSON.stringify(turned)).toBeLessThanOrEqual(turned.height);
+    await shot(page, 'phone-sheet-4a-landscape-page.png');
     await page.locator('.field.k-sig .ctl').tap();
     const dialog = page.getByRole('dialog', { name: 'Add your signature' });
     await dialog.waitFor();

@@ -54,8 +54,11 @@ export function dock(guide, tools) {
   placeGuide(tools);
   SMALL.onchange = () => {
     if (!ui?.dock.isConnected) return;
+    const inHand = held?.m;
     if (!small()) closeSheet(false);
     placeGuide(tools);
+    // The pages were laid out again at the new width: the field in hand goes back into view.
+    if (inHand) requestAnimationFrame(() => bringIntoView(inHand.box));
   };
   // The page keeps room below its end, and scrolls focused elements clear of the dock (app.css).
   new ResizeObserver(() => {
@@ -115,6 +118,7 @@ export function openSheet(m) {
 export function closeSheet(focusGuide) {
   if (!ui || !held) return;
   const { m, home, watch } = held;
+  const focused = document.activeElement === m.control;
   held = undefined;
   watch.disconnect();
   m.echo?.remove();
@@ -125,6 +129,8 @@ export function closeSheet(focusGuide) {
   ui.error.dataset.message = '';
   ui.sheet.hidden = true;
   if (focusGuide) /** @type {HTMLElement | null} */ (ui.guide.querySelector('.next'))?.focus();
+  // The screen grew wide while the signer was in the field (turned sideways): they stay in it.
+  else if (focused) m.control.focus({ preventScroll: true });
 }
 
 /**
@@ -178,5 +184,4 @@ function followVisualViewport() {
   };
   vv.addEventListener('resize', later);
   vv.addEventListener('scroll', later);
-  window.addEventListener('scroll', later, { passive: true });
 }
