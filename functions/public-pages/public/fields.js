@@ -101,8 +101,8 @@ let previousButton;
 let nextButton;
 
 /**
- * The guide: how many required fields are done, "Next field", and on a phone "Previous field";
- * in the top bar, or at the bottom of a phone's screen (field-sheet.js).
+ * The guide: how many required fields are done, "Next field", and on a touch screen "Previous
+ * field" (app.css); in the top bar, or at the bottom of a phone's screen (field-sheet.js).
  */
 export function guideBar() {
   progressText = el('span', { class: 'progress' });
