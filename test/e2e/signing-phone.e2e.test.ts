@@ -88,7 +88,18 @@ type TBox = { left: number; right: number; top: number; bottom: number };
 type TBubble = TBox & { text: string; clipped: boolean };
 
 /**
- * Where a bubble (`selector`), its field and the visible screen (below the sticky top bar) are,
+ * The bottom of what the signer sees of the page: the top of the dock fixed to the bottom of a
+ * phone's screen (the guide, and the sheet of the field in hand), else the window's bottom.
+ */
+const VISIBLE_BOTTOM = `(() => {
+  const dock = document.getElementById('dock');
+  const fixed = dock && getComputedStyle(dock).position === 'fixed';
+  return fixed ? dock.getBoundingClientRect().top : innerHeight;
+})()`;
+
+/**
+ * Where a bubble (`selector`), its field and the visible screen (below the sticky top bar, above
+ * the dock) are,
  * after the page has had two frames to place it; `clipped` when its text does not all show.
  */
 async function measure(page: Page, selector: string) {
@@ -109,7 +120,7 @@ async function measure(page: Page, selector: string) {
         left: 0,
         right: document.documentElement.clientWidth,
         top: document.getElementById('topbar').getBoundingClientRect().bottom,
-        bottom: innerHeight,
+        bottom: ${VISIBLE_BOTTOM},
       },
     };
   })()`);
@@ -199,10 +210,10 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     await page.getByRole('button', { name: 'Finish signing' }).click();
     const error = '.field.invalid .field-error';
     await page.locator(error).waitFor();
-    // The signer scrolls until the field sits just above the bottom of the screen.
+    // The signer scrolls until the field sits just above the bottom of what they see.
     await page.evaluate(`(() => {
       const f = document.querySelector('.field.invalid').getBoundingClientRect();
-      scrollBy(0, f.bottom - (innerHeight - 6));
+      scrollBy(0, f.bottom - (${VISIBLE_BOTTOM} - 6));
     })()`);
     const low = await measure(page, error);
     expect(low.field.bottom, JSON.stringify(low)).toBeLessThanOrEqual(low.screen.bottom);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the page's guide is plain JavaScript served to the browser as it is
-import { nextField } from '../../functions/public-pages/public/guide.js';
+import { nextField, previousField } from '../../functions/public-pages/public/guide.js';
 
-// The order "Next field" visits the signer's fields in (pure logic of guide.js).
+// The order "Next field" visits the signer's fields in, and where "Previous field" goes (pure
+// logic of guide.js).
 
 type TModel = { f: { key: string; required?: boolean }; value: string };
 const field = (key: string, required = false, value = ''): TModel => ({ f: { key, required }, value });
@@ -43,5 +44,19 @@ describe('"Next field"', () => {
     // A required field stays on offer however often the signer has been to it.
     const empty = field('start', true);
     expect(keyOf(nextField([news, empty, note], note, filled, new Set([news, empty, note])))).toBe('start');
+  });
+});
+
+describe('"Previous field"', () => {
+  const fields = [field('news'), field('start', true, '2026-12-01'), field('sig', true)];
+
+  it('goes back one field in document order, filled or not, required or not', () => {
+    expect(keyOf(previousField(fields, fields[2]))).toBe('start');
+    expect(keyOf(previousField(fields, fields[1]))).toBe('news');
+  });
+
+  it('goes nowhere before the first step or from the first field, rather than round to the end', () => {
+    expect(previousField(fields, undefined)).toBeUndefined();
+    expect(previousField(fields, fields[0])).toBeUndefined();
   });
 });

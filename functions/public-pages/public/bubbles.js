@@ -1,7 +1,8 @@
 // @ts-check
 // The bubbles shown beside a field (its error below it, its name above it), kept wholly inside
-// the part of the screen the signer sees: below the sticky top bar and inside the visual viewport,
-// which a pinch zoom or a phone's keyboard makes smaller than the window. The style sheet puts a
+// the part of the screen the signer sees: below the sticky top bar, above a phone's dock, and
+// inside the visual viewport, which a pinch zoom or a phone's keyboard makes smaller than the
+// window. The style sheet puts a
 // bubble at the field's left edge on its usual side; near the right edge of a phone that cuts it
 // off, at the bottom of the screen it hangs below it. So a bubble is shifted sideways by as much
 // as it overflows, and shown on the other side of its field when only that side has room.
@@ -53,7 +54,13 @@ function visibleArea() {
   const right = Math.min(width, vv ? vv.offsetLeft + vv.width : width);
   const bar = document.getElementById('topbar')?.getBoundingClientRect().bottom ?? 0;
   const top = Math.max(vv?.offsetTop ?? 0, bar);
-  const bottom = vv ? vv.offsetTop + vv.height : window.innerHeight;
+  // On a phone the dock (field-sheet.js) covers the bottom of the screen.
+  const dock = document.getElementById('dock');
+  const docked = dock && getComputedStyle(dock).position === 'fixed';
+  const bottom = Math.min(
+    vv ? vv.offsetTop + vv.height : window.innerHeight,
+    docked ? dock.getBoundingClientRect().top : Number.POSITIVE_INFINITY,
+  );
   return { left: left + EDGE, right: right - EDGE, top: top + EDGE, bottom: bottom - EDGE };
 }
 

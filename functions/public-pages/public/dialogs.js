@@ -259,7 +259,7 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
       window.addEventListener('resize', () => requestAnimationFrame(sizePad));
       const body = el(
         'div',
-        {},
+        { class: 'signature-body' },
         reuse
           ? el(
               'div',

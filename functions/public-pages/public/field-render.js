@@ -38,30 +38,37 @@ export function renderError(m) {
 
 export function renderFilled(m) {
   m.box?.classList.toggle('filled', filled(m));
+  // Its control is in the phone's sheet (field-sheet.js): the field on the page shows the value.
+  m.echo?.replaceChildren(echoContent(m));
   if (filled(m) && m.requiredError) {
     m.requiredError = undefined;
     renderError(m);
   }
 }
 
-/** The text the signature button shows: the mark, or what to do. */
+/** What a signature or initials field shows: the mark, or what to do. */
+function markContent(m) {
+  const image = form.marks.get(m.path);
+  if (image) return el('img', { src: image, alt: '' });
+  if (m.value.startsWith('typed:')) return el('span', { class: 'typed' }, m.value.slice(6));
+  if (m.value === 'drawn') return el('span', { class: 'typed' }, page.state.packet.name);
+  return el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign'));
+}
+
+/** The signature button shows the mark, or what to do. */
 export function renderMark(m) {
   const button = m.control;
-  button.replaceChildren();
-  const image = form.marks.get(m.path);
+  button.replaceChildren(markContent(m));
   // The name holds the words the button shows (WCAG 2.5.3, label in name): a person using voice
   // control says what they see.
   const field = nameOf(m);
-  if (image) {
-    button.append(el('img', { src: image, alt: '' }));
+  if (form.marks.get(m.path)) {
     button.setAttribute('aria-label', t('sign.fields.doneLabel', { field }));
   } else if (m.value) {
     const mark = m.value.startsWith('typed:') ? m.value.slice(6) : page.state.packet.name;
-    button.append(el('span', { class: 'typed' }, mark));
     button.setAttribute('aria-label', t('sign.fields.markDoneLabel', { field, mark }));
   } else {
     const action = t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign');
-    button.append(el('span', { class: 'cta' }, action));
     button.setAttribute('aria-label', t('sign.fields.markLabel', { field, action }));
   }
 }
@@ -87,6 +94,17 @@ export function renderAttachment(m) {
       ? t('sign.fields.fileLabelNamed', { field: nameOf(m), action, file: m.value })
       : t('sign.fields.fileLabel', { field: nameOf(m), action }),
   );
+}
+
+/**
+ * What one of the signer's own fields shows on the page while its control is in the phone's
+ * sheet: its value as the control would show it, or its name.
+ */
+export function echoContent(m) {
+  if (m.f.kind === 'sig' || m.f.kind === 'ini') return markContent(m);
+  if (m.f.kind === 'dat' && m.value) return el('span', { class: 'value' }, formatDate(m.value));
+  if (m.f.kind === 'att' && m.value) return el('span', { class: 'value' }, m.value);
+  return readOnlyContent(m);
 }
 
 /** What another signer's field (or one the service fills) shows: its value, or what it is for. */

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { keepBubblesInView, placeBubbles } from './bubbles.js';
 import { messageOf } from './chrome.js';
 import { choicesDialog, signatureDialog } from './dialogs.js';
-import { announce, el, reducedMotion, uid } from './dom.js';
+import { announce, el, uid } from './dom.js';
 import {
   filled,
   initials,
@@ -19,7 +19,8 @@ import {
   renderFilled,
   renderMark,
 } from './field-render.js';
-import { nextField } from './guide.js';
+import { bringIntoView, closeSheet, openSheet, small } from './field-sheet.js';
+import { nextField, previousField } from './guide.js';
 import { t } from './i18n.js';
 import { ended } from './navigation.js';
 import { acceptOf, attachmentHint, attachmentProblem, inputHints, valueProblem } from './rules.js';
@@ -49,30 +50,30 @@ function edit(m, value, { delay = 0, quiet = false } = {}) {
   queueSave(m, { value }, delay);
 }
 
+/** The field in hand; on a phone its control goes to the sheet (field-sheet.js). */
 function setCurrent(m) {
-  if (form.current === m) return;
-  form.current?.box?.classList.remove('current');
-  form.current = m;
-  form.visited.add(m);
-  m.box?.classList.add('current');
+  if (form.current !== m) {
+    form.current?.box?.classList.remove('current');
+    form.current = m;
+    form.visited.add(m);
+    m.box?.classList.add('current');
+    updateProgress();
+  }
+  openSheet(m);
   placeBubbles([m.box]);
-  updateProgress();
-}
-
-function scrollToBox(box) {
-  box.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
 }
 
 export function goTo(m) {
-  m.control.focus({ preventScroll: true });
-  scrollToBox(m.box);
   setCurrent(m);
+  m.control.focus({ preventScroll: true });
+  bringIntoView(m.box);
 }
 
 function goToFinish() {
   const finish = document.getElementById('finish');
   const consent = /** @type {HTMLInputElement} */ (document.getElementById('consent'));
-  scrollToBox(finish);
+  closeSheet(false);
+  bringIntoView(finish);
   (consent.checked ? document.getElementById('finish-button') : consent).focus({ preventScroll: true });
 }
 
@@ -86,24 +87,40 @@ export function next() {
   else goToFinish();
 }
 
+/** "Previous field": back one field in document order. */
+function previous() {
+  const target = previousField(form.mine, form.current);
+  if (target) goTo(target);
+}
+
 /** @type {HTMLElement | undefined} */
 let progressText;
+/** @type {HTMLButtonElement | undefined} */
+let previousButton;
 /** @type {HTMLElement | undefined} */
 let progressLive;
 /** @type {HTMLElement | undefined} */
 let nextButton;
 
-/** The top bar's guide: how many required fields are done, and "Next field". */
+/**
+ * The guide: how many required fields are done, "Next field", and on a touch screen "Previous
+ * field" (app.css); in the top bar, or at the bottom of a phone's screen (field-sheet.js).
+ */
 export function guideBar() {
   progressText = el('span', { class: 'progress' });
   // The count as a sentence in a polite live region: a screen reader hears each field done.
   progressLive = el('span', { id: 'progress-status', class: 'sr-only', role: 'status' });
+  previousButton = el(
+    'button',
+    { type: 'button', class: 'btn previous', onclick: previous },
+    t('sign.guide.previous'),
+  );
   nextButton = el(
     'button',
     { type: 'button', class: 'btn primary next', onclick: next },
     t('sign.guide.start'),
   );
-  return [progressText, progressLive, nextButton];
+  return el('div', { class: 'guide' }, previousButton, progressText, progressLive, nextButton);
 }
 
 export function updateProgress() {
@@ -117,6 +134,7 @@ export function updateProgress() {
   const said = t('sign.guide.progressLabel', { done, count: required.length });
   progressText.setAttribute('aria-label', said);
   if (progressLive && progressLive.textContent !== said) progressLive.textContent = said;
+  if (previousButton) previousButton.disabled = !previousField(form.mine, form.current);
   const more = nextField(form.mine, form.current, filled, form.visited);
   nextButton.textContent = t(
     !more ? 'sign.guide.finish' : form.current ? 'sign.guide.next' : 'sign.guide.start',
@@ -328,6 +346,10 @@ export function fieldBox(m) {
     el('span', { class: 'field-tip', 'aria-hidden': 'true' }, `${nameOf(m)}${f.required ? ' *' : ''}`),
   );
   m.control.addEventListener('focus', () => setCurrent(m));
+  // On a phone the field is too small to work in: a tap anywhere on it opens it in the sheet.
+  box.addEventListener('click', () => {
+    if (small() && !box.classList.contains('in-sheet')) goTo(m);
+  });
   if (f.kind === 'sig' || f.kind === 'ini') renderMark(m);
   if (f.kind === 'cbg') renderChoices(m);
   renderFilled(m);

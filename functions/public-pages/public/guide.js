@@ -20,3 +20,12 @@ export function nextField(fields, current, filled, seen = new Set()) {
     round.find((m) => m !== current && !seen.has(m) && !filled(m))
   );
 }
+
+/**
+ * The field before `current` in document order, for "Previous field"; none before the first step
+ * or at the first field (going back stops there rather than wrapping round to the last page).
+ */
+export function previousField(fields, current) {
+  const at = current ? fields.indexOf(current) : -1;
+  return at > 0 ? fields[at - 1] : undefined;
+}

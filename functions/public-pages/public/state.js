@@ -21,6 +21,7 @@ export const page = {
  * @property {HTMLElement} [box]
  * @property {any} [control]
  * @property {HTMLElement} [err]
+ * @property {HTMLElement} [echo] what the field on the page shows while its control is in the phone's sheet
  * @property {HTMLElement} [fileName]
  * @property {string} [clientError]
  * @property {string} [serverError]

@@ -1,11 +1,12 @@
 // @ts-check
-// The signing view: the documents with the signer's fields on them, the files to attach, and the
-// finish card (payment, consent, finish or decline).
+// The signing view: the documents with the signer's fields on them, the files to attach, the
+// finish card (payment, consent, finish or decline), and on a phone the dock at the bottom.
 import { ApiError, api, documentBytes } from './api.js';
 import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
 import { declineDialog } from './dialogs.js';
 import { el } from './dom.js';
 import { filled, nameOf, renderError } from './field-render.js';
+import { dock } from './field-sheet.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
 import { t } from './i18n.js';
 import { kiosk, showHandBack } from './kiosk.js';
@@ -35,8 +36,10 @@ export function showSigning() {
   const unplaced = form.models.filter((m) => !onPage(m) && m.mine);
   form.mine = [...placed.filter((m) => m.mine), ...unplaced];
 
-  // Top bar: whether everything is saved, where the signer stands, and the guide.
-  tools.replaceChildren(saveStatusLine(), ...guideBar());
+  // Top bar: whether everything is saved, where the signer stands, and the guide (at the bottom
+  // of a phone's screen, with the sheet the field in hand is edited in).
+  tools.replaceChildren(saveStatusLine());
+  const bottom = dock(guideBar(), tools);
 
   const heading = el(
     'h1',
@@ -123,7 +126,7 @@ export function showSigning() {
         )
       : null;
 
-  main.replaceChildren(intro, ...docs, attachments ?? '', finishCard());
+  main.replaceChildren(intro, ...docs, attachments ?? '', finishCard(), bottom);
   setTitle(s.bundle.label || t('page.title'));
   updateProgress();
   heading.focus();
