@@ -29,31 +29,29 @@ export function buildAuthorizer(opts: TFunctionOptions) {
   const telemetry = telemetryOf(opts);
   const { log } = telemetry;
 
-  return withTelemetry(
-    telemetry,
-    async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-      const header = Object.entries(event.headers ?? {}).find(
-        ([k]) => k.toLowerCase() === 'authorization',
-      )?.[1];
-      const match = header ? /^\s*Token\s+(\S+)\s*$/i.exec(header) : null;
-      if (!header || header.trim() === '') throw new Error('Unauthorized');
-      const result = match ? await authenticateApiKey({ keys }, match[1]!) : undefined;
-      const requestId = event.requestContext?.requestId;
-      if (!result) {
-        log.info('authorizer denied', { requestId });
-        return { principalId: 'anonymous', policyDocument: policy('Deny', wholeApi(event.methodArn)) };
-      }
-      return {
-        principalId: result.userId,
-        policyDocument: policy('Allow', wholeApi(event.methodArn)),
-        context: {
-          accountId: result.accountId,
-          userId: result.userId,
-          keyId: result.keyId,
-          usageKeyId: result.usageKeyId,
-        },
-        usageIdentifierKey: match![1]!,
-      };
-    },
-  );
+  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const header = Object.entries(event.headers ?? {}).find(
+      ([k]) => k.toLowerCase() === 'authorization',
+    )?.[1];
+    const match = header ? /^\s*Token\s+(\S+)\s*$/i.exec(header) : null;
+    if (!header || header.trim() === '') throw new Error('Unauthorized');
+    const result = match ? await authenticateApiKey({ keys }, match[1]!) : undefined;
+    const requestId = event.requestContext?.requestId;
+    if (!result) {
+      log.info('authorizer denied', { requestId });
+      return { principalId: 'anonymous', policyDocument: policy('Deny', wholeApi(event.methodArn)) };
+    }
+    return {
+      principalId: result.userId,
+      policyDocument: policy('Allow', wholeApi(event.methodArn)),
+      context: {
+        accountId: result.accountId,
+        userId: result.userId,
+        keyId: result.keyId,
+        usageKeyId: result.usageKeyId,
+      },
+      usageIdentifierKey: match![1]!,
+    };
+  };
+  return withTelemetry(telemetry, authorize);
 }

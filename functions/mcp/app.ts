@@ -55,7 +55,8 @@ export function buildMcpHandler(opts: Omit<TFunctionOptions, 'db'> & { fetch?: t
   return withTelemetry(telemetry, async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const started = Date.now();
     const result = await serve(event);
-    const route = 'POST /mcp';
+    // As the API's handlers count: a request no route takes (another path, or a 405) is `unmatched`.
+    const route = event.resource === '/mcp' && event.httpMethod === 'POST' ? 'POST /mcp' : 'unmatched';
     metrics.count('ApiRequests', { route });
     if (result.statusCode >= 500) metrics.count('ApiErrors', { route });
     metrics.duration('ApiLatency', Date.now() - started, { route });

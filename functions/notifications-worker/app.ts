@@ -122,14 +122,12 @@ export function buildNotificationsWorker(
   }
 
   const jobs = jobBatch({ inParallel: true, handle: handleJob });
-  return withTelemetry(
-    telemetry,
-    async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
-      if (isSnsEvent(event)) {
-        await handleReports(event);
-        return undefined;
-      }
-      return jobs(event);
-    },
-  );
+  const handler = async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
+    if (isSnsEvent(event)) {
+      await handleReports(event);
+      return undefined;
+    }
+    return jobs(event);
+  };
+  return withTelemetry(telemetry, handler);
 }

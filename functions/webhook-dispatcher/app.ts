@@ -60,20 +60,18 @@ export function buildWebhookDispatcher(
   }
 
   // Side by side: each call ends within its 10-second deadline, so no receiver holds up another.
-  return withTelemetry(
-    telemetry,
-    jobBatch({
-      inParallel: true,
-      async handle(record) {
-        try {
-          return await handle(record);
-        } catch (err) {
-          // A fault of ours (the table, the secret): the job comes back after the queue's
-          // visibility timeout, and the receive counts as an attempt.
-          log.error('webhook job failed', { messageId: record.messageId, error: (err as Error).message });
-          return false;
-        }
-      },
-    }),
-  );
+  const batch = jobBatch({
+    inParallel: true,
+    async handle(record) {
+      try {
+        return await handle(record);
+      } catch (err) {
+        // A fault of ours (the table, the secret): the job comes back after the queue's
+        // visibility timeout, and the receive counts as an attempt.
+        log.error('webhook job failed', { messageId: record.messageId, error: (err as Error).message });
+        return false;
+      }
+    },
+  });
+  return withTelemetry(telemetry, batch);
 }
