@@ -1,13 +1,15 @@
 // Metrics as the functions record them on Lambda (Powertools' EMF), collected from a local
-// runtime: requests by route, bundles sent, messages handed to the mail and SMS stand-ins.
+// runtime: requests by route, bundles sent and completed, messages handed to the mail and SMS
+// stand-ins, webhook calls, and the document job that seals a bundle.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_STAGE } from '../../infra/local/layout';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TEmf } from '../../shared/adapters/telemetry/metrics';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { metricsOfEmf } from '../helpers/metrics';
-import { startReceiver, type TReceiver } from '../helpers/receiver';
+import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let receiver: TReceiver;
@@ -106,6 +108,57 @@ describe('metrics', () => {
       expect(recorded().filter((m) => m.name === 'WebhookLatency')).toEqual([
         expect.objectContaining({ unit: 'Milliseconds', value: expect.any(Number) }),
       ]);
+    }, WAIT);
+  });
+
+  it('count a bundle completed, and the document job that sealed it with its seal time', async () => {
+    const call = apiClient(runtime);
+    const sign = signerClient(runtime);
+    const pdf = await aPdfB64();
+    const created = await call('POST', '/bundles/', {
+      json: aBundle(
+        {
+          packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+          documents: [
+            {
+              key: 'lease',
+              file_b64: pdf,
+              fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'] }],
+            },
+          ],
+        },
+        pdf,
+      ),
+    });
+    expect(created.status, created.text).toBe(201);
+    const session = await openSession(sign, call, created.body.packets[0].id);
+    const filled = await sign('PUT', '/values', session, {
+      values: [{ doc_key: 'lease', field_key: 'sig', image: PNG_DATA_URL }],
+    });
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200);
+    expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+    await eventually(
+      async () => (await call('GET', `/bundles/${created.body.id}/`)).body.docs_ready,
+      60_000,
+      'documents ready',
+    );
+
+    await vi.waitFor(() => {
+      expect(recorded().filter((m) => m.name === 'BundlesCompleted')).toHaveLength(1);
+      expect(recorded().filter((m) => m.name === 'DocumentJobAttempts')).toEqual([
+        expect.objectContaining({
+          value: 1,
+          dimensions: { service: 'document-worker', stage: LOCAL_STAGE, outcome: 'done' },
+        }),
+      ]);
+      const seal = recorded().filter((m) => m.name === 'SealTime');
+      expect(seal).toEqual([
+        expect.objectContaining({
+          unit: 'Milliseconds',
+          dimensions: { service: 'document-worker', stage: LOCAL_STAGE },
+        }),
+      ]);
+      expect(seal[0]!.value).toBeGreaterThan(0);
     }, WAIT);
   });
 });
