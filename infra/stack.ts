@@ -446,6 +446,8 @@ export class EsignStack extends Stack {
       cloudWatchRole: config.accessLogging,
       deployOptions: {
         stageName: config.stage,
+        // X-Ray from the edge: a request's trace starts at the stage and goes on into its function.
+        tracingEnabled: true,
         ...(accessLogs
           ? {
               accessLogDestination: new LogGroupLogDestination(accessLogs),

@@ -86,6 +86,11 @@ export interface TConfig {
   documentRetryScale?: number;
   /** Set only locally, for the stand-ins; on AWS the Lambda role's credentials are used. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * Set only on Lambda (shared/adapters/telemetry/lambda.ts): wraps each AWS SDK client so that
+   * its calls show in the invocation's X-Ray trace.
+   */
+  traceClient?: <T>(client: T) => T;
 }
 
 type TEnv = Record<string, string | undefined>;

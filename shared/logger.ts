@@ -1,9 +1,9 @@
-// Structured JSON logs, one object a line. Secrets never reach a log: any field whose name
-// looks like a credential is masked, however deep it sits.
+// The logging port and the rules every log line passes through: secrets never reach a log (any
+// field whose name looks like a credential is masked, however deep it sits), nor do link tokens
+// in paths. The logger itself is Powertools' (shared/adapters/telemetry/logger.ts).
 
 export type TLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
-const levels: Record<TLogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 const secretName = /authorization|token|secret|password|api[-_]?key|^key$|signature|cookie/i;
 
 export interface TLogger {
@@ -38,24 +38,4 @@ export function redact(value: unknown, depth = 0): unknown {
  */
 export function loggablePath(path: string | undefined): string | undefined {
   return path?.replace(/(^|\/)[0-9A-Za-z]{32,}(?=\/|$)/g, '$1[token]');
-}
-
-export function createLogger(
-  level: TLogLevel = 'info',
-  base: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-): TLogger {
-  const threshold = levels[level];
-  const emit = (lvl: Exclude<TLogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (levels[lvl] < threshold) return;
-    const entry = { level: lvl, time: new Date().toISOString(), msg, ...base, ...(fields ?? {}) };
-    write(JSON.stringify(redact(entry)));
-  };
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }, write),
-  };
 }

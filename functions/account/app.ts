@@ -1,13 +1,13 @@
 import { cachedUsageReader } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { usageReaderFor } from '../../shared/adapters/apigateway/usage-reader';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { systemClock } from '../../shared/adapters/system';
 import type { TConfig } from '../../shared/config';
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRoute } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 
 /** Composition root of the account Lambda: the caller's own standing (rate limits). */
-export function buildAccountHandler(opts: { config: TConfig; log?: TLogger }) {
+export function buildAccountHandler(opts: Omit<TFunctionOptions, 'db'> & { config: TConfig }) {
   // The body reads afresh; the headers (on this answer too) go through the cache as elsewhere.
   const usage = usageReaderFor(opts.config);
   const routes: TRoute[] = [
@@ -23,7 +23,7 @@ export function buildAccountHandler(opts: { config: TConfig; log?: TLogger }) {
       },
     },
   ];
-  return createApiHandler(routes, opts.log ?? createLogger(opts.config.logLevel), {
+  return createApiHandler(routes, telemetryOf(opts), {
     usage: cachedUsageReader(usage, systemClock),
     config: opts.config,
   });

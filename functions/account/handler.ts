@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildAccountHandler } from './app';
 
-export const handler = buildAccountHandler({ config: configFromEnv() });
+export const handler = buildAccountHandler(lambdaFunction('account'));

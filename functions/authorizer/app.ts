@@ -1,10 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import type { TConfig } from '../../shared/config';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { authenticateApiKey } from '../../shared/domain/accounts/authenticate-api-key';
-import { createLogger, type TLogger } from '../../shared/logger';
 
 /** `arn:…:apiId/stage/GET/persons` → `arn:…:apiId/stage/*`: one cached answer serves every route. */
 function wholeApi(methodArn: string): string {
@@ -25,11 +24,12 @@ function policy(effect: 'Allow' | 'Deny', resource: string) {
  * the gateway response turns into 401 authentication_failed). A good key: Allow for the whole
  * API, the account in the context, and the key itself as the usage plan's identifier.
  */
-export function buildAuthorizer(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+export function buildAuthorizer(opts: TFunctionOptions) {
   const keys = createApiKeyStore(opts.db ?? createDocumentClient(opts.config), opts.config.tableName);
-  const log = opts.log ?? createLogger(opts.config.logLevel);
+  const telemetry = telemetryOf(opts);
+  const { log } = telemetry;
 
-  return async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const header = Object.entries(event.headers ?? {}).find(
       ([k]) => k.toLowerCase() === 'authorization',
     )?.[1];
@@ -53,4 +53,5 @@ export function buildAuthorizer(opts: { config: TConfig; db?: DynamoDBDocumentCl
       usageIdentifierKey: match![1]!,
     };
   };
+  return withTelemetry(telemetry, authorize);
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildAuthorizer } from './app';
 
-export const handler = buildAuthorizer({ config: configFromEnv() });
+export const handler = buildAuthorizer(lambdaFunction('authorizer'));

@@ -31,9 +31,9 @@ import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, log, metrics, telemetry } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(config, db, log),
+    ...bundleAdapters(config, db, log, metrics),
     records: createSigningRecordStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
     seals: createSealReader(),
@@ -162,5 +162,5 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildBundlesHandler } from './app';
 
-export const handler = buildBundlesHandler({ config: configFromEnv() });
+export const handler = buildBundlesHandler(lambdaFunction('bundles'));

@@ -1,16 +1,16 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import {
   EvidenceInputError,
   type TEvidenceDeps,
@@ -26,7 +26,6 @@ import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-fi
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
 import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
-import { createLogger, type TLogger } from '../../shared/logger';
 import type { TEvidencePdf } from '../../shared/ports/evidence';
 
 /** The job's use case: final documents and certificates, or interim files. */
@@ -42,20 +41,15 @@ function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOut
  * retry mends (EvidenceInputError), the bundle is marked failed (`fa`, `errors`, bundle_error)
  * and the job is done. Only a job whose failure could not even be recorded goes to the DLQ.
  */
-export function buildDocumentWorker(opts: {
-  config: TConfig;
-  db?: DynamoDBDocumentClient;
-  sqs?: SQSClient;
-  pdf?: TEvidencePdf;
-  log?: TLogger;
-}) {
+export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; pdf?: TEvidencePdf }) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
   const sqs = opts.sqs ?? createSqsClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+  const telemetry = telemetryOf(opts);
+  const { log, metrics } = telemetry;
   const scale = config.documentRetryScale ?? 1;
   const deps: TEvidenceDeps = {
-    bundles: createPublishingBundleStore(config, db, log),
+    bundles: createPublishingBundleStore(config, db, log, metrics),
     records: createSigningRecordStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     evidence: createEvidenceStore(db, config.tableName),
@@ -75,17 +69,24 @@ export function buildDocumentWorker(opts: {
     const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
     const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
     const started = Date.now();
+    const attempted = (outcome: 'done' | 'waiting' | 'retry' | 'failed') =>
+      metrics.count('DocumentJobAttempts', { outcome });
     try {
       const outcome = await runDocumentJob(deps, job);
       if (outcome.kind === 'done') {
-        log.info('document job done', { ...about, detail: outcome.detail, ms: Date.now() - started });
+        const ms = Date.now() - started;
+        attempted('done');
+        if (job.type === 'final') metrics.duration('SealTime', ms);
+        log.info('document job done', { ...about, detail: outcome.detail, ms });
         return true;
       }
+      attempted('waiting');
       log.info('document job waits for another run of it', { ...about, seconds: outcome.seconds });
       await retryLater(record, outcome.seconds);
       return false;
     } catch (err) {
       const final = err instanceof EvidenceInputError || attempt >= DOCUMENT_MAX_ATTEMPTS;
+      attempted(final ? 'failed' : 'retry');
       log.error('document job failed', {
         ...about,
         error: (err as Error).message,
@@ -118,5 +119,5 @@ export function buildDocumentWorker(opts: {
   }
 
   // One job at a time: each may hold several PDFs in memory.
-  return jobBatch({ inParallel: false, handle });
+  return withTelemetry(telemetry, jobBatch({ inParallel: false, handle }));
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildDocumentWorker } from './app';
 
-export const handler = buildDocumentWorker({ config: configFromEnv() });
+export const handler = buildDocumentWorker(lambdaFunction('document-worker'));

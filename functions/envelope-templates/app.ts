@@ -17,7 +17,7 @@ import { toEnvelopeTemplateResponse } from '../../shared/responses/envelope-temp
 
 /** Composition root of the envelope-templates Lambda: adapters from config, routes to use cases. */
 export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, telemetry } = functionBase(opts);
   const templates = {
     templates: createDocTemplateStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
@@ -50,5 +50,5 @@ export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {
     },
   );
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

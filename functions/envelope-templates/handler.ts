@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildEnvelopeTemplatesHandler } from './app';
 
-export const handler = buildEnvelopeTemplatesHandler({ config: configFromEnv() });
+export const handler = buildEnvelopeTemplatesHandler(lambdaFunction('envelope-templates'));

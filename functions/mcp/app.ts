@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { TConfig } from '../../shared/config';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { errorBody, type TErrorCode } from '../../shared/http/error-body';
 import { API_PREFIX } from '../../shared/http/router';
-import { createLogger, type TLogger } from '../../shared/logger';
 import { createEsignApi } from '../../shared/mcp/esign-api';
 import { createEsignMcpServer } from '../../shared/mcp/server';
 import { apiKeyOf } from './api-key-header';
@@ -45,15 +45,21 @@ function headerOf(event: APIGatewayProxyEvent, name: string): string | undefined
  * (`Token` or `Bearer`) is checked by the API first, then given to the tools, which call the
  * API at the service's own public base URL, never at an address the request names.
  */
-export function buildMcpHandler(opts: { config: TConfig; log?: TLogger; fetch?: typeof fetch }) {
+export function buildMcpHandler(opts: Omit<TFunctionOptions, 'db'> & { fetch?: typeof fetch }) {
   const { config } = opts;
-  const log = opts.log ?? createLogger(config.logLevel);
+  const telemetry = telemetryOf(opts);
+  const { log, metrics } = telemetry;
   const checkKey = createKeyCheck({ ...(opts.fetch ? { fetch: opts.fetch } : {}) });
 
   // One access-log line per request, as the API's handlers write: never a header or the body.
-  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  return withTelemetry(telemetry, async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const started = Date.now();
     const result = await serve(event);
+    // As the API's handlers count: a request no route takes (another path, or a 405) is `unmatched`.
+    const route = event.resource === '/mcp' && event.httpMethod === 'POST' ? 'POST /mcp' : 'unmatched';
+    metrics.count('ApiRequests', { route });
+    if (result.statusCode >= 500) metrics.count('ApiErrors', { route });
+    metrics.duration('ApiLatency', Date.now() - started, { route });
     log.info('request', {
       requestId: event.requestContext?.requestId,
       method: event.httpMethod,
@@ -62,7 +68,7 @@ export function buildMcpHandler(opts: { config: TConfig; log?: TLogger; fetch?: 
       ms: Date.now() - started,
     });
     return result;
-  };
+  });
 
   async function serve(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
     const requestId = event.requestContext?.requestId;

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildMcpHandler } from './app';
 
-export const handler = buildMcpHandler({ config: configFromEnv() });
+export const handler = buildMcpHandler(lambdaFunction('mcp'));

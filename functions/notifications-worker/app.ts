@@ -1,5 +1,4 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import {
   createDocumentClient,
@@ -11,18 +10,18 @@ import { createAccountStore } from '../../shared/adapters/dynamodb/account-store
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/notifications/notification';
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
 import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
-import { createLogger, type TLogger } from '../../shared/logger';
 import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
@@ -38,18 +37,14 @@ const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Reco
  *   for SES's simulator addresses): each becomes an `nb` audit event. A failure throws, so that
  *   Lambda retries the asynchronous invocation and then hands it to its failure destination.
  */
-export function buildNotificationsWorker(opts: {
-  config: TConfig;
-  db?: DynamoDBDocumentClient;
-  sqs?: SQSClient;
-  mailer?: TMailer;
-  sms?: TSmsSender;
-  log?: TLogger;
-}) {
+export function buildNotificationsWorker(
+  opts: TFunctionOptions & { sqs?: SQSClient; mailer?: TMailer; sms?: TSmsSender },
+) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
   const sqs = opts.sqs ?? createSqsClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+  const telemetry = telemetryOf(opts);
+  const { log, metrics } = telemetry;
   const scale = config.notificationRetryScale ?? 1;
   const base = {
     bundles: createBundleStore(db, config.tableName),
@@ -70,6 +65,7 @@ export function buildNotificationsWorker(opts: {
     ...base,
     mailFrom: config.mail?.from ?? DEFAULT_MAIL_FROM,
     publicBaseUrl: config.publicBaseUrl ?? '',
+    metrics,
   });
 
   const retryLater = createRetryLater(sqs, config.queues?.notifications, log);
@@ -92,6 +88,7 @@ export function buildNotificationsWorker(opts: {
       await retryLater(record, outcome.seconds);
       return false;
     } catch (err) {
+      metrics.count('NotificationFailures');
       log.error('notification job failed', { ...about, error: (err as Error).message });
       const delay = attempt >= NOTIFY_MAX_ATTEMPTS ? 0 : retryDelaySeconds('notifications', attempt, scale);
       await retryLater(record, delay);
@@ -125,11 +122,12 @@ export function buildNotificationsWorker(opts: {
   }
 
   const jobs = jobBatch({ inParallel: true, handle: handleJob });
-  return async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
+  const handler = async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
     if (isSnsEvent(event)) {
       await handleReports(event);
       return undefined;
     }
     return jobs(event);
   };
+  return withTelemetry(telemetry, handler);
 }

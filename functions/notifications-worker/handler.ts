@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildNotificationsWorker } from './app';
 
-export const handler = buildNotificationsWorker({ config: configFromEnv() });
+export const handler = buildNotificationsWorker(lambdaFunction('notifications-worker'));

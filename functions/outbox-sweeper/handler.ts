@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildOutboxSweeper } from './app';
 
-export const handler = buildOutboxSweeper({ config: configFromEnv() });
+export const handler = buildOutboxSweeper(lambdaFunction('outbox-sweeper'));

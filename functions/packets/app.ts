@@ -18,10 +18,10 @@ import { toPacketResponse } from '../../shared/responses/bundle';
 
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, log, metrics, telemetry } = functionBase(opts);
   const sqs = createSqsClient(config);
   const deps = {
-    ...bundleAdapters(config, db, log),
+    ...bundleAdapters(config, db, log, metrics),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
@@ -51,5 +51,5 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
       getCoe(deps, req.auth.accountId, req.params.id!),
     ),
   ];
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildPacketsHandler } from './app';
 
-export const handler = buildPacketsHandler({ config: configFromEnv() });
+export const handler = buildPacketsHandler(lambdaFunction('packets'));

@@ -16,10 +16,10 @@ import { toPersonResponse } from '../../shared/responses/person';
 
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, log, metrics, telemetry } = functionBase(opts);
   const deps = {
     store: createPersonStore(db, config.tableName),
-    bundles: createPublishingBundleStore(config, db, log),
+    bundles: createPublishingBundleStore(config, db, log, metrics),
     clock: systemClock,
     ids: randomIds,
   };
@@ -46,5 +46,5 @@ export function buildPersonsHandler(opts: TFunctionOptions) {
     },
   );
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildPersonsHandler } from './app';
 
-export const handler = buildPersonsHandler({ config: configFromEnv() });
+export const handler = buildPersonsHandler(lambdaFunction('persons'));

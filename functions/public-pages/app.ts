@@ -46,9 +46,9 @@ export function buildPublicPagesHandler(
     portalLimits?: TPortalLimits;
   },
 ) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, log, metrics, telemetry } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(config, db, log),
+    ...bundleAdapters(config, db, log, metrics),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
     sms: createSnsSmsSender(createSnsClient(config)),
@@ -162,5 +162,5 @@ export function buildPublicPagesHandler(
     }),
   ];
 
-  return createApiHandler(routes, log, { anonymous: true, config });
+  return createApiHandler(routes, telemetry, { anonymous: true, config });
 }

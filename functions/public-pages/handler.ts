@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildPublicPagesHandler } from './app';
 
-export const handler = buildPublicPagesHandler({ config: configFromEnv() });
+export const handler = buildPublicPagesHandler(lambdaFunction('public-pages'));

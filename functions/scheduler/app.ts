@@ -1,10 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { runDueWork, type TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
-import { createLogger, type TLogger } from '../../shared/logger';
 
 /**
  * Composition root of the scheduler, run every five minutes (an EventBridge schedule on AWS, a
@@ -13,12 +12,13 @@ import { createLogger, type TLogger } from '../../shared/logger';
  * notifications queue), so it gets the same bundle store as the functions serving requests.
  * `now` is for tests; the schedule runs it with the clock.
  */
-export function buildScheduler(opts: { config: TConfig; db?: DynamoDBDocumentClient; log?: TLogger }) {
+export function buildScheduler(opts: TFunctionOptions) {
   const db = opts.db ?? createDocumentClient(opts.config);
-  const log = opts.log ?? createLogger(opts.config.logLevel);
-  const deps = { bundles: createPublishingBundleStore(opts.config, db, log) };
-  return async (now: Date = systemClock.now()): Promise<TDueWorkRun> => {
-    const run = await runDueWork(deps, now);
+  const telemetry = telemetryOf(opts);
+  const { log, metrics } = telemetry;
+  const deps = { bundles: createPublishingBundleStore(opts.config, db, log, metrics) };
+  return withTelemetry(telemetry, async (now?: Date): Promise<TDueWorkRun> => {
+    const run = await runDueWork(deps, now ?? systemClock.now());
     for (const f of run.failed) {
       log.error('due work failed; the next run tries again', {
         accountId: f.accountId,
@@ -35,5 +35,5 @@ export function buildScheduler(opts: { config: TConfig; db?: DynamoDBDocumentCli
       });
     }
     return run;
-  };
+  });
 }

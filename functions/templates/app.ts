@@ -57,7 +57,7 @@ async function templateRequestOf(body: unknown): Promise<{ request: unknown; fil
 
 /** Composition root of the document templates Lambda. */
 export function buildTemplatesHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, log, telemetry } = functionBase(opts);
   const deps = {
     templates: createDocTemplateStore(db, config.tableName),
     sessions: createPrepSessionStore(db, config.tableName),
@@ -152,5 +152,5 @@ export function buildTemplatesHandler(opts: TFunctionOptions) {
     },
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

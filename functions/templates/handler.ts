@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildTemplatesHandler } from './app';
 
-export const handler = buildTemplatesHandler({ config: configFromEnv() });
+export const handler = buildTemplatesHandler(lambdaFunction('templates'));

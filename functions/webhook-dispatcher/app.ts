@@ -1,18 +1,17 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
+import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { jobOf } from '../../shared/domain/outbox/jobs';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
-import { createLogger, type TLogger } from '../../shared/logger';
 import type { TWebhookCaller } from '../../shared/ports/webhooks';
 
 /**
@@ -22,17 +21,14 @@ import type { TWebhookCaller } from '../../shared/ports/webhooks';
  * other. A failed attempt stays on the queue, hidden until its retry is due (its visibility
  * timeout set to the schedule's delay), and is reported as a batch item failure.
  */
-export function buildWebhookDispatcher(opts: {
-  config: TConfig;
-  db?: DynamoDBDocumentClient;
-  sqs?: SQSClient;
-  caller?: TWebhookCaller;
-  log?: TLogger;
-}) {
+export function buildWebhookDispatcher(
+  opts: TFunctionOptions & { sqs?: SQSClient; caller?: TWebhookCaller },
+) {
   const { config } = opts;
   const db = opts.db ?? createDocumentClient(config);
   const sqs = opts.sqs ?? createSqsClient(config);
-  const log = opts.log ?? createLogger(config.logLevel);
+  const telemetry = telemetryOf(opts);
+  const { log, metrics } = telemetry;
   const retryLater = createRetryLater(sqs, config.queues?.webhookDeliveries, log);
   const deps: TDeliverDeps = {
     webhooks: createWebhookStore(db, config.tableName),
@@ -43,6 +39,7 @@ export function buildWebhookDispatcher(opts: {
     ids: randomIds,
     clock: systemClock,
     retryScale: config.webhookRetryScale ?? 1,
+    metrics,
   };
 
   async function handle(record: SQSRecord): Promise<boolean> {
@@ -63,7 +60,7 @@ export function buildWebhookDispatcher(opts: {
   }
 
   // Side by side: each call ends within its 10-second deadline, so no receiver holds up another.
-  return jobBatch({
+  const batch = jobBatch({
     inParallel: true,
     async handle(record) {
       try {
@@ -76,4 +73,5 @@ export function buildWebhookDispatcher(opts: {
       }
     },
   });
+  return withTelemetry(telemetry, batch);
 }

@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildWebhookDispatcher } from './app';
 
-export const handler = buildWebhookDispatcher({ config: configFromEnv() });
+export const handler = buildWebhookDispatcher(lambdaFunction('webhook-dispatcher'));

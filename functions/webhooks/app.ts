@@ -44,7 +44,7 @@ const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];
 
 /** Composition root of the webhooks Lambda: adapters from config, routes to use cases. */
 export function buildWebhooksHandler(opts: TFunctionOptions) {
-  const { config, db, log } = functionBase(opts);
+  const { config, db, telemetry } = functionBase(opts);
   const deps = {
     webhooks: createWebhookStore(db, config.tableName),
     webhookSecrets: createWebhookSecretStore(db, config.tableName),
@@ -123,5 +123,5 @@ export function buildWebhooksHandler(opts: TFunctionOptions) {
     ),
   ];
 
-  return createApiHandler(routes, log, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
 }

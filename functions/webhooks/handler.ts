@@ -1,4 +1,4 @@
-import { configFromEnv } from '../../shared/config';
+import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
 import { buildWebhooksHandler } from './app';
 
-export const handler = buildWebhooksHandler({ config: configFromEnv() });
+export const handler = buildWebhooksHandler(lambdaFunction('webhooks'));

@@ -27,11 +27,14 @@ import { createAccountStore } from '../../shared/adapters/dynamodb/account-store
 import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
 import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-cipher';
+import { createLogger } from '../../shared/adapters/telemetry/logger';
+import type { TEmf } from '../../shared/adapters/telemetry/metrics';
+import { localTelemetry, type TTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import type { TConfig } from '../../shared/config';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
 import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
-import { createLogger, type TLogger, type TLogLevel } from '../../shared/logger';
+import type { TLogger, TLogLevel } from '../../shared/logger';
 import { stageConfig } from '../stage-config';
 import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
@@ -110,6 +113,11 @@ export interface TRuntimeOptions {
   stripeKeys?: { secretsManagerEndpoint: string; secretId: string };
   /** Smaller smart link limits (bundles and page loads per address, per template), for tests. */
   portalLimits?: TPortalLimits;
+  /**
+   * Metrics are off locally unless a collector is given: then every function records them as on
+   * Lambda (Powertools' EMF, flushed per invocation) and each EMF object comes here.
+   */
+  metrics?: (emf: TEmf) => void;
 }
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
@@ -196,7 +204,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
   const memory = options.memory ?? false;
   const dataDir = memory ? mkdtempSync(join(tmpdir(), 'esign-')) : resolve(options.dataDir ?? '.data');
   mkdirSync(dataDir, { recursive: true });
-  const log = createLogger(options.logLevel ?? 'info', { runtime: 'local' });
+  const log = createLogger(options.logLevel ?? 'info', { service: 'local', base: { runtime: 'local' } });
   const stage = stageConfig('dev');
   const stops: (() => Promise<void>)[] = [];
 
@@ -328,6 +336,14 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     const db = createDocumentClient(config);
     options.instrumentDb?.(db);
     const fnLog = (fn: string): TLogger => log.child({ fn });
+    // Each function's logger and, with a collector, its metrics (the service dimension is its name).
+    const telemetry = (fn: string): TTelemetry =>
+      localTelemetry({
+        log: fnLog(fn),
+        service: fn,
+        stage: LOCAL_STAGE,
+        ...(options.metrics ? { sink: options.metrics } : {}),
+      });
     const demo = await demoAccount(db, config.tableName, dataDir, !memory);
 
     /** A queue's worker, polling from now on and stopped with the runtime. */
@@ -361,13 +377,13 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     const webhookWorker = consume(
       config.queues.webhookDeliveries,
       'webhook-dispatcher',
-      buildWebhookDispatcher({ config, db, sqs: sqsClient, log: fnLog('webhook-dispatcher') }),
+      buildWebhookDispatcher({ config, db, sqs: sqsClient, telemetry: telemetry('webhook-dispatcher') }),
     );
     const notify = buildNotificationsWorker({
       config,
       db,
       sqs: sqsClient,
-      log: fnLog('notifications-worker'),
+      telemetry: telemetry('notifications-worker'),
     });
     const notificationsWorker = consume(config.queues.notifications, 'notifications-worker', notify);
     // One job at a time per loop, two loops: each job holds whole PDFs in memory, as the Lambda
@@ -375,16 +391,16 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     const documentsWorker = consume(
       config.queues.documentJobs,
       'document-worker',
-      buildDocumentWorker({ config, db, sqs: sqsClient, log: fnLog('document-worker') }),
+      buildDocumentWorker({ config, db, sqs: sqsClient, telemetry: telemetry('document-worker') }),
       { batchSize: 1, concurrency: 2 },
     );
     mailEvents = async (notification) => {
       await invoke('notifications-worker', () => notify(snsEventOf(notification)));
     };
-    const sweep = buildOutboxSweeper({ config, db, log: fnLog('outbox-sweeper') });
-    every(options.sweepIntervalMs ?? 60_000, 'outbox-sweeper', 'outbox sweep', sweep);
-    const runScheduler = buildScheduler({ config, db, log: fnLog('scheduler') });
-    every(options.schedulerIntervalMs ?? 60_000, 'scheduler', 'scheduler run', runScheduler);
+    const sweep = buildOutboxSweeper({ config, db, telemetry: telemetry('outbox-sweeper') });
+    every(options.sweepIntervalMs ?? 60_000, 'outbox-sweeper', 'outbox sweep', () => sweep(undefined));
+    const runScheduler = buildScheduler({ config, db, telemetry: telemetry('scheduler') });
+    every(options.schedulerIntervalMs ?? 60_000, 'scheduler', 'scheduler run', () => runScheduler(undefined));
 
     const gateway = await startApiGateway({
       host,
@@ -394,22 +410,26 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       authorizerTtlMs: (options.authorizerTtlSeconds ?? stage.authorizerCacheTtlSeconds) * 1000,
       maxBodyBytes: 10 * 1024 * 1024,
       log,
-      authorizer: buildAuthorizer({ config, db, log: fnLog('authorizer') }),
+      authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),
       functions: {
-        persons: buildPersonsHandler({ config, db, log: fnLog('persons') }),
-        account: buildAccountHandler({ config, log: fnLog('account') }),
-        bundles: buildBundlesHandler({ config, db, log: fnLog('bundles') }),
-        packets: buildPacketsHandler({ config, db, log: fnLog('packets') }),
-        templates: buildTemplatesHandler({ config, db, log: fnLog('templates') }),
-        webhooks: buildWebhooksHandler({ config, db, log: fnLog('webhooks') }),
+        persons: buildPersonsHandler({ config, db, telemetry: telemetry('persons') }),
+        account: buildAccountHandler({ config, telemetry: telemetry('account') }),
+        bundles: buildBundlesHandler({ config, db, telemetry: telemetry('bundles') }),
+        packets: buildPacketsHandler({ config, db, telemetry: telemetry('packets') }),
+        templates: buildTemplatesHandler({ config, db, telemetry: telemetry('templates') }),
+        webhooks: buildWebhooksHandler({ config, db, telemetry: telemetry('webhooks') }),
         'public-pages': buildPublicPagesHandler({
           config,
           db,
-          log: fnLog('public-pages'),
+          telemetry: telemetry('public-pages'),
           ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
         }),
-        'envelope-templates': buildEnvelopeTemplatesHandler({ config, db, log: fnLog('envelope-templates') }),
-        mcp: buildMcpHandler({ config, log: fnLog('mcp') }),
+        'envelope-templates': buildEnvelopeTemplatesHandler({
+          config,
+          db,
+          telemetry: telemetry('envelope-templates'),
+        }),
+        mcp: buildMcpHandler({ config, telemetry: telemetry('mcp') }),
       },
       publicPaths: new PublicPathLimiter({
         ...stage.publicPathLimits,
@@ -445,7 +465,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         webhooks: webhookWorker,
         notifications: notificationsWorker,
         documents: documentsWorker,
-        sweepOutboxes: () => invoke('outbox-sweeper', sweep),
+        sweepOutboxes: () => invoke('outbox-sweeper', () => sweep(undefined)),
         runScheduler: (now?: Date) => invoke('scheduler', () => runScheduler(now)),
       },
       tsa,

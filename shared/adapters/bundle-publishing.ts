@@ -1,15 +1,18 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
+import { countMilestones } from '../domain/bundles/count-milestones';
 import { publishBundleEvents, type TPublishDeps } from '../domain/outbox/publish-events';
 import { publishAfterWrite } from '../domain/webhooks/publish-after-write';
 import type { TLogger } from '../logger';
 import type { TBundleStore } from '../ports/bundles';
+import type { TMetrics } from '../ports/metrics';
 import { createSqsClient } from './aws/clients';
 import { createBundleStore } from './dynamodb/bundle-store';
 import { createWebhookEventStore } from './dynamodb/webhook-event-store';
 import { createWebhookStore } from './dynamodb/webhook-store';
 import { createSqsQueue } from './sqs/queue';
 import { systemClock } from './system';
+import { noMetrics } from './telemetry/metrics';
 
 /** What publishing webhook events needs, from config: used by every function that changes bundles. */
 export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPublishDeps {
@@ -22,14 +25,18 @@ export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPubli
   };
 }
 
-/** The bundle store that publishes the webhook events of each change it writes. */
+/**
+ * The bundle store that publishes the webhook events of each change it writes, and counts the
+ * bundles sent and completed.
+ */
 export function createPublishingBundleStore(
   config: TConfig,
   db: DynamoDBDocumentClient,
   log: TLogger,
+  metrics: TMetrics = noMetrics,
 ): TBundleStore {
   const deps = publishDeps(config, db);
-  return publishAfterWrite(
+  const published = publishAfterWrite(
     deps.bundles,
     (bundle) => publishBundleEvents(deps, bundle),
     (err, bundle) =>
@@ -38,4 +45,5 @@ export function createPublishingBundleStore(
         error: (err as Error).message,
       }),
   );
+  return countMilestones(published, metrics);
 }

@@ -1,26 +1,42 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
-import { createLogger, type TLogger } from '../logger';
+import type { TLogger } from '../logger';
+import type { TMetrics } from '../ports/metrics';
 import { createDocumentClient, createS3Client } from './aws/clients';
 import { createPublishingBundleStore } from './bundle-publishing';
 import { createAccountStore } from './dynamodb/account-store';
 import { createBlobStore } from './s3/blob-store';
 import { randomIds, systemClock } from './system';
+import { createLogger } from './telemetry/logger';
+import { quietTelemetry, type TTelemetry } from './telemetry/telemetry';
 
-/** What a composition root is given: its configuration; tests may hand in a table client and a logger. */
+/**
+ * What a composition root is given: its configuration and telemetry (the Lambda entry's, or the
+ * local runtime's); tests may hand in a table client, or a logger alone.
+ */
 export interface TFunctionOptions {
   config: TConfig;
   db?: DynamoDBDocumentClient;
+  telemetry?: TTelemetry;
   log?: TLogger;
 }
 
-/** The configuration, table client and logger every composition root builds its adapters from. */
+/** A function's telemetry: the one given, with `log` in place of its logger when given too. */
+export function telemetryOf(opts: TFunctionOptions): TTelemetry {
+  const telemetry = opts.telemetry ?? quietTelemetry(opts.log ?? createLogger(opts.config.logLevel));
+  return opts.log ? { ...telemetry, log: opts.log } : telemetry;
+}
+
+/** The configuration, table client and telemetry every composition root builds its adapters from. */
 export function functionBase(opts: TFunctionOptions) {
   const { config } = opts;
+  const telemetry = telemetryOf(opts);
   return {
     config,
     db: opts.db ?? createDocumentClient(config),
-    log: opts.log ?? createLogger(config.logLevel),
+    telemetry,
+    log: telemetry.log,
+    metrics: telemetry.metrics,
   };
 }
 
@@ -29,9 +45,9 @@ export function functionBase(opts: TFunctionOptions) {
  * webhook events of its changes, the accounts (settings, branding), the documents bucket, the
  * clock and ids.
  */
-export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log: TLogger) {
+export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log: TLogger, metrics: TMetrics) {
   return {
-    bundles: createPublishingBundleStore(config, db, log),
+    bundles: createPublishingBundleStore(config, db, log, metrics),
     accounts: createAccountStore(db, config.tableName),
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     clock: systemClock,

@@ -1,8 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { TTelemetry } from '../adapters/telemetry/telemetry';
 import type { TConfig } from '../config';
 import { loggablePath, type TLogger } from '../logger';
 import type { TUsage, TUsageReader } from '../ports/accounts';
+import type { TMetrics } from '../ports/metrics';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
@@ -59,6 +61,21 @@ function requestLogging(log: TLogger): TMiddleware {
       });
     },
   };
+}
+
+/**
+ * Requests, server errors and latency by route: the route's pattern (`GET /bundles/{id:slug}`),
+ * never the path itself, so ids and link tokens make no dimension values. Its onError runs after
+ * the error responder's (middy runs onError last to first), so the status is the answered one.
+ */
+function requestMetrics(metrics: TMetrics): TMiddleware {
+  const record: NonNullable<TMiddleware['after']> = ({ context, response }) => {
+    const route = context.match ? `${context.match.route.method} ${context.match.route.path}` : 'unmatched';
+    metrics.count('ApiRequests', { route });
+    if ((response?.statusCode ?? 500) >= 500) metrics.count('ApiErrors', { route });
+    metrics.duration('ApiLatency', Date.now() - context.started, { route });
+  };
+  return { after: record, onError: record };
 }
 
 /** The one place an error becomes a response: the API's error body, no internals for 5xx. */
@@ -160,8 +177,9 @@ export function buildRequest(
 }
 
 /**
- * A Lambda handler for one endpoint group: logging, the rate limit headers, the error body and
- * routing as middy middlewares; the handler itself only parses the request and calls the route's
+ * A Lambda handler for one endpoint group: the telemetry's middlewares (on Lambda: Powertools'
+ * tracer, Lambda context in the logs, the metrics flush), logging, request metrics, the rate limit
+ * headers, the error body and routing as middy middlewares; the handler itself only parses the request and calls the route's
  * use case.
  */
 export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
@@ -178,8 +196,14 @@ export type TApiHandlerOptions = ({ anonymous: true } | { anonymous?: false; usa
   config: Pick<TConfig, 'publicBaseUrl'>;
 };
 
-export function createApiHandler(routes: TRoute[], log: TLogger, options: TApiHandlerOptions): TApiHandler {
-  let chain = middy<TEvent, TResult, Error, TApiContext>().use(requestLogging(log));
+export function createApiHandler(
+  routes: TRoute[],
+  telemetry: TTelemetry,
+  options: TApiHandlerOptions,
+): TApiHandler {
+  let chain = middy<TEvent, TResult, Error, TApiContext>();
+  for (const m of telemetry.middlewares) chain = chain.use(m);
+  chain = chain.use(requestLogging(telemetry.log)).use(requestMetrics(telemetry.metrics));
   // Before the error responder: middy runs onError last to first, so the headers go onto the
   // error body it makes as well.
   if (!options.anonymous) chain = chain.use(rateLimitHeadersOn(options.usage));

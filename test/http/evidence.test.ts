@@ -21,6 +21,7 @@ import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { createLogger } from '../../shared/adapters/telemetry/logger';
 import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
 import {
@@ -29,7 +30,6 @@ import {
   parseEvidenceRecord,
 } from '../../shared/domain/evidence/evidence-record';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
-import { createLogger } from '../../shared/logger';
 import { readSeal } from '../../shared/pdf/read-seal';
 import type { TEvidencePdf } from '../../shared/ports/evidence';
 import type { TBlobStore } from '../../shared/ports/files';

@@ -26,6 +26,7 @@ import {
   stageConfig,
 } from '../../infra/stage-config';
 import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+import { METRICS_NAMESPACE } from '../../shared/adapters/telemetry/metrics';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
 import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
 
@@ -616,6 +617,52 @@ describe('functions', () => {
         const logGroup = (props.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
         expect(resources(template)[logGroup]!.Properties!.RetentionInDays).toBe(days);
       }
+    }
+  });
+
+  it('traces every invocation with X-Ray and names its service and metrics namespace for Powertools', () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const id = functionId(template, stack, name);
+        const props = resources(template)[id]!.Properties!;
+        expect(props.TracingConfig, name).toEqual({ Mode: 'Active' });
+        expect((props.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+          POWERTOOLS_SERVICE_NAME: name,
+          POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        });
+        // Active tracing needs the role to send segments; CDK adds the grant with the setting.
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(actions, name).toEqual(
+          expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+        );
+      }
+    }
+  });
+
+  it("grants on every resource only what X-Ray's tracing needs", () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const anywhere = roleStatements(template, functionId(template, stack, name)).filter(
+          (st) => st.Resource === '*',
+        );
+        expect(anywhere.flatMap(actionsOf).sort(), name).toEqual([
+          'xray:PutTelemetryRecords',
+          'xray:PutTraceSegments',
+        ]);
+      }
+    }
+  });
+
+  it('traces API requests from the stage on', () => {
+    for (const template of [dev, prod]) {
+      template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
+      expect(Object.keys(template.findResources('AWS::ApiGateway::Stage'))).toHaveLength(1);
     }
   });
 

@@ -11,7 +11,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQueueConsumer, type TQueueConsumer, type TSqsHandler } from '../../infra/local/queue-consumer';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs';
-import { createLogger } from '../../shared/logger';
+import { createLogger } from '../../shared/adapters/telemetry/logger';
 
 const REGION = 'us-east-1';
 // Generous: these only bound how long a broken consumer may take to fail, they are not expectations.
@@ -341,7 +341,7 @@ describe('local SQS queue consumer', () => {
     // No SDK retries, so the consumer's own backoff is what keeps it alive.
     const ownClient = clientFor(own.endpoint, 1);
     const lines: string[] = [];
-    const log = createLogger('warn', {}, (line) => lines.push(line));
+    const log = createLogger('warn', { write: (line) => lines.push(line) });
     let back: LocalSqs | undefined;
     try {
       const name = uniqueName('fault');

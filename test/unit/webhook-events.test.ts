@@ -11,6 +11,7 @@ import {
 import type { TWebhook } from '../../shared/domain/webhooks/webhook';
 import { blueinkSignature, buildWebhookCall, callBody } from '../../shared/domain/webhooks/webhook-call';
 import { type TWebhookEvent, webhookEventId } from '../../shared/domain/webhooks/webhook-event';
+import { metricsRecorder } from '../helpers/metrics';
 
 const ev = (kind: string, packetId?: string): TBundleEvent => ({
   kind,
@@ -186,6 +187,18 @@ describe('the retry schedule', () => {
       { kind: 'gave-up' },
     ]);
     expect(saved.map((w) => w.failedInARow)).toEqual([1]);
+  });
+
+  it('counts each call of the receiver by outcome, with how long it took to answer', async () => {
+    const { seen, metrics } = metricsRecorder();
+    await deliverEvent({ ...deps(false).d, metrics }, { accountId: 'A1', eventId: 'E1' }, 1);
+    await deliverEvent({ ...deps(true).d, metrics }, { accountId: 'A1', eventId: 'E1' }, 1);
+    expect(seen).toEqual([
+      { name: 'WebhookDeliveries', by: { outcome: 'failed' }, value: 1 },
+      { name: 'WebhookLatency', ms: 0 },
+      { name: 'WebhookDeliveries', by: { outcome: 'delivered' }, value: 1 },
+      { name: 'WebhookLatency', ms: 0 },
+    ]);
   });
 
   it('scales the delays for demos, and a success clears the failure count', async () => {

@@ -8,7 +8,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../../config';
 
-// One factory per service so that local and AWS differ only in endpoint and credentials.
+// One factory per service so that local and AWS differ only in endpoint and credentials. On
+// Lambda each client's calls are traced (config.traceClient).
 
 function common(config: TConfig, endpoint: string | undefined) {
   return {
@@ -18,40 +19,49 @@ function common(config: TConfig, endpoint: string | undefined) {
   };
 }
 
+const traced = <T>(config: TConfig, client: T): T =>
+  config.traceClient ? config.traceClient(client) : client;
+
 export function createDocumentClient(config: TConfig): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({ ...common(config, config.endpoints.dynamodb), maxAttempts: 4 });
+  const client = traced(
+    config,
+    new DynamoDBClient({ ...common(config, config.endpoints.dynamodb), maxAttempts: 4 }),
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 }
 
 export function createApiGatewayClient(config: TConfig): APIGatewayClient {
-  return new APIGatewayClient(common(config, config.endpoints.apigateway));
+  return traced(config, new APIGatewayClient(common(config, config.endpoints.apigateway)));
 }
 
 export function createS3Client(config: TConfig): S3Client {
-  return new S3Client({
-    ...common(config, config.endpoints.s3),
-    // s3rver locally answers path-style only; its checksum handling corrupts streamed uploads
-    // unless checksums are computed only when required (DESIGN.md).
-    forcePathStyle: Boolean(config.endpoints.s3),
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  return traced(
+    config,
+    new S3Client({
+      ...common(config, config.endpoints.s3),
+      // s3rver locally answers path-style only; its checksum handling corrupts streamed uploads
+      // unless checksums are computed only when required (DESIGN.md).
+      forcePathStyle: Boolean(config.endpoints.s3),
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  );
 }
 
 export function createSqsClient(config: TConfig): SQSClient {
-  return new SQSClient(common(config, config.endpoints.sqs));
+  return traced(config, new SQSClient(common(config, config.endpoints.sqs)));
 }
 
 export function createKmsClient(config: TConfig): KMSClient {
-  return new KMSClient(common(config, config.endpoints.kms));
+  return traced(config, new KMSClient(common(config, config.endpoints.kms)));
 }
 
 export function createSesClient(config: TConfig): SESv2Client {
-  return new SESv2Client(common(config, config.endpoints.sesv2));
+  return traced(config, new SESv2Client(common(config, config.endpoints.sesv2)));
 }
 
 export function createSnsClient(config: TConfig): SNSClient {
-  return new SNSClient(common(config, config.endpoints.sns));
+  return traced(config, new SNSClient(common(config, config.endpoints.sns)));
 }

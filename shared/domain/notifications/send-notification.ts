@@ -1,5 +1,6 @@
 import type { TAccountStore } from '../../ports/accounts';
 import type { TBundleStore } from '../../ports/bundles';
+import type { TMetrics } from '../../ports/metrics';
 import type { TMailer, TNotificationStore, TSmsSender } from '../../ports/notifications';
 import type { TSigningTokenStore } from '../../ports/signing';
 import type { TClock, TIds } from '../../ports/system';
@@ -32,6 +33,8 @@ export type TNotifyDeps = {
   mailFrom: string;
   /** Where signing links point (the signing pages are served below it). */
   publicBaseUrl: string;
+  /** Counts each message handed to the provider (NotificationsSent); none in tests that do not ask. */
+  metrics?: TMetrics;
 };
 
 export type TNotifyOutcome =
@@ -100,8 +103,10 @@ export async function sendNotification(
   // steady pace stays within the provider's sending rate.
   for (const message of plan.messages) {
     const outcome = await deliverOnce(deps, bundle, job, message, attempt);
-    if (outcome.kind === 'sent') sent += 1;
-    else if (outcome.kind === 'busy') wait = Math.max(wait, outcome.seconds);
+    if (outcome.kind === 'sent') {
+      sent += 1;
+      deps.metrics?.count('NotificationsSent');
+    } else if (outcome.kind === 'busy') wait = Math.max(wait, outcome.seconds);
     else if (outcome.kind === 'failed') failures.push({ recipient: message.recipient, error: outcome.error });
   }
   if (failures.length > 0) throw new NotificationNotSentError(failures);

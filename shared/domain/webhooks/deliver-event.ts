@@ -1,3 +1,4 @@
+import type { TMetrics } from '../../ports/metrics';
 import type { TClock, TIds } from '../../ports/system';
 import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TWebhookJob } from '../outbox/jobs';
@@ -25,6 +26,8 @@ export type TDeliverDeps = TSecretDeps & {
   clock: TClock;
   /** Multiplies RETRY_DELAYS_SECONDS (config.webhookRetryScale); 1 in production. */
   retryScale?: number;
+  /** Each call's outcome and latency (WebhookDeliveries, WebhookLatency); none in tests that do not ask. */
+  metrics?: TMetrics;
 };
 
 export type TDeliveryOutcome =
@@ -56,6 +59,8 @@ export async function deliverEvent(
   const secrets = await signingSecrets(deps, job.accountId, started);
   const call = buildWebhookCall(event, webhook, secrets, Math.floor(started.getTime() / 1000));
   const result = await deps.caller.post(webhook.url, call.headers, call.body);
+  deps.metrics?.count('WebhookDeliveries', { outcome: result.ok ? 'delivered' : 'failed' });
+  deps.metrics?.duration('WebhookLatency', deps.clock.now().getTime() - started.getTime());
   const delivery: TWebhookDelivery = {
     id: deps.ids.uuid(),
     accountId: job.accountId,
