@@ -277,7 +277,7 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     await shot(page, 'phone-sheet-2-checkbox.png');
     await next(page);
 
-    await expectUsable(page, 'Days: none chosen');
+    await expectUsable(page, 'Days: Choose…');
     await control.tap();
     const days = page.getByRole('dialog', { name: 'Days' });
     await days.getByText('Mon').tap();
@@ -294,16 +294,16 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     await next(page);
 
     // Initials, typed in the dialog the sheet's button opens.
-    await expectUsable(page, 'Initials');
+    await expectUsable(page, 'Initials: Initial');
     await control.tap();
     await page.getByRole('dialog', { name: 'Add your initials' }).waitFor();
     await page.getByRole('tab', { name: 'Type' }).tap();
     await page.getByRole('button', { name: 'Apply initials' }).tap();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expectUsable(page, 'Initials (done; press to change)');
+    await expectUsable(page, 'Initials: IP (done; press to change)');
     expect(await page.locator('.field.k-ini .echo').textContent()).toBe('IP');
     await next(page);
-    await expectUsable(page, 'Signature');
+    await expectUsable(page, 'Signature: Sign');
     await shot(page, 'phone-sheet-3-signature-field.png');
 
     // Held sideways, the page is wide enough to work in place: the sheet closes, the guide goes
