@@ -14,6 +14,11 @@ export interface TSigningToken {
   expires: string;
   /** Set when an embedded URL was exchanged for a session. */
   usedAt?: string;
+  /**
+   * The packet's signer generation it was issued for (absent: 0). Once the packet is handed to
+   * another signer, the earlier generation's links and sessions open nothing.
+   */
+  generation?: number;
 }
 
 export interface TSigningTokenStore {

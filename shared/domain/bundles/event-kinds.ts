@@ -21,6 +21,8 @@ export const EVENT_KINDS = {
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },
   declined: { code: 'pd', text: 'Signer declined to sign' },
+  // The signer handed the packet to another person (signing/reassign-packet.ts): packet_reassigned.
+  reassigned: { code: 'ra', text: 'Signer handed signing to someone else' },
   completed: { code: 'co', text: 'Bundle complete' },
   docsReady: { code: 'dk', text: 'Final documents ready' },
   failed: { code: 'fa', text: 'Bundle failed' },

@@ -6,6 +6,7 @@ import { hashToken, newToken } from '../tokens';
 import {
   cannotSign,
   changeSigner,
+  heldBy,
   loadSigner,
   saveStep,
   type TClient,
@@ -37,6 +38,9 @@ export async function openSession(
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
     throw new NotFoundError('This signing link is not valid or has expired.');
   }
+  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
+  // A link of a signer who handed the packet on opens nothing, as an unknown one.
+  if (!heldBy(link, ctx.packet)) throw new NotFoundError('This signing link is not valid or has expired.');
   const at = now.toISOString();
   if (link.kind === 'embed' && !(await deps.tokens.consume(hash, at))) {
     throw new GoneError('This signing link was already used. Ask for a new one.');
@@ -52,9 +56,9 @@ export async function openSession(
     packetId: link.packetId,
     kind: 'session',
     expires,
+    ...(link.generation ? { generation: link.generation } : {}),
   });
 
-  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
   if (!cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status)) {
     await changeBundle(deps, link.accountId, link.bundleId, (b) =>
       lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now)),
