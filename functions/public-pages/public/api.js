@@ -62,6 +62,12 @@ export function openSession() {
 
 export const hasSession = () => session !== null;
 
+/** Forgets the session: once the signer handed the packet on, it opens nothing. */
+export function forgetSession() {
+  session = null;
+  store(null);
+}
+
 /**
  * @param {string} method
  * @param {string} path
@@ -126,6 +132,7 @@ export const api = {
   startPayment: () => request('POST', '/payment', { json: {} }),
   complete: () => request('POST', '/complete', { json: { consent: true } }),
   decline: (reason) => request('POST', '/decline', { json: { reason } }),
+  reassign: (to) => request('POST', '/reassign', { json: to }),
   chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };
 
