@@ -4,6 +4,7 @@
 // Evidence (read with pdftotext) records the handover. Screenshots go to test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
@@ -58,6 +59,14 @@ async function openPage(url: string) {
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+
+/** WCAG 2.2 A and AA rules axe checks, on the page as it stands: the rule ids of what fails. */
+const violations = async (page: Page) =>
+  (
+    await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze()
+  ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 describe.runIf(runBrowser)('letting someone else sign', () => {
   it(
@@ -122,10 +131,13 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
         .waitFor();
       await dialog.getByLabel('Their email address').fill(carol);
       await shot(a.page, 'reassign-1-dialog.png');
+      // The dialog with an error shown, and the end page, pass WCAG 2.2 AA as axe checks it.
+      expect(await violations(a.page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Hand on' }).click();
       await a.page.getByRole('heading', { name: 'Handed to Carol Diaz' }).waitFor();
       await a.page.getByText('We sent Carol Diaz a link to sign “Office lease”.', { exact: false }).waitFor();
       await shot(a.page, 'reassign-2-handed-on.png');
+      expect(await violations(a.page)).toEqual([]);
       // Her link now opens only the page saying it was handed on.
       await a.page.reload();
       await a.page.getByText('This signing link was handed to someone else', { exact: false }).waitFor();
