@@ -195,4 +195,83 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
     },
     STEP_TIMEOUT,
   );
+
+  it(
+    'on a phone in Arabic: the dialog fits the screen, reads right to left, and hands on by SMS',
+    async () => {
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'عقد الإيجار',
+          language: 'ar',
+          packets: [
+            {
+              key: 'ann',
+              name: 'Ann Lee',
+              email: 'ann@example.com',
+              deliver_via: 'embed',
+              allow_reassign: true,
+            },
+          ],
+          documents: [
+            {
+              key: 'lease',
+              file_b64: b64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  page: 1,
+                  x: 10,
+                  y: 70,
+                  w: 30,
+                  h: 6,
+                  editors: ['ann'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const packetId = created.body.packets[0].id as string;
+      const embed = await call('POST', `/packets/${packetId}/embed_url/`);
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        locale: 'ar',
+      });
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      await page.goto(embed.body.url);
+      await page.getByRole('heading', { name: 'عقد الإيجار' }).waitFor();
+      await page.getByRole('button', { name: 'دع شخصًا آخر يوقّع' }).tap();
+      const dialog = page.getByRole('dialog', { name: 'دع شخصًا آخر يوقّع' });
+      await dialog.waitFor();
+      expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
+      const box = await dialog.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      await dialog.getByLabel('اسمه الكامل').fill('سارة أحمد');
+      await dialog.getByLabel('رقم هاتفه المحمول').fill('+971 50 123 4567');
+      await dialog.getByLabel('لماذا يجب أن يوقّع بدلًا منك؟').fill('سارة هي المفوَّضة بالتوقيع.');
+      await shot(page, 'reassign-phone-ar-dialog.png');
+      expect(await violations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'انقل المستندات' }).tap();
+      await page.getByRole('heading', { name: 'نُقلت إلى سارة أحمد' }).waitFor();
+      await shot(page, 'reassign-phone-ar-handed-on.png');
+      expect(problems).toEqual([]);
+      await context.close();
+      const packet = (await call('GET', `/packets/${packetId}/`)).body;
+      expect(packet).toMatchObject({
+        name: 'سارة أحمد',
+        phone: '+971 50 123 4567',
+        deliver_via: 'phone',
+        status: 'se',
+      });
+    },
+    STEP_TIMEOUT,
+  );
 });
