@@ -228,7 +228,9 @@ describe('handing a packet on', () => {
     expect(again.status).toBe(404);
     const page = await fetch(`${runtime.baseUrl}/sign/${oldToken}`);
     expect(page.status).toBe(404);
-    expect(await page.text()).toContain('handed');
+    expect(await page.text()).toContain(
+      'This signing link was handed to someone else, so it no longer opens these documents.',
+    );
 
     // The packet, in its place, now Carol's: a Person of the account, sent the request.
     const packet = (await call('GET', `/packets/${b.ann.id}/`)).body;
@@ -293,5 +295,22 @@ describe('handing a packet on', () => {
     const packet = (await call('GET', `/packets/${b.ann.id}/`)).body;
     expect(packet).toMatchObject({ name: 'Dan Wu', phone, email: '', deliver_via: 'phone' });
     expect(tokenIn((await textTo(phone.replace(/ /g, ''))).text)).toMatch(/^[0-9A-Za-z]{43}$/);
+  });
+
+  it('hands on once when two different handovers race: the other is refused and changes nothing', async () => {
+    const b = await aBundle({ allow: true });
+    const session = await openSession(sign, call, b.ann.id);
+    const dan = { name: 'Dan Wu', email: `dan-${b.u}@example.com`, reason: 'Dan is the owner.' };
+    const [one, two] = await Promise.all([handOn(session, carol(b.u)), handOn(session, dan)]);
+    const statuses = [one.status, two.status];
+    expect(statuses).toContain(200);
+    // The loser either lost the bundle write (409) or found its session already handed on (401).
+    expect(statuses.filter((s) => s !== 200)).toHaveLength(1);
+    expect([401, 409]).toContain(statuses.find((s) => s !== 200));
+    const winner = one.status === 200 ? one : two;
+    const packet = (await call('GET', `/packets/${b.ann.id}/`)).body;
+    expect(packet.name).toBe(winner.body.handed_to.name);
+    const events = (await call('GET', `/bundles/${b.id}/events/`)).body as { kind: string }[];
+    expect(events.filter((e) => e.kind === 'ra')).toHaveLength(1);
   });
 });
