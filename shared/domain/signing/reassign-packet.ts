@@ -125,13 +125,13 @@ export async function reassignPacket(
 ): Promise<THandedOn> {
   const { deps } = call;
   const generation = session.generation ?? 0;
-  const answer = { handed_to: { name: '' }, packet_id: call.signer.packet.id };
+  const handedTo = (name: string): THandedOn => ({ handed_to: { name }, packet_id: call.signer.packet.id });
   if (!heldBy(session, call.signer.packet)) {
     const input = parseInput(ZReassignSchema, body);
     const done = call.signer.packet.handovers?.[generation];
     const to = identityOf(input);
     if (done && JSON.stringify([done.to, done.reason]) === JSON.stringify([to, input.reason]))
-      return { ...answer, handed_to: { name: done.to.name } };
+      return handedTo(done.to.name);
     throw new SigningSessionError(
       'You handed these documents to someone else; this link no longer opens them.',
     );
@@ -167,5 +167,5 @@ export async function reassignPacket(
       checkNewSigner(b.packets, packet, to);
     }),
   );
-  return { ...answer, handed_to: { name: to.name } };
+  return handedTo(to.name);
 }
