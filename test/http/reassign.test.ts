@@ -169,9 +169,20 @@ describe('handing a packet on: refused', () => {
     expect(packet.name).toBe('Ann Lee');
   });
 
-  it('with 400 on phone when the packet asks for an SMS code and the new signer has none', async () => {
-    const b = await aBundle({ allow: true, extra: { auth_sms: true, phone: '+1 555 010 7001' } });
+  it('with 403 before the identity checks pass, then 400 on phone when the new signer has none for the SMS code', async () => {
+    const phone = `+1 555 030 ${String(counter++ % 10_000).padStart(4, '0')}`;
+    const b = await aBundle({ allow: true, extra: { auth_sms: true, phone } });
     const session = await openSession(sign, call, b.ann.id);
+    // A link alone must not let anyone hand the packet to themselves past the SMS code.
+    expect((await sign('GET', '/state', session)).body.can_reassign).toBe(false);
+    const early = await handOn(session, { ...carol(b.u), phone: '+1 555 040 0001' });
+    expect(early.status).toBe(403);
+    expect(early.body.message).toBe('Complete the identity checks first.');
+    expect((await sign('POST', '/auth/sms/send', session)).status).toBe(200);
+    const text = await textTo(phone.replace(/ /g, ''));
+    const code = /(\d{6}) is your signing code/.exec(text.text)?.[1];
+    expect((await sign('POST', '/auth/sms/verify', session, { code })).status).toBe(200);
+    expect((await sign('GET', '/state', session)).body.can_reassign).toBe(true);
     const res = await handOn(session, carol(b.u));
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ field: 'phone' })]);

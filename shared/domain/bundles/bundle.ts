@@ -115,6 +115,12 @@ export interface THandover {
 /** How many times the packet changed hands: the generation its links and record must carry. */
 export const signerGeneration = (p: Pick<TPacket, 'handovers'>) => p.handovers?.length ?? 0;
 
+/** A packet changes hands at most this often: a longer chain of handovers is refused. */
+export const MAX_HANDOVERS = 5;
+
+/** Whether the packet may change hands once more (the sender's allow_reassign aside). */
+export const mayHandOn = (p: Pick<TPacket, 'handovers'>) => signerGeneration(p) < MAX_HANDOVERS;
+
 export interface TBundleEvent {
   kind: string;
   description: string;

@@ -10,7 +10,13 @@ import type { TSigningToken } from '../../ports/signing';
 import type { TIds } from '../../ports/system';
 import { optional, zText } from '../../schemas/common';
 import { PERSON_LIMITS } from '../../schemas/person';
-import { signerGeneration, type THandover, type TPacket, type TSignerIdentity } from '../bundles/bundle';
+import {
+  MAX_HANDOVERS,
+  mayHandOn,
+  type THandover,
+  type TPacket,
+  type TSignerIdentity,
+} from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { linkPerson } from '../bundles/link-person';
@@ -22,10 +28,8 @@ import {
   ValidationError,
 } from '../errors';
 import { parseInput } from '../parse-input';
+import { assertAuthenticated } from './save-values';
 import { heldBy, refuseUnlessSigning, saveStep, type TSignerCall, whileSigning } from './signer-context';
-
-/** A packet changes hands at most this often: a chain of handovers longer than that is refused. */
-export const MAX_HANDOVERS = 5;
 
 export const REASON_MAX = 500;
 
@@ -96,9 +100,6 @@ function checkNewSigner(packets: TPacket[], packet: TPacket, to: TSignerIdentity
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 }
 
-/** Whether the packet may change hands once more (the sender's allow_reassign aside). */
-export const mayHandOn = (packet: TPacket) => signerGeneration(packet) < MAX_HANDOVERS;
-
 /** Refuses a packet the sender does not let change hands, or one that changed hands too often. */
 function refuseUnlessAllowed(packet: TPacket): void {
   if (!packet.allowReassign)
@@ -111,7 +112,7 @@ function refuseUnlessAllowed(packet: TPacket): void {
 
 /**
  * Hands the session's packet to another person: name, an email or a phone, and a reason. The
- * signer must be able to sign now and not have signed; the step is kept in their record, then
+ * signer must be able to sign now, have passed the identity checks and not have signed; the step is kept in their record, then
  * the bundle changes (lifecycle.reassign): the packet names the new signer and their Person (found
  * by email or phone, else new, as on create), `ra` and a signing request `ps` are recorded, and
  * the outbox fires packet_reassigned and sends the new signer their link. Repeating the same
@@ -143,6 +144,9 @@ export async function reassignPacket(
     call,
     async (ctx) => {
       refuseUnlessAllowed(ctx.packet);
+      // Only the signer the sender asked for, once they passed the checks, may name another:
+      // else a link alone would let anyone hand the packet to themselves past an SMS code.
+      assertAuthenticated(ctx);
       if (ctx.record.consentAt)
         throw new ConflictError('You have already signed, so you cannot hand these documents on.');
       const input = parseInput(ZReassignSchema, body);

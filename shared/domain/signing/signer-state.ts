@@ -1,8 +1,8 @@
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
+import { mayHandOn } from '../bundles/bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
-import { mayHandOn } from './reassign-packet';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
 import { signingBrandOf } from './signing-brand';
 import type { TSigningRecord } from './signing-record';
@@ -101,8 +101,8 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
       status: packet.status,
     },
     can_sign: reason === null,
-    // The sender lets this signer hand the packet to someone else, and they have not signed.
-    can_reassign: reason === null && !!packet.allowReassign && !ctx.record.consentAt && mayHandOn(packet),
+    // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
+    can_reassign: showDocuments && !!packet.allowReassign && !ctx.record.consentAt && mayHandOn(packet),
     reason,
     auth: { required, passed, sms_phone_hint: maskPhone(packet.phone) },
     documents,
