@@ -269,7 +269,9 @@ describe('handing a packet on', () => {
     expect(events.at(-1)).toMatchObject({ kind: 'ps', packet_id: b.ann.id });
 
     // Carol is emailed her own link; it opens the packet with nothing of Ann's in it.
-    const newToken = tokenIn((await emailTo(to.email)).text);
+    const carolMail = await emailTo(to.email);
+    expect(carolMail.text).toContain('Ann Lee asked you to sign in their place: “Carol signs for our firm.”');
+    const newToken = tokenIn(carolMail.text);
     const carolSession = (await sign('POST', '/session', undefined, { token: newToken })).body
       .session as string;
     const state = (await sign('GET', '/state', carolSession)).body;
