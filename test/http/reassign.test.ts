@@ -121,6 +121,13 @@ describe('allow_reassign on packets', () => {
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.allow_reassign).toBe(true);
     expect((await call('GET', `/packets/${b.ann.id}/`)).body.allow_reassign).toBe(true);
+    // Another account cannot allow it: the packet is not theirs to see.
+    const other = await runtime.seedAccount('Other', `o-${b.u}@example.com`);
+    const theirs = await apiClient(runtime, other.apiKey)('PATCH', `/packets/${b.bob.id}/`, {
+      json: { allow_reassign: true },
+    });
+    expect(theirs.status).toBe(404);
+    expect((await call('GET', `/packets/${b.bob.id}/`)).body.allow_reassign).toBe(false);
     const bad = await call('PATCH', `/packets/${b.ann.id}/`, { json: { allow_reassign: 'perhaps' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe('allow_reassign');
