@@ -1,5 +1,6 @@
 import { createSnsClient } from '../../shared/adapters/aws/clients';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
+import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
@@ -12,8 +13,14 @@ import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
 import { submitId, submitSelfie } from '../../shared/domain/signing/image-auth';
 import { openSession } from '../../shared/domain/signing/open-session';
+import { reassignPacket } from '../../shared/domain/signing/reassign-packet';
 import { saveValues } from '../../shared/domain/signing/save-values';
-import { signerOf, type TSignerCall, type TSignerContext } from '../../shared/domain/signing/signer-context';
+import {
+  sessionSigner,
+  signerOf,
+  type TSignerCall,
+  type TSignerContext,
+} from '../../shared/domain/signing/signer-context';
 import { signerState } from '../../shared/domain/signing/signer-state';
 import { sendSmsCode, verifySmsCode } from '../../shared/domain/signing/sms-auth';
 import { uploadAttachment } from '../../shared/domain/signing/upload-attachment';
@@ -53,6 +60,8 @@ export function buildPublicPagesHandler(
     records: createSigningRecordStore(db, config.tableName),
     sms: createSnsSmsSender(createSnsClient(config)),
     idVerifier: createLocalIdVerifier(),
+    // A signer who hands their packet on names a Person of the account (reassign-packet.ts).
+    persons: createPersonStore(db, config.tableName),
   };
 
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
@@ -138,6 +147,16 @@ export function buildPublicPagesHandler(
       method: 'POST',
       path: '/sign/api/decline',
       handler: act((call, req) => declinePacket(call, req.body)),
+    },
+    {
+      method: 'POST',
+      path: '/sign/api/reassign',
+      // Not `act`: the answer is who the packet went to, since the session ends with the handover.
+      handler: async (req) => {
+        const { token, signer } = await sessionSigner(deps, req.header('x-signing-session'));
+        const handed = await reassignPacket({ deps, signer, client: req.client }, token, req.body);
+        return { status: 200, body: handed, headers: { 'Cache-Control': 'no-store' } };
+      },
     },
     {
       method: 'PUT',

@@ -6,7 +6,7 @@ import type { TConfig } from '../../shared/config';
 import type { TBrand } from '../../shared/domain/accounts/account';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
-import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
+import { cannotSign, heldBy, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
 import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
@@ -161,8 +161,10 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     bundle: TBundle | undefined,
     record: TSigningRecord | undefined,
   ) {
+    // The choice is the link's signer's: a record kept from before a handover is someone else's.
+    const chosen = (record?.generation ?? 0) === (link.generation ?? 0) ? record?.language : undefined;
     return signerLanguage({
-      chosen: record?.language,
+      chosen,
       packet: bundle?.packets.find((p) => p.id === link.packetId)?.language,
       bundle: bundle?.language,
       acceptLanguage: req.header('accept-language'),
@@ -191,13 +193,20 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       deps.bundles.get(link.accountId, link.bundleId),
       deps.records.get(link.accountId, link.bundleId, link.packetId),
     ]);
+    const packet = bundle?.packets.find((p) => p.id === link.packetId);
+    if (packet && !heldBy(link, packet)) {
+      // The signer handed the packet to someone else: their link no longer opens it.
+      const lang = languageOf(req, link, bundle, record);
+      const t = translator(lang);
+      const message = { title: t('page.badLinkTitle'), text: t('page.handedOnLinkText') };
+      return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
+    }
     const [brand, ancestors] = await Promise.all([
       bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
       frameAncestorsOf(link),
     ]);
     const lang = languageOf(req, link, bundle, record);
     const t = translator(lang);
-    const packet = bundle?.packets.find((p) => p.id === link.packetId);
     if (link.kiosk && link.usedAt && (!bundle || !packet || cannotSign(bundle, packet, deps.clock.now()))) {
       // In person and done: reloading or going back shows the hand-back screen, never the documents.
       const message = {

@@ -56,6 +56,21 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     );
   }
 
+  if (input.handovers?.length) {
+    // The packet reached this signer from another: who handed it on, to whom and why.
+    w.section('Handed on');
+    w.table(
+      [
+        { title: 'From', share: 3 },
+        { title: 'To', share: 3 },
+        { title: 'Reason', share: 3.2 },
+        { title: 'Time (UTC)', share: 2.4 },
+      ],
+      input.handovers.map((h) => [h.from, h.to, h.reason, formatUtc(h.at, { zone: false })]),
+      '',
+    );
+  }
+
   w.section('Timeline (UTC)');
   w.facts([
     ['Sent', formatUtc(input.times.sent)],

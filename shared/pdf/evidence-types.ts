@@ -68,6 +68,8 @@ export interface TCertificateInput {
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
   signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
   events: TAuditEntry[];
+  /** Each time the packet was handed from one signer to another, oldest first (names as labels). */
+  handovers?: { from: string; to: string; reason: string; at: string }[];
   chainHead: string;
   isTest: boolean;
   issuedAt: string;

@@ -37,6 +37,8 @@ export interface TBundleStore {
   claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
   /** Gives the claim up, if `bundleId` still holds it. */
   releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
+  /** Links a Person to the bundle (a packet handed to them); written before the bundle names them. */
+  linkPerson(accountId: string, personId: string, bundleId: string): Promise<void>;
   /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
   bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
   /** Empties the outbox of the bundle as published, unless the bundle changed since (its version). */

@@ -21,6 +21,11 @@ export interface TSigningToken {
    * too, and ends as soon as its signer can no longer sign (shared/domain/signing/in-person.ts).
    */
   kiosk?: TKioskHost;
+  /**
+   * The packet's signer generation it was issued for (absent: 0). Once the packet is handed to
+   * another signer, the earlier generation's links and sessions open nothing.
+   */
+  generation?: number;
 }
 
 export interface TSigningTokenStore {

@@ -24,6 +24,7 @@ export function toPacketResponse(p: TPacket): TPacketResponse {
     last_accessed_at: p.lastAccessedAt ?? null,
     signing_complete_redirect: p.signingCompleteRedirect ?? '',
     language: p.language ?? null,
+    allow_reassign: p.allowReassign ?? false,
   };
 }
 

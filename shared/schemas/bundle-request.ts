@@ -46,6 +46,8 @@ export const ZPacketRequestSchema = z.object({
   sms_message: optional(zText(1000)),
   // This service's own: the language of the signer's pages and messages (else the bundle's).
   language: optional(ZLanguageSchema),
+  // This service's own: the signer may hand their packet to another person (default false).
+  allow_reassign: optional(zBoolean),
 });
 
 export const ZDocumentRequestSchema = z.object({

@@ -22,6 +22,8 @@ export const ZPacketPatchSchema = z.object({
   deliver_via: z.enum(['email', 'phone', 'kiosk'], 'One of email, phone or kiosk.').optional(),
   // This service's own: the signer's language from now on (pages and the messages still to come).
   language: ZLanguageSchema.optional(),
+  // This service's own: whether the signer may hand their packet to another person.
+  allow_reassign: zBoolean.optional(),
 });
 
 export type TPacketPatch = z.output<typeof ZPacketPatchSchema>;

@@ -73,6 +73,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'packet_viewed',
   'packet_complete',
   'packet_declined',
+  // This service's own: a signer handed their packet to another person (allow_reassign).
+  'packet_reassigned',
 ] as const;
 
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -82,7 +84,8 @@ export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
  * clients offer: a webhook may subscribe to them, so those clients work unchanged. The
  * document-template types fire on a template's create, update and delete
  * (shared/domain/templates/publish-template-event.ts);
- * bundle_signer_reassigned never fires, as this service has no reassignment.
+ * bundle_signer_reassigned never fires: BlueInk publishes no payload for it, so a handover fires
+ * this service's own packet_reassigned instead.
  */
 export const NEWER_EVENT_TYPES = [
   'bundle_signer_reassigned',

@@ -110,6 +110,17 @@ async function storedDocument(bundleId: string, key: string) {
 }
 
 describe('POST /bundles/create_from_envelope_template/', () => {
+  it('takes allow_reassign per packet (this service’s own), false unless given', async () => {
+    const base = request();
+    const res = await call('POST', '/bundles/create_from_envelope_template/', {
+      json: { ...base, packets: [{ ...base.packets[0], allow_reassign: true }, base.packets[1]] },
+    });
+    expect(res.status, res.text).toBe(201);
+    const byKey = (k: string) => res.body.packets.find((p: { name: string }) => p.name === k);
+    expect(byKey('Ann Lee').allow_reassign).toBe(true);
+    expect(byKey('Bob Roe').allow_reassign).toBe(false);
+  });
+
   it('answers 201 with the bundle the template describes', async () => {
     const res = await call('POST', '/bundles/create_from_envelope_template/', { json: request() });
     expect(res.status, res.text).toBe(201);

@@ -212,3 +212,55 @@ describe('expire, fail, documents ready', () => {
     expect(lifecycle.markDocsReady(failed, AT, 'x', [])).toBe(failed);
   });
 });
+
+describe('reassign', () => {
+  const from = { name: 'Ann Lee', email: 'ann@example.com' };
+  const to = { name: 'Carol Diaz', phone: '+1 555 010 4000' };
+  const handover = { from, to, reason: 'Carol signs for us.', at: AT };
+  const started = () =>
+    bundle(BUNDLE.started, [
+      packet('a', PACKET.started, { ...from, lastAccessedAt: AT, suppressAll: true, order: 3 }),
+      packet('b', PACKET.sent),
+    ]);
+
+  it('names the new signer in the same place, moves the generation on and sends them the request', () => {
+    const b = lifecycle.reassign(started(), 'a', 0, handover, 'person-c', ok);
+    const p = b.packets[0]!;
+    expect(p).toMatchObject({
+      id: 'a',
+      order: 3,
+      name: 'Carol Diaz',
+      phone: '+1 555 010 4000',
+      personId: 'person-c',
+      deliverVia: 'phone',
+      status: PACKET.sent,
+      sentAt: AT,
+      handovers: [handover],
+      // The request always goes out; what else the sender suppressed stays suppressed.
+      suppressAll: false,
+      suppressSigning: false,
+      suppressDocsReady: true,
+      suppressReminder: true,
+    });
+    expect(p.email).toBeUndefined();
+    expect(p.lastAccessedAt).toBeUndefined();
+    expect(b.status).toBe(BUNDLE.started);
+    expect(kinds(b)).toEqual([code('reassigned'), code('packetSent')]);
+    expect(b.events[0]!.description).toBe(
+      'Signer handed signing to someone else: Ann Lee <ann@example.com> to Carol Diaz (+1 555 010 4000): Carol signs for us.',
+    );
+  });
+
+  it('leaves a packet already handed on by this very handover as it is (a retry)', () => {
+    const once = lifecycle.reassign(started(), 'a', 0, handover, 'person-c', ok);
+    expect(lifecycle.reassign(once, 'a', 0, { ...handover, at: 'later' }, 'person-c', never)).toBe(once);
+  });
+
+  it('refuses a packet handed on by another handover since, or a signer who may not sign', () => {
+    const once = lifecycle.reassign(started(), 'a', 0, handover, 'person-c', ok);
+    expect(() => lifecycle.reassign(once, 'a', 0, { ...handover, reason: 'Other.' }, 'p', ok)).toThrow(
+      ConflictError,
+    );
+    expect(() => lifecycle.reassign(started(), 'a', 0, handover, 'p', never)).toThrow(ConflictError);
+  });
+});

@@ -62,7 +62,10 @@ export function openSession() {
 
 export const hasSession = () => session !== null;
 
-/** Drops the session (a finished in-person signing: the service refuses it from now on anyway). */
+/**
+ * Forgets the session: once the signer handed the packet on, or finished signing in person, the
+ * service refuses it from now on anyway.
+ */
 export function forgetSession() {
   session = null;
   store(null);
@@ -132,6 +135,7 @@ export const api = {
   startPayment: () => request('POST', '/payment', { json: {} }),
   complete: () => request('POST', '/complete', { json: { consent: true } }),
   decline: (reason) => request('POST', '/decline', { json: { reason } }),
+  reassign: (to) => request('POST', '/reassign', { json: to }),
   chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };
 

@@ -11,7 +11,7 @@ import { formatNumber, t } from './i18n.js';
 /**
  * @param {{ title: string, describe?: string, build: any, primaryLabel: string, danger?: boolean, wide?: boolean }} options
  */
-function modal({ title, describe, build, primaryLabel, danger = false, wide = false }) {
+export function modal({ title, describe, build, primaryLabel, danger = false, wide = false }) {
   return new Promise((resolve) => {
     const titleId = uid('dlg-title');
     const errorId = uid('dlg-error');

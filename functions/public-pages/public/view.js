@@ -1,6 +1,7 @@
 // @ts-check
 // The signing view: the documents with the signer's fields on them, the files to attach, the
-// finish card (payment, consent, finish or decline), and on a phone the dock at the bottom.
+// finish card (payment, consent, finish, decline or let someone else sign), and on a phone the
+// dock at the bottom.
 import { ApiError, api, documentBytes } from './api.js';
 import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
 import { declineDialog } from './dialogs.js';
@@ -13,6 +14,7 @@ import { kiosk, showHandBack } from './kiosk.js';
 import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
+import { reassignButton } from './reassign.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
 import { openPdf, showPage } from './viewer.js';
@@ -155,7 +157,13 @@ function finishCard() {
     summary,
     el('div', { class: 'consent' }, consent, el('label', { for: 'consent' }, t('sign.consent'))),
     consentError,
-    el('div', { class: 'finish-actions' }, finish, decline),
+    el(
+      'div',
+      { class: 'finish-actions' },
+      finish,
+      decline,
+      page.state.can_reassign ? reassignButton() : null,
+    ),
   );
 }
 

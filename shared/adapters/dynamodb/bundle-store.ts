@@ -22,6 +22,7 @@ import {
   documentOf,
   dueRefOf,
   outboxRefOf,
+  personLinkEntity,
 } from './entities/bundle';
 import { INDEXES } from './table';
 import { putIf, putVersioned, updateIf } from './versioned';
@@ -128,6 +129,15 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       });
       const byKey = new Map(items.map((i) => [i.key as string, documentOf(i)]));
       return bundle.documents.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+    },
+
+    async linkPerson(accountId, personId, bundleId) {
+      await db.send(
+        new PutCommand({
+          TableName: table,
+          Item: personLinkEntity.toItem({ accountId, personId, bundleId }),
+        }),
+      );
     },
 
     async findPacket(packetId) {

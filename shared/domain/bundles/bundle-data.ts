@@ -4,7 +4,7 @@ import type { TBlobStore } from '../../ports/files';
 import type { TSigningRecordStore } from '../../ports/signing';
 import { ConflictError } from '../errors';
 import { currentValue } from '../signing/field-access';
-import { valueKey } from '../signing/signing-record';
+import { currentRecords, valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
 import { isBundleComplete } from './lifecycle/status';
 
@@ -42,7 +42,8 @@ export async function bundleData(
   }
   const [documents, records] = await Promise.all([
     deps.bundles.documents(b),
-    deps.records.all(b.accountId, b.id),
+    // Records an earlier signer left before handing a packet on count as empty.
+    deps.records.all(b.accountId, b.id).then((all) => currentRecords(all, b)),
   ]);
   const byId = new Map(b.packets.map((p) => [p.id, p]));
   const items: TDataItem[] = [];

@@ -78,6 +78,14 @@ export interface TPacket {
    * shared/i18n/languages.ts): pages and messages; else the bundle's, else their browser's.
    */
   language?: string;
+  /** The sender lets this signer hand the packet to another person (reassign-packet.ts). */
+  allowReassign?: boolean;
+  /**
+   * Each time the packet was handed to another signer, oldest first. Its length is the packet's
+   * signer generation: a link, session or signing record of an earlier generation belongs to a
+   * signer who handed it on and no longer counts.
+   */
+  handovers?: THandover[];
   signingCompleteRedirect?: string;
   completedAt?: string;
   lastAccessedAt?: string;
@@ -89,6 +97,30 @@ export interface TPacket {
    */
   sentAt?: string;
 }
+
+/** Who a signer is, as the packet named them. */
+export interface TSignerIdentity {
+  name: string;
+  email?: string;
+  phone?: string;
+}
+
+/** A signer handed their packet to another person (reassign-packet.ts). */
+export interface THandover {
+  from: TSignerIdentity;
+  to: TSignerIdentity;
+  reason: string;
+  at: string;
+}
+
+/** How many times the packet changed hands: the generation its links and record must carry. */
+export const signerGeneration = (p: Pick<TPacket, 'handovers'>) => p.handovers?.length ?? 0;
+
+/** A packet changes hands at most this often: a longer chain of handovers is refused. */
+export const MAX_HANDOVERS = 5;
+
+/** Whether the packet may change hands once more (the sender's allow_reassign aside). */
+export const mayHandOn = (p: Pick<TPacket, 'handovers'>) => signerGeneration(p) < MAX_HANDOVERS;
 
 export interface TBundleEvent {
   kind: string;

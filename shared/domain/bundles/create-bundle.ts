@@ -192,6 +192,7 @@ async function writeBundle(
       ...(p.email_message ? { emailMessage: p.email_message } : {}),
       ...(p.sms_message ? { smsMessage: p.sms_message } : {}),
       ...(p.language ? { language: p.language } : {}),
+      ...(p.allow_reassign ? { allowReassign: true } : {}),
     });
   }
 

@@ -16,12 +16,16 @@ export type TEnvelopeReminders = Pick<
   'sendReminders' | 'reminderOffset' | 'reminderInterval' | 'reminderExpires'
 >;
 
-/** A create-from-envelope-template packet: only these (spec); anything else sent is ignored. */
+/**
+ * A create-from-envelope-template packet: only these (spec, and this service's own
+ * allow_reassign); anything else sent is ignored.
+ */
 const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   name: true,
   email: true,
   phone: true,
   deliver_via: true,
+  allow_reassign: true,
 }).extend({ key: ZPacketRequestSchema.shape.key.pipe(z.string('Name the signer role.')) });
 
 export const ZEnvelopeCreateSchema = z.object({

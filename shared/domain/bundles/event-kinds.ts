@@ -25,6 +25,8 @@ export const EVENT_KINDS = {
   declined: { code: 'pd', text: 'Signer declined to sign' },
   // A kiosk link was opened on the host's device (who hosted, which device); no webhook event.
   inPerson: { code: 'ki', text: 'Signing in person started' },
+  // The signer handed the packet to another person (signing/reassign-packet.ts): packet_reassigned.
+  reassigned: { code: 'ra', text: 'Signer handed signing to someone else' },
   completed: { code: 'co', text: 'Bundle complete' },
   docsReady: { code: 'dk', text: 'Final documents ready' },
   failed: { code: 'fa', text: 'Bundle failed' },

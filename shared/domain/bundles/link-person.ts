@@ -8,6 +8,9 @@ import { retryOnConflict } from '../retry-on-conflict';
 
 type TDeps = { persons: TPersonStore; clock: TClock; ids: TIds };
 
+/** What a signer's Person is found or made from. */
+type TSignerRequest = Pick<TPacketRequest, 'name' | 'email' | 'phone' | 'person_id'>;
+
 function newChannels(p: { email?: string; phone?: string }) {
   return [...(p.email ? [{ email: p.email }] : []), ...(p.phone ? [{ phone: p.phone }] : [])];
 }
@@ -20,7 +23,7 @@ function newChannels(p: { email?: string; phone?: string }) {
 export async function linkPerson(
   deps: TDeps,
   accountId: string,
-  p: TPacketRequest,
+  p: TSignerRequest,
   path: string,
 ): Promise<string> {
   const found = await findPerson(deps, accountId, p, path);
@@ -76,7 +79,7 @@ export async function updateLinkedPerson(
   });
 }
 
-async function findPerson(deps: TDeps, accountId: string, p: TPacketRequest, path: string) {
+async function findPerson(deps: TDeps, accountId: string, p: TSignerRequest, path: string) {
   if (p.person_id) {
     const person = await deps.persons.get(accountId, p.person_id.toLowerCase());
     if (!person)

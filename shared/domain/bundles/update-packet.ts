@@ -65,6 +65,7 @@ export async function updatePacket(
       ...(patch.suppress_reminder !== undefined ? { suppressReminder: patch.suppress_reminder } : {}),
       ...(patch.deliver_via !== undefined ? { deliverVia: patch.deliver_via } : {}),
       ...(patch.language !== undefined ? { language: patch.language } : {}),
+      ...(patch.allow_reassign !== undefined ? { allowReassign: patch.allow_reassign } : {}),
     };
     // A signer moved off signing with the sender who may sign now is waiting for a message: `se`.
     if (signsWithSender(p.deliverVia) && !signsWithSender(next.deliverVia) && isPacketReady(next.status))

@@ -4,14 +4,29 @@ import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 
 /**
- * Audit kinds a signer does themselves (opening, starting in person, finishing, declining): their
- * steps give the address.
+ * Audit kinds a signer does themselves (opening, starting in person, finishing, declining, handing
+ * on): their steps give the address.
  */
 const SIGNER_ACTIONS = new Set<string>(
-  [EVENT_KINDS.viewed, EVENT_KINDS.inPerson, EVENT_KINDS.packetCompleted, EVENT_KINDS.declined].map(
-    (k) => k.code,
-  ),
+  [
+    EVENT_KINDS.viewed,
+    EVENT_KINDS.inPerson,
+    EVENT_KINDS.packetCompleted,
+    EVENT_KINDS.declined,
+    EVENT_KINDS.reassigned,
+  ].map((k) => k.code),
 );
+
+/**
+ * Who held the packet when the event happened: the signer it names now, or, before a handover,
+ * the one who handed it on (a handover's own event is theirs too).
+ */
+function holderAt(packet: TPacket, e: TBundleEvent): string {
+  const later = (packet.handovers ?? []).find((h) =>
+    e.kind === EVENT_KINDS.reassigned.code ? h.at >= e.timestamp : h.at > e.timestamp,
+  );
+  return later?.from.name ?? packet.name;
+}
 
 /**
  * The bundle's audit events as the evidence prints them: who (the signer an event is about, by
@@ -55,7 +70,7 @@ const SENDER_KINDS = new Set<string>(
 );
 
 function actorOf(e: TBundleEvent, packet: TPacket | undefined): string {
-  if (packet && SIGNER_ACTIONS.has(e.kind)) return packet.name;
+  if (packet && SIGNER_ACTIONS.has(e.kind)) return holderAt(packet, e);
   if (e.kind === 'rm') return e.description.includes('(automatic)') ? 'service' : 'sender';
   return SENDER_KINDS.has(e.kind) ? 'sender' : 'service';
 }

@@ -1,6 +1,7 @@
 import type { TAuditEntry, TCertificateInput } from '../../pdf/evidence-types';
 import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
+import { identityLabel } from '../bundles/lifecycle/transitions';
 import { currentValue } from '../signing/field-access';
 import { deviceLabel, hostLabel, inPersonDetail } from '../signing/in-person';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
@@ -88,8 +89,10 @@ export async function certificateInput(
 ): Promise<TCertificateInput> {
   const { bundle: b, packet: p, record } = input;
   const mine = input.events.filter((e) => !e.packetId || e.packetId === p.id);
+  // A packet handed on: the times are its last signer's, from the moment it reached them.
+  const since = p.handovers?.at(-1)?.at ?? '';
   const first = (kinds: string[]) =>
-    mine.find((e) => e.packetId === p.id && kinds.includes(e.kind))?.timestamp;
+    mine.find((e) => e.packetId === p.id && kinds.includes(e.kind) && e.timestamp >= since)?.timestamp;
   const sent = p.sentAt ?? first(['ps', 'pr']);
   const viewed = first(['pv']);
   const signatureImages: TCertificateInput['signatureImages'] = [];
@@ -152,6 +155,16 @@ export async function certificateInput(
     }),
     signatureImages,
     events,
+    ...(p.handovers?.length
+      ? {
+          handovers: p.handovers.map((h) => ({
+            from: identityLabel(h.from),
+            to: identityLabel(h.to),
+            reason: h.reason,
+            at: h.at,
+          })),
+        }
+      : {}),
     chainHead: input.chainHead,
     isTest: b.isTest,
     issuedAt: input.issuedAt,

@@ -7,7 +7,7 @@
 // and the Certificates of Evidence, nothing more (no tokens, codes or secrets).
 import * as z from 'zod';
 import { CHAIN_START, eventHash } from '../bundles/audit-chain';
-import type { TBundle, TBundleEvent, TDocument } from '../bundles/bundle';
+import type { TBundle, TBundleEvent, TDocument, TPacket, TSignerIdentity } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 import { authOf } from './certificate-input';
@@ -19,6 +19,7 @@ export const EVIDENCE_RECORD_FORMAT = 'open-esign evidence record';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const time = z.string().min(1);
+const ZIdentity = z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable() });
 
 export const ZEvidenceRecord = z
   .object({
@@ -78,6 +79,18 @@ export const ZEvidenceRecord = z
             .describe(
               "Signed in person on the host's device (deliver_via kiosk, this service's own): who hosted and on which device; null otherwise.",
             ),
+          handovers: z
+            .array(
+              z.object({
+                from: ZIdentity,
+                to: ZIdentity,
+                reason: z.string(),
+                at: time,
+              }),
+            )
+            .describe(
+              'Each time a signer of this packet handed it to another person, oldest first: who, to whom, why and when. The signer above is the last one it was handed to.',
+            ),
         }),
       )
       .describe('Each signer and how they were authenticated.'),
@@ -107,6 +120,8 @@ export const ZEvidenceRecord = z
 
 export type TEvidenceRecord = z.infer<typeof ZEvidenceRecord>;
 
+const identityOf = (s: TSignerIdentity) => ({ name: s.name, email: s.email ?? null, phone: s.phone ?? null });
+
 /** The record of `doc`'s final file, from what the document worker has read for the bundle. */
 export function evidenceRecord(input: {
   bundle: TBundle;
@@ -118,8 +133,14 @@ export function evidenceRecord(input: {
   issuedAt: string;
 }): TEvidenceRecord {
   const { bundle: b } = input;
-  const viewed = (packetId: string) =>
-    input.events.find((e) => e.packetId === packetId && e.kind === EVENT_KINDS.viewed.code)?.timestamp;
+  // A packet handed on: its last signer's opening, not an earlier signer's.
+  const viewed = (p: TPacket) =>
+    input.events.find(
+      (e) =>
+        e.packetId === p.id &&
+        e.kind === EVENT_KINDS.viewed.code &&
+        e.timestamp >= (p.handovers?.at(-1)?.at ?? ''),
+    )?.timestamp;
   const docOf = (d: TDocument) => ({ key: d.key, name: d.name, original_sha256: d.sha256 });
   return {
     format: EVIDENCE_RECORD_FORMAT,
@@ -139,13 +160,19 @@ export function evidenceRecord(input: {
       const record = input.records.find((r) => r.packetId === p.id);
       return {
         ...signerSummary(p),
-        authentication: authOf(p, record, viewed(p.id)).map((a) => ({
+        authentication: authOf(p, record, viewed(p)).map((a) => ({
           method: a.method,
           result: a.result,
           at: a.at,
           detail: a.detail ?? null,
         })),
         in_person: inPersonOf(record),
+        handovers: (p.handovers ?? []).map((h) => ({
+          from: identityOf(h.from),
+          to: identityOf(h.to),
+          reason: h.reason,
+          at: h.at,
+        })),
       };
     }),
     audit_trail: {

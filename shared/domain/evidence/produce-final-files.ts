@@ -5,7 +5,7 @@ import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { markDocsReady } from '../bundles/lifecycle/transitions';
 import { currentValue } from '../signing/field-access';
-import { type TSigningRecord, valueKey } from '../signing/signing-record';
+import { currentRecords, type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
 import { certificateInput } from './certificate-input';
 import { EvidenceInputError, type TEvidenceDeps, type TJobOutcome } from './evidence-deps';
@@ -78,7 +78,8 @@ function readingOnce(blobs: Pick<TBlobStore, 'get'>): { blobs: Pick<TBlobStore, 
 async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Promise<TBundleFilesRecord> {
   const [documents, records, events] = await Promise.all([
     deps.bundles.documents(b),
-    deps.records.all(b.accountId, b.id),
+    // Records an earlier signer left before handing a packet on count as empty.
+    deps.records.all(b.accountId, b.id).then((all) => currentRecords(all, b)),
     deps.bundles.events(b),
   ]);
   const chain = verifyChain(events, b.chainHead);

@@ -1,6 +1,7 @@
 import { verifyChain } from '../bundles/audit-chain';
 import { bundleAt } from '../bundles/expiry';
 import { isFinished } from '../bundles/lifecycle/status';
+import { currentRecords } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
 import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
 import { evidenceObjectKeys, type TInterimFile } from './evidence-files';
@@ -24,7 +25,8 @@ export async function produceInterimFiles(
   if (isFinished(status)) return { kind: 'done', detail: `the bundle is "${status}": no interim files` };
   const [documents, records, events] = await Promise.all([
     deps.bundles.documents(b),
-    deps.records.all(b.accountId, b.id),
+    // Records an earlier signer left before handing a packet on count as empty.
+    deps.records.all(b.accountId, b.id).then((all) => currentRecords(all, b)),
     deps.bundles.events(b),
   ]);
   const chain = verifyChain(events, b.chainHead);

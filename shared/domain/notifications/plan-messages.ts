@@ -144,6 +144,11 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
     ? t('message.reminderSubject', { subject: signingSubject(bundle, lang) })
     : signingSubject(bundle, lang);
   const to = packet.email;
+  // A packet handed on: the new signer learns who asked them to sign instead, and why.
+  const handover = packet.handovers?.at(-1);
+  const handedOn = handover
+    ? [t('message.handedOn', { name: oneLine(handover.from.name, 100), reason: handover.reason })]
+    : [];
   return {
     messages: [
       {
@@ -161,7 +166,7 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
               subject,
               ...emailLanguage(lang),
               ...(packet.name ? { greeting: t('message.hello', { name: oneLine(packet.name, 100) }) } : {}),
-              paragraphs: [...(reminder ? [t('message.reminderLine', { label })] : []), message],
+              paragraphs: [...(reminder ? [t('message.reminderLine', { label })] : []), message, ...handedOn],
               button: { label: t('message.reviewAndSign'), url: link!.url },
               footer: [
                 bundle.requesterEmail

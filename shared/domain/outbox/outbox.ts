@@ -30,6 +30,7 @@ export const WEBHOOK_TYPE_OF_KIND: Readonly<Record<string, TWebhookEventType>> =
   pv: 'packet_viewed',
   pc: 'packet_complete',
   pd: 'packet_declined',
+  ra: 'packet_reassigned',
 };
 
 /**

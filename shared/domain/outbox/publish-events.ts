@@ -3,7 +3,7 @@ import type { TQueue } from '../../ports/queue';
 import type { TClock } from '../../ports/system';
 import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TSubscribableEventType } from '../../schemas/vocabulary';
-import type { TBundle } from '../bundles/bundle';
+import type { TBundle, TSignerIdentity } from '../bundles/bundle';
 import type { TWebhook } from '../webhooks/webhook';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TWebhookJob } from './jobs';
@@ -19,15 +19,26 @@ export type TPublishDeps = {
 
 /**
  * The call's `payload` object: `bundle_id`, and `packet_id` for packet events
- * (docs/api-decisions.md, Webhooks); `custom_key` is added so integrators can match the bundle to their own record without
- * another request.
+ * (docs/api-decisions.md, Webhooks); `custom_key` is added so integrators can match the bundle to
+ * their own record without another request. packet_reassigned also says who handed the packet to
+ * whom and why (`from`, `to`: name, email, phone; `reason`).
  */
-function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, string> {
+function payloadOf(bundle: TBundle, entry: TOutboxEntry): Record<string, unknown> {
   return {
     bundle_id: bundle.id,
     ...(entry.packetId ? { packet_id: entry.packetId } : {}),
     ...(bundle.customKey ? { custom_key: bundle.customKey } : {}),
+    ...(entry.type === 'packet_reassigned' ? handoverPayload(bundle, entry) : {}),
   };
+}
+
+const signerPayload = (s: TSignerIdentity) => ({ name: s.name, email: s.email ?? '', phone: s.phone ?? '' });
+
+/** The handover the entry records: the packet's, made at the entry's moment. */
+function handoverPayload(bundle: TBundle, entry: TOutboxEntry) {
+  const handovers = bundle.packets.find((p) => p.id === entry.packetId)?.handovers ?? [];
+  const h = handovers.find((x) => x.at === entry.date) ?? handovers.at(-1);
+  return h ? { from: signerPayload(h.from), to: signerPayload(h.to), reason: h.reason } : {};
 }
 
 /**

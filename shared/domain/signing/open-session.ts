@@ -8,6 +8,7 @@ import { hostLabel, type TInPerson } from './in-person';
 import {
   cannotSign,
   changeSigner,
+  heldBy,
   IN_PERSON_ENDED,
   loadSigner,
   saveStep,
@@ -41,6 +42,9 @@ export async function openSession(
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
     throw new NotFoundError('This signing link is not valid or has expired.');
   }
+  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
+  // A link of a signer who handed the packet on opens nothing, as an unknown one.
+  if (!heldBy(link, ctx.packet)) throw new NotFoundError('This signing link is not valid or has expired.');
   const at = now.toISOString();
   const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
   if (singleUse && !(await deps.tokens.consume(hash, at))) {
@@ -60,9 +64,9 @@ export async function openSession(
     kind: 'session',
     expires,
     ...(link.kiosk ? { kiosk: link.kiosk } : {}),
+    ...(link.generation ? { generation: link.generation } : {}),
   });
 
-  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;

@@ -1,9 +1,9 @@
 import type { TAccountStore } from '../../ports/accounts';
 import type { TBundleStore } from '../../ports/bundles';
 import type { TBlobStore } from '../../ports/files';
-import type { TSigningRecordStore, TSigningTokenStore } from '../../ports/signing';
+import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../../ports/signing';
 import type { TClock } from '../../ports/system';
-import type { TBundle, TPacket } from '../bundles/bundle';
+import { signerGeneration, type TBundle, type TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';
 import {
@@ -21,7 +21,7 @@ import {
 import { ConflictError, GoneError, NotFoundError, SigningSessionError } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
-import { emptyRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
+import { currentRecords, emptyRecord, heldRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
   bundles: TBundleStore;
@@ -98,19 +98,43 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
 export const IN_PERSON_ENDED = 'This in-person signing session has ended. Hand the device back to its host.';
 
 /**
- * The signer a session belongs to; 401 when the session is unknown or over. A session opened in
- * person (a kiosk link) ends for good, 410, once its signer can no longer sign: whoever holds the
- * device next cannot read or change anything through it.
+ * Whether a link or session still belongs to its packet's signer: one issued before the packet
+ * was handed to another person (an earlier generation) opens nothing.
  */
-export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
+export const heldBy = (token: Pick<TSigningToken, 'generation'>, packet: Pick<TPacket, 'handovers'>) =>
+  (token.generation ?? 0) === signerGeneration(packet);
+
+/**
+ * A session's token and its signer, whoever holds the packet now; 401 when the session is
+ * unknown or over. Only a handover's retry reads a session its own handover ended.
+ */
+export async function sessionSigner(
+  deps: TSigningDeps,
+  session: string | undefined,
+): Promise<{ token: TSigningToken; signer: TSignerContext }> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }
-  const ctx = await loadSigner(deps, token.accountId, token.bundleId, token.packetId);
-  if (token.kiosk && cannotSign(ctx.bundle, ctx.packet, ctx.now)) throw new GoneError(IN_PERSON_ENDED);
-  return ctx;
+  return { token, signer: await loadSigner(deps, token.accountId, token.bundleId, token.packetId) };
+}
+
+/**
+ * The signer a session belongs to; 401 when the session is unknown or over, or its signer handed
+ * the packet to someone else. A session opened in person (a kiosk link) ends for good, 410, once
+ * its signer can no longer sign: whoever holds the device next cannot read or change anything
+ * through it.
+ */
+export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
+  const { token, signer } = await sessionSigner(deps, session);
+  if (!heldBy(token, signer.packet))
+    throw new SigningSessionError(
+      'You handed these documents to someone else; this link no longer opens them.',
+    );
+  if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now))
+    throw new GoneError(IN_PERSON_ENDED);
+  return signer;
 }
 
 export async function loadSigner(
@@ -129,7 +153,7 @@ export async function loadSigner(
   return {
     bundle,
     packet,
-    record: record ?? emptyRecord(accountId, bundleId, packetId),
+    record: heldRecord(record ?? emptyRecord(accountId, bundleId, packetId), packet),
     stored: record !== undefined,
     now: deps.clock.now(),
   };
@@ -176,9 +200,10 @@ export function refuseUnlessSigning(ctx: Pick<TSignerContext, 'bundle' | 'packet
  * newer than the table's). The others are read once per call and kept on the context.
  */
 export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
-  ctx.others ??= (await deps.records.all(ctx.bundle.accountId, ctx.bundle.id)).filter(
-    (r) => r.packetId !== ctx.packet.id,
-  );
+  ctx.others ??= currentRecords(
+    await deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
+    ctx.bundle,
+  ).filter((r) => r.packetId !== ctx.packet.id);
   return [...ctx.others, ctx.record];
 }
 

@@ -1,5 +1,6 @@
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
+import { mayHandOn } from '../bundles/bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
@@ -100,6 +101,8 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
       status: packet.status,
     },
     can_sign: reason === null,
+    // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
+    can_reassign: showDocuments && !!packet.allowReassign && !ctx.record.consentAt && mayHandOn(packet),
     reason,
     auth: { required, passed, sms_phone_hint: maskPhone(packet.phone) },
     documents,

@@ -1,5 +1,7 @@
 // A signer's side of a bundle, one record per packet, kept apart from the bundle item so that
 // hundreds of field values never weigh on it. Written conditionally on `version`.
+
+import { signerGeneration, type TBundle, type TPacket } from '../bundles/bundle';
 import type { TInPerson } from './in-person';
 
 /** A field's value as this signer left it, with who, when and from where. */
@@ -61,6 +63,11 @@ export interface TSigningRecord {
   language?: string;
   /** Signed in person (deliver_via kiosk): the host and device of the latest kiosk link opened. */
   inPerson?: TInPerson;
+  /**
+   * The packet's signer generation this record belongs to (absent: 0). After a handover the
+   * values, checks and consent of the earlier signer no longer count (heldRecord).
+   */
+  generation?: number;
   version: number;
 }
 
@@ -71,4 +78,32 @@ export const valueKey = (docKey: string, fieldKey: string) => `${docKey}/${field
 
 export function emptyRecord(accountId: string, bundleId: string, packetId: string): TSigningRecord {
   return { accountId, bundleId, packetId, values: {}, auth: {}, steps: [], version: 0 };
+}
+
+/**
+ * The record as the packet's current signer holds it. One an earlier signer left before handing
+ * the packet on counts as empty: their values, identity checks, consent and language are not the
+ * new signer's. Its step log (the earlier signer's steps, ending with the handover) stays as
+ * evidence, and its version, so the next save replaces it conditionally.
+ */
+export function heldRecord(record: TSigningRecord, packet: Pick<TPacket, 'handovers'>): TSigningRecord {
+  const generation = signerGeneration(packet);
+  if ((record.generation ?? 0) === generation) return record;
+  return {
+    ...emptyRecord(record.accountId, record.bundleId, record.packetId),
+    steps: record.steps,
+    generation,
+    version: record.version,
+  };
+}
+
+/** Every record of the bundle as its packet's current signer holds it (heldRecord). */
+export function currentRecords(
+  records: TSigningRecord[],
+  bundle: Pick<TBundle, 'packets'>,
+): TSigningRecord[] {
+  return records.map((r) => {
+    const packet = bundle.packets.find((p) => p.id === r.packetId);
+    return packet ? heldRecord(r, packet) : r;
+  });
 }

@@ -31,6 +31,8 @@ export const ZPacketResponseSchema = z
     signing_complete_redirect: z.string(),
     // This service's own field: the signer's language as the sender set it (an IETF tag).
     language: nullableText,
+    // This service's own field: whether the signer may hand their packet to another person.
+    allow_reassign: z.boolean(),
   })
   .meta({ id: 'Packet' });
 

@@ -65,8 +65,11 @@ export const ZWebhookDeliveryResponseSchema = ZWebhookEventResponseSchema.omit({
 /**
  * The JSON body of a call to a receiver (a webhook with `json` false gets the same keys
  * form-encoded, the payload as JSON text). Bundle events carry the bundle, and the packet and
- * custom key where there is one; document template events carry the template.
+ * custom key where there is one; document template events carry the template; packet_reassigned
+ * also who handed the packet to whom (`from`, `to`) and why.
  */
+const ZSignerOfCall = z.object({ name: z.string(), email: z.string(), phone: z.string() });
+
 export const ZWebhookCallSchema = z
   .object({
     event_id: z.string(),
@@ -78,6 +81,9 @@ export const ZWebhookCallSchema = z
       packet_id: z.string().optional(),
       custom_key: z.string().optional(),
       template_id: z.string().optional(),
+      from: ZSignerOfCall.optional(),
+      to: ZSignerOfCall.optional(),
+      reason: z.string().optional(),
     }),
   })
   .meta({ id: 'WebhookCall' });

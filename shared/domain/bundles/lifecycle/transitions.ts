@@ -5,7 +5,7 @@
 // newer state. Who signs next and how open signers are closed are written once, here.
 import { ConflictError } from '../../errors';
 import { event } from '../audit-event';
-import type { TBundle, TBundleError, TBundleEvent, TPacket } from '../bundle';
+import type { TBundle, TBundleError, TBundleEvent, THandover, TPacket, TSignerIdentity } from '../bundle';
 import { signsWithSender } from '../delivery';
 import { bundleAt } from '../expiry';
 import {
@@ -176,4 +176,67 @@ export function fail(b: TBundle, at: string, error: TBundleError, errors: TBundl
 export function markDocsReady(b: TBundle, at: string, detail: string, errors: TBundleError[]): TBundle {
   if (b.docsReady || !isBundleComplete(b.status)) return b;
   return { ...b, docsReady: true, errors, events: [...b.events, event('docsReady', at, undefined, detail)] };
+}
+
+/** A signer as the audit trail names them: `Name <email>`, else `Name (phone)`. */
+export function identityLabel(s: TSignerIdentity): string {
+  if (s.email) return `${s.name} <${s.email}>`;
+  return s.phone ? `${s.name} (${s.phone})` : s.name;
+}
+
+const sameHandover = (a: THandover, b: THandover) =>
+  JSON.stringify([a.from, a.to, a.reason]) === JSON.stringify([b.from, b.to, b.reason]);
+
+/**
+ * A signer handed their packet to another person: the packet names the new signer (their
+ * Person, their email or phone, delivered by email if they have one, else by SMS), its signer
+ * generation moves on (so the earlier signer's links and sessions stop working), and the new
+ * signer is sent the request (`se`, `ps`) after the `ra` event. `generation` is the one the
+ * handing signer held: a packet already handed on from it is left as it is when the handover is
+ * this very one (a retried request), else refused. `check` refuses a signer who may not sign.
+ */
+export function reassign(
+  b: TBundle,
+  packetId: string,
+  generation: number,
+  handover: THandover,
+  personId: string,
+  check: (p: TPacket) => void,
+): TBundle {
+  const p = b.packets.find((x) => x.id === packetId)!;
+  const done = p.handovers ?? [];
+  if (done.length === generation + 1 && sameHandover(done[generation]!, handover)) return b;
+  if (done.length !== generation) throw new ConflictError('This packet was already handed to someone else.');
+  check(p);
+  const { to } = handover;
+  const next: TPacket = {
+    ...p,
+    name: to.name,
+    personId,
+    deliverVia: to.email ? 'email' : 'phone',
+    status: PACKET.sent,
+    sentAt: handover.at,
+    handovers: [...done, handover],
+    // The new signer always gets their link from the service: the sender may not know them.
+    // What the sender suppressed beyond the request stays suppressed.
+    suppressAll: false,
+    suppressSigning: false,
+    suppressDocsReady: p.suppressAll || p.suppressDocsReady,
+    suppressReminder: p.suppressAll || p.suppressReminder,
+  };
+  delete next.email;
+  delete next.phone;
+  delete next.lastAccessedAt;
+  if (to.email) next.email = to.email;
+  if (to.phone) next.phone = to.phone;
+  const detail = `${identityLabel(handover.from)} to ${identityLabel(to)}: ${handover.reason}`;
+  return {
+    ...b,
+    packets: b.packets.map((x) => (x.id === packetId ? next : x)),
+    events: [
+      ...b.events,
+      event('reassigned', handover.at, packetId, detail),
+      event('packetSent', handover.at, packetId, to.name),
+    ],
+  };
 }

@@ -1,0 +1,277 @@
+// Letting someone else sign, in a real headless Chromium against the whole local runtime: Ann opens
+// her emailed link, hands the packet to Carol through the dialog, her link then opens nothing;
+// Carol opens the link she is emailed and signs; the bundle completes and Carol's Certificate of
+// Evidence (read with pdftotext) records the handover. Screenshots go to test-artifacts/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
+import type { TRuntime } from '../../infra/local/runtime';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { aPdfB64 } from '../helpers/bundles';
+import { textOf } from '../helpers/poppler';
+import { eventually } from '../helpers/receiver';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+const STEP_TIMEOUT = 120_000;
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let browser: Browser;
+let b64: string;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  b64 = await aPdfB64();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+const linkIn = async (address: string) => {
+  const mail = await eventually(
+    async () =>
+      (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
+        (m): m is TMailboxEmail => m.kind === 'email' && m.to.includes(address),
+      ),
+    15_000,
+    `an email to ${address}`,
+  );
+  const link = new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`).exec(mail.text)?.[0];
+  expect(link, mail.text).toBeDefined();
+  return link!;
+};
+
+async function openPage(url: string) {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(url);
+  return { page, context, problems };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+
+/** WCAG 2.2 A and AA rules axe checks, on the page as it stands: the rule ids of what fails. */
+const violations = async (page: Page) =>
+  (
+    await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze()
+  ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+
+describe.runIf(runBrowser)('letting someone else sign', () => {
+  it(
+    'Ann hands her packet to Carol, her link dies, Carol signs and the certificate records the handover',
+    async () => {
+      const u = Date.now().toString(36);
+      const ann = `ann-${u}@example.com`;
+      const carol = `carol-${u}@example.com`;
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'Office lease',
+          packets: [{ key: 'ann', name: 'Ann Lee', email: ann, allow_reassign: true }],
+          documents: [
+            {
+              key: 'lease',
+              file_b64: b64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  label: 'Tenant signature',
+                  page: 1,
+                  x: 10,
+                  y: 70,
+                  w: 30,
+                  h: 6,
+                  editors: ['ann'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const bundleId = created.body.id as string;
+      const annLink = await linkIn(ann);
+
+      // Ann: the finish card offers the handover; the dialog checks what she types.
+      const a = await openPage(annLink);
+      await a.page.getByRole('heading', { name: 'Office lease' }).waitFor();
+      await a.page.getByRole('button', { name: 'Let someone else sign' }).click();
+      const dialog = a.page.getByRole('dialog', { name: 'Let someone else sign' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Hand on' }).click();
+      await dialog.getByText('Enter the name of the person who will sign.').waitFor();
+      await dialog.getByLabel('Their full name').fill('Carol Diaz');
+      await dialog.getByRole('button', { name: 'Hand on' }).click();
+      await dialog.getByText('Enter an email address or a mobile number.').waitFor();
+      await dialog.getByLabel('Their mobile number').fill('555-0100');
+      await dialog.getByRole('button', { name: 'Hand on' }).click();
+      await dialog.getByText('Enter the mobile number with its country code, beginning with +.').waitFor();
+      await dialog.getByLabel('Their mobile number').fill('');
+      // Herself: the service refuses, the dialog says so in the page's words.
+      await dialog.getByLabel('Their email address').fill(ann);
+      await dialog
+        .getByLabel('Why should they sign instead of you?')
+        .fill('Carol signs leases for our firm.');
+      await dialog.getByRole('button', { name: 'Hand on' }).click();
+      await dialog
+        .getByText('Name someone other than yourself who does not already sign these documents.')
+        .waitFor();
+      await dialog.getByLabel('Their email address').fill(carol);
+      await shot(a.page, 'reassign-1-dialog.png');
+      // The dialog with an error shown, and the end page, pass WCAG 2.2 AA as axe checks it.
+      expect(await violations(a.page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Hand on' }).click();
+      await a.page.getByRole('heading', { name: 'Handed to Carol Diaz' }).waitFor();
+      await a.page.getByText('We sent Carol Diaz a link to sign “Office lease”.', { exact: false }).waitFor();
+      await shot(a.page, 'reassign-2-handed-on.png');
+      expect(await violations(a.page)).toEqual([]);
+      // Her link now opens only the page saying it was handed on.
+      await a.page.reload();
+      await a.page.getByText('This signing link was handed to someone else', { exact: false }).waitFor();
+      await shot(a.page, 'reassign-3-old-link.png');
+      // The only failed loads: the refused handover to herself, and the dead link's page.
+      expect(a.problems.map((p) => /status of (\d+)/.exec(p)?.[1] ?? p)).toEqual(['400', '404']);
+      await a.context.close();
+
+      // Carol: her own emailed link, her name, nothing of Ann's; she signs.
+      const c = await openPage(await linkIn(carol));
+      await c.page.getByRole('heading', { name: 'Office lease' }).waitFor();
+      await c.page.getByText('asked you, Carol Diaz', { exact: false }).waitFor();
+      await c.page.locator('.field.k-sig button').click();
+      await c.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+      await c.page.getByRole('tab', { name: 'Type' }).click();
+      await c.page.getByRole('textbox', { name: 'Your full name' }).fill('Carol Diaz');
+      await c.page.getByRole('button', { name: 'Apply signature' }).click();
+      await c.page.locator('.field.k-sig .typed', { hasText: 'Carol Diaz' }).waitFor();
+      await c.page.getByLabel(/I agree to sign these documents electronically/).check();
+      await c.page.getByRole('button', { name: 'Finish signing' }).click();
+      await c.page.getByRole('heading', { name: 'You’re done' }).waitFor();
+      await shot(c.page, 'reassign-4-new-signer-done.png');
+      expect(c.problems).toEqual([]);
+      await c.context.close();
+
+      // The bundle completes; Carol's certificate names her and says who handed it on, and why.
+      const done = await eventually(
+        async () => {
+          const b = (await call('GET', `/bundles/${bundleId}/`)).body;
+          return b.docs_ready || b.status === 'fa' ? b : undefined;
+        },
+        60_000,
+        'the final documents',
+      );
+      expect(done).toMatchObject({ status: 'co', docs_ready: true });
+      const files = (await call('GET', `/bundles/${bundleId}/files/`)).body as {
+        kind: string;
+        file_url: string;
+      }[];
+      const download = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+      const certificate = textOf(await download(files.find((f) => f.kind === 'certificate')!.file_url));
+      const flat = certificate.replace(/\s+/g, ' ');
+      expect(flat).toContain('Certificate of Evidence');
+      // The section of the handover (its table wraps long addresses), and the audit event by Ann.
+      expect(flat).toContain('HANDED ON From To Reason Time (UTC) Ann Lee');
+      expect(flat).toContain(
+        `Signer handed signing to someone else: Ann Lee <${ann}> to Carol Diaz <${carol}>: Carol signs leases for our firm. Ann Lee 127.0.0.1`,
+      );
+      expect(flat).toMatch(/Name Carol Diaz/);
+      const final = textOf(await download(files.find((f) => f.kind === 'final')!.file_url)).replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(final).toContain('Signer handed signing to someone else');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'on a phone in Arabic: the dialog fits the screen, reads right to left, and hands on by SMS',
+    async () => {
+      const created = await call('POST', '/bundles/', {
+        json: {
+          label: 'عقد الإيجار',
+          language: 'ar',
+          packets: [
+            {
+              key: 'ann',
+              name: 'Ann Lee',
+              email: 'ann@example.com',
+              deliver_via: 'embed',
+              allow_reassign: true,
+            },
+          ],
+          documents: [
+            {
+              key: 'lease',
+              file_b64: b64,
+              fields: [
+                {
+                  key: 'sig',
+                  kind: 'sig',
+                  page: 1,
+                  x: 10,
+                  y: 70,
+                  w: 30,
+                  h: 6,
+                  editors: ['ann'],
+                  required: true,
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const packetId = created.body.packets[0].id as string;
+      const embed = await call('POST', `/packets/${packetId}/embed_url/`);
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        locale: 'ar',
+      });
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      await page.goto(embed.body.url);
+      await page.getByRole('heading', { name: 'عقد الإيجار' }).waitFor();
+      await page.getByRole('button', { name: 'دع شخصًا آخر يوقّع' }).tap();
+      const dialog = page.getByRole('dialog', { name: 'دع شخصًا آخر يوقّع' });
+      await dialog.waitFor();
+      expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
+      const box = await dialog.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      await dialog.getByLabel('اسمه الكامل').fill('سارة أحمد');
+      await dialog.getByLabel('رقم هاتفه المحمول').fill('+971 50 123 4567');
+      await dialog.getByLabel('لماذا يجب أن يوقّع بدلًا منك؟').fill('سارة هي المفوَّضة بالتوقيع.');
+      await shot(page, 'reassign-phone-ar-dialog.png');
+      expect(await violations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'انقل المستندات' }).tap();
+      await page.getByRole('heading', { name: 'نُقلت إلى سارة أحمد' }).waitFor();
+      await shot(page, 'reassign-phone-ar-handed-on.png');
+      expect(problems).toEqual([]);
+      await context.close();
+      const packet = (await call('GET', `/packets/${packetId}/`)).body;
+      expect(packet).toMatchObject({
+        name: 'سارة أحمد',
+        phone: '+971 50 123 4567',
+        deliver_via: 'phone',
+        status: 'se',
+      });
+    },
+    STEP_TIMEOUT,
+  );
+});
