@@ -252,7 +252,14 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
           if (data) pad.fromData(data);
         }
       }
+      // The pad is sized once the dialog is laid out; a signer who already moved to Type (the
+      // arrow keys can be quicker than the first frame) stays there.
+      let moved = false;
+      tabs.addEventListener('keydown', () => {
+        moved = true;
+      });
       requestAnimationFrame(() => {
+        if (moved) return;
         select('draw');
         drawTab.focus();
       });
