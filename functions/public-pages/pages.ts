@@ -3,7 +3,7 @@
 // documents' PDFs for the page's viewer.
 
 import type { TConfig } from '../../shared/config';
-import type { TBrand } from '../../shared/domain/accounts/account';
+import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
@@ -135,18 +135,21 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
 
   /**
    * The language the signer reads (shared/i18n/languages.ts, signerLanguage): the one they chose
-   * on the page (their signing record), the packet's, the bundle's, else their browser's.
+   * on the page (their signing record), the packet's, the bundle's, the account's default, else
+   * their browser's.
    */
   function languageOf(
     req: TRequest,
     link: TSigningToken,
     bundle: TBundle | undefined,
     record: TSigningRecord | undefined,
+    account: TAccount | undefined,
   ) {
     return signerLanguage({
       chosen: record?.language,
       packet: bundle?.packets.find((p) => p.id === link.packetId)?.language,
       bundle: bundle?.language,
+      account: account?.language,
       acceptLanguage: req.header('accept-language'),
     });
   }
@@ -168,16 +171,17 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const message = { title: t('page.badLinkTitle'), text: t('page.badLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    // The signer's record only for a language they chose: read beside the bundle.
-    const [bundle, record] = await Promise.all([
+    // The signer's record and the account only for the language: read beside the bundle.
+    const [bundle, record, account] = await Promise.all([
       deps.bundles.get(link.accountId, link.bundleId),
       deps.records.get(link.accountId, link.bundleId, link.packetId),
+      deps.accounts.getAccount(link.accountId),
     ]);
     const [brand, ancestors] = await Promise.all([
       bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
       frameAncestorsOf(link),
     ]);
-    const lang = languageOf(req, link, bundle, record);
+    const lang = languageOf(req, link, bundle, record, account);
     const t = translator(lang);
     const html = shell({
       base,
