@@ -1,7 +1,7 @@
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
-import { GoneError, NotFoundError, ValidationError } from '../errors';
+import { GoneError, NotFoundError, said, ValidationError } from '../errors';
 import { hashToken, newToken } from '../tokens';
 import {
   cannotSign,
@@ -27,19 +27,22 @@ export async function openSession(
   client: TClient,
 ): Promise<{ session: string; expires: string; embedded: boolean }> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
-    throw new ValidationError('Invalid signing link.', [
-      { field: 'token', message: 'Not a signing link token.' },
-    ]);
+    throw said(
+      new ValidationError('Invalid signing link.', [
+        { field: 'token', message: 'Not a signing link token.', said: { key: 'errors.linkNotToken' } },
+      ]),
+      'errors.linkInvalid',
+    );
   }
   const hash = hashToken(token);
   const link = await deps.tokens.get(hash);
   const now = deps.clock.now();
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
-    throw new NotFoundError('This signing link is not valid or has expired.');
+    throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   }
   const at = now.toISOString();
   if (link.kind === 'embed' && !(await deps.tokens.consume(hash, at))) {
-    throw new GoneError('This signing link was already used. Ask for a new one.');
+    throw said(new GoneError('This signing link was already used. Ask for a new one.'), 'errors.linkUsed');
   }
   const session = newToken();
   const expires = new Date(
