@@ -96,7 +96,7 @@ function checksHtml(r: TPublicCheck, lang: TLanguage): string {
   if (!r.checks) return '';
   const t = translator(lang);
   // The verifier's sentences are English: marked so, on a page in another language.
-  const en = (text: string) => (lang === 'en' ? esc(text) : `<span lang="en">${esc(text)}</span>`);
+  const en = (text: string) => (lang === 'en' ? esc(text) : `<span lang="en" dir="ltr">${esc(text)}</span>`);
   const items = r.checks.checks
     .map(
       (c) =>
@@ -235,12 +235,14 @@ function showChecks(report) {
     label.textContent = M['status.' + c.status] || c.status;
     const title = document.createElement('span');
     title.lang = 'en';
+    title.dir = 'ltr';
     title.textContent = c.title;
     li.append(label, ' ', title);
     if (c.next && c.status !== 'pass') {
       const next = document.createElement('span');
       next.className = 'next';
       next.lang = 'en';
+      next.dir = 'ltr';
       next.textContent = c.next;
       li.append(document.createElement('br'), next);
     }

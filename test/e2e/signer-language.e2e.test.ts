@@ -107,3 +107,41 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
     STEP_TIMEOUT,
   );
 });
+
+describe.runIf(runBrowser)('the verify page in the visitor’s language', () => {
+  it(
+    'Arabic from the browser, right to left, its script’s verdict in Arabic; the menu switches to Japanese',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'ar' });
+      const page = await context.newPage();
+      const problems = watchProblems(page, { responses: true });
+      await page.goto(`${runtime.baseUrl}/verify`);
+      await page.getByRole('heading', { name: 'هل هذا المستند أصلي؟' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
+      // Mirrored: the page's name at the right of the bar, the language menu at its left.
+      const brand = await page.locator('.brand').boundingBox();
+      const menu = await page.locator('#language-select').boundingBox();
+      expect(brand!.x).toBeGreaterThan(menu!.x);
+
+      // The script checks the file in place and says so in the page's language.
+      await page.getByLabel('ملف PDF').setInputFiles({
+        name: 'lease.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(b64, 'base64'),
+      });
+      await page.getByRole('button', { name: 'تحقّق من الملف' }).click();
+      await page.getByText('لم تختم هذه الخدمة هذا الملف بعينه.').waitFor();
+      await page.getByRole('heading', { name: 'فحوص الملف نفسه' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'verify-ar.png'), fullPage: true });
+
+      await page.getByLabel('اللغة').selectOption('ja');
+      await page.getByRole('button', { name: 'تغيير اللغة' }).click();
+      await page.getByRole('heading', { name: 'この書類は本物ですか？' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      await page.screenshot({ path: join(ARTIFACTS, 'verify-ja.png') });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    STEP_TIMEOUT,
+  );
+});
