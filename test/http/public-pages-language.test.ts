@@ -270,6 +270,36 @@ describe('the signer API’s errors', () => {
     expect(wrong.body.errors[0]).toMatchObject({ field: 'code', message: 'رمز خاطئ؛ تبقّت 4 محاولات.' });
   });
 
+  it('a selfie that is no image, in Hebrew', async () => {
+    const b = await call('POST', '/bundles/', {
+      json: aBundle(
+        {
+          packets: [
+            {
+              key: 'ann',
+              name: 'Ann Lee',
+              email: 'ann@example.com',
+              deliver_via: 'embed',
+              auth_selfie: true,
+            },
+          ],
+        },
+        b64,
+      ),
+    });
+    expect(b.status, b.text).toBe(201);
+    const session = await openSession(sign, call, b.body.packets[0].id);
+    const res = await fetch(`${runtime.baseUrl}/sign/api/auth/selfie`, {
+      method: 'POST',
+      headers: { 'accept-language': 'he', 'x-signing-session': session, 'content-type': 'image/png' },
+      body: Buffer.from('hello'),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; message: string; errors: { message: string }[] };
+    expect(body).toMatchObject({ code: 'invalid', message: 'התמונה לא התקבלה.' });
+    expect(body.errors[0]!.message).toBe('בחרו תמונה בפורמט JPEG או PNG.');
+  });
+
   it('the sender’s API stays English whatever the caller asks for', async () => {
     const res = await call('GET', '/bundles/nope-nope/', { headers: { 'accept-language': 'ar' } });
     expect(res.status).toBe(404);
