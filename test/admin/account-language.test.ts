@@ -15,6 +15,8 @@ import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { embedToken } from '../helpers/signer';
 
 const STACK_TRACE = /\n\s+at /;
+/** Each command is a fresh Node process with tsx: several of them take long on a busy machine. */
+const CLI_TIMEOUT = 90_000;
 
 let dir: string;
 let runtime: TRuntime;
@@ -64,56 +66,70 @@ async function emailTo(address: string): Promise<TMailboxEmail> {
 }
 
 describe('set-language', () => {
-  it('stores a supported language in canonical form, and refuses others with a clear message', async () => {
-    expect(await adminOk(dir, 'set-language', '--account', accountId, '--language', 'PT-br')).toBe('pt-BR\n');
-    const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
-    expect(shown.account.language).toBe('pt-BR');
-    expect(await adminOk(dir, 'show-account', '--account', accountId)).toMatch(/Signer language\s+pt-BR/);
+  it(
+    'stores a supported language in canonical form, and refuses others with a clear message',
+    async () => {
+      expect(await adminOk(dir, 'set-language', '--account', accountId, '--language', 'PT-br')).toBe(
+        'pt-BR\n',
+      );
+      const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
+      expect(shown.account.language).toBe('pt-BR');
+      expect(await adminOk(dir, 'show-account', '--account', accountId)).toMatch(/Signer language\s+pt-BR/);
 
-    for (const [tag, message] of [
-      ['sv', /not supported\. Supported: en, es/],
-      ['not a tag', /IETF language tag/],
-    ] as const) {
-      const bad = await admin(dir, 'set-language', '--account', accountId, '--language', tag);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(message);
-      expect(bad.stderr).not.toMatch(STACK_TRACE);
-    }
-    const unknown = await admin(dir, 'set-language', '--account', 'nope', '--language', 'fr');
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('Account not found.');
-  });
+      for (const [tag, message] of [
+        ['sv', /not supported\. Supported: en, es/],
+        ['not a tag', /IETF language tag/],
+      ] as const) {
+        const bad = await admin(dir, 'set-language', '--account', accountId, '--language', tag);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toMatch(message);
+        expect(bad.stderr).not.toMatch(STACK_TRACE);
+      }
+      const unknown = await admin(dir, 'set-language', '--account', 'nope', '--language', 'fr');
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('Account not found.');
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('speaks to signers whose packet and bundle name none: the page before the browser, and messages', async () => {
-    await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
-    const plain = await create({ packets: [embedded] });
-    expect(await pageLanguage(plain.packets[0].id, 'ja')).toBe('fr');
+  it(
+    'speaks to signers whose packet and bundle name none: the page before the browser, and messages',
+    async () => {
+      await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
+      const plain = await create({ packets: [embedded] });
+      expect(await pageLanguage(plain.packets[0].id, 'ja')).toBe('fr');
 
-    // The bundle's and the packet's own language still win over the account's.
-    const own = await create({
-      language: 'de',
-      packets: [embedded, { ...embedded, key: 'kim', language: 'it' }],
-    });
-    expect(await pageLanguage(own.packets[0].id, 'ja')).toBe('de');
-    expect(await pageLanguage(own.packets[1].id, 'ja')).toBe('it');
+      // The bundle's and the packet's own language still win over the account's.
+      const own = await create({
+        language: 'de',
+        packets: [embedded, { ...embedded, key: 'kim', language: 'it' }],
+      });
+      expect(await pageLanguage(own.packets[0].id, 'ja')).toBe('de');
+      expect(await pageLanguage(own.packets[1].id, 'ja')).toBe('it');
 
-    await create({
-      label: 'Bail',
-      packets: [{ key: 'ann', name: 'Eve Roe', email: 'eve-language@example.com' }],
-    });
-    const mail = await emailTo('eve-language@example.com');
-    expect(mail.subject).toBe('À signer : Bail');
-    expect(mail.html).toContain('lang="fr"');
-  });
+      await create({
+        label: 'Bail',
+        packets: [{ key: 'ann', name: 'Eve Roe', email: 'eve-language@example.com' }],
+      });
+      const mail = await emailTo('eve-language@example.com');
+      expect(mail.subject).toBe('À signer : Bail');
+      expect(mail.html).toContain('lang="fr"');
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('"" clears it: the browser’s language again', async () => {
-    await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
-    const b = await create({ packets: [embedded] });
-    const cleared = await admin(dir, 'set-language', '--account', accountId, '--language', '');
-    expect(cleared).toMatchObject({ code: 0, stdout: '' });
-    expect(cleared.stderr).toContain('No default language');
-    const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
-    expect(shown.account).not.toHaveProperty('language');
-    expect(await pageLanguage(b.packets[0].id, 'ja')).toBe('ja');
-  });
+  it(
+    '"" clears it: the browser’s language again',
+    async () => {
+      await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
+      const b = await create({ packets: [embedded] });
+      const cleared = await admin(dir, 'set-language', '--account', accountId, '--language', '');
+      expect(cleared).toMatchObject({ code: 0, stdout: '' });
+      expect(cleared.stderr).toContain('No default language');
+      const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
+      expect(shown.account).not.toHaveProperty('language');
+      expect(await pageLanguage(b.packets[0].id, 'ja')).toBe('ja');
+    },
+    CLI_TIMEOUT,
+  );
 });
