@@ -88,7 +88,7 @@ function formPage(
     form.errors?.some((e) => e.field === field) ? tr(FIELD_MESSAGES[field]) : undefined;
   const input = (id: 'name' | 'email', label: string, type: string, autocomplete: string) => {
     const error = errorOf(id);
-    return `<p><label class="label" for="${id}">${label}</label>
+    return `<p><label class="label" for="${id}">${esc(label)}</label>
 <input class="input" id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
   };
   return `<!doctype html>
