@@ -9,7 +9,9 @@
 //   playwright-core) through a fresh embedded URL in a fresh browser context (cold cache, as a
 //   signer's first visit): from navigation start to the moment the first page frame gets the
 //   class `rendered` (pdf.js has drawn it), read from performance.now() inside the page by a
-//   MutationObserver installed before the page's own scripts run.
+//   MutationObserver installed before the page's own scripts run. Measured for a bundle in English
+//   and one in Arabic (right to left, its catalog loaded, Arabic words laid out), runs alternating,
+//   so the ratio of the two p50s says what a signer's language costs the first page.
 //
 // A wrong answer (a status, a page that did not render, an error thrown in the page) fails the run.
 
@@ -72,8 +74,10 @@ export interface TFirstPageFigures {
 
 export interface TSigningFigures {
   complete: TCompleteFigures;
-  /** null when there is no Chromium to run. */
+  /** The bundle in English; null when there is no Chromium to run. */
   firstPage: TFirstPageFigures | null;
+  /** The same document in a bundle in Arabic, measured alternately with the English one. */
+  firstPageAr: TFirstPageFigures | null;
   skipped?: string;
   failures: string[];
 }
@@ -227,11 +231,12 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
     const { api, signApi } = serviceClients(runtime.baseUrl, runtime.demo.apiKey, agent);
 
     /** A bundle with one embedded signer and one document; answers its packet's embedded URL. */
-    const embeddedBundle = async (label: string, pdfB64: string, fields: TBenchField[]) => {
+    const embeddedBundle = async (label: string, pdfB64: string, fields: TBenchField[], language = 'en') => {
       const created = answerOf(
         'POST /bundles/',
         await api('POST', '/bundles/', {
           label,
+          language,
           packets: [{ key: SIGNER, name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
           documents: [{ key: 'doc', file_b64: pdfB64, fields }],
         }),
@@ -309,7 +314,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
 
     // 2. First rendered page of a 20-page document.
     if (!existsSync(chromiumPath)) {
-      return { complete, firstPage: null, skipped: 'no chromium', failures };
+      return { complete, firstPage: null, firstPageAr: null, skipped: 'no chromium', failures };
     }
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
@@ -335,18 +340,17 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         editors: [SIGNER],
       },
     ];
-    const firstMs: number[] = [];
-    const dclMs: number[] = [];
-    const wallMs: number[] = [];
+    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[] };
+    const measured: Record<'en' | 'ar', TLanguageRuns> = {
+      en: { first: [], dcl: [], wall: [] },
+      ar: { first: [], dcl: [], wall: [] },
+    };
     let renderTimedOut = false;
-    for (let i = 0; i < renderWarmup + renderRuns; i++) {
-      if (Date.now() >= deadline) {
-        renderTimedOut = true;
-        break;
-      }
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    /** One page load of the document in a bundle in `language`, in a fresh context. */
+    const renderOnce = async (i: number, language: 'en' | 'ar', counted: boolean) => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
       try {
-        const url = await embeddedBundle(`Signing bench render ${i + 1}`, bigB64, bigFields);
+        const url = await embeddedBundle(`Signing bench render ${i + 1}`, bigB64, bigFields, language);
         await context.addInitScript(FIRST_RENDERED_PROBE);
         const page = await context.newPage();
         const pageErrors: string[] = [];
@@ -364,43 +368,57 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           const w = globalThis as unknown as {
             __benchFirstRendered?: number;
             performance: { getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[] };
+            document: { documentElement: { lang: string } };
           };
           return {
             first: w.__benchFirstRendered ?? Number.NaN,
             dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+            lang: w.document.documentElement.lang,
           };
         });
+        if (inPage.lang !== language) throw new Error(`the page speaks "${inPage.lang}", not "${language}"`);
         const frames = await page.locator('.page').count();
         if (frames !== renderPages)
           throw new Error(`the page shows ${frames} page frames, not ${renderPages}`);
         if (!Number.isFinite(inPage.first)) throw new Error('the in-page probe saw no rendered page');
         if (pageErrors.length > 0) throw new Error(`error in the page: ${pageErrors[0]}`);
-        if (i >= renderWarmup) {
-          firstMs.push(inPage.first);
-          dclMs.push(inPage.dcl);
-          wallMs.push(t1 - t0);
+        if (counted) {
+          measured[language].first.push(inPage.first);
+          measured[language].dcl.push(inPage.dcl);
+          measured[language].wall.push(t1 - t0);
         }
-      } catch (err) {
-        failures.push(`first page run ${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
-        break;
       } finally {
         await context.close();
       }
-    }
-    return {
-      complete,
-      firstPage: {
-        pages: renderPages,
-        pdfBytes: bigPdf.length,
-        warmup: renderWarmup,
-        browser: `Chromium ${browser.version()}`,
-        firstPage: timings(firstMs),
-        domContentLoadedP50Ms: timings(dclMs.filter(Number.isFinite)).p50Ms,
-        wallP50Ms: timings(wallMs).p50Ms,
-        timedOut: renderTimedOut,
-      },
-      failures,
     };
+    renders: for (let i = 0; i < renderWarmup + renderRuns; i++) {
+      // Alternating, so a busy moment of the machine weighs on both languages alike.
+      for (const language of ['en', 'ar'] as const) {
+        if (Date.now() >= deadline) {
+          renderTimedOut = true;
+          break renders;
+        }
+        try {
+          await renderOnce(i, language, i >= renderWarmup);
+        } catch (err) {
+          failures.push(
+            `first page run ${i + 1} (${language}): ${err instanceof Error ? err.message : String(err)}`,
+          );
+          break renders;
+        }
+      }
+    }
+    const figuresOf = (runs: TLanguageRuns): TFirstPageFigures => ({
+      pages: renderPages,
+      pdfBytes: bigPdf.length,
+      warmup: renderWarmup,
+      browser: `Chromium ${browser!.version()}`,
+      firstPage: timings(runs.first),
+      domContentLoadedP50Ms: timings(runs.dcl.filter(Number.isFinite)).p50Ms,
+      wallP50Ms: timings(runs.wall).p50Ms,
+      timedOut: renderTimedOut,
+    });
+    return { complete, firstPage: figuresOf(measured.en), firstPageAr: figuresOf(measured.ar), failures };
   } finally {
     await browser?.close();
     agent.destroy();
@@ -412,7 +430,14 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
 export const signingFailed = (f: TSigningFigures) =>
   f.failures.length > 0 ||
   f.complete.complete.runs === 0 ||
-  (f.firstPage !== null && f.firstPage.firstPage.runs === 0);
+  (f.firstPage !== null && f.firstPage.firstPage.runs === 0) ||
+  (f.firstPageAr !== null && f.firstPageAr.firstPage.runs === 0);
+
+/** Arabic's first-page p50 over English's: what the signer's language costs the first page. */
+export const arabicRatio = (f: TSigningFigures) =>
+  f.firstPage && f.firstPageAr && f.firstPage.firstPage.runs > 0
+    ? f.firstPageAr.firstPage.p50Ms / f.firstPage.firstPage.p50Ms
+    : null;
 
 /** The table `npm run bench` prints for signing. */
 export function signingReport(f: TSigningFigures): string {
@@ -436,11 +461,20 @@ export function signingReport(f: TSigningFigures): string {
     ),
     p
       ? row(
-          `first rendered page, ${p.pages}-page PDF`,
+          `first rendered page, ${p.pages}-page PDF, English`,
           p.firstPage,
           `${p.browser}, fresh context each, after ${p.warmup} warm-up${cut(p.timedOut)}`,
         )
       : [`  first rendered page`, '—', '—', '—', '—', `skipped: ${f.skipped ?? 'no chromium'}`],
+    ...(f.firstPageAr
+      ? [
+          row(
+            `first rendered page, ${f.firstPageAr.pages}-page PDF, Arabic`,
+            f.firstPageAr.firstPage,
+            `alternating with English; p50 Arabic/English ${arabicRatio(f)?.toFixed(2) ?? '—'}`,
+          ),
+        ]
+      : []),
   ];
   const out = [
     '',
@@ -495,6 +529,18 @@ export function signingJson(f: TSigningFigures) {
           wallP50Ms: round(p.wallP50Ms),
         }
       : null,
+    // The same document in a bundle in Arabic (right to left), runs alternating with the English.
+    firstRenderedPageAr: f.firstPageAr
+      ? {
+          language: 'ar',
+          runs: f.firstPageAr.firstPage.runs,
+          p50Ms: round(f.firstPageAr.firstPage.p50Ms),
+          p99Ms: round(f.firstPageAr.firstPage.p99Ms),
+          maxMs: round(f.firstPageAr.firstPage.maxMs),
+          domContentLoadedP50Ms: round(f.firstPageAr.domContentLoadedP50Ms),
+        }
+      : null,
+    firstRenderedPageRatioArEn: arabicRatio(f) === null ? null : round(arabicRatio(f)!, 2),
     failed: signingFailed(f),
   };
 }

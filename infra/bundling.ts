@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { copyPageAssets } from '../functions/public-pages/assets';
+import { copyLocales } from '../shared/i18n/catalogs';
 import { copyPdfFonts } from '../shared/pdf/fonts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,9 +42,18 @@ export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
  * bundle's cold start.
  */
 export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) => void>> = {
-  'public-pages': (outDir) => copyPageAssets(REPO_ROOT, outDir),
+  // The message catalogs are read beside the bundle too (shared/i18n/catalogs.ts), by every
+  // function that translates.
+  'public-pages': (outDir) => {
+    copyPageAssets(REPO_ROOT, outDir);
+    copyLocales(REPO_ROOT, outDir);
+  },
+  'notifications-worker': (outDir) => copyLocales(REPO_ROOT, outDir),
   // The fonts the evidence PDFs are drawn with (shared/pdf/fonts.ts reads them beside the bundle).
-  'document-worker': (outDir) => copyPdfFonts(REPO_ROOT, outDir),
+  'document-worker': (outDir) => {
+    copyPdfFonts(REPO_ROOT, outDir);
+    copyLocales(REPO_ROOT, outDir);
+  },
 };
 
 export interface TLambdaEntry {

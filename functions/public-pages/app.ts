@@ -27,6 +27,7 @@ import { uploadAttachment } from '../../shared/domain/signing/upload-attachment'
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { localizeSignerError } from './error-language';
 import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
@@ -181,5 +182,5 @@ export function buildPublicPagesHandler(
     }),
   ];
 
-  return createApiHandler(routes, telemetry, { anonymous: true, config });
+  return createApiHandler(routes, telemetry, { anonymous: true, config, localizeError: localizeSignerError });
 }

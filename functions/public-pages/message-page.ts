@@ -1,12 +1,19 @@
 // A page that only says something (a link that does not work, a limit reached): the signing pages'
 // style sheet, no script, a heading and a sentence. Shared by the public pages of the signing
-// function.
+// function; in the visitor's language when the caller gives one (visitor-language.ts), with the
+// language menu when it has a top bar.
+import type { TLanguage } from '../../shared/i18n/languages';
 import { signingAssets } from './assets';
 import { esc } from './html';
+import { htmlLangAttrs, languageMenuHtml } from './visitor-language';
 
 export interface TMessagePageOptions {
   /** A top bar naming the page (as the page the link would have opened shows it); none by default. */
   header?: string;
+  /** The language of the title and text, English by default (the sender's own pages). */
+  lang?: TLanguage;
+  /** The "skip to content" words in that language; with it, the top bar carries the language menu. */
+  skip?: string;
 }
 
 /** The whole HTML document; `base` is '' locally and `/<stage>` on API Gateway's own URL. */
@@ -17,13 +24,15 @@ export function messagePage(
   opts: TMessagePageOptions = {},
 ): string {
   const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
+  const lang = opts.lang ?? 'en';
+  const menu = opts.skip ? languageMenuHtml(lang) : '';
   const top = opts.header
-    ? `<a class="skip-link" href="#main">Skip to content</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.header)}</span></div></div></header>
+    ? `<a class="skip-link" href="#main">${esc(opts.skip ?? 'Skip to content')}</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.header)}</span></div>${menu}</div></header>
 `
     : '';
   return `<!doctype html>
-<html lang="en">
+<html ${htmlLangAttrs(lang)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -3,7 +3,7 @@
 // documents' PDFs for the page's viewer.
 
 import type { TConfig } from '../../shared/config';
-import type { TBrand } from '../../shared/domain/accounts/account';
+import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, heldBy, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
@@ -153,13 +153,15 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
 
   /**
    * The language the signer reads (shared/i18n/languages.ts, signerLanguage): the one they chose
-   * on the page (their signing record), the packet's, the bundle's, else their browser's.
+   * on the page (their signing record), the packet's, the bundle's, the account's default, else
+   * their browser's.
    */
   function languageOf(
     req: TRequest,
     link: TSigningToken,
     bundle: TBundle | undefined,
     record: TSigningRecord | undefined,
+    account: TAccount | undefined,
   ) {
     // The choice is the link's signer's: a record kept from before a handover is someone else's.
     const chosen = (record?.generation ?? 0) === (link.generation ?? 0) ? record?.language : undefined;
@@ -167,6 +169,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       chosen,
       packet: bundle?.packets.find((p) => p.id === link.packetId)?.language,
       bundle: bundle?.language,
+      account: account?.language,
       acceptLanguage: req.header('accept-language'),
     });
   }
@@ -188,15 +191,16 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const message = { title: t('page.badLinkTitle'), text: t('page.badLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    // The signer's record only for a language they chose: read beside the bundle.
-    const [bundle, record] = await Promise.all([
+    // The signer's record and the account only for the language: read beside the bundle.
+    const [bundle, record, account] = await Promise.all([
       deps.bundles.get(link.accountId, link.bundleId),
       deps.records.get(link.accountId, link.bundleId, link.packetId),
+      deps.accounts.getAccount(link.accountId),
     ]);
     const packet = bundle?.packets.find((p) => p.id === link.packetId);
     if (packet && !heldBy(link, packet)) {
       // The signer handed the packet to someone else: their link no longer opens it.
-      const lang = languageOf(req, link, bundle, record);
+      const lang = languageOf(req, link, bundle, record, account);
       const t = translator(lang);
       const message = { title: t('page.badLinkTitle'), text: t('page.handedOnLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
@@ -205,7 +209,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
       frameAncestorsOf(link),
     ]);
-    const lang = languageOf(req, link, bundle, record);
+    const lang = languageOf(req, link, bundle, record, account);
     const t = translator(lang);
     if (link.kiosk && link.usedAt && (!bundle || !packet || cannotSign(bundle, packet, deps.clock.now()))) {
       // In person and done: reloading or going back shows the hand-back screen, never the documents.

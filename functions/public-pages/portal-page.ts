@@ -2,6 +2,9 @@
 // signing is a public form. The page asks for a name and an email (plain HTML, no script); its
 // POST makes a bundle from the template for that person and answers 303 to an embedded signing
 // link, so they sign at once. Abuse limits: start-portal-signing.ts (PORTAL_LIMITS).
+// In the visitor's language (visitor-language.ts: their choice, the template role's language, the
+// account's default, their browser's); a language they chose is the packet's too, so the signing
+// page that follows speaks it.
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
@@ -19,9 +22,17 @@ import {
   startPortalSigning,
   type TPortalLimits,
 } from '../../shared/domain/envelope-templates/start-portal-signing';
-import { NotFoundError, type TFieldError, ThrottledError, ValidationError } from '../../shared/domain/errors';
+import {
+  NotFoundError,
+  type ServiceError,
+  type TFieldError,
+  ThrottledError,
+  ValidationError,
+} from '../../shared/domain/errors';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { translator } from '../../shared/i18n/catalogs';
+import { signerLanguage, supportedLanguage, type TLanguage } from '../../shared/i18n/languages';
 import type { TAccountStore, TPortalCounterStore } from '../../shared/ports/accounts';
 import type { TBundleStore } from '../../shared/ports/bundles';
 import type { TBlobStore } from '../../shared/ports/files';
@@ -31,6 +42,7 @@ import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
 import { securityHeaders } from './security-headers';
+import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
 
 export interface TPortalRouteDeps {
   db: DynamoDBDocumentClient;
@@ -55,16 +67,32 @@ interface TForm {
   message?: string;
 }
 
-function formPage(base: string, t: TEnvelopeTemplate, form: TForm = {}): string {
+/** A field's error in the visitor's words: the form's own two fields, each with one rule. */
+const FIELD_MESSAGES = { name: 'portal.nameMissing', email: 'sign.rules.email' } as const;
+
+/** What a refused start says to the visitor, in their language when it carries its key. */
+function messageOf(err: ServiceError, lang: TLanguage): string {
+  return err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
+}
+
+function formPage(
+  base: string,
+  t: TEnvelopeTemplate,
+  lang: TLanguage,
+  chosen: boolean,
+  form: TForm = {},
+): string {
   const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
-  const errorOf = (field: string) => form.errors?.find((e) => e.field === field)?.message;
+  const tr = translator(lang);
+  const errorOf = (field: 'name' | 'email') =>
+    form.errors?.some((e) => e.field === field) ? tr(FIELD_MESSAGES[field]) : undefined;
   const input = (id: 'name' | 'email', label: string, type: string, autocomplete: string) => {
     const error = errorOf(id);
-    return `<p><label class="label" for="${id}">${label}</label>
+    return `<p><label class="label" for="${id}">${esc(label)}</label>
 <input class="input" id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
   };
   return `<!doctype html>
-<html lang="en">
+<html ${htmlLangAttrs(lang)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -74,16 +102,17 @@ function formPage(base: string, t: TEnvelopeTemplate, form: TForm = {}): string 
 <link rel="stylesheet" href="${esc(css)}">
 </head>
 <body>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t.name)}</span></div></div></header>
-<main id="main" class="main"><section class="card" aria-labelledby="title">
+<a class="skip-link" href="#main">${esc(tr('page.skip'))}</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t.name)}</span></div>${languageMenuHtml(lang)}</div></header>
+<main id="main" class="main" tabindex="-1"><section class="card" aria-labelledby="title">
 <h1 id="title">${esc(t.name)}</h1>
 ${t.description ? `<p>${esc(t.description)}</p>` : ''}
-<p>Enter your name and email to open the documents and sign them now.</p>
+<p>${esc(tr('portal.intro'))}</p>
 ${form.message ? `<p class="verdict bad" role="alert">${esc(form.message)}</p>` : ''}
-<form id="portal-form" method="post" action="${esc(`${base}/portal/${t.id}`)}">
-${input('name', 'Your full name', 'text', 'name')}
-${input('email', 'Your email', 'email', 'email')}
-<p><button class="btn primary" type="submit">Continue to sign</button></p>
+<form id="portal-form" method="post" action="${esc(`${base}/portal/${t.id}${chosen ? `?lang=${lang}` : ''}`)}">
+${input('name', tr('portal.name'), 'text', 'name')}
+${input('email', tr('portal.email'), 'email', 'email')}
+<p><button class="btn primary" type="submit">${esc(tr('portal.continue'))}</button></p>
 </form>
 </section></main>
 </body>
@@ -91,8 +120,10 @@ ${input('email', 'Your email', 'email', 'email')}
 `;
 }
 
-const notFoundPage = (base: string) =>
-  messagePage(base, 'This link is not in use', 'Ask whoever sent it for a new one.');
+const notFoundPage = (base: string, lang: TLanguage) => {
+  const t = translator(lang);
+  return messagePage(base, t('portal.notInUseTitle'), t('portal.notInUseText'), { lang });
+};
 
 /** The smart link's page and its form post; `deps` are the signing Lambda's stores. */
 export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
@@ -129,6 +160,15 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
       throw err;
     }
   };
+  /** The visitor's language for the template's page: the role's and the account's come after their choice. */
+  const languageFor = async (req: TRequest, t: TEnvelopeTemplate): Promise<TLanguage> =>
+    signerLanguage({
+      chosen: req.query.get('lang'),
+      packet: t.signers[0]?.language,
+      account: (await deps.accounts.getAccount(t.accountId))?.language,
+      acceptLanguage: req.header('accept-language'),
+    });
+  const chosenOf = (req: TRequest) => supportedLanguage(req.query.get('lang'));
 
   return [
     {
@@ -140,12 +180,17 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
           await countPortalView(portal, req.client.ip, deps.limits ?? PORTAL_LIMITS);
         } catch (err) {
           if (!(err instanceof ThrottledError)) throw err;
-          return html(req, 429, messagePage(base, 'Too many requests', err.message), {
-            'Retry-After': String(err.retryAfterSeconds),
-          });
+          const lang = visitorLanguage(req);
+          return html(
+            req,
+            429,
+            messagePage(base, translator(lang)('portal.tooManyTitle'), messageOf(err, lang), { lang }),
+            { 'Retry-After': String(err.retryAfterSeconds) },
+          );
         }
         const t = await templateOr404(req);
-        return t ? html(req, 200, formPage(base, t)) : html(req, 404, notFoundPage(base));
+        if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
+        return html(req, 200, formPage(base, t, await languageFor(req, t), chosenOf(req) !== undefined));
       },
     },
     {
@@ -154,12 +199,15 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
       handler: async (req) => {
         const base = basePath(req);
         const t = await templateOr404(req);
-        if (!t) return html(req, 404, notFoundPage(base));
+        if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
+        const lang = await languageFor(req, t);
+        const chosen = chosenOf(req);
         const body = (req.body ?? {}) as { name?: unknown; email?: unknown };
         const form: TForm = {
           name: typeof body.name === 'string' ? body.name : '',
           email: typeof body.email === 'string' ? body.email : '',
         };
+        const page = (f: TForm) => formPage(base, t, lang, chosen !== undefined, f);
         try {
           const started = await startPortalSigning(
             portal,
@@ -168,6 +216,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
             req.client.ip,
             config.publicBaseUrl || `${req.url.origin}${base}`,
             deps.limits ?? PORTAL_LIMITS,
+            chosen,
           );
           return html(req, 303, '', { Location: started.url });
         } catch (err) {
@@ -175,9 +224,9 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
             err instanceof ValidationError &&
             err.fieldErrors.every((f) => f.field === 'name' || f.field === 'email')
           )
-            return html(req, 400, formPage(base, t, { ...form, errors: err.fieldErrors }));
+            return html(req, 400, page({ ...form, errors: err.fieldErrors }));
           if (err instanceof ThrottledError)
-            return html(req, 429, formPage(base, t, { ...form, message: err.message }), {
+            return html(req, 429, page({ ...form, message: messageOf(err, lang) }), {
               'Retry-After': String(err.retryAfterSeconds),
             });
           // The template no longer makes a valid bundle (a document template deleted since): the
@@ -187,14 +236,7 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
               templateId: t.id,
               errors: err.fieldErrors,
             });
-            return html(
-              req,
-              409,
-              formPage(base, t, {
-                ...form,
-                message: 'This form cannot start a signing right now. Tell whoever sent you the link.',
-              }),
-            );
+            return html(req, 409, page({ ...form, message: translator(lang)('portal.cannotStart') }));
           }
           throw err;
         }

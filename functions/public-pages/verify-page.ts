@@ -3,19 +3,23 @@
 // form (it works without JavaScript: the server answers the POST with the result page) and a
 // small script that posts the file to `/verify/api/check` and shows the JSON answer in place.
 // Only what is in the file itself and yes/no answers are shown (checkFile); never account data.
-// Below the verdict, the offline verifier's checks, in the words esign-verify prints them.
+// Below the verdict, the offline verifier's checks, in the words esign-verify prints them. The page
+// speaks the visitor's language (visitor-language.ts); the checks' own sentences stay English.
 
 import type { TConfig } from '../../shared/config';
-import { ValidationError } from '../../shared/domain/errors';
+import { said, ValidationError } from '../../shared/domain/errors';
 import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
+import type { TLanguage } from '../../shared/i18n/languages';
 import type { TBundleStore } from '../../shared/ports/bundles';
 import type { TEvidenceStore, TSealReader } from '../../shared/ports/evidence';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
 import { filesOf } from './uploads';
+import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
 
 export type TVerifyDeps = {
   bundles: TBundleStore;
@@ -31,79 +35,148 @@ const UPLOAD = { accept: ['upload', 'multipart'] as ('upload' | 'multipart')[], 
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/verify');
 
-const KIND_TEXT = { final: 'a final document', certificate: 'a Certificate of Evidence' } as const;
+/** The verdict's sentences, whole in each language (a kind is no word to put into a sentence). */
+const VERDICTS = {
+  ok: { final: 'verify.okFinal', certificate: 'verify.okCertificate' },
+  bad: { final: 'verify.badFinal', certificate: 'verify.badCertificate' },
+} as const;
 
-/** The verdict in words: shared by the server's result page and (as the same rules) the script. */
-function verdictOf(r: TPublicCheck): { ok: boolean; title: string; lines: [string, string][] } {
+/** A time as the page's language writes it (in UTC, as the service keeps time); as given if unreadable. */
+function timeIn(lang: TLanguage, iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
+/** The verdict in words, in `lang`: the server's result page; the script says the same from MESSAGES. */
+function verdictOf(
+  r: TPublicCheck,
+  lang: TLanguage,
+): { ok: boolean; title: string; lines: [string, string][] } {
+  const t = translator(lang);
   const lines: [string, string][] = [];
   if (r.seal) {
-    if (r.seal.signed_by) lines.push(['Sealed by', r.seal.signed_by]);
-    if (r.seal.signed_at) lines.push(['Sealed at', r.seal.signed_at]);
-    if (r.seal.reason) lines.push(['Reason', r.seal.reason]);
+    if (r.seal.signed_by) lines.push([t('verify.sealedBy'), r.seal.signed_by]);
+    if (r.seal.signed_at) lines.push([t('verify.sealedAt'), timeIn(lang, r.seal.signed_at)]);
+    if (r.seal.reason) lines.push([t('verify.reason'), r.seal.reason]);
     lines.push([
-      'Seal',
+      t('verify.seal'),
       r.sealed
-        ? 'intact: the signature holds over the whole file'
-        : `not intact${r.seal.problem ? ` (${r.seal.problem})` : r.seal.covers_whole_file ? '' : ' (the file was changed after sealing)'}`,
+        ? t('verify.sealIntact')
+        : r.seal.problem
+          ? t('verify.sealBrokenProblem', { problem: r.seal.problem })
+          : r.seal.covers_whole_file
+            ? t('verify.sealBroken')
+            : t('verify.sealChanged'),
     ]);
   } else {
-    lines.push(['Seal', 'none: the file carries no digital signature']);
+    lines.push([t('verify.seal'), t('verify.sealNone')]);
   }
   if (r.known) {
-    lines.push(['Audit trail', r.audit_trail_intact ? 'intact' : 'does not verify: its record was changed']);
+    lines.push([
+      t('verify.auditTrail'),
+      t(r.audit_trail_intact ? 'verify.auditIntact' : 'verify.auditBroken'),
+    ]);
   }
   lines.push(['SHA-256', r.sha256]);
   const ok = r.known && r.sealed && r.audit_trail_intact === true;
-  const title = ok
-    ? `This is ${KIND_TEXT[r.kind!]} sealed by this service, unchanged since it was sealed.`
-    : r.known
-      ? `This file was sealed by this service as ${KIND_TEXT[r.kind!]}, but it does not verify.`
-      : 'This exact file was not sealed by this service.';
+  const title = r.known ? t(VERDICTS[ok ? 'ok' : 'bad'][r.kind!]) : t('verify.unknown');
   return { ok, title, lines };
 }
 
-/** The offline verifier's checks, one line each as esign-verify prints them (same words, same order). */
-function checksHtml(r: TPublicCheck): string {
+/** Where the command's name goes in the note about the checks, marked up as code. */
+const COMMAND = '\u0000';
+
+/**
+ * The offline verifier's checks, one line each as esign-verify prints them (same order). The
+ * status is in the page's language; each check's own sentence is the verifier's, in English.
+ */
+function checksHtml(r: TPublicCheck, lang: TLanguage): string {
   if (!r.checks) return '';
+  const t = translator(lang);
+  // The verifier's sentences are English: marked so, on a page in another language.
+  const en = (text: string) => (lang === 'en' ? esc(text) : `<span lang="en" dir="ltr">${esc(text)}</span>`);
   const items = r.checks.checks
     .map(
       (c) =>
-        `<li class="check ${esc(c.status)}"><strong>${esc(c.status.toUpperCase())}</strong> ${esc(c.title)}${
-          c.next && c.status !== 'pass' ? `<br><span class="next">${esc(c.next)}</span>` : ''
+        `<li class="check ${esc(c.status)}"><strong>${esc(t(`verify.status.${c.status}`))}</strong> ${en(c.title)}${
+          c.next && c.status !== 'pass' ? `<br><span class="next">${en(c.next)}</span>` : ''
         }</li>`,
     )
     .join('');
-  return `<h2>Checks of the file itself</h2><p>The same checks <code>npx esign-verify</code> makes, without a trust list.</p><ul class="checks">${items}</ul>`;
+  const note = esc(t('verify.checksNote', { command: COMMAND })).replace(
+    COMMAND,
+    '<code>npx esign-verify</code>',
+  );
+  return `<h2>${esc(t('verify.checksTitle'))}</h2><p>${note}</p><ul class="checks">${items}</ul>`;
 }
 
-function resultHtml(r: TPublicCheck): string {
-  const v = verdictOf(r);
+function resultHtml(r: TPublicCheck, lang: TLanguage): string {
+  const v = verdictOf(r, lang);
   const rows = v.lines.map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`).join('');
-  return `<p class="verdict ${v.ok ? 'ok' : 'bad'}"><strong>${esc(v.title)}</strong></p><dl class="facts">${rows}</dl>${checksHtml(r)}`;
+  return `<p class="verdict ${v.ok ? 'ok' : 'bad'}"><strong>${esc(v.title)}</strong></p><dl class="facts">${rows}</dl>${checksHtml(r, lang)}`;
 }
 
-function page(base: string, result?: TPublicCheck, error?: string): string {
+/** The messages the script shows, in the page's language (it has no catalog of its own). */
+function scriptMessages(lang: TLanguage): Record<string, string> {
+  // As written in the catalog: the script fills the placeholders ({{problem}}, {{command}}) itself.
+  const raw = (key: string) =>
+    key.split('.').reduce<TCatalog | string>((node, k) => (node as TCatalog)[k]!, catalogOf(lang).verify!);
+  const keys = [
+    'okFinal',
+    'okCertificate',
+    'badFinal',
+    'badCertificate',
+    'unknown',
+    'sealedBy',
+    'sealedAt',
+    'reason',
+    'seal',
+    'sealIntact',
+    'sealBroken',
+    'sealBrokenProblem',
+    'sealChanged',
+    'sealNone',
+    'auditTrail',
+    'auditIntact',
+    'auditBroken',
+    'checksTitle',
+    'checksNote',
+    'checking',
+    'failed',
+    'status.pass',
+    'status.fail',
+    'status.warn',
+    'status.info',
+  ];
+  return Object.fromEntries(keys.map((k) => [k, String(raw(k))]));
+}
+
+function page(base: string, lang: TLanguage, result?: TPublicCheck, error?: string): string {
   const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
-  const shown = result ? resultHtml(result) : error ? `<p class="verdict bad">${esc(error)}</p>` : '';
+  const t = translator(lang);
+  const shown = result ? resultHtml(result, lang) : error ? `<p class="verdict bad">${esc(error)}</p>` : '';
   return `<!doctype html>
-<html lang="en" data-api="${esc(`${base}/verify/api`)}">
+<html ${htmlLangAttrs(lang)} data-api="${esc(`${base}/verify/api`)}" data-messages="${esc(JSON.stringify(scriptMessages(lang)))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Verify a sealed document</title>
+<title>${esc(t('verify.title'))}</title>
 <link rel="stylesheet" href="${esc(css)}">
 <script type="module" src="${esc(`${base}/verify/assets/verify.js`)}"></script>
 </head>
 <body>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">Verify a sealed document</span></div></div></header>
-<main id="main" class="main"><section class="card" aria-labelledby="title">
-<h1 id="title">Is this document genuine?</h1>
-<p>Choose a final document or a Certificate of Evidence (PDF) you received. Its fingerprint (SHA-256) is compared with the files this service sealed, and its digital seal is read. Only what the file itself says is shown; the file is not kept.</p>
-<form id="verify-form" method="post" action="${esc(`${base}/verify`)}" enctype="multipart/form-data">
-<p><label class="label" for="file">PDF file</label>
+<a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t('verify.title'))}</span></div>${languageMenuHtml(lang)}</div></header>
+<main id="main" class="main" tabindex="-1"><section class="card" aria-labelledby="title">
+<h1 id="title">${esc(t('verify.heading'))}</h1>
+<p>${esc(t('verify.intro'))}</p>
+<form id="verify-form" method="post" action="${esc(`${base}/verify?lang=${lang}`)}" enctype="multipart/form-data">
+<p><label class="label" for="file">${esc(t('verify.fileLabel'))}</label>
 <input class="input" id="file" name="file" type="file" accept="application/pdf,.pdf" required></p>
-<p><button class="btn primary" type="submit">Check the file</button></p>
+<p><button class="btn primary" type="submit">${esc(t('verify.submit'))}</button></p>
 </form>
 <div id="result" role="status" aria-live="polite">${shown}</div>
 </section></main>
@@ -112,12 +185,18 @@ function page(base: string, result?: TPublicCheck, error?: string): string {
 `;
 }
 
-/** The page's script: posts the chosen file to the check and shows the verdict (text only, no HTML). */
+/**
+ * The page's script: posts the chosen file to the check and shows the verdict (text only, no
+ * HTML), in the page's language: its messages come from the page (data-messages), the check's
+ * errors in the language it asks for (Accept-Language).
+ */
 const SCRIPT = `const root = document.documentElement;
 const api = root.dataset.api;
+const lang = root.lang || 'en';
+const M = JSON.parse(root.dataset.messages || '{}');
 const form = document.getElementById('verify-form');
 const out = document.getElementById('result');
-const KIND = { final: 'a final document', certificate: 'a Certificate of Evidence' };
+const fill = (text, name, value) => text.replace('{{' + name + '}}', value);
 function show(title, ok, lines) {
   out.replaceChildren();
   const p = document.createElement('p');
@@ -141,20 +220,29 @@ function show(title, ok, lines) {
 function showChecks(report) {
   if (!report) return;
   const h = document.createElement('h2');
-  h.textContent = 'Checks of the file itself';
+  h.textContent = M.checksTitle;
   const note = document.createElement('p');
-  note.textContent = 'The same checks npx esign-verify makes, without a trust list.';
+  const [before, after = ''] = M.checksNote.split('{{command}}');
+  const code = document.createElement('code');
+  code.textContent = 'npx esign-verify';
+  note.append(before, code, after);
   const ul = document.createElement('ul');
   ul.className = 'checks';
   for (const c of report.checks) {
     const li = document.createElement('li');
     li.className = 'check ' + c.status;
     const label = document.createElement('strong');
-    label.textContent = c.status.toUpperCase();
-    li.append(label, ' ' + c.title);
+    label.textContent = M['status.' + c.status] || c.status;
+    const title = document.createElement('span');
+    title.lang = 'en';
+    title.dir = 'ltr';
+    title.textContent = c.title;
+    li.append(label, ' ', title);
     if (c.next && c.status !== 'pass') {
       const next = document.createElement('span');
       next.className = 'next';
+      next.lang = 'en';
+      next.dir = 'ltr';
       next.textContent = c.next;
       li.append(document.createElement('br'), next);
     }
@@ -162,21 +250,26 @@ function showChecks(report) {
   }
   out.append(h, note, ul);
 }
+function when(iso) {
+  const d = new Date(iso);
+  return isNaN(d.getTime()) ? iso
+    : new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(d);
+}
 function verdict(r) {
   const lines = [];
   if (r.seal) {
-    if (r.seal.signed_by) lines.push(['Sealed by', r.seal.signed_by]);
-    if (r.seal.signed_at) lines.push(['Sealed at', r.seal.signed_at]);
-    if (r.seal.reason) lines.push(['Reason', r.seal.reason]);
-    lines.push(['Seal', r.sealed ? 'intact: the signature holds over the whole file'
-      : 'not intact' + (r.seal.problem ? ' (' + r.seal.problem + ')' : r.seal.covers_whole_file ? '' : ' (the file was changed after sealing)')]);
-  } else lines.push(['Seal', 'none: the file carries no digital signature']);
-  if (r.known) lines.push(['Audit trail', r.audit_trail_intact ? 'intact' : 'does not verify: its record was changed']);
+    if (r.seal.signed_by) lines.push([M.sealedBy, r.seal.signed_by]);
+    if (r.seal.signed_at) lines.push([M.sealedAt, when(r.seal.signed_at)]);
+    if (r.seal.reason) lines.push([M.reason, r.seal.reason]);
+    lines.push([M.seal, r.sealed ? M.sealIntact
+      : r.seal.problem ? fill(M.sealBrokenProblem, 'problem', r.seal.problem)
+      : r.seal.covers_whole_file ? M.sealBroken : M.sealChanged]);
+  } else lines.push([M.seal, M.sealNone]);
+  if (r.known) lines.push([M.auditTrail, r.audit_trail_intact ? M.auditIntact : M.auditBroken]);
   lines.push(['SHA-256', r.sha256]);
   const ok = r.known && r.sealed && r.audit_trail_intact === true;
-  const title = ok ? 'This is ' + KIND[r.kind] + ' sealed by this service, unchanged since it was sealed.'
-    : r.known ? 'This file was sealed by this service as ' + KIND[r.kind] + ', but it does not verify.'
-    : 'This exact file was not sealed by this service.';
+  const kind = r.kind === 'certificate' ? 'Certificate' : 'Final';
+  const title = r.known ? M[(ok ? 'ok' : 'bad') + kind] : M.unknown;
   show(title, ok, lines);
   showChecks(r.checks);
 }
@@ -186,14 +279,18 @@ form.addEventListener('submit', async (e) => {
   if (!file) return;
   const button = form.querySelector('button');
   button.disabled = true;
-  show('Checking…', true, []);
+  show(M.checking, true, []);
   try {
-    const res = await fetch(api + '/check', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: file });
+    const res = await fetch(api + '/check', {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', 'accept-language': lang },
+      body: file,
+    });
     const body = await res.json();
-    if (!res.ok) show(body.message || 'The file could not be checked.', false, []);
+    if (!res.ok) show(body.message || M.failed, false, []);
     else verdict(body);
   } catch {
-    show('The file could not be checked. Try again.', false, []);
+    show(M.failed, false, []);
   } finally {
     button.disabled = false;
   }
@@ -212,25 +309,34 @@ export function verifyRoutes(deps: TVerifyDeps): TRoute[] {
   async function fileOf(req: TRequest): Promise<Buffer> {
     const { file } = await filesOf(req.body, ['file'], 'document.pdf');
     if (!file || file.bytes.length === 0) {
-      throw new ValidationError('Choose a PDF file to check.', [
-        { field: 'file', message: 'A file is required.' },
-      ]);
+      throw said(
+        new ValidationError('Choose a PDF file to check.', [
+          { field: 'file', message: 'A file is required.', said: { key: 'errors.fileRequired' } },
+        ]),
+        'errors.chooseFile',
+      );
     }
     return file.bytes;
   }
 
   return [
-    { method: 'GET', path: '/verify', handler: async (req) => html(req, 200, page(basePath(req))) },
+    {
+      method: 'GET',
+      path: '/verify',
+      handler: async (req) => html(req, 200, page(basePath(req), visitorLanguage(req))),
+    },
     {
       method: 'POST',
       path: '/verify',
       body: UPLOAD,
       handler: async (req) => {
+        const lang = visitorLanguage(req);
         try {
-          return html(req, 200, page(basePath(req), await checkFile(deps, await fileOf(req))));
+          return html(req, 200, page(basePath(req), lang, await checkFile(deps, await fileOf(req))));
         } catch (err) {
-          if ((err as Error).name !== 'ValidationError') throw err;
-          return html(req, 400, page(basePath(req), undefined, (err as Error).message));
+          if (!(err instanceof ValidationError)) throw err;
+          const message = err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
+          return html(req, 400, page(basePath(req), lang, undefined, message));
         }
       },
     },

@@ -114,6 +114,13 @@ export const COMMANDS = {
     flags: { account: 'string', url: 'string' },
     required: ['account', 'url'],
   },
+  'set-language': {
+    synopsis: '--account A --language fr',
+    summary:
+      'Set the language the account\'s signers read when neither packet nor bundle names one ("" removes it); prints it.',
+    flags: { account: 'string', language: 'string' },
+    required: ['account', 'language'],
+  },
   'set-payout': {
     synopsis: '--account A --connected-account acct_… --currency usd',
     summary:

@@ -8,6 +8,7 @@ import { addTeam } from '../../shared/domain/accounts/add-team';
 import { addUser } from '../../shared/domain/accounts/add-user';
 import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import { setAccountLanguage } from '../../shared/domain/accounts/set-account-language';
 import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
 import { clearPayout, setPayout } from '../../shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
@@ -198,6 +199,14 @@ export async function setSigningRedirectCommand(
   url: string,
 ): Promise<TAccountView> {
   return accountView(await setSigningRedirect(deps, accountId, { url: url.trim() }));
+}
+
+export async function setAccountLanguageCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  language: string,
+): Promise<TAccountView> {
+  return accountView(await setAccountLanguage(deps, accountId, { language: language.trim() }));
 }
 
 export async function setPayoutCommand(

@@ -13,6 +13,7 @@ import {
   refundPaymentCommand,
   requireAccount,
   revokeKeyCommand,
+  setAccountLanguageCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
   setPayoutCommand,
@@ -190,6 +191,12 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return a.signingRedirectUrl
         ? { data: a, text: a.signingRedirectUrl }
         : { data: a, text: '', note: 'No redirect: signers see the done page.' };
+    }
+    case 'set-language': {
+      const a = await setAccountLanguageCommand(deps, req(flags, 'account'), req(flags, 'language'));
+      return a.language
+        ? { data: a, text: a.language }
+        : { data: a, text: '', note: "No default language: signers read their browser's." };
     }
     case 'set-payout': {
       const a = await setPayoutCommand(deps, req(flags, 'account'), {

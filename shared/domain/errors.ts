@@ -3,9 +3,21 @@
 // status and wire code of each class are decided in one place, shared/http/error-mapping.ts, by
 // class; an error outside the family is a 500 whose message never reaches the client.
 
+/**
+ * A message a signer or visitor may read, by its key in the signer-facing catalogs (shared/i18n,
+ * by its full key: `errors.linkInvalid`, `sign.rules.date`) and the values of its placeholders: the
+ * public pages answer it in the reader's language, the sender's API in English as written.
+ */
+export interface TMessageRef {
+  key: string;
+  values?: Record<string, string | number>;
+}
+
 /** The family's base: what the service says on purpose, with what led to it. */
 export class ServiceError extends Error {
   override name = 'ServiceError';
+  /** Set (with `said`) on errors a signer may read; the English `message` stays what the API says. */
+  said?: TMessageRef;
   constructor(message?: string, options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -14,6 +26,14 @@ export class ServiceError extends Error {
 export interface TFieldError {
   field: string;
   message: string;
+  /** The message in the signer-facing catalogs, for a field a signer fills. */
+  said?: TMessageRef;
+}
+
+/** The error, marked with its message's key for readers in other languages. */
+export function said<E extends ServiceError>(err: E, key: string, values?: TMessageRef['values']): E {
+  err.said = values ? { key, values } : { key };
+  return err;
 }
 
 export class NotFoundError extends ServiceError {
@@ -70,6 +90,7 @@ export class GoneError extends ServiceError {
 /** A signer's session that is missing, unknown or expired: the page must be opened again. */
 export class SigningSessionError extends ServiceError {
   override name = 'SigningSessionError';
+  override said = { key: 'errors.sessionEnded' };
   constructor(message = 'Your signing session has ended. Open your signing link again.') {
     super(message);
   }

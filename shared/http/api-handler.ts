@@ -8,7 +8,7 @@ import type { TMetrics } from '../ports/metrics';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
-import { toHttpError } from './error-mapping';
+import { type THttpErrorShape, toHttpError } from './error-mapping';
 import { NotAuthenticatedError } from './errors';
 import { rateLimitHeaders } from './rate-limit-headers';
 import type { TRequest, TResponse } from './request';
@@ -78,12 +78,16 @@ function requestMetrics(metrics: TMetrics): TMiddleware {
   return { after: record, onError: record };
 }
 
-/** The one place an error becomes a response: the API's error body, no internals for 5xx. */
-function errorResponder(): TMiddleware {
+/**
+ * The one place an error becomes a response: the API's error body, no internals for 5xx. A
+ * handler whose readers are signers words it for them (`localizeError`); the code stays.
+ */
+function errorResponder(localize?: TErrorLocalizer): TMiddleware {
   return {
     onError: (request) => {
       const { event, context } = request;
-      const shape = toHttpError(request.error);
+      const mapped = toHttpError(request.error);
+      const shape = localize ? localize(mapped, request.error, (name) => headerOf(event, name)) : mapped;
       const fields = { method: event.httpMethod, path: loggablePath(event.path), status: shape.status };
       if (shape.status >= 500) context.log.error('request failed', { ...fields, err: request.error });
       else context.log.info('request refused', { ...fields, code: shape.code });
@@ -188,7 +192,15 @@ export type TApiHandler = (event: TEvent, context: Context) => Promise<TResult>;
  * Keyed APIs (behind the authorizer and the usage plan) pass the usage reader their rate limit
  * headers come from, a cached one (cachedUsageReader); the public pages are `anonymous`.
  */
+/** Rewords an error's message and field messages for the caller (the public pages: their language). */
+export type TErrorLocalizer = (
+  shape: THttpErrorShape,
+  err: unknown,
+  header: (name: string) => string | undefined,
+) => THttpErrorShape;
+
 export type TApiHandlerOptions = ({ anonymous: true } | { anonymous?: false; usage: TUsageReader }) & {
+  localizeError?: TErrorLocalizer;
   /**
    * The service's public base URL, read per request (the local runtime learns its port only once
    * it listens): `req.url`, and so Link headers, are built on it, never on the client's Host.
@@ -208,7 +220,7 @@ export function createApiHandler(
   // error body it makes as well.
   if (!options.anonymous) chain = chain.use(rateLimitHeadersOn(options.usage));
   const handler = chain
-    .use(errorResponder())
+    .use(errorResponder(options.localizeError))
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;

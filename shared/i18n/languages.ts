@@ -109,18 +109,21 @@ export function languageFromAcceptLanguage(header: string | undefined | null): T
 
 /**
  * The language a signer reads, most specific first: their own choice on the page, the packet's,
- * the bundle's, their browser's, else English.
+ * the bundle's, the account's default (set by the operator), their browser's, else English. A
+ * visitor of a page without a packet (portal, verify) reads the same chain from what is known.
  */
 export function signerLanguage(choices: {
   chosen?: string | undefined;
   packet?: string | undefined;
   bundle?: string | undefined;
+  account?: string | undefined;
   acceptLanguage?: string | undefined;
 }): TLanguage {
   return (
     supportedLanguage(choices.chosen) ??
     supportedLanguage(choices.packet) ??
     supportedLanguage(choices.bundle) ??
+    supportedLanguage(choices.account) ??
     languageFromAcceptLanguage(choices.acceptLanguage) ??
     DEFAULT_LANGUAGE
   );

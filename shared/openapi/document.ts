@@ -15,7 +15,9 @@ import {
 import { OPERATIONS, type TOperation } from './operations';
 
 /** Where the description itself is served, below /api/v2; no API key needed. */
-export const OPENAPI_PATH = '/openapi.json';
+import { OPENAPI_PATH } from './path';
+
+export { OPENAPI_PATH };
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },

@@ -11,6 +11,8 @@ export interface TAccountStore {
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
   /** undefined removes it. */
   setSigningRedirect(id: string, url: string | undefined): Promise<TAccount>;
+  /** The default language of its signers; undefined removes it. */
+  setLanguage(id: string, language: string | undefined): Promise<TAccount>;
   /** undefined removes them. */
   setPayout(id: string, payout: TPayout | undefined): Promise<TAccount>;
   addUser(user: TUser): Promise<void>;

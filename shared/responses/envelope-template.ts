@@ -29,6 +29,7 @@ export function toEnvelopeTemplateResponse(
       auth_sms: s.authSms,
       auth_selfie: s.authSelfie,
       auth_id: s.authId,
+      language: s.language ?? null,
     })),
     label: d.label ?? '',
     email_subject: d.emailSubject ?? '',

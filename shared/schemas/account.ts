@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { zText } from './common';
+import { ZLanguageSchema } from './language';
 import { FEATURE_NAMES } from './vocabulary';
 
 export const ZAccountCreateSchema = z.object({
@@ -80,6 +81,9 @@ export const ZSigningRedirectSchema = z.object({
     z.url({ protocol: /^https?$/, message: 'Enter a valid http(s) URL.' }).max(2048),
   ]),
 });
+
+/** The account's default signer language (removing it is the command's own case, ""). */
+export const ZAccountLanguageSchema = z.object({ language: ZLanguageSchema });
 
 export const ZEmbedOriginsSchema = z.object({
   origins: z.array(ZEmbedOrigin).max(20, 'At most 20 origins.'),

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BUNDLE_LIMITS } from './bundle-request';
 import { optional, zBoolean, zList, zText } from './common';
 import { zInt, zKey } from './field';
+import { ZLanguageSchema } from './language';
 
 const days = zInt.pipe(z.number().min(0, 'Between 0 and 30 days.').max(30, 'Between 0 and 30 days.'));
 const order = zInt.pipe(z.number().min(0).max(1000));
@@ -20,6 +21,8 @@ export const ZEnvelopeSignerSchema = z.object({
   auth_sms: optional(zBoolean),
   auth_selfie: optional(zBoolean),
   auth_id: optional(zBoolean),
+  // This service's own: the language of the signers who fill this role (their packets' `language`).
+  language: optional(ZLanguageSchema),
 });
 
 const fields = {

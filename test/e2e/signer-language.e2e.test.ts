@@ -4,6 +4,7 @@
 // test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
@@ -103,6 +104,102 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       await page.getByRole('button', { name: 'Terminer la signature' }).waitFor();
       await page.screenshot({ path: join(ARTIFACTS, 'language-fr-chosen.png') });
       expect(problems).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe.runIf(runBrowser)('the verify page in the visitor’s language', () => {
+  it(
+    'Arabic from the browser, right to left, its script’s verdict in Arabic; the menu switches to Japanese',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'ar' });
+      const page = await context.newPage();
+      const problems = watchProblems(page, { responses: true });
+      await page.goto(`${runtime.baseUrl}/verify`);
+      await page.getByRole('heading', { name: 'هل هذا المستند أصلي؟' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
+      // Mirrored: the page's name at the right of the bar, the language menu at its left.
+      const brand = await page.locator('.brand').boundingBox();
+      const menu = await page.locator('#language-select').boundingBox();
+      expect(brand!.x).toBeGreaterThan(menu!.x);
+
+      // The script checks the file in place and says so in the page's language.
+      await page.getByLabel('ملف PDF').setInputFiles({
+        name: 'lease.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(b64, 'base64'),
+      });
+      await page.getByRole('button', { name: 'تحقّق من الملف' }).click();
+      await page.getByText('لم تختم هذه الخدمة هذا الملف بعينه.').waitFor();
+      await page.getByRole('heading', { name: 'فحوص الملف نفسه' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'verify-ar.png'), fullPage: true });
+      const axe = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+        .analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+
+      await page.getByLabel('اللغة').selectOption('ja');
+      await page.getByRole('button', { name: 'تغيير اللغة' }).click();
+      await page.getByRole('heading', { name: 'この書類は本物ですか？' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      await page.screenshot({ path: join(ARTIFACTS, 'verify-ja.png') });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe.runIf(runBrowser)('the portal page in the visitor’s language', () => {
+  it(
+    'Japanese from the browser, every word of the form in Japanese, no accessibility violation; Hebrew from the menu, mirrored',
+    async () => {
+      const doc = await call('POST', '/templates/', {
+        json: {
+          name: 'Waiver',
+          file_b64: b64,
+          roles: [{ key: 'visitor', label: 'Visitor' }],
+          fields: [
+            { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['visitor'] },
+          ],
+        },
+      });
+      expect(doc.status, doc.text).toBe(201);
+      const envelope = await call('POST', '/envelope-templates/', {
+        json: {
+          name: 'ジム利用同意書',
+          is_portal: true,
+          allow_direct_signing: true,
+          documents: [{ key: 'waiver', template_id: doc.body.id }],
+          signers: [{ key: 'visitor' }],
+        },
+      });
+      expect(envelope.status, envelope.text).toBe(201);
+      const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'ja-JP' });
+      const page = await context.newPage();
+      const problems = watchProblems(page, { responses: true });
+      await page.goto(envelope.body.smart_link_url);
+      await page.getByLabel('氏名').fill('佐藤 健二');
+      await page.getByLabel('メールアドレス').fill('kenji@example.com');
+      await page.getByRole('button', { name: '署名に進む' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      const axe = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+        .analyze();
+      expect(axe.violations.map((v) => v.id)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, 'portal-ja.png') });
+
+      await page.getByLabel('言語').selectOption('he');
+      await page.getByRole('button', { name: '言語を変更' }).click();
+      await page.getByRole('button', { name: 'המשך לחתימה' }).waitFor();
+      expect(await rootOf(page)).toEqual({ lang: 'he', dir: 'rtl' });
+      const brand = await page.locator('.brand').boundingBox();
+      const menu = await page.locator('#language-select').boundingBox();
+      expect(brand!.x).toBeGreaterThan(menu!.x);
+      await page.screenshot({ path: join(ARTIFACTS, 'portal-he.png') });
+      expect(problems).toEqual([]);
+      await context.close();
     },
     STEP_TIMEOUT,
   );

@@ -1,7 +1,7 @@
 // The signing Lambda as deployed: its esbuild output carries the pages' static files beside
 // index.mjs, and the bundled handler serves them from there (run in a child process, as Lambda would).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,12 +15,13 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 /** Calls the bundled handler once with a GET of `path` as API Gateway (stage `prod`) would. */
 function invoke(
   path: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string>; bytes: number; text: string }> {
   const event = {
     httpMethod: 'GET',
     path,
     resource: '/sign/{proxy+}',
-    headers: { host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-proto': 'https' },
+    headers: { host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-proto': 'https', ...headers },
     multiValueHeaders: {},
     queryStringParameters: null,
     multiValueQueryStringParameters: null,
@@ -112,5 +113,15 @@ describe('the signing Lambda bundle', () => {
     expect(page.status).toBe(404);
     expect(page.text).toContain(`href="/prod/sign/assets/${manifest.version}/app.css"`);
     expect(page.text).toContain('This link does not work');
+
+    // The message catalogs are files beside the bundle, read on first use, never its code.
+    for (const lang of ['en', 'ja', 'ar'])
+      expect(existsSync(join(out, 'locales', `${lang}.json`)), lang).toBe(true);
+    const code = readdirSync(out).filter((f) => f.endsWith('.mjs'));
+    for (const f of code) expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('書類に署名');
+    const ja = await invoke('/sign/not-a-token', { 'accept-language': 'ja' });
+    expect(ja.status).toBe(404);
+    expect(ja.text).toContain('<html lang="ja" dir="ltr"');
+    expect(ja.text).toContain('このリンクは使用できません');
   }, 120_000);
 });

@@ -160,3 +160,67 @@ describe('the signer’s own choice', () => {
     expect((await sign('PUT', '/language', undefined, { language: 'fr' })).status).toBe(401);
   });
 });
+
+describe('envelope-template signer roles', () => {
+  it('carry their language into the packets made from them; a request’s packet language wins', async () => {
+    const doc = await call('POST', '/templates/', {
+      json: {
+        file_b64: b64,
+        name: 'Lease',
+        roles: [
+          { key: 'tenant', label: 'Tenant' },
+          { key: 'owner', label: 'Owner' },
+        ],
+        fields: [
+          { key: 'sig-t', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['tenant'] },
+          { key: 'sig-o', kind: 'sig', page: 1, x: 50, y: 70, w: 30, h: 5, editor_roles: ['owner'] },
+        ],
+      },
+    });
+    expect(doc.status, doc.text).toBe(201);
+    const envelope = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Lease in Japanese',
+        documents: [{ key: 'lease', template_id: doc.body.id }],
+        signers: [
+          { key: 'tenant', language: 'ja' },
+          { key: 'owner', language: 'zh-Hans' },
+        ],
+      },
+    });
+    expect(envelope.status, envelope.text).toBe(201);
+    expect(envelope.body.signers.map((s: { language: string | null }) => s.language)).toEqual([
+      'ja',
+      'zh-Hans',
+    ]);
+    const bad = await call('PATCH', `/envelope-templates/${envelope.body.id}/`, {
+      json: { signers: [{ key: 'tenant', language: 'sv' }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(isErrorBody(bad.body)).toBe(true);
+    expect(bad.body.errors[0]).toMatchObject({ field: 'signers[0].language' });
+    expect(bad.body.errors[0].message).toMatch(/not supported/);
+
+    const bundle = await call('POST', '/bundles/create_from_envelope_template/', {
+      json: {
+        envelope_template: { template_id: envelope.body.id },
+        packets: [
+          { key: 'tenant', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' },
+          { key: 'owner', name: 'Bob Roe', email: 'bob@example.com', deliver_via: 'embed', language: 'ar' },
+        ],
+      },
+    });
+    expect(bundle.status, bundle.text).toBe(201);
+    // Packets answer no key: find them by their signer's name.
+    const byKey = Object.fromEntries(
+      bundle.body.packets.map((p: { name: string; language: string | null; id: string }) => [
+        p.name === 'Ann Lee' ? 'tenant' : 'owner',
+        p,
+      ]),
+    );
+    expect(byKey.tenant.language).toBe('ja');
+    expect(byKey.owner.language).toBe('ar');
+    expect(htmlTag((await signingPage(byKey.tenant.id, 'en')).html)).toMatch(/ lang="ja" dir="ltr"/);
+    expect(htmlTag((await signingPage(byKey.owner.id, 'en')).html)).toMatch(/ lang="ar" dir="rtl"/);
+  });
+});

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGS } from '../../shared/i18n/catalogs';
+import { catalogOf } from '../../shared/i18n/catalogs';
 import { LANGUAGES } from '../../shared/i18n/languages';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -38,7 +38,7 @@ function messagesOf(flat: Map<string, string>) {
   return { plain, plurals };
 }
 
-const english = messagesOf(flatten(CATALOGS.en));
+const english = messagesOf(flatten(catalogOf('en')));
 
 describe('the catalogs', () => {
   it('are one file per supported language, nothing else', () => {
@@ -47,13 +47,13 @@ describe('the catalogs', () => {
   });
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every English message and no other', (lang) => {
-    const own = messagesOf(flatten(CATALOGS[lang]));
+    const own = messagesOf(flatten(catalogOf(lang)));
     expect([...own.plain.keys()].sort()).toEqual([...english.plain.keys()].sort());
     expect([...own.plurals.keys()].sort()).toEqual([...english.plurals.keys()].sort());
   });
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s keeps each message’s placeholders', (lang) => {
-    const own = messagesOf(flatten(CATALOGS[lang]));
+    const own = messagesOf(flatten(catalogOf(lang)));
     for (const [key, names] of english.plain) expect(own.plain.get(key), key).toEqual(names);
   });
 
@@ -61,7 +61,7 @@ describe('the catalogs', () => {
     '%s has exactly the plural forms its language uses, each with the same placeholders',
     (lang) => {
       const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories.slice().sort();
-      const own = messagesOf(flatten(CATALOGS[lang]));
+      const own = messagesOf(flatten(catalogOf(lang)));
       for (const [base, forms] of english.plurals) {
         const names = new Set(placeholders([...forms.values()].join(' ')));
         // `count` may go unsaid where the form itself says the number ("one field").
@@ -78,8 +78,8 @@ describe('the catalogs', () => {
   );
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s is translated, not a copy of English', (lang) => {
-    const own = flatten(CATALOGS[lang]);
-    const same = [...flatten(CATALOGS.en)].filter(([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(v));
+    const own = flatten(catalogOf(lang));
+    const same = [...flatten(catalogOf('en'))].filter(([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(v));
     // A few words are the same in both languages (Text, Option…); most must not be.
     expect(same.length, same.map(([k]) => k).join(', ')).toBeLessThan(12);
   });

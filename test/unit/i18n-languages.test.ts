@@ -62,11 +62,15 @@ describe('Accept-Language', () => {
 });
 
 describe('the signer’s language', () => {
-  it('is their own choice first, then the packet’s, the bundle’s, the browser’s, else English', () => {
+  it('is their own choice first, then the packet’s, the bundle’s, the account’s, the browser’s, else English', () => {
     const all = { chosen: 'he', packet: 'ja', bundle: 'fr', acceptLanguage: 'de' };
     expect(signerLanguage(all)).toBe('he');
     expect(signerLanguage({ ...all, chosen: undefined })).toBe('ja');
     expect(signerLanguage({ bundle: 'fr', acceptLanguage: 'de' })).toBe('fr');
+    // The account's default comes after the bundle's and before the browser's.
+    expect(signerLanguage({ bundle: 'fr', account: 'pl', acceptLanguage: 'de' })).toBe('fr');
+    expect(signerLanguage({ account: 'pl', acceptLanguage: 'de' })).toBe('pl');
+    expect(signerLanguage({ account: 'sv', acceptLanguage: 'de' })).toBe('de');
     expect(signerLanguage({ acceptLanguage: 'de-AT' })).toBe('de');
     expect(signerLanguage({ acceptLanguage: 'sv' })).toBe('en');
     expect(signerLanguage({})).toBe('en');

@@ -2,7 +2,7 @@
 // The signer API (docs/signer-api.md) as the page uses it: one session per link, kept for the
 // tab in sessionStorage, sent as X-Signing-Session; an expired session is reopened once.
 
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 const API = document.documentElement.dataset.api ?? '/sign/api';
 
@@ -78,7 +78,8 @@ export function forgetSession() {
  */
 async function request(method, path, { json, body, contentType, reopen = true } = {}) {
   if (reopen && !session) await openSession();
-  const headers = { Accept: 'application/json' };
+  // Errors come back in the page's language (functions/public-pages/error-language.ts).
+  const headers = { Accept: 'application/json', 'Accept-Language': lang };
   if (session) headers['X-Signing-Session'] = session.session;
   let payload = body;
   if (json !== undefined) {

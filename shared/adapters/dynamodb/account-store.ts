@@ -110,6 +110,9 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     async setSigningRedirect(id, url) {
       return setOptional(id, 'signingRedirectUrl', url || undefined);
     },
+    async setLanguage(id, language) {
+      return setOptional(id, 'language', language || undefined);
+    },
     async setPayout(id, payout) {
       return setOptional(id, 'payout', payout || undefined);
     },

@@ -21,6 +21,11 @@ export interface TAccount {
   /** Where signers go after signing when neither the packet nor its signing brand says. */
   signingRedirectUrl?: string;
   /**
+   * The language its signers read when neither packet nor bundle names one (an IETF tag of a
+   * supported language, shared/i18n); before their browser's. Set by the operator.
+   */
+  language?: string;
+  /**
    * Where bundle payments go: the payment processor's connected account and its currency. None:
    * bundles with a `payment` are refused. Set by the operator; never shown in full by the API.
    */

@@ -18,7 +18,7 @@ export type TEnvelopeReminders = Pick<
 
 /**
  * A create-from-envelope-template packet: only these (spec, and this service's own
- * allow_reassign); anything else sent is ignored.
+ * allow_reassign and `language`, which wins over the role's); anything else sent is ignored.
  */
 const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   name: true,
@@ -26,6 +26,7 @@ const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   phone: true,
   deliver_via: true,
   allow_reassign: true,
+  language: true,
 }).extend({ key: ZPacketRequestSchema.shape.key.pipe(z.string('Name the signer role.')) });
 
 export const ZEnvelopeCreateSchema = z.object({
@@ -85,11 +86,13 @@ export async function envelopeBundleRequest(
     else if (filled.has(p.key))
       errors.push({ field: `packets[${i}].key`, message: `The signer role "${p.key}" is filled twice.` });
     filled.add(p.key);
+    const language = p.language ?? role?.language;
     return {
       ...p,
       ...(role
         ? { order: role.order, auth_sms: role.authSms, auth_selfie: role.authSelfie, auth_id: role.authId }
         : {}),
+      ...(language ? { language } : {}),
     };
   });
   const missing = template.signers.filter((s) => !filled.has(s.key)).map((s) => s.key);

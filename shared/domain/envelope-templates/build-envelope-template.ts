@@ -28,6 +28,7 @@ const toSigners = (signers: TEnvelopeTemplateWrite['signers']): TEnvelopeSigner[
     authSms: s.auth_sms ?? false,
     authSelfie: s.auth_selfie ?? false,
     authId: s.auth_id ?? false,
+    ...(s.language ? { language: s.language } : {}),
   }));
 
 /** The settings a POST (no `current`) or a PATCH (over `current`) asks for, checked as a whole. */

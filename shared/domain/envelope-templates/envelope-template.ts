@@ -15,6 +15,8 @@ export interface TEnvelopeSigner {
   authSms: boolean;
   authSelfie: boolean;
   authId: boolean;
+  /** The language of this role's signers (an IETF tag), carried into their packets. */
+  language?: string;
 }
 
 /** What a bundle made from the template starts with (a create request may not override them). */

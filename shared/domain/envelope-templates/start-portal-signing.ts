@@ -5,7 +5,7 @@ import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { zText } from '../../schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';
-import { NotFoundError, ThrottledError } from '../errors';
+import { NotFoundError, said, ThrottledError } from '../errors';
 import { parseInput } from '../parse-input';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
 
@@ -65,9 +65,12 @@ export async function countPortalView(
   if (
     !(await deps.counters.take(`view#${clientIp}#${iso.slice(0, 16)}`, limits.viewsPerIpPerMinute, minuteEnd))
   )
-    throw new ThrottledError(
-      secondsUntil(now, minuteEnd),
-      'Too many pages were opened from your network. Try again in a minute.',
+    throw said(
+      new ThrottledError(
+        secondsUntil(now, minuteEnd),
+        'Too many pages were opened from your network. Try again in a minute.',
+      ),
+      'errors.tooManyViews',
     );
 }
 
@@ -84,6 +87,8 @@ export async function startPortalSigning(
   clientIp: string,
   publicBaseUrl: string,
   limits: Pick<TPortalLimits, 'perIpPerHour' | 'perTemplatePerDay'> = PORTAL_LIMITS,
+  /** The language the visitor chose on the form's page: their packet's, over the role's. */
+  language?: string,
 ): Promise<{ url: string; expires: string; bundleId: string }> {
   const template = await portalTemplate(deps, templateId);
   const signer = parseInput(ZPortalSignerSchema, body);
@@ -96,9 +101,12 @@ export async function startPortalSigning(
   const dayEnd = new Date(`${iso.slice(0, 10)}T00:00:00.000Z`);
   dayEnd.setUTCDate(dayEnd.getUTCDate() + 1);
   if (!(await deps.counters.take(`ip#${clientIp}#${iso.slice(0, 13)}`, limits.perIpPerHour, hourEnd)))
-    throw new ThrottledError(
-      secondsUntil(now, hourEnd),
-      'Too many documents were started from your network. Try again later.',
+    throw said(
+      new ThrottledError(
+        secondsUntil(now, hourEnd),
+        'Too many documents were started from your network. Try again later.',
+      ),
+      'errors.tooManyStarts',
     );
   if (
     !(await deps.counters.take(
@@ -107,9 +115,12 @@ export async function startPortalSigning(
       dayEnd,
     ))
   )
-    throw new ThrottledError(
-      secondsUntil(now, dayEnd),
-      'This form has reached its limit for today. Try again tomorrow.',
+    throw said(
+      new ThrottledError(
+        secondsUntil(now, dayEnd),
+        'This form has reached its limit for today. Try again tomorrow.',
+      ),
+      'errors.formLimit',
     );
 
   // The bundle is made as the envelope template's creator would make it: its documents are seen
@@ -119,7 +130,15 @@ export async function startPortalSigning(
     template.accountId,
     {
       envelope_template: { template_id: template.id },
-      packets: [{ key: role.key, name: signer.name, email: signer.email, deliver_via: 'embed' }],
+      packets: [
+        {
+          key: role.key,
+          name: signer.name,
+          email: signer.email,
+          deliver_via: 'embed',
+          ...(language ? { language } : {}),
+        },
+      ],
     },
     new Map(),
     template.owner ?? '',

@@ -2,7 +2,7 @@
 // (send-notification.ts) loads what this needs and sends what it returns.
 
 import { translator } from '../../i18n/catalogs';
-import { directionOf, resolveLanguage, type TLanguage } from '../../i18n/languages';
+import { directionOf, signerLanguage, type TLanguage } from '../../i18n/languages';
 import type { TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
@@ -44,7 +44,7 @@ export interface TPlanInput {
   job: TNotificationJob;
   bundle: TBundle;
   /** Holds the default messages; absent when the account is gone. */
-  account?: Pick<TAccount, 'emailMessage' | 'smsMessage'>;
+  account?: Pick<TAccount, 'emailMessage' | 'smsMessage' | 'language'>;
   /** The job's own audit event (a decline carries its reason there). */
   jobEvent?: TBundleEvent;
   /** The configured sender address; the requester's name is shown with it. */
@@ -54,8 +54,12 @@ export interface TPlanInput {
 /** Bundle and signer statuses in which a signer is still waiting for a message. */
 const SMS_MESSAGE_MAX = 300;
 
-/** The language a signer's messages are in: the packet's, else the bundle's, else English. */
-const languageOf = (b: TBundle, p?: TPacket): TLanguage => resolveLanguage(p?.language ?? b.language);
+/**
+ * The language a signer's messages are in: the packet's, else the bundle's, else the account's
+ * default, else English (a message has no browser to ask; shared/i18n/languages.ts, signerLanguage).
+ */
+const languageOf = (b: TBundle, account: TPlanInput['account'], p?: TPacket): TLanguage =>
+  signerLanguage({ packet: p?.language, bundle: b.language, account: account?.language });
 
 const labelOf = (b: TBundle, lang: TLanguage = 'en') =>
   oneLine(b.label, 200) || translator(lang)('message.yourDocuments');
@@ -106,7 +110,7 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
     return { messages: [], skipped: `no longer waiting (bundle ${bundle.status}, packet ${packet.status})` };
   }
   // The signer's language: the words of the service; the sender's own texts stay as written.
-  const lang = languageOf(bundle, packet);
+  const lang = languageOf(bundle, account, packet);
   const t = translator(lang);
   const requester = requesterOf(bundle, lang);
   const label = labelOf(bundle, lang);
@@ -182,7 +186,7 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   };
 }
 
-function planDocsReady({ bundle, mailFrom }: TPlanInput): TPlan {
+function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
   // Signers first, then cc_emails, then the sender: one message per address, the first role wins.
   const recipients = new Map<
     string,
@@ -197,7 +201,7 @@ function planDocsReady({ bundle, mailFrom }: TPlanInput): TPlan {
   };
   for (const p of bundle.packets) {
     if (p.email && !p.suppressAll && !p.suppressDocsReady)
-      add(p.email, { name: p.name, packetId: p.id, lang: languageOf(bundle, p) });
+      add(p.email, { name: p.name, packetId: p.id, lang: languageOf(bundle, account, p) });
   }
   for (const cc of bundle.ccEmails) add(cc, {});
   if (bundle.ccSender && bundle.requesterEmail) add(bundle.requesterEmail, { sender: true });
@@ -206,7 +210,7 @@ function planDocsReady({ bundle, mailFrom }: TPlanInput): TPlan {
   return {
     messages: [...recipients].map(([recipient, r]) => {
       // Signers read it in their language, copies in the bundle's; the sender's API hint stays English.
-      const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle));
+      const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle, account));
       const t = translator(lang);
       const requester = requesterOf(bundle, lang);
       const label = labelOf(bundle, lang);

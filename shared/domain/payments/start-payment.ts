@@ -5,7 +5,7 @@ import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { getBundle } from '../bundles/get-bundle';
-import { ConflictError, PermissionDeniedError } from '../errors';
+import { ConflictError, PermissionDeniedError, said } from '../errors';
 
 export interface TStartPaymentDeps {
   bundles: TBundleStore;
@@ -28,14 +28,22 @@ export async function startPayment(
   const bundle = await getBundle(deps, accountId, bundleId);
   const payment = bundle.payment;
   const billed = payment && bundle.packets.find((k) => k.key === payment.billedTo);
-  if (!payment || billed?.id !== packetId) throw new PermissionDeniedError('You have nothing to pay.');
-  if (payment.status === 'paid') throw new ConflictError('This bundle is paid already.');
+  if (!payment || billed?.id !== packetId)
+    throw said(new PermissionDeniedError('You have nothing to pay.'), 'errors.nothingToPay');
+  if (payment.status === 'paid')
+    throw said(new ConflictError('This bundle is paid already.'), 'errors.paidAlready');
   // A refunded payment is final: paying again would need the sender to decide, not the signer.
   if (payment.status === 'refunded')
-    throw new ConflictError('This bundle was paid and refunded: please contact the sender.');
+    throw said(
+      new ConflictError('This bundle was paid and refunded: please contact the sender.'),
+      'errors.refunded',
+    );
   const payout = (await deps.accounts.getAccount(accountId))?.payout;
   if (!payout)
-    throw new ConflictError('Payments are not set up for this account: please contact the sender.');
+    throw said(
+      new ConflictError('Payments are not set up for this account: please contact the sender.'),
+      'errors.paymentsOff',
+    );
   const session = await deps.payments.start({
     accountId,
     bundleId,

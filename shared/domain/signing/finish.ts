@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
-import { ConflictError, type TFieldError, ValidationError } from '../errors';
+import { ConflictError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertAuthenticated } from './save-values';
@@ -49,7 +49,10 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
     if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
-      throw new ConflictError('This bundle must be paid before you finish: complete the payment step first.');
+      throw said(
+        new ConflictError('This bundle must be paid before you finish: complete the payment step first.'),
+        'errors.payFirst',
+      );
     const docs = await deps.bundles.documents(ctx.bundle);
     // Only values that can no longer change under this finish count: the signer's own (this
     // record, written conditionally below) and finished signers' (frozen by their consent).
@@ -60,11 +63,19 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         if (!isRequiredFor(f, ctx.packet.key)) continue;
         const v = currentValue(d.key, f, seen, ctx.bundle.packets)?.value ?? f.initialValue ?? '';
         if (!isFilled(f, v)) {
-          missing.push({ field: `${d.key}.${f.key}`, message: `"${f.label || f.key}" is required.` });
+          missing.push({
+            field: `${d.key}.${f.key}`,
+            message: `"${f.label || f.key}" is required.`,
+            said: { key: 'errors.fieldRequired', values: { label: f.label || f.key } },
+          });
         }
       }
     }
-    if (missing.length > 0) throw new ValidationError('Some required fields are not filled.', missing);
+    if (missing.length > 0)
+      throw said(
+        new ValidationError('Some required fields are not filled.', missing),
+        'errors.requiredMissing',
+      );
     const at = deps.clock.now().toISOString();
     const values: Record<string, TFieldValue> = { ...ctx.record.values };
     for (const d of docs) {
@@ -97,7 +108,10 @@ export async function declinePacket(call: TSignerCall, body: unknown): Promise<T
     async (ctx) => {
       // Consent is final: the finish that recorded it is what remains to be completed.
       if (ctx.record.consentAt)
-        throw new ConflictError('You have already signed, so you cannot decline. Finish again to complete.');
+        throw said(
+          new ConflictError('You have already signed, so you cannot decline. Finish again to complete.'),
+          'errors.alreadySigned',
+        );
       return saveStep(call, ctx, { declineReason: reason }, 'declined', at, reason);
     },
     'decline',

@@ -1,5 +1,5 @@
 import type { TIdVerifier } from '../../ports/signing';
-import { ConflictError, ValidationError } from '../errors';
+import { ConflictError, said, ValidationError } from '../errors';
 import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -13,11 +13,15 @@ function imageType(bytes: Buffer): 'png' | 'jpg' | undefined {
 }
 
 function checkImage(image: TImage | undefined, field: string): 'png' | 'jpg' {
-  const fail = (message: string) => new ValidationError('The image is not accepted.', [{ field, message }]);
-  if (!image || image.bytes.length === 0) throw fail('An image is required.');
-  if (image.bytes.length > MAX_AUTH_IMAGE_BYTES) throw fail('At most 5 MB.');
+  const fail = (message: string, key: string) =>
+    said(
+      new ValidationError('The image is not accepted.', [{ field, message, said: { key: `errors.${key}` } }]),
+      'errors.imageRejected',
+    );
+  if (!image || image.bytes.length === 0) throw fail('An image is required.', 'imageRequired');
+  if (image.bytes.length > MAX_AUTH_IMAGE_BYTES) throw fail('At most 5 MB.', 'imageTooLarge');
   const type = imageType(image.bytes);
-  if (!type) throw fail('A JPEG or PNG image is expected.');
+  if (!type) throw fail('A JPEG or PNG image is expected.', 'imageType');
   return type;
 }
 
@@ -87,9 +91,12 @@ export async function submitId(
       result.provider,
     );
     if (result.status === 'rejected') {
-      throw new ValidationError('The identity document could not be verified.', [
-        { field: 'front', message: 'Try clearer photos.' },
-      ]);
+      throw said(
+        new ValidationError('The identity document could not be verified.', [
+          { field: 'front', message: 'Try clearer photos.', said: { key: 'errors.idClearer' } },
+        ]),
+        'errors.idNotVerified',
+      );
     }
     return saved;
   });

@@ -2,7 +2,7 @@ import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
-import { GoneError, NotFoundError, ValidationError } from '../errors';
+import { GoneError, NotFoundError, said, ValidationError } from '../errors';
 import { hashToken, newToken } from '../tokens';
 import { hostLabel, type TInPerson } from './in-person';
 import {
@@ -32,25 +32,29 @@ export async function openSession(
   client: TClient,
 ): Promise<{ session: string; expires: string; embedded: boolean; in_person: boolean }> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
-    throw new ValidationError('Invalid signing link.', [
-      { field: 'token', message: 'Not a signing link token.' },
-    ]);
+    throw said(
+      new ValidationError('Invalid signing link.', [
+        { field: 'token', message: 'Not a signing link token.', said: { key: 'errors.linkNotToken' } },
+      ]),
+      'errors.linkInvalid',
+    );
   }
   const hash = hashToken(token);
   const link = await deps.tokens.get(hash);
   const now = deps.clock.now();
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
-    throw new NotFoundError('This signing link is not valid or has expired.');
+    throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   }
   const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
   // A link of a signer who handed the packet on opens nothing, as an unknown one.
-  if (!heldBy(link, ctx.packet)) throw new NotFoundError('This signing link is not valid or has expired.');
+  if (!heldBy(link, ctx.packet))
+    throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   const at = now.toISOString();
   const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
   if (singleUse && !(await deps.tokens.consume(hash, at))) {
-    throw new GoneError(
-      link.kind === 'kiosk' ? IN_PERSON_ENDED : 'This signing link was already used. Ask for a new one.',
-    );
+    throw link.kind === 'kiosk'
+      ? new GoneError(IN_PERSON_ENDED)
+      : said(new GoneError('This signing link was already used. Ask for a new one.'), 'errors.linkUsed');
   }
   const session = newToken();
   const expires = new Date(

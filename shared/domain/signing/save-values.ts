@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TDocument, TField } from '../bundles/bundle';
-import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import { ConflictError, PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
@@ -27,7 +27,8 @@ const ZValues = z.object({
 
 /** Refuses signing calls of a signer who has not passed the identity checks their packet asks for. */
 export function assertAuthenticated(ctx: TSignerContext): void {
-  if (!authComplete(ctx)) throw new PermissionDeniedError('Complete the identity checks first.');
+  if (!authComplete(ctx))
+    throw said(new PermissionDeniedError('Complete the identity checks first.'), 'errors.checksFirst');
 }
 
 /**
@@ -98,9 +99,10 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
         continue;
       }
       const problem = valueProblem(field, v.value ?? '');
-      if (problem) errors.push({ field: path, message: problem });
+      if (problem) errors.push({ field: path, ...problem });
     }
-    if (errors.length > 0) throw new ValidationError('Some values are not valid.', errors);
+    if (errors.length > 0)
+      throw said(new ValidationError('Some values are not valid.', errors), 'errors.valuesInvalid');
 
     const at = deps.clock.now().toISOString();
     const values: Record<string, TFieldValue> = { ...ctx.record.values };

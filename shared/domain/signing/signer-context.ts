@@ -18,7 +18,7 @@ import {
   isPacketFailed,
   isPacketUp,
 } from '../bundles/lifecycle/status';
-import { ConflictError, GoneError, NotFoundError, SigningSessionError } from '../errors';
+import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { currentRecords, emptyRecord, heldRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
@@ -149,7 +149,8 @@ export async function loadSigner(
     deps.records.get(accountId, bundleId, packetId),
   ]);
   const packet = bundle?.packets.find((p) => p.id === packetId);
-  if (!bundle || !packet) throw new NotFoundError('This signing link is no longer valid.');
+  if (!bundle || !packet)
+    throw said(new NotFoundError('This signing link is no longer valid.'), 'errors.linkGone');
   return {
     bundle,
     packet,
@@ -192,7 +193,11 @@ export async function saveStep(
 /** Refuses (409, saying why) a signer who cannot sign at the context's `now`; `verb` names what. */
 export function refuseUnlessSigning(ctx: Pick<TSignerContext, 'bundle' | 'packet' | 'now'>, verb = 'sign') {
   const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
-  if (reason) throw new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`);
+  if (reason)
+    throw said(
+      new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`),
+      `errors.closed.${reason}`,
+    );
 }
 
 /**

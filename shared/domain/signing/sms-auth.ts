@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { TSmsSender } from '../../ports/notifications';
-import { ConflictError, ThrottledError, ValidationError } from '../errors';
+import { ConflictError, said, ThrottledError, ValidationError } from '../errors';
 import { toE164 } from '../notifications/notification';
 import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
@@ -40,14 +40,20 @@ export async function sendSmsCode(call: TSignerCall<{ sms: TSmsSender }>): Promi
     );
     const last = recent.at(-1);
     if (last && now.getTime() - Date.parse(last) < SMS_GAP_MS) {
-      throw new ThrottledError(
-        Math.ceil((SMS_GAP_MS - (now.getTime() - Date.parse(last))) / 1000),
-        'Wait a little before asking for another code.',
+      throw said(
+        new ThrottledError(
+          Math.ceil((SMS_GAP_MS - (now.getTime() - Date.parse(last))) / 1000),
+          'Wait a little before asking for another code.',
+        ),
+        'errors.smsWait',
       );
     }
     if (recent.length >= SMS_MAX_SENDS) {
       const wait = SMS_WINDOW_MS - (now.getTime() - Date.parse(recent[0]!));
-      throw new ThrottledError(Math.ceil(wait / 1000), 'Too many codes were sent; try again later.');
+      throw said(
+        new ThrottledError(Math.ceil(wait / 1000), 'Too many codes were sent; try again later.'),
+        'errors.smsTooMany',
+      );
     }
     const at = now.toISOString();
     const sms = {
@@ -74,9 +80,12 @@ export async function verifySmsCode(call: TSignerCall, body: unknown): Promise<T
   const { deps } = call;
   const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
   if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) {
-    throw new ValidationError('Enter the 6-digit code.', [
-      { field: 'code', message: 'Six digits are expected.' },
-    ]);
+    throw said(
+      new ValidationError('Enter the 6-digit code.', [
+        { field: 'code', message: 'Six digits are expected.', said: { key: 'sign.auth.codeDigits' } },
+      ]),
+      'errors.smsCodeDigits',
+    );
   }
   let wrong = false;
   const ctx = await whileSigning(call, async (ctx) => {
@@ -86,9 +95,12 @@ export async function verifySmsCode(call: TSignerCall, body: unknown): Promise<T
     const now = deps.clock.now();
     const at = now.toISOString();
     if (!sms?.codeHash || !sms.codeExpires || Date.parse(sms.codeExpires) <= now.getTime()) {
-      throw new ValidationError('The code has expired or was used up; ask for a new one.', [
-        { field: 'code', message: 'Ask for a new code.' },
-      ]);
+      throw said(
+        new ValidationError('The code has expired or was used up; ask for a new one.', [
+          { field: 'code', message: 'Ask for a new code.', said: { key: 'errors.smsAskNew' } },
+        ]),
+        'errors.smsCodeExpired',
+      );
     }
     const given = Buffer.from(hashCode(ctx.packet.id, code.trim()), 'hex');
     const matches = timingSafeEqual(given, Buffer.from(sms.codeHash, 'hex'));
@@ -105,12 +117,17 @@ export async function verifySmsCode(call: TSignerCall, body: unknown): Promise<T
   });
   if (wrong) {
     const left = SMS_MAX_WRONG - (ctx.record.auth.sms?.wrongAttempts ?? 0);
-    throw new ValidationError('The code is not right.', [
-      {
-        field: 'code',
-        message: left > 0 ? `Wrong code; ${left} tries left.` : 'Wrong code; ask for a new one.',
-      },
-    ]);
+    throw said(
+      new ValidationError('The code is not right.', [
+        {
+          field: 'code',
+          message: left > 0 ? `Wrong code; ${left} tries left.` : 'Wrong code; ask for a new one.',
+          said:
+            left > 0 ? { key: 'errors.smsTriesLeft', values: { count: left } } : { key: 'errors.smsAskNew' },
+        },
+      ]),
+      'errors.smsCodeWrong',
+    );
   }
   return ctx;
 }

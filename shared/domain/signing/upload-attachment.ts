@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors';
+import { said, ValidationError } from '../errors';
 import { isEditableBy } from './field-access';
 import { assertMayChangeValues, findField } from './save-values';
 import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
@@ -58,7 +58,10 @@ export async function uploadAttachment(
   const { deps, client } = call;
   const path = `${target.docKey ?? ''}.${target.fieldKey ?? ''}`;
   const fail = (message: string) =>
-    new ValidationError('The attachment is not accepted.', [{ field: path, message }]);
+    said(
+      new ValidationError('The attachment is not accepted.', [{ field: path, message }]),
+      'errors.attachmentRejected',
+    );
   return whileSigning(call, async (ctx) => {
     assertMayChangeValues(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);

@@ -22,6 +22,8 @@ export const ZEnvelopeTemplateResponseSchema = z
         auth_sms: z.boolean(),
         auth_selfie: z.boolean(),
         auth_id: z.boolean(),
+        // This service's own: the language of this role's signers, null when the role names none.
+        language: z.string().nullable(),
       }),
     ),
     label: z.string(),
