@@ -30,6 +30,8 @@ export interface TAuditEntry {
 }
 
 export interface TAuditPage {
+  /** The language the page is written in (the bundle's; English when absent or unsupported). */
+  language?: string;
   bundleId: string;
   label: string;
   documentName: string;
@@ -57,6 +59,8 @@ export interface TFinalInput {
 }
 
 export interface TCertificateInput {
+  /** The language the certificate is written in (the signer's; English when absent or unsupported). */
+  language?: string;
   bundleId: string;
   label: string;
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };

@@ -2,7 +2,7 @@
 // flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
 // apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { drawAuditPages } from './audit-page';
+import { auditPageTexts, drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
 import { flattenForm } from './flatten-form';
 import { embedFonts } from './fonts';
@@ -21,12 +21,11 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     parseSpeed: OBJECTS_PER_TICK,
   });
   const pages = doc.getPages();
-  const fonts = await embedFonts(doc, [
-    'regular',
-    'bold',
-    'mono',
-    ...(needsScript(input.fields) ? (['script'] as const) : []),
-  ]);
+  const fonts = await embedFonts(doc, {
+    roles: ['regular', 'bold', 'mono', ...(needsScript(input.fields) ? (['script'] as const) : [])],
+    texts: [...input.fields.map((f) => f.value), ...auditPageTexts(input.audit)],
+    ...(input.audit.language ? { language: input.audit.language } : {}),
+  });
   flattenForm(doc, pages, fonts);
   // A certification of the original (DocMDP) names a signature this rewrite invalidates anyway.
   doc.catalog.delete(PDFName.of('Perms'));

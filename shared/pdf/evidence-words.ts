@@ -1,0 +1,32 @@
+// The words of the evidence pages in one language: the catalogs' `evidence` messages
+// (shared/i18n), dates in that language's way on a UTC clock, and the page's direction.
+import type { TFunction } from 'i18next';
+import { translator } from '../i18n/catalogs';
+import { directionOf, resolveLanguage, type TLanguage } from '../i18n/languages';
+import type { TDirection } from './bidi';
+import { formatUtc } from './text';
+
+export interface TEvidenceWords {
+  language: TLanguage;
+  direction: TDirection;
+  t: TFunction;
+  /** A time in UTC, with the zone named (or not, in a column headed "(UTC)"). */
+  time(iso: string | undefined, options?: { zone?: boolean }): string;
+  /** Who did something: a signer's name as it is, the two roles the audit trail names in words. */
+  actor(actor: string | undefined): string;
+  pageOf(page: number, pages: number): string;
+}
+
+export function evidenceWords(tag: string | undefined): TEvidenceWords {
+  const language = resolveLanguage(tag);
+  const t = translator(language);
+  return {
+    language,
+    direction: directionOf(language),
+    t,
+    time: (iso, { zone = true } = {}) => formatUtc(iso, { zone, language }),
+    actor: (actor) =>
+      actor === 'sender' || actor === 'service' ? t(`evidence.common.${actor}`) : (actor ?? '—'),
+    pageOf: (page, pages) => t('evidence.common.page', { page, pages }),
+  };
+}
