@@ -45,6 +45,7 @@ export interface TTextOptions {
 /** fontkit lays these out right to left itself (its own list of right-to-left scripts). */
 const RTL_SCRIPT = /\p{Script=Hebrew}|\p{Script=Arabic}|\p{Script=Syriac}|\p{Script=Thaana}|\p{Script=Nko}/u;
 
+const MARK = /\p{M}/u;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const reversed = (text: string) =>
   [...graphemes.segment(text)]
@@ -156,21 +157,30 @@ function drawPositioned(page: PDFPage, font: TFont, text: string, options: TText
 }
 
 /**
- * The letter each glyph of a right-to-left run stands for, left to right as drawn, '' for a mark
- * that only places a letter's dots; undefined when glyphs and letters do not pair up one to one
- * (a ligature of several letters), and the run then carries its text whole.
+ * The letters each glyph of a right-to-left run stands for, left to right as drawn: a letter with
+ * the vowel signs and other marks that follow it, '' for the glyphs of those marks and of the
+ * dots a letter's shape is drawn with; undefined when glyphs and letters do not pair up one to
+ * one (a ligature of several letters), and the run then carries its text whole.
  *
  * Right-to-left glyphs are given their letters one by one because readers put each where its
- * glyph is and read the line right to left: a text for the whole run is read backwards by some.
- * fontkit's glyphs cannot say it: one glyph object serves every letter drawn with it (the
+ * glyph is and read the line right to left: a text for the whole run is read backwards by some,
+ * and a mark's own text, drawn above or below the line, is read as a line of its own.
+ * fontkit's glyphs cannot say it alone: one glyph object serves every letter drawn with it (the
  * dotless shape of ب ت ث ن ي) and names only the first; the dots it adds name none.
  */
 function lettersByGlyph(text: string, glyphs: TGlyphRun['glyphs']): string[] | undefined {
-  const chars = [...text];
-  const isLetter = glyphs.map((g) => ((g as { codePoints?: number[] }).codePoints?.length ?? 0) > 0);
-  if (isLetter.filter(Boolean).length !== chars.length) return undefined;
-  let next = chars.length - 1;
-  return isLetter.map((letter) => (letter ? chars[next--]! : ''));
+  const clusters: string[] = [];
+  for (const ch of text) {
+    if (MARK.test(ch) && clusters.length > 0) clusters[clusters.length - 1] += ch;
+    else clusters.push(ch);
+  }
+  const isLetter = glyphs.map((g) => {
+    const points = (g as { codePoints?: number[] }).codePoints ?? [];
+    return points.length > 0 && !points.every((cp) => MARK.test(String.fromCodePoint(cp)));
+  });
+  if (isLetter.filter(Boolean).length !== clusters.length) return undefined;
+  let next = clusters.length - 1;
+  return isLetter.map((letter) => (letter ? clusters[next--]! : ''));
 }
 
 function showAdjusted(page: PDFPage, items: (PDFHexString | number)[]): PDFOperator {
