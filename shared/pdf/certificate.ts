@@ -72,7 +72,12 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
       { title: t('evidence.common.timeUtc'), share: 2.4 },
       { title: t('evidence.certificate.detail'), share: 4 },
     ],
-    input.auth.map((a) => [a.method, a.result, time(a.at, { zone: false }), a.detail ?? '']),
+    input.auth.map((a) => [
+      words.recorded(a.method),
+      words.recorded(a.result),
+      time(a.at, { zone: false }),
+      a.detail ?? '',
+    ]),
     t('evidence.certificate.noAuth'),
   );
 
@@ -109,7 +114,12 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
       { title: t('evidence.common.ip'), share: 2.7, size: 7.5 },
       { title: t('evidence.certificate.browser'), share: 4.8, size: 7.4 },
     ],
-    input.steps.map((s) => [time(s.at, { zone: false }), s.action, s.ip, s.userAgent]),
+    input.steps.map((s) => [
+      time(s.at, { zone: false }),
+      s.detail ? `${words.recorded(s.action)} (${s.detail})` : words.recorded(s.action),
+      s.ip,
+      s.userAgent,
+    ]),
     t('evidence.certificate.noSteps'),
   );
 

@@ -66,7 +66,8 @@ export interface TCertificateInput {
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
   auth: { method: string; result: string; at: string; detail?: string }[];
   times: { sent?: string; viewed?: string; consented?: string; signed?: string };
-  steps: { action: string; at: string; ip: string; userAgent: string }[];
+  /** The signing record's steps: `action` as recorded, `detail` what it was about (printed in brackets). */
+  steps: { action: string; detail?: string; at: string; ip: string; userAgent: string }[];
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
   signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
   events: TAuditEntry[];

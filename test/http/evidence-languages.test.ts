@@ -66,7 +66,10 @@ const SIGNERS = [
 ] as const;
 
 const words = (lang: TLanguage) =>
-  CATALOGS[lang].evidence as unknown as Record<'certificate' | 'common' | 'audit', Record<string, string>>;
+  CATALOGS[lang].evidence as unknown as Record<
+    'certificate' | 'common' | 'audit' | 'recorded',
+    Record<string, string>
+  >;
 
 /**
  * Text with the Arabic vowel signs (shadda, kasra…) taken out: each is given to readers with its
@@ -182,6 +185,8 @@ describe('a bundle signed in four scripts', () => {
     ]) {
       expect(text, heading).toContain(unmarked(heading!));
     }
+    // What the record holds in words of its own: how the signer got in, translated too.
+    expect(text).toContain(unmarked(w.recorded.opened!));
     // The name in the signer section and the footer, and the typed signature under its label.
     expect(text.split(s.name).length - 1).toBeGreaterThanOrEqual(3);
     expect(text).not.toContain('?');

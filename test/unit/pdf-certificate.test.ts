@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderCertificate } from '../../shared/pdf/certificate';
 import { aCertificateInput } from '../helpers/evidence';
-import { imageCount, pageTexts, textOf } from '../helpers/poppler';
+import { imageCount, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
 
 describe('renderCertificate', () => {
   it('states the signer, each authentication and its result, addresses, browsers and times', async () => {
@@ -71,5 +71,32 @@ describe('renderCertificate', () => {
       expect(text).toContain('TEST — not legally binding');
     });
     expect(pages.join(' ')).toContain('step 60');
+  });
+
+  it('is written in the signer’s language: Arabic from the right margin, with the words of the record translated', async () => {
+    const pdf = await renderCertificate(
+      aCertificateInput({
+        language: 'ar',
+        steps: [
+          { action: 'consented and signed', at: '2025-03-07T14:05:09Z', ip: '203.0.113.24', userAgent: 'x' },
+        ],
+      }),
+    );
+    const text = textOf(pdf);
+    expect(text).toContain('شهادة الإثبات');
+    // Dates and the page count in Arabic words (pdftotext reorders the numbers among them).
+    expect(text).toContain('مارس');
+    expect(text).toContain('الصفحة');
+    // The title ends at the right margin (56 pt), where an English one starts at the left.
+    const boxes = wordBoxes(pdf);
+    const titleLine = boxes.filter((w) => w.page === 1 && w.yMin === boxes[0]!.yMin);
+    const right = Math.max(...titleLine.map((w) => w.xMax));
+    expect(boxes[0]!.pageWidth - right).toBeCloseTo(56, 0);
+    const english = wordBoxes(await renderCertificate(aCertificateInput())).find(
+      (w) => w.word === 'Certificate',
+    )!;
+    expect(english.xMin).toBeCloseTo(56, 0);
+    // A step recorded as 'consented and signed' reads in Arabic.
+    expect(text.replace(/[\u064B-\u065F]/g, '')).toContain('وافق ووقع');
   });
 });

@@ -118,7 +118,8 @@ export async function certificateInput(
       ...(p.completedAt ? { signed: p.completedAt } : {}),
     },
     steps: (record?.steps ?? []).map((s) => ({
-      action: s.detail ? `${s.action} (${s.detail})` : s.action,
+      action: s.action,
+      ...(s.detail ? { detail: s.detail } : {}),
       at: s.at,
       ip: s.ip,
       userAgent: s.userAgent,
