@@ -9,7 +9,7 @@ import { auditEventsTable } from './audit-page';
 import type { TCertificateInput } from './evidence-types';
 import { evidenceWords } from './evidence-words';
 import { embedFonts } from './fonts';
-import { markPages, TEST_MARK } from './marks';
+import { markPages, testMark } from './marks';
 import { A4, ReportWriter } from './report-layout';
 import { embedImage } from './stamp-fields';
 
@@ -135,7 +135,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   );
   if (fonts.missing.size > 0) w.paragraph(t('evidence.common.missingGlyphs'), { size: 8.5 });
   w.finish(t('evidence.certificate.footer', { name: input.signer.name, id: input.bundleId }));
-  markPages(w.pages, fonts, input.isTest ? [TEST_MARK] : []);
+  markPages(w.pages, fonts, input.isTest ? [testMark(t('evidence.common.testMode'))] : []);
   return doc.save({ useObjectStreams: false });
 }
 

@@ -4,9 +4,10 @@
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { auditPageTexts, drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
+import { evidenceWords } from './evidence-words';
 import { flattenForm } from './flatten-form';
 import { embedFonts } from './fonts';
-import { INTERIM_MARK, markPages, TEST_MARK } from './marks';
+import { interimMark, markPages, testMark } from './marks';
 import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
 import { needsScript, stampFields } from './stamp-fields';
@@ -35,9 +36,10 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     interim: input.interim,
     size: auditPageSize(pages.at(-1)?.getSize()),
   });
+  const { t } = evidenceWords(input.audit.language);
   markPages([...pages, ...auditPages], fonts, [
-    ...(input.isTest ? [TEST_MARK] : []),
-    ...(input.interim ? [INTERIM_MARK] : []),
+    ...(input.isTest ? [testMark(t('evidence.common.testMode'))] : []),
+    ...(input.interim ? [interimMark(t('evidence.common.interimMode'))] : []),
   ]);
   // The attachment travels in the document (catalog /AF and /Names /EmbeddedFiles), inside what
   // the seal covers, so it cannot be changed or removed without breaking it.

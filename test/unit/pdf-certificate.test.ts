@@ -73,7 +73,7 @@ describe('renderCertificate', () => {
     expect(pages.join(' ')).toContain('step 60');
   });
 
-  it('is written in the signer’s language: Arabic from the right margin, with the words of the record translated', async () => {
+  it('is written in the signer’s language: Arabic from the right margin, the words of the record and the test banner translated', async () => {
     const pdf = await renderCertificate(
       aCertificateInput({
         language: 'ar',
@@ -89,13 +89,19 @@ describe('renderCertificate', () => {
     expect(text).toContain('الصفحة');
     // The title ends at the right margin (56 pt), where an English one starts at the left.
     const boxes = wordBoxes(pdf);
-    const titleLine = boxes.filter((w) => w.page === 1 && w.yMin === boxes[0]!.yMin);
+    // The title: the tallest words.
+    const height = (w: (typeof boxes)[number]) => w.yMax - w.yMin;
+    const tallest = Math.max(...boxes.map(height));
+    const titleLine = boxes.filter((w) => w.page === 1 && height(w) === tallest);
     const right = Math.max(...titleLine.map((w) => w.xMax));
     expect(boxes[0]!.pageWidth - right).toBeCloseTo(56, 0);
     const english = wordBoxes(await renderCertificate(aCertificateInput())).find(
       (w) => w.word === 'Certificate',
     )!;
     expect(english.xMin).toBeCloseTo(56, 0);
+    // The test bundle's banner in Arabic too.
+    const test = textOf(await renderCertificate(aCertificateInput({ language: 'ar', isTest: true })));
+    expect(test.replace(/[\u064B-\u065F]/g, '')).toContain('تجريبي — غير ملزم قانونا');
     // A step recorded as 'consented and signed' reads in Arabic.
     expect(text.replace(/[\u064B-\u065F]/g, '')).toContain('وافق ووقع');
   });
