@@ -34,7 +34,8 @@ module.exports = {
     {
       name: 'pdf-stands-alone',
       severity: 'error',
-      comment: 'shared/pdf draws and seals PDFs from plain data, with no part of the service in it.',
+      comment:
+        'shared/pdf draws and seals PDFs from plain data, with no part of the service in it but the message catalogs (shared/i18n, which stands alone) its evidence pages are written with.',
       from: { path: '^shared/pdf/' },
       to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
     },

@@ -1,11 +1,11 @@
 // The audit trail appended to every final (and interim) document: what the document is, who
 // signed it, every event of the bundle with its time in UTC, and the head of the audit chain
-// that ties those events together.
+// that ties those events together. Written in the bundle's language (evidence-words.ts).
 import type { PDFDocument, PDFPage } from 'pdf-lib';
 import type { TAuditEntry, TAuditPage } from './evidence-types';
+import { evidenceWords, type TEvidenceWords } from './evidence-words';
 import type { TFontSet } from './fonts';
 import { ReportWriter } from './report-layout';
-import { formatUtc } from './text';
 
 export interface TAuditOptions {
   isTest: boolean;
@@ -19,80 +19,90 @@ export function drawAuditPages(
   audit: TAuditPage,
   options: TAuditOptions,
 ): PDFPage[] {
-  const w = new ReportWriter(doc, fonts, options.size);
+  const words = evidenceWords(audit.language);
+  const { t, time } = words;
+  const w = new ReportWriter(doc, fonts, options.size, words.direction, words.pageOf);
+  const section = (key: string) => w.section(t(key), words.language);
   const status = options.interim
-    ? 'Interim copy: the values entered so far. Not final and not sealed.'
+    ? t('evidence.audit.interimStatus')
     : audit.completedAt
-      ? `Completed ${formatUtc(audit.completedAt)}`
+      ? t('evidence.audit.completed', { date: time(audit.completedAt) })
       : undefined;
-  w.title(options.interim ? 'Audit Trail (interim)' : 'Audit Trail', status);
+  w.title(t(options.interim ? 'evidence.audit.titleInterim' : 'evidence.audit.title'), status);
 
   w.facts([
-    ['Bundle', audit.label || '—'],
-    ['Bundle ID', audit.bundleId, 'mono'],
-    ['Document', audit.documentName || '—'],
-    ['Original SHA-256', audit.originalSha256, 'mono'],
-    ...(options.isTest ? ([['Mode', 'TEST — not legally binding']] as [string, string][]) : []),
+    [t('evidence.common.bundle'), audit.label || '—'],
+    [t('evidence.common.bundleId'), audit.bundleId, 'mono'],
+    [t('evidence.audit.document'), audit.documentName || '—'],
+    [t('evidence.common.originalSha'), audit.originalSha256, 'mono'],
+    ...(options.isTest
+      ? ([[t('evidence.common.mode'), t('evidence.common.testMode')]] as [string, string][])
+      : []),
   ]);
 
-  w.section('Signers');
+  section('evidence.audit.signers');
   w.table(
     [
-      { title: 'Name', share: 3 },
-      { title: 'Email', share: 3.4 },
-      { title: 'Phone', share: 2.2 },
-      { title: 'Signed (UTC)', share: 2.9 },
+      { title: t('evidence.common.name'), share: 3 },
+      { title: t('evidence.common.email'), share: 3.4 },
+      { title: t('evidence.common.phone'), share: 2.2 },
+      { title: t('evidence.audit.signedUtc'), share: 2.9 },
     ],
     audit.signers.map((s) => [
       s.name,
       s.email ?? '—',
       s.phone ?? '—',
-      s.completedAt ? formatUtc(s.completedAt, { zone: false }) : 'Not signed',
+      s.completedAt ? time(s.completedAt, { zone: false }) : t('evidence.audit.notSigned'),
     ]),
-    'No signers.',
+    t('evidence.audit.noSigners'),
   );
 
-  w.section('Events');
-  auditEventsTable(w, audit.events);
+  section('evidence.audit.events');
+  auditEventsTable(w, audit.events, words);
 
-  w.section('Integrity');
-  w.facts([['Audit chain head (SHA-256)', audit.chainHead, 'mono']]);
-  w.paragraph(
-    'Each event above records the SHA-256 of the event before it; the chain head is the hash of the ' +
-      'latest event. Changing, removing or reordering any event changes the head.',
-    { size: 8.5 },
-  );
+  section('evidence.common.integrity');
+  w.facts([[t('evidence.common.chainHead'), audit.chainHead, 'mono']]);
+  w.paragraph(t('evidence.audit.chainText'), { size: 8.5 });
   w.paragraph(
     options.interim
-      ? 'This interim copy is not sealed. The final document is sealed when every signer has finished.'
-      : `This document is sealed with a PAdES digital signature (ETSI.CAdES.detached) by ${
-          audit.sealedBy ?? "the service's signing certificate"
-        }. Any change to the file after sealing invalidates the signature, which any PDF reader ` +
-          'can check.',
+      ? t('evidence.audit.interimNote')
+      : t('evidence.audit.sealed', { sealer: audit.sealedBy ?? t('evidence.common.serviceSeal') }),
     { size: 8.5 },
   );
   // The set also holds what the stamped values lacked: they are drawn before this page.
-  if (fonts.missing.size > 0) {
-    w.paragraph(
-      'Note: some characters entered are not covered by the fonts of this file and are shown as "?". ' +
-        'The values as entered are kept in the service’s records.',
-      { size: 8.5 },
-    );
-  }
-  w.finish(`Audit trail · ${audit.label || audit.bundleId} · ${audit.bundleId}`);
+  if (fonts.missing.size > 0) w.paragraph(t('evidence.common.missingGlyphs'), { size: 8.5 });
+  w.finish(t('evidence.audit.footer', { label: audit.label || audit.bundleId, id: audit.bundleId }));
   return w.pages;
 }
 
+/** Every text of the audit page that may be drawn (for the fonts to embed), in its language. */
+export function auditPageTexts(audit: TAuditPage): string[] {
+  const { t } = evidenceWords(audit.language);
+  return [
+    JSON.stringify(t('evidence', { returnObjects: true })),
+    audit.label,
+    audit.documentName,
+    JSON.stringify(audit.signers),
+    JSON.stringify(audit.events),
+    audit.sealedBy ?? '',
+  ];
+}
+
 /** The audit events as a table: time in UTC, what happened, by whom, from which address. */
-export function auditEventsTable(w: ReportWriter, events: readonly TAuditEntry[]): void {
+export function auditEventsTable(
+  w: ReportWriter,
+  events: readonly TAuditEntry[],
+  words: TEvidenceWords,
+): void {
+  const { t, time } = words;
   w.table(
     [
-      { title: 'Time (UTC)', share: 2.9 },
-      { title: 'Event', share: 4.6 },
-      { title: 'By', share: 2 },
-      { title: 'IP address', share: 2.7, size: 7.5 },
+      { title: t('evidence.common.timeUtc'), share: 2.9 },
+      { title: t('evidence.common.event'), share: 4.6 },
+      { title: t('evidence.common.by'), share: 2 },
+      { title: t('evidence.common.ip'), share: 2.7, size: 7.5 },
     ],
-    events.map((e) => [formatUtc(e.timestamp, { zone: false }), e.description, e.actor ?? '—', e.ip ?? '—']),
-    'No events.',
+    events.map((e) => [time(e.timestamp, { zone: false }), e.description, words.actor(e.actor), e.ip ?? '—']),
+    t('evidence.common.noEvents'),
   );
 }

@@ -1,155 +1,179 @@
 // A signer's Certificate of Evidence: who signed, how they proved who they were, from where
 // and with which browser, when each step happened, the fingerprints of every document before
 // and after, the signatures they made, and the bundle's audit events about them, tied to the
-// audit chain's head. Rendered here unsealed; seal.ts seals it like a final document.
+// audit chain's head. Written in the signer's language (evidence-words.ts), mirrored for a
+// right-to-left one; ids, fingerprints and what people entered are printed as they are.
+// Rendered here unsealed; seal.ts seals it like a final document.
 import { PDFDocument } from 'pdf-lib';
 import { auditEventsTable } from './audit-page';
 import type { TCertificateInput } from './evidence-types';
+import { evidenceWords } from './evidence-words';
 import { embedFonts } from './fonts';
-import { markPages, TEST_MARK } from './marks';
+import { markPages, testMark } from './marks';
 import { A4, ReportWriter } from './report-layout';
 import { embedImage } from './stamp-fields';
-import { formatUtc } from './text';
 
 export async function renderCertificate(input: TCertificateInput): Promise<Uint8Array> {
+  const words = evidenceWords(input.language);
+  const { t, time } = words;
   const doc = await PDFDocument.create();
-  doc.setTitle(`Certificate of Evidence — ${input.signer.name}`, { showInWindowTitleBar: true });
+  doc.setTitle(`${t('evidence.certificate.title')} — ${input.signer.name}`, { showInWindowTitleBar: true });
   doc.setSubject(`Bundle ${input.bundleId}`);
   doc.setProducer('Open eSignature service');
   doc.setCreator('Open eSignature service');
+  doc.setLanguage(words.language);
   const issued = Date.parse(input.issuedAt);
   if (!Number.isNaN(issued)) {
     doc.setCreationDate(new Date(issued));
     doc.setModificationDate(new Date(issued));
   }
   const typed = input.signatureImages.some((s) => !s.image && s.typed);
-  const fonts = await embedFonts(doc, ['regular', 'bold', 'mono', ...(typed ? (['script'] as const) : [])]);
-  const w = new ReportWriter(doc, fonts, A4);
+  const fonts = await embedFonts(doc, {
+    roles: ['regular', 'bold', 'mono', ...(typed ? (['script'] as const) : [])],
+    texts: [JSON.stringify(t('evidence', { returnObjects: true })), ...textsOf(input)],
+    language: words.language,
+  });
+  const w = new ReportWriter(doc, fonts, A4, words.direction, words.pageOf);
+  const section = (key: string) => w.section(t(key), words.language);
 
-  w.title('Certificate of Evidence', `Issued ${formatUtc(input.issuedAt)}`);
-  w.paragraph(
-    `This certificate records the evidence the service collected when ${input.signer.name} took part in ` +
-      'the bundle below: how they were identified, when and from where they acted, the signatures they ' +
-      'made and the fingerprints of the documents before and after signing.',
-    { size: 9 },
-  );
+  w.title(t('evidence.certificate.title'), t('evidence.certificate.issued', { date: time(input.issuedAt) }));
+  w.paragraph(t('evidence.certificate.intro', { name: input.signer.name }), { size: 9 });
   w.gap(4);
   w.facts([
-    ['Bundle', input.label || '—'],
-    ['Bundle ID', input.bundleId, 'mono'],
-    ...(input.isTest ? ([['Mode', 'TEST — not legally binding']] as [string, string][]) : []),
+    [t('evidence.common.bundle'), input.label || '—'],
+    [t('evidence.common.bundleId'), input.bundleId, 'mono'],
+    ...(input.isTest
+      ? ([[t('evidence.common.mode'), t('evidence.common.testMode')]] as [string, string][])
+      : []),
   ]);
 
-  w.section('Signer');
+  section('evidence.certificate.signer');
   w.facts([
-    ['Name', input.signer.name],
-    ['Email', input.signer.email ?? '—'],
-    ['Phone', input.signer.phone ?? '—'],
-    ['Signer key', input.signer.key],
-    ['Packet ID', input.signer.packetId, 'mono'],
+    [t('evidence.common.name'), input.signer.name],
+    [t('evidence.common.email'), input.signer.email ?? '—'],
+    [t('evidence.common.phone'), input.signer.phone ?? '—'],
+    [t('evidence.certificate.signerKey'), input.signer.key],
+    [t('evidence.certificate.packetId'), input.signer.packetId, 'mono'],
   ]);
   if (input.inPerson) {
     w.paragraph(
-      `Signed in person, hosted by ${input.inPerson.host}, on the host's device "${input.inPerson.device}" ` +
-        `(started ${formatUtc(input.inPerson.at)}).`,
+      t('evidence.certificate.inPerson', {
+        host: input.inPerson.host,
+        device: input.inPerson.device,
+        date: time(input.inPerson.at),
+      }),
       { size: 9 },
     );
   }
 
   if (input.handovers?.length) {
     // The packet reached this signer from another: who handed it on, to whom and why.
-    w.section('Handed on');
+    section('evidence.certificate.handedOn');
     w.table(
       [
-        { title: 'From', share: 3 },
-        { title: 'To', share: 3 },
-        { title: 'Reason', share: 3.2 },
-        { title: 'Time (UTC)', share: 2.4 },
+        { title: t('evidence.certificate.handedFrom'), share: 3 },
+        { title: t('evidence.certificate.handedTo'), share: 3 },
+        { title: t('evidence.certificate.handedReason'), share: 3.2 },
+        { title: t('evidence.common.timeUtc'), share: 2.4 },
       ],
-      input.handovers.map((h) => [h.from, h.to, h.reason, formatUtc(h.at, { zone: false })]),
+      input.handovers.map((h) => [h.from, h.to, h.reason, time(h.at, { zone: false })]),
       '',
     );
   }
 
-  w.section('Timeline (UTC)');
+  section('evidence.certificate.timeline');
   w.facts([
-    ['Sent', formatUtc(input.times.sent)],
-    ['Viewed', formatUtc(input.times.viewed)],
-    ['Consented to e-sign', formatUtc(input.times.consented)],
-    ['Signed', formatUtc(input.times.signed)],
+    [t('evidence.certificate.sent'), time(input.times.sent)],
+    [t('evidence.certificate.viewed'), time(input.times.viewed)],
+    [t('evidence.certificate.consented'), time(input.times.consented)],
+    [t('evidence.certificate.signed'), time(input.times.signed)],
   ]);
 
-  w.section('Authentication');
+  section('evidence.certificate.authentication');
   w.table(
     [
-      { title: 'Method', share: 2.4 },
-      { title: 'Result', share: 1.8 },
-      { title: 'Time (UTC)', share: 2.4 },
-      { title: 'Detail', share: 4 },
+      { title: t('evidence.certificate.method'), share: 2.4 },
+      { title: t('evidence.certificate.result'), share: 1.8 },
+      { title: t('evidence.common.timeUtc'), share: 2.4 },
+      { title: t('evidence.certificate.detail'), share: 4 },
     ],
-    input.auth.map((a) => [a.method, a.result, formatUtc(a.at, { zone: false }), a.detail ?? '']),
-    'No authentication beyond the signing link.',
+    input.auth.map((a) => [
+      words.recorded(a.method),
+      words.recorded(a.result),
+      time(a.at, { zone: false }),
+      a.detail ?? '',
+    ]),
+    t('evidence.certificate.noAuth'),
   );
 
-  w.section('Documents');
-  if (input.documents.length === 0) w.paragraph('No documents.', { size: 9 });
+  section('evidence.certificate.documents');
+  if (input.documents.length === 0) w.paragraph(t('evidence.certificate.noDocuments'), { size: 9 });
   for (const d of input.documents) {
-    w.subheading(d.name, `document key ${d.key}`);
+    w.subheading(d.name, t('evidence.certificate.documentKey', { key: d.key }));
     w.facts([
-      ['Original SHA-256', d.originalSha256, 'mono'],
-      ['Final SHA-256', d.finalSha256 ?? 'not produced yet', d.finalSha256 ? 'mono' : 'regular'],
+      [t('evidence.common.originalSha'), d.originalSha256, 'mono'],
+      [
+        t('evidence.certificate.finalSha'),
+        d.finalSha256 ?? t('evidence.certificate.notProduced'),
+        d.finalSha256 ? 'mono' : 'regular',
+      ],
     ]);
   }
 
-  w.section('Signatures and initials');
-  if (input.signatureImages.length === 0) w.paragraph('None were made.', { size: 9 });
+  section('evidence.certificate.signatures');
+  if (input.signatureImages.length === 0) w.paragraph(t('evidence.certificate.noSignatures'), { size: 9 });
   else {
     const items = [];
     for (const s of input.signatureImages) {
       const image = s.image ? await embedImage(doc, s.image) : undefined;
       items.push({ label: s.label, ...(image ? { image } : {}), ...(s.typed ? { typed: s.typed } : {}) });
     }
-    w.signatures(items);
+    w.signatures(items, t('evidence.certificate.noImage'));
   }
 
-  w.section('Signing sessions: addresses and browsers');
+  section('evidence.certificate.sessions');
   w.table(
     [
-      { title: 'Time (UTC)', share: 2.9 },
-      { title: 'Action', share: 2.2 },
-      { title: 'IP address', share: 2.7, size: 7.5 },
-      { title: 'Browser (user agent)', share: 4.8, size: 7.4 },
+      { title: t('evidence.common.timeUtc'), share: 2.9 },
+      { title: t('evidence.certificate.action'), share: 2.2 },
+      { title: t('evidence.common.ip'), share: 2.7, size: 7.5 },
+      { title: t('evidence.certificate.browser'), share: 4.8, size: 7.4 },
     ],
-    input.steps.map((s) => [formatUtc(s.at, { zone: false }), s.action, s.ip, s.userAgent]),
-    'No steps recorded.',
+    input.steps.map((s) => [
+      time(s.at, { zone: false }),
+      s.detail ? `${words.recorded(s.action)} (${s.detail})` : words.recorded(s.action),
+      s.ip,
+      s.userAgent,
+    ]),
+    t('evidence.certificate.noSteps'),
   );
 
-  w.section('Audit events for this signer');
-  auditEventsTable(w, input.events);
+  section('evidence.certificate.events');
+  auditEventsTable(w, input.events, words);
 
-  w.section('Integrity');
-  w.facts([['Audit chain head (SHA-256)', input.chainHead, 'mono']]);
+  section('evidence.common.integrity');
+  w.facts([[t('evidence.common.chainHead'), input.chainHead, 'mono']]);
+  w.paragraph(t('evidence.certificate.chainText'), { size: 8.5 });
   w.paragraph(
-    'Every audit event of the bundle records the SHA-256 of the event before it; the chain head is ' +
-      'the hash of the latest event when this certificate was issued. Changing, removing or reordering ' +
-      'any event changes the head. The SHA-256 values above identify each document exactly: any copy ' +
-      'whose SHA-256 differs is not the document signed.',
+    t('evidence.certificate.sealed', { sealer: input.sealedBy ?? t('evidence.common.serviceSeal') }),
     { size: 8.5 },
   );
-  w.paragraph(
-    `This certificate is sealed with a PAdES digital signature (ETSI.CAdES.detached) by ${
-      input.sealedBy ?? "the service's signing certificate"
-    }. Any change to the file after sealing invalidates the signature.`,
-    { size: 8.5 },
-  );
-  if (fonts.missing.size > 0) {
-    w.paragraph(
-      'Note: some characters are not covered by the fonts of this file and are shown as "?". ' +
-        'The values as entered are kept in the service’s records.',
-      { size: 8.5 },
-    );
-  }
-  w.finish(`Certificate of Evidence · ${input.signer.name} · ${input.bundleId}`);
-  markPages(w.pages, fonts, input.isTest ? [TEST_MARK] : []);
+  if (fonts.missing.size > 0) w.paragraph(t('evidence.common.missingGlyphs'), { size: 8.5 });
+  w.finish(t('evidence.certificate.footer', { name: input.signer.name, id: input.bundleId }));
+  markPages(w.pages, fonts, input.isTest ? [testMark(t('evidence.common.testMode'))] : []);
   return doc.save({ useObjectStreams: false });
+}
+
+/** Every text of the input that may be drawn (for the fonts to embed). */
+function textsOf(input: TCertificateInput): string[] {
+  return [
+    input.label,
+    JSON.stringify(input.signer),
+    JSON.stringify(input.auth),
+    JSON.stringify(input.steps),
+    JSON.stringify(input.documents),
+    JSON.stringify(input.events),
+    input.sealedBy ?? '',
+    ...input.signatureImages.flatMap((s) => [s.label, s.typed ?? '']),
+  ];
 }

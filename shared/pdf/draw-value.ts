@@ -1,7 +1,18 @@
 // Drawing one value into a box: text shrunk (and for multi-line fields wrapped) to fit, a
 // signature image fitted keeping its proportions, a typed signature in the script font over a
 // thin line, a check mark. Boxes are in the coordinates the caller has set up (page-frame.ts).
-import { LineCapStyle, LineJoinStyle, type PDFImage, type PDFPage, rgb, setLineJoin } from 'pdf-lib';
+// A value that starts in a right-to-left script (Arabic, Hebrew) is drawn from the box's right edge.
+import {
+  LineCapStyle,
+  LineJoinStyle,
+  type PDFImage,
+  type PDFPage,
+  type RGB,
+  rgb,
+  setLineJoin,
+} from 'pdf-lib';
+import { directionOfText } from './bidi';
+import { drawTextLine } from './draw-text';
 import type { TFont } from './fonts';
 import { widthOf, wrapText } from './text';
 
@@ -49,7 +60,20 @@ export function drawLine(
     size = MIN_TEXT_SIZE;
   }
   const y = box.y + (box.height - size * CAP_HEIGHT) / 2;
-  page.drawText(text, { x: box.x + pad, y, size, font: font.pdf, color });
+  drawStart(page, font, text, box, { y, size, color, direction: directionOfText(text) });
+}
+
+/** One line at the start of the box: its left edge, or its right edge for right-to-left text. */
+function drawStart(
+  page: PDFPage,
+  font: TFont,
+  text: string,
+  box: TBox,
+  { y, size, color, direction }: { y: number; size: number; color: RGB; direction: 'ltr' | 'rtl' },
+): void {
+  const pad = paddingOf(box);
+  const x = direction === 'rtl' ? box.x + box.width - pad - widthOf(font, text, size) : box.x + pad;
+  drawTextLine(page, font, text, { x, y, size, color, direction });
 }
 
 /**
@@ -81,9 +105,10 @@ export function drawWrapped(
     size = lo;
   }
   const lines = wrapText(font, text, size, room);
+  const direction = directionOfText(text);
   let y = box.y + box.height - pad - size * ASCENT;
   for (const line of lines) {
-    if (line !== '') page.drawText(line, { x: box.x + pad, y, size, font: font.pdf, color });
+    if (line !== '') drawStart(page, font, line, box, { y, size, color, direction });
     y -= size * LINE_HEIGHT;
   }
 }
@@ -113,7 +138,7 @@ export function drawTyped(page: PDFPage, font: TFont, text: string, box: TBox): 
   if (width > room) size = Math.max(MIN_TEXT_SIZE, (size * room) / width);
   const textWidth = widthOf(font, text, size);
   const x = box.x + Math.max(pad, (box.width - textWidth) / 2);
-  page.drawText(text, { x, y: lineY + box.height * 0.1, size, font: font.pdf, color: INK });
+  drawTextLine(page, font, text, { x, y: lineY + box.height * 0.1, size, color: INK });
   page.drawLine({
     start: { x: box.x + pad, y: lineY },
     end: { x: box.x + box.width - pad, y: lineY },

@@ -30,6 +30,8 @@ export interface TAuditEntry {
 }
 
 export interface TAuditPage {
+  /** The language the page is written in (the bundle's; English when absent or unsupported). */
+  language?: string;
   bundleId: string;
   label: string;
   documentName: string;
@@ -57,6 +59,8 @@ export interface TFinalInput {
 }
 
 export interface TCertificateInput {
+  /** The language the certificate is written in (the signer's; English when absent or unsupported). */
+  language?: string;
   bundleId: string;
   label: string;
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
@@ -64,7 +68,8 @@ export interface TCertificateInput {
   /** Signed in person on the host's device (deliver_via kiosk): who hosted, which device. */
   inPerson?: { host: string; device: string; at: string };
   times: { sent?: string; viewed?: string; consented?: string; signed?: string };
-  steps: { action: string; at: string; ip: string; userAgent: string }[];
+  /** The signing record's steps: `action` as recorded, `detail` what it was about (printed in brackets). */
+  steps: { action: string; detail?: string; at: string; ip: string; userAgent: string }[];
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
   signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
   events: TAuditEntry[];

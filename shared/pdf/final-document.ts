@@ -2,11 +2,12 @@
 // flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
 // apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { drawAuditPages } from './audit-page';
+import { auditPageTexts, drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
+import { evidenceWords } from './evidence-words';
 import { flattenForm } from './flatten-form';
 import { embedFonts } from './fonts';
-import { INTERIM_MARK, markPages, TEST_MARK } from './marks';
+import { interimMark, markPages, testMark } from './marks';
 import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
 import { needsScript, stampFields } from './stamp-fields';
@@ -21,12 +22,11 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     parseSpeed: OBJECTS_PER_TICK,
   });
   const pages = doc.getPages();
-  const fonts = await embedFonts(doc, [
-    'regular',
-    'bold',
-    'mono',
-    ...(needsScript(input.fields) ? (['script'] as const) : []),
-  ]);
+  const fonts = await embedFonts(doc, {
+    roles: ['regular', 'bold', 'mono', ...(needsScript(input.fields) ? (['script'] as const) : [])],
+    texts: [...input.fields.map((f) => f.value), ...auditPageTexts(input.audit)],
+    ...(input.audit.language ? { language: input.audit.language } : {}),
+  });
   flattenForm(doc, pages, fonts);
   // A certification of the original (DocMDP) names a signature this rewrite invalidates anyway.
   doc.catalog.delete(PDFName.of('Perms'));
@@ -36,9 +36,10 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     interim: input.interim,
     size: auditPageSize(pages.at(-1)?.getSize()),
   });
+  const { t } = evidenceWords(input.audit.language);
   markPages([...pages, ...auditPages], fonts, [
-    ...(input.isTest ? [TEST_MARK] : []),
-    ...(input.interim ? [INTERIM_MARK] : []),
+    ...(input.isTest ? [testMark(t('evidence.common.testMode'))] : []),
+    ...(input.interim ? [interimMark(t('evidence.common.interimMode'))] : []),
   ]);
   // The attachment travels in the document (catalog /AF and /Names /EmbeddedFiles), inside what
   // the seal covers, so it cannot be changed or removed without breaking it.

@@ -1,6 +1,8 @@
 // Marks on every page of a file that is not a final legal document: a banner at the top of the
-// page with the words (which text extraction finds) and a large faint diagonal word across it.
+// page with the words (which text extraction finds), in the file's language, and a large faint
+// diagonal word across it.
 import { degrees, type PDFPage, type RGB, rgb } from 'pdf-lib';
+import { drawTextLine } from './draw-text';
 import type { TFontSet } from './fonts';
 import { frameOf, inFrame } from './page-frame';
 import { widthOf } from './text';
@@ -11,17 +13,19 @@ export interface TMark {
   color: RGB;
 }
 
-export const TEST_MARK: TMark = {
-  banner: 'TEST — not legally binding',
+/** A test bundle's mark; `banner` in the file's language (the catalogs' `evidence.common.testMode`). */
+export const testMark = (banner = 'TEST — not legally binding'): TMark => ({
+  banner,
   watermark: 'TEST',
   color: rgb(0.75, 0.1, 0.1),
-};
+});
 
-export const INTERIM_MARK: TMark = {
-  banner: 'INTERIM — not final',
+/** An interim file's mark; `banner` in the file's language (`evidence.common.interimMode`). */
+export const interimMark = (banner = 'INTERIM — not final'): TMark => ({
+  banner,
   watermark: 'INTERIM',
   color: rgb(0.8, 0.42, 0),
-};
+});
 
 const BANNER_SIZE = 8;
 
@@ -45,11 +49,10 @@ function drawBanner(page: PDFPage, fonts: TFontSet, mark: TMark, pageWidth: numb
   const height = BANNER_SIZE + 6;
   const x = (pageWidth - width) / 2;
   page.drawRectangle({ x, y: top - height, width, height, color: mark.color });
-  page.drawText(mark.banner, {
+  drawTextLine(page, font, mark.banner, {
     x: x + 8,
     y: top - height + 4.2,
     size: BANNER_SIZE,
-    font: font.pdf,
     color: rgb(1, 1, 1),
   });
 }

@@ -1,7 +1,11 @@
 // A small flowing layout for the pages the service writes itself (the audit trail, the
 // Certificate of Evidence): a title block, sections, label–value lists and tables whose cells
 // wrap, flowing onto new pages (table headers repeated) with a footer "page i of n" on each.
+// In a right-to-left language the page is mirrored: text starts at the right margin, label
+// columns stand on the right, and table columns run from right to left.
 import { type PDFDocument, type PDFImage, type PDFPage, type RGB, rgb } from 'pdf-lib';
+import type { TDirection } from './bidi';
+import { drawTextLine } from './draw-text';
 import { drawFittedImage, drawTyped } from './draw-value';
 import type { TFont, TFontSet } from './fonts';
 import { drawable, widthOf, wrapText } from './text';
@@ -43,8 +47,42 @@ export class ReportWriter {
     private readonly doc: PDFDocument,
     readonly fonts: TFontSet,
     private readonly size: [number, number],
+    private readonly direction: TDirection = 'ltr',
+    /** Words the layout writes itself: the footer's page count. */
+    private readonly pageOf: (page: number, pages: number) => string = (page, pages) =>
+      `Page ${page} of ${pages}`,
   ) {
     this.newPage();
+  }
+
+  private get rtl(): boolean {
+    return this.direction === 'rtl';
+  }
+
+  /** The left edge of a box `width` wide that starts `offset` points from the start margin. */
+  private boxX(offset: number, width: number): number {
+    return this.rtl ? this.size[0] - MARGIN_X - offset - width : MARGIN_X + offset;
+  }
+
+  /**
+   * One line of text at the start of a box (`offset` from the start margin, `width` wide): its
+   * left edge in a left-to-right page, its right edge in a right-to-left one.
+   */
+  private line(
+    text: string,
+    {
+      offset = 0,
+      width = this.contentWidth,
+      y,
+      size,
+      font,
+      color,
+    }: { offset?: number; width?: number; y: number; size: number; font: TFont; color: RGB },
+  ): void {
+    if (text === '') return;
+    const left = this.boxX(offset, width);
+    const x = this.rtl ? left + width - widthOf(font, text, size) : left;
+    drawTextLine(this.page, font, text, { x, y, size, color, direction: this.direction });
   }
 
   get contentWidth(): number {
@@ -73,13 +111,7 @@ export class ReportWriter {
   /** The document title, with a line of smaller text under it and an accent rule. */
   title(title: string, subtitle?: string): void {
     const bold = this.fonts.bold;
-    this.page.drawText(this.text(title, bold), {
-      x: MARGIN_X,
-      y: this.y - 20,
-      size: 20,
-      font: bold.pdf,
-      color: ACCENT,
-    });
+    this.line(this.text(title, bold), { y: this.y - 20, size: 20, font: bold, color: ACCENT });
     this.y -= 28;
     if (subtitle) {
       this.paragraph(subtitle, { size: 9.5, color: MUTED });
@@ -90,14 +122,13 @@ export class ReportWriter {
   }
 
   /** A section heading; it never stands alone at the foot of a page. */
-  section(title: string): void {
+  section(title: string, language = 'en'): void {
     this.ensure(110);
     const bold = this.fonts.bold;
-    this.page.drawText(this.text(title, bold).toUpperCase(), {
-      x: MARGIN_X,
+    this.line(this.text(title, bold).toLocaleUpperCase(language), {
       y: this.y - 10,
       size: 9.5,
-      font: bold.pdf,
+      font: bold,
       color: ACCENT,
     });
     this.y -= 15;
@@ -117,13 +148,15 @@ export class ReportWriter {
     const regular = this.fonts.regular;
     const head = this.text(title, bold);
     const y = this.y - 10;
-    this.page.drawText(head, { x: MARGIN_X, y, size: 9.5, font: bold.pdf, color: TEXT });
+    this.line(head, { y, size: 9.5, font: bold, color: TEXT });
     if (after) {
-      this.page.drawText(this.text(after, regular), {
-        x: MARGIN_X + widthOf(bold, head, 9.5) + 6,
+      const offset = widthOf(bold, head, 9.5) + 6;
+      this.line(this.text(after, regular), {
+        offset,
+        width: this.contentWidth - offset,
         y,
         size: 8.5,
-        font: regular.pdf,
+        font: regular,
         color: MUTED,
       });
     }
@@ -137,7 +170,7 @@ export class ReportWriter {
     const lines = wrapText(font, this.text(s, font, true), size, this.contentWidth);
     for (const line of lines) {
       this.ensure(size * 1.35);
-      this.page.drawText(line, { x: MARGIN_X, y: this.y - size, size, font: font.pdf, color });
+      this.line(line, { y: this.y - size, size, font, color });
       this.y -= size * 1.35;
     }
     this.y -= 4;
@@ -254,19 +287,19 @@ export class ReportWriter {
           color: fill,
         });
       }
-      let x = MARGIN_X;
+      let offset = 0;
       cells.forEach((c, i) => {
         wrapped[i]!.slice(from, from + take).forEach((line, k) => {
-          if (line === '') return;
-          this.page.drawText(line, {
-            x: x + padX,
+          this.line(line, {
+            offset: offset + padX,
+            width: c.width - 2 * padX,
             y: this.y - padY - k * lineHeight - c.style.size * 0.95,
             size: c.style.size,
-            font: c.style.font.pdf,
+            font: c.style.font,
             color: c.style.color,
           });
         });
-        x += c.width;
+        offset += c.width;
       });
       this.y -= height;
       if (rule) {
@@ -282,22 +315,22 @@ export class ReportWriter {
   }
 
   /** Signature images (or typed signatures) in framed boxes, two to a row, each with its label. */
-  signatures(items: { label: string; image?: PDFImage; typed?: string }[]): void {
+  signatures(
+    items: { label: string; image?: PDFImage; typed?: string }[],
+    noImage = 'No signature image',
+  ): void {
     const gap = 16;
     const width = (this.contentWidth - gap) / 2;
     const height = 78;
     for (let i = 0; i < items.length; i += 2) {
       this.ensure(height + 18);
       items.slice(i, i + 2).forEach((item, k) => {
-        const x = MARGIN_X + k * (width + gap);
+        const offset = k * (width + gap);
+        const x = this.boxX(offset, width);
         const labelFont = this.fonts.regular;
-        this.page.drawText(this.text(item.label, labelFont), {
-          x,
-          y: this.y - 9,
-          size: 8,
-          font: labelFont.pdf,
-          color: MUTED,
-        });
+        let label = this.text(item.label, labelFont);
+        while (label.length > 1 && widthOf(labelFont, label, 8) > width) label = `${label.slice(0, -2)}…`;
+        this.line(label, { offset, width, y: this.y - 9, size: 8, font: labelFont, color: MUTED });
         const box = { x, y: this.y - 14 - height, width, height };
         this.page.drawRectangle({ ...box, borderColor: RULE, borderWidth: 0.8, color: rgb(1, 1, 1) });
         const inner = { x: box.x + 8, y: box.y + 6, width: box.width - 16, height: box.height - 12 };
@@ -305,11 +338,12 @@ export class ReportWriter {
         else if (item.typed)
           drawTyped(this.page, this.fonts.script, this.text(item.typed, this.fonts.script), inner);
         else
-          this.page.drawText('No signature image', {
-            x: inner.x,
+          this.line(this.text(noImage, this.fonts.regular), {
+            offset: offset + 8,
+            width: inner.width,
             y: inner.y + inner.height / 2,
             size: 8.5,
-            font: this.fonts.regular.pdf,
+            font: this.fonts.regular,
             color: MUTED,
           });
       });
@@ -331,15 +365,15 @@ export class ReportWriter {
         thickness: 0.5,
         color: RULE,
       });
-      page.drawText(left, { x: MARGIN_X, y, size: 7.5, font: font.pdf, color: MUTED });
-      const right = `Page ${i + 1} of ${this.pages.length}`;
-      page.drawText(right, {
-        x: this.size[0] - MARGIN_X - widthOf(font, right, 7.5),
-        y,
-        size: 7.5,
-        font: font.pdf,
-        color: MUTED,
-      });
+      const count = this.text(this.pageOf(i + 1, this.pages.length), font);
+      const countWidth = widthOf(font, count, 7.5);
+      // What the pages are at the start edge, the page count at the other.
+      const [footerX, countX] = this.rtl
+        ? [this.size[0] - MARGIN_X - widthOf(font, left, 7.5), MARGIN_X]
+        : [MARGIN_X, this.size[0] - MARGIN_X - countWidth];
+      const style = { y, size: 7.5, color: MUTED, direction: this.direction };
+      drawTextLine(page, font, left, { x: footerX, ...style });
+      drawTextLine(page, font, count, { x: countX, ...style });
     });
   }
 }

@@ -1,12 +1,16 @@
 // Text helpers shared by the stamper, the audit page and the certificate: making a value
-// drawable with a font, wrapping it to a width, and printing dates and times.
+// drawable with a font (and the faces that stand in for it), wrapping it to a width, and printing
+// dates and times.
+import { type TDirection, visualRuns } from './bidi';
 import type { TFont } from './fonts';
+import { coveredBy, runsOf } from './text-runs';
 
 /**
  * `text` with what `font` cannot draw replaced: tabs and other control characters become
- * spaces (line breaks are kept when `keepLineBreaks`), invisible format characters (zero-width
- * joiners, direction marks, variation selectors) are dropped, and every other character the
- * font has no glyph for becomes '?' and is added to `missing`.
+ * spaces (line breaks are kept when `keepLineBreaks`), invisible format characters (direction
+ * marks, variation selectors) are dropped but for the zero-width joiner and non-joiner, which
+ * shaping reads, and every other character no face of the font's family has becomes '?' and is
+ * added to `missing`.
  */
 export function drawable(font: TFont, text: string, missing: Set<string>, keepLineBreaks = false): string {
   let out = '';
@@ -14,8 +18,9 @@ export function drawable(font: TFont, text: string, missing: Set<string>, keepLi
     if (ch === '\n' && keepLineBreaks) out += ch;
     else if (ch === '\r') out += keepLineBreaks ? '' : ' ';
     else if (/[\p{Cc}\u2028\u2029]/u.test(ch)) out += ' ';
+    else if (ch === '\u200C' || ch === '\u200D') out += ch;
     else if (/\p{Cf}/u.test(ch) || /^[\uFE00-\uFE0F]$/.test(ch)) continue;
-    else if (font.covers(ch.codePointAt(0)!)) out += ch;
+    else if (coveredBy(font, ch)) out += ch;
     else {
       missing.add(ch);
       out += '?';
@@ -24,21 +29,46 @@ export function drawable(font: TFont, text: string, missing: Set<string>, keepLi
   return out;
 }
 
-// Per font file (role), so across documents: the advances are the file's.
-const advances = new Map<TFont['role'], Map<string, number>>();
+// Per font file, so across documents: the advances are the file's.
+const advances = new Map<TFont['face'], Map<string, number>>();
 
 /**
- * The width of `text` at `size`, from each character's advance, remembered per font. pdf-lib's
- * own measure shapes the whole string with fontkit on every call, which made wrapping and fitting
- * the costliest part of a render; pdf-lib draws glyphs at their advances too (no kerning), so the
- * sum is the drawn width, but for ligatures, which DejaVu draws as wide as their letters. Kept
- * per font file, for every document of the process.
+ * The width of `text` at `size` as drawn: cut as draw-text.ts cuts it (direction runs, then runs
+ * of one face), each run measured on its own. A run of a shaped script (Arabic, Devanagari) is
+ * measured by fontkit's layout, as its glyphs are placed by it; any other is the sum of each
+ * character's advance, remembered per face.
+ * pdf-lib's own measure shapes the whole string with fontkit on every call, which made wrapping
+ * and fitting the costliest part of a render; pdf-lib draws glyphs at their advances too (no
+ * kerning), so the sum is the drawn width, but for ligatures, which DejaVu draws as wide as their
+ * letters.
  */
-export function widthOf(font: TFont, text: string, size: number): number {
-  let known = advances.get(font.role);
+export function widthOf(
+  font: TFont,
+  text: string,
+  size: number,
+  direction: TDirection | 'auto' = 'auto',
+): number {
+  let width = 0;
+  for (const level of visualRuns(text, direction)) {
+    for (const run of runsOf(font, level.text)) {
+      width += run.font.shaped ? shapedAdvance(run.font, run.text) : advanceOf(run.font, run.text);
+    }
+  }
+  return width * size;
+}
+
+/** The advance of a shaped run as drawn (draw-text.ts): the sum of its positioned advances. */
+export function shapedAdvance(font: TFont, text: string): number {
+  let units = 0;
+  for (const p of font.layout(text).positions) units += p.xAdvance;
+  return units / font.unitsPerEm;
+}
+
+function advanceOf(font: TFont, text: string): number {
+  let known = advances.get(font.face);
   if (!known) {
     known = new Map();
-    advances.set(font.role, known);
+    advances.set(font.face, known);
   }
   let width = 0;
   for (const ch of text) {
@@ -49,19 +79,25 @@ export function widthOf(font: TFont, text: string, size: number): number {
     }
     width += advance;
   }
-  return width * size;
+  return width;
 }
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Lines of at most `maxWidth` points: words are kept whole where they fit, a word longer than a
- * line is broken between characters, and `\n` always starts a new line.
+ * line is broken between characters (never inside one as a reader sees it), a run of Chinese or
+ * Japanese is broken where the line is full, and `\n` always starts a new line.
  */
 export function wrapText(font: TFont, text: string, size: number, maxWidth: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
     for (const word of paragraph.split(/(?<=\s)/)) {
-      if (line !== '' && widthOf(font, (line + word).trimEnd(), size) > maxWidth) {
+      // Chinese and Japanese break between any two characters: a run of them fills the line it
+      // starts on rather than moving whole to the next.
+      if (line !== '' && widthOf(font, (line + word).trimEnd(), size) > maxWidth && !CJK.test(word)) {
         lines.push(line.trimEnd());
         line = '';
       }
@@ -77,10 +113,11 @@ export function wrapText(font: TFont, text: string, size: number, maxWidth: numb
   return lines;
 }
 
+/** A word too long for a line, broken between user-perceived characters (never inside a syllable's cluster). */
 function breakWord(font: TFont, word: string, size: number, maxWidth: number): string[] {
   const parts: string[] = [];
   let part = '';
-  for (const ch of word) {
+  for (const { segment: ch } of graphemes.segment(word)) {
     if (part !== '' && widthOf(font, (part + ch).trimEnd(), size) > maxWidth) {
       parts.push(part);
       part = '';
@@ -140,13 +177,35 @@ export function formatDate(value: string, format: string): string {
   }
 }
 
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
 /**
- * An ISO time as `2025-03-07 14:05:09 UTC` (without the zone for table cells under a "(UTC)"
- * heading); anything unparsable as it is; nothing as '—'.
+ * An ISO time as a reader of `language` writes it, always in UTC and saying so (`Mar 7, 2025,
+ * 14:05:09 UTC`, `2025年3月7日 14:05:09 UTC`; without the zone for table cells under a "(UTC)"
+ * heading), on a 24-hour clock; anything unparsable as it is; nothing as '—'.
  */
-export function formatUtc(iso: string | undefined, { zone = true } = {}): string {
+export function formatUtc(
+  iso: string | undefined,
+  { zone = true, language = 'en' }: { zone?: boolean; language?: string } = {},
+): string {
   if (!iso) return '—';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')}${zone ? ' UTC' : ''}`;
+  const key = `${language}|${zone}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone: 'UTC',
+      ...(zone ? { timeZoneName: 'short' } : {}),
+    });
+    dateTimeFormats.set(key, format);
+  }
+  return format.format(new Date(t));
 }

@@ -187,7 +187,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     const pdf = new Uint8Array(await (await fetch(coe.file_url)).arrayBuffer());
     const text = textOf(pdf).replace(/\s+/g, ' ');
     expect(text).toContain('Signed in person, hosted by Hana Host (hana@example.com)');
-    expect(text).toContain('"Branch tablet 3"');
+    expect(text).toContain('“Branch tablet 3”');
     expect(text).toContain('Signing in person started: Kim Borrower, hosted by Hana Host');
     expect(text).toContain('opened in person');
 

@@ -97,6 +97,18 @@ export function attachedFiles(pdf: Uint8Array): Map<string, Buffer> {
   });
 }
 
+/** The base names of the fonts pdffonts lists (subset tags and pdf-lib's number suffix dropped). */
+export function fontsOf(pdf: Uint8Array): string[] {
+  const listing = withFile(pdf, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));
+  const names = listing
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split(/\s+/)[0] ?? '')
+    .filter((name) => name !== '')
+    .map((name) => name.replace(/^[A-Z]{6}\+/, '').replace(/-\d+$/, ''));
+  return [...new Set(names)].sort();
+}
+
 /** pdfsig's report (it exits non-zero for files without signatures, which is reported too). */
 export function pdfsig(pdf: Uint8Array): string {
   return withFile(pdf, (file) => {

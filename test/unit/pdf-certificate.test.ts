@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderCertificate } from '../../shared/pdf/certificate';
 import { aCertificateInput } from '../helpers/evidence';
-import { imageCount, pageTexts, textOf } from '../helpers/poppler';
+import { imageCount, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
 
 describe('renderCertificate', () => {
   it('states the signer, each authentication and its result, addresses, browsers and times', async () => {
@@ -11,12 +11,12 @@ describe('renderCertificate', () => {
     expect(text).toContain('Certificate of Evidence');
     for (const s of [input.signer.name, input.signer.email!, input.signer.phone!, input.signer.packetId])
       expect(text).toContain(s);
-    expect(text).toContain('SMS code passed 2025-03-07 13:59:40');
-    expect(text).toContain('Selfie collected 2025-03-07 14:01:02');
-    expect(text).toContain('Sent 2025-03-07 09:00:03 UTC');
-    expect(text).toContain('Viewed 2025-03-07 13:58:12 UTC');
-    expect(text).toContain('Consented to e-sign 2025-03-07 13:58:30 UTC');
-    expect(text).toContain('Signed 2025-03-07 14:05:09 UTC');
+    expect(text).toContain('SMS code passed Mar 7, 2025, 13:59:40');
+    expect(text).toContain('Selfie collected Mar 7, 2025, 14:01:02');
+    expect(text).toContain('Sent Mar 7, 2025, 09:00:03 UTC');
+    expect(text).toContain('Viewed Mar 7, 2025, 13:58:12 UTC');
+    expect(text).toContain('Consented to e-sign Mar 7, 2025, 13:58:30 UTC');
+    expect(text).toContain('Signed Mar 7, 2025, 14:05:09 UTC');
     expect(text).toContain('203.0.113.24');
     // User agents wrap within their column; every part of them is there.
     expect(text).toContain('Mozilla/5.0 (iPhone; CPU iPhone OS 17_3 like');
@@ -71,5 +71,38 @@ describe('renderCertificate', () => {
       expect(text).toContain('TEST — not legally binding');
     });
     expect(pages.join(' ')).toContain('step 60');
+  });
+
+  it('is written in the signer’s language: Arabic from the right margin, the words of the record and the test banner translated', async () => {
+    const pdf = await renderCertificate(
+      aCertificateInput({
+        language: 'ar',
+        steps: [
+          { action: 'consented and signed', at: '2025-03-07T14:05:09Z', ip: '203.0.113.24', userAgent: 'x' },
+        ],
+      }),
+    );
+    const text = textOf(pdf);
+    expect(text).toContain('شهادة الإثبات');
+    // Dates and the page count in Arabic words (pdftotext reorders the numbers among them).
+    expect(text).toContain('مارس');
+    expect(text).toContain('الصفحة');
+    // The title ends at the right margin (56 pt), where an English one starts at the left.
+    const boxes = wordBoxes(pdf);
+    // The title: the tallest words.
+    const height = (w: (typeof boxes)[number]) => w.yMax - w.yMin;
+    const tallest = Math.max(...boxes.map(height));
+    const titleLine = boxes.filter((w) => w.page === 1 && height(w) === tallest);
+    const right = Math.max(...titleLine.map((w) => w.xMax));
+    expect(boxes[0]!.pageWidth - right).toBeCloseTo(56, 0);
+    const english = wordBoxes(await renderCertificate(aCertificateInput())).find(
+      (w) => w.word === 'Certificate',
+    )!;
+    expect(english.xMin).toBeCloseTo(56, 0);
+    // The test bundle's banner in Arabic too.
+    const test = textOf(await renderCertificate(aCertificateInput({ language: 'ar', isTest: true })));
+    expect(test.replace(/[\u064B-\u065F]/g, '')).toContain('تجريبي — غير ملزم قانونا');
+    // A step recorded as 'consented and signed' reads in Arabic.
+    expect(text.replace(/[\u064B-\u065F]/g, '')).toContain('وافق ووقع');
   });
 });

@@ -1,3 +1,4 @@
+import { resolveLanguage } from '../../i18n/languages';
 import type { TAuditEntry, TAuditPage } from '../../pdf/evidence-types';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
@@ -83,7 +84,7 @@ export const signersOf = (packets: TPacket[]): TAuditPage['signers'] =>
     ...(p.completedAt ? { completedAt: p.completedAt } : {}),
   }));
 
-/** The audit page appended to a final (or interim) document. */
+/** The audit page appended to a final (or interim) document, in the bundle's language (else English). */
 export function auditPage(
   b: TBundle,
   doc: Pick<TDocument, 'name' | 'sha256'>,
@@ -91,6 +92,7 @@ export function auditPage(
   chainHead: string,
 ): TAuditPage {
   return {
+    language: resolveLanguage(b.language),
     bundleId: b.id,
     label: b.label,
     documentName: doc.name,

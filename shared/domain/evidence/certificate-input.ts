@@ -1,3 +1,4 @@
+import { signerLanguage } from '../../i18n/languages';
 import type { TAuditEntry, TCertificateInput } from '../../pdf/evidence-types';
 import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
@@ -71,7 +72,8 @@ export function authOf(packet: TPacket, record: TSigningRecord | undefined, view
  * A signer's Certificate of Evidence: who they are, how they got in and authenticated, when they
  * were sent the request, opened, consented and signed, every step with its address and browser,
  * the documents with their fingerprints before and after, their marks, and the bundle's events
- * that concern them (their own and the bundle's, not other signers').
+ * that concern them (their own and the bundle's, not other signers'). Written in the signer's
+ * language: the one they chose on the page, else the packet's, else the bundle's, else English.
  */
 export async function certificateInput(
   deps: { blobs: Pick<TBlobStore, 'get'> },
@@ -113,6 +115,7 @@ export async function certificateInput(
   }
   const events: TAuditEntry[] = auditEntries(mine, b.packets, input.records);
   return {
+    language: signerLanguage({ chosen: record?.language, packet: p.language, bundle: b.language }),
     bundleId: b.id,
     label: b.label,
     signer: {
@@ -139,7 +142,8 @@ export async function certificateInput(
       ...(p.completedAt ? { signed: p.completedAt } : {}),
     },
     steps: (record?.steps ?? []).map((s) => ({
-      action: s.detail ? `${s.action} (${s.detail})` : s.action,
+      action: s.action,
+      ...(s.detail ? { detail: s.detail } : {}),
       at: s.at,
       ip: s.ip,
       userAgent: s.userAgent,

@@ -1,0 +1,232 @@
+// The evidence of a bundle whose signers read Arabic, Japanese, Hindi and Chinese, made by the
+// local runtime's document worker and read by poppler from outside the project: each Certificate
+// of Evidence in its signer's language with their names and signatures as entered, the audit page
+// in the bundle's, the Noto faces embedded, and the seals still valid.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { catalogOf } from '../../shared/i18n/catalogs';
+import type { TLanguage } from '../../shared/i18n/languages';
+import { ARTIFACTS } from '../helpers/browser';
+import { aPdfB64 } from '../helpers/bundles';
+import { fontsOf, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
+import { eventually } from '../helpers/receiver';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { openSession, signerClient } from '../helpers/signer';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let sign: ReturnType<typeof signerClient>;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = apiClient(runtime);
+  sign = signerClient(runtime);
+}, 60_000);
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+/** The signers: what they type, and the language their certificate must be in. */
+const SIGNERS = [
+  {
+    key: 'layla',
+    name: 'ليلى حداد',
+    packetLanguage: 'ar',
+    language: 'ar',
+    address: 'شارع الحمراء 12، بيروت',
+    font: 'NotoSansArabic',
+  },
+  {
+    key: 'hanako',
+    name: '山田 はなこ',
+    packetLanguage: 'ja',
+    language: 'ja',
+    address: '東京都千代田区丸の内 1-2-3',
+    font: 'NotoSansJP',
+  },
+  {
+    key: 'anita',
+    name: 'अनीता शर्मा',
+    packetLanguage: 'hi-IN',
+    language: 'hi',
+    address: 'क्षेत्र 4, नई दिल्ली',
+    font: 'NotoSansDevanagari',
+  },
+  // No language of its own: the signer chooses Chinese on the page, over the bundle's Arabic.
+  {
+    key: 'wang',
+    name: '王小明',
+    packetLanguage: undefined,
+    language: 'zh-CN',
+    address: '北京市朝阳区建国路 88 号',
+    font: 'NotoSansSC',
+  },
+] as const;
+
+const words = (lang: TLanguage) =>
+  catalogOf(lang).evidence as unknown as Record<
+    'certificate' | 'common' | 'audit' | 'recorded',
+    Record<string, string>
+  >;
+
+/**
+ * Text with the Arabic vowel signs (shadda, kasra…) taken out: each is given to readers with its
+ * letter, in order, but pdftotext puts it before the letter when it reads the line back.
+ */
+const unmarked = (text: string) => text.replace(/[\u064B-\u065F\u0670]/g, '');
+
+const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+
+describe('a bundle signed in four scripts', () => {
+  let finalPdf: Buffer;
+  const certificates = new Map<string, Buffer>();
+
+  beforeAll(async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'عقد خدمات 多言語 अनुबंध',
+        language: 'ar',
+        packets: SIGNERS.map((s) => ({
+          key: s.key,
+          name: s.name,
+          email: `${s.key}@example.com`,
+          deliver_via: 'embed',
+          ...(s.packetLanguage ? { language: s.packetLanguage } : {}),
+        })),
+        documents: [
+          {
+            key: 'contract',
+            file_b64: await aPdfB64(),
+            fields: SIGNERS.flatMap((s, i) => [
+              {
+                key: `${s.key}_sig`,
+                kind: 'sig',
+                page: 1,
+                x: 10,
+                y: 10 + i * 20,
+                w: 35,
+                h: 8,
+                editors: [s.key],
+              },
+              {
+                key: `${s.key}_address`,
+                kind: 'inp',
+                label: 'Address',
+                page: 1,
+                x: 50,
+                y: 10 + i * 20,
+                w: 40,
+                h: 5,
+                editors: [s.key],
+              },
+            ]),
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    // Packets answer in the order sent (the wire gives no key back).
+    const bundle = created.body as { id: string; packets: { id: string }[] };
+    for (const [i, s] of SIGNERS.entries()) {
+      const session = await openSession(sign, call, bundle.packets[i]!.id);
+      if (!s.packetLanguage) {
+        expect((await sign('PUT', '/language', session, { language: s.language })).status).toBe(200);
+      }
+      const values = await sign('PUT', '/values', session, {
+        values: [
+          { doc_key: 'contract', field_key: `${s.key}_sig`, value: `typed:${s.name}` },
+          { doc_key: 'contract', field_key: `${s.key}_address`, value: s.address },
+        ],
+      });
+      expect(values.status, JSON.stringify(values.body)).toBe(200);
+      expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+    }
+    const ready = await eventually(
+      async () => {
+        const b = (await call('GET', `/bundles/${bundle.id}/`)).body;
+        return b.docs_ready || b.status === 'fa' ? b : undefined;
+      },
+      90_000,
+      'documents ready',
+    );
+    expect(ready.status).toBe('co');
+    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
+      kind: string;
+      doc_key: string;
+      file_url: string;
+    }[];
+    finalPdf = await download(files.find((f) => f.kind === 'final')!.file_url);
+    for (const f of files.filter((f) => f.kind === 'certificate')) {
+      certificates.set(f.doc_key.replace(/^coe-/, ''), await download(f.file_url));
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    savePagePng(certificates.get('layla')!, 1, join(ARTIFACTS, 'certificate-arabic-page-1.png'), 110);
+    savePagePng(certificates.get('hanako')!, 1, join(ARTIFACTS, 'certificate-japanese-page-1.png'), 110);
+    savePagePng(certificates.get('anita')!, 1, join(ARTIFACTS, 'certificate-hindi-page-1.png'), 110);
+    savePagePng(finalPdf, 1, join(ARTIFACTS, 'final-four-scripts-page-1.png'), 110);
+    savePagePng(
+      finalPdf,
+      pageTexts(finalPdf).length,
+      join(ARTIFACTS, 'final-four-scripts-audit-page.png'),
+      110,
+    );
+  }, 150_000);
+
+  it.each(SIGNERS)('gives $key a certificate in $language with the name and signature as entered', (s) => {
+    const pdf = certificates.get(s.key)!;
+    const text = unmarked(textOf(pdf));
+    const w = words(s.language);
+    for (const heading of [
+      w.certificate.title,
+      w.certificate.intro!.split('{{')[0]!.trim(),
+      w.common.integrity,
+    ]) {
+      expect(text, heading).toContain(unmarked(heading!));
+    }
+    // What the record holds in words of its own: how the signer got in, translated too.
+    expect(text).toContain(unmarked(w.recorded.opened!));
+    // The name in the signer section and the footer, and the typed signature under its label.
+    expect(text.split(s.name).length - 1).toBeGreaterThanOrEqual(3);
+    expect(text).not.toContain('?');
+    expect(text).not.toContain(w.common.missingGlyphs);
+  });
+
+  it.each(SIGNERS)('embeds $font in the certificate of $key and seals it', (s) => {
+    const pdf = certificates.get(s.key)!;
+    expect(fontsOf(pdf)).toContain(`${s.font}-Regular`);
+    expect(fontsOf(pdf)).toContain('DejaVuSans');
+    expect(pdfsig(pdf)).toContain('Signature is Valid.');
+  });
+
+  it('stamps every value as entered and writes the audit page in the bundle’s language, right to left', () => {
+    const pages = pageTexts(finalPdf);
+    const text = textOf(finalPdf);
+    for (const s of SIGNERS) {
+      expect(text, s.name).toContain(s.name);
+      // pdftotext rebuilds a right-to-left line with numbers in it in its own order: the Arabic
+      // value is checked word by word, the others whole.
+      if (s.key === 'layla') for (const word of ['شارع الحمراء', '12', 'بيروت']) expect(text).toContain(word);
+      else expect(text, s.address).toContain(s.address);
+    }
+    expect(text).not.toContain('?');
+    const audit = unmarked(pages.find((p) => p.includes(words('ar').audit.title!)) ?? '');
+    for (const heading of [
+      words('ar').common.bundleId!,
+      words('ar').audit.signers!,
+      words('ar').audit.events!,
+    ]) {
+      expect(audit, heading).toContain(unmarked(heading));
+    }
+    expect(fontsOf(finalPdf)).toEqual(
+      expect.arrayContaining([
+        'NotoSansArabic-Regular',
+        'NotoSansJP-Regular',
+        'NotoSansDevanagari-Regular',
+        'NotoSansSC-Regular',
+      ]),
+    );
+    expect(pdfsig(finalPdf)).toContain('Signature is Valid.');
+  });
+});
