@@ -53,7 +53,7 @@ export async function openSession(
   const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
   if (singleUse && !(await deps.tokens.consume(hash, at))) {
     throw link.kind === 'kiosk'
-      ? new GoneError(IN_PERSON_ENDED)
+      ? said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded')
       : said(new GoneError('This signing link was already used. Ask for a new one.'), 'errors.linkUsed');
   }
   const session = newToken();

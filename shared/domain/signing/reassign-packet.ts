@@ -20,16 +20,17 @@ import {
 import { changeBundle } from '../bundles/change-bundle';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { linkPerson } from '../bundles/link-person';
-import {
-  ConflictError,
-  PermissionDeniedError,
-  SigningSessionError,
-  type TFieldError,
-  ValidationError,
-} from '../errors';
+import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { assertAuthenticated } from './save-values';
-import { heldBy, refuseUnlessSigning, saveStep, type TSignerCall, whileSigning } from './signer-context';
+import {
+  handedOnError,
+  heldBy,
+  refuseUnlessSigning,
+  saveStep,
+  type TSignerCall,
+  whileSigning,
+} from './signer-context';
 
 export const REASON_MAX = 500;
 
@@ -133,9 +134,7 @@ export async function reassignPacket(
     const to = identityOf(input);
     if (done && JSON.stringify([done.to, done.reason]) === JSON.stringify([to, input.reason]))
       return handedTo(done.to.name);
-    throw new SigningSessionError(
-      'You handed these documents to someone else; this link no longer opens them.',
-    );
+    throw handedOnError();
   }
   const verb = 'hand these documents on';
   const at = deps.clock.now().toISOString();

@@ -94,6 +94,13 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
   return undefined;
 }
 
+/** What a session of a signer who handed the packet on answers (401): it opens nothing now. */
+export const handedOnError = () =>
+  said(
+    new SigningSessionError('You handed these documents to someone else; this link no longer opens them.'),
+    'errors.handedOn',
+  );
+
 /** Why a session opened with a kiosk link answers 410 once its signer is done. */
 export const IN_PERSON_ENDED = 'This in-person signing session has ended. Hand the device back to its host.';
 
@@ -128,12 +135,9 @@ export async function sessionSigner(
  */
 export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
   const { token, signer } = await sessionSigner(deps, session);
-  if (!heldBy(token, signer.packet))
-    throw new SigningSessionError(
-      'You handed these documents to someone else; this link no longer opens them.',
-    );
+  if (!heldBy(token, signer.packet)) throw handedOnError();
   if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now))
-    throw new GoneError(IN_PERSON_ENDED);
+    throw said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded');
   return signer;
 }
 
