@@ -44,7 +44,9 @@ const localConfig = (endpoint: string): TConfig => ({
   credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
 });
 
-describe('admin command on the local data folder', () => {
+// Each command is a whole process (tsx compiles the CLI on start), several a test: a loaded
+// machine takes seconds each, so these tests get longer than the default to finish.
+describe('admin command on the local data folder', { timeout: 120_000 }, () => {
   let dir: string;
   let accountId: string;
   let userId: string;

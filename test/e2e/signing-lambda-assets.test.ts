@@ -36,12 +36,15 @@ function invoke(
       identity: { sourceIp: '192.0.2.1' },
     },
   };
+  // The function prints its EMF metrics to stdout, as on Lambda: the answer comes after a marker.
+  const RESULT = 'ANSWER ';
   const script = `
+    const RESULT = ${JSON.stringify(RESULT)};
     const { handler } = await import(${JSON.stringify(pathToFileURL(join(out, 'index.mjs')).href)});
     const r = await handler(${JSON.stringify(event)}, { awsRequestId: 'test' });
     const bytes = r.isBase64Encoded ? Buffer.from(r.body, 'base64').length : Buffer.byteLength(r.body);
     const text = r.isBase64Encoded ? '' : r.body;
-    process.stdout.write(JSON.stringify({ status: r.statusCode, headers: r.headers, bytes, text }));
+    process.stdout.write('\\n' + RESULT + JSON.stringify({ status: r.statusCode, headers: r.headers, bytes, text }));
   `;
   const env = {
     PATH: process.env.PATH ?? '',
@@ -56,8 +59,12 @@ function invoke(
       process.execPath,
       ['--input-type=module', '-e', script],
       { env, cwd: out },
-      (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`${err.message}\n${stderr}`));
+        const at = stdout.lastIndexOf(`\n${RESULT}`);
+        if (at < 0) return reject(new Error(`no answer printed:\n${stdout}\n${stderr}`));
+        resolve(JSON.parse(stdout.slice(at + 1 + RESULT.length)));
+      },
     );
   });
 }
