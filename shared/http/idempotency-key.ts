@@ -27,7 +27,8 @@ export function checkIdempotencyKey(key: string): string {
  */
 export function requestFingerprint(method: string, path: string, body: Buffer | undefined): string {
   return createHash('sha256')
-    .update(`${method.toUpperCase()}\n${path}\n`)
+    // As JSON, so no path can end in what looks like the start of a body.
+    .update(`${JSON.stringify([method.toUpperCase(), path])}\n`)
     .update(body ?? Buffer.alloc(0))
     .digest('hex');
 }
