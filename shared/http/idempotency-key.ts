@@ -26,9 +26,11 @@ export function checkIdempotencyKey(key: string): string {
  * bytes (JSON, form or multipart alike): a retry must send the same bytes to be the same request.
  */
 export function requestFingerprint(method: string, path: string, body: Buffer | undefined): string {
-  return createHash('sha256')
-    // As JSON, so no path can end in what looks like the start of a body.
-    .update(`${JSON.stringify([method.toUpperCase(), path])}\n`)
-    .update(body ?? Buffer.alloc(0))
-    .digest('hex');
+  return (
+    createHash('sha256')
+      // As JSON, so no path can end in what looks like the start of a body.
+      .update(`${JSON.stringify([method.toUpperCase(), path])}\n`)
+      .update(body ?? Buffer.alloc(0))
+      .digest('hex')
+  );
 }

@@ -6,6 +6,7 @@ import { ValidationError } from '../../shared/domain/errors';
 import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '../../shared/http/errors';
 import { checkIdempotencyKey, requestFingerprint } from '../../shared/http/idempotency-key';
 import { answerIdempotently, IN_FLIGHT_WAIT_MS, isKeptAnswer } from '../../shared/http/idempotent-request';
+import { buildOpenApiDocument } from '../../shared/openapi/document';
 import type { TIdempotencyRecord, TIdempotencyStore, TStoredAnswer } from '../../shared/ports/idempotency';
 
 /** The store's contract in memory: a claim wins only where no live record holds the key. */
@@ -223,5 +224,39 @@ describe('claiming and replaying', () => {
     const taken = await answerIdempotently({ store, log, now }, request(), async () => answer(201));
     expect(taken.status).toBe(201);
     expect(taken.headers['Idempotent-Replayed']).toBeUndefined();
+  });
+});
+
+describe('the API description', () => {
+  const doc = buildOpenApiDocument('http://localhost:3000') as {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, unknown> }>
+    >;
+    components: { parameters: Record<string, { in: string; schema: { maxLength: number } }> };
+  };
+  const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ at: `${method} ${path}`, method, op })),
+  );
+
+  it('offers Idempotency-Key, its 409 and its 422 on every POST, PUT and PATCH, and on nothing else', () => {
+    const writes = operations.filter((o) => ['post', 'put', 'patch'].includes(o.method));
+    expect(writes.length).toBeGreaterThan(20);
+    for (const { at, op } of writes) {
+      expect(
+        op.parameters?.map((p) => p.$ref),
+        at,
+      ).toContain('#/components/parameters/Idempotency-Key');
+      expect(Object.keys(op.responses), at).toEqual(expect.arrayContaining(['409', '422']));
+    }
+    for (const { at, op } of operations.filter((o) => !['post', 'put', 'patch'].includes(o.method))) {
+      expect(op.parameters?.map((p) => p.$ref) ?? [], at).not.toContain(
+        '#/components/parameters/Idempotency-Key',
+      );
+    }
+    expect(doc.components.parameters['Idempotency-Key']).toMatchObject({
+      in: 'header',
+      schema: { maxLength: 255 },
+    });
   });
 });
