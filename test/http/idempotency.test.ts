@@ -1,7 +1,9 @@
 // Idempotency-Key on the keyed API's writes, through real HTTP against the local runtime.
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempotency';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
@@ -207,6 +209,30 @@ describe('keys belong to their account', () => {
     expect(otherBody.status).toBe(201);
     expect(await bundleCount(one)).toBe(1);
     expect(await bundleCount(two)).toBe(1);
+  });
+});
+
+describe('the record', () => {
+  it("is kept in the table under the account and the key for 24 hours, by the table's TTL", async () => {
+    const account = await runtime.seedAccount('Stored Co', `${randomUUID()}@example.com`);
+    const key = randomUUID();
+    const before = Date.now();
+    const res = await apiClient(runtime, account.apiKey)('POST', '/persons/', {
+      json: { name: 'Kept', channels: [] },
+      headers: withKey(key),
+    });
+    expect(res.status).toBe(201);
+    const { Item } = await runtime.db.send(
+      new GetCommand({
+        TableName: runtime.config.tableName,
+        Key: idempotencyKeys.item(account.accountId, key),
+      }),
+    );
+    expect(Item).toMatchObject({ entity: 'idempotency', state: 'completed', accountId: account.accountId });
+    expect(Item!.answer.body).toBe(res.text);
+    const day = 24 * 3600;
+    expect(Item!.ttl).toBeGreaterThanOrEqual(Math.floor(before / 1000) + day);
+    expect(Item!.ttl).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + day);
   });
 });
 
