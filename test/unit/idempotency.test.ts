@@ -2,7 +2,9 @@
 // claim, a replay, a wait and a failure do, over an in-memory store with the adapter's contract.
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
+import { quietTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { ValidationError } from '../../shared/domain/errors';
+import { createApiHandler } from '../../shared/http/api-handler';
 import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '../../shared/http/errors';
 import { checkIdempotencyKey, requestFingerprint } from '../../shared/http/idempotency-key';
 import { answerIdempotently, IN_FLIGHT_WAIT_MS, isKeptAnswer } from '../../shared/http/idempotent-request';
@@ -258,5 +260,35 @@ describe('the API description', () => {
       in: 'header',
       schema: { maxLength: 255 },
     });
+  });
+});
+
+describe('every keyed API gets it', () => {
+  const usage = { usageFor: async () => ({ limit: 1, remaining: 1, reset: 1, window: 'day' }) } as never;
+  const config = { publicBaseUrl: 'http://localhost:3000' };
+  const route = (method: 'GET' | 'POST') => ({
+    method,
+    path: '/things',
+    handler: async () => ({ status: 200 }),
+  });
+
+  it('refuses to build a keyed API with a write route and no idempotency store', () => {
+    expect(() => createApiHandler([route('POST')], quietTelemetry(log), { usage, config })).toThrow(
+      /idempotency/,
+    );
+    expect(() =>
+      createApiHandler([route('POST')], quietTelemetry(log), {
+        usage,
+        config,
+        idempotency: memoryStore().store,
+      }),
+    ).not.toThrow();
+  });
+
+  it('builds read-only and public APIs without one', () => {
+    expect(() => createApiHandler([route('GET')], quietTelemetry(log), { usage, config })).not.toThrow();
+    expect(() =>
+      createApiHandler([route('POST')], quietTelemetry(log), { anonymous: true, config }),
+    ).not.toThrow();
   });
 });
