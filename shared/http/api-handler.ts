@@ -97,6 +97,7 @@ function errorResult(error: unknown, event: TEvent, context: TApiContext): TResu
   );
 }
 
+/** Whatever the chain throws is answered by errorResult. */
 function errorResponder(): TMiddleware {
   return {
     onError: (request) => {

@@ -172,6 +172,18 @@ describe('the same key with another request', () => {
     expect(await bundleCount(call)).toBe(1);
   });
 
+  it('lets one of several different requests arriving at once under one key do its work', async () => {
+    const call = await freshAccount('Race Co');
+    const key = randomUUID();
+    const answers = await Promise.all(
+      ['A', 'B', 'C', 'D', 'E'].map((label) =>
+        call('POST', '/bundles/', { json: aBundle({ label }, b64), headers: withKey(key) }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422, 422]);
+    expect(await bundleCount(call)).toBe(1);
+  });
+
   it('answers 422 for another path, and after a refusal was kept', async () => {
     const call = await freshAccount('Paths Co');
     const key = randomUUID();
