@@ -1,11 +1,15 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import {
+  bundleAdapters,
+  functionBase,
+  keyedApi,
+  type TFunctionOptions,
+} from '../../shared/adapters/function-base';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { bundleData } from '../../shared/domain/bundles/bundle-data';
 import { bundleFiles } from '../../shared/domain/bundles/bundle-files';
@@ -162,5 +166,5 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     },
   ];
 
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }
