@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
@@ -7,11 +8,13 @@ import {
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
 } from '../../schemas/bundle-request';
+import type { TFieldRequest } from '../../schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInputAt } from '../parse-input';
 import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
+import { placeTextTags } from './place-text-tags';
 
 /**
  * A checked document: uploaded ones carry their bytes (stored under the bundle), documents from
@@ -134,14 +137,22 @@ export async function buildDocuments(
     const source =
       doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
     const info = await inspect(deps.pdf, bytes, `${path}.${source}`);
-    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys);
+    const key = doc.key ?? `doc-${i + 1}`;
+    const tagged = doc.text_tags
+      ? await placeTextTags(deps.pdf, bytes, { path, documentKey: key, pages: info.pages, packetKeys })
+      : undefined;
+    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, tagged?.fields);
+    // The document is stored with its tags hidden: the signer sees the fields, not the tags.
+    const stored = tagged?.found.length
+      ? Buffer.from(await deps.pdf.hideTextTags(bytes, tagged.found))
+      : bytes;
     drafts.push({
-      bytes,
+      bytes: stored,
       document: {
-        key: doc.key ?? `doc-${i + 1}`,
+        key,
         name: doc.name ?? doc.key ?? `Document ${i + 1}`,
-        sha256: info.sha256,
-        size: bytes.length,
+        sha256: stored === bytes ? info.sha256 : createHash('sha256').update(stored).digest('hex'),
+        size: stored.length,
         pages: info.pages,
         fields,
       },
@@ -172,10 +183,14 @@ export async function placeFields(
   path: string,
   pageCount: number,
   packetKeys: ReadonlySet<string>,
+  /** Fields from the document's text tags, already checked (place-text-tags.ts). */
+  tagged: readonly TFieldRequest[] = [],
 ): Promise<TField[]> {
   const errors: TFieldError[] = [];
   const fields: TField[] = [];
-  const usedKeys = new Set((doc.fields ?? []).map((f) => f.key).filter((k): k is string => !!k));
+  const usedKeys = new Set(
+    [...(doc.fields ?? []), ...tagged].map((f) => f.key).filter((k): k is string => !!k),
+  );
   let n = 0;
   const keyFor = (given: string | undefined, fieldPath: string) => {
     if (given) {
@@ -194,6 +209,8 @@ export async function placeFields(
     errors.push(...checkField(f, { pageCount, packetKeys, path: fieldPath }));
     fields.push(toField(f, keyFor(f.key, fieldPath)));
   });
+
+  for (const f of tagged) fields.push(toField(f, keyFor(f.key, `${path}.text_tags`)));
 
   const placements = doc.auto_placements ?? [];
   if (placements.length > 0) {
