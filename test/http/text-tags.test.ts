@@ -177,6 +177,24 @@ describe('text tags on a bundle document', () => {
     });
   });
 
+  it('answers 400 for more tags than a document may have fields, at once', async () => {
+    const doc = await PDFDocument.create();
+    for (let p = 0; p < 7; p++) {
+      const page = doc.addPage(LETTER);
+      for (let i = 0; i < 43; i++)
+        page.drawText(`Sign: {{ini|signer=emp}}`, { x: 72, y: 740 - i * 16, size: 10 });
+    }
+    const res = await call('POST', '/bundles/', { json: anOffer({ file_b64: b64(await doc.save()) }) });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([
+      {
+        field: 'documents[0].text_tags',
+        message: 'Document "offer" has 301 tags; at most 300 fields a document.',
+        messsage: expect.any(String),
+      },
+    ]);
+  });
+
   it('hides the tags: the signer and the final document show the values, not the tags', async () => {
     const res = await call('POST', '/bundles/', { json: anOffer({ file_b64: b64(tagged) }) });
     expect(res.status, res.text).toBe(201);

@@ -1,5 +1,6 @@
 import type { TFoundTag } from '../../pdf/find-text';
 import type { TPdfTools } from '../../ports/files';
+import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import type { TFieldRequest } from '../../schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import { checkField } from './check-field';
@@ -42,6 +43,15 @@ export async function placeTextTags(
   } catch (err) {
     if ((err as Error).name !== 'PdfRejectedError') throw err;
     throw new ValidationError('Invalid input.', [{ field, message: (err as Error).message }]);
+  }
+  // Checked before reading any tag: a document of thousands of tags costs one error, not thousands.
+  if (found.length > BUNDLE_LIMITS.fieldsPerDocument) {
+    throw new ValidationError('Invalid input.', [
+      {
+        field,
+        message: `Document "${ctx.documentKey}" has ${found.length} tags; at most ${BUNDLE_LIMITS.fieldsPerDocument} fields a document.`,
+      },
+    ]);
   }
   const errors: TFieldError[] = [];
   const fields: TFieldRequest[] = [];
