@@ -1,22 +1,27 @@
 // Taking text tags out of a document once their fields are placed, so that neither the signer
 // nor anyone reading the final document sees "{{sig|signer=emp}}". Two steps, because neither
 // alone is enough:
-// - the tag's characters are blanked in the page's content stream where it writes them with a
-//   one-byte encoding (what word processors and pdf-lib use for Latin text): text extraction,
-//   search and copy no longer find the tag, and the layout does not move;
+// - the tag's characters are taken out of the page's content stream where it writes them with a
+//   one-byte encoding (what word processors and pdf-lib use for Latin text), their width given
+//   back as a TJ displacement where the font's widths are known (else they become blanks): text
+//   extraction, search and copy no longer find the tag, and the text after it does not move;
 // - a white box is drawn over the tag's place: the tag disappears from view even where its text
 //   could not be found in the stream (two-byte fonts, text inside form XObjects).
 import {
   decodePDFRawStream,
-  type PDFArray,
+  PDFArray,
+  PDFDict,
   PDFDocument,
   PDFFlateStream,
   PDFName,
+  PDFNumber,
   type PDFObject,
   type PDFPage,
   PDFRawStream,
   PDFStream,
   rgb,
+  StandardFontEmbedder,
+  StandardFonts,
 } from 'pdf-lib';
 import type { TFoundTag } from './find-text';
 import { boxOf, frameOf, inFrame } from './page-frame';
@@ -62,10 +67,11 @@ interface TStringToken {
 }
 
 /**
- * Replaces with spaces the bytes of every shown string that spell one of `texts`, which may run
- * over several strings (a tag split across runs); spaces in the texts are not required to be in
- * the stream, since the text extractor may have inserted them for gaps. The page's content
- * streams are read as one (the PDF meaning of an array of them) and written back as one.
+ * Takes out of the page's content the bytes of every shown string that spell one of `texts`,
+ * which may run over several strings (a tag split across runs); spaces in the texts are not
+ * required to be in the stream, since the text extractor may have inserted them for gaps. The
+ * page's content streams are read as one (the PDF meaning of an array of them) and written back
+ * as one.
  */
 function blankInContent(page: PDFPage, texts: string[]): void {
   const content = contentOf(page);
@@ -80,28 +86,138 @@ function blankInContent(page: PDFPage, texts: string[]): void {
     });
   });
   const shown = chars.map((c) => c.ch).join('');
-  const changed = new Set<number>();
+  // Per token, the bytes that belong to a tag (with the spaces between them in that token).
+  const removed = new Map<number, Set<number>>();
   for (const text of new Set(texts.map((t) => t.replace(/\s+/g, '')))) {
     if (!text) continue;
     for (let i = shown.indexOf(text); i >= 0; i = shown.indexOf(text, i + text.length)) {
-      for (const c of chars.slice(i, i + text.length)) {
-        (tokens[c.token] as TStringToken).bytes[c.at] = 0x20;
-        changed.add(c.token);
-      }
+      const matched = chars.slice(i, i + text.length);
+      matched.forEach((c, k) => {
+        const set = removed.get(c.token) ?? new Set<number>();
+        removed.set(c.token, set);
+        const prev = matched[k - 1];
+        const from = prev && prev.token === c.token ? prev.at + 1 : c.at;
+        for (let at = from; at <= c.at; at++) set.add(at);
+      });
     }
   }
-  if (changed.size === 0) return;
+  if (removed.size === 0) return;
+  const fonts = fontsOf(page, source);
   let out = '';
   let from = 0;
   tokens.forEach((t, i) => {
-    if (!changed.has(i)) return;
-    out += `${source.slice(from, t.start)}<${Buffer.from(t.bytes).toString('hex')}>`;
+    const gone = removed.get(i);
+    if (!gone) return;
+    out += source.slice(from, t.start);
     from = t.end;
+    const after = /^\s*(Tj|.)/s.exec(source.slice(t.end, t.end + 8))?.[1] ?? '';
+    const inArray =
+      /^[<([\]\d.+-]$/.test(after) && !source.startsWith('<<', t.end + source.slice(t.end).search(/\S/));
+    const widthOf = fonts(t.start);
+    const parts = after === 'Tj' || inArray ? withoutBytes(t.bytes, gone, widthOf) : undefined;
+    if (parts === undefined) {
+      // Where the removed width cannot be given back, blanks keep the text in its run.
+      out += hex(t.bytes.map((b, at) => (gone.has(at) ? 0x20 : b)));
+    } else if (after === 'Tj') {
+      out += `[${parts}] TJ`;
+      from = t.end + source.slice(t.end).indexOf('Tj') + 2;
+    } else out += parts;
   });
   out += source.slice(from);
   const stream = page.doc.context.flateStream(Buffer.from(out, 'latin1'));
   page.node.set(PDFName.of('Contents'), page.doc.context.obj([page.doc.context.register(stream)]));
 }
+
+const hex = (bytes: number[]) => `<${Buffer.from(bytes).toString('hex')}>`;
+
+/**
+ * A string's kept bytes with the removed ones replaced by a TJ displacement of their width, so
+ * that what follows stays where it was: TJ numbers are thousandths of the font size, the unit of
+ * glyph widths, so no size or matrix is needed. Undefined when the font's widths are unknown.
+ */
+function withoutBytes(
+  bytes: number[],
+  gone: ReadonlySet<number>,
+  widthOf: ((bytes: number[]) => number | undefined) | undefined,
+): string | undefined {
+  if (!widthOf) return undefined;
+  const parts: string[] = [];
+  let run: number[] = [];
+  let removing = gone.has(0);
+  const flush = () => {
+    if (run.length === 0) return true;
+    if (!removing) parts.push(hex(run));
+    else {
+      const width = widthOf(run);
+      if (width === undefined) return false;
+      parts.push(String(-Math.round(width * 1000) / 1000));
+    }
+    run = [];
+    return true;
+  };
+  for (let at = 0; at < bytes.length; at++) {
+    if (gone.has(at) !== removing) {
+      if (!flush()) return undefined;
+      removing = gone.has(at);
+    }
+    run.push(bytes[at] as number);
+  }
+  if (!flush()) return undefined;
+  return parts.join(' ');
+}
+
+/**
+ * The glyph widths (thousandths of the font size) of the font selected (Tf) at a place in the
+ * content: from a simple font's /Widths, or the metrics of the standard 14 fonts. Two-byte
+ * (Type0) fonts and fonts not found give undefined.
+ */
+function fontsOf(page: PDFPage, source: string) {
+  const selections = [...source.matchAll(/\/([^\s/[\]<>(){}%]+)\s+[-+\d.]+\s+Tf\b/g)].map(
+    (m) => [m.index, m[1] as string] as const,
+  );
+  const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+  return (at: number) => {
+    const name = selections.filter(([i]) => i < at).at(-1)?.[1];
+    const font = name ? fonts?.lookupMaybe(PDFName.of(decodeName(name)), PDFDict) : undefined;
+    return font ? widthsOf(font) : undefined;
+  };
+}
+
+function widthsOf(font: PDFDict): ((bytes: number[]) => number | undefined) | undefined {
+  const subtype = font.lookupMaybe(PDFName.of('Subtype'), PDFName)?.asString();
+  if (subtype === '/Type0' || subtype === '/Type3') return undefined;
+  const widths = font.lookupMaybe(PDFName.of('Widths'), PDFArray);
+  const first = font.lookupMaybe(PDFName.of('FirstChar'), PDFNumber)?.asNumber();
+  if (widths && first !== undefined) {
+    return (bytes) => {
+      let sum = 0;
+      for (const b of bytes) {
+        const w = font.context.lookupMaybe(widths.get(b - first), PDFNumber)?.asNumber();
+        if (w === undefined) return undefined;
+        sum += w;
+      }
+      return sum;
+    };
+  }
+  const base = font.lookupMaybe(PDFName.of('BaseFont'), PDFName)?.decodeText();
+  if (!base || !(Object.values(StandardFonts) as string[]).includes(base)) return undefined;
+  // StandardFonts names the same fonts as the embedder's own (unexported) enum.
+  const embedder = StandardFontEmbedder.for(
+    base as unknown as Parameters<typeof StandardFontEmbedder.for>[0],
+  );
+  return (bytes) => {
+    try {
+      // Glyph by glyph: the embedder's width of a string adds kerning, which a PDF viewer does not.
+      return bytes.reduce((sum, b) => sum + embedder.widthOfTextAtSize(String.fromCharCode(b), 1000), 0);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** A content stream's name token, its #xx escapes decoded. */
+const decodeName = (name: string) =>
+  name.replace(/#([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
 /** The page's content, its streams decoded and joined; undefined when one cannot be decoded. */
 function contentOf(page: PDFPage): Uint8Array | undefined {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { parseTextTag, tagEnd } from '../../shared/domain/bundles/text-tag';
 import { findTextTags } from '../../shared/pdf/find-text';
@@ -135,11 +135,41 @@ describe('text tags in a PDF', () => {
     expect(text).not.toMatch(/[{}|]/);
     expect(text).toMatch(/Employee:/);
     expect(text).toMatch(/Title:\s+thanks/);
-    // Blanks are narrower than the tag's characters: text after it in the same run closes up,
-    // on its own baseline; text before it stays where it was.
+    // The tag's width is given back: the text after it, in the same run, stays in place.
     const box = (pdfBytes: Uint8Array, word: string) => wordBoxes(pdfBytes).find((w) => w.word === word);
-    expect(box(hidden, 'thanks')?.yMax).toBeCloseTo(box(pdf, 'thanks')!.yMax, 1);
-    expect(box(hidden, 'Title:')).toEqual(box(pdf, 'Title:'));
+    for (const word of ['Title:', 'thanks', 'Employee:']) {
+      const [before, after] = [box(pdf, word)!, box(hidden, word)!];
+      expect(after.xMin).toBeCloseTo(before.xMin, 1);
+      expect(after.xMax).toBeCloseTo(before.xMax, 1);
+      expect(after.yMax).toBeCloseTo(before.yMax, 1);
+    }
     expect(await findTextTags(hidden, tagEnd)).toEqual([]);
+  });
+
+  it('are taken out of TJ arrays and literal strings too, what follows kept in place', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    page.drawText(' ', { x: 0, y: 0, size: 1, font: await doc.embedFont(StandardFonts.Helvetica) });
+    const font = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).keys()[0]!.asString();
+    const content = [
+      'BT',
+      `${font} 12 Tf 72 700 Td`,
+      '[(Pay: {{s) -20 (ig|signer=ann|label=Fee \\(EUR\\)}}) 10 ( done)] TJ',
+      'ET',
+      'BT',
+      `${font} 12 Tf 72 650 Td`,
+      '(Also {{ini|signer=ann}} here) Tj',
+      'ET',
+    ].join('\n');
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+    const pdf = await doc.save();
+    const tags = await findTextTags(pdf, tagEnd);
+    expect(tags.map((t) => t.text)).toEqual(['{{sig|signer=ann|label=Fee (EUR)}}', '{{ini|signer=ann}}']);
+    const hidden = await hideTextTags(pdf, tags);
+    expect(pageTexts(hidden)[0]).not.toMatch(/[{}|]/);
+    for (const word of ['Pay:', 'done', 'Also', 'here']) {
+      const [before, after] = [wordBoxes(pdf), wordBoxes(hidden)].map((b) => b.find((w) => w.word === word)!);
+      expect(after!.xMin).toBeCloseTo(before!.xMin, 1);
+    }
   });
 });
