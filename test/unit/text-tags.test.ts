@@ -172,4 +172,25 @@ describe('text tags in a PDF', () => {
       expect(after!.xMin).toBeCloseTo(before!.xMin, 1);
     }
   });
+
+  it('are hidden whatever they hold, and the text around them kept', async () => {
+    const body = fc.string({
+      unit: fc.constantFrom(...'abcz019 |=\\{}()<>%/[]-.'.split('')),
+      maxLength: 40,
+    });
+    await fc.assert(
+      fc.asyncProperty(body, async (inside) => {
+        const doc = await PDFDocument.create();
+        const page = doc.addPage([612, 792]);
+        page.drawText(`Before {{${inside}}} after`, { x: 72, y: 700, size: 12 });
+        const pdf = await doc.save();
+        const tags = await findTextTags(pdf, tagEnd);
+        expect(tags.length).toBeGreaterThan(0);
+        const text = pageTexts(await hideTextTags(pdf, tags))[0]!;
+        expect(text).not.toContain('{{');
+        expect(text).toMatch(/^Before\b/);
+      }),
+      { numRuns: 25 },
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { TFoundTag } from '../../pdf/find-text';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
@@ -143,9 +144,7 @@ export async function buildDocuments(
       : undefined;
     const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, tagged?.fields);
     // The document is stored with its tags hidden: the signer sees the fields, not the tags.
-    const stored = tagged?.found.length
-      ? Buffer.from(await deps.pdf.hideTextTags(bytes, tagged.found))
-      : bytes;
+    const stored = tagged?.found.length ? await hideTags(deps.pdf, bytes, tagged.found, path) : bytes;
     drafts.push({
       bytes: stored,
       document: {
@@ -172,6 +171,17 @@ async function findText(pdf: TPdfTools, bytes: Buffer, searches: string[], field
     const message =
       err instanceof PdfRejectedError ? err.message : 'The text of this document could not be read.';
     throw invalid([{ field, message }]);
+  }
+}
+
+/** Hiding rewrites the file with pdf-lib, which may refuse what pdf.js read: the sender's 400. */
+async function hideTags(pdf: TPdfTools, bytes: Buffer, found: TFoundTag[], path: string): Promise<Buffer> {
+  try {
+    return Buffer.from(await pdf.hideTextTags(bytes, found));
+  } catch {
+    throw invalid([
+      { field: `${path}.text_tags`, message: 'The tags of this document could not be taken out of it.' },
+    ]);
   }
 }
 
