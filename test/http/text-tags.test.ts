@@ -133,6 +133,21 @@ describe('text tags on a bundle document', () => {
     expect((await storedFields(body.id)).fields.map((f) => f.kind)).toEqual(['sig', 'dat', 'inp', 'sig']);
   });
 
+  it('gives a dropdown its choices from options', async () => {
+    const pdf = await anOfferLetter([
+      {
+        page: 1,
+        y: 700,
+        runs: [['Contract: {{sel|signer=emp|key=kind|options=Full time, Part time}}', 'regular']],
+      },
+    ]);
+    const res = await call('POST', '/bundles/', { json: anOffer({ file_b64: b64(pdf) }) });
+    expect(res.status, res.text).toBe(201);
+    expect((await storedFields(res.body.id)).fields).toEqual([
+      expect.objectContaining({ key: 'kind', kind: 'sel', format: 'Full time|Part time', editors: ['emp'] }),
+    ]);
+  });
+
   it('leaves tags alone without text_tags', async () => {
     const res = await call('POST', '/bundles/', {
       json: anOffer({ file_b64: b64(tagged), text_tags: false }),

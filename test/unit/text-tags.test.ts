@@ -24,6 +24,15 @@ describe('the text tag grammar', () => {
     });
   });
 
+  it('takes the choices of a dropdown or checkbox group as options', () => {
+    expect(parseTextTag('{{sel|signer=emp|options=Red, Green ,Blue\\, dark}}')).toEqual({
+      tag: { kind: 'sel', signer: 'emp', options: ['Red', 'Green', 'Blue, dark'], required: false },
+    });
+    expect(parseTextTag('{{cbg|options=A,B}}')).toEqual({
+      tag: { kind: 'cbg', options: ['A', 'B'], required: false },
+    });
+  });
+
   it('takes "|", "}" and "\\" in a value when "\\" escapes them', () => {
     expect(parseTextTag('{{inp|label=Yes \\| No \\}\\} \\\\ end}}')).toEqual({
       tag: { kind: 'inp', label: 'Yes | No }} \\ end', required: false },
@@ -50,6 +59,11 @@ describe('the text tag grammar', () => {
     ['{{sig|signer=emp', 'not closed'],
     ['{{sig}} {{ini}}', 'one tag'],
     ['sig}}', 'starts with "{{"'],
+    ['{{inp|options=A,B}}', 'Only a dropdown'],
+    ['{{sel|options=A,,B}}', 'An option between "," is empty'],
+    ['{{sel|options=A,A}}', 'given twice'],
+    ['{{sel|options=A\\|B}}', 'may not hold "|"'],
+    ['{{sel|options=A,B|format=A\\|B}}', 'not both'],
   ])('refuses %s, saying what is wrong', (text, problem) => {
     const parsed = parseTextTag(text);
     expect('error' in parsed && parsed.error).toContain(problem);

@@ -88,6 +88,7 @@ export async function placeTextTags(
       ...(t.label !== undefined ? { label: t.label } : {}),
       ...(t.key !== undefined ? { key: t.key } : {}),
       ...(t.format !== undefined ? { format: t.format } : {}),
+      ...(t.options ? { format: t.options.join('|') } : {}),
       ...(t.pattern !== undefined ? { v_pattern: t.pattern } : {}),
     };
     const problems = checkField(request, {

@@ -5,7 +5,8 @@
 //   kind   = sig / ini / snm / sdt / inp / txt / dat / chk / cbg / sel / att / apr
 //   option = "required" / "req" / "optional"
 //          / ( "signer" / "label" / "key" / "w" / "h" / "format" / "pattern" ) "=" value
-//   value  = any characters; "\" takes the next one literally ("\|", "\}", "\\")
+//          / "options=" value *( "," value )        ; sel and cbg only
+//   value  = any characters; "\" takes the next one literally ("\|", "\}", "\,", "\\")
 //
 // Spaces around the kind, names and values are ignored. w and h are in points, the unit an
 // author sees in a word processor; without them the field takes the box of the tag's own text.
@@ -23,13 +24,16 @@ export interface TTextTag {
   h?: number;
   format?: string;
   pattern?: TVPattern;
+  /** The choices of a dropdown (sel) or checkbox group (cbg). */
+  options?: string[];
 }
 
 export type TTextTagParse = { tag: TTextTag } | { error: string };
 
 const OPEN = '{{';
 const CLOSE = '}}';
-const VALUED = new Set(['signer', 'label', 'key', 'w', 'h', 'format', 'pattern']);
+const VALUED = new Set(['signer', 'label', 'key', 'w', 'h', 'format', 'pattern', 'options']);
+const WITH_OPTIONS: readonly TFieldKind[] = ['sel', 'cbg'];
 const FLAGS: Record<string, boolean> = { required: true, req: true, optional: false };
 // As a field's label and format are held in the API (schemas/field.ts).
 const MAX_TEXT = { label: 255, format: 100 } as const;
@@ -77,13 +81,16 @@ export function parseTextTag(text: string): TTextTagParse {
       else return { error: `"${name}" is not an option of a tag.` };
       continue;
     }
-    const value = unescaped(option.slice(eq + 1)).trim();
+    const raw = option.slice(eq + 1);
+    const value = unescaped(raw).trim();
     if (name in FLAGS) return { error: `The option "${name}" takes no value.` };
     if (!VALUED.has(name)) return { error: `"${name}" is not an option of a tag.` };
     if (!value) return { error: `The option "${name}" has an empty value.` };
-    const problem = setOption(tag, name, value);
+    const problem = name === 'options' ? setChoices(tag, raw) : setOption(tag, name, value);
     if (problem) return { error: problem };
   }
+  if (tag.options && tag.format !== undefined)
+    return { error: 'A dropdown or checkbox group takes its choices from options or format, not both.' };
   return { tag };
 }
 
@@ -118,13 +125,27 @@ function setOption(tag: TTextTag, name: string, value: string): string | undefin
   }
 }
 
-/** Splits on "|" that no "\" escapes, keeping the escapes for unescape. */
-function splitUnescaped(body: string): string[] {
+/** options=Red,Green,Blue: what the field's format holds as "Red|Green|Blue" (signer-api.md). */
+function setChoices(tag: TTextTag, raw: string): string | undefined {
+  if (!WITH_OPTIONS.includes(tag.kind))
+    return 'Only a dropdown (sel) or a checkbox group (cbg) takes options.';
+  const choices = splitUnescaped(raw, ',').map((c) => unescaped(c).trim());
+  if (choices.some((c) => c === '')) return 'An option between "," is empty.';
+  if (choices.some((c) => c.includes('|'))) return 'An option may not hold "|".';
+  if (new Set(choices).size !== choices.length) return 'An option is given twice.';
+  if (choices.join('|').length > MAX_TEXT.format)
+    return `The options have more than ${MAX_TEXT.format} characters together.`;
+  tag.options = choices;
+  return;
+}
+
+/** Splits on `separator` where no "\" escapes it, keeping the escapes for unescaped. */
+function splitUnescaped(body: string, separator = '|'): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let i = 0; i < body.length; i++) {
     if (body[i] === '\\') i++;
-    else if (body[i] === '|') {
+    else if (body[i] === separator) {
       parts.push(body.slice(start, i));
       start = i + 1;
     }
