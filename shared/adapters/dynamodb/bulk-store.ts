@@ -1,0 +1,44 @@
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { TBulkStore } from '../../ports/bulk';
+import { getItem, queryAll, writeIf } from './batch';
+import { bulkBatchEntity, bulkKeys, bulkRowEntity } from './entities/bulk';
+import { putNew, updateIf } from './versioned';
+
+export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBulkStore {
+  return {
+    async create(batch) {
+      await putNew(db, table, bulkBatchEntity.toItem(batch));
+    },
+
+    get: (accountId, id) => getItem(db, table, bulkKeys.batch(accountId, id), bulkBatchEntity.fromItem, true),
+
+    async rowResults(batch) {
+      const items = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': bulkKeys.rows(batch.accountId, batch.id) },
+        ConsistentRead: true,
+      });
+      return items.map(bulkRowEntity.fromItem);
+    },
+
+    recordRow: (result) =>
+      writeIf(
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: bulkRowEntity.toItem(result),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      ),
+
+    complete: (batch, at) =>
+      updateIf(db, table, bulkKeys.batch(batch.accountId, batch.id), {
+        UpdateExpression: 'SET #c = :at',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#c)',
+        ExpressionAttributeNames: { '#c': 'completed' },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+  };
+}
