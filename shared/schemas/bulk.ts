@@ -10,50 +10,19 @@ export const BULK_LIMITS = {
 const cell = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
 /** One row: its signers by packet key (or envelope-template role) and its field values by field key. */
-export const ZBulkRowSchema = z
-  .object({
-    signers: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
-    fields: z.record(z.string().min(1), cell).optional(),
-  })
-  .meta({ id: 'BulkRow' });
+export const ZBulkRowSchema = z.object({
+  signers: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
+  fields: z.record(z.string().min(1), cell).optional(),
+});
 
-export const ZBulkRequestSchema = z
-  .object({
-    /** A create body as POST /bundles/ or POST /bundles/create_from_envelope_template/ takes it. */
-    bundle: z.record(z.string(), z.unknown(), 'A bulk send needs the bundle to create for each row.'),
-    rows: z
-      .array(ZBulkRowSchema)
-      .min(1, 'A bulk send needs at least one row.')
-      .max(BULK_LIMITS.rows, `A bulk send has at most ${BULK_LIMITS.rows} rows.`),
-  })
-  .meta({ id: 'BulkSendRequest' });
+export const ZBulkRequestSchema = z.object({
+  /** A create body as POST /bundles/ or POST /bundles/create_from_envelope_template/ takes it. */
+  bundle: z.record(z.string(), z.unknown(), 'A bulk send needs the bundle to create for each row.'),
+  rows: z
+    .array(ZBulkRowSchema)
+    .min(1, 'A bulk send needs at least one row.')
+    .max(BULK_LIMITS.rows, `A bulk send has at most ${BULK_LIMITS.rows} rows.`),
+});
 
 export type TBulkRow = z.output<typeof ZBulkRowSchema>;
 export type TBulkRequest = z.output<typeof ZBulkRequestSchema>;
-
-const ZFieldErrorSchema = z.object({ field: z.string(), message: z.string() });
-
-export const ZBulkRowResultSchema = z
-  .object({
-    row: z.number().int(),
-    status: z.enum(['pending', 'created', 'failed']),
-    bundle_id: z.string().optional(),
-    errors: z.array(ZFieldErrorSchema).optional(),
-  })
-  .meta({ id: 'BulkRowResult' });
-
-export const ZBulkBatchResponseSchema = z
-  .object({
-    id: z.string(),
-    status: z.enum(['queued', 'running', 'completed']),
-    created: z.string(),
-    completed: z.string().optional(),
-    counts: z.object({
-      total: z.number().int(),
-      pending: z.number().int(),
-      created: z.number().int(),
-      failed: z.number().int(),
-    }),
-    rows: z.array(ZBulkRowResultSchema),
-  })
-  .meta({ id: 'BulkBatch' });
