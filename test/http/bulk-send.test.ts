@@ -1,4 +1,6 @@
+import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBulkWorker } from '../../functions/bulk-worker/app';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
@@ -191,5 +193,59 @@ describe('bulk_completed', () => {
     const body = JSON.parse(got!.body);
     expect(body.event_type).toBe('bulk_completed');
     expect(body.payload).toEqual({ batch_id: res.body.id, total: 2, created: 1, failed: 1 });
+  });
+});
+
+describe('retried chunks', () => {
+  it('create each row once when the same chunk runs twice at the same time, and fire one bulk_completed', async () => {
+    const made = await call('POST', '/webhooks/', {
+      json: { url: receiver.url('/bulk-retry'), event_types: ['bulk_completed'] },
+    });
+    expect(made.status).toBe(201);
+    // The runtime's own worker stays away: the chunk's message waits on the queue meanwhile.
+    await runtime.workers.bulk.stop();
+    try {
+      const res = await call('POST', '/bundles/bulk/', {
+        json: { bundle: offer(), rows: [row(1), row(2), row(3)] },
+      });
+      expect(res.status).toBe(202);
+      const worker = buildBulkWorker({ config: runtime.config, db: runtime.db });
+      const event = {
+        Records: [
+          {
+            messageId: 'm1',
+            receiptHandle: 'r1',
+            body: JSON.stringify({ accountId: runtime.demo.accountId, batchId: res.body.id, chunk: 0 }),
+            attributes: { ApproximateReceiveCount: '2' },
+          },
+        ],
+      } as unknown as SQSEvent;
+      const answers = await Promise.all([worker(event), worker(event)]);
+      expect(answers).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+
+      const batch = (await call('GET', `/bundles/bulk/${res.body.id}/`)).body;
+      expect(batch.status).toBe('completed');
+      expect(batch.counts).toEqual({ total: 3, pending: 0, created: 3, failed: 0 });
+      const tagged = (await call('GET', `/bundles/?tag=${res.body.id}`)).body;
+      expect(tagged).toHaveLength(3);
+      expect(new Set(tagged.map((b: { id: string }) => b.id))).toEqual(
+        new Set(batch.rows.map((r: { bundle_id: string }) => r.bundle_id)),
+      );
+      const [got] = await eventually(
+        () => receiver.callsTo('/bulk-retry').length > 0 && receiver.callsTo('/bulk-retry'),
+      );
+      expect(JSON.parse(got!.body).payload).toEqual({
+        batch_id: res.body.id,
+        total: 3,
+        created: 3,
+        failed: 0,
+      });
+      const events = (
+        await call('GET', `/webhooks/events/?webhook=${made.body.id}&event_type=bulk_completed`)
+      ).body;
+      expect(events).toHaveLength(1);
+    } finally {
+      runtime.workers.bulk.start();
+    }
   });
 });
