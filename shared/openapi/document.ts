@@ -119,7 +119,9 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 [body.jsonPart]: {
                   type: 'string',
                   contentMediaType: 'application/json',
-                  contentSchema: schemaRef(body.name),
+                  contentSchema: body.filePart?.jsonPartIs
+                    ? { anyOf: body.filePart.jsonPartIs.map(schemaRef) }
+                    : schemaRef(body.name),
                 },
                 ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },

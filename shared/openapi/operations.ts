@@ -65,8 +65,11 @@ export interface TRequestBody {
   accept?: TBodyKind[];
   /** Multipart: the part holding the JSON request; the files are `files[N]` parts. */
   jsonPart?: string;
-  /** Multipart: the one file part there is instead of `files[N]` (bulk send's CSV). */
-  filePart?: { name: string; mediaType: string };
+  /**
+   * Multipart: the one file part there is instead of `files[N]` (bulk send's CSV), and the
+   * request bodies (by name) the JSON part may be, when it is not this body itself.
+   */
+  filePart?: { name: string; mediaType: string; jsonPartIs?: string[] };
 }
 
 export interface TOperation {
@@ -158,7 +161,11 @@ const bundles: TOperation[] = [
       schema: ZBulkRequestDoc,
       accept: ['json', 'multipart'],
       jsonPart: 'bundle',
-      filePart: { name: 'rows', mediaType: 'text/csv' },
+      filePart: {
+        name: 'rows',
+        mediaType: 'text/csv',
+        jsonPartIs: ['BundleRequest', 'EnvelopeTemplateBundleRequest'],
+      },
     },
     response: { status: 202, schema: ZBulkBatchResponseSchema },
   },
