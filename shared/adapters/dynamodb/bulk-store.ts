@@ -12,11 +12,17 @@ export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBul
 
     get: (accountId, id) => getItem(db, table, bulkKeys.batch(accountId, id), bulkBatchEntity.fromItem, true),
 
-    async rowResults(batch) {
+    async rowResults(batch, rows) {
+      const pk = bulkKeys.rows(batch.accountId, batch.id);
+      const sk = (row: number) => bulkKeys.row(batch.accountId, batch.id, row).sk;
       const items = await queryAll(db, {
         TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': bulkKeys.rows(batch.accountId, batch.id) },
+        ...(rows
+          ? {
+              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :last',
+              ExpressionAttributeValues: { ':pk': pk, ':from': sk(rows.from), ':last': sk(rows.to - 1) },
+            }
+          : { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
         ConsistentRead: true,
       });
       return items.map(bulkRowEntity.fromItem);

@@ -45,9 +45,10 @@ export async function processBulkChunk(
   const batch = await deps.bulk.get(job.accountId, job.batchId);
   if (!batch || batch.completed) return;
   const request = JSON.parse((await deps.blobs.get(batch.requestKey)).toString('utf8')) as TBulkRequest;
-  const done = new Set((await deps.bulk.rowResults(batch)).map((r) => r.row));
   const first = job.chunk * BULK_CHUNK_ROWS;
   const last = Math.min(batch.total, first + BULK_CHUNK_ROWS);
+  if (first >= last) return;
+  const done = new Set((await deps.bulk.rowResults(batch, { from: first, to: last })).map((r) => r.row));
   for (let row = first; row < last; row++) {
     if (done.has(row)) continue;
     await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt));
