@@ -1,8 +1,7 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { createEnvelopeTemplate } from '../../shared/domain/envelope-templates/create-envelope-template';
 import { deleteEnvelopeTemplate } from '../../shared/domain/envelope-templates/delete-envelope-template';
@@ -50,5 +49,5 @@ export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {
     },
   );
 
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

@@ -1,9 +1,13 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import {
+  bundleAdapters,
+  functionBase,
+  keyedApi,
+  type TFunctionOptions,
+} from '../../shared/adapters/function-base';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { createEmbedUrl } from '../../shared/domain/bundles/create-embed-url';
 import { createKioskUrl } from '../../shared/domain/bundles/create-kiosk-url';
@@ -51,5 +55,5 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
       getCoe(deps, req.auth.accountId, req.params.id!),
     ),
   ];
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

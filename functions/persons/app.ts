@@ -1,7 +1,6 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { createPerson } from '../../shared/domain/persons/create-person';
 import { deletePerson } from '../../shared/domain/persons/delete-person';
@@ -46,5 +45,5 @@ export function buildPersonsHandler(opts: TFunctionOptions) {
     },
   );
 
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

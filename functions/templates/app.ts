@@ -1,4 +1,3 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
@@ -6,7 +5,7 @@ import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-templ
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
@@ -152,5 +151,5 @@ export function buildTemplatesHandler(opts: TFunctionOptions) {
     },
   ];
 
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

@@ -1,8 +1,7 @@
-import { rateLimitUsageFor } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
@@ -123,5 +122,5 @@ export function buildWebhooksHandler(opts: TFunctionOptions) {
     ),
   ];
 
-  return createApiHandler(routes, telemetry, { usage: rateLimitUsageFor(config), config });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

@@ -2,9 +2,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
 import type { TLogger } from '../logger';
 import type { TMetrics } from '../ports/metrics';
+import { rateLimitUsageFor } from './apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client } from './aws/clients';
 import { createPublishingBundleStore } from './bundle-publishing';
 import { createAccountStore } from './dynamodb/account-store';
+import { createIdempotencyStore } from './dynamodb/idempotency-store';
 import { createBlobStore } from './s3/blob-store';
 import { randomIds, systemClock } from './system';
 import { createLogger } from './telemetry/logger';
@@ -52,5 +54,17 @@ export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log:
     blobs: createBlobStore(createS3Client(config), config.bucketName),
     clock: systemClock,
     ids: randomIds,
+  };
+}
+
+/**
+ * What a keyed API's handler is given (createApiHandler's options): the usage its rate limit
+ * headers come from, and the table its Idempotency-Key records are kept in.
+ */
+export function keyedApi(config: TConfig, db: DynamoDBDocumentClient) {
+  return {
+    usage: rateLimitUsageFor(config),
+    idempotency: createIdempotencyStore(db, config.tableName),
+    config,
   };
 }

@@ -4,12 +4,15 @@ import type { TTelemetry } from '../adapters/telemetry/telemetry';
 import type { TConfig } from '../config';
 import { loggablePath, type TLogger } from '../logger';
 import type { TUsage, TUsageReader } from '../ports/accounts';
+import type { TIdempotencyStore } from '../ports/idempotency';
 import type { TMetrics } from '../ports/metrics';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';
 import { type THttpErrorShape, toHttpError } from './error-mapping';
 import { NotAuthenticatedError } from './errors';
+import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint } from './idempotency-key';
+import { answerIdempotently } from './idempotent-request';
 import { rateLimitHeaders } from './rate-limit-headers';
 import type { TRequest, TResponse } from './request';
 import { headerOf, queryOf, rawBodyOf, requestUrl } from './request';
@@ -82,24 +85,74 @@ function requestMetrics(metrics: TMetrics): TMiddleware {
  * The one place an error becomes a response: the API's error body, no internals for 5xx. A
  * handler whose readers are signers words it for them (`localizeError`); the code stays.
  */
+function errorResult(
+  error: unknown,
+  event: TEvent,
+  context: TApiContext,
+  localize?: TErrorLocalizer,
+): TResult {
+  const mapped = toHttpError(error);
+  const shape = localize ? localize(mapped, error, (name) => headerOf(event, name)) : mapped;
+  const fields = { method: event.httpMethod, path: loggablePath(event.path), status: shape.status };
+  if (shape.status >= 500) context.log.error('request failed', { ...fields, err: error });
+  else context.log.info('request refused', { ...fields, code: shape.code });
+  return toResult(
+    {
+      status: shape.status,
+      headers: shape.headers,
+      body: errorBody(shape.code, shape.message, shape.fieldErrors),
+    },
+    context.requestId,
+  );
+}
+
+/** Whatever the chain throws is answered by errorResult. */
 function errorResponder(localize?: TErrorLocalizer): TMiddleware {
   return {
     onError: (request) => {
-      const { event, context } = request;
-      const mapped = toHttpError(request.error);
-      const shape = localize ? localize(mapped, request.error, (name) => headerOf(event, name)) : mapped;
-      const fields = { method: event.httpMethod, path: loggablePath(event.path), status: shape.status };
-      if (shape.status >= 500) context.log.error('request failed', { ...fields, err: request.error });
-      else context.log.info('request refused', { ...fields, code: shape.code });
-      request.response = toResult(
-        {
-          status: shape.status,
-          headers: shape.headers,
-          body: errorBody(shape.code, shape.message, shape.fieldErrors),
-        },
-        context.requestId,
-      );
+      request.response = errorResult(request.error, request.event, request.context, localize);
     },
+  };
+}
+
+/**
+ * A write under an Idempotency-Key (shared/http/idempotent-request.ts): the route runs at most
+ * once per account and key, its answers below 500 (refusals included, made here by errorResult)
+ * kept for retries; a server error is thrown on to the error responder and not kept.
+ */
+async function runIdempotently(
+  store: TIdempotencyStore,
+  event: TEvent,
+  context: TApiContext,
+  run: () => Promise<TResult>,
+): Promise<TResult> {
+  const key = checkIdempotencyKey(headerOf(event, IDEMPOTENCY_HEADER)!);
+  const request = {
+    accountId: readAuthContext(event).accountId,
+    key,
+    fingerprint: requestFingerprint(event.httpMethod, normalizePath(event.path), rawBodyOf(event)),
+  };
+  const answer = await answerIdempotently({ store, log: context.log }, request, async () => {
+    let result: TResult;
+    try {
+      result = await run();
+    } catch (err) {
+      if (toHttpError(err).status >= 500) throw err;
+      result = errorResult(err, event, context);
+    }
+    const { 'X-Request-Id': _id, ...headers } = (result.headers ?? {}) as Record<string, string>;
+    return {
+      status: result.statusCode,
+      headers,
+      body: result.body,
+      ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}),
+    };
+  });
+  return {
+    statusCode: answer.status,
+    headers: { ...answer.headers, 'X-Request-Id': context.requestId },
+    body: answer.body,
+    ...(answer.isBase64Encoded ? { isBase64Encoded: true } : {}),
   };
 }
 
@@ -199,7 +252,15 @@ export type TErrorLocalizer = (
   header: (name: string) => string | undefined,
 ) => THttpErrorShape;
 
-export type TApiHandlerOptions = ({ anonymous: true } | { anonymous?: false; usage: TUsageReader }) & {
+export type TApiHandlerOptions = (
+  | { anonymous: true }
+  | {
+      anonymous?: false;
+      usage: TUsageReader;
+      /** Where Idempotency-Key records are kept: required once the API has a POST, PUT or PATCH. */
+      idempotency?: TIdempotencyStore;
+    }
+) & {
   localizeError?: TErrorLocalizer;
   /**
    * The service's public base URL, read per request (the local runtime learns its port only once
@@ -213,6 +274,10 @@ export function createApiHandler(
   telemetry: TTelemetry,
   options: TApiHandlerOptions,
 ): TApiHandler {
+  const idempotency = options.anonymous ? undefined : options.idempotency;
+  if (!options.anonymous && !idempotency && routes.some((r) => METHODS_WITH_BODY.has(r.method))) {
+    throw new Error('A keyed API with POST, PUT or PATCH routes needs an idempotency store.');
+  }
   let chain = middy<TEvent, TResult, Error, TApiContext>();
   for (const m of telemetry.middlewares) chain = chain.use(m);
   chain = chain.use(requestLogging(telemetry.log)).use(requestMetrics(telemetry.metrics));
@@ -224,15 +289,22 @@ export function createApiHandler(
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;
-      const req = buildRequest(
-        event,
-        match,
-        context.log,
-        context.requestId,
-        options.anonymous,
-        options.config.publicBaseUrl,
-      );
-      return toResult(await match.route.handler(req), context.requestId);
+      const run = async () => {
+        const req = buildRequest(
+          event,
+          match,
+          context.log,
+          context.requestId,
+          options.anonymous,
+          options.config.publicBaseUrl,
+        );
+        return toResult(await match.route.handler(req), context.requestId);
+      };
+      const keyed = idempotency && METHODS_WITH_BODY.has(match.route.method);
+      if (keyed && headerOf(event, IDEMPOTENCY_HEADER) !== undefined) {
+        return runIdempotently(idempotency, event, context, run);
+      }
+      return run();
     });
   return (event, context) => handler(event, context as TApiContext);
 }

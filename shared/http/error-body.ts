@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'authentication_failed',
   'conflict',
   'error',
+  'idempotency_in_flight',
+  'idempotency_key_reused',
   'invalid',
   'method_not_allowed',
   'not_acceptable',

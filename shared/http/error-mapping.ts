@@ -13,6 +13,8 @@ import {
 import type { TErrorCode } from './error-body';
 import {
   AuthenticationFailedError,
+  IdempotencyInFlightError,
+  IdempotencyKeyReusedError,
   MethodNotAllowedError,
   NotAuthenticatedError,
   ParseError,
@@ -65,6 +67,10 @@ const RULES = [
   rule(GoneError, plain(410, 'not_found')),
   rule(ConflictError, plain(409, 'conflict')),
   rule(ConcurrentUpdateError, plain(409, 'conflict')),
+  rule(IdempotencyInFlightError, (e) =>
+    wire(409, 'idempotency_in_flight', { 'Retry-After': String(e.retryAfterSeconds) }),
+  ),
+  rule(IdempotencyKeyReusedError, plain(422, 'idempotency_key_reused')),
   rule(PayloadTooLargeError, plain(413, 'invalid')),
   rule(UnsupportedMediaTypeError, plain(415, 'unsupported_media_type')),
   rule(ServiceUnavailableError, plain(503, 'service_unavailable')),

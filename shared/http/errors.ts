@@ -44,3 +44,23 @@ export class AuthenticationFailedError extends ServiceError {
     super('Invalid token.');
   }
 }
+
+/** An Idempotency-Key sent again with another request (another method, path or body). */
+export class IdempotencyKeyReusedError extends ServiceError {
+  override name = 'IdempotencyKeyReusedError';
+  constructor() {
+    super(
+      'This Idempotency-Key was used with a different request (method, path or body) in the last 24 hours. Send a new key for a new request, or resend the first request exactly as it was to get its answer again.',
+    );
+  }
+}
+
+/** The request that first sent this Idempotency-Key is still at work. */
+export class IdempotencyInFlightError extends ServiceError {
+  override name = 'IdempotencyInFlightError';
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      'A request with this Idempotency-Key is still being processed. Retry after a moment with the same key and body to get its answer.',
+    );
+  }
+}

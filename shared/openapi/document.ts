@@ -4,6 +4,7 @@ import { ID_FORMATS, isIdKind } from '../domain/ids';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/paging';
 import { defaultBodyOptions } from '../http/body';
 import { ERROR_CODES } from '../http/error-body';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-key';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../schemas/vocabulary';
 import {
   componentSchemas,
@@ -42,6 +43,11 @@ const HEADERS = {
     schema: { type: 'string', pattern: '^\\d+,\\d+,\\d+,\\d+$' },
     example: '1,3,50,120',
   },
+  [REPLAYED_HEADER]: {
+    description:
+      'On an answer given again for a retry with the same `Idempotency-Key` (the first answer, status and body, without doing the work again); absent otherwise.',
+    schema: { type: 'string', const: 'true' },
+  },
   Link: {
     description:
       'RFC 8288 links to the `first`, `prev`, `next` and `last` pages, absolute, with the list filters sent.',
@@ -78,6 +84,15 @@ const RESPONSES = {
   ),
   NotFound: errorResponse('Nothing of this account has this id (`not_found`).'),
   Conflict: errorResponse("The resource's state does not allow this now (`conflict`)."),
+  ConflictOrInFlight: errorResponse(
+    "The resource's state does not allow this now (`conflict`), or a request with this `Idempotency-Key` is still at work (`idempotency_in_flight`, with `Retry-After`: retry with the same key and body).",
+  ),
+  InFlight: errorResponse(
+    'A request with this `Idempotency-Key` is still at work (`idempotency_in_flight`, with `Retry-After`): retry with the same key and body to get its answer.',
+  ),
+  IdempotencyKeyReused: errorResponse(
+    'This `Idempotency-Key` was used in the last 24 hours with another request (method, path or body): `idempotency_key_reused`. Use a new key for a new request.',
+  ),
   TooManyRequests: errorResponse('Over the daily quota or the throttle (`throttled`).', {
     'Retry-After': { $ref: '#/components/headers/Retry-After' },
     ...RATE_LIMIT_HEADERS,
@@ -86,6 +101,21 @@ const RESPONSES = {
 };
 
 const errorRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
+/** The methods that take an Idempotency-Key (shared/http/idempotent-request.ts). */
+const WRITES = new Set(['post', 'put', 'patch']);
+
+const PARAMETERS = {
+  [IDEMPOTENCY_HEADER]: {
+    name: IDEMPOTENCY_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice, even when both arrive at once. Keys are per account. Answers below 500 (but 429) are kept; after a 5xx or 429 the key is free again. The same key with another request is 422 `idempotency_key_reused`; a retry while the first is still at work waits for it, or answers 409 `idempotency_in_flight`.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    example: '5f0c8a3e-2b7d-4e61-9d0a-7c4b1e2f3a90',
+  },
+};
 
 /** `METHOD /bundles/{id:slug}` → its method, the OpenAPI path and the path parameters. */
 export function parseRoute(route: string): { method: string; path: string; params: TJsonSchema[] } {
@@ -121,10 +151,13 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 [body.jsonPart]: {
                   type: 'string',
                   contentMediaType: 'application/json',
-                  contentSchema: schemaRef(body.name),
+                  contentSchema: body.filePart?.jsonPartIs
+                    ? { anyOf: body.filePart.jsonPartIs.map(schemaRef) }
+                    : schemaRef(body.name),
                 },
+                ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },
-              patternProperties: { '^files\\[\\d+\\]$': binary() },
+              ...(body.filePart ? {} : { patternProperties: { '^files\\[\\d+\\]$': binary() } }),
               required: [body.jsonPart],
             },
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },
@@ -144,7 +177,7 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
 }
 
 function operation(op: TOperation): TJsonSchema {
-  const { params } = parseRoute(op.route);
+  const { params, method } = parseRoute(op.route);
   const parameters = [...params];
   if (op.list) {
     parameters.push(
@@ -165,14 +198,19 @@ function operation(op: TOperation): TJsonSchema {
     if (op.list.filters) parameters.push(...queryParameters(op.list.filters));
   }
   if (op.query) parameters.push(...queryParameters(op.query));
+  const write = WRITES.has(method);
+  if (write) parameters.push({ $ref: `#/components/parameters/${IDEMPOTENCY_HEADER}` });
+  const answerHeaders = write
+    ? { ...RATE_LIMIT_HEADERS, [REPLAYED_HEADER]: { $ref: `#/components/headers/${REPLAYED_HEADER}` } }
+    : RATE_LIMIT_HEADERS;
 
   const { status, schema, array } = op.response;
   const success =
     status === 204
-      ? { description: 'Done; no body.', headers: RATE_LIMIT_HEADERS }
+      ? { description: 'Done; no body.', headers: answerHeaders }
       : {
           description: 'OK',
-          headers: op.list ? { ...RATE_LIMIT_HEADERS, ...PAGINATION_HEADERS } : RATE_LIMIT_HEADERS,
+          headers: op.list ? { ...answerHeaders, ...PAGINATION_HEADERS } : answerHeaders,
           content: {
             'application/json': {
               schema: array
@@ -192,7 +230,14 @@ function operation(op: TOperation): TJsonSchema {
       '400': errorRef('BadRequest'),
       '401': errorRef('Unauthorized'),
       '404': errorRef('NotFound'),
-      ...(op.conflict ? { '409': errorRef('Conflict') } : {}),
+      ...(write
+        ? {
+            '409': errorRef(op.conflict ? 'ConflictOrInFlight' : 'InFlight'),
+            '422': errorRef('IdempotencyKeyReused'),
+          }
+        : op.conflict
+          ? { '409': errorRef('Conflict') }
+          : {}),
       '429': errorRef('TooManyRequests'),
       default: errorRef('Error'),
     },
@@ -313,6 +358,7 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
       },
       schemas: componentSchemas(OPERATIONS),
       headers: HEADERS,
+      parameters: PARAMETERS,
       responses: RESPONSES,
     },
   };

@@ -3,7 +3,7 @@ import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { loadPdfjs } from './load-pdfjs';
 import { parsePdf } from './parse-pdf';
 import { corrupt, encrypted, PdfRejectedError, tooManyPages } from './pdf-rejected-error';
-import { cornersOf, linesOf, type TTextRun } from './text-lines';
+import { cornersOf, linesOf, type TTextLine, type TTextRun } from './text-lines';
 
 export interface TTextHit {
   /** 1-based. */
@@ -44,6 +44,68 @@ export async function findText(
   const wanted = [...hits.keys()].filter((s) => s.length > 0);
   if (wanted.length === 0) return hits;
 
+  await eachLine(bytes, options, (pageNumber, line, viewport) => {
+    for (const search of wanted) {
+      for (let at = line.text.indexOf(search); at >= 0; at = line.text.indexOf(search, at + search.length)) {
+        const box = boxOf(pageNumber, line, at, at + search.length, viewport);
+        // Only a search for a space can match nothing but a gap we filled in: no box to give.
+        if (box) hits.get(search)!.push(box);
+      }
+    }
+  });
+  return hits;
+}
+
+/** A text tag as written on a page: from its "{{" to its "}}", or to the line's end if unclosed. */
+export interface TFoundTag {
+  page: number;
+  text: string;
+  closed: boolean;
+  box: TTextHit;
+}
+
+/**
+ * Every text tag in the document's text, page by page in reading order: from each "{{" to where
+ * `tagEnd` says it closes (the grammar is the service's, not this module's). A tag lies within
+ * one line, which may join several runs of text (a writer splits a line wherever the font or the
+ * spacing changes); an opened tag that the line does not close is reported as unclosed.
+ */
+export async function findTextTags(
+  bytes: Uint8Array,
+  tagEnd: (text: string, from: number) => number,
+  options: TFindTextOptions = {},
+): Promise<TFoundTag[]> {
+  const tags: TFoundTag[] = [];
+  await eachLine(bytes, options, (pageNumber, line, viewport) => {
+    for (let at = line.text.indexOf('{{'); at >= 0; ) {
+      const end = tagEnd(line.text, at);
+      const closed = end >= 0;
+      const stop = closed ? end : line.text.length;
+      const box = boxOf(pageNumber, line, at, stop, viewport);
+      if (box) tags.push({ page: pageNumber, text: line.text.slice(at, stop), closed, box });
+      at = closed ? line.text.indexOf('{{', end) : -1;
+    }
+  });
+  return tags;
+}
+
+type TViewport = {
+  width: number;
+  height: number;
+  convertToViewportPoint(x: number, y: number): number[];
+};
+
+function boxOf(page: number, line: TTextLine, from: number, to: number, viewport: TViewport) {
+  const corners = cornersOf(line, from, to).map((c) => viewport.convertToViewportPoint(c.x, c.y));
+  return corners.length > 0 ? percentBox(page, corners, viewport) : undefined;
+}
+
+/** Calls `visit` for each line of text of each page, in reading order. */
+async function eachLine(
+  bytes: Uint8Array,
+  options: TFindTextOptions,
+  visit: (page: number, line: TTextLine, viewport: TViewport) => void,
+): Promise<void> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     data: await rewritten(bytes, options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES),
@@ -66,25 +128,9 @@ export async function findText(
     for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
       const page = await doc.getPage(pageNumber);
       const viewport = page.getViewport({ scale: 1 });
-      const lines = linesOf(runsOf(await page.getTextContent()));
-      for (const search of wanted) {
-        for (const line of lines) {
-          for (
-            let at = line.text.indexOf(search);
-            at >= 0;
-            at = line.text.indexOf(search, at + search.length)
-          ) {
-            const corners = cornersOf(line, at, at + search.length).map((c) =>
-              viewport.convertToViewportPoint(c.x, c.y),
-            );
-            // Only a search for a space can match nothing but a gap we filled in: no box to give.
-            if (corners.length > 0) hits.get(search)!.push(percentBox(pageNumber, corners, viewport));
-          }
-        }
-      }
+      for (const line of linesOf(runsOf(await page.getTextContent()))) visit(pageNumber, line, viewport);
       page.cleanup();
     }
-    return hits;
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;
     throw corrupt('its text could not be read');
@@ -134,11 +180,7 @@ function familyOf(fontFamily: string | undefined): TTextRun['family'] {
   return fontFamily === 'serif' || fontFamily === 'monospace' ? fontFamily : 'sans-serif';
 }
 
-function percentBox(
-  page: number,
-  corners: number[][],
-  viewport: { width: number; height: number },
-): TTextHit {
+function percentBox(page: number, corners: number[][], viewport: TViewport): TTextHit {
   const xs = corners.map((c) => ((c[0] ?? 0) / viewport.width) * 100);
   const ys = corners.map((c) => ((c[1] ?? 0) / viewport.height) * 100);
   const left = clamp(Math.min(...xs));

@@ -1,11 +1,15 @@
 // Stored files, senders' file_url downloads and the PDF checks on arrival.
-import type { TTextHit } from '../pdf/find-text';
+import type { TFoundTag, TTextHit } from '../pdf/find-text';
 import type { TPdfInfo } from '../pdf/inspect-pdf';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
   inspect(bytes: Uint8Array): Promise<TPdfInfo>;
   findText(bytes: Uint8Array, searches: string[]): Promise<Map<string, TTextHit[]>>;
+  /** Every "{{…}}" text tag in the document's text (see domain/bundles/text-tag.ts). */
+  findTextTags(bytes: Uint8Array): Promise<TFoundTag[]>;
+  /** The document with the given text tags taken out of its text and covered (hide-text-tags.ts). */
+  hideTextTags(bytes: Uint8Array, tags: TFoundTag[]): Promise<Uint8Array>;
 }
 
 /** Downloads a sender's file_url; throws an error named UnsafeUrlError (with `reason`) when refused. */

@@ -58,6 +58,8 @@ export const ZDocumentRequestSchema = z.object({
   file_index: optional(zInt.pipe(z.number().min(0).max(1000))),
   fields: optional(zList(ZFieldRequestSchema)),
   auto_placements: optional(zList(ZAutoPlacementRequestSchema)),
+  /** Place fields where the PDF's text has "{{kind|signer=…}}" tags, and hide the tags. */
+  text_tags: optional(zBoolean),
   converted_adobe_fields_to: optional(zText(10)),
 });
 

@@ -19,6 +19,8 @@ export const ZDocTemplateCreateSchema = z.object({
   roles: optional(roles),
   fields: rawList,
   auto_placements: rawList,
+  /** As a DocumentRequest's: fields from "{{…}}" tags in the PDF's text. */
+  text_tags: optional(zBoolean),
 });
 
 /** PATCH /templates/{id}/: what is given replaces what is stored; the file stays. */

@@ -11,6 +11,7 @@ import {
   usageEntity,
   userEntity,
 } from '../../shared/adapters/dynamodb/entities/account';
+import { bulkBatchEntity, bulkRowEntity } from '../../shared/adapters/dynamodb/entities/bulk';
 import {
   bundleDocumentEntity,
   bundleEntity,
@@ -23,6 +24,7 @@ import {
 import { docTemplateEntity } from '../../shared/adapters/dynamodb/entities/doc-template';
 import { envelopeTemplateEntity } from '../../shared/adapters/dynamodb/entities/envelope-template';
 import { fileHashEntity, filesRecordEntity } from '../../shared/adapters/dynamodb/entities/evidence';
+import { idempotencyEntity } from '../../shared/adapters/dynamodb/entities/idempotency';
 import {
   notificationRecordEntity,
   sentMessageEntity,
@@ -215,6 +217,22 @@ const SAMPLES: TSample[] = [
     providerMessageId: 'M1',
     error: 'none',
   }),
+  sample(bulkBatchEntity, {
+    id: 'b1',
+    accountId: 'A1',
+    userId: 'U1',
+    created: at,
+    total: 3,
+    requestKey: 'accounts/A1/bulk/b1/request.json',
+    completed: later,
+  }),
+  sample(bulkRowEntity, {
+    accountId: 'A1',
+    batchId: 'b1',
+    row: 2,
+    status: 'failed',
+    errors: [{ field: 'packets[0].email', message: 'Enter a valid email address.' }],
+  }),
   sample(sentMessageEntity, {
     providerMessageId: 'M1',
     accountId: 'A1',
@@ -239,6 +257,15 @@ const SAMPLES: TSample[] = [
     version: 1,
   }),
   sample(personTermEntity, { accountId: 'A1', term: 'e:ann@acme.test', id: 'person-P1', created: at }),
+  sample(idempotencyEntity, {
+    accountId: 'A1',
+    key: 'order-42',
+    fingerprint: 'ef'.repeat(32),
+    state: 'completed',
+    answer: { status: 201, headers: { 'Content-Type': 'application/json' }, body: '{"id":"B1"}' },
+    lockedUntil: 1_800_000_000_000,
+    ttl: 1_800_086_400,
+  }),
   sample(portalCounterEntity, { counter: 'ip#127.0.0.1#2026-11-24T10', count: 2, ttl: 1_800_000_000 }),
   sample(prepSessionEntity, {
     hash: 'aa'.repeat(32),

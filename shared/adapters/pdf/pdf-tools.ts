@@ -1,3 +1,4 @@
+import { tagEnd } from '../../domain/bundles/text-tag';
 import type { TPdfTools } from '../../ports/files';
 
 /**
@@ -14,6 +15,14 @@ export function createPdfTools(limits: { maxPages: number }): TPdfTools {
     async findText(bytes, searches) {
       const { findText } = await import('../../pdf/find-text');
       return findText(bytes, searches);
+    },
+    async findTextTags(bytes) {
+      const { findTextTags } = await import('../../pdf/find-text');
+      return findTextTags(bytes, tagEnd);
+    },
+    async hideTextTags(bytes, tags) {
+      const { hideTextTags } = await import('../../pdf/hide-text-tags');
+      return hideTextTags(bytes, tags);
     },
   };
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { TFoundTag } from '../../pdf/find-text';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
@@ -7,11 +9,13 @@ import {
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
 } from '../../schemas/bundle-request';
+import type { TFieldRequest } from '../../schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInputAt } from '../parse-input';
 import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
+import { placeTextTags } from './place-text-tags';
 
 /**
  * A checked document: uploaded ones carry their bytes (stored under the bundle), documents from
@@ -134,14 +138,20 @@ export async function buildDocuments(
     const source =
       doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
     const info = await inspect(deps.pdf, bytes, `${path}.${source}`);
-    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys);
+    const key = doc.key ?? `doc-${i + 1}`;
+    const tagged = doc.text_tags
+      ? await placeTextTags(deps.pdf, bytes, { path, documentKey: key, pages: info.pages, packetKeys })
+      : undefined;
+    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, tagged?.fields);
+    // The document is stored with its tags hidden: the signer sees the fields, not the tags.
+    const stored = tagged?.found.length ? await hideTags(deps.pdf, bytes, tagged.found, path) : bytes;
     drafts.push({
-      bytes,
+      bytes: stored,
       document: {
-        key: doc.key ?? `doc-${i + 1}`,
+        key,
         name: doc.name ?? doc.key ?? `Document ${i + 1}`,
-        sha256: info.sha256,
-        size: bytes.length,
+        sha256: stored === bytes ? info.sha256 : createHash('sha256').update(stored).digest('hex'),
+        size: stored.length,
         pages: info.pages,
         fields,
       },
@@ -164,6 +174,17 @@ async function findText(pdf: TPdfTools, bytes: Buffer, searches: string[], field
   }
 }
 
+/** Hiding rewrites the file with pdf-lib, which may refuse what pdf.js read: the sender's 400. */
+async function hideTags(pdf: TPdfTools, bytes: Buffer, found: TFoundTag[], path: string): Promise<Buffer> {
+  try {
+    return Buffer.from(await pdf.hideTextTags(bytes, found));
+  } catch {
+    throw invalid([
+      { field: `${path}.text_tags`, message: 'The tags of this document could not be taken out of it.' },
+    ]);
+  }
+}
+
 /** Checks a document's fields (and resolves its auto placements) against its pages and signers. */
 export async function placeFields(
   pdf: TPdfTools,
@@ -172,10 +193,14 @@ export async function placeFields(
   path: string,
   pageCount: number,
   packetKeys: ReadonlySet<string>,
+  /** Fields from the document's text tags, already checked (place-text-tags.ts). */
+  tagged: readonly TFieldRequest[] = [],
 ): Promise<TField[]> {
   const errors: TFieldError[] = [];
   const fields: TField[] = [];
-  const usedKeys = new Set((doc.fields ?? []).map((f) => f.key).filter((k): k is string => !!k));
+  const usedKeys = new Set(
+    [...(doc.fields ?? []), ...tagged].map((f) => f.key).filter((k): k is string => !!k),
+  );
   let n = 0;
   const keyFor = (given: string | undefined, fieldPath: string) => {
     if (given) {
@@ -194,6 +219,8 @@ export async function placeFields(
     errors.push(...checkField(f, { pageCount, packetKeys, path: fieldPath }));
     fields.push(toField(f, keyFor(f.key, fieldPath)));
   });
+
+  for (const f of tagged) fields.push(toField(f, keyFor(f.key, `${path}.text_tags`)));
 
   const placements = doc.auto_placements ?? [];
   if (placements.length > 0) {

@@ -83,6 +83,7 @@ export async function createDocTemplate(
   const item: Record<string, unknown> = { key: 'template', ...documentSource(raw) };
   if (input.fields) item.fields = input.fields.map(asDocumentField);
   if (input.auto_placements) item.auto_placements = input.auto_placements.map(asDocumentField);
+  if (input.text_tags) item.text_tags = true;
 
   let draft: Awaited<ReturnType<typeof buildDocuments>>[number];
   try {

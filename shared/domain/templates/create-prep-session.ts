@@ -9,7 +9,15 @@ import { getDocTemplate } from './get-doc-template';
 import { disallowedTags, PREP_SESSION_TTL_SECONDS } from './prep-session';
 
 /** What only a new template takes: an existing one is changed on the page (or by PATCH). */
-const NEW_TEMPLATE_KEYS = ['name', 'is_shared', 'team', 'roles', 'fields', 'auto_placements'] as const;
+const NEW_TEMPLATE_KEYS = [
+  'name',
+  'is_shared',
+  'team',
+  'roles',
+  'fields',
+  'auto_placements',
+  'text_tags',
+] as const;
 
 /**
  * POST /templates/preparation_session/: a link (43 base62 characters, ~256 bits, stored as its

@@ -30,7 +30,7 @@ export function asTemplateError(err: unknown): unknown {
     err.message,
     err.fieldErrors.map((e) => ({
       field: templateField(e.field),
-      message: e.message.replace('No signer has the key', 'No role has the key'),
+      message: e.message.replace(/([Nn])o signer has the key/, '$1o role has the key'),
     })),
   );
 }
