@@ -1,11 +1,14 @@
 // Stored files, senders' file_url downloads and the PDF checks on arrival.
 import type { TTextHit } from '../pdf/find-text';
+import type { TImageKind, TImagePageSize } from '../pdf/image-to-pdf';
 import type { TPdfInfo } from '../pdf/inspect-pdf';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
   inspect(bytes: Uint8Array): Promise<TPdfInfo>;
   findText(bytes: Uint8Array, searches: string[]): Promise<Map<string, TTextHit[]>>;
+  /** A one-page PDF of a JPEG or PNG on `paper`; throws PdfRejectedError for a bad image. */
+  imageToPdf(bytes: Uint8Array, kind: TImageKind, paper: TImagePageSize): Promise<Uint8Array>;
 }
 
 /** Downloads a sender's file_url; throws an error named UnsafeUrlError (with `reason`) when refused. */
