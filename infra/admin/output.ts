@@ -57,6 +57,7 @@ export function accountDetailsText(d: TAccountDetails): string {
       ['Features', on.length > 0 ? on.join(', ') : 'none'],
       ['Embed origins', a.embedOrigins?.length ? a.embedOrigins.join(', ') : 'none'],
       ['Signing redirect', a.signingRedirectUrl ?? 'none'],
+      ['Image page size', a.imagePageSize ?? 'letter'],
       ['Payout', a.payout ? `${a.payout.connectedAccountId} (${a.payout.currency})` : 'none'],
     ]),
     section(

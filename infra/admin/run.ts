@@ -15,6 +15,7 @@ import {
   revokeKeyCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
+  setImagePageSizeCommand,
   setPayoutCommand,
   setSigningRedirectCommand,
   setUserTeamsCommand,
@@ -184,6 +185,10 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         }),
       );
       return { data: b, text: b.id };
+    }
+    case 'set-image-page-size': {
+      const a = await setImagePageSizeCommand(deps, req(flags, 'account'), req(flags, 'size'));
+      return { data: a, text: a.imagePageSize ?? 'letter' };
     }
     case 'set-signing-redirect': {
       const a = await setSigningRedirectCommand(deps, req(flags, 'account'), req(flags, 'url'));
