@@ -48,6 +48,8 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'payments', fn: 'public-pages' },
   // Template preparation pages and their API (functions/public-pages/prepare-page.ts): link tokens.
   { resource: 'prepare', fn: 'public-pages' },
+  // The API reference page (functions/public-pages/docs-page.ts): the OpenAPI description, readable.
+  { resource: 'docs', fn: 'public-pages' },
   // The MCP server for AI agents over streamable HTTP (functions/mcp): an API key, checked by the API.
   { resource: 'mcp', fn: 'mcp' },
 ];

@@ -218,6 +218,7 @@ const PUBLIC_BECAUSE: Record<(typeof PUBLIC_ROUTES)[number]['resource'], string>
   payments: "Stripe's webhook carries no API key; the function verifies Stripe's signature on every call.",
   prepare:
     'template preparation links carry their own unguessable, expiring token, checked by the function and rate-limited by the WAF.',
+  docs: 'the API reference page shows only the public API description, as /api/v2/openapi.json does, to anyone.',
   mcp: 'MCP clients send the key as `Bearer`, which the authorizer does not take; the function checks the key with the API itself before any tool runs.',
 };
 

@@ -27,6 +27,7 @@ import { uploadAttachment } from '../../shared/domain/signing/upload-attachment'
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { docsRoutes } from './docs-page';
 import { localizeSignerError } from './error-language';
 import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
@@ -173,6 +174,8 @@ export function buildPublicPagesHandler(
     ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
     // The API's OpenAPI description (ARCHITECTURE.md, "The API description"): /api/v2/openapi.json.
     ...openApiRoutes({ config }),
+    // Its reference page (ARCHITECTURE.md, "The API description"): /docs.
+    ...docsRoutes({ config }),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,

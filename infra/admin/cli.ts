@@ -107,6 +107,12 @@ export const COMMANDS = {
     },
     required: ['account', 'name'],
   },
+  'set-image-page-size': {
+    synopsis: '--account A --size letter|a4',
+    summary: 'Set the paper JPEG and PNG documents are put on (default letter); prints it.',
+    flags: { account: 'string', size: 'string' },
+    required: ['account', 'size'],
+  },
   'set-signing-redirect': {
     synopsis: '--account A --url https://app.example.com/signed',
     summary:

@@ -10,6 +10,7 @@ import { createAccount } from '../../shared/domain/accounts/create-account';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { setAccountLanguage } from '../../shared/domain/accounts/set-account-language';
 import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
+import { setImagePageSize } from '../../shared/domain/accounts/set-image-page-size';
 import { clearPayout, setPayout } from '../../shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
@@ -191,6 +192,14 @@ export function addBrandCommand(
   input: { name: string; redirectUrl?: string; primaryColor?: string; logoUrl?: string },
 ): Promise<TBrand> {
   return addBrand(deps, accountId, input);
+}
+
+export async function setImagePageSizeCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  size: string,
+): Promise<TAccountView> {
+  return accountView(await setImagePageSize(deps, accountId, { size: size.trim().toLowerCase() }));
 }
 
 export async function setSigningRedirectCommand(

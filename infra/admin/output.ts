@@ -58,6 +58,7 @@ export function accountDetailsText(d: TAccountDetails): string {
       ['Embed origins', a.embedOrigins?.length ? a.embedOrigins.join(', ') : 'none'],
       ['Signing redirect', a.signingRedirectUrl ?? 'none'],
       ['Signer language', a.language ?? 'none (their browser’s)'],
+      ['Image page size', a.imagePageSize ?? 'letter'],
       ['Payout', a.payout ? `${a.payout.connectedAccountId} (${a.payout.currency})` : 'none'],
     ]),
     section(

@@ -16,6 +16,7 @@ import {
   setAccountLanguageCommand,
   setEmbedOriginsCommand,
   setFeaturesCommand,
+  setImagePageSizeCommand,
   setPayoutCommand,
   setSigningRedirectCommand,
   setUserTeamsCommand,
@@ -185,6 +186,10 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         }),
       );
       return { data: b, text: b.id };
+    }
+    case 'set-image-page-size': {
+      const a = await setImagePageSizeCommand(deps, req(flags, 'account'), req(flags, 'size'));
+      return { data: a, text: a.imagePageSize ?? 'letter' };
     }
     case 'set-signing-redirect': {
       const a = await setSigningRedirectCommand(deps, req(flags, 'account'), req(flags, 'url'));

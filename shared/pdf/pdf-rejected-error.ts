@@ -4,7 +4,9 @@ export type TPdfRejectionReason =
   | 'corrupt'
   | 'encrypted'
   | 'no_pages'
-  | 'too_many_pages';
+  | 'too_many_pages'
+  /** A JPEG or PNG document that cannot be read, or is too large (image-to-pdf.ts). */
+  | 'bad_image';
 
 /**
  * An uploaded document we will not accept. `reason` is stable for callers to branch on (and to

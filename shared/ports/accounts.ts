@@ -1,5 +1,6 @@
 // Accounts, their API keys, and the request allowances counted for them.
 import type { TAccount, TApiKey, TBrand, TPayout, TTeam, TUser } from '../domain/accounts/account';
+import type { TImagePageSize } from '../pdf/image-to-pdf';
 import type { TFeatureName } from '../schemas/vocabulary';
 
 export interface TAccountStore {
@@ -9,6 +10,8 @@ export interface TAccountStore {
   setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
   /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
+  /** The paper image documents are put on; undefined: Letter. */
+  setImagePageSize(id: string, size: TImagePageSize | undefined): Promise<TAccount>;
   /** undefined removes it. */
   setSigningRedirect(id: string, url: string | undefined): Promise<TAccount>;
   /** The default language of its signers; undefined removes it. */

@@ -1,5 +1,6 @@
 // Stored files, senders' file_url downloads and the PDF checks on arrival.
 import type { TFoundTag, TTextHit } from '../pdf/find-text';
+import type { TImageKind, TImagePageSize } from '../pdf/image-to-pdf';
 import type { TPdfInfo } from '../pdf/inspect-pdf';
 
 export interface TPdfTools {
@@ -10,6 +11,8 @@ export interface TPdfTools {
   findTextTags(bytes: Uint8Array): Promise<TFoundTag[]>;
   /** The document with the given text tags taken out of its text and covered (hide-text-tags.ts). */
   hideTextTags(bytes: Uint8Array, tags: TFoundTag[]): Promise<Uint8Array>;
+  /** A one-page PDF of a JPEG or PNG on `paper`; throws PdfRejectedError for a bad image. */
+  imageToPdf(bytes: Uint8Array, kind: TImageKind, paper: TImagePageSize): Promise<Uint8Array>;
 }
 
 /** Downloads a sender's file_url; throws an error named UnsafeUrlError (with `reason`) when refused. */

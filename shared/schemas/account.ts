@@ -75,6 +75,10 @@ export const ZEmbedOrigin = z
     return url.origin;
   });
 
+export const ZImagePageSizeSchema = z.object({
+  size: z.enum(['letter', 'a4'], { message: 'Give letter or a4.' }),
+});
+
 export const ZSigningRedirectSchema = z.object({
   url: z.union([
     z.literal(''),

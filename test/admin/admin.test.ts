@@ -341,6 +341,18 @@ describe('admin command on the local data folder', { timeout: 120_000 }, () => {
     );
   });
 
+  it('set-image-page-size stores a4, refuses other papers, and letter is the default again', async () => {
+    expect(await ok(dir, 'set-image-page-size', '--account', accountId, '--size', 'A4')).toBe('a4\n');
+    expect((await json(dir, 'show-account', '--account', accountId)).account.imagePageSize).toBe('a4');
+    const bad = await admin(dir, 'set-image-page-size', '--account', accountId, '--size', 'legal');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Give letter or a4.');
+    expect(await ok(dir, 'set-image-page-size', '--account', accountId, '--size', 'letter')).toBe('letter\n');
+    expect((await json(dir, 'show-account', '--account', accountId)).account).not.toHaveProperty(
+      'imagePageSize',
+    );
+  });
+
   it('set-payout stores the connected account and currency, and refuses malformed ones', async () => {
     expect(
       await ok(

@@ -85,6 +85,9 @@ describe('the signing Lambda bundle', () => {
         'pdf.min.mjs',
         'pdf.worker.min.mjs',
         'signature_pad.min.js',
+        'swagger-ui/swagger-ui-bundle.js',
+        'swagger-ui/swagger-ui.css',
+        'docs.js',
         'standard_fonts/LiberationSans-Regular.ttf',
       ]),
     );

@@ -107,6 +107,9 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         throw err;
       }
     },
+    async setImagePageSize(id, size) {
+      return setOptional(id, 'imagePageSize', size);
+    },
     async setSigningRedirect(id, url) {
       return setOptional(id, 'signingRedirectUrl', url || undefined);
     },

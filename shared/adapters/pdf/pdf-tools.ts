@@ -4,7 +4,7 @@ import type { TPdfTools } from '../../ports/files';
 /**
  * PDF work behind the port. pdf-lib and the text library are loaded on first use, not when the
  * Lambda starts: most requests to the bundles function (lists, retrieves, changes) never read a
- * PDF, and the text library is needed only for auto placements.
+ * PDF, and the text library is needed only for auto placements (and image conversion only for image documents).
  */
 export function createPdfTools(limits: { maxPages: number }): TPdfTools {
   return {
@@ -23,6 +23,10 @@ export function createPdfTools(limits: { maxPages: number }): TPdfTools {
     async hideTextTags(bytes, tags) {
       const { hideTextTags } = await import('../../pdf/hide-text-tags');
       return hideTextTags(bytes, tags);
+    },
+    async imageToPdf(bytes, kind, paper) {
+      const { imageToPdf } = await import('../../pdf/image-to-pdf');
+      return imageToPdf(bytes, kind, paper);
     },
   };
 }

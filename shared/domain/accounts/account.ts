@@ -1,4 +1,5 @@
 // Accounts are managed by the operator (infra/admin), never through the public API.
+import type { TImagePageSize } from '../../pdf/image-to-pdf';
 import { FEATURE_NAMES, type TFeatureName } from '../../schemas/vocabulary';
 
 export interface TAccount {
@@ -30,6 +31,11 @@ export interface TAccount {
    * bundles with a `payment` are refused. Set by the operator; never shown in full by the API.
    */
   payout?: TPayout;
+  /**
+   * The paper a JPEG or PNG document is put on when it becomes a PDF; none: Letter, the paper of
+   * BlueInk's (North American) users. Set by the operator (`set-image-page-size`).
+   */
+  imagePageSize?: TImagePageSize;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;

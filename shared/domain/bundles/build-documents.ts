@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TFoundTag } from '../../pdf/find-text';
+import { imageKindOf, type TImagePageSize } from '../../pdf/image-to-pdf';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
@@ -37,19 +38,29 @@ const MAX_FIELDS_BYTES = 300 * 1024;
 
 const invalid = (errors: TFieldError[]) => new ValidationError('Invalid input.', errors);
 
-/** A PDF the tools refused, reported on the field the document came from. */
-async function inspect(pdf: TPdfTools, bytes: Buffer, field: string) {
+/**
+ * The document as a PDF, checked: a JPEG or PNG (known by its first bytes, whatever type it was
+ * sent with) becomes a one-page PDF first, so that everything after sees only PDFs. A file the
+ * tools refuse is reported on the field the document came from.
+ */
+async function asCheckedPdf(pdf: TPdfTools, uploaded: Buffer, field: string, paper: TImagePageSize) {
   try {
-    return await pdf.inspect(bytes);
+    const kind = imageKindOf(uploaded);
+    const bytes = kind ? Buffer.from(await pdf.imageToPdf(uploaded, kind, paper)) : uploaded;
+    return { bytes, info: await pdf.inspect(bytes) };
   } catch (err) {
     if ((err as Error).name !== 'PdfRejectedError') throw err;
-    throw invalid([{ field, message: (err as Error).message }]);
+    const message =
+      (err as PdfRejectedError).reason === 'not_pdf'
+        ? 'The file is not a PDF, a JPEG or a PNG image.'
+        : (err as Error).message;
+    throw invalid([{ field, message }]);
   }
 }
 
 /**
  * Turns the request's documents into checked documents with their fields: the bytes fetched or
- * decoded, the PDF inspected, every field checked against the document's pages and the signers,
+ * decoded, images made PDFs, the PDF inspected, every field checked against the document's pages and the signers,
  * and auto placements resolved into fields where their text occurs.
  */
 export async function buildDocuments(
@@ -58,6 +69,8 @@ export async function buildDocuments(
   packetKeys: ReadonlySet<string>,
   files: ReadonlyMap<number, Buffer>,
   fromTemplate?: TTemplateResolver,
+  /** The paper image documents are put on: the account's setting. */
+  imagePaper: TImagePageSize = 'letter',
 ): Promise<TDocumentDraft[]> {
   const parsed: ({ doc: TDocumentRequest; path: string } | { template: TTemplateRequest; path: string })[] =
     [];
@@ -125,8 +138,8 @@ export async function buildDocuments(
     }
     if (!('doc' in p)) continue;
     const { doc, path } = p;
-    const bytes = await documentBytes(doc, path, files, deps.fetcher);
-    total += bytes.length;
+    const uploaded = await documentBytes(doc, path, files, deps.fetcher);
+    total += uploaded.length;
     if (total > BUNDLE_LIMITS.bundleBytes) {
       throw invalid([
         {
@@ -137,7 +150,7 @@ export async function buildDocuments(
     }
     const source =
       doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
-    const info = await inspect(deps.pdf, bytes, `${path}.${source}`);
+    const { bytes, info } = await asCheckedPdf(deps.pdf, uploaded, `${path}.${source}`, imagePaper);
     const key = doc.key ?? `doc-${i + 1}`;
     const tagged = doc.text_tags
       ? await placeTextTags(deps.pdf, bytes, { path, documentKey: key, pages: info.pages, packetKeys })

@@ -134,6 +134,7 @@ async function createFromRequest(
           packetKeys,
           path,
         )),
+    account.imagePageSize,
   );
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.

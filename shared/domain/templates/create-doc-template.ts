@@ -87,7 +87,9 @@ export async function createDocTemplate(
 
   let draft: Awaited<ReturnType<typeof buildDocuments>>[number];
   try {
-    [draft] = (await buildDocuments(deps, [item], new Set(roles.map((r) => r.key)), files)) as [typeof draft];
+    const paper = (await deps.accounts.getAccount(caller.accountId))?.imagePageSize;
+    const roleKeys = new Set(roles.map((r) => r.key));
+    [draft] = (await buildDocuments(deps, [item], roleKeys, files, undefined, paper)) as [typeof draft];
   } catch (err) {
     throw asTemplateError(err);
   }

@@ -1,0 +1,147 @@
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  type PDFImage,
+  popGraphicsState,
+  pushGraphicsState,
+} from 'pdf-lib';
+import { pngProblem } from './check-png';
+import { exifOrientation } from './exif-orientation';
+import { PdfRejectedError } from './pdf-rejected-error';
+
+/** The paper an image document is put on: an account setting (TAccount.imagePageSize). */
+export type TImagePageSize = 'letter' | 'a4';
+export type TImageKind = 'png' | 'jpeg';
+
+/** Portrait sizes in points. */
+const PAPER: Record<TImagePageSize, [number, number]> = {
+  letter: [612, 792],
+  a4: [595.28, 841.89],
+};
+/** Half an inch all round: what office printers cannot print on anyway. */
+const MARGIN = 36;
+/**
+ * Larger images are refused before they are decoded: a PNG is inflated in full to be embedded,
+ * and a few kilobytes can claim gigapixels. 60 megapixels is a 600 dpi scan of a full page.
+ */
+const MAX_PIXELS = 60_000_000;
+const MAX_SIDE = 20_000;
+
+/** The kind of image these bytes are, by their first bytes; undefined for anything else. */
+export function imageKindOf(bytes: Uint8Array): TImageKind | undefined {
+  const starts = (sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
+  return undefined;
+}
+
+const badImage = (kind: TImageKind, detail: string) =>
+  new PdfRejectedError('bad_image', `The ${kind === 'png' ? 'PNG' : 'JPEG'} image is damaged: ${detail}.`);
+
+/**
+ * A one-page PDF of a JPEG or PNG: the page Letter or A4, landscape when the image (as displayed)
+ * is wider than tall, the image scaled to fill the page inside its margins and centred, a JPEG
+ * turned and mirrored as its EXIF orientation says. Throws PdfRejectedError ('bad_image') for an
+ * image that cannot be read or is too large.
+ */
+export async function imageToPdf(
+  bytes: Uint8Array,
+  kind: TImageKind,
+  paper: TImagePageSize,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const image = await embed(doc, bytes, kind);
+  const orientation = kind === 'jpeg' ? exifOrientation(bytes) : 1;
+  // Orientations 5 to 8 turn the image a quarter: its displayed width is its stored height.
+  const turned = orientation >= 5;
+  const [w, h] = turned ? [image.height, image.width] : [image.width, image.height];
+
+  const [short, long] = PAPER[paper];
+  const [pageW, pageH] = w > h ? [long, short] : [short, long];
+  const scale = Math.min((pageW - 2 * MARGIN) / w, (pageH - 2 * MARGIN) / h);
+  const [dw, dh] = [w * scale, h * scale];
+  const [x, y] = [(pageW - dw) / 2, (pageH - dh) / 2];
+
+  const page = doc.addPage([pageW, pageH]);
+  const name = page.node.newXObject('Image', image.ref);
+  const [a, b, c, d, e, f] = ORIENTATION[orientation]!;
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(dw * a, dh * b, dw * c, dh * d, x + dw * e, y + dh * f),
+    drawObject(name),
+    popGraphicsState(),
+  );
+  return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * For each EXIF orientation, the matrix taking the image's unit square (as PDF draws it: the
+ * first stored row at the top) to the displayed unit square, [a b c d e f] as in a PDF `cm`.
+ * 2 mirrors, 3 turns half round, 4 flips, 5 transposes, 6 turns a quarter clockwise, 7
+ * transposes the other way, 8 turns a quarter anticlockwise.
+ */
+const ORIENTATION: Record<number, [number, number, number, number, number, number]> = {
+  1: [1, 0, 0, 1, 0, 0],
+  2: [-1, 0, 0, 1, 1, 0],
+  3: [-1, 0, 0, -1, 1, 1],
+  4: [1, 0, 0, -1, 0, 1],
+  5: [0, -1, -1, 0, 1, 1],
+  6: [0, -1, 1, 0, 0, 1],
+  7: [0, 1, 1, 0, 0, 0],
+  8: [0, 1, -1, 0, 1, 0],
+};
+
+async function embed(doc: PDFDocument, bytes: Uint8Array, kind: TImageKind): Promise<PDFImage> {
+  const size = kind === 'png' ? pngSize(bytes) : jpegSize(bytes);
+  if (!size) throw badImage(kind, 'its size could not be read');
+  if (size.width === 0 || size.height === 0) throw badImage(kind, 'it has no pixels');
+  if (size.width > MAX_SIDE || size.height > MAX_SIDE || size.width * size.height > MAX_PIXELS) {
+    throw new PdfRejectedError(
+      'bad_image',
+      `The image is ${size.width} × ${size.height} pixels; at most ${MAX_PIXELS / 1_000_000} megapixels and ${MAX_SIDE} pixels a side are accepted.`,
+    );
+  }
+  const problem = kind === 'png' ? pngProblem(bytes, MAX_PIXELS) : undefined;
+  if (problem) throw badImage(kind, problem);
+  // pdf-lib copies a JPEG's data as it is, so a JPEG cut short would pass unnoticed: its end
+  // marker must be there.
+  if (kind === 'jpeg' && !(bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9)) {
+    throw badImage(kind, 'it ends early, as if the upload was cut short');
+  }
+  // pdf-lib reads the bytes' whole ArrayBuffer from its start, which is wrong for a Node Buffer
+  // cut from a larger pool: give it a copy of its own.
+  const own = new Uint8Array(bytes);
+  try {
+    return kind === 'png' ? await doc.embedPng(own) : await doc.embedJpg(own);
+  } catch {
+    throw badImage(kind, 'it could not be decoded');
+  }
+}
+
+function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  // The IHDR chunk comes first: length (13), "IHDR", width, height.
+  if (bytes.length < 33 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** The frame header's size (any SOF marker but DHT, JPG and DAC). */
+function jpegSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 2;
+  while (at + 9 <= bytes.length) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1]!;
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
+      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    at += 2 + view.getUint16(at + 2);
+  }
+  return undefined;
+}

@@ -1,0 +1,72 @@
+// The API reference page (/docs) in a real headless Chromium: Swagger UI, served by the service
+// itself from swagger-ui-dist, renders the service's own OpenAPI description with nothing fetched
+// from anywhere else and nothing refused by the page's CSP.
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { startTestRuntime } from '../helpers/runtime';
+
+let runtime: TRuntime;
+let browser: Browser;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  if (runBrowser) browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+});
+
+describe.runIf(runBrowser)('the API reference page', () => {
+  it('lists the operations from /api/v2/openapi.json, with no console errors and nothing from elsewhere', async () => {
+    const page = await browser.newPage();
+    const problems = watchProblems(page, { responses: true });
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(runtime.baseUrl) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+    });
+    const fetched: string[] = [];
+    page.on('response', (r) => fetched.push(`${r.status()} ${new URL(r.url()).pathname}`));
+    const res = await page.goto(`${runtime.baseUrl}/docs`);
+    expect(res?.status()).toBe(200);
+
+    // POST /bundles/ (the description's paths are written without the trailing slash; Swagger UI
+    // breaks them with zero-width spaces).
+    const postPaths = async () =>
+      (await page.locator('.opblock-post .opblock-summary-path').allInnerTexts()).map((t) =>
+        t.replace(/\u200b/g, ''),
+      );
+    await expect.poll(postPaths, { timeout: 15_000 }).toContain('/bundles');
+    expect(fetched).toContain('200 /api/v2/openapi.json');
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(40);
+    const createBundle = page.locator('.opblock-post').nth((await postPaths()).indexOf('/bundles'));
+    expect(await createBundle.locator('.opblock-summary-method').innerText()).toBe('POST');
+    // Opened, it shows the operation's request body as the description gives it.
+    await createBundle.locator('.opblock-summary-control').click();
+    await createBundle.locator('.opblock-body').waitFor({ timeout: 10_000 });
+    expect(await createBundle.locator('.opblock-body').innerText()).toContain('application/json');
+    await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png') });
+    expect(problems).toEqual([]);
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+
+  it('answers with the pages’ security headers, a title in the reader’s language, and no inline script', async () => {
+    const res = await fetch(`${runtime.baseUrl}/docs`, { headers: { 'accept-language': 'de' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const html = await res.text();
+    expect(html).toContain('<title>API-Referenz</title>');
+    expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+});
