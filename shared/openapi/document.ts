@@ -151,13 +151,10 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 [body.jsonPart]: {
                   type: 'string',
                   contentMediaType: 'application/json',
-                  contentSchema: body.filePart?.jsonPartIs
-                    ? { anyOf: body.filePart.jsonPartIs.map(schemaRef) }
-                    : schemaRef(body.name),
+                  contentSchema: schemaRef(body.name),
                 },
-                ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },
-              ...(body.filePart ? {} : { patternProperties: { '^files\\[\\d+\\]$': binary() } }),
+              patternProperties: { '^files\\[\\d+\\]$': binary() },
               required: [body.jsonPart],
             },
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },

@@ -18,9 +18,7 @@ export type TCountMetric =
   /** A message to a person (email or text) handed to SES or SNS. */
   | 'NotificationsSent'
   /** A notification job that failed, to be tried again or given up. */
-  | 'NotificationFailures'
-  /** A bulk send chunk that failed, to be run again. */
-  | 'BulkChunkFailures';
+  | 'NotificationFailures';
 
 /** How long things take, in milliseconds. */
 export type TDurationMetric =

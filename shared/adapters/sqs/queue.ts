@@ -3,16 +3,10 @@ import type { TQueue } from '../../ports/queue';
 
 export function createSqsQueue(sqs: SQSClient, urls: Record<string, string>): TQueue {
   return {
-    async send(queue, message, options) {
+    async send(queue, message) {
       const url = urls[queue];
       if (!url) throw new Error(`No URL configured for queue "${queue}"`);
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: url,
-          MessageBody: JSON.stringify(message),
-          ...(options?.delaySeconds ? { DelaySeconds: Math.min(900, Math.ceil(options.delaySeconds)) } : {}),
-        }),
-      );
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
     },
   };
 }
