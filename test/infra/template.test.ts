@@ -1316,6 +1316,9 @@ describe('document worker (evidence)', () => {
           // The API's description, without an API key.
           'dev/*/api/v2/openapi.json',
           'dev/*/api/v2/openapi.json/*',
+          // The API reference page over it.
+          'dev/*/docs',
+          'dev/*/docs/*',
         ],
       ],
     ] as const) {
