@@ -1,7 +1,8 @@
 // Builders for the evidence renderers' inputs, and a drawn signature as a real PNG.
-import { crc32, deflateSync } from 'node:zlib';
+
 import { PageSizes, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { TAuditPage, TCertificateInput, TStampField } from '../../shared/pdf/evidence-types';
+import { encodePng } from './images';
 
 export const aField = (overrides: Partial<TStampField> = {}): TStampField => ({
   page: 1,
@@ -146,24 +147,7 @@ export function aSignaturePng(width = 360, height = 120): Uint8Array {
   const raw = Buffer.alloc((width * 4 + 1) * height);
   for (let y = 0; y < height; y++)
     rgba.copy(raw, y * (width * 4 + 1) + 1, y * width * 4, (y + 1) * width * 4);
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, 6, raw);
 }
 
 export interface TFormSpot {

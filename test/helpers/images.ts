@@ -19,6 +19,14 @@ export function aPng(width: number, height: number, dark: TPixelTest): Buffer {
   const raw = Buffer.alloc((width + 1) * height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) raw[y * (width + 1) + 1 + x] = level(dark(x, y));
+  return encodePng(width, height, 0, raw);
+}
+
+/**
+ * A PNG file of filtered scanlines `raw` (each row a filter byte, then its pixels): 8 bits per
+ * sample, colour type 0 (grey) or 6 (RGBA).
+ */
+export function encodePng(width: number, height: number, colourType: 0 | 6, raw: Buffer): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
     const out = Buffer.alloc(12 + data.length);
@@ -30,7 +38,7 @@ export function aPng(width: number, height: number, dark: TPixelTest): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8 bits, grey
+  ihdr.set([8, colourType, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
