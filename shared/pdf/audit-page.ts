@@ -102,7 +102,12 @@ export function auditEventsTable(
       { title: t('evidence.common.by'), share: 2 },
       { title: t('evidence.common.ip'), share: 2.7, size: 7.5 },
     ],
-    events.map((e) => [time(e.timestamp, { zone: false }), e.description, words.actor(e.actor), e.ip ?? '—']),
+    events.map((e) => [
+      time(e.timestamp, { zone: false }),
+      words.say(e.description),
+      words.actor(e.actor),
+      e.ip ?? '—',
+    ]),
     t('evidence.common.noEvents'),
   );
 }

@@ -98,8 +98,8 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
       { title: t('evidence.certificate.detail'), share: 4 },
     ],
     input.auth.map((a) => [
-      words.recorded(a.method),
-      words.recorded(a.result),
+      words.say(a.method),
+      words.say(a.result),
       time(a.at, { zone: false }),
       a.detail ?? '',
     ]),
@@ -141,7 +141,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     ],
     input.steps.map((s) => [
       time(s.at, { zone: false }),
-      s.detail ? `${words.recorded(s.action)} (${s.detail})` : words.recorded(s.action),
+      s.detail ? `${words.say(s.action)} (${s.detail})` : words.say(s.action),
       s.ip,
       s.userAgent,
     ]),

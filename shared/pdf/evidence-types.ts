@@ -21,9 +21,23 @@ export interface TStampField {
   options?: string[];
 }
 
+/**
+ * A message of the catalogs (its key under `evidence.`) with its values: how the evidence says,
+ * in its reader's language, what the service stores in English. A value is data, printed as it
+ * is, or a message of its own (a number may choose a plural form, as `count`).
+ */
+export interface TSaid {
+  key: string;
+  values?: Record<string, string | number | TSaid>;
+}
+
+/** What an evidence page prints: data as it is, or a message said in the page's language. */
+export type TWords = string | TSaid;
+
 export interface TAuditEntry {
   timestamp: string;
-  description: string;
+  /** The event's description: as stored (English) when its shape is not known, else its message. */
+  description: TWords;
   /** A signer's name, or 'sender' / 'service'. */
   actor?: string;
   ip?: string;
@@ -64,12 +78,13 @@ export interface TCertificateInput {
   bundleId: string;
   label: string;
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
-  auth: { method: string; result: string; at: string; detail?: string }[];
+  /** Method and result as recorded (English), or their messages. */
+  auth: { method: TWords; result: TWords; at: string; detail?: string }[];
   /** Signed in person on the host's device (deliver_via kiosk): who hosted, which device. */
   inPerson?: { host: string; device: string; at: string };
   times: { sent?: string; viewed?: string; consented?: string; signed?: string };
-  /** The signing record's steps: `action` as recorded, `detail` what it was about (printed in brackets). */
-  steps: { action: string; detail?: string; at: string; ip: string; userAgent: string }[];
+  /** The signing record's steps: `action` as recorded or its message, `detail` what it was about (printed in brackets). */
+  steps: { action: TWords; detail?: string; at: string; ip: string; userAgent: string }[];
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
   signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
   events: TAuditEntry[];

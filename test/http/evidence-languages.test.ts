@@ -1,16 +1,25 @@
 // The evidence of a bundle whose signers read Arabic, Japanese, Hindi and Chinese, made by the
 // local runtime's document worker and read by poppler from outside the project: each Certificate
 // of Evidence in its signer's language with their names and signatures as entered, the audit page
-// in the bundle's, the Noto faces embedded, and the seals still valid.
+// in the bundle's, the Noto faces embedded, and the seals still valid. And a bundle in German: its
+// audit page says the events in German while the evidence record inside keeps them as the audit
+// chain hashed them, in English.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
+import {
+  checkEvidenceRecord,
+  EVIDENCE_RECORD_NAME,
+  parseEvidenceRecord,
+} from '../../shared/domain/evidence/evidence-record';
 import { catalogOf } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
-import { fontsOf, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
+import { attachedFiles, fontsOf, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
@@ -67,7 +76,7 @@ const SIGNERS = [
 
 const words = (lang: TLanguage) =>
   catalogOf(lang).evidence as unknown as Record<
-    'certificate' | 'common' | 'audit' | 'recorded',
+    'certificate' | 'common' | 'audit' | 'recorded' | 'events',
     Record<string, string>
   >;
 
@@ -187,6 +196,9 @@ describe('a bundle signed in four scripts', () => {
     }
     // What the record holds in words of its own: how the signer got in, translated too.
     expect(text).toContain(unmarked(w.recorded.opened!));
+    // The audit events too: the bundle's creation in the signer's words, not as stored.
+    expect(text).toContain(unmarked(w.events.created!));
+    expect(text).not.toContain(EVENT_KINDS.created.text);
     // The name in the signer section and the footer, and the typed signature under its label.
     expect(text.split(s.name).length - 1).toBeGreaterThanOrEqual(3);
     expect(text).not.toContain('?');
@@ -216,6 +228,8 @@ describe('a bundle signed in four scripts', () => {
       words('ar').common.bundleId!,
       words('ar').audit.signers!,
       words('ar').audit.events!,
+      words('ar').events.created!,
+      words('ar').events.completed!,
     ]) {
       expect(audit, heading).toContain(unmarked(heading));
     }
@@ -228,5 +242,81 @@ describe('a bundle signed in four scripts', () => {
       ]),
     );
     expect(pdfsig(finalPdf)).toContain('Signature is Valid.');
+  });
+});
+
+describe('a bundle in German', () => {
+  let finalPdf: Buffer;
+  let pdfB64: string;
+
+  beforeAll(async () => {
+    pdfB64 = await aPdfB64();
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Mietvertrag',
+        language: 'de',
+        packets: [{ key: 'jonas', name: 'Jonas Weber', email: 'jonas@example.com', deliver_via: 'embed' }],
+        documents: [
+          {
+            key: 'lease',
+            file_b64: pdfB64,
+            fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 10, w: 35, h: 8, editors: ['jonas'] }],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bundle = created.body as { id: string; packets: { id: string }[] };
+    const session = await openSession(sign, call, bundle.packets[0]!.id);
+    const values = await sign('PUT', '/values', session, {
+      values: [{ doc_key: 'lease', field_key: 'sig', value: 'typed:Jonas Weber' }],
+    });
+    expect(values.status, JSON.stringify(values.body)).toBe(200);
+    expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+    await eventually(
+      async () => {
+        const b = (await call('GET', `/bundles/${bundle.id}/`)).body;
+        return b.docs_ready || b.status === 'fa' ? b : undefined;
+      },
+      90_000,
+      'documents ready',
+    );
+    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
+      kind: string;
+      file_url: string;
+    }[];
+    finalPdf = await download(files.find((f) => f.kind === 'final')!.file_url);
+  }, 120_000);
+
+  it('prints the events of its audit page in German', () => {
+    const audit = pageTexts(finalPdf).find((p) => p.includes(words('de').audit.title!))!;
+    expect(audit).toBeDefined();
+    const text = audit.replace(/\s+/g, ' ');
+    const de = words('de').events;
+    for (const kind of ['created', 'sent', 'completed'] as const) {
+      expect(text, kind).toContain(de[kind]!);
+      expect(text, kind).not.toContain(EVENT_KINDS[kind].text);
+    }
+    // A signer's event: the kind in German, the name (data) as entered.
+    expect(text).toContain(`${de.viewed}: Jonas Weber`);
+  });
+
+  it('keeps the English descriptions in its evidence record, and their chain verifies', () => {
+    const record = parseEvidenceRecord(attachedFiles(finalPdf).get(EVIDENCE_RECORD_NAME)!);
+    expect(record, 'a record of this format').toBeDefined();
+    const descriptions = record!.audit_trail.events.map((e) => e.description);
+    expect(descriptions).toEqual(
+      expect.arrayContaining([
+        EVENT_KINDS.created.text,
+        EVENT_KINDS.sent.text,
+        `${EVENT_KINDS.viewed.text}: Jonas Weber`,
+        EVENT_KINDS.completed.text,
+      ]),
+    );
+    expect(
+      checkEvidenceRecord(record!, {
+        originalSha256s: { lease: createHash('sha256').update(Buffer.from(pdfB64, 'base64')).digest('hex') },
+      }),
+    ).toEqual({ chainIntact: true, headMatches: true, originals: { lease: true }, problems: [] });
   });
 });

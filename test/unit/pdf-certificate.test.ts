@@ -1,5 +1,6 @@
 // The Certificate of Evidence as a reader sees it (poppler's pdftotext and pdfimages).
 import { describe, expect, it } from 'vitest';
+import { recordedWords } from '../../shared/domain/evidence/stored-words';
 import { renderCertificate } from '../../shared/pdf/certificate';
 import { aCertificateInput } from '../helpers/evidence';
 import { imageCount, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
@@ -78,7 +79,13 @@ describe('renderCertificate', () => {
       aCertificateInput({
         language: 'ar',
         steps: [
-          { action: 'consented and signed', at: '2025-03-07T14:05:09Z', ip: '203.0.113.24', userAgent: 'x' },
+          // As certificate-input.ts passes a step recorded as 'consented and signed' (stored-words.ts).
+          {
+            action: recordedWords('consented and signed'),
+            at: '2025-03-07T14:05:09Z',
+            ip: '203.0.113.24',
+            userAgent: 'x',
+          },
         ],
       }),
     );

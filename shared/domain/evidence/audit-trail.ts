@@ -3,6 +3,7 @@ import type { TAuditEntry, TAuditPage } from '../../pdf/evidence-types';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
+import { eventWords } from './stored-words';
 
 /**
  * Audit kinds a signer does themselves (opening, starting in person, finishing, declining, handing
@@ -30,9 +31,10 @@ function holderAt(packet: TPacket, e: TBundleEvent): string {
 }
 
 /**
- * The bundle's audit events as the evidence prints them: who (the signer an event is about, by
- * name; the sender or the service otherwise) and, for what a signer did, the IP address their
- * signing record logged for that very moment.
+ * The bundle's audit events as the evidence prints them: what happened (in the page's language,
+ * stored-words.ts), who (the signer an event is about, by name; the sender or the service
+ * otherwise) and, for what a signer did, the IP address their signing record logged for that
+ * very moment.
  */
 export function auditEntries(
   events: TBundleEvent[],
@@ -49,7 +51,7 @@ export function auditEntries(
         : undefined;
     return {
       timestamp: e.timestamp,
-      description: e.description,
+      description: eventWords(e, packet),
       actor: actorOf(e, packet),
       ...(ip ? { ip } : {}),
     };

@@ -8,6 +8,7 @@ import { deviceLabel, hostLabel, inPersonDetail } from '../signing/in-person';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries } from './audit-trail';
 import type { TFinalFile } from './evidence-files';
+import { recordedWords } from './stored-words';
 import { TYPED } from './values-to-stamp';
 
 const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
@@ -24,7 +25,7 @@ const LINK_METHOD: Record<TPacket['deliverVia'], string> = {
  * step the packet asked for, as the record holds it.
  */
 export function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
-  const auth: TCertificateInput['auth'] = [];
+  const auth: { method: string; result: string; at: string; detail?: string }[] = [];
   if (viewed) auth.push({ method: LINK_METHOD[packet.deliverVia], result: 'opened', at: viewed });
   if (record?.inPerson) {
     auth.push({
@@ -125,7 +126,12 @@ export async function certificateInput(
       packetId: p.id,
       key: p.key,
     },
-    auth: authOf(p, record, viewed),
+    // As the evidence record keeps them (English), said in the certificate's language.
+    auth: authOf(p, record, viewed).map((a) => ({
+      ...a,
+      method: recordedWords(a.method),
+      result: recordedWords(a.result),
+    })),
     ...(record?.inPerson
       ? {
           inPerson: {
@@ -142,7 +148,7 @@ export async function certificateInput(
       ...(p.completedAt ? { signed: p.completedAt } : {}),
     },
     steps: (record?.steps ?? []).map((s) => ({
-      action: s.action,
+      action: recordedWords(s.action),
       ...(s.detail ? { detail: s.detail } : {}),
       at: s.at,
       ip: s.ip,
