@@ -151,10 +151,13 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 [body.jsonPart]: {
                   type: 'string',
                   contentMediaType: 'application/json',
-                  contentSchema: schemaRef(body.name),
+                  contentSchema: body.filePart?.jsonPartIs
+                    ? { anyOf: body.filePart.jsonPartIs.map(schemaRef) }
+                    : schemaRef(body.name),
                 },
+                ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },
-              patternProperties: { '^files\\[\\d+\\]$': binary() },
+              ...(body.filePart ? {} : { patternProperties: { '^files\\[\\d+\\]$': binary() } }),
               required: [body.jsonPart],
             },
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },
