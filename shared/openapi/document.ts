@@ -157,7 +157,16 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 },
                 ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },
-              ...(body.filePart ? {} : { patternProperties: { '^files\\[\\d+\\]$': binary() } }),
+              ...(body.filePart
+                ? {}
+                : {
+                    patternProperties: {
+                      '^files\\[\\d+\\]$': {
+                        ...binary(),
+                        description: 'A document file named by a file_index: a PDF, JPEG or PNG.',
+                      },
+                    },
+                  }),
               required: [body.jsonPart],
             },
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },
