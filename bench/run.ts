@@ -3,7 +3,7 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence, requests, envelope) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, requests, envelope, bulk) runs that section alone: it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -37,6 +37,7 @@ const { benchRequestCosts, requestCostsJson, requestCostsReport, REQUEST_COST_TA
   './request-costs'
 );
 const { benchEnvelopeCost, envelopeCostJson, envelopeCostReport } = await import('./envelope-cost');
+const { benchBulk, bulkFailed, bulkJson, bulkReport } = await import('./bulk');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -77,7 +78,7 @@ const EVIDENCE_OPTIONS = {
   levelsMaxMs: 240_000,
 } as const;
 const ONLY = process.env.BENCH_ONLY;
-const ALONE = ['signing', 'evidence', 'requests', 'envelope'];
+const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk'];
 if (ONLY !== undefined && !ALONE.includes(ONLY)) {
   console.error(`bench: BENCH_ONLY=${ONLY}: only ${ALONE.map((a) => `"${a}"`).join(', ')} can run alone`);
   process.exit(2);
@@ -271,6 +272,7 @@ const evidenceMessage =
   'then sealed at B-B, B-T and B-LTA beside Documenso’s signing stack…';
 const envelopeMessage = 'bench: one envelope end to end, every AWS request counted and priced…';
 const requestsMessage = 'bench: DynamoDB requests and units of a create, a retrieve and a signer finishing…';
+const bulkMessage = 'bench: bulk send of 1,000 rows at the default throttle, until every bundle is sent…';
 if (ONLY !== undefined) {
   let key: string;
   let json: unknown;
@@ -285,6 +287,11 @@ if (ONLY !== undefined) {
     const envelope = await benchEnvelopeCost();
     console.log(envelopeCostReport(envelope));
     [key, json, failedOnly] = ['envelopeCost', envelopeCostJson(envelope), false];
+  } else if (ONLY === 'bulk') {
+    console.log(bulkMessage);
+    const bulk = await benchBulk();
+    console.log(bulkReport(bulk));
+    [key, json, failedOnly] = ['bulkSend', bulkJson(bulk), bulkFailed(bulk)];
   } else if (ONLY === 'requests') {
     console.log(requestsMessage);
     const requests = await benchRequestCosts();
@@ -349,11 +356,24 @@ const signing = await benchSigning(SIGNING_OPTIONS);
 console.log(evidenceMessage);
 const evidence = await benchEvidence(EVIDENCE_OPTIONS);
 
+console.log(bulkMessage);
+const bulk = await benchBulk();
+
 printReport(bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope);
-writeFileSync(
-  RESULTS_FILE,
-  `${JSON.stringify(resultsJson(started, loadAverage, bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope), null, 2)}\n`,
+console.log(bulkReport(bulk));
+const results = resultsJson(
+  started,
+  loadAverage,
+  bundles,
+  api,
+  bundlesApi,
+  webhooks,
+  signing,
+  evidence,
+  requests,
+  envelope,
 );
+writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, bulkSend: bulkJson(bulk) }, null, 2)}\n`);
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
 );
@@ -363,5 +383,6 @@ const failed =
   bundlesApiFailed(bundlesApi) ||
   webhooksFailed(webhooks) ||
   signingFailed(signing) ||
-  evidenceFailed(evidence);
+  evidenceFailed(evidence) ||
+  bulkFailed(bulk);
 if (failed) process.exitCode = 1;

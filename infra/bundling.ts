@@ -30,6 +30,7 @@ export const LAMBDA_ENTRIES = {
   'public-pages': 'functions/public-pages/handler.ts',
   scheduler: 'functions/scheduler/handler.ts',
   'document-worker': 'functions/document-worker/handler.ts',
+  'bulk-worker': 'functions/bulk-worker/handler.ts',
   mcp: 'functions/mcp/handler.ts',
 } as const;
 

@@ -28,6 +28,12 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: JOBS.documentJobs.maxAttempts,
   },
+  /** Bulk send chunks; a chunk of 25 creates ends well within the worker's timeout. */
+  bulkJobs: {
+    name: 'bulk-jobs',
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: JOBS.bulkJobs.maxAttempts,
+  },
 } as const;
 
 export const queueName = (stage: string, name: string) => `esign-${stage}-${name}`;

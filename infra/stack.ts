@@ -41,6 +41,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../shared/adapters/dynamodb/table';
 import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../shared/adapters/sealing/seal-names';
+import { bulkRowsPerSecond } from '../shared/domain/bulk/bulk-batch';
 import { errorBody, type TErrorCode } from '../shared/http/error-body';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from './api-routes';
 import { ApiFunction, retentionDays } from './constructs/api-function';
@@ -649,10 +650,51 @@ export class EsignStack extends Stack {
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
 
-    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', publishEnv);
+    // Bulk sends: the bundles function queues a batch's first chunk, the bulk worker the rest.
+    const bulkJobs = queueWithDeadLetters(this, config.stage, QUEUES.bulkJobs);
+    const bulkEnv = { BULK_QUEUE_URL: bulkJobs.queueUrl };
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', {
+      ...publishEnv,
+      ...bulkEnv,
+    });
     bundles.grantTable(table, 'readWrite');
     bundles.grantBucket(bucket, 'readWrite');
     grantPublish(bundles);
+    bundles.grantSend(bulkJobs);
+
+    const bulkWorker = new ApiFunction(this, 'BulkWorkerFunction', {
+      name: 'bulk-worker',
+      config,
+      description: 'Creates the bundles of bulk sends, a chunk of rows at a time, at the API throttle pace',
+      environment: {
+        ...shared,
+        ...publishEnv,
+        ...bulkEnv,
+        BULK_ROWS_PER_SECOND: String(bulkRowsPerSecond(config.rateLimits.throttleRatePerSecond)),
+      },
+      // Below the queue's visibility timeout, as an SQS event source requires.
+      timeout: Duration.seconds(QUEUES.bulkJobs.visibilityTimeoutSeconds - 60),
+    });
+    bulkWorker.grantTable(table, 'readWrite');
+    bulkWorker.grantBucket(bucket, 'readWrite');
+    grantPublish(bulkWorker);
+    bulkWorker.grantSend(bulkJobs);
+    bulkJobs.grantConsumeMessages(bulkWorker.fn);
+    // One chunk at a time, one batch's chunks after another: the pace is the worker's to keep.
+    bulkWorker.fn.addEventSource(
+      new SqsEventSource(bulkJobs, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
+    );
+    new Alarm(this, 'BulkJobDeadLettersAlarm', {
+      alarmDescription:
+        'Bulk send chunks that failed every attempt: their batch stays unfinished (see the worker logs)',
+      metric: bulkJobs.deadLetterQueue!.queue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
 
     // Document templates: their items and their PDFs (bundles made from one reuse its PDF).
     // Its doc_template_* webhook events go straight to the deliveries queue (no bundle outbox).
@@ -1012,6 +1054,7 @@ export class EsignStack extends Stack {
         { what: 'Webhook deliveries', queue: webhookQueue },
         { what: 'Notifications', queue: notifications },
         { what: 'Document jobs', queue: documentJobs },
+        { what: 'Bulk send chunks', queue: bulkJobs },
       ],
     });
     operations.finish();

@@ -35,6 +35,8 @@ export interface TConfig {
    * into 1 second.
    */
   webhookRetryScale?: number;
+  /** Rows a second a bulk send creates (bulkRowsPerSecond of the stage's API throttle). */
+  bulkRowsPerSecond?: number;
   /**
    * Messages to people (the notifications worker): the sender address (MAIL_FROM, shown with the
    * requester's name) and the SES configuration set that reports bounces (SES_CONFIGURATION_SET).
@@ -140,8 +142,10 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
       ...(env.NOTIFICATIONS_QUEUE_URL ? { notifications: env.NOTIFICATIONS_QUEUE_URL } : {}),
       ...(env.WEBHOOK_QUEUE_URL ? { webhookDeliveries: env.WEBHOOK_QUEUE_URL } : {}),
       ...(env.DOCUMENTS_QUEUE_URL ? { documentJobs: env.DOCUMENTS_QUEUE_URL } : {}),
+      ...(env.BULK_QUEUE_URL ? { bulkJobs: env.BULK_QUEUE_URL } : {}),
     },
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
+    ...(env.BULK_ROWS_PER_SECOND ? { bulkRowsPerSecond: Number(env.BULK_ROWS_PER_SECOND) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
     ...(env.MAIL_FROM
       ? {

@@ -1,4 +1,6 @@
+import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
+import { createBulkStore } from '../../shared/adapters/dynamodb/bulk-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
@@ -11,6 +13,9 @@ import {
   type TFunctionOptions,
 } from '../../shared/adapters/function-base';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
+import { createSqsQueue } from '../../shared/adapters/sqs/queue';
+import { getBulkBatch } from '../../shared/domain/bulk/get-bulk-batch';
+import { startBulkSend } from '../../shared/domain/bulk/start-bulk-send';
 import { bundleData } from '../../shared/domain/bundles/bundle-data';
 import { bundleFiles } from '../../shared/domain/bundles/bundle-files';
 import { cancelBundle } from '../../shared/domain/bundles/cancel-bundle';
@@ -26,9 +31,12 @@ import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRoute } from '../../shared/http/router';
+import { toBulkBatchResponse } from '../../shared/responses/bulk';
 import { toBundleResponse, toEventResponse } from '../../shared/responses/bundle';
+import { BULK_LIMITS } from '../../shared/schemas/bulk';
 import { BUNDLE_LIST_PARAMS } from '../../shared/schemas/bundle-list-query';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+import { bulkRequestOf } from './bulk-body';
 import { includeExtras } from './include';
 import { bundleRequestOf } from './request-body';
 import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
@@ -45,6 +53,8 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     templates: createDocTemplateStore(db, config.tableName),
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
     ...createDocumentIntake(config),
+    bulk: createBulkStore(db, config.tableName),
+    queue: createSqsQueue(createSqsClient(config), config.queues ?? {}),
   };
   const bundle = (status: number, b: Parameters<typeof toBundleResponse>[0]) => ({
     status,
@@ -75,6 +85,23 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       path: '/bundles/create_from_envelope_template',
       handler: async (req) =>
         bundle(201, await createBundle(deps, req.auth.accountId, req.body, new Map(), req.auth.userId)),
+    },
+    {
+      method: 'POST',
+      path: '/bundles/bulk',
+      body: { accept: ['json', 'multipart'], maxBytes: BULK_LIMITS.requestBytes },
+      handler: async (req) => {
+        const batch = await startBulkSend(deps, req.auth, await bulkRequestOf(req.body));
+        return { status: 202, body: toBulkBatchResponse({ batch, results: [] }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/bundles/bulk/{id:uuid}',
+      handler: async (req) => ({
+        status: 200,
+        body: toBulkBatchResponse(await getBulkBatch(deps, req.auth.accountId, req.params.id!)),
+      }),
     },
     {
       method: 'GET',

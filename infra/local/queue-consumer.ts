@@ -60,6 +60,8 @@ interface Run {
   /** Aborts a long poll that outlives stop() by more than the grace period. */
   abortReceive: AbortController;
   loops: Set<Promise<void>>;
+  /** Messages polls got after stop(): released once every loop of the run has ended (see stop()). */
+  late: Message[];
 }
 
 function requireInteger(name: string, value: number, min: number, max: number): number {
@@ -285,7 +287,7 @@ export function createQueueConsumer(options: TQueueConsumerOptions): TQueueConsu
         if (Messages.length === 0) continue;
         if (run.stopped) {
           // The poll was already waiting when stop() came; a stopped consumer must not run the handler.
-          await release(Messages);
+          run.late.push(...Messages);
           return;
         }
         await invoke(Messages);
@@ -311,6 +313,7 @@ export function createQueueConsumer(options: TQueueConsumerOptions): TQueueConsu
         wake: new AbortController(),
         abortReceive: new AbortController(),
         loops: new Set(),
+        late: [],
       };
       current = run;
       for (let i = 0; i < concurrency; i += 1) {
@@ -341,7 +344,13 @@ export function createQueueConsumer(options: TQueueConsumerOptions): TQueueConsu
       } finally {
         clearTimeout(hung);
       }
-      if (run) log.debug('queue consumer stopped');
+      // Released only now: released while sibling polls still wait, the messages would go to them,
+      // be released again, and so on, each time counting a receive, until the redrive policy moved
+      // them to the dead-letter queue without any handler having seen them.
+      if (run) {
+        await release(run.late.splice(0));
+        log.debug('queue consumer stopped');
+      }
     },
   };
 }

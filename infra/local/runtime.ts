@@ -9,6 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildAuthorizer } from '../../functions/authorizer/app';
+import { buildBulkWorker } from '../../functions/bulk-worker/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
 import { buildDocumentWorker } from '../../functions/document-worker/app';
 import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
@@ -31,6 +32,7 @@ import { createLogger } from '../../shared/adapters/telemetry/logger';
 import type { TEmf } from '../../shared/adapters/telemetry/metrics';
 import { localTelemetry, type TTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import type { TConfig } from '../../shared/config';
+import { bulkRowsPerSecond } from '../../shared/domain/bulk/bulk-batch';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
 import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
@@ -128,6 +130,8 @@ export interface TLocalWorkers {
   notifications: TQueueConsumer;
   /** The document worker, fed from the document-jobs queue (final documents, certificates, interim files). */
   documents: TQueueConsumer;
+  /** The bulk worker, fed from the bulk-jobs queue (the rows of bulk sends, a chunk at a time). */
+  bulk: TQueueConsumer;
   /** One run of the outbox sweeper, as the schedule would; answers how many bundles it published. */
   sweepOutboxes(): Promise<{ published: number }>;
   /** One run of the scheduler (reminders, expiry), at `now` (default: the clock). */
@@ -303,6 +307,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         ? { kind: 'stripe', secretId: options.stripeKeys.secretId }
         : { kind: 'local', webhookSecret: `whsec_local_${randomBytes(24).toString('hex')}` },
       ...(options.documentRetryScale !== undefined ? { documentRetryScale: options.documentRetryScale } : {}),
+      // Bulk sends keep to the pace of the key's throttle, as the stack sets it on AWS.
+      bulkRowsPerSecond: bulkRowsPerSecond(
+        options.limits?.rateLimit ?? stage.rateLimits.throttleRatePerSecond,
+      ),
     };
 
     // On first start, as an operator on AWS: key, request, certificate from the local CA, chain.
@@ -394,6 +402,12 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       buildDocumentWorker({ config, db, sqs: sqsClient, telemetry: telemetry('document-worker') }),
       { batchSize: 1, concurrency: 2 },
     );
+    const bulkWorker = consume(
+      config.queues.bulkJobs,
+      'bulk-worker',
+      buildBulkWorker({ config, db, sqs: sqsClient, telemetry: telemetry('bulk-worker') }),
+      { batchSize: 1, concurrency: 1 },
+    );
     mailEvents = async (notification) => {
       await invoke('notifications-worker', () => notify(snsEventOf(notification)));
     };
@@ -465,6 +479,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         webhooks: webhookWorker,
         notifications: notificationsWorker,
         documents: documentsWorker,
+        bulk: bulkWorker,
         sweepOutboxes: () => invoke('outbox-sweeper', () => sweep(undefined)),
         runScheduler: (now?: Date) => invoke('scheduler', () => runScheduler(now)),
       },

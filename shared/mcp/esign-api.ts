@@ -1,6 +1,7 @@
 // The MCP server's only way into the service: its public REST API over HTTP, with the caller's
 // API key, as any integrator calls it. So the API's rules, limits and tenant isolation apply to an
 // agent exactly as to any other client, and nothing here knows the domain or the table.
+import { randomUUID } from 'node:crypto';
 
 /** What the API answered with an error status, or why it could not be asked. */
 export class EsignApiError extends Error {
@@ -13,6 +14,12 @@ export class EsignApiError extends Error {
     readonly body?: unknown,
   ) {
     super(message);
+  }
+
+  /** The error body's `code`, when it has one. */
+  get code(): string | undefined {
+    const code = (this.body as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' ? code : undefined;
   }
 }
 
@@ -27,7 +34,12 @@ export interface TEsignApi {
   call(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
-    opts?: { query?: Record<string, string | number | undefined>; json?: unknown },
+    opts?: {
+      query?: Record<string, string | number | undefined>;
+      json?: unknown;
+      /** The Idempotency-Key of a write; a new one per call when not given. */
+      idempotencyKey?: string;
+    },
   ): Promise<TApiAnswer>;
 }
 
@@ -39,7 +51,18 @@ export interface TEsignApiOptions {
   fetch?: typeof fetch;
   /** Each call gives up after this long (the API answers within API Gateway's 29 s). */
   timeoutMs?: number;
+  /** Pause before asking again after a lost answer (tests shorten it). */
+  retryDelayMs?: number;
 }
+
+/**
+ * Answers that say nothing about whether a write happened: no answer at all (0) and the gateway's
+ * 502/503/504 (and the API's 409 idempotency_in_flight, while a first try still runs). A write
+ * goes again with the same Idempotency-Key, so the API does it at most once and answers the
+ * first outcome; a read simply goes again.
+ */
+const ASK_AGAIN = new Set([0, 502, 503, 504]);
+const TRIES = 3;
 
 /**
  * The message an agent should read for an error answer: the API's own `message` (docs/api-decisions.md,
@@ -61,9 +84,33 @@ export function createEsignApi(opts: TEsignApiOptions): TEsignApi {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 25_000;
+  const retryDelayMs = opts.retryDelayMs ?? 1_000;
+
+  async function once(method: string, url: URL, headers: Record<string, string>, body?: string) {
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new EsignApiError(`The eSignature API could not be reached: ${(err as Error).message}`, 0);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) throw new EsignApiError(apiErrorMessage(res.status, parsed), res.status, parsed);
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
 
   return {
-    async call(method, path, { query, json } = {}) {
+    async call(method, path, { query, json, idempotencyKey } = {}) {
       const url = new URL(`${base}${path}`);
       for (const [name, value] of Object.entries(query ?? {})) {
         if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
@@ -73,26 +120,19 @@ export function createEsignApi(opts: TEsignApiOptions): TEsignApi {
         accept: 'application/json',
       };
       if (json !== undefined) headers['content-type'] = 'application/json';
-      let res: Response;
-      try {
-        res = await doFetch(url, {
-          method,
-          headers,
-          ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        throw new EsignApiError(`The eSignature API could not be reached: ${(err as Error).message}`, 0);
+      // One key for every try of this call: a write whose answer was lost is never made twice.
+      if (method !== 'GET') headers['idempotency-key'] = idempotencyKey ?? randomUUID();
+      const body = json !== undefined ? JSON.stringify(json) : undefined;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(method, url, headers, body);
+        } catch (err) {
+          const status = (err as EsignApiError).status;
+          const inFlight = status === 409 && (err as EsignApiError).code === 'idempotency_in_flight';
+          if (attempt >= TRIES || !(ASK_AGAIN.has(status) || inFlight)) throw err;
+          await new Promise((r) => setTimeout(r, retryDelayMs * attempt));
+        }
       }
-      const text = await res.text();
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      if (!res.ok) throw new EsignApiError(apiErrorMessage(res.status, body), res.status, body);
-      return { status: res.status, headers: res.headers, body };
     },
   };
 }

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { ZErrorBodySchema } from '../http/error-body';
 import * as account from '../schemas/responses/account';
+import * as bulk from '../schemas/responses/bulk';
 import * as bundle from '../schemas/responses/bundle';
 import * as docTemplate from '../schemas/responses/doc-template';
 import * as envelopeTemplate from '../schemas/responses/envelope-template';
@@ -25,7 +26,7 @@ const OPTIONS = {
 } as const;
 
 /** Every response schema with an id, so that nested ones (Packet in Bundle) are components too. */
-const RESPONSE_MODULES = [account, bundle, docTemplate, envelopeTemplate, person, webhook];
+const RESPONSE_MODULES = [account, bulk, bundle, docTemplate, envelopeTemplate, person, webhook];
 
 function idOf(schema: unknown): string | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;

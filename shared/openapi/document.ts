@@ -151,10 +151,22 @@ function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
                 [body.jsonPart]: {
                   type: 'string',
                   contentMediaType: 'application/json',
-                  contentSchema: schemaRef(body.name),
+                  contentSchema: body.filePart?.jsonPartIs
+                    ? { anyOf: body.filePart.jsonPartIs.map(schemaRef) }
+                    : schemaRef(body.name),
                 },
+                ...(body.filePart ? { [body.filePart.name]: binary(body.filePart.mediaType) } : {}),
               },
-              patternProperties: { '^files\\[\\d+\\]$': binary() },
+              ...(body.filePart
+                ? {}
+                : {
+                    patternProperties: {
+                      '^files\\[\\d+\\]$': {
+                        ...binary(),
+                        description: 'A document file named by a file_index: a PDF, JPEG or PNG.',
+                      },
+                    },
+                  }),
               required: [body.jsonPart],
             },
             encoding: { [body.jsonPart]: { contentType: 'application/json' } },

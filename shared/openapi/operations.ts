@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { ZEnvelopeCreateSchema } from '../domain/bundles/envelope-bundle-request';
 import { ZByHash } from '../domain/evidence/verify-file';
 import type { TBodyKind } from '../http/body';
+import { ZBulkRequestSchema } from '../schemas/bulk';
 import { ZBundleListQuerySchema } from '../schemas/bundle-list-query';
 import { ZBundlePatchSchema } from '../schemas/bundle-patch';
 import {
@@ -21,6 +22,7 @@ import { ZPacketPatchSchema } from '../schemas/packet-patch';
 import { ZPersonFilterSchema, ZPersonPatchSchema, ZPersonWriteSchema } from '../schemas/person';
 import { ZPrepSessionCreateSchema } from '../schemas/prep-session';
 import { ZRateLimitResponseSchema } from '../schemas/responses/account';
+import { ZBulkBatchResponseSchema } from '../schemas/responses/bulk';
 import {
   ZBundleDataItemSchema,
   ZBundleEventResponseSchema,
@@ -63,6 +65,11 @@ export interface TRequestBody {
   accept?: TBodyKind[];
   /** Multipart: the part holding the JSON request; the files are `files[N]` parts. */
   jsonPart?: string;
+  /**
+   * Multipart: the one file part there is instead of `files[N]` (bulk send's CSV), and the
+   * request bodies (by name) the JSON part may be, when it is not this body itself.
+   */
+  filePart?: { name: string; mediaType: string; jsonPartIs?: string[] };
 }
 
 export interface TOperation {
@@ -94,6 +101,17 @@ const ZBundleCreateDoc = ZBundleRequestSchema.extend({
 const ZEnvelopeBundleCreateDoc = ZBundleRequestSchema.omit({ documents: true, packets: true }).extend({
   ...ZEnvelopeCreateSchema.shape,
   status: ZBundleRequestSchema.shape.status.optional(),
+});
+
+/** Bulk send's rows may also come as CSV text (bulk-body.ts reads it into rows). */
+const ZBulkRequestDoc = ZBulkRequestSchema.extend({
+  rows: z.union([
+    ZBulkRequestSchema.shape.rows,
+    z.string().meta({
+      description:
+        'CSV with a header row: `<signer key>.<attribute>` columns fill that signer, other columns are field values.',
+    }),
+  ]),
 });
 
 const ZIncludeQuery = z.object({
@@ -132,6 +150,31 @@ const bundles: TOperation[] = [
     summary: 'Create a bundle from an envelope template',
     body: { name: 'EnvelopeTemplateBundleRequest', schema: ZEnvelopeBundleCreateDoc },
     response: { status: 201, schema: ZBundleResponseSchema },
+  },
+  {
+    route: 'POST /bundles/bulk',
+    operationId: 'createBulkSend',
+    tag: 'Bundles',
+    summary: 'Send one bundle to up to 1,000 rows of signers (JSON or CSV rows); processed in the background',
+    body: {
+      name: 'BulkSendRequest',
+      schema: ZBulkRequestDoc,
+      accept: ['json', 'multipart'],
+      jsonPart: 'bundle',
+      filePart: {
+        name: 'rows',
+        mediaType: 'text/csv',
+        jsonPartIs: ['BundleRequest', 'EnvelopeTemplateBundleRequest'],
+      },
+    },
+    response: { status: 202, schema: ZBulkBatchResponseSchema },
+  },
+  {
+    route: 'GET /bundles/bulk/{id:uuid}',
+    operationId: 'retrieveBulkSend',
+    tag: 'Bundles',
+    summary: "A bulk send's progress: counts by state and each row's bundle or errors",
+    response: { status: 200, schema: ZBulkBatchResponseSchema },
   },
   {
     route: 'GET /bundles/{id:slug}',

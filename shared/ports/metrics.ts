@@ -18,7 +18,9 @@ export type TCountMetric =
   /** A message to a person (email or text) handed to SES or SNS. */
   | 'NotificationsSent'
   /** A notification job that failed, to be tried again or given up. */
-  | 'NotificationFailures';
+  | 'NotificationFailures'
+  /** A bulk send chunk that failed, to be run again. */
+  | 'BulkChunkFailures';
 
 /** How long things take, in milliseconds. */
 export type TDurationMetric =

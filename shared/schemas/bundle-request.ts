@@ -53,9 +53,23 @@ export const ZPacketRequestSchema = z.object({
 export const ZDocumentRequestSchema = z.object({
   key: optional(zKey(2, 12)),
   name: optional(zText(255)),
-  file_url: optional(zText(2048)),
-  file_b64: optional(z.string()),
-  file_index: optional(zInt.pipe(z.number().min(0).max(1000))),
+  file_url: optional(
+    zText(2048).describe(
+      "An https URL the service downloads the document from: a PDF, or a JPEG or PNG image, which becomes a one-page PDF fitted to the account's page size (A4 or Letter) the right way up.",
+    ),
+  ),
+  file_b64: optional(
+    z
+      .string()
+      .describe(
+        'The document, base64-encoded: a PDF, or a JPEG or PNG image (made a one-page PDF as for file_url).',
+      ),
+  ),
+  file_index: optional(
+    zInt
+      .pipe(z.number().min(0).max(1000))
+      .describe('With multipart: the document is the part `files[<file_index>]`, a PDF, JPEG or PNG.'),
+  ),
   fields: optional(zList(ZFieldRequestSchema)),
   auto_placements: optional(zList(ZAutoPlacementRequestSchema)),
   /** Place fields where the PDF's text has "{{kind|signer=…}}" tags, and hide the tags. */

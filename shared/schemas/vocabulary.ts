@@ -92,6 +92,8 @@ export const NEWER_EVENT_TYPES = [
   'doc_template_created',
   'doc_template_updated',
   'doc_template_deleted',
+  // This service's own: a bulk send's rows are all done (shared/domain/bulk/process-bulk-chunk.ts).
+  'bulk_completed',
 ] as const;
 
 export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...NEWER_EVENT_TYPES] as const;

@@ -2,6 +2,7 @@
 // HTTP at the runtime's /mcp, and the stdio command (`bin/esign-mcp.mjs`) as an MCP client starts
 // it. Every tool calls the REST API with the caller's key, so what a tool did is checked there.
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -179,7 +180,15 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
     }
     const send = tools.find((t) => t.name === 'send_document_for_signature')!;
     expect(Object.keys(send.inputSchema.properties ?? {})).toEqual(
-      expect.arrayContaining(['file_base64', 'file_url', 'signers', 'label', 'message', 'fields']),
+      expect.arrayContaining([
+        'file_base64',
+        'file_url',
+        'signers',
+        'label',
+        'message',
+        'fields',
+        'request_id',
+      ]),
     );
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['esign://bundles/{id}/events']);
@@ -225,6 +234,23 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
       'Tess Tenant',
       'Lars Landlord',
     ]);
+  });
+
+  it('sends once for one request_id: the same call again answers the same bundle', async () => {
+    // A word of its own, so no other test's search finds this bundle, nor this one theirs.
+    const word = `resend${randomUUID().slice(0, 8)}`;
+    const label = `Lease ${word}`;
+    const args = {
+      file_base64: pdf,
+      label,
+      signers: [{ name: 'Rita Retry', email: 'rita@example.com' }],
+      request_id: `agent-${word}`,
+    };
+    const first = dataOf(await client.callTool({ name: 'send_document_for_signature', arguments: args }));
+    const again = dataOf(await client.callTool({ name: 'send_document_for_signature', arguments: args }));
+    expect(again.bundle_id).toBe(first.bundle_id);
+    const listed = await call('GET', `/bundles/?search=${word}`);
+    expect(listed.body.map((b: { id: string }) => b.id)).toEqual([first.bundle_id]);
   });
 
   it('lists and finds bundles by words, status and tags, a page at a time', async () => {

@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
 
 // biome-ignore lint/suspicious/noExplicitAny: the description is arbitrary JSON
@@ -113,6 +114,28 @@ describe('answers of the local runtime match the description', () => {
     const invalid = await call('POST', '/bundles/', { json: { packets: [] } });
     expect(invalid.status).toBe(400);
     expectDocumented('POST', '/bundles', invalid);
+  });
+
+  it('bulk send: accepted, its progress once done, a bad request, not found', async () => {
+    const bundle = aBundle({}, b64);
+    const rows = [{ signers: { ann: { name: 'Ann Row' } } }, { signers: { ann: { email: 'bad' } } }];
+    const accepted = await call('POST', '/bundles/bulk/', { json: { bundle, rows } });
+    expect(accepted.status, accepted.text).toBe(202);
+    expectDocumented('POST', '/bundles/bulk', accepted);
+    const done = await eventually(async () => {
+      const res = await call('GET', `/bundles/bulk/${accepted.body.id}/`);
+      return res.body.status === 'completed' && res;
+    });
+    expect(done.body.counts).toMatchObject({ created: 1, failed: 1 });
+    expectDocumented('GET', '/bundles/bulk/{id}', done);
+    expectDocumented(
+      'POST',
+      '/bundles/bulk',
+      await call('POST', '/bundles/bulk/', { json: { bundle, rows: [] } }),
+    );
+    const missing = await call('GET', '/bundles/bulk/00000000-0000-4000-8000-000000000000/');
+    expect(missing.status).toBe(404);
+    expectDocumented('GET', '/bundles/bulk/{id}', missing);
   });
 
   it('persons: create, list, retrieve, delete, not found', async () => {

@@ -121,6 +121,7 @@ const PUBLISHERS: readonly string[] = [
   'scheduler',
   'public-pages',
   'document-worker',
+  'bulk-worker',
 ];
 
 /**
@@ -1081,6 +1082,45 @@ describe('scheduler (reminders and expiry)', () => {
         },
       ]),
     });
+  });
+});
+
+describe('bulk worker', () => {
+  it('consumes the bulk-jobs queue a chunk at a time, paced by the stage throttle, with a DLQ alarm', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const fnId = functionId(template, stack, 'bulk-worker');
+      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-bulk-jobs` });
+      const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-bulk-jobs-dlq` });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const q = resources(template)[queue]!.Properties!;
+      expect((q.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(
+        QUEUES.bulkJobs.maxReceiveCount,
+      );
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.Timeout).toBeLessThan(QUEUES.bulkJobs.visibilityTimeoutSeconds);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars.BULK_QUEUE_URL).toEqual({ Ref: queue });
+      expect(vars.BULK_ROWS_PER_SECOND).toBe('25');
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+        Threshold: 1,
+      });
+      // The bundles function queues a batch's first chunk.
+      const bundlesEnv = (
+        resources(template)[functionId(template, stack, 'bundles')]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(bundlesEnv.BULK_QUEUE_URL).toEqual({ Ref: queue });
+    }
   });
 });
 

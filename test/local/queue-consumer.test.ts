@@ -266,6 +266,42 @@ describe('local SQS queue consumer', () => {
     }
   });
 
+  it('releases what a late poll got only once all its polls have ended, so each message counts one receive', async () => {
+    // Released while sibling polls still waited, a message went to one of them, was released again,
+    // and so on: every stop of a consumer with several polls added receives, and a queue whose
+    // consumer was stopped a few times moved its messages to the dead-letter queue unhandled.
+    const queueUrl = await createQueue('late-polls', { VisibilityTimeout: '60' });
+    const watched = clientFor(server.endpoint);
+    let receivesStarted = 0;
+    watched.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ReceiveMessageCommand') receivesStarted += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countReceives' },
+    );
+    try {
+      const handler = vi.fn(async () => undefined);
+      const late = consumer(queueUrl, handler, { sqs: watched, concurrency: 4, waitTimeSeconds: 2 });
+      late.start();
+      await vi.waitFor(() => expect(receivesStarted).toBe(4), WAIT);
+
+      const stopping = late.stop();
+      await sendAll(queueUrl, ['arrives while four polls wait']);
+      await stopping;
+
+      expect(handler).not.toHaveBeenCalled();
+      expect(receivesStarted).toBe(4);
+      const { Messages } = await client.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['All'] }),
+      );
+      expect(Messages?.[0]?.Body).toBe('arrives while four polls wait');
+      expect(Messages?.[0]?.Attributes?.ApproximateReceiveCount).toBe('2');
+    } finally {
+      watched.destroy();
+    }
+  });
+
   it('keeps handling other messages while one batch is stuck in the handler', async () => {
     const queueUrl = await createQueue('concurrency', { VisibilityTimeout: '30' });
     let release!: () => void;

@@ -11,6 +11,7 @@ import {
   usageEntity,
   userEntity,
 } from '../../shared/adapters/dynamodb/entities/account';
+import { bulkBatchEntity, bulkRowEntity } from '../../shared/adapters/dynamodb/entities/bulk';
 import {
   bundleDocumentEntity,
   bundleEntity,
@@ -215,6 +216,22 @@ const SAMPLES: TSample[] = [
     updated: at,
     providerMessageId: 'M1',
     error: 'none',
+  }),
+  sample(bulkBatchEntity, {
+    id: 'b1',
+    accountId: 'A1',
+    userId: 'U1',
+    created: at,
+    total: 3,
+    requestKey: 'accounts/A1/bulk/b1/request.json',
+    completed: later,
+  }),
+  sample(bulkRowEntity, {
+    accountId: 'A1',
+    batchId: 'b1',
+    row: 2,
+    status: 'failed',
+    errors: [{ field: 'packets[0].email', message: 'Enter a valid email address.' }],
   }),
   sample(sentMessageEntity, {
     providerMessageId: 'M1',

@@ -89,4 +89,31 @@ describe('the API description', () => {
       expect(content, op.route).toEqual(accept.map((k) => MEDIA_TYPES[k as keyof typeof MEDIA_TYPES]).sort());
     }
   });
+
+  it("says a document's file may be a PDF, a JPEG or a PNG, however it is given", () => {
+    const request = (doc as unknown as { components: { schemas: Record<string, TSchema> } }).components
+      .schemas.BundleRequest!;
+    // A document is a template document or a file document; the file one has the file fields.
+    const documents = request.properties!.documents!.items!.anyOf!;
+    const document = documents.find((d) => d.properties?.file_b64)!;
+    for (const field of ['file_url', 'file_b64', 'file_index']) {
+      expect(document.properties?.[field]?.description, field).toMatch(/PDF.*JPEG.*PNG/);
+    }
+    const multipart = doc.paths[parseRoute('POST /bundles').path]!.post!.requestBody!.content[
+      'multipart/form-data'
+    ] as {
+      schema: TSchema;
+    };
+    expect(Object.values(multipart.schema.patternProperties ?? {})[0]?.description).toMatch(
+      /PDF, JPEG or PNG/,
+    );
+  });
 });
+
+type TSchema = {
+  description?: string;
+  items?: TSchema;
+  anyOf?: TSchema[];
+  properties?: Record<string, TSchema>;
+  patternProperties?: Record<string, TSchema>;
+};

@@ -41,6 +41,16 @@ export interface TCreateBundleDeps {
   envelopeTemplates?: TEnvelopeTemplateStore;
 }
 
+/**
+ * What a caller other than the API sets on a new bundle: bulk send gives each row's bundle an
+ * id derived from its batch and row (a second create of the row then loses the bundle item's
+ * conditional put) and the batch id as its tag.
+ */
+export interface TMadeAs {
+  id?: string;
+  tags?: string[];
+}
+
 export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
   `accounts/${accountId}/bundles/${bundleId}/originals/${docKey}.pdf`;
 
@@ -56,6 +66,7 @@ export async function createBundle(
   files: ReadonlyMap<number, Buffer> = new Map(),
   /** The user of the API key: document templates not shared are visible to their owner. */
   userId = '',
+  made: TMadeAs = {},
 ): Promise<TBundle> {
   if (body && typeof body === 'object' && 'envelope_template' in body) {
     const { templates, envelopeTemplates } = deps;
@@ -63,9 +74,9 @@ export async function createBundle(
     const envelope = { templates, envelopeTemplates, accounts: deps.accounts };
     const { request, reminders } = await envelopeBundleRequest(envelope, { accountId, userId }, body);
     // The template's reminder settings go into the bundle before its one write and publish.
-    return createFromRequest(deps, accountId, request, files, userId, reminders ?? {});
+    return createFromRequest(deps, accountId, request, files, userId, reminders ?? {}, made);
   }
-  return createFromRequest(deps, accountId, body, files, userId, {});
+  return createFromRequest(deps, accountId, body, files, userId, {}, made);
 }
 
 async function createFromRequest(
@@ -75,6 +86,7 @@ async function createFromRequest(
   files: ReadonlyMap<number, Buffer>,
   userId: string,
   settings: TEnvelopeReminders | Record<string, never>,
+  made: TMadeAs,
 ): Promise<TBundle> {
   const input = parseInput(ZBundleRequestSchema, body);
   const { drafts: packetDrafts, errors } = buildPackets(input.packets);
@@ -135,7 +147,7 @@ async function createFromRequest(
   }
   if (unknownPersons.length > 0) throw new ValidationError('Invalid input.', unknownPersons);
 
-  const id = deps.ids.slug();
+  const id = made.id ?? deps.ids.slug();
   if (
     input.custom_key !== undefined &&
     !(await deps.bundles.claimCustomKey(accountId, input.custom_key, id))
@@ -149,7 +161,7 @@ async function createFromRequest(
   }
 
   try {
-    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester, settings);
+    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester, settings, made);
   } catch (err) {
     // The bundle was not written: its custom_key is free again for the next attempt.
     if (input.custom_key !== undefined)
@@ -167,6 +179,7 @@ async function writeBundle(
   documents: TDocumentDraft[],
   requester: { name: string; email: string },
   settings: TEnvelopeReminders | Record<string, never>,
+  made: TMadeAs,
 ): Promise<TBundle> {
   const accountId = account.id;
   const now = deps.clock.now().toISOString();
@@ -238,7 +251,7 @@ async function writeBundle(
     errors: [],
     packets,
     documents: stored.map(({ fields: _fields, ...doc }) => doc),
-    tags: [],
+    tags: made.tags ?? [],
     ccSender: false,
     sendReminders: false,
     events: [event('created', now), ...(input.status === BUNDLE.draft ? [event('drafted', now)] : [])],

@@ -32,6 +32,13 @@ export const ZWebhookJob = z.object({
   redeliver: z.literal(true).optional().catch(undefined),
 });
 
+/** A chunk of a bulk send's rows (shared/domain/bulk/process-bulk-chunk.ts). */
+export const ZBulkJob = z.object({
+  accountId: id,
+  batchId: id,
+  chunk: z.number().int().min(0),
+});
+
 const delays = <T extends readonly number[]>(seconds: T) => ({
   retryDelaysSeconds: seconds,
   maxAttempts: seconds.length + 1,
@@ -44,6 +51,8 @@ export const JOBS = {
   webhookDeliveries: { schema: ZWebhookJob, ...delays([240, 720, 2160, 6480, 19440] as const) },
   /** Final documents and certificates, and interim files. */
   documentJobs: { schema: ZDocumentJob, ...delays([30, 120, 600, 1800] as const) },
+  /** Bulk send chunks: each row is created once however often its chunk runs. */
+  bulkJobs: { schema: ZBulkJob, ...delays([30, 120, 600] as const) },
 } as const;
 
 export type TJobQueue = keyof typeof JOBS;
@@ -51,6 +60,7 @@ export type TJobOf<Q extends TJobQueue> = z.infer<(typeof JOBS)[Q]['schema']>;
 export type TNotificationJob = z.infer<typeof ZNotificationJob>;
 export type TDocumentJob = z.infer<typeof ZDocumentJob>;
 export type TWebhookJob = z.infer<typeof ZWebhookJob>;
+export type TBulkJob = z.infer<typeof ZBulkJob>;
 
 /** A queue message's body as the job it must be, or undefined when it is not one. */
 export function jobOf<Q extends TJobQueue>(queue: Q, body: string): TJobOf<Q> | undefined {

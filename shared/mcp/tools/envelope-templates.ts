@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
 import { paginationOf, type TEsignApi } from '../esign-api';
 import { asTool, toolResult } from '../tool-result';
-import { packetOf, ZSignerSchema } from './send-document';
+import { packetOf, ZRequestIdSchema, ZSignerSchema } from './send-document';
 
 interface TEnvelopeTemplateAnswer {
   id: string;
@@ -86,6 +86,7 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
           .boolean()
           .optional()
           .describe('A test bundle: marked as not legally binding, not counted.'),
+        request_id: ZRequestIdSchema,
       },
       annotations: {
         readOnlyHint: false,
@@ -108,7 +109,10 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
           ...(input.message !== undefined ? { email_message: input.message } : {}),
           ...(input.is_test !== undefined ? { is_test: input.is_test } : {}),
         };
-        const created = await api.call('POST', '/bundles/create_from_envelope_template/', { json: body });
+        const created = await api.call('POST', '/bundles/create_from_envelope_template/', {
+          json: body,
+          ...(input.request_id ? { idempotencyKey: input.request_id } : {}),
+        });
         const b = created.body as TBundleAnswer;
         return toolResult(
           `Bundle ${b.id} created from ${input.template_id} (status ${b.status}).`,

@@ -28,6 +28,20 @@ export const ZSignerSchema = z.object({
     ),
 });
 
+/**
+ * The agent's own name for one send, passed on as the API's Idempotency-Key: an agent that lost
+ * a tool's answer (a dropped connection, a restarted session) can call again without sending twice.
+ */
+export const ZRequestIdSchema = z
+  .string()
+  .regex(/^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/, 'Use 1 to 255 printable ASCII characters.')
+  .optional()
+  .describe(
+    'Your own unique id for this send, e.g. a UUID. If you are not sure an earlier call went through, ' +
+      'call again with the same request_id and the same inputs: the bundle is created only once, and ' +
+      'you get its answer.',
+  );
+
 /** A signer as the create request takes it: by email when there is one, else by text message. */
 export const packetOf = (s: z.output<typeof ZSignerSchema>, key: string) => ({
   key,
@@ -86,6 +100,7 @@ const inputSchema = {
     .describe(
       'Fields placed on the PDF by coordinates. Without any, signers review and sign the document as a whole.',
     ),
+  request_id: ZRequestIdSchema,
 };
 
 export function registerSendDocument(server: McpServer, api: TEsignApi) {
@@ -135,7 +150,10 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
             },
           ],
         };
-        const created = await api.call('POST', '/bundles/', { json: body });
+        const created = await api.call('POST', '/bundles/', {
+          json: body,
+          ...(input.request_id ? { idempotencyKey: input.request_id } : {}),
+        });
         const b = created.body as TBundleAnswer;
         return toolResult(`Bundle ${b.id} created (status ${b.status}).`, bundleStatus(b));
       }),

@@ -84,6 +84,10 @@ export const ZWebhookCallSchema = z
       from: ZSignerOfCall.optional(),
       to: ZSignerOfCall.optional(),
       reason: z.string().optional(),
+      batch_id: z.string().optional(),
+      total: z.number().int().optional(),
+      created: z.number().int().optional(),
+      failed: z.number().int().optional(),
     }),
   })
   .meta({ id: 'WebhookCall' });

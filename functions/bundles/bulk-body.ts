@@ -1,0 +1,37 @@
+import { parseRowsCsv } from '../../shared/domain/bulk/parse-rows-csv';
+import { RawMultipart } from '../../shared/http/body';
+import { ParseError } from '../../shared/http/errors';
+import { parseMultipart } from '../../shared/http/multipart';
+import { BULK_LIMITS } from '../../shared/schemas/bulk';
+
+/**
+ * A bulk send as JSON (`bundle` and `rows`, the rows a list or CSV text), or as multipart with
+ * the JSON body in a `bundle` part and the CSV in a `rows` part (a file or a field).
+ */
+export async function bulkRequestOf(body: unknown): Promise<unknown> {
+  if (!(body instanceof RawMultipart)) return withCsvRows(body);
+  const parsed = await parseMultipart(body.raw, body.contentType, {
+    maxFiles: 1,
+    maxFileBytes: BULK_LIMITS.requestBytes,
+    maxFieldBytes: BULK_LIMITS.requestBytes,
+    maxParts: 4,
+  });
+  const json = parsed.fields.bundle?.[0];
+  if (json === undefined) throw new ParseError('A multipart bulk send needs a bundle part with the JSON.');
+  let bundle: unknown;
+  try {
+    bundle = JSON.parse(json);
+  } catch (err) {
+    throw new ParseError(`bundle: JSON parse error - ${(err as Error).message}`);
+  }
+  const file = parsed.files.find((f) => f.field === 'rows');
+  const csv = file ? file.data.toString('utf8') : parsed.fields.rows?.[0];
+  if (csv === undefined) throw new ParseError('A multipart bulk send needs a rows part with the CSV.');
+  return { bundle, rows: parseRowsCsv(csv) };
+}
+
+function withCsvRows(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const rows = (body as { rows?: unknown }).rows;
+  return typeof rows === 'string' ? { ...body, rows: parseRowsCsv(rows) } : body;
+}

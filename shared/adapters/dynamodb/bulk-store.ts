@@ -1,0 +1,50 @@
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { TBulkStore } from '../../ports/bulk';
+import { getItem, queryAll, writeIf } from './batch';
+import { bulkBatchEntity, bulkKeys, bulkRowEntity } from './entities/bulk';
+import { putNew, updateIf } from './versioned';
+
+export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBulkStore {
+  return {
+    async create(batch) {
+      await putNew(db, table, bulkBatchEntity.toItem(batch));
+    },
+
+    get: (accountId, id) => getItem(db, table, bulkKeys.batch(accountId, id), bulkBatchEntity.fromItem, true),
+
+    async rowResults(batch, rows) {
+      const pk = bulkKeys.rows(batch.accountId, batch.id);
+      const sk = (row: number) => bulkKeys.row(batch.accountId, batch.id, row).sk;
+      const items = await queryAll(db, {
+        TableName: table,
+        ...(rows
+          ? {
+              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :last',
+              ExpressionAttributeValues: { ':pk': pk, ':from': sk(rows.from), ':last': sk(rows.to - 1) },
+            }
+          : { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+        ConsistentRead: true,
+      });
+      return items.map(bulkRowEntity.fromItem);
+    },
+
+    recordRow: (result) =>
+      writeIf(
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: bulkRowEntity.toItem(result),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      ),
+
+    complete: (batch, at) =>
+      updateIf(db, table, bulkKeys.batch(batch.accountId, batch.id), {
+        UpdateExpression: 'SET #c = :at',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#c)',
+        ExpressionAttributeNames: { '#c': 'completed' },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+  };
+}

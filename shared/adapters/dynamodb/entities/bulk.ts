@@ -1,0 +1,26 @@
+// Keys and entities of bulk send: the batch and one item per row result, declared once.
+import type { TBulkBatch, TBulkRowResult } from '../../../domain/bulk/bulk-batch';
+import { defineEntity } from '../entity';
+import { accountPartition } from './account-partition';
+
+export const bulkKeys = {
+  batch: (accountId: string, id: string) => ({ pk: accountPartition(accountId), sk: `BULK#${id}` }),
+  /** A batch's rows have a partition of their own: one Query reads them in row order. */
+  rows: (accountId: string, batchId: string) => `${accountPartition(accountId)}#BULK#${batchId}`,
+  row: (accountId: string, batchId: string, row: number) => ({
+    pk: bulkKeys.rows(accountId, batchId),
+    sk: `ROW#${String(row).padStart(5, '0')}`,
+  }),
+};
+
+export const bulkBatchEntity = defineEntity<TBulkBatch>({
+  name: 'bulk-batch',
+  version: 1,
+  key: (b) => bulkKeys.batch(b.accountId, b.id),
+});
+
+export const bulkRowEntity = defineEntity<TBulkRowResult>({
+  name: 'bulk-row',
+  version: 1,
+  key: (r) => bulkKeys.row(r.accountId, r.batchId, r.row),
+});

@@ -1,0 +1,14 @@
+// Bulk send batches and their per-row results.
+import type { TBulkBatch, TBulkRowResult } from '../domain/bulk/bulk-batch';
+
+export interface TBulkStore {
+  /** Fails if the id exists. */
+  create(batch: TBulkBatch): Promise<void>;
+  get(accountId: string, id: string): Promise<TBulkBatch | undefined>;
+  /** The row results of the batch, in row order: every one, or those of rows `from` to `to` - 1. */
+  rowResults(batch: TBulkBatch, rows?: { from: number; to: number }): Promise<TBulkRowResult[]>;
+  /** Records a row's result unless it has one: false when it had (a retried chunk). */
+  recordRow(result: TBulkRowResult): Promise<boolean>;
+  /** Marks the batch completed unless it is: false when it was (another worker finished it). */
+  complete(batch: TBulkBatch, at: string): Promise<boolean>;
+}

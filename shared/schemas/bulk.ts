@@ -1,0 +1,28 @@
+// The wire format of bulk send: one create body and a list of rows, each row one bundle.
+import * as z from 'zod';
+
+export const BULK_LIMITS = {
+  rows: 1000,
+  /** A JSON or multipart request with 1,000 rows of signers and values stays well within this. */
+  requestBytes: 5 * 1024 * 1024,
+} as const;
+
+const cell = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+/** One row: its signers by packet key (or envelope-template role) and its field values by field key. */
+export const ZBulkRowSchema = z.object({
+  signers: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
+  fields: z.record(z.string().min(1), cell).optional(),
+});
+
+export const ZBulkRequestSchema = z.object({
+  /** A create body as POST /bundles/ or POST /bundles/create_from_envelope_template/ takes it. */
+  bundle: z.record(z.string(), z.unknown(), 'A bulk send needs the bundle to create for each row.'),
+  rows: z
+    .array(ZBulkRowSchema)
+    .min(1, 'A bulk send needs at least one row.')
+    .max(BULK_LIMITS.rows, `A bulk send has at most ${BULK_LIMITS.rows} rows.`),
+});
+
+export type TBulkRow = z.output<typeof ZBulkRowSchema>;
+export type TBulkRequest = z.output<typeof ZBulkRequestSchema>;
