@@ -27,7 +27,7 @@ import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { basePathBefore, esc } from './html';
-import { accountFrameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
 
 export type TPageDeps = TSigningDeps & { config: TConfig };
 
@@ -174,11 +174,6 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     });
   }
 
-  /** Framing: only an embedded link, and only from the origins its account allows. */
-  async function frameAncestorsOf(link: TSigningToken): Promise<string[] | undefined> {
-    return link.kind === 'embed' ? accountFrameAncestors(deps.accounts, link.accountId) : undefined;
-  }
-
   async function signingPage(req: TRequest): Promise<TResponse> {
     const token = req.params.token ?? '';
     const base = basePath(req);
@@ -191,7 +186,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const message = { title: t('page.badLinkTitle'), text: t('page.badLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    // The signer's record and the account only for the language: read beside the bundle.
+    // The signer's record for the language, and the account for it and for framing: read beside the bundle.
     const [bundle, record, account] = await Promise.all([
       deps.bundles.get(link.accountId, link.bundleId),
       deps.records.get(link.accountId, link.bundleId, link.packetId),
@@ -205,10 +200,9 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const message = { title: t('page.badLinkTitle'), text: t('page.handedOnLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
-    const [brand, ancestors] = await Promise.all([
-      bundle ? signingBrandOf(deps.accounts, bundle) : undefined,
-      frameAncestorsOf(link),
-    ]);
+    const brand = bundle ? await signingBrandOf(deps.accounts, bundle) : undefined;
+    // Framing: only an embedded link, and only from the origins its account allows.
+    const ancestors = link.kind === 'embed' ? frameAncestors(account) : undefined;
     const lang = languageOf(req, link, bundle, record, account);
     const t = translator(lang);
     if (link.kiosk && link.usedAt && (!bundle || !packet || cannotSign(bundle, packet, deps.clock.now()))) {

@@ -1,4 +1,5 @@
 import type { TConfig } from '../../shared/config';
+import type { TAccount } from '../../shared/domain/accounts/account';
 import type { TAccountStore } from '../../shared/ports/accounts';
 
 /**
@@ -106,6 +107,9 @@ export async function accountFrameAncestors(
   accounts: TAccountStore,
   accountId: string,
 ): Promise<string[] | undefined> {
-  const account = await accounts.getAccount(accountId);
-  return account?.embedOrigins?.length ? account.embedOrigins : undefined;
+  return frameAncestors(await accounts.getAccount(accountId));
 }
+
+/** The same, of an account already read. */
+export const frameAncestors = (account: Pick<TAccount, 'embedOrigins'> | undefined) =>
+  account?.embedOrigins?.length ? account.embedOrigins : undefined;

@@ -4,6 +4,7 @@
 // Counted on the DynamoDB client the local runtime's functions share.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
@@ -89,5 +90,32 @@ describe('finishing (POST /sign/api/complete)', () => {
     // And the finish took: the packet is complete.
     const after = (await call('GET', `/bundles/${b.id}/`)).body;
     expect(after.packets[0].status).toBe('co');
+  });
+});
+
+describe('opening an embedded signing page (GET /sign/{token})', () => {
+  it('reads the account once, for both the language and who may frame the page', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Framed',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [{ key: 'form', file_b64: await aPdfB64() }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const embed = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`, { json: {} });
+    expect(embed.status, embed.text).toBe(201);
+
+    let status = 0;
+    const commands = (
+      await recorder.during(async () => {
+        status = (await fetch(embed.body.url as string)).status;
+      })
+    ).filter((c) => c.fn === 'public-pages');
+    expect(status).toBe(200);
+    const accountReads = onItem(commands, accountKeys.item(runtime.demo.accountId)).filter(
+      (c) => c.command === 'GetItem',
+    );
+    expect(accountReads, JSON.stringify(commands)).toHaveLength(1);
   });
 });
