@@ -232,75 +232,50 @@ describe('local SQS queue consumer', () => {
     await vi.waitFor(() => expectEmpty(queueUrl), WAIT);
   });
 
-  it('does not run the handler for a poll that returns after stop(), and makes its messages visible again', async () => {
-    const queueUrl = await createQueue('late-poll', { VisibilityTimeout: '60' });
-    // Tells the test when the consumer's long poll is under way, without guessing with sleeps.
-    const watched = clientFor(server.endpoint);
-    let receivesStarted = 0;
-    watched.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'ReceiveMessageCommand') receivesStarted += 1;
-        return next(args);
-      },
-      { step: 'initialize', name: 'countReceives' },
-    );
-    try {
-      const handler = vi.fn(async () => undefined);
-      const late = consumer(queueUrl, handler, { sqs: watched, concurrency: 1, waitTimeSeconds: 10 });
-      late.start();
-      await vi.waitFor(() => expect(receivesStarted).toBeGreaterThan(0), WAIT);
-
-      const stopping = late.stop();
-      await sendAll(queueUrl, ['arrives during the last poll']);
-      await stopping;
-
-      expect(handler).not.toHaveBeenCalled();
-      // Received once by the pending poll, then released: visible at once despite the 60 s timeout.
-      const { Messages } = await client.send(
-        new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['All'] }),
+  // What a poll still waiting at stop() gets is released, visible at once despite the 60 s
+  // timeout, but only once every poll has ended: released while sibling polls still waited, a
+  // message went to one of them, was released again, and so on, each time counting a receive,
+  // until a consumer stopped a few times had its queue's messages moved to the dead-letter queue.
+  it.each([
+    { polls: 1, wait: 10 },
+    { polls: 4, wait: 2 },
+  ])(
+    'with $polls poll(s) waiting at stop(), runs no handler for what they get and releases it with one receive counted',
+    async ({ polls, wait }) => {
+      const queueUrl = await createQueue('late-poll', { VisibilityTimeout: '60' });
+      // Tells the test when the consumer's long polls are under way, without guessing with sleeps.
+      const watched = clientFor(server.endpoint);
+      let receivesStarted = 0;
+      watched.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'ReceiveMessageCommand') receivesStarted += 1;
+          return next(args);
+        },
+        { step: 'initialize', name: 'countReceives' },
       );
-      expect(Messages?.[0]?.Body).toBe('arrives during the last poll');
-      expect(Messages?.[0]?.Attributes?.ApproximateReceiveCount).toBe('2');
-    } finally {
-      watched.destroy();
-    }
-  });
+      try {
+        const handler = vi.fn(async () => undefined);
+        const late = consumer(queueUrl, handler, { sqs: watched, concurrency: polls, waitTimeSeconds: wait });
+        late.start();
+        await vi.waitFor(() => expect(receivesStarted).toBe(polls), WAIT);
 
-  it('releases what a late poll got only once all its polls have ended, so each message counts one receive', async () => {
-    // Released while sibling polls still waited, a message went to one of them, was released again,
-    // and so on: every stop of a consumer with several polls added receives, and a queue whose
-    // consumer was stopped a few times moved its messages to the dead-letter queue unhandled.
-    const queueUrl = await createQueue('late-polls', { VisibilityTimeout: '60' });
-    const watched = clientFor(server.endpoint);
-    let receivesStarted = 0;
-    watched.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'ReceiveMessageCommand') receivesStarted += 1;
-        return next(args);
-      },
-      { step: 'initialize', name: 'countReceives' },
-    );
-    try {
-      const handler = vi.fn(async () => undefined);
-      const late = consumer(queueUrl, handler, { sqs: watched, concurrency: 4, waitTimeSeconds: 2 });
-      late.start();
-      await vi.waitFor(() => expect(receivesStarted).toBe(4), WAIT);
+        const stopping = late.stop();
+        await sendAll(queueUrl, ['arrives during the last polls']);
+        await stopping;
 
-      const stopping = late.stop();
-      await sendAll(queueUrl, ['arrives while four polls wait']);
-      await stopping;
-
-      expect(handler).not.toHaveBeenCalled();
-      expect(receivesStarted).toBe(4);
-      const { Messages } = await client.send(
-        new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['All'] }),
-      );
-      expect(Messages?.[0]?.Body).toBe('arrives while four polls wait');
-      expect(Messages?.[0]?.Attributes?.ApproximateReceiveCount).toBe('2');
-    } finally {
-      watched.destroy();
-    }
-  });
+        expect(handler).not.toHaveBeenCalled();
+        expect(receivesStarted).toBe(polls);
+        const { Messages } = await client.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['All'] }),
+        );
+        expect(Messages?.[0]?.Body).toBe('arrives during the last polls');
+        // One receive by a late poll, one by this check.
+        expect(Messages?.[0]?.Attributes?.ApproximateReceiveCount).toBe('2');
+      } finally {
+        watched.destroy();
+      }
+    },
+  );
 
   it('keeps handling other messages while one batch is stuck in the handler', async () => {
     const queueUrl = await createQueue('concurrency', { VisibilityTimeout: '30' });
