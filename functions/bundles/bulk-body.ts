@@ -1,7 +1,7 @@
 import { parseRowsCsv } from '../../shared/domain/bulk/parse-rows-csv';
 import { RawMultipart } from '../../shared/http/body';
 import { ParseError } from '../../shared/http/errors';
-import { parseMultipart } from '../../shared/http/multipart';
+import { jsonPart, parseMultipart } from '../../shared/http/multipart';
 import { BULK_LIMITS } from '../../shared/schemas/bulk';
 
 /**
@@ -16,14 +16,7 @@ export async function bulkRequestOf(body: unknown): Promise<unknown> {
     maxFieldBytes: BULK_LIMITS.requestBytes,
     maxParts: 4,
   });
-  const json = parsed.fields.bundle?.[0];
-  if (json === undefined) throw new ParseError('A multipart bulk send needs a bundle part with the JSON.');
-  let bundle: unknown;
-  try {
-    bundle = JSON.parse(json);
-  } catch (err) {
-    throw new ParseError(`bundle: JSON parse error - ${(err as Error).message}`);
-  }
+  const bundle = jsonPart(parsed, 'bundle', 'bulk send');
   const file = parsed.files.find((f) => f.field === 'rows');
   const csv = file ? file.data.toString('utf8') : parsed.fields.rows?.[0];
   if (csv === undefined) throw new ParseError('A multipart bulk send needs a rows part with the CSV.');

@@ -1,6 +1,5 @@
 import { RawMultipart } from '../../shared/http/body';
-import { ParseError } from '../../shared/http/errors';
-import { filesByIndex, parseMultipart } from '../../shared/http/multipart';
+import { filesByIndex, jsonPart, parseMultipart } from '../../shared/http/multipart';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
 
 /**
@@ -17,15 +16,7 @@ export async function bundleRequestOf(
     maxFieldBytes: BUNDLE_LIMITS.requestBytes,
     maxParts: BUNDLE_LIMITS.documents + 10,
   });
-  const json = parsed.fields.bundle_request?.[0];
-  if (json === undefined)
-    throw new ParseError('A multipart request needs a bundle_request part with the JSON.');
-  let request: unknown;
-  try {
-    request = JSON.parse(json);
-  } catch (err) {
-    throw new ParseError(`bundle_request: JSON parse error - ${(err as Error).message}`);
-  }
+  const request = jsonPart(parsed, 'bundle_request');
   const files = new Map([...filesByIndex(parsed.files)].map(([i, f]) => [i, f.data]));
   return { request, files };
 }

@@ -23,8 +23,7 @@ import {
 import { updateDocTemplate } from '../../shared/domain/templates/update-doc-template';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { RawMultipart } from '../../shared/http/body';
-import { ParseError } from '../../shared/http/errors';
-import { filesByIndex, parseMultipart } from '../../shared/http/multipart';
+import { filesByIndex, jsonPart, parseMultipart } from '../../shared/http/multipart';
 import { paginationHeaders, parsePage } from '../../shared/http/pagination';
 import type { TRoute } from '../../shared/http/router';
 import { toDocTemplateResponse } from '../../shared/responses/doc-template';
@@ -42,15 +41,7 @@ async function templateRequestOf(body: unknown): Promise<{ request: unknown; fil
     maxFieldBytes: BUNDLE_LIMITS.requestBytes,
     maxParts: 10,
   });
-  const json = parsed.fields.template_request?.[0];
-  if (json === undefined)
-    throw new ParseError('A multipart request needs a template_request part with the JSON.');
-  let request: unknown;
-  try {
-    request = JSON.parse(json);
-  } catch (err) {
-    throw new ParseError(`template_request: JSON parse error - ${(err as Error).message}`);
-  }
+  const request = jsonPart(parsed, 'template_request');
   return { request, files: new Map([...filesByIndex(parsed.files)].map(([i, f]) => [i, f.data])) };
 }
 

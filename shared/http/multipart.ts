@@ -296,3 +296,17 @@ export function filesByIndex<TFile extends { field: string }>(files: readonly TF
   }
   return byIndex;
 }
+
+/**
+ * The JSON a multipart request carries in its `part` field (`bundle_request`, `template_request`,
+ * a bulk send's `bundle`), or a 400 that names the part.
+ */
+export function jsonPart(body: TMultipartBody, part: string, what = 'request'): unknown {
+  const json = body.fields[part]?.[0];
+  if (json === undefined) throw new ParseError(`A multipart ${what} needs a ${part} part with the JSON.`);
+  try {
+    return JSON.parse(json);
+  } catch (err) {
+    throw new ParseError(`${part}: JSON parse error - ${(err as Error).message}`);
+  }
+}
