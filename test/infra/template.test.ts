@@ -1085,21 +1085,30 @@ describe('scheduler (reminders and expiry)', () => {
   });
 });
 
+/**
+ * A worker its queue feeds one message at a time, reporting batch item failures: the function's,
+ * the queue's and the dead-letter queue's logical ids.
+ */
+function oneJobAtATime(template: Template, stack: string, stage: string, fn: string, queueName: string) {
+  const fnId = functionId(template, stack, fn);
+  const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${queueName}` });
+  const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${queueName}-dlq` });
+  template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    FunctionName: { Ref: fnId },
+    EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+    BatchSize: 1,
+    FunctionResponseTypes: ['ReportBatchItemFailures'],
+  });
+  return { fnId, queue, dlq };
+}
+
 describe('bulk worker', () => {
   it('consumes the bulk-jobs queue a chunk at a time, paced by the stage throttle, with a DLQ alarm', () => {
     for (const [template, stack, stage] of [
       [dev, 'Esign-dev', 'dev'],
       [prod, 'Esign-prod', 'prod'],
     ] as const) {
-      const fnId = functionId(template, stack, 'bulk-worker');
-      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-bulk-jobs` });
-      const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-bulk-jobs-dlq` });
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: fnId },
-        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
-        BatchSize: 1,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-      });
+      const { fnId, queue, dlq } = oneJobAtATime(template, stack, stage, 'bulk-worker', 'bulk-jobs');
       const q = resources(template)[queue]!.Properties!;
       expect((q.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(
         QUEUES.bulkJobs.maxReceiveCount,
@@ -1133,15 +1142,7 @@ describe('document worker (evidence)', () => {
   it('consumes the document-jobs queue one job at a time with batch item failures, within its visibility timeout', () => {
     for (const [templateOf, stack, stage] of stages) {
       const template = templateOf();
-      const fnId = functionId(template, stack, 'document-worker');
-      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-document-jobs` });
-      const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-document-jobs-dlq` });
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: fnId },
-        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
-        BatchSize: 1,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-      });
+      const { fnId, queue, dlq } = oneJobAtATime(template, stack, stage, 'document-worker', 'document-jobs');
       const q = resources(template)[queue]!.Properties!;
       expect(q.VisibilityTimeout).toBe(QUEUES.documentJobs.visibilityTimeoutSeconds);
       expect((q.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(DOCUMENT_MAX_ATTEMPTS);
