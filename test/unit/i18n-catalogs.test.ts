@@ -79,7 +79,11 @@ describe('the catalogs', () => {
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s is translated, not a copy of English', (lang) => {
     const own = flatten(catalogOf(lang));
-    const same = [...flatten(catalogOf('en'))].filter(([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(v));
+    // A message of placeholders and punctuation only ("{{name}}: {{revoked}}.") has no words to translate.
+    const words = (v: string) => v.replace(/\{\{[^}]*\}\}/g, '');
+    const same = [...flatten(catalogOf('en'))].filter(
+      ([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(words(v)),
+    );
     // A few words are the same in both languages (Text, Option…); most must not be.
     expect(same.length, same.map(([k]) => k).join(', ')).toBeLessThan(12);
   });
