@@ -73,9 +73,15 @@ export function partsOf(said: TWords, lang: TLanguage, report = false): TPart[] 
     values[name] = name === 'count' && typeof v === 'number' ? v : put(v);
   const text = translator(lang)(said.key, values);
   const out: TPart[] = [];
+  const add = (part: TPart) => {
+    const last = out.at(-1);
+    // Text beside text is one run (a name's closing bracket and the sentence after it).
+    if (last && 'text' in last && 'text' in part) last.text += part.text;
+    else out.push({ ...part });
+  };
   text.split(SLOT).forEach((piece, i) => {
-    if (i % 2 === 1) out.push(...(slots[Number(piece)] ?? []));
-    else if (piece) out.push({ text: piece });
+    if (i % 2 === 1) for (const part of slots[Number(piece)] ?? []) add(part);
+    else if (piece) add({ text: piece });
   });
   return out;
 }
