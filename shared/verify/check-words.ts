@@ -10,7 +10,6 @@
 import { translator } from '../i18n/catalogs';
 import type { TLanguage } from '../i18n/languages';
 import type en from '../i18n/locales/en.json';
-import type { TCheck, TCheckStatus } from './report';
 
 type TPluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
 type TBaseKey<K> = K extends `${infer B}_${TPluralForm}` ? B : K;
@@ -101,10 +100,3 @@ export const textIn = (said: TWords, lang: TLanguage): string =>
   partsOf(said, lang)
     .map((p) => ('text' in p ? p.text : `${FSI}${p.data}${PDI}`))
     .join('');
-
-/** A check whose sentences are these words, with their English as the report's title and next. */
-export function check(id: string, status: TCheckStatus, title: TWords, next?: TWords): TCheck {
-  return next
-    ? { id, status, title: sentence(title), next: sentence(next), said: { title, next } }
-    : { id, status, title: sentence(title), said: { title } };
-}

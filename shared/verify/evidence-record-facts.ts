@@ -8,8 +8,8 @@ import {
   parseEvidenceRecord,
 } from '../domain/evidence/evidence-record';
 import { readAttachments } from '../pdf/read-attachment';
-import { check, words } from './check-words';
-import type { TCheck, TEvidenceRecordFacts } from './report';
+import { words } from './check-words';
+import { check, type TCheck, type TEvidenceRecordFacts } from './report';
 
 const K = 'verify.checks.';
 

@@ -3,7 +3,7 @@
 // act on. The CLI prints the checks, POST /verify/ and the public page send the same report, so
 // every way of checking a file says the same thing in the same words. Those words are the en
 // catalog's (check-words.ts); `said` names them, so a page can say them in its reader's language.
-import type { TWords } from './check-words';
+import { sentence, type TWords } from './check-words';
 
 /**
  * pass: it holds. fail: it does not, and the file must not be relied on. warn: nothing is wrong,
@@ -149,4 +149,11 @@ export interface TVerifyReport {
   trustedRoots: string[];
   online: boolean;
   checks: TCheck[];
+}
+
+/** A check whose sentences are these words, with their English as the report's title and next. */
+export function check(id: string, status: TCheckStatus, title: TWords, next?: TWords): TCheck {
+  return next
+    ? { id, status, title: sentence(title), next: sentence(next), said: { title, next } }
+    : { id, status, title: sentence(title), said: { title } };
 }

@@ -6,14 +6,21 @@ import { createHash } from 'node:crypto';
 import type * as asn1js from 'asn1js';
 import { CertPool, factsOf, nameOf, type TCert } from './certificates';
 import { buildChain, isSelfIssued, issuerIn, isTrusted, type TChain } from './chains';
-import { check, sentence, type TWords, type TWordValue, words } from './check-words';
+import { sentence, type TWords, type TWordValue, words } from './check-words';
 import { checkSigner, parseSignedData } from './cms-signer';
 import { dssFacts } from './dss-facts';
 import { evidenceRecordFacts } from './evidence-record-facts';
 import { onlyDssAdded } from './later-changes';
 import { fetchRevocationData } from './online-revocation';
 import { readPdfParts, type TPdfParts, type TSignatureDict } from './pdf-signatures';
-import type { TChainFacts, TCheck, TRevocationFacts, TSignatureFacts, TVerifyReport } from './report';
+import {
+  check,
+  type TChainFacts,
+  type TCheck,
+  type TRevocationFacts,
+  type TSignatureFacts,
+  type TVerifyReport,
+} from './report';
 import { NO_DATA, revocationStatus } from './revocation';
 import { checkTimestampToken } from './timestamp-token';
 

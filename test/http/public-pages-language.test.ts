@@ -146,8 +146,8 @@ describe('the verify page', () => {
         body: sealed,
       });
       const body = (await res.json()) as {
-        checks: TVerifyReport & {
-          checks: { title: string; localized: { title: string; next?: string } }[];
+        checks: Omit<TVerifyReport, 'checks'> & {
+          checks: (TVerifyReport['checks'][number] & { localized: { title: string; next?: string } })[];
           localized_result: string;
         };
       };
