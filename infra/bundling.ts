@@ -50,6 +50,8 @@ export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) =>
     copyLocales(REPO_ROOT, outDir);
   },
   'notifications-worker': (outDir) => copyLocales(REPO_ROOT, outDir),
+  // POST /verify/ runs the offline verifier, whose English sentences are the en catalog's.
+  bundles: (outDir) => copyLocales(REPO_ROOT, outDir),
   // The fonts the evidence PDFs are drawn with (shared/pdf/fonts.ts reads them beside the bundle).
   'document-worker': (outDir) => {
     copyPdfFonts(REPO_ROOT, outDir);

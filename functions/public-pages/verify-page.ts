@@ -3,8 +3,8 @@
 // form (it works without JavaScript: the server answers the POST with the result page) and a
 // small script that posts the file to `/verify/api/check` and shows the JSON answer in place.
 // Only what is in the file itself and yes/no answers are shown (checkFile); never account data.
-// Below the verdict, the offline verifier's checks, in the words esign-verify prints them. The page
-// speaks the visitor's language (visitor-language.ts); the checks' own sentences stay English.
+// Below the verdict, the offline verifier's checks, the sentences esign-verify prints in English
+// said in the visitor's language (visitor-language.ts), as the rest of the page is.
 
 import type { TConfig } from '../../shared/config';
 import { said, ValidationError } from '../../shared/domain/errors';
@@ -15,6 +15,8 @@ import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs
 import type { TLanguage } from '../../shared/i18n/languages';
 import type { TBundleStore } from '../../shared/ports/bundles';
 import type { TEvidenceStore, TSealReader } from '../../shared/ports/evidence';
+import { partsOf, type TWords, textIn, timeIn } from '../../shared/verify/check-words';
+import type { TCheck } from '../../shared/verify/report';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
@@ -40,14 +42,6 @@ const VERDICTS = {
   ok: { final: 'verify.okFinal', certificate: 'verify.okCertificate' },
   bad: { final: 'verify.badFinal', certificate: 'verify.badCertificate' },
 } as const;
-
-/** A time as the page's language writes it (in UTC, as the service keeps time); as given if unreadable. */
-function timeIn(lang: TLanguage, iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? iso
-    : new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(d);
-}
 
 /** The verdict in words, in `lang`: the server's result page; the script says the same from MESSAGES. */
 function verdictOf(
@@ -88,20 +82,35 @@ function verdictOf(
 /** Where the command's name goes in the note about the checks, marked up as code. */
 const COMMAND = '\u0000';
 
+/** A check's words in `lang` as HTML: the data in them (names, hashes) isolated from the page's direction. */
+const wordsHtml = (said: TWords, lang: TLanguage) =>
+  partsOf(said, lang)
+    .map((p) => ('text' in p ? esc(p.text) : `<bdi>${esc(p.data)}</bdi>`))
+    .join('');
+
+/** The report's verdict line in `lang`: every check holds, or how many failed. */
+function resultLine(report: NonNullable<TPublicCheck['checks']>, lang: TLanguage): string {
+  const t = translator(lang);
+  const failed = report.checks.filter((c) => c.status === 'fail').length;
+  return report.result === 'pass'
+    ? t('verify.checks.resultPass')
+    : t('verify.checks.resultFail', { count: failed, label: t('verify.status.fail') });
+}
+
 /**
- * The offline verifier's checks, one line each as esign-verify prints them (same order). The
- * status is in the page's language; each check's own sentence is the verifier's, in English.
+ * The offline verifier's checks, one line each as esign-verify prints them (same order), and its
+ * result last, all in the page's language.
  */
 function checksHtml(r: TPublicCheck, lang: TLanguage): string {
   if (!r.checks) return '';
   const t = translator(lang);
-  // The verifier's sentences are English: marked so, on a page in another language.
-  const en = (text: string) => (lang === 'en' ? esc(text) : `<span lang="en" dir="ltr">${esc(text)}</span>`);
   const items = r.checks.checks
     .map(
       (c) =>
-        `<li class="check ${esc(c.status)}"><strong>${esc(t(`verify.status.${c.status}`))}</strong> ${en(c.title)}${
-          c.next && c.status !== 'pass' ? `<br><span class="next">${en(c.next)}</span>` : ''
+        `<li class="check ${esc(c.status)}"><strong>${esc(t(`verify.status.${c.status}`))}</strong> ${wordsHtml(c.said.title, lang)}${
+          c.said.next && c.status !== 'pass'
+            ? `<br><span class="next">${wordsHtml(c.said.next, lang)}</span>`
+            : ''
         }</li>`,
     )
     .join('');
@@ -109,7 +118,25 @@ function checksHtml(r: TPublicCheck, lang: TLanguage): string {
     COMMAND,
     '<code>npx esign-verify</code>',
   );
-  return `<h2>${esc(t('verify.checksTitle'))}</h2><p>${note}</p><ul class="checks">${items}</ul>`;
+  return `<h2>${esc(t('verify.checksTitle'))}</h2><p>${note}</p><ul class="checks">${items}</ul><p class="check-result ${r.checks.result}">${esc(resultLine(r.checks, lang))}</p>`;
+}
+
+/** A check as the page's script shows it: its sentences also in the reader's language (`localized`). */
+type TLocalizedCheck = TCheck & { localized: { title: string; next?: string } };
+
+/**
+ * The public check's JSON answer with each check's sentences, and the report's result line, in
+ * `lang` too (data isolated with Unicode isolates, the text's <bdi>); the English fields stay.
+ */
+function localized(r: TPublicCheck, lang: TLanguage) {
+  if (!r.checks) return r;
+  const checks: TLocalizedCheck[] = r.checks.checks.map((c) => ({
+    ...c,
+    localized: c.said.next
+      ? { title: textIn(c.said.title, lang), next: textIn(c.said.next, lang) }
+      : { title: textIn(c.said.title, lang) },
+  }));
+  return { ...r, checks: { ...r.checks, checks, localized_result: resultLine(r.checks, lang) } };
 }
 
 function resultHtml(r: TPublicCheck, lang: TLanguage): string {
@@ -188,7 +215,7 @@ function page(base: string, lang: TLanguage, result?: TPublicCheck, error?: stri
 /**
  * The page's script: posts the chosen file to the check and shows the verdict (text only, no
  * HTML), in the page's language: its messages come from the page (data-messages), the check's
- * errors in the language it asks for (Accept-Language).
+ * errors and the verifier's sentences (`localized`) in the language it asks for (Accept-Language).
  */
 const SCRIPT = `const root = document.documentElement;
 const api = root.dataset.api;
@@ -233,22 +260,20 @@ function showChecks(report) {
     li.className = 'check ' + c.status;
     const label = document.createElement('strong');
     label.textContent = M['status.' + c.status] || c.status;
-    const title = document.createElement('span');
-    title.lang = 'en';
-    title.dir = 'ltr';
-    title.textContent = c.title;
-    li.append(label, ' ', title);
-    if (c.next && c.status !== 'pass') {
+    const words = c.localized || c;
+    li.append(label, ' ', words.title);
+    if (words.next && c.status !== 'pass') {
       const next = document.createElement('span');
       next.className = 'next';
-      next.lang = 'en';
-      next.dir = 'ltr';
-      next.textContent = c.next;
+      next.textContent = words.next;
       li.append(document.createElement('br'), next);
     }
     ul.append(li);
   }
-  out.append(h, note, ul);
+  const result = document.createElement('p');
+  result.className = 'check-result ' + report.result;
+  result.textContent = report.localized_result || '';
+  out.append(h, note, ul, result);
 }
 function when(iso) {
   const d = new Date(iso);
@@ -346,7 +371,7 @@ export function verifyRoutes(deps: TVerifyDeps): TRoute[] {
       body: UPLOAD,
       handler: async (req) => ({
         status: 200,
-        body: await checkFile(deps, await fileOf(req)),
+        body: localized(await checkFile(deps, await fileOf(req)), visitorLanguage(req)),
         headers: { ...headers(req), 'Cache-Control': 'no-store' },
       }),
     },

@@ -8,7 +8,10 @@ import {
   parseEvidenceRecord,
 } from '../domain/evidence/evidence-record';
 import { readAttachments } from '../pdf/read-attachment';
-import type { TCheck, TEvidenceRecordFacts } from './report';
+import { words } from './check-words';
+import { check, type TCheck, type TEvidenceRecordFacts } from './report';
+
+const K = 'verify.checks.';
 
 export async function evidenceRecordFacts(
   pdf: Uint8Array,
@@ -25,12 +28,12 @@ export async function evidenceRecordFacts(
     return {
       facts: { status: 'unreadable' },
       checks: [
-        {
-          id: 'evidence-record',
-          status: 'fail',
-          title: `The file carries ${records.length} files named ${EVIDENCE_RECORD_NAME}; the service attaches one.`,
-          next: 'Ask the sender for the sealed file they keep.',
-        },
+        check(
+          'evidence-record',
+          'fail',
+          words(`${K}evidenceRecords`, { count: records.length, file: EVIDENCE_RECORD_NAME }),
+          words(`${K}askSealedFile`),
+        ),
       ],
     };
   }
@@ -38,7 +41,7 @@ export async function evidenceRecordFacts(
   if (!attached) {
     return {
       facts: { status: 'none embedded' },
-      checks: [{ id: 'evidence-record', status: 'info', title: 'Evidence record: none embedded.' }],
+      checks: [check('evidence-record', 'info', words(`${K}evidenceNone`))],
     };
   }
   const record = parseEvidenceRecord(attached.bytes);
@@ -46,27 +49,23 @@ export async function evidenceRecordFacts(
     return {
       facts: { status: 'unreadable' },
       checks: [
-        {
-          id: 'evidence-record',
-          status: 'fail',
-          title: `The attached ${EVIDENCE_RECORD_NAME} is not an evidence record of a known version.`,
-        },
+        check('evidence-record', 'fail', words(`${K}evidenceUnknown`, { file: EVIDENCE_RECORD_NAME })),
       ],
     };
   }
   // An original is matched to the record's documents by its hash: the person need not know keys.
   const given = originals.map((o) => createHash('sha256').update(o).digest('hex'));
   const byHash = new Map(record.documents.map((d) => [d.original_sha256, d.key]));
-  const check = checkEvidenceRecord(record);
+  const held = checkEvidenceRecord(record);
   const facts: TEvidenceRecordFacts = {
     status: 'embedded',
     associated: attached.associated && attached.relationship === 'Data',
     document: record.document.key,
     events: record.audit_trail.events.length,
     head: record.audit_trail.head,
-    chainIntact: check.chainIntact,
-    headMatches: check.headMatches,
-    ...(check.brokenAt !== undefined ? { brokenAt: check.brokenAt } : {}),
+    chainIntact: held.chainIntact,
+    headMatches: held.headMatches,
+    ...(held.brokenAt !== undefined ? { brokenAt: held.brokenAt } : {}),
     signers: record.signers.map((s) => ({
       status: s.status,
       authentication: s.authentication.length,
@@ -74,32 +73,36 @@ export async function evidenceRecordFacts(
     originals: given.map((sha256) => ({ sha256, document: byHash.get(sha256) ?? null })),
   };
   const checks: TCheck[] = [
-    check.chainIntact && check.headMatches
-      ? {
-          id: 'evidence-record.chain',
-          status: 'pass',
-          title: `Evidence record: its audit trail of ${facts.events} events recomputes to its head ${facts.head.slice(0, 16)}….`,
-        }
-      : {
-          id: 'evidence-record.chain',
-          status: 'fail',
-          title: `Evidence record: its audit trail does not hold (${check.problems.join('; ')}).`,
-          next: 'The record was changed after it was made; ask the sender for the sealed file they keep.',
-        },
+    held.chainIntact && held.headMatches
+      ? check(
+          'evidence-record.chain',
+          'pass',
+          words(`${K}evidenceIntact`, { count: facts.events, head: facts.head.slice(0, 16) }),
+        )
+      : check(
+          'evidence-record.chain',
+          'fail',
+          words(`${K}evidenceBroken`, { problems: held.problems.join('; ') }),
+          words(`${K}evidenceBrokenNext`),
+        ),
     ...facts.originals.map(
       (o, i): TCheck =>
         o.document
-          ? {
-              id: `evidence-record.original-${i + 1}`,
-              status: 'pass',
-              title: `Original ${i + 1} is the document "${o.document}" the record names (SHA-256 ${o.sha256.slice(0, 16)}…).`,
-            }
-          : {
-              id: `evidence-record.original-${i + 1}`,
-              status: 'fail',
-              title: `Original ${i + 1} (SHA-256 ${o.sha256.slice(0, 16)}…) is none of the documents the record names.`,
-              next: 'Check that you passed the file as it was uploaded, before signing.',
-            },
+          ? check(
+              `evidence-record.original-${i + 1}`,
+              'pass',
+              words(`${K}originalMatches`, {
+                index: i + 1,
+                document: o.document,
+                sha256: o.sha256.slice(0, 16),
+              }),
+            )
+          : check(
+              `evidence-record.original-${i + 1}`,
+              'fail',
+              words(`${K}originalUnknown`, { index: i + 1, sha256: o.sha256.slice(0, 16) }),
+              words(`${K}originalUnknownNext`),
+            ),
     ),
   ];
   return { facts, checks };

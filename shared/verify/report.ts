@@ -1,7 +1,9 @@
 // The shape of a verification report: the facts read from a PDF (its signatures, the chains of
 // their certificates, its revocation data) and a flat list of checks, each a verdict a person can
 // act on. The CLI prints the checks, POST /verify/ and the public page send the same report, so
-// every way of checking a file says the same thing in the same words.
+// every way of checking a file says the same thing in the same words. Those words are the en
+// catalog's (check-words.ts); `said` names them, so a page can say them in its reader's language.
+import { sentence, type TWords } from './check-words';
 
 /**
  * pass: it holds. fail: it does not, and the file must not be relied on. warn: nothing is wrong,
@@ -17,6 +19,8 @@ export interface TCheck {
   title: string;
   /** For a fail or warn: what to do next. */
   next?: string;
+  /** The same sentences by catalog key and values, for saying them in another language. */
+  said: { title: TWords; next?: TWords };
 }
 
 export interface TCertificateFacts {
@@ -73,6 +77,8 @@ export interface TRevocationFacts {
   status: TRevocationStatus;
   /** `ocsp` or `crl`, and whose signature vouches for it. */
   source: string | null;
+  /** `source` by catalog key and values. */
+  sourceSaid?: TWords;
   revokedAt: string | null;
   /** When the answer was produced (OCSP producedAt, CRL thisUpdate). */
   producedAt: string | null;
@@ -143,4 +149,11 @@ export interface TVerifyReport {
   trustedRoots: string[];
   online: boolean;
   checks: TCheck[];
+}
+
+/** A check whose sentences are these words, with their English as the report's title and next. */
+export function check(id: string, status: TCheckStatus, title: TWords, next?: TWords): TCheck {
+  return next
+    ? { id, status, title: sentence(title), next: sentence(next), said: { title, next } }
+    : { id, status, title: sentence(title), said: { title } };
 }

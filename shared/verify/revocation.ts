@@ -8,6 +8,7 @@ import * as x509 from '@peculiar/x509';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { certOf, nameOf, type TCert } from './certificates';
+import { sentence, type TWords, words } from './check-words';
 import { HASHES } from './cms-signer';
 import { verifyWithKey } from './crypto-engine';
 import type { TRevocationFacts } from './report';
@@ -16,6 +17,9 @@ x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoPro
 
 const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
 const BASIC_OCSP = '1.3.6.1.5.5.7.48.1.1';
+
+/** Whose signature vouches for an answer: the English `source`, and its words. */
+const signedBy = (said: TWords) => ({ source: sentence(said), sourceSaid: said });
 
 export const NO_DATA: TRevocationFacts = { status: 'none', source: null, revokedAt: null, producedAt: null };
 
@@ -92,18 +96,18 @@ export async function ocspStatus(
   if (!single) return undefined;
   const responder = await responderOf(basic, issuer);
   if (!responder) return undefined;
-  const source = `OCSP response signed by ${nameOf(responder)}`;
+  const by = signedBy(words('verify.checks.sourceOcsp', { signer: nameOf(responder) }));
   const producedAt = basic.tbsResponseData.producedAt.toISOString();
   const status = single.certStatus as asn1js.BaseBlock;
   switch (status.idBlock.tagNumber) {
     case 0:
-      return { status: 'good', source, revokedAt: null, producedAt };
+      return { status: 'good', ...by, revokedAt: null, producedAt };
     case 1: {
       const time = (status as asn1js.Constructed).valueBlock.value[0] as asn1js.GeneralizedTime | undefined;
-      return { status: 'revoked', source, revokedAt: time?.toDate?.().toISOString() ?? null, producedAt };
+      return { status: 'revoked', ...by, revokedAt: time?.toDate?.().toISOString() ?? null, producedAt };
     }
     default:
-      return { status: 'unknown', source, revokedAt: null, producedAt };
+      return { status: 'unknown', ...by, revokedAt: null, producedAt };
   }
 }
 
@@ -121,7 +125,7 @@ export async function crlStatus(
     const entry = crl.findRevoked(new x509.X509Certificate(cert.der));
     return {
       status: entry ? 'revoked' : 'good',
-      source: `CRL signed by ${nameOf(issuer)}`,
+      ...signedBy(words('verify.checks.sourceCrl', { signer: nameOf(issuer) })),
       revokedAt: entry ? entry.revocationDate.toISOString() : null,
       producedAt: crl.thisUpdate.toISOString(),
     };

@@ -6,13 +6,21 @@ import { createHash } from 'node:crypto';
 import type * as asn1js from 'asn1js';
 import { CertPool, factsOf, nameOf, type TCert } from './certificates';
 import { buildChain, isSelfIssued, issuerIn, isTrusted, type TChain } from './chains';
+import { sentence, type TWords, type TWordValue, words } from './check-words';
 import { checkSigner, parseSignedData } from './cms-signer';
 import { dssFacts } from './dss-facts';
 import { evidenceRecordFacts } from './evidence-record-facts';
 import { onlyDssAdded } from './later-changes';
 import { fetchRevocationData } from './online-revocation';
 import { readPdfParts, type TPdfParts, type TSignatureDict } from './pdf-signatures';
-import type { TChainFacts, TCheck, TSignatureFacts, TVerifyReport } from './report';
+import {
+  check,
+  type TChainFacts,
+  type TCheck,
+  type TRevocationFacts,
+  type TSignatureFacts,
+  type TVerifyReport,
+} from './report';
 import { NO_DATA, revocationStatus } from './revocation';
 import { checkTimestampToken } from './timestamp-token';
 
@@ -36,6 +44,8 @@ interface TChecked {
   tsaCert: TCert | undefined;
   /** The time the certificates must have been valid at: a timestamp's, else the claimed one. */
   at: Date | undefined;
+  /** Why the signature could not even be read (its facts' `problem` in English). */
+  unreadable?: TWords;
 }
 
 function rangesOk(
@@ -74,13 +84,20 @@ async function checkSignature(
     problem: null,
   };
   const none = { signerCert: undefined, tsaCert: undefined, at: undefined };
+  // The problem is the sentence's middle, as the facts have always said it.
+  const unreadable = (said: TWords) => ({
+    facts: {
+      ...facts,
+      problem: sentence(said)
+        .replace(/^[^:]*: /, '')
+        .replace(/\.$/, ''),
+    },
+    ...none,
+    unreadable: said,
+  });
+  const name = signatureName(facts);
   const range = dict.byteRange;
-  if (!rangesOk(pdf, range)) {
-    return {
-      facts: { ...facts, problem: 'its /ByteRange does not frame its /Contents within the file' },
-      ...none,
-    };
-  }
+  if (!rangesOk(pdf, range)) return unreadable(words(`${K}byteRangeBad`, { name }));
   const [a, b, c, d] = range;
   facts.coversWholeFile = c + d === pdf.length;
   const digestOf = (hash: string) =>
@@ -139,111 +156,120 @@ async function checkSignature(
       at: stampOk ? new Date(ts.genTime) : claimedTime ? new Date(claimedTime) : undefined,
     };
   } catch (err) {
-    return { facts: { ...facts, problem: `its CMS is unreadable: ${(err as Error).message}` }, ...none };
+    return unreadable(words(`${K}cmsUnreadable`, { name, error: (err as Error).message }));
   }
 }
 
-const titleOf = (s: TSignatureFacts) =>
-  `${s.kind === 'signature' ? 'Signature' : 'Document timestamp'} ${s.index}${s.signer ? ` (${cn(s.signer.subject)})` : ''}`;
+const K = 'verify.checks.';
 const cn = (subject: string) => /(?:^|, )CN=([^,]*)/.exec(subject)?.[1] ?? subject;
 
-const added = (n: number) => (n === 1 ? '1 byte was added' : `${n} bytes were added`);
+/** "Signature 2 (Jane Roe)", "Document timestamp 3": how each check of a signature begins. */
+const signatureName = (s: TSignatureFacts): TWords => {
+  const named: Record<string, TWordValue> = s.signer
+    ? { index: s.index, signer: cn(s.signer.subject) }
+    : { index: s.index };
+  if (s.kind === 'signature') return words(s.signer ? `${K}signatureNamed` : `${K}signature`, named);
+  return words(s.signer ? `${K}documentTimestampNamed` : `${K}documentTimestamp`, named);
+};
 
-const ASK_SENDER = 'Do not rely on this file: ask its sender for the file exactly as it was signed.';
+const ASK_SENDER = words(`${K}askSender`);
 
-function signatureChecks(s: TSignatureFacts, last: boolean, pdfLength: number): TCheck[] {
+function signatureChecks(c: TChecked, last: boolean, pdfLength: number): TCheck[] {
+  const s = c.facts;
   const id = `signature-${s.index}`;
-  const name = titleOf(s);
+  const name = signatureName(s);
   const out: TCheck[] = [];
-  const [, , c, d] = s.byteRange;
-  if (s.problem?.startsWith('its /ByteRange') || s.problem?.startsWith('its CMS')) {
-    return [{ id: `${id}.readable`, status: 'fail', title: `${name}: ${s.problem}.`, next: ASK_SENDER }];
-  }
+  const [, , rc, rd] = s.byteRange;
+  if (c.unreadable) return [check(`${id}.readable`, 'fail', c.unreadable, ASK_SENDER)];
   out.push(
     s.digestMatches
-      ? { id: `${id}.digest`, status: 'pass', title: `${name}: the bytes it signed are unchanged.` }
-      : {
-          id: `${id}.digest`,
-          status: 'fail',
-          title: `${name}: the bytes it signed were changed after signing.`,
-          next: ASK_SENDER,
-        },
+      ? check(`${id}.digest`, 'pass', words(`${K}digestUnchanged`, { name }))
+      : check(`${id}.digest`, 'fail', words(`${K}digestChanged`, { name }), ASK_SENDER),
   );
   out.push(
     s.signatureValid
-      ? {
-          id: `${id}.signature`,
-          status: 'pass',
-          title: `${name}: the signature holds with the key of ${s.signer?.subject ?? 'its certificate'}.`,
-        }
-      : {
-          id: `${id}.signature`,
-          status: 'fail',
-          title: `${name}: the signature does not hold (${s.problem ?? 'unknown reason'}).`,
-          next: ASK_SENDER,
-        },
+      ? check(
+          `${id}.signature`,
+          'pass',
+          s.signer
+            ? words(`${K}signatureHolds`, { name, subject: s.signer.subject })
+            : words(`${K}signatureHoldsUnnamed`, { name }),
+        )
+      : check(
+          `${id}.signature`,
+          'fail',
+          s.problem
+            ? words(`${K}signatureFails`, { name, problem: s.problem })
+            : words(`${K}signatureFailsUnknown`, { name }),
+          ASK_SENDER,
+        ),
   );
   if (last) {
     out.push(
       s.coversWholeFile
-        ? { id: `${id}.coverage`, status: 'pass', title: `${name}: it covers the whole file.` }
+        ? check(`${id}.coverage`, 'pass', words(`${K}coversWholeFile`, { name }))
         : s.onlyDssAfter
-          ? {
-              id: `${id}.coverage`,
-              status: 'pass',
-              title: `${name}: after it only revocation data (a DSS) was added, which cannot change what the document shows.`,
-            }
-          : {
-              id: `${id}.coverage`,
-              status: 'fail',
-              title: `${name}: it does not cover the whole file: ${added(pdfLength - (c + d))} after it, signed by no one.`,
-              next: 'The added bytes can change what the document shows. Ask the sender for the file as it was sealed.',
-            },
+          ? check(`${id}.coverage`, 'pass', words(`${K}onlyDssAfter`, { name }))
+          : check(
+              `${id}.coverage`,
+              'fail',
+              words(`${K}bytesAdded`, { name, count: pdfLength - (rc + rd) }),
+              words(`${K}bytesAddedNext`),
+            ),
     );
   } else {
     out.push(
       s.coveredBy.length
-        ? {
-            id: `${id}.coverage`,
-            status: 'pass',
-            title: `${name}: what was added after it is covered by ${s.coveredBy.map((j) => `signature ${j}`).join(', ')}.`,
-          }
-        : {
-            id: `${id}.coverage`,
-            status: 'fail',
-            title: `${name}: what was added after it is covered by no later signature.`,
-            next: ASK_SENDER,
-          },
+        ? check(
+            `${id}.coverage`,
+            'pass',
+            words(`${K}coveredBy`, {
+              name,
+              signatures: {
+                list: s.coveredBy.map((j) => words(`${K}signatureRef`, { index: j })),
+                joiner: ', ',
+              },
+            }),
+          )
+        : check(`${id}.coverage`, 'fail', words(`${K}coveredByNone`, { name }), ASK_SENDER),
     );
   }
   if (s.kind === 'signature') {
     const ts = s.timestamp;
     out.push(
       !ts
-        ? {
-            id: `${id}.timestamp`,
-            status: 'info',
-            title: `${name}: no signature timestamp (PAdES B-B): its time ${s.claimedTime ?? '(none given)'} is the signer's own claim.`,
-          }
+        ? check(
+            `${id}.timestamp`,
+            'info',
+            s.claimedTime
+              ? words(`${K}noTimestamp`, { name, time: { time: s.claimedTime } })
+              : words(`${K}noTimestampNoTime`, { name }),
+          )
         : ts.problem
-          ? {
-              id: `${id}.timestamp`,
-              status: 'fail',
-              title: `${name}: its timestamp does not hold: ${ts.problem}.`,
-              next: 'The signing time is not proven. Ask the sender for the file as it was sealed.',
-            }
-          : {
-              id: `${id}.timestamp`,
-              status: 'pass',
-              title: `${name}: timestamped at ${ts.genTime} by ${ts.tsa}.`,
-            },
+          ? check(
+              `${id}.timestamp`,
+              'fail',
+              words(`${K}timestampFails`, { name, problem: ts.problem }),
+              words(`${K}timestampFailsNext`),
+            )
+          : check(
+              `${id}.timestamp`,
+              'pass',
+              words(`${K}timestamped`, { name, time: { time: ts.genTime }, tsa: ts.tsa }),
+            ),
     );
   } else {
-    out.push({
-      id: `${id}.time`,
-      status: 'info',
-      title: `${name}: stamped at ${s.claimedTime} by ${s.signer?.subject}.`,
-    });
+    out.push(
+      check(
+        `${id}.time`,
+        'info',
+        words(`${K}stamped`, {
+          name,
+          time: s.claimedTime ? { time: s.claimedTime } : String(s.claimedTime),
+          subject: String(s.signer?.subject),
+        }),
+      ),
+    );
   }
   return out;
 }
@@ -251,13 +277,15 @@ function signatureChecks(s: TSignatureFacts, last: boolean, pdfLength: number): 
 interface TChainRun {
   chain: TChain;
   facts: TChainFacts;
+  /** What the chain's first certificate signed (`facts.for` in words). */
+  what: TWords[];
   at: Date | undefined;
 }
 
 async function chainFacts(
   index: number,
   leaf: TCert,
-  what: string[],
+  what: TWords[],
   pool: CertPool,
   trusted: string[],
   dss: TPdfParts['dss'],
@@ -269,7 +297,8 @@ async function chainFacts(
     if (isSelfIssued(cert)) continue;
     const issuer = issuerIn(chain, cert);
     if (!issuer) {
-      const unknown = { ...NO_DATA, source: "its issuer's certificate is not in the file" };
+      const said = words(`${K}sourceIssuerMissing`);
+      const unknown = { ...NO_DATA, source: sentence(said), sourceSaid: said };
       revocation.push({ subject: factsOf(cert).subject, inFile: unknown, online: online ? unknown : null });
       continue;
     }
@@ -278,14 +307,16 @@ async function chainFacts(
     if (online) {
       const data = await fetchRevocationData(cert, issuer);
       fetched = { ...(await revocationStatus(cert, issuer, data)) };
-      if (fetched.status === 'none' && data.problems.length)
-        fetched.source = `unreachable: ${data.problems.join('; ')}`;
+      if (fetched.status === 'none' && data.problems.length) {
+        fetched.sourceSaid = words(`${K}sourceUnreachable`, { problems: data.problems.join('; ') });
+        fetched.source = sentence(fetched.sourceSaid);
+      }
     }
     revocation.push({ subject: factsOf(cert).subject, inFile, online: fetched });
   }
   return {
     index,
-    for: what.join(', '),
+    for: what.map(sentence).join(', '),
     certificates: chain.certificates.map(factsOf),
     complete: chain.complete,
     signaturesValid: chain.signaturesValid,
@@ -298,142 +329,165 @@ async function chainFacts(
 function chainChecks(run: TChainRun, online: boolean): TCheck[] {
   const { chain, facts, at } = run;
   const id = `chain-${facts.index}`;
-  const name = `Certificates of ${facts.for}`;
+  const name = words(`${K}chain`, { what: { list: run.what, joiner: ', ' } });
   const out: TCheck[] = [];
   const last = chain.certificates.at(-1)!;
   const root = factsOf(last);
   if (!chain.signaturesValid) {
-    out.push({
-      id: `${id}.path`,
-      status: 'fail',
-      title: `${name}: a certificate's signature in the chain does not hold with its issuer's key.`,
-      next: ASK_SENDER,
-    });
+    out.push(check(`${id}.path`, 'fail', words(`${K}chainBroken`, { name }), ASK_SENDER));
   } else if (!chain.complete) {
     // Files often leave their root out (a timestamp token carries its authority's certificate
     // only): without a trust list that is for the person to settle, with one it is a failure.
-    out.push({
-      id: `${id}.path`,
-      status: facts.trusted === null ? 'warn' : 'fail',
-      title: `${name}: the chain stops at ${root.subject}: its issuer (${root.issuer}) is not in the file.`,
-      next: "Get the issuer's certificate from a source you trust and pass it with --trust.",
-    });
+    out.push(
+      check(
+        `${id}.path`,
+        facts.trusted === null ? 'warn' : 'fail',
+        words(`${K}chainStops`, { name, subject: root.subject, issuer: root.issuer }),
+        words(`${K}chainStopsNext`),
+      ),
+    );
   } else {
-    out.push({
-      id: `${id}.path`,
-      status: 'pass',
-      title: `${name}: the chain ends at the self-signed root ${root.subject} (SHA-256 ${root.sha256}).`,
-    });
+    out.push(
+      check(
+        `${id}.path`,
+        'pass',
+        words(`${K}chainRoot`, { name, subject: root.subject, sha256: root.sha256 }),
+      ),
+    );
   }
   if (facts.trusted === null) {
-    out.push({
-      id: `${id}.trust`,
-      status: 'info',
-      title: chain.complete
-        ? `${name}: the root ${root.subject} was not checked against a trust list.`
-        : `${name}: its root was not checked against a trust list.`,
-      next: 'To check whose signature this is, pass the root certificate you trust with --trust root.pem.',
-    });
+    out.push(
+      check(
+        `${id}.trust`,
+        'info',
+        chain.complete
+          ? words(`${K}rootUnchecked`, { name, subject: root.subject })
+          : words(`${K}rootUncheckedMissing`, { name }),
+        words(`${K}rootUncheckedNext`),
+      ),
+    );
   } else {
     out.push(
       facts.trusted
-        ? {
-            id: `${id}.trust`,
-            status: 'pass',
-            title: `${name}: the chain ends at a certificate on your trust list.`,
-          }
-        : {
-            id: `${id}.trust`,
-            status: 'fail',
-            title: chain.complete
-              ? `${name}: the root ${root.subject} (SHA-256 ${root.sha256}) is not on your trust list.`
-              : `${name}: the chain reaches no certificate on your trust list.`,
-            next: 'If you expected this signer, get its root certificate from a source you trust and pass it with --trust; otherwise do not rely on the file.',
-          },
+        ? check(`${id}.trust`, 'pass', words(`${K}trusted`, { name }))
+        : check(
+            `${id}.trust`,
+            'fail',
+            chain.complete
+              ? words(`${K}rootUntrusted`, { name, subject: root.subject, sha256: root.sha256 })
+              : words(`${K}untrusted`, { name }),
+            words(`${K}untrustedNext`),
+          ),
     );
   }
   if (at) {
     const outside = chain.certificates.filter(
       (c) => new Date(c.x509.validFrom) > at || new Date(c.x509.validTo) < at,
     );
+    const time = { time: at.toISOString() };
     out.push(
       outside.length
-        ? {
-            id: `${id}.validity`,
-            status: 'fail',
-            title: `${name}: ${outside.map((c) => nameOf(c)).join(', ')} was not valid at ${at.toISOString()}.`,
-            next: ASK_SENDER,
-          }
-        : {
-            id: `${id}.validity`,
-            status: 'pass',
-            title: `${name}: every certificate was valid at ${at.toISOString()}.`,
-          },
+        ? check(
+            `${id}.validity`,
+            'fail',
+            words(`${K}notValid`, {
+              name,
+              count: outside.length,
+              certificates: { list: outside.map((c) => nameOf(c)), joiner: ', ' },
+              time,
+            }),
+            ASK_SENDER,
+          )
+        : check(`${id}.validity`, 'pass', words(`${K}allValid`, { name, time })),
     );
   }
   out.push(...revocationChecks(facts, id, name, online));
   return out;
 }
 
-function revocationChecks(facts: TChainFacts, id: string, name: string, online: boolean): TCheck[] {
+/** Where a revocation answer came from, in words (a status when there was none). */
+const sourceOf = (r: TRevocationFacts | null): TWordValue => r?.sourceSaid ?? r?.source ?? String(r?.status);
+
+function revocationChecks(facts: TChainFacts, id: string, name: TWords, online: boolean): TCheck[] {
   if (facts.revocation.length === 0) {
-    return [
-      {
-        id: `${id}.revocation`,
-        status: 'info',
-        title: `${name}: only a self-signed certificate, which no revocation data applies to.`,
-      },
-    ];
+    return [check(`${id}.revocation`, 'info', words(`${K}selfSignedOnly`, { name }))];
   }
   const out: TCheck[] = [];
   const revoked = facts.revocation.flatMap((r) =>
     [r.inFile, r.online]
       .filter((x) => x?.status === 'revoked')
-      .map(
-        (x) => `${cn(r.subject)} is revoked${x!.revokedAt ? ` since ${x!.revokedAt}` : ''} (${x!.source})`,
+      .map((x) =>
+        x!.revokedAt
+          ? words(`${K}revokedSince`, {
+              subject: cn(r.subject),
+              time: { time: x!.revokedAt },
+              source: sourceOf(x),
+            })
+          : words(`${K}revoked`, { subject: cn(r.subject), source: sourceOf(x) }),
       ),
   );
   if (revoked.length) {
-    out.push({
-      id: `${id}.revocation`,
-      status: 'fail',
-      title: `${name}: ${revoked.join('; ')}.`,
-      next: 'Ask the signer why the certificate was revoked; its signatures cannot be relied on.',
-    });
+    out.push(
+      check(
+        `${id}.revocation`,
+        'fail',
+        words(`${K}revocations`, { name, revoked: { list: revoked, joiner: '; ' } }),
+        words(`${K}revokedNext`),
+      ),
+    );
     return out;
   }
   const missing = facts.revocation.filter((r) => r.inFile.status !== 'good');
+  const subjects = (rs: TChainFacts['revocation']) => ({
+    list: rs.map((r) => cn(r.subject)),
+    joiner: ', ' as const,
+  });
   out.push(
     missing.length === 0
-      ? {
-          id: `${id}.revocation`,
-          status: 'pass',
-          title: `${name}: the file's revocation data says every certificate below the root was good (${facts.revocation.map((r) => `${cn(r.subject)}: ${r.inFile.source}`).join('; ')}).`,
-        }
-      : {
-          id: `${id}.revocation`,
-          status: 'warn',
-          title: `${name}: the file carries no valid revocation data saying ${missing.map((r) => cn(r.subject)).join(', ')} was good${missing.some((r) => r.inFile.status === 'unknown') ? ' (a responder answered unknown)' : ''}.`,
-          next: online
-            ? 'See the online check below for what the CA says now.'
-            : 'Run again with --online to ask the CA now.',
-        },
+      ? check(
+          `${id}.revocation`,
+          'pass',
+          words(`${K}revocationGood`, {
+            name,
+            answers: {
+              list: facts.revocation.map((r) =>
+                words(`${K}answer`, { subject: cn(r.subject), source: sourceOf(r.inFile) }),
+              ),
+              joiner: '; ',
+            },
+          }),
+        )
+      : check(
+          `${id}.revocation`,
+          'warn',
+          words(
+            missing.some((r) => r.inFile.status === 'unknown')
+              ? `${K}revocationMissingUnknown`
+              : `${K}revocationMissing`,
+            { name, count: missing.length, subjects: subjects(missing) },
+          ),
+          words(online ? `${K}revocationMissingOnlineNext` : `${K}revocationMissingNext`),
+        ),
   );
   if (online) {
     const notGood = facts.revocation.filter((r) => r.online?.status !== 'good');
     out.push(
       notGood.length === 0
-        ? {
-            id: `${id}.online`,
-            status: 'pass',
-            title: `${name}: the CAs say now that every certificate below the root is good.`,
-          }
-        : {
-            id: `${id}.online`,
-            status: 'warn',
-            title: `${name}: no current answer that ${notGood.map((r) => `${cn(r.subject)} is good (${r.online?.source ?? r.online?.status})`).join('; ')}.`,
-            next: 'Check your network access to the CA, or ask the signer how to check the certificate.',
-          },
+        ? check(`${id}.online`, 'pass', words(`${K}onlineGood`, { name }))
+        : check(
+            `${id}.online`,
+            'warn',
+            words(`${K}onlineNotGood`, {
+              name,
+              answers: {
+                list: notGood.map((r) =>
+                  words(`${K}onlineAnswer`, { subject: cn(r.subject), source: sourceOf(r.online) }),
+                ),
+                joiner: '; ',
+              },
+            }),
+            words(`${K}onlineNotGoodNext`),
+          ),
     );
   }
   return out;
@@ -464,30 +518,27 @@ export async function verifyPdf(pdf: Uint8Array, options: TVerifyOptions = {}): 
 
   const checks: TCheck[] = [];
   if (checked.length === 0) {
-    checks.push({
-      id: 'signatures',
-      status: 'fail',
-      title: 'The file carries no digital signature.',
-      next: 'Nothing in it can be verified: ask its sender for the sealed file.',
-    });
+    checks.push(check('signatures', 'fail', words(`${K}noSignature`), words(`${K}noSignatureNext`)));
   }
-  for (const s of checked) checks.push(...signatureChecks(s.facts, s === checked.at(-1), bytes.length));
+  for (const s of checked) checks.push(...signatureChecks(s, s === checked.at(-1), bytes.length));
 
   // One chain per certificate that signed something, named for everything it signed.
-  const leaves = new Map<string, { cert: TCert; what: string[]; at: Date | undefined }>();
-  const addLeaf = (cert: TCert | undefined, what: string, at: Date | undefined) => {
+  const leaves = new Map<string, { cert: TCert; what: TWords[]; at: Date | undefined }>();
+  const addLeaf = (cert: TCert | undefined, what: TWords, at: Date | undefined) => {
     if (!cert) return;
     const known = leaves.get(cert.sha256);
     if (known) known.what.push(what);
     else leaves.set(cert.sha256, { cert, what: [what], at });
   };
   for (const s of checked) {
-    const label =
-      s.facts.kind === 'signature' ? `signature ${s.facts.index}` : `document timestamp ${s.facts.index}`;
+    const index = s.facts.index;
+    const label = words(s.facts.kind === 'signature' ? `${K}signatureRef` : `${K}documentTimestampRef`, {
+      index,
+    });
     addLeaf(s.signerCert, label, s.at);
     addLeaf(
       s.tsaCert,
-      `the timestamp of signature ${s.facts.index}`,
+      words(`${K}timestampOfRef`, { index }),
       s.facts.timestamp?.genTime ? new Date(s.facts.timestamp.genTime) : undefined,
     );
   }
@@ -503,22 +554,27 @@ export async function verifyPdf(pdf: Uint8Array, options: TVerifyOptions = {}): 
       online,
     );
     chains.push(facts);
-    checks.push(...chainChecks({ chain: chainObj, facts, at: leaf.at }, online));
+    checks.push(...chainChecks({ chain: chainObj, facts, what: leaf.what, at: leaf.at }, online));
   }
 
   const dss = parts.dss ? dssFacts(parts.dss, parts.signatures) : null;
   checks.push(
     dss
-      ? {
-          id: 'dss',
-          status: 'info',
-          title: `The file carries a DSS: ${dss.certs.length} certificates, ${dss.ocsps.length} OCSP responses, ${dss.crls.length} CRLs.`,
-        }
-      : {
-          id: 'dss',
-          status: 'info',
-          title: 'The file carries no DSS (revocation data kept for the long term, PAdES B-LT).',
-        },
+      ? check(
+          'dss',
+          'info',
+          words(`${K}dss`, {
+            contents: {
+              list: [
+                words(`${K}dssCertificates`, { count: dss.certs.length }),
+                words(`${K}dssOcsps`, { count: dss.ocsps.length }),
+                words(`${K}dssCrls`, { count: dss.crls.length }),
+              ],
+              joiner: ', ',
+            },
+          }),
+        )
+      : check('dss', 'info', words(`${K}noDss`)),
   );
   const evidence = await evidenceRecordFacts(bytes, options.originals);
   checks.push(...evidence.checks);

@@ -133,6 +133,12 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       await page.getByRole('button', { name: 'تحقّق من الملف' }).click();
       await page.getByText('لم تختم هذه الخدمة هذا الملف بعينه.').waitFor();
       await page.getByRole('heading', { name: 'فحوص الملف نفسه' }).waitFor();
+      // The verifier's own sentences too, and its result line, in Arabic.
+      await page.locator('.checks .check.fail', { hasText: 'لا يحمل الملف أي توقيع رقمي.' }).waitFor();
+      await page.locator('.check-result', { hasText: 'فشل فحص واحد' }).waitFor();
+      expect(await page.locator('.checks').textContent()).not.toContain(
+        'The file carries no digital signature.',
+      );
       await page.screenshot({ path: join(ARTIFACTS, 'verify-ar.png'), fullPage: true });
       const axe = await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])

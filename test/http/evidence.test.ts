@@ -595,10 +595,10 @@ describe('a completed bundle', () => {
     expect(result.status).toBe(200);
     const shown = await result.text();
     expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
-    // The same check lines esign-verify prints, below the verdict.
+    // The same check lines esign-verify prints, below the verdict (the names in them isolated).
     expect(shown).toContain('<h2>Checks of the file itself</h2>');
     expect(shown).toMatch(
-      /<li class="check pass"><strong>PASS<\/strong> Signature 1 \([^<]*\): the bytes it signed are unchanged\.<\/li>/,
+      /<li class="check pass"><strong>PASS<\/strong> Signature 1 \(<bdi>[^<]*<\/bdi>\): the bytes it signed are unchanged\.<\/li>/,
     );
     expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
       'showChecks(r.checks)',

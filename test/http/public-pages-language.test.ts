@@ -7,7 +7,10 @@ import { dataPaths } from '../../infra/local/layout';
 import { listMailbox } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
+import type { TVerifyReport } from '../../shared/verify/report';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { aPdf } from '../helpers/pdfs';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
@@ -88,6 +91,78 @@ describe('the verify page', () => {
     expect(html).toContain('Ce fichier exact n’a pas été scellé par ce service.');
     expect(html).toContain('<dt>Sceau</dt><dd>aucun : le fichier ne porte pas de signature numérique</dd>');
     expect(html).toContain('<h2>Vérifications du fichier lui-même</h2>');
+  });
+
+  describe('the checks of a sealed file', () => {
+    let sealed: Buffer;
+    /** The report's English sentences, as esign-verify prints them. */
+    let english: string[];
+    beforeAll(async () => {
+      const identity = newSealIdentity('Verifier test seal');
+      const info = { reason: 'Final document', name: 'Open eSignature service', location: 'local' };
+      sealed = Buffer.from(await sealPdf(await aPdf(), identity, info));
+      const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: sealed,
+      });
+      const body = (await res.json()) as { checks: TVerifyReport };
+      english = body.checks.checks.flatMap((c) => [c.title, ...(c.next ? [c.next] : [])]);
+      expect(english).toContain('Signature 1 (Verifier test seal): the bytes it signed are unchanged.');
+    });
+    const checkPage = async (lang: string) => {
+      const res = await fetch(`${runtime.baseUrl}/verify?lang=${lang}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: sealed,
+      });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      return html.slice(html.indexOf('<ul class="checks">'));
+    };
+
+    it('are said in Japanese, the names in them kept as they are', async () => {
+      const checks = await checkPage('ja');
+      expect(checks).toContain(
+        '<strong>合格</strong> 署名 1（<bdi>Verifier test seal</bdi>）：署名されたバイトは変更されていません。',
+      );
+      expect(checks).toContain('ルート <bdi>CN=Verifier test seal</bdi> は信頼リストと照合されていません。');
+      expect(checks).toContain('<p class="check-result pass">すべての確認に合格しました。</p>');
+      for (const sentence of english) expect(checks).not.toContain(sentence);
+      expect(checks).not.toContain('lang="en"');
+    });
+
+    it('are said in German', async () => {
+      const checks = await checkPage('de');
+      expect(checks).toContain('Die signierten Bytes sind unverändert.');
+      expect(checks).toContain('Kein Signaturzeitstempel (PAdES B-B)');
+      for (const sentence of english) expect(checks).not.toContain(sentence);
+    });
+
+    it('come to the page’s script in Arabic beside the unchanged English, data isolated', async () => {
+      const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf', 'accept-language': 'ar' },
+        body: sealed,
+      });
+      const body = (await res.json()) as {
+        checks: Omit<TVerifyReport, 'checks'> & {
+          checks: (TVerifyReport['checks'][number] & { localized: { title: string; next?: string } })[];
+          localized_result: string;
+        };
+      };
+      const digest = body.checks.checks.find((c) => c.id === 'signature-1.digest')!;
+      expect(digest.title).toBe('Signature 1 (Verifier test seal): the bytes it signed are unchanged.');
+      expect(digest.localized.title).toBe(
+        'التوقيع 1 (\u2068Verifier test seal\u2069): البايتات الموقَّعة لم تتغير.',
+      );
+      expect(digest).toMatchObject({
+        said: { title: { key: 'verify.checks.digestUnchanged' } },
+      });
+      expect(body.checks.localized_result).toBe('نجحت كل الفحوص.');
+      const shown = body.checks.checks.flatMap((c) => [c.localized.title, c.localized.next ?? '']);
+      for (const sentence of english) expect(shown).not.toContain(sentence);
+    });
   });
 
   it('answers a check without a file in the reader’s language, keeping the code', async () => {

@@ -81,6 +81,7 @@ describe('revocation data fetched now', () => {
     expect(await revocationStatus(cert, issuer, data)).toEqual({
       status: 'revoked',
       source: 'CRL signed by Open eSignature local root CA',
+      sourceSaid: { key: 'verify.checks.sourceCrl', values: { signer: 'Open eSignature local root CA' } },
       revokedAt: '2030-01-02T03:04:05.000Z',
       producedAt: expect.any(String),
     });

@@ -79,7 +79,7 @@ describe('the catalogs', () => {
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s is translated, not a copy of English', (lang) => {
     const own = flatten(catalogOf(lang));
-    // Words only: a message that is all placeholders and punctuation ("{{event}}: {{detail}}") says nothing to translate.
+    // A message of placeholders and punctuation only ("{{name}}: {{revoked}}.") has no words to translate.
     const words = (v: string) => v.replace(/\{\{[^}]*\}\}/g, '');
     const same = [...flatten(catalogOf('en'))].filter(
       ([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(words(v)),
