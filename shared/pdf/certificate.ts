@@ -18,7 +18,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   const { t, time } = words;
   const doc = await PDFDocument.create();
   doc.setTitle(`${t('evidence.certificate.title')} — ${input.signer.name}`, { showInWindowTitleBar: true });
-  doc.setSubject(`Bundle ${input.bundleId}`);
+  doc.setSubject(`${t('evidence.common.bundle')} ${input.bundleId}`);
   doc.setProducer('Open eSignature service');
   doc.setCreator('Open eSignature service');
   doc.setLanguage(words.language);
