@@ -23,7 +23,7 @@ export function inEnglish(words: TWords): string {
   return english.say(words);
 }
 
-/** `+1 415 555 0142` as `•• ••• ••• 0142`: only the last four digits shown. */
+/** `+1 415 555 0142` as `+• ••• ••• 0142`: only the last four digits shown. */
 const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
 
 type TAuth = TSigningRecord['auth'];
