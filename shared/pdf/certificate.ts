@@ -18,7 +18,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   const { t, time } = words;
   const doc = await PDFDocument.create();
   doc.setTitle(`${t('evidence.certificate.title')} — ${input.signer.name}`, { showInWindowTitleBar: true });
-  doc.setSubject(`Bundle ${input.bundleId}`);
+  doc.setSubject(`${t('evidence.common.bundle')} ${input.bundleId}`);
   doc.setProducer('Open eSignature service');
   doc.setCreator('Open eSignature service');
   doc.setLanguage(words.language);
@@ -101,7 +101,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
       words.say(a.method),
       words.say(a.result),
       time(a.at, { zone: false }),
-      a.detail ?? '',
+      a.detail === undefined ? '' : words.say(a.detail),
     ]),
     t('evidence.certificate.noAuth'),
   );
@@ -126,7 +126,11 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     const items = [];
     for (const s of input.signatureImages) {
       const image = s.image ? await embedImage(doc, s.image) : undefined;
-      items.push({ label: s.label, ...(image ? { image } : {}), ...(s.typed ? { typed: s.typed } : {}) });
+      items.push({
+        label: words.say(s.label),
+        ...(image ? { image } : {}),
+        ...(s.typed ? { typed: s.typed } : {}),
+      });
     }
     w.signatures(items, t('evidence.certificate.noImage'));
   }
@@ -141,7 +145,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     ],
     input.steps.map((s) => [
       time(s.at, { zone: false }),
-      s.detail ? `${words.say(s.action)} (${s.detail})` : words.say(s.action),
+      s.detail ? `${words.say(s.action)} (${words.say(s.detail)})` : words.say(s.action),
       s.ip,
       s.userAgent,
     ]),
@@ -174,6 +178,6 @@ function textsOf(input: TCertificateInput): string[] {
     JSON.stringify(input.documents),
     JSON.stringify(input.events),
     input.sealedBy ?? '',
-    ...input.signatureImages.flatMap((s) => [s.label, s.typed ?? '']),
+    ...input.signatureImages.flatMap((s) => [JSON.stringify(s.label), s.typed ?? '']),
   ];
 }

@@ -78,15 +78,19 @@ export interface TCertificateInput {
   bundleId: string;
   label: string;
   signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
-  /** Method and result as recorded (English), or their messages. */
-  auth: { method: TWords; result: TWords; at: string; detail?: string }[];
+  /** Method and result as recorded (English), or their messages; the detail as its message. */
+  auth: { method: TWords; result: TWords; at: string; detail?: TWords }[];
   /** Signed in person on the host's device (deliver_via kiosk): who hosted, which device. */
   inPerson?: { host: string; device: string; at: string };
   times: { sent?: string; viewed?: string; consented?: string; signed?: string };
-  /** The signing record's steps: `action` as recorded or its message, `detail` what it was about (printed in brackets). */
-  steps: { action: TWords; detail?: string; at: string; ip: string; userAgent: string }[];
+  /**
+   * The signing record's steps: `action` as recorded or its message, `detail` what it was about
+   * (printed in brackets), as recorded or its message.
+   */
+  steps: { action: TWords; detail?: TWords; at: string; ip: string; userAgent: string }[];
   documents: { name: string; key: string; originalSha256: string; finalSha256?: string }[];
-  signatureImages: { label: string; image?: Uint8Array; typed?: string }[];
+  /** Each mark the signer made: its label (document, field, key), and its image or typed text. */
+  signatureImages: { label: TWords; image?: Uint8Array; typed?: string }[];
   events: TAuditEntry[];
   /** Each time the packet was handed from one signer to another, oldest first (names as labels). */
   handovers?: { from: string; to: string; reason: string; at: string }[];

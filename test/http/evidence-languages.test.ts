@@ -3,11 +3,16 @@
 // of Evidence in its signer's language with their names and signatures as entered, the audit page
 // in the bundle's, the Noto faces embedded, and the seals still valid. And a bundle in German: its
 // audit page says the events in German while the evidence record inside keeps them as the audit
-// chain hashed them, in English.
+// chain hashed them, in English; its certificates (one signer with an SMS code, one in person) say
+// the authentication details, the marks' labels and the in-person step in German, and seal "for"
+// the German title, while the record keeps those details in English.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PDFDocument, PDFHexString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listMailbox } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
 import {
@@ -76,9 +81,14 @@ const SIGNERS = [
 
 const words = (lang: TLanguage) =>
   catalogOf(lang).evidence as unknown as Record<
-    'certificate' | 'common' | 'audit' | 'recorded' | 'events',
+    'certificate' | 'common' | 'audit' | 'recorded' | 'events' | 'details',
     Record<string, string>
   >;
+const details = (lang: TLanguage) => words(lang).details;
+const squashed = (text: string) => text.replace(/\s+/g, '');
+/** A message with its placeholders filled, as i18next fills them. */
+const fill = (message: string, values: Record<string, string | number>) =>
+  message.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k]));
 
 /**
  * Text with the Arabic vowel signs (shadda, kasra…) taken out: each is given to readers with its
@@ -248,6 +258,17 @@ describe('a bundle signed in four scripts', () => {
 describe('a bundle in German', () => {
   let finalPdf: Buffer;
   let pdfB64: string;
+  let bundleId: string;
+  const certificates = new Map<string, Buffer>();
+  const HOST = { host_name: 'Hana Host', host_email: 'hana@example.com', device: 'Empfangstablet' };
+
+  /** The latest code texted to a phone, from the local mailbox. */
+  async function lastCode(): Promise<string> {
+    const texts = (await listMailbox(dataPaths(runtime.dataDir).mailbox))
+      .filter((m) => m.kind === 'sms' && /\b\d{6}\b/.test(m.text))
+      .sort((x, y) => x.time.localeCompare(y.time) || x.id.localeCompare(y.id));
+    return /\b(\d{6})\b/.exec(texts.at(-1)!.text)![1]!;
+  }
 
   beforeAll(async () => {
     pdfB64 = await aPdfB64();
@@ -255,24 +276,57 @@ describe('a bundle in German', () => {
       json: {
         label: 'Mietvertrag',
         language: 'de',
-        packets: [{ key: 'jonas', name: 'Jonas Weber', email: 'jonas@example.com', deliver_via: 'embed' }],
+        packets: [
+          // Reached by an embedded link, with an SMS code; and in person on the host's device.
+          {
+            key: 'jonas',
+            name: 'Jonas Weber',
+            email: 'jonas@example.com',
+            phone: '+49 30 1234 5678',
+            deliver_via: 'embed',
+            auth_sms: true,
+          },
+          { key: 'kay', name: 'Kay Kiosk', email: 'kay@example.com', deliver_via: 'kiosk' },
+        ],
         documents: [
           {
             key: 'lease',
             file_b64: pdfB64,
-            fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 10, w: 35, h: 8, editors: ['jonas'] }],
+            fields: [
+              { key: 'sig', kind: 'sig', page: 1, x: 10, y: 10, w: 35, h: 8, editors: ['jonas'] },
+              { key: 'kay_ini', kind: 'ini', page: 1, x: 10, y: 30, w: 10, h: 8, editors: ['kay'] },
+            ],
           },
         ],
       },
     });
     expect(created.status, created.text).toBe(201);
     const bundle = created.body as { id: string; packets: { id: string }[] };
+    bundleId = bundle.id;
     const session = await openSession(sign, call, bundle.packets[0]!.id);
+    expect((await sign('POST', '/auth/sms/send', session)).status).toBe(200);
+    const code = await lastCode();
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await sign('POST', '/auth/sms/verify', session, { code: wrong })).status).toBe(400);
+    expect((await sign('POST', '/auth/sms/verify', session, { code })).status).toBe(200);
     const values = await sign('PUT', '/values', session, {
       values: [{ doc_key: 'lease', field_key: 'sig', value: 'typed:Jonas Weber' }],
     });
     expect(values.status, JSON.stringify(values.body)).toBe(200);
     expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+
+    const kiosk = await call('POST', `/packets/${bundle.packets[1]!.id}/kiosk_url/`, { json: HOST });
+    expect(kiosk.status, kiosk.text).toBe(201);
+    const token = new URL(kiosk.body.url).pathname.split('/').pop()!;
+    const opened = await sign('POST', '/session', undefined, { token });
+    expect(opened.status).toBe(201);
+    const kay = opened.body.session as string;
+    const initials = await sign('PUT', '/values', kay, {
+      values: [{ doc_key: 'lease', field_key: 'kay_ini', value: 'typed:KK' }],
+    });
+    expect(initials.status, JSON.stringify(initials.body)).toBe(200);
+    expect((await sign('POST', '/complete', kay, { consent: true })).status).toBe(200);
+
     await eventually(
       async () => {
         const b = (await call('GET', `/bundles/${bundle.id}/`)).body;
@@ -283,9 +337,13 @@ describe('a bundle in German', () => {
     );
     const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
       kind: string;
+      doc_key: string;
       file_url: string;
     }[];
     finalPdf = await download(files.find((f) => f.kind === 'final')!.file_url);
+    for (const f of files.filter((f) => f.kind === 'certificate')) {
+      certificates.set(f.doc_key.replace(/^coe-/, ''), await download(f.file_url));
+    }
   }, 120_000);
 
   it('prints the events of its audit page in German', () => {
@@ -318,5 +376,60 @@ describe('a bundle in German', () => {
         originalSha256s: { lease: createHash('sha256').update(Buffer.from(pdfB64, 'base64')).digest('hex') },
       }),
     ).toEqual({ chainIntact: true, headMatches: true, originals: { lease: true }, problems: [] });
+  });
+
+  it('says each certificate’s details in German, and its evidence record keeps them in English', () => {
+    const record = parseEvidenceRecord(attachedFiles(finalPdf).get(EVIDENCE_RECORD_NAME)!)!;
+    const signer = (key: string) => record.signers.find((s) => s.key === key)!;
+    const d = details('de');
+    const recorded = words('de').recorded;
+
+    // The SMS code: in the record as it has always been written, on the certificate in German.
+    const sms = signer('jonas').authentication.find((a) => a.method === 'sms code')!;
+    const m = /^code sent to (\S.*\d{4}); 1 sent, 1 wrong$/.exec(sms.detail ?? '');
+    expect(m, sms.detail ?? 'no detail').not.toBeNull();
+    const jonas = textOf(certificates.get('jonas')!);
+    expect(jonas).toContain(
+      fill(d.smsCode!, {
+        phone: m![1]!,
+        sent: fill(d.codesSent_one!, { count: 1 }),
+        wrong: fill(d.wrongCodes_one!, { count: 1 }),
+      }),
+    );
+    // The mark of a field without a label of its own: the kind in German.
+    expect(jonas).toContain(`: ${d.signature} (sig)`);
+
+    // In person: the host and device in the record in English, on the certificate in German, and
+    // the opening step's "hosted by" too.
+    const inPerson = signer('kay').authentication.find((a) => a.method === 'in person')!;
+    expect(inPerson.detail).toMatch(
+      /^hosted by Hana Host \(hana@example\.com\); device "Empfangstablet"; from \S+; link made with API key \S+ of user \S+$/,
+    );
+    const kay = textOf(certificates.get('kay')!);
+    const hostedBy = fill(d.hostedBy!, { host: 'Hana Host (hana@example.com)' });
+    expect(kay).toContain(`${hostedBy}; Gerät „Empfangstablet“;`);
+    // A narrow column breaks lines inside words: compared without the spaces.
+    expect(squashed(kay)).toContain(squashed(`${recorded.openedInPerson} (${hostedBy})`));
+    expect(kay).toContain(`: ${d.initials} (kay_ini)`);
+
+    for (const text of [jonas, kay]) {
+      for (const english of ['code sent to', ' sent, ', 'kept as evidence', 'hosted by', 'link made with'])
+        expect(text).not.toContain(english);
+      expect(text).not.toMatch(/: (signature|initials) \(/);
+    }
+  });
+
+  it('gives each certificate’s seal reason and properties in German', async () => {
+    const de = words('de');
+    expect(certificates.size).toBe(2);
+    for (const pdf of certificates.values()) {
+      // What a reader's signature panel shows the seal is for.
+      expect(pdf.toString('latin1')).toContain(
+        `/Reason ${PDFHexString.fromText(de.certificate.title!).toString()}`,
+      );
+      const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+      expect(doc.getSubject()).toBe(`${de.common.bundle} ${bundleId}`);
+      expect(pdfsig(pdf)).toContain('Signature is Valid.');
+    }
   });
 });

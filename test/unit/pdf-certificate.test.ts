@@ -1,6 +1,7 @@
 // The Certificate of Evidence as a reader sees it (poppler's pdftotext and pdfimages).
 import { describe, expect, it } from 'vitest';
-import { recordedWords } from '../../shared/domain/evidence/stored-words';
+import { markLabel, selfieDetail } from '../../shared/domain/evidence/evidence-details';
+import { recordedWords, stepDetailWords } from '../../shared/domain/evidence/stored-words';
 import { renderCertificate } from '../../shared/pdf/certificate';
 import { aCertificateInput } from '../helpers/evidence';
 import { imageCount, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
@@ -111,5 +112,43 @@ describe('renderCertificate', () => {
     expect(test.replace(/[\u064B-\u065F]/g, '')).toContain('تجريبي — غير ملزم قانونا');
     // A step recorded as 'consented and signed' reads in Arabic.
     expect(text.replace(/[\u064B-\u065F]/g, '')).toContain('وافق ووقع');
+  });
+
+  it('says the details and the marks’ labels it is given as messages in the signer’s language', async () => {
+    const at = '2025-03-07T14:01:02Z';
+    const selfie = { blobKeys: ['a', 'b'], at, ip: '203.0.113.24', userAgent: 'x' };
+    const step = { action: 'opened in person', at, detail: 'hosted by Hana Host' };
+    const input = (language: string) =>
+      aCertificateInput({
+        language,
+        auth: [
+          {
+            method: recordedWords('selfie'),
+            result: recordedWords('collected'),
+            at,
+            detail: selfieDetail(selfie),
+          },
+        ],
+        steps: [
+          {
+            action: recordedWords(step.action),
+            detail: stepDetailWords(step),
+            at,
+            ip: '203.0.113.24',
+            userAgent: 'x',
+          },
+        ],
+        signatureImages: [
+          { label: markLabel('nda.pdf', { key: 's1', label: '', kind: 'sig' }), typed: 'Zoë' },
+        ],
+      });
+    const german = textOf(await renderCertificate(input('de')));
+    expect(german).toContain('2 Bilder als Nachweis gespeichert; von 203.0.113.24');
+    expect(german).toContain('persönlich geöffnet (betreut von Hana Host)');
+    expect(german).toContain('nda.pdf: Unterschrift (s1)');
+    const english = textOf(await renderCertificate(input('en')));
+    expect(english).toContain('2 image(s) kept as evidence; from 203.0.113.24');
+    expect(english).toContain('opened in person (hosted by Hana Host)');
+    expect(english).toContain('nda.pdf: signature (s1)');
   });
 });

@@ -1,17 +1,16 @@
 import { signerLanguage } from '../../i18n/languages';
-import type { TAuditEntry, TCertificateInput } from '../../pdf/evidence-types';
+import type { TAuditEntry, TCertificateInput, TSaid } from '../../pdf/evidence-types';
 import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { identityLabel } from '../bundles/lifecycle/transitions';
 import { currentValue } from '../signing/field-access';
-import { deviceLabel, hostLabel, inPersonDetail } from '../signing/in-person';
+import { deviceLabel, hostLabel } from '../signing/in-person';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries } from './audit-trail';
+import { idDetail, inPersonDetail, markLabel, selfieDetail, smsDetail } from './evidence-details';
 import type { TFinalFile } from './evidence-files';
-import { recordedWords } from './stored-words';
+import { recordedWords, stepDetailWords } from './stored-words';
 import { TYPED } from './values-to-stamp';
-
-const mask = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '•');
 
 const LINK_METHOD: Record<TPacket['deliverVia'], string> = {
   email: 'signing link by email',
@@ -22,10 +21,11 @@ const LINK_METHOD: Record<TPacket['deliverVia'], string> = {
 
 /**
  * How the signer got in (and, in person, who hosted on which device), and each authentication
- * step the packet asked for, as the record holds it.
+ * step the packet asked for, as the record holds it: method and result as the words recorded
+ * (English), the detail as a message (evidence-details.ts).
  */
 export function authOf(packet: TPacket, record: TSigningRecord | undefined, viewed: string | undefined) {
-  const auth: { method: string; result: string; at: string; detail?: string }[] = [];
+  const auth: { method: string; result: string; at: string; detail?: TSaid }[] = [];
   if (viewed) auth.push({ method: LINK_METHOD[packet.deliverVia], result: 'opened', at: viewed });
   if (record?.inPerson) {
     auth.push({
@@ -41,9 +41,7 @@ export function authOf(packet: TPacket, record: TSigningRecord | undefined, view
       method: 'sms code',
       result: sms?.passedAt ? 'passed' : 'not passed',
       at: sms?.passedAt ?? sms?.sentAt.at(-1) ?? '',
-      ...(sms
-        ? { detail: `code sent to ${mask(sms.phone)}; ${sms.sentAt.length} sent, ${sms.wrongAttempts} wrong` }
-        : {}),
+      ...(sms ? { detail: smsDetail(sms) } : {}),
     });
   }
   const selfie = record?.auth.selfie;
@@ -52,18 +50,17 @@ export function authOf(packet: TPacket, record: TSigningRecord | undefined, view
       method: 'selfie',
       result: selfie?.passedAt ? 'collected' : 'not taken',
       at: selfie?.passedAt ?? selfie?.at ?? '',
-      ...(selfie ? { detail: `${selfie.blobKeys.length} image(s) kept as evidence; from ${selfie.ip}` } : {}),
+      ...(selfie ? { detail: selfieDetail(selfie) } : {}),
     });
   }
   const id = record?.auth.id;
   if (packet.authId || id) {
+    const detail = id && idDetail(id);
     auth.push({
       method: 'identity document',
       result: id?.result?.status ?? (id ? 'collected' : 'not provided'),
       at: id?.passedAt ?? id?.at ?? '',
-      ...(id?.result
-        ? { detail: `${id.result.provider} reference ${id.result.reference}; from ${id.ip}` }
-        : {}),
+      ...(detail ? { detail } : {}),
     });
   }
   return auth;
@@ -104,7 +101,7 @@ export async function certificateInput(
       if (f.kind !== 'sig' && f.kind !== 'ini') continue;
       const current = currentValue(d.key, f, input.records, b.packets);
       if (current?.packetId !== p.id) continue;
-      const label = `${d.name}: ${f.label || (f.kind === 'sig' ? 'signature' : 'initials')} (${f.key})`;
+      const label = markLabel(d.name, f);
       const stored = record?.values[valueKey(d.key, f.key)];
       if (stored?.blobKey) signatureImages.push({ label, image: await deps.blobs.get(stored.blobKey) });
       else
@@ -149,7 +146,7 @@ export async function certificateInput(
     },
     steps: (record?.steps ?? []).map((s) => ({
       action: recordedWords(s.action),
-      ...(s.detail ? { detail: s.detail } : {}),
+      ...(s.detail ? { detail: stepDetailWords(s, p) } : {}),
       at: s.at,
       ip: s.ip,
       userAgent: s.userAgent,

@@ -11,6 +11,7 @@ import type { TBundle, TBundleEvent, TDocument, TPacket, TSignerIdentity } from 
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
 import { authOf } from './certificate-input';
+import { inEnglish } from './evidence-details';
 import { signerSummary } from './signer-summary';
 
 /** The file name of the attachment. */
@@ -164,7 +165,7 @@ export function evidenceRecord(input: {
           method: a.method,
           result: a.result,
           at: a.at,
-          detail: a.detail ?? null,
+          detail: a.detail ? inEnglish(a.detail) : null,
         })),
         in_person: inPersonOf(record),
         handovers: (p.handovers ?? []).map((h) => ({

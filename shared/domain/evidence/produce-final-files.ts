@@ -1,3 +1,4 @@
+import { evidenceWords } from '../../pdf/evidence-words';
 import type { TBlobStore } from '../../ports/files';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
@@ -145,7 +146,8 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       issuedAt,
     });
     const sealed = await deps.pdf.seal(await deps.pdf.renderCertificate(input, b.accountId), {
-      reason: 'Certificate of Evidence',
+      // What a reader's signature panel says the seal is for: in the certificate's language.
+      reason: evidenceWords(input.language).t('evidence.certificate.title'),
       name: `${packet.name} · ${b.label}`,
       accountId: b.accountId,
     });

@@ -1,13 +1,14 @@
 // What the service stores in English, and the catalog messages (`evidence.*`) the evidence pages
 // say it with in their reader's language: the words of the signing record and the certificate's
-// input (steps, methods, results), and the audit events (by kind, with the fixed words of their
-// details). The stored English stays as it is (the audit chain hashes the descriptions, and the
-// evidence record keeps them); this reads it at render time. What it does not know (an older
-// shape, a newer word) is printed as stored.
+// input (steps and the fixed words of their details, methods, results), and the audit events (by
+// kind, with the fixed words of their details). The stored English stays as it is (the audit
+// chain hashes the descriptions, and the evidence record keeps them); this reads it at render
+// time. What it does not know (an older shape, a newer word) is printed as stored.
 import type { TSaid, TWords } from '../../pdf/evidence-types';
 import type { TBundleEvent, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';
+import type { TSigningStep } from '../signing/signing-record';
 
 /**
  * The words recorded as identifiers (signing steps: saveStep's actions; authentication methods
@@ -54,6 +55,29 @@ const RECORDED: Record<string, string> = {
 export function recordedWords(word: string): TWords {
   const key = Object.hasOwn(RECORDED, word) ? RECORDED[word] : undefined;
   return key ? { key: `recorded.${key}` } : word;
+}
+
+/**
+ * A step's detail as the evidence says it. Most are data (field keys, a file's path, a language
+ * tag, a provider, a reason the signer typed): as stored. Two hold fixed words: the in-person
+ * opening's `hosted by <host>` (open-session.ts), and the handover's `to <name>: <reason>`
+ * (reassign-packet.ts), read by the packet's record of that handover (the name or the reason may
+ * hold ": " themselves). Another shape is printed as stored.
+ */
+export function stepDetailWords(
+  step: Pick<TSigningStep, 'action' | 'at' | 'detail'>,
+  packet?: TPacket,
+): TWords {
+  const detail = step.detail ?? '';
+  if (step.action === 'opened in person') {
+    const m = /^hosted by (.+)$/s.exec(detail);
+    return m ? { key: 'details.hostedBy', values: { host: m[1]! } } : detail;
+  }
+  if (step.action === 'handed on') {
+    const h = packet?.handovers?.find((x) => x.at === step.at && `to ${x.to.name}: ${x.reason}` === detail);
+    return h ? { key: 'details.handedTo', values: { to: h.to.name, reason: h.reason } } : detail;
+  }
+  return detail;
 }
 
 const said = (key: string, values?: TSaid['values']): TSaid => ({

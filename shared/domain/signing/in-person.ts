@@ -30,13 +30,3 @@ export const hostLabel = (host: Pick<TKioskHost, 'name' | 'email'>) =>
 
 /** The device as evidence names it: the sender's label, else the browser that opened the link. */
 export const deviceLabel = (p: Pick<TInPerson, 'device' | 'userAgent'>) => p.device ?? p.userAgent;
-
-/** One line of evidence: `hosted by Jane Host (jane@…); device "Front desk tablet"; link made with API key …`. */
-export function inPersonDetail(p: TInPerson): string {
-  return [
-    `hosted by ${hostLabel(p)}`,
-    `device "${deviceLabel(p).slice(0, 200)}"`,
-    `from ${p.ip}`,
-    `link made with API key ${p.keyId}${p.userId ? ` of user ${p.userId}` : ''}`,
-  ].join('; ');
-}
