@@ -34,7 +34,7 @@ import { paymentRoutes } from './payments';
 import { portalRoutes } from './portal-page';
 import { prepareRoutes } from './prepare-page';
 import { filesOf } from './uploads';
-import { verifyRoutes } from './verify-page';
+import { verifyRoutes } from './verify-routes';
 
 /** Uploads (attachments, ID images) come as the body; the gateway's 10 MB limit applies too. */
 const UPLOAD_BODY = {
