@@ -31,7 +31,7 @@ import { localizeSignerError } from './error-language';
 import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
-import { portalRoutes } from './portal-page';
+import { portalRoutes } from './portal-routes';
 import { prepareRoutes } from './prepare-page';
 import { filesOf } from './uploads';
 import { verifyRoutes } from './verify-routes';
