@@ -3,7 +3,7 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence, requests, envelope, bulk) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, requests, envelope, bulk, bundles) runs that section alone: it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -51,6 +51,8 @@ const TARGETS = {
  * sum of the bounds (the webhooks section alone may take 4 minutes on a busy 2-core machine).
  */
 const WATCHDOG_MS = 21 * 60_000;
+/** Fresh Node processes each Lambda bundle is imported in (the median is reported). */
+const BUNDLE_IMPORT_RUNS = 7;
 /** The signing section: 40 completes with 40 fields each, then 8 page loads in Chromium. */
 const SIGNING_OPTIONS = {
   completeWarmup: 3,
@@ -78,28 +80,17 @@ const EVIDENCE_OPTIONS = {
   levelsMaxMs: 240_000,
 } as const;
 const ONLY = process.env.BENCH_ONLY;
-const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk'];
+const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk', 'bundles'];
 if (ONLY !== undefined && !ALONE.includes(ONLY)) {
   console.error(`bench: BENCH_ONLY=${ONLY}: only ${ALONE.map((a) => `"${a}"`).join(', ')} can run alone`);
   process.exit(2);
 }
 
-function printReport(
-  bundles: TBundleFigures[],
-  api: TApiVsDynaliteFigures,
-  bundlesApi: TBundlesApiFigures,
-  webhooks: TWebhookFigures,
-  signing: TSigningFigures,
-  evidence: TEvidenceFigures,
-  requests: TRequestCostFigures,
-  envelope: TEnvelopeCost,
-) {
-  const out: string[] = [];
-  out.push(
+/** The cold-start size of each Lambda against the target, with its import time. */
+function bundlesReport(bundles: TBundleFigures[]): string {
+  return [
     '',
     'Lambda bundles (esbuild options from infra/bundling.ts; import = median of fresh Node processes)',
-  );
-  out.push(
     table(
       [
         ['  function', 'cold start', 'bytes', 'gzip', 'import p50', 'target'],
@@ -114,7 +105,43 @@ function printReport(
       ],
       ['l', 'r', 'r', 'r', 'r', 'l'],
     ),
+  ].join('\n');
+}
+
+/** The `bundles` key of results.json. */
+function bundlesJson(bundles: TBundleFigures[]) {
+  return Object.fromEntries(
+    bundles.map((b) => [
+      b.name,
+      {
+        bytes: b.bytes,
+        kb: round(b.bytes / 1024, 1),
+        gzipBytes: b.gzipBytes,
+        importMedianMs: round(b.importMedianMs, 1),
+        underTarget: b.bytes < TARGETS.bundleMaxBytes,
+        // Code splitting: `bytes` is what a cold start loads (index.mjs + static chunks).
+        entryFileBytes: b.entryFileBytes,
+        entryFiles: b.entryFiles,
+        totalBytes: b.totalBytes,
+        totalGzipBytes: b.totalGzipBytes,
+        totalFiles: b.totalFiles,
+        pdfjsAtColdStart: b.pdfjsAtColdStart,
+      },
+    ]),
   );
+}
+
+function printReport(
+  bundles: TBundleFigures[],
+  api: TApiVsDynaliteFigures,
+  bundlesApi: TBundlesApiFigures,
+  webhooks: TWebhookFigures,
+  signing: TSigningFigures,
+  evidence: TEvidenceFigures,
+  requests: TRequestCostFigures,
+  envelope: TEnvelopeCost,
+) {
+  const out: string[] = [bundlesReport(bundles)];
 
   const row = (name: string, p: TPhase) => [
     `  ${name}`,
@@ -215,25 +242,7 @@ function resultsJson(
       // Each list variant: page N costs no more than N × page 1 (read units and requests).
       bundleListDeepPageCostMaxRatio: bundlesApi.deepPage,
     },
-    bundles: Object.fromEntries(
-      bundles.map((b) => [
-        b.name,
-        {
-          bytes: b.bytes,
-          kb: round(b.bytes / 1024, 1),
-          gzipBytes: b.gzipBytes,
-          importMedianMs: round(b.importMedianMs, 1),
-          underTarget: b.bytes < TARGETS.bundleMaxBytes,
-          // Code splitting: `bytes` is what a cold start loads (index.mjs + static chunks).
-          entryFileBytes: b.entryFileBytes,
-          entryFiles: b.entryFiles,
-          totalBytes: b.totalBytes,
-          totalGzipBytes: b.totalGzipBytes,
-          totalFiles: b.totalFiles,
-          pdfjsAtColdStart: b.pdfjsAtColdStart,
-        },
-      ]),
-    ),
+    bundles: bundlesJson(bundles),
     load: {
       concurrency: api.concurrency,
       api: { get: p(api.api.get), post: p(api.api.post) },
@@ -272,6 +281,7 @@ const evidenceMessage =
   'then sealed at B-B, B-T and B-LTA beside Documenso’s signing stack…';
 const envelopeMessage = 'bench: one envelope end to end, every AWS request counted and priced…';
 const requestsMessage = 'bench: DynamoDB requests and units of a create, a retrieve and a signer finishing…';
+const bundlesMessage = 'bench: building and importing Lambda bundles…';
 const bulkMessage = 'bench: bulk send of 1,000 rows at the default throttle, until every bundle is sent…';
 if (ONLY !== undefined) {
   let key: string;
@@ -292,6 +302,11 @@ if (ONLY !== undefined) {
     const bulk = await benchBulk();
     console.log(bulkReport(bulk));
     [key, json, failedOnly] = ['bulkSend', bulkJson(bulk), bulkFailed(bulk)];
+  } else if (ONLY === 'bundles') {
+    console.log(bundlesMessage);
+    const bundles = await benchBundles({ importRuns: BUNDLE_IMPORT_RUNS });
+    console.log(bundlesReport(bundles));
+    [key, json, failedOnly] = ['bundles', bundlesJson(bundles), false];
   } else if (ONLY === 'requests') {
     console.log(requestsMessage);
     const requests = await benchRequestCosts();
@@ -312,8 +327,8 @@ if (ONLY !== undefined) {
   );
   process.exit(failedOnly ? 1 : 0);
 }
-console.log('bench: building and importing Lambda bundles…');
-const bundles = await benchBundles({ importRuns: 7 });
+console.log(bundlesMessage);
+const bundles = await benchBundles({ importRuns: BUNDLE_IMPORT_RUNS });
 console.log('bench: local API and dynalite under load…');
 const api = await benchApiVsDynalite({
   concurrency: 16,

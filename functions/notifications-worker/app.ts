@@ -1,11 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import {
-  createDocumentClient,
-  createSesClient,
-  createSnsClient,
-  createSqsClient,
-} from '../../shared/adapters/aws/clients';
+import { createDocumentClient, createSesClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createSnsClient } from '../../shared/adapters/aws/sns-client';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';

@@ -1,4 +1,3 @@
-import { createSnsClient } from '../../shared/adapters/aws/clients';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
@@ -7,7 +6,7 @@ import { bundleAdapters, functionBase, type TFunctionOptions } from '../../share
 import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
-import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+import { createSmsSenderOnDemand } from '../../shared/adapters/sns/sms-sender-on-demand';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
@@ -32,10 +31,10 @@ import { localizeSignerError } from './error-language';
 import { openApiRoutes } from './openapi';
 import { pageRoutes } from './pages';
 import { paymentRoutes } from './payments';
-import { portalRoutes } from './portal-page';
+import { portalRoutes } from './portal-routes';
 import { prepareRoutes } from './prepare-page';
 import { filesOf } from './uploads';
-import { verifyRoutes } from './verify-page';
+import { verifyRoutes } from './verify-routes';
 
 /** Uploads (attachments, ID images) come as the body; the gateway's 10 MB limit applies too. */
 const UPLOAD_BODY = {
@@ -60,7 +59,7 @@ export function buildPublicPagesHandler(
     ...bundleAdapters(config, db, log, metrics),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
-    sms: createSnsSmsSender(createSnsClient(config)),
+    sms: createSmsSenderOnDemand(config),
     idVerifier: createLocalIdVerifier(),
     // A signer who hands their packet on names a Person of the account (reassign-packet.ts).
     persons: createPersonStore(db, config.tableName),

@@ -112,8 +112,8 @@ export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
   const local = deps.payments?.local;
   if (!local) return routes;
 
-  const checkoutOf = (req: TRequest) => {
-    const checkout = local.readCheckout(req.params.token ?? '');
+  const checkoutOf = async (req: TRequest) => {
+    const checkout = (await local()).readCheckout(req.params.token ?? '');
     if (!checkout) throw new NotFoundError('No payment has this checkout link.');
     return checkout;
   };
@@ -125,7 +125,7 @@ export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
       method: 'GET',
       path: '/payments/local/checkout/{token}',
       handler: async (req) => {
-        const c = checkoutOf(req);
+        const c = await checkoutOf(req);
         return page(
           req,
           200,
@@ -141,10 +141,10 @@ export function paymentRoutes(deps: TPaymentRouteDeps): TRoute[] {
       method: 'POST',
       path: '/payments/local/checkout/{token}/pay',
       handler: async (req) => {
-        const c = checkoutOf(req);
+        const c = await checkoutOf(req);
         const outcome =
           (req.body as { outcome?: unknown } | undefined)?.outcome === 'failed' ? 'failed' : 'paid';
-        const { payload, signature } = local.checkoutEvent(c, outcome);
+        const { payload, signature } = (await local()).checkoutEvent(c, outcome);
         await receive(payload, signature);
         return outcome === 'paid'
           ? page(

@@ -4,7 +4,8 @@
 // link, so they sign at once. Abuse limits: start-portal-signing.ts (PORTAL_LIMITS).
 // In the visitor's language (visitor-language.ts: their choice, the template role's language, the
 // account's default, their browser's); a language they chose is the packet's too, so the signing
-// page that follows speaks it.
+// page that follows speaks it. Its routes are in portal-routes.ts, which imports this file with
+// the first request to /portal.
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentIntake } from '../../shared/adapters/document-intake';
@@ -30,7 +31,6 @@ import {
   ValidationError,
 } from '../../shared/domain/errors';
 import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
 import { translator } from '../../shared/i18n/catalogs';
 import { signerLanguage, supportedLanguage, type TLanguage } from '../../shared/i18n/languages';
 import type { TAccountStore, TPortalCounterStore } from '../../shared/ports/accounts';
@@ -125,8 +125,11 @@ const notFoundPage = (base: string, lang: TLanguage) => {
   return messagePage(base, t('portal.notInUseTitle'), t('portal.notInUseText'), { lang });
 };
 
+/** What each route of portal-routes.ts answers. */
+export type TPortalHandlers = Record<'form' | 'start', (req: TRequest) => Promise<TResponse>>;
+
 /** The smart link's page and its form post; `deps` are the signing Lambda's stores. */
-export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
+export function portalHandlers(deps: TPortalRouteDeps): TPortalHandlers {
   const { db, config } = deps;
   const portal = {
     ...deps,
@@ -170,77 +173,69 @@ export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
     });
   const chosenOf = (req: TRequest) => supportedLanguage(req.query.get('lang'));
 
-  return [
-    {
-      method: 'GET',
-      path: '/portal/{id:envelope-template}',
-      handler: async (req) => {
-        const base = basePath(req);
-        try {
-          await countPortalView(portal, req.client.ip, deps.limits ?? PORTAL_LIMITS);
-        } catch (err) {
-          if (!(err instanceof ThrottledError)) throw err;
-          const lang = visitorLanguage(req);
-          return html(
-            req,
-            429,
-            messagePage(base, translator(lang)('portal.tooManyTitle'), messageOf(err, lang), { lang }),
-            { 'Retry-After': String(err.retryAfterSeconds) },
-          );
-        }
-        const t = await templateOr404(req);
-        if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
-        return html(req, 200, formPage(base, t, await languageFor(req, t), chosenOf(req) !== undefined));
-      },
+  return {
+    form: async (req) => {
+      const base = basePath(req);
+      try {
+        await countPortalView(portal, req.client.ip, deps.limits ?? PORTAL_LIMITS);
+      } catch (err) {
+        if (!(err instanceof ThrottledError)) throw err;
+        const lang = visitorLanguage(req);
+        return html(
+          req,
+          429,
+          messagePage(base, translator(lang)('portal.tooManyTitle'), messageOf(err, lang), { lang }),
+          { 'Retry-After': String(err.retryAfterSeconds) },
+        );
+      }
+      const t = await templateOr404(req);
+      if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
+      return html(req, 200, formPage(base, t, await languageFor(req, t), chosenOf(req) !== undefined));
     },
-    {
-      method: 'POST',
-      path: '/portal/{id:envelope-template}',
-      handler: async (req) => {
-        const base = basePath(req);
-        const t = await templateOr404(req);
-        if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
-        const lang = await languageFor(req, t);
-        const chosen = chosenOf(req);
-        const body = (req.body ?? {}) as { name?: unknown; email?: unknown };
-        const form: TForm = {
-          name: typeof body.name === 'string' ? body.name : '',
-          email: typeof body.email === 'string' ? body.email : '',
-        };
-        const page = (f: TForm) => formPage(base, t, lang, chosen !== undefined, f);
-        try {
-          const started = await startPortalSigning(
-            portal,
-            t.id,
-            form,
-            req.client.ip,
-            config.publicBaseUrl || `${req.url.origin}${base}`,
-            deps.limits ?? PORTAL_LIMITS,
-            chosen,
-          );
-          return html(req, 303, '', { Location: started.url });
-        } catch (err) {
-          if (
-            err instanceof ValidationError &&
-            err.fieldErrors.every((f) => f.field === 'name' || f.field === 'email')
-          )
-            return html(req, 400, page({ ...form, errors: err.fieldErrors }));
-          if (err instanceof ThrottledError)
-            return html(req, 429, page({ ...form, message: messageOf(err, lang) }), {
-              'Retry-After': String(err.retryAfterSeconds),
-            });
-          // The template no longer makes a valid bundle (a document template deleted since): the
-          // visitor can do nothing about it; the account's owner sees why in the logs.
-          if (err instanceof ValidationError) {
-            req.log.warn('portal template makes no valid bundle', {
-              templateId: t.id,
-              errors: err.fieldErrors,
-            });
-            return html(req, 409, page({ ...form, message: translator(lang)('portal.cannotStart') }));
-          }
-          throw err;
+    start: async (req) => {
+      const base = basePath(req);
+      const t = await templateOr404(req);
+      if (!t) return html(req, 404, notFoundPage(base, visitorLanguage(req)));
+      const lang = await languageFor(req, t);
+      const chosen = chosenOf(req);
+      const body = (req.body ?? {}) as { name?: unknown; email?: unknown };
+      const form: TForm = {
+        name: typeof body.name === 'string' ? body.name : '',
+        email: typeof body.email === 'string' ? body.email : '',
+      };
+      const page = (f: TForm) => formPage(base, t, lang, chosen !== undefined, f);
+      try {
+        const started = await startPortalSigning(
+          portal,
+          t.id,
+          form,
+          req.client.ip,
+          config.publicBaseUrl || `${req.url.origin}${base}`,
+          deps.limits ?? PORTAL_LIMITS,
+          chosen,
+        );
+        return html(req, 303, '', { Location: started.url });
+      } catch (err) {
+        if (
+          err instanceof ValidationError &&
+          err.fieldErrors.every((f) => f.field === 'name' || f.field === 'email')
+        )
+          return html(req, 400, page({ ...form, errors: err.fieldErrors }));
+        if (err instanceof ThrottledError)
+          return html(req, 429, page({ ...form, message: messageOf(err, lang) }), {
+            'Retry-After': String(err.retryAfterSeconds),
+          });
+        // The template no longer makes a valid bundle (a document template deleted since): the
+        // visitor can do nothing about it; the account's owner sees why in the logs.
+        if (err instanceof ValidationError) {
+          req.log.warn('portal template makes no valid bundle', {
+            templateId: t.id,
+            errors: err.fieldErrors,
+          });
+          return html(req, 409, page({ ...form, message: translator(lang)('portal.cannotStart') }));
         }
-      },
+        throw err;
+      }
     },
-  ];
+  };
 }

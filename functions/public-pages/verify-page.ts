@@ -5,12 +5,12 @@
 // Only what is in the file itself and yes/no answers are shown (checkFile); never account data.
 // Below the verdict, the offline verifier's checks, the sentences esign-verify prints in English
 // said in the visitor's language (visitor-language.ts), as the rest of the page is.
+// Its routes are in verify-routes.ts, which imports this file with the first request to /verify.
 
 import type { TConfig } from '../../shared/config';
 import { said, ValidationError } from '../../shared/domain/errors';
 import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
 import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
 import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
 import type { TBundleStore } from '../../shared/ports/bundles';
@@ -29,10 +29,6 @@ export type TVerifyDeps = {
   seals: TSealReader;
   config: TConfig;
 };
-
-/** A Lambda takes at most 6 MB of request; the gateway refuses more before that. */
-const MAX_BYTES = 6 * 1024 * 1024;
-const UPLOAD = { accept: ['upload', 'multipart'] as ('upload' | 'multipart')[], maxBytes: MAX_BYTES };
 
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/verify');
@@ -322,8 +318,14 @@ form.addEventListener('submit', async (e) => {
 });
 `;
 
+/** What each route of verify-routes.ts answers. */
+export type TVerifyHandlers = Record<
+  'page' | 'checkPage' | 'checkApi' | 'script',
+  (req: TRequest) => Promise<TResponse>
+>;
+
 /** The page, the check and the script; `deps` are the signing Lambda's stores plus the seal reader. */
-export function verifyRoutes(deps: TVerifyDeps): TRoute[] {
+export function verifyHandlers(deps: TVerifyDeps): TVerifyHandlers {
   const headers = (req: TRequest) => securityHeaders(deps.config, { https: req.url.protocol === 'https:' });
   const html = (req: TRequest, status: number, text: string): TResponse => ({
     status,
@@ -344,49 +346,31 @@ export function verifyRoutes(deps: TVerifyDeps): TRoute[] {
     return file.bytes;
   }
 
-  return [
-    {
-      method: 'GET',
-      path: '/verify',
-      handler: async (req) => html(req, 200, page(basePath(req), visitorLanguage(req))),
+  return {
+    page: async (req) => html(req, 200, page(basePath(req), visitorLanguage(req))),
+    checkPage: async (req) => {
+      const lang = visitorLanguage(req);
+      try {
+        return html(req, 200, page(basePath(req), lang, await checkFile(deps, await fileOf(req))));
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        const message = err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
+        return html(req, 400, page(basePath(req), lang, undefined, message));
+      }
     },
-    {
-      method: 'POST',
-      path: '/verify',
-      body: UPLOAD,
-      handler: async (req) => {
-        const lang = visitorLanguage(req);
-        try {
-          return html(req, 200, page(basePath(req), lang, await checkFile(deps, await fileOf(req))));
-        } catch (err) {
-          if (!(err instanceof ValidationError)) throw err;
-          const message = err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
-          return html(req, 400, page(basePath(req), lang, undefined, message));
-        }
+    checkApi: async (req) => ({
+      status: 200,
+      body: localized(await checkFile(deps, await fileOf(req)), visitorLanguage(req)),
+      headers: { ...headers(req), 'Cache-Control': 'no-store' },
+    }),
+    script: async (req) => ({
+      status: 200,
+      text: SCRIPT,
+      headers: {
+        ...headers(req),
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=300',
       },
-    },
-    {
-      method: 'POST',
-      path: '/verify/api/check',
-      body: UPLOAD,
-      handler: async (req) => ({
-        status: 200,
-        body: localized(await checkFile(deps, await fileOf(req)), visitorLanguage(req)),
-        headers: { ...headers(req), 'Cache-Control': 'no-store' },
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/verify/assets/verify.js',
-      handler: async (req) => ({
-        status: 200,
-        text: SCRIPT,
-        headers: {
-          ...headers(req),
-          'Content-Type': 'text/javascript; charset=utf-8',
-          'Cache-Control': 'public, max-age=300',
-        },
-      }),
-    },
-  ];
+    }),
+  };
 }

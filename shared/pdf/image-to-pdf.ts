@@ -8,11 +8,8 @@ import {
 } from 'pdf-lib';
 import { pngProblem } from './check-png';
 import { exifOrientation } from './exif-orientation';
+import type { TImageKind, TImagePageSize } from './image-kind';
 import { PdfRejectedError } from './pdf-rejected-error';
-
-/** The paper an image document is put on: an account setting (TAccount.imagePageSize). */
-export type TImagePageSize = 'letter' | 'a4';
-export type TImageKind = 'png' | 'jpeg';
 
 /** Portrait sizes in points. */
 const PAPER: Record<TImagePageSize, [number, number]> = {
@@ -27,14 +24,6 @@ const MARGIN = 36;
  */
 const MAX_PIXELS = 60_000_000;
 const MAX_SIDE = 20_000;
-
-/** The kind of image these bytes are, by their first bytes; undefined for anything else. */
-export function imageKindOf(bytes: Uint8Array): TImageKind | undefined {
-  const starts = (sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-  if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
-  return undefined;
-}
 
 const badImage = (kind: TImageKind, detail: string) =>
   new PdfRejectedError('bad_image', `The ${kind === 'png' ? 'PNG' : 'JPEG'} image is damaged: ${detail}.`);

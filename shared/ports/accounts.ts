@@ -1,6 +1,6 @@
 // Accounts, their API keys, and the request allowances counted for them.
 import type { TAccount, TApiKey, TBrand, TPayout, TTeam, TUser } from '../domain/accounts/account';
-import type { TImagePageSize } from '../pdf/image-to-pdf';
+import type { TImagePageSize } from '../pdf/image-kind';
 import type { TFeatureName } from '../schemas/vocabulary';
 
 export interface TAccountStore {

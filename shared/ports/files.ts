@@ -1,6 +1,6 @@
 // Stored files, senders' file_url downloads and the PDF checks on arrival.
 import type { TFoundTag, TTextHit } from '../pdf/find-text';
-import type { TImageKind, TImagePageSize } from '../pdf/image-to-pdf';
+import type { TImageKind, TImagePageSize } from '../pdf/image-kind';
 import type { TPdfInfo } from '../pdf/inspect-pdf';
 
 export interface TPdfTools {

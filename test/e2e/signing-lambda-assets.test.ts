@@ -1,16 +1,22 @@
 // The signing Lambda as deployed: its esbuild output carries the pages' static files beside
-// index.mjs, and the bundled handler serves them from there (run in a child process, as Lambda would).
+// index.mjs, and the bundled handler serves them from there (run in a child process, as Lambda would);
+// what only some requests need is in chunks its cold start does not load.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PAGE_ASSETS_DIR } from '../../functions/public-pages/assets';
+import { LAMBDA_BUNDLE_FILE, lambdaBuildOptions, lambdaEntry } from '../../infra/bundling';
 import { LambdaEsbuild } from '../../infra/constructs/api-function';
 
 const out = mkdtempSync(join(tmpdir(), 'signing-lambda-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
+let bundledOnce: boolean | undefined;
+/** The CDK construct's bundling into `out`, once for the file. */
+const bundled = () => (bundledOnce ??= new LambdaEsbuild('public-pages').tryBundle(out));
 
 /** Calls the bundled handler once with a GET of `path` as API Gateway (stage `prod`) would. */
 function invoke(
@@ -71,7 +77,7 @@ function invoke(
 
 describe('the signing Lambda bundle', () => {
   it('ships the page assets beside index.mjs and serves them with their headers', async () => {
-    expect(new LambdaEsbuild('public-pages').tryBundle(out)).toBe(true);
+    expect(bundled()).toBe(true);
     const dir = join(out, PAGE_ASSETS_DIR);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
       version: string;
@@ -133,5 +139,77 @@ describe('the signing Lambda bundle', () => {
     expect(ja.status).toBe(404);
     expect(ja.text).toContain('<html lang="ja" dir="ltr"');
     expect(ja.text).toContain('このリンクは使用できません');
+  }, 120_000);
+
+  it('loads at cold start none of what only some requests need, and loads it when they come', async () => {
+    // The metafile of the same build (infra/bundling.ts's options, as the construct's): the
+    // sources in each output file, and which files import which statically.
+    const metaOut = mkdtempSync(join(tmpdir(), 'signing-lambda-meta-'));
+    let metafile: Metafile;
+    try {
+      ({ metafile } = await build({
+        ...lambdaBuildOptions(lambdaEntry('public-pages'), metaOut),
+        metafile: true,
+        write: false,
+      }));
+    } finally {
+      rmSync(metaOut, { recursive: true, force: true });
+    }
+    const entry = Object.keys(metafile.outputs).find((f) => f.endsWith(`/${LAMBDA_BUNDLE_FILE}`))!;
+    const atColdStart = new Set<string>();
+    const pending = [entry];
+    for (let f = pending.pop(); f !== undefined; f = pending.pop()) {
+      if (atColdStart.has(f)) continue;
+      atColdStart.add(f);
+      for (const i of metafile.outputs[f]!.imports)
+        if (i.kind === 'import-statement' && !i.external) pending.push(i.path);
+    }
+    const sourcesOf = (files: Iterable<string>) =>
+      [...files].flatMap((f) => Object.keys(metafile.outputs[f]?.inputs ?? {}));
+    const loaded = sourcesOf(atColdStart);
+    const shipped = sourcesOf(Object.keys(metafile.outputs));
+    // Each only for some requests: /verify, /portal, payments, multipart bodies, SMS codes, the
+    // OpenAPI document, image documents.
+    const onDemand = [
+      'functions/public-pages/verify-page.ts',
+      'shared/pdf/read-seal.ts',
+      'functions/public-pages/portal-page.ts',
+      'shared/domain/bundles/create-bundle.ts',
+      'node_modules/stripe/',
+      'node_modules/@aws-sdk/client-secrets-manager/',
+      'node_modules/busboy/',
+      'node_modules/@aws-sdk/client-sns/',
+      'shared/openapi/document.ts',
+      'node_modules/pdf-lib/',
+    ];
+    for (const source of onDemand) {
+      expect(
+        shipped.some((s) => s.includes(source)),
+        `${source} shipped`,
+      ).toBe(true);
+      expect(
+        loaded.filter((s) => s.includes(source)),
+        `${source} at cold start`,
+      ).toEqual([]);
+    }
+
+    // The bundled handler finds those chunks beside index.mjs when a request needs them.
+    expect(bundled()).toBe(true);
+    const verify = await invoke('/verify', { 'accept-language': 'ja' });
+    expect(verify.status).toBe(200);
+    expect(verify.text).toContain('<html lang="ja" dir="ltr"');
+    expect(verify.text).toContain('id="verify-form"');
+    const script = await invoke('/verify/assets/verify.js');
+    expect(script).toMatchObject({
+      status: 200,
+      headers: expect.objectContaining({ 'Content-Type': 'text/javascript; charset=utf-8' }),
+    });
+    expect(script.text).toContain("getElementById('verify-form')");
+    const openapi = await invoke('/api/v2/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(JSON.parse(openapi.text)).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1\./),
+      paths: expect.objectContaining({ '/openapi.json': expect.anything() }),
+    });
   }, 120_000);
 });

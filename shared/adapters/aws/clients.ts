@@ -3,15 +3,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../../config';
 
 // One factory per service so that local and AWS differ only in endpoint and credentials. On
-// Lambda each client's calls are traced (config.traceClient).
+// Lambda each client's calls are traced (config.traceClient). A client some function loads only
+// on demand has a file of its own beside this one (sns-client.ts, secrets-manager-client.ts):
+// importing this file dynamically would keep every factory here, and so every client, alive.
 
-function common(config: TConfig, endpoint: string | undefined) {
+/** What every client is made with: the region, and locally the endpoint and credentials. */
+export function common(config: TConfig, endpoint: string | undefined) {
   return {
     region: config.region,
     ...(endpoint ? { endpoint } : {}),
@@ -19,7 +21,7 @@ function common(config: TConfig, endpoint: string | undefined) {
   };
 }
 
-const traced = <T>(config: TConfig, client: T): T =>
+export const traced = <T>(config: TConfig, client: T): T =>
   config.traceClient ? config.traceClient(client) : client;
 
 export function createDocumentClient(config: TConfig): DynamoDBDocumentClient {
@@ -60,8 +62,4 @@ export function createKmsClient(config: TConfig): KMSClient {
 
 export function createSesClient(config: TConfig): SESv2Client {
   return traced(config, new SESv2Client(common(config, config.endpoints.sesv2)));
-}
-
-export function createSnsClient(config: TConfig): SNSClient {
-  return traced(config, new SNSClient(common(config, config.endpoints.sns)));
 }

@@ -1,10 +1,6 @@
-import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { TConfig } from '../../config';
-import { ServiceUnavailableError } from '../../domain/errors';
 import type { TPaymentProvider } from '../../ports/payments';
-import { createSecretsManagerClient } from '../aws/secrets-manager-client';
-import { createStripePaymentProvider } from '../stripe/payment-provider';
-import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-payment-provider';
+import type { TLocalPaymentProvider } from './local-payment-provider';
 
 /**
  * The payment provider of the configuration, made on first use (on AWS its keys are read from
@@ -12,27 +8,39 @@ import { createLocalPaymentProvider, type TLocalPaymentProvider } from './local-
  * Keys that cannot be read, or a secret left empty or incomplete by the operator, make `get()`
  * fail with a ServiceUnavailableError (503, retried by Stripe's webhook deliveries), and the next
  * call reads the secret again, so storing the keys fixes it without a redeploy.
+ *
+ * The provider's code (the `stripe` package, the Secrets Manager client) is imported then too:
+ * only a signer paying and the processor's webhook need it, and public-pages, which answers them,
+ * answers far more signing pages that never pay.
  */
 export interface TPaymentProviderSource {
   get(): Promise<TPaymentProvider>;
   /** Only in the local runtime: the provider with the test checkout page. */
-  local?: TLocalPaymentProvider;
+  local?: () => Promise<TLocalPaymentProvider>;
 }
 
 export function createPaymentProviderSource(config: TConfig): TPaymentProviderSource | undefined {
   const settings = config.payments;
   if (!settings) return undefined;
   if (settings.kind === 'local') {
-    const local = createLocalPaymentProvider({
-      webhookSecret: settings.webhookSecret,
-      baseUrl: () => config.publicBaseUrl ?? '',
-    });
-    return { get: async () => local, local };
+    let local: Promise<TLocalPaymentProvider> | undefined;
+    const made = () =>
+      (local ??= import('./local-payment-provider').then(({ createLocalPaymentProvider }) =>
+        createLocalPaymentProvider({
+          webhookSecret: settings.webhookSecret,
+          baseUrl: () => config.publicBaseUrl ?? '',
+        }),
+      ));
+    return { get: made, local: made };
   }
   let made: Promise<TPaymentProvider> | undefined;
   return {
     get() {
       made ??= (async () => {
+        const [{ readStripeKeys }, { createStripePaymentProvider }] = await Promise.all([
+          import('../stripe/stripe-keys'),
+          import('../stripe/payment-provider'),
+        ]);
         const keys = await readStripeKeys(config, settings.secretId);
         return createStripePaymentProvider({
           apiKey: keys.apiKey,
@@ -46,48 +54,4 @@ export function createPaymentProviderSource(config: TConfig): TPaymentProviderSo
       return made;
     },
   };
-}
-
-const NOT_CONFIGURED =
-  'Payments are not configured by the operator of this service: the Stripe keys secret needs "apiKey" and "webhookSecret".';
-
-/**
- * The Stripe keys from their secret. The stack creates the secret without a value (Secrets
- * Manager then answers ResourceNotFoundException), and an operator may store "", "{}" or only one
- * key: all of them are the same "not configured". Never a message with the secret's contents.
- */
-export async function readStripeKeys(
-  config: TConfig,
-  secretId: string,
-): Promise<{ apiKey: string; webhookSecret: string }> {
-  const client = createSecretsManagerClient(config);
-  let text: string | undefined;
-  try {
-    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
-  } catch (err) {
-    if ((err as Error).name === 'ResourceNotFoundException')
-      throw new ServiceUnavailableError(NOT_CONFIGURED);
-    // The cause (AccessDenied, a KMS or network error) goes to the log with the 503, for the
-    // operator; the caller is told only that the keys could not be read.
-    throw new ServiceUnavailableError('Payments are unavailable right now: their keys could not be read.', {
-      cause: err,
-    });
-  } finally {
-    client.destroy();
-  }
-  let keys: unknown;
-  try {
-    keys = JSON.parse(text ?? '');
-  } catch {
-    throw new ServiceUnavailableError(NOT_CONFIGURED);
-  }
-  const { apiKey, webhookSecret } = (keys ?? {}) as { apiKey?: unknown; webhookSecret?: unknown };
-  if (
-    typeof apiKey !== 'string' ||
-    !apiKey.trim() ||
-    typeof webhookSecret !== 'string' ||
-    !webhookSecret.trim()
-  )
-    throw new ServiceUnavailableError(NOT_CONFIGURED);
-  return { apiKey: apiKey.trim(), webhookSecret: webhookSecret.trim() };
 }

@@ -1,7 +1,10 @@
-import { readSeal } from '../../pdf/read-seal';
 import type { TSealReader } from '../../ports/evidence';
 
-/** Loaded on first check: pkijs, pdf-lib and the verifier stay out of the functions' cold start. */
+/**
+ * Loaded on first use: the seal's parser, and pkijs, pdf-lib and the verifier for a check, stay
+ * out of the functions' cold start (only a verification reads a seal).
+ */
+const parser = () => import('../../pdf/read-seal');
 const verifier = () => import('../../verify/verify-pdf');
 
 /**
@@ -11,7 +14,7 @@ const verifier = () => import('../../verify/verify-pdf');
  */
 export function createSealReader(): TSealReader {
   return {
-    read: async (pdf) => readSeal(pdf),
+    read: async (pdf) => (await parser()).readSeal(pdf),
     check: async (pdf) => {
       const { UnreadablePdfError, verifyPdf } = await verifier();
       try {

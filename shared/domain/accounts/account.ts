@@ -1,5 +1,5 @@
 // Accounts are managed by the operator (infra/admin), never through the public API.
-import type { TImagePageSize } from '../../pdf/image-to-pdf';
+import type { TImagePageSize } from '../../pdf/image-kind';
 import { FEATURE_NAMES, type TFeatureName } from '../../schemas/vocabulary';
 
 export interface TAccount {

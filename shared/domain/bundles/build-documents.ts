@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TFoundTag } from '../../pdf/find-text';
-import { imageKindOf, type TImagePageSize } from '../../pdf/image-to-pdf';
+import { imageKindOf, type TImagePageSize } from '../../pdf/image-kind';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
