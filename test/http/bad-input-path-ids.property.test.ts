@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { ID_FORMATS, isIdKind } from '../../shared/domain/ids';
 import { ALL_METHODS, anyText, PROPERTY_TIMEOUT, pct, runs } from '../helpers/bad-input/arbitraries';
@@ -16,12 +16,14 @@ import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
-const { check } = badInputSender(() => ({ runtime, call, fixtureId: '', ghostId: '' }));
+const { settled, check } = badInputSender(() => ({ runtime, call, fixtureId: '', ghostId: '' }));
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   call = apiClient(runtime);
 });
+// A run the time limit cut short finishes in its own test, not in the next one.
+afterEach(() => settled());
 afterAll(() => runtime?.stop());
 
 /** A route path as its function declares it: `/webhooks/events/{id:uuid}/redeliver`. */

@@ -5,7 +5,7 @@
 // This file covers persons and rate_limit; the helpers in ../helpers/bad-input serve any group.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import {
   ALL_METHODS,
@@ -36,7 +36,12 @@ let call: ReturnType<typeof apiClient>;
 let fixtureId: string;
 /** A well-formed UUID that names no person. */
 const ghostId = randomUUID();
-const { send, check, expectApiAnswer } = badInputSender(() => ({ runtime, call, fixtureId, ghostId }));
+const { settled, send, check, expectApiAnswer } = badInputSender(() => ({
+  runtime,
+  call,
+  fixtureId,
+  ghostId,
+}));
 
 const { endpointArb, writeRouteArb, oddPathArb, queryArb } = pathArbitraries(PERSONS);
 const { jsonBodyArb, deepJsonArb, deepJsonText, invalidUtf8Arb, formBodyArb, anyBodyArb } =
@@ -55,6 +60,8 @@ beforeAll(async () => {
   fixtureId = created.body.id;
 });
 
+// A run the time limit cut short finishes in its own test, not in the next one.
+afterEach(() => settled());
 afterAll(async () => {
   await runtime?.stop();
 });

@@ -70,6 +70,14 @@ export interface TSender {
   expectApiAnswer(r: TBadRequest, a: TAnswer): void;
   /** send, then expectApiAnswer. */
   check(r: TBadRequest): Promise<TAnswer>;
+  /**
+   * Once every request sent so far has its answer. fast-check's interruptAfterTimeLimit races a
+   * run against the clock and moves on without it, so a run cut short may still be in flight when
+   * its property ends: a create it sent can land after the bundles were counted, or in the next test.
+   */
+  settled(): Promise<void>;
+  /** Counts `p` among the requests settled() waits for (a caller's own step after a check). */
+  track<T>(p: Promise<T>): Promise<T>;
 }
 
 export const short = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
@@ -179,5 +187,28 @@ export function badInputSender(target: () => TSendTarget): TSender {
     return a;
   }
 
-  return { resolvePath, sendRaw, send, expectApiAnswer, check };
+  const inFlight = new Set<Promise<unknown>>();
+  function track<T>(p: Promise<T>): Promise<T> {
+    inFlight.add(p);
+    const forget = () => inFlight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+  const tracked =
+    <A extends unknown[]>(fn: (...args: A) => Promise<TAnswer>) =>
+    (...args: A): Promise<TAnswer> =>
+      track(fn(...args));
+  async function settled(): Promise<void> {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  }
+
+  return {
+    resolvePath,
+    sendRaw: tracked(sendRaw),
+    send: tracked(send),
+    expectApiAnswer,
+    check: tracked(check),
+    settled,
+    track,
+  };
 }
