@@ -419,6 +419,13 @@ describe('a bundle in German', () => {
     }
   });
 
+  it('gives the final document’s seal reason in German, and its seal holds', () => {
+    expect(finalPdf.toString('latin1')).toContain(
+      `/Reason ${PDFHexString.fromText(words('de').audit.sealReason!).toString()}`,
+    );
+    expect(pdfsig(finalPdf)).toContain('Signature is Valid.');
+  });
+
   it('gives each certificate’s seal reason and properties in German', async () => {
     const de = words('de');
     expect(certificates.size).toBe(2);

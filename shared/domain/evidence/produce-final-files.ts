@@ -105,11 +105,12 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       chainHead: chain.head,
       issuedAt,
     });
+    const audit = auditPage(b, doc, entries, chain.head);
     const rendered = await deps.pdf.renderFinal(
       {
         original,
         fields: await valuesToStamp(marks, doc, records, b.packets),
-        audit: auditPage(b, doc, entries, chain.head),
+        audit,
         isTest: b.isTest,
         interim: false,
         attachment: {
@@ -124,7 +125,10 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       b.accountId,
     );
     const sealed = await deps.pdf.seal(rendered, {
-      reason: b.isTest ? 'Final document (test bundle, not legally binding)' : 'Final document',
+      // What a reader's signature panel says the seal is for: in the audit page's language.
+      reason: evidenceWords(audit.language).t(
+        b.isTest ? 'evidence.audit.sealReasonTest' : 'evidence.audit.sealReason',
+      ),
       name: `${b.label} · ${doc.name}`,
       accountId: b.accountId,
     });
