@@ -121,6 +121,80 @@ const ZIncludeQuery = z.object({
     .meta({ description: 'A comma-separated list of data, events and files, each at most once.' }),
 });
 
+/** The six things an API does with a resource, in the order the description lists them. */
+type TVerb = 'list' | 'create' | 'retrieve' | 'replace' | 'update' | 'delete';
+
+/**
+ * The routes of a resource kept in a collection: list, create, retrieve, replace (when it has a
+ * `write` body and `replace`), change and delete, named `<verb><Name>` and summarized "List
+ * persons", "Create a person"... unless `summaries` words one otherwise; `extra` routes follow
+ * the create, as their paths sit beside the collection's.
+ */
+function resource(r: {
+  path: string;
+  idKind: string;
+  tag: string;
+  /** For operation ids: Person, Persons. */
+  name: [one: string, many: string];
+  /** For summaries: a person, persons. */
+  words: [one: string, many: string];
+  schema: z.ZodType;
+  filters?: z.ZodObject;
+  write: TRequestBody;
+  patch: TRequestBody;
+  replace?: boolean;
+  /** 409 on delete (the resource may still be in use). */
+  deleteConflict?: boolean;
+  summaries?: Partial<Record<TVerb, string>>;
+  extra?: TOperation[];
+}): TOperation[] {
+  const item = `${r.path}/{id:${r.idKind}}`;
+  const [one, many] = r.words;
+  const said = (verb: TVerb, text: string) => r.summaries?.[verb] ?? text;
+  const op = (verb: TVerb, route: string, rest: Omit<TOperation, 'route' | 'operationId' | 'tag'>) => ({
+    route,
+    operationId: `${verb}${verb === 'list' ? r.name[1] : r.name[0]}`,
+    tag: r.tag,
+    ...rest,
+  });
+  return [
+    op('list', `GET ${r.path}`, {
+      summary: said('list', `List ${many}`),
+      list: r.filters ? { filters: r.filters } : {},
+      response: { status: 200, schema: r.schema, array: true },
+    }),
+    op('create', `POST ${r.path}`, {
+      summary: said('create', `Create ${one}`),
+      body: r.write,
+      response: { status: 201, schema: r.schema },
+    }),
+    ...(r.extra ?? []),
+    op('retrieve', `GET ${item}`, {
+      summary: said('retrieve', `Retrieve ${one}`),
+      response: { status: 200, schema: r.schema },
+    }),
+    ...(r.replace
+      ? [
+          op('replace', `PUT ${item}`, {
+            summary: said('replace', `Replace ${one}`),
+            body: r.write,
+            response: { status: 200, schema: r.schema },
+          }),
+        ]
+      : []),
+    op('update', `PATCH ${item}`, {
+      summary: said('update', `Change ${one}`),
+      body: r.patch,
+      response: { status: 200, schema: r.schema },
+    }),
+    op('delete', `DELETE ${item}`, {
+      summary: said('delete', `Delete ${one}`),
+      response: { status: 204 },
+      ...(r.deleteConflict ? { conflict: true } : {}),
+    }),
+  ];
+}
+
 const bundles: TOperation[] = [
   {
     route: 'GET /bundles',
@@ -325,156 +399,63 @@ const packets: TOperation[] = [
   },
 ];
 
-const persons: TOperation[] = [
-  {
-    route: 'GET /persons',
-    operationId: 'listPersons',
-    tag: 'Persons',
-    summary: 'List persons',
-    list: { filters: ZPersonFilterSchema },
-    response: { status: 200, schema: ZPersonResponseSchema, array: true },
-  },
-  {
-    route: 'POST /persons',
-    operationId: 'createPerson',
-    tag: 'Persons',
-    summary: 'Create a person',
-    body: { name: 'PersonWrite', schema: ZPersonWriteSchema },
-    response: { status: 201, schema: ZPersonResponseSchema },
-  },
-  {
-    route: 'GET /persons/{id:uuid}',
-    operationId: 'retrievePerson',
-    tag: 'Persons',
-    summary: 'Retrieve a person',
-    response: { status: 200, schema: ZPersonResponseSchema },
-  },
-  {
-    route: 'PUT /persons/{id:uuid}',
-    operationId: 'replacePerson',
-    tag: 'Persons',
-    summary: 'Replace a person',
-    body: { name: 'PersonWrite', schema: ZPersonWriteSchema },
-    response: { status: 200, schema: ZPersonResponseSchema },
-  },
-  {
-    route: 'PATCH /persons/{id:uuid}',
-    operationId: 'updatePerson',
-    tag: 'Persons',
-    summary: 'Change a person',
-    body: { name: 'PersonPatch', schema: ZPersonPatchSchema },
-    response: { status: 200, schema: ZPersonResponseSchema },
-  },
-  {
-    route: 'DELETE /persons/{id:uuid}',
-    operationId: 'deletePerson',
-    tag: 'Persons',
-    summary: 'Delete a person',
-    response: { status: 204 },
-    conflict: true,
-  },
-];
+const persons = resource({
+  path: '/persons',
+  idKind: 'uuid',
+  tag: 'Persons',
+  name: ['Person', 'Persons'],
+  words: ['a person', 'persons'],
+  schema: ZPersonResponseSchema,
+  filters: ZPersonFilterSchema,
+  write: { name: 'PersonWrite', schema: ZPersonWriteSchema },
+  patch: { name: 'PersonPatch', schema: ZPersonPatchSchema },
+  replace: true,
+  deleteConflict: true,
+});
 
-const templates: TOperation[] = [
-  {
-    route: 'GET /templates',
-    operationId: 'listDocumentTemplates',
-    tag: 'Document templates',
-    summary: 'List document templates',
-    list: {},
-    response: { status: 200, schema: ZDocTemplateResponseSchema, array: true },
+const templates = resource({
+  path: '/templates',
+  idKind: 'uuid',
+  tag: 'Document templates',
+  name: ['DocumentTemplate', 'DocumentTemplates'],
+  words: ['a document template', 'document templates'],
+  schema: ZDocTemplateResponseSchema,
+  write: {
+    name: 'DocumentTemplateCreate',
+    schema: ZDocTemplateCreateSchema,
+    accept: ['json', 'multipart'],
+    jsonPart: 'template_request',
   },
-  {
-    route: 'POST /templates',
-    operationId: 'createDocumentTemplate',
-    tag: 'Document templates',
-    summary: 'Create a document template (JSON, or multipart with the file)',
-    body: {
-      name: 'DocumentTemplateCreate',
-      schema: ZDocTemplateCreateSchema,
-      accept: ['json', 'multipart'],
-      jsonPart: 'template_request',
+  patch: { name: 'DocumentTemplatePatch', schema: ZDocTemplatePatchSchema },
+  deleteConflict: true,
+  summaries: { create: 'Create a document template (JSON, or multipart with the file)' },
+  extra: [
+    {
+      route: 'POST /templates/preparation_session',
+      operationId: 'createPreparationSession',
+      tag: 'Document templates',
+      summary: 'An embedded template preparation session',
+      body: {
+        name: 'PreparationSessionCreate',
+        schema: ZPrepSessionCreateSchema,
+        accept: ['json', 'multipart'],
+        jsonPart: 'template_request',
+      },
+      response: { status: 201, schema: ZPrepSessionCreatedSchema },
     },
-    response: { status: 201, schema: ZDocTemplateResponseSchema },
-  },
-  {
-    route: 'POST /templates/preparation_session',
-    operationId: 'createPreparationSession',
-    tag: 'Document templates',
-    summary: 'An embedded template preparation session',
-    body: {
-      name: 'PreparationSessionCreate',
-      schema: ZPrepSessionCreateSchema,
-      accept: ['json', 'multipart'],
-      jsonPart: 'template_request',
-    },
-    response: { status: 201, schema: ZPrepSessionCreatedSchema },
-  },
-  {
-    route: 'GET /templates/{id:uuid}',
-    operationId: 'retrieveDocumentTemplate',
-    tag: 'Document templates',
-    summary: 'Retrieve a document template',
-    response: { status: 200, schema: ZDocTemplateResponseSchema },
-  },
-  {
-    route: 'PATCH /templates/{id:uuid}',
-    operationId: 'updateDocumentTemplate',
-    tag: 'Document templates',
-    summary: 'Change a document template',
-    body: { name: 'DocumentTemplatePatch', schema: ZDocTemplatePatchSchema },
-    response: { status: 200, schema: ZDocTemplateResponseSchema },
-  },
-  {
-    route: 'DELETE /templates/{id:uuid}',
-    operationId: 'deleteDocumentTemplate',
-    tag: 'Document templates',
-    summary: 'Delete a document template',
-    response: { status: 204 },
-    conflict: true,
-  },
-];
+  ],
+});
 
-const envelopeTemplates: TOperation[] = [
-  {
-    route: 'GET /envelope-templates',
-    operationId: 'listEnvelopeTemplates',
-    tag: 'Envelope templates',
-    summary: 'List envelope templates',
-    list: {},
-    response: { status: 200, schema: ZEnvelopeTemplateResponseSchema, array: true },
-  },
-  {
-    route: 'POST /envelope-templates',
-    operationId: 'createEnvelopeTemplate',
-    tag: 'Envelope templates',
-    summary: 'Create an envelope template',
-    body: { name: 'EnvelopeTemplateWrite', schema: ZEnvelopeTemplateWriteSchema },
-    response: { status: 201, schema: ZEnvelopeTemplateResponseSchema },
-  },
-  {
-    route: 'GET /envelope-templates/{id:envelope-template}',
-    operationId: 'retrieveEnvelopeTemplate',
-    tag: 'Envelope templates',
-    summary: 'Retrieve an envelope template',
-    response: { status: 200, schema: ZEnvelopeTemplateResponseSchema },
-  },
-  {
-    route: 'PATCH /envelope-templates/{id:envelope-template}',
-    operationId: 'updateEnvelopeTemplate',
-    tag: 'Envelope templates',
-    summary: 'Change an envelope template',
-    body: { name: 'EnvelopeTemplatePatch', schema: ZEnvelopeTemplatePatchSchema },
-    response: { status: 200, schema: ZEnvelopeTemplateResponseSchema },
-  },
-  {
-    route: 'DELETE /envelope-templates/{id:envelope-template}',
-    operationId: 'deleteEnvelopeTemplate',
-    tag: 'Envelope templates',
-    summary: 'Delete an envelope template',
-    response: { status: 204 },
-  },
-];
+const envelopeTemplates = resource({
+  path: '/envelope-templates',
+  idKind: 'envelope-template',
+  tag: 'Envelope templates',
+  name: ['EnvelopeTemplate', 'EnvelopeTemplates'],
+  words: ['an envelope template', 'envelope templates'],
+  schema: ZEnvelopeTemplateResponseSchema,
+  write: { name: 'EnvelopeTemplateWrite', schema: ZEnvelopeTemplateWriteSchema },
+  patch: { name: 'EnvelopeTemplatePatch', schema: ZEnvelopeTemplatePatchSchema },
+});
 
 const webhooks: TOperation[] = [
   {
@@ -536,98 +517,31 @@ const webhooks: TOperation[] = [
     summary: 'Retrieve a delivery attempt',
     response: { status: 200, schema: ZWebhookDeliveryResponseSchema },
   },
-  {
-    route: 'GET /webhooks/headers',
-    operationId: 'listWebhookHeaders',
+  ...resource({
+    path: '/webhooks/headers',
+    idKind: 'uuid',
     tag: 'Webhooks',
-    summary: "List webhooks' extra headers",
-    list: { filters: ZWebhookHeaderListQuerySchema },
-    response: { status: 200, schema: ZWebhookHeaderResponseSchema, array: true },
-  },
-  {
-    route: 'POST /webhooks/headers',
-    operationId: 'createWebhookHeader',
+    name: ['WebhookHeader', 'WebhookHeaders'],
+    words: ['an extra header', "webhooks' extra headers"],
+    schema: ZWebhookHeaderResponseSchema,
+    filters: ZWebhookHeaderListQuerySchema,
+    write: { name: 'WebhookHeaderWrite', schema: ZWebhookHeaderWriteSchema },
+    patch: { name: 'WebhookHeaderPatch', schema: ZWebhookHeaderPatchSchema },
+    replace: true,
+    summaries: { create: 'Add an extra header to a webhook', delete: 'Remove an extra header' },
+  }),
+  ...resource({
+    path: '/webhooks',
+    idKind: 'uuid',
     tag: 'Webhooks',
-    summary: 'Add an extra header to a webhook',
-    body: { name: 'WebhookHeaderWrite', schema: ZWebhookHeaderWriteSchema },
-    response: { status: 201, schema: ZWebhookHeaderResponseSchema },
-  },
-  {
-    route: 'GET /webhooks/headers/{id:uuid}',
-    operationId: 'retrieveWebhookHeader',
-    tag: 'Webhooks',
-    summary: 'Retrieve an extra header',
-    response: { status: 200, schema: ZWebhookHeaderResponseSchema },
-  },
-  {
-    route: 'PUT /webhooks/headers/{id:uuid}',
-    operationId: 'replaceWebhookHeader',
-    tag: 'Webhooks',
-    summary: 'Replace an extra header',
-    body: { name: 'WebhookHeaderWrite', schema: ZWebhookHeaderWriteSchema },
-    response: { status: 200, schema: ZWebhookHeaderResponseSchema },
-  },
-  {
-    route: 'PATCH /webhooks/headers/{id:uuid}',
-    operationId: 'updateWebhookHeader',
-    tag: 'Webhooks',
-    summary: 'Change an extra header',
-    body: { name: 'WebhookHeaderPatch', schema: ZWebhookHeaderPatchSchema },
-    response: { status: 200, schema: ZWebhookHeaderResponseSchema },
-  },
-  {
-    route: 'DELETE /webhooks/headers/{id:uuid}',
-    operationId: 'deleteWebhookHeader',
-    tag: 'Webhooks',
-    summary: 'Remove an extra header',
-    response: { status: 204 },
-  },
-  {
-    route: 'GET /webhooks',
-    operationId: 'listWebhooks',
-    tag: 'Webhooks',
-    summary: 'List webhooks',
-    list: { filters: ZWebhookListQuerySchema },
-    response: { status: 200, schema: ZWebhookResponseSchema, array: true },
-  },
-  {
-    route: 'POST /webhooks',
-    operationId: 'createWebhook',
-    tag: 'Webhooks',
-    summary: 'Create a webhook',
-    body: { name: 'WebhookWrite', schema: ZWebhookWriteSchema },
-    response: { status: 201, schema: ZWebhookResponseSchema },
-  },
-  {
-    route: 'GET /webhooks/{id:uuid}',
-    operationId: 'retrieveWebhook',
-    tag: 'Webhooks',
-    summary: 'Retrieve a webhook',
-    response: { status: 200, schema: ZWebhookResponseSchema },
-  },
-  {
-    route: 'PUT /webhooks/{id:uuid}',
-    operationId: 'replaceWebhook',
-    tag: 'Webhooks',
-    summary: 'Replace a webhook',
-    body: { name: 'WebhookWrite', schema: ZWebhookWriteSchema },
-    response: { status: 200, schema: ZWebhookResponseSchema },
-  },
-  {
-    route: 'PATCH /webhooks/{id:uuid}',
-    operationId: 'updateWebhook',
-    tag: 'Webhooks',
-    summary: 'Change a webhook',
-    body: { name: 'WebhookPatch', schema: ZWebhookPatchSchema },
-    response: { status: 200, schema: ZWebhookResponseSchema },
-  },
-  {
-    route: 'DELETE /webhooks/{id:uuid}',
-    operationId: 'deleteWebhook',
-    tag: 'Webhooks',
-    summary: 'Delete a webhook',
-    response: { status: 204 },
-  },
+    name: ['Webhook', 'Webhooks'],
+    words: ['a webhook', 'webhooks'],
+    schema: ZWebhookResponseSchema,
+    filters: ZWebhookListQuerySchema,
+    write: { name: 'WebhookWrite', schema: ZWebhookWriteSchema },
+    patch: { name: 'WebhookPatch', schema: ZWebhookPatchSchema },
+    replace: true,
+  }),
 ];
 
 const account: TOperation[] = [
