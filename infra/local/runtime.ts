@@ -354,6 +354,12 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       });
     const demo = await demoAccount(db, config.tableName, dataDir, !memory);
 
+    // The workers stop together: each waits out its last long poll (up to a second) so that what
+    // the poll still gets is released, and one after another those waits added up to seconds.
+    const consumers: TQueueConsumer[] = [];
+    stops.push(async () => {
+      await Promise.all(consumers.map((w) => w.stop()));
+    });
     /** A queue's worker, polling from now on and stopped with the runtime. */
     const consume = (
       queueUrl: string | undefined,
@@ -370,7 +376,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         ...tuning,
       });
       worker.start();
-      stops.push(() => worker.stop());
+      consumers.push(worker);
       return worker;
     };
     /** A schedule: `run` every `intervalMs`, failures logged, cleared with the runtime. */
