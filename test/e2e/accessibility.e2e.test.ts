@@ -350,40 +350,14 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
   }, 120_000);
 
   it('the portal form (empty, refused) and a portal link not in use', async () => {
-    const template = await suite.call('POST', '/templates/', {
-      json: {
-        name: 'Waiver',
-        file_b64: suite.pdfB64,
-        roles: [{ key: 'visitor', label: 'Visitor' }],
-        fields: [
-          {
-            key: 'sig',
-            kind: 'sig',
-            required: true,
-            page: 1,
-            x: 11,
-            y: 62,
-            w: 32,
-            h: 7,
-            editor_roles: ['visitor'],
-          },
-        ],
-      },
+    const envelope = await suite.portalWaiver({
+      name: 'Climbing gym waiver',
+      description: 'Sign before your first climb.',
+      field: { required: true, page: 1, x: 11, y: 62, w: 32, h: 7 },
+      visitor: { label: 'Visitor' },
     });
-    expect(template.status, template.text).toBe(201);
-    const envelope = await suite.call('POST', '/envelope-templates/', {
-      json: {
-        name: 'Climbing gym waiver',
-        description: 'Sign before your first climb.',
-        is_portal: true,
-        allow_direct_signing: true,
-        documents: [{ key: 'waiver', template_id: template.body.id }],
-        signers: [{ key: 'visitor', label: 'Visitor' }],
-      },
-    });
-    expect(envelope.status, envelope.text).toBe(201);
     const { page, context } = await signerPage(suite.browser);
-    await page.goto(envelope.body.smart_link_url);
+    await page.goto(envelope.smart_link_url);
     await page.getByRole('heading', { name: 'Climbing gym waiver' }).waitFor();
     await expectAccessible(page, 'the portal form');
     await page.getByLabel('Your full name').fill('Pat Climber');
@@ -392,8 +366,8 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await page.getByText('Enter a valid email address.').waitFor();
     await expectAccessible(page, 'the portal form refused');
 
-    expect((await suite.call('DELETE', `/envelope-templates/${envelope.body.id}`)).status).toBe(204);
-    await page.goto(envelope.body.smart_link_url);
+    expect((await suite.call('DELETE', `/envelope-templates/${envelope.id}`)).status).toBe(204);
+    await page.goto(envelope.smart_link_url);
     await page.getByRole('heading', { name: 'This link is not in use' }).waitFor();
     await expectAccessible(page, 'a portal link not in use');
     await context.close();

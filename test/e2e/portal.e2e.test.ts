@@ -21,41 +21,14 @@ const suite = browserSuite({
 let smartLink: string;
 
 beforeAll(async () => {
-  const doc = await suite.call('POST', '/templates/', {
-    json: {
-      name: 'Waiver',
-      file_b64: suite.pdfB64,
-      roles: [{ key: 'visitor', label: 'Visitor' }],
-      fields: [
-        {
-          key: 'sig',
-          kind: 'sig',
-          label: 'Visitor signature',
-          required: true,
-          page: 1,
-          x: 11.5,
-          y: 62,
-          w: 32,
-          h: 7,
-          editor_roles: ['visitor'],
-        },
-      ],
-    },
+  const envelope = await suite.portalWaiver({
+    name: 'Climbing gym waiver',
+    description: 'Sign before your first climb.',
+    label: 'Gym waiver',
+    field: { label: 'Visitor signature', required: true, page: 1, x: 11.5, y: 62, w: 32, h: 7 },
+    visitor: { label: 'Visitor' },
   });
-  expect(doc.status, doc.text).toBe(201);
-  const envelope = await suite.call('POST', '/envelope-templates/', {
-    json: {
-      name: 'Climbing gym waiver',
-      description: 'Sign before your first climb.',
-      is_portal: true,
-      allow_direct_signing: true,
-      documents: [{ key: 'waiver', template_id: doc.body.id }],
-      signers: [{ key: 'visitor', label: 'Visitor' }],
-      label: 'Gym waiver',
-    },
-  });
-  expect(envelope.status, envelope.text).toBe(201);
-  smartLink = envelope.body.smart_link_url;
+  smartLink = envelope.smart_link_url;
 });
 
 describe.runIf(runBrowser)('a portal smart link in a real browser', () => {

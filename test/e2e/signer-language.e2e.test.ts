@@ -145,34 +145,17 @@ describe.runIf(runBrowser)('the portal page in the visitor’s language', () => 
   it(
     'Japanese from the browser, every word of the form in Japanese, no accessibility violation; Hebrew from the menu, mirrored',
     async () => {
-      const doc = await suite.call('POST', '/templates/', {
-        json: {
-          name: 'Waiver',
-          file_b64: suite.pdfB64,
-          roles: [{ key: 'visitor', label: 'Visitor' }],
-          fields: [
-            { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['visitor'] },
-          ],
-        },
+      const envelope = await suite.portalWaiver({
+        name: 'ジム利用同意書',
+        field: { page: 1, x: 10, y: 70, w: 30, h: 5 },
       });
-      expect(doc.status, doc.text).toBe(201);
-      const envelope = await suite.call('POST', '/envelope-templates/', {
-        json: {
-          name: 'ジム利用同意書',
-          is_portal: true,
-          allow_direct_signing: true,
-          documents: [{ key: 'waiver', template_id: doc.body.id }],
-          signers: [{ key: 'visitor' }],
-        },
-      });
-      expect(envelope.status, envelope.text).toBe(201);
       const context = await suite.browser.newContext({
         viewport: { width: 1024, height: 760 },
         locale: 'ja-JP',
       });
       const page = await context.newPage();
       const problems = watchProblems(page, { responses: true });
-      await page.goto(envelope.body.smart_link_url);
+      await page.goto(envelope.smart_link_url);
       await page.getByLabel('氏名').fill('佐藤 健二');
       await page.getByLabel('メールアドレス').fill('kenji@example.com');
       await page.getByRole('button', { name: '署名に進む' }).waitFor();

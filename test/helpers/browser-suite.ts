@@ -26,6 +26,17 @@ export interface TSentBundle {
   packets: { id: string; status: string }[];
 }
 
+/** A portal link's envelope template: one document, the file's PDF, for one visitor to sign at once. */
+export interface TPortalWaiver {
+  /** The envelope template's name. */
+  name: string;
+  /** The visitor's signature field: where it sits, and what else it says. */
+  field: Record<string, unknown>;
+  /** The visitor's signer entry, beyond its key. */
+  visitor?: Record<string, unknown>;
+  [envelopeTemplateField: string]: unknown;
+}
+
 export interface TBrowserSuite {
   runtime: TRuntime;
   call: ReturnType<typeof apiClient>;
@@ -39,6 +50,8 @@ export interface TBrowserSuite {
   sentBundle(bundle: TOneDocumentBundle): Promise<TSentBundle>;
   /** A packet's embedded signing URL, expecting it made (201). */
   embedUrl(packetId: string): Promise<string>;
+  /** Makes the document template and the portal envelope template, expecting each made (201). */
+  portalWaiver(waiver: TPortalWaiver): Promise<{ id: string; smart_link_url: string }>;
 }
 
 /**
@@ -67,6 +80,29 @@ export function browserSuite(opts: { pdf?: TPageSpec[]; browserArgs?: string[] }
       ),
     embedUrl: async (packetId) =>
       created(await suite.call('POST', `/packets/${packetId}/embed_url/`)).url as string,
+    portalWaiver: async ({ field, visitor = {}, ...envelope }) => {
+      const template = created(
+        await suite.call('POST', '/templates/', {
+          json: {
+            name: 'Waiver',
+            file_b64: suite.pdfB64,
+            roles: [{ key: 'visitor', label: 'Visitor' }],
+            fields: [{ key: 'sig', kind: 'sig', ...field, editor_roles: ['visitor'] }],
+          },
+        }),
+      );
+      return created(
+        await suite.call('POST', '/envelope-templates/', {
+          json: {
+            ...envelope,
+            is_portal: true,
+            allow_direct_signing: true,
+            documents: [{ key: 'waiver', template_id: template.id }],
+            signers: [{ key: 'visitor', ...visitor }],
+          },
+        }),
+      );
+    },
   };
   beforeAll(async () => {
     suite.runtime = await startTestRuntime();
