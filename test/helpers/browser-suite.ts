@@ -1,7 +1,8 @@
 // The set-up every browser test file of the public pages shares: a local runtime with an API
-// client and its outbox, the one PDF the file's bundles carry, and headless Chromium where there is one, started
-// before the file's tests and stopped after them. What differs from file to file (the PDF's pages,
-// Chromium's flags, what a bundle holds) is passed in.
+// client and its outbox, the one PDF the file's bundles carry, and headless Chromium where there
+// is one, started before the file's tests and stopped after them; and the bundles and portal links
+// those files send. What differs from file to file (the PDF's pages, Chromium's flags, what a
+// bundle holds) is passed in.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
@@ -66,12 +67,8 @@ export function browserSuite(opts: { pdf?: TPageSpec[]; browserArgs?: string[] }
     expect(res.status, res.text).toBe(201);
     return res.body;
   };
-  const suite: TBrowserSuite = {
-    runtime: undefined as unknown as TRuntime,
-    call: undefined as unknown as TBrowserSuite['call'],
-    inbox: undefined as unknown as TBrowserSuite['inbox'],
-    browser: undefined as unknown as Browser,
-    pdfB64: '',
+  // The runtime, its client and outbox, the PDF and the browser are filled in by beforeAll.
+  const suite = {
     sentBundle: async ({ document, fields, ...bundle }) =>
       created(
         await suite.call('POST', '/bundles/', {
@@ -103,7 +100,7 @@ export function browserSuite(opts: { pdf?: TPageSpec[]; browserArgs?: string[] }
         }),
       );
     },
-  };
+  } as TBrowserSuite;
   beforeAll(async () => {
     suite.runtime = await startTestRuntime();
     suite.call = apiClient(suite.runtime);
