@@ -6,51 +6,28 @@
 // nothing (the check is first shown to find what a broken page has). Then a whole bundle is signed
 // with the keyboard alone, names and live regions are read as a screen reader would hear them,
 // and a light brand colour is shown adjusted to stay readable. Screenshots go to test-artifacts/.
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { brandPalette, contrastRatio } from '../../functions/public-pages/brand-palette';
-import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { axeViolations, describeViolations, expectAccessible } from '../helpers/axe';
-import { ARTIFACTS, launchBrowser, runBrowser } from '../helpers/browser';
-import { aPdf } from '../helpers/pdfs';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
-import { signerInbox, signerPage } from '../helpers/signing-pages';
+import { runBrowser, shot } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
+import { signerPage } from '../helpers/signing-pages';
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let inbox: ReturnType<typeof signerInbox>;
-let browser: Browser;
-let pdfB64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  inbox = signerInbox(runtime);
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Equipment loan agreement', x: 72, y: 720, size: 20 },
-            { value: 'Borrower name:', x: 72, y: 672, size: 11 },
-            { value: 'Signature:', x: 72, y: 265, size: 11 },
-          ],
-        },
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Equipment loan agreement', x: 72, y: 720, size: 20 },
+        { value: 'Borrower name:', x: 72, y: 672, size: 11 },
+        { value: 'Signature:', x: 72, y: 265, size: 11 },
       ],
-    }),
-  ).toString('base64');
-  if (runBrowser) {
-    browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
+    },
+  ],
+  browserArgs: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
 });
 
 /** The smallest PNG: one pixel. */
@@ -99,11 +76,8 @@ async function aSentBundle(
   fields: TField[],
   extra: Record<string, unknown> = {},
 ) {
-  const res = await call('POST', '/bundles/', {
-    json: { label, packets: [packet], documents: [{ key: 'doc', file_b64: pdfB64, fields }], ...extra },
-  });
-  expect(res.status, res.text).toBe(201);
-  return { id: res.body.id as string, packetId: res.body.packets[0].id as string };
+  const sent = await suite.sentBundle({ label, packets: [packet], document: 'doc', fields, ...extra });
+  return { id: sent.id, packetId: sent.packets[0]!.id };
 }
 
 const aSignature = (editor: string): TField[] => [
@@ -123,8 +97,8 @@ const aSignature = (editor: string): TField[] => [
 
 /** Opens the signing page from the emailed link and waits for the documents. */
 async function openDocuments(email: string, label: string) {
-  const signer = await signerPage(browser);
-  await signer.page.goto(await inbox.emailedLink(email));
+  const signer = await signerPage(suite.browser);
+  await signer.page.goto(await suite.inbox.emailedLink(email));
   await signer.page.getByRole('heading', { name: label }).waitFor();
   await signer.page.locator('.page.rendered').first().waitFor();
   return signer;
@@ -143,11 +117,9 @@ async function drawOnPad(page: Page) {
   await page.mouse.up();
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
-
 describe.runIf(runBrowser)('the axe check itself', () => {
   it('finds and names violations on a page that has them', async () => {
-    const { page, context } = await signerPage(browser);
+    const { page, context } = await signerPage(suite.browser);
     await page.setContent(
       '<!doctype html><html lang="en"><title>Broken</title><main><button id="mute"></button>' +
         '<p style="color:#aaa;background:#fff">Pale words</p></main></html>',
@@ -175,14 +147,14 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
       },
       everyKind('ann'),
     );
-    const { page, context, problems } = await signerPage(browser);
-    await page.goto(await inbox.emailedLink('ann.a11y@example.com'));
+    const { page, context, problems } = await signerPage(suite.browser);
+    await page.goto(await suite.inbox.emailedLink('ann.a11y@example.com'));
     await page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
     await expectAccessible(page, 'the SMS step, before sending');
 
-    const seen = await inbox.seen();
+    const seen = await suite.inbox.seen();
     await page.getByRole('button', { name: 'Text me a code' }).click();
-    const code = await inbox.textedCode('7171', seen);
+    const code = await suite.inbox.textedCode('7171', seen);
     await page.getByLabel('The 6-digit code').fill('12');
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Enter the 6 digits').waitFor();
@@ -279,8 +251,8 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
       { key: 'hal', name: 'Hal Ives', email: 'hal.a11y@example.com', auth_selfie: true, auth_id: true },
       aSignature('hal'),
     );
-    const { page, context, problems } = await signerPage(browser);
-    await page.goto(await inbox.emailedLink('hal.a11y@example.com'));
+    const { page, context, problems } = await signerPage(suite.browser);
+    await page.goto(await suite.inbox.emailedLink('hal.a11y@example.com'));
     await page.getByRole('heading', { name: 'A photo of you' }).waitFor();
     await expectAccessible(page, 'the selfie step');
     await page.getByRole('button', { name: 'Use my camera' }).click();
@@ -315,14 +287,14 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
       { key: 'di', name: 'Di Eve', email: 'di.a11y@example.com' },
       aSignature('di'),
     );
-    const link = await inbox.emailedLink('di.a11y@example.com');
-    const bundles = createBundleStore(runtime.db, runtime.config.tableName);
-    const stored = (await bundles.get(runtime.demo.accountId, late.id))!;
+    const link = await suite.inbox.emailedLink('di.a11y@example.com');
+    const bundles = createBundleStore(suite.runtime.db, suite.runtime.config.tableName);
+    const stored = (await bundles.get(suite.runtime.demo.accountId, late.id))!;
     await bundles.save(
       { ...stored, expires: new Date(Date.now() - 60_000).toISOString(), version: stored.version + 1 },
       stored,
     );
-    const di = await signerPage(browser);
+    const di = await signerPage(suite.browser);
     await di.page.goto(link);
     await di.page.getByRole('heading', { name: 'This signing request has expired' }).waitFor();
     await expectAccessible(di.page, 'expired');
@@ -332,23 +304,26 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
       { key: 'ed', name: 'Ed Fay', email: 'ed.a11y@example.com' },
       aSignature('ed'),
     );
-    const cancelledLink = await inbox.emailedLink('ed.a11y@example.com');
-    expect((await call('PUT', `/bundles/${gone.id}/cancel/`)).status).toBe(200);
+    const cancelledLink = await suite.inbox.emailedLink('ed.a11y@example.com');
+    expect((await suite.call('PUT', `/bundles/${gone.id}/cancel/`)).status).toBe(200);
     await di.page.goto(cancelledLink);
     await di.page.getByRole('heading', { name: 'This signing request was cancelled' }).waitFor();
     await expectAccessible(di.page, 'cancelled');
 
-    await di.page.goto(`${runtime.baseUrl}/sign/${'x'.repeat(43)}`);
+    await di.page.goto(`${suite.runtime.baseUrl}/sign/${'x'.repeat(43)}`);
     await di.page.getByRole('heading', { name: 'This link does not work' }).waitFor();
     await expectAccessible(di.page, 'a signing link that does not work');
     await di.context.close();
   }, 120_000);
 
   it('the payment step and the test checkout', async () => {
-    await createAccountStore(runtime.db, runtime.config.tableName).setPayout(runtime.demo.accountId, {
-      connectedAccountId: 'acct_1A11yPayee',
-      currency: 'usd',
-    });
+    await createAccountStore(suite.runtime.db, suite.runtime.config.tableName).setPayout(
+      suite.runtime.demo.accountId,
+      {
+        connectedAccountId: 'acct_1A11yPayee',
+        currency: 'usd',
+      },
+    );
     await aSentBundle(
       'Storage rental',
       { key: 'ann', name: 'Ann Lee', email: 'ann.pay.a11y@example.com' },
@@ -375,40 +350,14 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
   }, 120_000);
 
   it('the portal form (empty, refused) and a portal link not in use', async () => {
-    const template = await call('POST', '/templates/', {
-      json: {
-        name: 'Waiver',
-        file_b64: pdfB64,
-        roles: [{ key: 'visitor', label: 'Visitor' }],
-        fields: [
-          {
-            key: 'sig',
-            kind: 'sig',
-            required: true,
-            page: 1,
-            x: 11,
-            y: 62,
-            w: 32,
-            h: 7,
-            editor_roles: ['visitor'],
-          },
-        ],
-      },
+    const envelope = await suite.portalWaiver({
+      name: 'Climbing gym waiver',
+      description: 'Sign before your first climb.',
+      field: { required: true, page: 1, x: 11, y: 62, w: 32, h: 7 },
+      visitor: { label: 'Visitor' },
     });
-    expect(template.status, template.text).toBe(201);
-    const envelope = await call('POST', '/envelope-templates/', {
-      json: {
-        name: 'Climbing gym waiver',
-        description: 'Sign before your first climb.',
-        is_portal: true,
-        allow_direct_signing: true,
-        documents: [{ key: 'waiver', template_id: template.body.id }],
-        signers: [{ key: 'visitor', label: 'Visitor' }],
-      },
-    });
-    expect(envelope.status, envelope.text).toBe(201);
-    const { page, context } = await signerPage(browser);
-    await page.goto(envelope.body.smart_link_url);
+    const { page, context } = await signerPage(suite.browser);
+    await page.goto(envelope.smart_link_url);
     await page.getByRole('heading', { name: 'Climbing gym waiver' }).waitFor();
     await expectAccessible(page, 'the portal form');
     await page.getByLabel('Your full name').fill('Pat Climber');
@@ -417,22 +366,22 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await page.getByText('Enter a valid email address.').waitFor();
     await expectAccessible(page, 'the portal form refused');
 
-    expect((await call('DELETE', `/envelope-templates/${envelope.body.id}`)).status).toBe(204);
-    await page.goto(envelope.body.smart_link_url);
+    expect((await suite.call('DELETE', `/envelope-templates/${envelope.id}`)).status).toBe(204);
+    await page.goto(envelope.smart_link_url);
     await page.getByRole('heading', { name: 'This link is not in use' }).waitFor();
     await expectAccessible(page, 'a portal link not in use');
     await context.close();
   }, 60_000);
 
   it('the verify page, empty and with a verdict', async () => {
-    const { page, context } = await signerPage(browser);
-    await page.goto(`${runtime.baseUrl}/verify`);
+    const { page, context } = await signerPage(suite.browser);
+    await page.goto(`${suite.runtime.baseUrl}/verify`);
     await page.getByRole('heading', { name: 'Is this document genuine?' }).waitFor();
     await expectAccessible(page, 'verify, empty');
     await page.getByLabel('PDF file').setInputFiles({
       name: 'some.pdf',
       mimeType: 'application/pdf',
-      buffer: Buffer.from(pdfB64, 'base64'),
+      buffer: Buffer.from(suite.pdfB64, 'base64'),
     });
     await page.getByRole('button', { name: 'Check the file' }).click();
     await page.getByText('This exact file was not sealed by this service.').waitFor();
@@ -464,11 +413,11 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
       { key: 'pia', name: 'Pia Moss', email: 'pia.a11y@example.com' },
       everyKind('pia').filter((f) => ['name', 'plan', 'agree', 'sig'].includes(f.key)),
     );
-    const { page, context, problems } = await signerPage(browser, {
+    const { page, context, problems } = await signerPage(suite.browser, {
       viewport: { width: 390, height: 844 },
       mobile: true,
     });
-    await page.goto(await inbox.emailedLink('pia.a11y@example.com'));
+    await page.goto(await suite.inbox.emailedLink('pia.a11y@example.com'));
     await page.getByRole('heading', { name: 'Phone lease' }).waitFor();
     await page.locator('.page.rendered').first().waitFor();
     await expectAccessible(page, 'the documents on a phone');
@@ -485,11 +434,11 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
   }, 60_000);
 
   it('template preparation, and a preparation link that does not work', async () => {
-    const session = await call('POST', '/templates/preparation_session/', {
-      json: { name: 'Purchase agreement', file_b64: pdfB64, roles: [{ key: 'buyer', label: 'Buyer' }] },
+    const session = await suite.call('POST', '/templates/preparation_session/', {
+      json: { name: 'Purchase agreement', file_b64: suite.pdfB64, roles: [{ key: 'buyer', label: 'Buyer' }] },
     });
     expect(session.status, session.text).toBe(201);
-    const { page, context } = await signerPage(browser);
+    const { page, context } = await signerPage(suite.browser);
     await page.goto(session.body.url);
     await page.getByRole('heading', { name: 'Prepare the template' }).waitFor();
     await page.locator('.page.rendered').first().waitFor();
@@ -499,7 +448,7 @@ describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)
     await page.locator('.prep-field').first().waitFor();
     await expectAccessible(page, 'template preparation with a field chosen');
 
-    await page.goto(`${runtime.baseUrl}/prepare/${'x'.repeat(43)}`);
+    await page.goto(`${suite.runtime.baseUrl}/prepare/${'x'.repeat(43)}`);
     await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
     await expectAccessible(page, 'a preparation link that does not work');
     await context.close();
@@ -774,9 +723,9 @@ describe.runIf(runBrowser)('the keyboard alone, names and live announcements', (
     expect(problems).toEqual([]);
     await context.close();
 
-    const data = await call('GET', '/bundles/?search=Kim');
+    const data = await suite.call('GET', '/bundles/?search=Kim');
     const bundle = (data.body as { id: string; label: string }[]).find((b) => b.label === 'Keyboard lease')!;
-    const values = (await call('GET', `/bundles/${bundle.id}/data/`)).body as {
+    const values = (await suite.call('GET', `/bundles/${bundle.id}/data/`)).body as {
       field_key: string;
       value: string;
     }[];
@@ -794,8 +743,8 @@ describe.runIf(runBrowser)('the keyboard alone, names and live announcements', (
 
 describe.runIf(runBrowser)('a signing brand’s colour', () => {
   it('a light yellow brand is made readable: zero contrast violations, the adjusted colours shown', async () => {
-    const accounts = createAccountStore(runtime.db, runtime.config.tableName);
-    const accountId = runtime.demo.accountId;
+    const accounts = createAccountStore(suite.runtime.db, suite.runtime.config.tableName);
+    const accountId = suite.runtime.demo.accountId;
     await accounts.setFeatures(accountId, { signing_brands: true });
     const brandId = '5d0f8d3e-4a8c-4f7e-9f0e-1c2b3a4d5e6f';
     await accounts.addBrand({
@@ -810,7 +759,7 @@ describe.runIf(runBrowser)('a signing brand’s colour', () => {
       { key: 'sol', name: 'Sol Ray', email: 'sol.a11y@example.com' },
       aSignature('sol'),
     );
-    const patched = await call('PATCH', `/bundles/${sent.id}/`, { json: { signing_brand: brandId } });
+    const patched = await suite.call('PATCH', `/bundles/${sent.id}/`, { json: { signing_brand: brandId } });
     expect(patched.status, patched.text).toBe(200);
     const { page, context } = await openDocuments('sol.a11y@example.com', 'Sunny lease');
     const expected = brandPalette('#ffe066')!;

@@ -1,37 +1,23 @@
 // The API reference page (/docs) in a real headless Chromium: Swagger UI, served by the service
 // itself from swagger-ui-dist, renders the service's own OpenAPI description with nothing fetched
 // from anywhere else and nothing refused by the page's CSP.
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { startTestRuntime } from '../helpers/runtime';
+import { describe, expect, it } from 'vitest';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 
-let runtime: TRuntime;
-let browser: Browser;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  if (runBrowser) browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
-});
+const suite = browserSuite();
 
 describe.runIf(runBrowser)('the API reference page', () => {
   it('lists the operations from /api/v2/openapi.json, with no console errors and nothing from elsewhere', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const problems = watchProblems(page, { responses: true });
     const elsewhere: string[] = [];
     page.on('request', (r) => {
-      if (!r.url().startsWith(runtime.baseUrl) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+      if (!r.url().startsWith(suite.runtime.baseUrl) && !r.url().startsWith('data:')) elsewhere.push(r.url());
     });
     const fetched: string[] = [];
     page.on('response', (r) => fetched.push(`${r.status()} ${new URL(r.url()).pathname}`));
-    const res = await page.goto(`${runtime.baseUrl}/docs`);
+    const res = await page.goto(`${suite.runtime.baseUrl}/docs`);
     expect(res?.status()).toBe(200);
 
     // POST /bundles/ (the description's paths are written without the trailing slash; Swagger UI
@@ -49,14 +35,14 @@ describe.runIf(runBrowser)('the API reference page', () => {
     await createBundle.locator('.opblock-summary-control').click();
     await createBundle.locator('.opblock-body').waitFor({ timeout: 10_000 });
     expect(await createBundle.locator('.opblock-body').innerText()).toContain('application/json');
-    await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png') });
+    await shot(page, 'api-docs.png');
     expect(problems).toEqual([]);
     expect(elsewhere).toEqual([]);
     await page.close();
   });
 
   it('answers with the pages’ security headers, a title in the reader’s language, and no inline script', async () => {
-    const res = await fetch(`${runtime.baseUrl}/docs`, { headers: { 'accept-language': 'de' } });
+    const res = await fetch(`${suite.runtime.baseUrl}/docs`, { headers: { 'accept-language': 'de' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = res.headers.get('content-security-policy')!;

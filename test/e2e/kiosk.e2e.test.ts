@@ -4,72 +4,37 @@
 // the session are dead, and the Certificate of Evidence (pdftotext) and the evidence record say who
 // hosted it. Declining locks the page the same way; the hand-over screen speaks the signer's
 // language (Arabic, right to left). Screenshots go to test-artifacts/kiosk-*.png.
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aPdf } from '../helpers/pdfs';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 import { attachedFiles, textOf } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let pdfB64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Loan agreement', x: 72, y: 720, size: 20 },
-            { value: 'Borrower signature:', x: 72, y: 300, size: 11 },
-          ],
-        },
-      ],
-    }),
-  ).toString('base64');
-  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
-});
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
-
-/** A sent bundle with one kiosk signer and their signature field; `packet` adds to the signer. */
-async function aKioskBundle(label: string, packet: Record<string, unknown> = {}) {
-  const created = await call('POST', '/bundles/', {
-    json: {
-      label,
-      requester_name: 'Branch Office',
-      packets: [{ key: 'kim', name: 'Kim Borrower', deliver_via: 'kiosk', ...packet }],
-      documents: [
-        {
-          key: 'loan',
-          file_b64: pdfB64,
-          fields: [
-            { key: 'sig', kind: 'sig', page: 1, x: 30, y: 58, w: 30, h: 6, editors: ['kim'], required: true },
-          ],
-        },
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Loan agreement', x: 72, y: 720, size: 20 },
+        { value: 'Borrower signature:', x: 72, y: 300, size: 11 },
       ],
     },
+  ],
+  browserArgs: ['--disable-component-update', '--disable-sync'],
+});
+
+/** A sent bundle with one kiosk signer and their signature field; `packet` adds to the signer. */
+const aKioskBundle = (label: string, packet: Record<string, unknown> = {}) =>
+  suite.sentBundle({
+    label,
+    requester_name: 'Branch Office',
+    packets: [{ key: 'kim', name: 'Kim Borrower', deliver_via: 'kiosk', ...packet }],
+    document: 'loan',
+    fields: [
+      { key: 'sig', kind: 'sig', page: 1, x: 30, y: 58, w: 30, h: 6, editors: ['kim'], required: true },
+    ],
   });
-  expect(created.status, created.text).toBe(201);
-  return created.body as { id: string; packets: { id: string; status: string }[] };
-}
-const outbox = () => listMailbox(dataPaths(runtime.dataDir).mailbox);
 
 describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => {
   it('hands over, passes the SMS code, signs, locks to the hand-back screen, and the certificate names the host', async () => {
@@ -77,14 +42,14 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     const packetId = bundle.packets[0]!.id;
     expect(bundle.packets[0]!.status).toBe('re');
 
-    const made = await call('POST', `/packets/${packetId}/kiosk_url/`, {
+    const made = await suite.call('POST', `/packets/${packetId}/kiosk_url/`, {
       json: { host_name: 'Hana Host', host_email: 'hana@example.com', device: 'Branch tablet 3' },
     });
     expect(made.status, made.text).toBe(201);
     const url = made.body.url as string;
 
     // The sender's device: a phone-sized touch screen.
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
       isMobile: true,
@@ -101,7 +66,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
       .getByText('Hana Host has prepared documents for Kim Borrower to sign on this device.')
       .waitFor();
     expect(await page.locator('canvas.page-canvas').count()).toBe(0);
-    const before = await call('GET', `/packets/${packetId}/`);
+    const before = await suite.call('GET', `/packets/${packetId}/`);
     expect(before.body.status).toBe('re');
     await shot(page, 'kiosk-1-hand-over.png');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
@@ -109,18 +74,9 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
 
     // The signer's own phone gets the code.
     await page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
-    const seen = new Set((await outbox()).map((m) => m.id));
+    const seen = await suite.inbox.seen();
     await page.getByRole('button', { name: 'Text me a code' }).click();
-    const code = await eventually(
-      async () => {
-        const sms = (await outbox()).find(
-          (m) => m.kind === 'sms' && m.phone.replace(/\D/g, '').endsWith('5151') && !seen.has(m.id),
-        );
-        return sms && sms.kind === 'sms' ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
-      },
-      20_000,
-      'the SMS code',
-    );
+    const code = await suite.inbox.textedCode('5151', seen);
     await page.getByLabel('The 6-digit code').fill(code);
     await shot(page, 'kiosk-2-sms-code.png');
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -159,7 +115,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
 
     // The link opens no session any more, for anyone.
     const token = new URL(url).pathname.split('/').pop();
-    const reopen = await fetch(`${runtime.baseUrl}/sign/api/session`, {
+    const reopen = await fetch(`${suite.runtime.baseUrl}/sign/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
@@ -167,9 +123,9 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     expect(reopen.status).toBe(410);
 
     // The evidence: the packet, the audit trail and the Certificate of Evidence.
-    const packet = await call('GET', `/packets/${packetId}/`);
+    const packet = await suite.call('GET', `/packets/${packetId}/`);
     expect(packet.body).toMatchObject({ deliver_via: 'kiosk', status: 'co' });
-    const events = (await call('GET', `/bundles/${bundle.id}/events/`)).body as {
+    const events = (await suite.call('GET', `/bundles/${bundle.id}/events/`)).body as {
       kind: string;
       description: string;
     }[];
@@ -178,7 +134,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     );
     const coe = await eventually(
       async () => {
-        const res = await call('GET', `/packets/${packetId}/coe/`);
+        const res = await suite.call('GET', `/packets/${packetId}/coe/`);
         return res.status === 200 ? (res.body as { file_url: string }) : undefined;
       },
       60_000,
@@ -192,7 +148,7 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     expect(text).toContain('opened in person');
 
     // The final document's evidence record carries it too.
-    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
+    const files = (await suite.call('GET', `/bundles/${bundle.id}/files/`)).body as {
       kind: string;
       file_url: string;
     }[];
@@ -204,18 +160,21 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
       host_email: 'hana@example.com',
       device: 'Branch tablet 3',
       api_key_id: expect.stringMatching(/./),
-      user_id: runtime.demo.userId,
+      user_id: suite.runtime.demo.userId,
       user_agent: expect.stringContaining('Chrome'),
     });
   }, 180_000);
 
   it('locks to the hand-back screen when the signer declines', async () => {
     const bundle = await aKioskBundle('Loan declined at the branch');
-    const made = await call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
+    const made = await suite.call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
       json: { host_name: 'Hana Host' },
     });
     expect(made.status, made.text).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const context = await suite.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const problems = watchProblems(page);
     await page.goto(made.body.url as string);
@@ -230,18 +189,21 @@ describe.runIf(runBrowser)('signing in person (kiosk) in a real browser', () => 
     expect(problems).toEqual([]);
     expect((await page.reload())?.status()).toBe(410);
     await page.getByText('Please hand the device back to Hana Host.').waitFor();
-    const after = await call('GET', `/bundles/${bundle.id}/`);
+    const after = await suite.call('GET', `/bundles/${bundle.id}/`);
     expect(after.body.status).toBe('ca');
     await context.close();
   }, 60_000);
 
   it('speaks the signer’s language on the hand-over screen, right to left in Arabic', async () => {
     const bundle = await aKioskBundle('قرض في الفرع', { language: 'ar' });
-    const made = await call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
+    const made = await suite.call('POST', `/packets/${bundle.packets[0]!.id}/kiosk_url/`, {
       json: { host_name: 'هناء' },
     });
     expect(made.status, made.text).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    const context = await suite.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     await page.goto(made.body.url as string);
     await page.getByRole('heading', { name: 'يُرجى تسليم هذا الجهاز إلى Kim Borrower' }).waitFor();

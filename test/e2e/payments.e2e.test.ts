@@ -3,68 +3,34 @@
 // signer is never asked to pay; a refunded payment shows as such. Screenshots go to test-artifacts/.
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aPdf } from '../helpers/pdfs';
-import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { ARTIFACTS, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let pdfB64: string;
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Storage unit rental', x: 72, y: 720, size: 20 },
+        { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
+        { value: 'Guarantor signature:', x: 340, y: 265, size: 11 },
+      ],
+    },
+  ],
+});
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  await createAccountStore(runtime.db, runtime.config.tableName).setPayout(runtime.demo.accountId, {
-    connectedAccountId: 'acct_1E2ePayee',
-    currency: 'usd',
-  });
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Storage unit rental', x: 72, y: 720, size: 20 },
-            { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
-            { value: 'Guarantor signature:', x: 340, y: 265, size: 11 },
-          ],
-        },
-      ],
-    }),
-  ).toString('base64');
-  if (runBrowser) browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
-});
-
-const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
-
-function emailedLink(email: string): Promise<string> {
-  return eventually(
-    async () => {
-      const mail = (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
-        (m) => m.kind === 'email' && m.to.includes(email) && LINK().test(m.text),
-      );
-      return mail ? LINK().exec(mail.text)![0] : undefined;
-    },
-    30_000,
-    `the signing email to ${email}`,
+  await createAccountStore(suite.runtime.db, suite.runtime.config.tableName).setPayout(
+    suite.runtime.demo.accountId,
+    { connectedAccountId: 'acct_1E2ePayee', currency: 'usd' },
   );
-}
+});
 
 async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const page = await context.newPage();
   return { context, page, problems: watchProblems(page) };
 }
@@ -83,52 +49,24 @@ async function typeSignature(page: Page) {
 
 describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
   it('the billed signer pays on the test checkout and finishes; the other signer is never asked', async () => {
-    const created = await call('POST', '/bundles/', {
-      json: {
-        label: 'Storage unit rental',
-        packets: [
-          { key: 'ann', name: 'Ann Lee', email: 'ann.pay@example.com' },
-          { key: 'gus', name: 'Gus Guarantor', email: 'gus.pay@example.com' },
-        ],
-        documents: [
-          {
-            key: 'rental',
-            file_b64: pdfB64,
-            fields: [
-              {
-                key: 'ann_sig',
-                kind: 'sig',
-                page: 1,
-                x: 11,
-                y: 68,
-                w: 30,
-                h: 7,
-                editors: ['ann'],
-                required: true,
-              },
-              {
-                key: 'gus_sig',
-                kind: 'sig',
-                page: 1,
-                x: 55,
-                y: 68,
-                w: 30,
-                h: 7,
-                editors: ['gus'],
-                required: true,
-              },
-            ],
-          },
-        ],
-        payment: { billed_to: 'ann', amount_due: 2500 },
-      },
+    const created = await suite.sentBundle({
+      label: 'Storage unit rental',
+      packets: [
+        { key: 'ann', name: 'Ann Lee', email: 'ann.pay@example.com' },
+        { key: 'gus', name: 'Gus Guarantor', email: 'gus.pay@example.com' },
+      ],
+      document: 'rental',
+      fields: [
+        { key: 'ann_sig', kind: 'sig', page: 1, x: 11, y: 68, w: 30, h: 7, editors: ['ann'], required: true },
+        { key: 'gus_sig', kind: 'sig', page: 1, x: 55, y: 68, w: 30, h: 7, editors: ['gus'], required: true },
+      ],
+      payment: { billed_to: 'ann', amount_due: 2500 },
     });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = created.id;
 
     // ---- Gus: not billed; signs and finishes without a payment step.
     const gus = await newPage();
-    await gus.page.goto(await emailedLink('gus.pay@example.com'));
+    await gus.page.goto(await suite.inbox.emailedLink('gus.pay@example.com'));
     await gus.page.getByRole('heading', { name: 'Storage unit rental' }).waitFor();
     await typeSignature(gus.page);
     expect(await gus.page.locator('#payment').count()).toBe(0);
@@ -139,20 +77,20 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
 
     // ---- Ann: billed; finishing waits for the payment.
     const ann = await newPage();
-    await ann.page.goto(await emailedLink('ann.pay@example.com'));
+    await ann.page.goto(await suite.inbox.emailedLink('ann.pay@example.com'));
     await ann.page.getByRole('heading', { name: 'Storage unit rental' }).waitFor();
     await ann.page.getByText('$25.00 is due before you finish.').waitFor();
     await typeSignature(ann.page);
     await ann.page.getByRole('button', { name: 'Finish signing' }).click();
     await ann.page.getByText('Pay first: the payment is due before you finish.').waitFor();
-    await ann.page.screenshot({ path: join(ARTIFACTS, 'payment-1-due.png') });
+    await shot(ann.page, 'payment-1-due.png');
 
     const opened = ann.context.waitForEvent('page');
     await ann.page.getByRole('button', { name: 'Pay $25.00' }).click();
     const checkout = await opened;
     await checkout.getByRole('heading', { name: 'Test checkout' }).waitFor();
     await checkout.getByText('25.00 USD').waitFor();
-    await checkout.screenshot({ path: join(ARTIFACTS, 'payment-2-checkout.png') });
+    await shot(checkout, 'payment-2-checkout.png');
     await checkout.getByRole('button', { name: 'Pay', exact: true }).click();
     await checkout.getByRole('heading', { name: 'Payment received' }).waitFor();
     await checkout.close();
@@ -160,11 +98,11 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
     await ann.page.getByText('Paid: $25.00. Thank you.').waitFor({ timeout: 15_000 });
     await ann.page.getByRole('button', { name: 'Finish signing' }).click();
     await ann.page.getByRole('heading', { name: 'You’re done' }).waitFor();
-    await ann.page.screenshot({ path: join(ARTIFACTS, 'payment-3-done.png') });
+    await shot(ann.page, 'payment-3-done.png');
     expect(ann.problems).toEqual([]);
     await ann.context.close();
 
-    const bundle = (await call('GET', `/bundles/${id}/?include=events`)).body;
+    const bundle = (await suite.call('GET', `/bundles/${id}/?include=events`)).body;
     expect(bundle.payment).toMatchObject({ status: 'paid', reference: expect.stringMatching(/^pi_local_/) });
     expect(bundle.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
     const kinds = bundle.events.map((e: { kind: string }) => e.kind);
@@ -173,24 +111,16 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
   }, 120_000);
 
   it('shows a refunded payment as refunded, with nothing to pay', async () => {
-    const created = await call('POST', '/bundles/', {
-      json: {
-        label: 'Refunded rental',
-        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann.refund@example.com' }],
-        documents: [
-          {
-            key: 'rental',
-            file_b64: pdfB64,
-            fields: [{ key: 'ann_sig', kind: 'sig', page: 1, x: 11, y: 68, w: 30, h: 7, editors: ['ann'] }],
-          },
-        ],
-        payment: { billed_to: 'ann', amount_due: 2500 },
-      },
+    const created = await suite.sentBundle({
+      label: 'Refunded rental',
+      packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann.refund@example.com' }],
+      document: 'rental',
+      fields: [{ key: 'ann_sig', kind: 'sig', page: 1, x: 11, y: 68, w: 30, h: 7, editors: ['ann'] }],
+      payment: { billed_to: 'ann', amount_due: 2500 },
     });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = created.id;
     const ann = await newPage();
-    await ann.page.goto(await emailedLink('ann.refund@example.com'));
+    await ann.page.goto(await suite.inbox.emailedLink('ann.refund@example.com'));
     const opened = ann.context.waitForEvent('page');
     await ann.page.getByRole('button', { name: 'Pay $25.00' }).click();
     const checkout = await opened;
@@ -200,7 +130,7 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
     await ann.page.getByText('Paid: $25.00. Thank you.').waitFor({ timeout: 15_000 });
 
     // Stripe reports the refund (made by the operator, or on its Dashboard).
-    const { reference } = (await call('GET', `/bundles/${id}/`)).body.payment;
+    const { reference } = (await suite.call('GET', `/bundles/${id}/`)).body.payment;
     const payload = JSON.stringify({
       id: 'evt_e2e_refund',
       object: 'event',
@@ -211,13 +141,13 @@ describe.skipIf(!runBrowser)('paying while signing (browser)', () => {
           object: 'charge',
           refunded: true,
           payment_intent: reference,
-          metadata: { account_id: runtime.demo.accountId, bundle_id: id },
+          metadata: { account_id: suite.runtime.demo.accountId, bundle_id: id },
         },
       },
     });
-    const secret = (runtime.config.payments as { webhookSecret: string }).webhookSecret;
+    const secret = (suite.runtime.config.payments as { webhookSecret: string }).webhookSecret;
     const t = Math.floor(Date.now() / 1000);
-    const hook = await fetch(`${runtime.baseUrl}/payments/stripe/webhook`, {
+    const hook = await fetch(`${suite.runtime.baseUrl}/payments/stripe/webhook`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -2,63 +2,41 @@
 // her emailed link, hands the packet to Carol through the dialog, her link then opens nothing;
 // Carol opens the link she is emailed and signs; the bundle completes and Carol's Certificate of
 // Evidence (read with pdftotext) records the handover. Screenshots go to test-artifacts/.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
 import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aPdfB64 } from '../helpers/bundles';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 import { textOf } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
 
 const STEP_TIMEOUT = 120_000;
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let b64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  b64 = await aPdfB64();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
-});
+const suite = browserSuite({ browserArgs: ['--disable-component-update', '--disable-sync'] });
 
 const linkIn = async (address: string) => {
   const mail = await eventually(
     async () =>
-      (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
+      (await listMailbox(dataPaths(suite.runtime.dataDir).mailbox)).find(
         (m): m is TMailboxEmail => m.kind === 'email' && m.to.includes(address),
       ),
     15_000,
     `an email to ${address}`,
   );
-  const link = new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`).exec(mail.text)?.[0];
+  const link = new RegExp(`${suite.runtime.baseUrl}/sign/[0-9A-Za-z]{43}`).exec(mail.text)?.[0];
   expect(link, mail.text).toBeDefined();
   return link!;
 };
 
 async function openPage(url: string) {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
+  const context = await suite.browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.goto(url);
   return { page, context, problems };
 }
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
 /** WCAG 2.2 A and AA rules axe checks, on the page as it stands: the rule ids of what fails. */
 const violations = async (page: Page) =>
@@ -75,34 +53,26 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
       const u = Date.now().toString(36);
       const ann = `ann-${u}@example.com`;
       const carol = `carol-${u}@example.com`;
-      const created = await call('POST', '/bundles/', {
-        json: {
-          label: 'Office lease',
-          packets: [{ key: 'ann', name: 'Ann Lee', email: ann, allow_reassign: true }],
-          documents: [
-            {
-              key: 'lease',
-              file_b64: b64,
-              fields: [
-                {
-                  key: 'sig',
-                  kind: 'sig',
-                  label: 'Tenant signature',
-                  page: 1,
-                  x: 10,
-                  y: 70,
-                  w: 30,
-                  h: 6,
-                  editors: ['ann'],
-                  required: true,
-                },
-              ],
-            },
-          ],
-        },
+      const created = await suite.sentBundle({
+        label: 'Office lease',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: ann, allow_reassign: true }],
+        document: 'lease',
+        fields: [
+          {
+            key: 'sig',
+            kind: 'sig',
+            label: 'Tenant signature',
+            page: 1,
+            x: 10,
+            y: 70,
+            w: 30,
+            h: 6,
+            editors: ['ann'],
+            required: true,
+          },
+        ],
       });
-      expect(created.status, created.text).toBe(201);
-      const bundleId = created.body.id as string;
+      const bundleId = created.id;
       const annLink = await linkIn(ann);
 
       // Ann: the finish card offers the handover; the dialog checks what she types.
@@ -166,14 +136,14 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
       // The bundle completes; Carol's certificate names her and says who handed it on, and why.
       const done = await eventually(
         async () => {
-          const b = (await call('GET', `/bundles/${bundleId}/`)).body;
+          const b = (await suite.call('GET', `/bundles/${bundleId}/`)).body;
           return b.docs_ready || b.status === 'fa' ? b : undefined;
         },
         60_000,
         'the final documents',
       );
       expect(done).toMatchObject({ status: 'co', docs_ready: true });
-      const files = (await call('GET', `/bundles/${bundleId}/files/`)).body as {
+      const files = (await suite.call('GET', `/bundles/${bundleId}/files/`)).body as {
         kind: string;
         file_url: string;
       }[];
@@ -199,44 +169,26 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
   it(
     'on a phone in Arabic: the dialog fits the screen, reads right to left, and hands on by SMS',
     async () => {
-      const created = await call('POST', '/bundles/', {
-        json: {
-          label: 'عقد الإيجار',
-          language: 'ar',
-          packets: [
-            {
-              key: 'ann',
-              name: 'Ann Lee',
-              email: 'ann@example.com',
-              deliver_via: 'embed',
-              allow_reassign: true,
-            },
-          ],
-          documents: [
-            {
-              key: 'lease',
-              file_b64: b64,
-              fields: [
-                {
-                  key: 'sig',
-                  kind: 'sig',
-                  page: 1,
-                  x: 10,
-                  y: 70,
-                  w: 30,
-                  h: 6,
-                  editors: ['ann'],
-                  required: true,
-                },
-              ],
-            },
-          ],
-        },
+      const created = await suite.sentBundle({
+        label: 'عقد الإيجار',
+        language: 'ar',
+        packets: [
+          {
+            key: 'ann',
+            name: 'Ann Lee',
+            email: 'ann@example.com',
+            deliver_via: 'embed',
+            allow_reassign: true,
+          },
+        ],
+        document: 'lease',
+        fields: [
+          { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'], required: true },
+        ],
       });
-      expect(created.status, created.text).toBe(201);
-      const packetId = created.body.packets[0].id as string;
-      const embed = await call('POST', `/packets/${packetId}/embed_url/`);
-      const context = await browser.newContext({
+      const packetId = created.packets[0]!.id;
+      const embed = await suite.call('POST', `/packets/${packetId}/embed_url/`);
+      const context = await suite.browser.newContext({
         viewport: { width: 390, height: 844 },
         deviceScaleFactor: 2,
         isMobile: true,
@@ -264,7 +216,7 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
       await shot(page, 'reassign-phone-ar-handed-on.png');
       expect(problems).toEqual([]);
       await context.close();
-      const packet = (await call('GET', `/packets/${packetId}/`)).body;
+      const packet = (await suite.call('GET', `/packets/${packetId}/`)).body;
       expect(packet).toMatchObject({
         name: 'سارة أحمد',
         phone: '+971 50 123 4567',

@@ -2,55 +2,36 @@
 // playwright-core) against the whole local runtime: a bundle in Arabic reads right to left, one in
 // Japanese left to right, and the language menu switches and remembers. Screenshots go to
 // test-artifacts/.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
+import { aBundle } from '../helpers/bundles';
 
 const STEP_TIMEOUT = 60_000;
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let b64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  b64 = await aPdfB64();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  if (runBrowser) browser = await launchBrowser(['--disable-component-update', '--disable-sync']);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
-});
+const suite = browserSuite({ browserArgs: ['--disable-component-update', '--disable-sync'] });
 
 /** An embedded signer's page for a bundle in `language`, opened by a browser that prefers English. */
 async function openIn(language: string, label: string) {
-  const created = await call('POST', '/bundles/', {
+  const created = await suite.call('POST', '/bundles/', {
     json: aBundle(
       {
         label,
         language,
         packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
       },
-      b64,
+      suite.pdfB64,
     ),
   });
   expect(created.status, created.text).toBe(201);
-  const embed = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
-  expect(embed.status, embed.text).toBe(201);
-  const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'en-US' });
+  const url = await suite.embedUrl(created.body.packets[0].id);
+  const context = await suite.browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'en-US' });
   const page = await context.newPage();
   const problems = watchProblems(page, { responses: true });
-  await page.goto(embed.body.url);
+  await page.goto(url);
   await page.getByRole('heading', { name: label }).waitFor();
   await page.locator('.page.rendered').first().waitFor();
   return { page, problems };
@@ -77,11 +58,11 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       const menu = await page.locator('#language select').boundingBox();
       expect(brand!.x).toBeGreaterThan(menu!.x);
       expect(await page.locator('#language select').inputValue()).toBe('ar');
-      await page.screenshot({ path: join(ARTIFACTS, 'language-ar.png') });
+      await shot(page, 'language-ar.png');
       await page.locator('.field.k-sig button').click();
       await page.getByRole('dialog', { name: 'أضف توقيعك' }).waitFor();
       await page.getByRole('tab', { name: 'كتابة' }).waitFor();
-      await page.screenshot({ path: join(ARTIFACTS, 'language-ar-signature.png') });
+      await shot(page, 'language-ar-signature.png');
       expect(problems).toEqual([]);
     },
     STEP_TIMEOUT,
@@ -94,7 +75,7 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
       await page.getByRole('button', { name: '署名を完了する' }).waitFor();
       await page.locator('.doc-pages', { hasText: '3 ページ' }).waitFor();
-      await page.screenshot({ path: join(ARTIFACTS, 'language-ja.png') });
+      await shot(page, 'language-ja.png');
 
       await page.locator('#language select').selectOption('fr');
       await page.getByRole('button', { name: 'Terminer la signature' }).waitFor();
@@ -102,7 +83,7 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       // The choice is the signer's, not this tab's: the page loaded afresh keeps it.
       await page.reload();
       await page.getByRole('button', { name: 'Terminer la signature' }).waitFor();
-      await page.screenshot({ path: join(ARTIFACTS, 'language-fr-chosen.png') });
+      await shot(page, 'language-fr-chosen.png');
       expect(problems).toEqual([]);
     },
     STEP_TIMEOUT,
@@ -113,10 +94,13 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
   it(
     'Arabic from the browser, right to left, its script’s verdict in Arabic; the menu switches to Japanese',
     async () => {
-      const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'ar' });
+      const context = await suite.browser.newContext({
+        viewport: { width: 1024, height: 760 },
+        locale: 'ar',
+      });
       const page = await context.newPage();
       const problems = watchProblems(page, { responses: true });
-      await page.goto(`${runtime.baseUrl}/verify`);
+      await page.goto(`${suite.runtime.baseUrl}/verify`);
       await page.getByRole('heading', { name: 'هل هذا المستند أصلي؟' }).waitFor();
       expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
       // Mirrored: the page's name at the right of the bar, the language menu at its left.
@@ -128,7 +112,7 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       await page.getByLabel('ملف PDF').setInputFiles({
         name: 'lease.pdf',
         mimeType: 'application/pdf',
-        buffer: Buffer.from(b64, 'base64'),
+        buffer: Buffer.from(suite.pdfB64, 'base64'),
       });
       await page.getByRole('button', { name: 'تحقّق من الملف' }).click();
       await page.getByText('لم تختم هذه الخدمة هذا الملف بعينه.').waitFor();
@@ -149,7 +133,7 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       await page.getByRole('button', { name: 'تغيير اللغة' }).click();
       await page.getByRole('heading', { name: 'この書類は本物ですか？' }).waitFor();
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
-      await page.screenshot({ path: join(ARTIFACTS, 'verify-ja.png') });
+      await shot(page, 'verify-ja.png');
       expect(problems).toEqual([]);
       await context.close();
     },
@@ -161,31 +145,17 @@ describe.runIf(runBrowser)('the portal page in the visitor’s language', () => 
   it(
     'Japanese from the browser, every word of the form in Japanese, no accessibility violation; Hebrew from the menu, mirrored',
     async () => {
-      const doc = await call('POST', '/templates/', {
-        json: {
-          name: 'Waiver',
-          file_b64: b64,
-          roles: [{ key: 'visitor', label: 'Visitor' }],
-          fields: [
-            { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['visitor'] },
-          ],
-        },
+      const envelope = await suite.portalWaiver({
+        name: 'ジム利用同意書',
+        field: { page: 1, x: 10, y: 70, w: 30, h: 5 },
       });
-      expect(doc.status, doc.text).toBe(201);
-      const envelope = await call('POST', '/envelope-templates/', {
-        json: {
-          name: 'ジム利用同意書',
-          is_portal: true,
-          allow_direct_signing: true,
-          documents: [{ key: 'waiver', template_id: doc.body.id }],
-          signers: [{ key: 'visitor' }],
-        },
+      const context = await suite.browser.newContext({
+        viewport: { width: 1024, height: 760 },
+        locale: 'ja-JP',
       });
-      expect(envelope.status, envelope.text).toBe(201);
-      const context = await browser.newContext({ viewport: { width: 1024, height: 760 }, locale: 'ja-JP' });
       const page = await context.newPage();
       const problems = watchProblems(page, { responses: true });
-      await page.goto(envelope.body.smart_link_url);
+      await page.goto(envelope.smart_link_url);
       await page.getByLabel('氏名').fill('佐藤 健二');
       await page.getByLabel('メールアドレス').fill('kenji@example.com');
       await page.getByRole('button', { name: '署名に進む' }).waitFor();
@@ -194,7 +164,7 @@ describe.runIf(runBrowser)('the portal page in the visitor’s language', () => 
         .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
         .analyze();
       expect(axe.violations.map((v) => v.id)).toEqual([]);
-      await page.screenshot({ path: join(ARTIFACTS, 'portal-ja.png') });
+      await shot(page, 'portal-ja.png');
 
       await page.getByLabel('言語').selectOption('he');
       await page.getByRole('button', { name: '言語を変更' }).click();
@@ -203,7 +173,7 @@ describe.runIf(runBrowser)('the portal page in the visitor’s language', () => 
       const brand = await page.locator('.brand').boundingBox();
       const menu = await page.locator('#language-select').boundingBox();
       expect(brand!.x).toBeGreaterThan(menu!.x);
-      await page.screenshot({ path: join(ARTIFACTS, 'portal-he.png') });
+      await shot(page, 'portal-he.png');
       expect(problems).toEqual([]);
       await context.close();
     },

@@ -4,60 +4,41 @@
 // (Previous, Next, Go to finish) stays on the screen at every step, also when the page is
 // pinch-zoomed. Held sideways, the signature pad spans the screen. Screenshots go to
 // test-artifacts/.
-import { join } from 'node:path';
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aPdf } from '../helpers/pdfs';
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runBrowser, shot } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { PHONE, phonePage } from '../helpers/signing-pages';
 
-const PORTRAIT = { width: 390, height: 844 };
+const PORTRAIT = PHONE;
 const LANDSCAPE = { width: 844, height: 390 };
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let pdfB64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Volunteer agreement', x: 72, y: 720, size: 20 },
-            { value: 'Full name:', x: 72, y: 660, size: 11 },
-            { value: 'About you:', x: 72, y: 600, size: 11 },
-            { value: 'First day:', x: 72, y: 500, size: 11 },
-            { value: 'Team:', x: 72, y: 440, size: 11 },
-            { value: 'I am over 18.', x: 100, y: 380, size: 11 },
-            { value: 'Days:', x: 72, y: 320, size: 11 },
-            { value: 'I approve the code of conduct.', x: 100, y: 260, size: 11 },
-          ],
-        },
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Initials:', x: 72, y: 600, size: 11 },
-            { value: 'Signature:', x: 72, y: 400, size: 11 },
-            { value: 'Name and date:', x: 340, y: 400, size: 11 },
-          ],
-        },
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Volunteer agreement', x: 72, y: 720, size: 20 },
+        { value: 'Full name:', x: 72, y: 660, size: 11 },
+        { value: 'About you:', x: 72, y: 600, size: 11 },
+        { value: 'First day:', x: 72, y: 500, size: 11 },
+        { value: 'Team:', x: 72, y: 440, size: 11 },
+        { value: 'I am over 18.', x: 100, y: 380, size: 11 },
+        { value: 'Days:', x: 72, y: 320, size: 11 },
+        { value: 'I approve the code of conduct.', x: 100, y: 260, size: 11 },
       ],
-    }),
-  ).toString('base64');
-  if (runBrowser)
-    browser = await launchBrowser(['--disable-quic', '--disable-component-update', '--disable-sync']);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
+    },
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Initials:', x: 72, y: 600, size: 11 },
+        { value: 'Signature:', x: 72, y: 400, size: 11 },
+        { value: 'Name and date:', x: 340, y: 400, size: 11 },
+      ],
+    },
+  ],
+  browserArgs: ['--disable-quic', '--disable-component-update', '--disable-sync'],
 });
 
 /** Every kind of field, all required of the one signer (so "Next field" goes in document order). */
@@ -91,47 +72,21 @@ async function openOnPhone(
   fields: Record<string, unknown>[],
   { viewport = PORTRAIT, language = 'en' } = {},
 ) {
-  const res = await call('POST', '/bundles/', {
-    json: {
-      label,
-      packets: [
-        { key: 'ines', name: 'Ines Park', email: 'ines@example.com', deliver_via: 'embed', language },
-      ],
-      documents: [
-        {
-          key: 'agreement',
-          file_b64: pdfB64,
-          fields: fields.map((f) => ({
-            editors: ['ines'],
-            required: !['snm', 'sdt'].includes(f.kind as string),
-            ...f,
-          })),
-        },
-      ],
-    },
+  const sent = await suite.sentBundle({
+    label,
+    packets: [{ key: 'ines', name: 'Ines Park', email: 'ines@example.com', deliver_via: 'embed', language }],
+    document: 'agreement',
+    fields: fields.map((f) => ({
+      editors: ['ines'],
+      required: !['snm', 'sdt'].includes(f.kind as string),
+      ...f,
+    })),
   });
-  expect(res.status, res.text).toBe(201);
-  const embed = await call('POST', `/packets/${res.body.packets[0].id}/embed_url/`);
-  expect(embed.status, embed.text).toBe(201);
-  const context = await browser.newContext({
-    viewport,
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'en-US',
-    reducedMotion: 'reduce',
-  });
-  const page = await context.newPage();
-  // A step that does not happen fails with what was awaited, well within the test's own time.
-  page.setDefaultTimeout(15_000);
-  const problems = watchProblems(page);
-  await page.goto(embed.body.url);
-  await page.getByRole('heading', { name: label }).waitFor();
-  await page.locator('.page.rendered').first().waitFor();
-  return { page, problems, bundleId: res.body.id as string, close: () => context.close() };
+  const url = await suite.embedUrl(sent.packets[0]!.id);
+  const opened = await phonePage(suite.browser, url, label, { viewport, stepTimeout: 15_000 });
+  return { ...opened, bundleId: sent.id };
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 const frames = (page: Page) =>
   page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
 
@@ -375,11 +330,11 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     await page.getByRole('heading', { name: 'You’re done' }).waitFor();
     await shot(page, 'phone-sheet-5-done.png');
     await eventually(
-      async () => (await call('GET', `/bundles/${bundleId}/`)).body.status === 'co',
+      async () => (await suite.call('GET', `/bundles/${bundleId}/`)).body.status === 'co',
       30_000,
       'the bundle to complete',
     );
-    const data = await call('GET', `/bundles/${bundleId}/data/`);
+    const data = await suite.call('GET', `/bundles/${bundleId}/data/`);
     expect(data.status, data.text).toBe(200);
     expect(problems).toEqual([]);
     await close();

@@ -2,82 +2,37 @@
 // bubbles beside a field (its error, its name) stay inside the screen wherever the field is, at
 // phone widths and on a desktop, and "Next field" takes the signer to what they must fill before
 // what they may fill. Screenshots go to test-artifacts/.
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
-import { aPdf } from '../helpers/pdfs';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runBrowser, shot } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
+import { phonePage } from '../helpers/signing-pages';
 
-const PHONE = { width: 390, height: 844 };
-
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
-let pdfB64: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Membership form', x: 72, y: 720, size: 20 },
-            { value: 'Newsletter (optional):', x: 72, y: 640, size: 11 },
-            { value: 'Start date:', x: 72, y: 560, size: 11 },
-            { value: 'Member number:', x: 300, y: 480, size: 11 },
-          ],
-        },
-        { size: 'Letter', text: [{ value: 'Member number:', x: 72, y: 320, size: 11 }] },
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Membership form', x: 72, y: 720, size: 20 },
+        { value: 'Newsletter (optional):', x: 72, y: 640, size: 11 },
+        { value: 'Start date:', x: 72, y: 560, size: 11 },
+        { value: 'Member number:', x: 300, y: 480, size: 11 },
       ],
-    }),
-  ).toString('base64');
-  if (runBrowser)
-    browser = await launchBrowser(['--disable-quic', '--disable-component-update', '--disable-sync']);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.stop();
+    },
+    { size: 'Letter', text: [{ value: 'Member number:', x: 72, y: 320, size: 11 }] },
+  ],
+  browserArgs: ['--disable-quic', '--disable-component-update', '--disable-sync'],
 });
 
 /** A sent bundle for one embedded signer with these fields of theirs; opened on a phone. */
 async function openOnPhone(label: string, fields: Record<string, unknown>[]) {
-  const res = await call('POST', '/bundles/', {
-    json: {
-      label,
-      packets: [{ key: 'mia', name: 'Mia Chen', email: 'mia@example.com', deliver_via: 'embed' }],
-      documents: [
-        {
-          key: 'form',
-          file_b64: pdfB64,
-          fields: fields.map((f) => ({ page: 1, h: 3.6, editors: ['mia'], ...f })),
-        },
-      ],
-    },
+  const sent = await suite.sentBundle({
+    label,
+    packets: [{ key: 'mia', name: 'Mia Chen', email: 'mia@example.com', deliver_via: 'embed' }],
+    document: 'form',
+    fields: fields.map((f) => ({ page: 1, h: 3.6, editors: ['mia'], ...f })),
   });
-  expect(res.status, res.text).toBe(201);
-  const embed = await call('POST', `/packets/${res.body.packets[0].id}/embed_url/`);
-  expect(embed.status, embed.text).toBe(201);
-  const context = await browser.newContext({
-    viewport: PHONE,
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'en-US',
-    // Scrolling to a field is instant, so a test can scroll the page itself right after.
-    reducedMotion: 'reduce',
-  });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(embed.body.url);
-  await page.getByRole('heading', { name: label }).waitFor();
-  await page.locator('.page.rendered').first().waitFor();
-  return { page, problems, close: () => context.close() };
+  return phonePage(suite.browser, await suite.embedUrl(sent.packets[0]!.id), label);
 }
 
 // The tests run under Node's types: code that runs in the page is given as text.
@@ -166,7 +121,7 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     expect(where.left, JSON.stringify(where)).toBeGreaterThanOrEqual(0);
     expect(where.right, JSON.stringify(where)).toBeLessThanOrEqual(where.width);
     expect(where.clipped).toBe(false);
-    await page.screenshot({ path: join(ARTIFACTS, 'phone-8-error-at-right-edge.png') });
+    await shot(page, 'phone-8-error-at-right-edge.png');
     expect(problems).toEqual([]);
     await close();
   });
@@ -194,7 +149,7 @@ describe.runIf(runBrowser)('signing on a phone', () => {
       if (size.width === 360) {
         // The name wraps rather than being cut short.
         expect(tip.bubble.bottom - tip.bubble.top).toBeGreaterThan(30);
-        await page.screenshot({ path: join(ARTIFACTS, 'phone-10-long-name-at-right-edge.png') });
+        await shot(page, 'phone-10-long-name-at-right-edge.png');
       }
     }
     expect(problems).toEqual([]);
@@ -224,7 +179,7 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     const lowTip = await measure(page, '.field.current .field-tip');
     expectInView(lowTip, 'Member number *');
     expect(lowTip.bubble.bottom, JSON.stringify(lowTip)).toBeLessThanOrEqual(low.bubble.top);
-    await page.screenshot({ path: join(ARTIFACTS, 'phone-11-error-above-at-bottom.png') });
+    await shot(page, 'phone-11-error-above-at-bottom.png');
     // Back in the middle of the screen, it shows below the field as usual.
     await page.evaluate(`document.querySelector('.field.invalid').scrollIntoView({ block: 'center' })`);
     const middle = await measure(page, error);
@@ -252,7 +207,7 @@ describe.runIf(runBrowser)('signing on a phone', () => {
     expect(await focusedLabel(page)).toBe('Note');
     await page.getByRole('button', { name: 'Next field' }).click();
     expect(await focusedLabel(page)).toBe('Newsletter');
-    await page.screenshot({ path: join(ARTIFACTS, 'phone-9-next-field-order.png') });
+    await shot(page, 'phone-9-next-field-order.png');
     // Every optional field left empty was offered once: the guide now leads to finishing.
     await page.getByRole('button', { name: 'Go to finish' }).click();
     expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('consent');

@@ -4,17 +4,15 @@
 // origin, declining, and a cancelled bundle's link. Screenshots go to test-artifacts/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 import { aPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { DESKTOP } from '../helpers/signing-pages';
 
 const STEP_TIMEOUT = 60_000;
 
@@ -29,14 +27,9 @@ const PNG = Buffer.from(
 );
 
 const PHONE = { width: 375, height: 667 };
-const DESKTOP = { width: 1280, height: 800 };
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
 let receiver: TReceiver;
-let browser: Browser;
 let partner: { origin: string; server: Server };
-let pdfB64: string;
 
 /** The sender's own site: a page that frames the embedded signing URL, and where signers land after. */
 async function startPartnerSite() {
@@ -58,94 +51,56 @@ iframe{display:block;width:calc(100% - 40px);height:700px;margin:16px 20px;borde
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+const suite = browserSuite({
+  pdf: [
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Residential Lease Agreement', x: 72, y: 720, size: 20 },
+        { value: 'Tenant full legal name:', x: 72, y: 672, size: 11 },
+        { value: 'Tenant email (optional):', x: 72, y: 608, size: 11 },
+        { value: 'Lease start date:', x: 72, y: 545, size: 11 },
+        { value: 'Plan:', x: 72, y: 482, size: 11 },
+        { value: 'I agree to the terms above.', x: 100, y: 418, size: 11 },
+        { value: 'Utilities included:', x: 72, y: 352, size: 11 },
+        { value: 'I approve the house rules.', x: 100, y: 317, size: 11 },
+        { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
+        { value: 'Name and date:', x: 340, y: 265, size: 11 },
+      ],
+    },
+    {
+      size: 'Letter',
+      text: [
+        { value: 'Landlord acknowledgement', x: 72, y: 720, size: 16 },
+        { value: 'Landlord initials:', x: 72, y: 560, size: 11 },
+        { value: 'Comments:', x: 72, y: 480, size: 11 },
+      ],
+    },
+  ],
+  browserArgs: [
+    '--disable-quic',
+    '--disable-component-update',
+    '--disable-sync',
+    // A made-up camera for the selfie step, allowed without a prompt.
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+  ],
+});
+
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
   receiver = await startReceiver();
   partner = await startPartnerSite();
-  pdfB64 = Buffer.from(
-    await aPdf({
-      pages: [
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Residential Lease Agreement', x: 72, y: 720, size: 20 },
-            { value: 'Tenant full legal name:', x: 72, y: 672, size: 11 },
-            { value: 'Tenant email (optional):', x: 72, y: 608, size: 11 },
-            { value: 'Lease start date:', x: 72, y: 545, size: 11 },
-            { value: 'Plan:', x: 72, y: 482, size: 11 },
-            { value: 'I agree to the terms above.', x: 100, y: 418, size: 11 },
-            { value: 'Utilities included:', x: 72, y: 352, size: 11 },
-            { value: 'I approve the house rules.', x: 100, y: 317, size: 11 },
-            { value: 'Tenant signature:', x: 72, y: 265, size: 11 },
-            { value: 'Name and date:', x: 340, y: 265, size: 11 },
-          ],
-        },
-        {
-          size: 'Letter',
-          text: [
-            { value: 'Landlord acknowledgement', x: 72, y: 720, size: 16 },
-            { value: 'Landlord initials:', x: 72, y: 560, size: 11 },
-            { value: 'Comments:', x: 72, y: 480, size: 11 },
-          ],
-        },
-      ],
-    }),
-  ).toString('base64');
-  if (runBrowser) {
-    browser = await launchBrowser([
-      '--disable-quic',
-      '--disable-component-update',
-      '--disable-sync',
-      // A made-up camera for the selfie step, allowed without a prompt.
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-    ]);
-  }
 });
 
 afterAll(async () => {
-  await browser?.close();
   await receiver?.stop();
   await new Promise<void>((done) => (partner ? partner.server.close(() => done()) : done()));
-  await runtime?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------
 
-const LINK = () => new RegExp(`${runtime.baseUrl}/sign/[0-9A-Za-z]{43}`);
-const outbox = () => listMailbox(dataPaths(runtime.dataDir).mailbox);
-
-/** The signing link emailed to `email` (the notifications worker sends it). */
-function emailedLink(email: string): Promise<string> {
-  return eventually(
-    async () => {
-      const mail = (await outbox()).find(
-        (m) => m.kind === 'email' && m.to.includes(email) && LINK().test(m.text),
-      );
-      return mail ? LINK().exec(mail.text)![0] : undefined;
-    },
-    30_000,
-    `the signing email to ${email}`,
-  );
-}
-
-/** The code in the newest text to a phone ending in `digits`, not one of `seen`. */
-function textedCode(digits: string, seen: Set<string>): Promise<string> {
-  return eventually(
-    async () => {
-      const sms = (await outbox()).find(
-        (m) => m.kind === 'sms' && m.phone.replace(/\D/g, '').endsWith(digits) && !seen.has(m.id),
-      );
-      return sms ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
-    },
-    20_000,
-    'the SMS code',
-  );
-}
-
 async function newPage(viewport: { width: number; height: number }, mobile = false) {
-  const context: BrowserContext = await browser.newContext({
+  const context: BrowserContext = await suite.browser.newContext({
     viewport,
     deviceScaleFactor: mobile ? 2 : 1,
     isMobile: mobile,
@@ -161,7 +116,6 @@ async function newPage(viewport: { width: number; height: number }, mobile = fal
   return { context, page, problems: watchProblems(page) };
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 // The tests run under Node's types: code that runs in the page is given as text.
 const focusedLabel = (where: Page | Frame) =>
   where.evaluate<string>(
@@ -185,7 +139,9 @@ async function drawOnPad(page: Page) {
 
 async function hookFor(types: string[]) {
   const path = `/hook-${Math.random().toString(36).slice(2)}`;
-  const res = await call('POST', '/webhooks/', { json: { url: receiver.url(path), event_types: types } });
+  const res = await suite.call('POST', '/webhooks/', {
+    json: { url: receiver.url(path), event_types: types },
+  });
   expect(res.status, res.text).toBe(201);
   return path;
 }
@@ -198,33 +154,23 @@ const eventsAt = (path: string) =>
 // ---------------------------------------------------------------------------------------------
 
 /** A sent bundle with one signer and one required signature field of theirs at `box`. */
-async function aOneSignerBundle(
+const aOneSignerBundle = (
   label: string,
   packet: { key: string } & Record<string, unknown>,
-  docKey: string,
+  document: string,
   box: { x: number; y: number; w: number; h: number },
-) {
-  const res = await call('POST', '/bundles/', {
-    json: {
-      label,
-      packets: [packet],
-      documents: [
-        {
-          key: docKey,
-          file_b64: pdfB64,
-          fields: [{ key: 'sig', kind: 'sig', page: 1, ...box, editors: [packet.key], required: true }],
-        },
-      ],
-    },
+) =>
+  suite.sentBundle({
+    label,
+    packets: [packet],
+    document,
+    fields: [{ key: 'sig', kind: 'sig', page: 1, ...box, editors: [packet.key], required: true }],
   });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; packets: { id: string }[] };
-}
 
 describe.runIf(runBrowser)('signing in a real browser', () => {
   it('two signers in order: the emailed signer passes the SMS code and fills every kind of field on a phone; the second signs embedded in the partner site', async () => {
-    const accounts = createAccountStore(runtime.db, runtime.config.tableName);
-    const accountId = runtime.demo.accountId;
+    const accounts = createAccountStore(suite.runtime.db, suite.runtime.config.tableName);
+    const accountId = suite.runtime.demo.accountId;
     await accounts.setFeatures(accountId, { signing_brands: true });
     await accounts.setEmbedOrigins(accountId, [partner.origin]);
     const brandId = 'b7c1d7a2-6a55-4c86-9a77-0c2f3f1e9a01';
@@ -238,7 +184,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     });
     const hook = await hookFor(['packet_viewed', 'packet_complete', 'bundle_complete']);
 
-    const created = await call('POST', '/bundles/', {
+    const created = await suite.call('POST', '/bundles/', {
       json: {
         label: 'Lease for 12 Maple Street',
         in_order: true,
@@ -257,7 +203,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
           {
             key: 'lease',
             name: 'Lease agreement',
-            file_b64: pdfB64,
+            file_b64: suite.pdfB64,
             fields: [
               {
                 key: 'legal_name',
@@ -423,17 +369,17 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     expect(created.status, created.text).toBe(201);
     const bundleId = created.body.id as string;
     const [annPacket, bobPacket] = created.body.packets as { id: string; key: string }[];
-    expect((await call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brandId } })).status).toBe(
-      200,
-    );
+    expect(
+      (await suite.call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brandId } })).status,
+    ).toBe(200);
     const afterSign = `${partner.origin}/after-sign`;
-    const redirect = await call('PATCH', `/packets/${annPacket!.id}/`, {
+    const redirect = await suite.call('PATCH', `/packets/${annPacket!.id}/`, {
       json: { signing_complete_redirect: afterSign },
     });
     expect(redirect.status, redirect.text).toBe(200);
 
     // ---- Ann, on a phone, from the emailed link.
-    const link = await emailedLink('ann.e2e@example.com');
+    const link = await suite.inbox.emailedLink('ann.e2e@example.com');
     const ann = await newPage(PHONE, true);
     const pageAnswer = await ann.page.goto(link);
     expect(pageAnswer!.status()).toBe(200);
@@ -447,9 +393,9 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     await ann.page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
     expect(await ann.page.locator('.brand-name').textContent()).toBe('Maple Street Rentals');
     expect(await ann.page.locator('canvas.page-canvas').count()).toBe(0); // no documents before the check
-    const seen = new Set((await outbox()).map((m) => m.id));
+    const seen = await suite.inbox.seen();
     await ann.page.getByRole('button', { name: 'Text me a code' }).click();
-    const code = await textedCode('4242', seen);
+    const code = await suite.inbox.textedCode('4242', seen);
     await ann.page.getByLabel('The 6-digit code').fill(code);
     await shot(ann.page, 'phone-1-sms-code.png');
     await ann.page.getByRole('button', { name: 'Confirm' }).click();
@@ -549,11 +495,11 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
 
     // ---- Bob: his turn now; embedded in the partner's page, on a desktop.
     await eventually(
-      async () => (await call('GET', `/packets/${bobPacket!.id}/`)).body.status === 're',
+      async () => (await suite.call('GET', `/packets/${bobPacket!.id}/`)).body.status === 're',
       20_000,
       'the second signer to be ready',
     );
-    const embed = await call('POST', `/packets/${bobPacket!.id}/embed_url/`);
+    const embed = await suite.call('POST', `/packets/${bobPacket!.id}/embed_url/`);
     expect(embed.status, embed.text).toBe(201);
     const bob = await newPage(DESKTOP);
     const framed = bob.page.waitForResponse((r) => r.url() === embed.body.url);
@@ -608,14 +554,14 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
     // ---- What the sender sees.
     const done = await eventually(
       async () => {
-        const b = await call('GET', `/bundles/${bundleId}/`);
+        const b = await suite.call('GET', `/bundles/${bundleId}/`);
         return b.body.status === 'co' && b.body;
       },
       20_000,
       'the bundle to be complete',
     );
     expect(done.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
-    const data = await call('GET', `/bundles/${bundleId}/data/`);
+    const data = await suite.call('GET', `/bundles/${bundleId}/data/`);
     expect(data.status, data.text).toBe(200);
     const value = (key: string) => (data.body as { field_key: string }[]).find((d) => d.field_key === key);
     expect(value('legal_name')).toMatchObject({
@@ -671,7 +617,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
         { x: 11.5, y: 68, w: 32, h: 7 },
       );
       const hal = await newPage(PHONE, true);
-      await hal.page.goto(await emailedLink('hal.e2e@example.com'));
+      await hal.page.goto(await suite.inbox.emailedLink('hal.e2e@example.com'));
       await hal.page.getByRole('heading', { name: 'A photo of you' }).waitFor();
       await hal.page.getByRole('button', { name: 'Use my camera' }).click();
       await hal.page.getByRole('button', { name: 'Take photo' }).waitFor();
@@ -710,7 +656,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
         { x: 11.5, y: 62, w: 32, h: 7 },
       );
       const cy = await newPage(DESKTOP);
-      await cy.page.goto(await emailedLink('cy.e2e@example.com'));
+      await cy.page.goto(await suite.inbox.emailedLink('cy.e2e@example.com'));
       await cy.page.getByRole('heading', { name: 'Consulting agreement' }).waitFor();
       await cy.page.locator('.page.rendered').first().waitFor();
       await shot(cy.page, 'desktop-4-document.png');
@@ -725,7 +671,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
       expect(cy.problems).toEqual([]);
       await cy.context.close();
 
-      const bundle = await call('GET', `/bundles/${sent.id}/`);
+      const bundle = await suite.call('GET', `/bundles/${sent.id}/`);
       expect(bundle.body.status).toBe('ca');
       expect(bundle.body.packets[0].status).toBe('ca');
     },
@@ -741,8 +687,8 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
         'offer',
         { x: 11.5, y: 62, w: 32, h: 7 },
       );
-      const link = await emailedLink('di.e2e@example.com');
-      expect((await call('PUT', `/bundles/${sent.id}/cancel/`)).status).toBe(200);
+      const link = await suite.inbox.emailedLink('di.e2e@example.com');
+      expect((await suite.call('PUT', `/bundles/${sent.id}/cancel/`)).status).toBe(200);
 
       const di = await newPage(PHONE, true);
       await di.page.goto(link);
@@ -752,13 +698,13 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
 
       expect(di.problems).toEqual([]);
 
-      const unknown = await di.page.goto(`${runtime.baseUrl}/sign/${'x'.repeat(43)}`);
+      const unknown = await di.page.goto(`${suite.runtime.baseUrl}/sign/${'x'.repeat(43)}`);
       expect(unknown!.status()).toBe(404);
       await di.page.getByRole('heading', { name: 'This link does not work' }).waitFor();
       await di.context.close();
 
       // The packet was never viewed: a cancelled bundle's link changes nothing.
-      const bundle = await call('GET', `/bundles/${sent.id}/`);
+      const bundle = await suite.call('GET', `/bundles/${sent.id}/`);
       expect(bundle.body.packets[0].status).toBe('ca');
     },
     STEP_TIMEOUT,
@@ -771,7 +717,7 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
 
   it('serve the page and its files with strict security headers, framing only embedded sessions', async () => {
     await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
-    const link = await emailedLink('eve.headers@example.com');
+    const link = await suite.inbox.emailedLink('eve.headers@example.com');
     const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -780,7 +726,7 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('permissions-policy')).toMatch(/^camera=\(self\), microphone=\(\)/);
-    const s3 = new URL(runtime.config.endpoints.s3!).origin;
+    const s3 = new URL(suite.runtime.config.endpoints.s3!).origin;
     expect(page.headers.get('content-security-policy')).toBe(
       [
         "default-src 'none'",
@@ -815,7 +761,7 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
       ['standard_fonts/LiberationSans-Regular.ttf', 'font/ttf'],
     ];
     for (const [name, type] of assets) {
-      const res = await fetch(`${runtime.baseUrl}/sign/assets/${version}/${name}`);
+      const res = await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`);
       expect(res.status, name).toBe(200);
       expect(res.headers.get('content-type'), name).toBe(type);
       expect(res.headers.get('cache-control'), name).toBe('public, max-age=31536000, immutable');
@@ -823,23 +769,23 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
       expect(res.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'");
       expect((await res.arrayBuffer()).byteLength, name).toBeGreaterThan(0);
     }
-    const stale = await fetch(`${runtime.baseUrl}/sign/assets/0000000000000000/app.js`);
+    const stale = await fetch(`${suite.runtime.baseUrl}/sign/assets/0000000000000000/app.js`);
     expect(stale.status).toBe(200);
     expect(stale.headers.get('cache-control')).toBe('public, max-age=300');
     for (const name of ['nope.js', '..%2Fpages.ts', 'standard_fonts/..%2F..%2Fpackage.json']) {
-      expect((await fetch(`${runtime.baseUrl}/sign/assets/${version}/${name}`)).status, name).toBe(404);
+      expect((await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`)).status, name).toBe(404);
     }
 
     // An embedded URL of an account without embedding origins may not be framed either.
-    const other = await runtime.seedAccount('No Embeds', 'noembeds@example.com');
-    const theirs = apiClient(runtime, other.apiKey);
+    const other = await suite.runtime.seedAccount('No Embeds', 'noembeds@example.com');
+    const theirs = apiClient(suite.runtime, other.apiKey);
     const created = await theirs('POST', '/bundles/', {
       json: {
         packets: [{ key: 'fay', name: 'Fay Gee', email: 'fay@example.com', deliver_via: 'embed' }],
         documents: [
           {
             key: 'doc',
-            file_b64: pdfB64,
+            file_b64: suite.pdfB64,
             fields: [{ kind: 'sig', page: 1, x: 10, y: 60, w: 30, h: 6, editors: ['fay'] }],
           },
         ],
@@ -855,16 +801,16 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
 
   it('serve a document’s PDF to its signer’s session only', async () => {
     await aSentBundle({ key: 'gus', name: 'Gus Hay', email: 'gus.pdf@example.com' });
-    const token = (await emailedLink('gus.pdf@example.com')).split('/').pop()!;
-    expect((await fetch(`${runtime.baseUrl}/sign/api/documents/doc`)).status).toBe(401);
-    const opened = await fetch(`${runtime.baseUrl}/sign/api/session`, {
+    const token = (await suite.inbox.emailedLink('gus.pdf@example.com')).split('/').pop()!;
+    expect((await fetch(`${suite.runtime.baseUrl}/sign/api/documents/doc`)).status).toBe(401);
+    const opened = await fetch(`${suite.runtime.baseUrl}/sign/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
     expect(opened.status).toBe(201);
     const { session } = (await opened.json()) as { session: string };
-    const pdf = await fetch(`${runtime.baseUrl}/sign/api/documents/doc`, {
+    const pdf = await fetch(`${suite.runtime.baseUrl}/sign/api/documents/doc`, {
       headers: { 'x-signing-session': session },
     });
     expect(pdf.status).toBe(200);
@@ -875,7 +821,7 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
-    const missing = await fetch(`${runtime.baseUrl}/sign/api/documents/nope`, {
+    const missing = await fetch(`${suite.runtime.baseUrl}/sign/api/documents/nope`, {
       headers: { 'x-signing-session': session },
     });
     expect(missing.status).toBe(404);

@@ -5,18 +5,13 @@
 // roles; the page works framed by an origin the account lists. Screenshots go to test-artifacts/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { ARTIFACTS, launchBrowser, runBrowser, watchProblems } from '../helpers/browser';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
 
-let runtime: TRuntime;
-let call: ReturnType<typeof apiClient>;
-let browser: Browser;
+const suite = browserSuite();
 let partner: { origin: string; server: Server };
 
 /** The integrator's own site: a page that frames the preparation link it is given. */
@@ -37,21 +32,16 @@ async function startPartnerSite() {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  call = apiClient(runtime);
   partner = await startPartnerSite();
-  if (runBrowser) browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise<void>((done) => (partner ? partner.server.close(() => done()) : done()));
-  await runtime?.stop();
 });
 
 describe.runIf(runBrowser)('preparing a template in a real browser', () => {
   it('places a field by mouse drag, moves it, adds one by keyboard, saves; the template shows them', async () => {
-    const session = await call('POST', '/templates/preparation_session/', {
+    const session = await suite.call('POST', '/templates/preparation_session/', {
       json: {
         name: 'Purchase agreement',
         file_b64: await aPdfB64(),
@@ -61,7 +51,10 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
     });
     expect(session.status, session.text).toBe(201);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const context = await suite.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
     await page.goto(session.body.url);
@@ -99,7 +92,7 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
     await page.getByLabel('Label').press('Tab');
     await page.getByLabel('Data flow tag').fill('acme:buyer.signature');
     await page.getByLabel('Data flow tag').press('Tab');
-    await page.screenshot({ path: join(ARTIFACTS, 'prepare-1-drawn.png') });
+    await shot(page, 'prepare-1-drawn.png');
 
     // A date field for the seller, added and moved with the keyboard only.
     await page.locator('#new-kind').selectOption('dat');
@@ -120,11 +113,11 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
 
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('heading', { name: 'Template saved' }).waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'prepare-2-saved.png') });
+    await shot(page, 'prepare-2-saved.png');
     expect(problems).toEqual([]);
     await context.close();
 
-    const t = await call('GET', `/templates/${session.body.template_id}/`);
+    const t = await suite.call('GET', `/templates/${session.body.template_id}/`);
     expect(t.status).toBe(200);
     expect(t.body.roles).toEqual([
       { key: 'buyer', label: 'Buyer' },
@@ -157,11 +150,11 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
   });
 
   it('shows the save errors the service answers, and saves nothing', async () => {
-    const session = await call('POST', '/templates/preparation_session/', {
+    const session = await suite.call('POST', '/templates/preparation_session/', {
       json: { name: 'No tags', file_b64: await aPdfB64(), allowed_data_flow_tags: [] },
     });
     expect(session.status, session.text).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(session.body.url);
     await page.locator('.page.rendered').first().waitFor();
@@ -175,13 +168,13 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
       .getByRole('alert')
       .getByText(/extends past the right edge/)
       .waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'prepare-3-refused.png') });
+    await shot(page, 'prepare-3-refused.png');
     await context.close();
-    const t = await call('GET', `/templates/${session.body.template_id}/`);
+    const t = await suite.call('GET', `/templates/${session.body.template_id}/`);
     expect(t.body.fields).toEqual([]);
   });
   it("changing a field's role keeps its `-` prefix and its other roles", async () => {
-    const made = await call('POST', '/templates/', {
+    const made = await suite.call('POST', '/templates/', {
       json: {
         name: 'Lease with agent',
         file_b64: await aPdfB64(),
@@ -205,11 +198,11 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
       },
     });
     expect(made.status, made.text).toBe(201);
-    const session = await call('POST', '/templates/preparation_session/', {
+    const session = await suite.call('POST', '/templates/preparation_session/', {
       json: { template_id: made.body.id },
     });
     expect(session.status, session.text).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
     await page.goto(session.body.url);
@@ -224,20 +217,24 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
     await page.getByRole('heading', { name: 'Template saved' }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
-    const t = await call('GET', `/templates/${made.body.id}/`);
+    const t = await suite.call('GET', `/templates/${made.body.id}/`);
     expect(t.body.fields[0].editor_roles).toEqual(['-landlord', 'agent']);
   });
   it('works embedded in a page of an origin the account lists, and saves from the frame', async () => {
-    const account = await runtime.seedAccount('Embedded Preparation', 'owner@embedded-preparation.example');
-    await createAccountStore(runtime.db, runtime.config.tableName).setEmbedOrigins(account.accountId, [
-      partner.origin,
-    ]);
-    const session = await call('POST', '/templates/preparation_session/', {
+    const account = await suite.runtime.seedAccount(
+      'Embedded Preparation',
+      'owner@embedded-preparation.example',
+    );
+    await createAccountStore(suite.runtime.db, suite.runtime.config.tableName).setEmbedOrigins(
+      account.accountId,
+      [partner.origin],
+    );
+    const session = await suite.call('POST', '/templates/preparation_session/', {
       key: account.apiKey,
       json: { name: 'Embedded', file_b64: await aPdfB64(), roles: [{ key: 'buyer', label: 'Buyer' }] },
     });
     expect(session.status, session.text).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
     const framed = page.waitForResponse((r) => r.url() === session.body.url);
@@ -250,10 +247,10 @@ describe.runIf(runBrowser)('preparing a template in a real browser', () => {
     await frame.getByRole('button', { name: 'Add field to page 1' }).click();
     await frame.getByRole('button', { name: 'Save template' }).click();
     await frame.getByRole('heading', { name: 'Template saved' }).waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'prepare-4-embedded.png') });
+    await shot(page, 'prepare-4-embedded.png');
     expect(problems).toEqual([]);
     await context.close();
-    const t = await call('GET', `/templates/${session.body.template_id}/`, { key: account.apiKey });
+    const t = await suite.call('GET', `/templates/${session.body.template_id}/`, { key: account.apiKey });
     expect(t.body.fields).toHaveLength(1);
   });
 });

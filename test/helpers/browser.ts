@@ -11,6 +11,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // CI installs Chromium (.ci/run), so there a missing browser fails the run; elsewhere it skips.
 export const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 
+/** A screenshot of the page as it stands, into ARTIFACTS under `name`. */
+export const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
+
 /** Makes the screenshot folder and starts Chromium headless; extraArgs add to the usual flags. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -1,5 +1,6 @@
 // What the browser tests of the signing pages share: the links and codes the local outbox holds
-// (as a signer would get them by email and SMS), and a fresh browser context for one signer.
+// (as a signer would get them by email and SMS), and a fresh browser context for one signer, on a
+// desktop or on a phone.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { dataPaths } from '../../infra/local/layout';
 import { listMailbox } from '../../infra/local/mailbox/store';
@@ -8,6 +9,7 @@ import { watchProblems } from './browser';
 import { eventually } from './receiver';
 
 export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
 
 /** The outbox of a runtime, read as a signer's inbox and phone. */
 export function signerInbox(runtime: TRuntime) {
@@ -58,4 +60,33 @@ export async function signerPage(
   });
   const page = await context.newPage();
   return { context, page, problems: watchProblems(page) };
+}
+
+/**
+ * A signing URL opened on a phone (touch, twice the pixels, `viewport` PHONE unless told), once the
+ * page shows `heading` and has drawn its first page. `stepTimeout` makes a step that does not
+ * happen fail with what was awaited, well within the test's own time.
+ */
+export async function phonePage(
+  browser: Browser,
+  url: string,
+  heading: string,
+  opts: { viewport?: { width: number; height: number }; stepTimeout?: number } = {},
+) {
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? PHONE,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+    // Scrolling to a field is instant, so a test can scroll the page itself right after.
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  if (opts.stepTimeout) page.setDefaultTimeout(opts.stepTimeout);
+  const problems = watchProblems(page);
+  await page.goto(url);
+  await page.getByRole('heading', { name: heading }).waitFor();
+  await page.locator('.page.rendered').first().waitFor();
+  return { page, problems, close: () => context.close() };
 }
