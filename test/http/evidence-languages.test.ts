@@ -98,6 +98,33 @@ const unmarked = (text: string) => text.replace(/[\u064B-\u065F\u0670]/g, '');
 
 const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
+/**
+ * Once a bundle's documents are ready: its status, its final document, and each signer's
+ * certificate put into `certificates` by packet key.
+ */
+async function evidenceOf(bundleId: string, certificates: Map<string, Buffer>) {
+  const ready = await eventually(
+    async () => {
+      const b = (await call('GET', `/bundles/${bundleId}/`)).body;
+      return b.docs_ready || b.status === 'fa' ? b : undefined;
+    },
+    90_000,
+    'documents ready',
+  );
+  const files = (await call('GET', `/bundles/${bundleId}/files/`)).body as {
+    kind: string;
+    doc_key: string;
+    file_url: string;
+  }[];
+  for (const f of files.filter((f) => f.kind === 'certificate')) {
+    certificates.set(f.doc_key.replace(/^coe-/, ''), await download(f.file_url));
+  }
+  return {
+    status: ready.status as string,
+    finalPdf: await download(files.find((f) => f.kind === 'final')!.file_url),
+  };
+}
+
 describe('a bundle signed in four scripts', () => {
   let finalPdf: Buffer;
   const certificates = new Map<string, Buffer>();
@@ -162,24 +189,9 @@ describe('a bundle signed in four scripts', () => {
       expect(values.status, JSON.stringify(values.body)).toBe(200);
       expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
     }
-    const ready = await eventually(
-      async () => {
-        const b = (await call('GET', `/bundles/${bundle.id}/`)).body;
-        return b.docs_ready || b.status === 'fa' ? b : undefined;
-      },
-      90_000,
-      'documents ready',
-    );
+    const ready = await evidenceOf(bundle.id, certificates);
     expect(ready.status).toBe('co');
-    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
-      kind: string;
-      doc_key: string;
-      file_url: string;
-    }[];
-    finalPdf = await download(files.find((f) => f.kind === 'final')!.file_url);
-    for (const f of files.filter((f) => f.kind === 'certificate')) {
-      certificates.set(f.doc_key.replace(/^coe-/, ''), await download(f.file_url));
-    }
+    finalPdf = ready.finalPdf;
     mkdirSync(ARTIFACTS, { recursive: true });
     savePagePng(certificates.get('layla')!, 1, join(ARTIFACTS, 'certificate-arabic-page-1.png'), 110);
     savePagePng(certificates.get('hanako')!, 1, join(ARTIFACTS, 'certificate-japanese-page-1.png'), 110);
@@ -327,23 +339,7 @@ describe('a bundle in German', () => {
     expect(initials.status, JSON.stringify(initials.body)).toBe(200);
     expect((await sign('POST', '/complete', kay, { consent: true })).status).toBe(200);
 
-    await eventually(
-      async () => {
-        const b = (await call('GET', `/bundles/${bundle.id}/`)).body;
-        return b.docs_ready || b.status === 'fa' ? b : undefined;
-      },
-      90_000,
-      'documents ready',
-    );
-    const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
-      kind: string;
-      doc_key: string;
-      file_url: string;
-    }[];
-    finalPdf = await download(files.find((f) => f.kind === 'final')!.file_url);
-    for (const f of files.filter((f) => f.kind === 'certificate')) {
-      certificates.set(f.doc_key.replace(/^coe-/, ''), await download(f.file_url));
-    }
+    finalPdf = (await evidenceOf(bundle.id, certificates)).finalPdf;
   }, 120_000);
 
   it('prints the events of its audit page in German', () => {
