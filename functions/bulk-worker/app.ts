@@ -16,7 +16,7 @@ import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { DEFAULT_BULK_ROWS_PER_SECOND } from '../../shared/domain/bulk/bulk-batch';
 import { processBulkChunk, type TBulkChunkDeps } from '../../shared/domain/bulk/process-bulk-chunk';
 import { createBundle } from '../../shared/domain/bundles/create-bundle';
-import { JOBS, jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
+import { JOBS, retryDelaySeconds, type TBulkJob } from '../../shared/domain/outbox/jobs';
 
 /**
  * Composition root of the bulk worker, fed by the bulkJobs queue (an SQS event source, batch size
@@ -48,13 +48,7 @@ export function buildBulkWorker(opts: TFunctionOptions & { sqs?: SQSClient }) {
   };
   const retryLater = createRetryLater(sqs, config.queues?.bulkJobs, log);
 
-  async function handle(record: SQSRecord): Promise<boolean> {
-    const job = jobOf('bulkJobs', record.body);
-    if (!job) {
-      log.error('bulk job ignored: unreadable message', { messageId: record.messageId });
-      return true;
-    }
-    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  async function handle(job: TBulkJob, attempt: number, record: SQSRecord): Promise<boolean> {
     const about = { batchId: job.batchId, chunk: job.chunk, attempt };
     try {
       await processBulkChunk(deps, job, attempt >= JOBS.bulkJobs.maxAttempts);
@@ -69,5 +63,5 @@ export function buildBulkWorker(opts: TFunctionOptions & { sqs?: SQSClient }) {
   }
 
   // One chunk at a time: the chunks of a batch are paced one after another.
-  return withTelemetry(telemetry, jobBatch({ inParallel: false, handle }));
+  return withTelemetry(telemetry, jobBatch({ queue: 'bulkJobs', inParallel: false, handle, log }));
 }

@@ -24,7 +24,7 @@ import {
 } from '../../shared/domain/evidence/fail-document-job';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
-import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
+import { retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
 import type { TEvidencePdf } from '../../shared/ports/evidence';
 
@@ -60,13 +60,7 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
 
   const retryLater = createRetryLater(sqs, config.queues?.documentJobs, log);
 
-  async function handle(record: SQSRecord): Promise<boolean> {
-    const job = jobOf('documentJobs', record.body);
-    if (!job) {
-      log.error('document job ignored: unreadable message', { messageId: record.messageId });
-      return true;
-    }
-    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  async function handle(job: TDocumentJob, attempt: number, record: SQSRecord): Promise<boolean> {
     const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
     const started = Date.now();
     const attempted = (outcome: 'done' | 'waiting' | 'retry' | 'failed') =>
@@ -119,5 +113,5 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
   }
 
   // One job at a time: each may hold several PDFs in memory.
-  return withTelemetry(telemetry, jobBatch({ inParallel: false, handle }));
+  return withTelemetry(telemetry, jobBatch({ queue: 'documentJobs', inParallel: false, handle, log }));
 }

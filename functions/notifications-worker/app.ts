@@ -17,7 +17,7 @@ import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/notifications/notification';
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
-import { jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
+import { retryDelaySeconds, type TNotificationJob } from '../../shared/domain/outbox/jobs';
 import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
@@ -66,13 +66,7 @@ export function buildNotificationsWorker(
 
   const retryLater = createRetryLater(sqs, config.queues?.notifications, log);
 
-  async function handleJob(record: SQSRecord): Promise<boolean> {
-    const job = jobOf('notifications', record.body);
-    if (!job) {
-      log.error('notification job ignored: unreadable message', { messageId: record.messageId });
-      return true;
-    }
-    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  async function handleJob(job: TNotificationJob, attempt: number, record: SQSRecord): Promise<boolean> {
     const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
     try {
       const outcome = await sendNotification(deps(), job, attempt);
@@ -117,7 +111,7 @@ export function buildNotificationsWorker(
     }
   }
 
-  const jobs = jobBatch({ inParallel: true, handle: handleJob });
+  const jobs = jobBatch({ queue: 'notifications', inParallel: true, handle: handleJob, log });
   const handler = async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
     if (isSnsEvent(event)) {
       await handleReports(event);

@@ -10,7 +10,7 @@ import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { jobOf } from '../../shared/domain/outbox/jobs';
+import type { TWebhookJob } from '../../shared/domain/outbox/jobs';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
 import type { TWebhookCaller } from '../../shared/ports/webhooks';
 
@@ -42,13 +42,7 @@ export function buildWebhookDispatcher(
     metrics,
   };
 
-  async function handle(record: SQSRecord): Promise<boolean> {
-    const job = jobOf('webhookDeliveries', record.body);
-    if (!job) {
-      log.error('webhook job ignored: unreadable message', { messageId: record.messageId });
-      return true;
-    }
-    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  async function handle(job: TWebhookJob, attempt: number, record: SQSRecord): Promise<boolean> {
     const outcome = await deliverEvent(deps, job, attempt);
     if (outcome.kind === 'done') return true;
     // Visible again when the retry is due; after the last attempt at once, so that the queue's
@@ -61,10 +55,12 @@ export function buildWebhookDispatcher(
 
   // Side by side: each call ends within its 10-second deadline, so no receiver holds up another.
   const batch = jobBatch({
+    queue: 'webhookDeliveries',
     inParallel: true,
-    async handle(record) {
+    log,
+    async handle(job, attempt, record) {
       try {
-        return await handle(record);
+        return await handle(job, attempt, record);
       } catch (err) {
         // A fault of ours (the table, the secret): the job comes back after the queue's
         // visibility timeout, and the receive counts as an attempt.

@@ -1,25 +1,41 @@
-// The one shell of the three queue workers (notifications, webhook deliveries, document jobs):
-// Powertools' batch processor runs each record's job and answers the batch item failures that
-// SQS keeps for another attempt. A job says whether it is done; one that is not (its retry is
-// already scheduled, by the visibility the worker set) or that threw counts as a failure.
+// The one shell of the queue workers (notifications, webhook deliveries, document jobs, bulk
+// chunks): each record is read as its queue's job (jobs.ts), a message that is not one is logged
+// and dropped (another attempt would not make it one), and Powertools' batch processor runs each
+// job and answers the batch item failures that SQS keeps for another attempt. A job says whether
+// it is done; one that is not (its retry is already scheduled, by the visibility the worker set)
+// or that threw counts as a failure.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { jobOf, type TJobOf, type TJobQueue } from '../../domain/outbox/jobs';
+import type { TLogger } from '../../logger';
 
 /** A job that is not done yet: its record stays on the queue for another attempt. */
 class JobNotDone extends Error {
   override name = 'JobNotDone';
 }
 
-export interface TJobBatchOptions {
-  /** One record's job: true when it is done (the record may go). */
-  handle(record: SQSRecord): Promise<boolean>;
+export interface TJobBatchOptions<Q extends TJobQueue> {
+  /** The queue the records come from: what a record must be to be its job. */
+  queue: Q;
+  /**
+   * One job: true when it is done (the record may go). `attempt` counts the receives (1-based),
+   * as the queue's redrive policy counts them.
+   */
+  handle(job: TJobOf<Q>, attempt: number, record: SQSRecord): Promise<boolean>;
   /** Side by side (webhook calls, messages), or one at a time (documents, each holding PDFs in memory). */
   inParallel: boolean;
+  log: TLogger;
 }
 
-export function jobBatch(opts: TJobBatchOptions) {
+export function jobBatch<Q extends TJobQueue>(opts: TJobBatchOptions<Q>) {
   const record = async (r: SQSRecord) => {
-    if (!(await opts.handle(r))) throw new JobNotDone(r.messageId);
+    const job = jobOf(opts.queue, r.body);
+    if (!job) {
+      opts.log.error('job ignored: unreadable message', { queue: opts.queue, messageId: r.messageId });
+      return;
+    }
+    const attempt = Number(r.attributes.ApproximateReceiveCount) || 1;
+    if (!(await opts.handle(job, attempt, r))) throw new JobNotDone(r.messageId);
   };
   // A processor per batch: it keeps the batch's records and outcomes while it runs, and the local
   // runtime hands one function several batches at once (Lambda gives an instance one at a time).
