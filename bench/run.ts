@@ -131,16 +131,28 @@ function bundlesJson(bundles: TBundleFigures[]) {
   );
 }
 
-function printReport(
-  bundles: TBundleFigures[],
-  api: TApiVsDynaliteFigures,
-  bundlesApi: TBundlesApiFigures,
-  webhooks: TWebhookFigures,
-  signing: TSigningFigures,
-  evidence: TEvidenceFigures,
-  requests: TRequestCostFigures,
-  envelope: TEnvelopeCost,
-) {
+/** What a whole run measured, section by section (bulk send is reported on its own). */
+interface TRunFigures {
+  bundles: TBundleFigures[];
+  api: TApiVsDynaliteFigures;
+  bundlesApi: TBundlesApiFigures;
+  webhooks: TWebhookFigures;
+  signing: TSigningFigures;
+  evidence: TEvidenceFigures;
+  requests: TRequestCostFigures;
+  envelope: TEnvelopeCost;
+}
+
+function printReport({
+  bundles,
+  api,
+  bundlesApi,
+  webhooks,
+  signing,
+  evidence,
+  requests,
+  envelope,
+}: TRunFigures) {
   const out: string[] = [bundlesReport(bundles)];
 
   const row = (name: string, p: TPhase) => [
@@ -210,14 +222,7 @@ function printReport(
 function resultsJson(
   started: Date,
   loadAverage: number,
-  bundles: TBundleFigures[],
-  api: TApiVsDynaliteFigures,
-  bundlesApi: TBundlesApiFigures,
-  webhooks: TWebhookFigures,
-  signing: TSigningFigures,
-  evidence: TEvidenceFigures,
-  requests: TRequestCostFigures,
-  envelope: TEnvelopeCost,
+  { bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope }: TRunFigures,
 ) {
   const cpus = os.cpus();
   const p = (x: TPhase) => ({
@@ -374,20 +379,10 @@ const evidence = await benchEvidence(EVIDENCE_OPTIONS);
 console.log(bulkMessage);
 const bulk = await benchBulk();
 
-printReport(bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope);
+const figures: TRunFigures = { bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope };
+printReport(figures);
 console.log(bulkReport(bulk));
-const results = resultsJson(
-  started,
-  loadAverage,
-  bundles,
-  api,
-  bundlesApi,
-  webhooks,
-  signing,
-  evidence,
-  requests,
-  envelope,
-);
+const results = resultsJson(started, loadAverage, figures);
 writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, bulkSend: bulkJson(bulk) }, null, 2)}\n`);
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
