@@ -1,14 +1,19 @@
+import { createHash } from 'node:crypto';
 // Real answers of the local runtime, over HTTP, checked against the description it serves at
 // /api/v2/openapi.json: each body against the documented schema of its operation and status, and
 // the documented headers present. Objects are checked closed here (no undocumented field), which
 // the published description leaves open so that a new field does not break generated clients.
+// Every operation the description lists gets at least one real answer checked, the success one
+// where a step can reach it; the last test fails when an operation has none.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
+import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { eventually } from '../helpers/receiver';
+import { eventually, startReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
+import { openSession, signerClient } from '../helpers/signer';
 
 // biome-ignore lint/suspicious/noExplicitAny: the description is arbitrary JSON
 type TJson = any;
@@ -55,8 +60,18 @@ function validatorFor(
   return { check: ajv.compile(absolute(schema)), response };
 }
 
+/** The answer, once it has the status the step expects: so the schema checked is that status's. */
+function having(status: number, res: TApiAnswer): TApiAnswer {
+  expect(res.status, res.text).toBe(status);
+  return res;
+}
+
+/** Each operation (`METHOD /path`) some real answer of this file was checked against. */
+const answered = new Set<string>();
+
 /** The answer's body matches the documented schema, and the documented headers are there. */
 function expectDocumented(method: string, path: string, res: TApiAnswer) {
+  answered.add(`${method.toUpperCase()} ${path}`);
   const { check, response } = validatorFor(method, path, res.status);
   if (res.status !== 204) expect(check(res.body), JSON.stringify(check.errors, null, 1)).toBe(true);
   for (const name of Object.keys(response.headers ?? {})) {
@@ -82,6 +97,7 @@ afterAll(() => runtime.stop());
 describe('the served description', () => {
   it('needs no API key, names this runtime as its server and is JSON', async () => {
     const res = await call('GET', '/openapi.json', { key: null });
+    expectDocumented('GET', '/openapi.json', res);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.servers).toEqual([{ url: `${runtime.baseUrl}/api/v2` }]);
@@ -184,5 +200,279 @@ describe('answers of the local runtime match the description', () => {
     const noKey = await call('GET', '/rate_limit/', { key: null });
     expect(noKey.status).toBe(401);
     expectDocumented('GET', '/rate_limit', noKey);
+  });
+
+  it('bundles and packets: change, send, tags, cancel, interim and final files, verify, packet links, remind, certificate', async () => {
+    const draft = await call('POST', '/bundles/', {
+      json: aBundle(
+        {
+          status: 'dr',
+          packets: [
+            { key: 'ann', name: 'Ann Lee', email: 'ann@example.com' },
+            { key: 'kim', name: 'Kim Desk', email: 'kim@example.com', deliver_via: 'kiosk' },
+          ],
+        },
+        b64,
+      ),
+    });
+    expect(draft.status, draft.text).toBe(201);
+    const id = draft.body.id;
+    const [ann, kim] = draft.body.packets;
+    expectDocumented(
+      'PATCH',
+      '/bundles/{id}',
+      having(200, await call('PATCH', `/bundles/${id}/`, { json: { label: 'Lease 2' } })),
+    );
+    expectDocumented(
+      'PATCH',
+      '/packets/{id}',
+      having(200, await call('PATCH', `/packets/${ann.id}/`, { json: { name: 'Ann Lee-Roe' } })),
+    );
+    expectDocumented('POST', '/bundles/{id}/send', having(200, await call('POST', `/bundles/${id}/send/`)));
+    expectDocumented(
+      'PUT',
+      '/bundles/{id}/remove_tags',
+      having(200, await call('PUT', `/bundles/${id}/remove_tags/`, { json: { tags: ['x'] } })),
+    );
+    expectDocumented(
+      'PUT',
+      '/packets/{id}/remind',
+      having(200, await call('PUT', `/packets/${ann.id}/remind/`)),
+    );
+    expectDocumented(
+      'POST',
+      '/packets/{id}/kiosk_url',
+      having(201, await call('POST', `/packets/${kim.id}/kiosk_url/`, { json: {} })),
+    );
+    // Not yet signed: interim files are for accounts with early file access (403 here), and
+    // neither the files nor the certificate are there yet (409).
+    expectDocumented('PUT', '/bundles/{id}/files', having(403, await call('PUT', `/bundles/${id}/files/`)));
+    expectDocumented('GET', '/bundles/{id}/files', having(409, await call('GET', `/bundles/${id}/files/`)));
+    expectDocumented('GET', '/packets/{id}/coe', having(409, await call('GET', `/packets/${ann.id}/coe/`)));
+    const early = await runtime.seedAccount('Early', 'early@example.com');
+    await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(early.accountId, {
+      early_file_access: true,
+    });
+    const theirs = apiClient(runtime, early.apiKey);
+    const sent = await theirs('POST', '/bundles/', { json: aBundle({}, b64) });
+    expect(sent.status, sent.text).toBe(201);
+    expectDocumented(
+      'PUT',
+      '/bundles/{id}/files',
+      having(202, await theirs('PUT', `/bundles/${sent.body.id}/files/`)),
+    );
+    expectDocumented('PUT', '/bundles/{id}/cancel', having(200, await call('PUT', `/bundles/${id}/cancel/`)));
+
+    // Signed through to its final files: the certificate, the files and the verify answer.
+    const sign = signerClient(runtime);
+    const signed = await call('POST', '/bundles/', {
+      json: aBundle(
+        {
+          packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+          documents: [
+            {
+              key: 'lease',
+              file_b64: b64,
+              fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'] }],
+            },
+          ],
+        },
+        b64,
+      ),
+    });
+    expect(signed.status, signed.text).toBe(201);
+    const packet = signed.body.packets[0].id;
+    const embed = await call('POST', `/packets/${packet}/embed_url/`);
+    expectDocumented('POST', '/packets/{id}/embed_url', having(201, embed));
+    const session = await openSession(sign, call, packet);
+    expect(
+      (
+        await sign('PUT', '/values', session, {
+          values: [{ doc_key: 'lease', field_key: 'sig', value: 'typed:Ann Lee' }],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+    await eventually(
+      async () => (await call('GET', `/bundles/${signed.body.id}/`)).body.docs_ready,
+      90_000,
+      'documents ready',
+    );
+    const files = await call('GET', `/bundles/${signed.body.id}/files/`);
+    expectDocumented('GET', '/bundles/{id}/files', having(200, files));
+    expectDocumented('GET', '/packets/{id}/coe', having(200, await call('GET', `/packets/${packet}/coe/`)));
+    const final = files.body.find((f: { kind: string }) => f.kind === 'final');
+    const bytes = Buffer.from(await (await fetch(final.file_url)).arrayBuffer());
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expectDocumented('POST', '/verify', having(200, await call('POST', '/verify/', { json: { sha256 } })));
+  });
+
+  it('persons: replace and change', async () => {
+    const created = await call('POST', '/persons/', {
+      json: { name: 'Bo Chen', channels: [{ email: 'bo@example.com' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const person = `/persons/${created.body.id}/`;
+    expectDocumented(
+      'PUT',
+      '/persons/{id}',
+      having(
+        200,
+        await call('PUT', person, { json: { name: 'Bo Chen', channels: [{ email: 'bo@example.org' }] } }),
+      ),
+    );
+    expectDocumented(
+      'PATCH',
+      '/persons/{id}',
+      having(200, await call('PATCH', person, { json: { name: 'Bo Chen-Li' } })),
+    );
+  });
+
+  it('document and envelope templates: create, retrieve, change, send from, preparation session, delete', async () => {
+    const template = await call('POST', '/templates/', {
+      json: {
+        name: 'Lease',
+        file_b64: b64,
+        roles: [{ key: 'tenant', label: 'Tenant' }],
+        fields: [{ key: 'sig-t', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['tenant'] }],
+      },
+    });
+    expectDocumented('POST', '/templates', template);
+    expect(template.status, template.text).toBe(201);
+    const t = `/templates/${template.body.id}/`;
+    expectDocumented('GET', '/templates/{id}', having(200, await call('GET', t)));
+    expectDocumented(
+      'PATCH',
+      '/templates/{id}',
+      having(200, await call('PATCH', t, { json: { name: 'Lease 2' } })),
+    );
+    expectDocumented(
+      'POST',
+      '/templates/preparation_session',
+      having(
+        201,
+        await call('POST', '/templates/preparation_session/', { json: { name: 'Prepared', file_b64: b64 } }),
+      ),
+    );
+
+    const envelope = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Rental',
+        documents: [{ key: 'lease', template_id: template.body.id, name: 'Lease', order: 0 }],
+        signers: [{ key: 'tenant', label: 'Tenant', order: 0 }],
+      },
+    });
+    expectDocumented('POST', '/envelope-templates', envelope);
+    expect(envelope.status, envelope.text).toBe(201);
+    const e = `/envelope-templates/${envelope.body.id}/`;
+    expectDocumented('GET', '/envelope-templates/{id}', having(200, await call('GET', e)));
+    expectDocumented(
+      'PATCH',
+      '/envelope-templates/{id}',
+      having(200, await call('PATCH', e, { json: { name: 'Rental 2' } })),
+    );
+    expectDocumented(
+      'POST',
+      '/bundles/create_from_envelope_template',
+      having(
+        201,
+        await call('POST', '/bundles/create_from_envelope_template/', {
+          json: {
+            envelope_template: { template_id: envelope.body.id },
+            packets: [{ key: 'tenant', name: 'Ann Lee', email: 'ann@example.com' }],
+          },
+        }),
+      ),
+    );
+    expectDocumented('DELETE', '/envelope-templates/{id}', having(204, await call('DELETE', e)));
+    // A document template a bundle was made from may still be deleted, or refused as in use.
+    expectDocumented('DELETE', '/templates/{id}', having(204, await call('DELETE', t)));
+  });
+
+  it('webhooks: change, replace, headers one by one, secret regenerated, redelivery, deliveries, delete', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/webhooks/', {
+        json: { url: receiver.url('/contract'), event_types: ['bundle_sent'] },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      const w = `/webhooks/${hook.body.id}/`;
+      expectDocumented(
+        'PATCH',
+        '/webhooks/{id}',
+        having(200, await call('PATCH', w, { json: { enabled: true } })),
+      );
+      expectDocumented(
+        'PUT',
+        '/webhooks/{id}',
+        having(
+          200,
+          await call('PUT', w, { json: { url: receiver.url('/contract'), event_types: ['bundle_sent'] } }),
+        ),
+      );
+      const header = await call('POST', '/webhooks/headers/', {
+        json: { webhook: hook.body.id, name: 'X-Extra', value: '1' },
+      });
+      expect(header.status, header.text).toBe(201);
+      const h = `/webhooks/headers/${header.body.id}/`;
+      expectDocumented('GET', '/webhooks/headers', having(200, await call('GET', '/webhooks/headers/')));
+      expectDocumented('GET', '/webhooks/headers/{id}', having(200, await call('GET', h)));
+      expectDocumented(
+        'PUT',
+        '/webhooks/headers/{id}',
+        having(200, await call('PUT', h, { json: { webhook: hook.body.id, name: 'X-Extra', value: '2' } })),
+      );
+      expectDocumented(
+        'PATCH',
+        '/webhooks/headers/{id}',
+        having(200, await call('PATCH', h, { json: { value: '3' } })),
+      );
+      expectDocumented('DELETE', '/webhooks/headers/{id}', having(204, await call('DELETE', h)));
+      expectDocumented(
+        'POST',
+        '/webhooks/secret/regenerate',
+        having(200, await call('POST', '/webhooks/secret/regenerate/')),
+      );
+      expectDocumented(
+        'GET',
+        '/webhooks/secret/regenerate',
+        having(200, await call('GET', '/webhooks/secret/regenerate/')),
+      );
+
+      expect((await call('POST', '/bundles/', { json: aBundle({}, b64) })).status).toBe(201);
+      await eventually(() => receiver.callsTo('/contract').length > 0, 30_000, 'a delivery');
+      const deliveries = await eventually(async () => {
+        const res = await call('GET', '/webhooks/deliveries/');
+        return res.body.length > 0 && res;
+      });
+      expectDocumented('GET', '/webhooks/deliveries', deliveries);
+      expectDocumented(
+        'GET',
+        '/webhooks/deliveries/{id}',
+        having(200, await call('GET', `/webhooks/deliveries/${deliveries.body[0].id}/`)),
+      );
+      const event = (await call('GET', '/webhooks/events/')).body[0].id;
+      expectDocumented(
+        'POST',
+        '/webhooks/events/{id}/redeliver',
+        having(202, await call('POST', `/webhooks/events/${event}/redeliver/`)),
+      );
+      expectDocumented('DELETE', '/webhooks/{id}', having(204, await call('DELETE', w)));
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe('the contract test', () => {
+  it('has checked a real answer of every operation the description lists', () => {
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) =>
+        Object.keys(ops)
+          .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+          .map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(documented.length).toBeGreaterThan(50);
+    expect(documented.filter((op) => !answered.has(op)).sort()).toEqual([]);
   });
 });
