@@ -136,10 +136,12 @@ export function parseRoute(route: string): { method: string; path: string; param
 
 const binary = (mediaType = 'application/octet-stream') => ({ type: 'string', contentMediaType: mediaType });
 
-function requestBody(body: NonNullable<TOperation['body']>): TJsonSchema {
+function requestBody(body: NonNullable<TOperation['body']>, example?: unknown): TJsonSchema {
   const content: Record<string, unknown> = {};
   for (const kind of body.accept ?? defaultBodyOptions.accept) {
-    if (kind === 'json') content['application/json'] = { schema: schemaRef(body.name) };
+    if (kind === 'json') {
+      content['application/json'] = { schema: schemaRef(body.name), ...(example ? { example } : {}) };
+    }
     if (kind === 'form') content['application/x-www-form-urlencoded'] = { schema: schemaRef(body.name) };
     if (kind === 'upload') content['application/pdf'] = { schema: binary('application/pdf') };
     if (kind === 'multipart') {
@@ -225,6 +227,7 @@ function operation(op: TOperation): TJsonSchema {
               schema: array
                 ? { type: 'array', items: schemaRef(responseSchemaId(schema!)) }
                 : schemaRef(responseSchemaId(schema!)),
+              ...(op.examples?.response ? { example: op.examples.response } : {}),
             },
           },
         };
@@ -233,7 +236,7 @@ function operation(op: TOperation): TJsonSchema {
     tags: [op.tag],
     summary: op.summary,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(op.body ? { requestBody: requestBody(op.body) } : {}),
+    ...(op.body ? { requestBody: requestBody(op.body, op.examples?.request) } : {}),
     responses: {
       [String(status)]: success,
       '400': errorRef('BadRequest'),

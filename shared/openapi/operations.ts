@@ -56,6 +56,7 @@ import {
   ZWebhookWriteSchema,
 } from '../schemas/webhook';
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../schemas/webhook-log';
+import * as examples from './examples';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */
 export interface TRequestBody {
@@ -86,6 +87,8 @@ export interface TOperation {
   response: { status: 200 | 201 | 202 | 204; schema?: z.ZodType; array?: boolean };
   /** Answers beside the success and the errors every keyed route can give (400, 401, 404, 429). */
   conflict?: boolean;
+  /** A JSON request body and a success answer as examples (examples.ts). */
+  examples?: { request?: unknown; response?: unknown };
 }
 
 /**
@@ -147,6 +150,8 @@ function resource(r: {
   deleteConflict?: boolean;
   summaries?: Partial<Record<TVerb, string>>;
   extra?: TOperation[];
+  /** A create request and the resource it makes: examples of create, retrieve and list. */
+  example?: { write: unknown; one: unknown };
 }): TOperation[] {
   const item = `${r.path}/{id:${r.idKind}}`;
   const [one, many] = r.words;
@@ -162,16 +167,19 @@ function resource(r: {
       summary: said('list', `List ${many}`),
       list: r.filters ? { filters: r.filters } : {},
       response: { status: 200, schema: r.schema, array: true },
+      ...(r.example ? { examples: { response: [r.example.one] } } : {}),
     }),
     op('create', `POST ${r.path}`, {
       summary: said('create', `Create ${one}`),
       body: r.write,
       response: { status: 201, schema: r.schema },
+      ...(r.example ? { examples: { request: r.example.write, response: r.example.one } } : {}),
     }),
     ...(r.extra ?? []),
     op('retrieve', `GET ${item}`, {
       summary: said('retrieve', `Retrieve ${one}`),
       response: { status: 200, schema: r.schema },
+      ...(r.example ? { examples: { response: r.example.one } } : {}),
     }),
     ...(r.replace
       ? [
@@ -203,6 +211,7 @@ const bundles: TOperation[] = [
     summary: 'List bundles',
     list: { filters: ZBundleListQuerySchema },
     response: { status: 200, schema: ZBundleResponseSchema, array: true },
+    examples: { response: [examples.bundle] },
   },
   {
     route: 'POST /bundles',
@@ -216,6 +225,7 @@ const bundles: TOperation[] = [
       jsonPart: 'bundle_request',
     },
     response: { status: 201, schema: ZBundleResponseSchema },
+    examples: { request: examples.bundleRequest, response: examples.bundle },
   },
   {
     route: 'POST /bundles/create_from_envelope_template',
@@ -242,6 +252,7 @@ const bundles: TOperation[] = [
       },
     },
     response: { status: 202, schema: ZBulkBatchResponseSchema },
+    examples: { request: examples.bulkRequest, response: examples.bulkAccepted },
   },
   {
     route: 'GET /bundles/bulk/{id:uuid}',
@@ -249,6 +260,7 @@ const bundles: TOperation[] = [
     tag: 'Bundles',
     summary: "A bulk send's progress: counts by state and each row's bundle or errors",
     response: { status: 200, schema: ZBulkBatchResponseSchema },
+    examples: { response: examples.bulkDone },
   },
   {
     route: 'GET /bundles/{id:slug}',
@@ -257,6 +269,7 @@ const bundles: TOperation[] = [
     summary: 'Retrieve a bundle',
     query: ZIncludeQuery,
     response: { status: 200, schema: ZBundleWithExtrasResponseSchema },
+    examples: { response: examples.bundle },
   },
   {
     route: 'PATCH /bundles/{id:slug}',
@@ -411,6 +424,7 @@ const persons = resource({
   patch: { name: 'PersonPatch', schema: ZPersonPatchSchema },
   replace: true,
   deleteConflict: true,
+  example: { write: examples.personRequest, one: examples.person },
 });
 
 const templates = resource({
@@ -541,6 +555,7 @@ const webhooks: TOperation[] = [
     write: { name: 'WebhookWrite', schema: ZWebhookWriteSchema },
     patch: { name: 'WebhookPatch', schema: ZWebhookPatchSchema },
     replace: true,
+    example: { write: examples.webhookRequest, one: examples.webhook },
   }),
 ];
 
@@ -551,6 +566,7 @@ const account: TOperation[] = [
     tag: 'Account',
     summary: "The key's daily quota and what is left of it",
     response: { status: 200, schema: ZRateLimitResponseSchema },
+    examples: { response: examples.rateLimit },
   },
 ];
 

@@ -1,6 +1,8 @@
 // Every route of the keyed API's routers is in the published description, with the kinds of
 // body it accepts, so a new endpoint cannot go undocumented; and the description is valid OpenAPI 3.1.
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { describe, expect, it, vi } from 'vitest';
 import { buildAccountHandler } from '../../functions/account/app';
 import { buildBundlesHandler } from '../../functions/bundles/app';
@@ -107,6 +109,62 @@ describe('the API description', () => {
     expect(Object.values(multipart.schema.patternProperties ?? {})[0]?.description).toMatch(
       /PDF, JPEG or PNG/,
     );
+  });
+});
+
+describe('the examples in the description', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the description is arbitrary JSON
+  const doc = buildOpenApiDocument('https://esign.example.com') as any;
+  const BASE = 'https://esign.example.com/openapi.json';
+  // Closed objects, as the contract test reads them: an example may not show a field that is not there.
+  // biome-ignore lint/suspicious/noExplicitAny: JSON schema nodes
+  const closed = (node: any): any => {
+    if (Array.isArray(node)) return node.map(closed);
+    if (node === null || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, closed(v)]));
+    if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+      out.additionalProperties = false;
+    return out;
+  };
+  const absolute = (schema: unknown) =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${BASE}#/components/`));
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: BASE, components: { schemas: closed(doc.components.schemas) } });
+
+  const examples = OPERATIONS.filter((o) => o.examples).flatMap((o) => {
+    const { method, path } = parseRoute(o.route);
+    const op = doc.paths[path][method];
+    const json = (content: Record<string, { schema: unknown; example?: unknown }>) =>
+      content['application/json']!;
+    return [
+      ...(o.examples!.request ? [{ what: `${o.route} request`, at: json(op.requestBody.content) }] : []),
+      ...(o.examples!.response
+        ? [
+            {
+              what: `${o.route} ${o.response.status}`,
+              at: json(op.responses[String(o.response.status)].content),
+            },
+          ]
+        : []),
+    ];
+  });
+
+  it('has examples of the first calls an integrator makes', () => {
+    expect(examples.map((e) => e.what)).toEqual(
+      expect.arrayContaining([
+        'POST /bundles request',
+        'POST /bundles 201',
+        'POST /persons request',
+        'POST /webhooks 201',
+      ]),
+    );
+  });
+
+  it.each(examples.map((e) => [e.what, e.at] as const))('%s: the example matches its schema', (_what, at) => {
+    expect(at.example).toBeDefined();
+    const check = ajv.compile(absolute(at.schema));
+    expect(check(at.example), JSON.stringify(check.errors, null, 1)).toBe(true);
   });
 });
 

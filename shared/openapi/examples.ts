@@ -1,0 +1,319 @@
+// Examples in the published description: what a request may look like and what the service
+// answers, for the calls an integrator makes first. They are the local runtime's real answers
+// with ids and times made readable, and test/unit/openapi-routes.test.ts checks each one against
+// the schema it illustrates, so an example cannot drift from what the service takes or gives.
+
+/** A bundle for two signers, one by email and one by text message, each signing one field. */
+export const bundleRequest = {
+  label: 'Lease 4B',
+  email_subject: 'Please sign your lease',
+  custom_key: 'lease-4b',
+  packets: [
+    {
+      key: 'tenant',
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+    },
+    {
+      key: 'landlord',
+      name: 'Bo Chen',
+      phone: '+1 555 010 3000',
+      deliver_via: 'phone',
+    },
+  ],
+  documents: [
+    {
+      key: 'lease',
+      file_url: 'https://example.com/lease.pdf',
+      fields: [
+        {
+          key: 'tenant_sig',
+          kind: 'sig',
+          page: 1,
+          x: 10,
+          y: 70,
+          w: 30,
+          h: 5,
+          editors: ['tenant'],
+        },
+        {
+          key: 'landlord_sig',
+          kind: 'sig',
+          page: 1,
+          x: 55,
+          y: 70,
+          w: 30,
+          h: 5,
+          editors: ['landlord'],
+        },
+      ],
+    },
+  ],
+};
+
+/** The bundle that request creates (and GET /bundles/{id}/ answers). */
+export const bundle = {
+  id: 'aB3dE5fG7h',
+  label: 'Lease 4B',
+  in_order: false,
+  email_subject: 'Please sign your lease',
+  email_message: '',
+  sms_message: '',
+  requester_name: 'Demo Account',
+  requester_email: 'demo@example.com',
+  cc_emails: [],
+  custom_key: 'lease-4b',
+  team: null,
+  is_test: false,
+  language: null,
+  status: 'se',
+  payment: null,
+  created: '2026-03-02T09:15:00.000Z',
+  sent: '2026-03-02T09:15:00.000Z',
+  completed_at: null,
+  docs_ready: false,
+  errors: [],
+  packets: [
+    {
+      id: 'pQ1rS2tU3v',
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+      phone: '',
+      auth_sms: false,
+      auth_selfie: false,
+      auth_id: false,
+      suppress_all: false,
+      suppress_docs_ready: false,
+      suppress_signing: false,
+      suppress_reminder: false,
+      person_id: '5b2f6c1e-8d4a-4e2b-9c3f-1a2b3c4d5e6f',
+      deliver_via: 'email',
+      order: 1,
+      status: 'se',
+      completed_at: null,
+      last_accessed_at: null,
+      signing_complete_redirect: '',
+      language: null,
+      allow_reassign: false,
+    },
+    {
+      id: 'wX4yZ5aB6c',
+      name: 'Bo Chen',
+      email: '',
+      phone: '+1 555 010 3000',
+      auth_sms: false,
+      auth_selfie: false,
+      auth_id: false,
+      suppress_all: false,
+      suppress_docs_ready: false,
+      suppress_signing: false,
+      suppress_reminder: false,
+      person_id: '7c3a9e2d-1f4b-4a6c-8d2e-3f4a5b6c7d8e',
+      deliver_via: 'phone',
+      order: 2,
+      status: 'se',
+      completed_at: null,
+      last_accessed_at: null,
+      signing_complete_redirect: '',
+      language: null,
+      allow_reassign: false,
+    },
+  ],
+  documents: [
+    {
+      template_id: null,
+      key: 'lease',
+      name: 'lease.pdf',
+    },
+  ],
+  tags: [],
+  expires: null,
+  cc_sender: false,
+  send_reminders: false,
+  reminder_offset: null,
+  reminder_interval: null,
+  reminder_expires: null,
+  owner: null,
+  signing_brand: null,
+};
+
+export const personRequest = {
+  name: 'Ann Lee',
+  metadata: {
+    crm_id: 'C-1042',
+  },
+  channels: [
+    {
+      email: 'ann@example.com',
+    },
+    {
+      phone: '+1 555 010 3000',
+    },
+  ],
+};
+
+export const person = {
+  id: '5b2f6c1e-8d4a-4e2b-9c3f-1a2b3c4d5e6f',
+  name: 'Ann Lee',
+  metadata: {
+    crm_id: 'C-1042',
+  },
+  is_user: false,
+  channels: [
+    {
+      id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      kind: 'em',
+      email: 'ann@example.com',
+      phone: '',
+    },
+    {
+      id: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
+      kind: 'mp',
+      email: '',
+      phone: '+1 555 010 3000',
+    },
+  ],
+};
+
+export const webhookRequest = {
+  url: 'https://app.example.com/esign/events',
+  event_types: ['bundle_sent', 'bundle_complete'],
+};
+
+export const webhook = {
+  id: '3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b',
+  url: 'https://app.example.com/esign/events',
+  enabled: true,
+  json: true,
+  event_types: ['bundle_sent', 'bundle_complete'],
+  extra_headers: [],
+};
+
+/** One offer letter to two rows of signers; the second row's email is not valid. */
+export const bulkRequest = {
+  bundle: {
+    label: 'Offer letter',
+    packets: [
+      {
+        key: 'emp',
+      },
+      {
+        key: 'hr',
+        name: 'Hana Ruiz',
+        email: 'hr@example.com',
+      },
+    ],
+    documents: [
+      {
+        key: 'offer',
+        file_url: 'https://example.com/offer.pdf',
+        fields: [
+          {
+            kind: 'sig',
+            page: 1,
+            x: 10,
+            y: 70,
+            w: 30,
+            h: 5,
+            editors: ['emp'],
+          },
+          {
+            kind: 'inp',
+            key: 'title',
+            page: 1,
+            x: 10,
+            y: 50,
+            w: 30,
+            h: 5,
+            editors: ['hr'],
+          },
+        ],
+      },
+    ],
+  },
+  rows: [
+    {
+      signers: {
+        emp: {
+          name: 'Ann Lee',
+          email: 'ann@example.com',
+        },
+      },
+      fields: {
+        title: 'Engineer',
+      },
+    },
+    {
+      signers: {
+        emp: {
+          name: 'Cy Diaz',
+          email: 'cy@example',
+        },
+      },
+      fields: {
+        title: 'Designer',
+      },
+    },
+  ],
+};
+
+/** The batch as POST answers it: every row still to do. */
+export const bulkAccepted = {
+  id: '9b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
+  status: 'queued',
+  created: '2026-03-02T09:15:00.000Z',
+  counts: {
+    total: 2,
+    pending: 2,
+    created: 0,
+    failed: 0,
+  },
+  rows: [
+    {
+      row: 0,
+      status: 'pending',
+    },
+    {
+      row: 1,
+      status: 'pending',
+    },
+  ],
+};
+
+/** The same batch once done: one bundle created, one row refused with the create's own errors. */
+export const bulkDone = {
+  id: '9b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
+  status: 'completed',
+  created: '2026-03-02T09:15:00.000Z',
+  completed: '2026-03-02T09:15:01.000Z',
+  counts: {
+    total: 2,
+    pending: 0,
+    created: 1,
+    failed: 1,
+  },
+  rows: [
+    {
+      row: 0,
+      status: 'created',
+      bundle_id: 'hJ8kL9mN0p',
+    },
+    {
+      row: 1,
+      status: 'failed',
+      errors: [
+        {
+          field: 'packets[0].email',
+          message: 'Enter a valid email address.',
+        },
+      ],
+    },
+  ],
+};
+
+export const rateLimit = {
+  limit: 10000,
+  remaining: 9874,
+  reset: 36083,
+  window: 86400,
+};
