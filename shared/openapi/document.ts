@@ -273,7 +273,9 @@ function webhooks(): Record<string, unknown> {
         post: {
           summary: `The ${type} event`,
           description:
-            'A webhook subscribed to this type receives this call (form-encoded, the payload as JSON text, when its `json` is false). Check either signature with the secret of GET webhooks/secret/ (README, "Receiving webhooks").',
+            type === 'bundle_signer_reassigned'
+              ? 'Taken in `event_types` so that clients offering it work, but never sent: BlueInk publishes no payload for it, and a signer handing their packet on sends `packet_reassigned` instead.'
+              : 'A webhook subscribed to this type receives this call (form-encoded, the payload as JSON text, when its `json` is false). Check either signature with the secret of GET webhooks/secret/ (README, "Receiving webhooks").',
           parameters: [
             signatureHeader('X-BlueInk-Request-Timestamp', 'Unix seconds.'),
             signatureHeader(

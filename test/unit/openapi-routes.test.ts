@@ -16,6 +16,7 @@ import { defaultBodyOptions } from '../../shared/http/body';
 import type { TRoute } from '../../shared/http/router';
 import { buildOpenApiDocument, parseRoute } from '../../shared/openapi/document';
 import { OPERATIONS } from '../../shared/openapi/operations';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../shared/schemas/vocabulary';
 
 // The routers are built inside each function's composition root: catch the routes it hands over.
 const captured: TRoute[][] = [];
@@ -90,6 +91,14 @@ describe('the API description', () => {
       const content = Object.keys(doc.paths[path]![method]!.requestBody!.content).sort();
       expect(content, op.route).toEqual(accept.map((k) => MEDIA_TYPES[k as keyof typeof MEDIA_TYPES]).sort());
     }
+  });
+
+  it('describes the call of every event a webhook may subscribe to, and says which one is never sent', () => {
+    const hooks = (doc as unknown as { webhooks: Record<string, { post: { description: string } }> })
+      .webhooks;
+    expect(Object.keys(hooks).sort()).toEqual([...SUBSCRIBABLE_EVENT_TYPES].sort());
+    expect(hooks.bundle_signer_reassigned!.post.description).toMatch(/never sent.*packet_reassigned/);
+    expect(hooks.packet_reassigned!.post.description).not.toMatch(/never sent/);
   });
 
   it("says a document's file may be a PDF, a JPEG or a PNG, however it is given", () => {
