@@ -34,6 +34,8 @@ const withoutDss = (catalog: PDFDict) => {
  * revision the signature covers; false for any other change, or when it cannot be told.
  */
 export async function onlyDssAdded(pdf: Uint8Array, signedEnd: number): Promise<boolean> {
+  // A signature's byte range can claim anything: one that ends outside the file tells nothing.
+  if (!Number.isSafeInteger(signedEnd) || signedEnd <= 0 || signedEnd > pdf.byteLength) return false;
   // An update is a revision of its own: it ends with %%EOF. Anything else after it is not one.
   const tail = Buffer.from(pdf.buffer, pdf.byteOffset + signedEnd, pdf.byteLength - signedEnd).toString(
     'latin1',

@@ -84,12 +84,14 @@ async function checkSignature(
     problem: null,
   };
   const none = { signerCert: undefined, tsaCert: undefined, at: undefined };
-  // The problem is the sentence's middle, as the facts have always said it.
+  // The problem is the sentence without the signature's name in front and the full stop, as the
+  // facts have always said it. Said with a stand-in for the name, so a name holding ": " (a
+  // certificate's subject may) cannot move the cut.
   const unreadable = (said: TWords) => ({
     facts: {
       ...facts,
-      problem: sentence(said)
-        .replace(/^[^:]*: /, '')
+      problem: sentence({ ...said, values: { ...said.values, name: NAME_STAND_IN } })
+        .replace(`${NAME_STAND_IN}: `, '')
         .replace(/\.$/, ''),
     },
     ...none,
@@ -161,6 +163,8 @@ async function checkSignature(
 }
 
 const K = 'verify.checks.';
+/** Where a signature's name goes in a sentence the facts keep without it (a private-use character). */
+const NAME_STAND_IN = '\uE002';
 const cn = (subject: string) => /(?:^|, )CN=([^,]*)/.exec(subject)?.[1] ?? subject;
 
 /** "Signature 2 (Jane Roe)", "Document timestamp 3": how each check of a signature begins. */

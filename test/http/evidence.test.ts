@@ -523,6 +523,26 @@ describe('a completed bundle', () => {
     expect((await call('POST', '/verify/', { json: { sha256: sha(finalPdf) }, key: null })).status).toBe(401);
   });
 
+  it('answers a file whose last /ByteRange points past its end with a failing report, not a 500', async () => {
+    const broken = Buffer.from(finalPdf);
+    const text = broken.toString('latin1');
+    const at = text.lastIndexOf('/ByteRange');
+    const range = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/.exec(text.slice(at))!;
+    const last = range[4]!;
+    broken.write('9'.repeat(last.length), at + range.index + range[0].length - last.length, 'latin1');
+    const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: broken,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { checks: TVerifyReport };
+    expect(body.checks.result).toBe('fail');
+    expect(body.checks.signatures.at(-1)!.problem).toBe(
+      'its /ByteRange does not frame its /Contents within the file',
+    );
+  });
+
   it('answers the public check with what the file says, and nothing about the account', async () => {
     const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
       method: 'POST',

@@ -124,6 +124,20 @@ describe('a file that does not verify', () => {
     expect(pdfsig(changed)).not.toMatch(/Signature is Valid/);
   });
 
+  it('says a /ByteRange that does not frame its /Contents is the signature’s problem, whatever its name', async () => {
+    const broken = Buffer.from(unstamped);
+    const text = broken.toString('latin1');
+    const at = text.lastIndexOf('/ByteRange');
+    const range = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/.exec(text.slice(at))!;
+    // The last length pointed past the end of the file, digit for digit, so nothing else moves.
+    const last = range[4]!;
+    const from = at + range.index + range[0].length - last.length;
+    broken.write('9'.repeat(last.length), from, 'latin1');
+    const r = await verifyPdf(broken, { trust: [sealCert, rootDer()] });
+    expect(r.result).toBe('fail');
+    expect(r.signatures[0]!.problem).toBe('its /ByteRange does not frame its /Contents within the file');
+  });
+
   it('says the seal does not cover the whole file when a byte is appended', async () => {
     const appended = Buffer.concat([Buffer.from(stamped), Buffer.from('x')]);
     const r = await verifyPdf(appended, { trust: [sealCert, rootDer()] });
