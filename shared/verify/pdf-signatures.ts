@@ -127,6 +127,16 @@ export async function readPdfParts(pdf: Uint8Array): Promise<TPdfParts> {
   } catch (err) {
     throw new UnreadablePdfError(`The file is not a readable PDF (${(err as Error).message}).`);
   }
+  try {
+    return partsOf(doc);
+  } catch (err) {
+    // pdf-lib reads a damaged file as far as it can (throwOnInvalidObject off): a catalog or
+    // form it could not make out fails here, and says as little about the file as a parse error.
+    throw new UnreadablePdfError(`The file's structure is not readable (${(err as Error).message}).`);
+  }
+}
+
+function partsOf(doc: PDFDocument): TPdfParts {
   const names = fieldNames(doc);
   const signatures: TSignatureDict[] = [];
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
