@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bulkBundleId } from '../../shared/domain/bulk/bulk-batch';
 import { parseRowsCsv } from '../../shared/domain/bulk/parse-rows-csv';
@@ -124,5 +125,31 @@ describe("a row's bundle id", () => {
     expect(bulkBundleId('batch-1', 0)).toBe(id);
     expect(bulkBundleId('batch-1', 1)).not.toBe(id);
     expect(bulkBundleId('batch-2', 0)).not.toBe(id);
+  });
+});
+
+describe('any CSV text', () => {
+  // Made of what CSV is made of, so that quoting, line ends and odd column counts all come up.
+  const cell = fc.oneof(
+    fc.constantFrom('emp.name', 'emp.email', 'title', '__proto__', 'constructor', 'a.b.c', '.x', 'emp.'),
+    fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', ' ', '.', '\uFEFF', 'é'), maxLength: 12 }),
+  );
+  const csvArb = fc
+    .tuple(fc.array(fc.array(cell, { maxLength: 5 }), { maxLength: 6 }), fc.constantFrom('\n', '\r\n'))
+    .map(([lines, end]) => lines.map((l) => l.join(',')).join(end));
+
+  it('is rows, or a refusal that names what is wrong; never another error', () => {
+    fc.assert(
+      fc.property(fc.oneof(csvArb, fc.string({ maxLength: 80 })), (text) => {
+        try {
+          const rows = parseRowsCsv(text);
+          expect(Array.isArray(rows)).toBe(true);
+          for (const r of rows) expect(Object.getPrototypeOf(r.fields ?? {})).toBe(Object.prototype);
+        } catch (err) {
+          expect(err, `${JSON.stringify(text)}: ${(err as Error).stack}`).toBeInstanceOf(ValidationError);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
