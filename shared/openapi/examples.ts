@@ -51,6 +51,31 @@ export const bundleRequest = {
   ],
 };
 
+/** A sent packet as the API answers it: what the example says of it over the defaults. */
+const packet = (own: Record<string, unknown>) => ({
+  id: '',
+  name: '',
+  email: '',
+  phone: '',
+  auth_sms: false,
+  auth_selfie: false,
+  auth_id: false,
+  suppress_all: false,
+  suppress_docs_ready: false,
+  suppress_signing: false,
+  suppress_reminder: false,
+  person_id: null,
+  deliver_via: 'email',
+  order: 0,
+  status: 'se',
+  completed_at: null,
+  last_accessed_at: null,
+  signing_complete_redirect: '',
+  language: null,
+  allow_reassign: false,
+  ...own,
+});
+
 /** The bundle that request creates (and GET /bundles/{id}/ answers). */
 export const bundle = {
   id: 'aB3dE5fG7h',
@@ -74,50 +99,22 @@ export const bundle = {
   docs_ready: false,
   errors: [],
   packets: [
-    {
+    packet({
       id: 'pQ1rS2tU3v',
       name: 'Ann Lee',
       email: 'ann@example.com',
-      phone: '',
-      auth_sms: false,
-      auth_selfie: false,
-      auth_id: false,
-      suppress_all: false,
-      suppress_docs_ready: false,
-      suppress_signing: false,
-      suppress_reminder: false,
       person_id: '5b2f6c1e-8d4a-4e2b-9c3f-1a2b3c4d5e6f',
       deliver_via: 'email',
       order: 1,
-      status: 'se',
-      completed_at: null,
-      last_accessed_at: null,
-      signing_complete_redirect: '',
-      language: null,
-      allow_reassign: false,
-    },
-    {
+    }),
+    packet({
       id: 'wX4yZ5aB6c',
       name: 'Bo Chen',
-      email: '',
       phone: '+1 555 010 3000',
-      auth_sms: false,
-      auth_selfie: false,
-      auth_id: false,
-      suppress_all: false,
-      suppress_docs_ready: false,
-      suppress_signing: false,
-      suppress_reminder: false,
       person_id: '7c3a9e2d-1f4b-4a6c-8d2e-3f4a5b6c7d8e',
       deliver_via: 'phone',
       order: 2,
-      status: 'se',
-      completed_at: null,
-      last_accessed_at: null,
-      signing_complete_redirect: '',
-      language: null,
-      allow_reassign: false,
-    },
+    }),
   ],
   documents: [
     {
