@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/adapters/on-first-use';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TPortalHandlers, TPortalRouteDeps } from './portal-page';
@@ -8,11 +9,10 @@ import type { TPortalHandlers, TPortalRouteDeps } from './portal-page';
  * imported by the first request to /portal: a signer opening a signing page does not load them.
  */
 export function portalRoutes(deps: TPortalRouteDeps): TRoute[] {
-  let handlers: Promise<TPortalHandlers> | undefined;
-  const handler = (name: keyof TPortalHandlers) => async (req: TRequest) => {
-    handlers ??= import('./portal-page').then(({ portalHandlers }) => portalHandlers(deps));
-    return (await handlers)[name](req);
-  };
+  const handlers = onFirstUse(() =>
+    import('./portal-page').then(({ portalHandlers }) => portalHandlers(deps)),
+  );
+  const handler = (name: keyof TPortalHandlers) => async (req: TRequest) => (await handlers())[name](req);
   return [
     { method: 'GET', path: '/portal/{id:envelope-template}', handler: handler('form') },
     { method: 'POST', path: '/portal/{id:envelope-template}', handler: handler('start') },

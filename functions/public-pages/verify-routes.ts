@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/adapters/on-first-use';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TVerifyDeps, TVerifyHandlers } from './verify-page';
@@ -12,11 +13,10 @@ const UPLOAD = { accept: ['upload', 'multipart'] as ('upload' | 'multipart')[], 
  * first request to /verify: a signer opening a signing page does not load them.
  */
 export function verifyRoutes(deps: TVerifyDeps): TRoute[] {
-  let handlers: Promise<TVerifyHandlers> | undefined;
-  const handler = (name: keyof TVerifyHandlers) => async (req: TRequest) => {
-    handlers ??= import('./verify-page').then(({ verifyHandlers }) => verifyHandlers(deps));
-    return (await handlers)[name](req);
-  };
+  const handlers = onFirstUse(() =>
+    import('./verify-page').then(({ verifyHandlers }) => verifyHandlers(deps)),
+  );
+  const handler = (name: keyof TVerifyHandlers) => async (req: TRequest) => (await handlers())[name](req);
   return [
     { method: 'GET', path: '/verify', handler: handler('page') },
     { method: 'POST', path: '/verify', body: UPLOAD, handler: handler('checkPage') },

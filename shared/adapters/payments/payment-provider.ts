@@ -1,5 +1,6 @@
 import type { TConfig } from '../../config';
 import type { TPaymentProvider } from '../../ports/payments';
+import { onFirstUse } from '../on-first-use';
 import type { TLocalPaymentProvider } from './local-payment-provider';
 
 /**
@@ -23,35 +24,28 @@ export function createPaymentProviderSource(config: TConfig): TPaymentProviderSo
   const settings = config.payments;
   if (!settings) return undefined;
   if (settings.kind === 'local') {
-    let local: Promise<TLocalPaymentProvider> | undefined;
-    const made = () =>
-      (local ??= import('./local-payment-provider').then(({ createLocalPaymentProvider }) =>
+    const made = onFirstUse<TLocalPaymentProvider>(() =>
+      import('./local-payment-provider').then(({ createLocalPaymentProvider }) =>
         createLocalPaymentProvider({
           webhookSecret: settings.webhookSecret,
           baseUrl: () => config.publicBaseUrl ?? '',
         }),
-      ));
+      ),
+    );
     return { get: made, local: made };
   }
-  let made: Promise<TPaymentProvider> | undefined;
   return {
-    get() {
-      made ??= (async () => {
-        const [{ readStripeKeys }, { createStripePaymentProvider }] = await Promise.all([
-          import('../stripe/stripe-keys'),
-          import('../stripe/payment-provider'),
-        ]);
-        const keys = await readStripeKeys(config, settings.secretId);
-        return createStripePaymentProvider({
-          apiKey: keys.apiKey,
-          webhookSecret: keys.webhookSecret,
-          returnUrl: `${config.publicBaseUrl ?? ''}/payments/stripe/done`,
-        });
-      })().catch((err: unknown) => {
-        made = undefined;
-        throw err;
+    get: onFirstUse<TPaymentProvider>(async () => {
+      const [{ readStripeKeys }, { createStripePaymentProvider }] = await Promise.all([
+        import('../stripe/stripe-keys'),
+        import('../stripe/payment-provider'),
+      ]);
+      const keys = await readStripeKeys(config, settings.secretId);
+      return createStripePaymentProvider({
+        apiKey: keys.apiKey,
+        webhookSecret: keys.webhookSecret,
+        returnUrl: `${config.publicBaseUrl ?? ''}/payments/stripe/done`,
       });
-      return made;
-    },
+    }),
   };
 }
