@@ -13,6 +13,22 @@ export const aPdfB64 = async () =>
   ).toString('base64');
 
 /** A create-bundle body with two signers and one document; override any part. */
+/** A bundle for Ann alone, signing embedded (in the sender's app), with one signature field `sig`. */
+export const anEmbeddedBundle = (b64: string) =>
+  aBundle(
+    {
+      packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+      documents: [
+        {
+          key: 'lease',
+          file_b64: b64,
+          fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'] }],
+        },
+      ],
+    },
+    b64,
+  );
+
 export function aBundle(overrides: Record<string, unknown>, b64: string) {
   return {
     label: 'Lease',

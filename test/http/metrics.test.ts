@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_STAGE } from '../../infra/local/layout';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TEmf } from '../../shared/adapters/telemetry/metrics';
-import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { metricsOfEmf } from '../helpers/metrics';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -116,19 +116,7 @@ describe('metrics', () => {
     const sign = signerClient(runtime);
     const pdf = await aPdfB64();
     const created = await call('POST', '/bundles/', {
-      json: aBundle(
-        {
-          packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
-          documents: [
-            {
-              key: 'lease',
-              file_b64: pdf,
-              fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'] }],
-            },
-          ],
-        },
-        pdf,
-      ),
+      json: anEmbeddedBundle(pdf),
     });
     expect(created.status, created.text).toBe(201);
     const session = await openSession(sign, call, created.body.packets[0].id);

@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
@@ -266,19 +266,7 @@ describe('answers of the local runtime match the description', () => {
     // Signed through to its final files: the certificate, the files and the verify answer.
     const sign = signerClient(runtime);
     const signed = await call('POST', '/bundles/', {
-      json: aBundle(
-        {
-          packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
-          documents: [
-            {
-              key: 'lease',
-              file_b64: b64,
-              fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editors: ['ann'] }],
-            },
-          ],
-        },
-        b64,
-      ),
+      json: anEmbeddedBundle(b64),
     });
     expect(signed.status, signed.text).toBe(201);
     const packet = signed.body.packets[0].id;
