@@ -187,5 +187,15 @@ describe.each([
     expect(inside.scripts).toBe(0);
     expect(inside.pageActions).toBe(0);
     expect(await removedPerRecord(finalPdf)).toEqual(removed);
+    // And qpdf finds the file's structure sound, cross-reference tables and all.
+    const dir = mkdtempSync(join(tmpdir(), 'qpdf-check-'));
+    try {
+      writeFileSync(join(dir, 'final.pdf'), finalPdf);
+      const qpdf = spawnSync('qpdf', ['--check', join(dir, 'final.pdf')], { encoding: 'utf8' });
+      expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
+      expect(qpdf.stdout).toMatch(/No syntax or stream encoding errors found/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
