@@ -91,6 +91,14 @@ async function token(
     ],
     ...(withCertificate ? { certificates: [cert] } : {}),
   });
+  // DER, as real authorities answer and strict parsers (asn1crypto, pyHanko) insist: pkijs splits
+  // an eContent into a constructed OCTET STRING (BER only), so the TSTInfo goes back in as one
+  // primitive string, and the signed attributes are a SET OF in the order of their encodings.
+  signed.encapContentInfo.eContent = new asn1js.OctetString({ valueHex: tstDer });
+  const attrs = signed.signerInfos[0]!.signedAttrs!;
+  attrs.attributes.sort((x, y) =>
+    Buffer.compare(Buffer.from(x.toSchema().toBER(false)), Buffer.from(y.toSchema().toBER(false))),
+  );
   await signed.sign(signingKey, 0, 'SHA-256');
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
 }
@@ -150,7 +158,6 @@ export async function startTsaStandin(opts: { ca: TLocalCa; port?: number }): Pr
       messageImprint: imprint,
       serialNumber: new asn1js.Integer({ valueHex: new Uint8Array(positive(12)) }),
       genTime: new Date(Math.floor(Date.now() / 1000) * 1000),
-      ordering: false,
       ...(nonce ? { nonce } : {}),
     });
     const resp = new pkijs.TimeStampResp({

@@ -1,7 +1,9 @@
 // The CMS SignedData (RFC 5652) in a seal's /Contents, as PAdES baseline B-B wants it for
 // ETSI.CAdES.detached (ETSI EN 319 142-1): detached content, SHA-256, signed attributes
-// content-type, message-digest and ESS signing-certificate-v2 (RFC 5035) naming the certificate,
-// and no signing-time attribute (the claimed time is the signature dictionary's /M); with a
+// content-type, message-digest, ESS signing-certificate-v2 (RFC 5035) naming the certificate and
+// CMS algorithm protection (RFC 6211, which current validators expect: it binds the digest and
+// signature algorithms into what is signed, against algorithm substitution), and no signing-time
+// attribute (the claimed time is the signature dictionary's /M); with a
 // timestamp authority, its token over the signature as an unsigned attribute (B-T). Encoded
 // here in DER directly: node-forge's PKCS #7 writer knows no signing-certificate-v2 attribute.
 // The signature itself is the seal signer's (seal-signer.ts: a key in memory, or KMS), RSA or
@@ -16,6 +18,7 @@ const OID = {
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  cmsAlgorithmProtection: '1.2.840.113549.1.9.52',
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
@@ -135,10 +138,18 @@ export async function signDetached(
     octets(createHash('sha256').update(certificate).digest()),
     seq(seq(tlv(0xa4, issuer)), serial),
   );
+  const signatureAlgorithmId = signatureAlgorithm(signer.algorithm);
+  // CMSAlgorithmProtection { digestAlgorithm, signatureAlgorithm [1] IMPLICIT }: the very
+  // AlgorithmIdentifiers the SignerInfo names, as RFC 6211 asks.
+  const algorithmProtection = seq(
+    sha256,
+    Buffer.concat([Buffer.from([0xa1]), signatureAlgorithmId.subarray(1)]),
+  );
   const attributes = [
     seq(oid(OID.contentType), set(oid(OID.data))),
     seq(oid(OID.messageDigest), set(octets(digest))),
     seq(oid(OID.signingCertificateV2), set(seq(seq(essCertIdV2)))),
+    seq(oid(OID.cmsAlgorithmProtection), set(algorithmProtection)),
   ];
   // Signed as a SET OF; stored in the SignerInfo under the [0] IMPLICIT tag instead.
   const signedAttributes = setOf(attributes);
@@ -160,7 +171,7 @@ export async function signDetached(
     seq(issuer, serial),
     sha256,
     Buffer.concat([Buffer.from([0xa0]), signedAttributes.subarray(1)]),
-    signatureAlgorithm(signer.algorithm),
+    signatureAlgorithmId,
     octets(signature),
     ...unsignedAttributes,
   );

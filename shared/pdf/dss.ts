@@ -9,13 +9,17 @@ import type { TValidationData } from '../ports/evidence';
 import { openIncrementalUpdate, type TIncrementalUpdate } from './incremental-update';
 
 export interface TSignatureValidation {
-  /** The signature's DER (its /Contents without padding): its VRI entry is keyed on its SHA-1. */
-  signature: Buffer;
+  /** The signature's /Contents as stored (hex-decoded, zero padding included): its VRI entry's key. */
+  contents: Buffer;
   data: TValidationData;
 }
 
-/** The VRI key of a signature: upper-case hex SHA-1 of its DER, as ETSI EN 319 142-1 keys it. */
-export const vriKey = (signature: Buffer) => createHash('sha1').update(signature).digest('hex').toUpperCase();
+/**
+ * The VRI key of a signature: upper-case hex SHA-1 of its whole /Contents value, the zeros that
+ * pad its reserved space included, as ETSI EN 319 142-1 and the validators that look it up (EU
+ * DSS, iText) compute it; a key over the CMS alone is one no validator finds.
+ */
+export const vriKey = (contents: Buffer) => createHash('sha1').update(contents).digest('hex').toUpperCase();
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -51,9 +55,9 @@ export function addDss(pdf: Buffer, validations: TSignatureValidation[]): Buffer
   };
   const vriEntry = resolve(dss.get(PDFName.of('VRI')));
   const vri = vriEntry instanceof PDFDict ? vriEntry : context.obj({});
-  for (const { signature, data } of validations) {
+  for (const { contents, data } of validations) {
     vri.set(
-      PDFName.of(vriKey(signature)),
+      PDFName.of(vriKey(contents)),
       context.obj({
         Cert: data.certificates.map((c) => refOf('Certs', c)),
         OCSP: data.ocsps.map((o) => refOf('OCSPs', o)),

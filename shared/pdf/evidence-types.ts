@@ -1,6 +1,8 @@
 // What the evidence renderers take: plain data, already read from the bundle, the signing
 // records and the blobs by the document worker. Geometry as in TField (bundle.ts): percent of the
 // displayed page from its top-left corner; pages 1-based. Times are ISO 8601 strings.
+import type { TOwnAttachment } from './own-attachment';
+import type { TRemovedFromOriginal } from './strip-original';
 
 /** One field's value, to be drawn at its place on the original. */
 export interface TStampField {
@@ -68,8 +70,11 @@ export interface TFinalInput {
   audit: TAuditPage;
   isTest: boolean;
   interim: boolean;
-  /** A file the document carries inside it (PDF /AF, relationship Data): its evidence record. */
-  attachment?: { name: string; bytes: Uint8Array; mimeType: string; description: string; date: Date };
+  /**
+   * A file the document carries inside it (PDF /AF, relationship Data): its evidence record. Made
+   * from what was removed from the original when it depends on it.
+   */
+  attachment?: TOwnAttachment | ((removed: TRemovedFromOriginal[]) => TOwnAttachment);
 }
 
 export interface TCertificateInput {

@@ -1,7 +1,7 @@
-// The final document of a bundle: the original with every value drawn at its place, its form
-// flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
+// The final document of a bundle: the original without what does not belong in it (its
+// signatures, scripts, embedded files), every value drawn at its place, its form flattened, the audit trail appended, and the TEST / INTERIM marks on every page when they
 // apply. One pdf-lib load and one save; the result is what seal.ts seals (or, interim, not).
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { auditPageTexts, drawAuditPages } from './audit-page';
 import type { TFinalInput } from './evidence-types';
 import { evidenceWords } from './evidence-words';
@@ -11,6 +11,7 @@ import { interimMark, markPages, testMark } from './marks';
 import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
 import { needsScript, stampFields } from './stamp-fields';
+import { dropUnreachable, stripOriginal } from './strip-original';
 
 // Objects between yields to the event loop while loading and saving; a worker does nothing else
 // meanwhile, so large steps keep the cost close to a plain load and save.
@@ -27,9 +28,10 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
     texts: [...input.fields.map((f) => f.value), ...auditPageTexts(input.audit)],
     ...(input.audit.language ? { language: input.audit.language } : {}),
   });
+  // The original's signatures, usage rights, scripts, actions, embedded files and XFA do not
+  // belong in the final document (strip-original.ts); the evidence record says which were there.
+  const removed = stripOriginal(doc, pages);
   flattenForm(doc, pages, fonts);
-  // A certification of the original (DocMDP) names a signature this rewrite invalidates anyway.
-  doc.catalog.delete(PDFName.of('Perms'));
   await stampFields(doc, pages, fonts, input.fields);
   const auditPages = drawAuditPages(doc, fonts, input.audit, {
     isTest: input.isTest,
@@ -43,7 +45,10 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   ]);
   // The attachment travels in the document (catalog /AF and /Names /EmbeddedFiles), inside what
   // the seal covers, so it cannot be changed or removed without breaking it.
-  if (input.attachment) attachOwnFile(doc, input.attachment);
+  const attachment = typeof input.attachment === 'function' ? input.attachment(removed) : input.attachment;
+  if (attachment) attachOwnFile(doc, attachment);
+  // What was unlinked (the original's signature dictionaries among it) is not written at all.
+  dropUnreachable(doc);
   // A classic cross-reference table (no object streams): the seal is then added as an
   // incremental update to these bytes as they are, without parsing the file again (seal.ts).
   return doc.save({ useObjectStreams: false, objectsPerTick: OBJECTS_PER_TICK });

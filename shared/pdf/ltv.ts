@@ -18,15 +18,19 @@ export interface TLongTermDeps {
   stamp: TStampSignature;
 }
 
-/** The DER of the file's last signature's /Contents, without the zeros that pad its slot. */
-export function lastSignatureDer(pdf: Buffer): Buffer {
+/** The file's last signature's /Contents as stored: hex-decoded, the zeros that pad its slot included. */
+export function lastSignatureContents(pdf: Buffer): Buffer {
   const text = pdf.toString('latin1');
   const at = text.lastIndexOf('/ByteRange');
   const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text.slice(at, at + 120));
   if (at < 0 || !m) throw new Error('The file carries no signature to extend');
   const [a, b, c] = m.slice(1).map(Number) as [number, number, number];
-  const hex = text.slice(a + b + 1, c - 1);
-  const der = Buffer.from(hex, 'hex');
+  return Buffer.from(text.slice(a + b + 1, c - 1), 'hex');
+}
+
+/** The DER of the file's last signature's /Contents, without the zeros that pad its slot. */
+export function lastSignatureDer(pdf: Buffer): Buffer {
+  const der = lastSignatureContents(pdf);
   // The outer SEQUENCE's length says where the DER ends.
   if (der[0] !== 0x30) throw new Error('The last signature is not DER');
   const first = der[1]!;
@@ -79,9 +83,10 @@ export async function addDocumentTimestamp(
  */
 export async function addLongTermValidation(sealed: Buffer, deps: TLongTermDeps): Promise<Buffer> {
   const seal = lastSignatureDer(sealed);
+  const contents = lastSignatureContents(sealed);
   let data = await deps.validation.collect(seal);
   for (let attempt = 0; ; attempt++) {
-    const withDss = addDss(sealed, [{ signature: seal, data }]);
+    const withDss = addDss(sealed, [{ contents, data }]);
     const stamped = await addDocumentTimestamp(withDss, deps.stamp);
     const tokenData = await deps.validation.collect(stamped.token);
     if (covers(data, tokenData) || attempt >= 1) {

@@ -1,6 +1,8 @@
 // The signature dictionaries and the DSS of a PDF, read by parsing its objects (pdf-lib), not by
-// searching its bytes: every dictionary with a /ByteRange and a /Contents, whether reached from an
-// AcroForm field or not, with its field's name where one points to it. pdf-lib reads incremental
+// searching its bytes. A signature is what PDF readers take for one: the value (/V) of a field
+// of the AcroForm, with a /ByteRange and a /Contents. A dictionary like it that no field refers
+// to (an Adobe usage-rights signature left behind, a field deleted since) signs nothing a reader
+// shows: it is counted, for the report to mention, and not checked. pdf-lib reads incremental
 // updates in order, so each object is the file's latest revision of it.
 import {
   decodePDFRawStream,
@@ -41,6 +43,8 @@ export interface TDssEntries {
 
 export interface TPdfParts {
   signatures: TSignatureDict[];
+  /** Signature dictionaries (a /ByteRange and a /Contents) that no form field refers to. */
+  unreferenced: number;
   dss: TDssEntries | null;
 }
 
@@ -139,13 +143,18 @@ export async function readPdfParts(pdf: Uint8Array): Promise<TPdfParts> {
 function partsOf(doc: PDFDocument): TPdfParts {
   const names = fieldNames(doc);
   const signatures: TSignatureDict[] = [];
+  let unreferenced = 0;
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFDict)) continue;
     const contents = obj.get(PDFName.of('Contents'));
     const range = obj.get(PDFName.of('ByteRange'));
     if (!range || !(contents instanceof PDFHexString || contents instanceof PDFString)) continue;
+    if (!names.has(ref.toString())) {
+      unreferenced++;
+      continue;
+    }
     signatures.push({
-      field: names.get(ref.toString()) ?? null,
+      field: names.get(ref.toString())!,
       type: text(obj.get(PDFName.of('Type'))),
       subFilter: text(obj.get(PDFName.of('SubFilter'))),
       byteRange: byteRangeOf(obj.lookup(PDFName.of('ByteRange'))),
@@ -158,7 +167,7 @@ function partsOf(doc: PDFDocument): TPdfParts {
   }
   // Each revision's signature covers up to its own end; ordering by it is the order of signing.
   signatures.sort((x, y) => end(x) - end(y));
-  return { signatures, dss: readDss(doc) };
+  return { signatures, unreferenced, dss: readDss(doc) };
 }
 
 const end = (s: TSignatureDict) => (s.byteRange ? s.byteRange[2] + s.byteRange[3] : Number.MAX_SAFE_INTEGER);

@@ -525,6 +525,17 @@ export async function verifyPdf(pdf: Uint8Array, options: TVerifyOptions = {}): 
     checks.push(check('signatures', 'fail', words(`${K}noSignature`), words(`${K}noSignatureNext`)));
   }
   for (const s of checked) checks.push(...signatureChecks(s, s === checked.at(-1), bytes.length));
+  // Signature dictionaries no field refers to sign nothing a reader shows (an original's usage
+  // rights kept by an older final document, say): a fact, not a failure of the file.
+  if (parts.unreferenced > 0) {
+    checks.push(
+      check(
+        'unreferenced-signatures',
+        'info',
+        words(`${K}unreferencedSignatures`, { found: parts.unreferenced }),
+      ),
+    );
+  }
 
   // One chain per certificate that signed something, named for everything it signed.
   const leaves = new Map<string, { cert: TCert; what: TWords[]; at: Date | undefined }>();

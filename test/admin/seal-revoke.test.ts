@@ -24,8 +24,10 @@ describe('a revoked seal certificate', () => {
     let root: Uint8Array;
     try {
       root = new Uint8Array(runtime.ca.root.rawData);
-      const pdfOf = () => createEvidencePdf(sealIdentityFromConfig(runtime.config), runtime.config);
-      sealedBefore = await pdfOf().seal(await aPdf(), { ...info, accountId: runtime.demo.accountId });
+      // One evidence maker for both seals, as a running document worker keeps one: what it
+      // learnt of the certificate's status before the revocation must not seal after it.
+      const evidence = createEvidencePdf(sealIdentityFromConfig(runtime.config), runtime.config);
+      sealedBefore = await evidence.seal(await aPdf(), { ...info, accountId: runtime.demo.accountId });
       const before = await verifyPdf(sealedBefore, { trust: [root] });
       expect(before.result).toBe('pass');
 
@@ -42,7 +44,7 @@ describe('a revoked seal certificate', () => {
       expect(JSON.stringify(online.checks.filter((c) => c.status === 'fail'))).toMatch(/revoked/i);
 
       // No new seal with a revoked certificate: refused, with the reason.
-      const refused = await pdfOf()
+      const refused = await evidence
         .seal(await aPdf(), { ...info, accountId: runtime.demo.accountId })
         .catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(ValidationDataUnavailableError);

@@ -29,7 +29,7 @@ import { createValidationDataCollector } from '../../shared/adapters/validation/
 import type { TConfig } from '../../shared/config';
 import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
 import { vriKey } from '../../shared/pdf/dss';
-import { addLongTermValidation, lastSignatureDer } from '../../shared/pdf/ltv';
+import { addLongTermValidation, lastSignatureContents, lastSignatureDer } from '../../shared/pdf/ltv';
 import { readSeal } from '../../shared/pdf/read-seal';
 import { newSealIdentity, sealPdf, type TSealIdentity } from '../../shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
@@ -65,13 +65,13 @@ const write = (name: string, bytes: Buffer | string) => {
 const rootPem = () => write('root.pem', ca.root.toString('pem'));
 
 /** Each signature's byte ranges and /Contents DER, in file order. */
-function signatures(pdf: Buffer): { ranges: Buffer; der: Buffer }[] {
+function signatures(pdf: Buffer): { ranges: Buffer; der: Buffer; end: number }[] {
   const text = pdf.toString('latin1');
-  const out: { ranges: Buffer; der: Buffer }[] = [];
+  const out: { ranges: Buffer; der: Buffer; end: number }[] = [];
   for (const m of text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)/g)) {
     const [a, b, c, d] = m.slice(1).map(Number) as [number, number, number, number];
     const der = lastSignatureDer(pdf.subarray(0, c + d));
-    out.push({ ranges: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), der });
+    out.push({ ranges: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), der, end: c + d });
   }
   return out;
 }
@@ -173,8 +173,11 @@ describe('a seal at PAdES B-LTA', () => {
       { encoding: 'utf8' },
     );
     expect(crl.stderr + crl.stdout).toMatch(/verify OK/);
-    // The VRI entry is keyed on the seal's signature.
-    expect(dss.vriKeys).toEqual([vriKey(signatures(sealed)[0]!.der)]);
+    // The VRI entry is keyed on the seal's /Contents as stored, its zero padding included.
+    const seal = signatures(sealed)[0]!;
+    const contents = lastSignatureContents(sealed.subarray(0, seal.end));
+    expect(contents.length).toBeGreaterThan(seal.der.length);
+    expect(dss.vriKeys).toEqual([vriKey(contents)]);
   });
 
   it('breaks when any byte changes: in the sealed document, or in the validation data after it', async () => {

@@ -53,6 +53,7 @@ function aRecord(): TEvidenceRecord {
     records: [],
     chainHead: b.chainHead!,
     issuedAt: AT,
+    removedFromOriginal: ['usage_rights', 'xfa'],
   });
 }
 

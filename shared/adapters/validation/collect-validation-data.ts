@@ -4,7 +4,12 @@
 // certificate names a responder, else its issuer's CRL. Missing issuers are fetched from the
 // certificates' caIssuers URLs. Every answer is checked before it is kept (signed by the issuer,
 // fresh, about this certificate); a revoked certificate or data that cannot be had fails the
-// seal with the reason, so no file claims long-term validity it does not have.
+// seal with the reason, so no file claims long-term validity it does not have. The status of the
+// signature's own certificate is asked afresh for each signature and must postdate its timestamp:
+// an answer kept from an earlier seal would say "good" across a revocation made since (a
+// compromised seal key revoked by the operator), and one older than the signature says nothing
+// of the moment it was made. The rest (issuers, the timestamp authorities' status) is shared by
+// the seals of a bundle for a few minutes, never past the answer's own nextUpdate.
 import 'reflect-metadata';
 import { createHash, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -30,6 +35,49 @@ const MAX_CHAIN = 8;
 
 const der = (c: x509.X509Certificate) => Buffer.from(c.rawData);
 const subjectOf = (c: x509.X509Certificate) => c.subject;
+
+/** Whose signature a CMS SignedData is, and when its signature timestamp token says it was made. */
+interface TSignatureSubject {
+  signer: x509.X509Certificate | undefined;
+  stampedAt: Date | undefined;
+}
+
+function subjectOfSignature(contentInfo: Buffer): TSignatureSubject {
+  const info = pkijs.ContentInfo.fromBER(new Uint8Array(contentInfo));
+  const signed = new pkijs.SignedData({ schema: info.content });
+  const si = signed.signerInfos[0];
+  const sid = si?.sid;
+  const cert =
+    sid instanceof pkijs.IssuerAndSerialNumber
+      ? (signed.certificates ?? []).find(
+          (c): c is pkijs.Certificate =>
+            c instanceof pkijs.Certificate &&
+            c.serialNumber.isEqual(sid.serialNumber) &&
+            c.issuer.isEqual(sid.issuer),
+        )
+      : undefined;
+  let stampedAt: Date | undefined;
+  const token = si?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
+  if (token) {
+    const tokenInfo = pkijs.ContentInfo.fromBER(token.toBER(false));
+    const tokenSigned = new pkijs.SignedData({ schema: tokenInfo.content });
+    const eContent = tokenSigned.encapContentInfo.eContent;
+    if (eContent) stampedAt = pkijs.TSTInfo.fromBER(eContent.getValue()).genTime;
+  }
+  return {
+    signer: cert ? new x509.X509Certificate(cert.toSchema().toBER(false)) : undefined,
+    stampedAt,
+  };
+}
+
+/** How an answer about one certificate is had: `fresh` skips the shared cache; `notBefore` its oldest time. */
+interface TAsk {
+  fresh: boolean;
+  notBefore: Date | undefined;
+}
+
+/** Whole seconds: the resolution of the times in tokens, OCSP answers and CRLs. */
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** The certificates of a CMS SignedData and of every signature timestamp token inside it. */
 function certificatesIn(contentInfo: Buffer, depth = 0): x509.X509Certificate[] {
@@ -81,6 +129,13 @@ export function createValidationDataCollector(
     value.catch(() => cache.delete(key));
     return value;
   }
+  /** An answer kept no longer than its own nextUpdate allows. */
+  function keepUntil(key: string, nextUpdate: Date | undefined) {
+    const hit = cache.get(key);
+    if (hit && nextUpdate && nextUpdate.getTime() < hit.until) hit.until = nextUpdate.getTime();
+  }
+  /** The bytes at `url`: asked now when `fresh`, else through the cache. */
+  const read = (key: string, url: string, ask: TAsk) => (ask.fresh ? get(url) : cached(key, () => get(url)));
 
   /** The issuer from the pool, else from caIssuers; `tried` collects why each URL did not give it. */
   async function issuerOf(
@@ -119,6 +174,7 @@ export function createValidationDataCollector(
     c: x509.X509Certificate,
     issuer: x509.X509Certificate,
     url: string,
+    ask: TAsk,
   ): Promise<Buffer> {
     const cert = pkijs.Certificate.fromBER(c.rawData);
     const issuerCert = pkijs.Certificate.fromBER(issuer.rawData);
@@ -126,8 +182,11 @@ export function createValidationDataCollector(
     await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuerCert });
     const requestDer = Buffer.from(request.toSchema(true).toBER(false));
     // RFC 6960 A.1: GET with the request in the path, which the guarded fetcher can send.
-    const body = await cached(`ocsp ${url} ${c.serialNumber}`, () =>
-      get(`${url.replace(/\/$/, '')}/${encodeURIComponent(requestDer.toString('base64'))}`),
+    const key = `ocsp ${url} ${c.serialNumber}`;
+    const body = await read(
+      key,
+      `${url.replace(/\/$/, '')}/${encodeURIComponent(requestDer.toString('base64'))}`,
+      ask,
     );
     const response = pkijs.OCSPResponse.fromBER(new Uint8Array(body));
     if (response.responseStatus.valueBlock.valueDec !== 0 || !response.responseBytes) {
@@ -147,19 +206,34 @@ export function createValidationDataCollector(
     const single = basic.tbsResponseData.responses[0];
     if (single?.nextUpdate && single.nextUpdate.getTime() < now().getTime())
       throw new Error('the OCSP answer is out of date');
+    keepUntil(key, single?.nextUpdate);
+    if (ask.notBefore && single && seconds(single.thisUpdate) < seconds(ask.notBefore))
+      throw new Error(
+        `the OCSP answer (${single.thisUpdate.toISOString()}) is older than the signature's timestamp (${ask.notBefore.toISOString()})`,
+      );
     if (status === 1) throw new RevokedError('revoked (OCSP)');
     if (status !== 0) throw new Error('the OCSP responder does not know it');
     return body;
   }
 
   /** A checked CRL of `issuer` on which `c` is not listed, as DER. */
-  async function crlFor(c: x509.X509Certificate, issuer: x509.X509Certificate, url: string): Promise<Buffer> {
-    const body = await cached(`crl ${url}`, () => get(url));
+  async function crlFor(
+    c: x509.X509Certificate,
+    issuer: x509.X509Certificate,
+    url: string,
+    ask: TAsk,
+  ): Promise<Buffer> {
+    const body = await read(`crl ${url}`, url, ask);
     const crl = new x509.X509Crl(body);
     if (crl.issuer !== issuer.subject || !(await crl.verify({ publicKey: issuer.publicKey })))
       throw new Error('the CRL is not signed by the issuer');
     if (crl.nextUpdate && crl.nextUpdate.getTime() < now().getTime())
       throw new Error('the CRL is out of date');
+    keepUntil(`crl ${url}`, crl.nextUpdate);
+    if (ask.notBefore && seconds(crl.thisUpdate) < seconds(ask.notBefore))
+      throw new Error(
+        `the CRL (${crl.thisUpdate.toISOString()}) is older than the signature's timestamp (${ask.notBefore.toISOString()})`,
+      );
     const entry = crl.findRevoked(c);
     if (entry) throw new RevokedError(`revoked on ${entry.revocationDate.toISOString()} (CRL)`);
     return body;
@@ -168,6 +242,7 @@ export function createValidationDataCollector(
   return {
     async collect(signature: Buffer): Promise<TValidationData> {
       const pool = dedupe(certificatesIn(signature));
+      const subject = subjectOfSignature(signature);
       const failures: { certificate: string; reason: string }[] = [];
       const ocsps: Buffer[] = [];
       const crls: Buffer[] = [];
@@ -192,9 +267,11 @@ export function createValidationDataCollector(
           ...uris(c, 'ocsp').map((url) => ({ kind: 'ocsp' as const, url, read: ocspFor })),
           ...uris(c, 'crl').map((url) => ({ kind: 'crl' as const, url, read: crlFor })),
         ].filter((s) => isHttp(s.url));
-        for (const { kind, url, read } of sources) {
+        const own = subject.signer?.equal(c) ?? false;
+        const ask: TAsk = { fresh: own, notBefore: own ? subject.stampedAt : undefined };
+        for (const { kind, url, read: readProof } of sources) {
           try {
-            proof = { kind, bytes: await read(c, issuer, url) };
+            proof = { kind, bytes: await readProof(c, issuer, url, ask) };
             break;
           } catch (err) {
             if (err instanceof RevokedError)

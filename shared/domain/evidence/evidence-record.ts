@@ -6,6 +6,7 @@
 // docs/evidence-record.md explains it. It holds what the parties already see on the audit page
 // and the Certificates of Evidence, nothing more (no tokens, codes or secrets).
 import * as z from 'zod';
+import { REMOVED_FROM_ORIGINAL, type TRemovedFromOriginal } from '../../pdf/strip-original';
 import { CHAIN_START, eventHash } from '../bundles/audit-chain';
 import type { TBundle, TBundleEvent, TDocument, TPacket, TSignerIdentity } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
@@ -45,6 +46,13 @@ export const ZEvidenceRecord = z
     documents: z
       .array(z.object({ key: z.string(), name: z.string(), original_sha256: sha256 }))
       .describe("Every document of the bundle, with its original's SHA-256."),
+    removed_from_original: z
+      .array(z.enum(REMOVED_FROM_ORIGINAL))
+      .nullable()
+      .default(null)
+      .describe(
+        "What the original carried that this file does not: its signatures (another signer's, or a form's usage rights), document JavaScript, actions run on opening or on events, embedded files, an XFA form. Empty when it had none of them; null in records that do not say.",
+      ),
     signers: z
       .array(
         z.object({
@@ -132,6 +140,8 @@ export function evidenceRecord(input: {
   records: TSigningRecord[];
   chainHead: string;
   issuedAt: string;
+  /** What rendering the final document took out of the original. */
+  removedFromOriginal: TRemovedFromOriginal[];
 }): TEvidenceRecord {
   const { bundle: b } = input;
   // A packet handed on: its last signer's opening, not an earlier signer's.
@@ -157,6 +167,7 @@ export function evidenceRecord(input: {
     },
     document: docOf(input.doc),
     documents: input.documents.map(docOf),
+    removed_from_original: input.removedFromOriginal,
     signers: b.packets.map((p) => {
       const record = input.records.find((r) => r.packetId === p.id);
       return {

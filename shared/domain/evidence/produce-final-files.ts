@@ -96,15 +96,6 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
   const finals: TFinalFile[] = [];
   for (const doc of documents) {
     const original = await readOriginal(deps, doc);
-    const record = evidenceRecord({
-      bundle: b,
-      doc,
-      documents,
-      events,
-      records,
-      chainHead: chain.head,
-      issuedAt,
-    });
     const audit = auditPage(b, doc, entries, chain.head);
     const rendered = await deps.pdf.renderFinal(
       {
@@ -113,14 +104,26 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
         audit,
         isTest: b.isTest,
         interim: false,
-        attachment: {
+        // The record says what rendering took out of the original, so it is made from that.
+        attachment: (removedFromOriginal) => ({
           name: EVIDENCE_RECORD_NAME,
-          bytes: evidenceRecordBytes(record),
+          bytes: evidenceRecordBytes(
+            evidenceRecord({
+              bundle: b,
+              doc,
+              documents,
+              events,
+              records,
+              chainHead: chain.head,
+              issuedAt,
+              removedFromOriginal,
+            }),
+          ),
           mimeType: 'application/json',
           description:
             'Evidence record: audit trail with its hash chain, original SHA-256s, signer authentication',
           date: new Date(issuedAt),
-        },
+        }),
       },
       b.accountId,
     );
