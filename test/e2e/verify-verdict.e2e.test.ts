@@ -54,10 +54,10 @@ describe.runIf(runBrowser)('the verify page, checked in the browser', () => {
       expect((await icon.textContent())?.trim()).not.toBe('');
       // Folded: the checks are not shown until asked for.
       const details = page.locator('#result details.verify-details');
-      expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      expect(await details.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
       await expectAccessible(page, `verify, ${kind}`);
       await page.getByText('Details: what was checked').click();
-      expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await details.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(true);
       if (kind !== 'cannot_tell')
         await page.getByRole('heading', { name: 'Checks of the file itself' }).waitFor();
       await expectAccessible(page, `verify, ${kind}, details shown`);
