@@ -4,6 +4,8 @@
 // a copy link (shared/domain/evidence/copy-link.ts) or that signing link. No script: a list of links.
 
 import type { TConfig } from '../../shared/config';
+import type { TAccount } from '../../shared/domain/accounts/account';
+import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
 import {
   CopyLinkExpiredError,
@@ -13,6 +15,7 @@ import {
   type TCopies,
 } from '../../shared/domain/evidence/copy-link';
 import { heldBy, type TSigningDeps } from '../../shared/domain/signing/signer-context';
+import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
 import { hashToken, isToken } from '../../shared/domain/tokens';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
@@ -51,15 +54,19 @@ export async function signingLinkCopies(
   deps: TCopyPageDeps,
   link: TSigningToken | undefined,
   acceptLanguage?: string,
+  /** What the signing page read already (pages.ts): not read again. */
+  read?: { bundle: TBundle | undefined; record: TSigningRecord | undefined; account: TAccount | undefined },
 ): Promise<TOpened | undefined> {
   if (link?.kind !== 'link' || Date.parse(link.expires) <= deps.clock.now().getTime()) return undefined;
-  const bundle = await deps.bundles.get(link.accountId, link.bundleId);
+  const bundle = read ? read.bundle : await deps.bundles.get(link.accountId, link.bundleId);
   const packet = bundle?.packets.find((p) => p.id === link.packetId);
   if (!copiesReady(bundle) || !packet || !heldBy(link, packet)) return undefined;
-  const [record, account] = await Promise.all([
-    deps.records.get(link.accountId, link.bundleId, link.packetId),
-    deps.accounts.getAccount(link.accountId),
-  ]);
+  const [record, account] = read
+    ? [read.record, read.account]
+    : await Promise.all([
+        deps.records.get(link.accountId, link.bundleId, link.packetId),
+        deps.accounts.getAccount(link.accountId),
+      ]);
   const language = signerLanguage({
     chosen: (record?.generation ?? 0) === (link.generation ?? 0) ? record?.language : undefined,
     packet: packet.language,

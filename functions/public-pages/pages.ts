@@ -201,7 +201,11 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
     }
     // Signed by everyone and sealed: the signer's link now opens their copies (copies-page.ts).
-    const copies = await signingLinkCopies(deps, link, req.header('accept-language'));
+    const copies = await signingLinkCopies(deps, link, req.header('accept-language'), {
+      bundle,
+      record,
+      account,
+    });
     if (copies) {
       const html = copiesPageHtml(base, copies, `${base}/sign/copies/${token}`);
       return page(req, 200, html, copies.language);
