@@ -8,8 +8,9 @@
 // Its routes are in verify-routes.ts, which imports this file with the first request to /verify.
 
 import type { TConfig } from '../../shared/config';
-import { said, ValidationError } from '../../shared/domain/errors';
+import { type ServiceError, said, ValidationError } from '../../shared/domain/errors';
 import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
+import { toHttpError } from '../../shared/http/error-mapping';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
@@ -378,9 +379,13 @@ export function verifyHandlers(deps: TVerifyDeps): TVerifyHandlers {
       try {
         return html(req, 200, page(basePath(req), lang, await checkFile(deps, await fileOf(req))));
       } catch (err) {
-        if (!(err instanceof ValidationError)) throw err;
-        const message = err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
-        return html(req, 400, page(basePath(req), lang, undefined, message));
+        // Any refusal of the file (none given, too large, too complex to check) is a "cannot
+        // tell" verdict with its reason, at the refusal's own status; a server error stays one.
+        const refused = toHttpError(err);
+        if (refused.status >= 500) throw err;
+        const said = (err as ServiceError).said;
+        const message = said ? translator(lang)(said.key, said.values) : refused.message;
+        return html(req, refused.status, page(basePath(req), lang, undefined, message));
       }
     },
     checkApi: async (req) => ({
