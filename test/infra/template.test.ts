@@ -381,7 +381,12 @@ describe('per-address limits on the public token paths (WAF)', () => {
         labels: r.RuleLabels,
       })),
     ).toEqual(
-      [['/dev/sign/api/session'], ['/dev/prepare/'], ['/dev/verify'], ['/dev/portal/']].map((prefixes) => ({
+      [
+        ['/dev/sign/api/session', '/dev/sign/copies/'],
+        ['/dev/prepare/'],
+        ['/dev/verify'],
+        ['/dev/portal/'],
+      ].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,
         window: windowSeconds,
