@@ -9,8 +9,9 @@ import { errorBody } from '../shared/http/error-body';
  */
 export const PUBLIC_PATH_GROUPS: ReadonlyArray<{ name: string; prefixes: readonly string[] }> = [
   // POST /sign/api/session: a signing link's token becomes a session (the other signer calls
-  // need that session, so guessing happens here).
-  { name: 'SignerSession', prefixes: ['/sign/api/session'] },
+  // need that session, so guessing happens here); /sign/copies/: a copy link's token opens the
+  // signed documents at once.
+  { name: 'SignerSession', prefixes: ['/sign/api/session', '/sign/copies/'] },
   // Preparation pages and their API: the token is in the path or a header.
   { name: 'Preparation', prefixes: ['/prepare/'] },
   // The public verification page and its check.

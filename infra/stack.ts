@@ -755,6 +755,8 @@ export class EsignStack extends Stack {
       timeout: Duration.seconds(Math.min(30, QUEUES.notifications.visibilityTimeoutSeconds - 10)),
     });
     notifier.grantTable(table, 'readWrite');
+    // A documents-ready email may carry the signed copies themselves (shared/domain/evidence/copy-link.ts).
+    notifier.grantBucket(bucket, 'read');
     notifications.grantConsumeMessages(notifier.fn);
     // Small batches, two at a time: a documents-ready job sends a message per recipient, and the
     // pace stays within SES's default sending rate.

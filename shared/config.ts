@@ -42,6 +42,11 @@ export interface TConfig {
    * requester's name) and the SES configuration set that reports bounces (SES_CONFIGURATION_SET).
    */
   mail?: { from: string; configurationSet?: string };
+  /**
+   * How many days the links to signed copies work (COPY_LINK_DAYS; shared/domain/evidence/copy-link.ts,
+   * 30 when absent).
+   */
+  copyLinkDays?: number;
   /** Multiplies the notification retry delays (tests only); 1 when absent. */
   notificationRetryScale?: number;
   /**
@@ -147,6 +152,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     ...(env.BULK_ROWS_PER_SECOND ? { bulkRowsPerSecond: Number(env.BULK_ROWS_PER_SECOND) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+    ...(Number(env.COPY_LINK_DAYS) > 0 ? { copyLinkDays: Number(env.COPY_LINK_DAYS) } : {}),
     ...(env.MAIL_FROM
       ? {
           mail: {

@@ -1,12 +1,20 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { createDocumentClient, createSesClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import {
+  createDocumentClient,
+  createS3Client,
+  createSesClient,
+  createSqsClient,
+} from '../../shared/adapters/aws/clients';
 import { createSnsClient } from '../../shared/adapters/aws/sns-client';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { createCopyLinkStore } from '../../shared/adapters/dynamodb/copy-link-store';
+import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
 import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
+import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
@@ -47,6 +55,11 @@ export function buildNotificationsWorker(
     accounts: createAccountStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
     notifications: createNotificationStore(db, config.tableName),
+    // Documents ready: each recipient's link to the signed copies, and the files themselves.
+    copies: createCopyLinkStore(db, config.tableName),
+    evidence: createEvidenceStore(db, config.tableName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    ...(config.copyLinkDays ? { copyLinkDays: config.copyLinkDays } : {}),
     mailer:
       opts.mailer ??
       createSesMailer(createSesClient(config), {

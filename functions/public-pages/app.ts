@@ -1,3 +1,4 @@
+import { createCopyLinkStore } from '../../shared/adapters/dynamodb/copy-link-store';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
@@ -26,6 +27,7 @@ import { uploadAttachment } from '../../shared/domain/signing/upload-attachment'
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
+import { copiesRoutes } from './copies-page';
 import { docsRoutes } from './docs-page';
 import { localizeSignerError } from './error-language';
 import { openApiRoutes } from './openapi';
@@ -65,6 +67,7 @@ export function buildPublicPagesHandler(
     persons: createPersonStore(db, config.tableName),
   };
 
+  const evidence = createEvidenceStore(db, config.tableName);
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
   const state = async (ctx: TSignerContext, status = 200) => ({
     status,
@@ -166,7 +169,9 @@ export function buildPublicPagesHandler(
     },
     // Bundle payments (ARCHITECTURE.md, "Payments"): the signer's step and the processor's webhook.
     ...paymentRoutes({ ...deps, config, payments: createPaymentProviderSource(config), session }),
-    ...pageRoutes({ ...deps, config }),
+    ...pageRoutes({ ...deps, config, evidence }),
+    // A signed bundle's copies (ARCHITECTURE.md, "Signed copies"): /sign/copies/<token>.
+    ...copiesRoutes({ ...deps, config, evidence, copies: createCopyLinkStore(db, config.tableName) }),
     // Portal smart links (ARCHITECTURE.md, "Envelope templates"): /portal/<template id>.
     ...portalRoutes({ ...deps, db, config, ...(opts.portalLimits ? { limits: opts.portalLimits } : {}) }),
     // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
@@ -178,7 +183,7 @@ export function buildPublicPagesHandler(
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,
-      evidence: createEvidenceStore(db, config.tableName),
+      evidence,
       seals: createSealReader(),
       config,
     }),

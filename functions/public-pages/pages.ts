@@ -2,11 +2,10 @@
 // functions/public-pages/public/ does the rest through /sign/api/), its static files, and the
 // documents' PDFs for the page's viewer.
 
-import type { TConfig } from '../../shared/config';
 import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
-import { cannotSign, heldBy, signerOf, type TSigningDeps } from '../../shared/domain/signing/signer-context';
+import { cannotSign, heldBy, signerOf } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
 import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
@@ -26,10 +25,11 @@ import {
 import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
+import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
 
-export type TPageDeps = TSigningDeps & { config: TConfig };
+export type TPageDeps = TCopyPageDeps;
 
 /** Assets under their current version are immutable: the version is a hash of their content. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -199,6 +199,16 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       const t = translator(lang);
       const message = { title: t('page.badLinkTitle'), text: t('page.handedOnLinkText') };
       return page(req, 404, shell({ base, version, lang, title: message.title, message }), lang);
+    }
+    // Signed by everyone and sealed: the signer's link now opens their copies (copies-page.ts).
+    const copies = await signingLinkCopies(deps, link, req.header('accept-language'), {
+      bundle,
+      record,
+      account,
+    });
+    if (copies) {
+      const html = copiesPageHtml(base, copies, `${base}/sign/copies/${token}`);
+      return page(req, 200, html, copies.language);
     }
     const brand = bundle ? await signingBrandOf(deps.accounts, bundle) : undefined;
     // Framing: only an embedded link, and only from the origins its account allows.

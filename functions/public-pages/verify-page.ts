@@ -8,8 +8,9 @@
 // Its routes are in verify-routes.ts, which imports this file with the first request to /verify.
 
 import type { TConfig } from '../../shared/config';
-import { said, ValidationError } from '../../shared/domain/errors';
+import { type ServiceError, said, ValidationError } from '../../shared/domain/errors';
 import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
+import { toHttpError } from '../../shared/http/error-mapping';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
@@ -21,6 +22,7 @@ import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
 import { filesOf } from './uploads';
+import { type TVerdictWords, VERDICT_ICONS, verdictOfError, verdictWords } from './verify-verdict';
 import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
 
 export type TVerifyDeps = {
@@ -33,17 +35,8 @@ export type TVerifyDeps = {
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/verify');
 
-/** The verdict's sentences, whole in each language (a kind is no word to put into a sentence). */
-const VERDICTS = {
-  ok: { final: 'verify.okFinal', certificate: 'verify.okCertificate' },
-  bad: { final: 'verify.badFinal', certificate: 'verify.badCertificate' },
-} as const;
-
-/** The verdict in words, in `lang`: the server's result page; the script says the same from MESSAGES. */
-function verdictOf(
-  r: TPublicCheck,
-  lang: TLanguage,
-): { ok: boolean; title: string; lines: [string, string][] } {
+/** The facts the file states, in `lang`: the details beneath the verdict (the script says the same). */
+function factsOf(r: TPublicCheck, lang: TLanguage): [string, string][] {
   const t = translator(lang);
   const lines: [string, string][] = [];
   if (r.seal) {
@@ -70,9 +63,7 @@ function verdictOf(
     ]);
   }
   lines.push(['SHA-256', r.sha256]);
-  const ok = r.known && r.sealed && r.audit_trail_intact === true;
-  const title = r.known ? t(VERDICTS[ok ? 'ok' : 'bad'][r.kind!]) : t('verify.unknown');
-  return { ok, title, lines };
+  return lines;
 }
 
 /** Where the command's name goes in the note about the checks, marked up as code. */
@@ -114,7 +105,7 @@ function checksHtml(r: TPublicCheck, lang: TLanguage): string {
     COMMAND,
     '<code>npx esign-verify</code>',
   );
-  return `<h2>${esc(t('verify.checksTitle'))}</h2><p>${note}</p><ul class="checks">${items}</ul><p class="check-result ${r.checks.result}">${esc(resultLine(r.checks, lang))}</p>`;
+  return `<h3>${esc(t('verify.checksTitle'))}</h3><p>${note}</p><ul class="checks">${items}</ul><p class="check-result ${r.checks.result}">${esc(resultLine(r.checks, lang))}</p>`;
 }
 
 /** A check as the page's script shows it: its sentences also in the reader's language (`localized`). */
@@ -125,20 +116,29 @@ type TLocalizedCheck = TCheck & { localized: { title: string; next?: string } };
  * `lang` too (data isolated with Unicode isolates, the text's <bdi>); the English fields stay.
  */
 function localized(r: TPublicCheck, lang: TLanguage) {
-  if (!r.checks) return r;
+  const verdict = verdictWords(r, lang);
+  if (!r.checks) return { ...r, verdict };
   const checks: TLocalizedCheck[] = r.checks.checks.map((c) => ({
     ...c,
     localized: c.said.next
       ? { title: textIn(c.said.title, lang), next: textIn(c.said.next, lang) }
       : { title: textIn(c.said.title, lang) },
   }));
-  return { ...r, checks: { ...r.checks, checks, localized_result: resultLine(r.checks, lang) } };
+  return { ...r, verdict, checks: { ...r.checks, checks, localized_result: resultLine(r.checks, lang) } };
+}
+
+/** The verdict first, in words, colour and a symbol; its explanation and what to do next under it. */
+function verdictHtml(v: TVerdictWords): string {
+  return `<section class="verdict-box ${v.kind}" aria-labelledby="verdict-title"><span class="verdict-icon" aria-hidden="true">${VERDICT_ICONS[v.kind]}</span><div class="verdict-words"><h2 id="verdict-title">${esc(v.title)}</h2><p>${esc(v.text)}</p>${
+    v.next ? `<p class="verdict-next">${esc(v.next)}</p>` : ''
+  }</div></section>`;
 }
 
 function resultHtml(r: TPublicCheck, lang: TLanguage): string {
-  const v = verdictOf(r, lang);
-  const rows = v.lines.map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`).join('');
-  return `<p class="verdict ${v.ok ? 'ok' : 'bad'}"><strong>${esc(v.title)}</strong></p><dl class="facts">${rows}</dl>${checksHtml(r, lang)}`;
+  const rows = factsOf(r, lang)
+    .map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`)
+    .join('');
+  return `${verdictHtml(verdictWords(r, lang))}<details class="verify-details"><summary>${esc(translator(lang)('verify.verdict.details'))}</summary><dl class="facts">${rows}</dl>${checksHtml(r, lang)}</details>`;
 }
 
 /** The messages the script shows, in the page's language (it has no catalog of its own). */
@@ -147,11 +147,8 @@ function scriptMessages(lang: TLanguage): Record<string, string> {
   const raw = (key: string) =>
     key.split('.').reduce<TCatalog | string>((node, k) => (node as TCatalog)[k]!, catalogOf(lang).verify!);
   const keys = [
-    'okFinal',
-    'okCertificate',
-    'badFinal',
-    'badCertificate',
-    'unknown',
+    'verdict.cannotTell',
+    'verdict.details',
     'sealedBy',
     'sealedAt',
     'reason',
@@ -179,7 +176,7 @@ function scriptMessages(lang: TLanguage): Record<string, string> {
 function page(base: string, lang: TLanguage, result?: TPublicCheck, error?: string): string {
   const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
   const t = translator(lang);
-  const shown = result ? resultHtml(result, lang) : error ? `<p class="verdict bad">${esc(error)}</p>` : '';
+  const shown = result ? resultHtml(result, lang) : error ? verdictHtml(verdictOfError(error, lang)) : '';
   return `<!doctype html>
 <html ${htmlLangAttrs(lang)} data-api="${esc(`${base}/verify/api`)}" data-messages="${esc(JSON.stringify(scriptMessages(lang)))}">
 <head>
@@ -220,15 +217,45 @@ const M = JSON.parse(root.dataset.messages || '{}');
 const form = document.getElementById('verify-form');
 const out = document.getElementById('result');
 const fill = (text, name, value) => text.replace('{{' + name + '}}', value);
-function show(title, ok, lines) {
+const ICONS = ${JSON.stringify(VERDICT_ICONS)};
+// The verdict box, as the server draws it (verify-verdict.ts): a symbol, the words, what to do next.
+function showVerdict(v) {
+  out.replaceChildren();
+  const box = document.createElement('section');
+  box.className = 'verdict-box ' + v.kind;
+  box.setAttribute('aria-labelledby', 'verdict-title');
+  const icon = document.createElement('span');
+  icon.className = 'verdict-icon';
+  icon.setAttribute('aria-hidden', 'true');
+  icon.textContent = ICONS[v.kind] || '?';
+  const words = document.createElement('div');
+  words.className = 'verdict-words';
+  const h = document.createElement('h2');
+  h.id = 'verdict-title';
+  h.textContent = v.title;
+  const p = document.createElement('p');
+  p.textContent = v.text;
+  words.append(h, p);
+  if (v.next) {
+    const next = document.createElement('p');
+    next.className = 'verdict-next';
+    next.textContent = v.next;
+    words.append(next);
+  }
+  box.append(icon, words);
+  out.append(box);
+}
+function showStatus(text) {
   out.replaceChildren();
   const p = document.createElement('p');
-  p.className = 'verdict ' + (ok ? 'ok' : 'bad');
-  const strong = document.createElement('strong');
-  strong.textContent = title;
-  p.append(strong);
+  p.textContent = text;
   out.append(p);
-  if (!lines.length) return;
+}
+function detailsOf(lines) {
+  const details = document.createElement('details');
+  details.className = 'verify-details';
+  const summary = document.createElement('summary');
+  summary.textContent = M['verdict.details'];
   const dl = document.createElement('dl');
   dl.className = 'facts';
   for (const [k, v] of lines) {
@@ -238,11 +265,13 @@ function show(title, ok, lines) {
     dd.textContent = v;
     dl.append(dt, dd);
   }
-  out.append(dl);
+  details.append(summary, dl);
+  out.append(details);
+  return details;
 }
-function showChecks(report) {
+function showChecks(report, details) {
   if (!report) return;
-  const h = document.createElement('h2');
+  const h = document.createElement('h3');
   h.textContent = M.checksTitle;
   const note = document.createElement('p');
   const [before, after = ''] = M.checksNote.split('{{command}}');
@@ -269,7 +298,7 @@ function showChecks(report) {
   const result = document.createElement('p');
   result.className = 'check-result ' + report.result;
   result.textContent = report.localized_result || '';
-  out.append(h, note, ul, result);
+  details.append(h, note, ul, result);
 }
 function when(iso) {
   const d = new Date(iso);
@@ -288,11 +317,8 @@ function verdict(r) {
   } else lines.push([M.seal, M.sealNone]);
   if (r.known) lines.push([M.auditTrail, r.audit_trail_intact ? M.auditIntact : M.auditBroken]);
   lines.push(['SHA-256', r.sha256]);
-  const ok = r.known && r.sealed && r.audit_trail_intact === true;
-  const kind = r.kind === 'certificate' ? 'Certificate' : 'Final';
-  const title = r.known ? M[(ok ? 'ok' : 'bad') + kind] : M.unknown;
-  show(title, ok, lines);
-  showChecks(r.checks);
+  showVerdict(r.verdict);
+  showChecks(r.checks, detailsOf(lines));
 }
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -300,7 +326,7 @@ form.addEventListener('submit', async (e) => {
   if (!file) return;
   const button = form.querySelector('button');
   button.disabled = true;
-  show(M.checking, true, []);
+  showStatus(M.checking);
   try {
     const res = await fetch(api + '/check', {
       method: 'POST',
@@ -308,10 +334,10 @@ form.addEventListener('submit', async (e) => {
       body: file,
     });
     const body = await res.json();
-    if (!res.ok) show(body.message || M.failed, false, []);
+    if (!res.ok) showVerdict({ kind: 'cannot_tell', title: M['verdict.cannotTell'], text: body.message || M.failed });
     else verdict(body);
   } catch {
-    show(M.failed, false, []);
+    showVerdict({ kind: 'cannot_tell', title: M['verdict.cannotTell'], text: M.failed });
   } finally {
     button.disabled = false;
   }
@@ -353,9 +379,13 @@ export function verifyHandlers(deps: TVerifyDeps): TVerifyHandlers {
       try {
         return html(req, 200, page(basePath(req), lang, await checkFile(deps, await fileOf(req))));
       } catch (err) {
-        if (!(err instanceof ValidationError)) throw err;
-        const message = err.said ? translator(lang)(err.said.key, err.said.values) : err.message;
-        return html(req, 400, page(basePath(req), lang, undefined, message));
+        // Any refusal of the file (none given, too large, too complex to check) is a "cannot
+        // tell" verdict with its reason, at the refusal's own status; a server error stays one.
+        const refused = toHttpError(err);
+        if (refused.status >= 500) throw err;
+        const said = (err as ServiceError).said;
+        const message = said ? translator(lang)(said.key, said.values) : refused.message;
+        return html(req, refused.status, page(basePath(req), lang, undefined, message));
       }
     },
     checkApi: async (req) => ({

@@ -103,3 +103,25 @@ export interface TSealReader {
   /** Every check esign-verify makes (shared/verify), offline, no trust list; null for a file that is no PDF. */
   check(pdf: Uint8Array): Promise<TVerifyReport | null>;
 }
+
+/**
+ * A link to a signed bundle's copies, sent to a signer or a cc recipient when the documents are
+ * ready (shared/domain/evidence/copy-link.ts): kept only as the hash of its token.
+ */
+export interface TCopyLink {
+  hash: string;
+  accountId: string;
+  bundleId: string;
+  /** The signer it was sent to, whose own Certificate of Evidence it also opens; absent for a cc. */
+  packetId?: string;
+  /** The language its pages speak (the message's). */
+  language: string;
+  expires: string;
+  /** Epoch seconds: the table's TTL removes the link a while after it expired. */
+  ttl: number;
+}
+
+export interface TCopyLinkStore {
+  create(link: TCopyLink): Promise<void>;
+  get(hash: string): Promise<TCopyLink | undefined>;
+}

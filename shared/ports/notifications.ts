@@ -9,6 +9,14 @@ export interface TEmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent with the message (the signed copies), each as it is named to the recipient. */
+  attachments?: TEmailAttachment[];
+}
+
+export interface TEmailAttachment {
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array;
 }
 
 export interface TMailer {

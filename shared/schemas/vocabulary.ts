@@ -61,6 +61,8 @@ export const FEATURE_NAMES = [
   'early_data_access',
   'early_file_access',
   'envelope_templates',
+  // The signed copies sent to signers and cc recipients carry the files, not only their link.
+  'email_attachments',
 ] as const;
 export type TFeatureName = (typeof FEATURE_NAMES)[number];
 

@@ -150,6 +150,7 @@ describe('admin command on the local data folder', { timeout: 120_000 }, () => {
       early_data_access: false,
       early_file_access: false,
       envelope_templates: true,
+      email_attachments: false,
     });
   });
 
@@ -617,6 +618,7 @@ describe('API Gateway usage keys (mocked client)', () => {
           early_data_access: false,
           early_file_access: false,
           envelope_templates: false,
+          email_attachments: false,
         },
         created: now,
         version: 1,

@@ -116,6 +116,9 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       });
       await page.getByRole('button', { name: 'تحقّق من الملف' }).click();
       await page.getByText('لم تختم هذه الخدمة هذا الملف بعينه.').waitFor();
+      // The verdict leads, in words; the checks are folded beneath it.
+      await page.getByRole('heading', { name: 'لم تختمه هذه الخدمة' }).waitFor();
+      await page.getByText('التفاصيل: ما الذي فُحص').click();
       await page.getByRole('heading', { name: 'فحوص الملف نفسه' }).waitFor();
       // The verifier's own sentences too, and its result line, in Arabic.
       await page.locator('.checks .check.fail', { hasText: 'لا يحمل الملف أي توقيع رقمي.' }).waitFor();

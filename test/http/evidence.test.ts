@@ -559,6 +559,7 @@ describe('a completed bundle', () => {
       'seal',
       'sealed',
       'sha256',
+      'verdict',
     ]);
     expect(body).toMatchObject({
       known: true,
@@ -616,12 +617,12 @@ describe('a completed bundle', () => {
     const shown = await result.text();
     expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
     // The same check lines esign-verify prints, below the verdict (the names in them isolated).
-    expect(shown).toContain('<h2>Checks of the file itself</h2>');
+    expect(shown).toContain('<h3>Checks of the file itself</h3>');
     expect(shown).toMatch(
       /<li class="check pass"><strong>PASS<\/strong> Signature 1 \(<bdi>[^<]*<\/bdi>\): the bytes it signed are unchanged\.<\/li>/,
     );
     expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
-      'showChecks(r.checks)',
+      'showChecks(r.checks, detailsOf(lines))',
     );
     expect(shown).not.toContain('Ann Lee');
   });

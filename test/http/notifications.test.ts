@@ -643,7 +643,12 @@ describe('documents ready and declines', () => {
     expect(await ready(to('dan'))).toEqual([]);
     const annMail = (await ready(to('ann')))[0]!;
     expect(annMail.text).toContain(`Everyone has signed "Final ${u}", and the final documents are ready.`);
-    expect(annMail.text).toContain('You can get a copy from Demo Account (demo@example.com).');
+    expect(annMail.text).toContain(
+      'Download the signed documents and your Certificate of Evidence with the button below.',
+    );
+    expect(annMail.text).toMatch(
+      new RegExp(`Download the documents: ${runtime.baseUrl}/sign/copies/[0-9A-Za-z]{43}`),
+    );
     expect(annMail.replyTo).toEqual(['demo@example.com']);
     expect(sender.text).toContain(`GET /api/v2/bundles/${b.id}/files/`);
   });

@@ -76,7 +76,7 @@ describe('the verify page', () => {
     expect(htmlTag(he.html)).toMatch(/ lang="he" dir="rtl"/);
     expect(he.html).toContain('האם המסמך הזה אמיתי?');
     // The script's messages come with the page, in its language.
-    expect(he.html).toContain('data-messages="{&quot;okFinal&quot;:&quot;זהו מסמך סופי');
+    expect(he.html).toContain('data-messages="{&quot;verdict.cannotTell&quot;:&quot;אי אפשר לדעת');
     expect((await page(`${runtime.baseUrl}/verify`, 'sv')).html).toContain('Is this document genuine?');
   });
 
@@ -90,7 +90,8 @@ describe('the verify page', () => {
     const html = await res.text();
     expect(html).toContain('Ce fichier exact n’a pas été scellé par ce service.');
     expect(html).toContain('<dt>Sceau</dt><dd>aucun : le fichier ne porte pas de signature numérique</dd>');
-    expect(html).toContain('<h2>Vérifications du fichier lui-même</h2>');
+    expect(html).toContain('<h2 id="verdict-title">Non scellé par ce service</h2>');
+    expect(html).toContain('<h3>Vérifications du fichier lui-même</h3>');
   });
 
   describe('the checks of a sealed file', () => {

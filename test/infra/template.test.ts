@@ -381,7 +381,12 @@ describe('per-address limits on the public token paths (WAF)', () => {
         labels: r.RuleLabels,
       })),
     ).toEqual(
-      [['/dev/sign/api/session'], ['/dev/prepare/'], ['/dev/verify'], ['/dev/portal/']].map((prefixes) => ({
+      [
+        ['/dev/sign/api/session', '/dev/sign/copies/'],
+        ['/dev/prepare/'],
+        ['/dev/verify'],
+        ['/dev/portal/'],
+      ].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,
         window: windowSeconds,
@@ -959,14 +964,20 @@ describe('notifications worker', () => {
       expect(actions).toEqual(
         expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
       );
-      // It queues no jobs (it sends only to the failure queue of its SNS invocations), and
-      // touches no documents or secrets.
+      // It queues no jobs (it sends only to the failure queue of its SNS invocations), touches no
+      // secrets, and reads the documents (a documents-ready email may attach the signed copies)
+      // but never writes or deletes one.
       const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage'));
       const failures = logicalIdOf(template, 'AWS::SQS::Queue', {
         QueueName: `esign-${stage}-mail-events-dlq`,
       });
       expect(sends.map((st) => st.Resource)).toEqual([{ 'Fn::GetAtt': [failures, 'Arn'] }]);
-      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^(kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
+        's3:GetBucket*',
+        's3:GetObject*',
+        's3:List*',
+      ]);
     }
   });
 
@@ -1065,7 +1076,12 @@ describe('scheduler (reminders and expiry)', () => {
       const actions = statements.flatMap(actionsOf);
       // It queries the by-due index and writes bundles; it needs nothing of S3, KMS or API Gateway.
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
-      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^(kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
+        's3:GetBucket*',
+        's3:GetObject*',
+        's3:List*',
+      ]);
     }
   });
 

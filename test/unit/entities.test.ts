@@ -23,7 +23,11 @@ import {
 } from '../../shared/adapters/dynamodb/entities/bundle';
 import { docTemplateEntity } from '../../shared/adapters/dynamodb/entities/doc-template';
 import { envelopeTemplateEntity } from '../../shared/adapters/dynamodb/entities/envelope-template';
-import { fileHashEntity, filesRecordEntity } from '../../shared/adapters/dynamodb/entities/evidence';
+import {
+  copyLinkEntity,
+  fileHashEntity,
+  filesRecordEntity,
+} from '../../shared/adapters/dynamodb/entities/evidence';
 import { idempotencyEntity } from '../../shared/adapters/dynamodb/entities/idempotency';
 import {
   notificationRecordEntity,
@@ -297,6 +301,15 @@ const SAMPLES: TSample[] = [
     kind: 'embed',
     expires: later,
     usedAt: at,
+  }),
+  sample(copyLinkEntity, {
+    hash: 'cc'.repeat(32),
+    accountId: 'A1',
+    bundleId: 'B1',
+    packetId: 'P1',
+    language: 'de',
+    expires: later,
+    ttl: 1_800_000_000,
   }),
   sample(webhookEventEntity, {
     id: 'E1',

@@ -18,7 +18,16 @@ export interface TMailboxEmail extends TMailboxCommon {
   replyTo: string[];
   subject: string;
   html?: string;
+  /** Files sent with the message: what they are, not their bytes (those are in the store's folder). */
+  attachments?: TMailboxAttachment[];
   configurationSetName?: string;
+}
+
+export interface TMailboxAttachment {
+  fileName: string;
+  contentType: string;
+  size: number;
+  sha256: string;
 }
 
 export interface TMailboxSms extends TMailboxCommon {

@@ -55,6 +55,12 @@ export function renderMailboxMessage(message: TMailboxMessage, opts: TMailboxPag
           ['Bcc', message.bcc.join(', ') || undefined],
           ['Reply-To', message.replyTo.join(', ') || undefined],
           ['Subject', message.subject],
+          [
+            'Attachments',
+            message.attachments
+              ?.map((a) => `${a.fileName} (${a.contentType}, ${a.size} bytes, SHA-256 ${a.sha256})`)
+              .join('; '),
+          ],
         ]
       : [
           ['Time', message.time],

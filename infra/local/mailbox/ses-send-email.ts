@@ -1,6 +1,7 @@
 // SESv2 speaks REST-JSON: the operation is the method and path, errors name their type in the
 // x-amzn-ErrorType header, which is what the SDK reads to pick the exception class.
-import type { TMailboxEmail } from './message';
+import { createHash } from 'node:crypto';
+import type { TMailboxAttachment, TMailboxEmail } from './message';
 import { fault, type TParseResult, type TWireFault, type TWireReply } from './wire';
 
 export const SES_SEND_EMAIL_PATH = '/v2/email/outbound-emails';
@@ -33,6 +34,8 @@ export function parseSendEmail(body: string, id: string, time: Date): TParseResu
   if (text === undefined && html === undefined) {
     return fault(400, 'BadRequestException', 'Content.Simple.Body needs Text or Html');
   }
+  const attachments = attachmentsOf(at(simple, 'Attachments'));
+  if (typeof attachments === 'string') return fault(400, 'BadRequestException', attachments);
   const configurationSetName = str(at(input, 'ConfigurationSetName'));
   return {
     ok: true,
@@ -48,6 +51,7 @@ export function parseSendEmail(body: string, id: string, time: Date): TParseResu
       subject,
       text: text ?? '',
       ...(html !== undefined ? { html } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
       ...(configurationSetName ? { configurationSetName } : {}),
     },
   };
@@ -86,4 +90,28 @@ function str(value: unknown): string | undefined {
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * Content.Simple.Attachments as the SDK sends them (RawContent base64, FileName required): the
+ * mailbox keeps each one's name, type, size and SHA-256, enough to tell which file was sent
+ * without keeping megabytes per message. A fault's message when malformed.
+ */
+function attachmentsOf(value: unknown): TMailboxAttachment[] | string {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return 'Content.Simple.Attachments must be a list';
+  const out: TMailboxAttachment[] = [];
+  for (const a of value) {
+    const fileName = str(at(a, 'FileName'));
+    const raw = str(at(a, 'RawContent'));
+    if (!fileName || raw === undefined) return 'Each attachment needs FileName and RawContent';
+    const bytes = Buffer.from(raw, 'base64');
+    out.push({
+      fileName,
+      contentType: str(at(a, 'ContentType')) ?? 'application/octet-stream',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+  }
+  return out;
 }

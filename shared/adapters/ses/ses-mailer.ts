@@ -27,6 +27,18 @@ export function createSesMailer(client: SESv2Client, opts: TSesMailerOptions = {
                 Text: { Data: message.text, Charset: CHARSET },
                 ...(message.html !== undefined ? { Html: { Data: message.html, Charset: CHARSET } } : {}),
               },
+              // SESv2 builds the MIME message itself (multipart/mixed, base64 parts) from these.
+              ...(message.attachments?.length
+                ? {
+                    Attachments: message.attachments.map((a) => ({
+                      RawContent: a.bytes,
+                      FileName: a.fileName,
+                      ContentType: a.contentType,
+                      ContentDisposition: 'ATTACHMENT' as const,
+                      ContentTransferEncoding: 'BASE64' as const,
+                    })),
+                  }
+                : {}),
             },
           },
           ...(opts.configurationSetName ? { ConfigurationSetName: opts.configurationSetName } : {}),

@@ -3,12 +3,13 @@
 
 import { translator } from '../../i18n/catalogs';
 import { directionOf, signerLanguage, type TLanguage } from '../../i18n/languages';
-import type { TEmailMessage } from '../../ports/notifications';
+import type { TEmailAttachment, TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { signsWithSender } from '../bundles/delivery';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
+import type { TCopyRecipient } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/outbox';
 import { oneLine, renderEmail } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';
@@ -29,9 +30,15 @@ export interface TPlannedMessage {
   packetId?: string;
   /** The signer whose fresh signing link the message carries. */
   linkFor?: TPacket;
+  /**
+   * Whom the fresh link to the signed copies the message carries is for (shared/domain/evidence/
+   * copy-link.ts); `attach`: the files go with the email too, size permitting.
+   */
+  copyFor?: TCopyRecipient & { attach?: boolean };
   /** Why this message cannot be sent at all; recorded on the bundle instead of sending. */
   undeliverable?: string;
-  compose(link?: TSigningLink): TOutgoing;
+  /** `link`: the signing or copy link made for it; `attachments`: the files sent with it. */
+  compose(link?: TSigningLink, attachments?: TEmailAttachment[]): TOutgoing;
 }
 
 export interface TPlan {
@@ -44,7 +51,9 @@ export interface TPlanInput {
   job: TNotificationJob;
   bundle: TBundle;
   /** Holds the default messages; absent when the account is gone. */
-  account?: Pick<TAccount, 'emailMessage' | 'smsMessage' | 'language'>;
+  account?: Pick<TAccount, 'emailMessage' | 'smsMessage' | 'language'> & {
+    features?: Partial<TAccount['features']>;
+  };
   /** The job's own audit event (a decline carries its reason there). */
   jobEvent?: TBundleEvent;
   /** The configured sender address; the requester's name is shown with it. */
@@ -186,61 +195,115 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   };
 }
 
+/**
+ * Documents ready: every signer (in their language) and every cc recipient (in the bundle's) gets
+ * a link of their own to download the signed copies (copy-link.ts); by email, or by SMS for a
+ * signer with a phone and no email. The sender, with cc_sender, is told how to get them with the
+ * API. One message per address, the first role wins.
+ */
 function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
-  // Signers first, then cc_emails, then the sender: one message per address, the first role wins.
-  const recipients = new Map<
-    string,
-    { to: string; name?: string; packetId?: string; sender?: boolean; lang?: TLanguage }
-  >();
-  const add = (
-    to: string,
-    extra: { name?: string; packetId?: string; sender?: boolean; lang?: TLanguage },
-  ) => {
+  type TRecipient = { to: string; name?: string; packetId?: string; sender?: boolean; lang?: TLanguage };
+  const recipients = new Map<string, TRecipient>();
+  const add = (to: string, extra: Omit<TRecipient, 'to'>) => {
     const key = normalizeAddress(to);
     if (key && !recipients.has(key)) recipients.set(key, { to, ...extra });
   };
+  const texts: TPlannedMessage[] = [];
   for (const p of bundle.packets) {
-    if (p.email && !p.suppressAll && !p.suppressDocsReady)
-      add(p.email, { name: p.name, packetId: p.id, lang: languageOf(bundle, account, p) });
+    if (p.suppressAll || p.suppressDocsReady) continue;
+    const lang = languageOf(bundle, account, p);
+    if (p.email) add(p.email, { name: p.name, packetId: p.id, lang });
+    else if (p.phone) texts.push(copyText(bundle, p, lang));
   }
   for (const cc of bundle.ccEmails) add(cc, {});
   if (bundle.ccSender && bundle.requesterEmail) add(bundle.requesterEmail, { sender: true });
-  if (recipients.size === 0) return { messages: [], skipped: 'no recipients' };
+  if (recipients.size === 0 && texts.length === 0) return { messages: [], skipped: 'no recipients' };
+  const attach = account?.features?.email_attachments === true;
 
-  return {
-    messages: [...recipients].map(([recipient, r]) => {
-      // Signers read it in their language, copies in the bundle's; the sender's API hint stays English.
-      const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle, account));
-      const t = translator(lang);
-      const requester = requesterOf(bundle, lang);
-      const label = labelOf(bundle, lang);
+  const emails = [...recipients].map(([recipient, r]): TPlannedMessage => {
+    // Signers read it in their language, copies in the bundle's; the sender's API hint stays English.
+    const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle, account));
+    const t = translator(lang);
+    const requester = requesterOf(bundle, lang);
+    const label = labelOf(bundle, lang);
+    const envelope = {
+      from: formatMailbox(requester, mailFrom),
+      to: [r.to],
+      ...(bundle.requesterEmail && !r.sender ? { replyTo: [bundle.requesterEmail] } : {}),
+    };
+    const common = {
+      subject: t('message.readySubject', { label }),
+      ...emailLanguage(lang),
+      ...(r.name ? { greeting: t('message.hello', { name: oneLine(r.name, 100) }) } : {}),
+    };
+    if (r.sender) {
       return {
-        channel: 'email' as const,
+        channel: 'email',
         recipient,
-        ...(r.packetId ? { packetId: r.packetId } : {}),
-        compose: (): TOutgoing => ({
+        compose: () => ({
           channel: 'email',
           message: {
-            from: formatMailbox(requester, mailFrom),
-            to: [r.to],
-            ...(bundle.requesterEmail && !r.sender ? { replyTo: [bundle.requesterEmail] } : {}),
+            ...envelope,
             ...renderEmail({
-              subject: t('message.readySubject', { label }),
-              ...emailLanguage(lang),
-              ...(r.name ? { greeting: t('message.hello', { name: oneLine(r.name, 100) }) } : {}),
+              ...common,
               paragraphs: [
                 t('message.readyText', { label }),
-                r.sender
-                  ? `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`
-                  : bundle.requesterEmail
-                    ? t('message.readyCopyEmail', { requester, email: bundle.requesterEmail })
-                    : t('message.readyCopy', { requester }),
+                `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`,
               ],
               footer: [t('message.onBehalf', { requester })],
             }),
           },
         }),
       };
+    }
+    return {
+      channel: 'email',
+      recipient,
+      ...(r.packetId ? { packetId: r.packetId } : {}),
+      copyFor: { ...(r.packetId ? { packetId: r.packetId } : {}), language: lang, attach },
+      compose: (link, attachments) => ({
+        channel: 'email',
+        message: {
+          ...envelope,
+          ...renderEmail({
+            ...common,
+            paragraphs: [
+              t('message.readyText', { label }),
+              t(r.packetId ? 'message.readyDownload' : 'message.readyDownloadCc'),
+              ...(attachments?.length ? [t('message.readyAttached')] : []),
+            ],
+            button: { label: t('message.downloadCopies'), url: link!.url },
+            footer: [
+              t('message.onBehalf', { requester }),
+              t('message.personal', { date: dayIn(lang, link!.expires) }),
+            ],
+          }),
+          ...(attachments?.length ? { attachments } : {}),
+        },
+      }),
+    };
+  });
+  return { messages: [...emails, ...texts] };
+}
+
+/** The documents-ready text to a signer who has only a phone: who sent it, what, and the link. */
+function copyText(bundle: TBundle, p: TPacket, lang: TLanguage): TPlannedMessage {
+  const t = translator(lang);
+  const phone = toE164(p.phone ?? '');
+  return {
+    channel: 'sms',
+    recipient: phone ?? (p.phone ?? '').trim(),
+    packetId: p.id,
+    copyFor: { packetId: p.id, language: lang },
+    ...(phone ? {} : { undeliverable: 'the phone number is not in international format (+…)' }),
+    compose: (link) => ({
+      channel: 'sms',
+      phone: phone!,
+      text: t('message.readySms', {
+        requester: requesterOf(bundle, lang),
+        label: oneLine(labelOf(bundle, lang), 100),
+        url: link!.url,
+      }),
     }),
   };
 }

@@ -1,7 +1,9 @@
 import type { TAccountStore } from '../../ports/accounts';
 import type { TBundleStore } from '../../ports/bundles';
+import type { TCopyLinkStore, TEvidenceStore } from '../../ports/evidence';
+import type { TBlobStore } from '../../ports/files';
 import type { TMetrics } from '../../ports/metrics';
-import type { TMailer, TNotificationStore, TSmsSender } from '../../ports/notifications';
+import type { TEmailAttachment, TMailer, TNotificationStore, TSmsSender } from '../../ports/notifications';
 import type { TSigningTokenStore } from '../../ports/signing';
 import type { TClock, TIds } from '../../ports/system';
 import { event } from '../bundles/audit-event';
@@ -9,6 +11,7 @@ import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
 import { ServiceError } from '../errors';
+import { copyAttachments, createCopyLink } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/outbox';
 import { createSigningLink } from '../signing/signing-link';
 import {
@@ -33,6 +36,12 @@ export type TNotifyDeps = {
   mailFrom: string;
   /** Where signing links point (the signing pages are served below it). */
   publicBaseUrl: string;
+  /** The links to signed copies a documents-ready message carries, and the files it may attach. */
+  copies: TCopyLinkStore;
+  evidence: Pick<TEvidenceStore, 'get'>;
+  blobs: Pick<TBlobStore, 'get'>;
+  /** How long a copy link works (COPY_LINK_DAYS); copy-link.ts's default when absent. */
+  copyLinkDays?: number;
   /** Counts each message handed to the provider (NotificationsSent); none in tests that do not ask. */
   metrics?: TMetrics;
 };
@@ -147,12 +156,18 @@ async function deliverOnce(
   try {
     if (planned.undeliverable) throw new UndeliverableError(planned.undeliverable);
     let link: { url: string; expires: string } | undefined;
-    if (planned.linkFor) {
+    let attachments: TEmailAttachment[] | undefined;
+    if (planned.linkFor || planned.copyFor) {
       if (!deps.publicBaseUrl) throw new Error('No public base URL is configured for signing links');
+    }
+    if (planned.linkFor) {
       // A fresh link for every message: a reminder's link works even if an older one leaked.
       link = await createSigningLink(deps, bundle, planned.linkFor, deps.publicBaseUrl);
+    } else if (planned.copyFor) {
+      link = await createCopyLink(deps, bundle, planned.copyFor, deps.publicBaseUrl, deps.copyLinkDays);
+      if (planned.copyFor.attach) attachments = await copyAttachments(deps, bundle, planned.copyFor.packetId);
     }
-    const outgoing = planned.compose(link);
+    const outgoing = planned.compose(link, attachments);
     providerMessageId =
       outgoing.channel === 'email'
         ? await deps.mailer.send(outgoing.message)

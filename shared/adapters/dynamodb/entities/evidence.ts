@@ -1,6 +1,7 @@
 // Keys of what the document worker keeps: one files record per bundle, and one hash-index item
 // per sealed file, declared once.
 import type { TBundleFilesRecord, TFileHashEntry } from '../../../domain/evidence/evidence-files';
+import type { TCopyLink } from '../../../ports/evidence';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
@@ -20,6 +21,8 @@ export const evidenceKeys = {
     pk: evidenceKeys.hashPartition(sha256),
     sk: accountPartition(accountId),
   }),
+  /** A link to a signed bundle's copies, by the hash of its token (shared/domain/evidence/copy-link.ts). */
+  copyLink: (hash: string) => ({ pk: `COPYLINK#${hash}`, sk: 'COPYLINK' }),
 };
 
 /**
@@ -45,4 +48,10 @@ export const fileHashEntity = defineEntity<TFileHashEntry>({
   name: 'file-hash',
   version: 1,
   key: (e) => evidenceKeys.hash(e.sha256, e.accountId),
+});
+
+export const copyLinkEntity = defineEntity<TCopyLink>({
+  name: 'copy-link',
+  version: 1,
+  key: (l) => evidenceKeys.copyLink(l.hash),
 });
