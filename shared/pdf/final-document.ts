@@ -30,7 +30,8 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   flattenForm(doc, pages, fonts);
   // A certification of the original (DocMDP) names a signature this rewrite invalidates anyway.
   doc.catalog.delete(PDFName.of('Perms'));
-  await stampFields(doc, pages, fonts, input.fields);
+  // Dates are written in the language of the audit page: the documents' language.
+  await stampFields(doc, pages, fonts, input.fields, input.audit.language);
   const auditPages = drawAuditPages(doc, fonts, input.audit, {
     isTest: input.isTest,
     interim: input.interim,
