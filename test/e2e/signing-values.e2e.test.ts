@@ -62,20 +62,30 @@ describe.runIf(runBrowser)('what the signing page counts and saves', () => {
     async () => {
       const { url } = await sent('Invisible name', [
         { key: 'name', kind: 'inp', label: 'Name', y: 18, required: true },
+        { key: 'sig', kind: 'sig', label: 'Signature', y: 48, h: 5, required: true },
       ]);
       const { page, problems, close } = await openOnDesktop(url, 'Invisible name');
       const name = page.getByLabel('Name', { exact: true });
       for (const value of ['\u3164', '\u2800', '\u115F\uFFA0', '\u17B4', '\uFE0F', '\u0301', ' \u3164 ']) {
         await name.fill(value);
         await name.press('Tab');
-        expect(await progress(page), JSON.stringify(value)).toBe('0 of 1 required field done');
+        expect(await progress(page), JSON.stringify(value)).toBe('0 of 2 required fields done');
       }
+      // A typed signature of a Hangul filler is no signature: the dialog says so.
+      await page.getByRole('button', { name: 'Signature: Sign' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+      await dialog.getByRole('tab', { name: 'Type' }).click();
+      await dialog.getByLabel('Your full name').fill('\u3164\u2800');
+      await dialog.getByRole('button', { name: 'Apply signature' }).click();
+      await dialog.getByText('Type your signature, or choose Draw.').waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(await progress(page)).toBe('0 of 2 required fields done');
       await page.getByLabel(/I agree to sign these documents electronically/).check();
       await page.getByRole('button', { name: 'Finish signing' }).click();
-      await page.locator('#finish-summary').getByText('One field needs your attention:').waitFor();
+      await page.locator('#finish-summary').getByText('2 fields need your attention:').waitFor();
       await name.fill('Mia');
       await name.press('Tab');
-      expect(await progress(page)).toBe('1 of 1 required field done');
+      expect(await progress(page)).toBe('1 of 2 required fields done');
       expect(problems).toEqual([]);
       await close();
     },
@@ -123,6 +133,42 @@ describe.runIf(runBrowser)('what the signing page counts and saves', () => {
       await page.reload();
       await page.locator('.page.rendered').first().waitFor();
       expect(await page.getByLabel('Member number', { exact: true }).inputValue()).toBe('12');
+      expect(problems).toEqual([]);
+      await close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'updates the finish summary as the signer puts each field right, and clears it when none is left',
+    async () => {
+      const { url } = await sent('Two to fill', [
+        { key: 'name', kind: 'inp', label: 'Name', y: 18, required: true },
+        { key: 'email', kind: 'inp', label: 'Email', y: 28, required: true, v_pattern: 'email' },
+      ]);
+      const { page, problems, close } = await openOnDesktop(url, 'Two to fill');
+      await page.getByLabel('Email', { exact: true }).fill('mia@');
+      await page.getByLabel(/I agree to sign these documents electronically/).check();
+      await page.getByRole('button', { name: 'Finish signing' }).click();
+      const summary = page.locator('#finish-summary');
+      await summary.getByText('2 fields need your attention:').waitFor();
+      expect(await summary.getByRole('listitem').allTextContents()).toEqual([
+        expect.stringContaining('This field is required.'),
+        expect.stringContaining('Enter a valid email address.'),
+      ]);
+      await page.getByLabel('Name', { exact: true }).fill('Mia Chen');
+      await page.getByLabel('Name', { exact: true }).press('Tab');
+      await summary.getByText('One field needs your attention:').waitFor();
+      expect(await summary.getByRole('listitem').allTextContents()).toEqual([
+        expect.stringContaining('Email'),
+      ]);
+      await page.getByLabel('Email', { exact: true }).fill('mia@example.com');
+      await page.getByLabel('Email', { exact: true }).press('Tab');
+      await summary.getByText('One field needs your attention:').waitFor({ state: 'detached' });
+      expect(await summary.textContent()).toBe('');
+      // Nothing stands in the way now: finishing goes through.
+      await page.getByRole('button', { name: 'Finish signing' }).click();
+      await page.getByRole('heading', { name: /done/ }).waitFor();
       expect(problems).toEqual([]);
       await close();
     },
