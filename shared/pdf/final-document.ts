@@ -10,7 +10,7 @@ import { embedFonts } from './fonts';
 import { interimMark, markPages, testMark } from './marks';
 import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
-import { needsScript, stampFields } from './stamp-fields';
+import { needsScript, stampedTexts, stampFields } from './stamp-fields';
 
 // Objects between yields to the event loop while loading and saving; a worker does nothing else
 // meanwhile, so large steps keep the cost close to a plain load and save.
@@ -24,7 +24,7 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   const pages = doc.getPages();
   const fonts = await embedFonts(doc, {
     roles: ['regular', 'bold', 'mono', ...(needsScript(input.fields) ? (['script'] as const) : [])],
-    texts: [...input.fields.map((f) => f.value), ...auditPageTexts(input.audit)],
+    texts: [...stampedTexts(input.fields, input.audit.language), ...auditPageTexts(input.audit)],
     ...(input.audit.language ? { language: input.audit.language } : {}),
   });
   flattenForm(doc, pages, fonts);

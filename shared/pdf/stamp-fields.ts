@@ -21,6 +21,15 @@ const TYPED = 'typed:';
 export const needsScript = (fields: TStampField[]) =>
   fields.some((f) => (f.kind === 'sig' || f.kind === 'ini') && !f.image && f.value !== '');
 
+/**
+ * The text each field is drawn with: a date as its format writes it (which may add characters of
+ * another script, 年月日, or a month name), anything else its value. The fonts are chosen for it.
+ */
+export const stampedTexts = (fields: TStampField[], language = 'en'): string[] =>
+  fields.map((f) => (isDate(f) ? formatFieldDate(f.value, f.format, language) : f.value));
+
+const isDate = (f: TStampField) => f.kind === 'dat' || f.kind === 'sdt';
+
 export async function stampFields(
   doc: PDFDocument,
   pages: PDFPage[],

@@ -48,6 +48,12 @@ describe('stamped values', () => {
     expect(text).toContain('March 7, 2025'); // date signed: no format
   });
 
+  it('draws what a date format adds in another script with a face that has it', async () => {
+    const fields = contractFields().map((f) => (f.kind === 'dat' ? { ...f, format: 'YYYY年M月D日' } : f));
+    const text = textOf(await render({ fields }));
+    expect(text).toContain('2025年4月1日');
+  });
+
   it("writes month names in the documents' language, as the signing page previews them", async () => {
     const fields = contractFields().map((f) => (f.kind === 'dat' ? { ...f, format: 'D MMMM YYYY' } : f));
     const text = textOf(await render({ fields, audit: { ...anAuditPage(), language: 'de' } }));
