@@ -252,6 +252,30 @@ describe.runIf(runBrowser)('dates in the page language', () => {
   );
 
   it(
+    'Japanese: typed year first, with the year, month and day of the page',
+    async () => {
+      const { url } = await sent(
+        '会員申込書',
+        [{ key: 'start', kind: 'dat', label: '開始日', y: 38, required: true, format: 'YYYY年M月D日' }],
+        { language: 'ja' },
+      );
+      const { page, problems, close } = await openOnDesktop(url, '会員申込書');
+      const start = page.getByLabel('開始日', { exact: true });
+      expect(await start.getAttribute('placeholder')).toBe('YYYY/MM/DD');
+      await start.click();
+      await page.keyboard.type('2026/11/27');
+      await page.keyboard.press('Tab');
+      await page.locator('.save-status', { hasText: 'すべての変更を保存しました' }).waitFor();
+      await page.reload();
+      await page.locator('.page.rendered').first().waitFor();
+      expect(await page.getByLabel('開始日', { exact: true }).inputValue()).toBe('2026/11/27');
+      expect(problems).toEqual([]);
+      await close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'Arabic on a phone: the field previews the date as the sealed document prints it',
     async () => {
       const { id, url } = await sent(
