@@ -72,6 +72,14 @@ module.exports = {
       to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
     },
     {
+      name: 'text-stands-alone',
+      severity: 'error',
+      comment:
+        'shared/text holds the rules the signing page runs as they are (served to the browser unbundled): plain JavaScript that imports nothing.',
+      from: { path: '^shared/text/' },
+      to: { path: '.' },
+    },
+    {
       name: 'mcp-only-the-api',
       severity: 'error',
       comment:

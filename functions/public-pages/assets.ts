@@ -34,6 +34,10 @@ const FOLDERS: Record<string, string> = {
   'cmaps/': 'node_modules/pdfjs-dist/cmaps',
   // The message catalogs (shared/i18n): the page loads its language's.
   'locales/': 'shared/i18n/locales',
+  // The rules the page and the service share (shared/text), run by the page as they are. The
+  // page's folder links to them (public/text), so its imports read the same in the repository
+  // and as served.
+  'text/': 'shared/text',
 };
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -59,7 +63,8 @@ function assetSources(root: string): Map<string, string> {
   for (const [prefix, from] of Object.entries(FOLDERS)) {
     const dir = path.join(root, from);
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isFile() && !entry.name.startsWith('.'))
+      // Type declarations (`.d.ts`) are for the type checker, not the browser.
+      if (entry.isFile() && !entry.name.startsWith('.') && !entry.name.endsWith('.d.ts'))
         out.set(`${prefix}${entry.name}`, path.join(dir, entry.name));
     }
   }

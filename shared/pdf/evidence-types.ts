@@ -16,7 +16,7 @@ export interface TStampField {
   /** A TFieldKind (sig ini snm sdt inp txt dat chk cbg sel att apr); others are drawn as text. */
   kind: string;
   value: string;
-  /** The field's format: a date format for `dat` / `sdt` (see DATE_FORMATS), options for sel / cbg. */
+  /** The field's format: a date format for `dat` / `sdt` (tokens: shared/text/field-dates.js), options for sel / cbg. */
   format: string;
   /** The drawn signature or initials (PNG) for `sig` / `ini` whose value is `drawn`. */
   image?: Uint8Array;

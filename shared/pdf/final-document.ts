@@ -10,7 +10,7 @@ import { embedFonts } from './fonts';
 import { interimMark, markPages, testMark } from './marks';
 import { attachOwnFile } from './own-attachment';
 import { A4, LETTER } from './report-layout';
-import { needsScript, stampFields } from './stamp-fields';
+import { needsScript, stampedTexts, stampFields } from './stamp-fields';
 import { dropUnreachable, stripOriginal } from './strip-original';
 
 // Objects between yields to the event loop while loading and saving; a worker does nothing else
@@ -25,14 +25,15 @@ export async function renderFinalDocument(input: TFinalInput): Promise<Uint8Arra
   const pages = doc.getPages();
   const fonts = await embedFonts(doc, {
     roles: ['regular', 'bold', 'mono', ...(needsScript(input.fields) ? (['script'] as const) : [])],
-    texts: [...input.fields.map((f) => f.value), ...auditPageTexts(input.audit)],
+    texts: [...stampedTexts(input.fields, input.audit.language), ...auditPageTexts(input.audit)],
     ...(input.audit.language ? { language: input.audit.language } : {}),
   });
   // The original's signatures, usage rights, scripts, actions, embedded files and XFA do not
   // belong in the final document (strip-original.ts); the evidence record says which were there.
   const removed = stripOriginal(doc, pages);
   flattenForm(doc, pages, fonts);
-  await stampFields(doc, pages, fonts, input.fields);
+  // Dates are written in the language of the audit page: the documents' language.
+  await stampFields(doc, pages, fonts, input.fields, input.audit.language);
   const auditPages = drawAuditPages(doc, fonts, input.audit, {
     isTest: input.isTest,
     interim: input.interim,

@@ -1,17 +1,19 @@
 // Every field value drawn at its place on the original's pages. What each kind looks like:
 // - sig, ini: the drawn PNG fitted to the box; `typed:<text>` in the script font over a line
-// - dat, sdt: the date (YYYY-MM-DD) in the field's format (text.ts, DATE_FORMATS)
+// - dat, sdt: the date (YYYY-MM-DD) in the field's format, month names in the documents' language
+//   (shared/text/field-dates.js, which the signing page previews dates with)
 // - chk, apr: a check mark when the value is 'true'
 // - cbg: the chosen options (stored `a|b`) joined by ', '
 // - txt: wrapped and shrunk to fit; inp, sel, snm and any other kind: one line shrunk to fit
 // - att: nothing (the file is delivered apart from the document)
 import { createHash } from 'node:crypto';
 import type { PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
+import { formatFieldDate } from '../text/field-dates.js';
 import { drawCheck, drawFittedImage, drawLine, drawTyped, drawWrapped } from './draw-value';
 import type { TStampField } from './evidence-types';
 import type { TFontSet } from './fonts';
 import { boxOf, frameOf, inFrame } from './page-frame';
-import { drawable, formatDate } from './text';
+import { drawable } from './text';
 
 const TYPED = 'typed:';
 
@@ -19,11 +21,21 @@ const TYPED = 'typed:';
 export const needsScript = (fields: TStampField[]) =>
   fields.some((f) => (f.kind === 'sig' || f.kind === 'ini') && !f.image && f.value !== '');
 
+/**
+ * The text each field is drawn with: a date as its format writes it (which may add characters of
+ * another script, 年月日, or a month name), anything else its value. The fonts are chosen for it.
+ */
+export const stampedTexts = (fields: TStampField[], language = 'en'): string[] =>
+  fields.map((f) => (isDate(f) ? formatFieldDate(f.value, f.format, language) : f.value));
+
+const isDate = (f: TStampField) => f.kind === 'dat' || f.kind === 'sdt';
+
 export async function stampFields(
   doc: PDFDocument,
   pages: PDFPage[],
   fonts: TFontSet,
   fields: TStampField[],
+  language = 'en',
 ): Promise<void> {
   const images = await embedImages(doc, fields);
   const byPage = new Map<number, TStampField[]>();
@@ -42,7 +54,7 @@ export async function stampFields(
     const page = pages[number - 1]!;
     const frame = frameOf(page);
     inFrame(page, frame, () => {
-      for (const f of onPage) stampOne(page, boxOf(frame, f), f, fonts, images);
+      for (const f of onPage) stampOne(page, boxOf(frame, f), f, fonts, images, language);
     });
   }
 }
@@ -53,6 +65,7 @@ function stampOne(
   f: TStampField,
   fonts: TFontSet,
   images: Map<Uint8Array, PDFImage | undefined>,
+  language: string,
 ): void {
   const text = (s: string, font = fonts.regular) => drawable(font, s, fonts.missing);
   switch (f.kind) {
@@ -72,7 +85,7 @@ function stampOne(
       break;
     case 'dat':
     case 'sdt':
-      drawLine(page, fonts.regular, text(formatDate(f.value, f.format)), box);
+      drawLine(page, fonts.regular, text(formatFieldDate(f.value, f.format, language)), box);
       break;
     case 'cbg': {
       const chosen = f.value

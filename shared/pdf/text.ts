@@ -1,6 +1,7 @@
 // Text helpers shared by the stamper, the audit page and the certificate: making a value
 // drawable with a font (and the faces that stand in for it), wrapping it to a width, and printing
-// dates and times.
+// times. (A date field's value is written by shared/text/field-dates.js, which the signing page
+// shares.)
 import { type TDirection, visualRuns } from './bidi';
 import type { TFont } from './fonts';
 import { coveredBy, runsOf } from './text-runs';
@@ -126,55 +127,6 @@ function breakWord(font: TFont, word: string, size: number, maxWidth: number): s
   }
   parts.push(part);
   return parts;
-}
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/**
- * The date formats a `dat` or `sdt` field's `format` may name (upper or lower case), and how
- * 2025-03-07 prints in each:
- * - `MM/DD/YYYY` → 03/07/2025
- * - `DD/MM/YYYY` → 07/03/2025
- * - `YYYY-MM-DD` → 2025-03-07
- * - `D MMMM YYYY` → 7 March 2025 (English month names)
- * Any other format, or none, prints as `D MMMM YYYY`: spelled out, it cannot be misread as
- * month-first or day-first.
- */
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'D MMMM YYYY'] as const;
-
-/**
- * A field's date (`YYYY-MM-DD`; an ISO time is taken at its date) in the field's format. A value
- * that is no date is returned as it is, so nothing entered is ever hidden.
- */
-export function formatDate(value: string, format: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(value.trim());
-  if (!m) return value;
-  const [, y, mo, d] = m as unknown as [string, string, string, string];
-  const month = MONTHS[Number(mo) - 1];
-  if (!month || Number(d) < 1 || Number(d) > 31) return value;
-  switch (format.trim().toUpperCase()) {
-    case 'MM/DD/YYYY':
-      return `${mo}/${d}/${y}`;
-    case 'DD/MM/YYYY':
-      return `${d}/${mo}/${y}`;
-    case 'YYYY-MM-DD':
-      return `${y}-${mo}-${d}`;
-    default:
-      return `${Number(d)} ${month} ${y}`;
-  }
 }
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();

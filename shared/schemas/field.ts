@@ -51,7 +51,11 @@ const fieldCommon = {
   v_attachment_types: optional(zList(z.enum(ATTACHMENT_TYPES))),
   v_regex: optional(zText(500)),
   v_regex_msg: optional(zText(255)),
-  format: optional(zText(100)),
+  format: optional(
+    zText(100).describe(
+      'For `sel` and `cbg`: the choices, separated by `|`. For `dat` and `sdt`: how the date is written on the document, with the tokens `YYYY` `YY` (year), `MMMM` `MMM` (month name, in the bundle language), `MM` `M` (month number), `DD` `D` (day); other characters as they are, `[text]` as text. Without a token (or none given), the full date in the bundle language.',
+    ),
+  ),
   initial_value: optional(z.union([zText(10_000), z.number(), z.boolean()]).transform(String)),
   editors: optional(zList(zKey(2, 21))),
   /** A data flow tag (`acme:customer.email`): names the data the field carries. */

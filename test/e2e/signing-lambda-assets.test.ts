@@ -95,9 +95,21 @@ describe('the signing Lambda bundle', () => {
         'swagger-ui/swagger-ui.css',
         'docs.js',
         'standard_fonts/LiberationSans-Regular.ttf',
+        // The rules the page shares with the service (shared/text), without their type files.
+        'text/visible-text.js',
+        'text/field-dates.js',
       ]),
     );
+    expect(manifest.files.filter((f) => f.endsWith('.d.ts'))).toEqual([]);
     for (const f of manifest.files) expect(existsSync(join(dir, f)), f).toBe(true);
+    // Every module the page's scripts import is served beside them, at the path the import names.
+    for (const f of manifest.files.filter((x) => x.endsWith('.js') && !x.includes('/'))) {
+      for (const [, target] of readFileSync(join(dir, f), 'utf8').matchAll(
+        /^import [^;]*? from '\.\/([^']+)';/gm,
+      )) {
+        expect(manifest.files, `${f} imports ./${target}`).toContain(target);
+      }
+    }
     // pdf.js and its worker are files read when asked for, not code of the entry bundle.
     const worker = statSync(join(dir, 'pdf.worker.min.mjs')).size;
     expect(statSync(join(out, 'index.mjs')).size).toBeLessThan(worker);

@@ -309,11 +309,11 @@ describe('the signer API’s errors', () => {
         messsage: '正しいメールアドレスを入力してください。',
       },
     ]);
-    // The same call in English says what the API always said.
+    // The same call in English says what the API says.
     const en = await signIn('en', 'PUT', '/values', session, {
       values: [{ doc_key: 'lease', field_key: 'mail', value: 'not an email' }],
     });
-    expect(en.body.errors[0].message).toBe('Enter a valid email.');
+    expect(en.body.errors[0].message).toBe('Enter a valid email address.');
   });
 
   it('a wrong SMS code, in Arabic, with its plural', async () => {

@@ -39,6 +39,7 @@ describe('the layers', () => {
       'responses-map-domain',
       'schemas-stand-alone',
       'shared-not-functions',
+      'text-stands-alone',
     ]);
     expect(summary.totalCruised).toBeGreaterThan(300);
     expect(

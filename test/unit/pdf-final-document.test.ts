@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { renderFinalDocument } from '../../shared/pdf/final-document';
 import { readAttachments } from '../../shared/pdf/read-attachment';
-import { DATE_FORMATS, formatDate } from '../../shared/pdf/text';
+import { formatFieldDate } from '../../shared/text/field-dates.js';
 import { aContractPdf, aField, anAuditPage, CONTRACT_SPOTS, contractFields } from '../helpers/evidence';
 import { aPdf, aPdfWithInheritedPageAttributes } from '../helpers/pdfs';
 import { pageGrey, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
@@ -42,10 +42,24 @@ describe('stamped values', () => {
     expect(text).toContain('Quarterly');
   });
 
-  it('prints dates in the field format, and "D MMMM YYYY" in English by default', async () => {
+  it("prints dates in the field format, and in full in the documents' language by default", async () => {
     const text = textOf(await render());
     expect(text).toContain('04/01/2025'); // start: MM/DD/YYYY
-    expect(text).toContain('7 March 2025'); // date signed: no format
+    expect(text).toContain('March 7, 2025'); // date signed: no format
+  });
+
+  it('draws what a date format adds in another script with a face that has it', async () => {
+    const fields = contractFields().map((f) => (f.kind === 'dat' ? { ...f, format: 'YYYY年M月D日' } : f));
+    const text = textOf(await render({ fields }));
+    expect(text).toContain('2025年4月1日');
+  });
+
+  it("writes month names in the documents' language, as the signing page previews them", async () => {
+    const fields = contractFields().map((f) => (f.kind === 'dat' ? { ...f, format: 'D MMMM YYYY' } : f));
+    const text = textOf(await render({ fields, audit: { ...anAuditPage(), language: 'de' } }));
+    expect(text).toContain('1 April 2025'); // start, in the field's format
+    expect(text).toContain('7. März 2025'); // date signed, German in full
+    expect(formatFieldDate('2025-03-07', '', 'de')).toBe('7. März 2025');
   });
 
   it.each([
@@ -54,16 +68,16 @@ describe('stamped values', () => {
     ['YYYY-MM-DD', '2025-03-07'],
     ['D MMMM YYYY', '7 March 2025'],
     ['dd/mm/yyyy', '07/03/2025'],
-    ['', '7 March 2025'],
-    ['MMM D', '7 March 2025'],
+    ['', 'March 7, 2025'],
+    ['MMM D', 'Mar 7'],
+    ['[Signed] D.M.YY', 'Signed 7.3.25'],
   ])('formats 2025-03-07 with %j as %s', (format, printed) => {
-    expect(formatDate('2025-03-07', format)).toBe(printed);
+    expect(formatFieldDate('2025-03-07', format)).toBe(printed);
   });
 
-  it('names exactly the documented formats', () => {
-    expect(DATE_FORMATS).toEqual(['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'D MMMM YYYY']);
-    expect(formatDate('2025-12-31T23:59:59Z', '')).toBe('31 December 2025');
-    expect(formatDate('not a date', 'MM/DD/YYYY')).toBe('not a date');
+  it('takes an ISO time at its date, and leaves what is no date as it is', () => {
+    expect(formatFieldDate('2025-12-31T23:59:59Z', '')).toBe('December 31, 2025');
+    expect(formatFieldDate('not a date', 'MM/DD/YYYY')).toBe('not a date');
   });
 
   it('draws a typed signature and typed initials as their text, on every page they are placed', async () => {

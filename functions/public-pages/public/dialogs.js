@@ -3,6 +3,7 @@
 // a signature, choosing several options, declining with a reason.
 import { el, uid } from './dom.js';
 import { formatNumber, t } from './i18n.js';
+import { hasVisibleContent } from './text/visible-text.js';
 
 /**
  * Opens a modal dialog. `build(close)` returns the body and the primary action; the promise
@@ -297,7 +298,8 @@ export async function signatureDialog({ kind, label, suggestion, previous }) {
           if (mode === 'reuse') return previous;
           if (mode === 'type') {
             const text = typed.value.trim();
-            if (!text) {
+            // The service's rule: a mark of invisible characters (a Hangul filler) is no mark.
+            if (!hasVisibleContent(text)) {
               showError(say('TypeMissing'));
               typed.focus();
               return undefined;

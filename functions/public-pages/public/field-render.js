@@ -4,9 +4,10 @@
 // model; nothing here saves or moves.
 import { placeBubbles } from './bubbles.js';
 import { el } from './dom.js';
-import { formatDate, t } from './i18n.js';
-import { isFilled } from './rules.js';
+import { t } from './i18n.js';
+import { isFilled, valueProblem } from './rules.js';
 import { form, page } from './state.js';
+import { formatFieldDate } from './text/field-dates.js';
 
 const KINDS = ['sig', 'ini', 'snm', 'sdt', 'inp', 'txt', 'dat', 'chk', 'cbg', 'sel', 'att', 'apr'];
 
@@ -14,7 +15,21 @@ const KINDS = ['sig', 'ini', 'snm', 'sdt', 'inp', 'txt', 'dat', 'chk', 'cbg', 's
 export const kindName = (kind) => t(`sign.fields.kind.${KINDS.includes(kind) ? kind : 'other'}`);
 
 export const nameOf = (m) => m.f.label || kindName(m.f.kind);
-export const filled = (m) => isFilled(m.f, m.value);
+/**
+ * Whether the field holds a value the service will keep: filled, and neither refused by the page's
+ * rules nor by the service. A value with a problem is not saved, so it never counts as done.
+ */
+export const filled = (m) => isFilled(m.f, m.value) && !unsaved(m);
+
+/** The field's value is not saved: the page's rules or the service refused it. */
+export const unsaved = (m) => Boolean(m.serverError || valueProblem(m.f, m.value, t));
+
+let errorsChanged = () => {};
+
+/** What to do whenever a field's message changes (view.js keeps the finish summary true with it). */
+export function whenErrorsChange(fn) {
+  errorsChanged = fn;
+}
 
 export function initials(name) {
   return name
@@ -24,9 +39,12 @@ export function initials(name) {
     .join('');
 }
 
-/** Shows or clears the message under a field; the service's word wins over the page's. */
+/** The message a field shows, if any: the service's word wins over the page's. */
+export const shownMessage = (m) => m.serverError || m.clientError || m.requiredError || '';
+
+/** Shows or clears the message under a field. */
 export function renderError(m) {
-  const text = m.serverError || m.clientError || m.requiredError || '';
+  const text = shownMessage(m);
   if (m.err) m.err.textContent = text;
   m.box?.classList.toggle('invalid', Boolean(text));
   placeBubbles([m.box]);
@@ -34,13 +52,15 @@ export function renderError(m) {
     if (text) m.control.setAttribute('aria-invalid', 'true');
     else m.control.removeAttribute('aria-invalid');
   }
+  errorsChanged();
 }
 
 export function renderFilled(m) {
   m.box?.classList.toggle('filled', filled(m));
   // Its control is in the phone's sheet (field-sheet.js): the field on the page shows the value.
   m.echo?.replaceChildren(echoContent(m));
-  if (filled(m) && m.requiredError) {
+  // Something is there now: if it is not valid, its own message says so.
+  if (isFilled(m.f, m.value) && m.requiredError) {
     m.requiredError = undefined;
     renderError(m);
   }
@@ -102,10 +122,16 @@ export function renderAttachment(m) {
  */
 export function echoContent(m) {
   if (m.f.kind === 'sig' || m.f.kind === 'ini') return markContent(m);
-  if (m.f.kind === 'dat' && m.value) return el('span', { class: 'value' }, formatDate(m.value));
+  if (m.f.kind === 'dat' && m.value) return el('span', { class: 'value' }, documentDate(m));
   if (m.f.kind === 'att' && m.value) return el('span', { class: 'value' }, m.value);
   return readOnlyContent(m);
 }
+
+/**
+ * A date as the document will show it: in the field's format, month names in the documents'
+ * language (the same function writes it on the PDF), not in the page's.
+ */
+const documentDate = (m) => formatFieldDate(m.value, m.f.format ?? '', page.state.bundle.language ?? 'en');
 
 /** What another signer's field (or one the service fills) shows: its value, or what it is for. */
 export function readOnlyContent(m) {
@@ -116,6 +142,6 @@ export function readOnlyContent(m) {
   if (f.kind === 'sig' || f.kind === 'ini') {
     return el('span', { class: 'typed' }, v.startsWith('typed:') ? v.slice(6) : t('sign.fields.signed'));
   }
-  if (f.kind === 'sdt') return el('span', { class: 'value' }, formatDate(v));
+  if (f.kind === 'sdt' || f.kind === 'dat') return el('span', { class: 'value' }, documentDate(m));
   return el('span', { class: 'value' }, f.kind === 'cbg' ? v.split('|').join(', ') : v);
 }

@@ -21,17 +21,21 @@ import {
 } from './field-render.js';
 import { bringIntoView, closeSheet, openSheet, small } from './field-sheet.js';
 import { nextField, previousField } from './guide.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { ended } from './navigation.js';
-import { acceptOf, attachmentHint, attachmentProblem, inputHints, valueProblem } from './rules.js';
-import { dropPending, queueSave, saveNow, setSaveStatus } from './saving.js';
+import { acceptOf, attachmentHint, attachmentProblem, inputHints, isIsoDate, valueProblem } from './rules.js';
+import { dropPending, queueSave, saveNow, setSaveStatus, settleStatus, whenSaveSettles } from './saving.js';
 import { form, page } from './state.js';
+import { enteredDate, parseEnteredDate } from './text/field-dates.js';
 
 // The bubbles of every field showing an error and of the field in hand stay in view (bubbles.js).
 keepBubblesInView(() => [
   ...form.mine.filter((m) => m.err?.textContent).map((m) => m.box),
   form.current?.box,
 ]);
+
+// A value the service refused no longer counts as done.
+whenSaveSettles(() => updateProgress());
 
 /** The signer changed a value: check it, show the outcome, save it when it is valid. */
 function edit(m, value, { delay = 0, quiet = false } = {}) {
@@ -189,8 +193,32 @@ function controlFor(m, errId) {
       return c;
     }
     case 'dat': {
-      const c = el('input', { ...common, type: 'date', value: m.value });
-      c.addEventListener('change', () => edit(m, c.value));
+      // Typed in the page's language's order (27.11.2026 in German), whatever the browser's own
+      // language: a date input would follow the browser's. The value is the ISO date it reads
+      // as, or the text as typed while it reads as none (refused, so never saved or counted).
+      const c = el('input', {
+        ...common,
+        type: 'text',
+        inputmode: 'numeric',
+        autocomplete: 'off',
+        value: isIsoDate(m.value) ? enteredDate(m.value, lang) : m.value,
+        placeholder: t('sign.fields.datePattern'),
+      });
+      const typed = () => {
+        const text = c.value.trim();
+        return text === '' ? '' : (parseEnteredDate(text, lang) ?? text);
+      };
+      c.addEventListener('input', () => edit(m, typed(), { delay: 700, quiet: true }));
+      c.addEventListener('change', () => {
+        edit(m, typed());
+        if (isIsoDate(m.value)) c.value = enteredDate(m.value, lang);
+      });
+      c.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          next();
+        }
+      });
       return c;
     }
     case 'chk': {
@@ -299,7 +327,7 @@ async function attach(m, file) {
     renderAttachment(m);
     renderFilled(m);
     updateProgress();
-    setSaveStatus(t('sign.saving.saved'), 'ok');
+    settleStatus();
     announce(t('sign.fields.attached', { file: file.name }));
   } catch (err) {
     if (ended(err)) return;

@@ -4,6 +4,8 @@
 // The messages come from the page's catalog through `t` (i18n.js), passed in so that the rules
 // stay plain functions that run anywhere (the unit tests run them under Node).
 
+import { hasVisibleContent } from './text/visible-text.js';
+
 function abaChecksum(v) {
   const d = [...v].map(Number);
   return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])) % 10 === 0;
@@ -54,7 +56,8 @@ export function valueProblem(field, value, t) {
   if (value === '') return undefined;
   switch (field.kind) {
     case 'dat':
-      return isIsoDate(value) ? undefined : t('sign.rules.date');
+      // The page holds what was typed while it reads as no date; the message says how to write one.
+      return isIsoDate(value) ? undefined : t('sign.rules.dateAs', { pattern: t('sign.fields.datePattern') });
     case 'sel':
       return field.options.length === 0 || field.options.includes(value)
         ? undefined
@@ -89,10 +92,6 @@ export function valueProblem(field, value, t) {
   return undefined;
 }
 
-// A character one can see: not a space of any kind, a control or an invisible format character.
-// The same pattern as the service's (shared/domain/signing/field-access.ts).
-const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
-
 /**
  * Whether a value fills a required field, as the service decides when the signer finishes: a
  * checkbox or approval only when ticked, a typed mark only with visible text after `typed:`,
@@ -101,8 +100,8 @@ const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
 export function isFilled(field, value) {
   if (field.kind === 'chk' || field.kind === 'apr') return value === 'true';
   if ((field.kind === 'sig' || field.kind === 'ini') && value.startsWith('typed:'))
-    return VISIBLE.test(value.slice(6));
-  return VISIBLE.test(value);
+    return hasVisibleContent(value.slice(6));
+  return hasVisibleContent(value);
 }
 
 // Copies of MAX_ATTACHMENT_BYTES (shared/domain/signing/upload-attachment.ts) and ATTACHMENT_TYPES

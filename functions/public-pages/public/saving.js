@@ -1,10 +1,11 @@
 // @ts-check
 // Saving the signer's values: they go to the service a moment after the signer stops typing, at
 // once for other changes, in order, one request at a time; refused values are marked on their
-// fields, and a request that failed is sent again.
+// fields (and count as not done), and a request that failed is sent again. The status line says
+// "saved" only when every value the page shows is saved.
 import { ApiError, api } from './api.js';
 import { announce, el } from './dom.js';
-import { renderError } from './field-render.js';
+import { renderError, renderFilled, unsaved } from './field-render.js';
 import { t } from './i18n.js';
 import { ended } from './navigation.js';
 import { form } from './state.js';
@@ -16,6 +17,12 @@ let saveTimer;
 let saving = Promise.resolve();
 /** @type {HTMLElement | undefined} */
 let saveStatus;
+/** What the page does once the service has answered a save (fields.js updates the progress). */
+let settled = () => {};
+
+export function whenSaveSettles(fn) {
+  settled = fn;
+}
 
 export function setSaveStatus(text, tone = '') {
   if (!saveStatus) return;
@@ -49,7 +56,7 @@ async function send(batch, retried = false) {
       m.saveFailed = false;
       renderError(m);
     }
-    if (pending.size === 0) setSaveStatus(t('sign.saving.saved'), 'ok');
+    if (pending.size === 0) settleStatus();
   } catch (err) {
     if (err instanceof ApiError && err.status === 400 && err.fields.length > 0) {
       // Nothing of the batch was saved: mark the refused values, send the others again.
@@ -61,9 +68,11 @@ async function send(batch, retried = false) {
         m.serverError = e.message;
         m.saveFailed = true;
         renderError(m);
+        renderFilled(m);
       }
       const rest = batch.filter(({ m }) => !refused.has(m));
       if (rest.length > 0 && !retried) await send(rest, true);
+      settled();
       setSaveStatus(t('sign.saving.someRefused'), 'bad');
       announce(t('sign.saving.someRefusedShort'));
     } else if (ended(err)) {
@@ -80,6 +89,20 @@ async function send(batch, retried = false) {
   }
 }
 
+/**
+ * The status line once nothing is waiting: "saved" only when no field shows a value that is not
+ * saved (refused by the service, or not valid yet and so never sent).
+ */
+export function settleStatus() {
+  settled();
+  if (pending.size > 0) return;
+  const marked = form.mine.filter(unsaved);
+  if (marked.length === 0) setSaveStatus(t('sign.saving.saved'), 'ok');
+  else if (marked.some((m) => m.serverError || m.clientError))
+    setSaveStatus(t('sign.saving.someRefused'), 'bad');
+  else setSaveStatus('');
+}
+
 export async function saveNow(m, entry) {
   queueSave(m, entry, 0);
   await saving;
@@ -89,10 +112,14 @@ export async function saveNow(m, entry) {
 /** A value that no longer needs saving (the signer changed it to one that is not valid yet). */
 export function dropPending(path) {
   pending.delete(path);
+  settleStatus();
 }
 
-/** Whether values are waiting to be sent (the page asks before it is left). */
-export const hasPending = () => pending.size > 0;
+/**
+ * Whether leaving now would lose something (the page asks first): values waiting to be sent, or
+ * values the page shows that are not saved (refused, or not valid yet).
+ */
+export const hasPending = () => pending.size > 0 || form.mine.some((m) => m.value !== '' && unsaved(m));
 
 /** The status line in the top bar that says whether everything is saved. */
 export function saveStatusLine() {

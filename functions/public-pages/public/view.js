@@ -6,7 +6,7 @@ import { ApiError, api, documentBytes } from './api.js';
 import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
 import { declineDialog } from './dialogs.js';
 import { el } from './dom.js';
-import { filled, nameOf, renderError } from './field-render.js';
+import { filled, nameOf, renderError, shownMessage, whenErrorsChange } from './field-render.js';
 import { dock } from './field-sheet.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
 import { t } from './i18n.js';
@@ -15,6 +15,7 @@ import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
 import { reassignButton } from './reassign.js';
+import { valueProblem } from './rules.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
 import { openPdf, showPage } from './viewer.js';
@@ -168,6 +169,7 @@ function finishCard() {
 }
 
 async function complete(button, consent, consentError, summary) {
+  listed = '';
   summary.replaceChildren();
   if (page.state.payment?.required) {
     summary.append(el('p', {}, t('sign.view.payFirst')));
@@ -175,33 +177,22 @@ async function complete(button, consent, consentError, summary) {
     return;
   }
   await flushSaves();
-  const missing = form.mine.filter((m) => m.f.required && !filled(m));
+  // A value still being typed has its message held back until the field is left: show it now.
+  for (const m of form.mine) {
+    const problem = valueProblem(m.f, m.value, t);
+    if (problem && !m.clientError) {
+      m.clientError = problem;
+      renderError(m);
+    }
+  }
+  const missing = form.mine.filter((m) => m.f.required && !filled(m) && !shownMessage(m));
   for (const m of missing) {
     m.requiredError = t('sign.view.required');
     renderError(m);
   }
-  const wrong = form.mine.filter((m) => m.clientError || m.serverError);
-  const problems = [...missing, ...wrong.filter((m) => !missing.includes(m))];
+  const problems = fieldProblems();
   if (problems.length > 0) {
-    summary.append(
-      el('p', {}, t('sign.view.attention', { count: problems.length })),
-      el(
-        'ul',
-        {},
-        problems.map((m) =>
-          el(
-            'li',
-            {},
-            el('button', { type: 'button', class: 'btn link', onclick: () => goTo(m) }, nameOf(m)),
-            // The field's name is the button before it; the message keeps the language's separator.
-            t('sign.view.problem', {
-              field: '',
-              message: m.requiredError || m.serverError || m.clientError,
-            }),
-          ),
-        ),
-      ),
-    );
+    showProblems(summary, problems);
     goTo(problems[0]);
     return;
   }
@@ -238,6 +229,56 @@ async function complete(button, consent, consentError, summary) {
     summary.append(el('p', {}, messageOf(err)));
   }
 }
+
+/** The signer's fields that show a message: the required ones left empty first, then the others. */
+function fieldProblems() {
+  const shown = form.mine.filter(shownMessage);
+  return [...shown.filter((m) => m.requiredError), ...shown.filter((m) => !m.requiredError)];
+}
+
+/** The fields the summary lists now; set when it lists any, so it follows them as they change. */
+let listed = '';
+
+/** The finish summary: how many fields need attention, each a button to it with its message. */
+function showProblems(summary, problems) {
+  listed = summaryKey(problems);
+  summary.replaceChildren(
+    el('p', {}, t('sign.view.attention', { count: problems.length })),
+    el(
+      'ul',
+      {},
+      problems.map((m) =>
+        el(
+          'li',
+          {},
+          el('button', { type: 'button', class: 'btn link', onclick: () => goTo(m) }, nameOf(m)),
+          // The field's name is the button before it; the message keeps the language's separator.
+          t('sign.view.problem', {
+            field: '',
+            message: shownMessage(m),
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** What the summary says, as one string: a new one is drawn only when it differs. */
+const summaryKey = (problems) => problems.map((m) => `${m.path}\n${shownMessage(m)}`).join('\n');
+
+// Once shown, the summary follows the fields: a field put right leaves it (and the count drops),
+// and when none is left it goes. Redrawn only when what it says changes, as it is an alert.
+whenErrorsChange(() => {
+  if (!listed) return;
+  const summary = document.getElementById('finish-summary');
+  if (!summary) return;
+  const problems = fieldProblems();
+  if (summaryKey(problems) === listed) return;
+  if (problems.length === 0) {
+    listed = '';
+    summary.replaceChildren();
+  } else showProblems(summary, problems);
+});
 
 async function declineSigning(summary) {
   const reason = await declineDialog({ requester: page.state.bundle.requester_name });

@@ -1,4 +1,4 @@
-import { isIsoDate } from '../../schemas/vocabulary';
+import { isIsoDate, type TVPattern } from '../../schemas/vocabulary';
 import type { TField } from '../bundles/bundle';
 import { testRegex } from '../bundles/safe-regex';
 import { V_PATTERN_CHECKS } from '../bundles/value-patterns';
@@ -14,6 +14,22 @@ export interface TValueProblem {
   /** Absent for the sender's own words (a regex message), which are shown as written. */
   said?: TMessageRef;
 }
+
+/**
+ * What a value of each v_pattern should be, in the API's English: the en catalog's
+ * `sign.rules.<pattern>`, which an English signing page shows as it is
+ * (test/unit/check-value-messages.test.ts keeps them equal).
+ */
+export const PATTERN_MESSAGES: Record<TVPattern, string> = {
+  email: 'Enter a valid email address.',
+  bank_routing: 'Enter a valid bank routing number (9 digits).',
+  bank_account: 'Enter a valid bank account number (4 to 17 digits).',
+  letters: 'Enter a value of letters only.',
+  numbers: 'Enter a valid number.',
+  phone: 'Enter a valid phone number.',
+  ssn: 'Enter a valid social security number (123-45-6789).',
+  zip_code: 'Enter a valid ZIP code (12345 or 12345-6789).',
+};
 
 const problem = (message: string, key?: string, values?: TMessageRef['values']): TValueProblem =>
   key
@@ -71,7 +87,7 @@ export function valueProblem(field: TField, value: string): TValueProblem | unde
   if (field.kind === 'inp' && /[\r\n]/.test(value))
     return problem('A single line is expected.', 'singleLine');
   if (field.vPattern && !V_PATTERN_CHECKS[field.vPattern](value))
-    return problem(`Enter a valid ${field.vPattern.replace('_', ' ')}.`, field.vPattern);
+    return problem(PATTERN_MESSAGES[field.vPattern], field.vPattern);
   if (field.vMin !== undefined && value.length < field.vMin)
     return problem(`At least ${field.vMin} characters.`, 'minChars', { count: field.vMin });
   if (field.vMax !== undefined && value.length > field.vMax)

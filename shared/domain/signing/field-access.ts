@@ -1,3 +1,4 @@
+import { hasVisibleContent } from '../../text/visible-text.js';
 import type { TField, TPacket } from '../bundles/bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import type { TSigningRecord } from './signing-record';
@@ -19,14 +20,10 @@ export function isEditor(field: Pick<TField, 'editors'>, packetKey: string): boo
 }
 
 /**
- * A character one can see: not a space of any kind, a control or an invisible format character
- * (zero-width space, joiners, byte order mark). The signing page's rules.js holds the same
- * pattern (test/unit/signing-page-rules.test.ts keeps them equal).
+ * Whether a value shows anything at all: "   ", a zero-width space or a Hangul filler fills
+ * nothing. One module with the signing page, which runs the same file (shared/text).
  */
-const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
-
-/** Whether a value shows anything at all: "   " or a zero-width space fills nothing. */
-export const hasVisibleContent = (value: string) => VISIBLE.test(value);
+export { hasVisibleContent };
 
 /**
  * Whether a value fills a field the signer must fill: a checkbox or approval only when ticked, a

@@ -1,3 +1,4 @@
+import { resolveLanguage } from '../../i18n/languages';
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
@@ -83,6 +84,9 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
       requester_name: bundle.requesterName,
       requester_email: bundle.requesterEmail,
       is_test: bundle.isTest,
+      // The documents' language (the audit page's): dates on them are written in it, and the page
+      // previews them so.
+      language: resolveLanguage(bundle.language),
       brand: brand
         ? {
             name: brand.name,
