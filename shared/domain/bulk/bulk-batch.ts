@@ -1,5 +1,5 @@
 // A bulk send: one create body and its rows, each row becoming one bundle.
-import { createHash } from 'node:crypto';
+import { derivedSlug } from '../derived-ids';
 import type { TFieldError } from '../errors';
 
 export interface TBulkBatch {
@@ -41,15 +41,8 @@ export const DEFAULT_BULK_ROWS_PER_SECOND = 25;
 export const bulkRequestKey = (accountId: string, batchId: string) =>
   `accounts/${accountId}/bulk/${batchId}/request.json`;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /**
  * The id of a row's bundle, derived from the batch (a random UUID) and the row: a retried chunk
  * creates the same id, which the bundle item's conditional put lets exist only once.
  */
-export function bulkBundleId(batchId: string, row: number): string {
-  const bytes = createHash('sha256').update(`bulk:${batchId}:${row}`).digest();
-  let id = '';
-  for (let i = 0; i < 10; i++) id += BASE62[bytes[i]! % 62];
-  return id;
-}
+export const bulkBundleId = (batchId: string, row: number): string => derivedSlug(`bulk:${batchId}:${row}`);
