@@ -6,10 +6,12 @@ import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TBulkRequest } from '../../schemas/bulk';
 import type { TBundle } from '../bundles/bundle';
 import type { TMadeAs } from '../bundles/create-bundle';
+import type { TDocumentSharing } from '../bundles/document-sharing';
 import { ConflictError, ValidationError } from '../errors';
 import type { TBulkJob } from '../outbox/jobs';
 import { listens, logAndQueue } from '../outbox/publish-events';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
+import { batchDocuments } from './batch-documents';
 import { BULK_CHUNK_ROWS, bulkBundleId, type TBulkBatch, type TBulkRowResult } from './bulk-batch';
 import { rowRequest } from './row-request';
 
@@ -49,9 +51,10 @@ export async function processBulkChunk(
   const last = Math.min(batch.total, first + BULK_CHUNK_ROWS);
   if (first >= last) return;
   const done = new Set((await deps.bulk.rowResults(batch, { from: first, to: last })).map((r) => r.row));
+  const documents = batchDocuments(deps.blobs, batch);
   for (let row = first; row < last; row++) {
     if (done.has(row)) continue;
-    await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt));
+    await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt, documents));
   }
   if (last < batch.total) {
     const paced = BULK_CHUNK_ROWS / deps.rowsPerSecond - (Date.now() - started) / 1000;
@@ -67,6 +70,7 @@ async function createRow(
   request: TBulkRequest,
   row: number,
   lastAttempt: boolean,
+  documents: TDocumentSharing,
 ): Promise<TBulkRowResult> {
   const about = { accountId: batch.accountId, batchId: batch.id, row };
   const { body, errors } = rowRequest(request.bundle, request.rows[row]!, row);
@@ -74,7 +78,7 @@ async function createRow(
   const id = bulkBundleId(batch.id, row);
   if (await deps.getBundle(batch.accountId, id)) return { ...about, status: 'created', bundleId: id };
   try {
-    await deps.createBundle(batch.accountId, body, batch.userId, { id, tags: [batch.id] });
+    await deps.createBundle(batch.accountId, body, batch.userId, { id, tags: [batch.id], documents });
     return { ...about, status: 'created', bundleId: id };
   } catch (err) {
     if (err instanceof ValidationError) return { ...about, status: 'failed', errors: err.fieldErrors };

@@ -21,6 +21,7 @@ import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
 import { countUsage } from './count-usage';
+import type { TDocumentSharing } from './document-sharing';
 import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundle-request';
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
@@ -50,6 +51,8 @@ export interface TCreateBundleDeps {
 export interface TMadeAs {
   id?: string;
   tags?: string[];
+  /** Bulk send: the batch's documents, prepared and stored once for all of its rows. */
+  documents?: TDocumentSharing;
 }
 
 export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
@@ -140,6 +143,7 @@ async function createFromRequest(
           path,
         )),
     account.imagePageSize,
+    made.documents,
   );
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
