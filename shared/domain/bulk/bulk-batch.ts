@@ -13,6 +13,11 @@ export interface TBulkBatch {
   requestKey: string;
   /** Set once, by the worker that found every row done; the webhook fires with it. */
   completed?: string;
+  /**
+   * The API key (its usage plan key) that sent the batch: every batch of a key shares one pace,
+   * as the key's throttle is shared. Absent on batches sent before: their account's pace.
+   */
+  paceKey?: string;
 }
 
 export interface TBulkRowResult {
@@ -29,11 +34,12 @@ export interface TBulkRowResult {
 export const BULK_CHUNK_ROWS = 25;
 
 /**
- * The pace of bulk creates: half the account's API throttle rate, so a running batch leaves the
- * integrator half of their own rate (the worker's creates are not API calls and are not throttled).
+ * The pace of bulk creates: half the API key's throttle rate, shared by all of the key's batches,
+ * so running batches leave the integrator half of their own rate (the worker's creates are not
+ * API calls and are not throttled). Half exactly: a throttle of 1 a second paces rows at one
+ * every 2 seconds, not at the whole throttle.
  */
-export const bulkRowsPerSecond = (throttleRatePerSecond: number) =>
-  Math.max(1, Math.floor(throttleRatePerSecond / 2));
+export const bulkRowsPerSecond = (throttleRatePerSecond: number) => throttleRatePerSecond / 2;
 
 /** Half the default throttle (50 a second), for a worker whose stage sets no rate. */
 export const DEFAULT_BULK_ROWS_PER_SECOND = 25;

@@ -22,7 +22,8 @@ export interface TStartBulkDeps {
  */
 export async function startBulkSend(
   deps: TStartBulkDeps,
-  auth: { accountId: string; userId: string },
+  /** `usageKeyId`: the API key whose pace the batch keeps (shared with its other batches). */
+  auth: { accountId: string; userId: string; usageKeyId?: string },
   body: unknown,
   /** An id derived from the request under its Idempotency-Key: a second run answers the first's batch. */
   made: { id?: string } = {},
@@ -40,6 +41,7 @@ export async function startBulkSend(
     created: deps.clock.now().toISOString(),
     total: request.rows.length,
     requestKey,
+    ...(auth.usageKeyId ? { paceKey: auth.usageKeyId } : {}),
   };
   try {
     await deps.bulk.create(batch);
