@@ -46,7 +46,7 @@ const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * Runs `work` at most once per account and key. `work` answers every outcome it means (its 4xx
  * included) and throws only what should not be kept; a kept answer comes back to retries with
  * `Idempotent-Replayed: true`. A retry arriving while the first is at work waits for its answer
- * (up to IN_FLIGHT_WAIT_MS), then answers 409 `idempotency_in_flight` with Retry-After: the
+ * (up to IN_FLIGHT_WAIT_MS, and never past its own deadline), then answers 409 `idempotency_in_flight` with Retry-After: the
  * client gets the real answer in one round trip in the usual case (a retry after a timeout), and
  * a Lambda never idles long on another's work.
  */
