@@ -299,6 +299,12 @@ describe('a retry after the work was done but its answer was lost', () => {
       () => ({ url: 'https://example.com/hook', event_types: ['bundle_sent'] }),
       '/webhooks/',
     ],
+    [
+      'a document template',
+      '/templates/',
+      () => ({ name: 'Lease', file_b64: b64, roles: [{ key: 'tenant', label: 'Tenant' }] }),
+      '/templates/',
+    ],
   ])('answers %s made by the first run, and makes no second', async (_what, path, body, listPath) => {
     const account = await runtime.seedAccount('Lost Co', `${randomUUID()}@example.com`);
     const call = apiClient(runtime, account.apiKey);
