@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempotency';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
@@ -342,5 +343,20 @@ describe('a retry after the work was done but its answer was lost', () => {
       'the batch to complete',
     );
     expect(await bundleCount(call)).toBe(1);
+  });
+
+  it('answers the envelope template made by the first run, and makes no second', async () => {
+    const account = await runtime.seedAccount('Lost Envelope Co', `${randomUUID()}@example.com`);
+    const call = apiClient(runtime, account.apiKey);
+    const body = anEnvelopeTemplate([await seedDocTemplate(runtime, account.accountId)]);
+    const key = randomUUID();
+    const first = await call('POST', '/envelope-templates/', { json: body, headers: withKey(key) });
+    expect(first.status, first.text).toBe(201);
+    await loseAnswer(account.accountId, key);
+    const retry = await call('POST', '/envelope-templates/', { json: body, headers: withKey(key) });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.id).toBe(first.body.id);
+    const listed = await call('GET', '/envelope-templates/');
+    expect(listed.body.map((t: { id: string }) => t.id)).toEqual([first.body.id]);
   });
 });
