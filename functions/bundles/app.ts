@@ -27,9 +27,11 @@ import { requestInterimFiles } from '../../shared/domain/bundles/request-interim
 import { sendDraft } from '../../shared/domain/bundles/send-draft';
 import { updateBundle } from '../../shared/domain/bundles/update-bundle';
 import { validateDraft } from '../../shared/domain/bundles/validate-draft';
+import { derivedSlug, derivedUuid } from '../../shared/domain/derived-ids';
 import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
+import type { TRequest } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import { toBulkBatchResponse } from '../../shared/responses/bulk';
 import { toBundleResponse, toEventResponse } from '../../shared/responses/bundle';
@@ -40,6 +42,9 @@ import { bulkRequestOf } from './bulk-body';
 import { includeExtras } from './include';
 import { bundleRequestOf } from './request-body';
 import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
+
+/** Under an Idempotency-Key, the new bundle's id follows from the request: a retry meets it. */
+const madeAs = (req: TRequest) => (req.retrySeed ? { id: derivedSlug(`bundle:${req.retrySeed}`) } : {});
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: TFunctionOptions) {
@@ -77,21 +82,28 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       body: { accept: ['json', 'form', 'multipart'], maxBytes: BUNDLE_LIMITS.requestBytes },
       handler: async (req) => {
         const { request, files } = await bundleRequestOf(req.body);
-        return bundle(201, await createBundle(deps, req.auth.accountId, request, files, req.auth.userId));
+        return bundle(
+          201,
+          await createBundle(deps, req.auth.accountId, request, files, req.auth.userId, madeAs(req)),
+        );
       },
     },
     {
       method: 'POST',
       path: '/bundles/create_from_envelope_template',
       handler: async (req) =>
-        bundle(201, await createBundle(deps, req.auth.accountId, req.body, new Map(), req.auth.userId)),
+        bundle(
+          201,
+          await createBundle(deps, req.auth.accountId, req.body, new Map(), req.auth.userId, madeAs(req)),
+        ),
     },
     {
       method: 'POST',
       path: '/bundles/bulk',
       body: { accept: ['json', 'multipart'], maxBytes: BULK_LIMITS.requestBytes },
       handler: async (req) => {
-        const batch = await startBulkSend(deps, req.auth, await bulkRequestOf(req.body));
+        const made = req.retrySeed ? { id: derivedUuid(`bulk:${req.retrySeed}`) } : {};
+        const batch = await startBulkSend(deps, req.auth, await bulkRequestOf(req.body), made);
         return { status: 202, body: toBulkBatchResponse({ batch, results: [] }) };
       },
     },

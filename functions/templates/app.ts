@@ -98,7 +98,7 @@ export function buildTemplatesHandler(opts: TFunctionOptions) {
       body: { accept: ['json', 'multipart'], maxBytes: BUNDLE_LIMITS.requestBytes },
       handler: async (req) => {
         const { request, files } = await templateRequestOf(req.body);
-        const created = await createDocTemplate(deps, req.auth, request, files);
+        const created = await createDocTemplate(deps, req.auth, request, files, req.retrySeed);
         return respond(201, await fire(created, 'doc_template_created'));
       },
     },

@@ -35,6 +35,8 @@ export interface TGatewayOptions {
   publicPaths: PublicPathLimiter;
   /** API Gateway caches an authorizer's answer per Authorization header for this long. */
   authorizerTtlMs: number;
+  /** An API function's timeout (ms); default 29 s. */
+  functionTimeoutMs?: number;
   /** API Gateway's own payload limit. */
   maxBodyBytes: number;
   log: TLogger;
@@ -137,7 +139,12 @@ export async function startApiGateway(opts: TGatewayOptions) {
     event: ReturnType<typeof proxyEvent>,
   ) {
     try {
-      writeResult(res, await invoke(fn, () => opts.functions[fn](event, lambdaContext(fn, requestId))));
+      writeResult(
+        res,
+        await invoke(fn, () =>
+          opts.functions[fn](event, lambdaContext(fn, requestId, opts.functionTimeoutMs)),
+        ),
+      );
     } catch (err) {
       opts.log.error('function failed', { requestId, fn, err });
       gatewayError(res, requestId, 502, 'error', 'A server error occurred.');

@@ -92,6 +92,11 @@ export interface TRuntimeOptions {
    */
   publicPathLimit?: number;
   authorizerTtlSeconds?: number;
+  /**
+   * How long an API function may run (ms) before the gateway answers 500 for it, as a Lambda's
+   * timeout does; default 29 s, API Gateway's limit. Tests of slow requests lower it.
+   */
+  functionTimeoutMs?: number;
   /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */
   productionFetch?: boolean;
   /** Wraps the DynamoDB client the functions use (the benchmark counts requests with it). */
@@ -428,6 +433,7 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       stage: LOCAL_STAGE,
       plan,
       authorizerTtlMs: (options.authorizerTtlSeconds ?? stage.authorizerCacheTtlSeconds) * 1000,
+      ...(options.functionTimeoutMs !== undefined ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
       maxBodyBytes: 10 * 1024 * 1024,
       log,
       authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),

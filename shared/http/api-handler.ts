@@ -124,7 +124,7 @@ async function runIdempotently(
   store: TIdempotencyStore,
   event: TEvent,
   context: TApiContext,
-  run: () => Promise<TResult>,
+  run: (retrySeed: string) => Promise<TResult>,
 ): Promise<TResult> {
   const key = checkIdempotencyKey(headerOf(event, IDEMPOTENCY_HEADER)!);
   const request = {
@@ -132,22 +132,30 @@ async function runIdempotently(
     key,
     fingerprint: requestFingerprint(event.httpMethod, normalizePath(event.path), rawBodyOf(event)),
   };
-  const answer = await answerIdempotently({ store, log: context.log }, request, async () => {
-    let result: TResult;
-    try {
-      result = await run();
-    } catch (err) {
-      if (toHttpError(err).status >= 500) throw err;
-      result = errorResult(err, event, context);
-    }
-    const { 'X-Request-Id': _id, ...headers } = (result.headers ?? {}) as Record<string, string>;
-    return {
-      status: result.statusCode,
-      headers,
-      body: result.body,
-      ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}),
-    };
-  });
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 0;
+  const deadline = remaining > 0 ? { deadline: Date.now() + remaining } : {};
+  const retrySeed = JSON.stringify([request.accountId, request.key, request.fingerprint]);
+  const answer = await answerIdempotently(
+    { store, log: context.log },
+    { ...request, ...deadline },
+    async () => {
+      let result: TResult;
+      try {
+        result = await run(retrySeed);
+      } catch (err) {
+        if (toHttpError(err).status >= 500) throw err;
+        result = errorResult(err, event, context);
+      }
+      const { 'X-Request-Id': _id, ...headers } = (result.headers ?? {}) as Record<string, string>;
+      return {
+        status: result.statusCode,
+        headers,
+        body: result.body,
+        ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}),
+      };
+    },
+  );
   return {
     statusCode: answer.status,
     headers: { ...answer.headers, 'X-Request-Id': context.requestId },
@@ -289,7 +297,7 @@ export function createApiHandler(
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;
-      const run = async () => {
+      const run = async (retrySeed?: string) => {
         const req = buildRequest(
           event,
           match,
@@ -298,13 +306,16 @@ export function createApiHandler(
           options.anonymous,
           options.config.publicBaseUrl,
         );
-        return toResult(await match.route.handler(req), context.requestId);
+        return toResult(
+          await match.route.handler(retrySeed === undefined ? req : { ...req, retrySeed }),
+          context.requestId,
+        );
       };
       const keyed = idempotency && METHODS_WITH_BODY.has(match.route.method);
       if (keyed && headerOf(event, IDEMPOTENCY_HEADER) !== undefined) {
         return runIdempotently(idempotency, event, context, run);
       }
-      return run();
+      return run(undefined);
     });
   return (event, context) => handler(event, context as TApiContext);
 }

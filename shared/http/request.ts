@@ -24,6 +24,13 @@ export interface TRequest {
   client: { ip: string; userAgent: string };
   /** A request header (case-insensitive). */
   header(name: string): string | undefined;
+  /**
+   * Present when the request carries an Idempotency-Key: the account, the key and the request's
+   * fingerprint. A create derives its new item's id from it (derivedSlug, derivedUuid), so a
+   * retry that runs the work again (its first run crashed or outlived its claim) meets the item
+   * the first run made and answers it, and the item's conditional put lets only one exist.
+   */
+  retrySeed?: string;
 }
 
 export interface TResponse {

@@ -25,7 +25,8 @@ export const authOf = (req: TRequest): TAuthContext => req.auth;
  */
 export interface TResourceUseCases<D, C, T> {
   list?: (req: TRequest, page: TPage) => Promise<TListed<T>>;
-  create?: (deps: D, caller: C, body: unknown) => Promise<T>;
+  /** `retrySeed`: under an Idempotency-Key, for a new item's id derived from the request. */
+  create?: (deps: D, caller: C, body: unknown, retrySeed?: string) => Promise<T>;
   get?: (deps: D, caller: C, id: string) => Promise<T>;
   replace?: (deps: D, caller: C, id: string, body: unknown) => Promise<T>;
   update?: (deps: D, caller: C, id: string, body: unknown) => Promise<T>;
@@ -49,7 +50,7 @@ export function resourceRoutes<D, C, T>(
   const one = `${path}/{id:${idKind}}`;
   const id = (req: TRequest) => req.params.id!;
   const answering: [THttpMethod, string, number, ((req: TRequest) => Promise<T>) | undefined][] = [
-    ['POST', path, 201, create && ((req) => create(deps, caller(req), req.body))],
+    ['POST', path, 201, create && ((req) => create(deps, caller(req), req.body, req.retrySeed))],
     ['GET', one, 200, get && ((req) => get(deps, caller(req), id(req)))],
     ['PUT', one, 200, replace && ((req) => replace(deps, caller(req), id(req), req.body))],
     ['PATCH', one, 200, update && ((req) => update(deps, caller(req), id(req), req.body))],

@@ -11,4 +11,10 @@ export interface TBulkStore {
   recordRow(result: TBulkRowResult): Promise<boolean>;
   /** Marks the batch completed unless it is: false when it was (another worker finished it). */
   complete(batch: TBulkBatch, at: string): Promise<boolean>;
+  /**
+   * Reserves the time `rows` rows take at `rowsPerSecond` on the pace shared by every batch of
+   * `paceKey`, from `now` (epoch ms) or the end of the last reservation if later; answers when
+   * the reserved time starts.
+   */
+  reservePace(paceKey: string, rows: number, rowsPerSecond: number, now: number): Promise<number>;
 }

@@ -20,6 +20,11 @@ export interface TIdempotencyClaim {
   key: string;
   /** The hash of the request's method, path and body bytes: a key names one request only. */
   fingerprint: string;
+  /**
+   * Who claimed: random per claim, so a request that outlived its lock (its key taken over by a
+   * retry) cannot free the retry's claim.
+   */
+  owner: string;
   /** Until when a claim still at work holds the key; past it a crashed request's claim is taken over. */
   lockedUntil: Date;
   /** When the record ends (the table's TTL; also checked on every read). */
@@ -32,8 +37,12 @@ export interface TIdempotencyStore {
    * live record that holds it (an ended record or an abandoned claim never does).
    */
   claim(claim: TIdempotencyClaim, now: Date): Promise<TIdempotencyRecord | undefined>;
-  /** Keeps the claim's answer until the claim's `expiresAt`. */
+  /**
+   * Keeps the claim's answer until the claim's `expiresAt`, unless an answer is kept already (a
+   * request that outlived its lock and a retry that took over both finish): the first one kept
+   * is the one every replay gives.
+   */
   complete(claim: TIdempotencyClaim, answer: TStoredAnswer): Promise<void>;
-  /** Frees a claim still at work (its request failed and may be tried again); a kept answer stays. */
-  release(accountId: string, key: string): Promise<void>;
+  /** Frees this claim if it is still at work and still its own (its request failed and may be tried again). */
+  release(claim: TIdempotencyClaim): Promise<void>;
 }

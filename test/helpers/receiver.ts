@@ -10,8 +10,18 @@ export interface TReceivedCall {
   at: number;
 }
 
-/** How the receiver answers a call to a path: a status, or `hang` (never answers). */
-export type TBehaviour = (call: TReceivedCall, nth: number) => number | 'hang';
+/** An answer with a body of its own (a file served to file_url, say). */
+export interface TReply {
+  status: number;
+  body: Buffer | string;
+  contentType?: string;
+}
+
+/**
+ * How the receiver answers a call to a path: a status, `hang` (never answers), a reply, or a
+ * reply to come (held until the test resolves it).
+ */
+export type TBehaviour = (call: TReceivedCall, nth: number) => number | 'hang' | TReply | Promise<TReply>;
 
 /** A webhook receiver on loopback that records every call; behaviours are set per path. */
 export async function startReceiver() {
@@ -38,7 +48,17 @@ export async function startReceiver() {
         hanging.add(res);
         return;
       }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+      if (typeof answer === 'number') {
+        res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+        return;
+      }
+      hanging.add(res);
+      void Promise.resolve(answer).then((reply) => {
+        hanging.delete(res);
+        res
+          .writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/octet-stream' })
+          .end(reply.body);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

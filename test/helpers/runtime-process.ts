@@ -15,12 +15,19 @@ export interface TRuntimeProcess {
 /** The local runtime in a child process on `dataDir` (see runtime-process-main.ts). */
 export async function startRuntimeProcess(
   dataDir: string,
-  opts: { holdWebhooks?: boolean } = {},
+  opts: { holdWebhooks?: boolean; functionTimeoutMs?: number } = {},
 ): Promise<TRuntimeProcess> {
   // node itself, not npx or tsx's CLI: the pid killed is the runtime's own.
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', MAIN, dataDir, ...(opts.holdWebhooks ? ['--hold-webhooks'] : [])],
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      dataDir,
+      ...(opts.holdWebhooks ? ['--hold-webhooks'] : []),
+      ...(opts.functionTimeoutMs ? [`--function-timeout-ms=${opts.functionTimeoutMs}`] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = once(child, 'exit');

@@ -1,10 +1,12 @@
 // Idempotency-Key on the keyed API's writes, through real HTTP against the local runtime.
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempotency';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
+import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
@@ -272,5 +274,89 @@ describe('the key itself', () => {
       headers: withKey(key),
     });
     expect(res.status).toBe(201);
+  });
+});
+
+describe('a retry after the work was done but its answer was lost', () => {
+  // What a crash (kill -9, or a Lambda stopped at its timeout) between the work and keeping its
+  // answer leaves: the item written, the key's record gone (here deleted, as a lapsed claim is
+  // taken over). The retry must find the item, not make a second.
+  const loseAnswer = (accountId: string, key: string) =>
+    runtime.db.send(
+      new DeleteCommand({ TableName: runtime.config.tableName, Key: idempotencyKeys.item(accountId, key) }),
+    );
+
+  it.each([
+    ['a bundle', '/bundles/', () => aBundle({ label: 'Lost answer' }, b64), '/bundles/'],
+    [
+      'a person',
+      '/persons/',
+      () => ({ name: 'Ann Lee', channels: [{ email: 'ann@example.com' }] }),
+      '/persons/',
+    ],
+    [
+      'a webhook',
+      '/webhooks/',
+      () => ({ url: 'https://example.com/hook', event_types: ['bundle_sent'] }),
+      '/webhooks/',
+    ],
+    [
+      'a document template',
+      '/templates/',
+      () => ({ name: 'Lease', file_b64: b64, roles: [{ key: 'tenant', label: 'Tenant' }] }),
+      '/templates/',
+    ],
+  ])('answers %s made by the first run, and makes no second', async (_what, path, body, listPath) => {
+    const account = await runtime.seedAccount('Lost Co', `${randomUUID()}@example.com`);
+    const call = apiClient(runtime, account.apiKey);
+    const key = randomUUID();
+    const ids = async () => (await call('GET', listPath)).body.map((i: { id: string }) => i.id) as string[];
+    // The account's own user is a person already.
+    const before = new Set(await ids());
+    const first = await call('POST', path, { json: body(), headers: withKey(key) });
+    expect(first.status, first.text).toBe(201);
+    await loseAnswer(account.accountId, key);
+
+    const retry = await call('POST', path, { json: body(), headers: withKey(key) });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.id).toBe(first.body.id);
+    expect((await ids()).filter((id) => !before.has(id))).toEqual([first.body.id]);
+  });
+
+  it('answers the bulk send made by the first run, whose rows go out once', async () => {
+    const account = await runtime.seedAccount('Lost Bulk Co', `${randomUUID()}@example.com`);
+    const call = apiClient(runtime, account.apiKey);
+    const key = randomUUID();
+    const body = {
+      bundle: aBundle({ label: 'Lost bulk', packets: [{ key: 'ann' }] }, b64),
+      rows: [{ signers: { ann: { name: 'Ann Lee', email: 'ann@example.com' } } }],
+    };
+    const first = await call('POST', '/bundles/bulk/', { json: body, headers: withKey(key) });
+    expect(first.status, first.text).toBe(202);
+    await loseAnswer(account.accountId, key);
+    const retry = await call('POST', '/bundles/bulk/', { json: body, headers: withKey(key) });
+    expect(retry.status, retry.text).toBe(202);
+    expect(retry.body.id).toBe(first.body.id);
+    await eventually(
+      async () => (await call('GET', `/bundles/bulk/${first.body.id}/`)).body.status === 'completed',
+      30_000,
+      'the batch to complete',
+    );
+    expect(await bundleCount(call)).toBe(1);
+  });
+
+  it('answers the envelope template made by the first run, and makes no second', async () => {
+    const account = await runtime.seedAccount('Lost Envelope Co', `${randomUUID()}@example.com`);
+    const call = apiClient(runtime, account.apiKey);
+    const body = anEnvelopeTemplate([await seedDocTemplate(runtime, account.accountId)]);
+    const key = randomUUID();
+    const first = await call('POST', '/envelope-templates/', { json: body, headers: withKey(key) });
+    expect(first.status, first.text).toBe(201);
+    await loseAnswer(account.accountId, key);
+    const retry = await call('POST', '/envelope-templates/', { json: body, headers: withKey(key) });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.id).toBe(first.body.id);
+    const listed = await call('GET', '/envelope-templates/');
+    expect(listed.body.map((t: { id: string }) => t.id)).toEqual([first.body.id]);
   });
 });

@@ -11,7 +11,7 @@ import {
   usageEntity,
   userEntity,
 } from '../../shared/adapters/dynamodb/entities/account';
-import { bulkBatchEntity, bulkRowEntity } from '../../shared/adapters/dynamodb/entities/bulk';
+import { bulkBatchEntity, bulkPaceEntity, bulkRowEntity } from '../../shared/adapters/dynamodb/entities/bulk';
 import {
   bundleDocumentEntity,
   bundleEntity,
@@ -229,7 +229,9 @@ const SAMPLES: TSample[] = [
     total: 3,
     requestKey: 'accounts/A1/bulk/b1/request.json',
     completed: later,
+    paceKey: 'K1',
   }),
+  sample(bulkPaceEntity, { paceKey: 'K1', nextAt: 1_767_225_600_000 }),
   sample(bulkRowEntity, {
     accountId: 'A1',
     batchId: 'b1',
@@ -264,6 +266,7 @@ const SAMPLES: TSample[] = [
   sample(idempotencyEntity, {
     accountId: 'A1',
     key: 'order-42',
+    owner: 'c0ffee00-0000-4000-8000-000000000000',
     fingerprint: 'ef'.repeat(32),
     state: 'completed',
     answer: { status: 201, headers: { 'Content-Type': 'application/json' }, body: '{"id":"B1"}' },

@@ -7,13 +7,21 @@ import { ValidationError } from '../../shared/domain/errors';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '../../shared/http/errors';
 import { checkIdempotencyKey, requestFingerprint } from '../../shared/http/idempotency-key';
-import { answerIdempotently, IN_FLIGHT_WAIT_MS, isKeptAnswer } from '../../shared/http/idempotent-request';
+import {
+  answerIdempotently,
+  IDEMPOTENCY_LOCK_GRACE_MS,
+  IN_FLIGHT_WAIT_MS,
+  isKeptAnswer,
+} from '../../shared/http/idempotent-request';
 import { buildOpenApiDocument } from '../../shared/openapi/document';
 import type { TIdempotencyRecord, TIdempotencyStore, TStoredAnswer } from '../../shared/ports/idempotency';
 
 /** The store's contract in memory: a claim wins only where no live record holds the key. */
 function memoryStore() {
-  const records = new Map<string, { record: TIdempotencyRecord; lockedUntil: number; expires: number }>();
+  const records = new Map<
+    string,
+    { record: TIdempotencyRecord; owner: string; lockedUntil: number; expires: number }
+  >();
   const calls = { claims: 0, completes: 0, releases: 0 };
   const store: TIdempotencyStore = {
     async claim(c, now) {
@@ -27,6 +35,7 @@ function memoryStore() {
       if (live) return held.record;
       records.set(id, {
         record: { state: 'in_progress', fingerprint: c.fingerprint },
+        owner: c.owner,
         lockedUntil: c.lockedUntil.getTime(),
         expires: c.expiresAt.getTime(),
       });
@@ -34,16 +43,19 @@ function memoryStore() {
     },
     async complete(c, answer) {
       calls.completes++;
+      if (records.get(`${c.accountId}#${c.key}`)?.record.state === 'completed') return;
       records.set(`${c.accountId}#${c.key}`, {
         record: { state: 'completed', fingerprint: c.fingerprint, answer },
+        owner: c.owner,
         lockedUntil: c.lockedUntil.getTime(),
         expires: c.expiresAt.getTime(),
       });
     },
-    async release(accountId, key) {
+    async release(c) {
       calls.releases++;
-      const id = `${accountId}#${key}`;
-      if (records.get(id)?.record.state === 'in_progress') records.delete(id);
+      const id = `${c.accountId}#${c.key}`;
+      const held = records.get(id);
+      if (held?.record.state === 'in_progress' && held.owner === c.owner) records.delete(id);
     },
   };
   return { store, calls, records };
@@ -226,6 +238,97 @@ describe('claiming and replaying', () => {
     const taken = await answerIdempotently({ store, log, now }, request(), async () => answer(201));
     expect(taken.status).toBe(201);
     expect(taken.headers['Idempotent-Replayed']).toBeUndefined();
+  });
+
+  it('holds a claim until its invocation is stopped and a little more, not a minute', async () => {
+    const { store, records } = memoryStore();
+    const clock = Date.parse('2026-01-01T00:00:00Z');
+    const now = () => new Date(clock);
+    const deadline = clock + 3_000;
+    void answerIdempotently(
+      { store, log, now },
+      { ...request(), deadline },
+      () => new Promise<TStoredAnswer>(() => {}),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(records.get('acc1#k1')?.lockedUntil).toBe(deadline + IDEMPOTENCY_LOCK_GRACE_MS);
+  });
+
+  it('answers 409 in flight before its own deadline rather than wait past it', async () => {
+    const { store } = memoryStore();
+    void answerIdempotently({ store, log }, request(), () => new Promise<TStoredAnswer>(() => {}));
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const waits: number[] = [];
+    await expect(
+      answerIdempotently(
+        {
+          store,
+          log,
+          now: () => new Date(clock),
+          sleep: async (ms) => {
+            waits.push(ms);
+            clock += ms;
+          },
+        },
+        { ...request(), deadline: clock + 2_000 },
+        async () => answer(201),
+      ),
+    ).rejects.toBeInstanceOf(IdempotencyInFlightError);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(2_000);
+  });
+
+  it('never lets a request that outlived its claim free the retry that took it over', async () => {
+    const { store, records } = memoryStore();
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const now = () => new Date(clock);
+    let fail: (err: Error) => void = () => {};
+    const late = answerIdempotently(
+      { store, log, now },
+      request(),
+      () =>
+        new Promise<TStoredAnswer>((_, reject) => {
+          fail = reject;
+        }),
+    );
+    await new Promise((r) => setImmediate(r));
+    clock += 61_000;
+    let finishRetry: (a: TStoredAnswer) => void = () => {};
+    const retry = answerIdempotently(
+      { store, log, now },
+      request(),
+      () =>
+        new Promise<TStoredAnswer>((resolve) => {
+          finishRetry = resolve;
+        }),
+    );
+    await new Promise((r) => setImmediate(r));
+    fail(new Error('gave up late'));
+    await expect(late).rejects.toThrow('gave up late');
+    expect(records.get('acc1#k1')?.record.state).toBe('in_progress');
+    finishRetry(answer(201));
+    expect((await retry).status).toBe(201);
+  });
+
+  it('keeps the first answer kept when a late request and its retry both finish', async () => {
+    const { store } = memoryStore();
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const now = () => new Date(clock);
+    let finishLate: (a: TStoredAnswer) => void = () => {};
+    const late = answerIdempotently(
+      { store, log, now },
+      request(),
+      () =>
+        new Promise<TStoredAnswer>((resolve) => {
+          finishLate = resolve;
+        }),
+    );
+    await new Promise((r) => setImmediate(r));
+    clock += 61_000;
+    await answerIdempotently({ store, log, now }, request(), async () => answer(201, '{"run":"retry"}'));
+    finishLate(answer(201, '{"run":"late"}'));
+    await late;
+    const replay = await answerIdempotently({ store, log, now }, request(), async () => answer(500));
+    expect(replay.body).toBe('{"run":"retry"}');
   });
 });
 

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TBulkStore } from '../../ports/bulk';
 import { getItem, queryAll, writeIf } from './batch';
-import { bulkBatchEntity, bulkKeys, bulkRowEntity } from './entities/bulk';
+import { bulkBatchEntity, bulkKeys, bulkPaceEntity, bulkRowEntity } from './entities/bulk';
 import { putNew, updateIf } from './versioned';
 
 export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBulkStore {
@@ -46,5 +46,31 @@ export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBul
         ExpressionAttributeNames: { '#c': 'completed' },
         ExpressionAttributeValues: { ':at': at },
       }),
+
+    async reservePace(paceKey, rows, rowsPerSecond, now) {
+      // Read, then a put conditional on what was read: of chunks reserving at once each gets
+      // its own time, the losers reading again.
+      for (let attempt = 0; ; attempt++) {
+        const held = await getItem(db, table, bulkKeys.pace(paceKey), bulkPaceEntity.fromItem, true);
+        const start = Math.max(now, held?.nextAt ?? 0);
+        const nextAt = start + Math.ceil((rows * 1000) / rowsPerSecond);
+        const reserved = await writeIf(
+          db.send(
+            new PutCommand({
+              TableName: table,
+              Item: bulkPaceEntity.toItem({ paceKey, nextAt }),
+              ...(held
+                ? {
+                    ConditionExpression: 'nextAt = :seen',
+                    ExpressionAttributeValues: { ':seen': held.nextAt },
+                  }
+                : { ConditionExpression: 'attribute_not_exists(pk)' }),
+            }),
+          ),
+        );
+        if (reserved) return start;
+        if (attempt >= 20) throw new Error('The bulk pace could not be reserved.');
+      }
+    },
   };
 }

@@ -7,9 +7,12 @@ const itemOf = (c: TIdempotencyClaim, record: TIdempotencyRecord): TIdempotencyI
   ...record,
   accountId: c.accountId,
   key: c.key,
+  owner: c.owner,
   lockedUntil: c.lockedUntil.getTime(),
   ttl: Math.ceil(c.expiresAt.getTime() / 1000),
 });
+
+const NAMES = { '#ttl': 'ttl', '#state': 'state', '#lockedUntil': 'lockedUntil' };
 
 /** Does the item still hold its key at `now`: not ended, and not a claim its request abandoned? */
 const holds = (item: TIdempotencyItem, now: Date) =>
@@ -30,7 +33,10 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, table: string
         ...(condition
           ? {
               ConditionExpression: condition.expression,
-              ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state', '#lockedUntil': 'lockedUntil' },
+              // Only the names the condition uses: DynamoDB refuses unused ones.
+              ExpressionAttributeNames: Object.fromEntries(
+                Object.entries(NAMES).filter(([name]) => condition.expression.includes(name)),
+              ),
               ExpressionAttributeValues: condition.values,
             }
           : {}),
@@ -70,18 +76,23 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, table: string
     },
 
     async complete(c, answer) {
-      await put(itemOf(c, { state: 'completed', fingerprint: c.fingerprint, answer }));
+      await writeIf(
+        put(itemOf(c, { state: 'completed', fingerprint: c.fingerprint, answer }), {
+          expression: 'attribute_not_exists(pk) OR #state = :inProgress',
+          values: { ':inProgress': 'in_progress' },
+        }),
+      );
     },
 
-    async release(accountId, key) {
+    async release(c) {
       await writeIf(
         db.send(
           new DeleteCommand({
             TableName: table,
-            Key: idempotencyKeys.item(accountId, key),
-            ConditionExpression: '#state = :inProgress',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+            Key: idempotencyKeys.item(c.accountId, c.key),
+            ConditionExpression: '#state = :inProgress AND #owner = :owner',
+            ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+            ExpressionAttributeValues: { ':inProgress': 'in_progress', ':owner': c.owner },
           }),
         ),
       );

@@ -6,10 +6,12 @@ import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TBulkRequest } from '../../schemas/bulk';
 import type { TBundle } from '../bundles/bundle';
 import type { TMadeAs } from '../bundles/create-bundle';
+import type { TDocumentSharing } from '../bundles/document-sharing';
 import { ConflictError, ValidationError } from '../errors';
 import type { TBulkJob } from '../outbox/jobs';
 import { listens, logAndQueue } from '../outbox/publish-events';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
+import { batchDocuments } from './batch-documents';
 import { BULK_CHUNK_ROWS, bulkBundleId, type TBulkBatch, type TBulkRowResult } from './bulk-batch';
 import { rowRequest } from './row-request';
 
@@ -27,11 +29,17 @@ export interface TBulkChunkDeps {
   rowsPerSecond: number;
 }
 
+/** SQS hides a message at most this long; a chunk whose time is further off is put back again. */
+const MAX_DELAY_SECONDS = 900;
+
 /**
  * Creates one chunk of a batch's rows, each once: a row with a result is skipped, a row's bundle
  * has an id derived from the batch and the row, so a chunk that dies half-way and runs again
- * finds the bundle it made. Then queues the next chunk, delayed so that rows go out at
- * `rowsPerSecond`; after the last, marks the batch completed (once) and fires bulk_completed.
+ * finds the bundle it made. A chunk first reserves its rows' time on its API key's pace, shared
+ * by every batch of that key (two batches at once go out at the key's pace together, not each at
+ * it); a chunk whose time has not come goes back on the queue until it has, its reservation in
+ * the job. Then queues the next chunk; after the last, marks the batch completed (once) and
+ * fires bulk_completed.
  * A row refused as a single create would be records that create's errors and the batch goes on;
  * any other failure throws, and the queue runs the chunk again; on the chunk's last attempt such
  * a row is recorded failed instead, so that the batch still completes.
@@ -41,21 +49,39 @@ export async function processBulkChunk(
   job: TBulkJob,
   lastAttempt = false,
 ): Promise<void> {
-  const started = Date.now();
   const batch = await deps.bulk.get(job.accountId, job.batchId);
   if (!batch || batch.completed) return;
-  const request = JSON.parse((await deps.blobs.get(batch.requestKey)).toString('utf8')) as TBulkRequest;
   const first = job.chunk * BULK_CHUNK_ROWS;
   const last = Math.min(batch.total, first + BULK_CHUNK_ROWS);
   if (first >= last) return;
+  const now = Date.now();
+  const slot =
+    job.slot ??
+    (await deps.bulk.reservePace(
+      batch.paceKey ?? `account:${batch.accountId}`,
+      last - first,
+      deps.rowsPerSecond,
+      now,
+    ));
+  if (slot > now) {
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.ceil((slot - now) / 1000));
+    await deps.queue.send('bulkJobs', { ...job, slot }, { delaySeconds });
+    return;
+  }
+  const request = JSON.parse((await deps.blobs.get(batch.requestKey)).toString('utf8')) as TBulkRequest;
   const done = new Set((await deps.bulk.rowResults(batch, { from: first, to: last })).map((r) => r.row));
+  const documents = batchDocuments(deps.blobs, batch);
   for (let row = first; row < last; row++) {
     if (done.has(row)) continue;
-    await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt));
+    await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt, documents));
   }
   if (last < batch.total) {
-    const paced = BULK_CHUNK_ROWS / deps.rowsPerSecond - (Date.now() - started) / 1000;
-    await deps.queue.send('bulkJobs', { ...job, chunk: job.chunk + 1 }, { delaySeconds: Math.max(0, paced) });
+    // At once: the next chunk waits for its own reserved time.
+    await deps.queue.send('bulkJobs', {
+      accountId: job.accountId,
+      batchId: job.batchId,
+      chunk: job.chunk + 1,
+    });
     return;
   }
   await completeBatch(deps, batch);
@@ -67,6 +93,7 @@ async function createRow(
   request: TBulkRequest,
   row: number,
   lastAttempt: boolean,
+  documents: TDocumentSharing,
 ): Promise<TBulkRowResult> {
   const about = { accountId: batch.accountId, batchId: batch.id, row };
   const { body, errors } = rowRequest(request.bundle, request.rows[row]!, row);
@@ -74,7 +101,7 @@ async function createRow(
   const id = bulkBundleId(batch.id, row);
   if (await deps.getBundle(batch.accountId, id)) return { ...about, status: 'created', bundleId: id };
   try {
-    await deps.createBundle(batch.accountId, body, batch.userId, { id, tags: [batch.id] });
+    await deps.createBundle(batch.accountId, body, batch.userId, { id, tags: [batch.id], documents });
     return { ...about, status: 'created', bundleId: id };
   } catch (err) {
     if (err instanceof ValidationError) return { ...about, status: 'failed', errors: err.fieldErrors };

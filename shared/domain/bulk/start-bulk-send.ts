@@ -22,11 +22,16 @@ export interface TStartBulkDeps {
  */
 export async function startBulkSend(
   deps: TStartBulkDeps,
-  auth: { accountId: string; userId: string },
+  /** `usageKeyId`: the API key whose pace the batch keeps (shared with its other batches). */
+  auth: { accountId: string; userId: string; usageKeyId?: string },
   body: unknown,
+  /** An id derived from the request under its Idempotency-Key: a second run answers the first's batch. */
+  made: { id?: string } = {},
 ): Promise<TBulkBatch> {
   const request = parseInput(ZBulkRequestSchema, body);
-  const id = deps.ids.uuid();
+  const id = made.id ?? deps.ids.uuid();
+  const before = made.id ? await deps.bulk.get(auth.accountId, id) : undefined;
+  if (before) return resumed(deps, before);
   const requestKey = bulkRequestKey(auth.accountId, id);
   await deps.blobs.put(requestKey, Buffer.from(JSON.stringify(request)), 'application/json');
   const batch: TBulkBatch = {
@@ -36,8 +41,29 @@ export async function startBulkSend(
     created: deps.clock.now().toISOString(),
     total: request.rows.length,
     requestKey,
+    ...(auth.usageKeyId ? { paceKey: auth.usageKeyId } : {}),
   };
-  await deps.bulk.create(batch);
+  try {
+    await deps.bulk.create(batch);
+  } catch (err) {
+    // Two runs of one request at once: the other's batch stands and runs.
+    const first = made.id ? await deps.bulk.get(auth.accountId, id) : undefined;
+    if (first) return first;
+    throw err;
+  }
   await deps.queue.send('bulkJobs', { accountId: auth.accountId, batchId: id, chunk: 0 });
+  return batch;
+}
+
+/**
+ * A batch this request already wrote. The run that wrote it may have died before queueing its
+ * first chunk, so while no row has a result the first chunk is queued again: a chunk run twice
+ * creates nothing twice (rows' bundle ids are derived, a row's result is put only once).
+ */
+async function resumed(deps: TStartBulkDeps, batch: TBulkBatch): Promise<TBulkBatch> {
+  const started = await deps.bulk.rowResults(batch, { from: 0, to: 1 });
+  if (started.length === 0 && !batch.completed) {
+    await deps.queue.send('bulkJobs', { accountId: batch.accountId, batchId: batch.id, chunk: 0 });
+  }
   return batch;
 }

@@ -16,6 +16,7 @@ import { parseInputAt } from '../parse-input';
 import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
+import type { TCheckedPdf, TDocumentSharing } from './document-sharing';
 import { placeTextTags } from './place-text-tags';
 
 /**
@@ -71,6 +72,8 @@ export async function buildDocuments(
   fromTemplate?: TTemplateResolver,
   /** The paper image documents are put on: the account's setting. */
   imagePaper: TImagePageSize = 'letter',
+  /** Given, documents are prepared and stored once for every create that shares them (bulk send). */
+  sharing?: TDocumentSharing,
 ): Promise<TDocumentDraft[]> {
   const parsed: ({ doc: TDocumentRequest; path: string } | { template: TTemplateRequest; path: string })[] =
     [];
@@ -138,8 +141,16 @@ export async function buildDocuments(
     }
     if (!('doc' in p)) continue;
     const { doc, path } = p;
-    const uploaded = await documentBytes(doc, path, files, deps.fetcher);
-    total += uploaded.length;
+    const source =
+      doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
+    const check = async (): Promise<TCheckedPdf> => {
+      const uploaded = await documentBytes(doc, path, files, deps.fetcher);
+      const checked = await asCheckedPdf(deps.pdf, uploaded, `${path}.${source}`, imagePaper);
+      return { ...checked, sentBytes: uploaded.length };
+    };
+    const sourceName = sharing && sharedSourceOf(doc, files, imagePaper);
+    const { bytes, info, sentBytes } = sourceName ? await sharing.checked(sourceName, check) : await check();
+    total += sentBytes;
     if (total > BUNDLE_LIMITS.bundleBytes) {
       throw invalid([
         {
@@ -148,9 +159,6 @@ export async function buildDocuments(
         },
       ]);
     }
-    const source =
-      doc.file_b64 !== undefined ? 'file_b64' : doc.file_index !== undefined ? 'file_index' : 'file_url';
-    const { bytes, info } = await asCheckedPdf(deps.pdf, uploaded, `${path}.${source}`, imagePaper);
     const key = doc.key ?? `doc-${i + 1}`;
     const tagged = doc.text_tags
       ? await placeTextTags(deps.pdf, bytes, { path, documentKey: key, pages: info.pages, packetKeys })
@@ -158,19 +166,40 @@ export async function buildDocuments(
     const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, tagged?.fields);
     // The document is stored with its tags hidden: the signer sees the fields, not the tags.
     const stored = tagged?.found.length ? await hideTags(deps.pdf, bytes, tagged.found, path) : bytes;
-    drafts.push({
-      bytes: stored,
-      document: {
-        key,
-        name: doc.name ?? doc.key ?? `Document ${i + 1}`,
-        sha256: stored === bytes ? info.sha256 : createHash('sha256').update(stored).digest('hex'),
-        size: stored.length,
-        pages: info.pages,
-        fields,
-      },
-    });
+    const sha256 = stored === bytes ? info.sha256 : createHash('sha256').update(stored).digest('hex');
+    const document = {
+      key,
+      name: doc.name ?? doc.key ?? `Document ${i + 1}`,
+      sha256,
+      size: stored.length,
+      pages: info.pages,
+      fields,
+    };
+    drafts.push(
+      sharing ? { blobKey: await sharing.stored(stored, sha256), document } : { bytes: stored, document },
+    );
   }
   return drafts;
+}
+
+/**
+ * What names a document's file among creates that share documents: its URL (fetched once for
+ * all), or the SHA-256 of its bytes; with the paper an image is put on, which changes the PDF.
+ */
+function sharedSourceOf(
+  doc: TDocumentRequest,
+  files: ReadonlyMap<number, Buffer>,
+  paper: TImagePageSize,
+): string | undefined {
+  const hash = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+  if (doc.file_url !== undefined && doc.file_b64 === undefined && doc.file_index === undefined)
+    return `url:${paper}:${doc.file_url}`;
+  if (doc.file_b64 !== undefined && doc.file_url === undefined && doc.file_index === undefined)
+    return `b64:${paper}:${hash(doc.file_b64)}`;
+  const file = doc.file_index !== undefined ? files.get(doc.file_index) : undefined;
+  if (file && doc.file_url === undefined && doc.file_b64 === undefined) return `file:${paper}:${hash(file)}`;
+  // Not exactly one source: documentBytes says what is wrong.
+  return undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import { buildDocuments, type TDocumentDraft } from './build-documents';
 import { buildPackets, type TPacketDraft } from './build-packets';
 import type { TBundle, TDocument, TPacket } from './bundle';
 import { countUsage } from './count-usage';
+import type { TDocumentSharing } from './document-sharing';
 import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundle-request';
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
@@ -42,13 +43,16 @@ export interface TCreateBundleDeps {
 }
 
 /**
- * What a caller other than the API sets on a new bundle: bulk send gives each row's bundle an
- * id derived from its batch and row (a second create of the row then loses the bundle item's
- * conditional put) and the batch id as its tag.
+ * What a caller sets on a new bundle beyond the request: an id derived from what names the
+ * create (bulk send: its batch and row; the API: the request under its Idempotency-Key), so a
+ * second run of the same create answers the bundle the first made and, run at once, loses the
+ * bundle item's conditional put; and bulk send's batch id as its tag.
  */
 export interface TMadeAs {
   id?: string;
   tags?: string[];
+  /** Bulk send: the batch's documents, prepared and stored once for all of its rows. */
+  documents?: TDocumentSharing;
 }
 
 export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
@@ -68,6 +72,10 @@ export async function createBundle(
   userId = '',
   made: TMadeAs = {},
 ): Promise<TBundle> {
+  // A derived id already taken is this very create, run before (its answer lost to a crash or
+  // a timeout): the bundle it made is the answer, and nothing is fetched, stored or sent again.
+  const before = made.id ? await deps.bundles.get(accountId, made.id) : undefined;
+  if (before) return before;
   if (body && typeof body === 'object' && 'envelope_template' in body) {
     const { templates, envelopeTemplates } = deps;
     if (!templates || !envelopeTemplates) return createFromEnvelopeTemplate(body);
@@ -135,6 +143,7 @@ async function createFromRequest(
           path,
         )),
     account.imagePageSize,
+    made.documents,
   );
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
@@ -265,8 +274,12 @@ async function writeBundle(
   try {
     await deps.bundles.create(bundle, stored);
   } catch (err) {
-    if (err instanceof ConcurrentUpdateError) throw new ConflictError('Please try again.', { cause: err });
-    throw err;
+    if (!(err instanceof ConcurrentUpdateError)) throw err;
+    // Two runs of one create at once: the other's bundle is written, with its outbox; this one
+    // sends nothing and answers that bundle.
+    const first = made.id ? await deps.bundles.get(accountId, id) : undefined;
+    if (first) return first;
+    throw new ConflictError('Please try again.', { cause: err });
   }
   await countUsage(deps, bundle);
   return bundle;

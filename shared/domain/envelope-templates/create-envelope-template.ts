@@ -1,5 +1,7 @@
 import type { TClock, TIds } from '../../ports/system';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
+import { createOnce } from '../create-once';
+import { derivedSlug } from '../derived-ids';
 import { parseInput } from '../parse-input';
 import { retryOnConflict } from '../retry-on-conflict';
 import type { TTemplateCaller } from '../templates/doc-template';
@@ -14,17 +16,18 @@ export async function createEnvelopeTemplate(
   deps: TEnvelopeAccessDeps & { documentTemplates?: TDocumentTemplateCheck; clock: TClock; ids: TIds },
   caller: TTemplateCaller,
   body: unknown,
+  /** Under an Idempotency-Key: the template's id follows from the request (create-once.ts). */
+  retrySeed?: string,
 ): Promise<TEnvelopeTemplate> {
   await envelopeTemplateAccess(deps, caller);
   const input = parseInput(ZEnvelopeTemplateWriteSchema, body);
   const { accountId, userId } = caller;
   const settings = await applyEnvelopeInput(deps, caller, input, undefined);
-  // An id already taken (by any account: ids are global, for the portal) is drawn again.
-  return retryOnConflict(async () => {
+  const write = async (id: string) => {
     const now = deps.clock.now().toISOString();
     const template: TEnvelopeTemplate = {
       ...settings,
-      id: newEnvelopeTemplateId(deps.ids),
+      id,
       accountId,
       ...(userId ? { owner: userId } : {}),
       created: now,
@@ -33,5 +36,15 @@ export async function createEnvelopeTemplate(
     };
     await deps.envelopeTemplates.save(template, undefined);
     return template;
-  });
+  };
+  if (retrySeed !== undefined) {
+    const derived = `T-${derivedSlug(`envelope-template:${retrySeed}`).slice(0, 8)}`;
+    return createOnce(
+      derived,
+      (id) => deps.envelopeTemplates.get(accountId, id),
+      () => write(derived),
+    );
+  }
+  // An id already taken (by any account: ids are global, for the portal) is drawn again.
+  return retryOnConflict(() => write(newEnvelopeTemplateId(deps.ids)));
 }

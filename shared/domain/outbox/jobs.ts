@@ -37,6 +37,8 @@ export const ZBulkJob = z.object({
   accountId: id,
   batchId: id,
   chunk: z.number().int().min(0),
+  /** When the chunk's reserved time starts (epoch ms), once reserved (process-bulk-chunk.ts). */
+  slot: z.number().int().min(0).optional(),
 });
 
 const delays = <T extends readonly number[]>(seconds: T) => ({

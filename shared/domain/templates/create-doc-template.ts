@@ -5,6 +5,8 @@ import type { TClock, TIds } from '../../ports/system';
 import type { TDocTemplateStore } from '../../ports/templates';
 import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '../../schemas/doc-template';
 import { buildDocuments } from '../bundles/build-documents';
+import { createOnce } from '../create-once';
+import { derivedUuid } from '../derived-ids';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { type TDocTemplate, type TTemplateCaller, type TTemplateRole, templateBlobKey } from './doc-template';
@@ -72,8 +74,26 @@ export async function createDocTemplate(
   caller: TTemplateCaller,
   body: unknown,
   files: ReadonlyMap<number, Buffer> = new Map(),
+  /** Under an Idempotency-Key: the template's id follows from the request (create-once.ts). */
+  retrySeed?: string,
 ): Promise<TDocTemplate> {
   const input = parseInput(ZDocTemplateCreateSchema, body);
+  const derived = retrySeed === undefined ? undefined : derivedUuid(`template:${retrySeed}`);
+  return createOnce(
+    derived,
+    (id) => deps.templates.get(caller.accountId, id),
+    () => writeDocTemplate(deps, caller, input, body, files, derived ?? deps.ids.uuid()),
+  );
+}
+
+async function writeDocTemplate(
+  deps: TDocTemplateDeps,
+  caller: TTemplateCaller,
+  input: z.output<typeof ZDocTemplateCreateSchema>,
+  body: unknown,
+  files: ReadonlyMap<number, Buffer>,
+  id: string,
+): Promise<TDocTemplate> {
   const raw = body as Record<string, unknown>;
   const errors: TFieldError[] = [];
   const roles = checkRoles(input.roles ?? [], errors);
@@ -94,7 +114,6 @@ export async function createDocTemplate(
     throw asTemplateError(err);
   }
 
-  const id = deps.ids.uuid();
   const blobKey = templateBlobKey(caller.accountId, id);
   await deps.blobs.put(blobKey, draft.bytes!, 'application/pdf');
   const now = deps.clock.now().toISOString();

@@ -1,6 +1,9 @@
+import type * as z from 'zod';
 import type { TClock, TIds } from '../../ports/system';
 import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookWriteSchema } from '../../schemas/webhook';
+import { createOnce } from '../create-once';
+import { derivedUuid } from '../derived-ids';
 import { parseInput } from '../parse-input';
 import { replaceHeaders } from './merge-headers';
 import type { TWebhook } from './webhook';
@@ -9,8 +12,24 @@ export async function createWebhook(
   deps: { webhooks: TWebhookStore; clock: TClock; ids: TIds },
   accountId: string,
   body: unknown,
+  /** Under an Idempotency-Key: the webhook's id follows from the request (create-once.ts). */
+  retrySeed?: string,
 ): Promise<TWebhook> {
   const input = parseInput(ZWebhookWriteSchema, body);
+  const id = retrySeed === undefined ? undefined : derivedUuid(`webhook:${retrySeed}`);
+  return createOnce(
+    id,
+    (webhookId) => deps.webhooks.get(accountId, webhookId),
+    () => writeWebhook(deps, accountId, input, id ?? deps.ids.uuid()),
+  );
+}
+
+async function writeWebhook(
+  deps: { webhooks: TWebhookStore; clock: TClock; ids: TIds },
+  accountId: string,
+  input: z.output<typeof ZWebhookWriteSchema>,
+  id: string,
+): Promise<TWebhook> {
   const now = deps.clock.now().toISOString();
   // Header ids a client sends on a new webhook name nothing yet; they are ignored.
   const headers = replaceHeaders(
@@ -19,7 +38,7 @@ export async function createWebhook(
     () => deps.ids.uuid(),
   );
   const webhook: TWebhook = {
-    id: deps.ids.uuid(),
+    id,
     accountId,
     url: input.url,
     enabled: input.enabled ?? true,

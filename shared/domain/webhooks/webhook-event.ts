@@ -1,8 +1,9 @@
 // A WebhookEvent is one webhook's copy of one bundle event: logged with its payload when the
 // event is published, then updated by every delivery attempt.
-import { createHash } from 'node:crypto';
+
 import type { TSubscribableEventType } from '../../schemas/vocabulary';
 import type { TDayRange } from '../day-range';
+import { derivedUuid } from '../derived-ids';
 
 /** An attempt as the event's `deliveries` list shows it. */
 export interface TDeliverySummary {
@@ -76,9 +77,5 @@ export interface TWebhookDeliveryFilter {
  * delivered as one event however often publishing is repeated.
  */
 export function webhookEventId(bundleId: string, seq: number, webhookId: string): string {
-  const bytes = createHash('sha256').update(`${bundleId}:${seq}:${webhookId}`).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return derivedUuid(`${bundleId}:${seq}:${webhookId}`);
 }

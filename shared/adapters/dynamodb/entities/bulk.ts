@@ -11,7 +11,21 @@ export const bulkKeys = {
     pk: bulkKeys.rows(accountId, batchId),
     sk: `ROW#${String(row).padStart(5, '0')}`,
   }),
+  /** The pace of every batch of one API key: its own partition, written once a chunk. */
+  pace: (paceKey: string) => ({ pk: `BULKPACE#${paceKey}`, sk: 'PACE' }),
 };
+
+/** When the key's next chunk may start (epoch ms): every chunk reserved so far has its time. */
+export interface TBulkPace {
+  paceKey: string;
+  nextAt: number;
+}
+
+export const bulkPaceEntity = defineEntity<TBulkPace>({
+  name: 'bulk-pace',
+  version: 1,
+  key: (p) => bulkKeys.pace(p.paceKey),
+});
 
 export const bulkBatchEntity = defineEntity<TBulkBatch>({
   name: 'bulk-batch',

@@ -11,6 +11,8 @@ export const idempotencyKeys = {
 export type TIdempotencyItem = TIdempotencyRecord & {
   accountId: string;
   key: string;
+  /** The claim's own random token (TIdempotencyClaim.owner); absent on records older than it. */
+  owner?: string;
   /** Epoch milliseconds: a claim in progress holds the key until then. */
   lockedUntil: number;
   /** Epoch seconds, the table's TTL attribute; expiry is also checked on read (TTL deletes late). */
