@@ -1,0 +1,45 @@
+// How a signer's packet ends is decided once, in their signing record: finishing writes the
+// consent, declining the reason, handing on the handover. Each is one conditional write on the
+// record's version, made before the bundle changes, by a call that read a record holding no
+// decision. Two such calls sent at once read the same version: one write wins, the other reads
+// again (changeSigner) and is refused here. So a packet is never both finished and handed on, nor
+// finished and declined, and no step log says a signer consented or declined who did not. After
+// the decision only the bundle change is left; repeating the same call after a failure in between
+// makes it, and every other change of the signer (values, uploads, identity steps) is refused.
+import { ConflictError, said } from '../errors';
+import type { TSigningRecord } from './signing-record';
+
+/** What a signer who handed the packet on (or is handing it on) is told. */
+export const HANDED_ON = 'You handed these documents to someone else; this link no longer opens them.';
+
+export type TDecision = 'signed' | 'declined' | 'handing on';
+
+/** The decision the record holds, if any (a record of an earlier signer counts as empty). */
+export function decisionOf(record: Pick<TSigningRecord, 'consentAt' | 'declineReason' | 'handingOn'>) {
+  if (record.consentAt) return 'signed' satisfies TDecision;
+  if (record.declineReason !== undefined) return 'declined' satisfies TDecision;
+  if (record.handingOn) return 'handing on' satisfies TDecision;
+  return undefined;
+}
+
+/** Why a call (that would `verb`) is refused once the signer decided (409). */
+export function decidedError(decision: TDecision, verb?: string): Error {
+  if (decision === 'declined')
+    return said(new ConflictError('You declined to sign.'), 'errors.closed.declined');
+  if (decision === 'handing on') return said(new ConflictError(HANDED_ON), 'errors.handedOn');
+  if (verb === 'decline')
+    return said(
+      new ConflictError('You have already signed, so you cannot decline. Finish again to complete.'),
+      'errors.alreadySigned',
+    );
+  const what = verb ? `you cannot ${verb}` : 'nothing can change any more';
+  return new ConflictError(
+    `You have already signed, so ${what}. Finish again if the page does not say you are done.`,
+  );
+}
+
+/** Refuses (409) a call that would `verb` once the record holds a decision other than `makes`. */
+export function refuseDecided(record: TSigningRecord, verb?: string, makes?: TDecision): void {
+  const decision = decisionOf(record);
+  if (decision && decision !== makes) throw decidedError(decision, verb);
+}

@@ -1,0 +1,226 @@
+// Two calls of one signer sent at once, for every pair of the signer's actions on the same packet:
+// finishing, declining, handing on, saving values, uploading, choosing a language. A packet ends
+// one way only: of the actions that decide it (finish, decline, hand on) exactly one wins, the
+// others are refused with an error body (409, or 401/410 for a session its own handover ended),
+// and what the bundle and its evidence say matches the winner. All through real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '../../infra/local/runtime';
+import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { heldRecord } from '../../shared/domain/signing/signing-record';
+import type { TBundleStore } from '../../shared/ports/bundles';
+import type { TSigningRecordStore } from '../../shared/ports/signing';
+import { aPdfB64 } from '../helpers/bundles';
+import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { openSession, signerClient, type TSignerAnswer } from '../helpers/signer';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let sign: ReturnType<typeof signerClient>;
+let records: TSigningRecordStore;
+let bundles: TBundleStore;
+let pdf: string;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ schedulerIntervalMs: 3_600_000 });
+  call = apiClient(runtime);
+  sign = signerClient(runtime);
+  records = createSigningRecordStore(runtime.db, runtime.config.tableName);
+  bundles = createBundleStore(runtime.db, runtime.config.tableName);
+  pdf = await aPdfB64();
+});
+afterAll(() => runtime?.stop());
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+const box = { page: 1, x: 10, w: 30, h: 4 };
+
+/** Ann (embedded, may hand on) with her signature saved and Bob after her; Ann's session. */
+async function aRound() {
+  const u = unique();
+  const res = await call('POST', '/bundles/', {
+    json: {
+      label: 'Lease',
+      packets: [
+        {
+          key: 'ann',
+          name: 'Ann Lee',
+          email: `ann-${u}@example.com`,
+          deliver_via: 'embed',
+          allow_reassign: true,
+        },
+        { key: 'bob', name: 'Bob Roe', email: `bob-${u}@example.com` },
+      ],
+      documents: [
+        {
+          key: 'form',
+          file_b64: pdf,
+          fields: [
+            { key: 'sig', kind: 'sig', ...box, y: 10, editors: ['ann'], required: true },
+            { key: 'note', kind: 'inp', label: 'Note', ...box, y: 20, editors: ['ann'] },
+            { key: 'id_copy', kind: 'att', ...box, y: 30, editors: ['ann'], v_attachment_types: ['pdf'] },
+            { key: 'bsig', kind: 'sig', ...box, y: 40, editors: ['bob'], required: true },
+          ],
+        },
+      ],
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  const packetId = res.body.packets[0].id as string;
+  const session = await openSession(sign, call, packetId);
+  const saved = await sign('PUT', '/values', session, {
+    values: [{ doc_key: 'form', field_key: 'sig', value: 'typed:Ann Lee' }],
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  return { bundleId: res.body.id as string, packetId, session, u };
+}
+type TRound = Awaited<ReturnType<typeof aRound>>;
+
+/** The signer's actions, each as one call of Ann's session. */
+const ACTIONS = {
+  complete: (r: TRound) => sign('POST', '/complete', r.session, { consent: true }),
+  decline: (r: TRound) => sign('POST', '/decline', r.session, { reason: 'Not mine to sign.' }),
+  reassign: (r: TRound) =>
+    sign('POST', '/reassign', r.session, {
+      name: 'Carol Diaz',
+      email: `carol-${r.u}@example.com`,
+      reason: 'Carol signs for our firm.',
+    }),
+  reassignOther: (r: TRound) =>
+    sign('POST', '/reassign', r.session, {
+      name: 'Dan Wu',
+      email: `dan-${r.u}@example.com`,
+      reason: 'Dan is the owner.',
+    }),
+  values: (r: TRound) =>
+    sign('PUT', '/values', r.session, {
+      values: [{ doc_key: 'form', field_key: 'note', value: 'Ann was here' }],
+    }),
+  upload: async (r: TRound): Promise<TSignerAnswer> => {
+    const res = await fetch(
+      `${runtime.baseUrl}/sign/api/attachments?doc_key=form&field_key=id_copy&name=a.pdf`,
+      {
+        method: 'POST',
+        headers: { 'x-signing-session': r.session, 'content-type': 'application/pdf' },
+        body: Buffer.from(pdf, 'base64'),
+      },
+    );
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  },
+  language: (r: TRound) => sign('PUT', '/language', r.session, { language: 'de' }),
+} satisfies Record<string, (r: TRound) => Promise<TSignerAnswer>>;
+type TAction = keyof typeof ACTIONS;
+
+/** The actions that decide how the packet ends; of these, one at most may succeed. */
+const DECIDING = new Set<TAction>(['complete', 'decline', 'reassign', 'reassignOther']);
+const HANDING = new Set<TAction>(['reassign', 'reassignOther']);
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the sender's API says of Ann's packet after the round. */
+async function outcome(r: TRound) {
+  const bundle = (await call('GET', `/bundles/${r.bundleId}/?include=events`)).body;
+  const packet = bundle.packets.find((p: { id: string }) => p.id === r.packetId);
+  const kinds = (bundle.events as { kind: string; packet_id?: string }[])
+    .filter((e) => e.packet_id === r.packetId)
+    .map((e) => e.kind);
+  return { status: packet.status as string, name: packet.name as string, kinds, bundleStatus: bundle.status };
+}
+
+/**
+ * Sends `a` and `b` at once (b a little later each round, so each may overtake the other) and
+ * checks the packet ended one way only, the way the answers say. Answers how often each won.
+ */
+async function race(a: TAction, b: TAction, rounds: number) {
+  const wins: Record<string, number> = { [a]: 0, [b]: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const r = await aRound();
+    const [one, two] = await Promise.all([ACTIONS[a](r), pause(round % 4).then(() => ACTIONS[b](r))]);
+    const answers: [TAction, TSignerAnswer][] = [
+      [a, one],
+      [b, two],
+    ];
+    const context = JSON.stringify(answers.map(([name, res]) => [name, res.status, res.body]));
+    for (const [name, res] of answers) {
+      if (res.status === 200) wins[name]!++;
+      else {
+        // Refused clearly: a conflict, or a session that no longer holds the packet.
+        expect([401, 409, 410], context).toContain(res.status);
+        expect(isErrorBody(res.body), context).toBe(true);
+      }
+    }
+    const won = answers.filter(([name, res]) => DECIDING.has(name) && res.status === 200).map(([n]) => n);
+    // The same handover sent twice is one handover answered twice; any other pair has one winner.
+    if (a !== b) expect(won.length, context).toBeLessThanOrEqual(1);
+    const o = await outcome(r);
+    const handedOn = o.kinds.includes('ra');
+    expect(o.kinds.filter((k) => k === 'ra').length, context).toBeLessThanOrEqual(1);
+    // The packet ended exactly as the one winner says, and no other way.
+    if (won.includes('complete')) {
+      expect([o.status, o.name, handedOn], context).toEqual(['co', 'Ann Lee', false]);
+    } else if (won.includes('decline')) {
+      expect([o.status, o.name, handedOn], context).toEqual(['ca', 'Ann Lee', false]);
+      expect(o.kinds, context).toContain('pd');
+    } else if (won.some((n) => HANDING.has(n))) {
+      expect(handedOn, context).toBe(true);
+      expect(o.status, context).toBe('se');
+      expect(o.kinds, context).not.toContain('pc');
+      expect(o.kinds, context).not.toContain('pd');
+    } else {
+      expect([o.status, o.name, handedOn], context).toEqual(['st', 'Ann Lee', false]);
+    }
+    // Nothing of Ann's follows the packet to the new signer, nor her consent or decline.
+    const record = await records.get(runtime.demo.accountId, r.bundleId, r.packetId);
+    if (handedOn && record) {
+      // As the new signer holds it: a record still of Ann's generation counts as empty, so a
+      // record of the new generation must not carry Ann's values either.
+      const stored = (await bundles.get(runtime.demo.accountId, r.bundleId))!;
+      const held = heldRecord(record, stored.packets.find((p) => p.id === r.packetId)!);
+      expect(held.generation, context).toBe(1);
+      expect(Object.keys(held.values), context).toEqual([]);
+      expect([held.consentAt, held.declineReason, held.language, held.handingOn], context).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    }
+    // The evidence's step log says Ann consented (or declined) only when her packet did end so.
+    const steps = (record?.steps ?? []).map((s) => s.action);
+    expect(steps.includes('consented and signed'), context).toBe(o.status === 'co');
+    expect(steps.includes('declined'), context).toBe(o.status === 'ca');
+  }
+  return wins;
+}
+
+describe('finishing and handing on sent at once', () => {
+  it('end the packet one way only: never completed in the new signer’s name', async () => {
+    // 30 rounds: before each was decided on the packet, both calls answered 200 in most of them.
+    const wins = await race('complete', 'reassign', 30);
+    expect(wins.complete! + wins.reassign!).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe('every other pair of signer actions sent at once', () => {
+  const actions = Object.keys(ACTIONS) as TAction[];
+  const pairs: [TAction, TAction][] = [];
+  for (const [i, a] of actions.entries()) {
+    for (const b of actions.slice(i)) {
+      // The two handovers stand for each other; complete with reassign is raced above.
+      if (b === 'reassignOther' && a !== 'reassign') continue;
+      if (a === 'reassignOther') continue;
+      if (a === 'complete' && b === 'reassign') continue;
+      pairs.push([a, b]);
+    }
+  }
+  it.each(pairs)(
+    '%s with %s: one way of ending, the others refused with 401, 409 or 410',
+    async (a, b) => {
+      // Each pair both ways round: which call is sent first changes which may win.
+      await race(a, b, 3);
+      if (a !== b) await race(b, a, 3);
+    },
+    120_000,
+  );
+});
