@@ -224,3 +224,45 @@ describe('every other pair of signer actions sent at once', () => {
     120_000,
   );
 });
+
+describe('a handover asked for whose request stopped before the bundle changed hands', () => {
+  /** As if a handover wrote the signer's record `ageMs` ago and its request then died. */
+  async function asked(r: TRound, ageMs: number) {
+    const record = (await records.get(runtime.demo.accountId, r.bundleId, r.packetId))!;
+    const at = new Date(Date.now() - ageMs).toISOString();
+    const handingOn = {
+      from: { name: 'Ann Lee', email: `ann-${r.u}@example.com` },
+      to: { name: 'Carol Diaz', email: `carol-${r.u}@example.com` },
+      reason: 'Carol signs for our firm.',
+      at,
+    };
+    await records.save({ ...record, handingOn, version: record.version + 1 }, record);
+  }
+
+  it('holds the packet: the signer can only repeat it, which hands the packet on', async () => {
+    const r = await aRound();
+    await asked(r, 0);
+    for (const name of ['complete', 'decline', 'values', 'upload', 'reassignOther'] as const) {
+      const res = await ACTIONS[name](r);
+      expect([name, res.status], JSON.stringify(res.body)).toEqual([name, 409]);
+      expect(res.body.message).toBe(
+        'You handed these documents to someone else; this link no longer opens them.',
+      );
+    }
+    const state = (await sign('GET', '/state', r.session)).body;
+    expect(state.can_reassign).toBe(false);
+    const repeated = await ACTIONS.reassign(r);
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    const o = await outcome(r);
+    expect([o.name, o.status, o.kinds.filter((k) => k === 'ra').length]).toEqual(['Carol Diaz', 'se', 1]);
+  });
+
+  it('lapses after a minute, longer than any request runs: the signer may finish', async () => {
+    const r = await aRound();
+    await asked(r, 61_000);
+    const finished = await ACTIONS.complete(r);
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    const o = await outcome(r);
+    expect([o.name, o.status, o.kinds.includes('ra')]).toEqual(['Ann Lee', 'co', false]);
+  });
+});

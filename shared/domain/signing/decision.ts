@@ -6,6 +6,9 @@
 // finished and declined, and no step log says a signer consented or declined who did not. After
 // the decision only the bundle change is left; repeating the same call after a failure in between
 // makes it, and every other change of the signer (values, uploads, identity steps) is refused.
+// A handover the bundle refused is taken back at once (reassign-packet.ts); one whose request
+// died before the bundle change counts only for HANDOVER_HOLD_MS, so a crash never leaves a
+// signer who can do nothing but hand on.
 import { ConflictError, said } from '../errors';
 import type { TSigningRecord } from './signing-record';
 
@@ -14,11 +17,22 @@ export const HANDED_ON = 'You handed these documents to someone else; this link 
 
 export type TDecision = 'signed' | 'declined' | 'handing on';
 
-/** The decision the record holds, if any (a record of an earlier signer counts as empty). */
-export function decisionOf(record: Pick<TSigningRecord, 'consentAt' | 'declineReason' | 'handingOn'>) {
-  if (record.consentAt) return 'signed' satisfies TDecision;
-  if (record.declineReason !== undefined) return 'declined' satisfies TDecision;
-  if (record.handingOn) return 'handing on' satisfies TDecision;
+/** How long a handover asked for holds the packet: longer than any request may run (28 s). */
+export const HANDOVER_HOLD_MS = 60_000;
+
+type TDecided = { record: Pick<TSigningRecord, 'consentAt' | 'declineReason' | 'handingOn'>; now: Date };
+
+/** The handover the signer asked for and whose request may still be at work, if any. */
+export const pendingHandover = ({ record, now }: TDecided) =>
+  record.handingOn && now.getTime() - Date.parse(record.handingOn.at) < HANDOVER_HOLD_MS
+    ? record.handingOn
+    : undefined;
+
+/** The decision the record holds at `now`, if any (a record of an earlier signer counts as empty). */
+export function decisionOf(ctx: TDecided): TDecision | undefined {
+  if (ctx.record.consentAt) return 'signed';
+  if (ctx.record.declineReason !== undefined) return 'declined';
+  if (pendingHandover(ctx)) return 'handing on';
   return undefined;
 }
 
@@ -39,7 +53,7 @@ export function decidedError(decision: TDecision, verb?: string): Error {
 }
 
 /** Refuses (409) a call that would `verb` once the record holds a decision other than `makes`. */
-export function refuseDecided(record: TSigningRecord, verb?: string, makes?: TDecision): void {
-  const decision = decisionOf(record);
+export function refuseDecided(ctx: TDecided, verb?: string, makes?: TDecision): void {
+  const decision = decisionOf(ctx);
   if (decision && decision !== makes) throw decidedError(decision, verb);
 }

@@ -49,7 +49,7 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
   const signed = await changeSigner(call, async (ctx) => {
     if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
     refuseUnlessSigning(ctx);
-    refuseDecided(ctx.record, 'finish', 'signed');
+    refuseDecided(ctx, 'finish', 'signed');
     assertAuthenticated(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;

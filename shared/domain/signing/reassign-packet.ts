@@ -28,7 +28,7 @@ import {
   ValidationError,
 } from '../errors';
 import { parseInput } from '../parse-input';
-import { decidedError } from './decision';
+import { decidedError, pendingHandover } from './decision';
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
@@ -139,9 +139,7 @@ export async function reassignPacket(
   if (!heldBy(session, call.signer.packet)) {
     const input = parseInput(ZReassignSchema, body);
     const done = call.signer.packet.handovers?.[generation];
-    const to = identityOf(input);
-    if (done && JSON.stringify([done.to, done.reason]) === JSON.stringify([to, input.reason]))
-      return handedTo(done.to.name);
+    if (done && sameRequest(done, identityOf(input), input.reason)) return handedTo(done.to.name);
     throw handedOnError();
   }
   const verb = 'hand these documents on';
@@ -159,7 +157,7 @@ export async function reassignPacket(
       const input = parseInput(ZReassignSchema, body);
       const to = identityOf(input);
       checkNewSigner(ctx.bundle.packets, ctx.packet, to);
-      const asked = ctx.record.handingOn;
+      const asked = pendingHandover(ctx);
       if (asked) {
         // The same request again (a client's retry) goes on to the bundle change; another is refused.
         if (!sameRequest(asked, to, input.reason)) throw decidedError('handing on', verb);

@@ -278,7 +278,7 @@ export function whileSigning<T>(
 ): Promise<T> {
   return changeSigner(call, async (ctx) => {
     refuseUnlessSigning(ctx, verb);
-    refuseDecided(ctx.record, verb, makes);
+    refuseDecided(ctx, verb, makes);
     return change(ctx);
   });
 }

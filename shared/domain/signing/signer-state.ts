@@ -103,7 +103,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     },
     can_sign: reason === null,
     // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
-    can_reassign: showDocuments && !!packet.allowReassign && !decisionOf(ctx.record) && mayHandOn(packet),
+    can_reassign: showDocuments && !!packet.allowReassign && !decisionOf(ctx) && mayHandOn(packet),
     reason,
     auth: { required, passed, sms_phone_hint: maskPhone(packet.phone) },
     documents,
@@ -148,7 +148,7 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
   const records = visibleRecords(all, packet.id, bundle.packets);
   // Decided (signed, declined, handing on): the values are frozen while the bundle change is
   // still to come (decision.ts).
-  const frozen = decisionOf(ctx.record) !== undefined;
+  const frozen = decisionOf(ctx) !== undefined;
   const byId = new Map(bundle.packets.map((p) => [p.id, p]));
   return docs.flatMap((d) =>
     d.fields.map((f) => {
