@@ -11,6 +11,7 @@ import { heldRecord } from '../../shared/domain/signing/signing-record';
 import type { TBundleStore } from '../../shared/ports/bundles';
 import type { TSigningRecordStore } from '../../shared/ports/signing';
 import { aPdfB64 } from '../helpers/bundles';
+import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient, type TSignerAnswer } from '../helpers/signer';
 
@@ -265,4 +266,51 @@ describe('a handover asked for whose request stopped before the bundle changed h
     const o = await outcome(r);
     expect([o.name, o.status, o.kinds.includes('ra')]).toEqual(['Ann Lee', 'co', false]);
   });
+});
+
+describe('a packet marked signed whose signer never consented', () => {
+  it('gets no sealed evidence saying they signed: the bundle fails with the reason', async () => {
+    await runtime.workers.documents.stop();
+    let bundleId: string;
+    try {
+      const res = await call('POST', '/bundles/', {
+        json: {
+          label: 'Lease',
+          packets: [
+            { key: 'ann', name: 'Ann Lee', email: `ann-${unique()}@example.com`, deliver_via: 'embed' },
+          ],
+          documents: [
+            {
+              key: 'form',
+              file_b64: pdf,
+              fields: [{ key: 'sig', kind: 'sig', ...box, y: 10, editors: ['ann'] }],
+            },
+          ],
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      bundleId = res.body.id;
+      const packetId = res.body.packets[0].id as string;
+      const session = await openSession(sign, call, packetId);
+      expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+      // What the race once made: the packet complete, its record without the signer's consent.
+      const record = (await records.get(runtime.demo.accountId, bundleId, packetId))!;
+      const { consentAt: _dropped, ...unconsented } = record;
+      await records.save({ ...unconsented, version: record.version + 1 }, record);
+    } finally {
+      runtime.workers.documents.start();
+    }
+    const failed = await eventually(
+      async () => {
+        const b = (await call('GET', `/bundles/${bundleId}/`)).body;
+        return b.status === 'fa' ? b : undefined;
+      },
+      60_000,
+      'the bundle to fail',
+    );
+    expect(failed.docs_ready).toBe(false);
+    expect(JSON.stringify(failed.errors)).toContain('signer_without_consent');
+    const files = await call('GET', `/bundles/${bundleId}/files/`);
+    expect(JSON.stringify(files.body)).not.toContain('certificate');
+  }, 120_000);
 });
