@@ -258,6 +258,27 @@ describe('a handover asked for whose request stopped before the bundle changed h
     expect([o.name, o.status, o.kinds.filter((k) => k === 'ra').length]).toEqual(['Carol Diaz', 'se', 1]);
   });
 
+  it('is taken back when the bundle refuses it, and the signer may finish', async () => {
+    const r = await aRound();
+    await asked(r, 0);
+    // Meanwhile the sender gave Bob the address Ann named: Carol would hold two packets.
+    const bob = (await call('GET', `/bundles/${r.bundleId}/`)).body.packets[1];
+    const patched = await call('PATCH', `/packets/${bob.id}/`, {
+      json: { email: `carol-${r.u}@example.com` },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const refused = await ACTIONS.reassign(r);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+    const record = await records.get(runtime.demo.accountId, r.bundleId, r.packetId);
+    expect(record?.handingOn).toBeUndefined();
+    expect(record?.steps.at(-1)?.action).toBe('not handed on');
+    expect((await sign('GET', '/state', r.session)).body.can_reassign).toBe(true);
+    const finished = await ACTIONS.complete(r);
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    expect((await outcome(r)).status).toBe('co');
+  });
+
   it('lapses after a minute, longer than any request runs: the signer may finish', async () => {
     const r = await aRound();
     await asked(r, 61_000);

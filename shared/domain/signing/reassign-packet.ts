@@ -150,6 +150,15 @@ export async function reassignPacket(
   const handing = await whileSigning(
     call,
     async (ctx) => {
+      const asked = pendingHandover(ctx);
+      if (asked) {
+        // The same request again (a client's retry) goes on to the bundle change, which checks it
+        // against the bundle as it is now (and takes it back if refused); another is refused.
+        const input = parseInput(ZReassignSchema, body);
+        if (!sameRequest(asked, identityOf(input), input.reason)) throw decidedError('handing on', verb);
+        handover = asked;
+        return ctx;
+      }
       refuseUnlessAllowed(ctx.packet);
       // Only the signer the sender asked for, once they passed the checks, may name another:
       // else a link alone would let anyone hand the packet to themselves past an SMS code.
@@ -157,13 +166,6 @@ export async function reassignPacket(
       const input = parseInput(ZReassignSchema, body);
       const to = identityOf(input);
       checkNewSigner(ctx.bundle.packets, ctx.packet, to);
-      const asked = pendingHandover(ctx);
-      if (asked) {
-        // The same request again (a client's retry) goes on to the bundle change; another is refused.
-        if (!sameRequest(asked, to, input.reason)) throw decidedError('handing on', verb);
-        handover = asked;
-        return ctx;
-      }
       handover = { from: identityOf(ctx.packet), to, reason: input.reason, at };
       const detail = `to ${to.name}: ${input.reason}`;
       return saveStep(call, ctx, { handingOn: handover }, 'handed on', at, detail);
@@ -188,7 +190,7 @@ export async function reassignPacket(
   } catch (err) {
     // Refused by the bundle as it is now (the sender changed it meanwhile): the signer has not
     // handed on after all, so the decision is taken back and they may sign, decline or ask again.
-    if (err instanceof ServiceError) await withdrawHandover(call, handover!);
+    if (err instanceof ServiceError) await withdrawHandover({ ...call, signer: handing }, handover!);
     throw err;
   }
   return handedTo(to.name);
@@ -197,7 +199,12 @@ export async function reassignPacket(
 const sameRequest = (asked: THandover, to: TSignerIdentity, reason: string) =>
   JSON.stringify([asked.to, asked.reason]) === JSON.stringify([to, reason]);
 
-/** Takes a handover the bundle refused out of the signer's record, if it is still there. */
+/**
+ * Takes a handover the bundle refused out of the signer's record, if it is still there: `call`
+ * holds the record as the handover wrote it (a later write makes the save read it again). Should
+ * this fail, the handover lapses after HANDOVER_HOLD_MS anyway, and the signer is answered the
+ * bundle's refusal, the reason that matters to them.
+ */
 async function withdrawHandover(call: TSignerCall<TReassignDeps>, handover: THandover): Promise<void> {
   await changeSigner(call, async (ctx) => {
     if (ctx.record.handingOn?.at !== handover.at) return ctx;
