@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { signerGeneration, type TBundle } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
@@ -10,8 +9,8 @@ import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from 
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
-  handedOnError,
   recordsWith,
+  refuseUnlessHeld,
   refuseUnlessSigning,
   saveStep,
   type TSignerCall,
@@ -102,15 +101,6 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
     );
   });
   return withBundle(signed, bundle);
-}
-
-/**
- * Refuses a bundle change of a signer whose packet changed hands since their record was read:
- * their finish or decline was decided on a record the packet's current signer does not hold.
- */
-function refuseUnlessHeld(b: TBundle, ctx: TSignerContext): void {
-  const packet = b.packets.find((p) => p.id === ctx.packet.id);
-  if (!packet || signerGeneration(packet) !== signerGeneration(ctx.packet)) throw handedOnError();
 }
 
 /** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */

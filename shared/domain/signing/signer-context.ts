@@ -242,8 +242,17 @@ export const withBundle = (ctx: TSignerContext, bundle: TBundle): TSignerContext
  */
 async function reloadSigner(deps: TSigningDeps, signer: TSignerContext): Promise<TSignerContext> {
   const fresh = await loadSigner(deps, signer.bundle.accountId, signer.bundle.id, signer.packet.id);
-  if (signerGeneration(fresh.packet) !== signerGeneration(signer.packet)) throw handedOnError();
+  refuseUnlessHeld(fresh.bundle, signer);
   return signer.kioskSession ? { ...fresh, kioskSession: true } : fresh;
+}
+
+/**
+ * Refuses (401) a change for the signer of `ctx` once the packet changed hands in `b`: what they
+ * decided or wrote was decided on a record the packet's current signer does not hold.
+ */
+export function refuseUnlessHeld(b: TBundle, ctx: Pick<TSignerContext, 'packet'>): void {
+  const packet = b.packets.find((p) => p.id === ctx.packet.id);
+  if (!packet || signerGeneration(packet) !== signerGeneration(ctx.packet)) throw handedOnError();
 }
 
 /**
