@@ -1,5 +1,6 @@
 // Two calls of one signer sent at once, for every pair of the signer's actions on the same packet:
-// finishing, declining, handing on, saving values, uploading, choosing a language. A packet ends
+// finishing, declining, handing on, saving values, uploading, choosing a language, an identity
+// step (a selfie), and opening another session with another of the signer's links. A packet ends
 // one way only: of the actions that decide it (finish, decline, hand on) exactly one wins, the
 // others are refused with an error body (409, or 401/410 for a session its own handover ended),
 // and what the bundle and its evidence say matches the winner. All through real HTTP.
@@ -13,7 +14,7 @@ import type { TSigningRecordStore } from '../../shared/ports/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
-import { embedToken, openSession, signerClient, type TSignerAnswer } from '../helpers/signer';
+import { embedToken, openSession, PNG_DATA_URL, signerClient, type TSignerAnswer } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -35,8 +36,11 @@ afterAll(() => runtime?.stop());
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 const box = { page: 1, x: 10, w: 30, h: 4 };
+const PNG = Buffer.from(PNG_DATA_URL.split(',')[1]!, 'base64');
+const takeSelfie = (session: string) =>
+  sign('POST', '/auth/selfie', session, undefined, { body: PNG, type: 'image/png' });
 
-/** Ann (embedded, may hand on) with her signature saved and Bob after her; Ann's session. */
+/** Ann (embedded, may hand on) with her selfie taken, her signature saved and Bob after her. */
 async function aRound() {
   const u = unique();
   const res = await call('POST', '/bundles/', {
@@ -49,6 +53,8 @@ async function aRound() {
           email: `ann-${u}@example.com`,
           deliver_via: 'embed',
           allow_reassign: true,
+          // An identity step, passed below and taken again by the `selfie` action.
+          auth_selfie: true,
         },
         { key: 'bob', name: 'Bob Roe', email: `bob-${u}@example.com` },
       ],
@@ -69,6 +75,7 @@ async function aRound() {
   expect(res.status, res.text).toBe(201);
   const packetId = res.body.packets[0].id as string;
   const session = await openSession(sign, call, packetId);
+  expect((await takeSelfie(session)).status).toBe(200);
   const saved = await sign('PUT', '/values', session, {
     values: [{ doc_key: 'form', field_key: 'sig', value: 'typed:Ann Lee' }],
   });
@@ -113,6 +120,7 @@ const ACTIONS = {
   },
   language: (r: TRound) => sign('PUT', '/language', r.session, { language: 'de' }),
   open: (r: TRound) => sign('POST', '/session', undefined, { token: r.link }),
+  selfie: (r: TRound) => takeSelfie(r.session),
 } satisfies Record<string, (r: TRound) => Promise<TSignerAnswer>>;
 type TAction = keyof typeof ACTIONS;
 
@@ -191,6 +199,7 @@ async function race(a: TAction, b: TAction, rounds: number) {
       const held = heldRecord(record, stored.packets.find((p) => p.id === r.packetId)!);
       expect(held.generation, context).toBe(1);
       expect(Object.keys(held.values), context).toEqual([]);
+      expect(held.auth, context).toEqual({});
       expect([held.consentAt, held.declineReason, held.language, held.handingOn], context).toEqual([
         undefined,
         undefined,
