@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { errorBody } from '../../shared/http/error-body';
 
 /** The API's own answer to a key it refuses, passed on to the MCP client as it is. */
@@ -12,18 +11,14 @@ export interface TRefusal {
  * Asks the API whether a key is good before an MCP request is served, so a bad key is refused
  * with the API's own 401 (or 429) rather than with a server whose every tool fails. The API is
  * the only judge: `GET /rate_limit/` goes through its authorizer and usage plan like any call
- * and changes nothing. A good answer is kept for `ttlMs` per key (by its hash, in this instance
- * only), as API Gateway keeps the authorizer's; each tool call is checked by the API again anyway.
+ * and changes nothing. Asked on every request and kept nowhere here: the authorizer's cached
+ * answer is the one cache, so a revoked key stops at /mcp (initialize and tools/list included)
+ * when it stops at the API, not a cache lifetime later.
  */
-export function createKeyCheck(opts: { fetch?: typeof fetch; ttlMs?: number; now?: () => number }) {
+export function createKeyCheck(opts: { fetch?: typeof fetch }) {
   const doFetch = opts.fetch ?? fetch;
-  const ttlMs = opts.ttlMs ?? 60_000;
-  const now = opts.now ?? Date.now;
-  const good = new Map<string, number>();
 
   return async function check(apiUrl: string, key: string): Promise<TRefusal | undefined> {
-    const id = createHash('sha256').update(key).digest('hex');
-    if ((good.get(id) ?? 0) > now()) return undefined;
     let res: Response;
     try {
       res = await doFetch(`${apiUrl}/rate_limit/`, {
@@ -34,11 +29,7 @@ export function createKeyCheck(opts: { fetch?: typeof fetch; ttlMs?: number; now
       return unavailable();
     }
     const body = await res.text();
-    if (res.ok) {
-      if (good.size > 10_000) good.clear();
-      good.set(id, now() + ttlMs);
-      return undefined;
-    }
+    if (res.ok) return undefined;
     if (![401, 403, 429].includes(res.status)) return unavailable();
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     for (const name of ['retry-after', 'www-authenticate']) {

@@ -1,5 +1,6 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { TEsignApi } from './esign-api';
+import { apiIdOr } from './ids';
 import { bundlePath } from './tools/bundle-status';
 
 export const BUNDLE_EVENTS_TEMPLATE = 'esign://bundles/{id}/events';
@@ -22,7 +23,9 @@ export function registerBundleEvents(server: McpServer, api: TEsignApi) {
       mimeType: 'application/json',
     },
     async (uri, { id }) => {
-      const events = (await api.call('GET', bundlePath(String(id), 'events/'))).body as unknown[];
+      const bundleId = apiIdOr(id);
+      if (!bundleId) throw new Error('Not a bundle id: give the id exactly as list_bundles shows it.');
+      const events = (await api.call('GET', bundlePath(bundleId, 'events/'))).body as unknown[];
       return {
         contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(events, null, 2) }],
       };

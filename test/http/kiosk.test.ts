@@ -275,6 +275,21 @@ describe('a kiosk session', () => {
     expect(state.body.message).toContain('in-person signing session has ended');
     expect((await sign('PUT', '/values', session, { values: [] })).status).toBe(410);
     expect((await sign('POST', '/session', undefined, { token: tokenOf(url) })).status).toBe(410);
+    // Every call of the session alike, handing on included: the session ended, whatever is asked.
+    const calls = {
+      complete: await sign('POST', '/complete', session, { consent: true }),
+      decline: await sign('POST', '/decline', session, { reason: 'Changed my mind.' }),
+      reassign: await sign('POST', '/reassign', session, {
+        name: 'Lee Next',
+        email: 'lee.next@example.com',
+        reason: 'Lee signs instead.',
+      }),
+      language: await sign('PUT', '/language', session, { language: 'de' }),
+      sms: await sign('POST', '/auth/sms/send', session),
+    };
+    for (const [name, res] of Object.entries(calls)) {
+      expect([name, res.status, res.body.code], JSON.stringify(res.body)).toEqual([name, 410, 'not_found']);
+    }
     const reload = await fetch(url, { headers: { 'accept-language': 'en' } });
     expect(reload.status).toBe(410);
     const locked = await reload.text();

@@ -407,6 +407,43 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
     });
     expect(textOf(result)).toBe(textOf(unknown));
   });
+
+  it('refuses an id of no id shape as a tool error naming the argument, before the API is asked', async () => {
+    for (const [name, args] of [
+      ['get_bundle_status', { bundle_id: '.' }],
+      ['get_bundle_status', { bundle_id: '..' }],
+      ['get_bundle_files', { bundle_id: '.' }],
+      ['cancel_bundle', { bundle_id: '%2e' }],
+      ['remind_signer', { signer_id: './' }],
+      ['send_from_envelope_template', { template_id: '.', signers: [] }],
+    ] as const) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const [argument] = Object.keys(args);
+      expect([name, result.isError], textOf(result)).toEqual([name, true]);
+      expect(textOf(result)).toContain(argument);
+      expect(textOf(result)).not.toMatch(/TypeError|undefined|is not/);
+    }
+  });
+
+  it('refuses a list filtered only by statuses that do not exist, rather than listing everything', async () => {
+    for (const status of [['zz'], ['zz', 'yy'], []]) {
+      const result = (await client.callTool({
+        name: 'list_bundles',
+        arguments: { status },
+      })) as CallToolResult;
+      expect([status, result.isError], textOf(result)).toEqual([status, true]);
+      expect(textOf(result)).toContain('status');
+    }
+    // A known status among unknown ones is refused too: the agent learns what it got wrong.
+    const mixed = (await client.callTool({
+      name: 'list_bundles',
+      arguments: { status: ['co', 'zz'] },
+    })) as CallToolResult;
+    expect(mixed.isError).toBe(true);
+    const done = dataOf(await client.callTool({ name: 'list_bundles', arguments: { status: ['co'] } }));
+    expect(done.bundles.length).toBeGreaterThan(0);
+    expect(new Set(done.bundles.map((b: { status: string }) => b.status))).toEqual(new Set(['co']));
+  });
 });
 
 describe('send_document_for_signature', () => {

@@ -160,6 +160,10 @@ describe('text tags on a bundle document', () => {
     ['an unknown kind', '{{signature|signer=emp}}', '"signature" is not a field kind'],
     ['an unknown signer', '{{sig|signer=boss}}', 'no signer has the key "boss"'],
     ['a bad option', '{{inp|signer=hr|colour=red}}', '"colour" is not an option'],
+    // Names every object has are no options either: "__proto__" once made the field required.
+    ['"__proto__" as a flag', '{{inp|signer=hr|__proto__}}', '"__proto__" is not an option'],
+    ['"constructor" as a flag', '{{inp|signer=hr|constructor}}', '"constructor" is not an option'],
+    ['"toString" with a value', '{{inp|signer=hr|toString=x}}', '"toString" is not an option'],
     ['a bad size', '{{inp|signer=hr|w=wide}}', 'size in points'],
     ['an unclosed tag', '{{sig|signer=emp', 'not closed'],
   ])('answers 400 for %s, naming the document, the page and the tag', async (_what, tag, problem) => {

@@ -34,7 +34,13 @@ const OPEN = '{{';
 const CLOSE = '}}';
 const VALUED = new Set(['signer', 'label', 'key', 'w', 'h', 'format', 'pattern', 'options']);
 const WITH_OPTIONS: readonly TFieldKind[] = ['sel', 'cbg'];
-const FLAGS: Record<string, boolean> = { required: true, req: true, optional: false };
+// A Map, not an object: a name every object has ("__proto__", "constructor", "toString") is no
+// flag, and `in` on an object would take it for one.
+const FLAGS = new Map<string, boolean>([
+  ['required', true],
+  ['req', true],
+  ['optional', false],
+]);
 // As a field's label and format are held in the API (schemas/field.ts).
 const MAX_TEXT = { label: 255, format: 100 } as const;
 /** Larger than any page a document may have (page-tree.ts caps sizes at 14,400 points). */
@@ -76,14 +82,15 @@ export function parseTextTag(text: string): TTextTagParse {
     if (seen.has(name)) return { error: `The option "${name}" is given twice.` };
     seen.add(name);
     if (eq < 0) {
-      if (name in FLAGS) tag.required = FLAGS[name] as boolean;
+      const flag = FLAGS.get(name);
+      if (flag !== undefined) tag.required = flag;
       else if (VALUED.has(name)) return { error: `The option "${name}" needs a value (${name}=…).` };
       else return { error: `"${name}" is not an option of a tag.` };
       continue;
     }
     const raw = option.slice(eq + 1);
     const value = unescaped(raw).trim();
-    if (name in FLAGS) return { error: `The option "${name}" takes no value.` };
+    if (FLAGS.has(name)) return { error: `The option "${name}" takes no value.` };
     if (!VALUED.has(name)) return { error: `"${name}" is not an option of a tag.` };
     if (!value) return { error: `The option "${name}" has an empty value.` };
     const problem = name === 'options' ? setChoices(tag, raw) : setOption(tag, name, value);

@@ -73,6 +73,23 @@ function readingOnce(blobs: Pick<TBlobStore, 'get'>): { blobs: Pick<TBlobStore, 
 }
 
 /**
+ * A certificate says its signer signed: only a packet whose current signer's record holds their
+ * consent was signed by them. A packet marked signed without it (never made by the signer calls,
+ * which complete a packet only for the signer who consented; an edited table) gets no sealed
+ * evidence saying otherwise: the bundle fails with the reason instead.
+ */
+function refuseUnconsented(b: TBundle, records: TSigningRecord[]): void {
+  const unconsented = b.packets.find(
+    (p) => hasSigned(p.status) && !records.find((r) => r.packetId === p.id)?.consentAt,
+  );
+  if (unconsented)
+    throw new EvidenceInputError(
+      'signer_without_consent',
+      `${unconsented.name} is recorded as signed, but their signing record holds no consent; no final documents were sealed.`,
+    );
+}
+
+/**
  * Draws, seals and stores the final set of a complete bundle: each document with its values and
  * audit page, and each signer's Certificate of Evidence.
  */
@@ -90,6 +107,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       `The audit trail does not verify (event ${(chain.brokenAt ?? 0) + 1}); no final documents were sealed.`,
     );
   }
+  refuseUnconsented(b, records);
   const entries = auditEntries(events, b.packets, records);
   // A drawn mark goes on its document and on its signer's certificate: read each once.
   const marks = readingOnce(deps.blobs);

@@ -49,6 +49,7 @@ const RECORDED: Record<string, string> = {
   hosted: 'hosted',
   'opened in person': 'openedInPerson',
   'handed on': 'handedOn',
+  'not handed on': 'notHandedOn',
 };
 
 /** A word the service records, as its message (or as recorded, when it has none). */

@@ -4,11 +4,13 @@ import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import { refuseDecided } from './decision';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
   recordsWith,
+  refuseUnlessHeld,
   refuseUnlessSigning,
   saveStep,
   type TSignerCall,
@@ -34,10 +36,11 @@ const ZDecline = z.object({
  * they must (with visible content, from the values they see: their own and finished signers').
  * Signer name and signing date fields are filled for them. The record (values, consent) is
  * written first, conditional on the version the values were checked at, then the bundle change.
- * Once the consent is in the record no value of the signer changes any more (saving values and
- * uploads refuse, `assertMayChangeValues`), so the values checked are the values kept even while
- * the bundle change is still to come; repeating the call after a failure in between only makes
- * that change.
+ * The consent is the signer's decision (decision.ts): once it is in the record no value of the
+ * signer changes any more and they can no longer decline or hand on, so the values checked are
+ * the values kept even while the bundle change is still to come; repeating the call after a
+ * failure in between only makes that change. The bundle change completes the packet only for
+ * the signer who consented: a packet handed on meanwhile is not theirs to complete.
  */
 export async function completePacket(call: TSignerCall, body: unknown): Promise<TSignerContext> {
   const { deps, client } = call;
@@ -45,6 +48,7 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
   const signed = await changeSigner(call, async (ctx) => {
     if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
     refuseUnlessSigning(ctx);
+    refuseDecided(ctx, 'finish', 'signed');
     assertAuthenticated(ctx);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
@@ -90,11 +94,12 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
-  const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) =>
-    lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now }),
-    ),
-  );
+  const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) => {
+    refuseUnlessHeld(b, signed);
+    return lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
+      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: signed.kioskSession }),
+    );
+  });
   return withBundle(signed, bundle);
 }
 
@@ -103,24 +108,24 @@ export async function declinePacket(call: TSignerCall, body: unknown): Promise<T
   const { deps } = call;
   const { reason } = parseInput(ZDecline, body);
   const at = deps.clock.now().toISOString();
+  // The reason is the signer's decision (decision.ts): a repeated decline, after a failure before
+  // the bundle change, only makes that change, with the reason first recorded.
   const declined = await whileSigning(
     call,
-    async (ctx) => {
-      // Consent is final: the finish that recorded it is what remains to be completed.
-      if (ctx.record.consentAt)
-        throw said(
-          new ConflictError('You have already signed, so you cannot decline. Finish again to complete.'),
-          'errors.alreadySigned',
-        );
-      return saveStep(call, ctx, { declineReason: reason }, 'declined', at, reason);
-    },
+    async (ctx) =>
+      ctx.record.declineReason !== undefined
+        ? ctx
+        : saveStep(call, ctx, { declineReason: reason }, 'declined', at, reason),
     'decline',
+    'declined',
   );
   const now = deps.clock.now();
-  const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) =>
-    lifecycle.decline(b, declined.packet.id, at, reason, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now }, 'decline'),
-    ),
-  );
+  const recorded = declined.record.declineReason ?? reason;
+  const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) => {
+    refuseUnlessHeld(b, declined);
+    return lifecycle.decline(b, declined.packet.id, at, recorded, (packet) =>
+      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: declined.kioskSession }, 'decline'),
+    );
+  });
   return withBundle(declined, bundle);
 }

@@ -77,10 +77,13 @@ export async function openSession(
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
   if (opens || inPerson) {
     await changeBundle(deps, link.accountId, link.bundleId, (b) => {
-      const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
       const packet = b.packets.find((p) => p.id === link.packetId);
+      // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+      if (!packet || !heldBy(link, packet))
+        throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
+      const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
       // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-      if (!inPerson || !packet || cannotSign(b, packet, now)) return opened;
+      if (!inPerson || cannotSign(b, packet, now)) return opened;
       const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
       return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
     });

@@ -20,10 +20,18 @@ import {
 import { changeBundle } from '../bundles/change-bundle';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { linkPerson } from '../bundles/link-person';
-import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
+import {
+  ConflictError,
+  PermissionDeniedError,
+  ServiceError,
+  type TFieldError,
+  ValidationError,
+} from '../errors';
 import { parseInput } from '../parse-input';
+import { decidedError, pendingHandover } from './decision';
 import { assertAuthenticated } from './save-values';
 import {
+  changeSigner,
   handedOnError,
   heldBy,
   refuseUnlessSigning,
@@ -131,44 +139,76 @@ export async function reassignPacket(
   if (!heldBy(session, call.signer.packet)) {
     const input = parseInput(ZReassignSchema, body);
     const done = call.signer.packet.handovers?.[generation];
-    const to = identityOf(input);
-    if (done && JSON.stringify([done.to, done.reason]) === JSON.stringify([to, input.reason]))
-      return handedTo(done.to.name);
+    if (done && sameRequest(done, identityOf(input), input.reason)) return handedTo(done.to.name);
     throw handedOnError();
   }
   const verb = 'hand these documents on';
   const at = deps.clock.now().toISOString();
   let handover: THandover | undefined;
+  // The handover is the signer's decision (decision.ts), kept in their record before the bundle
+  // changes hands: a finish or decline sent at the same time loses to it, or it to them.
   const handing = await whileSigning(
     call,
     async (ctx) => {
+      const asked = pendingHandover(ctx);
+      if (asked) {
+        // The same request again (a client's retry) goes on to the bundle change, which checks it
+        // against the bundle as it is now (and takes it back if refused); another is refused.
+        const input = parseInput(ZReassignSchema, body);
+        if (!sameRequest(asked, identityOf(input), input.reason)) throw decidedError('handing on', verb);
+        handover = asked;
+        return ctx;
+      }
       refuseUnlessAllowed(ctx.packet);
       // Only the signer the sender asked for, once they passed the checks, may name another:
       // else a link alone would let anyone hand the packet to themselves past an SMS code.
       assertAuthenticated(ctx);
-      if (ctx.record.consentAt)
-        throw new ConflictError('You have already signed, so you cannot hand these documents on.');
       const input = parseInput(ZReassignSchema, body);
       const to = identityOf(input);
       checkNewSigner(ctx.bundle.packets, ctx.packet, to);
       handover = { from: identityOf(ctx.packet), to, reason: input.reason, at };
       const detail = `to ${to.name}: ${input.reason}`;
-      return saveStep(call, ctx, {}, 'handed on', at, detail);
+      return saveStep(call, ctx, { handingOn: handover }, 'handed on', at, detail);
     },
     verb,
+    'handing on',
   );
   const { accountId, id: bundleId } = handing.bundle;
   const to = handover!.to;
-  const personId = await linkPerson(deps, accountId, to, 'name');
-  // The link first, as on create: a Person in a live bundle is not deleted.
-  await deps.bundles.linkPerson(accountId, personId, bundleId);
-  const now = deps.clock.now();
-  await changeBundle(deps, accountId, bundleId, (b) =>
-    lifecycle.reassign(b, handing.packet.id, generation, handover!, personId, (packet) => {
-      refuseUnlessSigning({ bundle: b, packet, now }, verb);
-      refuseUnlessAllowed(packet);
-      checkNewSigner(b.packets, packet, to);
-    }),
-  );
+  try {
+    const personId = await linkPerson(deps, accountId, to, 'name');
+    // The link first, as on create: a Person in a live bundle is not deleted.
+    await deps.bundles.linkPerson(accountId, personId, bundleId);
+    const now = deps.clock.now();
+    await changeBundle(deps, accountId, bundleId, (b) =>
+      lifecycle.reassign(b, handing.packet.id, generation, handover!, personId, (packet) => {
+        refuseUnlessSigning({ bundle: b, packet, now, kioskSession: handing.kioskSession }, verb);
+        refuseUnlessAllowed(packet);
+        checkNewSigner(b.packets, packet, to);
+      }),
+    );
+  } catch (err) {
+    // Refused by the bundle as it is now (the sender changed it meanwhile): the signer has not
+    // handed on after all, so the decision is taken back and they may sign, decline or ask again.
+    if (err instanceof ServiceError) await withdrawHandover({ ...call, signer: handing }, handover!);
+    throw err;
+  }
   return handedTo(to.name);
+}
+
+const sameRequest = (asked: THandover, to: TSignerIdentity, reason: string) =>
+  JSON.stringify([asked.to, asked.reason]) === JSON.stringify([to, reason]);
+
+/**
+ * Takes a handover the bundle refused out of the signer's record, if it is still there: `call`
+ * holds the record as the handover wrote it (a later write makes the save read it again). Should
+ * this fail, the handover lapses after HANDOVER_HOLD_MS anyway, and the signer is answered the
+ * bundle's refusal, the reason that matters to them.
+ */
+async function withdrawHandover(call: TSignerCall<TReassignDeps>, handover: THandover): Promise<void> {
+  await changeSigner(call, async (ctx) => {
+    if (ctx.record.handingOn?.at !== handover.at) return ctx;
+    const { handingOn: _withdrawn, ...record } = ctx.record;
+    return saveStep(call, { ...ctx, record }, {}, 'not handed on', call.deps.clock.now().toISOString());
+  }).catch(() => undefined);
 }

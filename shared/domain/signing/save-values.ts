@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TDocument, TField } from '../bundles/bundle';
-import { ConflictError, PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
+import { PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
@@ -31,25 +31,6 @@ export function assertAuthenticated(ctx: TSignerContext): void {
     throw said(new PermissionDeniedError('Complete the identity checks first.'), 'errors.checksFirst');
 }
 
-/**
- * Refuses a change of the signer's values (saving, uploading) once their record carries their
- * consent. Finishing writes that consent into the same record, conditional on the version it
- * read the values at, before it makes the packet `co`; every change of values is conditional on
- * the version too. So the two exclude each other on this one item: a change read before the
- * consent loses the race, reads again and is refused here; a finish that read values since
- * changed loses and checks the new ones. What the signer agreed to is what the bundle keeps, also
- * in the moment between the consent and the bundle change (a repeated finish completes it).
- * Called within whileSigning, which refused a signer who cannot sign now.
- */
-export function assertMayChangeValues(ctx: TSignerContext): void {
-  assertAuthenticated(ctx);
-  if (ctx.record.consentAt) {
-    throw new ConflictError(
-      'You have already signed, so your values can no longer change. Finish again if the page does not say you are done.',
-    );
-  }
-}
-
 export function findField(docs: TDocument[], docKey: string, fieldKey: string): TField | undefined {
   return docs.find((d) => d.key === docKey)?.fields.find((f) => f.key === fieldKey);
 }
@@ -71,8 +52,10 @@ function drawnImage(dataUrl: string): Buffer | undefined {
 export async function saveValues(call: TSignerCall, body: unknown): Promise<TSignerContext> {
   const { deps, client } = call;
   const input = parseInput(ZValues, body);
+  // whileSigning refuses once the signer decided (decision.ts): a finish then keeps the values it
+  // checked, also between its record write and the bundle change.
   return whileSigning(call, async (ctx) => {
-    assertMayChangeValues(ctx);
+    assertAuthenticated(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const all = await recordsWith(deps, ctx);
     const errors: TFieldError[] = [];

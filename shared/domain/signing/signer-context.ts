@@ -21,6 +21,7 @@ import {
 import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
+import { HANDED_ON, refuseDecided, type TDecision } from './decision';
 import { currentRecords, emptyRecord, heldRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -57,6 +58,11 @@ export interface TSignerContext {
   stored: boolean;
   /** When the call is decided, read from the clock with the bundle (expiry is decided on it). */
   now: Date;
+  /**
+   * The call came with a session opened by a kiosk link: once the signer cannot sign, it answers
+   * 410 (the session ended for good), not 409.
+   */
+  kioskSession?: boolean;
   /**
    * The other signers' records, once this call has read them (recordsWith): the rest of the call
    * uses them instead of reading them again.
@@ -95,11 +101,7 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
 }
 
 /** What a session of a signer who handed the packet on answers (401): it opens nothing now. */
-export const handedOnError = () =>
-  said(
-    new SigningSessionError('You handed these documents to someone else; this link no longer opens them.'),
-    'errors.handedOn',
-  );
+export const handedOnError = () => said(new SigningSessionError(HANDED_ON), 'errors.handedOn');
 
 /** Why a session opened with a kiosk link answers 410 once its signer is done. */
 export const IN_PERSON_ENDED = 'This in-person signing session has ended. Hand the device back to its host.';
@@ -124,7 +126,8 @@ export async function sessionSigner(
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }
-  return { token, signer: await loadSigner(deps, token.accountId, token.bundleId, token.packetId) };
+  const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId);
+  return { token, signer: token.kiosk ? { ...signer, kioskSession: true } : signer };
 }
 
 /**
@@ -136,8 +139,7 @@ export async function sessionSigner(
 export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
   const { token, signer } = await sessionSigner(deps, session);
   if (!heldBy(token, signer.packet)) throw handedOnError();
-  if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now))
-    throw said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded');
+  if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now)) throw inPersonEnded();
   return signer;
 }
 
@@ -194,9 +196,18 @@ export async function saveStep(
   return { ...ctx, record, stored: true };
 }
 
-/** Refuses (409, saying why) a signer who cannot sign at the context's `now`; `verb` names what. */
-export function refuseUnlessSigning(ctx: Pick<TSignerContext, 'bundle' | 'packet' | 'now'>, verb = 'sign') {
+const inPersonEnded = () => said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded');
+
+/**
+ * Refuses (409, saying why) a signer who cannot sign at the context's `now`; `verb` names what. A
+ * kiosk session answers 410 instead, as every call of it does once its signer is done (signerOf).
+ */
+export function refuseUnlessSigning(
+  ctx: Pick<TSignerContext, 'bundle' | 'packet' | 'now' | 'kioskSession'>,
+  verb = 'sign',
+) {
   const reason = cannotSign(ctx.bundle, ctx.packet, ctx.now);
+  if (reason && ctx.kioskSession) throw inPersonEnded();
   if (reason)
     throw said(
       new ConflictError(`You cannot ${verb} now (${reason.replace(/_/g, ' ')}).`),
@@ -224,6 +235,27 @@ export const withBundle = (ctx: TSignerContext, bundle: TBundle): TSignerContext
 });
 
 /**
+ * The session's signer read again after a lost race. The session held the packet when the call
+ * began (signerOf); if the packet changed hands since, the call is the earlier signer's and
+ * changes nothing: it would otherwise write into the new signer's record (401, as the session's
+ * next call answers).
+ */
+async function reloadSigner(deps: TSigningDeps, signer: TSignerContext): Promise<TSignerContext> {
+  const fresh = await loadSigner(deps, signer.bundle.accountId, signer.bundle.id, signer.packet.id);
+  refuseUnlessHeld(fresh.bundle, signer);
+  return signer.kioskSession ? { ...fresh, kioskSession: true } : fresh;
+}
+
+/**
+ * Refuses (401) a change for the signer of `ctx` once the packet changed hands in `b`: what they
+ * decided or wrote was decided on a record the packet's current signer does not hold.
+ */
+export function refuseUnlessHeld(b: TBundle, ctx: Pick<TSignerContext, 'packet'>): void {
+  const packet = b.packets.find((p) => p.id === ctx.packet.id);
+  if (!packet || signerGeneration(packet) !== signerGeneration(ctx.packet)) throw handedOnError();
+}
+
+/**
  * A signer call's read-modify-write: `change` runs on the context the call loaded with its
  * session (nothing is read twice), and on a freshly read one each time a conditional write in it
  * lost a race to another request (retryOnConflict).
@@ -235,25 +267,27 @@ export function changeSigner<T>(
   const { deps, signer } = call;
   let loaded: TSignerContext | undefined = signer;
   return retryOnConflict(async () => {
-    const current =
-      loaded ?? (await loadSigner(deps, signer.bundle.accountId, signer.bundle.id, signer.packet.id));
+    const current = loaded ?? (await reloadSigner(deps, signer));
     loaded = undefined;
     return change(current);
   });
 }
 
 /**
- * The opening of a signer call that may change anything only while the signer can sign:
- * changeSigner, refusing first (refuseUnlessSigning, `verb` naming the call) on every context
- * `change` would run on.
+ * The opening of a signer call that may change anything only while the signer can sign and has
+ * not decided how the packet ends: changeSigner, refusing first (refuseUnlessSigning, then
+ * refuseDecided, `verb` naming the call) on every context `change` would run on. A call that
+ * `makes` a decision still runs on a record holding that same decision (its repeat).
  */
 export function whileSigning<T>(
   call: TSignerCall,
   change: (ctx: TSignerContext) => Promise<T>,
   verb?: string,
+  makes?: TDecision,
 ): Promise<T> {
   return changeSigner(call, async (ctx) => {
     refuseUnlessSigning(ctx, verb);
+    refuseDecided(ctx, verb, makes);
     return change(ctx);
   });
 }

@@ -3,6 +3,7 @@ import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
+import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
 import { signingBrandOf } from './signing-brand';
@@ -106,7 +107,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     },
     can_sign: reason === null,
     // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
-    can_reassign: showDocuments && !!packet.allowReassign && !ctx.record.consentAt && mayHandOn(packet),
+    can_reassign: showDocuments && !!packet.allowReassign && !decisionOf(ctx) && mayHandOn(packet),
     reason,
     auth: { required, passed, sms_phone_hint: maskPhone(packet.phone) },
     documents,
@@ -149,8 +150,9 @@ async function documentsView(deps: TSigningDeps, docs: TDocument[]) {
 function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[]) {
   const { packet, bundle } = ctx;
   const records = visibleRecords(all, packet.id, bundle.packets);
-  // Signed: the values are frozen while the bundle change is still to come (save-values.ts).
-  const frozen = ctx.record.consentAt !== undefined;
+  // Decided (signed, declined, handing on): the values are frozen while the bundle change is
+  // still to come (decision.ts).
+  const frozen = decisionOf(ctx) !== undefined;
   const byId = new Map(bundle.packets.map((p) => [p.id, p]));
   return docs.flatMap((d) =>
     d.fields.map((f) => {

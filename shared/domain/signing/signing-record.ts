@@ -1,7 +1,7 @@
 // A signer's side of a bundle, one record per packet, kept apart from the bundle item so that
 // hundreds of field values never weigh on it. Written conditionally on `version`.
 
-import { signerGeneration, type TBundle, type TPacket } from '../bundles/bundle';
+import { signerGeneration, type TBundle, type THandover, type TPacket } from '../bundles/bundle';
 import type { TInPerson } from './in-person';
 
 /** A field's value as this signer left it, with who, when and from where. */
@@ -56,6 +56,11 @@ export interface TSigningRecord {
   steps: TSigningStep[];
   consentAt?: string;
   declineReason?: string;
+  /**
+   * The handover the signer asked for, written before the bundle changes hands (decision.ts): a
+   * record holding it is no longer finished or declined. It ends with the generation it was for.
+   */
+  handingOn?: THandover;
   /**
    * The language the signer chose on the page: kept with the signer, not the browser, so the same
    * link opened on another device speaks it too. It wins over the packet's and the bundle's.

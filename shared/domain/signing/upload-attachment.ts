@@ -1,6 +1,6 @@
 import { said, ValidationError } from '../errors';
 import { isEditableBy } from './field-access';
-import { assertMayChangeValues, findField } from './save-values';
+import { assertAuthenticated, findField } from './save-values';
 import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 import { valueKey } from './signing-record';
 
@@ -63,7 +63,7 @@ export async function uploadAttachment(
       'errors.attachmentRejected',
     );
   return whileSigning(call, async (ctx) => {
-    assertMayChangeValues(ctx);
+    assertAuthenticated(ctx);
     const docs = await deps.bundles.documents(ctx.bundle);
     const field =
       target.docKey && target.fieldKey ? findField(docs, target.docKey, target.fieldKey) : undefined;

@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
 import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
 import type { TEsignApi } from '../esign-api';
+import { zBundleId } from '../ids';
 import { asTool, toolResult } from '../tool-result';
 
-export const bundleId = z.string().min(1).max(64).describe('The bundle id, e.g. from list_bundles.');
+export const bundleId = zBundleId;
 
 /** The API's path of a bundle: an id is never spliced into a path unencoded. */
 export const bundlePath = (id: string, rest = '') => `/bundles/${encodeURIComponent(id)}/${rest}`;

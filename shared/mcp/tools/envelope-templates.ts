@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
 import { paginationOf, type TEsignApi } from '../esign-api';
+import { zApiId } from '../ids';
 import { asTool, toolResult } from '../tool-result';
 import { packetOf, ZRequestIdSchema, ZSignerSchema } from './send-document';
 
@@ -64,7 +65,7 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
         "template's signer roles (see list_envelope_templates), each with a name and an email " +
         'or phone. Optional field_values prefill fields of the documents by field key.',
       inputSchema: {
-        template_id: z.string().min(1).max(100).describe('The template_id from list_envelope_templates.'),
+        template_id: zApiId('The template_id from list_envelope_templates.', 'list_envelope_templates'),
         signers: z
           .array(
             ZSignerSchema.extend({ role: z.string().min(1).max(20).describe('The signer role (its key).') }),

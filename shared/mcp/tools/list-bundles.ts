@@ -18,8 +18,11 @@ const inputSchema = {
       "Words to find: each must start a word of the bundle's id, label or custom key, or of a " +
         "signer's name, email or phone.",
     ),
+  // At least one: an empty list would filter nothing and list every bundle, which an agent that
+  // meant to narrow the list would take for an answer.
   status: z
-    .array(z.enum(BUNDLE_STATUS_CODES))
+    .array(z.enum(BUNDLE_STATUS_CODES, `Choose from ${BUNDLE_STATUS_HELP}.`))
+    .min(1, 'Give at least one status, or leave status out to list bundles in any status.')
     .optional()
     .describe(`Only bundles in any of these statuses: ${BUNDLE_STATUS_HELP}.`),
   tags: z

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
 import type { TEsignApi } from '../esign-api';
+import { zApiId } from '../ids';
 import { asTool, toolResult } from '../tool-result';
 
 export function registerRemindSigner(server: McpServer, api: TEsignApi) {
@@ -13,7 +13,7 @@ export function registerRemindSigner(server: McpServer, api: TEsignApi) {
         '(email or text). Takes the signer_id from get_bundle_status. At most one reminder an ' +
         'hour per signer, and only while the signer and the bundle are still open.',
       inputSchema: {
-        signer_id: z.string().min(1).max(64).describe('The signer_id from get_bundle_status.'),
+        signer_id: zApiId('The signer_id from get_bundle_status.', 'get_bundle_status'),
       },
       annotations: {
         readOnlyHint: false,
