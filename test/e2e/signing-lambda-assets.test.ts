@@ -160,7 +160,7 @@ describe('the signing Lambda bundle', () => {
     let metafile: Metafile;
     try {
       ({ metafile } = await build({
-        ...lambdaBuildOptions(lambdaEntry('public-pages'), metaOut),
+        ...lambdaBuildOptions(lambdaEntry('public-pages'), metaOut, 'public-pages'),
         metafile: true,
         write: false,
       }));
