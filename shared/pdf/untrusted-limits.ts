@@ -8,8 +8,8 @@ import { parsePdf } from './parse-pdf';
 import { PdfRejectedError } from './pdf-rejected-error';
 
 export const UNTRUSTED_PDF_LIMITS = {
-  /** Indirect objects, object streams' members included: a 6 MB upload of real documents holds far fewer. */
-  maxObjects: 100_000,
+  /** Indirect objects, object streams' members included: real documents hold a few thousand. */
+  maxObjects: 50_000,
   /** What all of a file's streams that are read may expand to, together. */
   maxDecodedBytes: 64 * 2 ** 20,
   /** Signature and document-timestamp dictionaries: a PAdES B-LTA file has a handful. */

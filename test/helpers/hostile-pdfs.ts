@@ -97,3 +97,87 @@ export function manySignatures(count = 30_000): Buffer {
   );
   return pdfOfObjects(['<< /Type /Catalog /Pages 2 0 R >>', ...PAGES, ...sigs]);
 }
+
+/** A PDF of `count` small objects besides its page: slow to parse, within every cap below 50,000. */
+export function manyObjects(count: number): Buffer {
+  return pdfOfObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    ...PAGES,
+    ...Array.from({ length: count }, (_, i) => `<< /N ${i} /A [1 2 3] >>`),
+  ]);
+}
+
+/** Where a bomb is put: an attachment, the DSS's certificates, or an object stream pdf-lib inflates while loading. */
+export type TBombPlace = 'attachment' | 'dss' | 'object stream';
+
+/** `inflated` zeros deflated `levels` times (1 to 3), as a stream of the given dictionary entries. */
+function bombStream(inflated: number, levels: number, entries: string): Buffer {
+  let data = deflatedZeros(inflated);
+  for (let i = 1; i < levels; i++) data = deflateSync(data, { level: 9 });
+  const filters = Array.from({ length: levels }, () => '/FlateDecode').join(' ');
+  return Buffer.concat([
+    Buffer.from(`<< ${entries} /Filter [${filters}] /Length ${data.length} >>\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
+}
+
+/** A bomb of `inflated` zeros at `place`. */
+export function bombAt(place: TBombPlace, inflated: number, levels: number): Buffer {
+  switch (place) {
+    case 'attachment':
+      return pdfOfObjects([
+        '<< /Type /Catalog /Pages 2 0 R /Names 4 0 R >>',
+        ...PAGES,
+        '<< /EmbeddedFiles 5 0 R >>',
+        '<< /Names [(evidence-record.json) 6 0 R] >>',
+        '<< /Type /Filespec /F (evidence-record.json) /EF << /F 7 0 R >> >>',
+        bombStream(inflated, levels, '/Type /EmbeddedFile'),
+      ]);
+    case 'dss':
+      return pdfOfObjects([
+        '<< /Type /Catalog /Pages 2 0 R /DSS 4 0 R >>',
+        ...PAGES,
+        '<< /Certs [5 0 R] >>',
+        bombStream(inflated, levels, ''),
+      ]);
+    case 'object stream':
+      return pdfOfObjects([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        ...PAGES,
+        bombStream(inflated, levels, '/Type /ObjStm /N 1 /First 4'),
+      ]);
+  }
+}
+
+/** A chain of `depth` attachment name-tree nodes, each the only kid of the one before. */
+export function deepNameTree(depth: number): Buffer {
+  const nodes = Array.from({ length: depth }, (_, i) =>
+    i + 1 < depth ? `<< /Kids [${i + 6} 0 R] >>` : '<< /Names [] >>',
+  );
+  return pdfOfObjects([
+    '<< /Type /Catalog /Pages 2 0 R /Names 4 0 R >>',
+    ...PAGES,
+    '<< /EmbeddedFiles 5 0 R >>',
+    ...nodes,
+  ]);
+}
+
+/** An object that is `depth` arrays, each inside the one before. */
+export function deepArray(depth: number): Buffer {
+  return pdfOfObjects([
+    '<< /Type /Catalog /Pages 2 0 R /Deep 4 0 R >>',
+    ...PAGES,
+    `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  ]);
+}
+
+/** A page tree whose root lists itself among its kids, `fanOut` times. */
+export function cyclicPageTree(fanOut: number): Buffer {
+  const kids = ['3 0 R', ...Array.from({ length: fanOut }, () => '2 0 R')].join(' ');
+  return pdfOfObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${fanOut + 1} >>`,
+    PAGES[1]!,
+  ]);
+}

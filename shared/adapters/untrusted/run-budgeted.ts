@@ -76,6 +76,9 @@ function startWorker(budget: TWorkBudget): Worker {
   entry ??= workerEntry();
   const worker = new Worker(entry, {
     resourceLimits: { maxOldGenerationSizeMb: budget.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+    // Not the flags the process was started with: they name its own entry (`--input-type`, a
+    // loader), which is not this one's; NODE_OPTIONS (source maps) still applies.
+    execArgv: [],
     // Its output is the process's: a warning pdf-lib prints about a damaged object stays visible.
     stdout: false,
     stderr: false,
