@@ -52,7 +52,7 @@ export function selfReferencingNameTree(fanOut = 24): Buffer {
  * flushed to a byte boundary, repeated (a deflate stream may be any run of such blocks), an empty
  * final block, and the Adler-32 of zeros (a = 1, b = the count mod 65521).
  */
-function deflatedZeros(bytes: number): Buffer {
+export function deflatedZeros(bytes: number): Buffer {
   const PIECE = 16 * 1024 * 1024;
   const flushed = (n: number) =>
     deflateRawSync(Buffer.alloc(n), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
