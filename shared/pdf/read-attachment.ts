@@ -12,7 +12,7 @@ import {
   PDFRef,
   PDFString,
 } from 'pdf-lib';
-import { decodeWithin, newDecodeBudget, type TDecodeBudget } from './untrusted-limits';
+import { decodeWithin, newDecodeBudget, type TDecodeBudget } from './read-within-limits';
 
 export interface TAttachment {
   name: string;

@@ -21,11 +21,9 @@ import {
   checkPdfWithinLimits,
   decodeWithin,
   newDecodeBudget,
-  PdfTooComplexError,
   type TDecodeBudget,
-  tooManySignatures,
-  UNTRUSTED_PDF_LIMITS,
-} from '../pdf/untrusted-limits';
+} from '../pdf/read-within-limits';
+import { PdfTooComplexError, tooManySignatures, UNTRUSTED_PDF_LIMITS } from '../pdf/untrusted-limits';
 
 export interface TSignatureDict {
   field: string | null;

@@ -7,18 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TooComplexError, ValidationError } from '../../domain/errors';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
+import { type TWorkBudget, UNTRUSTED_WORK_BUDGET } from './budget';
 import type { TTaskName, TTasks } from './tasks';
 import { UNTRUSTED_WORKER_NAME } from './worker-file';
-
-export interface TWorkBudget {
-  /** How long one task may run before its worker is ended. */
-  timeoutMs: number;
-  /** The worker's V8 heap (old generation); the readers' caps bound the byte buffers beside it. */
-  maxHeapMb: number;
-}
-
-/** Each task's budget: within API Gateway's 29 s, and well within the smallest function's memory. */
-export const UNTRUSTED_WORK_BUDGET: TWorkBudget = { timeoutMs: 15_000, maxHeapMb: 384 };
 
 /** Workers kept for the next task: starting one and loading pdf-lib costs more than a small check. */
 const MAX_IDLE = 2;
