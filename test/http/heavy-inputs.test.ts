@@ -6,6 +6,7 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { blackPng } from '../helpers/heavy-images';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -54,6 +55,39 @@ describe('heavy images', () => {
     const res = await call('POST', '/bundles/', { json: withImage(blackPng(2000, 1500, 16)) });
     expect(res.status, res.text).toBe(201);
     expect(res.body.documents).toHaveLength(1);
+  });
+});
+
+describe('heavy drawings', () => {
+  it('refuses a drawn signature whose 60 KB of PNG claim 60 megapixels', async () => {
+    const sign = signerClient(runtime);
+    const created = await call('POST', '/bundles/', {
+      json: {
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [
+          {
+            key: 'doc',
+            file_b64: await aPdfB64(),
+            fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 85, w: 30, h: 6, editors: ['ann'] }],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const session = await openSession(sign, call, created.body.packets[0].id);
+    // The document worker would decode it in full to stamp it.
+    const png = blackPng(7745, 7745, 8, 0);
+    const res = await sign('PUT', '/values', session, {
+      values: [
+        { doc_key: 'doc', field_key: 'sig', image: `data:image/png;base64,${png.toString('base64')}` },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'The drawing must be a PNG data URL of at most 200 KB and 4 megapixels.',
+      }),
+    ]);
   });
 });
 
