@@ -13,6 +13,29 @@ import { UNTRUSTED_WORKER_NAME } from './worker-file';
 
 /** Workers kept for the next task: starting one and loading pdf-lib costs more than a small check. */
 const MAX_IDLE = 2;
+/**
+ * Tasks at work at once in one process; later ones wait for a turn (their deadline starts with
+ * it). Many hostile files at once then cost at most this many heaps, not one each. A Lambda
+ * instance serves one request at a time; the local runtime serves them all.
+ */
+const MAX_RUNNING = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function turn(): Promise<void> {
+  if (running < MAX_RUNNING) {
+    running++;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+/** Hands the turn to the next waiting task, or frees it. */
+function endTurn(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
 
 /** An error as it crosses from the worker: its class by name, and what that class carries. */
 export interface TWorkerError {
@@ -88,11 +111,25 @@ function startWorker(budget: TWorkBudget): Worker {
  * as their classes (PdfRejectedError, ValidationError; a cap of the readers as TooComplexError);
  * a task past its deadline or heap answers TooComplexError, its worker ended.
  */
-export function runBudgeted<K extends TTaskName>(
+export async function runBudgeted<K extends TTaskName>(
   task: K,
   args: Parameters<TTasks[K]>,
   what: string,
   budget: TWorkBudget = UNTRUSTED_WORK_BUDGET,
+): Promise<Awaited<ReturnType<TTasks[K]>>> {
+  await turn();
+  try {
+    return await inWorker(task, args, what, budget);
+  } finally {
+    endTurn();
+  }
+}
+
+function inWorker<K extends TTaskName>(
+  task: K,
+  args: Parameters<TTasks[K]>,
+  what: string,
+  budget: TWorkBudget,
 ): Promise<Awaited<ReturnType<TTasks[K]>>> {
   // An idle worker started with another heap limit is not this budget's.
   const reused = budget === UNTRUSTED_WORK_BUDGET ? idle.pop() : undefined;
