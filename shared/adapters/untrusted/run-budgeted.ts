@@ -66,7 +66,7 @@ function workerEntry(): URL {
 }
 
 /** The error the worker reported, as the class the callers know. */
-function fromWorker(e: TWorkerError): Error {
+function fromWorker(e: TWorkerError, what: string): Error {
   switch (e.name) {
     case 'PdfRejectedError':
       return new PdfRejectedError(e.reason as PdfRejectedError['reason'], e.message);
@@ -75,6 +75,9 @@ function fromWorker(e: TWorkerError): Error {
       return new TooComplexError(e.message);
     case 'ValidationError':
       return new ValidationError(e.message, e.fieldErrors ?? []);
+    // A nesting deeper than the worker's stack, or an array longer than memory allows.
+    case 'RangeError':
+      return overBudget(what);
     default:
       return Object.assign(new Error(e.message), { name: e.name });
   }
@@ -141,7 +144,9 @@ function inWorker<K extends TTaskName>(
     const listeners = {
       message: (reply: TWorkerReply) =>
         settle(true, () =>
-          reply.ok ? resolve(reply.value as Awaited<ReturnType<TTasks[K]>>) : reject(fromWorker(reply.error)),
+          reply.ok
+            ? resolve(reply.value as Awaited<ReturnType<TTasks[K]>>)
+            : reject(fromWorker(reply.error, what)),
         ),
       // ERR_WORKER_OUT_OF_MEMORY when the heap limit is reached; any other end is the same for the caller.
       error: (err: Error) =>
