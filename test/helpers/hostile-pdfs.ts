@@ -34,7 +34,7 @@ const PAGES = [
 
 /**
  * An attachment name tree whose node lists itself as its kids, `fanOut` times: a walk that only
- * counts its depth visits fanOut^depth nodes. 482 bytes with the default.
+ * counts its depth visits fanOut^depth nodes. About 650 bytes with the default.
  */
 export function selfReferencingNameTree(fanOut = 24): Buffer {
   const kids = Array.from({ length: fanOut }, () => '6 0 R').join(' ');
