@@ -134,7 +134,7 @@ export async function benchBundles(opts: { importRuns?: number } = {}): Promise<
     const outdir = path.join(BUNDLE_DIR, name);
     mkdirSync(outdir, { recursive: true });
     // The metafile only describes the output; the files written are the same without it.
-    const { metafile } = await build({ ...lambdaBuildOptions(entry, outdir), metafile: true });
+    const { metafile } = await build({ ...lambdaBuildOptions(entry, outdir, name), metafile: true });
     const file = path.join(outdir, LAMBDA_BUNDLE_FILE);
     // Metafile paths are relative to absWorkingDir (REPO_ROOT), with forward slashes.
     const entryKey = path.relative(REPO_ROOT, file).split(path.sep).join('/');

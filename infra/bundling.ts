@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { copyPageAssets } from '../functions/public-pages/assets';
+import { UNTRUSTED_WORKER_NAME, UNTRUSTED_WORKER_SOURCE } from '../shared/adapters/untrusted/worker-file';
 import { copyLocales } from '../shared/i18n/catalogs';
 import { copyPdfFonts } from '../shared/pdf/fonts';
 
@@ -35,6 +36,19 @@ export const LAMBDA_ENTRIES = {
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
+
+/**
+ * Entries a Lambda's output carries beside index.mjs, by output name: a worker thread's code must
+ * be a file of its own. The untrusted-files worker (shared/adapters/untrusted) reads the PDFs,
+ * images and CSV people send, within its budget, in every function that is given such files.
+ */
+const UNTRUSTED_WORKER = { [UNTRUSTED_WORKER_NAME]: UNTRUSTED_WORKER_SOURCE };
+export const LAMBDA_WORKERS: Partial<Record<TLambdaName, Record<string, string>>> = {
+  bundles: UNTRUSTED_WORKER,
+  templates: UNTRUSTED_WORKER,
+  'public-pages': UNTRUSTED_WORKER,
+  'bulk-worker': UNTRUSTED_WORKER,
+};
 
 /**
  * Files a Lambda reads at run time besides its code, written into its output folder after the
@@ -135,10 +149,17 @@ export const LAMBDA_RUNTIME_ENV = {
 } as const;
 
 /**
- * Complete esbuild options for one Lambda, writing `<outdir>/index.mjs`, its chunks and their maps.
+ * Complete esbuild options for one Lambda, writing `<outdir>/index.mjs`, its chunks and their maps,
+ * and with `name` the Lambda's worker entries beside it (LAMBDA_WORKERS), sharing its chunks.
  * The folder should be empty: chunks of an earlier build would be left beside the new ones.
  */
-export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions {
+export function lambdaBuildOptions(entry: string, outdir: string, name?: TLambdaName): BuildOptions {
+  const workers = Object.fromEntries(
+    Object.entries((name && LAMBDA_WORKERS[name]) ?? {}).map(([out, file]) => [
+      out,
+      path.join(REPO_ROOT, file),
+    ]),
+  );
   return {
     ...LAMBDA_BUILD_OPTIONS,
     outExtension: { ...LAMBDA_BUILD_OPTIONS.outExtension },
@@ -146,7 +167,7 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
     external: [...LAMBDA_BUILD_OPTIONS.external],
     banner: { ...LAMBDA_BUILD_OPTIONS.banner },
     absWorkingDir: REPO_ROOT,
-    entryPoints: { [LAMBDA_ENTRY_NAME]: entry },
+    entryPoints: { [LAMBDA_ENTRY_NAME]: entry, ...workers },
     outdir,
   };
 }

@@ -75,7 +75,10 @@ export class LambdaEsbuild implements ILocalBundling {
     // Two levels below the repository, like CDK's own folders: on Lambda (/var/task) a stack
     // trace then names /functions/<name>/handler.ts.
     const fixedOutdir = path.join(REPO_ROOT, 'cdk.out', `lambda-${this.name}`);
-    const result = buildSync({ ...lambdaBuildOptions(lambdaEntry(this.name), fixedOutdir), write: false });
+    const result = buildSync({
+      ...lambdaBuildOptions(lambdaEntry(this.name), fixedOutdir, this.name),
+      write: false,
+    });
     for (const file of result.outputFiles) {
       const target = path.join(outputDir, path.relative(fixedOutdir, file.path));
       mkdirSync(path.dirname(target), { recursive: true });

@@ -5,6 +5,7 @@
 // a --trust file) cannot be read as what it should be.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { PdfTooComplexError } from '../../shared/pdf/untrusted-limits';
 import { certOf } from '../../shared/verify/certificates';
 import { reportText } from '../../shared/verify/report-text';
 import { UnreadablePdfError, verifyPdf } from '../../shared/verify/verify-pdf';
@@ -113,6 +114,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report, args.file));
     return report.result === 'pass' ? 0 : 1;
   } catch (err) {
+    if (err instanceof PdfTooComplexError) {
+      // The same caps as the service's check: a file past them is not one this service sealed.
+      process.stderr.write(
+        `${err.message} It is too complex to check; ask the sender for the file as it was sealed.\n`,
+      );
+      return 2;
+    }
     if (!(err instanceof UnreadablePdfError)) throw err;
     process.stderr.write(`${err.message} Check that ${args.file} is the PDF you meant to verify.\n`);
     return 2;

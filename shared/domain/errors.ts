@@ -114,3 +114,13 @@ export class BlobNotFoundError extends ServiceError {
     super(`No stored object at ${key}.`, options);
   }
 }
+
+/**
+ * A file that would cost more to read than one request may spend (a cap on its objects, its
+ * expanded bytes or its signatures, or the time and memory budget of the work): 422, not a
+ * verdict on the file. The message says which limit.
+ */
+export class TooComplexError extends ServiceError {
+  override name = 'TooComplexError';
+  override said: TMessageRef = { key: 'errors.tooComplex' };
+}

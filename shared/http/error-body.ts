@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'parse_error',
   'service_unavailable',
   'throttled',
+  'too_complex',
   'unsupported_media_type',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];

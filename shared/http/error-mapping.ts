@@ -8,6 +8,7 @@ import {
   SigningSessionError,
   type TFieldError,
   ThrottledError,
+  TooComplexError,
   ValidationError,
 } from '../domain/errors';
 import type { TErrorCode } from './error-body';
@@ -71,6 +72,7 @@ const RULES = [
     wire(409, 'idempotency_in_flight', { 'Retry-After': String(e.retryAfterSeconds) }),
   ),
   rule(IdempotencyKeyReusedError, plain(422, 'idempotency_key_reused')),
+  rule(TooComplexError, plain(422, 'too_complex')),
   rule(PayloadTooLargeError, plain(413, 'invalid')),
   rule(UnsupportedMediaTypeError, plain(415, 'unsupported_media_type')),
   rule(ServiceUnavailableError, plain(503, 'service_unavailable')),

@@ -1,10 +1,12 @@
 // The OpenAPI 3.1 description of the keyed API, built from the operation table and the zod
 // schemas: served at GET /api/v2/openapi.json (functions/public-pages/openapi.ts).
+import { UNTRUSTED_WORK_BUDGET } from '../adapters/untrusted/budget';
 import { ID_FORMATS, isIdKind } from '../domain/ids';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/paging';
 import { defaultBodyOptions } from '../http/body';
 import { ERROR_CODES } from '../http/error-body';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-key';
+import { UNTRUSTED_PDF_LIMITS } from '../pdf/untrusted-limits';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../schemas/vocabulary';
 import {
   componentSchemas,
@@ -92,6 +94,9 @@ const RESPONSES = {
   ),
   IdempotencyKeyReused: errorResponse(
     'This `Idempotency-Key` was used in the last 24 hours with another request (method, path or body): `idempotency_key_reused`. Use a new key for a new request.',
+  ),
+  IdempotencyKeyReusedOrTooComplex: errorResponse(
+    `This \`Idempotency-Key\` was used in the last 24 hours with another request (\`idempotency_key_reused\`), or the file would cost more to read than one request may spend (\`too_complex\`): more than ${UNTRUSTED_PDF_LIMITS.maxSignatures} signatures, ${UNTRUSTED_PDF_LIMITS.maxObjects.toLocaleString('en')} objects or ${UNTRUSTED_PDF_LIMITS.maxDecodedBytes / 2 ** 20} MB of expanded streams, or more than ${UNTRUSTED_WORK_BUDGET.timeoutMs / 1000} s or ${UNTRUSTED_WORK_BUDGET.maxHeapMb} MB of memory to check.`,
   ),
   TooManyRequests: errorResponse('Over the daily quota or the throttle (`throttled`).', {
     'Retry-After': { $ref: '#/components/headers/Retry-After' },
@@ -245,7 +250,7 @@ function operation(op: TOperation): TJsonSchema {
       ...(write
         ? {
             '409': errorRef(op.conflict ? 'ConflictOrInFlight' : 'InFlight'),
-            '422': errorRef('IdempotencyKeyReused'),
+            '422': errorRef(op.tooComplex ? 'IdempotencyKeyReusedOrTooComplex' : 'IdempotencyKeyReused'),
           }
         : op.conflict
           ? { '409': errorRef('Conflict') }

@@ -87,6 +87,8 @@ export interface TOperation {
   response: { status: 200 | 201 | 202 | 204; schema?: z.ZodType; array?: boolean };
   /** Answers beside the success and the errors every keyed route can give (400, 401, 404, 429). */
   conflict?: boolean;
+  /** Reads a file anyone may have made: 422 `too_complex` past the caps of untrusted files. */
+  tooComplex?: boolean;
   /** A JSON request body and a success answer as examples (examples.ts). */
   examples?: { request?: unknown; response?: unknown };
 }
@@ -112,7 +114,7 @@ const ZBulkRequestDoc = ZBulkRequestSchema.extend({
     ZBulkRequestSchema.shape.rows,
     z.string().meta({
       description:
-        'CSV with a header row: `<signer key>.<attribute>` columns fill that signer, other columns are field values.',
+        'CSV with a header row: `<signer key>.<attribute>` columns fill that signer, other columns are field values. At most 1,000 columns.',
     }),
   ]),
 });
@@ -357,6 +359,7 @@ const bundles: TOperation[] = [
     summary: 'Is this a file the service sealed for this account? (the file, or its SHA-256)',
     body: { name: 'VerifyByHash', schema: ZByHash, accept: ['json', 'upload', 'multipart'] },
     response: { status: 200, schema: ZVerifyResponseSchema },
+    tooComplex: true,
   },
 ];
 

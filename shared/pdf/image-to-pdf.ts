@@ -20,10 +20,19 @@ const PAPER: Record<TImagePageSize, [number, number]> = {
 const MARGIN = 36;
 /**
  * Larger images are refused before they are decoded: a PNG is inflated in full to be embedded,
- * and a few kilobytes can claim gigapixels. 60 megapixels is a 600 dpi scan of a full page.
+ * and a few kilobytes can claim gigapixels. 60 megapixels is a 600 dpi scan of a full page; a
+ * JPEG is copied into the PDF as it is, so that is its only limit.
  */
 const MAX_PIXELS = 60_000_000;
 const MAX_SIDE = 20_000;
+/**
+ * What a PNG may take once decoded: pdf-lib holds its samples and an 8-bit RGBA copy (4 bytes a
+ * pixel, more at 16 bits a channel) at once, in buffers beyond the worker's heap limit. 100 MB is
+ * 25 megapixels of 8-bit colour, a 600 dpi scan of half a page or a 300 dpi one of several.
+ */
+const MAX_PNG_DECODED_BYTES = 100_000_000;
+/** Channels of each PNG colour type (a palette becomes RGB). */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 3, 4: 2, 6: 4 };
 
 const badImage = (kind: TImageKind, detail: string) =>
   new PdfRejectedError('bad_image', `The ${kind === 'png' ? 'PNG' : 'JPEG'} image is damaged: ${detail}.`);
@@ -91,6 +100,17 @@ async function embed(doc: PDFDocument, bytes: Uint8Array, kind: TImageKind): Pro
       `The image is ${size.width} × ${size.height} pixels; at most ${MAX_PIXELS / 1_000_000} megapixels and ${MAX_SIDE} pixels a side are accepted.`,
     );
   }
+  const png = kind === 'png' ? pngSize(bytes) : undefined;
+  if (png) {
+    const perPixel = Math.max(4, ((PNG_CHANNELS[png.colorType] ?? 4) * png.depth) / 8);
+    const decoded = size.width * size.height * perPixel;
+    if (decoded > MAX_PNG_DECODED_BYTES) {
+      throw new PdfRejectedError(
+        'bad_image',
+        `The PNG image is ${size.width} × ${size.height} pixels at ${png.depth} bits a channel, ${Math.ceil(decoded / 1_000_000)} MB once decoded; at most ${MAX_PNG_DECODED_BYTES / 1_000_000} MB (25 megapixels of 8-bit colour) are accepted. Save it smaller, at 8 bits a channel, or as a JPEG.`,
+      );
+    }
+  }
   const problem = kind === 'png' ? pngProblem(bytes, MAX_PIXELS) : undefined;
   if (problem) throw badImage(kind, problem);
   // pdf-lib copies a JPEG's data as it is, so a JPEG cut short would pass unnoticed: its end
@@ -108,11 +128,13 @@ async function embed(doc: PDFDocument, bytes: Uint8Array, kind: TImageKind): Pro
   }
 }
 
-function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
-  // The IHDR chunk comes first: length (13), "IHDR", width, height.
+function pngSize(
+  bytes: Uint8Array,
+): { width: number; height: number; depth: number; colorType: number } | undefined {
+  // The IHDR chunk comes first: length (13), "IHDR", width, height, bit depth, colour type.
   if (bytes.length < 33 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
+  return { width: view.getUint32(16), height: view.getUint32(20), depth: bytes[24]!, colorType: bytes[25]! };
 }
 
 /** The frame header's size (any SOF marker but DHT, JPG and DAC). */

@@ -21,6 +21,13 @@ export interface TParseLimits {
    * are not measured there, since old files use them legitimately.
    */
   measure: 'load' | 'text';
+  /**
+   * Read past objects pdf-lib cannot parse, as PDFDocument.load does with throwOnInvalidObject
+   * off (the verifier reads damaged files); strict by default.
+   */
+  lenient?: boolean;
+  /** The error for a file whose streams expand past the cap; by default a PdfRejectedError. */
+  tooLarge?: () => Error;
 }
 
 // The parser members we replace on one instance; pdf-lib is pinned, and the tests of hostile
@@ -43,13 +50,13 @@ interface TParserInternals {
  */
 export async function parsePdf(
   bytes: Uint8Array,
-  { maxDecodedBytes, measure }: TParseLimits,
+  { maxDecodedBytes, measure, lenient = false, tooLarge = expandsTooFar }: TParseLimits,
 ): Promise<PDFContext> {
-  const parser = PDFParser.forBytesWithOptions(bytes, OBJECTS_PER_TICK, true);
+  const parser = PDFParser.forBytesWithOptions(bytes, OBJECTS_PER_TICK, !lenient);
   const internals = parser as unknown as TParserInternals;
 
   // pdf-lib catches what a hook throws and reports an invalid object instead; keep our reason.
-  let refusal: PdfRejectedError | undefined;
+  let refusal: Error | undefined;
   let decoded = 0;
   const parseObject = internals.parseObject.bind(parser);
   internals.parseObject = () => {
@@ -64,8 +71,8 @@ export async function parsePdf(
     if (object instanceof PDFRawStream && (loadTime || readForText)) {
       const size = decodedSize(object, maxDecodedBytes - decoded, loadTime);
       if (typeof size !== 'number') {
-        refusal = size;
-        throw size;
+        refusal = size === TOO_LARGE ? tooLarge() : size;
+        throw refusal;
       }
       decoded += size;
     }
@@ -87,11 +94,14 @@ export async function parsePdf(
   }
 }
 
+const TOO_LARGE = Symbol('too large');
+const expandsTooFar = () => corrupt('its compressed data expands to far more than a document needs');
+
 function decodedSize(
   { dict, contents }: PDFRawStream,
   budget: number,
   onlyFlate: boolean,
-): number | PdfRejectedError {
+): number | PdfRejectedError | typeof TOO_LARGE {
   const filter = dict.lookup(PDFName.of('Filter'));
   const filters = filter instanceof PDFArray ? filter.asArray().map((f) => dict.context.lookup(f)) : [filter];
   let data = contents;
@@ -113,14 +123,10 @@ function decodedSize(
         finishFlush: constants.Z_SYNC_FLUSH,
       });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        return corrupt('its compressed data expands to far more than a document needs');
-      }
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE;
       // A decoder more lenient than zlib could go on to expand it without bound: refuse it.
       return corrupt('it holds compressed data with errors');
     }
   }
-  return data.length > budget
-    ? corrupt('its compressed data expands to far more than a document needs')
-    : data.length;
+  return data.length > budget ? TOO_LARGE : data.length;
 }

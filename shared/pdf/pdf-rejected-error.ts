@@ -6,7 +6,9 @@ export type TPdfRejectionReason =
   | 'no_pages'
   | 'too_many_pages'
   /** A JPEG or PNG document that cannot be read, or is too large (image-to-pdf.ts). */
-  | 'bad_image';
+  | 'bad_image'
+  /** Reading it would take more time or memory than one request may spend. */
+  | 'too_complex';
 
 /**
  * An uploaded document we will not accept. `reason` is stable for callers to branch on (and to

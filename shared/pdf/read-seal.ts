@@ -8,6 +8,7 @@
 // certificates (whose seal it is) is not decided here: the verification answers say whose name
 // the certificate carries and whether this service issued the file (its hash).
 import { createHash, verify as cryptoVerify, X509Certificate } from 'node:crypto';
+import { tooManySignatures, UNTRUSTED_PDF_LIMITS } from './untrusted-limits';
 
 export interface TSealInfo {
   /** The signature holds over the bytes it names, with the embedded certificate. */
@@ -331,10 +332,14 @@ function documentTimestampProblem(pdf: Buffer, text: string, sig: TSignatureAt):
   }
 }
 
-/** The seal of `pdf`, or undefined when it carries no signature. */
+/**
+ * The seal of `pdf`, or undefined when it carries no signature. PdfTooComplexError for more
+ * signature dictionaries than untrusted files may hold.
+ */
 export function readSeal(pdf: Uint8Array): TSealInfo | undefined {
   const text = latin1(pdf);
   const signatures = signaturesOf(text);
+  if (signatures.length > UNTRUSTED_PDF_LIMITS.maxSignatures) throw tooManySignatures(signatures.length);
   const sealIndex = signatures.findLastIndex((s) => !s.documentTimestamp);
   if (sealIndex < 0) return undefined;
   const seal = signatures[sealIndex]!;

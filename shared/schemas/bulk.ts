@@ -5,6 +5,11 @@ export const BULK_LIMITS = {
   rows: 1000,
   /** A JSON or multipart request with 1,000 rows of signers and values stays well within this. */
   requestBytes: 5 * 1024 * 1024,
+  /**
+   * Columns of a CSV: every signer attribute and field value of a bundle (20 packets, 300 fields a
+   * document) fits many times over; a header of hundreds of thousands only costs time.
+   */
+  csvColumns: 1000,
 } as const;
 
 const cell = z.union([z.string(), z.number(), z.boolean()]).transform(String);

@@ -8,6 +8,7 @@ import {
   parseEvidenceRecord,
 } from '../domain/evidence/evidence-record';
 import { readAttachments } from '../pdf/read-attachment';
+import { PdfTooComplexError } from '../pdf/untrusted-limits';
 import { words } from './check-words';
 import { check, type TCheck, type TEvidenceRecordFacts } from './report';
 
@@ -20,7 +21,9 @@ export async function evidenceRecordFacts(
   let attachments: Awaited<ReturnType<typeof readAttachments>>;
   try {
     attachments = await readAttachments(pdf);
-  } catch {
+  } catch (err) {
+    // Too costly to read is the answer for the whole file, not "no evidence record".
+    if (err instanceof PdfTooComplexError) throw err;
     attachments = [];
   }
   const records = attachments.filter((a) => a.name === EVIDENCE_RECORD_NAME);

@@ -5,7 +5,6 @@
 // shows: it is counted, for the report to mention, and not checked. pdf-lib reads incremental
 // updates in order, so each object is the file's latest revision of it.
 import {
-  decodePDFRawStream,
   PDFArray,
   PDFDict,
   PDFDocument,
@@ -18,6 +17,13 @@ import {
   PDFStream,
   PDFString,
 } from 'pdf-lib';
+import {
+  checkPdfWithinLimits,
+  decodeWithin,
+  newDecodeBudget,
+  type TDecodeBudget,
+} from '../pdf/read-within-limits';
+import { PdfTooComplexError, tooManySignatures, UNTRUSTED_PDF_LIMITS } from '../pdf/untrusted-limits';
 
 export interface TSignatureDict {
   field: string | null;
@@ -97,8 +103,8 @@ function fieldNames(doc: PDFDocument): Map<string, string> {
   return names;
 }
 
-function streamBytes(o: PDFObject | undefined): Buffer | undefined {
-  if (o instanceof PDFRawStream) return Buffer.from(decodePDFRawStream(o).decode());
+function streamBytes(o: PDFObject | undefined, budget: TDecodeBudget): Buffer | undefined {
+  if (o instanceof PDFRawStream) return Buffer.from(decodeWithin(o, budget));
   if (o instanceof PDFStream) return Buffer.from(o.getContents());
   return undefined;
 }
@@ -106,9 +112,10 @@ function streamBytes(o: PDFObject | undefined): Buffer | undefined {
 function readDss(doc: PDFDocument): TDssEntries | null {
   const dss = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
   if (!dss) return null;
+  const budget = newDecodeBudget();
   const streams = (key: string) =>
     (dss.lookupMaybe(PDFName.of(key), PDFArray)?.asArray() ?? [])
-      .map((ref) => streamBytes(doc.context.lookup(ref)))
+      .map((ref) => streamBytes(doc.context.lookup(ref), budget))
       .filter((b): b is Buffer => Boolean(b));
   const vri = dss.lookupMaybe(PDFName.of('VRI'), PDFDict);
   return {
@@ -119,8 +126,12 @@ function readDss(doc: PDFDocument): TDssEntries | null {
   };
 }
 
-/** Every signature dictionary of `pdf`, in the order of their signed ranges, and its DSS. */
+/**
+ * Every signature dictionary of `pdf`, in the order of their signed ranges, and its DSS. Throws
+ * PdfTooComplexError for a file past the caps of untrusted files (objects, expanded bytes, signatures).
+ */
 export async function readPdfParts(pdf: Uint8Array): Promise<TPdfParts> {
+  await checkPdfWithinLimits(pdf);
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(pdf, {
@@ -131,13 +142,19 @@ export async function readPdfParts(pdf: Uint8Array): Promise<TPdfParts> {
   } catch (err) {
     throw new UnreadablePdfError(`The file is not a readable PDF (${(err as Error).message}).`);
   }
+  let parts: TPdfParts;
   try {
-    return partsOf(doc);
+    parts = partsOf(doc);
   } catch (err) {
+    if (err instanceof PdfTooComplexError) throw err;
     // pdf-lib reads a damaged file as far as it can (throwOnInvalidObject off): a catalog or
     // form it could not make out fails here, and says as little about the file as a parse error.
     throw new UnreadablePdfError(`The file's structure is not readable (${(err as Error).message}).`);
   }
+  // Each signature is checked against every later one: past the cap, none is checked.
+  if (parts.signatures.length > UNTRUSTED_PDF_LIMITS.maxSignatures)
+    throw tooManySignatures(parts.signatures.length);
+  return parts;
 }
 
 function partsOf(doc: PDFDocument): TPdfParts {

@@ -3,6 +3,8 @@
 // what only some requests need is in chunks its cold start does not load.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PAGE_ASSETS_DIR } from '../../functions/public-pages/assets';
 import { LAMBDA_BUNDLE_FILE, lambdaBuildOptions, lambdaEntry } from '../../infra/bundling';
 import { LambdaEsbuild } from '../../infra/constructs/api-function';
+import { UNTRUSTED_WORKER_NAME } from '../../shared/adapters/untrusted/worker-file';
+import { manySignatures, selfReferencingNameTree } from '../helpers/hostile-pdfs';
 
 const out = mkdtempSync(join(tmpdir(), 'signing-lambda-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -18,13 +22,21 @@ let bundledOnce: boolean | undefined;
 /** The CDK construct's bundling into `out`, once for the file. */
 const bundled = () => (bundledOnce ??= new LambdaEsbuild('public-pages').tryBundle(out));
 
-/** Calls the bundled handler once with a GET of `path` as API Gateway (stage `prod`) would. */
+/**
+ * Calls the bundled handler once with a GET of `path` (or `method` with `body`) as API Gateway
+ * (stage `prod`) would; `env` is added to the function's environment.
+ */
 function invoke(
   path: string,
   headers: Record<string, string> = {},
+  {
+    method = 'GET',
+    body,
+    env: extraEnv = {},
+  }: { method?: string; body?: Buffer; env?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Record<string, string>; bytes: number; text: string }> {
   const event = {
-    httpMethod: 'GET',
+    httpMethod: method,
     path,
     resource: '/sign/{proxy+}',
     headers: { host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-proto': 'https', ...headers },
@@ -33,8 +45,8 @@ function invoke(
     multiValueQueryStringParameters: null,
     pathParameters: null,
     stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
+    body: body ? body.toString('base64') : null,
+    isBase64Encoded: Boolean(body),
     requestContext: {
       requestId: 'test',
       path: `/prod${path}`,
@@ -59,12 +71,13 @@ function invoke(
     AWS_REGION: 'eu-west-1',
     LOG_LEVEL: 'silent',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...extraEnv,
   };
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       ['--input-type=module', '-e', script],
-      { env, cwd: out },
+      { env, cwd: out, maxBuffer: 64 * 2 ** 20 },
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`${err.message}\n${stderr}`));
         const at = stdout.lastIndexOf(`\n${RESULT}`);
@@ -160,7 +173,7 @@ describe('the signing Lambda bundle', () => {
     let metafile: Metafile;
     try {
       ({ metafile } = await build({
-        ...lambdaBuildOptions(lambdaEntry('public-pages'), metaOut),
+        ...lambdaBuildOptions(lambdaEntry('public-pages'), metaOut, 'public-pages'),
         metafile: true,
         write: false,
       }));
@@ -223,5 +236,39 @@ describe('the signing Lambda bundle', () => {
       openapi: expect.stringMatching(/^3\.1\./),
       paths: expect.objectContaining({ '/openapi.json': expect.anything() }),
     });
+  }, 120_000);
+
+  it('checks a file in the worker built beside index.mjs, within its caps', async () => {
+    expect(bundled()).toBe(true);
+    expect(existsSync(join(out, `${UNTRUSTED_WORKER_NAME}.mjs`))).toBe(true);
+    // The check also asks the table whether the file is one of ours: a stand-in that knows none.
+    const table = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/x-amz-json-1.0');
+        res.end('{"Items":[],"Count":0}');
+      });
+    });
+    await new Promise<void>((resolve) => table.listen(0, '127.0.0.1', resolve));
+    const env = {
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${(table.address() as AddressInfo).port}`,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
+    const post = (body: Buffer) =>
+      invoke('/verify/api/check', { 'content-type': 'application/pdf' }, { method: 'POST', body, env });
+    try {
+      const tree = await post(selfReferencingNameTree());
+      expect(tree.status).toBe(200);
+      expect(JSON.parse(tree.text)).toMatchObject({ known: false, checks: { result: 'fail' } });
+      const signatures = await post(manySignatures(60));
+      expect(signatures.status).toBe(422);
+      expect(JSON.parse(signatures.text)).toMatchObject({
+        code: 'too_complex',
+        message: 'The file holds 60 signature dictionaries; at most 50 are checked.',
+      });
+    } finally {
+      table.close();
+    }
   }, 120_000);
 });

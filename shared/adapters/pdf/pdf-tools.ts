@@ -1,32 +1,29 @@
-import { tagEnd } from '../../domain/bundles/text-tag';
+import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
 import type { TPdfTools } from '../../ports/files';
+import { runBudgeted } from '../untrusted/run-budgeted';
 
 /**
- * PDF work behind the port. pdf-lib and the text library are loaded on first use, not when the
- * Lambda starts: most requests to the bundles function (lists, retrieves, changes) never read a
- * PDF, and the text library is needed only for auto placements (and image conversion only for image documents).
+ * PDF work behind the port, on files senders gave us: each call runs in the untrusted-files
+ * worker with its time and memory budget (untrusted/run-budgeted.ts), so a document that is slow
+ * to read holds up no other request; pdf-lib and the text library load there, not at the
+ * Lambda's start. Past the budget a call throws PdfRejectedError ('too_complex'), which the
+ * use cases report on the document's field.
  */
 export function createPdfTools(limits: { maxPages: number }): TPdfTools {
+  const within = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if ((err as Error).name !== 'TooComplexError') throw err;
+      throw new PdfRejectedError('too_complex', (err as Error).message);
+    }
+  };
   return {
-    async inspect(bytes) {
-      const { inspectPdf } = await import('../../pdf/inspect-pdf');
-      return inspectPdf(bytes, limits);
-    },
-    async findText(bytes, searches) {
-      const { findText } = await import('../../pdf/find-text');
-      return findText(bytes, searches);
-    },
-    async findTextTags(bytes) {
-      const { findTextTags } = await import('../../pdf/find-text');
-      return findTextTags(bytes, tagEnd);
-    },
-    async hideTextTags(bytes, tags) {
-      const { hideTextTags } = await import('../../pdf/hide-text-tags');
-      return hideTextTags(bytes, tags);
-    },
-    async imageToPdf(bytes, kind, paper) {
-      const { imageToPdf } = await import('../../pdf/image-to-pdf');
-      return imageToPdf(bytes, kind, paper);
-    },
+    inspect: (bytes) => within(() => runBudgeted('inspectPdf', [bytes, limits], 'read')),
+    findText: (bytes, searches) => within(() => runBudgeted('findText', [bytes, searches], 'search')),
+    findTextTags: (bytes) => within(() => runBudgeted('findTextTags', [bytes], 'search')),
+    hideTextTags: (bytes, tags) => within(() => runBudgeted('hideTextTags', [bytes, tags], 'rewrite')),
+    imageToPdf: (bytes, kind, paper) =>
+      within(() => runBudgeted('imageToPdf', [bytes, kind, paper], 'convert')),
   };
 }

@@ -1,28 +1,27 @@
 import type { TSealReader } from '../../ports/evidence';
-
-/**
- * Loaded on first use: the seal's parser, and pkijs, pdf-lib and the verifier for a check, stay
- * out of the functions' cold start (only a verification reads a seal).
- */
-const parser = () => import('../../pdf/read-seal');
-const verifier = () => import('../../verify/verify-pdf');
+import { runBudgeted } from '../untrusted/run-budgeted';
 
 /**
  * Reads seals from the file alone: no identity, no renderer (the API and the public check use it).
  * `check` is the offline verifier esign-verify runs, so the service and the CLI answer alike; it
  * is given no trust list (the file's roots are shown, not judged) and never goes online.
+ *
+ * Anyone may send any file to the public check, so both run in the untrusted-files worker, within
+ * its budget (untrusted/run-budgeted.ts): a file past the readers' caps or the budget throws
+ * TooComplexError. The two are one task, asked once for the same bytes (the check asks both at once).
  */
 export function createSealReader(): TSealReader {
+  const runs = new WeakMap<Uint8Array, ReturnType<typeof runBudgeted<'sealAndChecks'>>>();
+  const both = (pdf: Uint8Array) => {
+    let run = runs.get(pdf);
+    if (!run) {
+      run = runBudgeted('sealAndChecks', [pdf], 'check');
+      runs.set(pdf, run);
+    }
+    return run;
+  };
   return {
-    read: async (pdf) => (await parser()).readSeal(pdf),
-    check: async (pdf) => {
-      const { UnreadablePdfError, verifyPdf } = await verifier();
-      try {
-        return await verifyPdf(pdf);
-      } catch (err) {
-        if (err instanceof UnreadablePdfError) return null;
-        throw err;
-      }
-    },
+    read: async (pdf) => (await both(pdf)).seal,
+    check: async (pdf) => (await both(pdf)).checks,
   };
 }

@@ -1,11 +1,12 @@
-import type { TBulkRow } from '../../schemas/bulk';
+import { BULK_LIMITS, type TBulkRow } from '../../schemas/bulk';
 import { ValidationError } from '../errors';
 
 /**
  * Bulk rows from CSV text (RFC 4180: comma-separated, `"` quotes, `""` inside quotes, CRLF or LF)
  * with a header row naming the columns: `<signer key>.<attribute>` (`emp.name`, `emp.email`,
  * `emp.phone`, any packet attribute) fills that signer, any other column is a field value by its
- * key. An empty cell sets nothing. A fault answers with the line and the column it is in.
+ * key. An empty cell sets nothing. A fault answers with the line and the column it is in. A
+ * record of more than BULK_LIMITS.csvColumns columns is refused as soon as it is read that far.
  */
 export function parseRowsCsv(text: string): TBulkRow[] {
   const records = readRecords(text.replace(/^\uFEFF/, ''));
@@ -93,6 +94,10 @@ function readRecords(text: string): { line: number; cells: string[] }[] {
     if (ch === ',') {
       cells.push(cell);
       cell = '';
+      if (cells.length >= BULK_LIMITS.csvColumns)
+        throw csvError(
+          `Line ${line}: more than ${BULK_LIMITS.csvColumns} columns; a bulk send's CSV has at most ${BULK_LIMITS.csvColumns}.`,
+        );
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       endRecord();

@@ -35,11 +35,24 @@ export function findField(docs: TDocument[], docKey: string, fieldKey: string): 
   return docs.find((d) => d.key === docKey)?.fields.find((f) => f.key === fieldKey);
 }
 
+/**
+ * A drawing's pixels: a signature pad's canvas, even at three device pixels a point, is far
+ * below this. The document worker decodes the PNG in full to stamp it, and 200 KB of PNG can
+ * claim gigapixels.
+ */
+const MAX_DRAWING_PIXELS = 4_000_000;
+const MAX_DRAWING_SIDE = 4_000;
+
 function drawnImage(dataUrl: string): Buffer | undefined {
   const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(dataUrl);
   if (!m) return undefined;
   const bytes = Buffer.from(m[1]!, 'base64');
-  if (bytes.length > MAX_IMAGE_BYTES || !bytes.subarray(0, 8).equals(PNG_MAGIC)) return undefined;
+  if (bytes.length > MAX_IMAGE_BYTES || bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_MAGIC))
+    return undefined;
+  // The header chunk comes first: its width and height.
+  const [width, height] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+  if (width > MAX_DRAWING_SIDE || height > MAX_DRAWING_SIDE || width * height > MAX_DRAWING_PIXELS)
+    return undefined;
   return bytes;
 }
 
@@ -77,7 +90,10 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
         }
         const png = drawnImage(v.image);
         if (!png)
-          errors.push({ field: path, message: 'The drawing must be a PNG data URL of at most 200 KB.' });
+          errors.push({
+            field: path,
+            message: 'The drawing must be a PNG data URL of at most 200 KB and 4 megapixels.',
+          });
         else images.set(valueKey(v.doc_key, v.field_key), png);
         continue;
       }
