@@ -1076,12 +1076,7 @@ describe('scheduler (reminders and expiry)', () => {
       const actions = statements.flatMap(actionsOf);
       // It queries the by-due index and writes bundles; it needs nothing of S3, KMS or API Gateway.
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
-      expect(actions.filter((a) => /^(kms|apigateway):/.test(a))).toEqual([]);
-      expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
-        's3:GetBucket*',
-        's3:GetObject*',
-        's3:List*',
-      ]);
+      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
     }
   });
 
