@@ -28,6 +28,7 @@ import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { basePathBefore, esc } from './html';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { webFontLink } from './web-fonts';
 
 export type TPageDeps = TSigningDeps & { config: TConfig };
 
@@ -114,6 +115,7 @@ function shell(s: TShell): string {
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
+${webFontLink(s.base, s.lang)}
 ${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
 </head>
 <body>

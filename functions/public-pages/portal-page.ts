@@ -43,6 +43,7 @@ import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
 import { securityHeaders } from './security-headers';
 import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
+import { webFontLink } from './web-fonts';
 
 export interface TPortalRouteDeps {
   db: DynamoDBDocumentClient;
@@ -100,6 +101,7 @@ function formPage(
 <link rel="icon" href="data:,">
 <title>${esc(t.name)}</title>
 <link rel="stylesheet" href="${esc(css)}">
+${webFontLink(base, lang)}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(tr('page.skip'))}</a>

@@ -22,6 +22,7 @@ import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';
 import { filesOf } from './uploads';
 import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
+import { webFontLink } from './web-fonts';
 
 export type TVerifyDeps = {
   bundles: TBundleStore;
@@ -188,6 +189,7 @@ function page(base: string, lang: TLanguage, result?: TPublicCheck, error?: stri
 <meta name="referrer" content="no-referrer">
 <title>${esc(t('verify.title'))}</title>
 <link rel="stylesheet" href="${esc(css)}">
+${webFontLink(base, lang)}
 <script type="module" src="${esc(`${base}/verify/assets/verify.js`)}"></script>
 </head>
 <body>
