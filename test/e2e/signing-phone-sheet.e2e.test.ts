@@ -418,9 +418,16 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
       await page.locator('#finish-summary li').first().waitFor();
       await narrow('finish refused');
       await shot(page, `phone-width-${language}-finish-refused.png`);
-      await control.fill('A12');
+      await control.fill('12-AB');
       await control.dispatchEvent('change');
       await narrow('the value corrected');
+      // The signer's text keeps its own direction on a right-to-left page too: 12-AB, not AB-12;
+      // the sender's label in the sheet's title is isolated from the mark after it.
+      expect(await control.getAttribute('dir')).toBe('auto');
+      expect(await control.evaluate((e: { matches(s: string): boolean }) => e.matches(':dir(ltr)'))).toBe(
+        true,
+      );
+      expect(await page.locator('.sheet-title bdi').textContent()).toBe('Code');
       await page.locator('#finish-button').tap();
       await page.locator('#consent-error:not(:empty)').waitFor();
       await narrow('consent missing');

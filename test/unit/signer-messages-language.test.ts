@@ -26,15 +26,45 @@ describe('a signing request', () => {
   it('is in the packet’s language: Arabic, right to left, with the date as Arabic writes it', () => {
     const bundle = sent({ packets: [aPacketItem('ann', { status: 'se', name: 'Ann Lee', language: 'ar' })] });
     const mail = emailOf(composed(bundle, 'signing_request')[0]!);
-    expect(mail.subject).toBe('يُرجى التوقيع: Lease 12');
-    expect(mail.text).toContain('مرحبًا Ann Lee،');
-    expect(mail.text).toContain('أرسل إليك Maple Homes «Lease 12» لمراجعته وتوقيعه.');
+    // The sender's and signer's words are isolated from the Arabic sentence around them.
+    expect(mail.subject).toBe('يُرجى التوقيع: \u2068Lease 12\u2069');
+    expect(mail.text).toContain('مرحبًا \u2068Ann Lee\u2069،');
+    expect(mail.text).toContain('أرسل إليك \u2068Maple Homes\u2069 «\u2068Lease 12\u2069» لمراجعته وتوقيعه.');
     expect(mail.text).toContain('المراجعة والتوقيع: https://sign.example/sign/abc');
     expect(mail.text).toContain(
       new Intl.DateTimeFormat('ar', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(LINK.expires)),
     );
     expect(mail.html).toContain('<html lang="ar" dir="rtl">');
     expect(mail.html).toContain('إذا لم يعمل الزر، فافتح هذا الرابط:');
+  });
+
+  it('isolates every text of the sender or signer: <bdi> in the HTML part, isolates in the text part and SMS', () => {
+    const FSI = '\u2068';
+    const PDI = '\u2069';
+    const bundle = sent({
+      label: 'Lease No. 12.',
+      emailMessage: 'Please sign by Friday.',
+      packets: [aPacketItem('ann', { status: 'se', name: 'Ann Lee', language: 'he' })],
+    });
+    const mail = emailOf(composed(bundle, 'signing_request')[0]!);
+    expect(mail.text).toContain(`${FSI}Please sign by Friday.${PDI}`);
+    expect(mail.text).toContain(`${FSI}Ann Lee${PDI}`);
+    expect(mail.subject).toContain(`${FSI}Lease No. 12.${PDI}`);
+    expect(mail.html).toContain('<bdi>Please sign by Friday.</bdi>');
+    expect(mail.html).toContain('<bdi>Ann Lee</bdi>');
+    expect(mail.html!.slice(mail.html!.indexOf('<body'))).not.toContain(FSI);
+
+    // In English, an Arabic name is isolated; Latin words are left as they are (SMS keeps GSM-7).
+    const english = sent({
+      requesterName: 'شركة مابل',
+      packets: [
+        aPacketItem('ann', { status: 'se', name: 'Ann Lee', phone: '+15555550100', deliverVia: 'phone' }),
+      ],
+    });
+    const [sms] = composed(english, 'signing_request');
+    if (sms!.channel !== 'sms') throw new Error('not an SMS');
+    expect(sms!.text).toContain(`${FSI}شركة مابل${PDI}`);
+    expect(sms!.text).not.toContain(`${FSI}Lease 12`);
   });
 
   it('else in the bundle’s: a Japanese reminder; the sender’s own subject stays theirs', () => {

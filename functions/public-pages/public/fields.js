@@ -163,6 +163,8 @@ function controlFor(m, errId) {
         type: hints.type,
         inputmode: hints.inputmode,
         autocomplete: hints.autocomplete ?? 'off',
+        // The signer's text takes its own direction: 12-AB stays 12-AB on a right-to-left page.
+        dir: 'auto',
         value: m.value,
         placeholder: f.label || undefined,
         maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
@@ -180,6 +182,7 @@ function controlFor(m, errId) {
     case 'txt': {
       const c = el('textarea', {
         ...common,
+        dir: 'auto',
         value: m.value,
         placeholder: f.label || undefined,
         maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
