@@ -70,6 +70,9 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
     async () => {
       const { page, problems } = await openIn('ar', 'عقد الإيجار');
       expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
+      // The sender's words isolated from the page's: the label, each document's name.
+      expect(await page.locator('#doc-title > bdi').textContent()).toBe('عقد الإيجار');
+      expect(await page.locator('.doc-title > bdi').first().textContent()).toBe('lease');
       expect(await servedFonts(page, 'Esign Arabic', 'إنهاء التوقيع')).toEqual({
         bodyNamesIt: true,
         check: true,

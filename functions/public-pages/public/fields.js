@@ -211,7 +211,7 @@ function controlFor(m, errId) {
         'select',
         common,
         el('option', { value: '' }, t('sign.fields.choose')),
-        f.options.map((o) => el('option', { value: o, selected: o === m.value }, o)),
+        f.options.map((o) => el('option', { value: o, selected: o === m.value, dir: 'auto' }, o)),
       );
       c.value = m.value;
       c.addEventListener('change', () => edit(m, c.value));
@@ -346,7 +346,13 @@ export function fieldBox(m) {
   box.append(m.control, m.err);
   if (f.kind === 'att') attachmentControls(m, box);
   box.append(
-    el('span', { class: 'field-tip', 'aria-hidden': 'true' }, `${nameOf(m)}${f.required ? ' *' : ''}`),
+    // The sender's label isolated: its own direction, the mark after it in the page's.
+    el(
+      'span',
+      { class: 'field-tip', 'aria-hidden': 'true' },
+      el('bdi', {}, nameOf(m)),
+      f.required ? ' *' : '',
+    ),
   );
   m.control.addEventListener('focus', () => setCurrent(m));
   // On a phone the field is too small to work in: a tap anywhere on it opens it in the sheet.
@@ -399,7 +405,7 @@ export function attachmentRow(m) {
       el(
         'span',
         { class: 'attachment-title', id: titleId },
-        nameOf(m),
+        el('bdi', {}, nameOf(m)),
         f.required ? el('span', { class: 'req' }, ' *') : null,
       ),
       el('span', { class: 'hint' }, attachmentHint(f, t)),

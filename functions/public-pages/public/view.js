@@ -43,10 +43,11 @@ export function showSigning() {
   tools.replaceChildren(saveStatusLine());
   const bottom = dock(guideBar(), tools);
 
+  // The sender's label and document names keep their own direction on any page (<bdi>).
   const heading = el(
     'h1',
     { id: 'doc-title', tabindex: '-1' },
-    s.bundle.label || t('sign.view.documentsToSign'),
+    s.bundle.label ? el('bdi', {}, s.bundle.label) : t('sign.view.documentsToSign'),
   );
   const intro = el(
     'section',
@@ -87,7 +88,7 @@ export function showSigning() {
       el(
         'h2',
         { class: 'doc-title' },
-        doc.name,
+        el('bdi', {}, doc.name),
         el('span', { class: 'doc-pages' }, t('sign.view.pages', { count: doc.pages.length })),
       ),
     );
