@@ -9,7 +9,7 @@ import { coveredBy, runsOf } from './text-runs';
  * `text` with what `font` cannot draw replaced: tabs and other control characters become
  * spaces (line breaks are kept when `keepLineBreaks`), invisible format characters (direction
  * marks, variation selectors) are dropped but for the zero-width joiner and non-joiner, which
- * shaping reads, and every other character no face of the font's family has becomes '?' and is
+ * shaping reads, and the directional isolates, which the bidi algorithm reads, and every other character no face of the font's family has becomes '?' and is
  * added to `missing`.
  */
 export function drawable(font: TFont, text: string, missing: Set<string>, keepLineBreaks = false): string {
@@ -19,6 +19,8 @@ export function drawable(font: TFont, text: string, missing: Set<string>, keepLi
     else if (ch === '\r') out += keepLineBreaks ? '' : ' ';
     else if (/[\p{Cc}\u2028\u2029]/u.test(ch)) out += ' ';
     else if (ch === '\u200C' || ch === '\u200D') out += ch;
+    // Directional isolates are read by the bidi algorithm (bidi.ts), which drops them.
+    else if (ch >= '\u2066' && ch <= '\u2069') out += ch;
     else if (/\p{Cf}/u.test(ch) || /^[\uFE00-\uFE0F]$/.test(ch)) continue;
     else if (coveredBy(font, ch)) out += ch;
     else {
