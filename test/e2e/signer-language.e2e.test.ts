@@ -73,6 +73,9 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       // The sender's words isolated from the page's: the label, each document's name.
       expect(await page.locator('#doc-title > bdi').textContent()).toBe('عقد الإيجار');
       expect(await page.locator('.doc-title > bdi').first().textContent()).toBe('lease');
+      expect(await page.locator('.card.intro p bdi').allTextContents()).toEqual(
+        expect.arrayContaining(['Ann Lee']),
+      );
       expect(await servedFonts(page, 'Esign Arabic', 'إنهاء التوقيع')).toEqual({
         bodyNamesIt: true,
         check: true,

@@ -6,7 +6,7 @@ import { ApiError, api, forgetSession } from './api.js';
 import { docLabel, messageOf, requester, showMessage } from './chrome.js';
 import { modal } from './dialogs.js';
 import { el, uid } from './dom.js';
-import { formatNumber, t } from './i18n.js';
+import { formatNumber, t, tIsolated } from './i18n.js';
 import { ended } from './navigation.js';
 
 /** As the service checks them (reassign-packet.ts): international phones, at most 500 characters. */
@@ -157,7 +157,7 @@ export function reassignButton() {
     const name = handed.handed_to.name;
     showMessage(
       t('sign.reassign.doneTitle', { name }),
-      t('sign.reassign.doneText', { name, label: docLabel(), requester: requester() }),
+      tIsolated('sign.reassign.doneText', { name, label: docLabel(), requester: requester() }),
       { tone: 'info' },
     );
   });
