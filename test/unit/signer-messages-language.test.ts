@@ -2,7 +2,8 @@
 // subject, greeting, body, button and small print of the email, and the text message. The
 // sender's own texts (label, subject, message) stay as they wrote them.
 import { describe, expect, it } from 'vitest';
-import type { TBundle } from '../../shared/domain/bundles/bundle';
+import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
+import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
 import { planMessages, type TOutgoing } from '../../shared/domain/notifications/plan-messages';
 import type { TNotificationJob } from '../../shared/domain/outbox/jobs';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
@@ -65,6 +66,34 @@ describe('a signing request', () => {
     if (sms!.channel !== 'sms') throw new Error('not an SMS');
     expect(sms!.text).toContain(`${FSI}شركة مابل${PDI}`);
     expect(sms!.text).not.toContain(`${FSI}Lease 12`);
+  });
+
+  it('isolates an Arabic signer’s name and reason in the English decline message to the sender', () => {
+    const bundle = sent({
+      requesterEmail: 'owner@example.com',
+      packets: [aPacketItem('ann', { status: 'st', name: 'سارة أحمد', email: 'sara@example.com' })],
+    });
+    const job: TNotificationJob = {
+      type: 'declined',
+      accountId: 'A1',
+      bundleId: 'B1',
+      packetId: 'ann',
+      seq: 1,
+      date: '',
+    };
+    const jobEvent = {
+      kind: EVENT_KINDS.declined.code,
+      description: `${EVENT_KINDS.declined.text}: لا أوافق.`,
+      timestamp: '2026-11-27T10:00:00.000Z',
+      packetId: 'ann',
+    } as TBundleEvent;
+    const [out] = planMessages({ job, bundle, jobEvent, mailFrom: 'no-reply@example.com' }).messages.map(
+      (m) => m.compose(LINK),
+    );
+    const mail = emailOf(out!);
+    expect(mail.text).toContain('\u2068سارة أحمد\u2069 (sara@example.com) declined to sign "Lease 12".');
+    expect(mail.text).toContain('Their reason:\n\u2068لا أوافق.\u2069');
+    expect(mail.html).toContain('<bdi>لا أوافق.</bdi>');
   });
 
   it('else in the bundle’s: a Japanese reminder; the sender’s own subject stays theirs', () => {

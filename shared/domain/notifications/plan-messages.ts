@@ -270,9 +270,10 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
 function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
   if (!bundle.requesterEmail) return { messages: [], skipped: 'no requester email' };
   const packet = bundle.packets.find((p) => p.id === job.packetId);
-  const signer = oneLine(packet?.name ?? '', 100) || 'A signer';
+  // The sender's message is English; a name, label or reason in another script is isolated in it.
+  const signer = isolate(oneLine(packet?.name ?? '', 100), 'ltr') || 'A signer';
   const contact = packet?.email ?? packet?.phone;
-  const label = labelOf(bundle);
+  const label = isolate(labelOf(bundle), 'ltr');
   const prefix = `${EVENT_KINDS.declined.text}: `;
   const reason =
     jobEvent?.kind === EVENT_KINDS.declined.code && jobEvent.description.startsWith(prefix)
@@ -295,7 +296,7 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
               subject: `${signer} declined to sign: ${label}`,
               paragraphs: [
                 `${signer}${contact ? ` (${contact})` : ''} declined to sign "${label}".`,
-                reason ? `Their reason:\n${reason}` : 'They gave no reason.',
+                reason ? `Their reason:\n${isolate(reason, 'ltr')}` : 'They gave no reason.',
               ],
               footer: [`Bundle ${bundle.id}${bundle.customKey ? `, custom key ${bundle.customKey}` : ''}.`],
             }),
