@@ -199,13 +199,26 @@ async function make(root: string, name: string): Promise<Buffer | undefined> {
  * default node_modules/.cache/open-esign-web-fonts/<version>/).
  */
 export function repositoryWebFonts(root = REPO_ROOT, cacheDir?: string): TWebFontStore {
-  const version = versionOf(root);
-  const dir = cacheDir ?? path.join(root, 'node_modules/.cache/open-esign-web-fonts', version);
-  const names = new Set(allNames(root));
+  // Worked out when a page first asks (about 0.1 s), not at every runtime's start.
+  let known: { version: string; dir: string; names: Set<string> } | undefined;
+  const files = () => {
+    if (!known) {
+      const version = versionOf(root);
+      known = {
+        version,
+        dir: cacheDir ?? path.join(root, 'node_modules/.cache/open-esign-web-fonts', version),
+        names: new Set(allNames(root)),
+      };
+    }
+    return known;
+  };
   const making = new Map<string, Promise<Buffer | undefined>>();
   return {
-    version,
+    get version() {
+      return files().version;
+    },
     read(name) {
+      const { dir, names } = files();
       if (!names.has(name)) return Promise.resolve(undefined);
       const kept = path.join(dir, name);
       if (existsSync(kept)) return Promise.resolve(readFileSync(kept));
@@ -252,5 +265,8 @@ export function copyWebFonts(root: string, outDir: string): void {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await writeWebFonts(process.argv[2]!, process.argv[3]!);
+  writeWebFonts(process.argv[2]!, process.argv[3]!).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 }
