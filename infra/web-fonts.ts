@@ -6,10 +6,10 @@
 //
 // - Arabic, Devanagari, Hebrew: one WOFF2 file each, the script's whole blocks (20–80 KB).
 // - Japanese, Simplified Chinese: the fonts are 5–10 MB. One WOFF2 file holds the kana, CJK
-//   punctuation, full-width forms and every character of the language's message catalog, so the
-//   page's own words need that one file; the ideographs a sender's or signer's text may use come
-//   in WOFF files of 1,024 code points each, which the browser fetches only for a character in
-//   them (`unicode-range`). WOFF, not WOFF2, for those: Brotli at WOFF2's setting takes about
+//   punctuation, full-width forms, every character of the language's message catalog and of the
+//   language menu (each language's own name), so the page's own words need that one file; the ideographs a sender's or signer's text may use come
+//   in WOFF files of 1,024 code points each (less those of the main file), which the browser
+//   fetches only for a character in them (`unicode-range`). WOFF, not WOFF2, for those: Brotli at WOFF2's setting takes about
 //   5 s a file (a minute per font at each build), zlib a tenth of that, for files a page rarely
 //   needs.
 //
@@ -28,6 +28,7 @@ import {
   WEB_FONT_SCRIPT,
   WEB_FONTS_DIR,
 } from '../functions/public-pages/web-fonts';
+import { LANGUAGES } from '../shared/i18n/languages';
 import { FALLBACK_FONT_FILES } from '../shared/pdf/fonts';
 
 type TRange = readonly [number, number];
@@ -112,14 +113,20 @@ function filesOf(root: string, script: TWebFontScript): TFile[] {
     const langs = Object.entries(WEB_FONT_SCRIPT)
       .filter(([, s]) => s === script)
       .map(([l]) => l);
-    for (const lang of langs)
-      for (const ch of readFileSync(path.join(root, 'shared/i18n/locales', `${lang}.json`), 'utf8'))
-        if (ch.codePointAt(0)! > 0x2e7f) main.add(ch.codePointAt(0)!);
+    // The page's words, and the language menu's (each language's name in its own words).
+    const texts = [
+      ...langs.map((lang) => readFileSync(path.join(root, 'shared/i18n/locales', `${lang}.json`), 'utf8')),
+      ...LANGUAGES.map((tag) => new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? ''),
+    ];
+    for (const text of texts)
+      for (const ch of text) if (ch.codePointAt(0)! > 0x2e7f) main.add(ch.codePointAt(0)!);
   }
   const files: TFile[] = [
     { name: `${script}.woff2`, codePoints: [...main].sort((a, b) => a - b), format: 'woff2' },
   ];
-  const blocks = codePointsIn(spec.blocks ?? []);
+  // The blocks leave out what the main file holds: a browser fetches every face whose range
+  // covers a character shown while the one it would use is still loading.
+  const blocks = codePointsIn(spec.blocks ?? []).filter((cp) => !main.has(cp));
   for (let i = 0; i * BLOCK < blocks.length; i++)
     files.push({
       name: `${script}-${i + 1}.woff`,
@@ -143,10 +150,8 @@ function unicodeRange(codePoints: number[]): string {
 }
 
 /**
- * The style sheet of a script. The blocks come first: of faces whose ranges overlap, the browser
- * tries the last declared first, so a catalog character is taken from the main file, which the
- * page loads anyway. It also sets `--script-font`, which app.css puts after the system's Latin
- * fonts.
+ * The style sheet of a script, the main file's face last. It also sets `--script-font`, which
+ * app.css puts after the system's Latin fonts.
  */
 function styleSheet(root: string, script: TWebFontScript): string {
   const family = familyOf(script);

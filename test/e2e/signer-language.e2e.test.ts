@@ -181,6 +181,12 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       await page.getByRole('button', { name: 'تغيير اللغة' }).click();
       await page.getByRole('heading', { name: 'この書類は本物ですか？' }).waitFor();
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      // Drawn with the served Japanese font, the Arabic one no longer linked.
+      expect(await servedFonts(page, 'Esign Japanese', 'この書類は本物ですか？')).toEqual({
+        bodyNamesIt: true,
+        check: true,
+        loaded: ['japanese.woff2'],
+      });
       await shot(page, 'verify-ja.png');
       expect(problems).toEqual([]);
       await context.close();
