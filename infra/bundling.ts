@@ -9,6 +9,7 @@ import { copyPageAssets } from '../functions/public-pages/assets';
 import { UNTRUSTED_WORKER_NAME, UNTRUSTED_WORKER_SOURCE } from '../shared/adapters/untrusted/worker-file';
 import { copyLocales } from '../shared/i18n/catalogs';
 import { copyPdfFonts } from '../shared/pdf/fonts';
+import { copyWebFonts } from './web-fonts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -62,6 +63,7 @@ export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) =>
   'public-pages': (outDir) => {
     copyPageAssets(REPO_ROOT, outDir);
     copyLocales(REPO_ROOT, outDir);
+    copyWebFonts(REPO_ROOT, outDir);
   },
   'notifications-worker': (outDir) => copyLocales(REPO_ROOT, outDir),
   // POST /verify/ runs the offline verifier, whose English sentences are the en catalog's.

@@ -37,6 +37,7 @@ import { portalRoutes } from './portal-routes';
 import { prepareRoutes } from './prepare-page';
 import { filesOf } from './uploads';
 import { verifyRoutes } from './verify-routes';
+import { webFontRoutes } from './web-fonts';
 
 /** Uploads (attachments, ID images) come as the body; the gateway's 10 MB limit applies too. */
 const UPLOAD_BODY = {
@@ -180,6 +181,8 @@ export function buildPublicPagesHandler(
     ...openApiRoutes({ config }),
     // Its reference page (ARCHITECTURE.md, "The API description"): /docs.
     ...docsRoutes({ config }),
+    // The pages' fonts for scripts a reader's system may lack (web-fonts.ts): /sign/fonts/….
+    ...webFontRoutes(config),
     // The public verification page (ARCHITECTURE.md, "Evidence"): /verify.
     ...verifyRoutes({
       bundles: deps.bundles,

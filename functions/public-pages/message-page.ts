@@ -6,6 +6,7 @@ import type { TLanguage } from '../../shared/i18n/languages';
 import { signingAssets } from './assets';
 import { esc } from './html';
 import { htmlLangAttrs, languageMenuHtml } from './visitor-language';
+import { webFontLink } from './web-fonts';
 
 export interface TMessagePageOptions {
   /** A top bar naming the page (as the page the link would have opened shows it); none by default. */
@@ -41,6 +42,7 @@ export function messagePage(
 <link rel="icon" href="data:,">
 <title>${esc(title)}</title>
 <link rel="stylesheet" href="${esc(css)}">
+${webFontLink(base, lang)}
 </head>
 <body>
 ${top}<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">

@@ -28,6 +28,7 @@ import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { webFontLink } from './web-fonts';
 
 export type TPageDeps = TCopyPageDeps;
 
@@ -63,12 +64,17 @@ interface TShell {
   message?: { title: string; text: string; note?: string };
 }
 
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** Escaped text whose isolated parts (a sender's words in a sentence) become <bdi>. */
+const isolated = (text: string) => esc(text).replaceAll(FSI, '<bdi>').replaceAll(PDI, '</bdi>');
+
 function brandHtml(brand: TBrand | undefined, lang: TLanguage): string {
   if (!brand) return `<span class="brand-name">${esc(translator(lang)('page.title'))}</span>`;
   const logo = logoOrigin(brand.logoUrl)
     ? `<img class="brand-logo" src="${esc(brand.logoUrl!)}" alt="" referrerpolicy="no-referrer">`
     : '';
-  return `${logo}<span class="brand-name">${esc(brand.name)}</span>`;
+  return `${logo}<span class="brand-name"><bdi>${esc(brand.name)}</bdi></span>`;
 }
 
 /** The brand's colours, made readable here (brand-palette.ts), for the page's script to apply. */
@@ -100,7 +106,7 @@ function shell(s: TShell): string {
   ].join(' ');
   const body = s.message
     ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
-<h1 id="msg-title">${esc(s.message.title)}</h1><p>${esc(s.message.text)}</p>${
+<h1 id="msg-title">${esc(s.message.title)}</h1><p>${isolated(s.message.text)}</p>${
         s.message.note ? `<p class="hint">${esc(s.message.note)}</p>` : ''
       }</section></main>`
     : `<main id="main" class="main" tabindex="-1"><p class="loading" role="status">${esc(t('page.loading'))}</p></main>
@@ -114,6 +120,7 @@ function shell(s: TShell): string {
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
+${webFontLink(s.base, s.lang)}
 ${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
 </head>
 <body>
@@ -219,7 +226,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       // In person and done: reloading or going back shows the hand-back screen, never the documents.
       const message = {
         title: t('sign.kiosk.handBackTitle'),
-        text: t('sign.kiosk.handBackText', { host: link.kiosk.name }),
+        text: t('sign.kiosk.handBackText', { host: `${FSI}${link.kiosk.name}${PDI}` }),
         note: t('sign.kiosk.locked'),
       };
       return page(req, 410, shell({ base, version, lang, title: message.title, message }), lang);

@@ -43,6 +43,7 @@ import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
 import { securityHeaders } from './security-headers';
 import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
+import { webFontLink } from './web-fonts';
 
 export interface TPortalRouteDeps {
   db: DynamoDBDocumentClient;
@@ -89,7 +90,7 @@ function formPage(
   const input = (id: 'name' | 'email', label: string, type: string, autocomplete: string) => {
     const error = errorOf(id);
     return `<p><label class="label" for="${id}">${esc(label)}</label>
-<input class="input" id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
+<input class="input" id="${id}" name="${id}" type="${type}" dir="auto" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
   };
   return `<!doctype html>
 <html ${htmlLangAttrs(lang)}>
@@ -100,13 +101,14 @@ function formPage(
 <link rel="icon" href="data:,">
 <title>${esc(t.name)}</title>
 <link rel="stylesheet" href="${esc(css)}">
+${webFontLink(base, lang)}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(tr('page.skip'))}</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t.name)}</span></div>${languageMenuHtml(lang)}</div></header>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name"><bdi>${esc(t.name)}</bdi></span></div>${languageMenuHtml(lang)}</div></header>
 <main id="main" class="main" tabindex="-1"><section class="card" aria-labelledby="title">
-<h1 id="title">${esc(t.name)}</h1>
-${t.description ? `<p>${esc(t.description)}</p>` : ''}
+<h1 id="title"><bdi>${esc(t.name)}</bdi></h1>
+${t.description ? `<p dir="auto">${esc(t.description)}</p>` : ''}
 <p>${esc(tr('portal.intro'))}</p>
 ${form.message ? `<p class="verdict bad" role="alert">${esc(form.message)}</p>` : ''}
 <form id="portal-form" method="post" action="${esc(`${base}/portal/${t.id}${chosen ? `?lang=${lang}` : ''}`)}">

@@ -24,6 +24,7 @@ import { securityHeaders } from './security-headers';
 import { filesOf } from './uploads';
 import { type TVerdictWords, VERDICT_ICONS, verdictOfError, verdictWords } from './verify-verdict';
 import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
+import { webFontLink } from './web-fonts';
 
 export type TVerifyDeps = {
   bundles: TBundleStore;
@@ -185,6 +186,7 @@ function page(base: string, lang: TLanguage, result?: TPublicCheck, error?: stri
 <meta name="referrer" content="no-referrer">
 <title>${esc(t('verify.title'))}</title>
 <link rel="stylesheet" href="${esc(css)}">
+${webFontLink(base, lang)}
 <script type="module" src="${esc(`${base}/verify/assets/verify.js`)}"></script>
 </head>
 <body>

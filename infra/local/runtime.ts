@@ -19,6 +19,7 @@ import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
 import { buildPacketsHandler } from '../../functions/packets/app';
 import { buildPersonsHandler } from '../../functions/persons/app';
 import { buildPublicPagesHandler } from '../../functions/public-pages/app';
+import { useWebFonts } from '../../functions/public-pages/web-fonts';
 import { buildScheduler } from '../../functions/scheduler/app';
 import { buildTemplatesHandler } from '../../functions/templates/app';
 import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
@@ -38,6 +39,7 @@ import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notificatio
 import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
 import type { TLogger, TLogLevel } from '../../shared/logger';
 import { stageConfig } from '../stage-config';
+import { repositoryWebFonts } from '../web-fonts';
 import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
@@ -272,6 +274,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
     const kms = await startKmsStandin({ region: LOCAL_REGION, ...(memory ? {} : { file: paths.kms }) });
     stops.push(kms.stop);
 
+    // The pages' web fonts, made from the repository's fonts when first asked for (infra/web-fonts.ts).
+    useWebFonts(repositoryWebFonts());
     const config: TConfig = {
       stage: LOCAL_STAGE,
       region: LOCAL_REGION,

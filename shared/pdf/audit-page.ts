@@ -2,6 +2,7 @@
 // signed it, every event of the bundle with its time in UTC, and the head of the audit chain
 // that ties those events together. Written in the bundle's language (evidence-words.ts).
 import type { PDFDocument, PDFPage } from 'pdf-lib';
+import { isolated } from './bidi';
 import type { TAuditEntry, TAuditPage } from './evidence-types';
 import { evidenceWords, type TEvidenceWords } from './evidence-words';
 import type { TFontSet } from './fonts';
@@ -19,7 +20,7 @@ export function drawAuditPages(
   audit: TAuditPage,
   options: TAuditOptions,
 ): PDFPage[] {
-  const words = evidenceWords(audit.language);
+  const words = evidenceWords(audit.language, { isolate: true });
   const { t, time } = words;
   const w = new ReportWriter(doc, fonts, options.size, words.direction, words.pageOf);
   const section = (key: string) => w.section(t(key), words.language);
@@ -71,7 +72,9 @@ export function drawAuditPages(
   );
   // The set also holds what the stamped values lacked: they are drawn before this page.
   if (fonts.missing.size > 0) w.paragraph(t('evidence.common.missingGlyphs'), { size: 8.5 });
-  w.finish(t('evidence.audit.footer', { label: audit.label || audit.bundleId, id: audit.bundleId }));
+  w.finish(
+    t('evidence.audit.footer', { label: isolated(audit.label || audit.bundleId), id: audit.bundleId }),
+  );
   return w.pages;
 }
 

@@ -21,6 +21,18 @@ const STRONG_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]|\p{Script=Hebrew}|
 
 export const hasRightToLeft = (text: string): boolean => STRONG_RTL.test(text);
 
+/** First-strong isolate … pop directional isolate: a sender's words set apart in a sentence. */
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** The isolates (LRI, RLI, FSI, PDI): read by the algorithm, never drawn (no font has glyphs). */
+const ISOLATES = /[\u2066-\u2069]/g;
+
+/**
+ * `text` isolated from the sentence it is put in: its own direction holds, and the sentence's
+ * punctuation stays the sentence's (an English label's full stop in an Arabic line stays at its end).
+ */
+export const isolated = (text: string): string => (text === '' ? text : `${FSI}${text}${PDI}`);
+
 /** The direction of a text by its first letter that has one (rule P2), `ltr` when none has. */
 export function directionOfText(text: string): TDirection {
   for (const ch of text) {
@@ -37,7 +49,10 @@ export function directionOfText(text: string): TDirection {
  * address or a fingerprint in an Arabic page reads as written.
  */
 export function visualRuns(text: string, base: TDirection | 'auto'): TLevelRun[] {
-  if (!hasRightToLeft(text)) return text === '' ? [] : [{ text, rtl: false }];
+  if (!hasRightToLeft(text)) {
+    const plain = text.replace(ISOLATES, '');
+    return plain === '' ? [] : [{ text: plain, rtl: false }];
+  }
   bidi ??= bidiFactory();
   const embedding = bidi.getEmbeddingLevels(text, base);
   const mirrored = bidi.getMirroredCharactersMap(text, embedding.levels);
@@ -63,5 +78,7 @@ export function visualRuns(text: string, base: TDirection | 'auto'): TLevelRun[]
       }
     }
   }
-  return runs.map((r) => ({ text: r.text, rtl: r.level % 2 === 1 }));
+  return runs
+    .map((r) => ({ text: r.text.replace(ISOLATES, ''), rtl: r.level % 2 === 1 }))
+    .filter((r) => r.text !== '');
 }

@@ -6,6 +6,7 @@
 // Rendered here unsealed; seal.ts seals it like a final document.
 import { PDFDocument } from 'pdf-lib';
 import { auditEventsTable } from './audit-page';
+import { isolated } from './bidi';
 import type { TCertificateInput } from './evidence-types';
 import { evidenceWords } from './evidence-words';
 import { embedFonts } from './fonts';
@@ -14,7 +15,7 @@ import { A4, ReportWriter } from './report-layout';
 import { embedImage } from './stamp-fields';
 
 export async function renderCertificate(input: TCertificateInput): Promise<Uint8Array> {
-  const words = evidenceWords(input.language);
+  const words = evidenceWords(input.language, { isolate: true });
   const { t, time } = words;
   const doc = await PDFDocument.create();
   doc.setTitle(`${t('evidence.certificate.title')} — ${input.signer.name}`, { showInWindowTitleBar: true });
@@ -37,7 +38,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   const section = (key: string) => w.section(t(key), words.language);
 
   w.title(t('evidence.certificate.title'), t('evidence.certificate.issued', { date: time(input.issuedAt) }));
-  w.paragraph(t('evidence.certificate.intro', { name: input.signer.name }), { size: 9 });
+  w.paragraph(t('evidence.certificate.intro', { name: isolated(input.signer.name) }), { size: 9 });
   w.gap(4);
   w.facts([
     [t('evidence.common.bundle'), input.label || '—'],
@@ -58,8 +59,8 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   if (input.inPerson) {
     w.paragraph(
       t('evidence.certificate.inPerson', {
-        host: input.inPerson.host,
-        device: input.inPerson.device,
+        host: isolated(input.inPerson.host),
+        device: isolated(input.inPerson.device),
         date: time(input.inPerson.at),
       }),
       { size: 9 },
@@ -163,7 +164,7 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     { size: 8.5 },
   );
   if (fonts.missing.size > 0) w.paragraph(t('evidence.common.missingGlyphs'), { size: 8.5 });
-  w.finish(t('evidence.certificate.footer', { name: input.signer.name, id: input.bundleId }));
+  w.finish(t('evidence.certificate.footer', { name: isolated(input.signer.name), id: input.bundleId }));
   markPages(w.pages, fonts, input.isTest ? [testMark(t('evidence.common.testMode'))] : []);
   return doc.save({ useObjectStreams: false });
 }

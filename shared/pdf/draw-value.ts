@@ -14,7 +14,7 @@ import {
 import { directionOfText } from './bidi';
 import { drawTextLine } from './draw-text';
 import type { TFont } from './fonts';
-import { widthOf, wrapText } from './text';
+import { inkOf, widthOf, wrapText } from './text';
 
 export interface TBox {
   x: number;
@@ -28,11 +28,12 @@ export const INK = rgb(0.06, 0.1, 0.3);
 const MAX_TEXT_SIZE = 11;
 const MIN_TEXT_SIZE = 4;
 const LINE_HEIGHT = 1.2;
-// DejaVu's cap height and ascent, as fractions of the font size.
-const CAP_HEIGHT = 0.73;
+// DejaVu's ascent, as a fraction of the font size.
 const ASCENT = 0.93;
 
 const paddingOf = (box: TBox) => Math.min(2, box.height * 0.1, box.width * 0.05);
+/** Room kept between a line's glyphs and the box's top and bottom lines: a point and more. */
+const verticalPaddingOf = (box: TBox) => Math.min(2.25, Math.max(1.25, box.height * 0.125), box.height / 4);
 
 /**
  * One line, vertically centred, at the largest size up to `maxSize` that fits both the box's
@@ -49,7 +50,12 @@ export function drawLine(
   if (text === '') return;
   const pad = paddingOf(box);
   const room = box.width - 2 * pad;
-  let size = Math.min(maxSize, (box.height - 2 * pad) / LINE_HEIGHT);
+  // The glyphs themselves, not a Latin line's metrics, keep clear of the box's lines: Arabic and
+  // Devanagari reach further above and below than Latin capitals.
+  const padY = verticalPaddingOf(box);
+  const ink = inkOf(font, text);
+  const inkHeight = ink.above + ink.below;
+  let size = Math.min(maxSize, (box.height - 2 * pad) / LINE_HEIGHT, (box.height - 2 * padY) / inkHeight);
   const width = widthOf(font, text, size);
   if (width > room) size = (size * room) / width;
   if (size < MIN_TEXT_SIZE) {
@@ -59,7 +65,8 @@ export function drawLine(
     }
     size = MIN_TEXT_SIZE;
   }
-  const y = box.y + (box.height - size * CAP_HEIGHT) / 2;
+  // The ink centred in the box: for Latin without descenders, the cap height centred as before.
+  const y = box.y + (box.height - inkHeight * size) / 2 + ink.below * size;
   drawStart(page, font, text, box, { y, size, color, direction: directionOfText(text) });
 }
 

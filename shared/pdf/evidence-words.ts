@@ -3,7 +3,7 @@
 import type { TFunction } from 'i18next';
 import { translator } from '../i18n/catalogs';
 import { directionOf, resolveLanguage, type TLanguage } from '../i18n/languages';
-import type { TDirection } from './bidi';
+import { isolated, type TDirection } from './bidi';
 import type { TWords } from './evidence-types';
 import { formatUtc } from './text';
 
@@ -23,14 +23,19 @@ export interface TEvidenceWords {
   pageOf(page: number, pages: number): string;
 }
 
-export function evidenceWords(tag: string | undefined): TEvidenceWords {
+/**
+ * The evidence's words in `tag`'s language. With `isolate` (the PDFs), the values put in a
+ * message are isolated from it (bidi.ts), so a sender's or signer's words keep their direction in
+ * a sentence of the other; the evidence record's English is written without.
+ */
+export function evidenceWords(tag: string | undefined, { isolate = false } = {}): TEvidenceWords {
   const language = resolveLanguage(tag);
   const t = translator(language);
   const say = (words: TWords): string => {
     if (typeof words === 'string') return words;
     const values = Object.entries(words.values ?? {}).map(([k, v]) => [
       k,
-      typeof v === 'object' ? say(v) : v,
+      typeof v === 'object' ? say(v) : isolate && typeof v === 'string' ? isolated(v) : v,
     ]);
     return String(t(`evidence.${words.key}`, Object.fromEntries(values)));
   };

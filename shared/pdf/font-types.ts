@@ -13,7 +13,8 @@ export type TFace = TFontRole | `${TFallbackScript}-${'regular' | 'bold'}`;
 
 /** What fontkit's layout gives: the glyphs after shaping and where each goes, in font units. */
 export interface TGlyphRun {
-  glyphs: { id: number; advanceWidth: number }[];
+  /** Each glyph, with its outline's box in font units (an empty one, a space's, is not finite). */
+  glyphs: { id: number; advanceWidth: number; bbox: { minY: number; maxY: number } }[];
   positions: { xAdvance: number; yAdvance: number; xOffset: number; yOffset: number }[];
 }
 /** A font embedded in one document, with what it can draw and the faces that stand in for it. */

@@ -10,7 +10,7 @@ import { coveredBy, runsOf } from './text-runs';
  * `text` with what `font` cannot draw replaced: tabs and other control characters become
  * spaces (line breaks are kept when `keepLineBreaks`), invisible format characters (direction
  * marks, variation selectors) are dropped but for the zero-width joiner and non-joiner, which
- * shaping reads, and every other character no face of the font's family has becomes '?' and is
+ * shaping reads, and the directional isolates, which the bidi algorithm reads, and every other character no face of the font's family has becomes '?' and is
  * added to `missing`.
  */
 export function drawable(font: TFont, text: string, missing: Set<string>, keepLineBreaks = false): string {
@@ -20,6 +20,8 @@ export function drawable(font: TFont, text: string, missing: Set<string>, keepLi
     else if (ch === '\r') out += keepLineBreaks ? '' : ' ';
     else if (/[\p{Cc}\u2028\u2029]/u.test(ch)) out += ' ';
     else if (ch === '\u200C' || ch === '\u200D') out += ch;
+    // Directional isolates are read by the bidi algorithm (bidi.ts), which drops them.
+    else if (ch >= '\u2066' && ch <= '\u2069') out += ch;
     else if (/\p{Cf}/u.test(ch) || /^[\uFE00-\uFE0F]$/.test(ch)) continue;
     else if (coveredBy(font, ch)) out += ch;
     else {
@@ -56,6 +58,51 @@ export function widthOf(
     }
   }
   return width * size;
+}
+
+/** DejaVu's cap height, and the top of its accented capitals (Å's ring), in ems. */
+const CAP_HEIGHT = 0.73;
+const ACCENTED_TOP = 0.97;
+
+/** Latin letters and signs that reach below the baseline, and marks that sit below a letter. */
+const DESCENDS = /[gjpqyQ(),;[\]{}|@$§µ]|\u0326|\u0327|\u0328/u;
+/** Marks above a letter: an accented capital, or a small letter's accent, rises above a capital. */
+const RISES = /\p{M}/u;
+
+/**
+ * How far the glyphs of `text` reach above and below the baseline, in ems: DejaVu's cap height
+ * above, so plain Latin sits as it always has; more where glyphs reach further. Shaped runs
+ * (Arabic's marks, Devanagari's headstroke and signs) are measured glyph by glyph as laid out;
+ * the other faces by the top of their accents and their descent where a character needs them:
+ * their glyphs are not laid out here, as fontkit's layout of a cached DejaVu face
+ * spoils the subsets pdf-lib later writes of it.
+ */
+export function inkOf(font: TFont, text: string): { above: number; below: number } {
+  let above = CAP_HEIGHT;
+  let below = 0;
+  for (const level of visualRuns(text, 'auto')) {
+    for (const run of runsOf(font, level.text)) {
+      if (run.font.shaped) {
+        const { glyphs, positions } = run.font.layout(run.text);
+        glyphs.forEach((g, i) => {
+          const { minY, maxY } = g.bbox;
+          if (!Number.isFinite(minY) || !Number.isFinite(maxY)) return;
+          const dy = positions[i]?.yOffset ?? 0;
+          above = Math.max(above, (maxY + dy) / run.font.unitsPerEm);
+          below = Math.max(below, -(minY + dy) / run.font.unitsPerEm);
+        });
+        continue;
+      }
+      const decomposed = run.text.normalize('NFD');
+      if (RISES.test(decomposed)) above = Math.max(above, ACCENTED_TOP);
+      if (DESCENDS.test(decomposed))
+        below = Math.max(
+          below,
+          run.font.pdf.heightAtSize(1) - run.font.pdf.heightAtSize(1, { descender: false }),
+        );
+    }
+  }
+  return { above, below };
 }
 
 /** The advance of a shaped run as drawn (draw-text.ts): the sum of its positioned advances. */

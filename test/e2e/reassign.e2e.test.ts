@@ -81,14 +81,44 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
       await a.page.getByRole('button', { name: 'Let someone else sign' }).click();
       const dialog = a.page.getByRole('dialog', { name: 'Let someone else sign' });
       await dialog.waitFor();
+      // The dialog says that an email address or a mobile number will do.
+      await dialog
+        .getByRole('group', { name: 'Their email address or mobile number (one is enough)' })
+        .waitFor();
+      /** The error beside a field: the text its control is described by after its hint, in its row. */
+      const besides = (label: string) =>
+        dialog
+          .getByLabel(label)
+          .evaluate((c: { getAttribute(n: string): string | null; parentElement: unknown }) => {
+            const ids = (c.getAttribute('aria-describedby') ?? '').split(' ');
+            // biome-ignore lint/suspicious/noExplicitAny: the DOM, evaluated in the page
+            const row = c.parentElement as any;
+            const error = row.querySelector(`#${ids.at(-1)}`);
+            return { invalid: c.getAttribute('aria-invalid'), error: error?.textContent ?? null };
+          });
       await dialog.getByRole('button', { name: 'Hand on' }).click();
       await dialog.getByText('Enter the name of the person who will sign.').waitFor();
+      expect(await besides('Their full name')).toEqual({
+        invalid: 'true',
+        error: 'Enter the name of the person who will sign.',
+      });
       await dialog.getByLabel('Their full name').fill('Carol Diaz');
+      expect(await besides('Their full name')).toEqual({ invalid: null, error: '' });
       await dialog.getByRole('button', { name: 'Hand on' }).click();
       await dialog.getByText('Enter an email address or a mobile number.').waitFor();
+      expect(await besides('Their email address')).toEqual({
+        invalid: 'true',
+        error: 'Enter an email address or a mobile number.',
+      });
       await dialog.getByLabel('Their mobile number').fill('555-0100');
       await dialog.getByRole('button', { name: 'Hand on' }).click();
       await dialog.getByText('Enter the mobile number with its country code, beginning with +.').waitFor();
+      // Beside the mobile number now; the email address's error is gone.
+      expect(await besides('Their mobile number')).toEqual({
+        invalid: 'true',
+        error: 'Enter the mobile number with its country code, beginning with +.',
+      });
+      expect((await besides('Their email address')).error).toBe('');
       await dialog.getByLabel('Their mobile number').fill('');
       // Herself: the service refuses, the dialog says so in the page's words.
       await dialog.getByLabel('Their email address').fill(ann);

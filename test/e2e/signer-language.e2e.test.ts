@@ -37,6 +37,28 @@ async function openIn(language: string, label: string) {
   return { page, problems };
 }
 
+/**
+ * The web font `family` as the page uses it: whether the body's font names it, whether the
+ * browser has it ready for `text` (document.fonts.check is false while a face `text` needs is
+ * still to load), and the files of it that loaded.
+ */
+async function servedFonts(page: Page, family: string, text: string) {
+  return page.evaluate<{ bodyNamesIt: boolean; check: boolean; loaded: string[] }>(`(async () => {
+    const family = ${JSON.stringify(family)};
+    const text = ${JSON.stringify(text)};
+    await document.fonts.load('16px "' + family + '"', text);
+    await document.fonts.ready;
+    const loaded = [...document.fonts].filter((f) => f.family.replace(/"/g, '') === family && f.status === 'loaded');
+    return {
+      bodyNamesIt: getComputedStyle(document.body).fontFamily.includes(family),
+      check: loaded.length > 0 && document.fonts.check('16px "' + family + '"', text),
+      loaded: performance.getEntriesByType('resource').map((e) => e.name)
+        .filter((n) => n.includes('/sign/fonts/') && !n.endsWith('.css'))
+        .map((n) => n.slice(n.lastIndexOf('/') + 1)),
+    };
+  })()`);
+}
+
 const rootOf = (page: Page) =>
   page.evaluate<{ lang: string; dir: string }>(
     '({ lang: document.documentElement.lang, dir: document.documentElement.dir })',
@@ -48,6 +70,17 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
     async () => {
       const { page, problems } = await openIn('ar', 'عقد الإيجار');
       expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
+      // The sender's words isolated from the page's: the label, each document's name.
+      expect(await page.locator('#doc-title > bdi').textContent()).toBe('عقد الإيجار');
+      expect(await page.locator('.doc-title > bdi').first().textContent()).toBe('lease');
+      expect(await page.locator('.card.intro p bdi').allTextContents()).toEqual(
+        expect.arrayContaining(['Ann Lee']),
+      );
+      expect(await servedFonts(page, 'Esign Arabic', 'إنهاء التوقيع')).toEqual({
+        bodyNamesIt: true,
+        check: true,
+        loaded: ['arabic.woff2'],
+      });
       await page.getByText('طلب منك Demo', { exact: false }).first().waitFor();
       await page.getByRole('button', { name: 'إنهاء التوقيع' }).waitFor();
       await page.getByRole('button', { name: 'رفض التوقيع' }).waitFor();
@@ -75,6 +108,21 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
       await page.getByRole('button', { name: '署名を完了する' }).waitFor();
       await page.locator('.doc-pages', { hasText: '3 ページ' }).waitFor();
+      // The page's words are drawn with the served Japanese font, not whatever this system has;
+      // the sender's label, outside the catalog's characters, brings the files that hold it.
+      expect(await servedFonts(page, 'Esign Japanese', '署名を完了する賃貸借契約書')).toEqual({
+        bodyNamesIt: true,
+        check: true,
+        loaded: expect.arrayContaining(['japanese.woff2']),
+      });
+      const blocks = (await servedFonts(page, 'Esign Japanese', '賃')).loaded.filter(
+        (f) => f !== 'japanese.woff2',
+      );
+      expect(blocks.length).toBeGreaterThan(0);
+      expect(
+        blocks.every((f) => /^japanese-\d+\.woff$/.test(f)),
+        blocks.join(),
+      ).toBe(true);
       await shot(page, 'language-ja.png');
 
       await page.locator('#language select').selectOption('fr');
@@ -136,6 +184,12 @@ describe.runIf(runBrowser)('the verify page in the visitor’s language', () => 
       await page.getByRole('button', { name: 'تغيير اللغة' }).click();
       await page.getByRole('heading', { name: 'この書類は本物ですか？' }).waitFor();
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
+      // Drawn with the served Japanese font, the Arabic one no longer linked.
+      expect(await servedFonts(page, 'Esign Japanese', 'この書類は本物ですか？')).toEqual({
+        bodyNamesIt: true,
+        check: true,
+        loaded: ['japanese.woff2'],
+      });
       await shot(page, 'verify-ja.png');
       expect(problems).toEqual([]);
       await context.close();

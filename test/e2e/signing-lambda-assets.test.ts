@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PAGE_ASSETS_DIR } from '../../functions/public-pages/assets';
+import { WEB_FONTS_DIR } from '../../functions/public-pages/web-fonts';
 import { LAMBDA_BUNDLE_FILE, lambdaBuildOptions, lambdaEntry } from '../../infra/bundling';
 import { LambdaEsbuild } from '../../infra/constructs/api-function';
 import { UNTRUSTED_WORKER_NAME } from '../../shared/adapters/untrusted/worker-file';
@@ -164,7 +165,29 @@ describe('the signing Lambda bundle', () => {
     expect(ja.status).toBe(404);
     expect(ja.text).toContain('<html lang="ja" dir="ltr"');
     expect(ja.text).toContain('このリンクは使用できません');
-  }, 120_000);
+
+    // The web fonts were made at build time and sit beside the bundle; a Japanese page links its
+    // script's style sheet, and the font files it names are served from there.
+    const fonts = JSON.parse(readFileSync(join(out, WEB_FONTS_DIR, 'manifest.json'), 'utf8')) as {
+      version: string;
+      files: string[];
+    };
+    expect(fonts.files).toEqual(expect.arrayContaining(['japanese.css', 'japanese.woff2', 'arabic.woff2']));
+    const sheet = `/prod/sign/fonts/${fonts.version}/japanese.css`;
+    expect(ja.text).toContain(`<link rel="stylesheet" href="${sheet}">`);
+    const css = await invoke(`/sign/fonts/${fonts.version}/japanese.css`);
+    expect(css).toMatchObject({
+      status: 200,
+      headers: expect.objectContaining({ 'Content-Type': 'text/css; charset=utf-8' }),
+    });
+    expect(css.text).toContain('src: url("japanese.woff2") format("woff2")');
+    const woff2 = await invoke(`/sign/fonts/${fonts.version}/japanese.woff2`);
+    expect(woff2).toMatchObject({
+      status: 200,
+      bytes: statSync(join(out, WEB_FONTS_DIR, 'japanese.woff2')).size,
+      headers: expect.objectContaining({ 'Content-Type': 'font/woff2' }),
+    });
+  }, 240_000);
 
   it('loads at cold start none of what only some requests need, and loads it when they come', async () => {
     // The metafile of the same build (infra/bundling.ts's options, as the construct's): the

@@ -367,6 +367,80 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
     }
   }, 120_000);
 
+  it('never makes the page wider than a 390 px screen, left to right or right to left: fields in the sheet, errors shown, finishing', async () => {
+    // A field at the right edge of the page: its error bubble, where the style sheet first puts
+    // it, reaches past the screen until bubbles.js shifts it back.
+    const code = { key: 'code', kind: 'inp', label: 'Code', page: 1, x: 72, y: 9, w: 26, h: 3.6, v_min: 3 };
+    const fields = [{ ...code, required: true }, ...FIELDS.map((f) => ({ ...f, required: false }))];
+    for (const language of ['en', 'de', 'ja', 'ar', 'he']) {
+      const { page, problems, close } = await openOnPhone(`Volunteer agreement in ${language}`, fields, {
+        language,
+      });
+      const seen: string[] = [];
+      /** The page is no wider than the screen, and the browser has not widened its layout to fit. */
+      const narrow = async (state: string) => {
+        await frames(page);
+        const w = await page.evaluate<{ scroll: number; layout: number }>(
+          '({ scroll: document.documentElement.scrollWidth, layout: innerWidth })',
+        );
+        const at = `${language}, ${state}: ${JSON.stringify(w)}`;
+        seen.push(at);
+        expect(w.scroll, at).toBeLessThanOrEqual(PORTRAIT.width);
+        expect(w.layout, at).toBe(PORTRAIT.width);
+      };
+      const control = page.locator('.field-sheet .ctl');
+      await narrow('opened');
+      await page.locator('.dock .guide .next').tap();
+      await narrow('the field at the right edge in the sheet');
+      await control.fill('A');
+      await control.dispatchEvent('change');
+      await page.locator('.field.current .field-error:not(:empty)').waitFor();
+      await narrow('its error shown');
+      // Every other field of the signer's in the sheet in turn (the name and date signed are
+      // filled at the end), the error still shown on the first; then the file to attach.
+      const inSheet = FIELDS.filter((f) => !['snm', 'sdt', 'att'].includes(f.kind));
+      for (const f of inSheet) {
+        await page.locator('.dock .guide .next').tap();
+        expect(await control.getAttribute('aria-label')).toMatch(new RegExp(`^${f.label}`));
+        await narrow(`${f.label} in hand`);
+      }
+      await page.locator('.field-sheet .sheet-done').tap();
+      await narrow('the sheet closed');
+      await page.locator('.dock .guide .next').tap();
+      await narrow('the file to attach in hand');
+      await page.locator('.field.k-inp').first().tap();
+      await narrow('the refused field in the sheet again');
+      // A tap elsewhere on the page takes the focus from the control, the sheet stays open; then
+      // Finish, with the value still refused: the summary, and the field in the sheet.
+      await page.locator('#doc-title').tap();
+      await narrow('the focus elsewhere');
+      await page.locator('#finish-button').tap();
+      await page.locator('#finish-summary li').first().waitFor();
+      await narrow('finish refused');
+      await shot(page, `phone-width-${language}-finish-refused.png`);
+      await control.fill('12-AB');
+      await control.dispatchEvent('change');
+      await narrow('the value corrected');
+      // The signer's text keeps its own direction on a right-to-left page too: 12-AB, not AB-12;
+      // the sender's label in the sheet's title is isolated from the mark after it.
+      expect(await control.getAttribute('dir')).toBe('auto');
+      expect(await control.evaluate((e: { matches(s: string): boolean }) => e.matches(':dir(ltr)'))).toBe(
+        true,
+      );
+      expect(await page.locator('.sheet-title bdi').textContent()).toBe('Code');
+      await page.locator('#finish-button').tap();
+      await page.locator('#consent-error:not(:empty)').waitFor();
+      await narrow('consent missing');
+      await page.locator('label[for=consent]').tap();
+      await page.locator('#finish-button').tap();
+      await page.locator('.card.message.ok').waitFor();
+      await narrow('finished');
+      expect(seen.length).toBe(inSheet.length + 11);
+      expect(problems).toEqual([]);
+      await close();
+    }
+  }, 240_000);
+
   it('lets the signer pinch-zoom the page, and keeps the guide whole at the bottom of what they see', async () => {
     const { page, problems, close } = await openOnPhone('Volunteer agreement, zoomed', FIELDS.slice(0, 2));
     const viewport = await page.locator('meta[name=viewport]').getAttribute('content');

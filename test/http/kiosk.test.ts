@@ -293,7 +293,7 @@ describe('a kiosk session', () => {
     const reload = await fetch(url, { headers: { 'accept-language': 'en' } });
     expect(reload.status).toBe(410);
     const locked = await reload.text();
-    expect(locked).toContain('Please hand the device back to Hana Host.');
+    expect(locked).toContain('Please hand the device back to <bdi>Hana Host</bdi>.');
     expect(locked).not.toContain('app.js');
     // A new kiosk link is refused too: the signer has signed.
     expect((await call('POST', `/packets/${b.packets[0].id}/kiosk_url/`)).status).toBe(409);
@@ -309,7 +309,7 @@ describe('a kiosk session', () => {
     expect((await sign('GET', '/state', session)).status).toBe(410);
     const reload = await fetch(url, { headers: { 'accept-language': 'en' } });
     expect(reload.status).toBe(410);
-    expect(await reload.text()).toContain('Please hand the device back to Rita Requester.');
+    expect(await reload.text()).toContain('Please hand the device back to <bdi>Rita Requester</bdi>.');
     const events = (await call('GET', `/bundles/${b.id}/events/`)).body as {
       kind: string;
       description: string;

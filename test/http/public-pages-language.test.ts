@@ -208,6 +208,15 @@ describe('the portal page', () => {
       body: new URLSearchParams(form).toString(),
     });
 
+  it('isolates the sender’s words on a right-to-left page: the name in <bdi>, the inputs dir="auto"', async () => {
+    const he = await page(await envelope({ language: 'he' }), 'he');
+    expect(htmlTag(he.html)).toMatch(/ lang="he" dir="rtl"/);
+    expect(he.html).toContain('<h1 id="title"><bdi>Waiver</bdi></h1>');
+    expect(he.html).toContain('<span class="brand-name"><bdi>Waiver</bdi></span>');
+    expect(he.html).toMatch(/<input class="input" id="name" name="name" type="text" dir="auto"/);
+    expect(he.html).toMatch(/<input class="input" id="email" name="email" type="email" dir="auto"/);
+  });
+
   it('speaks the role’s language, else the account’s default, else the browser’s; the menu wins', async () => {
     const accounts = createAccountStore(runtime.db, runtime.config.tableName);
     const plain = await envelope();

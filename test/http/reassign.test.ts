@@ -277,7 +277,7 @@ describe('handing a packet on', () => {
 
     // Carol is emailed her own link; it opens the packet with nothing of Ann's in it.
     const carolMail = await emailTo(to.email);
-    expect(carolMail.text).toContain('Ann Lee asked you to sign in their place: “Carol signs for our firm.”');
+    expect(carolMail.text).toContain('Ann Lee asked you to sign in their place: "Carol signs for our firm."');
     const newToken = tokenIn(carolMail.text);
     const carolSession = (await sign('POST', '/session', undefined, { token: newToken })).body
       .session as string;

@@ -5,7 +5,7 @@
 import { ApiError, api } from './api.js';
 import { docLabel, main, messageOf, requester, setTitle, tools } from './chrome.js';
 import { announce, el, uid } from './dom.js';
-import { t } from './i18n.js';
+import { t, tIsolated } from './i18n.js';
 import { ended, route } from './navigation.js';
 import { page } from './state.js';
 
@@ -54,7 +54,11 @@ export function showAuth() {
       el(
         'p',
         {},
-        t('sign.auth.intro', { requester: requester(), name: page.state.packet.name, label: docLabel() }),
+        tIsolated('sign.auth.intro', {
+          requester: requester(),
+          name: page.state.packet.name,
+          label: docLabel(),
+        }),
       ),
       steps,
       step === 'sms' ? smsStep() : step === 'selfie' ? selfieStep() : idStep(),

@@ -6,6 +6,7 @@
 // bubble at the field's left edge on its usual side; near the right edge of a phone that cuts it
 // off, at the bottom of the screen it hangs below it. So a bubble is shifted sideways by as much
 // as it overflows, and shown on the other side of its field when only that side has room.
+// Sideways a bubble also stays within its page, which clips what reaches past it (app.css).
 
 /** Space kept between a bubble and the edge of the screen. */
 export const EDGE = 8;
@@ -64,6 +65,17 @@ function visibleArea() {
   return { left: left + EDGE, right: right - EDGE, top: top + EDGE, bottom: bottom - EDGE };
 }
 
+/** `area` narrowed sideways to the page `box` is on, less EDGE inside it where it is narrower. */
+function withinPage(area, box) {
+  const page = box.closest('.page')?.getBoundingClientRect();
+  if (!page) return area;
+  return {
+    ...area,
+    left: Math.max(area.left, page.left + EDGE),
+    right: Math.min(area.right, page.right - EDGE),
+  };
+}
+
 const shown = (bubble) => bubble !== null && bubble.getClientRects().length > 0;
 
 /**
@@ -83,9 +95,10 @@ export function placeBubbles(boxes) {
       b?.style.removeProperty('translate');
     }
   }
-  const area = visibleArea();
+  const screen = visibleArea();
   const plans = fields.map((box) => {
     const field = box.getBoundingClientRect();
+    const area = withinPage(screen, box);
     const [error, tip] = bubbles(box);
     const e = shown(error) ? placement(error.getBoundingClientRect(), field, area, 'below') : undefined;
     const t = shown(tip) ? placement(tip.getBoundingClientRect(), field, area, 'above') : undefined;

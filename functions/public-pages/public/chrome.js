@@ -36,7 +36,7 @@ export function setTitle(text) {
 /**
  * A full-page message: clear pages for links that cannot be signed, and the end.
  * @param {string} title
- * @param {string} text
+ * @param {string | (string | Node)[]} text  with nodes, sender's words in <bdi> (i18n.js, tIsolated)
  * @param {{ tone?: string, extra?: Node | null }} [options]
  */
 export function showMessage(title, text, { tone = 'info', extra } = {}) {

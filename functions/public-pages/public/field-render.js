@@ -70,8 +70,8 @@ export function renderFilled(m) {
 function markContent(m) {
   const image = form.marks.get(m.path);
   if (image) return el('img', { src: image, alt: '' });
-  if (m.value.startsWith('typed:')) return el('span', { class: 'typed' }, m.value.slice(6));
-  if (m.value === 'drawn') return el('span', { class: 'typed' }, page.state.packet.name);
+  if (m.value.startsWith('typed:')) return el('span', { class: 'typed', dir: 'auto' }, m.value.slice(6));
+  if (m.value === 'drawn') return el('span', { class: 'typed', dir: 'auto' }, page.state.packet.name);
   return el('span', { class: 'cta' }, t(m.f.kind === 'ini' ? 'sign.fields.initial' : 'sign.fields.sign'));
 }
 
@@ -137,11 +137,16 @@ const documentDate = (m) => formatFieldDate(m.value, m.f.format ?? '', page.stat
 export function readOnlyContent(m) {
   const f = m.f;
   const v = m.value;
-  if (!v) return el('span', { class: 'placeholder' }, f.label || kindName(f.kind));
+  // Sender's and signers' words in their own direction (dir="auto"), whatever the page's.
+  if (!v) return el('span', { class: 'placeholder', dir: 'auto' }, f.label || kindName(f.kind));
   if (f.kind === 'chk' || f.kind === 'apr') return el('span', { class: 'value' }, v === 'true' ? '✓' : '');
   if (f.kind === 'sig' || f.kind === 'ini') {
-    return el('span', { class: 'typed' }, v.startsWith('typed:') ? v.slice(6) : t('sign.fields.signed'));
+    return el(
+      'span',
+      { class: 'typed', dir: 'auto' },
+      v.startsWith('typed:') ? v.slice(6) : t('sign.fields.signed'),
+    );
   }
   if (f.kind === 'sdt' || f.kind === 'dat') return el('span', { class: 'value' }, documentDate(m));
-  return el('span', { class: 'value' }, f.kind === 'cbg' ? v.split('|').join(', ') : v);
+  return el('span', { class: 'value', dir: 'auto' }, f.kind === 'cbg' ? v.split('|').join(', ') : v);
 }

@@ -87,7 +87,8 @@ export function openSheet(m) {
   m.box.prepend(echo);
   m.echo = echo;
   m.box.classList.add('in-sheet');
-  ui.title.textContent = `${nameOf(m)}${m.f.required ? ' *' : ''}`;
+  // The sender's label in its own direction, the mark of a required field after it in the page's.
+  ui.title.replaceChildren(el('bdi', {}, nameOf(m)), m.f.required ? ' *' : '');
   // A checkbox's row is its label: the whole width of the sheet ticks it.
   ui.title.hidden = check;
   const control = check

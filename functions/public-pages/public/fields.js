@@ -167,6 +167,8 @@ function controlFor(m, errId) {
         type: hints.type,
         inputmode: hints.inputmode,
         autocomplete: hints.autocomplete ?? 'off',
+        // The signer's text takes its own direction: 12-AB stays 12-AB on a right-to-left page.
+        dir: 'auto',
         value: m.value,
         placeholder: f.label || undefined,
         maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
@@ -184,6 +186,7 @@ function controlFor(m, errId) {
     case 'txt': {
       const c = el('textarea', {
         ...common,
+        dir: 'auto',
         value: m.value,
         placeholder: f.label || undefined,
         maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
@@ -236,7 +239,7 @@ function controlFor(m, errId) {
         'select',
         common,
         el('option', { value: '' }, t('sign.fields.choose')),
-        f.options.map((o) => el('option', { value: o, selected: o === m.value }, o)),
+        f.options.map((o) => el('option', { value: o, selected: o === m.value, dir: 'auto' }, o)),
       );
       c.value = m.value;
       c.addEventListener('change', () => edit(m, c.value));
@@ -371,7 +374,13 @@ export function fieldBox(m) {
   box.append(m.control, m.err);
   if (f.kind === 'att') attachmentControls(m, box);
   box.append(
-    el('span', { class: 'field-tip', 'aria-hidden': 'true' }, `${nameOf(m)}${f.required ? ' *' : ''}`),
+    // The sender's label isolated: its own direction, the mark after it in the page's.
+    el(
+      'span',
+      { class: 'field-tip', 'aria-hidden': 'true' },
+      el('bdi', {}, nameOf(m)),
+      f.required ? ' *' : '',
+    ),
   );
   m.control.addEventListener('focus', () => setCurrent(m));
   // On a phone the field is too small to work in: a tap anywhere on it opens it in the sheet.
@@ -424,7 +433,7 @@ export function attachmentRow(m) {
       el(
         'span',
         { class: 'attachment-title', id: titleId },
-        nameOf(m),
+        el('bdi', {}, nameOf(m)),
         f.required ? el('span', { class: 'req' }, ' *') : null,
       ),
       el('span', { class: 'hint' }, attachmentHint(f, t)),

@@ -52,6 +52,28 @@ await i18n.init({
  */
 export const t = (key, values) => i18n.t(key, values);
 
+/**
+ * A message with sender's and signer's words in it (names, labels), as nodes for an element:
+ * each value in a <bdi>, so it keeps its own direction and the sentence its own (an English
+ * label's full stop stays at its end on an Arabic page). The text reads as `t`'s.
+ * `plain` values (a count, ours) are filled as `t` fills them.
+ * @param {string} key
+ * @param {Record<string, string>} values
+ * @param {Record<string, unknown>} [plain]
+ * @returns {(string | Node)[]}
+ */
+export function tIsolated(key, values, plain = {}) {
+  const names = Object.keys(values);
+  // Each value stands in the message as a marker no catalog contains, then becomes its <bdi>.
+  const marked = t(key, { ...plain, ...Object.fromEntries(names.map((n, i) => [n, `\u0000${i}\u0000`])) });
+  return marked.split('\u0000').map((part, i) => {
+    if (i % 2 === 0) return part;
+    const bdi = document.createElement('bdi');
+    bdi.textContent = values[names[Number(part)]] ?? '';
+    return bdi;
+  });
+}
+
 /** A date (an ISO time or date) as the signer's language writes it: 26 November 2026, 2026年11月26日. */
 export function formatDate(iso) {
   if (!iso) return '';

@@ -3,7 +3,7 @@
 // cancelled, expired), and the thank-you once the signer finished.
 import { docLabel, requester, showMessage } from './chrome.js';
 import { el } from './dom.js';
-import { formatDate, t } from './i18n.js';
+import { formatDate, t, tIsolated } from './i18n.js';
 import { page } from './state.js';
 
 /** The reason's title and text (`sign.reason.<name>Title`, `…Text`) and the page's tone. */
@@ -41,7 +41,7 @@ export function showDone() {
   const target = safeRedirect(page.state.redirect_url);
   showMessage(
     t('sign.done.title'),
-    t('sign.done.text', { name: page.state.packet.name, label: docLabel(), requester: requester() }),
+    tIsolated('sign.done.text', { name: page.state.packet.name, label: docLabel(), requester: requester() }),
     { tone: 'ok', extra: target ? el('p', { class: 'hint' }, t('sign.done.onward')) : null },
   );
   if (target) location.assign(target);

@@ -6,22 +6,26 @@ import { ApiError, api, forgetSession } from './api.js';
 import { docLabel, messageOf, requester, showMessage } from './chrome.js';
 import { modal } from './dialogs.js';
 import { el, uid } from './dom.js';
-import { formatNumber, t } from './i18n.js';
+import { formatNumber, t, tIsolated } from './i18n.js';
 import { ended } from './navigation.js';
 
 /** As the service checks them (reassign-packet.ts): international phones, at most 500 characters. */
 const PHONE = /^(\+|00)[1-9][0-9 ().-]{5,}$/;
 const REASON_MAX = 500;
 
-/** A labelled input of the dialog; its error is read out with it (aria-describedby). */
-function input(label, attrs, hint) {
+/**
+ * A labelled control of the dialog with its error beside it: read out with the control
+ * (aria-describedby, after its hint), and cleared as the signer types.
+ */
+function withError(label, control, hint) {
   const id = uid('ra');
+  control.id = id;
   const hintId = hint ? uid('ra-hint') : undefined;
-  const control = el('input', {
-    id,
-    class: 'input',
-    ...attrs,
-    ...(hintId ? { 'aria-describedby': hintId } : {}),
+  const error = el('span', { class: 'field-error block', id: uid('ra-error') });
+  control.setAttribute('aria-describedby', [hintId, error.id].filter(Boolean).join(' '));
+  control.addEventListener('input', () => {
+    control.removeAttribute('aria-invalid');
+    error.textContent = '';
   });
   const row = el(
     'div',
@@ -29,9 +33,13 @@ function input(label, attrs, hint) {
     el('label', { for: id, class: 'label' }, label),
     control,
     hint ? el('span', { class: 'hint', id: hintId }, hint) : null,
+    error,
   );
-  return { row, control };
+  return { row, control, error };
 }
+
+/** A labelled input of the dialog, with its error beside it. */
+const input = (label, attrs, hint) => withError(label, el('input', { class: 'input', ...attrs }), hint);
 
 /** The dialog: resolves the handover's answer once the service took it, or null when cancelled. */
 function reassignDialog() {
@@ -51,29 +59,34 @@ function reassignDialog() {
         { type: 'tel', autocomplete: 'off', maxlength: 128, dir: 'ltr' },
         t('sign.reassign.phoneHint'),
       );
-      const reasonId = uid('ra-reason');
       const counter = el(
         'span',
         { class: 'hint', 'aria-live': 'polite' },
         `${formatNumber(0)} / ${formatNumber(REASON_MAX)}`,
       );
-      const reason = el('textarea', {
-        id: reasonId,
-        class: 'input',
-        rows: 3,
-        maxlength: REASON_MAX,
-        'aria-required': 'true',
+      const reason = withError(
+        t('sign.reassign.reason'),
+        el('textarea', {
+          class: 'input',
+          rows: 3,
+          maxlength: REASON_MAX,
+          'aria-required': 'true',
+          dir: 'auto',
+        }),
+      );
+      reason.row.insertBefore(counter, reason.error);
+      reason.control.addEventListener('input', () => {
+        counter.textContent = `${formatNumber(reason.control.value.length)} / ${formatNumber(REASON_MAX)}`;
       });
-      reason.addEventListener('input', () => {
-        counter.textContent = `${formatNumber(reason.value.length)} / ${formatNumber(REASON_MAX)}`;
-      });
-      const controls = [name.control, email.control, phone.control, reason];
-      for (const c of controls) c.addEventListener('input', () => c.removeAttribute('aria-invalid'));
-      /** Shows what is wrong and takes the signer to it; undefined keeps the dialog open. */
-      const refuse = (control, message) => {
-        showError(message);
-        control.setAttribute('aria-invalid', 'true');
-        control.focus();
+      const fields = [name, email, phone, reason];
+      /** Shows what is wrong beside the field and takes the signer to it; undefined keeps the dialog open. */
+      const refuse = (field, message) => {
+        for (const f of fields) f.error.textContent = '';
+        if (field) {
+          field.error.textContent = message;
+          field.control.setAttribute('aria-invalid', 'true');
+          field.control.focus();
+        } else showError(message);
         return undefined;
       };
       return {
@@ -88,9 +101,7 @@ function reassignDialog() {
             email.row,
             phone.row,
           ),
-          el('label', { for: reasonId, class: 'label' }, t('sign.reassign.reason')),
-          reason,
-          counter,
+          reason.row,
         ),
         initialFocus: () => name.control,
         submit: async () => {
@@ -98,14 +109,13 @@ function reassignDialog() {
             name: name.control.value.trim(),
             email: email.control.value.trim(),
             phone: phone.control.value.trim(),
-            reason: reason.value.trim(),
+            reason: reason.control.value.trim(),
           };
-          if (!to.name) return refuse(name.control, t('sign.reassign.nameMissing'));
-          if (!to.email && !to.phone) return refuse(email.control, t('sign.reassign.contactMissing'));
+          if (!to.name) return refuse(name, t('sign.reassign.nameMissing'));
+          if (!to.email && !to.phone) return refuse(email, t('sign.reassign.contactMissing'));
           if (to.email && !email.control.checkValidity())
-            return refuse(email.control, t('sign.reassign.emailInvalid'));
-          if (to.phone && !PHONE.test(to.phone))
-            return refuse(phone.control, t('sign.reassign.phoneInvalid'));
+            return refuse(email, t('sign.reassign.emailInvalid'));
+          if (to.phone && !PHONE.test(to.phone)) return refuse(phone, t('sign.reassign.phoneInvalid'));
           if (!to.reason) return refuse(reason, t('sign.reassign.reasonMissing'));
           try {
             return await api.reassign({
@@ -115,18 +125,15 @@ function reassignDialog() {
               ...(to.phone ? { phone: to.phone } : {}),
             });
           } catch (err) {
-            if (!(err instanceof ApiError)) return refuse(name.control, messageOf(err));
+            if (!(err instanceof ApiError)) return refuse(undefined, messageOf(err));
             // The service's words are English; what the signer can fix is said in theirs.
             const field = err.fields[0]?.field;
             if (err.status === 400 && (field === 'email' || field === 'phone'))
-              return refuse(
-                field === 'email' ? email.control : phone.control,
-                t('sign.reassign.someoneElse'),
-              );
-            if (err.status === 403) return refuse(name.control, t('sign.reassign.notAllowed'));
+              return refuse(field === 'email' ? email : phone, t('sign.reassign.someoneElse'));
+            if (err.status === 403) return refuse(undefined, t('sign.reassign.notAllowed'));
             // Nothing to fix here: the page says why once the dialog is closed.
             if (err.status === 409 || err.status === 404 || err.status === 410) return { refused: err };
-            return refuse(name.control, messageOf(err));
+            return refuse(undefined, messageOf(err));
           }
         },
       };
@@ -150,7 +157,7 @@ export function reassignButton() {
     const name = handed.handed_to.name;
     showMessage(
       t('sign.reassign.doneTitle', { name }),
-      t('sign.reassign.doneText', { name, label: docLabel(), requester: requester() }),
+      tIsolated('sign.reassign.doneText', { name, label: docLabel(), requester: requester() }),
       { tone: 'info' },
     );
   });

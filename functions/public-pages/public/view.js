@@ -9,7 +9,7 @@ import { el } from './dom.js';
 import { filled, nameOf, renderError, shownMessage, whenErrorsChange } from './field-render.js';
 import { dock } from './field-sheet.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
-import { t } from './i18n.js';
+import { t, tIsolated } from './i18n.js';
 import { kiosk, showHandBack } from './kiosk.js';
 import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
@@ -44,21 +44,18 @@ export function showSigning() {
   tools.replaceChildren(saveStatusLine());
   const bottom = dock(guideBar(), tools);
 
+  // The sender's label and document names keep their own direction on any page (<bdi>).
   const heading = el(
     'h1',
     { id: 'doc-title', tabindex: '-1' },
-    s.bundle.label || t('sign.view.documentsToSign'),
+    s.bundle.label ? el('bdi', {}, s.bundle.label) : t('sign.view.documentsToSign'),
   );
   const intro = el(
     'section',
     { class: 'card intro', 'aria-labelledby': 'doc-title' },
     s.bundle.is_test ? el('p', { class: 'test-banner' }, t('sign.view.testBanner')) : null,
     heading,
-    el(
-      'p',
-      {},
-      t('sign.view.intro', { count: s.documents.length, requester: requester(), name: s.packet.name }),
-    ),
+    el('p', {}, introOf(s)),
     el(
       'ul',
       { class: 'legend', 'aria-label': t('sign.view.legend') },
@@ -88,7 +85,7 @@ export function showSigning() {
       el(
         'h2',
         { class: 'doc-title' },
-        doc.name,
+        el('bdi', {}, doc.name),
         el('span', { class: 'doc-pages' }, t('sign.view.pages', { count: doc.pages.length })),
       ),
     );
@@ -133,6 +130,15 @@ export function showSigning() {
   setTitle(s.bundle.label || t('page.title'));
   updateProgress();
   heading.focus();
+}
+
+/**
+ * The intro sentence, its names isolated (i18n.js, tIsolated); the count is said by the message's
+ * plural form, so it is filled first.
+ */
+function introOf(s) {
+  const count = s.documents.length;
+  return tIsolated('sign.view.intro', { requester: requester(), name: s.packet.name }, { count });
 }
 
 function finishCard() {

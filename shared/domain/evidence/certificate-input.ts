@@ -5,7 +5,7 @@ import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundl
 import { identityLabel } from '../bundles/lifecycle/transitions';
 import { currentValue } from '../signing/field-access';
 import { deviceLabel, hostLabel } from '../signing/in-person';
-import { type TSigningRecord, valueKey } from '../signing/signing-record';
+import { type TSigningRecord, type TSigningStep, valueKey } from '../signing/signing-record';
 import { auditEntries } from './audit-trail';
 import { idDetail, inPersonDetail, markLabel, selfieDetail, smsDetail } from './evidence-details';
 import type { TFinalFile } from './evidence-files';
@@ -64,6 +64,21 @@ export function authOf(packet: TPacket, record: TSigningRecord | undefined, view
     });
   }
   return auth;
+}
+
+/**
+ * The steps as the certificate lists them: the page saves a field as the signer types (each pause,
+ * each field left), so a run of saves of the same fields from the same browser is one line, its
+ * last (the value that stayed). The evidence record keeps every step.
+ */
+export function foldRepeatedSaves(steps: TSigningStep[]): TSigningStep[] {
+  const same = (a: TSigningStep, b: TSigningStep) =>
+    a.action === 'saved values' &&
+    b.action === a.action &&
+    b.detail === a.detail &&
+    b.ip === a.ip &&
+    b.userAgent === a.userAgent;
+  return steps.filter((s, i) => !(i + 1 < steps.length && same(s, steps[i + 1]!)));
 }
 
 /**
@@ -144,7 +159,7 @@ export async function certificateInput(
       ...(record?.consentAt ? { consented: record.consentAt } : {}),
       ...(p.completedAt ? { signed: p.completedAt } : {}),
     },
-    steps: (record?.steps ?? []).map((s) => ({
+    steps: foldRepeatedSaves(record?.steps ?? []).map((s) => ({
       action: recordedWords(s.action),
       ...(s.detail ? { detail: stepDetailWords(s, p) } : {}),
       at: s.at,

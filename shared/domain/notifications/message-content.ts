@@ -23,6 +23,22 @@ export interface TEmailBody {
   buttonFallback?: string;
 }
 
+/** First-strong isolate … pop directional isolate: plain text's <bdi>. */
+export const FSI = '\u2068';
+export const PDI = '\u2069';
+const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
+/**
+ * A sender's or signer's text set apart from the sentence around it, so its own direction holds:
+ * an English label in an Arabic sentence keeps its full stop at its end, an Arabic name in an
+ * English one does not reorder its neighbours. Only where directions can mix (a right-to-left
+ * message, or a text with right-to-left letters): the isolates are not in SMS's GSM alphabet, and
+ * would halve a Latin text message's length. The HTML part shows them as <bdi>.
+ */
+export function isolate(s: string, dir: 'ltr' | 'rtl'): string {
+  return s !== '' && (dir === 'rtl' || RTL_CHARS.test(s)) ? `${FSI}${s}${PDI}` : s;
+}
+
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -33,7 +49,9 @@ export function oneLine(s: string, max = 400): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-const htmlText = (s: string) => escapeHtml(s).replace(/\r?\n/g, '<br>');
+/** Escaped text with its line breaks, and its isolates as <bdi> (which mail clients honour better). */
+const htmlText = (s: string) =>
+  escapeHtml(s).replace(/\r?\n/g, '<br>').replaceAll(FSI, '<bdi>').replaceAll(PDI, '</bdi>');
 
 /** The same message as text and as simple, inline-styled HTML (mail clients ignore style sheets). */
 export function renderEmail(body: TEmailBody): TEmailContent {

@@ -11,7 +11,7 @@ import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 import type { TCopyRecipient } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/outbox';
-import { oneLine, renderEmail } from './message-content';
+import { isolate, oneLine, renderEmail } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';
 
 export type TOutgoing =
@@ -74,6 +74,26 @@ const labelOf = (b: TBundle, lang: TLanguage = 'en') =>
   oneLine(b.label, 200) || translator(lang)('message.yourDocuments');
 const requesterOf = (b: TBundle, lang: TLanguage = 'en') =>
   oneLine(b.requesterName, 100) || b.requesterEmail || translator(lang)('message.theSender');
+/**
+ * The catalog's words in `lang` with every text of a sender or signer in them (labels, names,
+ * reasons, messages) isolated from the sentence's direction (message-content.ts, `isolate`).
+ */
+function wordsIn(lang: TLanguage) {
+  const t = translator(lang);
+  const dir = directionOf(lang);
+  return (key: string, values?: Record<string, unknown>): string =>
+    t(
+      key,
+      values &&
+        Object.fromEntries(
+          Object.entries(values).map(([k, v]) => [
+            k,
+            k !== 'url' && typeof v === 'string' ? isolate(v, dir) : v,
+          ]),
+        ),
+    );
+}
+
 const firstText = (...texts: (string | undefined)[]) => texts.find((t) => t !== undefined && t.trim() !== '');
 
 /** A day as the message's language writes it (in UTC, as the service keeps time). */
@@ -103,7 +123,7 @@ export function planMessages(input: TPlanInput): TPlan {
 
 /** The subject of a signing request (a reminder puts "Reminder: " before it), in `lang`. */
 export function signingSubject(b: TBundle, lang: TLanguage = 'en'): string {
-  return oneLine(b.emailSubject) || translator(lang)('message.signSubject', { label: labelOf(b, lang) });
+  return oneLine(b.emailSubject) || wordsIn(lang)('message.signSubject', { label: labelOf(b, lang) });
 }
 
 function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPlan {
@@ -120,12 +140,13 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   }
   // The signer's language: the words of the service; the sender's own texts stay as written.
   const lang = languageOf(bundle, account, packet);
-  const t = translator(lang);
+  const t = wordsIn(lang);
   const requester = requesterOf(bundle, lang);
   const label = labelOf(bundle, lang);
 
   if (packet.deliverVia === 'phone') {
     const phone = toE164(packet.phone ?? '');
+    // The text, the sender's own or ours, goes into the catalog's sentence, which isolates it.
     const smsText =
       firstText(packet.smsMessage, bundle.smsMessage, account?.smsMessage) ??
       t('message.smsDefault', { label });
@@ -150,9 +171,10 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
   }
 
   if (!packet.email) return { messages: [], skipped: 'no email address' };
+  const own = firstText(packet.emailMessage, bundle.emailMessage, account?.emailMessage);
+  // The sender's own message is a paragraph of their words, isolated whole.
   const message =
-    firstText(packet.emailMessage, bundle.emailMessage, account?.emailMessage) ??
-    t('message.defaultMessage', { requester, label });
+    own !== undefined ? isolate(own, directionOf(lang)) : t('message.defaultMessage', { requester, label });
   const subject = reminder
     ? t('message.reminderSubject', { subject: signingSubject(bundle, lang) })
     : signingSubject(bundle, lang);
@@ -223,7 +245,7 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
   const emails = [...recipients].map(([recipient, r]): TPlannedMessage => {
     // Signers read it in their language, copies in the bundle's; the sender's API hint stays English.
     const lang = r.sender ? 'en' : (r.lang ?? languageOf(bundle, account));
-    const t = translator(lang);
+    const t = wordsIn(lang);
     const requester = requesterOf(bundle, lang);
     const label = labelOf(bundle, lang);
     const envelope = {
@@ -288,7 +310,7 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
 
 /** The documents-ready text to a signer who has only a phone: who sent it, what, and the link. */
 function copyText(bundle: TBundle, p: TPacket, lang: TLanguage): TPlannedMessage {
-  const t = translator(lang);
+  const t = wordsIn(lang);
   const phone = toE164(p.phone ?? '');
   return {
     channel: 'sms',
@@ -311,9 +333,10 @@ function copyText(bundle: TBundle, p: TPacket, lang: TLanguage): TPlannedMessage
 function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
   if (!bundle.requesterEmail) return { messages: [], skipped: 'no requester email' };
   const packet = bundle.packets.find((p) => p.id === job.packetId);
-  const signer = oneLine(packet?.name ?? '', 100) || 'A signer';
+  // The sender's message is English; a name, label or reason in another script is isolated in it.
+  const signer = isolate(oneLine(packet?.name ?? '', 100), 'ltr') || 'A signer';
   const contact = packet?.email ?? packet?.phone;
-  const label = labelOf(bundle);
+  const label = isolate(labelOf(bundle), 'ltr');
   const prefix = `${EVENT_KINDS.declined.text}: `;
   const reason =
     jobEvent?.kind === EVENT_KINDS.declined.code && jobEvent.description.startsWith(prefix)
@@ -336,7 +359,7 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
               subject: `${signer} declined to sign: ${label}`,
               paragraphs: [
                 `${signer}${contact ? ` (${contact})` : ''} declined to sign "${label}".`,
-                reason ? `Their reason:\n${reason}` : 'They gave no reason.',
+                reason ? `Their reason:\n${isolate(reason, 'ltr')}` : 'They gave no reason.',
               ],
               footer: [`Bundle ${bundle.id}${bundle.customKey ? `, custom key ${bundle.customKey}` : ''}.`],
             }),
