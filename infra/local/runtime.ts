@@ -283,6 +283,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       bucketName: LOCAL_BUCKET_NAME,
       usagePlanId: plan.id,
       logLevel: options.logLevel ?? 'info',
+      // One line per request at 'info' would drown the start banner and the warnings.
+      accessLogLevel: 'debug',
       endpoints: {
         dynamodb: dynamo.endpoint,
         s3: s3.endpoint,
