@@ -58,6 +58,17 @@ describe.runIf(runBrowser)('the API reference page', () => {
     await context.close();
   }, 120_000);
 
+  it('has, at /, a page of where things are that meets WCAG 2.2 A/AA (axe)', async () => {
+    const context = await suite.browser.newContext();
+    const page = await context.newPage();
+    expect((await page.goto(`${suite.runtime.baseUrl}/`))?.status()).toBe(200);
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
+    expect(await page.getByRole('link', { name: 'Mailbox' }).getAttribute('href')).toBe('/dev/mailbox');
+    expect(await page.getByRole('link', { name: 'Verify a document' }).getAttribute('href')).toBe('/verify');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('answers with the pages’ security headers, a title in the reader’s language, and no inline script', async () => {
     const res = await fetch(`${suite.runtime.baseUrl}/docs`, { headers: { 'accept-language': 'de' } });
     expect(res.status).toBe(200);
