@@ -27,6 +27,7 @@ import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
+import { signingPagePreloads } from './module-preloads';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
 import { webFontLink } from './web-fonts';
 
@@ -85,6 +86,12 @@ function brandColors(primaryColor: string | undefined): string[] {
     : [];
 }
 
+/** The page script's modules, fetched at once rather than one import level at a time (module-preloads.ts). */
+const modulePreloads = (assets: string) =>
+  signingPagePreloads(signingAssets())
+    .map((name) => `<link rel="modulepreload" href="${esc(assets)}/${esc(name)}">`)
+    .join('\n');
+
 function shell(s: TShell): string {
   const t = translator(s.lang);
   const assets = `${s.base}/sign/assets/${s.version}`;
@@ -121,7 +128,7 @@ function shell(s: TShell): string {
 <title>${esc(s.title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
