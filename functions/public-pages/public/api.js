@@ -144,11 +144,39 @@ export const api = {
   chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };
 
+/** Documents asked for before the viewer needed them (prefetchDocument), by key: each taken once. */
+const prefetched = new Map();
+
+/**
+ * Asks for a document while the page is still reading its state, so that its first page is not
+ * a round trip further away. The viewer's documentBytes takes the answer; a refusal (the signer
+ * may not see it yet after all) is forgotten and the viewer asks again.
+ */
+export function prefetchDocument(docKey) {
+  if (prefetched.has(docKey)) return;
+  const bytes = fetchDocument(docKey);
+  bytes.catch(() => undefined);
+  prefetched.set(docKey, bytes);
+}
+
 /**
  * A document's PDF bytes through the API (same origin); null when it is too large for that
  * (413), and the viewer reads its presigned file_url instead.
  */
 export async function documentBytes(docKey) {
+  const early = prefetched.get(docKey);
+  prefetched.delete(docKey);
+  if (early) {
+    try {
+      return await early;
+    } catch {
+      // asked again below
+    }
+  }
+  return fetchDocument(docKey);
+}
+
+async function fetchDocument(docKey) {
   if (!session) await openSession();
   const res = await fetch(`${API}/documents/${encodeURIComponent(docKey)}`, {
     headers: { 'X-Signing-Session': session.session },
