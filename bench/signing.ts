@@ -13,6 +13,14 @@
 //   and one in Arabic (right to left, its catalog loaded, Arabic words laid out), runs alternating,
 //   so the ratio of the two p50s says what a signer's language costs the first page.
 //
+// Each figure has a yardstick measured in the same run (bench/signing-baseline.ts), since the
+// absolute figures say more about the machine than about the service: the first page beside
+// pdf.js alone drawing the same page in a bare page in the same Chromium (runs alternating with
+// the signing page's), and complete beside one DynamoDB write of as many items as it has fields
+// on the same stand-in (after each complete). Each ratio, ours ÷ yardstick, has the goal ≤ 1.3:
+// the page's own code, catalogs and fonts, and the finish's work besides its write, cost at most
+// 30 % over the work nobody can avoid.
+//
 // A wrong answer (a status, a page that did not render, an error thrown in the page) fails the run.
 
 import { existsSync } from 'node:fs';
@@ -21,9 +29,10 @@ import { performance } from 'node:perf_hooks';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
 import type { TRuntime } from '../infra/local/runtime';
-import { ms, table } from './format';
+import { mark, ms, table } from './format';
 import { answerOf, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';
+import { startBarePdfServer, type TBarePdfServer, timeOneWrite } from './signing-baseline';
 import { percentile, round } from './stats';
 
 export interface TSigningOptions {
@@ -53,6 +62,8 @@ export interface TCompleteFigures {
   mix: Record<string, number>;
   warmup: number;
   complete: TTimings;
+  /** The yardstick: one write of `fields` items (bench/signing-baseline.ts) on the same DynamoDB stand-in. */
+  oneWrite: TTimings;
   put: TTimings;
   /** Fewer runs than asked for: the section's time was up. */
   timedOut: boolean;
@@ -78,6 +89,8 @@ export interface TSigningFigures {
   firstPage: TFirstPageFigures | null;
   /** The same document in a bundle in Arabic, measured alternately with the English one. */
   firstPageAr: TFirstPageFigures | null;
+  /** The yardstick: pdf.js alone drawing the same first page in a bare page, alternating with them. */
+  firstPageBaseline: TFirstPageFigures | null;
   skipped?: string;
   failures: string[];
 }
@@ -227,6 +240,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
   const runtime: TRuntime = await startBenchRuntime(() => undefined);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   let browser: Browser | undefined;
+  let bare: TBarePdfServer | undefined;
   try {
     const { api, signApi } = serviceClients(runtime.baseUrl, runtime.demo.apiKey, agent);
 
@@ -256,6 +270,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
     const values = benchValues('doc', fields);
     const formPdf = Buffer.from(await textPdf(2, 'Signing bench form')).toString('base64');
     const completeMs: number[] = [];
+    const writeMs: number[] = [];
     const putMs: number[] = [];
     let completeTimedOut = false;
     for (let i = 0; i < completeWarmup + completeRuns; i++) {
@@ -292,9 +307,12 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
             `POST /sign/api/complete: packet ${after.packet.status}, bundle ${after.bundle.status} (want co)`,
           );
         }
+        // The yardstick right after, so a busy moment of the machine weighs on both alike.
+        const oneWrite = await timeOneWrite(runtime, fields.length);
         if (i >= completeWarmup) {
           putMs.push(t1 - t0);
           completeMs.push(t3 - t2);
+          writeMs.push(oneWrite);
         }
       } catch (err) {
         failures.push(`complete run ${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
@@ -308,13 +326,21 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       mix: { ...FIELD_MIX },
       warmup: completeWarmup,
       complete: timings(completeMs),
+      oneWrite: timings(writeMs),
       put: timings(putMs),
       timedOut: completeTimedOut,
     };
 
     // 2. First rendered page of a 20-page document.
     if (!existsSync(chromiumPath)) {
-      return { complete, firstPage: null, firstPageAr: null, skipped: 'no chromium', failures };
+      return {
+        complete,
+        firstPage: null,
+        firstPageAr: null,
+        firstPageBaseline: null,
+        skipped: 'no chromium',
+        failures,
+      };
     }
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
@@ -325,6 +351,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
     });
     const bigPdf = await textPdf(renderPages, 'Signing bench agreement');
     const bigB64 = Buffer.from(bigPdf).toString('base64');
+    bare = await startBarePdfServer(bigPdf);
     const bigFields: TBenchField[] = [
       { key: 'name', kind: 'inp', label: 'Name', page: 1, x: 12, y: 80, w: 30, h: 4, editors: [SIGNER] },
       { key: 'agree', kind: 'chk', label: 'I agree', page: 2, x: 12, y: 80, w: 3, h: 3, editors: [SIGNER] },
@@ -341,10 +368,13 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       },
     ];
     type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[] };
-    const measured: Record<'en' | 'ar', TLanguageRuns> = {
+    const measured: Record<'en' | 'ar' | 'bare', TLanguageRuns> = {
       en: { first: [], dcl: [], wall: [] },
       ar: { first: [], dcl: [], wall: [] },
+      bare: { first: [], dcl: [], wall: [] },
     };
+    /** The width in device pixels the signing page drew its first page at; the bare page draws the same. */
+    let drawnWidth = 0;
     let renderTimedOut = false;
     /** One page load of the document in a bundle in `language`, in a fresh context. */
     const renderOnce = async (i: number, language: 'en' | 'ar', counted: boolean) => {
@@ -374,8 +404,12 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
             first: w.__benchFirstRendered ?? Number.NaN,
             dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
             lang: w.document.documentElement.lang,
+            width: (
+              w.document as unknown as { querySelector(s: string): { width: number } | null }
+            ).querySelector('.page.rendered canvas')?.width,
           };
         });
+        drawnWidth = inPage.width ?? drawnWidth;
         if (inPage.lang !== language) throw new Error(`the page speaks "${inPage.lang}", not "${language}"`);
         const frames = await page.locator('.page').count();
         if (frames !== renderPages)
@@ -391,15 +425,53 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         await context.close();
       }
     };
+    /** One page load of the bare page: pdf.js alone drawing the same first page, in a fresh context. */
+    const renderBare = async (counted: boolean) => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await context.newPage();
+        const pageErrors: string[] = [];
+        page.on('pageerror', (e) => pageErrors.push(e.message));
+        const t0 = performance.now();
+        const answer = await page.goto(`${bare!.url}?width=${drawnWidth}`, {
+          waitUntil: 'commit',
+          timeout: RENDER_STEP_MS,
+        });
+        if (answer?.status() !== 200) throw new Error(`GET bare.html: HTTP ${answer?.status()}`);
+        const seen = await page.waitForSelector('canvas.rendered', { timeout: RENDER_STEP_MS });
+        const t1 = performance.now();
+        await seen.dispose();
+        const inPage = await page.evaluate(() => {
+          const w = globalThis as unknown as {
+            __benchFirstRendered?: number;
+            performance: { getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[] };
+          };
+          return {
+            first: w.__benchFirstRendered ?? Number.NaN,
+            dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+          };
+        });
+        if (!Number.isFinite(inPage.first)) throw new Error('the bare page noted no rendered page');
+        if (pageErrors.length > 0) throw new Error(`error in the bare page: ${pageErrors[0]}`);
+        if (counted) {
+          measured.bare.first.push(inPage.first);
+          measured.bare.dcl.push(inPage.dcl);
+          measured.bare.wall.push(t1 - t0);
+        }
+      } finally {
+        await context.close();
+      }
+    };
     renders: for (let i = 0; i < renderWarmup + renderRuns; i++) {
-      // Alternating, so a busy moment of the machine weighs on both languages alike.
-      for (const language of ['en', 'ar'] as const) {
+      // Alternating, so a busy moment of the machine weighs on both languages and the yardstick alike.
+      for (const language of ['en', 'ar', 'bare'] as const) {
         if (Date.now() >= deadline) {
           renderTimedOut = true;
           break renders;
         }
         try {
-          await renderOnce(i, language, i >= renderWarmup);
+          if (language === 'bare') await renderBare(i >= renderWarmup);
+          else await renderOnce(i, language, i >= renderWarmup);
         } catch (err) {
           failures.push(
             `first page run ${i + 1} (${language}): ${err instanceof Error ? err.message : String(err)}`,
@@ -418,9 +490,16 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       wallP50Ms: timings(runs.wall).p50Ms,
       timedOut: renderTimedOut,
     });
-    return { complete, firstPage: figuresOf(measured.en), firstPageAr: figuresOf(measured.ar), failures };
+    return {
+      complete,
+      firstPage: figuresOf(measured.en),
+      firstPageAr: figuresOf(measured.ar),
+      firstPageBaseline: { ...figuresOf(measured.bare), pdfBytes: bigPdf.length },
+      failures,
+    };
   } finally {
     await browser?.close();
+    await bare?.stop();
     agent.destroy();
     await runtime.stop();
   }
@@ -431,7 +510,26 @@ export const signingFailed = (f: TSigningFigures) =>
   f.failures.length > 0 ||
   f.complete.complete.runs === 0 ||
   (f.firstPage !== null && f.firstPage.firstPage.runs === 0) ||
-  (f.firstPageAr !== null && f.firstPageAr.firstPage.runs === 0);
+  (f.firstPageAr !== null && f.firstPageAr.firstPage.runs === 0) ||
+  (f.firstPageBaseline !== null && f.firstPageBaseline.firstPage.runs === 0);
+
+/** The goal of both ratios, ours ÷ yardstick. */
+export const RATIO_GOAL = 1.3;
+
+/** The first page's p50 (English) over pdf.js alone's: what the page itself costs over the renderer. */
+export const firstPageRatio = (f: TSigningFigures) =>
+  f.firstPage &&
+  f.firstPageBaseline &&
+  f.firstPageBaseline.firstPage.runs > 0 &&
+  f.firstPage.firstPage.runs > 0
+    ? f.firstPage.firstPage.p50Ms / f.firstPageBaseline.firstPage.p50Ms
+    : null;
+
+/** Complete's p50 over one write of as many items: what the finish costs over its write. */
+export const completeRatio = (f: TSigningFigures) =>
+  f.complete.complete.runs > 0 && f.complete.oneWrite.runs > 0
+    ? f.complete.complete.p50Ms / f.complete.oneWrite.p50Ms
+    : null;
 
 /** Arabic's first-page p50 over English's: what the signer's language costs the first page. */
 export const arabicRatio = (f: TSigningFigures) =>
@@ -459,6 +557,11 @@ export function signingReport(f: TSigningFigures): string {
       c.complete,
       `one call at a time, after ${c.warmup} warm-up${cut(c.timedOut)}`,
     ),
+    row(
+      `  yardstick: one DynamoDB write of ${c.fields} items`,
+      c.oneWrite,
+      `BatchWriteItem (25 a call, at once) on the same stand-in, after each complete`,
+    ),
     p
       ? row(
           `first rendered page, ${p.pages}-page PDF, English`,
@@ -475,7 +578,18 @@ export function signingReport(f: TSigningFigures): string {
           ),
         ]
       : []),
+    ...(f.firstPageBaseline
+      ? [
+          row(
+            `  yardstick: pdf.js alone, same first page`,
+            f.firstPageBaseline.firstPage,
+            `bare page, same pdfjs-dist and Chromium, alternating with the two above`,
+          ),
+        ]
+      : []),
   ];
+  const ratioLine = (name: string, r: number | null) =>
+    `  ${name}: ${r === null ? '—' : `${r.toFixed(2)} (goal ≤ ${RATIO_GOAL} ${mark(r <= RATIO_GOAL)})`}`;
   const out = [
     '',
     'Signing (local runtime; one embedded signer)',
@@ -485,6 +599,8 @@ export function signingReport(f: TSigningFigures): string {
     `  fields: ${Object.entries(c.mix)
       .map(([k, n]) => `${n} ${k}`)
       .join(', ')}; all required; sig/ini typed.`,
+    ratioLine('complete ÷ one write (p50s)', completeRatio(f)),
+    ratioLine('first page ÷ pdf.js alone (p50s, English)', firstPageRatio(f)),
   ];
   if (p) {
     out.push(
@@ -515,6 +631,8 @@ export function signingJson(f: TSigningFigures) {
       warmup: f.complete.warmup,
       concurrency: 1,
       complete: t(f.complete.complete),
+      // The yardstick: one write of as many items (BatchWriteItem, 25 a call), on the same stand-in.
+      oneWrite: t(f.complete.oneWrite),
       put: t(f.complete.put),
     },
     firstRenderedPage: p
@@ -541,6 +659,22 @@ export function signingJson(f: TSigningFigures) {
         }
       : null,
     firstRenderedPageRatioArEn: arabicRatio(f) === null ? null : round(arabicRatio(f)!, 2),
+    // The yardstick: pdf.js alone drawing the same first page in a bare page, same Chromium.
+    firstRenderedPageBaseline: f.firstPageBaseline
+      ? {
+          runs: f.firstPageBaseline.firstPage.runs,
+          p50Ms: round(f.firstPageBaseline.firstPage.p50Ms),
+          p99Ms: round(f.firstPageBaseline.firstPage.p99Ms),
+          maxMs: round(f.firstPageBaseline.firstPage.maxMs),
+          domContentLoadedP50Ms: round(f.firstPageBaseline.domContentLoadedP50Ms),
+        }
+      : null,
+    // Ours ÷ yardstick (p50s): the figures that mean the same on any machine.
+    ratios: {
+      goal: RATIO_GOAL,
+      completeOverOneWrite: completeRatio(f) === null ? null : round(completeRatio(f)!, 2),
+      firstPageOverPdfjsAlone: firstPageRatio(f) === null ? null : round(firstPageRatio(f)!, 2),
+    },
     failed: signingFailed(f),
   };
 }

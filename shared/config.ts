@@ -9,6 +9,12 @@ export interface TConfig {
   bucketName: string;
   usagePlanId: string;
   logLevel: TLogLevel;
+  /**
+   * The level of the API's access log lines (one per request): 'info' when absent, as on AWS;
+   * the local runtime writes them at 'debug', so its start banner is not drowned (`--log-level
+   * debug` shows them).
+   */
+  accessLogLevel?: 'debug' | 'info';
   /** Set only locally: where the stand-ins listen. On AWS the SDK's defaults apply. */
   endpoints: Partial<
     Record<'dynamodb' | 's3' | 'sqs' | 'sesv2' | 'sns' | 'apigateway' | 'kms' | 'secretsmanager', string>

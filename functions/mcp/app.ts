@@ -60,7 +60,7 @@ export function buildMcpHandler(opts: Omit<TFunctionOptions, 'db'> & { fetch?: t
     metrics.count('ApiRequests', { route });
     if (result.statusCode >= 500) metrics.count('ApiErrors', { route });
     metrics.duration('ApiLatency', Date.now() - started, { route });
-    log.info('request', {
+    log[config.accessLogLevel ?? 'info']('request', {
       requestId: event.requestContext?.requestId,
       method: event.httpMethod,
       path: '/mcp',

@@ -3,7 +3,7 @@
 // documents' PDFs for the page's viewer.
 
 import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
-import type { TBundle } from '../../shared/domain/bundles/bundle';
+import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
 import { cannotSign, heldBy, signerOf } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
@@ -27,6 +27,7 @@ import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
+import { signingPagePreloads } from './module-preloads';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
 import { webFontLink } from './web-fonts';
 
@@ -60,7 +61,7 @@ interface TShell {
   title: string;
   brand?: TBrand;
   /** The page's own data for its script; absent for the clear pages. */
-  app?: { embedded: boolean; kiosk?: { signer: string; host: string } };
+  app?: { embedded: boolean; kiosk?: { signer: string; host: string }; firstDocument?: string };
   message?: { title: string; text: string; note?: string };
 }
 
@@ -85,6 +86,12 @@ function brandColors(primaryColor: string | undefined): string[] {
     : [];
 }
 
+/** The page script's modules, fetched at once rather than one import level at a time (module-preloads.ts). */
+const modulePreloads = (assets: string) =>
+  signingPagePreloads(signingAssets())
+    .map((name) => `<link rel="modulepreload" href="${esc(assets)}/${esc(name)}">`)
+    .join('\n');
+
 function shell(s: TShell): string {
   const t = translator(s.lang);
   const assets = `${s.base}/sign/assets/${s.version}`;
@@ -95,6 +102,7 @@ function shell(s: TShell): string {
     ...(s.brand?.name ? [`data-brand-name="${esc(s.brand.name)}"`] : []),
     ...brandColors(s.brand?.primaryColor),
     ...(s.app?.embedded ? ['data-embedded="true"'] : []),
+    ...(s.app?.firstDocument ? [`data-first-document="${esc(s.app.firstDocument)}"`] : []),
     ...(s.app?.kiosk
       ? [
           'data-kiosk="true"',
@@ -121,7 +129,7 @@ function shell(s: TShell): string {
 <title>${esc(s.title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/early-session.js"></script>\n<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
@@ -181,6 +189,17 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     });
   }
 
+  /**
+   * The first document's key when the signer will see the documents as soon as the page opens
+   * (may sign now, no identity check to pass first): the page asks for it beside
+   * its state. Read from the bundle already loaded; nothing more is read for it.
+   */
+  function firstDocumentNow(bundle: TBundle | undefined, packet: TPacket | undefined): string | undefined {
+    if (!bundle || !packet || packet.authSms || packet.authSelfie || packet.authId) return undefined;
+    if (cannotSign(bundle, packet, deps.clock.now())) return undefined;
+    return bundle.documents[0]?.key;
+  }
+
   async function signingPage(req: TRequest): Promise<TResponse> {
     const token = req.params.token ?? '';
     const base = basePath(req);
@@ -231,6 +250,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       };
       return page(req, 410, shell({ base, version, lang, title: message.title, message }), lang);
     }
+    const firstDocument = firstDocumentNow(bundle, packet);
     const html = shell({
       base,
       version,
@@ -240,6 +260,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       app: {
         embedded: link.kind === 'embed',
         ...(link.kiosk ? { kiosk: { signer: packet?.name ?? '', host: link.kiosk.name } } : {}),
+        ...(firstDocument ? { firstDocument } : {}),
       },
     });
     return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl));

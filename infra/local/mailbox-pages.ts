@@ -20,11 +20,24 @@ const ONLY_HERE =
 const fromThisMachine = (req: IncomingMessage) =>
   classifyAddress(req.socket.remoteAddress ?? '') === 'loopback';
 
-/** `/dev/mailbox` lists every email and SMS the service "sent"; `/dev/mailbox/<id>` shows one. */
+/**
+ * `/dev/mailbox` lists every email and SMS the service "sent"; `/dev/mailbox/<id>` shows one;
+ * `/dev/mailbox.json` gives the list as JSON, newest first, for scripts (`npm run demo`).
+ */
 export function mailboxPages(dir: string) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (req.method !== 'GET') return false;
     const path = url.pathname.replace(/\/+$/, '');
+    if (path === '/dev/mailbox.json') {
+      if (!fromThisMachine(req)) {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'The mailbox is shown only on the machine running the service.' }));
+        return true;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(await listMailbox(dir)));
+      return true;
+    }
     const m = /^\/dev\/mailbox(?:\/([^/]+))?$/.exec(path);
     if (!m) return false;
     if (!fromThisMachine(req)) {

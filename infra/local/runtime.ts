@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,6 +45,7 @@ import { startApiGateway } from './api-gateway';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
 import { ensureQueues } from './ensure-queues';
+import { homePages } from './home-page';
 import { invoke } from './invocation';
 import { startKmsStandin } from './kms-standin';
 import {
@@ -174,6 +176,16 @@ export interface TRuntime {
 }
 
 /** The demo account survives restarts: its key is kept in the data folder, in plain text, locally only. */
+type TPages = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+
+/** The local pages outside the API, tried in turn until one answers. */
+const firstOf =
+  (...pages: TPages[]): TPages =>
+  async (req, res, url) => {
+    for (const p of pages) if (await p(req, res, url)) return true;
+    return false;
+  };
+
 async function demoAccount(db: DynamoDBDocumentClient, table: string, dir: string, persist: boolean) {
   const file = dataPaths(dir).demoAccount;
   if (persist) {
@@ -283,6 +295,8 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
       bucketName: LOCAL_BUCKET_NAME,
       usagePlanId: plan.id,
       logLevel: options.logLevel ?? 'info',
+      // One line per request at 'info' would drown the start banner and the warnings.
+      accessLogLevel: 'debug',
       endpoints: {
         dynamodb: dynamo.endpoint,
         s3: s3.endpoint,
@@ -465,7 +479,10 @@ export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<
         ...stage.publicPathLimits,
         ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),
       }),
-      pages: mailboxPages(mailboxDir),
+      pages: firstOf(
+        homePages(() => `${config.publicBaseUrl}/api/v2/`),
+        mailboxPages(mailboxDir),
+      ),
     });
     stops.push(gateway.stop);
 

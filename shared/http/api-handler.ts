@@ -46,8 +46,11 @@ function toResult(res: TResponse, requestId: string): TResult {
   return { statusCode: res.status, headers, body: JSON.stringify(res.body) };
 }
 
-/** Request id and access log; every log line of the request carries the id. */
-function requestLogging(log: TLogger): TMiddleware {
+/**
+ * Request id and access log; every log line of the request carries the id. The access log's
+ * lines (answered and refused requests) are written at `level`: 'info' on AWS, 'debug' locally.
+ */
+function requestLogging(log: TLogger, level: 'debug' | 'info'): TMiddleware {
   return {
     before: ({ event, context }) => {
       context.started = Date.now();
@@ -55,7 +58,7 @@ function requestLogging(log: TLogger): TMiddleware {
       context.log = log.child({ requestId: context.requestId });
     },
     after: ({ event, context, response }) => {
-      context.log.info('request', {
+      context.log[level]('request', {
         method: event.httpMethod,
         path: loggablePath(event.path),
         status: response?.statusCode,
@@ -90,12 +93,13 @@ function errorResult(
   event: TEvent,
   context: TApiContext,
   localize?: TErrorLocalizer,
+  accessLevel: 'debug' | 'info' = 'info',
 ): TResult {
   const mapped = toHttpError(error);
   const shape = localize ? localize(mapped, error, (name) => headerOf(event, name)) : mapped;
   const fields = { method: event.httpMethod, path: loggablePath(event.path), status: shape.status };
   if (shape.status >= 500) context.log.error('request failed', { ...fields, err: error });
-  else context.log.info('request refused', { ...fields, code: shape.code });
+  else context.log[accessLevel]('request refused', { ...fields, code: shape.code });
   return toResult(
     {
       status: shape.status,
@@ -107,10 +111,10 @@ function errorResult(
 }
 
 /** Whatever the chain throws is answered by errorResult. */
-function errorResponder(localize?: TErrorLocalizer): TMiddleware {
+function errorResponder(accessLevel: 'debug' | 'info', localize?: TErrorLocalizer): TMiddleware {
   return {
     onError: (request) => {
-      request.response = errorResult(request.error, request.event, request.context, localize);
+      request.response = errorResult(request.error, request.event, request.context, localize, accessLevel);
     },
   };
 }
@@ -125,6 +129,7 @@ async function runIdempotently(
   event: TEvent,
   context: TApiContext,
   run: (retrySeed: string) => Promise<TResult>,
+  accessLevel: 'debug' | 'info',
 ): Promise<TResult> {
   const key = checkIdempotencyKey(headerOf(event, IDEMPOTENCY_HEADER)!);
   const request = {
@@ -145,7 +150,7 @@ async function runIdempotently(
         result = await run(retrySeed);
       } catch (err) {
         if (toHttpError(err).status >= 500) throw err;
-        result = errorResult(err, event, context);
+        result = errorResult(err, event, context, undefined, accessLevel);
       }
       const { 'X-Request-Id': _id, ...headers } = (result.headers ?? {}) as Record<string, string>;
       return {
@@ -274,7 +279,7 @@ export type TApiHandlerOptions = (
    * The service's public base URL, read per request (the local runtime learns its port only once
    * it listens): `req.url`, and so Link headers, are built on it, never on the client's Host.
    */
-  config: Pick<TConfig, 'publicBaseUrl'>;
+  config: Pick<TConfig, 'publicBaseUrl' | 'accessLogLevel'>;
 };
 
 export function createApiHandler(
@@ -288,12 +293,13 @@ export function createApiHandler(
   }
   let chain = middy<TEvent, TResult, Error, TApiContext>();
   for (const m of telemetry.middlewares) chain = chain.use(m);
-  chain = chain.use(requestLogging(telemetry.log)).use(requestMetrics(telemetry.metrics));
+  const accessLevel = options.config.accessLogLevel ?? 'info';
+  chain = chain.use(requestLogging(telemetry.log, accessLevel)).use(requestMetrics(telemetry.metrics));
   // Before the error responder: middy runs onError last to first, so the headers go onto the
   // error body it makes as well.
   if (!options.anonymous) chain = chain.use(rateLimitHeadersOn(options.usage));
   const handler = chain
-    .use(errorResponder(options.localizeError))
+    .use(errorResponder(accessLevel, options.localizeError))
     .use(routing(routes))
     .handler(async (event, context) => {
       const match = context.match!;
@@ -313,7 +319,7 @@ export function createApiHandler(
       };
       const keyed = idempotency && METHODS_WITH_BODY.has(match.route.method);
       if (keyed && headerOf(event, IDEMPOTENCY_HEADER) !== undefined) {
-        return runIdempotently(idempotency, event, context, run);
+        return runIdempotently(idempotency, event, context, run, accessLevel);
       }
       return run(undefined);
     });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { optional, zBoolean, zList, zText } from './common';
-import { ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
+import { TEXT_TAGS_DESCRIPTION, ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
 import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
 import { DELIVER_VIA } from './vocabulary';
@@ -55,7 +55,7 @@ export const ZDocumentRequestSchema = z.object({
   name: optional(zText(255)),
   file_url: optional(
     zText(2048).describe(
-      "An https URL the service downloads the document from: a PDF, or a JPEG or PNG image, which becomes a one-page PDF fitted to the account's page size (A4 or Letter) the right way up.",
+      "An https URL the service downloads the document from: a PDF, or a JPEG or PNG image, which becomes a one-page PDF fitted to the account's page size (A4 or Letter) the right way up. The local runtime also takes http URLs and addresses on its own machine.",
     ),
   ),
   file_b64: optional(
@@ -72,8 +72,7 @@ export const ZDocumentRequestSchema = z.object({
   ),
   fields: optional(zList(ZFieldRequestSchema)),
   auto_placements: optional(zList(ZAutoPlacementRequestSchema)),
-  /** Place fields where the PDF's text has "{{kind|signer=…}}" tags, and hide the tags. */
-  text_tags: optional(zBoolean),
+  text_tags: optional(zBoolean.describe(TEXT_TAGS_DESCRIPTION)),
   converted_adobe_fields_to: optional(zText(10)),
 });
 

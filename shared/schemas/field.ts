@@ -32,6 +32,22 @@ const percent = zNumber.pipe(
   z.number().min(0, 'Must be between 0 and 100.').max(100, 'Must be between 0 and 100.'),
 );
 
+/**
+ * Where a field sits, as the descriptions of the API say it: in percent of the page, measured
+ * from its top-left corner (y grows downwards), whatever the page's size. Text tags give their
+ * sizes in points instead (TEXT_TAGS_DESCRIPTION).
+ */
+export const FIELD_BOX_DESCRIPTIONS = {
+  x: "The field's left edge: its distance from the page's left edge, in percent of the page's width (0 to 100).",
+  y: "The field's top edge: its distance from the page's top edge, in percent of the page's height (0 to 100; 0 is the top).",
+  w: "The field's width, in percent of the page's width.",
+  h: "The field's height, in percent of the page's height.",
+} as const;
+
+/** The document's `text_tags` flag, and the unit its tags' sizes are in. */
+export const TEXT_TAGS_DESCRIPTION =
+  "Place fields where the PDF's text has `{{kind|signer=…}}` tags, and hide the tags. Each tag becomes a field over its own text, or, with `w=` and `h=`, a field that many points (1/72 inch) wide and high from the tag's top-left corner: points, not the percent of the page that `fields` take.";
+
 /** `name` or `namespace:name` (more `:` parts allowed): letters, digits, `_`, `-`, `.`. */
 export const DATA_FLOW_TAG = /^[A-Za-z0-9][\w.-]*(:[\w.-]+)*$/;
 const zDataFlowTag = z
@@ -65,19 +81,31 @@ const fieldCommon = {
 export const ZFieldRequestSchema = z.object({
   ...fieldCommon,
   page: optional(zInt.pipe(z.number().min(1, 'Pages are numbered from 1.'))),
-  x: percent,
-  y: percent,
-  w: percent.pipe(z.number().positive('Must be greater than 0.')),
-  h: percent.pipe(z.number().positive('Must be greater than 0.')),
+  x: percent.describe(FIELD_BOX_DESCRIPTIONS.x),
+  y: percent.describe(FIELD_BOX_DESCRIPTIONS.y),
+  w: percent.pipe(z.number().positive('Must be greater than 0.')).describe(FIELD_BOX_DESCRIPTIONS.w),
+  h: percent.pipe(z.number().positive('Must be greater than 0.')).describe(FIELD_BOX_DESCRIPTIONS.h),
 });
 
 export const ZAutoPlacementRequestSchema = z.object({
   ...fieldCommon,
   search: zText(200).min(1, 'This field may not be blank.'),
-  w: percent.pipe(z.number().positive('Must be greater than 0.')),
-  h: percent.pipe(z.number().positive('Must be greater than 0.')),
-  offset_x: optional(zNumber.pipe(z.number().min(-100).max(100))),
-  offset_y: optional(zNumber.pipe(z.number().min(-100).max(100))),
+  w: percent.pipe(z.number().positive('Must be greater than 0.')).describe(FIELD_BOX_DESCRIPTIONS.w),
+  h: percent.pipe(z.number().positive('Must be greater than 0.')).describe(FIELD_BOX_DESCRIPTIONS.h),
+  offset_x: optional(
+    zNumber
+      .pipe(z.number().min(-100).max(100))
+      .describe(
+        "Moves the field right (or left, below 0) from the found text, in percent of the page's width.",
+      ),
+  ),
+  offset_y: optional(
+    zNumber
+      .pipe(z.number().min(-100).max(100))
+      .describe(
+        "Moves the field down (or up, below 0) from the found text, in percent of the page's height.",
+      ),
+  ),
 });
 
 export type TFieldRequest = z.output<typeof ZFieldRequestSchema>;

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { benchFields, benchValues, FIELD_MIX, timings } from '../../bench/signing';
+import {
+  benchFields,
+  benchValues,
+  completeRatio,
+  FIELD_MIX,
+  firstPageRatio,
+  RATIO_GOAL,
+  signingJson,
+  signingReport,
+  type TFirstPageFigures,
+  type TSigningFigures,
+  timings,
+} from '../../bench/signing';
 
 describe('benchFields', () => {
   it('makes the 40-field mix, all required of the one signer, with distinct keys on the page', () => {
@@ -44,5 +56,60 @@ describe('timings', () => {
   it('summarizes a sample, and an empty one as NaN', () => {
     expect(timings([30, 10, 20])).toEqual({ runs: 3, p50Ms: 20, p99Ms: 29.8, maxMs: 30 });
     expect(timings([])).toMatchObject({ runs: 0, p50Ms: Number.NaN, maxMs: Number.NaN });
+  });
+});
+
+describe('the ratios to the yardsticks', () => {
+  const page = (p50: number): TFirstPageFigures => ({
+    pages: 20,
+    pdfBytes: 22_000,
+    warmup: 1,
+    browser: 'Chromium',
+    firstPage: { runs: 8, p50Ms: p50, p99Ms: p50, maxMs: p50 },
+    domContentLoadedP50Ms: 100,
+    wallP50Ms: p50,
+    timedOut: false,
+  });
+  const figures = (over: Partial<TSigningFigures> = {}): TSigningFigures => ({
+    complete: {
+      fields: 40,
+      mix: { ...FIELD_MIX },
+      warmup: 3,
+      complete: timings([60, 65, 70]),
+      oneWrite: timings([40, 50, 60]),
+      put: timings([30]),
+      timedOut: false,
+    },
+    firstPage: page(650),
+    firstPageAr: page(700),
+    firstPageBaseline: page(500),
+    failures: [],
+    ...over,
+  });
+
+  it('divide our p50 by the yardstick p50, print them against the goal, and write them to results.json', () => {
+    const f = figures();
+    expect(completeRatio(f)).toBeCloseTo(65 / 50);
+    expect(firstPageRatio(f)).toBeCloseTo(650 / 500);
+    expect(signingJson(f).ratios).toEqual({
+      goal: RATIO_GOAL,
+      completeOverOneWrite: 1.3,
+      firstPageOverPdfjsAlone: 1.3,
+    });
+    expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
+    expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500 });
+    const report = signingReport(f);
+    expect(report).toContain('complete ÷ one write (p50s): 1.30 (goal ≤ 1.3 ✓)');
+    expect(report).toContain('first page ÷ pdf.js alone (p50s, English): 1.30 (goal ≤ 1.3 ✓)');
+    expect(signingReport(figures({ firstPage: page(1300) }))).toContain('2.60 (goal ≤ 1.3 ✗)');
+  });
+
+  it('are missing, never a number, when a side has no run', () => {
+    const f = figures({ firstPageBaseline: null });
+    expect(firstPageRatio(f)).toBeNull();
+    expect(signingJson(f).ratios.firstPageOverPdfjsAlone).toBeNull();
+    const noWrite = figures();
+    noWrite.complete.oneWrite = timings([]);
+    expect(completeRatio(noWrite)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // itself from swagger-ui-dist, renders the service's own OpenAPI description with nothing fetched
 // from anywhere else and nothing refused by the page's CSP.
 import { describe, expect, it } from 'vitest';
+import { axeViolations, describeViolations } from '../helpers/axe';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 
@@ -40,6 +41,33 @@ describe.runIf(runBrowser)('the API reference page', () => {
     expect(elsewhere).toEqual([]);
     await page.close();
   });
+
+  it('meets WCAG 2.2 A/AA (axe), offers no Authorize button since it sends no request, opened or not', async () => {
+    const context = await suite.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${suite.runtime.baseUrl}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.btn.authorize, .auth-wrapper button').count()).toBe(0);
+    expect(await page.locator('.try-out__btn').count()).toBe(0);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    // An operation opened: its parameters, body and answers.
+    await page.locator('.opblock-post .opblock-summary-control').first().click();
+    await page.locator('.opblock-body').first().waitFor({ timeout: 10_000 });
+    expect(await page.locator('.try-out__btn').count()).toBe(0);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('has, at /, a page of where things are that meets WCAG 2.2 A/AA (axe)', async () => {
+    const context = await suite.browser.newContext();
+    const page = await context.newPage();
+    expect((await page.goto(`${suite.runtime.baseUrl}/`))?.status()).toBe(200);
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
+    expect(await page.getByRole('link', { name: 'Mailbox' }).getAttribute('href')).toBe('/dev/mailbox');
+    expect(await page.getByRole('link', { name: 'Verify a document' }).getAttribute('href')).toBe('/verify');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   it('answers with the pages’ security headers, a title in the reader’s language, and no inline script', async () => {
     const res = await fetch(`${suite.runtime.baseUrl}/docs`, { headers: { 'accept-language': 'de' } });

@@ -748,9 +748,10 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
     // No inline script or style: everything comes from the assets.
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
     expect(html).not.toMatch(/<style|\sstyle=/);
-    const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
-    const version = script.split('/')[3]!;
-    expect(script).toBe(`/sign/assets/${version}/app.js`);
+    // The session's exchange starts first (early-session.js), then the page's script.
+    const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
+    const version = scripts[0]!.split('/')[3]!;
+    expect(scripts).toEqual([`/sign/assets/${version}/early-session.js`, `/sign/assets/${version}/app.js`]);
 
     const assets: [string, string][] = [
       ['app.js', 'text/javascript; charset=utf-8'],

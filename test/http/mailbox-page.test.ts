@@ -42,6 +42,14 @@ describe('/dev/mailbox on the local runtime', () => {
     expect(message.status).toBe(200);
     expect(await message.text()).toContain('href="http://localhost:3000/sign/abc123"');
 
+    // The same list as JSON, newest first, for scripts (npm run demo).
+    const listed = await fetch(`${runtime.baseUrl}/dev/mailbox.json`);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('content-type')).toBe('application/json');
+    const messages = (await listed.json()) as { id: string; kind: string; subject?: string }[];
+    expect(messages.map((m) => m.kind)).toEqual(['sms', 'email']);
+    expect(messages[1]).toMatchObject({ id: emailId, subject: 'Please sign: NDA' });
+
     expect((await fetch(`${runtime.baseUrl}/dev/mailbox/..%2Fdemo-account.json`)).status).toBe(404);
     expect((await fetch(`${runtime.baseUrl}/dev/mailbox/%zz`)).status).toBe(404);
   });

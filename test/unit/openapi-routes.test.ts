@@ -119,6 +119,18 @@ describe('the API description', () => {
       /PDF, JPEG or PNG/,
     );
   });
+
+  it("says a field's x, y, w and h are percent of the page from its top-left corner, and text tags' sizes points", () => {
+    const request = (doc as unknown as { components: { schemas: Record<string, TSchema> } }).components
+      .schemas.BundleRequest!;
+    const document = request.properties!.documents!.items!.anyOf!.find((d) => d.properties?.file_b64)!;
+    const field = document.properties!.fields!.items!;
+    expect(field.properties!.x!.description).toMatch(/left edge.*percent of the page's width/);
+    expect(field.properties!.y!.description).toMatch(/top edge.*percent of the page's height.*0 is the top/);
+    expect(field.properties!.w!.description).toMatch(/width, in percent of the page's width/);
+    expect(field.properties!.h!.description).toMatch(/height, in percent of the page's height/);
+    expect(document.properties!.text_tags!.description).toMatch(/points \(1\/72 inch\).*not the percent/);
+  });
 });
 
 describe('the examples in the description', () => {

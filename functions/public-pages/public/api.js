@@ -2,6 +2,7 @@
 // The signer API (docs/signer-api.md) as the page uses it: one session per link, kept for the
 // tab in sessionStorage, sent as X-Signing-Session; an expired session is reopened once.
 
+import { takeEarlySession } from './early-session.js';
 import { lang, t } from './i18n.js';
 
 const API = document.documentElement.dataset.api ?? '/sign/api';
@@ -49,7 +50,8 @@ let opening;
 export function openSession() {
   opening ??= (async () => {
     try {
-      const s = await request('POST', '/session', { json: { token: linkToken() }, reopen: false });
+      const early = takeEarlySession();
+      const s = await request('POST', '/session', { json: { token: linkToken() }, reopen: false, early });
       session = s;
       store(s);
       return s;
@@ -74,9 +76,10 @@ export function forgetSession() {
 /**
  * @param {string} method
  * @param {string} path
- * @param {{ json?: any, body?: BodyInit, contentType?: string, reopen?: boolean }} [options]
+ * @param {{ json?: any, body?: BodyInit, contentType?: string, reopen?: boolean, early?: Promise<Response> }} [options]
+ *   `early`: this very request, already sent (early-session.js).
  */
-async function request(method, path, { json, body, contentType, reopen = true } = {}) {
+async function request(method, path, { json, body, contentType, reopen = true, early } = {}) {
   if (reopen && !session) await openSession();
   // Errors come back in the page's language (functions/public-pages/error-language.ts).
   const headers = { Accept: 'application/json', 'Accept-Language': lang };
@@ -88,13 +91,14 @@ async function request(method, path, { json, body, contentType, reopen = true } 
   } else if (contentType) headers['Content-Type'] = contentType;
   let res;
   try {
-    res = await fetch(`${API}${path}`, {
-      method,
-      headers,
-      body: payload,
-      cache: 'no-store',
-      credentials: 'omit',
-    });
+    res = await (early ??
+      fetch(`${API}${path}`, {
+        method,
+        headers,
+        body: payload,
+        cache: 'no-store',
+        credentials: 'omit',
+      }));
   } catch {
     throw new ApiError(0, { message: t('sign.noConnection') });
   }
@@ -140,11 +144,39 @@ export const api = {
   chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };
 
+/** Documents asked for before the viewer needed them (prefetchDocument), by key: each taken once. */
+const prefetched = new Map();
+
+/**
+ * Asks for a document while the page is still reading its state, so that its first page is not
+ * a round trip further away. The viewer's documentBytes takes the answer; a refusal (the signer
+ * may not see it yet after all) is forgotten and the viewer asks again.
+ */
+export function prefetchDocument(docKey) {
+  if (prefetched.has(docKey)) return;
+  const bytes = fetchDocument(docKey);
+  bytes.catch(() => undefined);
+  prefetched.set(docKey, bytes);
+}
+
 /**
  * A document's PDF bytes through the API (same origin); null when it is too large for that
  * (413), and the viewer reads its presigned file_url instead.
  */
 export async function documentBytes(docKey) {
+  const early = prefetched.get(docKey);
+  prefetched.delete(docKey);
+  if (early) {
+    try {
+      return await early;
+    } catch {
+      // asked again below
+    }
+  }
+  return fetchDocument(docKey);
+}
+
+async function fetchDocument(docKey) {
   if (!session) await openSession();
   const res = await fetch(`${API}/documents/${encodeURIComponent(docKey)}`, {
     headers: { 'X-Signing-Session': session.session },

@@ -19,6 +19,7 @@ import { showDone, showReason } from './outcomes.js';
 import { flushSaves, hasPending } from './saving.js';
 import { page } from './state.js';
 import { showSigning } from './view.js';
+import { warmUp } from './viewer.js';
 
 /** Shows what the state calls for: why this link cannot be signed now, the checks, or the documents. */
 function route() {
@@ -44,4 +45,9 @@ window.addEventListener('beforeunload', (e) => {
     e.preventDefault();
   }
 });
-handOverThen(start);
+handOverThen(() => {
+  // pdf.js and its worker load while the session opens and the state is read: most links open
+  // on the documents, and a link that does not only costs the download.
+  warmUp();
+  return start();
+});

@@ -8,7 +8,6 @@
 // Served beside this file from the i18next package; a specifier in a variable keeps the type
 // checker from looking for it here.
 const I18NEXT = './i18next.js';
-const i18next = (await import(I18NEXT)).default;
 
 const root = document.documentElement;
 
@@ -23,7 +22,8 @@ async function catalog() {
   const assets = root.dataset.assets ?? '.';
   for (const name of [lang, 'en']) {
     try {
-      const res = await fetch(`${assets}/locales/${name}.json`, { credentials: 'omit' });
+      // As the page's head preloads it (same-origin credentials), so the preload is used.
+      const res = await fetch(`${assets}/locales/${name}.json`);
       if (res.ok) return { name, messages: await res.json() };
     } catch {
       // offline: try the next, and at worst show the keys
@@ -32,7 +32,8 @@ async function catalog() {
   return { name: lang, messages: {} };
 }
 
-const loaded = await catalog();
+// The library and the catalog at once: neither waits for the other.
+const [{ default: i18next }, loaded] = await Promise.all([import(I18NEXT), catalog()]);
 
 const i18n = i18next.createInstance();
 await i18n.init({

@@ -2,7 +2,7 @@
 // Where the page goes: it opens the signer's session and reads the state, and shows whatever the
 // state says is next (the router, app.js). After a refused step it reads the state again; when the
 // link or session is gone it shows the clear page for that.
-import { ApiError, api, hasSession, openSession } from './api.js';
+import { ApiError, api, hasSession, openSession, prefetchDocument } from './api.js';
 import { main, showMessage } from './chrome.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -24,6 +24,9 @@ export async function start() {
   main.replaceChildren(el('p', { class: 'loading', role: 'status' }, t('page.loading')));
   try {
     if (!hasSession()) await openSession();
+    // The server names the first document when the signer may see it at once (pages.ts).
+    const first = document.documentElement.dataset.firstDocument;
+    if (first) prefetchDocument(first);
     page.state = await api.state();
     route();
   } catch (err) {

@@ -3,15 +3,35 @@
 // screen, at the width it is shown (times the screen's pixel ratio), again when that grows.
 
 const PDFJS = './pdf.min.mjs';
+/** @type {Promise<any> | undefined} */
 let lib;
-async function pdfjs() {
-  if (!lib) {
+/** @type {Promise<any> | undefined} */
+let worker;
+
+function pdfjs() {
+  lib ??= (async () => {
     // Served beside this file from pdfjs-dist; a specifier in a variable keeps the type checker
     // from looking for it here.
-    lib = await import(PDFJS);
-    lib.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
-  }
+    const loaded = await import(PDFJS);
+    loaded.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
+    return loaded;
+  })();
   return lib;
+}
+
+/** One pdf.js worker for every document of the page, started by warmUp or the first document. */
+function pdfWorker() {
+  worker ??= pdfjs().then((pdf) => new pdf.PDFWorker());
+  return worker;
+}
+
+/**
+ * Loads pdf.js and starts its worker (fetching and compiling the worker's megabyte of code) while
+ * the page opens its session and reads its state, rather than after: the first page is drawn that
+ * much sooner. A failure here is left for openPdf to meet and report.
+ */
+export function warmUp() {
+  pdfWorker().catch(() => undefined);
 }
 
 const OPTIONS = () => ({
@@ -25,8 +45,9 @@ const OPTIONS = () => ({
 
 /** Opens a document from its bytes, or from its URL when the bytes are null. */
 export async function openPdf(bytes, url) {
-  const { getDocument } = await pdfjs();
-  return getDocument(bytes ? { ...OPTIONS(), data: bytes } : { ...OPTIONS(), url }).promise;
+  const [{ getDocument }, shared] = await Promise.all([pdfjs(), pdfWorker()]);
+  const options = { ...OPTIONS(), worker: shared };
+  return getDocument(bytes ? { ...options, data: bytes } : { ...options, url }).promise;
 }
 
 const maxRatio = () => Math.min(window.devicePixelRatio || 1, 2);

@@ -57,10 +57,11 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         new ConflictError('This bundle must be paid before you finish: complete the payment step first.'),
         'errors.payFirst',
       );
-    const docs = await deps.bundles.documents(ctx.bundle);
+    // Read side by side: neither needs the other.
+    const [docs, records] = await Promise.all([deps.bundles.documents(ctx.bundle), recordsWith(deps, ctx)]);
     // Only values that can no longer change under this finish count: the signer's own (this
     // record, written conditionally below) and finished signers' (frozen by their consent).
-    const seen = visibleRecords(await recordsWith(deps, ctx), ctx.packet.id, ctx.bundle.packets);
+    const seen = visibleRecords(records, ctx.packet.id, ctx.bundle.packets);
     const missing: TFieldError[] = [];
     for (const d of docs) {
       for (const f of d.fields) {

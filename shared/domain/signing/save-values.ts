@@ -69,8 +69,8 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
   // checked, also between its record write and the bundle change.
   return whileSigning(call, async (ctx) => {
     assertAuthenticated(ctx);
-    const docs = await deps.bundles.documents(ctx.bundle);
-    const all = await recordsWith(deps, ctx);
+    // Read side by side: neither needs the other.
+    const [docs, all] = await Promise.all([deps.bundles.documents(ctx.bundle), recordsWith(deps, ctx)]);
     const errors: TFieldError[] = [];
     const images = new Map<string, Buffer>();
     for (const v of input.values) {

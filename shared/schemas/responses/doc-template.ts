@@ -1,5 +1,6 @@
 // A Document Template as the API answers it (spec "Document Template"); typed into its mapper.
 import * as z from 'zod';
+import { FIELD_BOX_DESCRIPTIONS } from '../field';
 import { FIELD_KINDS, V_PATTERNS } from '../vocabulary';
 
 const ZTemplateFieldResponseSchema = z.object({
@@ -8,10 +9,10 @@ const ZTemplateFieldResponseSchema = z.object({
   label: z.string(),
   required: z.boolean(),
   page: z.number().int().nullable(),
-  x: z.number(),
-  y: z.number(),
-  w: z.number(),
-  h: z.number(),
+  x: z.number().describe(FIELD_BOX_DESCRIPTIONS.x),
+  y: z.number().describe(FIELD_BOX_DESCRIPTIONS.y),
+  w: z.number().describe(FIELD_BOX_DESCRIPTIONS.w),
+  h: z.number().describe(FIELD_BOX_DESCRIPTIONS.h),
   v_pattern: z.enum(V_PATTERNS).nullable(),
   v_min: z.number().nullable(),
   v_max: z.number().nullable(),

@@ -1,0 +1,122 @@
+// The signing figures' yardsticks, measured in the same run on the same machine, so that a
+// figure divided by its yardstick says what our own code costs whatever the machine:
+//
+// - first page: pdf.js alone, the same pdfjs-dist files the signing page is served (read from the
+//   same asset store), in a bare page that fetches the same PDF and draws its first page at the
+//   width the signing page drew it, in the same Chromium, a fresh context each time. Served by a
+//   plain Node server on loopback, so what the bare page costs is the renderer's own work.
+// - complete: one DynamoDB write of as many items as the finish has fields, each item a field
+//   value, on the same local DynamoDB stand-in, through the same SDK client the service uses,
+//   timed from the bench's side as the call is. DynamoDB takes at most 25 items in one
+//   BatchWriteItem and dynalite has no TransactWriteItems, so the items go as BatchWriteItem
+//   calls of up to 25 sent at once, timed until the last answers: one write as the API allows it.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { contentTypeOf, signingAssets } from '../functions/public-pages/assets';
+import type { TRuntime } from '../infra/local/runtime';
+
+/** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
+export const BARE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>pdf.js alone</title>
+<script type="module">
+import * as pdfjs from './pdf.min.mjs';
+pdfjs.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
+const width = Number(new URLSearchParams(location.search).get('width')) || 800;
+const bytes = new Uint8Array(await (await fetch('./doc.pdf')).arrayBuffer());
+// The options the signing page opens documents with (public/viewer.js).
+const pdf = await pdfjs.getDocument({
+  data: bytes,
+  isEvalSupported: false,
+  enableXfa: false,
+  standardFontDataUrl: new URL('./standard_fonts/', import.meta.url).href,
+  cMapUrl: new URL('./cmaps/', import.meta.url).href,
+  cMapPacked: true,
+}).promise;
+const page = await pdf.getPage(1);
+const viewport = page.getViewport({ scale: width / page.getViewport({ scale: 1 }).width });
+const canvas = document.getElementById('page');
+canvas.width = Math.floor(viewport.width);
+canvas.height = Math.floor(viewport.height);
+await page.render({ canvas, canvasContext: canvas.getContext('2d'), viewport }).promise;
+window.__benchFirstRendered = performance.now();
+canvas.className = 'rendered';
+</script>
+</head>
+<body><canvas id="page"></canvas></body>
+</html>
+`;
+
+export interface TBarePdfServer {
+  /** The bare page's URL; add `?width=<px>`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serves the bare page, `doc.pdf` and the signing page's own asset files (pdf.js among them). */
+export async function startBarePdfServer(pdf: Uint8Array): Promise<TBarePdfServer> {
+  const assets = signingAssets();
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
+    const body =
+      name === 'bare.html'
+        ? Buffer.from(BARE_PAGE)
+        : name === 'doc.pdf'
+          ? Buffer.from(pdf)
+          : assets.read(name);
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    const type = name === 'bare.html' ? 'text/html; charset=utf-8' : contentTypeOf(name);
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length, 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/bare.html`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** DynamoDB's limit of items in one BatchWriteItem. */
+const BATCH_MAX = 25;
+
+/** Writes `count` field-value items at once (BatchWriteItem, 25 a call); answers the latency. */
+export async function timeOneWrite(runtime: TRuntime, count: number): Promise<number> {
+  const run = randomUUID();
+  const at = new Date().toISOString();
+  const puts = Array.from({ length: count }, (_, i) => ({
+    PutRequest: {
+      Item: {
+        pk: `BENCH#WRITE#${run}`,
+        sk: `VALUE#doc#field_${i + 1}`,
+        value: `Value of field_${i + 1}`,
+        filledAt: at,
+        ip: '127.0.0.1',
+        userAgent: 'bench',
+      },
+    },
+  }));
+  const batches: (typeof puts)[] = [];
+  for (let i = 0; i < puts.length; i += BATCH_MAX) batches.push(puts.slice(i, i + BATCH_MAX));
+  const table = runtime.config.tableName;
+  const t0 = performance.now();
+  const answers = await Promise.all(
+    batches.map((b) => runtime.db.send(new BatchWriteCommand({ RequestItems: { [table]: b } }))),
+  );
+  const t1 = performance.now();
+  const left = answers.reduce((n, a) => n + (a.UnprocessedItems?.[table]?.length ?? 0), 0);
+  if (left > 0) throw new Error(`BatchWriteItem left ${left} of ${count} items unwritten`);
+  return t1 - t0;
+}
