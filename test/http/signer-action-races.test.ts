@@ -295,6 +295,8 @@ describe('a handover asked for whose request stopped before the bundle changed h
     const record = await records.get(runtime.demo.accountId, r.bundleId, r.packetId);
     expect(record?.handingOn).toBeUndefined();
     expect(record?.steps.at(-1)?.action).toBe('not handed on');
+    // Kept, so the certificate can say its `handed on` step in the signer's language.
+    expect(record?.handedBack?.map((h) => h.to.name)).toEqual(['Carol Diaz']);
     expect((await sign('GET', '/state', r.session)).body.can_reassign).toBe(true);
     const finished = await ACTIONS.complete(r);
     expect(finished.status, JSON.stringify(finished.body)).toBe(200);
