@@ -106,6 +106,14 @@ describe.runIf(runBrowser)('the signed copies page', () => {
         'When everyone has signed, you will get a message with a link to download the signed documents.',
       )
       .waitFor();
+    // Coming back to her link says the same.
+    await first.page.reload();
+    await first.page.getByRole('heading', { name: 'You have signed' }).waitFor();
+    await first.page
+      .getByText(
+        'When everyone has signed, you will get a message with a link to download the signed documents.',
+      )
+      .waitFor();
     expect(first.problems).toEqual([]);
     await first.context.close();
     // Bob last: the page waits for the seal and then offers his copies itself.

@@ -25,7 +25,10 @@ export function showReason() {
     name === 'completed' && page.state.completed_at
       ? t('sign.reason.completedOnText', { ...values, date: formatDate(page.state.completed_at) })
       : t(`sign.reason.${name}Text`, values);
-  showMessage(t(`sign.reason.${name}Title`), text, { tone });
+  // A signer who signed is told of their copies as on the done page.
+  const copies = name === 'completed' ? copiesBox() : null;
+  showMessage(t(`sign.reason.${name}Title`), text, { tone, extra: copies });
+  if (copies && !renderCopies(copies, page.state)) void awaitCopies(copies);
 }
 
 function safeRedirect(url) {
@@ -78,6 +81,9 @@ function renderCopies(box, state) {
   return false;
 }
 
+/** Where the copies are told of: announced politely as they change from pending to ready. */
+const copiesBox = () => el('div', { class: 'done-copies', 'aria-live': 'polite' });
+
 /** While the bundle is being sealed, asks again now and then, and shows the links once ready. */
 async function awaitCopies(box) {
   for (let i = 0; i < COPIES_POLLS && page.state.signed_copies?.copies?.status === 'pending'; i++) {
@@ -98,7 +104,7 @@ async function awaitCopies(box) {
 
 export function showDone() {
   const target = safeRedirect(page.state.redirect_url);
-  const copies = el('div', { class: 'done-copies', 'aria-live': 'polite' });
+  const copies = copiesBox();
   showMessage(
     t('sign.done.title'),
     tIsolated('sign.done.text', { name: page.state.packet.name, label: docLabel(), requester: requester() }),
