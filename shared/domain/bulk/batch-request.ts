@@ -94,8 +94,10 @@ export async function readBulkRequest(
   }
   return {
     request: { ...request, bundle: { ...request.bundle, documents } },
-    sharedStored: keptFiles
-      .filter((f) => f.key === sharedDocumentKey(batch.accountId, f.sha256))
-      .map((f) => f.sha256),
+    sharedStored: [
+      ...new Set(
+        keptFiles.filter((f) => f.key === sharedDocumentKey(batch.accountId, f.sha256)).map((f) => f.sha256),
+      ),
+    ],
   };
 }
