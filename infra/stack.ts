@@ -750,6 +750,8 @@ export class EsignStack extends Stack {
         SES_CONFIGURATION_SET: mailConfigurationSet.configurationSetName,
         // For ChangeMessageVisibility, which schedules a failed job's retry.
         NOTIFICATIONS_QUEUE_URL: notifications.queueUrl,
+        // How long the signed-copy links in documents-ready messages work.
+        COPY_LINK_DAYS: String(config.copyLinkDays),
       },
       // Below the queue's visibility timeout, as an SQS event source requires.
       timeout: Duration.seconds(Math.min(30, QUEUES.notifications.visibilityTimeoutSeconds - 10)),

@@ -1,6 +1,7 @@
 // Every per-stage number in one place. Kept free of aws-cdk-lib imports on purpose: the local
 // runtime and the benchmark read the same values (quota, throttle, authorizer cache TTL) without
 // loading the CDK, so local and AWS enforce identical limits.
+import { COPY_LINK_DAYS } from '../shared/domain/evidence/copy-link';
 import type { TLogLevel } from '../shared/logger';
 
 export interface TRateLimits {
@@ -70,6 +71,11 @@ export interface TStageConfig {
   customDomain?: TCustomDomain;
   /** Where alarms are mailed (an email subscription of the alarm topic); none: subscribe yourself. */
   alarmEmail?: string;
+  /**
+   * How many days the links to signed copies in the documents-ready messages work (the
+   * notifications worker's COPY_LINK_DAYS).
+   */
+  copyLinkDays: number;
 }
 
 export type TCustomDomain =
@@ -128,6 +134,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   tsaUrls: [],
   padesLevel: 'B-LTA',
   waf: true,
+  copyLinkDays: COPY_LINK_DAYS,
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
@@ -153,6 +160,7 @@ export const CONTEXT_KEYS = {
   padesLevel: 'padesLevel',
   alarmEmail: 'alarmEmail',
   waf: 'waf',
+  copyLinkDays: 'copyLinkDays',
   domainName: 'domainName',
   certificateArn: 'certificateArn',
   hostedZoneId: 'hostedZoneId',
@@ -286,6 +294,8 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
     tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
     padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
     waf: booleanFrom(read, CONTEXT_KEYS.waf, base.waf),
+    // A signed copy is kept for years; a link to it need not live longer than one (3660 days).
+    copyLinkDays: numberFrom(read, CONTEXT_KEYS.copyLinkDays, base.copyLinkDays, 1, 3660),
     ...emailFrom(read, CONTEXT_KEYS.alarmEmail),
     ...customDomainFrom(read),
   };

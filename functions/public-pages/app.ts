@@ -72,7 +72,7 @@ export function buildPublicPagesHandler(
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
   const state = async (ctx: TSignerContext, status = 200) => ({
     status,
-    body: await signerState(deps, ctx),
+    body: await signerState({ ...deps, evidence }, ctx),
     headers: { 'Cache-Control': 'no-store' },
   });
   /**

@@ -22,6 +22,12 @@ export interface TSigningToken {
    */
   kiosk?: TKioskHost;
   /**
+   * A session's: the kind of link it was opened with. Only a session opened with a signing link
+   * (the signer's own, sent to them) offers the signed copies on its page; an embedded or kiosk
+   * link's device may be someone else's.
+   */
+  openedWith?: 'embed' | 'kiosk' | 'link';
+  /**
    * The packet's signer generation it was issued for (absent: 0). Once the packet is handed to
    * another signer, the earlier generation's links and sessions open nothing.
    */

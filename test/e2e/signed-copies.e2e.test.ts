@@ -69,6 +69,69 @@ describe.runIf(runBrowser)('the signed copies page', () => {
     await context.close();
   }, 60_000);
 
+  it('tells a signer who finished how the copies will come, and the last one offers them', async () => {
+    const ann = `ann.done.${Date.now()}@example.com`;
+    const bob = `bob.done.${Date.now()}@example.com`;
+    const b = await suite.sentBundle({
+      label: 'Loan done',
+      in_order: false,
+      packets: [
+        { key: 'ann', name: 'Ann Lee', email: ann },
+        { key: 'bob', name: 'Bob Roe', email: bob },
+      ],
+      document: 'loan',
+      fields: [
+        { key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'] },
+        { key: 'bsig', kind: 'sig', page: 1, x: 50, y: 70, w: 30, h: 6, editors: ['bob'] },
+      ],
+    });
+    /** Signs the emailed link in the browser, up to the done page. */
+    const signIn = async (email: string, name: string) => {
+      const s = await signerPage(suite.browser);
+      await s.page.goto(await suite.inbox.emailedLink(email));
+      await s.page.locator('.field.k-sig button').first().click();
+      await s.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+      await s.page.getByRole('tab', { name: 'Type' }).click();
+      await s.page.getByRole('textbox', { name: 'Your full name' }).fill(name);
+      await s.page.getByRole('button', { name: 'Apply signature' }).click();
+      await s.page.getByLabel(/I agree to sign these documents electronically/).check();
+      await s.page.getByRole('button', { name: 'Finish signing' }).click();
+      await s.page.getByRole('heading', { name: 'You’re done' }).waitFor();
+      return s;
+    };
+    // Ann first: Bob has yet to sign, so the copies come by message.
+    const first = await signIn(ann, 'Ann Lee');
+    await first.page
+      .getByText(
+        'When everyone has signed, you will get a message with a link to download the signed documents.',
+      )
+      .waitFor();
+    // Coming back to her link says the same.
+    await first.page.reload();
+    await first.page.getByRole('heading', { name: 'You have signed' }).waitFor();
+    await first.page
+      .getByText(
+        'When everyone has signed, you will get a message with a link to download the signed documents.',
+      )
+      .waitFor();
+    expect(first.problems).toEqual([]);
+    await first.context.close();
+    // Bob last: the page waits for the seal and then offers his copies itself.
+    const last = await signIn(bob, 'Bob Roe');
+    await last.page
+      .getByText('Everyone has signed. Download the signed documents here:')
+      .waitFor({ timeout: 60_000 });
+    const download = last.page.waitForEvent('download');
+    await last.page.getByRole('link', { name: 'certificate-of-evidence-bob.pdf' }).click();
+    expect((await download).suggestedFilename()).toBe('certificate-of-evidence-bob.pdf');
+    await last.page.getByRole('link', { name: 'loan.pdf' }).waitFor();
+    await expectAccessible(last.page, 'done page with the signed copies');
+    await shot(last.page, 'signed-copies-done.png');
+    expect(last.problems).toEqual([]);
+    await last.context.close();
+    expect((await suite.call('GET', `/bundles/${b.id}/`)).body.docs_ready).toBe(true);
+  }, 120_000);
+
   it('says plainly that an expired link has expired, accessibly', async () => {
     const hash = createHash('sha256').update(links.en!.split('/').pop()!, 'utf8').digest('hex');
     await suite.runtime.db.send(

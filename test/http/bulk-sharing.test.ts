@@ -1,8 +1,16 @@
 // A bulk send's documents are fetched, converted and stored once for the whole batch, however
 // many rows (and chunks of rows) it has: counted at the file_url's server and in the local S3.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+} from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createS3Client } from '../../shared/adapters/aws/clients';
@@ -59,6 +67,31 @@ async function sendAndFinish(call: ReturnType<typeof apiClient>, bundle: unknown
   );
   expect(batch.counts).toEqual({ total: count, pending: 0, created: count, failed: 0 });
   return batch;
+}
+
+/** A real one-page PDF of about `bytes`, most of it an incompressible image the page shows. */
+async function aPdfOf(bytes: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const side = Math.floor(Math.sqrt(bytes / 3));
+  const image = doc.context.register(
+    doc.context.stream(randomBytes(side * side * 3), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: side,
+      Height: side,
+      ColorSpace: 'DeviceRGB',
+      BitsPerComponent: 8,
+    }),
+  );
+  page.node.setXObject(PDFName.of('Noise'), image);
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(300, 0, 0, 300, 100, 400),
+    drawObject('Noise'),
+    popGraphicsState(),
+  );
+  return Buffer.from(await doc.save());
 }
 
 /** Every object the local S3 holds for the account, with its size. */
@@ -119,6 +152,28 @@ describe('a bulk send whose document is uploaded', () => {
       ids.map(async (id) => (await bundles.get(account.accountId, id))!.documents[0]!.blobKey),
     );
     expect(new Set(keys)).toEqual(new Set([pdfs[0]!.key]));
+  });
+
+  it('keeps a 3 MB upload once in all: no second copy in the batch’s request', {
+    timeout: 180_000,
+  }, async () => {
+    const { account, call } = await freshAccount();
+    const big = await aPdfOf(3 * 1024 * 1024);
+    await sendAndFinish(
+      call,
+      {
+        label: 'Offer',
+        packets: [{ key: 'emp' }],
+        documents: [document({ file_b64: big.toString('base64') })],
+      },
+      10,
+    );
+    const objects = await objectsOf(account.accountId);
+    const total = objects.reduce((sum, o) => sum + o.size, 0);
+    expect(total, JSON.stringify(objects)).toBeLessThan(big.length * 1.5);
+    expect(objects.filter((o) => o.key.endsWith('.pdf'))).toEqual([
+      { key: expect.any(String), size: big.length },
+    ]);
   });
 
   it('converts and stores an image once, every bundle showing the same PDF', {

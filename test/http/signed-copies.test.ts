@@ -18,7 +18,7 @@ import { docsReady, signWithToken } from '../helpers/completed-bundle';
 import { pdfsig } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-import { signerClient } from '../helpers/signer';
+import { PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -50,6 +50,10 @@ let bundle: { id: string; packets: { id: string }[] };
 /** The packets as created: Ann first, then Bob. */
 const packetOf = (key: 'ann' | 'bob') => bundle.packets[key === 'ann' ? 0 : 1]!;
 let annSigning: string;
+let bobSigning: string;
+let bobSession: string;
+/** The state Bob's finish was answered with. */
+let bobFinished: { signed_copies: unknown };
 let mail: { ann: TMailboxEmail; cc: TMailboxEmail; bob: TMailboxSms };
 let links: { ann: string; cc: string; bob: string };
 let shas: { final: string; annCertificate: string; bobCertificate: string };
@@ -90,7 +94,18 @@ beforeAll(async () => {
   annSigning = signingLink().exec(annRequest.text)![0];
   await signWithToken(sign, tokenOf(annSigning), 'lease', ['ann_sig']);
   const bobRequest = await messageTo<TMailboxSms>(BOB_PHONE, signingLink, 'the signing SMS to Bob');
-  await signWithToken(sign, tokenOf(signingLink().exec(bobRequest.text)![0]), 'lease', ['bob_sig']);
+  bobSigning = tokenOf(signingLink().exec(bobRequest.text)![0]);
+  // Bob finishes last, by hand: what his done page is told at that moment.
+  const opened = await sign('POST', '/session', undefined, { token: bobSigning });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  bobSession = opened.body.session as string;
+  const saved = await sign('PUT', '/values', bobSession, {
+    values: [{ doc_key: 'lease', field_key: 'bob_sig', image: PNG_DATA_URL }],
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  const finished = await sign('POST', '/complete', bobSession, { consent: true });
+  expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+  bobFinished = finished.body;
   await docsReady(call, bundle.id);
 
   const files = (await call('GET', `/bundles/${bundle.id}/files/`)).body as {
@@ -242,5 +257,74 @@ describe('when the documents are ready', () => {
     expect(file.headers.get('content-type')).toContain('text/html');
     // The others' links still work.
     expect((await get(links.cc)).status).toBe(200);
+  });
+});
+
+describe("the signer's page once they finished", () => {
+  it('says the bundle is being sealed, then offers the copies through their signing link', async () => {
+    const sign = signerClient(runtime);
+    // At the moment the last signer finished: complete, not sealed yet, a message to come.
+    expect(bobFinished.signed_copies).toEqual({ by_message: true, copies: { status: 'pending', files: [] } });
+    const state = (await sign('GET', '/state', bobSession)).body;
+    expect(state.signed_copies).toEqual({
+      by_message: true,
+      copies: {
+        status: 'ready',
+        files: [
+          { file: 'document-lease.pdf', kind: 'final', name: 'lease.pdf', size: expect.any(Number) },
+          {
+            file: 'certificate-of-evidence.pdf',
+            kind: 'certificate',
+            name: 'certificate-of-evidence-bob.pdf',
+            size: expect.any(Number),
+          },
+        ],
+      },
+    });
+    // Each downloads by the signing link the page was opened with: his own certificate, the sealed final.
+    for (const [file, expected] of [
+      ['document-lease.pdf', shas.final],
+      ['certificate-of-evidence.pdf', shas.bobCertificate],
+    ] as const) {
+      const res = await fetch(`${runtime.baseUrl}/sign/copies/${bobSigning}/${file}`);
+      expect(res.status, file).toBe(200);
+      expect(sha(new Uint8Array(await res.arrayBuffer())), file).toBe(expected);
+    }
+  });
+
+  it('offers no downloads on an embedded session, and says when no message will come', async () => {
+    const sign = signerClient(runtime);
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: `${LABEL} embedded`,
+        packets: [
+          {
+            key: 'eve',
+            name: 'Eve Ray',
+            email: `eve-${u}@example.com`,
+            deliver_via: 'embed',
+            suppress_docs_ready: true,
+          },
+        ],
+        documents: [
+          {
+            key: 'lease',
+            file_b64: await aPdfB64(),
+            fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['eve'] }],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const token = (await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`)).body.url
+      .split('/')
+      .pop();
+    const session = await signWithToken(sign, token, 'lease', ['sig']);
+    await docsReady(call, created.body.id);
+    // Sealed, yet an embedded device may be someone else's: no links; and the sender suppressed the message.
+    expect((await sign('GET', '/state', session)).body.signed_copies).toEqual({
+      by_message: false,
+      copies: null,
+    });
   });
 });

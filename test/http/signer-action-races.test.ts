@@ -1,10 +1,12 @@
 // Two calls of one signer sent at once, for every pair of the signer's actions on the same packet:
-// finishing, declining, handing on, saving values, uploading, choosing a language, an identity
-// step (a selfie), and opening another session with another of the signer's links. A packet ends
+// finishing, declining, handing on, saving values, uploading, choosing a language, the identity
+// steps (a selfie; texting and checking an SMS code), and opening another session with another of the signer's links. A packet ends
 // one way only: of the actions that decide it (finish, decline, hand on) exactly one wins, the
 // others are refused with an error body (409, or 401/410 for a session its own handover ended),
 // and what the bundle and its evidence say matches the winner. All through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../infra/local/layout';
+import { listMailbox, type TMailboxSms } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
@@ -40,9 +42,15 @@ const PNG = Buffer.from(PNG_DATA_URL.split(',')[1]!, 'base64');
 const takeSelfie = (session: string) =>
   sign('POST', '/auth/selfie', session, undefined, { body: PNG, type: 'image/png' });
 
-/** Ann (embedded, may hand on) with her selfie taken, her signature saved and Bob after her. */
-async function aRound() {
+/**
+ * Ann (embedded, may hand on) with her selfie taken, her signature saved and Bob after her. With
+ * `sms`, Ann also has an SMS code check, not yet passed: no code sent (`unsent`, for the send
+ * action) or one sent (`sent`, for the check action); her signature is then optional and empty,
+ * since nothing may be saved before the checks, so finishing can win once the code is checked.
+ */
+async function aRound(sms?: 'unsent' | 'sent') {
   const u = unique();
+  const phone = `+1 555 0${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
   const res = await call('POST', '/bundles/', {
     json: {
       label: 'Lease',
@@ -55,6 +63,7 @@ async function aRound() {
           allow_reassign: true,
           // An identity step, passed below and taken again by the `selfie` action.
           auth_selfie: true,
+          ...(sms ? { auth_sms: true, phone } : {}),
         },
         { key: 'bob', name: 'Bob Roe', email: `bob-${u}@example.com` },
       ],
@@ -63,7 +72,7 @@ async function aRound() {
           key: 'form',
           file_b64: pdf,
           fields: [
-            { key: 'sig', kind: 'sig', ...box, y: 10, editors: ['ann'], required: true },
+            { key: 'sig', kind: 'sig', ...box, y: 10, editors: ['ann'], required: !sms },
             { key: 'note', kind: 'inp', label: 'Note', ...box, y: 20, editors: ['ann'] },
             { key: 'id_copy', kind: 'att', ...box, y: 30, editors: ['ann'], v_attachment_types: ['pdf'] },
             { key: 'bsig', kind: 'sig', ...box, y: 40, editors: ['bob'], required: true },
@@ -76,13 +85,39 @@ async function aRound() {
   const packetId = res.body.packets[0].id as string;
   const session = await openSession(sign, call, packetId);
   expect((await takeSelfie(session)).status).toBe(200);
-  const saved = await sign('PUT', '/values', session, {
-    values: [{ doc_key: 'form', field_key: 'sig', value: 'typed:Ann Lee' }],
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  let code: string | undefined;
+  if (sms === 'sent') {
+    expect((await sign('POST', '/auth/sms/send', session)).status).toBe(200);
+    code = /(\d{6}) is your signing code/.exec((await textsTo(phone, 1))[0]!.text)?.[1];
+    expect(code).toBeDefined();
+  }
+  if (!sms) {
+    const saved = await sign('PUT', '/values', session, {
+      values: [{ doc_key: 'form', field_key: 'sig', value: 'typed:Ann Lee' }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  }
   // A second link of Ann's, for opening another session during the round.
   const link = await embedToken(call, packetId);
-  return { bundleId: res.body.id as string, packetId, session, link, u };
+  return { bundleId: res.body.id as string, packetId, session, link, u, sms, phone, code };
+}
+
+/** The texts sent to `phone`, once there are `count` of them (none: at once). */
+async function textsTo(phone: string, count: number) {
+  const e164 = phone.replace(/ /g, '');
+  const texts = async () =>
+    (await listMailbox(dataPaths(runtime.dataDir).mailbox)).filter(
+      (m): m is TMailboxSms => m.kind === 'sms' && m.phone === e164,
+    );
+  if (count === 0) return texts();
+  return eventually(
+    async () => {
+      const found = await texts();
+      return found.length >= count && found;
+    },
+    15_000,
+    `${count} text(s) to ${phone}`,
+  );
 }
 type TRound = Awaited<ReturnType<typeof aRound>>;
 
@@ -94,6 +129,8 @@ const ACTIONS = {
     sign('POST', '/reassign', r.session, {
       name: 'Carol Diaz',
       email: `carol-${r.u}@example.com`,
+      // A packet with an SMS code goes only to someone who can take one.
+      ...(r.sms ? { phone: r.phone.replace('+1 555 0', '+1 555 1') } : {}),
       reason: 'Carol signs for our firm.',
     }),
   reassignOther: (r: TRound) =>
@@ -121,12 +158,19 @@ const ACTIONS = {
   language: (r: TRound) => sign('PUT', '/language', r.session, { language: 'de' }),
   open: (r: TRound) => sign('POST', '/session', undefined, { token: r.link }),
   selfie: (r: TRound) => takeSelfie(r.session),
+  // The SMS code check's two steps (rounds with `sms`): texting a code, and checking the code sent.
+  smsSend: (r: TRound) => sign('POST', '/auth/sms/send', r.session),
+  smsCheck: (r: TRound) => sign('POST', '/auth/sms/verify', r.session, { code: r.code }),
 } satisfies Record<string, (r: TRound) => Promise<TSignerAnswer>>;
 type TAction = keyof typeof ACTIONS;
 
 /** The actions that decide how the packet ends; of these, one at most may succeed. */
 const DECIDING = new Set<TAction>(['complete', 'decline', 'reassign', 'reassignOther']);
 const HANDING = new Set<TAction>(['reassign', 'reassignOther']);
+/** The actions refused (403) until the signer passed every identity check. */
+const NEEDS_CHECKS = new Set<TAction>(['complete', 'reassign', 'reassignOther', 'values', 'upload']);
+/** The SMS code's steps, raced in rounds of their own (`aRound`'s `sms`). */
+const SMS_STEPS = new Set<TAction>(['smsSend', 'smsCheck']);
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -144,10 +188,10 @@ async function outcome(r: TRound) {
  * Sends `a` and `b` at once (b a little later each round, so each may overtake the other) and
  * checks the packet ended one way only, the way the answers say. Answers how often each won.
  */
-async function race(a: TAction, b: TAction, rounds: number) {
+async function race(a: TAction, b: TAction, rounds: number, sms?: TRound['sms']) {
   const wins: Record<string, number> = { [a]: 0, [b]: 0 };
   for (let round = 0; round < rounds; round++) {
-    const r = await aRound();
+    const r = await aRound(sms);
     const [one, two] = await Promise.all([ACTIONS[a](r), pause(round % 4).then(() => ACTIONS[b](r))]);
     const answers: [TAction, TSignerAnswer][] = [
       [a, one],
@@ -159,7 +203,10 @@ async function race(a: TAction, b: TAction, rounds: number) {
       else {
         // Refused clearly: a conflict, or a session (a link: 404) that no longer holds the packet.
         // An embedded link opens once: the second opening of it is 410.
-        expect(name === 'open' ? [401, 404, 409, 410] : [401, 409, 410], context).toContain(res.status);
+        // An action that needs the identity checks, before the SMS code was checked: 403.
+        const checksFirst = r.sms && NEEDS_CHECKS.has(name) && res.status === 403;
+        if (checksFirst) expect(res.body.message, context).toBe('Complete the identity checks first.');
+        else expect(name === 'open' ? [401, 404, 409, 410] : [401, 409, 410], context).toContain(res.status);
         expect(isErrorBody(res.body), context).toBe(true);
       }
     }
@@ -211,6 +258,16 @@ async function race(a: TAction, b: TAction, rounds: number) {
     const steps = (record?.steps ?? []).map((s) => s.action);
     expect(steps.includes('consented and signed'), context).toBe(o.status === 'co');
     expect(steps.includes('declined'), context).toBe(o.status === 'ca');
+    if (r.sms) {
+      // Finished or handed on only past the SMS code; an SMS step is in the evidence, and a code
+      // texted, exactly when its call was answered 200 (none after the packet was decided).
+      if (o.status === 'co' || handedOn) expect(record?.auth.sms?.passedAt, context).toBeDefined();
+      const ok = (name: TAction) => answers.some(([n, res]) => n === name && res.status === 200);
+      if (r.sms === 'unsent') {
+        expect(steps.includes('sms code sent'), context).toBe(ok('smsSend'));
+        expect((await textsTo(r.phone, ok('smsSend') ? 1 : 0)).length, context).toBe(ok('smsSend') ? 1 : 0);
+      } else expect(steps.includes('sms code passed'), context).toBe(ok('smsCheck'));
+    }
   }
   return wins;
 }
@@ -227,7 +284,9 @@ describe('every other pair of signer actions sent at once', () => {
   const actions = Object.keys(ACTIONS) as TAction[];
   const pairs: [TAction, TAction][] = [];
   for (const [i, a] of actions.entries()) {
+    if (SMS_STEPS.has(a)) continue;
     for (const b of actions.slice(i)) {
+      if (SMS_STEPS.has(b)) continue;
       // The two handovers stand for each other; complete with reassign is raced above.
       if (b === 'reassignOther' && a !== 'reassign') continue;
       if (a === 'reassignOther') continue;
@@ -243,6 +302,21 @@ describe('every other pair of signer actions sent at once', () => {
       const rounds = DECIDING.has(a) || DECIDING.has(b) ? 3 : 1;
       await race(a, b, rounds);
       if (a !== b) await race(b, a, rounds);
+    },
+    120_000,
+  );
+});
+
+describe('the SMS code’s steps sent at once with finishing, declining or handing on', () => {
+  const pairs: [TAction, TAction][] = [];
+  for (const step of ['smsSend', 'smsCheck'] as const)
+    for (const deciding of ['complete', 'decline', 'reassign'] as const) pairs.push([step, deciding]);
+  it.each(pairs)(
+    '%s with %s: never finished or handed on past an unchecked code, nothing texted after the end',
+    async (step, deciding) => {
+      const sms = step === 'smsSend' ? 'unsent' : 'sent';
+      await race(step, deciding, 3, sms);
+      await race(deciding, step, 3, sms);
     },
     120_000,
   );
@@ -295,6 +369,8 @@ describe('a handover asked for whose request stopped before the bundle changed h
     const record = await records.get(runtime.demo.accountId, r.bundleId, r.packetId);
     expect(record?.handingOn).toBeUndefined();
     expect(record?.steps.at(-1)?.action).toBe('not handed on');
+    // Kept, so the certificate can say its `handed on` step in the signer's language.
+    expect(record?.handedBack?.map((h) => h.to.name)).toEqual(['Carol Diaz']);
     expect((await sign('GET', '/state', r.session)).body.can_reassign).toBe(true);
     const finished = await ACTIONS.complete(r);
     expect(finished.status, JSON.stringify(finished.body)).toBe(200);

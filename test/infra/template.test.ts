@@ -867,6 +867,23 @@ describe('stage config', () => {
       );
   });
 
+  it('tells the notifications worker how long signed-copy links work: 30 days unless context says', () => {
+    const envOf = (template: Template, stack: string) =>
+      (
+        resources(template)[functionId(template, stack, 'notifications-worker')]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+    expect(envOf(dev, 'Esign-dev').COPY_LINK_DAYS).toBe('30');
+    expect(envOf(prod, 'Esign-prod').COPY_LINK_DAYS).toBe('30');
+    expect(stageConfig('dev').copyLinkDays).toBe(30);
+    expect(stageConfig('dev', (key) => (key === 'copyLinkDays' ? '7' : undefined)).copyLinkDays).toBe(7);
+    for (const bad of ['0', '-3', 'a month', '2.5'])
+      expect(() => stageConfig('dev', (key) => (key === 'copyLinkDays' ? bad : undefined)), bad).toThrow(
+        /copyLinkDays/,
+      );
+  });
+
   it('rejects nonsense instead of deploying it', () => {
     expect(() => stageConfig('Prod_1')).toThrow();
     expect(() => stageConfig('dev', (key) => (key === 'quotaPerDay' ? 'lots' : undefined))).toThrow();

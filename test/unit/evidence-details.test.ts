@@ -198,6 +198,23 @@ describe('a signing step’s detail', () => {
     expect(stepDetailWords({ ...step, at: '2025-03-08T00:00:00.000Z' }, packet)).toBe(step.detail);
   });
 
+  it('reads a handover the bundle refused, or one still pending, by the signer’s record of it', () => {
+    const handover = { from: { name: 'Ann' }, to: { name: 'Bob: Jr' }, reason: 'away: till May', at: AT };
+    const step = { action: 'handed on', at: AT, detail: 'to Bob: Jr: away: till May' };
+    const packet = aPacketItem('p1');
+    for (const record of [{ handedBack: [handover] }, { handingOn: handover }]) {
+      expect(say('en', stepDetailWords(step, packet, record))).toBe(step.detail);
+      expect(say('de', stepDetailWords(step, packet, record))).toBe('an Bob: Jr: away: till May');
+      expect(say('tr', stepDetailWords(step, packet, record))).toBe(
+        'devralan: Bob: Jr; gerekçe: away: till May',
+      );
+    }
+    // Another handover of the record (another time) says nothing of this step.
+    expect(
+      stepDetailWords(step, packet, { handedBack: [{ ...handover, at: '2025-03-08T00:00:00.000Z' }] }),
+    ).toBe(step.detail);
+  });
+
   it('keeps data as stored, and a shape it does not know', () => {
     const steps = [
       { action: 'saved values', at: AT, detail: 'contract.sig, contract.name' },

@@ -17,11 +17,18 @@ interface TNote {
 const noteKey = (batch: TBulkBatch, source: string) =>
   `accounts/${batch.accountId}/bulk/${batch.id}/documents/${createHash('sha256').update(source).digest('hex')}.json`;
 
-export function batchDocuments(blobs: TBlobStore, batch: TBulkBatch): TDocumentSharing {
+export function batchDocuments(
+  blobs: TBlobStore,
+  batch: TBulkBatch,
+  /** The SHA-256 of documents already kept as shared documents (the request's own PDFs). */
+  alreadyStored: readonly string[] = [],
+): TDocumentSharing {
   // Promises, so rows never prepare one document side by side; a refusal (a file_url that
   // answers 404) is shared by the chunk's rows too, each reporting it as its own error.
   const checked = new Map<string, Promise<TCheckedPdf>>();
-  const stored = new Map<string, Promise<string>>();
+  const stored = new Map<string, Promise<string>>(
+    alreadyStored.map((sha256) => [sha256, Promise.resolve(sharedDocumentKey(batch.accountId, sha256))]),
+  );
   const store = (sha256: string, bytes: Buffer) => {
     let key = stored.get(sha256);
     if (!key) {

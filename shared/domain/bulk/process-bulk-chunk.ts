@@ -12,6 +12,7 @@ import type { TBulkJob } from '../outbox/jobs';
 import { listens, logAndQueue } from '../outbox/publish-events';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import { batchDocuments } from './batch-documents';
+import { readBulkRequest } from './batch-request';
 import { BULK_CHUNK_ROWS, bulkBundleId, type TBulkBatch, type TBulkRowResult } from './bulk-batch';
 import { rowRequest } from './row-request';
 
@@ -68,9 +69,9 @@ export async function processBulkChunk(
     await deps.queue.send('bulkJobs', { ...job, slot }, { delaySeconds });
     return;
   }
-  const request = JSON.parse((await deps.blobs.get(batch.requestKey)).toString('utf8')) as TBulkRequest;
+  const { request, sharedStored } = await readBulkRequest(deps.blobs, batch);
   const done = new Set((await deps.bulk.rowResults(batch, { from: first, to: last })).map((r) => r.row));
-  const documents = batchDocuments(deps.blobs, batch);
+  const documents = batchDocuments(deps.blobs, batch, sharedStored);
   for (let row = first; row < last; row++) {
     if (done.has(row)) continue;
     await deps.bulk.recordRow(await createRow(deps, batch, request, row, lastAttempt, documents));

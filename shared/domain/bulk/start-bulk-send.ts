@@ -4,6 +4,7 @@ import type { TQueue } from '../../ports/queue';
 import type { TClock, TIds } from '../../ports/system';
 import { ZBulkRequestSchema } from '../../schemas/bulk';
 import { parseInput } from '../parse-input';
+import { keepBulkRequest } from './batch-request';
 import { bulkRequestKey, type TBulkBatch } from './bulk-batch';
 
 export interface TStartBulkDeps {
@@ -17,7 +18,8 @@ export interface TStartBulkDeps {
 /**
  * Accepts a bulk send: its shape is checked here (the body is an object, 1 to 1,000 rows); each
  * row is checked as a single create would be when the worker creates it, so one bad row never
- * holds back the others. The request is kept as a file, the batch written, and its first chunk
+ * holds back the others. The request is kept as a file (its inline documents apart, once:
+ * batch-request.ts), the batch written, and its first chunk
  * queued.
  */
 export async function startBulkSend(
@@ -33,7 +35,7 @@ export async function startBulkSend(
   const before = made.id ? await deps.bulk.get(auth.accountId, id) : undefined;
   if (before) return resumed(deps, before);
   const requestKey = bulkRequestKey(auth.accountId, id);
-  await deps.blobs.put(requestKey, Buffer.from(JSON.stringify(request)), 'application/json');
+  await keepBulkRequest(deps.blobs, { id, accountId: auth.accountId, requestKey }, request);
   const batch: TBulkBatch = {
     id,
     accountId: auth.accountId,

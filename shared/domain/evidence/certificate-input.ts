@@ -161,7 +161,7 @@ export async function certificateInput(
     },
     steps: foldRepeatedSaves(record?.steps ?? []).map((s) => ({
       action: recordedWords(s.action),
-      ...(s.detail ? { detail: stepDetailWords(s, p) } : {}),
+      ...(s.detail ? { detail: stepDetailWords(s, p, record) } : {}),
       at: s.at,
       ip: s.ip,
       userAgent: s.userAgent,

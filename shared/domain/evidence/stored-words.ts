@@ -8,7 +8,7 @@ import type { TSaid, TWords } from '../../pdf/evidence-types';
 import type { TBundleEvent, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';
-import type { TSigningStep } from '../signing/signing-record';
+import type { TSigningRecord, TSigningStep } from '../signing/signing-record';
 
 /**
  * The words recorded as identifiers (signing steps: saveStep's actions; authentication methods
@@ -62,12 +62,14 @@ export function recordedWords(word: string): TWords {
  * A step's detail as the evidence says it. Most are data (field keys, a file's path, a language
  * tag, a provider, a reason the signer typed): as stored. Two hold fixed words: the in-person
  * opening's `hosted by <host>` (open-session.ts), and the handover's `to <name>: <reason>`
- * (reassign-packet.ts), read by the packet's record of that handover (the name or the reason may
- * hold ": " themselves). Another shape is printed as stored.
+ * (reassign-packet.ts), read by the packet's record of that handover or, for one the bundle
+ * refused or still pending, the signer's record of it (the name or the reason may hold ": "
+ * themselves). Another shape is printed as stored.
  */
 export function stepDetailWords(
   step: Pick<TSigningStep, 'action' | 'at' | 'detail'>,
   packet?: TPacket,
+  record?: Pick<TSigningRecord, 'handingOn' | 'handedBack'>,
 ): TWords {
   const detail = step.detail ?? '';
   if (step.action === 'opened in person') {
@@ -75,7 +77,12 @@ export function stepDetailWords(
     return m ? { key: 'details.hostedBy', values: { host: m[1]! } } : detail;
   }
   if (step.action === 'handed on') {
-    const h = packet?.handovers?.find((x) => x.at === step.at && `to ${x.to.name}: ${x.reason}` === detail);
+    const known = [
+      ...(packet?.handovers ?? []),
+      ...(record?.handedBack ?? []),
+      ...(record?.handingOn ? [record.handingOn] : []),
+    ];
+    const h = known.find((x) => x.at === step.at && `to ${x.to.name}: ${x.reason}` === detail);
     return h ? { key: 'details.handedTo', values: { to: h.to.name, reason: h.reason } } : detail;
   }
   return detail;

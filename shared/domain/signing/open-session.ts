@@ -67,6 +67,7 @@ export async function openSession(
     packetId: link.packetId,
     kind: 'session',
     expires,
+    openedWith: link.kind,
     ...(link.kiosk ? { kiosk: link.kiosk } : {}),
     ...(link.generation ? { generation: link.generation } : {}),
   });

@@ -42,6 +42,9 @@ import {
 
 export const REASON_MAX = 500;
 
+/** How many refused handovers a signer's record keeps (each one needs the sender to change the bundle). */
+const HANDED_BACK_KEPT = 20;
+
 export const ZReassignSchema = z.object({
   name: zText(255).trim().min(1, 'Enter the name of the person who will sign.'),
   email: optional(z.email('Enter a valid email address.').max(254)),
@@ -208,7 +211,10 @@ const sameRequest = (asked: THandover, to: TSignerIdentity, reason: string) =>
 async function withdrawHandover(call: TSignerCall<TReassignDeps>, handover: THandover): Promise<void> {
   await changeSigner(call, async (ctx) => {
     if (ctx.record.handingOn?.at !== handover.at) return ctx;
-    const { handingOn: _withdrawn, ...record } = ctx.record;
+    const { handingOn: withdrawn, ...rest } = ctx.record;
+    // Kept (the latest few) so the evidence can still say its `handed on` step: who and why.
+    const handedBack = [...(rest.handedBack ?? []), withdrawn].slice(-HANDED_BACK_KEPT);
+    const record = { ...rest, handedBack };
     return saveStep(call, { ...ctx, record }, {}, 'not handed on', call.deps.clock.now().toISOString());
   }).catch(() => undefined);
 }

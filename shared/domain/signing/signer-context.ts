@@ -63,6 +63,8 @@ export interface TSignerContext {
    * 410 (the session ended for good), not 409.
    */
   kioskSession?: boolean;
+  /** The call came with a session opened by the signer's own signing link (its page may offer the copies). */
+  viaSigningLink?: boolean;
   /**
    * The other signers' records, once this call has read them (recordsWith): the rest of the call
    * uses them instead of reading them again.
@@ -127,7 +129,14 @@ export async function sessionSigner(
     throw new SigningSessionError();
   }
   const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId);
-  return { token, signer: token.kiosk ? { ...signer, kioskSession: true } : signer };
+  return {
+    token,
+    signer: {
+      ...signer,
+      ...(token.kiosk ? { kioskSession: true } : {}),
+      ...(token.openedWith === 'link' ? { viaSigningLink: true } : {}),
+    },
+  };
 }
 
 /**
@@ -243,7 +252,11 @@ export const withBundle = (ctx: TSignerContext, bundle: TBundle): TSignerContext
 async function reloadSigner(deps: TSigningDeps, signer: TSignerContext): Promise<TSignerContext> {
   const fresh = await loadSigner(deps, signer.bundle.accountId, signer.bundle.id, signer.packet.id);
   refuseUnlessHeld(fresh.bundle, signer);
-  return signer.kioskSession ? { ...fresh, kioskSession: true } : fresh;
+  return {
+    ...fresh,
+    ...(signer.kioskSession ? { kioskSession: true } : {}),
+    ...(signer.viaSigningLink ? { viaSigningLink: true } : {}),
+  };
 }
 
 /**

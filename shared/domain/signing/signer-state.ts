@@ -1,8 +1,10 @@
 import { resolveLanguage } from '../../i18n/languages';
+import type { TEvidenceStore } from '../../ports/evidence';
 import type { TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
-import { hasSigned } from '../bundles/lifecycle/status';
+import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
+import { copiesReady, copyFiles } from '../evidence/copy-link';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
@@ -62,7 +64,38 @@ async function redirectOf(
 }
 
 /** The answer of GET /sign/api/state (docs/signer-api.md). */
-export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
+/**
+ * What a signer who has signed is told of their copies. `by_message`: a message with a link to
+ * them will come when documents are ready (plan-messages.ts sends one unless the sender suppressed
+ * it, to the signer's email or else phone). `copies`, for a session opened with the signer's own
+ * signing link only (an embedded or kiosk device may be someone else's): `pending` while the
+ * bundle, complete, is being sealed; `ready` with the files, downloaded with that link
+ * (copies-page.ts); null otherwise.
+ */
+async function copiesView(
+  deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
+  ctx: TSignerContext,
+) {
+  const { bundle, packet } = ctx;
+  const byMessage = !packet.suppressAll && !packet.suppressDocsReady && !!(packet.email || packet.phone);
+  if (!ctx.viaSigningLink || !deps.evidence || !hasSigned(packet.status) || !isBundleComplete(bundle.status))
+    return { by_message: byMessage, copies: null };
+  if (!copiesReady(bundle))
+    return { by_message: byMessage, copies: { status: 'pending' as const, files: [] } };
+  const files = await copyFiles({ evidence: deps.evidence }, bundle, packet.id);
+  return {
+    by_message: byMessage,
+    copies: {
+      status: 'ready' as const,
+      files: files.map((f) => ({ file: f.file, kind: f.kind, name: f.name, size: f.size })),
+    },
+  };
+}
+
+export async function signerState(
+  deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
+  ctx: TSignerContext,
+) {
   const { bundle, packet } = ctx;
   const reason = cannotSign(bundle, packet, ctx.now) ?? null;
   const required = requiredAuth(ctx);
@@ -116,6 +149,7 @@ export async function signerState(deps: TSigningDeps, ctx: TSignerContext) {
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
     redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand) : null,
+    signed_copies: await copiesView(deps, ctx),
   };
 }
 

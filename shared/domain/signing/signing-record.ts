@@ -62,6 +62,12 @@ export interface TSigningRecord {
    */
   handingOn?: THandover;
   /**
+   * The handovers the signer asked for that the bundle then refused (reassign-packet.ts), latest
+   * last: their `handed on` steps stay in the record, and the evidence reads who and why from
+   * here to say those steps in its reader's language.
+   */
+  handedBack?: THandover[];
+  /**
    * The language the signer chose on the page: kept with the signer, not the browser, so the same
    * link opened on another device speaks it too. It wins over the packet's and the bundle's.
    */
@@ -97,6 +103,8 @@ export function heldRecord(record: TSigningRecord, packet: Pick<TPacket, 'handov
   return {
     ...emptyRecord(record.accountId, record.bundleId, record.packetId),
     steps: record.steps,
+    // The steps stay, so do the words their handovers are read by.
+    ...(record.handedBack ? { handedBack: record.handedBack } : {}),
     generation,
     version: record.version,
   };
