@@ -62,8 +62,8 @@ describe('admin command on the local data folder', { timeout: 120_000 }, () => {
 
   it('create-account prints only the new id', async () => {
     const run = await admin(dir, 'create-account', '--name', 'Acme Corp', '--email', 'ops@acme.test');
-    expect(run.code).toBe(0);
-    expect(run.stderr).toBe('');
+    // The whole answer on failure: every later test of the file builds on this account.
+    expect(run).toMatchObject({ code: 0, stderr: '' });
     accountId = run.stdout.trim();
     expect(accountId).toMatch(UUID);
     expect(run.stdout).toBe(`${accountId}\n`);
