@@ -28,10 +28,9 @@ import {
 } from '../../shared/i18n/languages';
 import type { TCopyLinkStore, TEvidenceStore } from '../../shared/ports/evidence';
 import type { TSigningToken } from '../../shared/ports/signing';
-import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
+import { plainDocument, topBar } from './message-page';
 import { securityHeaders } from './security-headers';
-import { htmlLangAttrs } from './visitor-language';
 
 /** The signing pages' stores (pages.ts), the evidence record and, for copy links, their store. */
 export type TCopyPageDeps = TSigningDeps & { config: TConfig; evidence: Pick<TEvidenceStore, 'get'> };
@@ -114,26 +113,8 @@ const sizeIn = (lang: TLanguage, bytes: number) =>
       );
 
 function document(base: string, lang: TLanguage, title: string, body: string): string {
-  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
   const t = translator(lang);
-  return `<!doctype html>
-<html ${htmlLangAttrs(lang)}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<link rel="icon" href="data:,">
-<title>${esc(title)}</title>
-<link rel="stylesheet" href="${esc(css)}">
-</head>
-<body>
-<a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(t('page.copies.title'))}</span></div></div></header>
-<main id="main" class="main" tabindex="-1">${body}</main>
-</body>
-</html>
-`;
+  return plainDocument(base, lang, title, topBar(t('page.copies.title'), t('page.skip')), body);
 }
 
 /**

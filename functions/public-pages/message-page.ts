@@ -24,14 +24,38 @@ export function messagePage(
   text: string,
   opts: TMessagePageOptions = {},
 ): string {
-  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
   const lang = opts.lang ?? 'en';
   const menu = opts.skip ? languageMenuHtml(lang) : '';
-  const top = opts.header
-    ? `<a class="skip-link" href="#main">${esc(opts.skip ?? 'Skip to content')}</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.header)}</span></div>${menu}</div></header>
-`
-    : '';
+  const top = opts.header ? topBar(opts.header, opts.skip ?? 'Skip to content', menu) : '';
+  return plainDocument(
+    base,
+    lang,
+    title,
+    top,
+    `<section class="card message" aria-labelledby="msg-title">
+<h1 id="msg-title">${esc(title)}</h1><p>${esc(text)}</p></section>`,
+  );
+}
+
+/** The top bar of a page without script: a skip link, the page's name, and an optional menu. */
+export function topBar(name: string, skip: string, menu = ''): string {
+  return `<a class="skip-link" href="#main">${esc(skip)}</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(name)}</span></div>${menu}</div></header>
+`;
+}
+
+/**
+ * A page of the signing function without script, around `main` (trusted HTML): the signing pages'
+ * style sheet and the fonts of the page's script, so every such page looks and reads the same.
+ */
+export function plainDocument(
+  base: string,
+  lang: TLanguage,
+  title: string,
+  top: string,
+  main: string,
+): string {
+  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
   return `<!doctype html>
 <html ${htmlLangAttrs(lang)}>
 <head>
@@ -45,8 +69,7 @@ export function messagePage(
 ${webFontLink(base, lang)}
 </head>
 <body>
-${top}<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
-<h1 id="msg-title">${esc(title)}</h1><p>${esc(text)}</p></section></main>
+${top}<main id="main" class="main" tabindex="-1">${main}</main>
 </body>
 </html>
 `;

@@ -53,9 +53,12 @@ describe('web fonts of the public pages', () => {
     async (lang, script, word) => {
       const verify = await fontSheets(`/verify?lang=${lang}`);
       const signing = await fontSheets('/sign/not-a-token', lang);
+      // The signed copies' pages are built apart from the signing page; they read the same.
+      const copies = await fontSheets(`/sign/copies/${'x'.repeat(43)}`, lang);
       expect(verify).toHaveLength(1);
       expect(verify[0]).toMatch(new RegExp(`^/sign/fonts/[0-9a-f]{16}/${script}\\.css$`));
       expect(signing).toEqual(verify);
+      expect(copies).toEqual(verify);
 
       const sheet = await get(verify[0]!);
       expect(sheet.status).toBe(200);
