@@ -8,6 +8,7 @@ import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-i
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createSmsSenderOnDemand } from '../../shared/adapters/sns/sms-sender-on-demand';
+import type { TAccount } from '../../shared/domain/accounts/account';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
@@ -70,9 +71,9 @@ export function buildPublicPagesHandler(
 
   const evidence = createEvidenceStore(db, config.tableName);
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
-  const state = async (ctx: TSignerContext, status = 200) => ({
+  const state = async (ctx: TSignerContext, status = 200, account?: Promise<TAccount | undefined>) => ({
     status,
-    body: await signerState({ ...deps, evidence }, ctx),
+    body: await signerState({ ...deps, evidence }, ctx, account),
     headers: { 'Cache-Control': 'no-store' },
   });
   /**
@@ -146,7 +147,16 @@ export function buildPublicPagesHandler(
     {
       method: 'POST',
       path: '/sign/api/complete',
-      handler: act((call, req) => completePacket(call, req.body)),
+      handler: async (req) => {
+        const signer = await session(req);
+        // The answer names where the page goes next, which may be the account's redirect: read
+        // beside the finish rather than after it (a packet's own redirect needs no read).
+        const account = signer.packet.signingCompleteRedirect
+          ? undefined
+          : deps.accounts.getAccount(signer.bundle.accountId);
+        account?.catch(() => undefined); // a finish refused answers its own error
+        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, account);
+      },
     },
     {
       method: 'POST',

@@ -35,7 +35,8 @@ const ZDecline = z.object({
  * Finishing: the signer agreed to sign electronically, passed every check and filled every field
  * they must (with visible content, from the values they see: their own and finished signers').
  * Signer name and signing date fields are filled for them. The record (values, consent) is
- * written first, conditional on the version the values were checked at, then the bundle change.
+ * written first, conditional on the version the values were checked at, then the bundle change
+ * (applied to the bundle the call read, conditional on its version: no second read).
  * The consent is the signer's decision (decision.ts): once it is in the record no value of the
  * signer changes any more and they can no longer decline or hand on, so the values checked are
  * the values kept even while the bundle change is still to come; repeating the call after a
@@ -95,12 +96,18 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
-  const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) => {
-    refuseUnlessHeld(b, signed);
-    return lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: signed.kioskSession }),
-    );
-  });
+  const bundle = await changeBundle(
+    deps,
+    signed.bundle.accountId,
+    signed.bundle.id,
+    (b) => {
+      refuseUnlessHeld(b, signed);
+      return lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
+        refuseUnlessSigning({ bundle: b, packet, now, kioskSession: signed.kioskSession }),
+      );
+    },
+    signed.bundle,
+  );
   return withBundle(signed, bundle);
 }
 
@@ -122,11 +129,17 @@ export async function declinePacket(call: TSignerCall, body: unknown): Promise<T
   );
   const now = deps.clock.now();
   const recorded = declined.record.declineReason ?? reason;
-  const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) => {
-    refuseUnlessHeld(b, declined);
-    return lifecycle.decline(b, declined.packet.id, at, recorded, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: declined.kioskSession }, 'decline'),
-    );
-  });
+  const bundle = await changeBundle(
+    deps,
+    declined.bundle.accountId,
+    declined.bundle.id,
+    (b) => {
+      refuseUnlessHeld(b, declined);
+      return lifecycle.decline(b, declined.packet.id, at, recorded, (packet) =>
+        refuseUnlessSigning({ bundle: b, packet, now, kioskSession: declined.kioskSession }, 'decline'),
+      );
+    },
+    declined.bundle,
+  );
   return withBundle(declined, bundle);
 }

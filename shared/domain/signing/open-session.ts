@@ -60,7 +60,9 @@ export async function openSession(
   const expires = new Date(
     Math.min(now.getTime() + SESSION_TTL_MS, Date.parse(link.expires) + SESSION_TTL_MS),
   ).toISOString();
-  await deps.tokens.create({
+  // The session is stored side by side with the opening's writes (neither needs the other); it
+  // is answered only once they took, so a failed opening leaves a session nobody holds.
+  const stored = deps.tokens.create({
     hash: hashToken(session),
     accountId: link.accountId,
     bundleId: link.bundleId,
@@ -71,23 +73,34 @@ export async function openSession(
     ...(link.kiosk ? { kiosk: link.kiosk } : {}),
     ...(link.generation ? { generation: link.generation } : {}),
   });
+  stored.catch(() => undefined); // awaited below; an opening that fails first answers its own error
 
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
   if (opens || inPerson) {
-    await changeBundle(deps, link.accountId, link.bundleId, (b) => {
-      const packet = b.packets.find((p) => p.id === link.packetId);
-      // Handed on since the link was read: its opening is not the new signer's (their `pv`).
-      if (!packet || !heldBy(link, packet))
-        throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
-      const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-      // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-      if (!inPerson || cannotSign(b, packet, now)) return opened;
-      const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-      return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
-    });
+    // Applied to the bundle read above, conditional on its version: read again only after a race.
+    await changeBundle(
+      deps,
+      link.accountId,
+      link.bundleId,
+      (b) => {
+        const packet = b.packets.find((p) => p.id === link.packetId);
+        // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+        if (!packet || !heldBy(link, packet))
+          throw said(
+            new NotFoundError('This signing link is not valid or has expired.'),
+            'errors.linkInvalid',
+          );
+        const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
+        // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+        if (!inPerson || cannotSign(b, packet, now)) return opened;
+        const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
+        return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
+      },
+      ctx.bundle,
+    );
   }
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
@@ -102,5 +115,6 @@ export async function openSession(
       inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
     ),
   );
+  await stored;
   return { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
 }

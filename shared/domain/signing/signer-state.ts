@@ -1,6 +1,6 @@
 import { resolveLanguage } from '../../i18n/languages';
 import type { TEvidenceStore } from '../../ports/evidence';
-import type { TBrand } from '../accounts/account';
+import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
@@ -57,13 +57,13 @@ async function redirectOf(
   deps: TSigningDeps,
   ctx: TSignerContext,
   brand: TBrand | undefined,
+  account?: Promise<TAccount | undefined>,
 ): Promise<string | null> {
   if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
   if (brand?.redirectUrl) return brand.redirectUrl;
-  return (await deps.accounts.getAccount(ctx.bundle.accountId))?.signingRedirectUrl ?? null;
+  return (await (account ?? deps.accounts.getAccount(ctx.bundle.accountId)))?.signingRedirectUrl ?? null;
 }
 
-/** The answer of GET /sign/api/state (docs/signer-api.md). */
 /**
  * What a signer who has signed is told of their copies. `by_message`: a message with a link to
  * them will come when documents are ready (plan-messages.ts sends one unless the sender suppressed
@@ -92,20 +92,30 @@ async function copiesView(
   };
 }
 
+/**
+ * The answer of GET /sign/api/state (docs/signer-api.md). A call that may finish the packet
+ * passes the `account` it started reading beside its own work: a finished signer's answer names
+ * the redirect, which may be the account's.
+ */
 export async function signerState(
   deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   ctx: TSignerContext,
+  account?: Promise<TAccount | undefined>,
 ) {
   const { bundle, packet } = ctx;
   const reason = cannotSign(bundle, packet, ctx.now) ?? null;
   const required = requiredAuth(ctx);
   const passed = passedAuth(ctx.record);
   const showDocuments = reason === null && required.every((s) => passed.includes(s));
-  const brand = await signingBrandOf(deps.accounts, ctx.bundle);
+  // Read side by side: the brand, the documents and the records do not need one another.
+  const [brand, shown] = await Promise.all([
+    signingBrandOf(deps.accounts, ctx.bundle),
+    showDocuments ? Promise.all([deps.bundles.documents(bundle), recordsWith(deps, ctx)]) : undefined,
+  ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
-  if (showDocuments) {
-    const [docs, records] = await Promise.all([deps.bundles.documents(bundle), recordsWith(deps, ctx)]);
+  if (shown) {
+    const [docs, records] = shown;
     documents = await documentsView(deps, docs);
     fields = fieldsView(ctx, docs, records);
   }
@@ -148,7 +158,7 @@ export async function signerState(
     consent_text: CONSENT_TEXT,
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
-    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand) : null,
+    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand, account) : null,
     signed_copies: await copiesView(deps, ctx),
   };
 }
