@@ -8,7 +8,6 @@ import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-i
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createSmsSenderOnDemand } from '../../shared/adapters/sns/sms-sender-on-demand';
-import type { TAccount } from '../../shared/domain/accounts/account';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
@@ -22,7 +21,7 @@ import {
   type TSignerCall,
   type TSignerContext,
 } from '../../shared/domain/signing/signer-context';
-import { signerState } from '../../shared/domain/signing/signer-state';
+import { signerState, type TStateReads } from '../../shared/domain/signing/signer-state';
 import { sendSmsCode, verifySmsCode } from '../../shared/domain/signing/sms-auth';
 import { uploadAttachment } from '../../shared/domain/signing/upload-attachment';
 import { createApiHandler } from '../../shared/http/api-handler';
@@ -71,9 +70,9 @@ export function buildPublicPagesHandler(
 
   const evidence = createEvidenceStore(db, config.tableName);
   const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
-  const state = async (ctx: TSignerContext, status = 200, account?: Promise<TAccount | undefined>) => ({
+  const state = async (ctx: TSignerContext, status = 200, read?: TStateReads) => ({
     status,
-    body: await signerState({ ...deps, evidence }, ctx, account),
+    body: await signerState({ ...deps, evidence }, ctx, read),
     headers: { 'Cache-Control': 'no-store' },
   });
   /**
@@ -90,8 +89,13 @@ export function buildPublicPagesHandler(
       method: 'POST',
       path: '/sign/api/session',
       handler: async (req) => {
-        const token = (req.body as { token?: unknown } | undefined)?.token;
-        const opened = await openSession(deps, token, req.client);
+        const body = req.body as { token?: unknown; state?: unknown } | undefined;
+        const opened = await openSession(
+          { ...deps, evidence },
+          body?.token,
+          req.client,
+          body?.state === true,
+        );
         return { status: 201, body: opened, headers: { 'Cache-Control': 'no-store' } };
       },
     },
@@ -155,7 +159,7 @@ export function buildPublicPagesHandler(
           ? undefined
           : deps.accounts.getAccount(signer.bundle.accountId);
         account?.catch(() => undefined); // a finish refused answers its own error
-        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, account);
+        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, { account });
       },
     },
     {

@@ -77,13 +77,15 @@ describe('a signer’s session and finish', () => {
 
     let session = '';
     const opening = await longestChain(async () => {
-      const opened = await sign('POST', '/session', undefined, { token });
+      const opened = await sign('POST', '/session', undefined, { token, state: true });
       expect(opened.status).toBe(201);
+      expect(opened.body.state.fields).toHaveLength(fields.length);
       session = opened.body.session;
     });
     // The link, the bundle and record, the link consumed, then the packet's opening (the bundle
     // written, its lookup terms, its outbox cleared) and the record's step; the session is
-    // stored and the webhooks read beside them.
+    // stored, the webhooks read, and the documents and records for the state asked with it, beside
+    // them.
     expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(7);
 
     const saved = await sign('PUT', '/values', session, { values: benchValues('doc', fields) });

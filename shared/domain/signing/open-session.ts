@@ -1,3 +1,4 @@
+import type { TEvidenceStore } from '../../ports/evidence';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
@@ -14,10 +15,21 @@ import {
   saveStep,
   type TClient,
   type TSigningDeps,
+  withBundle,
 } from './signer-context';
+import { signerState, startStateReads } from './signer-state';
 
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** The answer of POST /sign/api/session; with `state` (as GET /sign/api/state) when asked. */
+export interface TOpened {
+  session: string;
+  expires: string;
+  embedded: boolean;
+  in_person: boolean;
+  state?: Awaited<ReturnType<typeof signerState>>;
+}
 
 /**
  * Exchanges a link token (emailed, texted, embedded or kiosk) for a session. An embedded or kiosk
@@ -27,10 +39,11 @@ export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
  * its opening is evidence: the `ki` event and the signer record's `inPerson` (host, device).
  */
 export async function openSession(
-  deps: TSigningDeps,
+  deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   token: unknown,
   client: TClient,
-): Promise<{ session: string; expires: string; embedded: boolean; in_person: boolean }> {
+  withState = false,
+): Promise<TOpened> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
     throw said(
       new ValidationError('Invalid signing link.', [
@@ -75,13 +88,18 @@ export async function openSession(
   });
   stored.catch(() => undefined); // awaited below; an opening that fails first answers its own error
 
+  // The page asks for its first state with the session: the state's reads run beside the
+  // opening's writes, and the page makes one request less before its first page. Not for a
+  // kiosk session, which the page reads the state of through the session (signerOf's 410).
+  const reads = withState && !link.kiosk ? startStateReads(deps, ctx) : undefined;
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
+  let bundle = ctx.bundle;
   if (opens || inPerson) {
     // Applied to the bundle read above, conditional on its version: read again only after a race.
-    await changeBundle(
+    bundle = await changeBundle(
       deps,
       link.accountId,
       link.bundleId,
@@ -105,7 +123,7 @@ export async function openSession(
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
   const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  await changeSigner(call, (signer) =>
+  const saved = await changeSigner(call, (signer) =>
     saveStep(
       call,
       signer,
@@ -116,5 +134,11 @@ export async function openSession(
     ),
   );
   await stored;
-  return { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
+  const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
+  if (!reads) return opened;
+  // The newer of the bundle as changed here and as the record's save read it again after a race.
+  const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
+  // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
+  const viaSigningLink = link.kind === 'link';
+  return { ...opened, state: await signerState(deps, { ...signer, viaSigningLink }, reads) };
 }

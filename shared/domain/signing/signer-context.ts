@@ -226,11 +226,16 @@ export function refuseUnlessSigning(
 
 /**
  * Every signer's record of the bundle, with this signer's as the context holds it (it may be
- * newer than the table's). The others are read once per call and kept on the context.
+ * newer than the table's). The others are read once per call and kept on the context; `read` is
+ * that read when the call started it earlier, beside other work.
  */
-export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
+export async function recordsWith(
+  deps: TSigningDeps,
+  ctx: TSignerContext,
+  read?: Promise<TSigningRecord[]>,
+): Promise<TSigningRecord[]> {
   ctx.others ??= currentRecords(
-    await deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
+    await (read ?? deps.records.all(ctx.bundle.accountId, ctx.bundle.id)),
     ctx.bundle,
   ).filter((r) => r.packetId !== ctx.packet.id);
   return [...ctx.others, ctx.record];

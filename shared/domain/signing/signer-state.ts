@@ -93,14 +93,32 @@ async function copiesView(
 }
 
 /**
- * The answer of GET /sign/api/state (docs/signer-api.md). A call that may finish the packet
- * passes the `account` it started reading beside its own work: a finished signer's answer names
- * the redirect, which may be the account's.
+ * What a call read for its state answer beside its own work, rather than after it: the account (a
+ * finished signer's answer names the redirect, which may be the account's), the documents, and
+ * every signer's record as the table holds them.
  */
+export interface TStateReads {
+  account?: Promise<TAccount | undefined>;
+  documents?: Promise<TDocument[]>;
+  records?: Promise<TSigningRecord[]>;
+}
+
+/** Starts the reads of a state answer (TStateReads) while the caller goes on with its work. */
+export function startStateReads(deps: TSigningDeps, ctx: TSignerContext): TStateReads {
+  const reads = {
+    documents: deps.bundles.documents(ctx.bundle),
+    records: deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
+  };
+  // Awaited by the answer; a call that fails first answers its own error, not these reads'.
+  for (const r of Object.values(reads)) r.catch(() => undefined);
+  return reads;
+}
+
+/** The answer of GET /sign/api/state (docs/signer-api.md), with what the caller `read` already. */
 export async function signerState(
   deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   ctx: TSignerContext,
-  account?: Promise<TAccount | undefined>,
+  read: TStateReads = {},
 ) {
   const { bundle, packet } = ctx;
   const reason = cannotSign(bundle, packet, ctx.now) ?? null;
@@ -110,7 +128,9 @@ export async function signerState(
   // Read side by side: the brand, the documents and the records do not need one another.
   const [brand, shown] = await Promise.all([
     signingBrandOf(deps.accounts, ctx.bundle),
-    showDocuments ? Promise.all([deps.bundles.documents(bundle), recordsWith(deps, ctx)]) : undefined,
+    showDocuments
+      ? Promise.all([read.documents ?? deps.bundles.documents(bundle), recordsWith(deps, ctx, read.records)])
+      : undefined,
   ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
@@ -158,7 +178,7 @@ export async function signerState(
     consent_text: CONSENT_TEXT,
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
-    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand, account) : null,
+    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand, read.account) : null,
     signed_copies: await copiesView(deps, ctx),
   };
 }
