@@ -26,8 +26,11 @@ export interface TBundleStore {
   /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;
   get(accountId: string, id: string): Promise<TBundle | undefined>;
-  /** Replaces the bundle if `previous.version` still holds. */
-  save(bundle: TBundle, previous: TBundle): Promise<void>;
+  /**
+   * Replaces the bundle if `previous.version` still holds. `written`, when given, runs once the
+   * bundle is written, beside the writes of its lookup items.
+   */
+  save(bundle: TBundle, previous: TBundle, written?: () => Promise<void>): Promise<void>;
   documents(bundle: TBundle): Promise<TDocument[]>;
   /** Every audit event, oldest first, including those moved out of the bundle item. */
   events(bundle: TBundle): Promise<TBundleEvent[]>;

@@ -90,11 +90,11 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       await writeTerms(bundle);
     },
 
-    async save(bundle, previous) {
+    async save(bundle, previous, written) {
       const head = await archiveOldEvents(bundle);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
       await putVersioned(db, table, bundleEntity.toItem(head), previous);
-      await writeTerms(bundle, previous);
+      await Promise.all([writeTerms(bundle, previous), written?.()]);
     },
 
     async events(bundle) {

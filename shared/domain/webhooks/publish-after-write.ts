@@ -13,29 +13,42 @@ export interface TPublisher<TPrepared> {
  * events in the bundle's outbox is followed by publishing them, before the request answers (a
  * Lambda may be frozen as soon as it has answered). Publishing failing does not fail the change,
  * which is already written: the outbox keeps the events and the sweeper publishes them. What
- * publishing reads is read side by side with the write, not after it: a signer waits one round
- * trip less; when the write loses its race the read is simply not used.
+ * publishing reads is read beside the write, and it publishes beside the writes of the bundle's
+ * lookup items, not after them: a signer waits two round trips less. When the write loses its
+ * race the read is simply not used.
  */
 export function publishAfterWrite<TPrepared>(
   store: TBundleStore,
   publisher: TPublisher<TPrepared>,
   onError: (err: unknown, bundle: TBundle) => void,
 ): TBundleStore {
-  const write = async (bundle: TBundle, written: () => Promise<void>) => {
-    if (!bundle.outbox?.length) return written();
+  /** Publishing, once `bundle` is written; undefined when it has nothing to publish. */
+  const publishing = (bundle: TBundle) => {
+    if (!bundle.outbox?.length) return undefined;
     const prepared = publisher.prepare(bundle);
     // Not awaited when the write fails: its failure is the write's to report, not this read's.
     prepared.catch(() => undefined);
-    await written();
-    try {
-      await publisher.publish(bundle, prepared);
-    } catch (err) {
-      onError(err, bundle);
-    }
+    return async () => {
+      try {
+        await publisher.publish(bundle, prepared);
+      } catch (err) {
+        onError(err, bundle);
+      }
+    };
   };
   return {
     ...store,
-    create: (bundle, documents) => write(bundle, () => store.create(bundle, documents)),
-    save: (bundle, previous) => write(bundle, () => store.save(bundle, previous)),
+    async create(bundle, documents) {
+      const publish = publishing(bundle);
+      await store.create(bundle, documents);
+      await publish?.();
+    },
+    async save(bundle, previous, written) {
+      const publish = publishing(bundle);
+      if (!publish) return store.save(bundle, previous, written);
+      await store.save(bundle, previous, async () => {
+        await Promise.all([publish(), written?.()]);
+      });
+    },
   };
 }
