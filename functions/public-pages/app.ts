@@ -69,7 +69,9 @@ export function buildPublicPagesHandler(
   };
 
   const evidence = createEvidenceStore(db, config.tableName);
-  const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
+  /** `withFields`: the call checks the signer's fields, so it reads the documents and records with the session. */
+  const session = (req: TRequest, withFields = false) =>
+    signerOf(deps, req.header('x-signing-session'), withFields);
   const state = async (ctx: TSignerContext, status = 200, read?: TStateReads) => ({
     status,
     body: await signerState({ ...deps, evidence }, ctx, read),
@@ -80,9 +82,9 @@ export function buildPublicPagesHandler(
    * again only after losing a race), and the state after it.
    */
   const act =
-    (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>) =>
+    (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>, withFields = false) =>
     async (req: TRequest) =>
-      state(await run({ deps, signer: await session(req), client: req.client }, req));
+      state(await run({ deps, signer: await session(req, withFields), client: req.client }, req));
 
   const routes: TRoute[] = [
     {
@@ -104,7 +106,7 @@ export function buildPublicPagesHandler(
       method: 'PUT',
       path: '/sign/api/values',
       body: { maxBytes: 2 * 1024 * 1024 },
-      handler: act((call, req) => saveValues(call, req.body)),
+      handler: act((call, req) => saveValues(call, req.body), true),
     },
     {
       method: 'POST',
@@ -152,7 +154,7 @@ export function buildPublicPagesHandler(
       method: 'POST',
       path: '/sign/api/complete',
       handler: async (req) => {
-        const signer = await session(req);
+        const signer = await session(req, true);
         // The answer names where the page goes next, which may be the account's redirect: read
         // beside the finish rather than after it (a packet's own redirect needs no read).
         const account = signer.packet.signingCompleteRedirect

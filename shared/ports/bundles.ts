@@ -31,7 +31,13 @@ export interface TBundleStore {
    * bundle is written, beside the writes of its lookup items.
    */
   save(bundle: TBundle, previous: TBundle, written?: () => Promise<void>): Promise<void>;
-  documents(bundle: TBundle): Promise<TDocument[]>;
+  /**
+   * The bundle's documents, in its order; given only the bundle's ids (read beside the bundle),
+   * every document item stored under it, for the caller to take the bundle's own from.
+   */
+  documents(
+    bundle: Pick<TBundle, 'accountId' | 'id'> & Partial<Pick<TBundle, 'documents'>>,
+  ): Promise<TDocument[]>;
   /** Every audit event, oldest first, including those moved out of the bundle item. */
   events(bundle: TBundle): Promise<TBundleEvent[]>;
   findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;

@@ -9,6 +9,7 @@ import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from 
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
+  documentsOf,
   recordsWith,
   refuseUnlessHeld,
   refuseUnlessSigning,
@@ -59,7 +60,7 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         'errors.payFirst',
       );
     // Read side by side: neither needs the other.
-    const [docs, records] = await Promise.all([deps.bundles.documents(ctx.bundle), recordsWith(deps, ctx)]);
+    const [docs, records] = await Promise.all([documentsOf(deps, ctx), recordsWith(deps, ctx)]);
     // Only values that can no longer change under this finish count: the signer's own (this
     // record, written conditionally below) and finished signers' (frozen by their consent).
     const seen = visibleRecords(records, ctx.packet.id, ctx.bundle.packets);

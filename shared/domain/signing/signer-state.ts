@@ -7,7 +7,13 @@ import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
-import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
+import {
+  cannotSign,
+  documentsOf,
+  recordsWith,
+  type TSignerContext,
+  type TSigningDeps,
+} from './signer-context';
 import { signingBrandOf } from './signing-brand';
 import type { TSigningRecord } from './signing-record';
 
@@ -129,7 +135,7 @@ export async function signerState(
   const [brand, shown] = await Promise.all([
     signingBrandOf(deps.accounts, ctx.bundle),
     showDocuments
-      ? Promise.all([read.documents ?? deps.bundles.documents(bundle), recordsWith(deps, ctx, read.records)])
+      ? Promise.all([read.documents ?? documentsOf(deps, ctx), recordsWith(deps, ctx, read.records)])
       : undefined,
   ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
