@@ -21,7 +21,7 @@ import {
   type TSignerCall,
   type TSignerContext,
 } from '../../shared/domain/signing/signer-context';
-import { signerState } from '../../shared/domain/signing/signer-state';
+import { signerState, type TStateReads } from '../../shared/domain/signing/signer-state';
 import { sendSmsCode, verifySmsCode } from '../../shared/domain/signing/sms-auth';
 import { uploadAttachment } from '../../shared/domain/signing/upload-attachment';
 import { createApiHandler } from '../../shared/http/api-handler';
@@ -69,10 +69,12 @@ export function buildPublicPagesHandler(
   };
 
   const evidence = createEvidenceStore(db, config.tableName);
-  const session = (req: TRequest) => signerOf(deps, req.header('x-signing-session'));
-  const state = async (ctx: TSignerContext, status = 200) => ({
+  /** `withFields`: the call checks the signer's fields, so it reads the documents and records with the session. */
+  const session = (req: TRequest, withFields = false) =>
+    signerOf(deps, req.header('x-signing-session'), withFields);
+  const state = async (ctx: TSignerContext, status = 200, read?: TStateReads) => ({
     status,
-    body: await signerState({ ...deps, evidence }, ctx),
+    body: await signerState({ ...deps, evidence }, ctx, read),
     headers: { 'Cache-Control': 'no-store' },
   });
   /**
@@ -80,17 +82,22 @@ export function buildPublicPagesHandler(
    * again only after losing a race), and the state after it.
    */
   const act =
-    (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>) =>
+    (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>, withFields = false) =>
     async (req: TRequest) =>
-      state(await run({ deps, signer: await session(req), client: req.client }, req));
+      state(await run({ deps, signer: await session(req, withFields), client: req.client }, req));
 
   const routes: TRoute[] = [
     {
       method: 'POST',
       path: '/sign/api/session',
       handler: async (req) => {
-        const token = (req.body as { token?: unknown } | undefined)?.token;
-        const opened = await openSession(deps, token, req.client);
+        const body = req.body as { token?: unknown; state?: unknown } | undefined;
+        const opened = await openSession(
+          { ...deps, evidence },
+          body?.token,
+          req.client,
+          body?.state === true,
+        );
         return { status: 201, body: opened, headers: { 'Cache-Control': 'no-store' } };
       },
     },
@@ -99,7 +106,7 @@ export function buildPublicPagesHandler(
       method: 'PUT',
       path: '/sign/api/values',
       body: { maxBytes: 2 * 1024 * 1024 },
-      handler: act((call, req) => saveValues(call, req.body)),
+      handler: act((call, req) => saveValues(call, req.body), true),
     },
     {
       method: 'POST',
@@ -146,7 +153,16 @@ export function buildPublicPagesHandler(
     {
       method: 'POST',
       path: '/sign/api/complete',
-      handler: act((call, req) => completePacket(call, req.body)),
+      handler: async (req) => {
+        const signer = await session(req, true);
+        // The answer names where the page goes next, which may be the account's redirect: read
+        // beside the finish rather than after it (a packet's own redirect needs no read).
+        const account = signer.packet.signingCompleteRedirect
+          ? undefined
+          : deps.accounts.getAccount(signer.bundle.accountId);
+        account?.catch(() => undefined); // a finish refused answers its own error
+        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, { account });
+      },
     },
     {
       method: 'POST',

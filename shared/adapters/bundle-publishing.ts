@@ -38,7 +38,10 @@ export function createPublishingBundleStore(
   const deps = publishDeps(config, db);
   const published = publishAfterWrite(
     deps.bundles,
-    (bundle) => publishBundleEvents(deps, bundle),
+    {
+      prepare: (bundle) => deps.webhooks.all(bundle.accountId),
+      publish: (bundle, webhooks) => publishBundleEvents(deps, bundle, webhooks),
+    },
     (err, bundle) =>
       log.error('webhook events not published; the sweeper will retry', {
         bundleId: bundle.id,

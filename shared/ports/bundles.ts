@@ -26,9 +26,18 @@ export interface TBundleStore {
   /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;
   get(accountId: string, id: string): Promise<TBundle | undefined>;
-  /** Replaces the bundle if `previous.version` still holds. */
-  save(bundle: TBundle, previous: TBundle): Promise<void>;
-  documents(bundle: TBundle): Promise<TDocument[]>;
+  /**
+   * Replaces the bundle if `previous.version` still holds. `written`, when given, runs once the
+   * bundle is written, beside the writes of its lookup items.
+   */
+  save(bundle: TBundle, previous: TBundle, written?: () => Promise<void>): Promise<void>;
+  /**
+   * The bundle's documents, in its order; given only the bundle's ids (read beside the bundle),
+   * every document item stored under it, for the caller to take the bundle's own from.
+   */
+  documents(
+    bundle: Pick<TBundle, 'accountId' | 'id'> & Partial<Pick<TBundle, 'documents'>>,
+  ): Promise<TDocument[]>;
   /** Every audit event, oldest first, including those moved out of the bundle item. */
   events(bundle: TBundle): Promise<TBundleEvent[]>;
   findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;

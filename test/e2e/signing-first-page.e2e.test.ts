@@ -1,8 +1,8 @@
 // What the signing page does before it draws the first page, in a real Chromium: it opens its
 // session while its own script is still loading (not after), exchanges its single-use link once,
-// starts pdf.js's worker before the document arrives, and asks for its first document beside its
-// state rather than after it. Ordering is observed by holding one of
-// the page's deepest modules back: no timing threshold.
+// starts pdf.js's worker before the document arrives, and takes its first state from the session's
+// answer rather than asking for it. Ordering is observed by holding one of the page's deepest
+// modules back: no timing threshold.
 import { describe, expect, it } from 'vitest';
 import { runBrowser, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
@@ -10,7 +10,7 @@ import { browserSuite } from '../helpers/browser-suite';
 const suite = browserSuite();
 
 describe.runIf(runBrowser)('the signing page before its first page', () => {
-  it('opens its session while its script loads, asks for the document beside the state, and draws it', async () => {
+  it('opens its session while its script loads, takes the state from it, and draws the document', async () => {
     const created = await suite.sentBundle({
       label: 'Lease',
       packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
@@ -45,22 +45,9 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
       order.push(`guide.js released ${held}`);
       await route.continue();
     });
-    // The state's answer, held back until the document has been asked for (or 10 s): the page
-    // asks for its first document beside the state, not after it.
-    let documentAsked: () => void = () => undefined;
-    const docAsked = new Promise<void>((resolve) => {
-      documentAsked = resolve;
-    });
+    // The first state comes with the session: the page asks for no state of its own.
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname.includes('/sign/api/documents/')) documentAsked();
-    });
-    await page.route('**/sign/api/state', async (route) => {
-      const held = await Promise.race([
-        docAsked.then(() => 'after'),
-        new Promise((r) => setTimeout(r, 10_000, 'timeout')),
-      ]);
-      order.push(`state released ${held}`);
-      await route.continue();
+      if (new URL(r.url()).pathname.endsWith('/sign/api/state')) order.push('state asked');
     });
     await page.goto(url);
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
@@ -68,7 +55,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     expect(order.indexOf('guide.js released after')).toBeGreaterThan(order.indexOf('session asked'));
     expect(order.indexOf('worker asked')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('worker asked')).toBeLessThan(order.indexOf('document asked'));
-    expect(order).toContain('state released after');
+    expect(order).not.toContain('state asked');
     expect(order.filter((o) => o === 'document asked')).toHaveLength(1);
     expect(problems).toEqual([]);
     await context.close();

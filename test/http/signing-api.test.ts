@@ -155,6 +155,31 @@ describe('sessions', () => {
     expect((await sign('GET', '/state', opened.body.session)).status).toBe(200);
   });
 
+  it('answers the state with the session when asked, as GET /state answers it after the opening', async () => {
+    const b = await aBundle();
+    const plain = await sign('POST', '/session', undefined, { token: await embedToken(b.packets[0].id) });
+    expect(plain.status).toBe(201);
+    expect(plain.body.state).toBeUndefined();
+
+    const other = await aBundle();
+    const opened = await sign('POST', '/session', undefined, {
+      token: await embedToken(other.packets[0].id),
+      state: true,
+    });
+    expect(opened.status).toBe(201);
+    const state = await sign('GET', '/state', opened.body.session);
+    expect(state.status).toBe(200);
+    // The opening is in it (the packet is viewed), and the document links are fresh each time.
+    expect(opened.body.state.packet.status).toBe('st');
+    const withoutLinks = (s: { documents: { file_url: string }[] }) => ({
+      ...s,
+      documents: s.documents.map(({ file_url: _url, ...d }) => d),
+    });
+    expect(withoutLinks(opened.body.state)).toEqual(withoutLinks(state.body));
+    expect(opened.body.state.documents).toHaveLength(1);
+    expect(opened.body.state.fields.length).toBeGreaterThan(0);
+  });
+
   it('refuses an expired link', async () => {
     const b = await aBundle();
     const tokens = createSigningTokenStore(runtime.db, runtime.config.tableName);

@@ -46,15 +46,20 @@ function store(s) {
 let session = stored();
 let opening;
 
-/** Opens a session with the link token (404: unknown or expired link; 410: a used embedded or kiosk link). */
+/**
+ * Opens a session with the link token (404: unknown or expired link; 410: a used embedded or kiosk
+ * link). Answers it with the signer's state as of the opening (`state`, absent for a kiosk
+ * session), which the page shows first instead of asking for it.
+ */
 export function openSession() {
   opening ??= (async () => {
     try {
       const early = takeEarlySession();
-      const s = await request('POST', '/session', { json: { token: linkToken() }, reopen: false, early });
+      const json = { token: linkToken(), state: true };
+      const { state, ...s } = await request('POST', '/session', { json, reopen: false, early });
       session = s;
       store(s);
-      return s;
+      return { ...s, state };
     } finally {
       opening = undefined;
     }

@@ -23,11 +23,12 @@ export const route = () => router();
 export async function start() {
   main.replaceChildren(el('p', { class: 'loading', role: 'status' }, t('page.loading')));
   try {
-    if (!hasSession()) await openSession();
+    // A session opened here comes with the state; a session the tab kept asks for it.
+    const opened = hasSession() ? undefined : await openSession();
     // The server names the first document when the signer may see it at once (pages.ts).
     const first = document.documentElement.dataset.firstDocument;
     if (first) prefetchDocument(first);
-    page.state = await api.state();
+    page.state = opened?.state ?? (await api.state());
     route();
   } catch (err) {
     failure(err);

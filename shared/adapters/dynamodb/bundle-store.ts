@@ -5,7 +5,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { TBundle } from '../../domain/bundles/bundle';
+import { inBundleOrder, type TBundle } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
 import type { TBundleStore } from '../../ports/bundles';
 import { batchWrite, getItem, queryAll, writeIf } from './batch';
@@ -90,11 +90,11 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       await writeTerms(bundle);
     },
 
-    async save(bundle, previous) {
+    async save(bundle, previous, written) {
       const head = await archiveOldEvents(bundle);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
       await putVersioned(db, table, bundleEntity.toItem(head), previous);
-      await writeTerms(bundle, previous);
+      await Promise.all([writeTerms(bundle, previous), written?.()]);
     },
 
     async events(bundle) {
@@ -127,8 +127,8 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           ':p': bundleKeys.documentPrefix(bundle.id),
         },
       });
-      const byKey = new Map(items.map((i) => [i.key as string, documentOf(i)]));
-      return bundle.documents.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+      const stored = items.map((i) => documentOf(i));
+      return bundle.documents ? inBundleOrder(bundle.documents, stored) : stored;
     },
 
     async linkPerson(accountId, personId, bundleId) {

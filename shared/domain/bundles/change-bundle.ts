@@ -14,15 +14,21 @@ import { withRequestTimes } from './request-times';
  * events among the new audit events go into the bundle's outbox in the same write, and a
  * signing request (`ps`) among them stamps its packet's `sentAt`, which automatic reminders count from.
  * New events are linked into the bundle's audit hash chain (audit-chain.ts).
+ * A caller that has just read the bundle passes it as `read`: the first attempt applies to it
+ * instead of reading it again, and its write is still conditional on that version, so a change
+ * made in between only makes the attempt lose and read afresh.
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },
   accountId: string,
   id: string,
   apply: (current: TBundle) => TBundle,
+  read?: TBundle,
 ): Promise<TBundle> {
+  let fresh = read?.accountId === accountId && read.id === id ? read : undefined;
   return retryOnConflict(async () => {
-    const current = await getBundle(deps, accountId, id);
+    const current = fresh ?? (await getBundle(deps, accountId, id));
+    fresh = undefined;
     const next = apply(current);
     if (next === current) return current;
     const versioned = {

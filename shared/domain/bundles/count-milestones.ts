@@ -27,8 +27,8 @@ export function countMilestones(store: TBundleStore, metrics: TMetrics): TBundle
       await store.create(bundle, documents);
       count(undefined, bundle.status);
     },
-    async save(bundle, previous) {
-      await store.save(bundle, previous);
+    async save(bundle, previous, written) {
+      await store.save(bundle, previous, written);
       count(previous.status, bundle.status);
     },
   };

@@ -57,10 +57,15 @@ export const listens = (w: TWebhook, type: TSubscribableEventType) =>
  * queued until its event is marked queued), so a publisher that dies part-way is simply run
  * again by the next change of the bundle or by the sweeper.
  */
-export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): Promise<void> {
+export async function publishBundleEvents(
+  deps: TPublishDeps,
+  bundle: TBundle,
+  /** The account's webhooks when the caller already asked for them. */
+  webhooks?: Promise<TWebhook[]>,
+): Promise<void> {
   const outbox = bundle.outbox ?? [];
   if (outbox.length === 0) return;
-  const hooks = await deps.webhooks.all(bundle.accountId);
+  const hooks = await (webhooks ?? deps.webhooks.all(bundle.accountId));
   const created = deps.clock.now().toISOString();
   const work: Promise<void>[] = [];
   for (const entry of outbox) {

@@ -9,6 +9,7 @@ import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from 
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
+  documentsOf,
   recordsWith,
   refuseUnlessHeld,
   refuseUnlessSigning,
@@ -35,7 +36,8 @@ const ZDecline = z.object({
  * Finishing: the signer agreed to sign electronically, passed every check and filled every field
  * they must (with visible content, from the values they see: their own and finished signers').
  * Signer name and signing date fields are filled for them. The record (values, consent) is
- * written first, conditional on the version the values were checked at, then the bundle change.
+ * written first, conditional on the version the values were checked at, then the bundle change
+ * (applied to the bundle the call read, conditional on its version: no second read).
  * The consent is the signer's decision (decision.ts): once it is in the record no value of the
  * signer changes any more and they can no longer decline or hand on, so the values checked are
  * the values kept even while the bundle change is still to come; repeating the call after a
@@ -58,7 +60,7 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         'errors.payFirst',
       );
     // Read side by side: neither needs the other.
-    const [docs, records] = await Promise.all([deps.bundles.documents(ctx.bundle), recordsWith(deps, ctx)]);
+    const [docs, records] = await Promise.all([documentsOf(deps, ctx), recordsWith(deps, ctx)]);
     // Only values that can no longer change under this finish count: the signer's own (this
     // record, written conditionally below) and finished signers' (frozen by their consent).
     const seen = visibleRecords(records, ctx.packet.id, ctx.bundle.packets);
@@ -95,12 +97,18 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
   });
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
-  const bundle = await changeBundle(deps, signed.bundle.accountId, signed.bundle.id, (b) => {
-    refuseUnlessHeld(b, signed);
-    return lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: signed.kioskSession }),
-    );
-  });
+  const bundle = await changeBundle(
+    deps,
+    signed.bundle.accountId,
+    signed.bundle.id,
+    (b) => {
+      refuseUnlessHeld(b, signed);
+      return lifecycle.completePacket(b, signed.packet.id, at, (packet) =>
+        refuseUnlessSigning({ bundle: b, packet, now, kioskSession: signed.kioskSession }),
+      );
+    },
+    signed.bundle,
+  );
   return withBundle(signed, bundle);
 }
 
@@ -122,11 +130,17 @@ export async function declinePacket(call: TSignerCall, body: unknown): Promise<T
   );
   const now = deps.clock.now();
   const recorded = declined.record.declineReason ?? reason;
-  const bundle = await changeBundle(deps, declined.bundle.accountId, declined.bundle.id, (b) => {
-    refuseUnlessHeld(b, declined);
-    return lifecycle.decline(b, declined.packet.id, at, recorded, (packet) =>
-      refuseUnlessSigning({ bundle: b, packet, now, kioskSession: declined.kioskSession }, 'decline'),
-    );
-  });
+  const bundle = await changeBundle(
+    deps,
+    declined.bundle.accountId,
+    declined.bundle.id,
+    (b) => {
+      refuseUnlessHeld(b, declined);
+      return lifecycle.decline(b, declined.packet.id, at, recorded, (packet) =>
+        refuseUnlessSigning({ bundle: b, packet, now, kioskSession: declined.kioskSession }, 'decline'),
+      );
+    },
+    declined.bundle,
+  );
   return withBundle(declined, bundle);
 }

@@ -1,3 +1,4 @@
+import type { TEvidenceStore } from '../../ports/evidence';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
@@ -14,10 +15,21 @@ import {
   saveStep,
   type TClient,
   type TSigningDeps,
+  withBundle,
 } from './signer-context';
+import { signerState, startStateReads } from './signer-state';
 
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** The answer of POST /sign/api/session; with `state` (as GET /sign/api/state) when asked. */
+export interface TOpened {
+  session: string;
+  expires: string;
+  embedded: boolean;
+  in_person: boolean;
+  state?: Awaited<ReturnType<typeof signerState>>;
+}
 
 /**
  * Exchanges a link token (emailed, texted, embedded or kiosk) for a session. An embedded or kiosk
@@ -27,10 +39,11 @@ export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
  * its opening is evidence: the `ki` event and the signer record's `inPerson` (host, device).
  */
 export async function openSession(
-  deps: TSigningDeps,
+  deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   token: unknown,
   client: TClient,
-): Promise<{ session: string; expires: string; embedded: boolean; in_person: boolean }> {
+  withState = false,
+): Promise<TOpened> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
     throw said(
       new ValidationError('Invalid signing link.', [
@@ -60,7 +73,9 @@ export async function openSession(
   const expires = new Date(
     Math.min(now.getTime() + SESSION_TTL_MS, Date.parse(link.expires) + SESSION_TTL_MS),
   ).toISOString();
-  await deps.tokens.create({
+  // The session is stored side by side with the opening's writes (neither needs the other); it
+  // is answered only once they took, so a failed opening leaves a session nobody holds.
+  const stored = deps.tokens.create({
     hash: hashToken(session),
     accountId: link.accountId,
     bundleId: link.bundleId,
@@ -71,28 +86,44 @@ export async function openSession(
     ...(link.kiosk ? { kiosk: link.kiosk } : {}),
     ...(link.generation ? { generation: link.generation } : {}),
   });
+  stored.catch(() => undefined); // awaited below; an opening that fails first answers its own error
 
+  // The page asks for its first state with the session: the state's reads run beside the
+  // opening's writes, and the page makes one request less before its first page. Not for a
+  // kiosk session, which the page reads the state of through the session (signerOf's 410).
+  const reads = withState && !link.kiosk ? startStateReads(deps, ctx) : undefined;
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
+  let bundle = ctx.bundle;
   if (opens || inPerson) {
-    await changeBundle(deps, link.accountId, link.bundleId, (b) => {
-      const packet = b.packets.find((p) => p.id === link.packetId);
-      // Handed on since the link was read: its opening is not the new signer's (their `pv`).
-      if (!packet || !heldBy(link, packet))
-        throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
-      const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-      // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-      if (!inPerson || cannotSign(b, packet, now)) return opened;
-      const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-      return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
-    });
+    // Applied to the bundle read above, conditional on its version: read again only after a race.
+    bundle = await changeBundle(
+      deps,
+      link.accountId,
+      link.bundleId,
+      (b) => {
+        const packet = b.packets.find((p) => p.id === link.packetId);
+        // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+        if (!packet || !heldBy(link, packet))
+          throw said(
+            new NotFoundError('This signing link is not valid or has expired.'),
+            'errors.linkInvalid',
+          );
+        const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
+        // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+        if (!inPerson || cannotSign(b, packet, now)) return opened;
+        const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
+        return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
+      },
+      ctx.bundle,
+    );
   }
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
   const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  await changeSigner(call, (signer) =>
+  const saved = await changeSigner(call, (signer) =>
     saveStep(
       call,
       signer,
@@ -102,5 +133,12 @@ export async function openSession(
       inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
     ),
   );
-  return { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
+  await stored;
+  const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
+  if (!reads) return opened;
+  // The newer of the bundle as changed here and as the record's save read it again after a race.
+  const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
+  // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
+  const viaSigningLink = link.kind === 'link';
+  return { ...opened, state: await signerState(deps, { ...signer, viaSigningLink }, reads) };
 }

@@ -4,7 +4,14 @@ import { PermissionDeniedError, said, type TFieldError, ValidationError } from '
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
 import { isEditableBy } from './field-access';
-import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
+import {
+  documentsOf,
+  recordsWith,
+  saveStep,
+  type TSignerCall,
+  type TSignerContext,
+  whileSigning,
+} from './signer-context';
 import { authComplete } from './signer-state';
 import { type TFieldValue, valueKey } from './signing-record';
 
@@ -70,7 +77,7 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
   return whileSigning(call, async (ctx) => {
     assertAuthenticated(ctx);
     // Read side by side: neither needs the other.
-    const [docs, all] = await Promise.all([deps.bundles.documents(ctx.bundle), recordsWith(deps, ctx)]);
+    const [docs, all] = await Promise.all([documentsOf(deps, ctx), recordsWith(deps, ctx)]);
     const errors: TFieldError[] = [];
     const images = new Map<string, Buffer>();
     for (const v of input.values) {

@@ -3,7 +3,13 @@ import type { TBundleStore } from '../../ports/bundles';
 import type { TBlobStore } from '../../ports/files';
 import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../../ports/signing';
 import type { TClock } from '../../ports/system';
-import { signerGeneration, type TBundle, type TPacket } from '../bundles/bundle';
+import {
+  inBundleOrder,
+  signerGeneration,
+  type TBundle,
+  type TDocument,
+  type TPacket,
+} from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';
 import {
@@ -70,6 +76,8 @@ export interface TSignerContext {
    * uses them instead of reading them again.
    */
   others?: TSigningRecord[];
+  /** The bundle's documents, once this call has read them (documentsOf). */
+  documents?: TDocument[];
 }
 
 export type TCannotSign =
@@ -122,13 +130,14 @@ export const heldBy = (token: Pick<TSigningToken, 'generation'>, packet: Pick<TP
 export async function sessionSigner(
   deps: TSigningDeps,
   session: string | undefined,
+  withFields = false,
 ): Promise<{ token: TSigningToken; signer: TSignerContext }> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }
-  const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId);
+  const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId, withFields);
   return {
     token,
     signer: {
@@ -145,23 +154,34 @@ export async function sessionSigner(
  * its signer can no longer sign: whoever holds the device next cannot read or change anything
  * through it.
  */
-export async function signerOf(deps: TSigningDeps, session: string | undefined): Promise<TSignerContext> {
-  const { token, signer } = await sessionSigner(deps, session);
+export async function signerOf(
+  deps: TSigningDeps,
+  session: string | undefined,
+  withFields = false,
+): Promise<TSignerContext> {
+  const { token, signer } = await sessionSigner(deps, session, withFields);
   if (!heldBy(token, signer.packet)) throw handedOnError();
   if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now)) throw inPersonEnded();
   return signer;
 }
 
+/**
+ * The signer's context. The session names all three ids, so the bundle and the signer's record
+ * are read side by side; `withFields`, for a call that checks the signer's fields (saving,
+ * finishing), reads the documents and every signer's record beside them too, rather than after.
+ */
 export async function loadSigner(
   deps: TSigningDeps,
   accountId: string,
   bundleId: string,
   packetId: string,
+  withFields = false,
 ): Promise<TSignerContext> {
-  // The session names all three, so the bundle and the signer's record are read side by side.
-  const [bundle, record] = await Promise.all([
+  const [bundle, record, documents, all] = await Promise.all([
     deps.bundles.get(accountId, bundleId),
     deps.records.get(accountId, bundleId, packetId),
+    withFields ? deps.bundles.documents({ accountId, id: bundleId }) : undefined,
+    withFields ? deps.records.all(accountId, bundleId) : undefined,
   ]);
   const packet = bundle?.packets.find((p) => p.id === packetId);
   if (!bundle || !packet)
@@ -172,7 +192,15 @@ export async function loadSigner(
     record: heldRecord(record ?? emptyRecord(accountId, bundleId, packetId), packet),
     stored: record !== undefined,
     now: deps.clock.now(),
+    ...(documents ? { documents: inBundleOrder(bundle.documents, documents) } : {}),
+    ...(all ? { others: currentRecords(all, bundle).filter((r) => r.packetId !== packetId) } : {}),
   };
+}
+
+/** The bundle's documents, read once per call and kept on the context. */
+export async function documentsOf(deps: TSigningDeps, ctx: TSignerContext): Promise<TDocument[]> {
+  ctx.documents ??= await deps.bundles.documents(ctx.bundle);
+  return ctx.documents;
 }
 
 /** The record with one more step of evidence. */
@@ -226,11 +254,16 @@ export function refuseUnlessSigning(
 
 /**
  * Every signer's record of the bundle, with this signer's as the context holds it (it may be
- * newer than the table's). The others are read once per call and kept on the context.
+ * newer than the table's). The others are read once per call and kept on the context; `read` is
+ * that read when the call started it earlier, beside other work.
  */
-export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
+export async function recordsWith(
+  deps: TSigningDeps,
+  ctx: TSignerContext,
+  read?: Promise<TSigningRecord[]>,
+): Promise<TSigningRecord[]> {
   ctx.others ??= currentRecords(
-    await deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
+    await (read ?? deps.records.all(ctx.bundle.accountId, ctx.bundle.id)),
     ctx.bundle,
   ).filter((r) => r.packetId !== ctx.packet.id);
   return [...ctx.others, ctx.record];

@@ -1,13 +1,19 @@
 import { resolveLanguage } from '../../i18n/languages';
 import type { TEvidenceStore } from '../../ports/evidence';
-import type { TBrand } from '../accounts/account';
+import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
-import { cannotSign, recordsWith, type TSignerContext, type TSigningDeps } from './signer-context';
+import {
+  cannotSign,
+  documentsOf,
+  recordsWith,
+  type TSignerContext,
+  type TSigningDeps,
+} from './signer-context';
 import { signingBrandOf } from './signing-brand';
 import type { TSigningRecord } from './signing-record';
 
@@ -57,13 +63,13 @@ async function redirectOf(
   deps: TSigningDeps,
   ctx: TSignerContext,
   brand: TBrand | undefined,
+  account?: Promise<TAccount | undefined>,
 ): Promise<string | null> {
   if (ctx.packet.signingCompleteRedirect) return ctx.packet.signingCompleteRedirect;
   if (brand?.redirectUrl) return brand.redirectUrl;
-  return (await deps.accounts.getAccount(ctx.bundle.accountId))?.signingRedirectUrl ?? null;
+  return (await (account ?? deps.accounts.getAccount(ctx.bundle.accountId)))?.signingRedirectUrl ?? null;
 }
 
-/** The answer of GET /sign/api/state (docs/signer-api.md). */
 /**
  * What a signer who has signed is told of their copies. `by_message`: a message with a link to
  * them will come when documents are ready (plan-messages.ts sends one unless the sender suppressed
@@ -92,20 +98,50 @@ async function copiesView(
   };
 }
 
+/**
+ * What a call read for its state answer beside its own work, rather than after it: the account (a
+ * finished signer's answer names the redirect, which may be the account's), the documents, and
+ * every signer's record as the table holds them.
+ */
+export interface TStateReads {
+  account?: Promise<TAccount | undefined>;
+  documents?: Promise<TDocument[]>;
+  records?: Promise<TSigningRecord[]>;
+}
+
+/** Starts the reads of a state answer (TStateReads) while the caller goes on with its work. */
+export function startStateReads(deps: TSigningDeps, ctx: TSignerContext): TStateReads {
+  const reads = {
+    documents: deps.bundles.documents(ctx.bundle),
+    records: deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
+  };
+  // Awaited by the answer; a call that fails first answers its own error, not these reads'.
+  for (const r of Object.values(reads)) r.catch(() => undefined);
+  return reads;
+}
+
+/** The answer of GET /sign/api/state (docs/signer-api.md), with what the caller `read` already. */
 export async function signerState(
   deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   ctx: TSignerContext,
+  read: TStateReads = {},
 ) {
   const { bundle, packet } = ctx;
   const reason = cannotSign(bundle, packet, ctx.now) ?? null;
   const required = requiredAuth(ctx);
   const passed = passedAuth(ctx.record);
   const showDocuments = reason === null && required.every((s) => passed.includes(s));
-  const brand = await signingBrandOf(deps.accounts, ctx.bundle);
+  // Read side by side: the brand, the documents and the records do not need one another.
+  const [brand, shown] = await Promise.all([
+    signingBrandOf(deps.accounts, ctx.bundle),
+    showDocuments
+      ? Promise.all([read.documents ?? documentsOf(deps, ctx), recordsWith(deps, ctx, read.records)])
+      : undefined,
+  ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
-  if (showDocuments) {
-    const [docs, records] = await Promise.all([deps.bundles.documents(bundle), recordsWith(deps, ctx)]);
+  if (shown) {
+    const [docs, records] = shown;
     documents = await documentsView(deps, docs);
     fields = fieldsView(ctx, docs, records);
   }
@@ -148,7 +184,7 @@ export async function signerState(
     consent_text: CONSENT_TEXT,
     payment: paymentView(bundle, packet),
     completed_at: packet.completedAt ?? null,
-    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand) : null,
+    redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand, read.account) : null,
     signed_copies: await copiesView(deps, ctx),
   };
 }

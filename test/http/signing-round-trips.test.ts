@@ -1,0 +1,105 @@
+// What a signer waits for is the longest chain of DynamoDB requests one after another, not how
+// many there are: opening a session and finishing read what they need side by side, apply their
+// bundle change to the bundle they already read (still conditional on its version), read the
+// webhooks and the account beside the writes, and publish beside the bundle's lookup writes. Counted on the runtime's DynamoDB client as the
+// order in which the signing function's requests started and ended, never as durations.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchFields, benchValues } from '../../bench/signing';
+import { currentInvocation } from '../../infra/local/invocation';
+import type { TRuntime } from '../../infra/local/runtime';
+import { aPdfB64 } from '../helpers/bundles';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { embedToken, signerClient } from '../helpers/signer';
+
+interface TSpan {
+  command: string;
+  start: number;
+  end: number;
+}
+
+let runtime: TRuntime;
+let spans: TSpan[] | undefined;
+let tick = 0;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  runtime.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!spans || currentInvocation()?.fn !== 'public-pages') return next(args);
+      const span = { command: String(context.commandName), start: tick++, end: Number.POSITIVE_INFINITY };
+      spans.push(span);
+      try {
+        return await next(args);
+      } finally {
+        span.end = tick++;
+      }
+    },
+    { step: 'initialize', name: 'testRoundTrips' },
+  );
+});
+afterAll(() => runtime.stop());
+
+/**
+ * The most requests of `run` one after another: each of a chain starts only once the one before
+ * it has ended.
+ */
+async function longestChain(run: () => Promise<void>): Promise<{ length: number; commands: string[] }> {
+  spans = [];
+  try {
+    await run();
+  } finally {
+    // what the call left running belongs to it too
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const all = spans.sort((a, b) => a.start - b.start);
+  spans = undefined;
+  const chain = all.map(() => 1);
+  all.forEach((s, i) => {
+    for (let j = 0; j < i; j++) if (all[j]!.end < s.start) chain[i] = Math.max(chain[i]!, chain[j]! + 1);
+  });
+  return { length: Math.max(0, ...chain), commands: all.map((s) => s.command) };
+}
+
+describe('a signer’s session and finish', () => {
+  it('wait for at most six and five DynamoDB requests one after another', async () => {
+    const call = apiClient(runtime);
+    const sign = signerClient(runtime);
+    const fields = benchFields('ann').slice(0, 4);
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Round trips',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [{ key: 'doc', file_b64: await aPdfB64(), fields }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const token = await embedToken(call, created.body.packets[0].id);
+
+    let session = '';
+    const opening = await longestChain(async () => {
+      const opened = await sign('POST', '/session', undefined, { token, state: true });
+      expect(opened.status).toBe(201);
+      expect(opened.body.state.fields).toHaveLength(fields.length);
+      session = opened.body.session;
+    });
+    // The link, the bundle and record, the link consumed, then the packet's opening (the bundle
+    // written, then its lookup terms and its outbox cleared side by side) and the record's step;
+    // the session is
+    // stored, the webhooks read, and the documents and records for the state asked with it, beside
+    // them.
+    expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(6);
+
+    const saved = await sign('PUT', '/values', session, { values: benchValues('doc', fields) });
+    expect(saved.status).toBe(200);
+    let answer: Awaited<ReturnType<typeof sign>> | undefined;
+    const finishing = await longestChain(async () => {
+      answer = await sign('POST', '/complete', session, { consent: true });
+    });
+    expect(answer?.status, JSON.stringify(answer?.body)).toBe(200);
+    expect(answer?.body.packet.status).toBe('co');
+    // The session, then the bundle, the record, the documents and the other records (the account
+    // beside them), the record written, then the bundle written, its terms and its outbox cleared
+    // side by side.
+    expect(finishing.length, finishing.commands.join(' ')).toBeLessThanOrEqual(5);
+  });
+});
