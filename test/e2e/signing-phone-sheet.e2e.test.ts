@@ -420,6 +420,8 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
       await page.locator('#finish-button').tap();
       await page.locator('#finish-summary li').first().waitFor();
       await narrow('finish refused');
+      // The summary names the field by the sender's label, isolated from the sentence around it.
+      expect(await page.locator('#finish-summary li button bdi').first().textContent()).toBe('Code');
       await shot(page, `phone-width-${language}-finish-refused.png`);
       await control.fill('12-AB');
       await control.dispatchEvent('change');

@@ -257,7 +257,12 @@ function showProblems(summary, problems) {
         el(
           'li',
           {},
-          el('button', { type: 'button', class: 'btn link', onclick: () => goTo(m) }, nameOf(m)),
+          // The sender's label isolated: its own direction, the separator after it in the page's.
+          el(
+            'button',
+            { type: 'button', class: 'btn link', onclick: () => goTo(m) },
+            el('bdi', {}, nameOf(m)),
+          ),
           // The field's name is the button before it; the message keeps the language's separator.
           t('sign.view.problem', {
             field: '',
