@@ -5,7 +5,8 @@
 //
 // The layer table is the markdown table whose header is `| Layer | Folder | May import |`. A row
 // names a layer, its folder (or file) in backticks, and the layers it may import: `any`, `any but`
-// followed by layer names, a list of layer names, or `nothing`. Names are in backticks.
+// followed by layer names, a list of layer names, or `nothing`; then, where a rule lets it import
+// another layer's types only, `; types only:` and those layers. Names are in backticks.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,33 +49,57 @@ function layerRows(markdown: string): TLayerRow[] {
   return rows;
 }
 
-/** The layer names a "May import" cell allows, out of all the table's layers but its own. */
-function allowedByCell(cell: string, self: string, layers: string[]): Set<string> | string {
+/** What a row may import: layers in full, and layers whose types only. */
+interface TAllowed {
+  full: Set<string>;
+  types: Set<string>;
+}
+
+const TYPES_CLAUSE = /;\s*types only:\s*(.*)$/i;
+
+/** What a "May import" cell allows, out of all the table's layers but its own, or why it cannot tell. */
+function allowedByCell(cell: string, self: string, layers: string[]): TAllowed | string {
   const others = layers.filter((l) => l !== self);
-  const names = [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
-  const unknown = names.filter((n) => !layers.includes(n));
-  if (unknown.length > 0) return `names no layer of the table: ${unknown.join(', ')}`;
-  const words = cell
+  const namesIn = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+  const typesPart = TYPES_CLAUSE.exec(cell)?.[1];
+  const main = cell.replace(TYPES_CLAUSE, '');
+  const names = namesIn(main);
+  const types = new Set(typesPart === undefined ? [] : namesIn(typesPart));
+  const unknown = [...names, ...types].filter((n) => !others.includes(n));
+  if (unknown.length > 0) return `names no other layer of the table: ${unknown.join(', ')}`;
+  if (typesPart !== undefined && (types.size === 0 || typesPart.replace(/`[^`]*`|[,\s]/g, '') !== '')) {
+    return 'has a `types only:` clause that is not a list of layer names';
+  }
+  const words = main
     .replace(/`[^`]*`/g, '')
     .replace(/[,.]/g, ' ')
     .trim()
     .toLowerCase();
-  if (words === 'any' && names.length === 0) return new Set(others);
-  if (words === 'any but' && names.length > 0) return new Set(others.filter((l) => !names.includes(l)));
-  if (words === 'nothing' && names.length === 0) return new Set();
-  if (words === '' && names.length > 0) return new Set(names);
-  return 'is not `any`, `any but` and layer names, layer names, or `nothing`';
+  let full: Set<string> | undefined;
+  if (words === 'any' && names.length === 0) full = new Set(others);
+  if (words === 'any but' && names.length > 0) full = new Set(others.filter((l) => !names.includes(l)));
+  if (words === 'nothing' && names.length === 0) full = new Set();
+  if (words === '' && names.length > 0) full = new Set(names);
+  if (full === undefined) return 'is not `any`, `any but` and layer names, layer names, or `nothing`';
+  return { full, types };
 }
 
-/** The cell to write for a set of allowed layers: the shorter of the list and its complement. */
-function cellFor(allowed: Set<string>, self: string, layers: string[]): string {
+/** The cell to write: the shorter of the list and its complement, then the layers of types only. */
+function cellFor(allowed: TAllowed, self: string, layers: string[]): string {
   const others = layers.filter((l) => l !== self);
   const tick = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
-  const listed = others.filter((l) => allowed.has(l));
-  const refused = others.filter((l) => !allowed.has(l));
-  if (refused.length === 0) return 'any';
-  if (listed.length === 0) return 'nothing';
-  return refused.length < listed.length ? `any but ${tick(refused)}` : tick(listed);
+  const listed = others.filter((l) => allowed.full.has(l));
+  const refused = others.filter((l) => !allowed.full.has(l));
+  const main =
+    refused.length === 0
+      ? 'any'
+      : listed.length === 0
+        ? 'nothing'
+        : refused.length < listed.length
+          ? `any but ${tick(refused)}`
+          : tick(listed);
+  const types = others.filter((l) => allowed.types.has(l));
+  return types.length === 0 ? main : `${main}; types only: ${tick(types)}`;
 }
 
 // --- the dependency rules ----------------------------------------------------------------------
@@ -82,6 +107,7 @@ function cellFor(allowed: Set<string>, self: string, layers: string[]): string {
 interface TPathCondition {
   path?: string | string[];
   pathNot?: string | string[];
+  dependencyTypesNot?: string[];
   [other: string]: unknown;
 }
 
@@ -103,16 +129,25 @@ function meets(condition: TPathCondition, path: string): boolean {
   );
 }
 
+/** A rule that spares type imports (`dependencyTypesNot: ['type-only']`) forbids all but types. */
+const sparesTypes = (rule: TRule) => rule.to.dependencyTypesNot !== undefined;
+
 /** The rules that forbid an import by where it goes; cycles are another kind of rule, kept apart. */
 function pathRules(config: { forbidden: TRule[] }): TRule[] {
-  const understood = new Set(['path', 'pathNot']);
   return config.forbidden
     .filter((rule) => rule.to.circular === undefined)
     .map((rule) => {
-      const other = [...Object.keys(rule.from), ...Object.keys(rule.to)].filter((k) => !understood.has(k));
+      const other = [
+        ...Object.keys(rule.from).filter((k) => k !== 'path' && k !== 'pathNot'),
+        ...Object.keys(rule.to).filter((k) => k !== 'path' && k !== 'pathNot' && k !== 'dependencyTypesNot'),
+      ];
+      const spared = rule.to.dependencyTypesNot;
+      if (spared !== undefined && (spared.length !== 1 || spared[0] !== 'type-only')) {
+        other.push(`dependencyTypesNot ${JSON.stringify(spared)}`);
+      }
       if (other.length > 0) {
         throw new Error(
-          `rule ${rule.name} uses ${other.join(', ')}: test/unit/architecture-map.test.ts reads only path and pathNot; teach it these`,
+          `rule ${rule.name} uses ${other.join(', ')}: test/unit/architecture-map.test.ts reads only path, pathNot and dependencyTypesNot ['type-only']; teach it these`,
         );
       }
       return rule;
@@ -122,10 +157,29 @@ function pathRules(config: { forbidden: TRule[] }): TRule[] {
 /** A module that stands for a row's folder (or the file itself) when the rules are asked. */
 const sampleOf = (folder: string) => (folder.endsWith('/') ? `${folder}sample.ts` : folder);
 
-/** The rule that forbids layer `from` to import layer `to`, if one does. */
-function forbiddingRule(rules: TRule[], from: TLayerRow, to: TLayerRow): string | undefined {
-  return rules.find((r) => meets(r.from, sampleOf(from.folder)) && meets(r.to, sampleOf(to.folder)))?.name;
+/** The rules that forbid layer `from` to import layer `to`: none, some sparing types, or one outright. */
+function forbidding(rules: TRule[], from: TLayerRow, to: TLayerRow): TRule[] {
+  return rules.filter((r) => meets(r.from, sampleOf(from.folder)) && meets(r.to, sampleOf(to.folder)));
 }
+
+/** What the rules allow a row to import. */
+function allowedByRules(rows: TLayerRow[], rules: TRule[], row: TLayerRow): TAllowed {
+  const allowed: TAllowed = { full: new Set(), types: new Set() };
+  for (const to of rows.filter((r) => r !== row)) {
+    const against = forbidding(rules, row, to);
+    if (against.length === 0) allowed.full.add(to.layer);
+    else if (against.every(sparesTypes)) allowed.types.add(to.layer);
+  }
+  return allowed;
+}
+
+/** What the table says of one edge, and what the rules say, in words. */
+const edgeWords = (allowed: TAllowed, layer: string) =>
+  allowed.full.has(layer)
+    ? 'may import'
+    : allowed.types.has(layer)
+      ? 'may import only the types of'
+      : 'may not import';
 
 /** Every difference between the table and the rules, each naming the row, the cell and its fix. */
 function tableVersusRules(rows: TLayerRow[], rules: TRule[]): string[] {
@@ -133,9 +187,7 @@ function tableVersusRules(rows: TLayerRow[], rules: TRule[]): string[] {
   const faults: string[] = [];
   for (const row of rows) {
     const where = `ARCHITECTURE.md, layer table, row \`${row.layer}\`, column "May import"`;
-    const allowed = new Set(
-      rows.filter((to) => to !== row && forbiddingRule(rules, row, to) === undefined).map((to) => to.layer),
-    );
+    const allowed = allowedByRules(rows, rules, row);
     const said = allowedByCell(row.mayImport, row.layer, layers);
     const fix = `write: ${cellFor(allowed, row.layer, layers)}`;
     if (typeof said === 'string') {
@@ -143,13 +195,14 @@ function tableVersusRules(rows: TLayerRow[], rules: TRule[]): string[] {
       continue;
     }
     const why = rows
-      .filter((to) => to !== row && said.has(to.layer) !== allowed.has(to.layer))
-      .map((to) =>
-        allowed.has(to.layer)
-          ? `no rule forbids \`${row.layer}\` → \`${to.layer}\``
-          : `rule ${forbiddingRule(rules, row, to)} forbids \`${row.layer}\` → \`${to.layer}\``,
-      );
-    if (why.length > 0) faults.push(`${where}: ${why.join('; ')}; ${fix}`);
+      .filter((to) => to !== row && edgeWords(said, to.layer) !== edgeWords(allowed, to.layer))
+      .map((to) => {
+        const against = forbidding(rules, row, to).map((r) => r.name);
+        const by = against.length === 0 ? 'as no rule forbids it' : `by rule ${against.join(', ')}`;
+        return `\`${row.layer}\` ${edgeWords(allowed, to.layer)} \`${to.layer}\` ${by}`;
+      });
+    const shown = why.length > 3 ? [...why.slice(0, 3), `and ${why.length - 3} more`] : why;
+    if (why.length > 0) faults.push(`${where}: ${shown.join('; ')}; ${fix}`);
   }
   return faults;
 }
@@ -339,16 +392,35 @@ describe('the map test itself', () => {
   it('names the row, the rule and the cell to write when they differ', () => {
     const wrong = rows.map((r) => (r.layer === 'a' ? { ...r, mayImport: 'any' } : r));
     expect(tableVersusRules(wrong, someRules)).toEqual([
-      'ARCHITECTURE.md, layer table, row `a`, column "May import": rule a-not-c forbids `a` → `c`; write: `b`',
+      'ARCHITECTURE.md, layer table, row `a`, column "May import": `a` may not import `c` by rule a-not-c; write: `b`',
     ]);
     const narrow = rows.map((r) => (r.layer === 'c' ? { ...r, mayImport: '`a`' } : r));
     expect(tableVersusRules(narrow, someRules)).toEqual([
-      'ARCHITECTURE.md, layer table, row `c`, column "May import": no rule forbids `c` → `b`; write: any',
+      'ARCHITECTURE.md, layer table, row `c`, column "May import": `c` may import `b` as no rule forbids it; write: any',
+    ]);
+  });
+
+  it('reads a rule that spares type imports as `types only`', () => {
+    const typesOnly: TRule[] = [
+      ...someRules,
+      {
+        name: 'c-types-of-a',
+        from: { path: '^c\\.ts$' },
+        to: { path: '^a/', dependencyTypesNot: ['type-only'] },
+      },
+    ];
+    const said = rows.map((r) => (r.layer === 'c' ? { ...r, mayImport: '`b`; types only: `a`' } : r));
+    expect(tableVersusRules(said, typesOnly)).toEqual([]);
+    expect(tableVersusRules(rows, typesOnly)).toEqual([
+      'ARCHITECTURE.md, layer table, row `c`, column "May import": `c` may import only the types of `a` by rule c-types-of-a; write: `b`; types only: `a`',
     ]);
   });
 
   it('reads `any but` and refuses a cell it cannot read', () => {
-    expect(allowedByCell('any but `a`', 'c', ['a', 'b', 'c'])).toEqual(new Set(['b']));
+    expect(allowedByCell('any but `a`', 'c', ['a', 'b', 'c'])).toEqual({
+      full: new Set(['b']),
+      types: new Set(),
+    });
     expect(typeof allowedByCell('most of them', 'c', ['a', 'b', 'c'])).toBe('string');
     expect(typeof allowedByCell('`z`', 'c', ['a', 'b', 'c'])).toBe('string');
   });
