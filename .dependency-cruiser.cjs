@@ -20,7 +20,7 @@ module.exports = {
     {
       name: 'domain-not-adapters',
       severity: 'error',
-      comment: 'Use cases get their adapters as ports (shared/ports/), never by import.',
+      comment: 'Use cases get their adapters as ports (shared/domain/ports/), never by import.',
       from: { path: '^shared/domain/' },
       to: { path: '^shared/adapters/' },
     },
@@ -35,9 +35,12 @@ module.exports = {
       name: 'pdf-stands-alone',
       severity: 'error',
       comment:
-        'shared/pdf draws and seals PDFs from plain data, with no part of the service in it but the message catalogs (shared/i18n, which stands alone) its evidence pages are written with.',
+        'shared/pdf draws and seals PDFs from plain data, with no part of the service in it but the message catalogs (shared/i18n, which stands alone) its evidence pages are written with, and the types of the validation-data port it fills (types only, checked in test/unit/layers.test.ts).',
       from: { path: '^shared/pdf/' },
-      to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
+      to: {
+        path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/',
+        pathNot: '^shared/domain/ports/',
+      },
     },
     {
       name: 'schemas-stand-alone',
@@ -69,7 +72,7 @@ module.exports = {
       comment:
         'shared/i18n is catalogs and language rules: anything may ask it, it asks nothing of the service.',
       from: { path: '^shared/i18n/' },
-      to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
+      to: { path: '^(shared/(domain|adapters|http|schemas|pdf)|functions|infra)/' },
     },
     {
       name: 'text-stands-alone',

@@ -26,7 +26,7 @@ import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-fi
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
 import { retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
-import type { TEvidencePdf } from '../../shared/ports/evidence';
+import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
 
 /** The job's use case: final documents and certificates, or interim files. */
 function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {

@@ -26,7 +26,7 @@ import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/noti
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
 import { retryDelaySeconds, type TNotificationJob } from '../../shared/domain/outbox/jobs';
-import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
+import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
 

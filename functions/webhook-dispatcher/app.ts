@@ -11,8 +11,8 @@ import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import type { TWebhookJob } from '../../shared/domain/outbox/jobs';
+import type { TWebhookCaller } from '../../shared/domain/ports/webhooks';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
-import type { TWebhookCaller } from '../../shared/ports/webhooks';
 
 /**
  * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
+import type { TMetrics } from '../domain/ports/metrics';
 import type { TLogger } from '../logger';
-import type { TMetrics } from '../ports/metrics';
 import { rateLimitUsageFor } from './apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client } from './aws/clients';
 import { createPublishingBundleStore } from './bundle-publishing';

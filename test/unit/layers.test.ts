@@ -52,7 +52,7 @@ describe('the layers', () => {
   // dependency-cruiser's swc parser does not tell a type import from a value import, so this
   // one is read off the source: a port names types and brings no code with it.
   it('ports import types only', () => {
-    const dir = join(ROOT, 'shared', 'ports');
+    const dir = join(ROOT, 'shared', 'domain', 'ports');
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(5);
     const valueImports = files.flatMap((f) =>

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../domain/paging';
+import type { TWebhookSecretStore, TWebhookStore } from '../../domain/ports/webhooks';
 import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
-import type { TWebhookSecretStore, TWebhookStore } from '../../ports/webhooks';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
   webhookEntity,

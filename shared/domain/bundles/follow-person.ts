@@ -1,6 +1,6 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
 import { normalizeEmail, normalizePhone, type TChannel, type TPerson } from '../persons/person';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TBundleEvent } from './bundle';
 import { changeBundle } from './change-bundle';

@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TEvidencePdf, TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
-import type { TSigningRecordStore } from '../../ports/signing';
-import type { TClock, TIds } from '../../ports/system';
 import { ServiceError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidencePdf, TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
+import type { TSigningRecordStore } from '../ports/signing';
+import type { TClock, TIds } from '../ports/system';
 
 /** What the document worker's use cases need. */
 export type TEvidenceDeps = {

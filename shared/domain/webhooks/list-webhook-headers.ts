@@ -1,7 +1,7 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookHeaderListQuerySchema } from '../../schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
+import type { TWebhookStore } from '../ports/webhooks';
 import { type TWebhookHeader, webhookMatches } from './webhook';
 
 export interface TListedHeader {

@@ -1,7 +1,7 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookListQuerySchema } from '../../schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
+import type { TWebhookStore } from '../ports/webhooks';
 import type { TWebhook, TWebhookFilter } from './webhook';
 
 /** Newest first; filters combine. Returns the validated query, for the Link header. */

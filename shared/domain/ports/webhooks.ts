@@ -1,13 +1,13 @@
 // Webhook subscriptions, their shared secret, the events and their delivery.
-import type { TPage, TPageOf } from '../domain/paging';
-import type { TWebhook, TWebhookFilter } from '../domain/webhooks/webhook';
+import type { TPage, TPageOf } from '../paging';
+import type { TWebhook, TWebhookFilter } from '../webhooks/webhook';
 import type {
   TWebhookDelivery,
   TWebhookDeliveryFilter,
   TWebhookEvent,
   TWebhookEventFilter,
-} from '../domain/webhooks/webhook-event';
-import type { TWebhookSecretRecord } from '../domain/webhooks/webhook-secret-record';
+} from '../webhooks/webhook-event';
+import type { TWebhookSecretRecord } from '../webhooks/webhook-secret-record';
 
 export interface TWebhookStore {
   get(accountId: string, id: string): Promise<TWebhook | undefined>;

@@ -1,7 +1,7 @@
 // The Bundle aggregate and its lists.
-import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../domain/bundles/bundle';
-import type { TDayRange } from '../domain/day-range';
-import type { TPage, TPageOf } from '../domain/paging';
+import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../bundles/bundle';
+import type { TDayRange } from '../day-range';
+import type { TPage, TPageOf } from '../paging';
 
 /** What a bundle list returns, in which order; every filter given must match. */
 export interface TBundleFilter {
