@@ -14,7 +14,7 @@ import 'reflect-metadata';
 import { createHash, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import * as pkijs from 'pkijs';
-import { ValidationDataUnavailableError } from '../../domain/evidence/evidence-deps';
+import { ValidationDataUnavailableError } from '../../domain/errors';
 import type { TValidationData, TValidationDataCollector } from '../../domain/ports/evidence';
 import '../timestamps/tsp'; // sets pkijs's crypto engine
 

@@ -1,5 +1,6 @@
-import { normalizeEmail, normalizePhone, type TChannel, type TPerson } from '../persons/person';
+import type { TChannel, TPerson } from '../persons/person';
 import type { TBundleStore } from '../ports/bundles';
+import { normalizeEmail, normalizePhone } from '../ports/contact-keys';
 import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TBundleEvent } from './bundle';
