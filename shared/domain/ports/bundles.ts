@@ -22,6 +22,15 @@ export interface TBundleFilter {
   ordering?: { by: 'created' | 'sent' | 'completed'; descending: boolean };
 }
 
+/**
+ * The documents a bundle names, in its order, from document items stored under it: how
+ * `TBundleStore.documents` answers, and how a signer's session lists the documents it read.
+ */
+export const inBundleOrder = (named: Pick<TDocument, 'key'>[], stored: TDocument[]): TDocument[] => {
+  const byKey = new Map(stored.map((d) => [d.key, d]));
+  return named.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+};
+
 export interface TBundleStore {
   /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;

@@ -1,10 +1,4 @@
-import {
-  inBundleOrder,
-  signerGeneration,
-  type TBundle,
-  type TDocument,
-  type TPacket,
-} from '../bundles/bundle';
+import { signerGeneration, type TBundle, type TDocument, type TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';
 import {
@@ -21,7 +15,7 @@ import {
 } from '../bundles/lifecycle/status';
 import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
-import type { TBundleStore } from '../ports/bundles';
+import { inBundleOrder, type TBundleStore } from '../ports/bundles';
 import type { TBlobStore } from '../ports/files';
 import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../ports/signing';
 import type { TClock } from '../ports/system';
