@@ -1,5 +1,82 @@
 // The layers of ARCHITECTURE.md ("The shape"), enforced: `npx depcruise` runs in npm test
 // (test/unit/layers.test.ts). Each rule names what may not depend on what, and why.
+//
+// Rules whose name ends in `-types-only` have severity `info`: dependency-cruiser's swc parser
+// cannot tell `import type` from an import of code, so they list every import across the line,
+// and test/unit/layers.test.ts fails on any of them that brings code (read off the source).
+
+/**
+ * The areas of the domain and the other areas each may use (besides the domain's own root files,
+ * errors, paging, ids and the like, and its ports). The graph as it is, written down: a new edge
+ * between areas is a decision, made here with its reason. `bundles` is the aggregate most areas
+ * build on; the two-way pairs (bundles with persons, signing, evidence, templates,
+ * envelope-templates and outbox) are between different files, never a cycle of modules.
+ */
+const DOMAIN_AREAS = {
+  accounts: {
+    may: [],
+    why: 'Accounts, users, teams, brands and API keys are the tenant everything else belongs to; they need no other area.',
+  },
+  persons: {
+    may: ['bundles'],
+    why: 'A person changed or deleted is followed into the bundles that name it (follow-person, a bundle still out).',
+  },
+  bundles: {
+    may: ['accounts', 'persons', 'templates', 'envelope-templates', 'signing', 'evidence', 'outbox'],
+    why: "The bundle aggregate: creating one reads the account's settings, persons and templates; its data and files read the signers' records and the evidence keys; every write appends its outbox entries.",
+  },
+  signing: {
+    may: ['accounts', 'bundles', 'evidence', 'notifications'],
+    why: "A signer's session works on a bundle's packet with the account's brand, offers the copies of the finished documents (evidence) and sends SMS codes to a phone in the notifications' format.",
+  },
+  evidence: {
+    may: ['bundles', 'signing', 'outbox'],
+    why: "Sealed files, certificates and the audit trail are drawn from the bundle, its events and the signers' records, and answer the document jobs of the outbox.",
+  },
+  notifications: {
+    may: ['accounts', 'bundles', 'evidence', 'signing', 'outbox'],
+    why: "Messages are planned from bundle events (outbox) in the account's language and carry signing links and copy links.",
+  },
+  payments: {
+    may: ['bundles'],
+    why: 'A payment belongs to a bundle and is recorded as a change of it.',
+  },
+  scheduler: {
+    may: ['bundles'],
+    why: 'Reminders and expiry are changes of bundles at their due time.',
+  },
+  bulk: {
+    may: ['bundles', 'outbox', 'webhooks'],
+    why: 'A bulk send creates bundles row by row and tells webhooks how each row went (through the outbox).',
+  },
+  templates: {
+    may: ['accounts', 'bundles', 'outbox', 'webhooks'],
+    why: "Document templates hold a bundle's documents and fields (built and checked as a bundle's are), honour the account's template access and publish their own webhook events.",
+  },
+  'envelope-templates': {
+    may: ['accounts', 'bundles', 'templates'],
+    why: 'An envelope template is made of document templates and starts bundles (portal signing).',
+  },
+  webhooks: {
+    may: ['bundles', 'outbox'],
+    why: 'Webhook events are published from bundle writes and delivered as outbox jobs.',
+  },
+  outbox: {
+    may: ['bundles', 'webhooks'],
+    why: "The outbox turns a bundle write's entries into webhook events, messages and document jobs.",
+  },
+};
+const AREA_NAMES = [...Object.keys(DOMAIN_AREAS), 'ports'];
+
+/** Adapters allowed to import code from the domain, each for the reason named in adapters-domain-types-only. */
+const ADAPTERS_IMPORTING_DOMAIN_CODE = [
+  'shared/adapters/bundle-publishing\\.ts',
+  'shared/adapters/sqs/job-batch\\.ts',
+  'shared/adapters/untrusted/tasks\\.ts',
+  'shared/adapters/dynamodb/entities/bundle\\.ts',
+  'shared/adapters/dynamodb/account-store\\.ts',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -20,9 +97,100 @@ module.exports = {
     {
       name: 'domain-not-adapters',
       severity: 'error',
-      comment: 'Use cases get their adapters as ports (shared/ports/), never by import.',
+      comment: 'Use cases get their adapters as ports (shared/domain/ports/), never by import.',
       from: { path: '^shared/domain/' },
       to: { path: '^shared/adapters/' },
+    },
+    {
+      name: 'domain-kernel',
+      severity: 'error',
+      comment:
+        "The domain's root files (errors, paging, ids, tokens, parse-input, ...) are what every area builds on: they use the ports' types and no area.",
+      from: { path: '^shared/domain/[^/]+$' },
+      to: { path: '^shared/domain/[^/]+/', pathNot: '^shared/domain/ports/' },
+    },
+    ...Object.entries(DOMAIN_AREAS).map(([area, { may, why }]) => ({
+      name: `domain-area-${area}`,
+      severity: 'error',
+      comment: `${area} may use ${may.length ? may.join(', ') : 'no other area'}: ${why}`,
+      from: { path: `^shared/domain/${area}/` },
+      to: {
+        path: '^shared/domain/[^/]+/',
+        pathNot: `^shared/domain/(${[area, 'ports', ...may].join('|')})/`,
+      },
+    })),
+    {
+      name: 'domain-areas-declared',
+      severity: 'error',
+      comment:
+        'A folder of shared/domain is an area declared in DOMAIN_AREAS (with the areas it may use), or the ports.',
+      from: { path: `^shared/domain/(?!(${AREA_NAMES.join('|')})/)[^/]+/` },
+      to: { path: '^shared/domain/[^/]+/' },
+    },
+    {
+      name: 'domain-outside',
+      severity: 'error',
+      comment:
+        'Besides itself the domain builds on the wire schemas, the catalogs (shared/i18n), the rules shared with the signing page (shared/text), the random generator, and shared/pdf and shared/verify as the next rules allow: no logger, config or MCP.',
+      from: { path: '^shared/domain/' },
+      to: {
+        path: '^shared/',
+        pathNot: '^shared/(domain|schemas|i18n|text|pdf|verify)/|^shared/random\\.ts$',
+      },
+    },
+    {
+      name: 'domain-pdf',
+      severity: 'error',
+      comment:
+        "shared/pdf is the evidence's: sealing, certificates, the audit trail and what is stripped from an original. Bundles use it to take documents in (an image's kind, a refused PDF, text tags found); accounts, bulk and the ports name its types only (next rule).",
+      from: { path: '^shared/domain/', pathNot: '^shared/domain/(evidence|bundles|accounts|bulk|ports)/' },
+      to: { path: '^shared/pdf/' },
+    },
+    {
+      name: 'domain-pdf-types-only',
+      severity: 'info',
+      comment:
+        "Accounts (an image page's size), bulk (a PDF's facts) and the ports name shared/pdf's types, never its code.",
+      from: { path: '^shared/domain/(accounts|bulk|ports)/' },
+      to: { path: '^shared/pdf/' },
+    },
+    {
+      name: 'domain-verify',
+      severity: 'error',
+      comment: "Only evidence (and its ports) read the offline verifier's report, to answer /verify.",
+      from: { path: '^shared/domain/', pathNot: '^shared/domain/(evidence|ports)/' },
+      to: { path: '^shared/verify/' },
+    },
+    {
+      name: 'composition-at-the-edge',
+      severity: 'error',
+      comment:
+        'shared/composition wires adapters to the domain for the functions (function-base.ts); only functions/ and infra/ build on it, never the layers it wires.',
+      from: { path: '^shared/', pathNot: '^shared/composition/' },
+      to: { path: '^shared/composition/' },
+    },
+    {
+      name: 'adapters-domain-types-only',
+      severity: 'info',
+      comment:
+        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): bundle-publishing.ts (composition that wires the outbox's publishing to the stores) and sqs/job-batch.ts (a job's payload schema, outbox/jobs.ts) until the outbox wing takes them; untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures), until those rules are handed to the stores.",
+      from: { path: '^shared/adapters/', pathNot: `^(${ADAPTERS_IMPORTING_DOMAIN_CODE.join('|')})$` },
+      to: { path: '^shared/domain/', pathNot: '^shared/domain/(ports/|errors\\.ts$|paging\\.ts$)' },
+    },
+    {
+      name: 'pdf-ports-types-only',
+      severity: 'info',
+      comment: "shared/pdf fills the validation-data port: it names the port's types, never domain code.",
+      from: { path: '^shared/pdf/' },
+      to: { path: '^shared/domain/ports/' },
+    },
+    {
+      name: 'ports-types-only',
+      severity: 'info',
+      comment:
+        'A port names types and brings no code with it (the few rules of its contract it states are its own code).',
+      from: { path: '^shared/domain/ports/' },
+      to: { path: '.', pathNot: '^shared/domain/ports/' },
     },
     {
       name: 'adapters-not-http',
@@ -35,9 +203,12 @@ module.exports = {
       name: 'pdf-stands-alone',
       severity: 'error',
       comment:
-        'shared/pdf draws and seals PDFs from plain data, with no part of the service in it but the message catalogs (shared/i18n, which stands alone) its evidence pages are written with.',
+        'shared/pdf draws and seals PDFs from plain data, with no part of the service in it but the message catalogs (shared/i18n, which stands alone) its evidence pages are written with, and the types of the validation-data port it fills (types only, checked in test/unit/layers.test.ts).',
       from: { path: '^shared/pdf/' },
-      to: { path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/' },
+      to: {
+        path: '^(shared/(domain|adapters|http|schemas)|functions|infra)/',
+        pathNot: '^shared/domain/ports/',
+      },
     },
     {
       name: 'schemas-stand-alone',
@@ -69,7 +240,7 @@ module.exports = {
       comment:
         'shared/i18n is catalogs and language rules: anything may ask it, it asks nothing of the service.',
       from: { path: '^shared/i18n/' },
-      to: { path: '^(shared/(domain|adapters|http|schemas|ports|pdf)|functions|infra)/' },
+      to: { path: '^(shared/(domain|adapters|http|schemas|pdf)|functions|infra)/' },
     },
     {
       name: 'text-stands-alone',

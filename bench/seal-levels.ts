@@ -35,8 +35,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import type { TConfig } from '../shared/config';
+import type { TValidationDataCollector } from '../shared/domain/ports/evidence';
 import type { TSealSigner } from '../shared/pdf/seal-signer';
-import type { TValidationDataCollector } from '../shared/ports/evidence';
 import { pdfsig } from '../test/helpers/poppler';
 import {
   archiveTimestampOf,

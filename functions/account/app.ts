@@ -1,7 +1,7 @@
 import { cachedUsageReader } from '../../shared/adapters/apigateway/cached-usage-reader';
 import { usageReaderFor } from '../../shared/adapters/apigateway/usage-reader';
-import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { systemClock } from '../../shared/adapters/system';
+import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import type { TConfig } from '../../shared/config';
 import { createApiHandler } from '../../shared/http/api-handler';
 import type { TRoute } from '../../shared/http/router';

@@ -6,14 +6,14 @@ import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/enve
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
+import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
+import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import {
   bundleAdapters,
   functionBase,
   keyedApi,
   type TFunctionOptions,
-} from '../../shared/adapters/function-base';
-import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
+} from '../../shared/composition/function-base';
 import { getBulkBatch } from '../../shared/domain/bulk/get-bulk-batch';
 import { startBulkSend } from '../../shared/domain/bulk/start-bulk-send';
 import { bundleData } from '../../shared/domain/bundles/bundle-data';

@@ -2,12 +2,12 @@ import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { bundleData, dataAvailable } from '../../shared/domain/bundles/bundle-data';
 import { bundleFiles, filesAvailable } from '../../shared/domain/bundles/bundle-files';
 import { ValidationError } from '../../shared/domain/errors';
-import type { TAccountStore } from '../../shared/ports/accounts';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TEvidenceStore } from '../../shared/ports/evidence';
-import type { TBlobStore } from '../../shared/ports/files';
-import type { TSigningRecordStore } from '../../shared/ports/signing';
-import type { TClock } from '../../shared/ports/system';
+import type { TAccountStore } from '../../shared/domain/ports/accounts';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TEvidenceStore } from '../../shared/domain/ports/evidence';
+import type { TBlobStore } from '../../shared/domain/ports/files';
+import type { TSigningRecordStore } from '../../shared/domain/ports/signing';
+import type { TClock } from '../../shared/domain/ports/system';
 import { toEventResponse } from '../../shared/responses/bundle';
 
 const EXTRAS = ['data', 'events', 'files'] as const;

@@ -4,13 +4,13 @@ import { createDocumentClient, createS3Client, createSqsClient } from '../../sha
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import {
   EvidenceInputError,
   type TEvidenceDeps,
@@ -26,7 +26,7 @@ import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-fi
 import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
 import { retryDelaySeconds } from '../../shared/domain/outbox/jobs';
 import type { TDocumentJob } from '../../shared/domain/outbox/outbox';
-import type { TEvidencePdf } from '../../shared/ports/evidence';
+import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
 
 /** The job's use case: final documents and certificates, or interim files. */
 function runDocumentJob(deps: TEvidenceDeps, job: TDocumentJob): Promise<TJobOutcome> {

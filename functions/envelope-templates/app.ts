@@ -1,8 +1,8 @@
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
 import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
 import { createEnvelopeTemplate } from '../../shared/domain/envelope-templates/create-envelope-template';
 import { deleteEnvelopeTemplate } from '../../shared/domain/envelope-templates/delete-envelope-template';
 import { getEnvelopeTemplate } from '../../shared/domain/envelope-templates/get-envelope-template';

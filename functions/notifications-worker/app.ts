@@ -13,7 +13,6 @@ import { createCopyLinkStore } from '../../shared/adapters/dynamodb/copy-link-st
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
@@ -22,11 +21,12 @@ import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/notifications/notification';
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
 import { retryDelaySeconds, type TNotificationJob } from '../../shared/domain/outbox/jobs';
-import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
+import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
 

@@ -1,7 +1,7 @@
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { publishDeps } from '../../shared/adapters/bundle-publishing';
-import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import { sweepOutboxes } from '../../shared/domain/outbox/publish-events';
 
 /**

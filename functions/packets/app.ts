@@ -2,13 +2,13 @@ import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
+import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import {
   bundleAdapters,
   functionBase,
   keyedApi,
   type TFunctionOptions,
-} from '../../shared/adapters/function-base';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
+} from '../../shared/composition/function-base';
 import { createEmbedUrl } from '../../shared/domain/bundles/create-embed-url';
 import { createKioskUrl } from '../../shared/domain/bundles/create-kiosk-url';
 import { findPacket } from '../../shared/domain/bundles/find-packet';

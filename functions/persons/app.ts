@@ -1,7 +1,7 @@
 import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
 import { createPerson } from '../../shared/domain/persons/create-person';
 import { deletePerson } from '../../shared/domain/persons/delete-person';
 import { getPerson } from '../../shared/domain/persons/get-person';

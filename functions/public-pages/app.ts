@@ -3,11 +3,11 @@ import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-sto
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
 import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
 import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
 import { createSmsSenderOnDemand } from '../../shared/adapters/sns/sms-sender-on-demand';
+import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/composition/function-base';
 import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '../../shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '../../shared/domain/signing/finish';

@@ -14,6 +14,8 @@ import {
   openCopyLink,
   type TCopies,
 } from '../../shared/domain/evidence/copy-link';
+import type { TCopyLinkStore, TEvidenceStore } from '../../shared/domain/ports/evidence';
+import type { TSigningToken } from '../../shared/domain/ports/signing';
 import { heldBy, type TSigningDeps } from '../../shared/domain/signing/signer-context';
 import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
 import { hashToken, isToken } from '../../shared/domain/tokens';
@@ -26,8 +28,6 @@ import {
   signerLanguage,
   type TLanguage,
 } from '../../shared/i18n/languages';
-import type { TCopyLinkStore, TEvidenceStore } from '../../shared/ports/evidence';
-import type { TSigningToken } from '../../shared/ports/signing';
 import { basePathBefore, esc } from './html';
 import { plainDocument, topBar } from './message-page';
 import { securityHeaders } from './security-headers';

@@ -5,6 +5,7 @@
 import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
 import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
 import { NotFoundError } from '../../shared/domain/errors';
+import type { TSigningToken } from '../../shared/domain/ports/signing';
 import { cannotSign, heldBy, signerOf } from '../../shared/domain/signing/signer-context';
 import { authComplete } from '../../shared/domain/signing/signer-state';
 import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
@@ -22,7 +23,6 @@ import {
   signerLanguage,
   type TLanguage,
 } from '../../shared/i18n/languages';
-import type { TSigningToken } from '../../shared/ports/signing';
 import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';

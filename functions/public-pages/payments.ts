@@ -7,14 +7,14 @@ import type { TConfig } from '../../shared/config';
 import { NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors';
 import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
+import type { TAccountStore } from '../../shared/domain/ports/accounts';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TPaymentProvider } from '../../shared/domain/ports/payments';
+import type { TClock } from '../../shared/domain/ports/system';
 import type { TSignerContext } from '../../shared/domain/signing/signer-context';
 import { RawUpload } from '../../shared/http/body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
-import type { TAccountStore } from '../../shared/ports/accounts';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TPaymentProvider } from '../../shared/ports/payments';
-import type { TClock } from '../../shared/ports/system';
 import { esc } from './html';
 import { securityHeaders } from './security-headers';
 

@@ -30,14 +30,14 @@ import {
   ThrottledError,
   ValidationError,
 } from '../../shared/domain/errors';
+import type { TAccountStore, TPortalCounterStore } from '../../shared/domain/ports/accounts';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TBlobStore } from '../../shared/domain/ports/files';
+import type { TSigningTokenStore } from '../../shared/domain/ports/signing';
+import type { TClock } from '../../shared/domain/ports/system';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import { translator } from '../../shared/i18n/catalogs';
 import { signerLanguage, supportedLanguage, type TLanguage } from '../../shared/i18n/languages';
-import type { TAccountStore, TPortalCounterStore } from '../../shared/ports/accounts';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TBlobStore } from '../../shared/ports/files';
-import type { TSigningTokenStore } from '../../shared/ports/signing';
-import type { TClock } from '../../shared/ports/system';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';

@@ -15,6 +15,9 @@ import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import type { TConfig } from '../../shared/config';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
+import type { TAccountStore } from '../../shared/domain/ports/accounts';
+import type { TBlobStore } from '../../shared/domain/ports/files';
+import type { TClock } from '../../shared/domain/ports/system';
 import { publishTemplateEvent } from '../../shared/domain/templates/publish-template-event';
 import {
   findPrepSession,
@@ -26,9 +29,6 @@ import { errorBody } from '../../shared/http/error-body';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import type { TRoute } from '../../shared/http/router';
 import type { TLogger } from '../../shared/logger';
-import type { TAccountStore } from '../../shared/ports/accounts';
-import type { TBlobStore } from '../../shared/ports/files';
-import type { TClock } from '../../shared/ports/system';
 import { toDocTemplateResponse } from '../../shared/responses/doc-template';
 import { toPrepSessionResponse } from '../../shared/responses/prep-session';
 import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';

@@ -10,12 +10,12 @@
 import type { TConfig } from '../../shared/config';
 import { type ServiceError, said, ValidationError } from '../../shared/domain/errors';
 import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TEvidenceStore, TSealReader } from '../../shared/domain/ports/evidence';
 import { toHttpError } from '../../shared/http/error-mapping';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TEvidenceStore, TSealReader } from '../../shared/ports/evidence';
 import { partsOf, type TWords, textIn, timeIn } from '../../shared/verify/check-words';
 import type { TCheck } from '../../shared/verify/report';
 import { signingAssets } from './assets';

@@ -5,10 +5,10 @@ import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-templ
 import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
 import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
 import { createDocTemplate } from '../../shared/domain/templates/create-doc-template';
 import { createPrepSession } from '../../shared/domain/templates/create-prep-session';

@@ -4,15 +4,15 @@ import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
-import { type TFunctionOptions, telemetryOf } from '../../shared/adapters/function-base';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import type { TWebhookJob } from '../../shared/domain/outbox/jobs';
+import type { TWebhookCaller } from '../../shared/domain/ports/webhooks';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
-import type { TWebhookCaller } from '../../shared/ports/webhooks';
 
 /**
  * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event

@@ -1,10 +1,10 @@
 import { createSqsClient } from '../../shared/adapters/aws/clients';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/adapters/function-base';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
 import type { TPage } from '../../shared/domain/paging';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
 import { createWebhookHeader } from '../../shared/domain/webhooks/create-webhook-header';

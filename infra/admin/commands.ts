@@ -16,11 +16,11 @@ import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-red
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { NotFoundError } from '../../shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '../../shared/domain/payments/refund-payment';
-import type { TAccountStore, TApiKeyStore } from '../../shared/ports/accounts';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TPaymentProvider } from '../../shared/ports/payments';
-import type { TPersonStore } from '../../shared/ports/persons';
-import type { TClock, TIds } from '../../shared/ports/system';
+import type { TAccountStore, TApiKeyStore } from '../../shared/domain/ports/accounts';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TPaymentProvider } from '../../shared/domain/ports/payments';
+import type { TPersonStore } from '../../shared/domain/ports/persons';
+import type { TClock, TIds } from '../../shared/domain/ports/system';
 import type { TFeatureName } from '../../shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';

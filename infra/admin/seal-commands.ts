@@ -10,8 +10,8 @@ import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/
 import { checkSealChain } from '../../shared/adapters/sealing/seal-chain-check';
 import { sealKeyAlias, sealOwner } from '../../shared/adapters/sealing/seal-names';
 import { ConflictError, NotFoundError } from '../../shared/domain/errors';
+import type { TSealChainStore } from '../../shared/domain/ports/evidence';
 import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
-import type { TSealChainStore } from '../../shared/ports/evidence';
 import type { TLocalCa } from '../local/local-ca';
 
 /** What the seal commands work on: KMS (or its stand-in) and where chains are kept. */

@@ -10,8 +10,8 @@ import { X509Certificate } from '@peculiar/x509';
 import { kmsCsr } from '../../shared/adapters/sealing/kms-csr';
 import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
+import type { TSealChainStore } from '../../shared/domain/ports/evidence';
 import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
-import type { TSealChainStore } from '../../shared/ports/evidence';
 import { normalSerial, publishedAt, sealExtensions, type TLocalCa } from './local-ca';
 
 /**

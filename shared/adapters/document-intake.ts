@@ -1,5 +1,5 @@
 import type { TConfig } from '../config';
-import type { TPdfTools, TUrlFetcher } from '../ports/files';
+import type { TPdfTools, TUrlFetcher } from '../domain/ports/files';
 import { BUNDLE_LIMITS } from '../schemas/bundle-request';
 import { createUrlFetcher } from './fetch/url-fetcher';
 import { createPdfTools } from './pdf/pdf-tools';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { randomBase62 } from '../domain/random';
-import type { TClock, TIds } from '../ports/system';
+import type { TClock, TIds } from '../domain/ports/system';
+import { randomBase62 } from '../random';
 
 export const systemClock: TClock = { now: () => new Date() };
 /** Bundle and packet ids: 10 base62 characters, about 59 bits, unguessable. */

@@ -1,4 +1,4 @@
-import type { TClock } from '../ports/system';
+import type { TClock } from './ports/system';
 import { retryOnConflict } from './retry-on-conflict';
 
 /** A record written with optimistic concurrency: the version it was saved at, and when. */

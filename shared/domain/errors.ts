@@ -124,3 +124,36 @@ export class TooComplexError extends ServiceError {
   override name = 'TooComplexError';
   override said: TMessageRef = { key: 'errors.tooComplex' };
 }
+
+// The seal's outside sources: the evidence ports' adapters raise these, the document job retries.
+
+/**
+ * No timestamp authority gave a valid timestamp for a seal: `failures` says why each did not, one
+ * per URL in the order tried (never a credential). A seal is not written without its timestamp, so
+ * the document job is retried, and after its last attempt the bundle fails.
+ */
+export class TimestampUnavailableError extends ServiceError {
+  override name = 'TimestampUnavailableError';
+  constructor(readonly failures: { url: string; reason: string }[]) {
+    super(
+      failures.length === 0
+        ? 'No timestamp authority is configured.'
+        : `No timestamp authority gave a valid timestamp: ${failures.map((f) => `${f.url}: ${f.reason}`).join('; ')}`,
+    );
+  }
+}
+
+/**
+ * The validation data of a seal (PAdES B-LT) could not be had: a certificate of its chains, or of
+ * its timestamp authority's, is revoked, or its issuer, OCSP answer or CRL could not be fetched or
+ * did not check out. `failures` names each certificate (its subject) and why. Like a missing
+ * timestamp, the job is retried and the bundle shows the reason.
+ */
+export class ValidationDataUnavailableError extends ServiceError {
+  override name = 'ValidationDataUnavailableError';
+  constructor(readonly failures: { certificate: string; reason: string }[]) {
+    super(
+      `The seal's certificates could not be shown valid: ${failures.map((f) => `${f.certificate}: ${f.reason}`).join('; ')}`,
+    );
+  }
+}

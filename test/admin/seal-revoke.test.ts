@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
-import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
+import { ValidationDataUnavailableError } from '../../shared/domain/errors';
 import { verifyPdf } from '../../shared/verify/verify-pdf';
 import { admin } from '../helpers/admin-cli';
 import { aPdf } from '../helpers/pdfs';

@@ -30,9 +30,9 @@ import {
   parseEvidenceRecord,
 } from '../../shared/domain/evidence/evidence-record';
 import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
+import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
+import type { TBlobStore } from '../../shared/domain/ports/files';
 import { readSeal } from '../../shared/pdf/read-seal';
-import type { TEvidencePdf } from '../../shared/ports/evidence';
-import type { TBlobStore } from '../../shared/ports/files';
 import type { TVerifyReport } from '../../shared/verify/report';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';

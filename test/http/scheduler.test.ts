@@ -6,8 +6,8 @@ import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { INDEXES } from '../../shared/adapters/dynamodb/table';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
 import { runDueWork } from '../../shared/domain/scheduler/run-due-work';
-import type { TBundleStore } from '../../shared/ports/bundles';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 

@@ -13,9 +13,9 @@ import { ensureLocalSeal } from '../../infra/local/local-seal';
 import { createKmsSealIdentity } from '../../shared/adapters/sealing/kms-seal-identity';
 import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
+import type { TSealChainStore } from '../../shared/domain/ports/evidence';
 import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
 import { isSealSigner, pemOfCertificates, type TSealSigner } from '../../shared/pdf/seal-signer';
-import type { TSealChainStore } from '../../shared/ports/evidence';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import {

@@ -27,7 +27,7 @@ import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
 import { createTsaTimestamper } from '../../shared/adapters/timestamps/tsa-timestamper';
 import { createValidationDataCollector } from '../../shared/adapters/validation/collect-validation-data';
 import type { TConfig } from '../../shared/config';
-import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
+import { ValidationDataUnavailableError } from '../../shared/domain/errors';
 import { vriKey } from '../../shared/pdf/dss';
 import { addLongTermValidation, lastSignatureContents, lastSignatureDer } from '../../shared/pdf/ltv';
 import { readSeal } from '../../shared/pdf/read-seal';

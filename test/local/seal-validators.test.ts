@@ -12,7 +12,7 @@ import { startPkiStandin, type TPkiStandin } from '../../infra/local/pki-standin
 import { startTsaStandin, type TTsaStandin } from '../../infra/local/tsa-standin';
 import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
 import type { TConfig } from '../../shared/config';
-import { ValidationDataUnavailableError } from '../../shared/domain/evidence/evidence-deps';
+import { ValidationDataUnavailableError } from '../../shared/domain/errors';
 import type { TSealSigner } from '../../shared/pdf/seal-signer';
 import { aPdf } from '../helpers/pdfs';
 import { pythonOnPdf } from '../helpers/python';

@@ -13,7 +13,7 @@ import { ConflictError, ValidationError } from '../../shared/domain/errors';
 import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
 import { refundPayment } from '../../shared/domain/payments/refund-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
-import type { TPaymentProvider } from '../../shared/ports/payments';
+import type { TPaymentProvider } from '../../shared/domain/ports/payments';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 

@@ -5,7 +5,7 @@ import { batchDocuments } from '../../shared/domain/bulk/batch-documents';
 import type { TBulkBatch } from '../../shared/domain/bulk/bulk-batch';
 import type { TCheckedPdf } from '../../shared/domain/bundles/document-sharing';
 import { BlobNotFoundError, ValidationError } from '../../shared/domain/errors';
-import type { TBlobStore } from '../../shared/ports/files';
+import type { TBlobStore } from '../../shared/domain/ports/files';
 
 function memoryBlobs() {
   const objects = new Map<string, Buffer>();

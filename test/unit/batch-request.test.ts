@@ -7,7 +7,7 @@ import { keepBulkRequest, readBulkRequest } from '../../shared/domain/bulk/batch
 import type { TBulkBatch } from '../../shared/domain/bulk/bulk-batch';
 import { sharedDocumentKey } from '../../shared/domain/bundles/document-sharing';
 import { BlobNotFoundError } from '../../shared/domain/errors';
-import type { TBlobStore } from '../../shared/ports/files';
+import type { TBlobStore } from '../../shared/domain/ports/files';
 import type { TBulkRequest } from '../../shared/schemas/bulk';
 
 function memoryBlobs() {

@@ -2,10 +2,7 @@
 // cause, the message names each authority or certificate and why, and the errors of the job are
 // cleared together once the documents are ready.
 import { describe, expect, it } from 'vitest';
-import {
-  TimestampUnavailableError,
-  ValidationDataUnavailableError,
-} from '../../shared/domain/evidence/evidence-deps';
+import { TimestampUnavailableError, ValidationDataUnavailableError } from '../../shared/domain/errors';
 import { bundleErrorOf, withoutDocumentJobErrors } from '../../shared/domain/evidence/fail-document-job';
 
 describe('the bundle error of a document job', () => {

@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
 import { quietTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { ValidationError } from '../../shared/domain/errors';
+import type {
+  TIdempotencyRecord,
+  TIdempotencyStore,
+  TStoredAnswer,
+} from '../../shared/domain/ports/idempotency';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '../../shared/http/errors';
 import { checkIdempotencyKey, requestFingerprint } from '../../shared/http/idempotency-key';
@@ -14,7 +19,6 @@ import {
   isKeptAnswer,
 } from '../../shared/http/idempotent-request';
 import { buildOpenApiDocument } from '../../shared/openapi/document';
-import type { TIdempotencyRecord, TIdempotencyStore, TStoredAnswer } from '../../shared/ports/idempotency';
 
 /** The store's contract in memory: a claim wins only where no live record holds the key. */
 function memoryStore() {

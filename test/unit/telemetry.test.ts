@@ -17,10 +17,10 @@ import type { TConfig } from '../../shared/config';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { countMilestones } from '../../shared/domain/bundles/count-milestones';
 import { DOCUMENT_MAX_ATTEMPTS } from '../../shared/domain/evidence/evidence-files';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
+import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';
 import { loggablePath } from '../../shared/logger';
-import type { TBundleStore } from '../../shared/ports/bundles';
-import type { TEvidencePdf } from '../../shared/ports/evidence';
-import type { TMailer, TSmsSender } from '../../shared/ports/notifications';
 import { metricsOfEmf, metricsRecorder } from '../helpers/metrics';
 
 const TOKEN = 'aB3'.repeat(14).slice(0, 43);

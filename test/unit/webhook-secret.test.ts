@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLocalCipher } from '../../shared/adapters/secrets/local-cipher';
 import { ConcurrentUpdateError } from '../../shared/domain/errors';
+import type { TWebhookSecretStore } from '../../shared/domain/ports/webhooks';
 import { BASE58_ALPHABET, base58Decode, base58Encode } from '../../shared/domain/webhooks/base58';
 import {
   getWebhookSecret,
@@ -12,7 +13,6 @@ import {
   signingSecrets,
   type TWebhookSecretRecord,
 } from '../../shared/domain/webhooks/webhook-secret';
-import type { TWebhookSecretStore } from '../../shared/ports/webhooks';
 
 describe('base58', () => {
   // Bitcoin Core's src/test/data/base58_encode_decode.json.

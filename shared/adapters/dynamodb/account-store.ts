@@ -7,7 +7,7 @@ import {
   type TUser,
 } from '../../domain/accounts/account';
 import { NotFoundError } from '../../domain/errors';
-import type { TAccountStore } from '../../ports/accounts';
+import type { TAccountStore } from '../../domain/ports/accounts';
 import { getItem, isConditionFailure, listedItems, queryAll } from './batch';
 import {
   accountEntity,

@@ -7,7 +7,7 @@ import type { TBundle } from '../../domain/bundles/bundle';
 import type { TDayRange } from '../../domain/day-range';
 import type { TPageOf } from '../../domain/paging';
 import { sliceOf, type TPage } from '../../domain/paging';
-import type { TBundleFilter } from '../../ports/bundles';
+import type { TBundleFilter } from '../../domain/ports/bundles';
 import { batchGet, queryAll } from './batch';
 import { bundleMatchesSearch, bundleSearchWords, searchTerm, tagTerm, templateTerm } from './bundle-terms';
 import { bundleEntity, bundleKeys, indexSortKeyParts } from './entities/bundle';

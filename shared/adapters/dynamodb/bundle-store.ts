@@ -5,9 +5,9 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { inBundleOrder, type TBundle } from '../../domain/bundles/bundle';
+import type { TBundle } from '../../domain/bundles/bundle';
 import { ConcurrentUpdateError } from '../../domain/errors';
-import type { TBundleStore } from '../../ports/bundles';
+import { inBundleOrder, type TBundleStore } from '../../domain/ports/bundles';
 import { batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';

@@ -1,5 +1,9 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { TIdempotencyClaim, TIdempotencyRecord, TIdempotencyStore } from '../../ports/idempotency';
+import type {
+  TIdempotencyClaim,
+  TIdempotencyRecord,
+  TIdempotencyStore,
+} from '../../domain/ports/idempotency';
 import { getItem, writeIf } from './batch';
 import { idempotencyEntity, idempotencyKeys, type TIdempotencyItem } from './entities/idempotency';
 

@@ -2,8 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TPageOf } from '../../domain/paging';
 import { sliceOf, type TPage } from '../../domain/paging';
 import type { TPerson, TPersonFilter } from '../../domain/persons/person';
-import { normalizeEmail, normalizePhone } from '../../domain/persons/person';
-import type { TPersonStore } from '../../ports/persons';
+import { normalizeEmail, normalizePhone } from '../../domain/ports/contact-keys';
+import type { TPersonStore } from '../../domain/ports/persons';
 import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {
   personEntity,

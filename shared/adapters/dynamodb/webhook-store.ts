@@ -1,7 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sliceOf } from '../../domain/paging';
-import { isEmptyWebhookFilter, type TWebhook, webhookMatches } from '../../domain/webhooks/webhook';
-import type { TWebhookSecretStore, TWebhookStore } from '../../ports/webhooks';
+import {
+  isEmptyWebhookFilter,
+  type TWebhookSecretStore,
+  type TWebhookStore,
+  webhookMatches,
+} from '../../domain/ports/webhooks';
+import type { TWebhook } from '../../domain/webhooks/webhook';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
   webhookEntity,

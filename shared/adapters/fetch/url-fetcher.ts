@@ -1,4 +1,4 @@
-import type { TUrlFetcher } from '../../ports/files';
+import type { TUrlFetcher } from '../../domain/ports/files';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { createSafeFetcher } from './safe-fetch';
 

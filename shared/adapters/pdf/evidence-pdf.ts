@@ -7,7 +7,7 @@ import type {
   TSealIdentityStore,
   TTimestamper,
   TValidationDataCollector,
-} from '../../ports/evidence';
+} from '../../domain/ports/evidence';
 
 /** Loaded on first use: see evidence-renderers.ts. */
 const renderers = () => import('./evidence-renderers');

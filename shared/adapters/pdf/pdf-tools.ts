@@ -1,5 +1,5 @@
+import type { TPdfTools } from '../../domain/ports/files';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
-import type { TPdfTools } from '../../ports/files';
 import { runBudgeted } from '../untrusted/run-budgeted';
 
 /**

@@ -11,7 +11,7 @@ import type {
   TPaymentSession,
   TRefund,
   TRefundRequest,
-} from '../../ports/payments';
+} from '../../domain/ports/payments';
 
 export interface TStripeSettings {
   /** The platform's secret key (`sk_…`). */

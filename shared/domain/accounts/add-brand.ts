@@ -1,8 +1,8 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TClock, TIds } from '../../ports/system';
 import { ZBrandCreateSchema } from '../../schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TClock, TIds } from '../ports/system';
 import type { TBrand } from './account';
 
 /** A signing brand of the account; the operator adds it (there is no public API for it). */

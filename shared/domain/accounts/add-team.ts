@@ -1,8 +1,8 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TClock, TIds } from '../../ports/system';
 import { ZTeamCreateSchema } from '../../schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TClock, TIds } from '../ports/system';
 import type { TTeam } from './account';
 
 /** A team of the account; the operator adds it (there is no public API for it). */

@@ -1,9 +1,9 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
 import { ZUserCreateSchema } from '../../schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
 import type { TUser } from './account';
 import { checkUserTeams } from './user-teams';
 

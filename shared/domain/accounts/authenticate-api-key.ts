@@ -1,4 +1,4 @@
-import type { TApiKeyStore } from '../../ports/accounts';
+import type { TApiKeyStore } from '../ports/accounts';
 import type { TApiKey } from './account';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret';
 

@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TClock, TIds } from '../../ports/system';
 import { ZAccountCreateSchema } from '../../schemas/account';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TClock, TIds } from '../ports/system';
 import { defaultFeatures, type TAccount } from './account';
 
 export async function createAccount(

@@ -1,6 +1,6 @@
-import type { TAccountStore, TApiKeyStore } from '../../ports/accounts';
-import type { TClock, TIds } from '../../ports/system';
 import { NotFoundError } from '../errors';
+import type { TAccountStore, TApiKeyStore } from '../ports/accounts';
+import type { TClock, TIds } from '../ports/system';
 import type { TApiKey } from './account';
 import { hashApiKey, newApiKeySecret } from './api-key-secret';
 

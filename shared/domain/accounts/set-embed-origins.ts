@@ -1,6 +1,6 @@
-import type { TAccountStore } from '../../ports/accounts';
 import { ZEmbedOriginsSchema } from '../../schemas/account';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
 import type { TAccount } from './account';
 
 /**

@@ -1,4 +1,4 @@
-import type { TAccountStore } from '../../ports/accounts';
+import type { TAccountStore } from '../ports/accounts';
 import type { TAccount } from './account';
 
 /** What decides who may use a template (document or envelope). */

@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
 import { ZUserTeamsSchema } from '../../schemas/account';
 import { NotFoundError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
 import type { TUser } from './account';
 
 /** Every id must be a team of the account: a typo would otherwise silently grant nothing. */

@@ -3,9 +3,9 @@
 // kept beside the batch's request: the checked PDF's content address and what inspecting it said.
 import { createHash } from 'node:crypto';
 import type { TPdfInfo } from '../../pdf/inspect-pdf';
-import type { TBlobStore } from '../../ports/files';
 import { sharedDocumentKey, type TCheckedPdf, type TDocumentSharing } from '../bundles/document-sharing';
 import { BlobNotFoundError } from '../errors';
+import type { TBlobStore } from '../ports/files';
 import type { TBulkBatch } from './bulk-batch';
 
 interface TNote {

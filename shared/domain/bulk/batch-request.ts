@@ -3,9 +3,9 @@
 // names it: otherwise request.json would hold a second copy of every uploaded file, a third
 // larger than the file, besides the shared document its bundles point at.
 import { createHash } from 'node:crypto';
-import type { TBlobStore } from '../../ports/files';
 import type { TBulkRequest } from '../../schemas/bulk';
 import { sharedDocumentKey } from '../bundles/document-sharing';
+import type { TBlobStore } from '../ports/files';
 import type { TBulkBatch } from './bulk-batch';
 
 /** A document of the bundle whose file_b64 is kept apart: where, and the SHA-256 it must have. */

@@ -1,5 +1,5 @@
-import type { TBulkStore } from '../../ports/bulk';
 import { NotFoundError } from '../errors';
+import type { TBulkStore } from '../ports/bulk';
 import type { TBulkBatch, TBulkRowResult } from './bulk-batch';
 
 export interface TBulkProgress {

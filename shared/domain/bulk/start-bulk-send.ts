@@ -1,9 +1,9 @@
-import type { TBulkStore } from '../../ports/bulk';
-import type { TBlobStore } from '../../ports/files';
-import type { TQueue } from '../../ports/queue';
-import type { TClock, TIds } from '../../ports/system';
 import { ZBulkRequestSchema } from '../../schemas/bulk';
 import { parseInput } from '../parse-input';
+import type { TBulkStore } from '../ports/bulk';
+import type { TBlobStore } from '../ports/files';
+import type { TQueue } from '../ports/queue';
+import type { TClock, TIds } from '../ports/system';
 import { keepBulkRequest } from './batch-request';
 import { bulkRequestKey, type TBulkBatch } from './bulk-batch';
 

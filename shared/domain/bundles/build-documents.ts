@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { TFoundTag } from '../../pdf/find-text';
 import { imageKindOf, type TImagePageSize } from '../../pdf/image-kind';
 import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
-import type { TPdfTools, TUrlFetcher } from '../../ports/files';
 import {
   BUNDLE_LIMITS,
   type TDocumentRequest,
@@ -13,6 +12,7 @@ import {
 import type { TFieldRequest } from '../../schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInputAt } from '../parse-input';
+import type { TPdfTools, TUrlFetcher } from '../ports/files';
 import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';

@@ -1,8 +1,8 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TBlobStore } from '../../ports/files';
-import type { TSigningRecordStore } from '../../ports/signing';
 import { ConflictError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TBlobStore } from '../ports/files';
+import type { TSigningRecordStore } from '../ports/signing';
 import { currentValue } from '../signing/field-access';
 import { currentRecords, valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';

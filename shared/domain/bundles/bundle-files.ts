@@ -1,8 +1,8 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
 import { ConflictError } from '../errors';
 import { certificateDocKey } from '../evidence/evidence-files';
+import type { TAccountStore } from '../ports/accounts';
+import type { TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
 import type { TBundle } from './bundle';
 import { isBundleComplete } from './lifecycle/status';
 

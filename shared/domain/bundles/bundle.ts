@@ -122,12 +122,6 @@ export const MAX_HANDOVERS = 5;
 /** Whether the packet may change hands once more (the sender's allow_reassign aside). */
 export const mayHandOn = (p: Pick<TPacket, 'handovers'>) => signerGeneration(p) < MAX_HANDOVERS;
 
-/** The documents a bundle names, in its order, from document items stored under it. */
-export const inBundleOrder = (named: Pick<TDocument, 'key'>[], stored: TDocument[]): TDocument[] => {
-  const byKey = new Map(stored.map((d) => [d.key, d]));
-  return named.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
-};
-
 export interface TBundleEvent {
   kind: string;
   description: string;

@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
 import { cancel } from './lifecycle/transitions';

@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
 import { withOutbox } from '../outbox/outbox';
+import type { TBundleStore } from '../ports/bundles';
 import { retryOnConflict } from '../retry-on-conflict';
 import { withChain } from './audit-chain';
 import type { TBundle } from './bundle';

@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { ZTagsRequestSchema } from '../../schemas/tags';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';

@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TMetrics } from '../../ports/metrics';
+import type { TBundleStore } from '../ports/bundles';
+import type { TMetrics } from '../ports/metrics';
 import { isBundleComplete, isOut, type TBundleStatus } from './lifecycle/status';
 
 /** Which milestones a write from `before` (none for a new bundle) to `after` reaches. */

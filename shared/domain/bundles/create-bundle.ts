@@ -1,10 +1,4 @@
 import * as z from 'zod';
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TBlobStore, TPdfTools, TUrlFetcher } from '../../ports/files';
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
-import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../../ports/templates';
 import {
   type TBundleRequest,
   ZBundleRequestSchema,
@@ -14,6 +8,12 @@ import type { TAccount, TPayout } from '../accounts/account';
 import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
 import { withOutbox } from '../outbox/outbox';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TBlobStore, TPdfTools, TUrlFetcher } from '../ports/files';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
+import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../ports/templates';
 import { templateDocuments } from '../templates/template-documents';
 import { withChain } from './audit-chain';
 import { event } from './audit-event';

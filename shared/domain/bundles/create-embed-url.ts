@@ -1,6 +1,6 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TSigningTokenStore } from '../../ports/signing';
-import type { TClock } from '../../ports/system';
+import type { TBundleStore } from '../ports/bundles';
+import type { TSigningTokenStore } from '../ports/signing';
+import type { TClock } from '../ports/system';
 import { mintSenderLink, SENDER_LINK_TTL_SECONDS } from './sender-link';
 
 /** How long an embedded signing link may wait before it is opened. */

@@ -1,8 +1,8 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TSigningTokenStore } from '../../ports/signing';
-import type { TClock } from '../../ports/system';
 import { ZKioskUrlRequestSchema } from '../../schemas/kiosk-url';
 import { parseInput } from '../parse-input';
+import type { TBundleStore } from '../ports/bundles';
+import type { TSigningTokenStore } from '../ports/signing';
+import type { TClock } from '../ports/system';
 import { mintSenderLink } from './sender-link';
 
 /**

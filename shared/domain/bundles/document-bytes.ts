@@ -1,7 +1,7 @@
-import type { TUrlFetcher } from '../../ports/files';
 import type { TDocumentRequest } from '../../schemas/bundle-request';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import { type TFieldError, ValidationError } from '../errors';
+import type { TUrlFetcher } from '../ports/files';
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 

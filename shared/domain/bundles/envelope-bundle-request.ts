@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import type { TAccountStore } from '../../ports/accounts';
-import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../../ports/templates';
 import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '../../schemas/bundle-request';
 import { zList } from '../../schemas/common';
 import { ENVELOPE_TEMPLATE_ID } from '../envelope-templates/envelope-template';
 import { envelopeTemplateAccess } from '../envelope-templates/get-envelope-template';
 import { NotFoundError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../ports/templates';
 import type { TTemplateCaller } from '../templates/doc-template';
 import type { TBundle } from './bundle';
 

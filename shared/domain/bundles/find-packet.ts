@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
 import { NotFoundError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
 import type { TBundle, TPacket } from './bundle';
 import { getBundle } from './get-bundle';
 

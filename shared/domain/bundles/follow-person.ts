@@ -1,6 +1,7 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
-import { normalizeEmail, normalizePhone, type TChannel, type TPerson } from '../persons/person';
+import type { TChannel, TPerson } from '../persons/person';
+import type { TBundleStore } from '../ports/bundles';
+import { normalizeEmail, normalizePhone } from '../ports/contact-keys';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TBundleEvent } from './bundle';
 import { changeBundle } from './change-bundle';

@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
 import { NotFoundError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
 import type { TBundle } from './bundle';
 
 const SLUG = /^[0-9A-Za-z]{10}$/;

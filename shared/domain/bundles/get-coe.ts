@@ -1,8 +1,8 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
-import type { TClock } from '../../ports/system';
 import { ConflictError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
+import type { TClock } from '../ports/system';
 import { FILE_LINK_SECONDS } from './bundle-files';
 import { findPacket } from './find-packet';
 import { hasSigned } from './lifecycle/status';

@@ -1,9 +1,9 @@
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
 import type { TPacketRequest } from '../../schemas/bundle-request';
 import { ValidationError } from '../errors';
 import { patchChannels } from '../persons/merge-channels';
 import type { TPerson } from '../persons/person';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 
 type TDeps = { persons: TPersonStore; clock: TClock; ids: TIds };

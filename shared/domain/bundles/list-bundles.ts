@@ -1,4 +1,3 @@
-import type { TBundleFilter, TBundleStore } from '../../ports/bundles';
 import {
   type TBundleListParam,
   type TBundleListQuery,
@@ -6,6 +5,7 @@ import {
 } from '../../schemas/bundle-list-query';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
+import type { TBundleFilter, TBundleStore } from '../ports/bundles';
 import type { TBundle } from './bundle';
 
 type TParams = Partial<Record<TBundleListParam, string>>;

@@ -1,8 +1,8 @@
 import type { TFoundTag } from '../../pdf/find-text';
-import type { TPdfTools } from '../../ports/files';
 import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
 import type { TFieldRequest } from '../../schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
+import type { TPdfTools } from '../ports/files';
 import { checkField } from './check-field';
 import { parseTextTag } from './text-tag';
 

@@ -1,6 +1,6 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
 import { ConflictError, ValidationError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';

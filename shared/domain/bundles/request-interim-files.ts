@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
 import { ConflictError, PermissionDeniedError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';

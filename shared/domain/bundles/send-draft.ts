@@ -1,6 +1,6 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
 import { countUsage } from './count-usage';

@@ -1,7 +1,7 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TSigningToken, TSigningTokenStore } from '../../ports/signing';
-import type { TClock } from '../../ports/system';
 import { ConflictError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TSigningToken, TSigningTokenStore } from '../ports/signing';
+import type { TClock } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
 import type { TBundle, TDeliverVia, TPacket } from './bundle';
 import { bundleAt } from './expiry';

@@ -1,10 +1,10 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TClock } from '../../ports/system';
 import { ZBundlePatchSchema } from '../../schemas/bundle-patch';
 import type { TAccount } from '../accounts/account';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
 import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';

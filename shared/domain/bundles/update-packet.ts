@@ -1,10 +1,10 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
 import { ZPacketPatchSchema } from '../../schemas/packet-patch';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';

@@ -1,4 +1,4 @@
-import type { TBundleStore } from '../../ports/bundles';
+import type { TBundleStore } from '../ports/bundles';
 import { getBundle } from './get-bundle';
 import { isDraft } from './lifecycle/status';
 

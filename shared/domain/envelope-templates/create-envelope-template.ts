@@ -1,8 +1,8 @@
-import type { TClock, TIds } from '../../ports/system';
 import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
 import { createOnce } from '../create-once';
 import { derivedSlug } from '../derived-ids';
 import { parseInput } from '../parse-input';
+import type { TClock, TIds } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 import type { TTemplateCaller } from '../templates/doc-template';
 import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelope-template';

@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError, PermissionDeniedError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TEnvelopeTemplateStore } from '../ports/templates';
 import type { TTemplateCaller } from '../templates/doc-template';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
 

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import type { TAccountStore, TPortalCounterStore } from '../../ports/accounts';
-import type { TSigningTokenStore } from '../../ports/signing';
-import type { TEnvelopeTemplateStore } from '../../ports/templates';
 import { zText } from '../../schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';
 import { NotFoundError, said, ThrottledError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore, TPortalCounterStore } from '../ports/accounts';
+import type { TSigningTokenStore } from '../ports/signing';
+import type { TEnvelopeTemplateStore } from '../ports/templates';
 import { ENVELOPE_TEMPLATE_ID, type TEnvelopeTemplate } from './envelope-template';
 
 /**

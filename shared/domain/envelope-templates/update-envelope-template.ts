@@ -1,7 +1,7 @@
-import type { TClock } from '../../ports/system';
 import { ZEnvelopeTemplatePatchSchema } from '../../schemas/envelope-template';
 import { PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TClock } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 import type { TTemplateCaller } from '../templates/doc-template';
 import { applyEnvelopeInput, type TDocumentTemplateCheck } from './build-envelope-template';

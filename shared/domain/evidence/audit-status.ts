@@ -1,6 +1,6 @@
-import type { TBundleStore } from '../../ports/bundles';
 import { CHAIN_START, eventHash, verifyChain } from '../bundles/audit-chain';
 import type { TBundle } from '../bundles/bundle';
+import type { TBundleStore } from '../ports/bundles';
 import type { TFileHashEntry } from './evidence-files';
 
 /**

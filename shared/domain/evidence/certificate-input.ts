@@ -1,8 +1,8 @@
 import { signerLanguage } from '../../i18n/languages';
 import type { TAuditEntry, TCertificateInput, TSaid } from '../../pdf/evidence-types';
-import type { TBlobStore } from '../../ports/files';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { identityLabel } from '../bundles/lifecycle/transitions';
+import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
 import { deviceLabel, hostLabel } from '../signing/in-person';
 import { type TSigningRecord, type TSigningStep, valueKey } from '../signing/signing-record';

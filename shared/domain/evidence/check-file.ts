@@ -1,6 +1,6 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TEvidenceStore, TSealReader } from '../../ports/evidence';
 import type { TVerifyReport } from '../../verify/report';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidenceStore, TSealReader } from '../ports/evidence';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';

@@ -5,13 +5,13 @@
 // documents only, since a certificate holds a signer's authentication details and a copy is no
 // party to them. A signer's signing link, once the documents are ready, opens the same downloads.
 import type { TLanguage } from '../../i18n/languages';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TCopyLinkStore, TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
-import type { TClock } from '../../ports/system';
 import type { TBundle } from '../bundles/bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
 import { GoneError, NotFoundError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TCopyLinkStore, TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
+import type { TClock } from '../ports/system';
 import { hashToken, isToken, newToken } from '../tokens';
 
 /** How long a copy link works when the stage sets nothing else (COPY_LINK_DAYS). */

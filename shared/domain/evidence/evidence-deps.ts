@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TEvidencePdf, TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
-import type { TSigningRecordStore } from '../../ports/signing';
-import type { TClock, TIds } from '../../ports/system';
 import { ServiceError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidencePdf, TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
+import type { TSigningRecordStore } from '../ports/signing';
+import type { TClock, TIds } from '../ports/system';
 
 /** What the document worker's use cases need. */
 export type TEvidenceDeps = {
@@ -32,36 +32,5 @@ export class EvidenceInputError extends ServiceError {
     message: string,
   ) {
     super(message);
-  }
-}
-
-/**
- * No timestamp authority gave a valid timestamp for a seal: `failures` says why each did not, one
- * per URL in the order tried (never a credential). A seal is not written without its timestamp, so
- * the document job is retried, and after its last attempt the bundle fails.
- */
-export class TimestampUnavailableError extends ServiceError {
-  override name = 'TimestampUnavailableError';
-  constructor(readonly failures: { url: string; reason: string }[]) {
-    super(
-      failures.length === 0
-        ? 'No timestamp authority is configured.'
-        : `No timestamp authority gave a valid timestamp: ${failures.map((f) => `${f.url}: ${f.reason}`).join('; ')}`,
-    );
-  }
-}
-
-/**
- * The validation data of a seal (PAdES B-LT) could not be had: a certificate of its chains, or of
- * its timestamp authority's, is revoked, or its issuer, OCSP answer or CRL could not be fetched or
- * did not check out. `failures` names each certificate (its subject) and why. Like a missing
- * timestamp, the job is retried and the bundle shows the reason.
- */
-export class ValidationDataUnavailableError extends ServiceError {
-  override name = 'ValidationDataUnavailableError';
-  constructor(readonly failures: { certificate: string; reason: string }[]) {
-    super(
-      `The seal's certificates could not be shown valid: ${failures.map((f) => `${f.certificate}: ${f.reason}`).join('; ')}`,
-    );
   }
 }

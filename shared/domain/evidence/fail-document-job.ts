@@ -3,13 +3,9 @@ import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
+import { TimestampUnavailableError, ValidationDataUnavailableError } from '../errors';
 import type { TDocumentJob } from '../outbox/outbox';
-import {
-  EvidenceInputError,
-  type TEvidenceDeps,
-  TimestampUnavailableError,
-  ValidationDataUnavailableError,
-} from './evidence-deps';
+import { EvidenceInputError, type TEvidenceDeps } from './evidence-deps';
 
 /** What the sender reads on the bundle: our own code and words, never a provider's message. */
 export function bundleErrorOf(err: unknown, attempts: number): TBundleError {

@@ -1,10 +1,10 @@
 import { evidenceWords } from '../../pdf/evidence-words';
-import type { TBlobStore } from '../../ports/files';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { markDocsReady } from '../bundles/lifecycle/transitions';
+import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
 import { currentRecords, type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';

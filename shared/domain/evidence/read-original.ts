@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { TBlobStore } from '../../ports/files';
 import type { TDocument } from '../bundles/bundle';
 import { BlobNotFoundError } from '../errors';
+import type { TBlobStore } from '../ports/files';
 import { EvidenceInputError } from './evidence-deps';
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -1,6 +1,6 @@
 import type { TStampField } from '../../pdf/evidence-types';
-import type { TBlobStore } from '../../ports/files';
 import type { TDocument, TPacket } from '../bundles/bundle';
+import type { TBlobStore } from '../ports/files';
 import { currentValue, optionsOf } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 

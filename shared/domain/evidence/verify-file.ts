@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TEvidenceStore, TSealReader } from '../../ports/evidence';
 import type { TVerifyReport } from '../../verify/report';
 import type { TPacket } from '../bundles/bundle';
 import { parseInput } from '../parse-input';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidenceStore, TSealReader } from '../ports/evidence';
 import { auditTrailIntact } from './audit-status';
 import type { TSealedKind } from './evidence-files';
 import { sha256Hex } from './read-original';

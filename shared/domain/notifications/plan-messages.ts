@@ -3,7 +3,6 @@
 
 import { translator } from '../../i18n/catalogs';
 import { directionOf, signerLanguage, type TLanguage } from '../../i18n/languages';
-import type { TEmailAttachment, TEmailMessage } from '../../ports/notifications';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { signsWithSender } from '../bundles/delivery';
@@ -11,6 +10,7 @@ import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 import type { TCopyRecipient } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/outbox';
+import type { TEmailAttachment, TEmailMessage } from '../ports/notifications';
 import { isolate, oneLine, renderEmail } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';
 

@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TNotificationStore } from '../../ports/notifications';
-import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { ServiceError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TNotificationStore } from '../ports/notifications';
+import type { TClock } from '../ports/system';
 import { maskRecipient, type TDeliveryReport } from './notification';
 
 /** A report names a message this service has no record of (yet): the caller retries it later. */

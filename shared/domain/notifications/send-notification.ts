@@ -1,11 +1,3 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TCopyLinkStore, TEvidenceStore } from '../../ports/evidence';
-import type { TBlobStore } from '../../ports/files';
-import type { TMetrics } from '../../ports/metrics';
-import type { TEmailAttachment, TMailer, TNotificationStore, TSmsSender } from '../../ports/notifications';
-import type { TSigningTokenStore } from '../../ports/signing';
-import type { TClock, TIds } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
@@ -13,6 +5,14 @@ import { bundleAt } from '../bundles/expiry';
 import { ServiceError } from '../errors';
 import { copyAttachments, createCopyLink } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/outbox';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TCopyLinkStore, TEvidenceStore } from '../ports/evidence';
+import type { TBlobStore } from '../ports/files';
+import type { TMetrics } from '../ports/metrics';
+import type { TEmailAttachment, TMailer, TNotificationStore, TSmsSender } from '../ports/notifications';
+import type { TSigningTokenStore } from '../ports/signing';
+import type { TClock, TIds } from '../ports/system';
 import { createSigningLink } from '../signing/signing-link';
 import {
   maskRecipient,

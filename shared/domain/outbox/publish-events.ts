@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TQueue } from '../../ports/queue';
-import type { TClock } from '../../ports/system';
-import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TSubscribableEventType } from '../../schemas/vocabulary';
 import type { TBundle, TSignerIdentity } from '../bundles/bundle';
+import type { TBundleStore } from '../ports/bundles';
+import type { TQueue } from '../ports/queue';
+import type { TClock } from '../ports/system';
+import type { TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import type { TWebhook } from '../webhooks/webhook';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TWebhookJob } from './jobs';

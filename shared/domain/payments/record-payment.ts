@@ -1,10 +1,10 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPaymentEvent } from '../../ports/payments';
-import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TPayment } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { NotFoundError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPaymentEvent } from '../ports/payments';
+import type { TClock } from '../ports/system';
 
 /** How many processor event ids a payment remembers: more than a processor ever repeats. */
 const REMEMBERED_EVENTS = 20;

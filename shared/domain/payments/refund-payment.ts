@@ -1,9 +1,9 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPaymentProvider, TRefund } from '../../ports/payments';
-import type { TClock } from '../../ports/system';
 import type { TBundle } from '../bundles/bundle';
 import { getBundle } from '../bundles/get-bundle';
 import { ConflictError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPaymentProvider, TRefund } from '../ports/payments';
+import type { TClock } from '../ports/system';
 import { recordPaymentEvent } from './record-payment';
 
 export interface TRefundPaymentDeps {

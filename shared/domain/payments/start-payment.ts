@@ -1,11 +1,11 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPaymentProvider, TPaymentSession } from '../../ports/payments';
-import type { TClock } from '../../ports/system';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { getBundle } from '../bundles/get-bundle';
 import { ConflictError, PermissionDeniedError, said } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPaymentProvider, TPaymentSession } from '../ports/payments';
+import type { TClock } from '../ports/system';
 
 export interface TStartPaymentDeps {
   bundles: TBundleStore;

@@ -1,8 +1,8 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
 import { followPersonChanges } from '../bundles/follow-person';
 import { changeVersioned } from '../change-versioned';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
 import { getPerson } from './get-person';
 import type { TPerson } from './person';
 

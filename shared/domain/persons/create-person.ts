@@ -1,10 +1,10 @@
 import type * as z from 'zod';
-import type { TPersonStore } from '../../ports/persons';
-import type { TClock, TIds } from '../../ports/system';
 import { ZPersonWriteSchema } from '../../schemas/person';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';
 import { parseInput } from '../parse-input';
+import type { TPersonStore } from '../ports/persons';
+import type { TClock, TIds } from '../ports/system';
 import { replaceChannels } from './merge-channels';
 import type { TPerson } from './person';
 

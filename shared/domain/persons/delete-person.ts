@@ -1,7 +1,7 @@
-import type { TBundleStore } from '../../ports/bundles';
-import type { TPersonStore } from '../../ports/persons';
 import { isFinished } from '../bundles/lifecycle/status';
 import { ConflictError } from '../errors';
+import type { TBundleStore } from '../ports/bundles';
+import type { TPersonStore } from '../ports/persons';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getPerson } from './get-person';
 

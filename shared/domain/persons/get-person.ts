@@ -1,5 +1,5 @@
-import type { TPersonStore } from '../../ports/persons';
 import { NotFoundError } from '../errors';
+import type { TPersonStore } from '../ports/persons';
 import type { TPerson } from './person';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,7 @@
-import type { TPersonStore } from '../../ports/persons';
 import { ZPersonFilterSchema } from '../../schemas/person';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
+import type { TPersonStore } from '../ports/persons';
 import type { TPerson, TPersonFilter } from './person';
 
 /** Newest first; filters combine (a person must match all of them). Returns the filter applied. */

@@ -1,3 +1,4 @@
+import { normalizeEmail, normalizePhone } from '../ports/contact-keys';
 export type TChannelKind = 'em' | 'mp';
 
 export interface TChannel {
@@ -23,17 +24,6 @@ export interface TPersonFilter {
   search?: string;
   email?: string;
   phone?: string;
-}
-
-/** Emails compare case-insensitively. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** Phones compare by their digits (and a leading +), so "+1 (555) 010-2000" = "+15550102000". */
-export function normalizePhone(phone: string): string {
-  const trimmed = phone.trim();
-  return (trimmed.startsWith('+') ? '+' : '') + trimmed.replace(/\D/g, '');
 }
 
 /** The value that identifies a channel for "does this person already have it". */

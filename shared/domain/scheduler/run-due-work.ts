@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
 import { changeBundle } from '../bundles/change-bundle';
+import type { TBundleStore } from '../ports/bundles';
 import { applyDueWork, type TDueWork } from './apply-due-work';
 
 export interface TDueWorkRun {

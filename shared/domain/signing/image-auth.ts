@@ -1,5 +1,5 @@
-import type { TIdVerifier } from '../../ports/signing';
 import { ConflictError, said, ValidationError } from '../errors';
+import type { TIdVerifier } from '../ports/signing';
 import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;

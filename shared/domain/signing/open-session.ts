@@ -1,9 +1,9 @@
-import type { TEvidenceStore } from '../../ports/evidence';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, said, ValidationError } from '../errors';
+import type { TEvidenceStore } from '../ports/evidence';
 import { hashToken, newToken } from '../tokens';
 import { hostLabel, type TInPerson } from './in-person';
 import {

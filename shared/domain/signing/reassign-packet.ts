@@ -5,9 +5,6 @@
 // values, checks and consent they left count as empty (signing-record.ts, heldRecord), so no
 // second write has to succeed for the new signer to start clean.
 import * as z from 'zod';
-import type { TPersonStore } from '../../ports/persons';
-import type { TSigningToken } from '../../ports/signing';
-import type { TIds } from '../../ports/system';
 import { optional, zText } from '../../schemas/common';
 import { PERSON_LIMITS } from '../../schemas/person';
 import {
@@ -28,6 +25,9 @@ import {
   ValidationError,
 } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TPersonStore } from '../ports/persons';
+import type { TSigningToken } from '../ports/signing';
+import type { TIds } from '../ports/system';
 import { decidedError, pendingHandover } from './decision';
 import { assertAuthenticated } from './save-values';
 import {

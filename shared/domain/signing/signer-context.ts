@@ -1,15 +1,4 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBundleStore } from '../../ports/bundles';
-import type { TBlobStore } from '../../ports/files';
-import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../../ports/signing';
-import type { TClock } from '../../ports/system';
-import {
-  inBundleOrder,
-  signerGeneration,
-  type TBundle,
-  type TDocument,
-  type TPacket,
-} from '../bundles/bundle';
+import { signerGeneration, type TBundle, type TDocument, type TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { bundleAt } from '../bundles/expiry';
 import {
@@ -25,6 +14,11 @@ import {
   isPacketUp,
 } from '../bundles/lifecycle/status';
 import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import { inBundleOrder, type TBundleStore } from '../ports/bundles';
+import type { TBlobStore } from '../ports/files';
+import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../ports/signing';
+import type { TClock } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { HANDED_ON, refuseDecided, type TDecision } from './decision';

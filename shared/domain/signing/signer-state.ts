@@ -1,10 +1,10 @@
 import { resolveLanguage } from '../../i18n/languages';
-import type { TEvidenceStore } from '../../ports/evidence';
 import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
+import type { TEvidenceStore } from '../ports/evidence';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import {

@@ -1,6 +1,6 @@
-import type { TAccountStore } from '../../ports/accounts';
 import type { TBrand } from '../accounts/account';
 import type { TBundle } from '../bundles/bundle';
+import type { TAccountStore } from '../ports/accounts';
 
 /** The signing brand a bundle names, if it still exists in its account. */
 export async function signingBrandOf(

@@ -1,6 +1,6 @@
-import type { TSigningTokenStore } from '../../ports/signing';
-import type { TClock } from '../../ports/system';
 import { signerGeneration, type TBundle, type TPacket } from '../bundles/bundle';
+import type { TSigningTokenStore } from '../ports/signing';
+import type { TClock } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
 
 /** How long an emailed or texted signing link works when the bundle sets no expiry. */

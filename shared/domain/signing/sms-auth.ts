@@ -1,7 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { TSmsSender } from '../../ports/notifications';
 import { ConflictError, said, ThrottledError, ValidationError } from '../errors';
 import { toE164 } from '../notifications/notification';
+import type { TSmsSender } from '../ports/notifications';
 import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;

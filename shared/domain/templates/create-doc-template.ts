@@ -1,14 +1,14 @@
 import type * as z from 'zod';
-import type { TAccountStore } from '../../ports/accounts';
-import type { TBlobStore, TPdfTools, TUrlFetcher } from '../../ports/files';
-import type { TClock, TIds } from '../../ports/system';
-import type { TDocTemplateStore } from '../../ports/templates';
 import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '../../schemas/doc-template';
 import { buildDocuments } from '../bundles/build-documents';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBlobStore, TPdfTools, TUrlFetcher } from '../ports/files';
+import type { TClock, TIds } from '../ports/system';
+import type { TDocTemplateStore } from '../ports/templates';
 import { type TDocTemplate, type TTemplateCaller, type TTemplateRole, templateBlobKey } from './doc-template';
 import { asDocumentField, asTemplateError } from './template-input';
 

@@ -1,7 +1,7 @@
-import type { TPrepSessionStore } from '../../ports/templates';
 import { ZPrepSessionCreateSchema } from '../../schemas/prep-session';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TPrepSessionStore } from '../ports/templates';
 import { hashToken, newToken } from '../tokens';
 import { createDocTemplate, documentSource, isGiven, type TDocTemplateDeps } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';

@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TDocTemplateStore } from '../../ports/templates';
 import { templateAccess } from '../accounts/template-access';
 import { PermissionDeniedError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TDocTemplateStore } from '../ports/templates';
 import { retryOnConflict } from '../retry-on-conflict';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 import { getDocTemplate } from './get-doc-template';

@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TDocTemplateStore } from '../../ports/templates';
 import { type TTemplateAccess, templateAccess } from '../accounts/template-access';
 import { NotFoundError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TDocTemplateStore } from '../ports/templates';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

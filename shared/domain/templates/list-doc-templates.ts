@@ -1,7 +1,7 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TDocTemplateStore } from '../../ports/templates';
 import { templateAccess } from '../accounts/template-access';
 import type { TPage, TPageOf } from '../paging';
+import type { TAccountStore } from '../ports/accounts';
+import type { TDocTemplateStore } from '../ports/templates';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';
 
 /** The templates the caller may see, newest first. */

@@ -1,7 +1,7 @@
-import type { TQueue } from '../../ports/queue';
-import type { TClock } from '../../ports/system';
-import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import { listens, logAndQueue } from '../outbox/publish-events';
+import type { TQueue } from '../ports/queue';
+import type { TClock } from '../ports/system';
+import type { TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
 import type { TDocTemplate } from './doc-template';
 

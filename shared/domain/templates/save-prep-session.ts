@@ -1,10 +1,10 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TPdfTools } from '../../ports/files';
-import type { TClock } from '../../ports/system';
-import type { TDocTemplateStore, TPrepSessionStore } from '../../ports/templates';
 import { ZPrepSaveSchema } from '../../schemas/prep-session';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TPdfTools } from '../ports/files';
+import type { TClock } from '../ports/system';
+import type { TDocTemplateStore, TPrepSessionStore } from '../ports/templates';
 import { hashToken, isToken } from '../tokens';
 import type { TDocTemplate } from './doc-template';
 import { findDocTemplate } from './get-doc-template';

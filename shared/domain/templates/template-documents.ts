@@ -1,10 +1,10 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TDocTemplateStore } from '../../ports/templates';
 import type { TTemplateRequest } from '../../schemas/bundle-request';
 import type { TDocumentDraft } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
 import { checkInitialValue } from '../bundles/check-field';
 import type { TFieldError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TDocTemplateStore } from '../ports/templates';
 import type { TTemplateCaller } from './doc-template';
 import { findDocTemplate } from './get-doc-template';
 

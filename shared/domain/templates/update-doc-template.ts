@@ -1,7 +1,3 @@
-import type { TAccountStore } from '../../ports/accounts';
-import type { TPdfTools } from '../../ports/files';
-import type { TClock } from '../../ports/system';
-import type { TDocTemplateStore } from '../../ports/templates';
 import { ZDocumentRequestSchema } from '../../schemas/bundle-request';
 import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';
 import { templateAccess } from '../accounts/template-access';
@@ -9,6 +5,10 @@ import { placeFields } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput, parseInputAt } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TPdfTools } from '../ports/files';
+import type { TClock } from '../ports/system';
+import type { TDocTemplateStore } from '../ports/templates';
 import { retryOnConflict } from '../retry-on-conflict';
 import { checkRoles, checkTeam } from './create-doc-template';
 import type { TDocTemplate, TTemplateCaller } from './doc-template';

@@ -1,6 +1,6 @@
-import type { TClock } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
 import { changeVersioned } from '../change-versioned';
+import type { TClock } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { getWebhook } from './get-webhook';
 import { type TWebhook, withEnabled } from './webhook';
 

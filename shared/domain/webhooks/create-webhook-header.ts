@@ -1,8 +1,8 @@
-import type { TClock, TIds } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookHeaderWriteSchema } from '../../schemas/webhook';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TClock, TIds } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { checkHeaderCount, DEFAULT_HEADER_ORDER } from './merge-headers';
 import type { TWebhook, TWebhookHeader } from './webhook';

@@ -1,10 +1,10 @@
 import type * as z from 'zod';
-import type { TClock, TIds } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookWriteSchema } from '../../schemas/webhook';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';
 import { parseInput } from '../parse-input';
+import type { TClock, TIds } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { replaceHeaders } from './merge-headers';
 import type { TWebhook } from './webhook';
 

@@ -1,5 +1,5 @@
-import type { TClock } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
+import type { TClock } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhookHeader } from './get-webhook-header';
 

@@ -1,4 +1,4 @@
-import type { TWebhookStore } from '../../ports/webhooks';
+import type { TWebhookStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhook } from './get-webhook';
 

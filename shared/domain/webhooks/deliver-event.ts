@@ -1,8 +1,8 @@
-import type { TMetrics } from '../../ports/metrics';
-import type { TClock, TIds } from '../../ports/system';
-import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import type { TWebhookJob } from '../outbox/jobs';
 import { JOBS } from '../outbox/jobs';
+import type { TMetrics } from '../ports/metrics';
+import type { TClock, TIds } from '../ports/system';
+import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { type TWebhook, WEBHOOK_DISABLE_AFTER } from './webhook';
 import { buildWebhookCall } from './webhook-call';

@@ -1,5 +1,5 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { NotFoundError } from '../errors';
+import type { TWebhookStore } from '../ports/webhooks';
 import { UUID } from './get-webhook';
 import type { TWebhook, TWebhookHeader } from './webhook';
 

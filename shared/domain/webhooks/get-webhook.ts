@@ -1,5 +1,5 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { NotFoundError } from '../errors';
+import type { TWebhookStore } from '../ports/webhooks';
 import type { TWebhook } from './webhook';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

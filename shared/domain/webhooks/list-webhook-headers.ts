@@ -1,8 +1,8 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookHeaderListQuerySchema } from '../../schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
-import { type TWebhookHeader, webhookMatches } from './webhook';
+import { type TWebhookStore, webhookMatches } from '../ports/webhooks';
+import type { TWebhookHeader } from './webhook';
 
 export interface TListedHeader {
   webhookId: string;

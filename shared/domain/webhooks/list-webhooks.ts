@@ -1,8 +1,8 @@
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookListQuerySchema } from '../../schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
-import type { TWebhook, TWebhookFilter } from './webhook';
+import type { TWebhookFilter, TWebhookStore } from '../ports/webhooks';
+import type { TWebhook } from './webhook';
 
 /** Newest first; filters combine. Returns the validated query, for the Link header. */
 export async function listWebhooks(

@@ -1,5 +1,5 @@
-import type { TBundleStore } from '../../ports/bundles';
 import type { TBundle } from '../bundles/bundle';
+import type { TBundleStore } from '../ports/bundles';
 
 /** Publishing a written bundle's outbox, with what `prepare` read for it while it was written. */
 export interface TPublisher<TPrepared> {

@@ -1,7 +1,7 @@
-import type { TQueue } from '../../ports/queue';
-import type { TWebhookEventStore, TWebhookStore } from '../../ports/webhooks';
 import { ConflictError } from '../errors';
 import type { TWebhookJob } from '../outbox/jobs';
+import type { TQueue } from '../ports/queue';
+import type { TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import type { TWebhookEvent } from './webhook-event';
 import { getWebhookEvent } from './webhook-log';
 

@@ -1,8 +1,8 @@
-import type { TClock } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookHeaderPatchSchema, ZWebhookHeaderWriteSchema } from '../../schemas/webhook';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import type { TClock } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { getWebhookHeader } from './get-webhook-header';
 import { DEFAULT_HEADER_ORDER } from './merge-headers';

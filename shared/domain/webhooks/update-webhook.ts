@@ -1,7 +1,7 @@
-import type { TClock, TIds } from '../../ports/system';
-import type { TWebhookStore } from '../../ports/webhooks';
 import { ZWebhookPatchSchema } from '../../schemas/webhook';
 import { parseInput } from '../parse-input';
+import type { TClock, TIds } from '../ports/system';
+import type { TWebhookStore } from '../ports/webhooks';
 import { changeWebhook } from './change-webhook';
 import { replaceHeaders } from './merge-headers';
 import type { TWebhook } from './webhook';

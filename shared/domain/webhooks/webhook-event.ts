@@ -44,14 +44,11 @@ export interface TWebhookEvent {
   status: number;
   /** Whether any attempt succeeded. */
   success: boolean;
-  /** Latest attempts, oldest first (at most MAX_DELIVERIES_SHOWN). */
+  /** Latest attempts, oldest first (at most MAX_DELIVERIES_SHOWN, shared/domain/ports/webhooks.ts). */
   deliveries: TDeliverySummary[];
   /** Whether a delivery job was put on the queue (false: logged only, e.g. webhook disabled). */
   queued: boolean;
 }
-
-/** The event's own list keeps this many attempts; the deliveries log keeps every one. */
-export const MAX_DELIVERIES_SHOWN = 20;
 
 export interface TWebhookEventFilter {
   webhookId?: string;

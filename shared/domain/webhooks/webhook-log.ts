@@ -1,11 +1,11 @@
 // The read side of the webhook log: WebhookEvents and delivery attempts, newest first.
 
-import type { TWebhookEventStore } from '../../ports/webhooks';
 import type { TSubscribableEventType } from '../../schemas/vocabulary';
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../../schemas/webhook-log';
 import { NotFoundError } from '../errors';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
+import type { TWebhookEventStore } from '../ports/webhooks';
 import type { TWebhookDelivery, TWebhookEvent } from './webhook-event';
 
 type TQuery = Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { TClock } from '../../ports/system';
-import type { TSecretCipher, TWebhookSecretStore } from '../../ports/webhooks';
 import { ConcurrentUpdateError } from '../errors';
+import type { TClock } from '../ports/system';
+import type { TSecretCipher, TWebhookSecretStore } from '../ports/webhooks';
 import { retryOnConflict } from '../retry-on-conflict';
 import { base58Encode } from './base58';
 import type { TSealedSecret, TWebhookSecretRecord } from './webhook-secret-record';

@@ -39,22 +39,3 @@ export function withEnabled(current: TWebhook, next: TWebhook): TWebhook {
   const { failedInARow: _f, disabledAt: _d, ...rest } = next;
   return rest;
 }
-
-/** Every filter given must match. */
-export interface TWebhookFilter {
-  enabled?: boolean;
-  /** Subscribed to this event type. */
-  eventType?: TSubscribableEventType;
-  /** Subscribed to at least one of these. */
-  anyEventTypes?: TSubscribableEventType[];
-}
-
-export function webhookMatches(w: TWebhook, f: TWebhookFilter): boolean {
-  if (f.enabled !== undefined && w.enabled !== f.enabled) return false;
-  if (f.eventType && !w.eventTypes.includes(f.eventType)) return false;
-  if (f.anyEventTypes && !f.anyEventTypes.some((t) => w.eventTypes.includes(t))) return false;
-  return true;
-}
-
-export const isEmptyWebhookFilter = (f: TWebhookFilter) =>
-  f.enabled === undefined && f.eventType === undefined && f.anyEventTypes === undefined;

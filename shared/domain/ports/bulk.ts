@@ -1,5 +1,5 @@
 // Bulk send batches and their per-row results.
-import type { TBulkBatch, TBulkRowResult } from '../domain/bulk/bulk-batch';
+import type { TBulkBatch, TBulkRowResult } from '../bulk/bulk-batch';
 
 export interface TBulkStore {
   /** Fails if the id exists. */

@@ -1,6 +1,6 @@
 // The people an account sends to.
-import type { TPage, TPageOf } from '../domain/paging';
-import type { TPerson, TPersonFilter } from '../domain/persons/person';
+import type { TPage, TPageOf } from '../paging';
+import type { TPerson, TPersonFilter } from '../persons/person';
 
 export interface TPersonStore {
   get(accountId: string, id: string): Promise<TPerson | undefined>;

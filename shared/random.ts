@@ -1,3 +1,5 @@
+// The one generator of random base62 strings (ids, tokens, secrets): no rule of the service in
+// it, so use cases and adapters alike draw from it.
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,5 +1,5 @@
 // Jobs for the workers.
-import type { TJobOf, TJobQueue } from '../domain/outbox/jobs';
+import type { TJobOf, TJobQueue } from '../outbox/jobs';
 
 /** A message for a worker; queues are named as in infra/queues.ts. */
 /** Puts a job on its queue (jobs declared in shared/domain/outbox/jobs.ts). */

@@ -1,16 +1,19 @@
+// Composition, not an adapter: what every function starts from (config, table client, telemetry
+// with its logger and metrics, and the stores most of them need), wired from the adapters once.
+// Only functions/ and infra/ build on it (.dependency-cruiser.cjs, composition-at-the-edge).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitUsageFor } from '../adapters/apigateway/cached-usage-reader';
+import { createDocumentClient, createS3Client } from '../adapters/aws/clients';
+import { createPublishingBundleStore } from '../adapters/bundle-publishing';
+import { createAccountStore } from '../adapters/dynamodb/account-store';
+import { createIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
+import { createBlobStore } from '../adapters/s3/blob-store';
+import { randomIds, systemClock } from '../adapters/system';
+import { createLogger } from '../adapters/telemetry/logger';
+import { quietTelemetry, type TTelemetry } from '../adapters/telemetry/telemetry';
 import type { TConfig } from '../config';
+import type { TMetrics } from '../domain/ports/metrics';
 import type { TLogger } from '../logger';
-import type { TMetrics } from '../ports/metrics';
-import { rateLimitUsageFor } from './apigateway/cached-usage-reader';
-import { createDocumentClient, createS3Client } from './aws/clients';
-import { createPublishingBundleStore } from './bundle-publishing';
-import { createAccountStore } from './dynamodb/account-store';
-import { createIdempotencyStore } from './dynamodb/idempotency-store';
-import { createBlobStore } from './s3/blob-store';
-import { randomIds, systemClock } from './system';
-import { createLogger } from './telemetry/logger';
-import { quietTelemetry, type TTelemetry } from './telemetry/telemetry';
 
 /**
  * What a composition root is given: its configuration and telemetry (the Lambda entry's, or the

@@ -1,5 +1,5 @@
 // Email and SMS to signers, and the record of every message sent.
-import type { TNotificationRecord, TSentMessage } from '../domain/notifications/notification';
+import type { TNotificationRecord, TSentMessage } from '../notifications/notification';
 
 export interface TEmailMessage {
   from: string;

@@ -1,13 +1,34 @@
 // Webhook subscriptions, their shared secret, the events and their delivery.
-import type { TPage, TPageOf } from '../domain/paging';
-import type { TWebhook, TWebhookFilter } from '../domain/webhooks/webhook';
+
+import type { TSubscribableEventType } from '../../schemas/vocabulary';
+import type { TPage, TPageOf } from '../paging';
+import type { TWebhook } from '../webhooks/webhook';
 import type {
   TWebhookDelivery,
   TWebhookDeliveryFilter,
   TWebhookEvent,
   TWebhookEventFilter,
-} from '../domain/webhooks/webhook-event';
-import type { TWebhookSecretRecord } from '../domain/webhooks/webhook-secret-record';
+} from '../webhooks/webhook-event';
+import type { TWebhookSecretRecord } from '../webhooks/webhook-secret-record';
+
+/** A list of webhooks by what they subscribe to: every filter given must match. */
+export interface TWebhookFilter {
+  enabled?: boolean;
+  /** Subscribed to this event type. */
+  eventType?: TSubscribableEventType;
+  /** Subscribed to at least one of these. */
+  anyEventTypes?: TSubscribableEventType[];
+}
+
+export function webhookMatches(w: TWebhook, f: TWebhookFilter): boolean {
+  if (f.enabled !== undefined && w.enabled !== f.enabled) return false;
+  if (f.eventType && !w.eventTypes.includes(f.eventType)) return false;
+  if (f.anyEventTypes && !f.anyEventTypes.some((t) => w.eventTypes.includes(t))) return false;
+  return true;
+}
+
+export const isEmptyWebhookFilter = (f: TWebhookFilter) =>
+  f.enabled === undefined && f.eventType === undefined && f.anyEventTypes === undefined;
 
 export interface TWebhookStore {
   get(accountId: string, id: string): Promise<TWebhook | undefined>;
@@ -39,6 +60,9 @@ export interface TSecretCipher {
   encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
+
+/** The event's own list keeps this many attempts; the deliveries log keeps every one. */
+export const MAX_DELIVERIES_SHOWN = 20;
 
 export interface TWebhookEventStore {
   /** Logs the event unless one with its id exists; either way answers the stored one. */

@@ -1,7 +1,7 @@
 // The Bundle aggregate and its lists.
-import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../domain/bundles/bundle';
-import type { TDayRange } from '../domain/day-range';
-import type { TPage, TPageOf } from '../domain/paging';
+import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../bundles/bundle';
+import type { TDayRange } from '../day-range';
+import type { TPage, TPageOf } from '../paging';
 
 /** What a bundle list returns, in which order; every filter given must match. */
 export interface TBundleFilter {
@@ -21,6 +21,15 @@ export interface TBundleFilter {
   /** Default: newest created first. Bundles without the date come last either way. */
   ordering?: { by: 'created' | 'sent' | 'completed'; descending: boolean };
 }
+
+/**
+ * The documents a bundle names, in its order, from document items stored under it: how
+ * `TBundleStore.documents` answers, and how a signer's session lists the documents it read.
+ */
+export const inBundleOrder = (named: Pick<TDocument, 'key'>[], stored: TDocument[]): TDocument[] => {
+  const byKey = new Map(stored.map((d) => [d.key, d]));
+  return named.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+};
 
 export interface TBundleStore {
   /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */

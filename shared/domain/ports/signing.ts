@@ -1,6 +1,6 @@
 // One signer's side of a bundle: links, sessions, values and identity checks.
-import type { TKioskHost } from '../domain/signing/in-person';
-import type { TSigningRecord } from '../domain/signing/signing-record';
+import type { TKioskHost } from '../signing/in-person';
+import type { TSigningRecord } from '../signing/signing-record';
 
 /**
  * What a signer holds, kept only as a hash: a link (emailed or texted, reusable), an embedded

@@ -1,8 +1,8 @@
 // Document templates, envelope templates and template preparation sessions.
-import type { TEnvelopeTemplate } from '../domain/envelope-templates/envelope-template';
-import type { TPage, TPageOf } from '../domain/paging';
-import type { TDocTemplate } from '../domain/templates/doc-template';
-import type { TPrepSession } from '../domain/templates/prep-session';
+import type { TEnvelopeTemplate } from '../envelope-templates/envelope-template';
+import type { TPage, TPageOf } from '../paging';
+import type { TDocTemplate } from '../templates/doc-template';
+import type { TPrepSession } from '../templates/prep-session';
 
 export interface TEnvelopeTemplateStore {
   get(accountId: string, id: string): Promise<TEnvelopeTemplate | undefined>;

@@ -1,9 +1,10 @@
 // Sealed files, timestamps, long-term validation data and the seal's key and chain.
-import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from '../domain/evidence/evidence-files';
-import type { TCertificateInput, TFinalInput, TSealIdentity } from '../pdf/evidence-types';
-import type { TSealInfo } from '../pdf/read-seal';
-import type { TSealSigner } from '../pdf/seal-signer';
-import type { TVerifyReport } from '../verify/report';
+
+import type { TCertificateInput, TFinalInput, TSealIdentity } from '../../pdf/evidence-types';
+import type { TSealInfo } from '../../pdf/read-seal';
+import type { TSealSigner } from '../../pdf/seal-signer';
+import type { TVerifyReport } from '../../verify/report';
+import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from '../evidence/evidence-files';
 
 /**
  * The evidence of each bundle (files record `BUNDLE#<slug>#FILES`) and the index of sealed files
