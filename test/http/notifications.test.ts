@@ -17,13 +17,13 @@ import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
-import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
 import type { TNotificationJob } from '../../shared/domain/outbox/outbox';
 import { hashToken } from '../../shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { event } from '../helpers/stored-events';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
