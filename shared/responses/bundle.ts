@@ -1,12 +1,6 @@
 // A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
-import type { TActor } from '../domain/bundles/actor';
 import type { TBundle, TBundleEvent, TPacket } from '../domain/bundles/bundle';
-import type {
-  TBundleEventResponse,
-  TBundleResponse,
-  TEventActorResponse,
-  TPacketResponse,
-} from '../schemas/responses/bundle';
+import type { TBundleEventResponse, TBundleResponse, TPacketResponse } from '../schemas/responses/bundle';
 
 /** A Packet on the wire: the request's fields except key, plus its state (spec "Packet"). */
 export function toPacketResponse(p: TPacket): TPacketResponse {
@@ -34,30 +28,8 @@ export function toPacketResponse(p: TPacket): TPacketResponse {
   };
 }
 
-/** Who acted on an event, on the wire: its type and the id naming them. */
-export function toActorResponse(a: TActor): TEventActorResponse {
-  switch (a.type) {
-    case 'signer':
-      return { type: a.type, packet_id: a.packetId };
-    case 'api_key':
-      return { type: a.type, key_id: a.keyId };
-    case 'user':
-      return { type: a.type, user_id: a.userId };
-    case 'portal':
-      return { type: a.type, template_id: a.templateId };
-    default:
-      return { type: a.type };
-  }
-}
-
 export function toEventResponse(e: TBundleEvent): TBundleEventResponse {
-  return {
-    kind: e.kind,
-    description: e.description,
-    timestamp: e.timestamp,
-    packet_id: e.packetId ?? null,
-    actor: e.actor ? toActorResponse(e.actor) : null,
-  };
+  return { kind: e.kind, description: e.description, timestamp: e.timestamp, packet_id: e.packetId ?? null };
 }
 
 export function toBundleResponse(b: TBundle): TBundleResponse {

@@ -25,17 +25,6 @@ export type TFieldKind = (typeof FIELD_KINDS)[number];
 export const DELIVER_VIA = ['email', 'phone', 'embed', 'kiosk'] as const;
 export type TDeliverVia = (typeof DELIVER_VIA)[number];
 
-/** Who acted on an audit event (this service's own field; shared/domain/bundles/actor.ts). */
-export const ACTOR_TYPES = [
-  'signer',
-  'api_key',
-  'user',
-  'portal',
-  'operator',
-  'scheduler',
-  'system',
-] as const;
-
 export const V_PATTERNS = [
   'email',
   'bank_routing',

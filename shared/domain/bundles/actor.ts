@@ -1,8 +1,6 @@
 // Who acted: every audit event the service writes records it, when it happens, so the evidence
 // says who did what from data rather than from the wording of a description.
 
-import type { ACTOR_TYPES } from '../../schemas/vocabulary';
-
 /**
  * The party behind an audit event:
  * - `signer`: the signer of that packet, on their signing page or the signer API (by link,
@@ -26,11 +24,6 @@ export type TActor =
   | { type: 'system' };
 
 export type TActorType = TActor['type'];
-
-// The wire's list of actor types is this union, no more and no less.
-type TSame<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const SAME_TYPES: TSame<TActorType, (typeof ACTOR_TYPES)[number]> = true;
-void SAME_TYPES;
 
 /** An account's caller with who acts: what a use case that writes audit events is given. */
 export interface TActing {

@@ -3,7 +3,7 @@
 // description (shared/openapi) and the answers cannot drift apart without the typecheck noticing.
 import * as z from 'zod';
 import { BUNDLE_STATUSES } from '../bundle-list-query';
-import { ACTOR_TYPES, DELIVER_VIA } from '../vocabulary';
+import { DELIVER_VIA } from '../vocabulary';
 
 const timestamp = z.string().meta({ format: 'date-time' });
 const nullableText = z.string().nullable();
@@ -36,25 +36,12 @@ export const ZPacketResponseSchema = z
   })
   .meta({ id: 'Packet' });
 
-/** Who acted, with the id that names them where there is one. */
-export const ZEventActorResponseSchema = z
-  .object({
-    type: z.enum(ACTOR_TYPES),
-    packet_id: z.string().optional(),
-    key_id: z.string().optional(),
-    user_id: z.string().optional(),
-    template_id: z.string().optional(),
-  })
-  .meta({ id: 'EventActor' });
-
 export const ZBundleEventResponseSchema = z
   .object({
     kind: z.string(),
     description: z.string(),
     timestamp,
     packet_id: nullableText,
-    // This service's own field: who acted (null for events recorded before it was kept).
-    actor: ZEventActorResponseSchema.nullable(),
   })
   .meta({ id: 'BundleEvent' });
 
@@ -197,5 +184,4 @@ export const ZVerifyResponseSchema = z
 
 export type TPacketResponse = z.output<typeof ZPacketResponseSchema>;
 export type TBundleEventResponse = z.output<typeof ZBundleEventResponseSchema>;
-export type TEventActorResponse = z.output<typeof ZEventActorResponseSchema>;
 export type TBundleResponse = z.output<typeof ZBundleResponseSchema>;
