@@ -13,7 +13,7 @@ import {
   type TActor,
 } from '../../shared/domain/bundles/actor';
 import { CHAIN_START, eventHash, verifyChain, withChain } from '../../shared/domain/bundles/audit-chain';
-import { event } from '../../shared/domain/bundles/audit-event';
+import { assertActed, event } from '../../shared/domain/bundles/audit-event';
 import type { TBundleEvent } from '../../shared/domain/bundles/bundle';
 import { codeOf, EVENT_KINDS, type TEventKind } from '../../shared/domain/bundles/event-kinds';
 import { auditEntries } from '../../shared/domain/evidence/audit-trail';
@@ -57,6 +57,16 @@ describe('event kinds', () => {
 });
 
 describe('the actor', () => {
+  it('is required of every event a change appends; events stored before may lack it', () => {
+    const old = { events: [{ kind: 'cr', description: 'Bundle created', timestamp: AT }] };
+    expect(() => assertActed(old, { events: [...old.events, event('sent', AT, KEY)] })).not.toThrow();
+    expect(() =>
+      assertActed(old, {
+        events: [...old.events, { kind: 'se', description: 'Bundle sent', timestamp: AT }],
+      }),
+    ).toThrow('"se" is written without its actor');
+  });
+
   it('has one line of text for each type, naming the party where there is an id', () => {
     const all: [TActor, string][] = [
       [bySigner('P1'), 'signer:P1'],

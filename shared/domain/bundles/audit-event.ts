@@ -1,5 +1,5 @@
 import type { TActor } from './actor';
-import type { TBundleEvent } from './bundle';
+import type { TBundle, TBundleEvent } from './bundle';
 import { codeOf, EVENT_KINDS, type TEventCode, type TEventKind } from './event-kinds';
 
 /** An event as the service writes it now: a known kind, and who acted (reads may lack it). */
@@ -23,4 +23,13 @@ export function event(
     ...(packetId ? { packetId } : {}),
     actor: by,
   };
+}
+
+/**
+ * Refuses a change whose new events do not all say who acted: only events stored before actors
+ * were recorded may lack one, and a write must never add such an event (a bug, not bad input).
+ */
+export function assertActed(previous: Pick<TBundle, 'events'>, next: Pick<TBundle, 'events'>): void {
+  const missing = next.events.slice(previous.events.length).find((e) => !e.actor);
+  if (missing) throw new Error(`The audit event "${missing.kind}" is written without its actor.`);
 }

@@ -125,8 +125,9 @@ export const mayHandOn = (p: Pick<TPacket, 'handovers'>) => signerGeneration(p) 
 
 /**
  * An audit event as stored. `kind` is a code of event-kinds.ts (or one of a newer service);
- * `actor` says who acted. Every event written now has one (audit-event.ts); events stored before
- * the service recorded it have none, and are read as evidence-words.ts's legacy rules say.
+ * `actor` says who acted. Every event written now has one (audit-event.ts, which also refuses a
+ * change that appends one without); events stored before the service recorded it have none,
+ * and the evidence reads them by the legacy rules of evidence/legacy-events.ts.
  */
 export interface TBundleEvent {
   kind: string;
