@@ -110,16 +110,8 @@ describe('the actor', () => {
       }),
     );
     const doc = { key: 'd', name: 'D.pdf', sha256: 'a'.repeat(64), fields: [] } as never;
-    const record = evidenceRecord({
-      bundle: b,
-      doc,
-      documents: [doc],
-      events: b.events,
-      records: [],
-      chainHead: b.chainHead!,
-      issuedAt: AT,
-      removedFromOriginal: [],
-    });
+    const made = { doc, documents: [doc], records: [], issuedAt: AT, removedFromOriginal: [] };
+    const record = evidenceRecord({ ...made, bundle: b, events: b.events, chainHead: b.chainHead! });
     expect(record.audit_trail.events.map((e) => e.actor)).toEqual([null, 'api_key:key-1', 'scheduler']);
     expect(checkEvidenceRecord(record)).toMatchObject({ chainIntact: true, headMatches: true });
     record.audit_trail.events[2]!.actor = 'api_key:key-1';
