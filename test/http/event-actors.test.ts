@@ -9,7 +9,7 @@ import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { verifyChain } from '../../shared/domain/bundles/audit-chain';
 import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
 import { auditEntries } from '../../shared/domain/evidence/audit-trail';
-import type { TBundleStore } from '../../shared/ports/bundles';
+import type { TBundleStore } from '../../shared/domain/ports/bundles';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
