@@ -13,10 +13,14 @@ import {
   bundleSatelliteItems,
   bundleTermEntity,
 } from '../shared/adapters/dynamodb/entities/bundle';
+import { byApiKey } from '../shared/domain/bundles/actor';
 import { event } from '../shared/domain/bundles/audit-event';
 import type { TBundle, TBundleStatus, TDocument, TPacket } from '../shared/domain/bundles/bundle';
 import { originalBlobKey } from '../shared/domain/bundles/create-bundle';
 import { send } from '../shared/domain/bundles/lifecycle/transitions';
+
+/** The seeded bundles are made, tagged and cancelled as a sender through the API would. */
+const SEEDER = byApiKey('bench-seed');
 
 export type TSeedStatus = Extract<TBundleStatus, 'dr' | 'se' | 'ca' | 'co'>;
 
@@ -193,11 +197,13 @@ export function seededBundle(
     packets,
     documents: documents.map(({ fields: _fields, ...d }) => d),
     tags: [],
-    events: [event('created', spec.created), event('drafted', spec.created)],
+    events: [event('created', spec.created, SEEDER), event('drafted', spec.created, SEEDER)],
     version: 1,
   };
   const first =
-    spec.status === 'dr' ? draft : send({ ...draft, events: [event('created', spec.created)] }, spec.created);
+    spec.status === 'dr'
+      ? draft
+      : send({ ...draft, events: [event('created', spec.created, SEEDER)] }, spec.created, SEEDER);
   const states = [first];
   const next = (change: (b: TBundle) => TBundle) => {
     const previous = states[states.length - 1]!;
@@ -207,7 +213,10 @@ export function seededBundle(
     next((b) => ({
       ...b,
       tags: spec.tags,
-      events: [...b.events, event('tagsChanged', spec.created, undefined, `added ${spec.tags.join(', ')}`)],
+      events: [
+        ...b.events,
+        event('tagsChanged', spec.created, SEEDER, undefined, `added ${spec.tags.join(', ')}`),
+      ],
     }));
   }
   const at = spec.finished ?? spec.created;
@@ -216,7 +225,7 @@ export function seededBundle(
       ...b,
       status: 'ca',
       packets: b.packets.map((p) => (p.status === 'co' ? p : { ...p, status: 'ca' })),
-      events: [...b.events, event('cancelled', at)],
+      events: [...b.events, event('cancelled', at, SEEDER)],
     }));
   } else if (spec.status === 'co') {
     next((b) => ({

@@ -41,8 +41,8 @@ export function buildBulkWorker(opts: TFunctionOptions & { sqs?: SQSClient }) {
     clock: create.clock,
     webhooks: createWebhookStore(db, config.tableName),
     webhookEvents: createWebhookEventStore(db, config.tableName),
-    createBundle: (accountId, body, userId, made) =>
-      createBundle(create, accountId, body, new Map(), userId, made),
+    createBundle: (accountId, body, caller, made) =>
+      createBundle(create, accountId, body, new Map(), caller, made),
     getBundle: (accountId, id) => create.bundles.get(accountId, id),
     rowsPerSecond: config.bulkRowsPerSecond ?? DEFAULT_BULK_ROWS_PER_SECOND,
   };

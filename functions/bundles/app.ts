@@ -32,6 +32,7 @@ import { verifyFile } from '../../shared/domain/evidence/verify-file';
 import { createApiHandler } from '../../shared/http/api-handler';
 import { listRoute } from '../../shared/http/list-route';
 import type { TRequest } from '../../shared/http/request';
+import { actingOf, actorOf } from '../../shared/http/resource-routes';
 import type { TRoute } from '../../shared/http/router';
 import { toBulkBatchResponse } from '../../shared/responses/bulk';
 import { toBundleResponse, toEventResponse } from '../../shared/responses/bundle';
@@ -45,6 +46,8 @@ import { VERIFY_MAX_BYTES, verifyInputOf } from './verify-body';
 
 /** Under an Idempotency-Key, the new bundle's id follows from the request: a retry meets it. */
 const madeAs = (req: TRequest) => (req.retrySeed ? { id: derivedSlug(`bundle:${req.retrySeed}`) } : {});
+/** The key's user (for the templates it may use) and the key, who its events say acted. */
+const creator = (req: TRequest) => ({ userId: req.auth.userId, by: actorOf(req) });
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: TFunctionOptions) {
@@ -84,7 +87,7 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
         const { request, files } = await bundleRequestOf(req.body);
         return bundle(
           201,
-          await createBundle(deps, req.auth.accountId, request, files, req.auth.userId, madeAs(req)),
+          await createBundle(deps, req.auth.accountId, request, files, creator(req), madeAs(req)),
         );
       },
     },
@@ -94,7 +97,7 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       handler: async (req) =>
         bundle(
           201,
-          await createBundle(deps, req.auth.accountId, req.body, new Map(), req.auth.userId, madeAs(req)),
+          await createBundle(deps, req.auth.accountId, req.body, new Map(), creator(req), madeAs(req)),
         ),
     },
     {
@@ -127,17 +130,21 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     {
       method: 'PATCH',
       path: '/bundles/{id:slug}',
-      handler: async (req) => bundle(200, await updateBundle(deps, req.auth, req.params.id!, req.body)),
+      handler: async (req) =>
+        bundle(
+          200,
+          await updateBundle(deps, { ...actingOf(req), userId: req.auth.userId }, req.params.id!, req.body),
+        ),
     },
     {
       method: 'POST',
       path: '/bundles/{id:slug}/send',
-      handler: async (req) => bundle(200, await sendDraft(deps, req.auth.accountId, req.params.id!)),
+      handler: async (req) => bundle(200, await sendDraft(deps, actingOf(req), req.params.id!)),
     },
     {
       method: 'PUT',
       path: '/bundles/{id:slug}/cancel',
-      handler: async (req) => bundle(200, await cancelBundle(deps, req.auth.accountId, req.params.id!)),
+      handler: async (req) => bundle(200, await cancelBundle(deps, actingOf(req), req.params.id!)),
     },
     {
       method: 'GET',
@@ -169,7 +176,7 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       method: 'PUT',
       path: '/bundles/{id:slug}/files',
       handler: async (req) => {
-        await requestInterimFiles(deps, req.auth.accountId, req.params.id!);
+        await requestInterimFiles(deps, actingOf(req), req.params.id!);
         return { status: 202, body: { detail: 'Interim files are being prepared; poll GET files/.' } };
       },
     },
@@ -195,13 +202,13 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       method: 'PUT',
       path: '/bundles/{id:slug}/add_tags',
       handler: async (req) =>
-        bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'add', req.body)),
+        bundle(200, await changeTags(deps, actingOf(req), req.params.id!, 'add', req.body)),
     },
     {
       method: 'PUT',
       path: '/bundles/{id:slug}/remove_tags',
       handler: async (req) =>
-        bundle(200, await changeTags(deps, req.auth.accountId, req.params.id!, 'remove', req.body)),
+        bundle(200, await changeTags(deps, actingOf(req), req.params.id!, 'remove', req.body)),
     },
   ];
 

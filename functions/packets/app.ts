@@ -16,7 +16,7 @@ import { getCoe } from '../../shared/domain/bundles/get-coe';
 import { remindPacket } from '../../shared/domain/bundles/remind-packet';
 import { updatePacket } from '../../shared/domain/bundles/update-packet';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { accountOf, answerRoute, resourceRoutes } from '../../shared/http/resource-routes';
+import { actingOf, answerRoute, resourceRoutes } from '../../shared/http/resource-routes';
 import type { TRoute } from '../../shared/http/router';
 import { toPacketResponse } from '../../shared/responses/bundle';
 
@@ -36,9 +36,9 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
     ...resourceRoutes(
       '/packets',
       'slug',
-      { deps, caller: accountOf, toBody: toPacketResponse },
+      { deps, caller: actingOf, toBody: toPacketResponse },
       {
-        get: async (d, accountId, id) => (await findPacket(d, accountId, id)).packet,
+        get: async (d, { accountId }, id) => (await findPacket(d, accountId, id)).packet,
         update: updatePacket,
       },
     ),
@@ -49,7 +49,7 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
       createKioskUrl(deps, req.auth, req.params.id!, req.body, config.publicBaseUrl ?? `${req.url.origin}`),
     ),
     answerRoute('PUT', '/packets/{id:slug}/remind', 200, async (req) =>
-      toPacketResponse(await remindPacket(deps, req.auth.accountId, req.params.id!)),
+      toPacketResponse(await remindPacket(deps, actingOf(req), req.params.id!)),
     ),
     answerRoute('GET', '/packets/{id:slug}/coe', 200, (req) =>
       getCoe(deps, req.auth.accountId, req.params.id!),

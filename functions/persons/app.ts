@@ -9,7 +9,7 @@ import { listPersons } from '../../shared/domain/persons/list-persons';
 import { replacePerson } from '../../shared/domain/persons/replace-person';
 import { updatePerson } from '../../shared/domain/persons/update-person';
 import { createApiHandler } from '../../shared/http/api-handler';
-import { accountOf, resourceRoutes } from '../../shared/http/resource-routes';
+import { actingOf, resourceRoutes } from '../../shared/http/resource-routes';
 import type { TRoute } from '../../shared/http/router';
 import { toPersonResponse } from '../../shared/responses/person';
 
@@ -26,7 +26,7 @@ export function buildPersonsHandler(opts: TFunctionOptions) {
   const routes: TRoute[] = resourceRoutes(
     '/persons',
     'uuid',
-    { deps, caller: accountOf, toBody: toPersonResponse },
+    { deps, caller: actingOf, toBody: toPersonResponse },
     {
       list: async (req, page) => {
         const filter = {
@@ -37,11 +37,13 @@ export function buildPersonsHandler(opts: TFunctionOptions) {
         const result = await listPersons(deps, req.auth.accountId, filter, page);
         return { ...result, query: { ...result.filter } };
       },
-      create: createPerson,
-      get: getPerson,
+      // Changes of a Person may change bundles that name it: those write audit events, so they
+      // are given who acts; the rest only the account.
+      create: (d, c, body, seed) => createPerson(d, c.accountId, body, seed),
+      get: (d, c, id) => getPerson(d, c.accountId, id),
       replace: replacePerson,
       update: updatePerson,
-      remove: deletePerson,
+      remove: (d, c, id) => deletePerson(d, c.accountId, id),
     },
   );
 

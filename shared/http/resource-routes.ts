@@ -1,3 +1,4 @@
+import { byApiKey, type TActing, type TActor } from '../domain/bundles/actor';
 import type { TIdKind } from '../domain/ids';
 import type { TPage } from '../domain/paging';
 import type { TAuthContext } from './auth-context';
@@ -18,6 +19,10 @@ export function answerRoute(
 /** The caller a use case acts for: the key's account, or (where the user counts too) its whole context. */
 export const accountOf = (req: TRequest): string => req.auth.accountId;
 export const authOf = (req: TRequest): TAuthContext => req.auth;
+/** Who acts in a keyed request, as its audit events record it: the API key it came with. */
+export const actorOf = (req: TRequest): TActor => byApiKey(req.auth.keyId);
+/** The account and who acts for it, for use cases that write audit events. */
+export const actingOf = (req: TRequest): TActing => ({ accountId: req.auth.accountId, by: actorOf(req) });
 
 /**
  * The use cases of one kind of resource as the domain writes them (ports, caller, id, body), but

@@ -20,9 +20,9 @@ import {
 } from '../../bench/bundle-seed';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { bundleSearchTokens } from '../../shared/adapters/dynamodb/bundle-terms';
-import { event } from '../../shared/domain/bundles/audit-event';
 import type { TBundle, TDocument, TPacket } from '../../shared/domain/bundles/bundle';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
+import { event } from '../helpers/stored-events';
 
 const OPTIONS: TSeedPlanOptions = {
   count: 2000,

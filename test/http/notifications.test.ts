@@ -17,6 +17,7 @@ import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
+import { bySigner, SYSTEM } from '../../shared/domain/bundles/actor';
 import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
@@ -626,7 +627,7 @@ describe('documents ready and declines', () => {
     await changeBundle(publishing(), runtime.demo.accountId, b.id, (x) => ({
       ...x,
       docsReady: true,
-      events: [...x.events, event('docsReady', new Date().toISOString())],
+      events: [...x.events, event('docsReady', new Date().toISOString(), SYSTEM)],
     }));
     const subject = `Documents ready: Final ${u}`;
     const ready = async (address: string) => (await emailsTo(address)).filter((m) => m.subject === subject);
@@ -667,7 +668,7 @@ describe('documents ready and declines', () => {
       ...x,
       events: [
         ...x.events,
-        event('declined', new Date().toISOString(), bob.id, 'The fee is <b>too high</b>.'),
+        event('declined', new Date().toISOString(), bySigner(bob.id), bob.id, 'The fee is <b>too high</b>.'),
       ],
     }));
     const mail = await waitFor('the decline notice', async () =>

@@ -400,13 +400,14 @@ describe('every event type', () => {
     const bundleId = await sendBundle();
     const { changeBundle } = await import('../../shared/domain/bundles/change-bundle');
     const { event } = await import('../../shared/domain/bundles/audit-event');
+    const { SYSTEM } = await import('../../shared/domain/bundles/actor');
     const { createPublishingBundleStore } = await import('../../shared/adapters/bundle-publishing');
     const { createLogger } = await import('../../shared/adapters/telemetry/logger');
     const bundles = createPublishingBundleStore(runtime.config, runtime.db, createLogger('silent'));
     const at = new Date().toISOString();
     await changeBundle({ bundles }, runtime.demo.accountId, bundleId, (b) => ({
       ...b,
-      events: [...b.events, event('docsReady', at), event('failed', at)],
+      events: [...b.events, event('docsReady', at, SYSTEM), event('failed', at, SYSTEM)],
     }));
     // Only this bundle's calls: an earlier test's bundle may get its final documents meanwhile.
     const ours = () => receiver.callsTo(h.path).filter((c) => json(c).payload.bundle_id === bundleId);

@@ -128,7 +128,8 @@ describe('a request that died after its change', () => {
       bundles: createBundleStore(runtime.db, runtime.config.tableName),
       clock: { now: () => new Date() },
     };
-    await cancelBundle(bare, runtime.demo.accountId, bundleId);
+    const by = { type: 'user', userId: runtime.demo.userId } as const;
+    await cancelBundle(bare, { accountId: runtime.demo.accountId, by }, bundleId);
     const stored = await bare.bundles.get(runtime.demo.accountId, bundleId);
     expect(stored!.outbox).toEqual([expect.objectContaining({ type: 'bundle_cancelled' })]);
 

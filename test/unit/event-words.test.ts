@@ -2,7 +2,6 @@
 // into its kind's message and its detail's fixed words, in the page's language, with the data in
 // it as stored; any shape not known printed as stored.
 import { describe, expect, it } from 'vitest';
-import { event } from '../../shared/domain/bundles/audit-event';
 import type { TBundleEvent } from '../../shared/domain/bundles/bundle';
 import { EVENT_KINDS, type TEventKind } from '../../shared/domain/bundles/event-kinds';
 import { auditEntries } from '../../shared/domain/evidence/audit-trail';
@@ -11,6 +10,7 @@ import { catalogOf } from '../../shared/i18n/catalogs';
 import type { TLanguage } from '../../shared/i18n/languages';
 import { evidenceWords } from '../../shared/pdf/evidence-words';
 import { aPacketItem } from '../helpers/bundle-items';
+import { event } from '../helpers/stored-events';
 
 const AT = '2025-03-07T14:05:09.000Z';
 const KINDS = Object.keys(EVENT_KINDS) as TEventKind[];

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { withChain } from '../../shared/domain/bundles/audit-chain';
-import { event } from '../../shared/domain/bundles/audit-event';
 import type { TDocument } from '../../shared/domain/bundles/bundle';
 import {
   checkEvidenceRecord,
@@ -19,6 +18,7 @@ import {
   ZEvidenceRecord,
 } from '../../shared/domain/evidence/evidence-record';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
+import { event } from '../helpers/stored-events';
 
 const SCHEMA_FILE = join(__dirname, '..', '..', 'docs', 'evidence-record.schema.json');
 const AT = '2026-11-24T10:00:00.000Z';

@@ -1,14 +1,16 @@
 // Every transition of a bundle's life, allowed and refused, as pure functions of the bundle and
 // the moment (shared/domain/bundles/lifecycle/): no runtime, no store.
 import { describe, expect, it } from 'vitest';
+import { byApiKey } from '../../shared/domain/bundles/actor';
 import type { TBundle, TBundleStatus, TPacket, TPacketStatus } from '../../shared/domain/bundles/bundle';
-import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
+import { codeOf as code } from '../../shared/domain/bundles/event-kinds';
 import { BUNDLE, PACKET } from '../../shared/domain/bundles/lifecycle/status';
 import * as lifecycle from '../../shared/domain/bundles/lifecycle/transitions';
 import { ConflictError } from '../../shared/domain/errors';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const AT = '2026-11-24T10:00:00.000Z';
+const SENDER = byApiKey('key-1');
 const NOW = new Date(AT);
 const ALL_BUNDLE = Object.values(BUNDLE);
 
@@ -19,7 +21,6 @@ const bundle = (status: TBundleStatus, packets: TPacket[], over: Partial<TBundle
 
 const kinds = (b: TBundle) => b.events.map((e) => e.kind);
 const statuses = (b: TBundle) => b.packets.map((p) => p.status);
-const code = (k: keyof typeof EVENT_KINDS) => EVENT_KINDS[k].code;
 const never = () => {
   throw new ConflictError('may not sign');
 };
@@ -30,6 +31,7 @@ describe('send', () => {
     const b = lifecycle.send(
       bundle(BUNDLE.draft, [packet('a', PACKET.new), packet('b', PACKET.new, { deliverVia: 'embed' })]),
       AT,
+      SENDER,
     );
     expect(b.status).toBe(BUNDLE.sent);
     expect(statuses(b)).toEqual([PACKET.sent, PACKET.ready]);
@@ -38,7 +40,11 @@ describe('send', () => {
   });
 
   it('makes a signer who signs in person ready without a request, with its own words', () => {
-    const b = lifecycle.send(bundle(BUNDLE.draft, [packet('k', PACKET.new, { deliverVia: 'kiosk' })]), AT);
+    const b = lifecycle.send(
+      bundle(BUNDLE.draft, [packet('k', PACKET.new, { deliverVia: 'kiosk' })]),
+      AT,
+      SENDER,
+    );
     expect(statuses(b)).toEqual([PACKET.ready]);
     expect(b.packets[0]!.sentAt).toBeUndefined();
     expect(b.events.at(-1)).toMatchObject({
@@ -53,12 +59,15 @@ describe('send', () => {
         inOrder: true,
       }),
       AT,
+      SENDER,
     );
     expect(statuses(b)).toEqual([PACKET.sent, PACKET.new]);
   });
 
   it.each(ALL_BUNDLE.filter((s) => s !== BUNDLE.draft))('refuses a bundle that is %s', (status) => {
-    expect(() => lifecycle.send(bundle(status, [packet('a', PACKET.new)]), AT)).toThrow(ConflictError);
+    expect(() => lifecycle.send(bundle(status, [packet('a', PACKET.new)]), AT, SENDER)).toThrow(
+      ConflictError,
+    );
   });
 });
 
@@ -150,6 +159,7 @@ describe('decline and cancel', () => {
       const b = lifecycle.cancel(
         bundle(status, [packet('a', PACKET.complete), packet('b', PACKET.sent)]),
         NOW,
+        SENDER,
       );
       expect([b.status, ...statuses(b)]).toEqual([BUNDLE.cancelled, PACKET.complete, PACKET.cancelled]);
       expect(kinds(b)).toEqual([code('cancelled')]);
@@ -159,7 +169,7 @@ describe('decline and cancel', () => {
   it.each([BUNDLE.complete, BUNDLE.cancelled, BUNDLE.expired, BUNDLE.failed])(
     'refuses to cancel a bundle that is %s',
     (status) => {
-      expect(() => lifecycle.cancel(bundle(status, [packet('a', PACKET.complete)]), NOW)).toThrow(
+      expect(() => lifecycle.cancel(bundle(status, [packet('a', PACKET.complete)]), NOW, SENDER)).toThrow(
         /already finished/,
       );
     },
@@ -167,7 +177,7 @@ describe('decline and cancel', () => {
 
   it('refuses to cancel a bundle past its expiry, recorded or not', () => {
     const past = bundle(BUNDLE.sent, [packet('a', PACKET.sent)], { expires: '2026-11-24T09:00:00.000Z' });
-    expect(() => lifecycle.cancel(past, NOW)).toThrow(/"ex"/);
+    expect(() => lifecycle.cancel(past, NOW, SENDER)).toThrow(/"ex"/);
   });
 });
 

@@ -126,6 +126,7 @@ describe('applying due work', () => {
         description: 'Reminder sent: Ann (automatic)',
         timestamp: now.toISOString(),
         packetId: 'P1',
+        actor: { type: 'scheduler' },
       },
     ]);
     const again = applyDueWork(first.next, new Date(now.getTime() + 30 * 60_000));

@@ -7,6 +7,11 @@ export interface TBulkBatch {
   accountId: string;
   /** The API key's user, for document templates only its owner may use. */
   userId: string;
+  /**
+   * The API key that sent the batch: its bundles' events say it acted. Absent on batches sent
+   * before: their events name the user.
+   */
+  keyId?: string;
   created: string;
   total: number;
   /** Where the request (the body and its rows) is kept: a batch's rows outgrow an item. */

@@ -1,4 +1,5 @@
 import type { TBulkRequest } from '../../schemas/bulk';
+import { byApiKey, type TActor } from '../bundles/actor';
 import type { TBundle } from '../bundles/bundle';
 import type { TMadeAs } from '../bundles/create-bundle';
 import type { TDocumentSharing } from '../bundles/document-sharing';
@@ -24,7 +25,12 @@ export interface TBulkChunkDeps {
   webhooks: TWebhookStore;
   webhookEvents: TWebhookEventStore;
   /** The single create (create-bundle.ts), with the deps of the bundles function. */
-  createBundle: (accountId: string, body: unknown, userId: string, made: TMadeAs) => Promise<TBundle>;
+  createBundle: (
+    accountId: string,
+    body: unknown,
+    caller: { userId: string; by: TActor },
+    made: TMadeAs,
+  ) => Promise<TBundle>;
   getBundle: (accountId: string, id: string) => Promise<TBundle | undefined>;
   /** Rows a second (bulkRowsPerSecond). */
   rowsPerSecond: number;
@@ -102,7 +108,14 @@ async function createRow(
   const id = bulkBundleId(batch.id, row);
   if (await deps.getBundle(batch.accountId, id)) return { ...about, status: 'created', bundleId: id };
   try {
-    await deps.createBundle(batch.accountId, body, batch.userId, { id, tags: [batch.id], documents });
+    // Made by the key that sent the batch (a batch sent before keys were kept: by its user).
+    const by: TActor = batch.keyId ? byApiKey(batch.keyId) : { type: 'user', userId: batch.userId };
+    await deps.createBundle(
+      batch.accountId,
+      body,
+      { userId: batch.userId, by },
+      { id, tags: [batch.id], documents },
+    );
     return { ...about, status: 'created', bundleId: id };
   } catch (err) {
     if (err instanceof ValidationError) return { ...about, status: 'failed', errors: err.fieldErrors };

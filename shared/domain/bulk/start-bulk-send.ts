@@ -24,8 +24,11 @@ export interface TStartBulkDeps {
  */
 export async function startBulkSend(
   deps: TStartBulkDeps,
-  /** `usageKeyId`: the API key whose pace the batch keeps (shared with its other batches). */
-  auth: { accountId: string; userId: string; usageKeyId?: string },
+  /**
+   * `keyId`: the API key the bundles are made by; `usageKeyId`: the API key whose pace the batch
+   * keeps (shared with its other batches).
+   */
+  auth: { accountId: string; userId: string; keyId?: string; usageKeyId?: string },
   body: unknown,
   /** An id derived from the request under its Idempotency-Key: a second run answers the first's batch. */
   made: { id?: string } = {},
@@ -40,6 +43,7 @@ export async function startBulkSend(
     id,
     accountId: auth.accountId,
     userId: auth.userId,
+    ...(auth.keyId ? { keyId: auth.keyId } : {}),
     created: deps.clock.now().toISOString(),
     total: request.rows.length,
     requestKey,

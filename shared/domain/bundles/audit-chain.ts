@@ -2,22 +2,47 @@
 // bundle, and the bundle keeps the hash of its latest event (the head). Changing, removing or
 // reordering any event breaks every link after it, which verifyChain finds.
 import { createHash } from 'node:crypto';
+import { actorCode } from './actor';
 import type { TBundle, TBundleEvent } from './bundle';
 
 /** The first event of every bundle links to this. */
 export const CHAIN_START = '0'.repeat(64);
 
-/** SHA-256 over the event's own fields and its link, in a fixed order (JSON of an array). */
-export function eventHash(e: TBundleEvent): string {
+/**
+ * SHA-256 over an event's own fields and its link, in a fixed order (JSON of an array). Who
+ * acted is hashed too, as its one-line code (actor.ts) after the other fields, so the evidence's
+ * "who" is as tamper-evident as its "what"; an event stored before events recorded it has no
+ * such element, so its hash, and every chain made before, stays what it was.
+ */
+export function linkHash(f: {
+  prevHash: string;
+  kind: string;
+  description: string;
+  timestamp: string;
+  packetId: string | null;
+  actor: string | null;
+}): string {
   const canonical = JSON.stringify([
-    e.prevHash ?? CHAIN_START,
-    e.kind,
-    e.description,
-    e.timestamp,
-    e.packetId ?? null,
+    f.prevHash,
+    f.kind,
+    f.description,
+    f.timestamp,
+    f.packetId,
+    ...(f.actor !== null ? [f.actor] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
+
+/** The hash of a stored event (linkHash of its fields). */
+export const eventHash = (e: TBundleEvent): string =>
+  linkHash({
+    prevHash: e.prevHash ?? CHAIN_START,
+    kind: e.kind,
+    description: e.description,
+    timestamp: e.timestamp,
+    packetId: e.packetId ?? null,
+    actor: e.actor ? actorCode(e.actor) : null,
+  });
 
 /**
  * `next` with its new events linked: each one gets the hash of the event before it, and the

@@ -1,6 +1,7 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
 import type { TDeliverVia, TFieldKind, TVPattern } from '../../schemas/vocabulary';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
+import type { TActor } from './actor';
 
 import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 
@@ -122,11 +123,18 @@ export const MAX_HANDOVERS = 5;
 /** Whether the packet may change hands once more (the sender's allow_reassign aside). */
 export const mayHandOn = (p: Pick<TPacket, 'handovers'>) => signerGeneration(p) < MAX_HANDOVERS;
 
+/**
+ * An audit event as stored. `kind` is a code of event-kinds.ts (or one of a newer service);
+ * `actor` says who acted. Every event written now has one (audit-event.ts, which also refuses a
+ * change that appends one without); events stored before the service recorded it have none,
+ * and the evidence reads them by the legacy rules of evidence/legacy-events.ts.
+ */
 export interface TBundleEvent {
   kind: string;
   description: string;
   timestamp: string;
   packetId?: string;
+  actor?: TActor;
   /** Hash of the event before it in the bundle (audit-chain.ts). */
   prevHash?: string;
 }

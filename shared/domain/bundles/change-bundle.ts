@@ -2,6 +2,7 @@ import { withOutbox } from '../outbox/outbox';
 import type { TBundleStore } from '../ports/bundles';
 import { retryOnConflict } from '../retry-on-conflict';
 import { withChain } from './audit-chain';
+import { assertActed } from './audit-event';
 import type { TBundle } from './bundle';
 import { getBundle } from './get-bundle';
 import { withRequestTimes } from './request-times';
@@ -31,6 +32,7 @@ export async function changeBundle(
     fresh = undefined;
     const next = apply(current);
     if (next === current) return current;
+    assertActed(current, next);
     const versioned = {
       ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
       version: current.version + 1,

@@ -4,6 +4,7 @@ import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TBundleStore } from '../ports/bundles';
 import type { TClock } from '../ports/system';
+import type { TActing } from './actor';
 import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -11,7 +12,7 @@ import { changeBundle } from './change-bundle';
 /** Add: the union of the bundle's tags and the given ones. Remove: tags not there are ignored. */
 export function changeTags(
   deps: { bundles: TBundleStore; clock: TClock },
-  accountId: string,
+  { accountId, by }: TActing,
   id: string,
   mode: 'add' | 'remove',
   body: unknown,
@@ -32,7 +33,7 @@ export function changeTags(
     return {
       ...b,
       tags: next,
-      events: [...b.events, event('tagsChanged', deps.clock.now().toISOString(), undefined, detail)],
+      events: [...b.events, event('tagsChanged', deps.clock.now().toISOString(), by, undefined, detail)],
     };
   });
 }

@@ -15,6 +15,7 @@ import type { TPersonStore } from '../ports/persons';
 import type { TClock, TIds } from '../ports/system';
 import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../ports/templates';
 import { templateDocuments } from '../templates/template-documents';
+import type { TActor } from './actor';
 import { withChain } from './audit-chain';
 import { event } from './audit-event';
 import { buildDocuments, type TDocumentDraft } from './build-documents';
@@ -68,10 +69,14 @@ export async function createBundle(
   accountId: string,
   body: unknown,
   files: ReadonlyMap<number, Buffer> = new Map(),
-  /** The user of the API key: document templates not shared are visible to their owner. */
-  userId = '',
+  /**
+   * Who creates it: the user of the API key (document templates not shared are visible to their
+   * owner), and the actor its events record.
+   */
+  caller: { userId: string; by: TActor },
   made: TMadeAs = {},
 ): Promise<TBundle> {
+  const { userId } = caller;
   // A derived id already taken is this very create, run before (its answer lost to a crash or
   // a timeout): the bundle it made is the answer, and nothing is fetched, stored or sent again.
   const before = made.id ? await deps.bundles.get(accountId, made.id) : undefined;
@@ -82,9 +87,9 @@ export async function createBundle(
     const envelope = { templates, envelopeTemplates, accounts: deps.accounts };
     const { request, reminders } = await envelopeBundleRequest(envelope, { accountId, userId }, body);
     // The template's reminder settings go into the bundle before its one write and publish.
-    return createFromRequest(deps, accountId, request, files, userId, reminders ?? {}, made);
+    return createFromRequest(deps, accountId, request, files, caller, reminders ?? {}, made);
   }
-  return createFromRequest(deps, accountId, body, files, userId, {}, made);
+  return createFromRequest(deps, accountId, body, files, caller, {}, made);
 }
 
 async function createFromRequest(
@@ -92,7 +97,7 @@ async function createFromRequest(
   accountId: string,
   body: unknown,
   files: ReadonlyMap<number, Buffer>,
-  userId: string,
+  { userId, by }: { userId: string; by: TActor },
   settings: TEnvelopeReminders | Record<string, never>,
   made: TMadeAs,
 ): Promise<TBundle> {
@@ -170,7 +175,18 @@ async function createFromRequest(
   }
 
   try {
-    return await writeBundle(deps, account, id, input, packetDrafts, documents, requester, settings, made);
+    return await writeBundle(
+      deps,
+      account,
+      id,
+      input,
+      packetDrafts,
+      documents,
+      requester,
+      settings,
+      made,
+      by,
+    );
   } catch (err) {
     // The bundle was not written: its custom_key is free again for the next attempt.
     if (input.custom_key !== undefined)
@@ -189,6 +205,7 @@ async function writeBundle(
   requester: { name: string; email: string },
   settings: TEnvelopeReminders | Record<string, never>,
   made: TMadeAs,
+  by: TActor,
 ): Promise<TBundle> {
   const accountId = account.id;
   const now = deps.clock.now().toISOString();
@@ -263,13 +280,16 @@ async function writeBundle(
     tags: made.tags ?? [],
     ccSender: false,
     sendReminders: false,
-    events: [event('created', now), ...(input.status === BUNDLE.draft ? [event('drafted', now)] : [])],
+    events: [
+      event('created', now, by),
+      ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),
+    ],
     ...settings,
     version: 1,
   };
   const bundle = withOutbox(
     undefined,
-    withChain(undefined, input.status === BUNDLE.draft ? draft : send(draft, now)),
+    withChain(undefined, input.status === BUNDLE.draft ? draft : send(draft, now, by)),
   );
   try {
     await deps.bundles.create(bundle, stored);

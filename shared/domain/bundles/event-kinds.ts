@@ -1,5 +1,7 @@
 // Audit event kinds, two letters each (the upstream codes are not published; these are ours,
-// documented in ARCHITECTURE.md). The same events drive webhooks.
+// documented in ARCHITECTURE.md). The same events drive webhooks. Each kind is declared once,
+// here, with its code: the code is what is stored and what the API answers, so it never changes.
+// Who acted is not a kind: every event records its actor (actor.ts).
 
 export const EVENT_KINDS = {
   created: { code: 'cr', text: 'Bundle created' },
@@ -10,8 +12,9 @@ export const EVENT_KINDS = {
   cancelled: { code: 'ca', text: 'Bundle cancelled' },
   packetSent: { code: 'ps', text: 'Signing request sent' },
   packetReady: { code: 'pr', text: 'Ready for embedded signing' },
-  // The same event for a signer who signs in person on the sender's device (deliver_via kiosk).
-  packetReadyInPerson: { code: 'pr', text: 'Ready for signing in person' },
+  // Not a kind of its own: `pr` for a signer who signs in person on the sender's device
+  // (deliver_via kiosk), stored with these words instead (lifecycle/transitions.ts).
+  packetReadyInPerson: { variantOf: 'packetReady', text: 'Ready for signing in person' },
   packetUpdated: { code: 'pu', text: 'Signer updated' },
   reminderSent: { code: 'rm', text: 'Reminder sent' },
   // The notifications worker (shared/domain/notifications/) appends these; no webhook event.
@@ -42,6 +45,25 @@ export const EVENT_KINDS = {
   paymentRefunded: { code: 'pb', text: 'Payment refunded' },
   // The processor could not give the money back after all: the payment stands.
   paymentRefundFailed: { code: 'px', text: 'Refund failed' },
-} as const;
+} as const satisfies Record<string, { code: string; text: string } | { variantOf: string; text: string }>;
 
+/**
+ * What the scheduler's reminders write after the signer's name (`Ann Lee (automatic)`). Words
+ * only: whether a reminder was automatic is its actor (actor.ts), never this text.
+ */
+export const AUTOMATIC_REMINDER_MARK = ' (automatic)';
+
+/** A kind's name (`reminderSent`), as the code and the catalogs (`events.<name>`) call it. */
 export type TEventKind = keyof typeof EVENT_KINDS;
+
+type TKindOf = typeof EVENT_KINDS;
+/** The kinds with a code of their own (every name but a variant's). */
+export type TCodedKind = { [K in TEventKind]: TKindOf[K] extends { code: string } ? K : never }[TEventKind];
+/** A stored kind code (`rm`): the union of every kind's code, each declared once above. */
+export type TEventCode = TKindOf[TCodedKind]['code'];
+
+/** The code a kind is stored under (a variant's is its kind's). */
+export function codeOf(kind: TEventKind): TEventCode {
+  const k: { code: TEventCode } | { variantOf: TCodedKind } = EVENT_KINDS[kind];
+  return 'code' in k ? k.code : EVENT_KINDS[k.variantOf].code;
+}

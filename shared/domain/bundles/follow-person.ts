@@ -2,6 +2,7 @@ import type { TChannel, TPerson } from '../persons/person';
 import type { TBundleStore } from '../ports/bundles';
 import { normalizeEmail, normalizePhone } from '../ports/contact-keys';
 import type { TClock } from '../ports/system';
+import type { TActor } from './actor';
 import { event } from './audit-event';
 import type { TBundleEvent } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -30,12 +31,14 @@ function changedChannels(before: TChannel[], after: TChannel[]): TChange[] {
 
 /**
  * A Person's channel updated by id: live bundles sending to that email or phone follow (spec,
- * "Partially update a Person"). Finished bundles keep what they sent to, as evidence.
+ * "Partially update a Person"). Finished bundles keep what they sent to, as evidence. `by`
+ * changed the Person, so the bundles' events are theirs.
  */
 export async function followPersonChanges(
   deps: { bundles: TBundleStore; clock: TClock },
   before: TPerson,
   after: TPerson,
+  by: TActor,
 ): Promise<void> {
   const changes = changedChannels(before.channels, after.channels);
   if (changes.length === 0) return;
@@ -53,7 +56,7 @@ export async function followPersonChanges(
           if (c.kind === 'mp' && p.phone && normalizePhone(p.phone) === normalizePhone(c.from))
             next = { ...next, phone: c.to };
         }
-        if (next !== p) events.push(event('packetUpdated', now, p.id, 'contact changed on the Person'));
+        if (next !== p) events.push(event('packetUpdated', now, by, p.id, 'contact changed on the Person'));
         return next;
       });
       return events.length === 0 ? b : { ...b, packets, events: [...b.events, ...events] };

@@ -1,6 +1,7 @@
 import { ConflictError, ValidationError } from '../errors';
 import type { TBundleStore } from '../ports/bundles';
 import type { TClock } from '../ports/system';
+import type { TActing } from './actor';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -11,12 +12,12 @@ import { isDraft, isFinished, isPacketFinished, PACKET } from './lifecycle/statu
 const HOUR_MS = 3_600_000;
 
 /**
- * Records a reminder; its audit event puts the message in the bundle's outbox in the same write
+ * Records a reminder `by` asked for (the sender; the scheduler's are apply-due-work.ts's); its audit event puts the message in the bundle's outbox in the same write
  * (outbox/outbox.ts), so a reminder is sent exactly when it is recorded.
  */
 export async function remindPacket(
   deps: { bundles: TBundleStore; clock: TClock },
-  accountId: string,
+  { accountId, by }: TActing,
   packetId: string,
 ): Promise<TPacket> {
   const { bundle } = await findPacket(deps, accountId, packetId);
@@ -39,7 +40,7 @@ export async function remindPacket(
     return {
       ...b,
       packets: b.packets.map((x) => (x.id === packetId ? reminded! : x)),
-      events: [...b.events, event('reminderSent', at, packetId, p.name)],
+      events: [...b.events, event('reminderSent', at, by, packetId, p.name)],
     };
   });
   return reminded!;

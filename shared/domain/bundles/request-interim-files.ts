@@ -2,6 +2,7 @@ import { ConflictError, PermissionDeniedError } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TClock } from '../ports/system';
+import type { TActing } from './actor';
 import { event } from './audit-event';
 import { changeBundle } from './change-bundle';
 import { bundleAt } from './expiry';
@@ -17,7 +18,7 @@ import { isFinished } from './lifecycle/status';
  */
 export async function requestInterimFiles(
   deps: { bundles: TBundleStore; accounts: TAccountStore; clock: TClock },
-  accountId: string,
+  { accountId, by }: TActing,
   id: string,
 ): Promise<void> {
   const b = await getBundle(deps, accountId, id);
@@ -35,6 +36,6 @@ export async function requestInterimFiles(
   const at = now.toISOString();
   await changeBundle(deps, accountId, id, (current) => {
     finished(current);
-    return { ...current, events: [...current.events, event('interimRequested', at)] };
+    return { ...current, events: [...current.events, event('interimRequested', at, by)] };
   });
 }

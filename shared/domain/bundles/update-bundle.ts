@@ -5,6 +5,7 @@ import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TClock } from '../ports/system';
+import type { TActing } from './actor';
 import { event } from './audit-event';
 import type { TBundle } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -28,7 +29,7 @@ export function nextExpiry(given: string, current: TBundle): string {
 /** PATCH: only while a draft or sent; every change checked against the account's features. */
 export async function updateBundle(
   deps: { bundles: TBundleStore; accounts: TAccountStore; clock: TClock },
-  caller: { accountId: string; userId: string },
+  caller: TActing & { userId: string },
   id: string,
   body: unknown,
 ): Promise<TBundle> {
@@ -105,6 +106,9 @@ export async function updateBundle(
     if (patch.owner !== undefined) next.owner = patch.owner ?? undefined;
     if (patch.signing_brand !== undefined) next.signingBrand = patch.signing_brand ?? undefined;
     const changed = Object.keys(patch).join(', ');
-    return { ...next, events: [...b.events, event('updated', now.toISOString(), undefined, changed)] };
+    return {
+      ...next,
+      events: [...b.events, event('updated', now.toISOString(), caller.by, undefined, changed)],
+    };
   });
 }

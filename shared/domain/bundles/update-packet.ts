@@ -5,6 +5,7 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TPersonStore } from '../ports/persons';
 import type { TClock, TIds } from '../ports/system';
+import type { TActing } from './actor';
 import { event } from './audit-event';
 import type { TPacket } from './bundle';
 import { changeBundle } from './change-bundle';
@@ -23,7 +24,7 @@ import { updateLinkedPerson } from './link-person';
  */
 export async function updatePacket(
   deps: { bundles: TBundleStore; accounts: TAccountStore; persons: TPersonStore; clock: TClock; ids: TIds },
-  accountId: string,
+  { accountId, by }: TActing,
   packetId: string,
   body: unknown,
 ): Promise<TPacket> {
@@ -83,7 +84,7 @@ export async function updatePacket(
     return {
       ...b,
       packets: b.packets.map((x) => (x.id === packetId ? next : x)),
-      events: [...b.events, event('packetUpdated', now.toISOString(), packetId, changed)],
+      events: [...b.events, event('packetUpdated', now.toISOString(), by, packetId, changed)],
     };
   });
   await updateLinkedPerson(deps, accountId, updated!.personId, {

@@ -141,7 +141,8 @@ export async function startPortalSigning(
       ],
     },
     new Map(),
-    template.owner ?? '',
+    // A visitor of the portal link starts it: the events say so, naming the template.
+    { userId: template.owner ?? '', by: { type: 'portal', templateId: template.id } },
   );
   const packet = bundle.packets.find((p) => p.key === role.key)!;
   const link = await createEmbedUrl(deps, template.accountId, packet.id, publicBaseUrl);

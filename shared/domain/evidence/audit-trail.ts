@@ -1,23 +1,11 @@
 import { resolveLanguage } from '../../i18n/languages';
 import type { TAuditEntry, TAuditPage } from '../../pdf/evidence-types';
+import { isSender } from '../bundles/actor';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
+import { legacyActor } from './legacy-events';
 import { eventWords } from './stored-words';
-
-/**
- * Audit kinds a signer does themselves (opening, starting in person, finishing, declining, handing
- * on): their steps give the address.
- */
-const SIGNER_ACTIONS = new Set<string>(
-  [
-    EVENT_KINDS.viewed,
-    EVENT_KINDS.inPerson,
-    EVENT_KINDS.packetCompleted,
-    EVENT_KINDS.declined,
-    EVENT_KINDS.reassigned,
-  ].map((k) => k.code),
-);
 
 /**
  * Who held the packet when the event happened: the signer it names now, or, before a handover,
@@ -32,9 +20,8 @@ function holderAt(packet: TPacket, e: TBundleEvent): string {
 
 /**
  * The bundle's audit events as the evidence prints them: what happened (in the page's language,
- * stored-words.ts), who (the signer an event is about, by name; the sender or the service
- * otherwise) and, for what a signer did, the IP address their signing record logged for that
- * very moment.
+ * stored-words.ts), who acted (whoActed) and, for what a signer did, the IP address their
+ * signing record logged for that very moment.
  */
 export function auditEntries(
   events: TBundleEvent[],
@@ -44,38 +31,34 @@ export function auditEntries(
   const byId = new Map(packets.map((p) => [p.id, p]));
   const stepsOf = new Map(records.map((r) => [r.packetId, r.steps]));
   return events.map((e) => {
-    const packet = e.packetId ? byId.get(e.packetId) : undefined;
-    const ip =
-      e.packetId && SIGNER_ACTIONS.has(e.kind)
-        ? stepsOf.get(e.packetId)?.find((s) => s.at === e.timestamp)?.ip
-        : undefined;
+    const who = whoActed(e, byId);
+    const ip = who.signer ? stepsOf.get(who.signer.id)?.find((s) => s.at === e.timestamp)?.ip : undefined;
     return {
       timestamp: e.timestamp,
-      description: eventWords(e, packet),
-      actor: actorOf(e, packet),
+      description: eventWords(e, e.packetId ? byId.get(e.packetId) : undefined),
+      ...(who.actor ? { actor: who.actor } : {}),
       ...(ip ? { ip } : {}),
     };
   });
 }
 
-/** What the sender does through the API; the rest is the service's (requests, reminders it sends). */
-const SENDER_KINDS = new Set<string>(
-  [
-    EVENT_KINDS.created,
-    EVENT_KINDS.drafted,
-    EVENT_KINDS.sent,
-    EVENT_KINDS.updated,
-    EVENT_KINDS.tagsChanged,
-    EVENT_KINDS.cancelled,
-    EVENT_KINDS.interimRequested,
-    EVENT_KINDS.packetUpdated,
-  ].map((k) => k.code),
-);
-
-function actorOf(e: TBundleEvent, packet: TPacket | undefined): string {
-  if (packet && SIGNER_ACTIONS.has(e.kind)) return holderAt(packet, e);
-  if (e.kind === 'rm') return e.description.includes('(automatic)') ? 'service' : 'sender';
-  return SENDER_KINDS.has(e.kind) ? 'sender' : 'service';
+/**
+ * Who acted, as the evidence prints it: a signer by name (the one who held the packet then),
+ * `sender` (through the API, as a user, or by the sender's portal link) or `service` (the
+ * scheduler, the operator, the service itself). Read from the event's actor; an event stored
+ * before events recorded one is read by the legacy rules (legacy-events.ts).
+ */
+function whoActed(e: TBundleEvent, byId: Map<string, TPacket>): { actor?: string; signer?: TPacket } {
+  if (!e.actor) {
+    const packet = e.packetId ? byId.get(e.packetId) : undefined;
+    const legacy = legacyActor(e, packet !== undefined);
+    return legacy === 'signer' && packet ? { actor: holderAt(packet, e), signer: packet } : { actor: legacy };
+  }
+  if (e.actor.type === 'signer') {
+    const packet = byId.get(e.actor.packetId);
+    return packet ? { actor: holderAt(packet, e), signer: packet } : {};
+  }
+  return { actor: isSender(e.actor) ? 'sender' : 'service' };
 }
 
 export const signersOf = (packets: TPacket[]): TAuditPage['signers'] =>

@@ -7,7 +7,8 @@
 // and the Certificates of Evidence, nothing more (no tokens, codes or secrets).
 import * as z from 'zod';
 import { REMOVED_FROM_ORIGINAL, type TRemovedFromOriginal } from '../../pdf/strip-original';
-import { CHAIN_START, eventHash } from '../bundles/audit-chain';
+import { actorCode } from '../bundles/actor';
+import { CHAIN_START, eventHash, linkHash } from '../bundles/audit-chain';
 import type { TBundle, TBundleEvent, TDocument, TPacket, TSignerIdentity } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import type { TSigningRecord } from '../signing/signing-record';
@@ -116,13 +117,20 @@ export const ZEvidenceRecord = z
             description: z.string(),
             timestamp: time,
             packet_id: z.string().nullable(),
+            actor: z
+              .string()
+              .nullable()
+              .default(null)
+              .describe(
+                'Who acted: `signer:<packet id>`, `api_key:<key id>`, `user:<user id>`, `portal:<envelope template id>`, `operator`, `scheduler` or `system`; null for events recorded before the service recorded it.',
+              ),
             prev_hash: sha256,
             hash: sha256,
           }),
         ),
       })
       .describe(
-        'The audit events, oldest first. Each hash is the SHA-256 (hex) of the UTF-8 JSON text of the array [prev_hash, kind, description, timestamp, packet_id], and each prev_hash is the hash of the event before it (chain_start for the first).',
+        'The audit events, oldest first. Each hash is the SHA-256 (hex) of the UTF-8 JSON text of the array [prev_hash, kind, description, timestamp, packet_id, actor] (without actor when it is null), and each prev_hash is the hash of the event before it (chain_start for the first).',
       ),
   })
   .describe('The evidence record of a final document.');
@@ -196,6 +204,7 @@ export function evidenceRecord(input: {
         description: e.description,
         timestamp: e.timestamp,
         packet_id: e.packetId ?? null,
+        actor: e.actor ? actorCode(e.actor) : null,
         prev_hash: e.prevHash ?? CHAIN_START,
         hash: eventHash(e),
       })),
@@ -242,12 +251,13 @@ export function checkEvidenceRecord(
   let head = record.audit_trail.chain_start;
   let brokenAt: number | undefined;
   for (const [i, e] of record.audit_trail.events.entries()) {
-    const recomputed = eventHash({
+    const recomputed = linkHash({
+      prevHash: e.prev_hash,
       kind: e.kind,
       description: e.description,
       timestamp: e.timestamp,
-      prevHash: e.prev_hash,
-      ...(e.packet_id !== null ? { packetId: e.packet_id } : {}),
+      packetId: e.packet_id,
+      actor: e.actor,
     });
     if (e.prev_hash !== head || recomputed !== e.hash) {
       brokenAt = i;

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import type { TBundleError } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
@@ -67,7 +68,7 @@ export async function noteDocumentJobRetry(
       : {
           ...b,
           errors: withError(b.errors, error),
-          events: [...b.events, event('evidenceDelayed', at, undefined, error.message)],
+          events: [...b.events, event('evidenceDelayed', at, SYSTEM, undefined, error.message)],
         },
   );
 }

@@ -6,9 +6,10 @@
 // time. What it does not know (an older shape, a newer word) is printed as stored.
 import type { TSaid, TWords } from '../../pdf/evidence-types';
 import type { TBundleEvent, TPacket } from '../bundles/bundle';
-import { EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
+import { codeOf, EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';
 import type { TSigningRecord, TSigningStep } from '../signing/signing-record';
+import { legacyReminder } from './legacy-events';
 
 /**
  * The words recorded as identifiers (signing steps: saveStep's actions; authentication methods
@@ -123,8 +124,11 @@ function failureWords(why: string): TWords {
 function detailWords(kind: TEventKind, detail: string, e: TBundleEvent, packet: TPacket | undefined): TWords {
   switch (kind) {
     case 'reminderSent': {
-      const m = /^(.*) \(automatic\)$/s.exec(detail);
-      return m ? said('automatic', { name: m[1]! }) : detail;
+      // Whether it was automatic is the actor's to say (legacy-events.ts for events without one);
+      // the scheduler's words after the name are not repeated.
+      const legacy = legacyReminder(detail);
+      if (!e.actor) return legacy.automatic ? said('automatic', { name: legacy.name }) : detail;
+      return e.actor.type === 'scheduler' ? said('automatic', { name: legacy.name }) : detail;
     }
     case 'packetUpdated':
       return detail === 'contact changed on the Person' ? said('contactFromPerson') : detail;
@@ -182,13 +186,14 @@ function detailWords(kind: TEventKind, detail: string, e: TBundleEvent, packet: 
 const KINDS = Object.entries(EVENT_KINDS) as [TEventKind, (typeof EVENT_KINDS)[TEventKind]][];
 
 /**
- * An audit event as the evidence says it: its kind's message (`pr` has two, told apart by the
- * stored text), then its detail. An event of a kind not known, or whose description does not
- * start with its kind's text, is printed as stored.
+ * An audit event as the evidence says it: its kind's message (a kind's variant, as `pr` in
+ * person, has its own, told apart by the words it was stored with), then its detail. An event
+ * of a kind not known, or whose description does not start with its kind's text, is printed as
+ * stored.
  */
 export function eventWords(e: TBundleEvent, packet?: TPacket): TWords {
   for (const [kind, k] of KINDS) {
-    if (k.code !== e.kind) continue;
+    if (codeOf(kind) !== e.kind) continue;
     const event: TSaid = { key: `events.${kind}` };
     if (e.description === k.text) return event;
     const prefix = `${k.text}: `;

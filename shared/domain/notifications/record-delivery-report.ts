@@ -1,3 +1,4 @@
+import { SYSTEM } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { ServiceError } from '../errors';
@@ -36,7 +37,7 @@ export async function recordDeliveryReport(
     ...b,
     events: [
       ...b.events,
-      event('messageBounced', at, sent.packetId, report.detail ? `${what} (${report.detail})` : what),
+      event('messageBounced', at, SYSTEM, sent.packetId, report.detail ? `${what} (${report.detail})` : what),
     ],
   }));
   await deps.notifications.noteReport(report.providerMessageId, report.kind);

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TBundleEvent } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
@@ -212,7 +213,7 @@ async function recordFailure(
       : `${errorName(error)}; attempt ${attempt} of ${NOTIFY_MAX_ATTEMPTS}${attempt < NOTIFY_MAX_ATTEMPTS ? ', will retry' : ''}`;
   await changeBundle(deps, bundle.accountId, bundle.id, (b) => ({
     ...b,
-    events: [...b.events, event('messageFailed', at, planned.packetId, `${to} (${why})`)],
+    events: [...b.events, event('messageFailed', at, SYSTEM, planned.packetId, `${to} (${why})`)],
   }));
 }
 

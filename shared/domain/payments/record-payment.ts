@@ -1,3 +1,4 @@
+import { SYSTEM, type TActor } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import type { TBundle, TPayment } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
@@ -25,11 +26,21 @@ const REMEMBERED_EVENTS = 20;
  *   a failed refund counts, which makes the payment `paid` again (the money never went back);
  * - after `paid` only a refund counts (a late failure never undoes a payment);
  * - `failed` lets the signer try again, and a later success makes it `paid`.
- * Answers the bundle, or undefined when the event names no bundle of ours.
+ * Answers the bundle, or undefined when the event names no bundle of ours. What the processor's
+ * webhook reports is recorded as the service's doing.
  */
-export async function recordPaymentEvent(
+export function recordPaymentEvent(
   deps: { bundles: TBundleStore; clock: TClock },
   paymentEvent: TPaymentEvent,
+): Promise<TBundle | undefined> {
+  return recordPayment(deps, paymentEvent, SYSTEM);
+}
+
+/** recordPaymentEvent, with who acted: the operator, for a refund they asked for and the processor made at once. */
+export async function recordPayment(
+  deps: { bundles: TBundleStore; clock: TClock },
+  paymentEvent: TPaymentEvent,
+  by: TActor,
 ): Promise<TBundle | undefined> {
   try {
     return await changeBundle(deps, paymentEvent.accountId, paymentEvent.bundleId, (b) => {
@@ -52,7 +63,7 @@ export async function recordPaymentEvent(
           ...(outcome === 'refund_failed' ? { refundFailures: (p.refundFailures ?? 0) + 1 } : {}),
           eventIds: [...(p.eventIds ?? []), paymentEvent.id].slice(-REMEMBERED_EVENTS),
         },
-        events: [...b.events, event(kind, now, billed?.id, detail)],
+        events: [...b.events, event(kind, now, by, billed?.id, detail)],
       };
     });
   } catch (err) {

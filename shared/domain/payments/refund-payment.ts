@@ -1,10 +1,11 @@
+import { OPERATOR } from '../bundles/actor';
 import type { TBundle } from '../bundles/bundle';
 import { getBundle } from '../bundles/get-bundle';
 import { ConflictError } from '../errors';
 import type { TBundleStore } from '../ports/bundles';
 import type { TPaymentProvider, TRefund } from '../ports/payments';
 import type { TClock } from '../ports/system';
-import { recordPaymentEvent } from './record-payment';
+import { recordPayment } from './record-payment';
 
 export interface TRefundPaymentDeps {
   bundles: TBundleStore;
@@ -47,12 +48,16 @@ export async function refundPayment(
     idempotencyKey: `bundle-refund-${accountId}-${bundleId}-${payment.refundFailures ?? 0}`,
   });
   if (refund.status !== 'succeeded') return { bundle, refund };
-  const recorded = await recordPaymentEvent(deps, {
-    id: refund.id,
-    outcome: 'refunded',
-    reference: payment.reference,
-    accountId,
-    bundleId,
-  });
+  const recorded = await recordPayment(
+    deps,
+    {
+      id: refund.id,
+      outcome: 'refunded',
+      reference: payment.reference,
+      accountId,
+      bundleId,
+    },
+    OPERATOR,
+  );
   return { bundle: recorded ?? bundle, refund };
 }

@@ -1,3 +1,4 @@
+import { bySigner } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { getBundle } from '../bundles/get-bundle';
@@ -62,7 +63,7 @@ export async function startPayment(
     return {
       ...b,
       payment: { ...b.payment, reference: session.reference },
-      events: [...b.events, event('paymentStarted', now, packetId, session.reference)],
+      events: [...b.events, event('paymentStarted', now, bySigner(packetId), packetId, session.reference)],
     };
   });
   return session;

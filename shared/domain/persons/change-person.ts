@@ -1,3 +1,4 @@
+import type { TActing } from '../bundles/actor';
 import { followPersonChanges } from '../bundles/follow-person';
 import { changeVersioned } from '../change-versioned';
 import type { TBundleStore } from '../ports/bundles';
@@ -9,12 +10,12 @@ import type { TPerson } from './person';
 export type TChangePersonDeps = { store: TPersonStore; bundles: TBundleStore; clock: TClock; ids: TIds };
 
 /**
- * A change of a stored person (changeVersioned), which the bundles that name the person follow
- * once it is saved.
+ * A change of a stored person (changeVersioned) by the caller, which the bundles that name the
+ * person follow once it is saved (their events are the caller's).
  */
 export async function changePerson(
   deps: TChangePersonDeps,
-  accountId: string,
+  { accountId, by }: TActing,
   id: string,
   change: (current: TPerson) => TPerson,
 ): Promise<TPerson> {
@@ -23,6 +24,6 @@ export async function changePerson(
     change,
     save: (n, c) => deps.store.save(n, c),
   });
-  await followPersonChanges(deps, current, next);
+  await followPersonChanges(deps, current, next, by);
   return next;
 }

@@ -1,12 +1,13 @@
 import { ZPersonPatchSchema } from '../../schemas/person';
+import type { TActing } from '../bundles/actor';
 import { parseInput } from '../parse-input';
 import { changePerson, type TChangePersonDeps } from './change-person';
 import { patchChannels } from './merge-channels';
 
 /** PATCH: fields given replace the stored ones; channels merge (see patchChannels). */
-export async function updatePerson(deps: TChangePersonDeps, accountId: string, id: string, body: unknown) {
+export async function updatePerson(deps: TChangePersonDeps, caller: TActing, id: string, body: unknown) {
   const input = parseInput(ZPersonPatchSchema, body);
-  return changePerson(deps, accountId, id, (current) => ({
+  return changePerson(deps, caller, id, (current) => ({
     ...current,
     name: input.name ?? current.name,
     metadata: input.metadata ?? current.metadata,

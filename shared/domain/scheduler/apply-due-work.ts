@@ -1,5 +1,7 @@
+import { SCHEDULER } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import type { TBundle } from '../bundles/bundle';
+import { AUTOMATIC_REMINDER_MARK } from '../bundles/event-kinds';
 import { isPastExpiry } from '../bundles/expiry';
 import { expire } from '../bundles/lifecycle/transitions';
 import { reminderDueAt } from './schedule';
@@ -19,7 +21,8 @@ export interface TDueWork {
  *   webhook event: the spec has no type for it), and no reminder goes out;
  * - otherwise each signer whose reminder is due (schedule.ts) gets one: `lastReminderAt` is set
  *   and an `rm` audit event appended, which puts the reminder message in the bundle's outbox in
- *   this same write (outbox/outbox.ts). The event's description says it was automatic.
+ *   this same write (outbox/outbox.ts). The event's actor is the scheduler (its words also say
+ *   "automatic", for people reading the description).
  */
 export function applyDueWork(b: TBundle, now: Date): TDueWork {
   const at = now.toISOString();
@@ -35,7 +38,10 @@ export function applyDueWork(b: TBundle, now: Date): TDueWork {
   const next: TBundle = {
     ...b,
     packets: b.packets.map((p) => (ids.has(p.id) ? { ...p, lastReminderAt: at } : p)),
-    events: [...b.events, ...due.map((p) => event('reminderSent', at, p.id, `${p.name} (automatic)`))],
+    events: [
+      ...b.events,
+      ...due.map((p) => event('reminderSent', at, SCHEDULER, p.id, `${p.name}${AUTOMATIC_REMINDER_MARK}`)),
+    ],
   };
   return { next, expired: false, reminded: [...ids] };
 }

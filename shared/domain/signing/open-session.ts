@@ -1,3 +1,4 @@
+import { bySigner } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
@@ -115,7 +116,10 @@ export async function openSession(
         // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
         if (!inPerson || cannotSign(b, packet, now)) return opened;
         const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-        return { ...opened, events: [...opened.events, event('inPerson', at, link.packetId, detail)] };
+        return {
+          ...opened,
+          events: [...opened.events, event('inPerson', at, bySigner(link.packetId), link.packetId, detail)],
+        };
       },
       ctx.bundle,
     );

@@ -2,8 +2,12 @@
 // takes the bundle as stored and answers the bundle after the change, with its audit events
 // (which fill the outbox: outbox/outbox.ts), or refuses with the error the caller answers.
 // Use cases apply them inside changeBundle, so a retry after a lost race decides again on the
-// newer state. Who signs next and how open signers are closed are written once, here.
+// newer state. Who signs next and how open signers are closed are written once, here. Each
+// event records who acted: a signer for what they do, `by` (the caller's actor) for a sender's
+// change, the scheduler for expiry, and the service itself for what follows from any of those
+// (a signer's turn coming, the bundle complete or cancelled by a decline, documents ready).
 import { ConflictError } from '../../errors';
+import { bySigner, SCHEDULER, SYSTEM, type TActor } from '../actor';
 import { event } from '../audit-event';
 import type { TBundle, TBundleError, TBundleEvent, THandover, TPacket, TSignerIdentity } from '../bundle';
 import { signsWithSender } from '../delivery';
@@ -47,7 +51,7 @@ function bringUp(
         : p.deliverVia === 'kiosk'
           ? 'packetReadyInPerson'
           : 'packetReady';
-    events.push(event(kind, at, p.id, p.name));
+    events.push(event(kind, at, SYSTEM, p.id, p.name));
     return { ...p, status, ...(status === PACKET.sent ? { sentAt: at } : {}) };
   });
   return { packets: next, events };
@@ -57,8 +61,8 @@ function bringUp(
 const closeOpen = (packets: TPacket[], status: TPacketStatus) =>
   packets.map((p): TPacket => (hasSigned(p.status) ? p : { ...p, status }));
 
-/** Sending a draft: the bundle `se`; the signers whose turn it is get their request. */
-export function send(bundle: TBundle, now: string): TBundle {
+/** Sending a draft (`by` sends it): the bundle `se`; the signers whose turn it is get their request. */
+export function send(bundle: TBundle, now: string, by: TActor): TBundle {
   if (!isDraft(bundle.status))
     throw new ConflictError(`Only a draft can be sent; this bundle is "${bundle.status}".`);
   const up = bringUp(bundle.packets, bundle.inOrder, now);
@@ -67,7 +71,7 @@ export function send(bundle: TBundle, now: string): TBundle {
     status: BUNDLE.sent,
     sent: now,
     packets: up.packets,
-    events: [...bundle.events, event('sent', now), ...up.events],
+    events: [...bundle.events, event('sent', now, by), ...up.events],
   };
 }
 
@@ -87,7 +91,7 @@ export function openPacket(
     ...b,
     status: b.status === BUNDLE.sent ? BUNDLE.started : b.status,
     packets: b.packets.map((x) => (x.id === p.id ? { ...x, status: PACKET.started, lastAccessedAt: at } : x)),
-    events: [...b.events, event('viewed', at, p.id, p.name)],
+    events: [...b.events, event('viewed', at, bySigner(p.id), p.id, p.name)],
   };
 }
 
@@ -108,14 +112,14 @@ export function completePacket(
   const packets = b.packets.map(
     (x): TPacket => (x.id === packetId ? { ...x, status: PACKET.complete, completedAt: at } : x),
   );
-  const events = [event('packetCompleted', at, packetId, p.name)];
+  const events = [event('packetCompleted', at, bySigner(packetId), packetId, p.name)];
   if (packets.every((x) => hasSigned(x.status))) {
     return {
       ...b,
       packets,
       status: BUNDLE.complete,
       completedAt: at,
-      events: [...b.events, ...events, event('completed', at)],
+      events: [...b.events, ...events, event('completed', at, SYSTEM)],
     };
   }
   const up = bringUp(packets, b.inOrder, at);
@@ -136,12 +140,16 @@ export function decline(
     ...b,
     status: BUNDLE.cancelled,
     packets: closeOpen(b.packets, PACKET.cancelled),
-    events: [...b.events, event('declined', at, p.id, `${p.name}: ${reason}`), event('cancelled', at)],
+    events: [
+      ...b.events,
+      event('declined', at, bySigner(p.id), p.id, `${p.name}: ${reason}`),
+      event('cancelled', at, SYSTEM),
+    ],
   };
 }
 
-/** The sender cancels: the bundle and its open packets `ca`; a finished bundle cannot be (409). */
-export function cancel(b: TBundle, now: Date): TBundle {
+/** `by` cancels: the bundle and its open packets `ca`; a finished bundle cannot be (409). */
+export function cancel(b: TBundle, now: Date, by: TActor): TBundle {
   // A bundle past its expiry is finished (expired), whether or not the scheduler recorded it.
   const status = bundleAt(b, now).status;
   if (isFinished(status)) throw new ConflictError(`The bundle is already finished ("${status}").`);
@@ -149,13 +157,13 @@ export function cancel(b: TBundle, now: Date): TBundle {
     ...b,
     status: BUNDLE.cancelled,
     packets: closeOpen(b.packets, PACKET.cancelled),
-    events: [...b.events, event('cancelled', now.toISOString())],
+    events: [...b.events, event('cancelled', now.toISOString(), by)],
   };
 }
 
-/** Its expiry came: the bundle and its open packets `ex`, with `ex` (bundleAt decides when). */
+/** Its expiry came (the scheduler saw it): the bundle and its open packets `ex`, with `ex` (bundleAt decides when). */
 export function expire(b: TBundle, now: Date): TBundle {
-  return { ...bundleAt(b, now), events: [...b.events, event('expired', now.toISOString())] };
+  return { ...bundleAt(b, now), events: [...b.events, event('expired', now.toISOString(), SCHEDULER)] };
 }
 
 /**
@@ -168,14 +176,19 @@ export function fail(b: TBundle, at: string, error: TBundleError, errors: TBundl
     ...b,
     status: BUNDLE.failed,
     errors,
-    events: [...b.events, event('failed', at, undefined, error.message)],
+    events: [...b.events, event('failed', at, SYSTEM, undefined, error.message)],
   };
 }
 
 /** Its final documents are ready: `docsReady` and `dk`, once, on a complete bundle only. */
 export function markDocsReady(b: TBundle, at: string, detail: string, errors: TBundleError[]): TBundle {
   if (b.docsReady || !isBundleComplete(b.status)) return b;
-  return { ...b, docsReady: true, errors, events: [...b.events, event('docsReady', at, undefined, detail)] };
+  return {
+    ...b,
+    docsReady: true,
+    errors,
+    events: [...b.events, event('docsReady', at, SYSTEM, undefined, detail)],
+  };
 }
 
 /** A signer as the audit trail names them: `Name <email>`, else `Name (phone)`. */
@@ -235,8 +248,8 @@ export function reassign(
     packets: b.packets.map((x) => (x.id === packetId ? next : x)),
     events: [
       ...b.events,
-      event('reassigned', handover.at, packetId, detail),
-      event('packetSent', handover.at, packetId, to.name),
+      event('reassigned', handover.at, bySigner(packetId), packetId, detail),
+      event('packetSent', handover.at, SYSTEM, packetId, to.name),
     ],
   };
 }
