@@ -8,18 +8,14 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
 import { lambdaEntries, REPO_ROOT } from '../../infra/bundling';
+import { DOCUMENT_WORKER_MEMORY_MB } from '../../infra/constructs/functions';
+import { gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/constructs/gateway-responses';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/operations';
+import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '../../infra/constructs/storage';
+import { MANAGED_RULE_GROUPS } from '../../infra/constructs/waf';
 import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '../../infra/public-path-limits';
 import { QUEUES } from '../../infra/queues';
-import {
-  DOCUMENT_ACCESS_LOG_DAYS,
-  DOCUMENT_WORKER_MEMORY_MB,
-  EsignStack,
-  gatewayErrorTemplate,
-  MANAGED_RULE_GROUPS,
-  NONCURRENT_VERSION_DAYS,
-  RETRY_AFTER_SECONDS,
-} from '../../infra/stack';
+import { EsignStack } from '../../infra/stack';
 import {
   DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   DEFAULT_RATE_LIMITS,
