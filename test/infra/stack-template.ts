@@ -32,15 +32,26 @@ export const TSA_URLS = ['https://timestamp.example.com/tsa', 'https://tsa.examp
 
 /**
  * The dev and prod stacks and their templates; each test file calls this once, in its beforeAll.
- * Template.fromStack also refuses a template with a dependency cycle, which synth alone lets
- * through and CloudFormation rejects at deploy time (see ApiFunction.arnByName).
+ * Made once per module instance, so test files run without isolation would share them (no test
+ * changes a stack or a template). Template.fromStack also refuses a template with a dependency
+ * cycle, which synth alone lets through and CloudFormation rejects at deploy time (see
+ * ApiFunction.arnByName).
  */
-export function synthStages(): {
+export function synthStages(): TStages {
+  synthesized ??= synthesize();
+  return synthesized;
+}
+
+interface TStages {
   dev: Template;
   prod: Template;
   devStack: EsignStack;
   prodStack: EsignStack;
-} {
+}
+
+let synthesized: TStages | undefined;
+
+function synthesize(): TStages {
   // The functions' code is not bundled here (an empty bundling-stacks list): these tests read the
   // template, and test/e2e/signing-lambda-assets.test.ts builds the bundles themselves.
   // One app per stack: Template.fromStack synthesizes the stack's whole app each time.
