@@ -40,28 +40,25 @@ export class Functions {
     const { table, bucket } = storage;
     const shared = storage.env;
     const { publishEnv, webhookEnv, bulkEnv } = queues;
-    const grantPublish = (fn: ApiFunction) => queues.grantPublish(fn);
     const lambda = (id: string, p: Omit<ApiFunctionProps, 'config'>) =>
       new ApiFunction(stack, id, { ...p, config });
     // Keyed endpoint functions read their usage plan for the X-RateLimit-* headers of every
     // answer (shared/http/api-handler.ts); the public signing function has no key to report on.
     const keyed = new Set<TFunctionName>(API_ROUTES.map((r) => r.fn));
     const endpoint = (
-      constructId: string,
+      id: string,
       name: TFunctionName,
       description: string,
       env: Record<string, string> = {},
     ) => {
-      const fn = lambda(constructId, {
-        name,
-        description,
-        environment: {
-          ...shared,
-          USAGE_PLAN_ID: api.usagePlan.usagePlanId,
-          PUBLIC_BASE_URL: api.publicBaseUrl,
-          ...env,
-        },
-      });
+      const { usagePlanId } = api.usagePlan;
+      const environment = {
+        ...shared,
+        USAGE_PLAN_ID: usagePlanId,
+        PUBLIC_BASE_URL: api.publicBaseUrl,
+        ...env,
+      };
+      const fn = lambda(id, { name, description, environment });
       if (keyed.has(name)) fn.grantUsagePlanRead(api.usagePlan);
       return fn;
     };
@@ -92,7 +89,7 @@ export class Functions {
       timeout: Duration.seconds(60),
     });
     this.sweeper.grantTable(table, 'readWrite');
-    grantPublish(this.sweeper);
+    queues.grantPublish(this.sweeper);
 
     // Reminders and expiry: its changes publish like any other.
     this.scheduler = lambda('SchedulerFunction', {
@@ -102,12 +99,12 @@ export class Functions {
       timeout: Duration.minutes(2),
     });
     this.scheduler.grantTable(table, 'readWrite');
-    grantPublish(this.scheduler);
+    queues.grantPublish(this.scheduler);
 
     // Persons changes reach the bundles they are linked to, so it publishes like bundles.
     const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv);
     persons.grantTable(table, 'readWrite');
-    grantPublish(persons);
+    queues.grantPublish(persons);
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
@@ -119,7 +116,7 @@ export class Functions {
     });
     bundles.grantTable(table, 'readWrite');
     bundles.grantBucket(bucket, 'readWrite');
-    grantPublish(bundles);
+    queues.grantPublish(bundles);
     bundles.grantSend(queues.bulkJobs);
 
     this.bulkWorker = lambda('BulkWorkerFunction', {
@@ -136,7 +133,7 @@ export class Functions {
     });
     this.bulkWorker.grantTable(table, 'readWrite');
     this.bulkWorker.grantBucket(bucket, 'readWrite');
-    grantPublish(this.bulkWorker);
+    queues.grantPublish(this.bulkWorker);
     this.bulkWorker.grantSend(queues.bulkJobs);
 
     // Document templates: their items and their PDFs (bundles made from one reuse its PDF).
@@ -155,7 +152,7 @@ export class Functions {
     packets.grantTable(table, 'readWrite');
     // Read only: a Certificate of Evidence is handed out as a presigned link.
     packets.grantBucket(bucket, 'read');
-    grantPublish(packets);
+    queues.grantPublish(packets);
 
     // Messages to people; its queue, SES and SMS rights come with its queue (queues-and-workers.ts).
     this.notifier = lambda('NotificationsWorkerFunction', {
@@ -188,7 +185,7 @@ export class Functions {
     );
     publicPages.grantTable(table, 'readWrite');
     publicPages.grantBucket(bucket, 'readWrite');
-    grantPublish(publicPages);
+    queues.grantPublish(publicPages);
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', keys.stripeSecret.secretArn);
     keys.stripeSecret.grantRead(publicPages.fn);
 
@@ -237,7 +234,7 @@ export class Functions {
     keys.grantTimestampCredentials(this.documentWorker);
     this.documentWorker.grantTable(table, 'readWrite');
     this.documentWorker.grantBucket(bucket, 'readWrite');
-    grantPublish(this.documentWorker);
+    queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
 
     this.endpoints = {
