@@ -10,7 +10,7 @@ import type { TStageConfig } from '../stage-config';
 import type { Api } from './api';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
 import type { EvidenceAndKeys } from './evidence-and-keys';
-import type { QueuesAndWorkers } from './queues-and-workers';
+import type { QueuesAndWorkers, TWorkers } from './queues-and-workers';
 import type { Storage } from './storage';
 
 /** The document worker's memory (ARCHITECTURE.md, "Evidence", says how it was measured). */
@@ -25,7 +25,7 @@ export interface TFunctionsProps {
 }
 
 /** Made in the stack's own scope, so logical IDs stay as they were (see Storage). */
-export class Functions {
+export class Functions implements TWorkers {
   /** The endpoint functions, by the name the route table (infra/api-routes.ts) gives them. */
   readonly endpoints: Record<TFunctionName, ApiFunction>;
   readonly dispatcher: ApiFunction;

@@ -15,9 +15,18 @@ import { acceptFinding } from '../nag';
 import { QUEUES } from '../queues';
 import type { TStageConfig } from '../stage-config';
 import type { ApiFunction } from './api-function';
-import type { Functions } from './functions';
 import { deadLetterAlarm } from './operations';
 import { queueWithDeadLetters } from './queue';
+
+/** The functions this wires to their queues and schedules (functions.ts makes them). */
+export interface TWorkers {
+  dispatcher: ApiFunction;
+  sweeper: ApiFunction;
+  scheduler: ApiFunction;
+  bulkWorker: ApiFunction;
+  notifier: ApiFunction;
+  documentWorker: ApiFunction;
+}
 
 /** Made in the stack's own scope, so logical IDs stay as they were (see Storage). */
 export class QueuesAndWorkers {
@@ -91,7 +100,7 @@ export class QueuesAndWorkers {
   }
 
   /** Sets each worker off. Call once every function exists, after functions.ts's grants. */
-  wire(functions: Functions): void {
+  wire(functions: TWorkers): void {
     const { dispatcher, sweeper, scheduler, bulkWorker, notifier, documentWorker } = functions;
     const stack = this.stack;
     consume(dispatcher, this.webhookQueue, {

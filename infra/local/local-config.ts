@@ -17,7 +17,7 @@ import {
   LOCAL_STAGE,
   LOCAL_TABLE_NAME,
 } from './layout';
-import type { TRuntimeOptions } from './runtime';
+import type { TRuntimeOptions } from './runtime-options';
 import type { TStandIns } from './stand-ins';
 import type { LocalUsagePlan } from './usage-plan';
 

@@ -1,6 +1,7 @@
 // The whole service in one process (`npm start`, and every HTTP test): the stand-ins for AWS's
 // services, the functions' configuration, the workers, and the API on the service's own port.
-// Each concern has its file: stand-ins.ts, local-config.ts, workers.ts, service-api.ts.
+// Each concern has its file: stand-ins.ts, local-config.ts, workers.ts, service-api.ts, and the
+// options are in runtime-options.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { useWebFonts } from '../../functions/public-pages/web-fonts';
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
-import type { TEmf } from '../../shared/adapters/telemetry/metrics';
 import { localTelemetry, type TTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import type { TConfig } from '../../shared/config';
-import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
-import type { TLogger, TLogLevel } from '../../shared/logger';
+import type { TLogger } from '../../shared/logger';
 import { stageConfig, type TStageConfig } from '../stage-config';
 import { repositoryWebFonts } from '../web-fonts';
 import { demoAccount } from './demo-account';
@@ -22,66 +21,16 @@ import { dataPaths, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_STAGE, type TRuntimeF
 import type { TLocalCa } from './local-ca';
 import { localConfig } from './local-config';
 import type { TPkiStandin } from './pki-standin';
+import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 import { seedAccount, type TSeededAccount } from './seed-account';
 import { startServiceApi } from './service-api';
 import { prepareStandIns, startStandIns, type TStandIns, type TStops } from './stand-ins';
 import type { TTsaStandin } from './tsa-standin';
-import { LocalUsagePlan, type TUsagePlanSettings } from './usage-plan';
+import { LocalUsagePlan } from './usage-plan';
 import { startWorkers, type TLocalWorkers } from './workers';
 
+export type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 export type { TLocalWorkers } from './workers';
-
-export interface TRuntimeOptions {
-  port?: number;
-  /** The interface the service's own port (API and pages) listens on; the stand-ins stay on loopback. */
-  host?: string;
-  /** Where data lives between restarts; ignored with `memory`. */
-  dataDir?: string;
-  /** A throwaway run: nothing is written to disk that outlives stop(). */
-  memory?: boolean;
-  logLevel?: TLogLevel;
-  /** The usage plan's numbers; absent ones are the stage's (`--rate-limit` sets the throttle). */
-  limits?: Partial<TUsagePlanSettings>;
-  /**
-   * Requests per client address and window on the public token paths (the stack's WAF rules);
-   * default the stage's. Tests, which open many sessions from one address, raise or lower it.
-   */
-  publicPathLimit?: number;
-  authorizerTtlSeconds?: number;
-  /**
-   * How long an API function may run (ms) before the gateway answers 500 for it, as a Lambda's
-   * timeout does; default 29 s, API Gateway's limit. Tests of slow requests lower it.
-   */
-  functionTimeoutMs?: number;
-  /** Fetch file_url documents by the production rules (https, public addresses only), as on AWS. */
-  productionFetch?: boolean;
-  /** Wraps the DynamoDB client the functions use (the benchmark counts requests with it). */
-  instrumentDb?: (db: DynamoDBDocumentClient) => void /**
-   * Multiplies the webhook retry delays (4, 12, 36, 108, 324 minutes), for tests and demos that
-   * cannot wait: 1/240 makes them 1, 3, 9, 27 and 81 seconds. Default 1, as on AWS.
-   */;
-  webhookRetryScale?: number;
-  /** How often the outbox sweeper runs (ms); AWS runs it every minute. */
-  sweepIntervalMs?: number;
-  /** Multiplies the notification retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
-  notificationRetryScale?: number;
-  /** How often the scheduler (reminders, expiry) runs (ms); AWS runs it every five minutes. */
-  schedulerIntervalMs?: number;
-  /** Multiplies the document job retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
-  documentRetryScale?: number;
-  /**
-   * Payments as on AWS: Stripe's adapter, its keys read from this Secrets Manager (a stand-in's
-   * endpoint) and secret, instead of the local provider. For tests of the operator's setup.
-   */
-  stripeKeys?: { secretsManagerEndpoint: string; secretId: string };
-  /** Smaller smart link limits (bundles and page loads per address, per template), for tests. */
-  portalLimits?: TPortalLimits;
-  /**
-   * Metrics are off locally unless a collector is given: then every function records them as on
-   * Lambda (Powertools' EMF, flushed per invocation) and each EMF object comes here.
-   */
-  metrics?: (emf: TEmf) => void;
-}
 
 export interface TRuntime {
   /** http://host:port/api/v2/ */
@@ -109,16 +58,6 @@ export interface TRuntime {
   /** Another account with its own key, for tests and demos. */
   seedAccount(name: string, email: string): Promise<TSeededAccount>;
   stop(): Promise<void>;
-}
-
-/** What every local function is built with. */
-export interface TLocalDeps {
-  config: TConfig;
-  db: DynamoDBDocumentClient;
-  sqs: SQSClient;
-  log: TLogger;
-  /** A function's logger and, with a collector, its metrics (the service dimension is its name). */
-  telemetry: (fn: string) => TTelemetry;
 }
 
 export async function startLocalRuntime(options: TRuntimeOptions = {}): Promise<TRuntime> {

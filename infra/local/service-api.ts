@@ -15,7 +15,7 @@ import { startApiGateway } from './api-gateway';
 import { LOCAL_STAGE } from './layout';
 import { localPages } from './pages';
 import { PublicPathLimiter } from './public-path-limiter';
-import type { TLocalDeps, TRuntimeOptions } from './runtime';
+import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 import type { LocalUsagePlan } from './usage-plan';
 
 /** Every endpoint function, by the names of the route table (infra/api-routes.ts). */

@@ -10,7 +10,7 @@ import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
 import { invoke } from './invocation';
 import { snsEventOf } from './mailbox';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
-import type { TLocalDeps, TRuntimeOptions } from './runtime';
+import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 import type { TStandIns, TStops } from './stand-ins';
 
 /** The workers AWS runs from queues and schedules, run here in-process. */
