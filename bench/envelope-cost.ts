@@ -7,11 +7,11 @@
 // whole priced at the list prices below. SMS is left out (priced per country).
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
+import { DOCUMENT_WORKER_MEMORY_MB } from '../infra/constructs/functions';
 import { observeInvocations } from '../infra/local/invocation';
 import { dataPaths } from '../infra/local/layout';
 import { listMailbox } from '../infra/local/mailbox';
 import type { TRuntime } from '../infra/local/runtime';
-import { DOCUMENT_WORKER_MEMORY_MB } from '../infra/stack';
 import { aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';
@@ -44,7 +44,7 @@ export const PRICES = {
 /** The target: what per-envelope services charge is 100 to 1,000 times this. */
 export const ENVELOPE_COST_TARGET_USD = 0.002;
 
-/** Memory of each function as deployed (infra/stack.ts; ApiFunction's default otherwise). */
+/** Memory of each function as deployed (infra/constructs/functions.ts; ApiFunction's default otherwise). */
 const MEMORY_MB: Record<string, number> = { 'document-worker': DOCUMENT_WORKER_MEMORY_MB };
 const DEFAULT_MEMORY_MB = 512;
 /** Scheduled every minute whatever the traffic: a fixed cost of the stage, not of an envelope. */

@@ -1,4 +1,4 @@
-// The one definition of how a Lambda is built. The CDK construct (constructs/api-function.ts)
+// The one definition of how a Lambda is built. The CDK bundling (constructs/lambda-code.ts)
 // and the benchmark both hand these options to esbuild as they are, so what is measured is what
 // is deployed. No aws-cdk-lib import here: importing this
 // file must stay cheap for the benchmark and the local runtime.

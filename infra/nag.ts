@@ -1,6 +1,6 @@
 // AWS's own rules on this stack: cdk-nag's AwsSolutions pack runs on every synth (infra/app.ts)
-// and in npm test (test/infra/nag.test.ts); a finding fails both. Where this stack departs from a
-// rule on purpose, the construct says so here, with the reason a reviewer reads.
+// and in npm test (test/infra/template-stack.test.ts); a finding fails both. Where this stack
+// departs from a rule on purpose, the construct says so here, with the reason a reviewer reads.
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 

@@ -39,7 +39,7 @@ export interface TStageConfig {
    * protection. Off in `dev` so a developer's stack can be destroyed and recreated freely.
    */
   deletionProtection: boolean;
-  /** API Gateway access logs. Needs the account-wide API Gateway CloudWatch role, see stack.ts. */
+  /** API Gateway access logs. Needs the account-wide API Gateway CloudWatch role, see constructs/api.ts. */
   accessLogging: boolean;
   /**
    * Reserved concurrency of the webhook dispatcher: a flood of webhook retries can never take the

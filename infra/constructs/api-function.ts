@@ -1,43 +1,20 @@
 // Lambda defaults and least-privilege grants in one place, so every function of the service is
 // built, logged and permitted the same way.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import {
-  ArnFormat,
-  AssetHashType,
-  type BundlingOptions,
-  BundlingOutput,
-  type CfnElement,
-  DockerImage,
-  Duration,
-  type ILocalBundling,
-  RemovalPolicy,
-  Stack,
-} from 'aws-cdk-lib';
+import { ArnFormat, type CfnElement, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Integration, IntegrationType, type IRestApi, type IUsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { buildSync } from 'esbuild';
 import { METRICS_NAMESPACE } from '../../shared/adapters/telemetry/metrics';
-import {
-  LAMBDA_BUILD_OPTIONS,
-  LAMBDA_ENTRIES,
-  LAMBDA_ENTRY_NAME,
-  LAMBDA_EXTRA_FILES,
-  LAMBDA_RUNTIME_ENV,
-  lambdaBuildOptions,
-  lambdaEntry,
-  REPO_ROOT,
-  type TLambdaName,
-} from '../bundling';
+import { LAMBDA_ENTRY_NAME, LAMBDA_RUNTIME_ENV, type TLambdaName } from '../bundling';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
+import { lambdaCode } from './lambda-code';
 
 export type TAccess = 'read' | 'readWrite';
 
@@ -50,63 +27,6 @@ export interface ApiFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   reservedConcurrency?: number;
-}
-
-/**
- * Builds one Lambda with esbuild in the synthesizing process: LAMBDA_BUILD_OPTIONS as they are,
- * code splitting included, which NodejsFunction cannot do (it always writes a single file). No
- * Docker, no network: esbuild is a devDependency.
- *
- * The fields are part of CDK's bundling cache key (it serializes the bundling options), so two
- * Lambdas never share an asset, and changed build options make a new one.
- */
-export class LambdaEsbuild implements ILocalBundling {
-  readonly entry: string;
-  readonly buildOptions = LAMBDA_BUILD_OPTIONS;
-
-  constructor(readonly name: TLambdaName) {
-    this.entry = LAMBDA_ENTRIES[name];
-  }
-
-  tryBundle(outputDir: string): boolean {
-    // esbuild writes source-map paths relative to the outdir. Building for a fixed outdir (never
-    // written to) and then writing the files into CDK's bundling folder keeps the output, and so
-    // the asset hash, the same wherever the cloud assembly is (cdk.out, a test's temp folder).
-    // Two levels below the repository, like CDK's own folders: on Lambda (/var/task) a stack
-    // trace then names /functions/<name>/handler.ts.
-    const fixedOutdir = path.join(REPO_ROOT, 'cdk.out', `lambda-${this.name}`);
-    const result = buildSync({
-      ...lambdaBuildOptions(lambdaEntry(this.name), fixedOutdir, this.name),
-      write: false,
-    });
-    for (const file of result.outputFiles) {
-      const target = path.join(outputDir, path.relative(fixedOutdir, file.path));
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, file.contents);
-    }
-    LAMBDA_EXTRA_FILES[this.name]?.(outputDir);
-    return true;
-  }
-}
-
-/** Asset bundling for one Lambda: always local (see LambdaEsbuild); the image is never used. */
-export function lambdaBundling(name: TLambdaName): BundlingOptions {
-  return {
-    image: DockerImage.fromRegistry('none'),
-    local: new LambdaEsbuild(name),
-    outputType: BundlingOutput.NOT_ARCHIVED,
-  };
-}
-
-/**
- * The Lambda's code: the folder LambdaEsbuild writes, hashed by its content (AssetHashType.OUTPUT),
- * so the asset changes exactly when the built code does, and the repository is never fingerprinted.
- */
-export function lambdaCode(name: TLambdaName): Code {
-  return Code.fromAsset(REPO_ROOT, {
-    assetHashType: AssetHashType.OUTPUT,
-    bundling: lambdaBundling(name),
-  });
 }
 
 export function retentionDays(days: number): RetentionDays {

@@ -32,6 +32,21 @@ export const ALARM_THRESHOLDS = {
   sesComplaintRate: 0.0008,
 } as const;
 
+/**
+ * An alarm on a dead-letter queue's first message, made where its queue is: it stays in the
+ * stack's scope (logical IDs as before), and finish() puts the topic on it like on every alarm.
+ */
+export function deadLetterAlarm(scope: Construct, id: string, description: string, queue: IQueue): Alarm {
+  return new Alarm(scope, id, {
+    alarmDescription: description,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
 export interface TOperationsProps {
   stage: string;
   alarmEmail?: string;

@@ -24,7 +24,7 @@ let resources: Record<string, { Type: string; Properties?: TProps }>;
 let fnId: string;
 
 beforeAll(() => {
-  // Routes and grants only: the functions' code need not be bundled (as in template.test.ts).
+  // Routes and grants only: the functions' code need not be bundled (as in template-*.test.ts).
   const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
   const stack = new EsignStack(app, 'Esign-dev', { config: stageConfig('dev') });
   resources = (Template.fromStack(stack).toJSON() as { Resources: typeof resources }).Resources;

@@ -1,0 +1,252 @@
+// Every Lambda of the service but the authorizer (api.ts): what each is told (environment), how
+// big it is, and what it may touch. ApiFunction builds, logs and permits them all alike, and
+// bundles their code (lambda-code.ts). Made in the order of the dashboard's lines.
+import { Duration, type Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { bulkRowsPerSecond } from '../../shared/domain/bulk/bulk-batch';
+import { API_ROUTES, type TFunctionName } from '../api-routes';
+import { QUEUES } from '../queues';
+import type { TStageConfig } from '../stage-config';
+import type { Api } from './api';
+import { ApiFunction, type ApiFunctionProps } from './api-function';
+import type { EvidenceAndKeys } from './evidence-and-keys';
+import type { QueuesAndWorkers, TWorkers } from './queues-and-workers';
+import type { Storage } from './storage';
+
+/** The document worker's memory (ARCHITECTURE.md, "Evidence", says how it was measured). */
+export const DOCUMENT_WORKER_MEMORY_MB = 1536;
+
+export interface TFunctionsProps {
+  config: TStageConfig;
+  storage: Storage;
+  api: Api;
+  keys: EvidenceAndKeys;
+  queues: QueuesAndWorkers;
+}
+
+/** Made in the stack's own scope, so logical IDs stay as they were (see Storage). */
+export class Functions implements TWorkers {
+  /** The endpoint functions, by the name the route table (infra/api-routes.ts) gives them. */
+  readonly endpoints: Record<TFunctionName, ApiFunction>;
+  readonly dispatcher: ApiFunction;
+  readonly sweeper: ApiFunction;
+  readonly scheduler: ApiFunction;
+  readonly bulkWorker: ApiFunction;
+  readonly notifier: ApiFunction;
+  readonly documentWorker: ApiFunction;
+
+  constructor(stack: Stack, props: TFunctionsProps) {
+    const { config, storage, api, keys, queues } = props;
+    const { table, bucket } = storage;
+    const shared = storage.env;
+    const { publishEnv, webhookEnv, bulkEnv } = queues;
+    const lambda = (id: string, p: Omit<ApiFunctionProps, 'config'>) =>
+      new ApiFunction(stack, id, { ...p, config });
+    // Keyed endpoint functions read their usage plan for the X-RateLimit-* headers of every
+    // answer (shared/http/api-handler.ts); the public signing function has no key to report on.
+    const keyed = new Set<TFunctionName>(API_ROUTES.map((r) => r.fn));
+    const endpoint = (
+      id: string,
+      name: TFunctionName,
+      description: string,
+      env: Record<string, string> = {},
+    ) => {
+      const { usagePlanId } = api.usagePlan;
+      const environment = {
+        ...shared,
+        USAGE_PLAN_ID: usagePlanId,
+        PUBLIC_BASE_URL: api.publicBaseUrl,
+        ...env,
+      };
+      const fn = lambda(id, { name, description, environment });
+      if (keyed.has(name)) fn.grantUsagePlanRead(api.usagePlan);
+      return fn;
+    };
+
+    const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
+      SECRETS_KEY_ID: keys.secretsKey.keyArn,
+      ...webhookEnv,
+    });
+    webhooks.grantTable(table, 'readWrite');
+    webhooks.grantSecretsKey(keys.secretsKey);
+    webhooks.grantSend(queues.webhookQueue);
+
+    this.dispatcher = lambda('WebhookDispatcherFunction', {
+      name: 'webhook-dispatcher',
+      description: 'Delivers webhook events from the webhook-deliveries queue',
+      environment: { ...shared, SECRETS_KEY_ID: keys.secretsKey.keyArn, ...webhookEnv },
+      // Every call ends within 10 s and a batch's calls run side by side.
+      timeout: Duration.seconds(30),
+      reservedConcurrency: config.webhookDispatcherConcurrency,
+    });
+    this.dispatcher.grantTable(table, 'readWrite');
+    this.dispatcher.grantSecretsKey(keys.secretsKey);
+
+    this.sweeper = lambda('OutboxSweeperFunction', {
+      name: 'outbox-sweeper',
+      description: 'Publishes webhook events a crashed request left in a bundle outbox',
+      environment: { ...shared, ...publishEnv },
+      timeout: Duration.seconds(60),
+    });
+    this.sweeper.grantTable(table, 'readWrite');
+    queues.grantPublish(this.sweeper);
+
+    // Reminders and expiry: its changes publish like any other.
+    this.scheduler = lambda('SchedulerFunction', {
+      name: 'scheduler',
+      description: 'Expires bundles and sends the automatic reminders that are due',
+      environment: { ...shared, ...publishEnv },
+      timeout: Duration.minutes(2),
+    });
+    this.scheduler.grantTable(table, 'readWrite');
+    queues.grantPublish(this.scheduler);
+
+    // Persons changes reach the bundles they are linked to, so it publishes like bundles.
+    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv);
+    persons.grantTable(table, 'readWrite');
+    queues.grantPublish(persons);
+
+    const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
+    account.grantTable(table, 'read');
+
+    // Bulk sends: the bundles function queues a batch's first chunk, the bulk worker the rest.
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', {
+      ...publishEnv,
+      ...bulkEnv,
+    });
+    bundles.grantTable(table, 'readWrite');
+    bundles.grantBucket(bucket, 'readWrite');
+    queues.grantPublish(bundles);
+    bundles.grantSend(queues.bulkJobs);
+
+    this.bulkWorker = lambda('BulkWorkerFunction', {
+      name: 'bulk-worker',
+      description: 'Creates the bundles of bulk sends, a chunk of rows at a time, at the API throttle pace',
+      environment: {
+        ...shared,
+        ...publishEnv,
+        ...bulkEnv,
+        BULK_ROWS_PER_SECOND: String(bulkRowsPerSecond(config.rateLimits.throttleRatePerSecond)),
+      },
+      // Below the queue's visibility timeout, as an SQS event source requires.
+      timeout: Duration.seconds(QUEUES.bulkJobs.visibilityTimeoutSeconds - 60),
+    });
+    this.bulkWorker.grantTable(table, 'readWrite');
+    this.bulkWorker.grantBucket(bucket, 'readWrite');
+    queues.grantPublish(this.bulkWorker);
+    this.bulkWorker.grantSend(queues.bulkJobs);
+
+    // Document templates: their items and their PDFs (bundles made from one reuse its PDF).
+    // Its doc_template_* webhook events go straight to the deliveries queue (no bundle outbox).
+    const templates = endpoint(
+      'TemplatesFunction',
+      'templates',
+      'Document templates: /api/v2/templates/',
+      webhookEnv,
+    );
+    templates.grantTable(table, 'readWrite');
+    templates.grantBucket(bucket, 'readWrite');
+    templates.grantSend(queues.webhookQueue);
+
+    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', publishEnv);
+    packets.grantTable(table, 'readWrite');
+    // Read only: a Certificate of Evidence is handed out as a presigned link.
+    packets.grantBucket(bucket, 'read');
+    queues.grantPublish(packets);
+
+    // Messages to people; its queue, SES and SMS rights come with its queue (queues-and-workers.ts).
+    this.notifier = lambda('NotificationsWorkerFunction', {
+      name: 'notifications-worker',
+      description: 'Emails and texts signers and senders from the notifications queue; records bounces',
+      environment: {
+        ...shared,
+        PUBLIC_BASE_URL: api.publicBaseUrl,
+        MAIL_FROM: queues.mailFrom,
+        SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
+        // For ChangeMessageVisibility, which schedules a failed job's retry.
+        NOTIFICATIONS_QUEUE_URL: queues.notifications.queueUrl,
+        // How long the signed-copy links in documents-ready messages work.
+        COPY_LINK_DAYS: String(config.copyLinkDays),
+      },
+      // Below the queue's visibility timeout, as an SQS event source requires.
+      timeout: Duration.seconds(Math.min(30, QUEUES.notifications.visibilityTimeoutSeconds - 10)),
+    });
+    this.notifier.grantTable(table, 'readWrite');
+    // A documents-ready email may carry the signed copies themselves (shared/domain/evidence/copy-link.ts).
+    this.notifier.grantBucket(bucket, 'read');
+
+    // The public pages and their APIs, none with an API key: signing (/sign, link and session
+    // tokens), template preparation (/prepare), smart links (/portal), /verify and Stripe's webhook.
+    const publicPages = endpoint(
+      'PublicPagesFunction',
+      'public-pages',
+      'Public pages: signing (/sign), /prepare, /portal, /verify, /payments',
+      publishEnv,
+    );
+    publicPages.grantTable(table, 'readWrite');
+    publicPages.grantBucket(bucket, 'readWrite');
+    queues.grantPublish(publicPages);
+    publicPages.fn.addEnvironment('STRIPE_SECRET_ID', keys.stripeSecret.secretArn);
+    keys.stripeSecret.grantRead(publicPages.fn);
+
+    // Envelope templates: its own items only (and their smart links, which name the public stage).
+    const envelopeTemplates = endpoint(
+      'EnvelopeTemplatesFunction',
+      'envelope-templates',
+      'Envelope templates: /api/v2/envelope-templates/',
+    );
+    envelopeTemplates.grantTable(table, 'readWrite');
+    // SMS codes go to the signer's phone: SNS publishes to a phone number with no topic, which
+    // IAM can only scope by denying topic ARNs, so this allows Publish to phone numbers only.
+    publicPages.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        notResources: [`arn:${stack.partition}:sns:*:*:*`],
+      }),
+    );
+
+    // The MCP server for AI agents (ARCHITECTURE.md, "AI agents (MCP)"): its tools call the public
+    // API at the stage URL with the caller's key, as any client does, so it is given no table,
+    // bucket, queue or usage plan of its own: only PUBLIC_BASE_URL.
+    const mcp = endpoint('McpFunction', 'mcp', 'MCP server for AI agents: /mcp (calls the public API)');
+
+    // Evidence (ARCHITECTURE.md, "Evidence"): draws and seals the final documents and
+    // certificates from the documentJobs queue, with the seal of evidence-and-keys.ts.
+    this.documentWorker = lambda('DocumentWorkerFunction', {
+      name: 'document-worker',
+      description: 'Draws and seals final documents, certificates of evidence and interim files',
+      environment: {
+        ...shared,
+        ...publishEnv,
+        ...keys.sealEnv,
+        // Seals are stamped by these (B-T) and fail rather than go without; none: B-B.
+        ...(config.tsaUrls.length > 0
+          ? { TSA_URLS: config.tsaUrls.join(' '), PADES_LEVEL: config.padesLevel }
+          : {}),
+      },
+      // PDFs of up to 25 MB (originals, their stamped and sealed copies) sit in memory at once;
+      // memory also buys the CPU that drawing and hashing take.
+      memorySize: DOCUMENT_WORKER_MEMORY_MB,
+      // Below the queue's visibility timeout, as an SQS event source requires, and below the
+      // job's lease (FINAL_LEASE_SECONDS), so a run that times out never outlives its lease.
+      timeout: Duration.seconds(QUEUES.documentJobs.visibilityTimeoutSeconds - 30),
+    });
+    keys.grantTimestampCredentials(this.documentWorker);
+    this.documentWorker.grantTable(table, 'readWrite');
+    this.documentWorker.grantBucket(bucket, 'readWrite');
+    queues.grantPublish(this.documentWorker);
+    keys.grantSealing(this.documentWorker);
+
+    this.endpoints = {
+      persons,
+      account,
+      bundles,
+      packets,
+      templates,
+      webhooks,
+      'public-pages': publicPages,
+      'envelope-templates': envelopeTemplates,
+      mcp,
+    };
+  }
+}

@@ -1,0 +1,19 @@
+// The local pages outside the API: the home page and the mailbox of sent messages.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { homePages } from './home-page';
+import { mailboxPages } from './mailbox-pages';
+
+type TPages = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+
+/** The local pages outside the API, tried in turn until one answers. */
+const firstOf =
+  (...pages: TPages[]): TPages =>
+  async (req, res, url) => {
+    for (const p of pages) if (await p(req, res, url)) return true;
+    return false;
+  };
+
+/** `apiUrl` is asked per request: the service's URL is known only once its port is. */
+export function localPages(apiUrl: () => string, mailboxDir: string): TPages {
+  return firstOf(homePages(apiUrl), mailboxPages(mailboxDir));
+}

@@ -1,0 +1,71 @@
+// The service's own port: the API Gateway stand-in in front of every endpoint function, with the
+// authorizer, the usage plan, the WAF's per-address limits and the local pages, as on AWS.
+import { buildAccountHandler } from '../../functions/account/app';
+import { buildAuthorizer } from '../../functions/authorizer/app';
+import { buildBundlesHandler } from '../../functions/bundles/app';
+import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
+import { buildMcpHandler } from '../../functions/mcp/app';
+import { buildPacketsHandler } from '../../functions/packets/app';
+import { buildPersonsHandler } from '../../functions/persons/app';
+import { buildPublicPagesHandler } from '../../functions/public-pages/app';
+import { buildTemplatesHandler } from '../../functions/templates/app';
+import { buildWebhooksHandler } from '../../functions/webhooks/app';
+import type { TStageConfig } from '../stage-config';
+import { startApiGateway } from './api-gateway';
+import { LOCAL_STAGE } from './layout';
+import { localPages } from './pages';
+import { PublicPathLimiter } from './public-path-limiter';
+import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
+import type { LocalUsagePlan } from './usage-plan';
+
+/** Every endpoint function, by the names of the route table (infra/api-routes.ts). */
+function endpointFunctions({ config, db, telemetry }: TLocalDeps, options: TRuntimeOptions) {
+  return {
+    persons: buildPersonsHandler({ config, db, telemetry: telemetry('persons') }),
+    account: buildAccountHandler({ config, telemetry: telemetry('account') }),
+    bundles: buildBundlesHandler({ config, db, telemetry: telemetry('bundles') }),
+    packets: buildPacketsHandler({ config, db, telemetry: telemetry('packets') }),
+    templates: buildTemplatesHandler({ config, db, telemetry: telemetry('templates') }),
+    webhooks: buildWebhooksHandler({ config, db, telemetry: telemetry('webhooks') }),
+    'public-pages': buildPublicPagesHandler({
+      config,
+      db,
+      telemetry: telemetry('public-pages'),
+      ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
+    }),
+    'envelope-templates': buildEnvelopeTemplatesHandler({
+      config,
+      db,
+      telemetry: telemetry('envelope-templates'),
+    }),
+    mcp: buildMcpHandler({ config, telemetry: telemetry('mcp') }),
+  };
+}
+
+/** Listens on `options.port` (default 3000) of `options.host` (default loopback). */
+export function startServiceApi(
+  deps: TLocalDeps,
+  plan: LocalUsagePlan,
+  stage: TStageConfig,
+  mailboxDir: string,
+  options: TRuntimeOptions,
+) {
+  const { config, db, log, telemetry } = deps;
+  return startApiGateway({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 3000,
+    stage: LOCAL_STAGE,
+    plan,
+    authorizerTtlMs: (options.authorizerTtlSeconds ?? stage.authorizerCacheTtlSeconds) * 1000,
+    ...(options.functionTimeoutMs !== undefined ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
+    maxBodyBytes: 10 * 1024 * 1024,
+    log,
+    authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),
+    functions: endpointFunctions(deps, options),
+    publicPaths: new PublicPathLimiter({
+      ...stage.publicPathLimits,
+      ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),
+    }),
+    pages: localPages(() => `${config.publicBaseUrl}/api/v2/`, mailboxDir),
+  });
+}

@@ -1,0 +1,288 @@
+// The Lambdas and what each may touch (infra/constructs/functions.ts, api-function.ts).
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
+import { lambdaEntries } from '../../infra/bundling';
+import { METRICS_NAMESPACE } from '../../shared/adapters/telemetry/metrics';
+import {
+  actionsOf,
+  functionId,
+  logicalIdOf,
+  PUBLISHERS,
+  render,
+  resources,
+  roleStatements,
+  synthStages,
+  type TResource,
+  type TStatement,
+} from './stack-template';
+
+let dev: Template;
+let prod: Template;
+
+beforeAll(() => {
+  ({ dev, prod } = synthStages());
+}, 120_000);
+
+describe('functions', () => {
+  it.each(['authorizer', 'persons', 'account'])(
+    '%s runs on nodejs22.x arm64 with its environment',
+    (name) => {
+      const id = functionId(dev, 'Esign-dev', name);
+      const props = resources(dev)[id]!.Properties!;
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+      });
+      const vars = (props.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars).toMatchObject({
+        STAGE: 'dev',
+        LOG_LEVEL: 'debug',
+        TABLE_NAME: { Ref: expect.any(String) },
+        BUCKET_NAME: { Ref: expect.any(String) },
+      });
+      if (name === 'authorizer') expect(vars).not.toHaveProperty('USAGE_PLAN_ID');
+      else expect(vars.USAGE_PLAN_ID).toEqual({ Ref: logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {}) });
+    },
+  );
+
+  it('logs to its own log group with the stage retention', () => {
+    for (const [template, stack, days] of [
+      [dev, 'Esign-dev', 7],
+      [prod, 'Esign-prod', 365],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const props = resources(template)[functionId(template, stack, name)]!.Properties!;
+        const logGroup = (props.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        expect(resources(template)[logGroup]!.Properties!.RetentionInDays).toBe(days);
+      }
+    }
+  });
+
+  it('traces every invocation with X-Ray and names its service and metrics namespace for Powertools', () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const id = functionId(template, stack, name);
+        const props = resources(template)[id]!.Properties!;
+        expect(props.TracingConfig, name).toEqual({ Mode: 'Active' });
+        expect((props.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+          POWERTOOLS_SERVICE_NAME: name,
+          POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        });
+        // Active tracing needs the role to send segments; CDK adds the grant with the setting.
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(actions, name).toEqual(
+          expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+        );
+      }
+    }
+  });
+
+  it("grants on every resource only what X-Ray's tracing needs", () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      for (const { name } of lambdaEntries()) {
+        const anywhere = roleStatements(template, functionId(template, stack, name)).filter(
+          (st) => st.Resource === '*',
+        );
+        expect(anywhere.flatMap(actionsOf).sort(), name).toEqual([
+          'xray:PutTelemetryRecords',
+          'xray:PutTraceSegments',
+        ]);
+      }
+    }
+  });
+
+  it('traces API requests from the stage on', () => {
+    for (const template of [dev, prod]) {
+      template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
+      expect(Object.keys(template.findResources('AWS::ApiGateway::Stage'))).toHaveLength(1);
+    }
+  });
+
+  it('reads only what each needs from the table', () => {
+    const writes = (statements: TStatement[]) => statements.flatMap(actionsOf).includes('dynamodb:PutItem');
+    const reads = (statements: TStatement[]) => statements.flatMap(actionsOf).includes('dynamodb:GetItem');
+    const authorizer = roleStatements(dev, functionId(dev, 'Esign-dev', 'authorizer'));
+    const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
+    const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
+    expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
+    expect([reads(persons), writes(persons)]).toEqual([true, true]);
+    expect([reads(account), writes(account)]).toEqual([true, false]);
+  });
+
+  it('lets only the bundles function near the documents bucket, to read and add, never delete', () => {
+    const s3 = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name))
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('s3:'));
+    expect(s3('bundles')).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
+    expect(s3('bundles').filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
+    for (const name of ['authorizer', 'persons', 'account']) expect(s3(name), name).toEqual([]);
+    const bundles = roleStatements(dev, functionId(dev, 'Esign-dev', 'bundles'));
+    expect(bundles.flatMap(actionsOf)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']),
+    );
+  });
+
+  it('gives the functions that change bundles the notifications queue to send to, with a dead-letter queue behind it', () => {
+    const queues = Object.values(dev.findResources('AWS::SQS::Queue')).map(
+      (q) => (q as TResource).Properties!,
+    );
+    const main = queues.find((q) => q.QueueName === 'esign-dev-notifications');
+    expect(main).toBeDefined();
+    expect(queues.some((q) => q.QueueName === 'esign-dev-notifications-dlq')).toBe(true);
+    expect((main!.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBeGreaterThan(0);
+    const actions = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name)).flatMap(actionsOf);
+    expect(actions('packets')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    // Packets reads the bucket only, to hand out a certificate's presigned link.
+    expect(actions('packets').filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
+    const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
+    for (const { name } of lambdaEntries()) {
+      if (PUBLISHERS.includes(name)) continue;
+      // It consumes the queue, never sends to it (see "notifications worker").
+      if (name === 'notifications-worker') continue;
+      const sqs = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('sqs:')),
+      );
+      expect(JSON.stringify(sqs.map((st) => st.Resource)), name).not.toContain(notificationsId);
+    }
+    const env = (
+      resources(dev)[functionId(dev, 'Esign-dev', 'packets')]!.Properties!.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
+  });
+
+  it('seals webhook secrets with a rotating KMS key only the webhooks functions may use', () => {
+    for (const [template, stack, stage, policy] of [
+      [dev, 'Esign-dev', 'dev', 'Delete'],
+      [prod, 'Esign-prod', 'prod', 'Retain'],
+    ] as const) {
+      // The webhook secrets key, and the seal key (its own test below).
+      const keys = template.findResources('AWS::KMS::Key');
+      expect(Object.keys(keys)).toHaveLength(2);
+      const keyId = Object.keys(keys).find((id) => keys[id]!.Properties?.KeyUsage === undefined)!;
+      expect(keys[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true });
+      expect(keys[keyId]!.DeletionPolicy).toBe(policy);
+      template.hasResourceProperties('AWS::KMS::Alias', {
+        AliasName: `alias/esign-${stage}-webhook-secrets`,
+        TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      });
+
+      const webhooksId = functionId(template, stack, 'webhooks');
+      const env = (
+        resources(template)[webhooksId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      expect(env.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+
+      const kms = roleStatements(template, webhooksId).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('kms:')),
+      );
+      expect(kms).toHaveLength(1);
+      expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+      expect([kms[0]!.Resource].flat()).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      expect((kms[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
+        Null: { 'kms:EncryptionContext:accountId': 'false' },
+      });
+
+      for (const { name } of lambdaEntries()) {
+        // The dispatcher signs every call, so it opens sealed secrets too (same statement shape);
+        // the document worker signs seals with the seal key (its own test).
+        if (name === 'webhooks' || name === 'webhook-dispatcher' || name === 'document-worker') continue;
+        const id = functionId(template, stack, name);
+        const actions = roleStatements(template, id).flatMap(actionsOf);
+        expect(
+          actions.filter((a) => a.startsWith('kms:')),
+          name,
+        ).toEqual([]);
+        const vars = (
+          resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> }
+        ).Variables;
+        expect(vars, name).not.toHaveProperty('SECRETS_KEY_ID');
+      }
+    }
+  });
+
+  it('tells every endpoint function the public base URL (the stage URL), which links are built on instead of Host', () => {
+    for (const name of new Set([...API_ROUTES, ...PUBLIC_ROUTES].map((r) => r.fn))) {
+      const vars = (
+        resources(dev)[functionId(dev, 'Esign-dev', name)]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(render(vars.PUBLIC_BASE_URL), name).toMatch(
+        /^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/dev$/,
+      );
+    }
+  });
+
+  it('gives every keyed endpoint function only GET on its usage plan (the rate limit headers), the signing function none', () => {
+    const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
+    const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
+    const apiGatewayStatements = (name: string) =>
+      roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('apigateway:')),
+      );
+    for (const name of new Set(API_ROUTES.map((r) => r.fn))) {
+      const apigw = apiGatewayStatements(name);
+      expect(apigw, name).toHaveLength(1);
+      expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
+      expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
+    }
+    expect(apiGatewayStatements('public-pages')).toEqual([]);
+  });
+});
+
+describe('envelope templates and portal smart links', () => {
+  it('serves /api/v2/envelope-templates from its own function, which knows the public base URL', () => {
+    expect(API_ROUTES).toContainEqual({ resource: 'envelope-templates', fn: 'envelope-templates' });
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'portal', fn: 'public-pages' });
+    const fnId = functionId(dev, 'Esign-dev', 'envelope-templates');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] }, Principal: 'apigateway.amazonaws.com' },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/api/v2/envelope-templates', 'dev/*/api/v2/envelope-templates/*']);
+    const vars = (resources(dev)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(vars).toHaveProperty('PUBLIC_BASE_URL');
+    expect(vars).toHaveProperty('TABLE_NAME');
+  });
+
+  it('turns on the table TTL that ends the portal counters', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    });
+  });
+});
+
+describe('MCP server for AI agents', () => {
+  it('serves /mcp from its own function without the authorizer, which the function replaces by asking the API', () => {
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'mcp', fn: 'mcp' });
+    const fnId = functionId(dev, 'Esign-dev', 'mcp');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/mcp', 'dev/*/mcp/*']);
+  });
+
+  it('may reach nothing but its logs: its tools go through the public API like any client', () => {
+    const actions = roleStatements(dev, functionId(dev, 'Esign-dev', 'mcp')).flatMap(actionsOf);
+    const services = new Set(actions.map((a) => a.split(':')[0]));
+    for (const service of ['dynamodb', 's3', 'sqs', 'kms', 'secretsmanager', 'apigateway', 'sns', 'ses']) {
+      expect(services.has(service), service).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,275 @@
+// The queues and what sets each worker off (infra/constructs/queues-and-workers.ts).
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../infra/queues';
+import { stageConfig } from '../../infra/stage-config';
+import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
+import {
+  actionsOf,
+  functionId,
+  logicalIdOf,
+  oneJobAtATime,
+  render,
+  resources,
+  roleStatements,
+  synthStages,
+  type TStatement,
+} from './stack-template';
+
+let dev: Template;
+let prod: Template;
+
+beforeAll(() => {
+  ({ dev, prod } = synthStages());
+}, 120_000);
+
+describe('webhook delivery', () => {
+  const queueId = (template: Template, name: string) =>
+    logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: name });
+
+  it('has the deliveries queue with a dead-letter queue after the last attempt, and an alarm on its depth', () => {
+    const all = resources(dev);
+    const main = all[queueId(dev, 'esign-dev-webhook-deliveries')]!.Properties!;
+    const dlqId = queueId(dev, 'esign-dev-webhook-deliveries-dlq');
+    expect(main.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: MAX_ATTEMPTS,
+    });
+    expect(main.VisibilityTimeout).toBe(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
+    dev.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('runs the dispatcher from the queue with batch item failures and reserved concurrency', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const fnId = functionId(template, stack, 'webhook-dispatcher');
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.ReservedConcurrentExecutions).toBe(stageConfig(stage).webhookDispatcherConcurrency);
+      // Every call ends within 10 s; the queue hides a batch longer than the function may run.
+      expect(fn.Timeout).toBeLessThan(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queueId(template, `esign-${stage}-webhook-deliveries`), 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const actions = roleStatements(template, fnId).flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']));
+    }
+  });
+
+  it('lets every function that changes bundles publish, and sweeps outboxes every minute', () => {
+    const queue = queueId(dev, 'esign-dev-webhook-deliveries');
+    for (const name of ['bundles', 'packets', 'persons', 'webhooks', 'outbox-sweeper'] as const) {
+      const id = functionId(dev, 'Esign-dev', name);
+      const vars = (resources(dev)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(vars.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queue });
+      const sends = roleStatements(dev, id).filter((st) => actionsOf(st).includes('sqs:SendMessage'));
+      expect(JSON.stringify(sends.map((st) => st.Resource)), name).toContain(queue);
+    }
+    dev.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(dev, 'Esign-dev', 'outbox-sweeper'), 'Arn'] } }),
+      ],
+    });
+  });
+});
+
+describe('notifications worker', () => {
+  const fnOf = (template: Template, stack: string) => functionId(template, stack, 'notifications-worker');
+
+  it('consumes the notifications queue with batch item failures, within its visibility timeout', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const fnId = fnOf(template, stack);
+      const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-notifications` });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.Timeout).toBeLessThan(QUEUES.notifications.visibilityTimeoutSeconds);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(vars)).toEqual(
+        expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'MAIL_FROM', 'SES_CONFIGURATION_SET']),
+      );
+      expect(vars.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: queue });
+      const statements = roleStatements(template, fnId);
+      const actions = statements.flatMap(actionsOf);
+      expect(actions).toEqual(
+        expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+      );
+      // It queues no jobs (it sends only to the failure queue of its SNS invocations), touches no
+      // secrets, and reads the documents (a documents-ready email may attach the signed copies)
+      // but never writes or deletes one.
+      const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage'));
+      const failures = logicalIdOf(template, 'AWS::SQS::Queue', {
+        QueueName: `esign-${stage}-mail-events-dlq`,
+      });
+      expect(sends.map((st) => st.Resource)).toEqual([{ 'Fn::GetAtt': [failures, 'Arn'] }]);
+      expect(actions.filter((a) => /^(kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
+        's3:GetBucket*',
+        's3:GetObject*',
+        's3:List*',
+      ]);
+    }
+  });
+
+  it('may send email only from the configured address, with the configuration set, and SMS only to phones', () => {
+    const statements = roleStatements(dev, fnOf(dev, 'Esign-dev')) as (TStatement & {
+      Condition?: unknown;
+      NotResource?: unknown;
+    })[];
+    const ses = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(actionsOf(ses[0]!)).toEqual(['ses:SendEmail']);
+    const sesResources = [ses[0]!.Resource].flat().map(render);
+    expect(sesResources).not.toContain('*');
+    expect(sesResources.some((r) => r.includes(':identity/example.com'))).toBe(true);
+    expect(sesResources.some((r) => /:configuration-set\//.test(r))).toBe(true);
+    expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+
+    const sns = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
+    expect(sns).toHaveLength(1);
+    expect(actionsOf(sns[0]!)).toEqual(['sns:Publish']);
+    expect(sns[0]!.Resource).toBeUndefined();
+    expect(render(sns[0]!.NotResource)).toBe('arn:<AWS::Partition>:sns:*:*:*');
+  });
+
+  it('hears SES bounces and complaints through a topic, and keeps reports it could not record', () => {
+    const fnId = fnOf(dev, 'Esign-dev');
+    const topic = logicalIdOf(dev, 'AWS::SNS::Topic', {
+      DisplayName: 'esign-dev: SES bounces and complaints',
+    });
+    dev.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: Match.objectLike({
+        Enabled: true,
+        MatchingEventTypes: Match.arrayWith(['bounce', 'complaint']),
+        SnsDestination: { TopicARN: { Ref: topic } },
+      }),
+    });
+    dev.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: { Ref: topic },
+      Endpoint: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+    dev.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: {
+        OnFailure: {
+          Destination: {
+            'Fn::GetAtt': [
+              logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-mail-events-dlq' }),
+              'Arn',
+            ],
+          },
+        },
+      },
+    });
+    const dlq = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications-dlq' });
+    dev.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+      Threshold: 1,
+    });
+  });
+});
+
+describe('scheduler (reminders and expiry)', () => {
+  it('runs the scheduler every five minutes, publishing like the functions that change bundles', () => {
+    for (const [template, stack] of [
+      [dev, 'Esign-dev'],
+      [prod, 'Esign-prod'],
+    ] as const) {
+      const fnId = functionId(template, stack, 'scheduler');
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(5 minutes)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+      });
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        Principal: 'events.amazonaws.com',
+      });
+      const fn = resources(template)[fnId]!.Properties!;
+      // A run ends well before the next one starts (overlapping runs would still be safe).
+      expect(fn.Timeout).toBeLessThanOrEqual(300);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars.TABLE_NAME).toEqual({ Ref: expect.any(String) });
+      const stage = stack === 'Esign-dev' ? 'dev' : 'prod';
+      const queues = ['webhook-deliveries', 'notifications'].map((q) =>
+        logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${q}` }),
+      );
+      expect(vars.WEBHOOK_QUEUE_URL).toEqual({ Ref: queues[0] });
+      expect(vars.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: queues[1] });
+      const statements = roleStatements(template, fnId);
+      const sends = JSON.stringify(
+        statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).map((st) => st.Resource),
+      );
+      for (const q of queues) expect(sends).toContain(q);
+      const actions = statements.flatMap(actionsOf);
+      // It queries the by-due index and writes bundles; it needs nothing of S3, KMS or API Gateway.
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
+      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+    }
+  });
+
+  it('declares the sparse by-due index, keys only', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: 'by-due',
+          KeySchema: [
+            { AttributeName: 'duePk', KeyType: 'HASH' },
+            { AttributeName: 'dueSk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ]),
+    });
+  });
+});
+
+describe('bulk worker', () => {
+  it('consumes the bulk-jobs queue a chunk at a time, paced by the stage throttle, with a DLQ alarm', () => {
+    for (const [template, stack, stage] of [
+      [dev, 'Esign-dev', 'dev'],
+      [prod, 'Esign-prod', 'prod'],
+    ] as const) {
+      const { fnId, queue, dlq } = oneJobAtATime(template, stack, stage, 'bulk-worker', 'bulk-jobs');
+      const q = resources(template)[queue]!.Properties!;
+      expect((q.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(
+        QUEUES.bulkJobs.maxReceiveCount,
+      );
+      const fn = resources(template)[fnId]!.Properties!;
+      expect(fn.Timeout).toBeLessThan(QUEUES.bulkJobs.visibilityTimeoutSeconds);
+      const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars.BULK_QUEUE_URL).toEqual({ Ref: queue });
+      expect(vars.BULK_ROWS_PER_SECOND).toBe('25');
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+        Threshold: 1,
+      });
+      // The bundles function queues a batch's first chunk.
+      const bundlesEnv = (
+        resources(template)[functionId(template, stack, 'bundles')]!.Properties!.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(bundlesEnv.BULK_QUEUE_URL).toEqual({ Ref: queue });
+    }
+  });
+});
