@@ -1,10 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TConfig } from '../config';
-import { countMilestones } from '../domain/bundles/count-milestones';
-import { publishBundleEvents, type TPublishDeps } from '../domain/outbox/publish-events';
+import type { TPublishDeps } from '../domain/outbox/publish-events';
+import { publishingBundleStore } from '../domain/outbox/publishing-store';
 import type { TBundleStore } from '../domain/ports/bundles';
 import type { TMetrics } from '../domain/ports/metrics';
-import { publishAfterWrite } from '../domain/webhooks/publish-after-write';
 import type { TLogger } from '../logger';
 import { createSqsClient } from './aws/clients';
 import { createBundleStore } from './dynamodb/bundle-store';
@@ -14,7 +13,7 @@ import { createSqsQueue } from './sqs/queue';
 import { systemClock } from './system';
 import { noMetrics } from './telemetry/metrics';
 
-/** What publishing webhook events needs, from config: used by every function that changes bundles. */
+/** What publishing a bundle's outbox needs, from config: the stores and queues it writes to. */
 export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPublishDeps {
   return {
     bundles: createBundleStore(db, config.tableName),
@@ -25,28 +24,12 @@ export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPubli
   };
 }
 
-/**
- * The bundle store that publishes the webhook events of each change it writes, and counts the
- * bundles sent and completed.
- */
+/** The publishing bundle store (shared/domain/outbox/publishing-store.ts) on the configured stores. */
 export function createPublishingBundleStore(
   config: TConfig,
   db: DynamoDBDocumentClient,
   log: TLogger,
   metrics: TMetrics = noMetrics,
 ): TBundleStore {
-  const deps = publishDeps(config, db);
-  const published = publishAfterWrite(
-    deps.bundles,
-    {
-      prepare: (bundle) => deps.webhooks.all(bundle.accountId),
-      publish: (bundle, webhooks) => publishBundleEvents(deps, bundle, webhooks),
-    },
-    (err, bundle) =>
-      log.error('webhook events not published; the sweeper will retry', {
-        bundleId: bundle.id,
-        error: (err as Error).message,
-      }),
-  );
-  return countMilestones(published, metrics);
+  return publishingBundleStore(publishDeps(config, db), log, metrics);
 }

@@ -21,7 +21,7 @@ import { bySigner, SYSTEM } from '../../shared/domain/bundles/actor';
 import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
-import type { TNotificationJob } from '../../shared/domain/outbox/outbox';
+import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
 import { hashToken } from '../../shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -5,7 +5,7 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { jobBatch } from '../../shared/adapters/sqs/job-batch';
-import type { TBulkJob } from '../../shared/domain/outbox/jobs';
+import type { TBulkJob } from '../../shared/domain/outbox/jobs/bulk-jobs';
 import type { TLogger } from '../../shared/logger';
 
 /** A record whose body is a bulk chunk job named `id` (its batch id), received `receives` times. */

@@ -5,7 +5,7 @@ import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
 import { ServiceError } from '../errors';
 import { copyAttachments, createCopyLink } from '../evidence/copy-link';
-import type { TNotificationJob } from '../outbox/outbox';
+import type { TNotificationJob, TNotifyOutcome } from '../outbox/jobs/notifications';
 import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TCopyLinkStore, TEvidenceStore } from '../ports/evidence';
@@ -46,12 +46,6 @@ export type TNotifyDeps = {
   /** Counts each message handed to the provider (NotificationsSent); none in tests that do not ask. */
   metrics?: TMetrics;
 };
-
-export type TNotifyOutcome =
-  /** Everything the job asks for was sent (now or before), or nothing was to be sent. */
-  | { kind: 'done'; sent: number; skipped?: string }
-  /** Another attempt holds a fresh claim on one of the messages: look again after `seconds`. */
-  | { kind: 'wait'; seconds: number };
 
 /** How soon a job whose bundle read was older than the job looks again. */
 const STALE_READ_RETRY_SECONDS = 5;

@@ -8,14 +8,6 @@ import type { TBundle } from '../bundles/bundle';
 import { effectsOf } from './effects';
 import type { TOutboxEntry } from './outbox-entry';
 
-export type {
-  TDocumentJob,
-  TDocumentJobType,
-  TNotificationJob,
-  TNotificationType,
-  TOutboxEntry,
-} from './outbox-entry';
-
 /**
  * `next` with the effects of its new audit events (effects.ts) added to its outbox. `previous` is
  * the state the change was applied to (undefined for a new bundle): events are only ever

@@ -1,5 +1,8 @@
-import type { TWebhookJob } from '../outbox/jobs';
-import { JOBS } from '../outbox/jobs';
+import {
+  type TDeliveryOutcome,
+  type TWebhookJob,
+  webhookDeliveryJob,
+} from '../outbox/jobs/webhook-deliveries';
 import type { TMetrics } from '../ports/metrics';
 import type { TClock, TIds } from '../ports/system';
 import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
@@ -15,8 +18,8 @@ import { signingSecrets, type TSecretDeps } from './webhook-secret';
  * attempts over about eight hours; the queue's dead-letter queue takes the job after the last
  * (infra/queues.ts sets its maxReceiveCount to MAX_ATTEMPTS).
  */
-export const RETRY_DELAYS_SECONDS = JOBS.webhookDeliveries.retryDelaysSeconds;
-export const MAX_ATTEMPTS = JOBS.webhookDeliveries.maxAttempts;
+export const RETRY_DELAYS_SECONDS = webhookDeliveryJob.retryDelaysSeconds;
+export const MAX_ATTEMPTS = webhookDeliveryJob.maxAttempts;
 
 export type TDeliverDeps = TSecretDeps & {
   webhooks: TWebhookStore;
@@ -29,14 +32,6 @@ export type TDeliverDeps = TSecretDeps & {
   /** Each call's outcome and latency (WebhookDeliveries, WebhookLatency); none in tests that do not ask. */
   metrics?: TMetrics;
 };
-
-export type TDeliveryOutcome =
-  /** Delivered, or nothing to do (already delivered, webhook gone or switched off). */
-  | { kind: 'done' }
-  /** This attempt failed; try again after `delaySeconds`. */
-  | { kind: 'retry'; delaySeconds: number }
-  /** The last attempt failed: the job goes to the dead-letter queue. */
-  | { kind: 'gave-up' };
 
 /**
  * One attempt of a delivery job. `attempt` is how many times the queue has handed this job out
