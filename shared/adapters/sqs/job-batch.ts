@@ -1,7 +1,7 @@
 // The one shell of the queue workers (notifications, webhook deliveries, document jobs, bulk
-// chunks): each record is read as its queue's job (shared/domain/outbox/jobs.ts), a message that is not one is logged
-// and dropped (another attempt would not make it one), and Powertools' batch processor runs each
-// job and answers the batch item failures that SQS keeps for another attempt. A job says whether
+// chunks): each record is read as its queue's job (shared/domain/outbox/jobs.ts), a message that
+// is not one is logged and dropped (another attempt would not make it one), and Powertools' batch
+// processor runs each job and answers the batch item failures that SQS keeps for another attempt. A job says whether
 // it is done; one that is not (its retry is already scheduled, by the visibility the worker set)
 // or that threw counts as a failure.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';

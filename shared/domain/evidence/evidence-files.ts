@@ -94,11 +94,7 @@ export const evidenceObjectKeys = {
 /** A certificate's `doc_key` in the files list: `coe-<packet key>`. */
 export const certificateDocKey = (packetKey: string) => `coe-${packetKey}`;
 
-/**
- * Attempts of a document job: after a failed attempt n (1-based) the job comes back after
- * DOCUMENT_RETRY_DELAYS_SECONDS[n-1]; after the last the bundle is marked failed.
- */
-export const DOCUMENT_RETRY_DELAYS_SECONDS = documentJob.retryDelaysSeconds;
+/** Attempts of a document job (outbox/jobs/document-jobs.ts): after the last the bundle is marked failed. */
 export const DOCUMENT_MAX_ATTEMPTS = documentJob.maxAttempts;
 
 /** How long a final job holds its lease: above the worker's timeout, so a dead one's lease lapses. */

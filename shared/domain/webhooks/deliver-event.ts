@@ -1,3 +1,4 @@
+import { retryDelayOf } from '../outbox/jobs/job';
 import {
   type TDeliveryOutcome,
   type TWebhookJob,
@@ -12,12 +13,7 @@ import { buildWebhookCall } from './webhook-call';
 import type { TWebhookDelivery } from './webhook-event';
 import { signingSecrets, type TSecretDeps } from './webhook-secret';
 
-/**
- * Seconds before the next attempt, after attempt 1, 2, … failed: about 4, 12, 36, 108 and 324
- * minutes, each three times the one before. With the first attempt that makes MAX_ATTEMPTS
- * attempts over about eight hours; the queue's dead-letter queue takes the job after the last
- * (infra/queues.ts sets its maxReceiveCount to MAX_ATTEMPTS).
- */
+/** The delivery job's retry schedule and attempts (outbox/jobs/webhook-deliveries.ts). */
 export const RETRY_DELAYS_SECONDS = webhookDeliveryJob.retryDelaysSeconds;
 export const MAX_ATTEMPTS = webhookDeliveryJob.maxAttempts;
 
@@ -76,8 +72,8 @@ export async function deliverEvent(
     return { kind: 'done' };
   }
   if (attempt < MAX_ATTEMPTS) {
-    const delay = RETRY_DELAYS_SECONDS[Math.max(0, attempt - 1)]!;
-    return { kind: 'retry', delaySeconds: Math.round(delay * (deps.retryScale ?? 1)) };
+    const delay = retryDelayOf(webhookDeliveryJob, Math.max(1, attempt), deps.retryScale);
+    return { kind: 'retry', delaySeconds: Math.round(delay) };
   }
   await recordOutcome(deps, webhook, false);
   return { kind: 'gave-up' };

@@ -34,6 +34,7 @@ export interface TNotificationJobDeps {
   retryScale: number;
 }
 
+// Attempts 2 to 5 come about 40 minutes in all after the first; then the dead-letter queue.
 const policy = retryPolicy([30, 120, 600, 1800]);
 
 export const notificationJob = defineJob({

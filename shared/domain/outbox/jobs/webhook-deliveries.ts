@@ -29,7 +29,9 @@ export interface TWebhookJobDeps {
   log: TLogger;
 }
 
-// About the schedule BlueInk publishes: 4, 12, 36, 108 and 324 minutes.
+// After attempt 1, 2, … failed: about 4, 12, 36, 108 and 324 minutes, each three times the one
+// before, about the schedule BlueInk publishes. With the first attempt that makes six attempts
+// over about eight hours; the queue's dead-letter queue takes the job after the last.
 const policy = retryPolicy([240, 720, 2160, 6480, 19440]);
 
 export const webhookDeliveryJob = defineJob({
