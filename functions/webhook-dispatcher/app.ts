@@ -40,6 +40,6 @@ export function buildWebhookDispatcher(
   };
 
   const deliver = (job: TWebhookJob, attempt: number) => deliverEvent(deps, job, attempt);
-  const batch = jobWorker('webhookDeliveries', { deliver, log }, { log, retryLater });
+  const batch = jobWorker('webhookDeliveries', { deliver, log, metrics }, { log, retryLater });
   return withTelemetry(telemetry, batch);
 }

@@ -2,9 +2,7 @@
 // through shared/domain/bulk/process-bulk-chunk.ts; each row is created once however often its
 // chunk runs.
 import * as z from 'zod';
-import type { TLogger } from '../../../logger';
-import type { TMetrics } from '../../ports/metrics';
-import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy } from './job';
+import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy, type THandlerDeps } from './job';
 
 export const ZBulkJob = z.object({
   accountId: z.string().min(1),
@@ -15,11 +13,9 @@ export const ZBulkJob = z.object({
 });
 export type TBulkJob = z.infer<typeof ZBulkJob>;
 
-export interface TBulkJobDeps {
+export interface TBulkJobDeps extends THandlerDeps {
   /** Creates the chunk's rows (processBulkChunk); on the last attempt a failing row is recorded failed. */
   process(job: TBulkJob, lastAttempt: boolean): Promise<void>;
-  log: TLogger;
-  metrics: TMetrics;
 }
 
 const policy = retryPolicy([30, 120, 600]);

@@ -2,10 +2,8 @@
 // (functions/document-worker) through shared/domain/evidence/: the final documents and
 // certificates when the bundle is complete, or interim files when they are requested.
 import * as z from 'zod';
-import type { TLogger } from '../../../logger';
-import type { TMetrics } from '../../ports/metrics';
 import { DOCUMENT_JOB_TYPES } from '../outbox-entry';
-import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy } from './job';
+import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy, type THandlerDeps } from './job';
 
 export const ZDocumentJob = z.object({
   type: z.enum(DOCUMENT_JOB_TYPES),
@@ -20,7 +18,7 @@ export type TDocumentJob = z.infer<typeof ZDocumentJob>;
 /** What became of a job: done (nothing left to do), or to be run again after `seconds`. */
 export type TJobOutcome = { kind: 'done'; detail: string } | { kind: 'wait'; seconds: number };
 
-export interface TDocumentJobDeps {
+export interface TDocumentJobDeps extends THandlerDeps {
   /** Makes the job's files (produceFinalFiles, produceInterimFiles). */
   run(job: TDocumentJob): Promise<TJobOutcome>;
   /** A fault of the bundle's inputs that no retry mends (EvidenceInputError). */
@@ -29,10 +27,6 @@ export interface TDocumentJobDeps {
   fail(job: TDocumentJob, err: unknown, attempt: number): Promise<void>;
   /** Notes on the bundle that the job failed and will be run again (noteDocumentJobRetry). */
   noteRetry(job: TDocumentJob, err: unknown, attempt: number): Promise<void>;
-  log: TLogger;
-  metrics: TMetrics;
-  /** Multiplies the retry delays (config.documentRetryScale); 1 in production. */
-  retryScale: number;
 }
 
 const policy = retryPolicy([30, 120, 600, 1800]);

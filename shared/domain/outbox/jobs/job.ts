@@ -5,6 +5,8 @@
 // functions/ only build the handler's deps and hand both to the queue shell
 // (shared/adapters/sqs/job-batch.ts); infra/queues.ts takes the queue settings from here.
 import type * as z from 'zod';
+import type { TLogger } from '../../../logger';
+import type { TMetrics } from '../../ports/metrics';
 
 /** What a handler says of one job: done (its message may go), or to be run again. */
 export type TJobResult =
@@ -18,6 +20,14 @@ export type TJobResult =
 
 export const DONE: TJobResult = { done: true };
 export const retryAfter = (seconds: number): TJobResult => ({ done: false, retryAfterSeconds: seconds });
+
+/** What every handler is given besides its use case: where it logs and what it counts. */
+export interface THandlerDeps {
+  log: TLogger;
+  metrics: TMetrics;
+  /** Multiplies the retry delays (the config's `…RetryScale`, for demos and tests); 1 by default. */
+  retryScale?: number;
+}
 
 export interface TJobDefinition<TSchema extends z.ZodType, TDeps> {
   schema: TSchema;

@@ -2,10 +2,8 @@
 // a reminder, documents ready, a decline told to the sender), sent by the notifications worker
 // (functions/notifications-worker) through shared/domain/notifications/send-notification.ts.
 import * as z from 'zod';
-import type { TLogger } from '../../../logger';
-import type { TMetrics } from '../../ports/metrics';
 import { NOTIFICATION_TYPES } from '../outbox-entry';
-import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy } from './job';
+import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy, type THandlerDeps } from './job';
 
 export const ZNotificationJob = z.object({
   type: z.enum(NOTIFICATION_TYPES),
@@ -25,13 +23,9 @@ export type TNotifyOutcome =
   /** Another attempt holds a fresh claim on one of the messages: look again after `seconds`. */
   | { kind: 'wait'; seconds: number };
 
-export interface TNotificationJobDeps {
+export interface TNotificationJobDeps extends THandlerDeps {
   /** Sends the job's messages (sendNotification). */
   send(job: TNotificationJob, attempt: number): Promise<TNotifyOutcome>;
-  log: TLogger;
-  metrics: TMetrics;
-  /** Multiplies the retry delays (config.notificationRetryScale); 1 in production. */
-  retryScale: number;
 }
 
 // Attempts 2 to 5 come about 40 minutes in all after the first; then the dead-letter queue.

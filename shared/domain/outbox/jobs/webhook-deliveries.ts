@@ -3,8 +3,7 @@
 // shared/domain/webhooks/deliver-event.ts. The publisher (publish-events.ts) and the redeliver
 // operation queue it.
 import * as z from 'zod';
-import type { TLogger } from '../../../logger';
-import { DONE, defineJob, retryAfter, retryPolicy, type TJobResult } from './job';
+import { DONE, defineJob, retryAfter, retryPolicy, type THandlerDeps, type TJobResult } from './job';
 
 export const ZWebhookJob = z.object({
   accountId: z.string().min(1),
@@ -23,10 +22,9 @@ export type TDeliveryOutcome =
   /** The last attempt failed: the job goes to the dead-letter queue. */
   | { kind: 'gave-up' };
 
-export interface TWebhookJobDeps {
+export interface TWebhookJobDeps extends THandlerDeps {
   /** Makes one attempt (deliverEvent). */
   deliver(job: TWebhookJob, attempt: number): Promise<TDeliveryOutcome>;
-  log: TLogger;
 }
 
 // After attempt 1, 2, … failed: about 4, 12, 36, 108 and 324 minutes, each three times the one
