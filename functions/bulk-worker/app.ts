@@ -47,6 +47,6 @@ export function buildBulkWorker(opts: TFunctionOptions & { sqs?: SQSClient }) {
   };
   const retryLater = createRetryLater(sqs, config.queues?.bulkJobs, log);
 
-  const process = (job: TBulkJob, lastAttempt: boolean) => processBulkChunk(deps, job, lastAttempt);
-  return withTelemetry(telemetry, jobWorker('bulkJobs', { process, log, metrics }, { log, retryLater }));
+  const processChunk = (job: TBulkJob, lastAttempt: boolean) => processBulkChunk(deps, job, lastAttempt);
+  return withTelemetry(telemetry, jobWorker('bulkJobs', { processChunk, log, metrics }, { log, retryLater }));
 }

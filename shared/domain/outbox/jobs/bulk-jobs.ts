@@ -15,7 +15,7 @@ export type TBulkJob = z.infer<typeof ZBulkJob>;
 
 export interface TBulkJobDeps extends THandlerDeps {
   /** Creates the chunk's rows (processBulkChunk); on the last attempt a failing row is recorded failed. */
-  process(job: TBulkJob, lastAttempt: boolean): Promise<void>;
+  processChunk(job: TBulkJob, lastAttempt: boolean): Promise<void>;
 }
 
 const policy = retryPolicy([30, 120, 600]);
@@ -30,7 +30,7 @@ export const bulkJob = defineJob({
   async handle(deps: TBulkJobDeps, job, attempt) {
     const about = { batchId: job.batchId, chunk: job.chunk, attempt };
     try {
-      await deps.process(job, attempt >= policy.maxAttempts);
+      await deps.processChunk(job, attempt >= policy.maxAttempts);
       deps.log.info('bulk chunk done', about);
       return DONE;
     } catch (err) {

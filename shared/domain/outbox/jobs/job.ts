@@ -1,8 +1,9 @@
-// What every job declares (one file per job beside this one): the queue it travels on, its shape
-// (a zod schema, which is also how a worker reads a message: anything else is not a job), how
-// long a failed attempt waits before the next, how many attempts there are before the queue moves
-// it to its dead-letter queue, and its handler: what the worker does with one job. The workers in
-// functions/ only build the handler's deps and hand both to the queue shell
+// What every job declares (one file per job beside this one, listed by queue in ../jobs.ts): its
+// shape (a zod schema, which is also how a worker reads a message: anything else is not a job),
+// how long a failed attempt waits before the next, how many attempts there are before the queue
+// moves it to its dead-letter queue, its queue's settings, and its handler: what the worker does
+// with one job. The workers in functions/ only build the handler's deps (the use case, passed in
+// so that the use case may read its job's types and policy) and hand them to the queue shell
 // (shared/adapters/sqs/job-batch.ts); infra/queues.ts takes the queue settings from here.
 import type * as z from 'zod';
 import type { TLogger } from '../../../logger';
