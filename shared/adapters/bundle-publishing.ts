@@ -31,5 +31,10 @@ export function createPublishingBundleStore(
   log: TLogger,
   metrics: TMetrics = noMetrics,
 ): TBundleStore {
-  return publishingBundleStore(publishDeps(config, db), log, metrics);
+  return publishingBundleStore(publishDeps(config, db), metrics, (err, bundle) =>
+    log.error('webhook events not published; the sweeper will retry', {
+      bundleId: bundle.id,
+      error: (err as Error).message,
+    }),
+  );
 }

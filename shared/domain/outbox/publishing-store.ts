@@ -2,7 +2,6 @@
 // a bundle store whose writes set off what their audit events cause (effects.ts). A write puts
 // those effects in the bundle's outbox; this store publishes them right after the write and
 // counts the milestones the write reached.
-import type { TLogger } from '../../logger';
 import type { TBundle } from '../bundles/bundle';
 import { isBundleComplete, isOut, type TBundleStatus } from '../bundles/lifecycle/status';
 import type { TBundleStore } from '../ports/bundles';
@@ -12,20 +11,21 @@ import { publishBundleEvents, type TPublishDeps } from './publish-events';
 
 /**
  * The publishing bundle store: each write is followed by publishing its outbox (webhook events,
- * messages, evidence jobs), and counts the bundles it sent and completed.
+ * messages, evidence jobs), and counts the bundles it sent and completed. `unpublished` hears of
+ * a publishing that failed (the sweeper publishes it later).
  */
-export function publishingBundleStore(deps: TPublishDeps, log: TLogger, metrics: TMetrics): TBundleStore {
+export function publishingBundleStore(
+  deps: TPublishDeps,
+  metrics: TMetrics,
+  unpublished: (err: unknown, bundle: TBundle) => void,
+): TBundleStore {
   const published = publishAfterWrite(
     deps.bundles,
     {
       prepare: (bundle) => deps.webhooks.all(bundle.accountId),
       publish: (bundle, webhooks) => publishBundleEvents(deps, bundle, webhooks),
     },
-    (err, bundle) =>
-      log.error('webhook events not published; the sweeper will retry', {
-        bundleId: bundle.id,
-        error: (err as Error).message,
-      }),
+    unpublished,
   );
   return countMilestones(published, metrics);
 }

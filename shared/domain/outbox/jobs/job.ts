@@ -6,7 +6,7 @@
 // so that the use case may read its job's types and policy) and hand them to the queue shell
 // (shared/adapters/sqs/job-batch.ts); infra/queues.ts takes the queue settings from here.
 import type * as z from 'zod';
-import type { TLogger } from '../../../logger';
+import type { TLog } from '../../ports/log';
 import type { TMetrics } from '../../ports/metrics';
 
 /** What a handler says of one job: done (its message may go), or to be run again. */
@@ -24,7 +24,7 @@ export const retryAfter = (seconds: number): TJobResult => ({ done: false, retry
 
 /** What every handler is given besides its use case: where it logs and what it counts. */
 export interface THandlerDeps {
-  log: TLogger;
+  log: TLog;
   metrics: TMetrics;
   /** Multiplies the retry delays (the config's `…RetryScale`, for demos and tests); 1 by default. */
   retryScale?: number;
