@@ -7,11 +7,11 @@ import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/enve
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { jobWorker } from '../../shared/adapters/sqs/job-batch';
 import { createSqsQueue } from '../../shared/adapters/sqs/queue';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/composition/function-base';
+import { jobWorker } from '../../shared/composition/job-batch';
 import { DEFAULT_BULK_ROWS_PER_SECOND } from '../../shared/domain/bulk/bulk-batch';
 import { processBulkChunk, type TBulkChunkDeps } from '../../shared/domain/bulk/process-bulk-chunk';
 import { createBundle } from '../../shared/domain/bundles/create-bundle';

@@ -1,15 +1,15 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
 import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { jobWorker } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
 import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
+import { jobWorker } from '../../shared/composition/job-batch';
 import { EvidenceInputError, type TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import {
   bundleErrorOf,

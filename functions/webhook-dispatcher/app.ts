@@ -4,11 +4,11 @@ import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-
 import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
-import { jobWorker } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
+import { jobWorker } from '../../shared/composition/job-batch';
 import type { TWebhookJob } from '../../shared/domain/outbox/jobs/webhook-deliveries';
 import type { TWebhookCaller } from '../../shared/domain/ports/webhooks';
 import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';

@@ -1,6 +1,6 @@
 // The jobs the outbox and the service queue, one file each under jobs/ (its shape, retry policy,
 // queue settings and handler), listed here by the queue each travels on: the queue port sends
-// them, the queue shell (shared/adapters/sqs/job-batch.ts) reads them, and infra/queues.ts
+// them, the queue shell (shared/composition/job-batch.ts) reads them, and infra/queues.ts
 // creates their queues with the settings declared here.
 import type * as z from 'zod';
 import { bulkJob } from './jobs/bulk-jobs';

@@ -4,7 +4,7 @@
 // moves it to its dead-letter queue, its queue's settings, and its handler: what the worker does
 // with one job. The workers in functions/ only build the handler's deps (the use case, passed in
 // so that the use case may read its job's types and policy) and hand them to the queue shell
-// (shared/adapters/sqs/job-batch.ts); infra/queues.ts takes the queue settings from here.
+// (shared/composition/job-batch.ts); infra/queues.ts takes the queue settings from here.
 import type * as z from 'zod';
 import type { TLog } from '../../ports/log';
 import type { TMetrics } from '../../ports/metrics';
