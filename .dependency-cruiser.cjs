@@ -70,8 +70,6 @@ const AREA_NAMES = [...Object.keys(DOMAIN_AREAS), 'ports'];
 
 /** Adapters allowed to import code from the domain, each for the reason named in adapters-domain-types-only. */
 const ADAPTERS_IMPORTING_DOMAIN_CODE = [
-  'shared/adapters/bundle-publishing\\.ts',
-  'shared/adapters/sqs/job-batch\\.ts',
   'shared/adapters/untrusted/tasks\\.ts',
   'shared/adapters/dynamodb/entities/bundle\\.ts',
   'shared/adapters/dynamodb/account-store\\.ts',
@@ -173,7 +171,7 @@ module.exports = {
       name: 'adapters-domain-types-only',
       severity: 'info',
       comment:
-        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): bundle-publishing.ts (composition that wires the outbox's publishing to the stores) and sqs/job-batch.ts (a job's payload schema, outbox/jobs.ts) until the outbox wing takes them; untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures), until those rules are handed to the stores.",
+        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures), until those rules are handed to the stores.",
       from: { path: '^shared/adapters/', pathNot: `^(${ADAPTERS_IMPORTING_DOMAIN_CODE.join('|')})$` },
       to: { path: '^shared/domain/', pathNot: '^shared/domain/(ports/|errors\\.ts$|paging\\.ts$)' },
     },

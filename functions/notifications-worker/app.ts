@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { SNSEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SNSEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import {
   createDocumentClient,
   createS3Client,
@@ -17,15 +17,15 @@ import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
 import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
-import { jobBatch } from '../../shared/adapters/sqs/job-batch';
 import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { DEFAULT_MAIL_FROM, NOTIFY_MAX_ATTEMPTS } from '../../shared/domain/notifications/notification';
+import { jobWorker } from '../../shared/composition/job-batch';
+import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
 import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
-import { retryDelaySeconds, type TNotificationJob } from '../../shared/domain/outbox/jobs';
+import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
 import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
@@ -34,9 +34,8 @@ const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Reco
  * Composition root of the notifications worker. One Lambda, two event sources:
  * - the notifications queue (an SQS event source with batch item failures on AWS,
  *   infra/local/queue-consumer.ts locally): each job's messages are sent once
- *   (shared/domain/notifications/send-notification.ts); a job that failed is hidden until its
- *   retry is due and reported as a batch item failure, and the queue's DLQ takes it after
- *   NOTIFY_MAX_ATTEMPTS;
+ *   (shared/domain/notifications/send-notification.ts); the job, its retries and its handler
+ *   are shared/domain/outbox/jobs/notifications.ts;
  * - the SNS topic SES publishes bounces and complaints to (locally the outbox stand-in calls it
  *   for SES's simulator addresses): each becomes an `nb` audit event. A failure throws, so that
  *   Lambda retries the asynchronous invocation and then hands it to its failure destination.
@@ -79,26 +78,6 @@ export function buildNotificationsWorker(
 
   const retryLater = createRetryLater(sqs, config.queues?.notifications, log);
 
-  async function handleJob(job: TNotificationJob, attempt: number, record: SQSRecord): Promise<boolean> {
-    const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
-    try {
-      const outcome = await sendNotification(deps(), job, attempt);
-      if (outcome.kind === 'done') {
-        log.info('notification job done', { ...about, sent: outcome.sent, skipped: outcome.skipped });
-        return true;
-      }
-      log.info('notification job waits for another attempt', { ...about, seconds: outcome.seconds });
-      await retryLater(record, outcome.seconds);
-      return false;
-    } catch (err) {
-      metrics.count('NotificationFailures');
-      log.error('notification job failed', { ...about, error: (err as Error).message });
-      const delay = attempt >= NOTIFY_MAX_ATTEMPTS ? 0 : retryDelaySeconds('notifications', attempt, scale);
-      await retryLater(record, delay);
-      return false;
-    }
-  }
-
   async function handleReports(event: SNSEvent): Promise<void> {
     for (const record of event.Records) {
       const report = parseSesNotification(record.Sns.Message);
@@ -124,7 +103,8 @@ export function buildNotificationsWorker(
     }
   }
 
-  const jobs = jobBatch({ queue: 'notifications', inParallel: true, handle: handleJob, log });
+  const send = (job: TNotificationJob, attempt: number) => sendNotification(deps(), job, attempt);
+  const jobs = jobWorker('notifications', { send, log, metrics, retryScale: scale }, { log, retryLater });
   const handler = async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
     if (isSnsEvent(event)) {
       await handleReports(event);

@@ -1,6 +1,6 @@
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { publishDeps } from '../../shared/adapters/bundle-publishing';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { publishDeps } from '../../shared/composition/bundle-publishing';
 import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import { sweepOutboxes } from '../../shared/domain/outbox/publish-events';
 

@@ -1,6 +1,6 @@
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '../../shared/adapters/system';
+import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
 import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
 import { createPerson } from '../../shared/domain/persons/create-person';
 import { deletePerson } from '../../shared/domain/persons/delete-person';

@@ -1,7 +1,7 @@
 import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { systemClock } from '../../shared/adapters/system';
 import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
+import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
 import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
 import { runDueWork, type TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
 

@@ -48,7 +48,7 @@ export class QueuesAndWorkers {
     this.stage = config.stage;
     this.dispatcherConcurrency = config.webhookDispatcherConcurrency;
     // Webhook delivery jobs, messages to people and evidence jobs: every function that changes
-    // bundles publishes a change's outbox onto all three (shared/adapters/bundle-publishing.ts).
+    // bundles publishes a change's outbox onto all three (shared/composition/bundle-publishing.ts).
     this.webhookQueue = queueWithDeadLetters(stack, config.stage, QUEUES.webhookDeliveries);
     this.notifications = queueWithDeadLetters(stack, config.stage, QUEUES.notifications);
     this.documentJobs = queueWithDeadLetters(stack, config.stage, QUEUES.documentJobs);

@@ -4,7 +4,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '../adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client } from '../adapters/aws/clients';
-import { createPublishingBundleStore } from '../adapters/bundle-publishing';
 import { createAccountStore } from '../adapters/dynamodb/account-store';
 import { createIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { createBlobStore } from '../adapters/s3/blob-store';
@@ -14,6 +13,7 @@ import { quietTelemetry, type TTelemetry } from '../adapters/telemetry/telemetry
 import type { TConfig } from '../config';
 import type { TMetrics } from '../domain/ports/metrics';
 import type { TLogger } from '../logger';
+import { createPublishingBundleStore } from './bundle-publishing';
 
 /**
  * What a composition root is given: its configuration and telemetry (the Lambda entry's, or the

@@ -12,7 +12,6 @@ import { buildDocumentWorker } from '../../functions/document-worker/app';
 import { ensureLocalSeal, LOCAL_SEAL_SUBJECT } from '../../infra/local/local-seal';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createS3Client } from '../../shared/adapters/aws/clients';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
@@ -22,6 +21,7 @@ import { createBlobStore } from '../../shared/adapters/s3/blob-store';
 import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
+import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
 import type { TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
 import {

@@ -12,16 +12,16 @@ import { buildNotificationsWorker } from '../../functions/notifications-worker/a
 import { dataPaths } from '../../infra/local/layout';
 import { listMailbox, snsEventOf, type TMailboxEmail, type TMailboxSms } from '../../infra/local/mailbox';
 import type { TRuntime } from '../../infra/local/runtime';
-import { createPublishingBundleStore } from '../../shared/adapters/bundle-publishing';
 import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
 import { notificationKeys } from '../../shared/adapters/dynamodb/entities/notification';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { createLogger } from '../../shared/adapters/telemetry/logger';
+import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
 import { bySigner, SYSTEM } from '../../shared/domain/bundles/actor';
 import { event } from '../../shared/domain/bundles/audit-event';
 import { changeBundle } from '../../shared/domain/bundles/change-bundle';
 import type { TNotificationRecord } from '../../shared/domain/notifications/notification';
-import type { TNotificationJob } from '../../shared/domain/outbox/outbox';
+import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
 import { hashToken } from '../../shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -3,7 +3,8 @@
 // number of attempts.
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../infra/queues';
-import { JOBS, jobOf, retryDelaySeconds } from '../../shared/domain/outbox/jobs';
+import { JOBS, jobOf } from '../../shared/domain/outbox/jobs';
+import { retryDelayOf } from '../../shared/domain/outbox/jobs/job';
 
 const body = (o: unknown) => JSON.stringify(o);
 
@@ -34,9 +35,9 @@ describe('jobs', () => {
   });
 
   it('wait the declared delay after a failed attempt, the last delay for any later one', () => {
-    expect(retryDelaySeconds('webhookDeliveries', 1)).toBe(240);
-    expect(retryDelaySeconds('documentJobs', 2, 0.5)).toBe(60);
-    expect(retryDelaySeconds('notifications', 99)).toBe(JOBS.notifications.retryDelaysSeconds.at(-1));
+    expect(retryDelayOf(JOBS.webhookDeliveries, 1)).toBe(240);
+    expect(retryDelayOf(JOBS.documentJobs, 2, 0.5)).toBe(60);
+    expect(retryDelayOf(JOBS.notifications, 99)).toBe(JOBS.notifications.retryDelaysSeconds.at(-1));
   });
 
   it('give each queue its dead-letter threshold: one attempt more than there are delays', () => {

@@ -15,8 +15,8 @@ import { createServiceMetrics, METRICS_NAMESPACE, type TEmf } from '../../shared
 import { localTelemetry, quietTelemetry } from '../../shared/adapters/telemetry/telemetry';
 import type { TConfig } from '../../shared/config';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
-import { countMilestones } from '../../shared/domain/bundles/count-milestones';
 import { DOCUMENT_MAX_ATTEMPTS } from '../../shared/domain/evidence/evidence-files';
+import { countMilestones } from '../../shared/domain/outbox/publishing-store';
 import type { TBundleStore } from '../../shared/domain/ports/bundles';
 import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
 import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';

@@ -4,7 +4,7 @@ import type { TBundle } from '../bundles/bundle';
 import type { TMadeAs } from '../bundles/create-bundle';
 import type { TDocumentSharing } from '../bundles/document-sharing';
 import { ConflictError, ValidationError } from '../errors';
-import type { TBulkJob } from '../outbox/jobs';
+import type { TBulkJob } from '../outbox/jobs/bulk-jobs';
 import { listens, logAndQueue } from '../outbox/publish-events';
 import type { TBulkStore } from '../ports/bulk';
 import type { TBlobStore } from '../ports/files';

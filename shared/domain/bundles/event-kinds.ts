@@ -22,7 +22,7 @@ export const EVENT_KINDS = {
   messageBounced: { code: 'nb', text: 'Message not delivered' },
   // The scheduler (shared/domain/scheduler/) appends this; the spec has no webhook event for it.
   expired: { code: 'ex', text: 'Bundle expired' },
-  // Signing and evidence append these; outbox/outbox.ts maps them to webhook events.
+  // Signing and evidence append these; outbox/effects.ts says what they set off.
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },
   declined: { code: 'pd', text: 'Signer declined to sign' },
@@ -35,7 +35,7 @@ export const EVENT_KINDS = {
   failed: { code: 'fa', text: 'Bundle failed' },
   // A final-documents job failed and waits for its next attempt (the reason); no webhook event.
   evidenceDelayed: { code: 'ed', text: 'Final documents delayed' },
-  // PUT /bundles/{id}/files/ appends this; outbox/outbox.ts turns it into an interim document job.
+  // PUT /bundles/{id}/files/ appends this; outbox/effects.ts turns it into an interim document job.
   interimRequested: { code: 'if', text: 'Interim files requested' },
   // Bundle payments (shared/domain/payments/); no webhook event in the spec.
   paymentStarted: { code: 'pi', text: 'Payment started' },

@@ -12,8 +12,9 @@ import { isDraft, isFinished, isPacketFinished, PACKET } from './lifecycle/statu
 const HOUR_MS = 3_600_000;
 
 /**
- * Records a reminder `by` asked for (the sender; the scheduler's are apply-due-work.ts's); its audit event puts the message in the bundle's outbox in the same write
- * (outbox/outbox.ts), so a reminder is sent exactly when it is recorded.
+ * Records a reminder `by` asked for (the sender; the scheduler's are apply-due-work.ts's); its
+ * audit event sets off the message (EFFECTS.reminderSent) from the same write, so a reminder is
+ * sent exactly when it is recorded.
  */
 export async function remindPacket(
   deps: { bundles: TBundleStore; clock: TClock },

@@ -13,7 +13,7 @@ import { isFinished } from './lifecycle/status';
  * PUT /bundles/{id}/files/: interim files of a bundle in progress, for accounts with early file
  * access (403 without it: interim files are files, and rule 5 gives files before completion
  * only to them); refused for a finished bundle (409, spec rule 3). The request is an audit event
- * (`if`) whose outbox entry queues an interim job for the document worker; the answer is 202 and
+ * (`if`) that sets off an interim job for the document worker (EFFECTS.interimRequested); the answer is 202 and
  * GET files/ shows the interim files once they are made (until then what it showed before).
  */
 export async function requestInterimFiles(

@@ -17,9 +17,6 @@ export type TEvidenceDeps = {
   ids: TIds;
 };
 
-/** What became of a job: done (nothing left to do), or to be tried again after `seconds`. */
-export type TJobOutcome = { kind: 'done'; detail: string } | { kind: 'wait'; seconds: number };
-
 /**
  * A fault of the bundle's inputs that no retry can mend (a stored original that is not the one
  * uploaded, an audit trail that does not verify): the job fails at once, with `code` and a

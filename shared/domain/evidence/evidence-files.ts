@@ -1,4 +1,4 @@
-import { JOBS } from '../outbox/jobs';
+import { documentJob } from '../outbox/jobs/document-jobs';
 // What the document worker produces for a bundle, and where it keeps it. The files themselves
 // are objects of the documents bucket at keys derived from the bundle alone, so a job that runs
 // again overwrites them rather than adding a second set; the record of them (with their SHA-256)
@@ -94,12 +94,8 @@ export const evidenceObjectKeys = {
 /** A certificate's `doc_key` in the files list: `coe-<packet key>`. */
 export const certificateDocKey = (packetKey: string) => `coe-${packetKey}`;
 
-/**
- * Attempts of a document job: after a failed attempt n (1-based) the job comes back after
- * DOCUMENT_RETRY_DELAYS_SECONDS[n-1]; after the last the bundle is marked failed.
- */
-export const DOCUMENT_RETRY_DELAYS_SECONDS = JOBS.documentJobs.retryDelaysSeconds;
-export const DOCUMENT_MAX_ATTEMPTS = JOBS.documentJobs.maxAttempts;
+/** Attempts of a document job (outbox/jobs/document-jobs.ts): after the last the bundle is marked failed. */
+export const DOCUMENT_MAX_ATTEMPTS = documentJob.maxAttempts;
 
 /** How long a final job holds its lease: above the worker's timeout, so a dead one's lease lapses. */
 export const FINAL_LEASE_SECONDS = 300;

@@ -5,7 +5,7 @@ import { changeBundle } from '../bundles/change-bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { TimestampUnavailableError, ValidationDataUnavailableError } from '../errors';
-import type { TDocumentJob } from '../outbox/outbox';
+import type { TDocumentJob } from '../outbox/jobs/document-jobs';
 import { EvidenceInputError, type TEvidenceDeps } from './evidence-deps';
 
 /** What the sender reads on the bundle: our own code and words, never a provider's message. */

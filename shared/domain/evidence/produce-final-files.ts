@@ -4,12 +4,13 @@ import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { markDocsReady } from '../bundles/lifecycle/transitions';
+import type { TJobOutcome } from '../outbox/jobs/document-jobs';
 import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
 import { currentRecords, type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
 import { certificateInput } from './certificate-input';
-import { EvidenceInputError, type TEvidenceDeps, type TJobOutcome } from './evidence-deps';
+import { EvidenceInputError, type TEvidenceDeps } from './evidence-deps';
 import {
   evidenceObjectKeys,
   FINAL_LEASE_SECONDS,

@@ -1,9 +1,10 @@
 import { verifyChain } from '../bundles/audit-chain';
 import { bundleAt } from '../bundles/expiry';
 import { isFinished } from '../bundles/lifecycle/status';
+import type { TJobOutcome } from '../outbox/jobs/document-jobs';
 import { currentRecords } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
-import type { TEvidenceDeps, TJobOutcome } from './evidence-deps';
+import type { TEvidenceDeps } from './evidence-deps';
 import { evidenceObjectKeys, type TInterimFile } from './evidence-files';
 import { readOriginal } from './read-original';
 import { valuesToStamp } from './values-to-stamp';

@@ -1,8 +1,7 @@
 // Messages to people: what the notifications worker keeps of each one it sends, and the small
 // rules about recipients it applies. See ARCHITECTURE.md, "Notifications".
 
-import { JOBS } from '../outbox/jobs';
-import type { TNotificationType } from '../outbox/outbox';
+import type { TNotificationType } from '../outbox/outbox-entry';
 
 export type TChannel = 'email' | 'sms';
 
@@ -11,15 +10,6 @@ export const DEFAULT_MAIL_FROM = 'no-reply@esign.local';
 
 /** Shown as the sender of messages that go to the sender themselves (a decline). */
 export const SERVICE_NAME = 'Open eSignature';
-
-/**
- * How many times the queue hands a job out before its dead-letter queue takes it
- * (infra/queues.ts sets the notifications queue's maxReceiveCount to this).
- */
-export const NOTIFY_MAX_ATTEMPTS = JOBS.notifications.maxAttempts;
-
-/** Seconds before attempt 2, 3, 4 and 5 after a failed send: about 40 minutes in all. */
-export const NOTIFY_RETRY_DELAYS_SECONDS = JOBS.notifications.retryDelaysSeconds;
 
 /**
  * A `sending` claim older than this belongs to an attempt that died between claiming and

@@ -9,7 +9,7 @@ import { signsWithSender } from '../bundles/delivery';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
 import type { TCopyRecipient } from '../evidence/copy-link';
-import type { TNotificationJob } from '../outbox/outbox';
+import type { TNotificationJob } from '../outbox/jobs/notifications';
 import type { TEmailAttachment, TEmailMessage } from '../ports/notifications';
 import { isolate, oneLine, renderEmail } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';

@@ -5,7 +5,7 @@ import { changeBundle } from '../bundles/change-bundle';
 import { bundleAt } from '../bundles/expiry';
 import { ServiceError } from '../errors';
 import { copyAttachments, createCopyLink } from '../evidence/copy-link';
-import type { TNotificationJob } from '../outbox/outbox';
+import { notificationJob, type TNotificationJob, type TNotifyOutcome } from '../outbox/jobs/notifications';
 import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TCopyLinkStore, TEvidenceStore } from '../ports/evidence';
@@ -15,13 +15,7 @@ import type { TEmailAttachment, TMailer, TNotificationStore, TSmsSender } from '
 import type { TSigningTokenStore } from '../ports/signing';
 import type { TClock, TIds } from '../ports/system';
 import { createSigningLink } from '../signing/signing-link';
-import {
-  maskRecipient,
-  NOTIFY_MAX_ATTEMPTS,
-  STALE_SENDING_MS,
-  type TNotificationRecord,
-  type TSentMessage,
-} from './notification';
+import { maskRecipient, STALE_SENDING_MS, type TNotificationRecord, type TSentMessage } from './notification';
 import { planMessages, type TPlannedMessage } from './plan-messages';
 
 export type TNotifyDeps = {
@@ -46,12 +40,6 @@ export type TNotifyDeps = {
   /** Counts each message handed to the provider (NotificationsSent); none in tests that do not ask. */
   metrics?: TMetrics;
 };
-
-export type TNotifyOutcome =
-  /** Everything the job asks for was sent (now or before), or nothing was to be sent. */
-  | { kind: 'done'; sent: number; skipped?: string }
-  /** Another attempt holds a fresh claim on one of the messages: look again after `seconds`. */
-  | { kind: 'wait'; seconds: number };
 
 /** How soon a job whose bundle read was older than the job looks again. */
 const STALE_READ_RETRY_SECONDS = 5;
@@ -210,7 +198,7 @@ async function recordFailure(
   const why =
     attempt === undefined
       ? (error as Error).message
-      : `${errorName(error)}; attempt ${attempt} of ${NOTIFY_MAX_ATTEMPTS}${attempt < NOTIFY_MAX_ATTEMPTS ? ', will retry' : ''}`;
+      : `${errorName(error)}; attempt ${attempt} of ${notificationJob.maxAttempts}${attempt < notificationJob.maxAttempts ? ', will retry' : ''}`;
   await changeBundle(deps, bundle.accountId, bundle.id, (b) => ({
     ...b,
     events: [...b.events, event('messageFailed', at, SYSTEM, planned.packetId, `${to} (${why})`)],

@@ -1,14 +1,15 @@
-// What a bundle's outbox holds and what it is published as (outbox.ts tells how): the entries a
-// change leaves (the jobs made from them are declared in jobs.ts). Types only, so the bundle
-// entity can name its outbox without depending on how it is published.
+// What a bundle's outbox holds and what it is published as (publish-events.ts tells how): the
+// entries a change leaves (effects.ts says which; the jobs made from them are declared under
+// jobs/). Nothing here depends on how they are published, so the bundle can name its outbox.
 import type { TWebhookEventType } from '../../schemas/vocabulary';
-import type { TDocumentJob, TNotificationJob } from './jobs';
 
-/** Messages to people that a change causes; the notifications worker sends them. */
-export type TNotificationType = TNotificationJob['type'];
+/** Messages to people that a change causes; the notifications worker sends them (jobs/notifications.ts). */
+export const NOTIFICATION_TYPES = ['signing_request', 'reminder', 'docs_ready', 'declined'] as const;
+export type TNotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** Evidence work a change causes; the document worker does it (shared/domain/evidence/). */
-export type TDocumentJobType = TDocumentJob['type'];
+/** Evidence work a change causes; the document worker does it (jobs/document-jobs.ts). */
+export const DOCUMENT_JOB_TYPES = ['final', 'interim'] as const;
+export type TDocumentJobType = (typeof DOCUMENT_JOB_TYPES)[number];
 
 /**
  * What a change must cause after its write, waiting to be published; `seq` is its audit event's
@@ -24,5 +25,3 @@ export interface TOutboxEntry {
   date: string;
   packetId?: string;
 }
-
-export type { TDocumentJob, TNotificationJob } from './jobs';

@@ -6,8 +6,10 @@ import type { TClock } from '../ports/system';
 import type { TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import type { TWebhook } from '../webhooks/webhook';
 import { type TWebhookEvent, webhookEventId } from '../webhooks/webhook-event';
-import type { TWebhookJob } from './jobs';
-import type { TDocumentJob, TNotificationJob, TOutboxEntry } from './outbox';
+import type { TDocumentJob } from './jobs/document-jobs';
+import type { TNotificationJob } from './jobs/notifications';
+import type { TWebhookJob } from './jobs/webhook-deliveries';
+import type { TOutboxEntry } from './outbox-entry';
 
 export type TPublishDeps = {
   bundles: TBundleStore;

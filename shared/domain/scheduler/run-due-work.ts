@@ -6,7 +6,7 @@ export interface TDueWorkRun {
   /** Bundles read from the `by-due` index. */
   checked: number;
   expired: number;
-  /** Reminders recorded (and so queued through the outbox). */
+  /** Reminders recorded (and so their messages queued: EFFECTS.reminderSent). */
   reminders: number;
   /** Bundles whose work failed; they stay due and the next run tries again. */
   failed: { accountId: string; id: string; error: string }[];

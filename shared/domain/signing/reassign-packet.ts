@@ -127,7 +127,7 @@ function refuseUnlessAllowed(packet: TPacket): void {
  * signer must be able to sign now, have passed the identity checks and not have signed; the step is kept in their record, then
  * the bundle changes (lifecycle.reassign): the packet names the new signer and their Person (found
  * by email or phone, else new, as on create), `ra` and a signing request `ps` are recorded, and
- * the outbox fires packet_reassigned and sends the new signer their link. Repeating the same
+ * these fire packet_reassigned and send the new signer their link (EFFECTS). Repeating the same
  * request with the session it ended answers the same (a client's retry); any other call of that
  * session is refused.
  */

@@ -1,5 +1,9 @@
-import type { TWebhookJob } from '../outbox/jobs';
-import { JOBS } from '../outbox/jobs';
+import { retryDelayOf } from '../outbox/jobs/job';
+import {
+  type TDeliveryOutcome,
+  type TWebhookJob,
+  webhookDeliveryJob,
+} from '../outbox/jobs/webhook-deliveries';
 import type { TMetrics } from '../ports/metrics';
 import type { TClock, TIds } from '../ports/system';
 import type { TWebhookCaller, TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
@@ -9,14 +13,9 @@ import { buildWebhookCall } from './webhook-call';
 import type { TWebhookDelivery } from './webhook-event';
 import { signingSecrets, type TSecretDeps } from './webhook-secret';
 
-/**
- * Seconds before the next attempt, after attempt 1, 2, … failed: about 4, 12, 36, 108 and 324
- * minutes, each three times the one before. With the first attempt that makes MAX_ATTEMPTS
- * attempts over about eight hours; the queue's dead-letter queue takes the job after the last
- * (infra/queues.ts sets its maxReceiveCount to MAX_ATTEMPTS).
- */
-export const RETRY_DELAYS_SECONDS = JOBS.webhookDeliveries.retryDelaysSeconds;
-export const MAX_ATTEMPTS = JOBS.webhookDeliveries.maxAttempts;
+/** The delivery job's retry schedule and attempts (outbox/jobs/webhook-deliveries.ts). */
+export const RETRY_DELAYS_SECONDS = webhookDeliveryJob.retryDelaysSeconds;
+export const MAX_ATTEMPTS = webhookDeliveryJob.maxAttempts;
 
 export type TDeliverDeps = TSecretDeps & {
   webhooks: TWebhookStore;
@@ -29,14 +28,6 @@ export type TDeliverDeps = TSecretDeps & {
   /** Each call's outcome and latency (WebhookDeliveries, WebhookLatency); none in tests that do not ask. */
   metrics?: TMetrics;
 };
-
-export type TDeliveryOutcome =
-  /** Delivered, or nothing to do (already delivered, webhook gone or switched off). */
-  | { kind: 'done' }
-  /** This attempt failed; try again after `delaySeconds`. */
-  | { kind: 'retry'; delaySeconds: number }
-  /** The last attempt failed: the job goes to the dead-letter queue. */
-  | { kind: 'gave-up' };
 
 /**
  * One attempt of a delivery job. `attempt` is how many times the queue has handed this job out
@@ -81,8 +72,8 @@ export async function deliverEvent(
     return { kind: 'done' };
   }
   if (attempt < MAX_ATTEMPTS) {
-    const delay = RETRY_DELAYS_SECONDS[Math.max(0, attempt - 1)]!;
-    return { kind: 'retry', delaySeconds: Math.round(delay * (deps.retryScale ?? 1)) };
+    const delay = retryDelayOf(webhookDeliveryJob, Math.max(1, attempt), deps.retryScale);
+    return { kind: 'retry', delaySeconds: Math.round(delay) };
   }
   await recordOutcome(deps, webhook, false);
   return { kind: 'gave-up' };

@@ -1,5 +1,5 @@
 import { ConflictError } from '../errors';
-import type { TWebhookJob } from '../outbox/jobs';
+import type { TWebhookJob } from '../outbox/jobs/webhook-deliveries';
 import type { TQueue } from '../ports/queue';
 import type { TWebhookEventStore, TWebhookStore } from '../ports/webhooks';
 import type { TWebhookEvent } from './webhook-event';

@@ -1,6 +1,6 @@
 // How a bundle moves through its life, as pure functions of the bundle and the moment: each
 // takes the bundle as stored and answers the bundle after the change, with its audit events
-// (which fill the outbox: outbox/outbox.ts), or refuses with the error the caller answers.
+// (what each sets off is the EFFECTS table), or refuses with the error the caller answers.
 // Use cases apply them inside changeBundle, so a retry after a lost race decides again on the
 // newer state. Who signs next and how open signers are closed are written once, here. Each
 // event records who acted: a signer for what they do, `by` (the caller's actor) for a sender's

@@ -1,13 +1,15 @@
 // The one shell of the queue workers (notifications, webhook deliveries, document jobs, bulk
-// chunks): each record is read as its queue's job (jobs.ts), a message that is not one is logged
-// and dropped (another attempt would not make it one), and Powertools' batch processor runs each
-// job and answers the batch item failures that SQS keeps for another attempt. A job says whether
+// chunks): each record is read as its queue's job (shared/domain/outbox/jobs.ts), a message that
+// is not one is logged and dropped (another attempt would not make it one), and Powertools' batch
+// processor runs each job and answers the batch item failures that SQS keeps for another attempt. A job says whether
 // it is done; one that is not (its retry is already scheduled, by the visibility the worker set)
 // or that threw counts as a failure.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { jobOf, type TJobOf, type TJobQueue } from '../../domain/outbox/jobs';
-import type { TLogger } from '../../logger';
+import type * as z from 'zod';
+import { JOBS, jobOf, type TJobOf, type TJobQueue } from '../domain/outbox/jobs';
+import type { TJobDefinition } from '../domain/outbox/jobs/job';
+import type { TLogger } from '../logger';
 
 /** A job that is not done yet: its record stays on the queue for another attempt. */
 class JobNotDone extends Error {
@@ -46,4 +48,30 @@ export function jobBatch<Q extends TJobQueue>(opts: TJobBatchOptions<Q>) {
       // A batch that fails whole is answered like any other: every record kept, none lost.
       throwOnFullBatchFailure: false,
     });
+}
+
+/** What a job's handler needs (its file under shared/domain/outbox/jobs/ declares it). */
+export type TJobDepsOf<Q extends TJobQueue> = Parameters<(typeof JOBS)[Q]['handle']>[0];
+
+/**
+ * A queue worker running the jobs of `queue` with their declared handler, given its deps: a job
+ * not done is hidden until its retry is due (`retryLater`, the SQS visibility timeout).
+ */
+export function jobWorker<Q extends TJobQueue>(
+  queue: Q,
+  deps: TJobDepsOf<Q>,
+  opts: { log: TLogger; retryLater: (record: SQSRecord, seconds: number) => Promise<void> },
+) {
+  const job = JOBS[queue] as unknown as TJobDefinition<z.ZodType<TJobOf<Q>>, TJobDepsOf<Q>>;
+  return jobBatch({
+    queue,
+    inParallel: job.inParallel,
+    log: opts.log,
+    async handle(payload, attempt, record) {
+      const result = await job.handle(deps, payload, attempt);
+      if (!result.done && result.retryAfterSeconds !== undefined)
+        await opts.retryLater(record, result.retryAfterSeconds);
+      return result.done;
+    },
+  });
 }

@@ -1,0 +1,40 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createSqsClient } from '../adapters/aws/clients';
+import { createBundleStore } from '../adapters/dynamodb/bundle-store';
+import { createWebhookEventStore } from '../adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '../adapters/dynamodb/webhook-store';
+import { createSqsQueue } from '../adapters/sqs/queue';
+import { systemClock } from '../adapters/system';
+import { noMetrics } from '../adapters/telemetry/metrics';
+import type { TConfig } from '../config';
+import type { TPublishDeps } from '../domain/outbox/publish-events';
+import { publishingBundleStore } from '../domain/outbox/publishing-store';
+import type { TBundleStore } from '../domain/ports/bundles';
+import type { TMetrics } from '../domain/ports/metrics';
+import type { TLogger } from '../logger';
+
+/** What publishing a bundle's outbox needs, from config: the stores and queues it writes to. */
+export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPublishDeps {
+  return {
+    bundles: createBundleStore(db, config.tableName),
+    webhooks: createWebhookStore(db, config.tableName),
+    webhookEvents: createWebhookEventStore(db, config.tableName),
+    queue: createSqsQueue(createSqsClient(config), config.queues ?? {}),
+    clock: systemClock,
+  };
+}
+
+/** The publishing bundle store (shared/domain/outbox/publishing-store.ts) on the configured stores. */
+export function createPublishingBundleStore(
+  config: TConfig,
+  db: DynamoDBDocumentClient,
+  log: TLogger,
+  metrics: TMetrics = noMetrics,
+): TBundleStore {
+  return publishingBundleStore(publishDeps(config, db), metrics, (err, bundle) =>
+    log.error('webhook events not published; the sweeper will retry', {
+      bundleId: bundle.id,
+      error: (err as Error).message,
+    }),
+  );
+}
