@@ -37,10 +37,13 @@ export function messagePage(
   );
 }
 
-/** The top bar of a page without script: a skip link, the page's name, and an optional menu. */
+/**
+ * The top bar of a page without script: a skip link, the page's name (isolated, since a sender may
+ * write it in another script than the page's), and an optional menu.
+ */
 export function topBar(name: string, skip: string, menu = ''): string {
   return `<a class="skip-link" href="#main">${esc(skip)}</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(name)}</span></div>${menu}</div></header>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name"><bdi>${esc(name)}</bdi></span></div>${menu}</div></header>
 `;
 }
 

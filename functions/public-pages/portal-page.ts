@@ -38,12 +38,10 @@ import type { TClock } from '../../shared/domain/ports/system';
 import type { TRequest, TResponse } from '../../shared/http/request';
 import { translator } from '../../shared/i18n/catalogs';
 import { signerLanguage, supportedLanguage, type TLanguage } from '../../shared/i18n/languages';
-import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
-import { messagePage } from './message-page';
+import { messagePage, plainDocument, topBar } from './message-page';
 import { securityHeaders } from './security-headers';
-import { htmlLangAttrs, languageMenuHtml, visitorLanguage } from './visitor-language';
-import { webFontLink } from './web-fonts';
+import { languageMenuHtml, visitorLanguage } from './visitor-language';
 
 export interface TPortalRouteDeps {
   db: DynamoDBDocumentClient;
@@ -83,7 +81,6 @@ function formPage(
   chosen: boolean,
   form: TForm = {},
 ): string {
-  const css = `${base}/sign/assets/${signingAssets().version}/app.css`;
   const tr = translator(lang);
   const errorOf = (field: 'name' | 'email') =>
     form.errors?.some((e) => e.field === field) ? tr(FIELD_MESSAGES[field]) : undefined;
@@ -92,21 +89,7 @@ function formPage(
     return `<p><label class="label" for="${id}">${esc(label)}</label>
 <input class="input" id="${id}" name="${id}" type="${type}" dir="auto" autocomplete="${autocomplete}" required maxlength="254" value="${esc(form[id] ?? '')}"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${error ? `<span class="field-error" id="${id}-error">${esc(error)}</span>` : ''}</p>`;
   };
-  return `<!doctype html>
-<html ${htmlLangAttrs(lang)}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${esc(t.name)}</title>
-<link rel="stylesheet" href="${esc(css)}">
-${webFontLink(base, lang)}
-</head>
-<body>
-<a class="skip-link" href="#main">${esc(tr('page.skip'))}</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name"><bdi>${esc(t.name)}</bdi></span></div>${languageMenuHtml(lang)}</div></header>
-<main id="main" class="main" tabindex="-1"><section class="card" aria-labelledby="title">
+  const section = `<section class="card" aria-labelledby="title">
 <h1 id="title"><bdi>${esc(t.name)}</bdi></h1>
 ${t.description ? `<p dir="auto">${esc(t.description)}</p>` : ''}
 <p>${esc(tr('portal.intro'))}</p>
@@ -116,10 +99,8 @@ ${input('name', tr('portal.name'), 'text', 'name')}
 ${input('email', tr('portal.email'), 'email', 'email')}
 <p><button class="btn primary" type="submit">${esc(tr('portal.continue'))}</button></p>
 </form>
-</section></main>
-</body>
-</html>
-`;
+</section>`;
+  return plainDocument(base, lang, t.name, topBar(t.name, tr('page.skip'), languageMenuHtml(lang)), section);
 }
 
 const notFoundPage = (base: string, lang: TLanguage) => {
