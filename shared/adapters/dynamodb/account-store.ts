@@ -44,20 +44,22 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     return items.map(entity.fromItem).sort((a, b) => String(a.created).localeCompare(String(b.created)));
   };
 
-  /** Sets one optional attribute of the account, or removes it when `value` is undefined, and bumps the version. */
-  const setOptional = async (id: string, name: string, value: unknown): Promise<TAccount> => {
+  /** One update of an existing account that also bumps its version; a missing account is a 404. */
+  const updateAccount = async (
+    id: string,
+    set: string,
+    names: Record<string, string>,
+    values: Record<string, unknown>,
+  ): Promise<TAccount> => {
     try {
       const out = await db.send(
         new UpdateCommand({
           TableName: table,
           Key: accountKeys.item(id),
           ConditionExpression: 'attribute_exists(pk)',
-          UpdateExpression:
-            value === undefined
-              ? 'REMOVE #a SET version = version + :one'
-              : 'SET #a = :v, version = version + :one',
-          ExpressionAttributeNames: { '#a': name },
-          ExpressionAttributeValues: { ...(value === undefined ? {} : { ':v': value }), ':one': 1 },
+          UpdateExpression: `${set} version = version + :one`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...values, ':one': 1 },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -67,6 +69,12 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       throw err;
     }
   };
+
+  /** Sets one optional attribute of the account, or removes it when `value` is undefined. */
+  const setOptional = (id: string, name: string, value: unknown): Promise<TAccount> =>
+    value === undefined
+      ? updateAccount(id, 'REMOVE #a SET', { '#a': name }, {})
+      : updateAccount(id, 'SET #a = :v,', { '#a': name }, { ':v': value });
 
   return {
     async createAccount(a: TAccount) {
@@ -86,26 +94,12 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         if (!a) throw new NotFoundError('Account not found.');
         return a;
       }
-      try {
-        const out = await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: accountKeys.item(id),
-            ConditionExpression: 'attribute_exists(pk)',
-            UpdateExpression: `SET ${names.map((_, i) => `features.#f${i} = :f${i}`).join(', ')}, version = version + :one`,
-            ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(names.map((n, i) => [`:f${i}`, features[n as keyof typeof features]])),
-              ':one': 1,
-            },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return toAccount(out.Attributes as TItem);
-      } catch (err) {
-        if (isConditionFailure(err)) throw new NotFoundError('Account not found.');
-        throw err;
-      }
+      return updateAccount(
+        id,
+        `SET ${names.map((_, i) => `features.#f${i} = :f${i}`).join(', ')},`,
+        Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+        Object.fromEntries(names.map((n, i) => [`:f${i}`, features[n as keyof typeof features]])),
+      );
     },
     async setImagePageSize(id, size) {
       return setOptional(id, 'imagePageSize', size);
