@@ -62,6 +62,12 @@ export class Functions implements TWorkers {
       if (keyed.has(name)) fn.grantUsagePlanRead(api.usagePlan);
       return fn;
     };
+    // A function whose bundle changes publish their outbox: it writes the table and queues jobs.
+    const publishing = (fn: ApiFunction) => {
+      fn.grantTable(table, 'readWrite');
+      queues.grantPublish(fn);
+      return fn;
+    };
 
     const webhooks = endpoint('WebhooksFunction', 'webhooks', 'Webhooks: /api/v2/webhooks/', {
       SECRETS_KEY_ID: keys.secretsKey.keyArn,
@@ -82,29 +88,29 @@ export class Functions implements TWorkers {
     this.dispatcher.grantTable(table, 'readWrite');
     this.dispatcher.grantSecretsKey(keys.secretsKey);
 
-    this.sweeper = lambda('OutboxSweeperFunction', {
-      name: 'outbox-sweeper',
-      description: 'Publishes webhook events a crashed request left in a bundle outbox',
-      environment: { ...shared, ...publishEnv },
-      timeout: Duration.seconds(60),
-    });
-    this.sweeper.grantTable(table, 'readWrite');
-    queues.grantPublish(this.sweeper);
+    this.sweeper = publishing(
+      lambda('OutboxSweeperFunction', {
+        name: 'outbox-sweeper',
+        description: 'Publishes webhook events a crashed request left in a bundle outbox',
+        environment: { ...shared, ...publishEnv },
+        timeout: Duration.seconds(60),
+      }),
+    );
 
     // Reminders and expiry: its changes publish like any other.
-    this.scheduler = lambda('SchedulerFunction', {
-      name: 'scheduler',
-      description: 'Expires bundles and sends the automatic reminders that are due',
-      environment: { ...shared, ...publishEnv },
-      timeout: Duration.minutes(2),
-    });
-    this.scheduler.grantTable(table, 'readWrite');
-    queues.grantPublish(this.scheduler);
+    this.scheduler = publishing(
+      lambda('SchedulerFunction', {
+        name: 'scheduler',
+        description: 'Expires bundles and sends the automatic reminders that are due',
+        environment: { ...shared, ...publishEnv },
+        timeout: Duration.minutes(2),
+      }),
+    );
 
     // Persons changes reach the bundles they are linked to, so it publishes like bundles.
-    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv);
-    persons.grantTable(table, 'readWrite');
-    queues.grantPublish(persons);
+    const persons = publishing(
+      endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv),
+    );
 
     const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
     account.grantTable(table, 'read');
