@@ -103,15 +103,11 @@ export class QueuesAndWorkers {
   wire(functions: TWorkers): void {
     const { dispatcher, sweeper, scheduler, bulkWorker, notifier, documentWorker } = functions;
     const stack = this.stack;
-    consume(dispatcher, this.webhookQueue, {
-      batchSize: 10,
-      maxConcurrency: Math.max(2, this.dispatcherConcurrency),
-    });
-    deadLetterAlarm(
-      stack,
-      'WebhookDeadLettersAlarm',
-      'Webhook events that failed every delivery attempt (see the webhook log)',
-      this.webhookQueue.deadLetterQueue!.queue,
+    this.consumeWatched(
+      dispatcher,
+      this.webhookQueue,
+      { batchSize: 10, maxConcurrency: Math.max(2, this.dispatcherConcurrency) },
+      ['WebhookDeadLettersAlarm', 'Webhook events that failed every delivery attempt (see the webhook log)'],
     );
 
     new Rule(stack, 'OutboxSweepSchedule', {
@@ -126,23 +122,28 @@ export class QueuesAndWorkers {
     });
 
     // One chunk at a time, one batch's chunks after another: the pace is the worker's to keep.
-    consume(bulkWorker, this.bulkJobs, { batchSize: 1, maxConcurrency: 2 });
-    deadLetterAlarm(
-      stack,
+    this.consumeWatched(bulkWorker, this.bulkJobs, { batchSize: 1, maxConcurrency: 2 }, [
       'BulkJobDeadLettersAlarm',
       'Bulk send chunks that failed every attempt: their batch stays unfinished (see the worker logs)',
-      this.bulkJobs.deadLetterQueue!.queue,
-    );
+    ]);
 
     this.wireNotifications(notifier);
 
-    consume(documentWorker, this.documentJobs, { batchSize: 1, maxConcurrency: 5 });
-    deadLetterAlarm(
-      stack,
+    this.consumeWatched(documentWorker, this.documentJobs, { batchSize: 1, maxConcurrency: 5 }, [
       'DocumentJobDeadLettersAlarm',
       'Document jobs whose failure could not be recorded (see the worker logs)',
-      this.documentJobs.deadLetterQueue!.queue,
-    );
+    ]);
+  }
+
+  /** A worker consuming its queue, and the alarm (id, what it means) on that queue's dead letters. */
+  private consumeWatched(
+    worker: ApiFunction,
+    queue: Queue,
+    options: Pick<SqsEventSourceProps, 'batchSize' | 'maxConcurrency'>,
+    [alarmId, meaning]: readonly [string, string],
+  ): void {
+    consume(worker, queue, options);
+    deadLetterAlarm(this.stack, alarmId, meaning, queue.deadLetterQueue!.queue);
   }
 
   private wireNotifications(notifier: ApiFunction): void {
