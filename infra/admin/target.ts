@@ -143,14 +143,13 @@ function runningRuntime(dataDir: string): TRuntimeFile | undefined {
   }
 }
 
+/** A client of a local dynalite that tries once: an admin command says at once when it does not answer. */
+const localDynamoClient = (endpoint: string) =>
+  new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+
 /** Connects to the running runtime's dynalite; undefined if it does not answer (a reused pid). */
 async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TTarget | undefined> {
-  const probe = new DynamoDBClient({
-    region: LOCAL_REGION,
-    endpoint: info.dynamodbEndpoint,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 1,
-  });
+  const probe = localDynamoClient(info.dynamodbEndpoint);
   try {
     await ensureTable(probe, info.tableName);
   } catch {
@@ -211,12 +210,7 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
     host: '127.0.0.1',
     dir: dataPaths(dataDir).dynamodb,
   });
-  const raw = new DynamoDBClient({
-    region: LOCAL_REGION,
-    endpoint: dynamo.endpoint,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 1,
-  });
+  const raw = localDynamoClient(dynamo.endpoint);
   try {
     // A fresh folder has no table yet; the runtime would create the same one on start.
     await firstRequest(

@@ -237,28 +237,17 @@ export async function startApiGateway(opts: TGatewayOptions) {
       stage: opts.stage,
     };
 
+    // API Gateway's own answer to a missing or refused key, before any function runs.
+    const notAuthenticated = () =>
+      gatewayError(res, requestId, 401, 'not_authenticated', 'Authentication credentials were not provided.');
     const header = authorizationOf(req);
-    if (!header || header.trim() === '') {
-      return gatewayError(
-        res,
-        requestId,
-        401,
-        'not_authenticated',
-        'Authentication credentials were not provided.',
-      );
-    }
+    if (!header || header.trim() === '') return notAuthenticated();
     let auth: APIGatewayAuthorizerResult;
     try {
       auth = await authorize(incoming, header);
     } catch (err) {
       if ((err as Error).message === 'Unauthorized') {
-        return gatewayError(
-          res,
-          requestId,
-          401,
-          'not_authenticated',
-          'Authentication credentials were not provided.',
-        );
+        return notAuthenticated();
       }
       opts.log.error('authorizer failed', { requestId, err });
       return gatewayError(res, requestId, 500, 'error', 'A server error occurred.');
