@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { fastTestFiles } from './test/helpers/test-groups.ts';
+
+// The fast loop: every test file that needs neither the local runtime nor a browser, found from
+// what each file imports (test/helpers/test-groups.ts), so none that starts one can slip in.
+const fast = fastTestFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // HTTP tests start a whole local runtime per file; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -12,5 +16,9 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results.json' },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'fast', include: fast } },
+      { extends: true, test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: fast } },
+    ],
   },
 });
