@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { fastTestFiles } from './test/helpers/test-groups.ts';
+import { fastTestFiles, sharedRuntimeFiles } from './test/helpers/test-groups.ts';
 
 // The fast loop: every test file that needs neither the local runtime nor a browser, found from
 // what each file imports (test/helpers/test-groups.ts), so none that starts one can slip in.
 const fast = fastTestFiles(import.meta.dirname);
+// The HTTP tests that share one runtime per worker: no isolation, so it outlives each file.
+const shared = sharedRuntimeFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    // HTTP tests start a whole local runtime per file; give them room on a 2-core machine.
+    // HTTP tests start a whole local runtime; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -18,7 +20,11 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'fast', include: fast } },
-      { extends: true, test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: fast } },
+      { extends: true, test: { name: 'shared-runtime', include: shared, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...fast, ...shared] },
+      },
     ],
   },
 });

@@ -124,3 +124,15 @@ export function fastTestFiles(root: string): string[] {
     .filter((f) => slowReasons(root, f, modules).length === 0)
     .sort();
 }
+
+/**
+ * The test files that share one runtime per worker (test/helpers/shared-runtime.ts): those that
+ * call sharedTestRuntime(). They run in a project without isolation, which is what lets the
+ * runtime outlive each file.
+ */
+export function sharedRuntimeFiles(root: string): string[] {
+  return testFiles(join(root, 'test'))
+    .map((f) => join('test', f))
+    .filter((f) => /\bsharedTestRuntime\(/.test(readFileSync(join(root, f), 'utf8')))
+    .sort();
+}

@@ -29,7 +29,8 @@ import {
   type TAnswer,
   type TBadRequest,
 } from '../helpers/bad-input/send';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -51,7 +52,7 @@ const { jsonBodyArb, deepJsonArb, deepJsonText, invalidUtf8Arb, formBodyArb, any
 // The properties
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   const created = await call('POST', '/persons/', {
     json: { name: 'Fixture Person', channels: [{ email: 'fixture@example.com' }] },

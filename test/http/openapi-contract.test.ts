@@ -12,7 +12,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver } from '../helpers/receiver';
-import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
+import { apiClient, type TApiAnswer } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 // biome-ignore lint/suspicious/noExplicitAny: the description is arbitrary JSON
@@ -82,7 +83,7 @@ function expectDocumented(method: string, path: string, res: TApiAnswer) {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
   const served = await call('GET', '/openapi.json', { key: null });

@@ -9,7 +9,8 @@ import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -19,7 +20,7 @@ let sign: ReturnType<typeof signerClient>;
 let recorder: ReturnType<typeof dbRecorder>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   recorder = dbRecorder(runtime);
