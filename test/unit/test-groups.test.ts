@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fastTestFiles, slowReasons, testFiles } from '../helpers/test-groups';
+import { fastTestFiles, sharedRuntimeFiles, slowReasons, testFiles } from '../helpers/test-groups';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -31,6 +31,19 @@ describe('the fast test files', () => {
     expect(fast).not.toContain('test/infra/template.test.ts');
     const units = testFiles(join(ROOT, 'test', 'unit')).map((f) => join('test', 'unit', f));
     expect(units.filter((f) => !fast.includes(f))).toEqual([]);
+  });
+});
+
+describe('the files sharing a runtime', () => {
+  it('change nothing the other files of their worker would see', () => {
+    const shared = sharedRuntimeFiles(ROOT);
+    expect(shared.length).toBeGreaterThan(30);
+    // The runtime's clock, workers, stand-ins, mailbox and data folder are everyone's; so are
+    // a worker's modules and globals, which isolate: false keeps from file to file.
+    const apart =
+      /\b(?:startTestRuntime|useFakeTimers|setSystemTime|vi\.mock|vi\.spyOn|vi\.stub\w*|listMailbox|signerInbox|runScheduler|sweepOutboxes|process\.env)\b|\.(?:workers|tsa|ca|pki|dataDir|bound)\b/;
+    const touching = shared.filter((f) => apart.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(touching).toEqual([]);
   });
 });
 
