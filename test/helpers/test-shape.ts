@@ -13,7 +13,7 @@ export interface TItSpan {
   name: string;
 }
 
-const IT_START = /^(\s*)(?:it|test)(?:\.(?:each\([^)]*\)|only|skip|concurrent|sequential|fails))*\(/;
+const IT_START = /^(\s*)(?:it|test)(?:\(|\.\w)/;
 
 /** Every `it`/`test` call in one file's text, with how many lines it spans. */
 export function itSpans(file: string, text: string): TItSpan[] {
@@ -30,7 +30,9 @@ export function itSpans(file: string, text: string): TItSpan[] {
       for (let j = i + 1; j < lines.length; j++) {
         const next = lines[j] ?? '';
         if (next.trim() === '') continue;
-        if (next.length - next.trimStart().length <= indent) {
+        // The closing line: back at the call's indent, ending the statement (`});`, `}, 60_000);`,
+        // `);`); an `it.each([...])(` header's own lines at that indent do not end it.
+        if (next.length - next.trimStart().length <= indent && /^[})].*;\s*$/.test(next.trim())) {
           end = j;
           break;
         }
