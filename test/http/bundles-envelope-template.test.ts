@@ -5,8 +5,7 @@ import { createAccountStore } from '../../shared/adapters/dynamodb/account-store
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
-import { apiClient, isErrorBody } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 // Bundles from envelope templates, over real HTTP: document templates made with POST /templates/,
 // an envelope template naming them, then both create routes.
@@ -20,7 +19,7 @@ let lease: string;
 let rules: string;
 
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  runtime = await startTestRuntime();
   call = apiClient(runtime);
   recorder = dbRecorder(runtime);
   const b64 = await aPdfB64();

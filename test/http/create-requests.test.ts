@@ -6,8 +6,7 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
-import { apiClient } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -15,7 +14,7 @@ let recorder: ReturnType<typeof dbRecorder>;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  runtime = await startTestRuntime();
   call = apiClient(runtime);
   recorder = dbRecorder(runtime);
   b64 = await aPdfB64();

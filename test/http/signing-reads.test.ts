@@ -9,8 +9,7 @@ import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
-import { apiClient } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -20,7 +19,7 @@ let sign: ReturnType<typeof signerClient>;
 let recorder: ReturnType<typeof dbRecorder>;
 
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  runtime = await startTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   recorder = dbRecorder(runtime);

@@ -8,8 +8,7 @@ import { benchFields, benchValues } from '../../bench/signing';
 import { currentInvocation } from '../../infra/local/invocation';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { embedToken, signerClient } from '../helpers/signer';
 
 interface TSpan {
@@ -23,7 +22,7 @@ let spans: TSpan[] | undefined;
 let tick = 0;
 
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  runtime = await startTestRuntime();
   runtime.db.middlewareStack.add(
     (next, context) => async (args) => {
       if (!spans || currentInvocation()?.fn !== 'public-pages') return next(args);

@@ -6,15 +6,14 @@ import { benchFields, benchValues } from '../../bench/signing';
 import { currentInvocation } from '../../infra/local/invocation';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 /** The most Query commands of the signing function in flight at once, while `watching`. */
 const queries = { watching: false, inFlight: 0, most: 0 };
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  runtime = await startTestRuntime();
   runtime.db.middlewareStack.add(
     (next, context) => async (args) => {
       const counted =

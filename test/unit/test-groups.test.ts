@@ -38,10 +38,11 @@ describe('the files sharing a runtime', () => {
   it('change nothing the other files of their worker would see', () => {
     const shared = sharedRuntimeFiles(ROOT);
     expect(shared.length).toBeGreaterThan(30);
-    // The runtime's clock, workers, stand-ins, mailbox and data folder are everyone's; so are
-    // a worker's modules and globals, which isolate: false keeps from file to file.
+    // The runtime's clock, workers, stand-ins, database client (which the request counters
+    // wrap), mailbox and data folder are everyone's; so are a worker's modules and globals,
+    // which isolate: false keeps from file to file.
     const apart =
-      /\b(?:startTestRuntime|useFakeTimers|setSystemTime|vi\.mock|vi\.spyOn|vi\.stub\w*|listMailbox|signerInbox|runScheduler|sweepOutboxes|process\.env)\b|\.(?:workers|tsa|ca|pki|dataDir|bound)\b/;
+      /\b(?:startTestRuntime|useFakeTimers|setSystemTime|vi\.mock|vi\.spyOn|vi\.stub\w*|listMailbox|signerInbox|runScheduler|sweepOutboxes|dbRecorder|middlewareStack|process\.env)\b|\.(?:workers|tsa|ca|pki|dataDir|bound)\b/;
     const touching = shared.filter((f) => apart.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(touching).toEqual([]);
   });
