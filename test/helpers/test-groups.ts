@@ -136,3 +136,15 @@ export function sharedRuntimeFiles(root: string): string[] {
     .filter((f) => /\bsharedTestRuntime\(/.test(readFileSync(join(root, f), 'utf8')))
     .sort();
 }
+
+/**
+ * What a test file may change in its worker for the files after it, were they to share one:
+ * mocked modules and functions, fake timers, stubbed globals, the environment.
+ */
+const CHANGES_WORKER =
+  /\bvi\.(?:mock|doMock|spyOn|stub\w*|useFakeTimers)\b|\bprocess\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|\bdelete process\.env\b|\bglobalThis\.\w+\s*=[^=]/;
+
+/** Whether a test file changes its worker in a way the next file would see (see CHANGES_WORKER). */
+export function changesItsWorker(root: string, file: string): boolean {
+  return CHANGES_WORKER.test(readFileSync(join(root, file), 'utf8'));
+}

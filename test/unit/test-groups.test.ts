@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fastTestFiles, sharedRuntimeFiles, slowReasons, testFiles } from '../helpers/test-groups';
+import {
+  changesItsWorker,
+  fastTestFiles,
+  sharedRuntimeFiles,
+  slowReasons,
+  testFiles,
+} from '../helpers/test-groups';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -82,9 +88,28 @@ describe('a file’s slow imports', () => {
     expect(slowReasons(root, 'test/x/spawn.test.ts')).toEqual(['starts infra/local/main.ts']);
   });
 
+  it('tell a file that changes its worker (mocks, fake timers, the environment) from one that does not', () => {
+    const changing = [
+      "vi.mock('node:fs');",
+      "vi.spyOn(console, 'log');",
+      'vi.useFakeTimers();',
+      "vi.stubGlobal('fetch', f);",
+      "process.env.PDF_FONTS_DIR = '/tmp';",
+      'delete process.env.TZ;',
+      'globalThis.fetch = f;',
+    ];
+    for (const [i, text] of changing.entries()) write(`test/w/changes-${i}.test.ts`, `${text}\n`);
+    write('test/w/reads.test.ts', "if (process.env.UPDATE === '1') vi.fn();\n");
+    expect(changing.map((_, i) => changesItsWorker(root, `test/w/changes-${i}.test.ts`))).toEqual(
+      changing.map(() => true),
+    );
+    expect(changesItsWorker(root, 'test/w/reads.test.ts')).toBe(false);
+  });
+
   it('are none for a file of logic, which is fast', () => {
     write('test/x/pure.test.ts', `import { p } from ${q('../helpers/pure')};\n`);
     expect(slowReasons(root, 'test/x/pure.test.ts')).toEqual([]);
+    rmSync(join(root, 'test', 'w'), { recursive: true, force: true });
     expect(fastTestFiles(root)).toEqual(['test/x/pure.test.ts']);
   });
 });
