@@ -4,7 +4,7 @@ import { changesItsWorker, fastTestFiles, sharedRuntimeFiles } from './test/help
 // The fast loop: every test file that needs neither the local runtime nor a browser, found from
 // what each file imports (test/helpers/test-groups.ts), so none that starts one can slip in.
 const fast = fastTestFiles(import.meta.dirname);
-// Most share their worker's loaded modules (isolate: false), which halves their import time; a
+// Most share their worker's loaded modules (isolate: false), loading them once, not per file; a
 // file that mocks, fakes timers or sets the environment keeps a worker to itself.
 const fastIsolated = fast.filter((f) => changesItsWorker(import.meta.dirname, f));
 // The HTTP tests that share one runtime per worker: no isolation, so it outlives each file.
