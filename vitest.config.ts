@@ -1,9 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { changesItsWorker, fastTestFiles, sharedRuntimeFiles } from './test/helpers/test-groups.ts';
+
+// The fast loop: every test file that needs neither the local runtime nor a browser, found from
+// what each file imports (test/helpers/test-groups.ts), so none that starts one can slip in.
+const fast = fastTestFiles(import.meta.dirname);
+// Most share their worker's loaded modules (isolate: false), loading them once, not per file; a
+// file that mocks, fakes timers or sets the environment keeps a worker to itself.
+const fastIsolated = fast.filter((f) => changesItsWorker(import.meta.dirname, f));
+// The HTTP tests that share one runtime per worker: no isolation, so it outlives each file.
+const shared = sharedRuntimeFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // HTTP tests start a whole local runtime per file; give them room on a 2-core machine.
+    // HTTP tests start a whole local runtime; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -12,5 +21,17 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results.json' },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: fast.filter((f) => !fastIsolated.includes(f)), isolate: false },
+      },
+      { extends: true, test: { name: 'fast-isolated', include: fastIsolated } },
+      { extends: true, test: { name: 'shared-runtime', include: shared, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...fast, ...shared] },
+      },
+    ],
   },
 });

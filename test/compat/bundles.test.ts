@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { startTestRuntime } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import {
   BundleHelper,
   blueinkClient,
@@ -37,7 +37,7 @@ let fileBase: string;
 const fetched: string[] = [];
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   client = blueinkClient(runtime);
   const earlyAccount = await runtime.seedAccount('Compat Early', 'owner@compat-early.example');
   await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(earlyAccount.accountId, {

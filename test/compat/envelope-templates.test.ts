@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import {
   BundleHelper,
   blueinkClient,
@@ -24,7 +25,7 @@ const created: string[] = [];
 let disabled: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   const account = await runtime.seedAccount('Compat Envelopes', 'owner@compat-envelopes.example');
   client = blueinkClient(runtime, account.apiKey);
   const call = apiClient(runtime, account.apiKey);

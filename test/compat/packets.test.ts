@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { startTestRuntime } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { blueinkClient, failureOf, isApiErrorBody, type TBlueInkClient, type TJson } from './client';
 
 // Packets (signers) through the official BlueInk JavaScript client, unchanged.
@@ -11,7 +11,7 @@ let client: TBlueInkClient;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   client = blueinkClient(runtime);
   b64 = await aPdfB64();
 });

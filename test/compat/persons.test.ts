@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
-import { startTestRuntime } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import {
   blueinkClient,
   failureOf,
@@ -20,7 +20,7 @@ let client: TBlueInkClient;
 // A fresh account, so list counts are exactly what this file created (plus the account's admin
 // user, who is a Person too).
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   const account = await runtime.seedAccount('Compat Persons', 'owner@compat-persons.example');
   client = blueinkClient(runtime, account.apiKey);
 });

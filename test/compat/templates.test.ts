@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import type { TSeededAccount } from '../../infra/local/seed-account';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import {
   BundleHelper,
   blueinkClient,
@@ -24,7 +25,7 @@ let client: TBlueInkClient;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   account = await runtime.seedAccount('Compat Templates', 'owner@compat-templates.example');
   client = blueinkClient(runtime, account.apiKey);
   b64 = await aPdfB64();

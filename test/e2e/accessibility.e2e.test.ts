@@ -6,8 +6,8 @@
 // nothing (the check is first shown to find what a broken page has). Then a whole bundle is signed
 // with the keyboard alone, names and live regions are read as a screen reader would hear them,
 // and a light brand colour is shown adjusted to stay readable. Screenshots go to test-artifacts/.
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brandPalette, contrastRatio } from '../../functions/public-pages/brand-palette';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
@@ -135,115 +135,129 @@ describe.runIf(runBrowser)('the axe check itself', () => {
 });
 
 describe.runIf(runBrowser)('every public page and state passes axe (WCAG 2.2 AA)', () => {
-  it('signing: the SMS step, the documents, every field kind’s dialog, errors, finishing and done', async () => {
-    await aSentBundle(
-      'Equipment loan',
-      {
-        key: 'ann',
-        name: 'Ann Lee',
-        email: 'ann.a11y@example.com',
-        phone: '+1 555 010 7171',
-        auth_sms: true,
-      },
-      everyKind('ann'),
-    );
-    const { page, context, problems } = await signerPage(suite.browser);
-    await page.goto(await suite.inbox.emailedLink('ann.a11y@example.com'));
-    await page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
-    await expectAccessible(page, 'the SMS step, before sending');
+  describe('signing: the SMS step, the documents, every field kind’s dialog, errors, finishing and done', () => {
+    let page: Page;
+    let context: BrowserContext;
+    let problems: string[];
 
-    const seen = await suite.inbox.seen();
-    await page.getByRole('button', { name: 'Text me a code' }).click();
-    const code = await suite.inbox.textedCode('7171', seen);
-    await page.getByLabel('The 6-digit code').fill('12');
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Enter the 6 digits').waitFor();
-    await expectAccessible(page, 'the SMS step with a wrong code');
-    await page.getByLabel('The 6-digit code').fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    it('the SMS step, before sending and with a wrong code', async () => {
+      await aSentBundle(
+        'Equipment loan',
+        {
+          key: 'ann',
+          name: 'Ann Lee',
+          email: 'ann.a11y@example.com',
+          phone: '+1 555 010 7171',
+          auth_sms: true,
+        },
+        everyKind('ann'),
+      );
+      ({ page, context, problems } = await signerPage(suite.browser));
+      await page.goto(await suite.inbox.emailedLink('ann.a11y@example.com'));
+      await page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
+      await expectAccessible(page, 'the SMS step, before sending');
 
-    await page.getByRole('heading', { name: 'Equipment loan' }).waitFor();
-    await page.locator('.page.rendered').first().waitFor();
-    await expectAccessible(page, 'the documents, nothing filled');
+      const seen = await suite.inbox.seen();
+      await page.getByRole('button', { name: 'Text me a code' }).click();
+      const code = await suite.inbox.textedCode('7171', seen);
+      await page.getByLabel('The 6-digit code').fill('12');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByText('Enter the 6 digits').waitFor();
+      await expectAccessible(page, 'the SMS step with a wrong code');
+      await page.getByLabel('The 6-digit code').fill(code);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+    }, 60_000);
 
-    // A field's own error.
-    await page.getByLabel('Email', { exact: true }).fill('ann@');
-    await page.getByLabel('Email', { exact: true }).press('Tab');
-    await page.getByText('Enter a valid email address.').waitFor();
-    await expectAccessible(page, 'a field with its error shown');
-    await page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+    it('the documents, and a field with its error', async () => {
+      await page.getByRole('heading', { name: 'Equipment loan' }).waitFor();
+      await page.locator('.page.rendered').first().waitFor();
+      await expectAccessible(page, 'the documents, nothing filled');
 
-    // The choices dialog, with its error.
-    await page.getByRole('button', { name: /^Extras/ }).click();
-    const choices = page.getByRole('dialog', { name: 'Extras' });
-    await choices.getByRole('button', { name: 'Done' }).click();
-    await choices.getByText('Choose at least one option.').waitFor();
-    await expectAccessible(page, 'the choices dialog with its error');
-    await choices.getByLabel('Case').check();
-    await choices.getByRole('button', { name: 'Done' }).click();
-    await choices.waitFor({ state: 'detached' });
+      // A field's own error.
+      await page.getByLabel('Email', { exact: true }).fill('ann@');
+      await page.getByLabel('Email', { exact: true }).press('Tab');
+      await page.getByText('Enter a valid email address.').waitFor();
+      await expectAccessible(page, 'a field with its error shown');
+      await page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+    }, 60_000);
 
-    // The signature dialog: drawing (empty, refused), then typing.
-    await page.getByRole('button', { name: 'Borrower signature' }).click();
-    const signature = page.getByRole('dialog', { name: 'Add your signature' });
-    await signature.waitFor();
-    await expectAccessible(page, 'the signature dialog, drawing');
-    await signature.getByRole('button', { name: 'Apply signature' }).click();
-    await signature.getByText('Draw your signature in the box, or choose Type.').waitFor();
-    await expectAccessible(page, 'the signature dialog with its error');
-    await drawOnPad(page);
-    await expectAccessible(page, 'the signature dialog, drawn');
-    await signature.getByRole('tab', { name: 'Type' }).click();
-    await expectAccessible(page, 'the signature dialog, typing');
-    await shot(page, 'a11y-1-signature-typed.png');
-    await signature.getByRole('button', { name: 'Apply signature' }).click();
-    await signature.waitFor({ state: 'detached' });
+    it('the choices, signature and initials dialogs, with their errors', async () => {
+      // The choices dialog, with its error.
+      await page.getByRole('button', { name: /^Extras/ }).click();
+      const choices = page.getByRole('dialog', { name: 'Extras' });
+      await choices.getByRole('button', { name: 'Done' }).click();
+      await choices.getByText('Choose at least one option.').waitFor();
+      await expectAccessible(page, 'the choices dialog with its error');
+      await choices.getByLabel('Case').check();
+      await choices.getByRole('button', { name: 'Done' }).click();
+      await choices.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Borrower initials' }).click();
-    const initials = page.getByRole('dialog', { name: 'Add your initials' });
-    await initials.waitFor();
-    await expectAccessible(page, 'the initials dialog');
-    await initials.getByRole('tab', { name: 'Type' }).click();
-    await initials.getByRole('button', { name: 'Apply initials' }).click();
-    await initials.waitFor({ state: 'detached' });
+      // The signature dialog: drawing (empty, refused), then typing.
+      await page.getByRole('button', { name: 'Borrower signature' }).click();
+      const signature = page.getByRole('dialog', { name: 'Add your signature' });
+      await signature.waitFor();
+      await expectAccessible(page, 'the signature dialog, drawing');
+      await signature.getByRole('button', { name: 'Apply signature' }).click();
+      await signature.getByText('Draw your signature in the box, or choose Type.').waitFor();
+      await expectAccessible(page, 'the signature dialog with its error');
+      await drawOnPad(page);
+      await expectAccessible(page, 'the signature dialog, drawn');
+      await signature.getByRole('tab', { name: 'Type' }).click();
+      await expectAccessible(page, 'the signature dialog, typing');
+      await shot(page, 'a11y-1-signature-typed.png');
+      await signature.getByRole('button', { name: 'Apply signature' }).click();
+      await signature.waitFor({ state: 'detached' });
 
-    // The attachment refused, then taken.
-    const file = page.locator('.attachment input[type=file]');
-    await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
-    await page.getByText('Choose a file of type .pdf, .png.').waitFor();
-    await expectAccessible(page, 'an attachment refused');
-    await file.setInputFiles({ name: 'bill.png', mimeType: 'image/png', buffer: PNG });
-    await page.locator('.attachment .file-name', { hasText: 'bill.png' }).waitFor();
+      await page.getByRole('button', { name: 'Borrower initials' }).click();
+      const initials = page.getByRole('dialog', { name: 'Add your initials' });
+      await initials.waitFor();
+      await expectAccessible(page, 'the initials dialog');
+      await initials.getByRole('tab', { name: 'Type' }).click();
+      await initials.getByRole('button', { name: 'Apply initials' }).click();
+      await initials.waitFor({ state: 'detached' });
+    }, 60_000);
 
-    await page.getByLabel('Full name').fill('Ann Lee');
-    await page.getByLabel('Start date').fill('2026-12-01');
-    await page.getByLabel('Plan').selectOption('Yearly');
-    await page.getByLabel('I agree to the terms').check();
-    await page.getByLabel('I approve the rules').check();
-    await page.getByLabel('Notes').fill('Handle with care.');
-    await page.getByText('All changes saved').waitFor({ state: 'attached' });
-    await expectAccessible(page, 'every field filled');
+    it('an attachment refused, every field filled, the decline dialog with its error', async () => {
+      // The attachment refused, then taken.
+      const file = page.locator('.attachment input[type=file]');
+      await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+      await page.getByText('Choose a file of type .pdf, .png.').waitFor();
+      await expectAccessible(page, 'an attachment refused');
+      await file.setInputFiles({ name: 'bill.png', mimeType: 'image/png', buffer: PNG });
+      await page.locator('.attachment .file-name', { hasText: 'bill.png' }).waitFor();
 
-    // The decline dialog, opened and closed again.
-    await page.getByRole('button', { name: 'Decline to sign' }).click();
-    const decline = page.getByRole('dialog', { name: 'Decline to sign?' });
-    await decline.getByRole('button', { name: 'Decline' }).click();
-    await decline.getByText('Tell the sender why you decline.').waitFor();
-    await expectAccessible(page, 'the decline dialog with its error');
-    await page.keyboard.press('Escape');
-    await decline.waitFor({ state: 'detached' });
+      await page.getByLabel('Full name').fill('Ann Lee');
+      await page.getByLabel('Start date').fill('2026-12-01');
+      await page.getByLabel('Plan').selectOption('Yearly');
+      await page.getByLabel('I agree to the terms').check();
+      await page.getByLabel('I approve the rules').check();
+      await page.getByLabel('Notes').fill('Handle with care.');
+      await page.getByText('All changes saved').waitFor({ state: 'attached' });
+      await expectAccessible(page, 'every field filled');
 
-    // Finishing without the consent, then with it.
-    await page.getByRole('button', { name: 'Finish signing' }).click();
-    await page.getByText('Tick the box to agree to sign electronically.').waitFor();
-    await expectAccessible(page, 'finishing refused without the consent');
-    await page.getByLabel(/I agree to sign these documents electronically/).check();
-    await page.getByRole('button', { name: 'Finish signing' }).click();
-    await page.getByRole('heading', { name: 'You’re done' }).waitFor();
-    await expectAccessible(page, 'done');
-    expect(problems).toEqual([]);
-    await context.close();
-  }, 180_000);
+      // The decline dialog, opened and closed again.
+      await page.getByRole('button', { name: 'Decline to sign' }).click();
+      const decline = page.getByRole('dialog', { name: 'Decline to sign?' });
+      await decline.getByRole('button', { name: 'Decline' }).click();
+      await decline.getByText('Tell the sender why you decline.').waitFor();
+      await expectAccessible(page, 'the decline dialog with its error');
+      await page.keyboard.press('Escape');
+      await decline.waitFor({ state: 'detached' });
+    }, 60_000);
+
+    it('finishing refused without the consent, then done', async () => {
+      // Finishing without the consent, then with it.
+      await page.getByRole('button', { name: 'Finish signing' }).click();
+      await page.getByText('Tick the box to agree to sign electronically.').waitFor();
+      await expectAccessible(page, 'finishing refused without the consent');
+      await page.getByLabel(/I agree to sign these documents electronically/).check();
+      await page.getByRole('button', { name: 'Finish signing' }).click();
+      await page.getByRole('heading', { name: 'You’re done' }).waitFor();
+      await expectAccessible(page, 'done');
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 60_000);
+  });
 
   it('signing: the selfie and ID steps', async () => {
     await aSentBundle(
@@ -540,205 +554,231 @@ const focusInDialog = (page: Page) =>
   page.evaluate<boolean>("Boolean(document.activeElement && document.activeElement.closest('dialog[open]'))");
 
 describe.runIf(runBrowser)('the keyboard alone, names and live announcements', () => {
-  it('signs a whole bundle with Tab, Shift+Tab, Enter, Space, arrows and Escape; focus shows and stays in dialogs', async () => {
-    await aSentBundle('Keyboard lease', { key: 'kim', name: 'Kim Park', email: 'kim.a11y@example.com' }, [
-      {
-        key: 'name',
-        kind: 'inp',
-        label: 'Full name',
-        required: true,
-        page: 1,
-        x: 40,
-        y: 10,
-        w: 40,
-        h: 4,
-        editors: ['kim'],
-      },
-      {
-        key: 'email',
-        kind: 'inp',
-        label: 'Email',
-        v_pattern: 'email',
-        page: 1,
-        x: 40,
-        y: 17,
-        w: 40,
-        h: 4,
-        editors: ['kim'],
-      },
-      {
-        key: 'start',
-        kind: 'dat',
-        label: 'Start date',
-        required: true,
-        page: 1,
-        x: 40,
-        y: 24,
-        w: 30,
-        h: 4,
-        editors: ['kim'],
-      },
-      {
-        key: 'plan',
-        kind: 'sel',
-        label: 'Plan',
-        required: true,
-        format: 'Monthly|Yearly',
-        page: 1,
-        x: 40,
-        y: 31,
-        w: 30,
-        h: 4,
-        editors: ['kim'],
-      },
-      {
-        key: 'agree',
-        kind: 'chk',
-        label: 'I agree to the terms',
-        required: true,
-        page: 1,
-        x: 11,
-        y: 38,
-        w: 3,
-        h: 2,
-        editors: ['kim'],
-      },
-      {
-        key: 'sig',
-        kind: 'sig',
-        label: 'Tenant signature',
-        required: true,
-        page: 1,
-        x: 11,
-        y: 68,
-        w: 30,
-        h: 7,
-        editors: ['kim'],
-      },
-    ]);
-    const { page, context, problems } = await openDocuments('kim.a11y@example.com', 'Keyboard lease');
-    // The page puts focus on its heading: everything else is reached from there.
-    expect(await focused(page)).toBe('Keyboard lease');
-    expect(await page.locator('#progress-status').textContent()).toBe('0 of 5 required fields done');
-    expect(await page.locator('#progress-status').getAttribute('role')).toBe('status');
+  describe('signs a whole bundle with Tab, Shift+Tab, Enter, Space, arrows and Escape; focus shows and stays in dialogs', () => {
+    let page: Page;
+    let context: BrowserContext;
+    let problems: string[];
 
-    // Tab walks the fields in reading order, each with a name.
-    const stops = await pressUntil(page, 'Tenant signature: Sign');
-    expect(stops).toEqual([
-      'Full name',
-      'Email',
-      'Start date',
-      'Plan',
-      'I agree to the terms',
-      'Tenant signature: Sign',
-    ]);
-    // …and Shift+Tab walks back.
-    expect(await pressUntil(page, 'Full name', 'Shift+Tab')).toEqual([
-      'I agree to the terms',
-      'Plan',
-      'Start date',
-      'Email',
-      'Full name',
-    ]);
+    beforeAll(async () => {
+      await aSentBundle('Keyboard lease', { key: 'kim', name: 'Kim Park', email: 'kim.a11y@example.com' }, [
+        {
+          key: 'name',
+          kind: 'inp',
+          label: 'Full name',
+          required: true,
+          page: 1,
+          x: 40,
+          y: 10,
+          w: 40,
+          h: 4,
+          editors: ['kim'],
+        },
+        {
+          key: 'email',
+          kind: 'inp',
+          label: 'Email',
+          v_pattern: 'email',
+          page: 1,
+          x: 40,
+          y: 17,
+          w: 40,
+          h: 4,
+          editors: ['kim'],
+        },
+        {
+          key: 'start',
+          kind: 'dat',
+          label: 'Start date',
+          required: true,
+          page: 1,
+          x: 40,
+          y: 24,
+          w: 30,
+          h: 4,
+          editors: ['kim'],
+        },
+        {
+          key: 'plan',
+          kind: 'sel',
+          label: 'Plan',
+          required: true,
+          format: 'Monthly|Yearly',
+          page: 1,
+          x: 40,
+          y: 31,
+          w: 30,
+          h: 4,
+          editors: ['kim'],
+        },
+        {
+          key: 'agree',
+          kind: 'chk',
+          label: 'I agree to the terms',
+          required: true,
+          page: 1,
+          x: 11,
+          y: 38,
+          w: 3,
+          h: 2,
+          editors: ['kim'],
+        },
+        {
+          key: 'sig',
+          kind: 'sig',
+          label: 'Tenant signature',
+          required: true,
+          page: 1,
+          x: 11,
+          y: 68,
+          w: 30,
+          h: 7,
+          editors: ['kim'],
+        },
+      ]);
+      ({ page, context, problems } = await openDocuments('kim.a11y@example.com', 'Keyboard lease'));
+    }, 60_000);
 
-    // The focus indicator: a solid outline at least 2 px wide, 3:1 against what is behind it.
-    const ring = await focusRing(page);
-    expect(ring.style).toBe('solid');
-    expect(ring.width).toBeGreaterThanOrEqual(2);
-    expect(contrastRatio(hexOfCss(ring.color), hexOfCss(ring.behind))).toBeGreaterThanOrEqual(3);
+    it('focus starts on the heading; the progress is a status', async () => {
+      // The page puts focus on its heading: everything else is reached from there.
+      expect(await focused(page)).toBe('Keyboard lease');
+      expect(await page.locator('#progress-status').textContent()).toBe('0 of 5 required fields done');
+      expect(await page.locator('#progress-status').getAttribute('role')).toBe('status');
+    }, 60_000);
 
-    await page.keyboard.type('Kim Park');
-    await page.keyboard.press('Tab');
-    expect(await page.locator('#progress-status').textContent()).toBe('1 of 5 required fields done');
+    it('Tab walks the named fields in reading order and Shift+Tab back, with a visible focus ring', async () => {
+      // Tab walks the fields in reading order, each with a name.
+      const stops = await pressUntil(page, 'Tenant signature: Sign');
+      expect(stops).toEqual([
+        'Full name',
+        'Email',
+        'Start date',
+        'Plan',
+        'I agree to the terms',
+        'Tenant signature: Sign',
+      ]);
+      // …and Shift+Tab walks back.
+      expect(await pressUntil(page, 'Full name', 'Shift+Tab')).toEqual([
+        'I agree to the terms',
+        'Plan',
+        'Start date',
+        'Email',
+        'Full name',
+      ]);
 
-    // A refused value is said at once: its message is an alert (assertive), and describes the field.
-    await page.keyboard.type('kim@');
-    await page.keyboard.press('Tab');
-    const emailError = page.getByRole('alert').filter({ hasText: 'Enter a valid email address.' });
-    await emailError.waitFor();
-    const describedBy = await page.getByLabel('Email', { exact: true }).getAttribute('aria-describedby');
-    expect(await emailError.getAttribute('id')).toBe(describedBy);
-    expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
-    await page.keyboard.press('Shift+Tab');
-    for (const key of ['End', 'Shift+Home', 'Backspace']) await page.keyboard.press(key);
-    await page.keyboard.type('kim@example.com');
-    await page.keyboard.press('Tab');
-    await page.getByText('Enter a valid email address.').waitFor({ state: 'detached' });
+      // The focus indicator: a solid outline at least 2 px wide, 3:1 against what is behind it.
+      const ring = await focusRing(page);
+      expect(ring.style).toBe('solid');
+      expect(ring.width).toBeGreaterThanOrEqual(2);
+      expect(contrastRatio(hexOfCss(ring.color), hexOfCss(ring.behind))).toBeGreaterThanOrEqual(3);
+    }, 60_000);
 
-    expect(await focused(page)).toBe('Start date');
-    await page.keyboard.type('12012026');
-    await pressUntil(page, 'Plan');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('I agree to the terms');
-    await page.keyboard.press('Space');
-    await expect
-      .poll(() => page.locator('#progress-status').textContent())
-      .toBe('4 of 5 required fields done');
-
-    // The signature: Enter opens its dialog; focus stays inside; Escape closes it and focus comes back.
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('Tenant signature: Sign');
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Add your signature' });
-    await dialog.waitFor();
-    await expect.poll(() => focused(page)).toBe('Draw');
-    for (let i = 0; i < 8; i++) {
+    it('a refused value is announced at once and describes its field', async () => {
+      await page.keyboard.type('Kim Park');
       await page.keyboard.press('Tab');
-      expect(await focusInDialog(page), `focus after ${i + 1} Tab presses`).toBe(true);
-    }
-    for (let i = 0; i < 8; i++) {
+      expect(await page.locator('#progress-status').textContent()).toBe('1 of 5 required fields done');
+
+      // A refused value is said at once: its message is an alert (assertive), and describes the field.
+      await page.keyboard.type('kim@');
+      await page.keyboard.press('Tab');
+      const emailError = page.getByRole('alert').filter({ hasText: 'Enter a valid email address.' });
+      await emailError.waitFor();
+      const describedBy = await page.getByLabel('Email', { exact: true }).getAttribute('aria-describedby');
+      expect(await emailError.getAttribute('id')).toBe(describedBy);
+      expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
       await page.keyboard.press('Shift+Tab');
-      expect(await focusInDialog(page), `focus after ${i + 1} Shift+Tab presses`).toBe(true);
-    }
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    expect(await focused(page)).toBe('Tenant signature: Sign');
+      for (const key of ['End', 'Shift+Home', 'Backspace']) await page.keyboard.press(key);
+      await page.keyboard.type('kim@example.com');
+      await page.keyboard.press('Tab');
+      await page.getByText('Enter a valid email address.').waitFor({ state: 'detached' });
+    }, 60_000);
 
-    // Typed instead of drawn: the tab is reached with the arrow keys, the name is typed, Enter applies.
-    await page.keyboard.press('Enter');
-    await dialog.waitFor();
-    await expect.poll(() => focused(page)).toBe('Draw');
-    await page.keyboard.press('ArrowRight');
-    expect(await focused(page)).toBe('Type');
-    expect(await dialog.getByRole('tab', { name: 'Type' }).getAttribute('aria-selected')).toBe('true');
-    await page.keyboard.press('Tab');
-    expect((await focusedElement(page)).tag).toBe('input');
-    await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'detached' });
-    expect(await focused(page)).toBe('Tenant signature: Kim Park (done; press to change)');
-    await expect.poll(() => page.locator('#announcer').textContent()).toBe('Tenant signature added.');
-    expect(await page.locator('#progress-status').textContent()).toBe('5 of 5 required fields done');
+    it('a date, a list and a checkbox are filled from the keyboard', async () => {
+      expect(await focused(page)).toBe('Start date');
+      await page.keyboard.type('12012026');
+      await pressUntil(page, 'Plan');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('I agree to the terms');
+      await page.keyboard.press('Space');
+      await expect
+        .poll(() => page.locator('#progress-status').textContent())
+        .toBe('4 of 5 required fields done');
+    }, 60_000);
 
-    // Finishing: the consent and the button, by Tab and Space and Enter.
-    await pressUntil(page, 'consent');
-    await page.keyboard.press('Space');
-    expect(await page.locator('#consent').isChecked()).toBe(true);
-    await pressUntil(page, 'Finish signing');
-    const ring2 = await focusRing(page);
-    expect(ring2.style).toBe('solid');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'You’re done' }).waitFor();
-    expect(problems).toEqual([]);
-    await context.close();
+    it('the signature dialog opens with Enter, keeps focus inside and gives it back on Escape', async () => {
+      // The signature: Enter opens its dialog; focus stays inside; Escape closes it and focus comes back.
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('Tenant signature: Sign');
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+      await dialog.waitFor();
+      await expect.poll(() => focused(page)).toBe('Draw');
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Tab');
+        expect(await focusInDialog(page), `focus after ${i + 1} Tab presses`).toBe(true);
+      }
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Shift+Tab');
+        expect(await focusInDialog(page), `focus after ${i + 1} Shift+Tab presses`).toBe(true);
+      }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await focused(page)).toBe('Tenant signature: Sign');
+    }, 60_000);
 
-    const data = await suite.call('GET', '/bundles/?search=Kim');
-    const bundle = (data.body as { id: string; label: string }[]).find((b) => b.label === 'Keyboard lease')!;
-    const values = (await suite.call('GET', `/bundles/${bundle.id}/data/`)).body as {
-      field_key: string;
-      value: string;
-    }[];
-    const value = (key: string) => values.find((v) => v.field_key === key)?.value;
-    expect([
-      value('name'),
-      value('email'),
-      value('start'),
-      value('plan'),
-      value('agree'),
-      value('sig'),
-    ]).toEqual(['Kim Park', 'kim@example.com', '2026-12-01', 'Yearly', 'true', 'typed:Kim Park']);
-  }, 120_000);
+    it('a typed signature is chosen with the arrow keys, applied with Enter and announced', async () => {
+      // Typed instead of drawn: the tab is reached with the arrow keys, the name is typed, Enter applies.
+      const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      await expect.poll(() => focused(page)).toBe('Draw');
+      await page.keyboard.press('ArrowRight');
+      expect(await focused(page)).toBe('Type');
+      expect(await dialog.getByRole('tab', { name: 'Type' }).getAttribute('aria-selected')).toBe('true');
+      await page.keyboard.press('Tab');
+      expect((await focusedElement(page)).tag).toBe('input');
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await focused(page)).toBe('Tenant signature: Kim Park (done; press to change)');
+      await expect.poll(() => page.locator('#announcer').textContent()).toBe('Tenant signature added.');
+      expect(await page.locator('#progress-status').textContent()).toBe('5 of 5 required fields done');
+    }, 60_000);
+
+    it('the consent and the finish button are reached and used from the keyboard', async () => {
+      // Finishing: the consent and the button, by Tab and Space and Enter.
+      await pressUntil(page, 'consent');
+      await page.keyboard.press('Space');
+      expect(await page.locator('#consent').isChecked()).toBe(true);
+      await pressUntil(page, 'Finish signing');
+      const ring2 = await focusRing(page);
+      expect(ring2.style).toBe('solid');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'You’re done' }).waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 60_000);
+
+    it('every value reached the bundle', async () => {
+      const data = await suite.call('GET', '/bundles/?search=Kim');
+      const bundle = (data.body as { id: string; label: string }[]).find(
+        (b) => b.label === 'Keyboard lease',
+      )!;
+      const values = (await suite.call('GET', `/bundles/${bundle.id}/data/`)).body as {
+        field_key: string;
+        value: string;
+      }[];
+      const value = (key: string) => values.find((v) => v.field_key === key)?.value;
+      expect([
+        value('name'),
+        value('email'),
+        value('start'),
+        value('plan'),
+        value('agree'),
+        value('sig'),
+      ]).toEqual(['Kim Park', 'kim@example.com', '2026-12-01', 'Yearly', 'true', 'typed:Kim Park']);
+    }, 60_000);
+  });
 });
 
 describe.runIf(runBrowser)('a signing brand’s colour', () => {

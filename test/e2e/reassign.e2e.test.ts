@@ -3,8 +3,8 @@
 // Carol opens the link she is emailed and signs; the bundle completes and Carol's Certificate of
 // Evidence (read with pdftotext) records the handover. Screenshots go to test-artifacts/.
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../infra/local/layout';
 import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
@@ -47,12 +47,18 @@ const violations = async (page: Page) =>
   ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 describe.runIf(runBrowser)('letting someone else sign', () => {
-  it(
-    'Ann hands her packet to Carol, her link dies, Carol signs and the certificate records the handover',
-    async () => {
+  describe('Ann hands her packet to Carol, her link dies, Carol signs and the certificate records the handover', () => {
+    let ann: string;
+    let carol: string;
+    let bundleId: string;
+    let annLink: string;
+    let a: Awaited<ReturnType<typeof openPage>>;
+    let dialog: Locator;
+
+    beforeAll(async () => {
       const u = Date.now().toString(36);
-      const ann = `ann-${u}@example.com`;
-      const carol = `carol-${u}@example.com`;
+      ann = `ann-${u}@example.com`;
+      carol = `carol-${u}@example.com`;
       const created = await suite.sentBundle({
         label: 'Office lease',
         packets: [{ key: 'ann', name: 'Ann Lee', email: ann, allow_reassign: true }],
@@ -72,129 +78,155 @@ describe.runIf(runBrowser)('letting someone else sign', () => {
           },
         ],
       });
-      const bundleId = created.id;
-      const annLink = await linkIn(ann);
+      bundleId = created.id;
+      annLink = await linkIn(ann);
+    }, STEP_TIMEOUT);
 
-      // Ann: the finish card offers the handover; the dialog checks what she types.
-      const a = await openPage(annLink);
-      await a.page.getByRole('heading', { name: 'Office lease' }).waitFor();
-      await a.page.getByRole('button', { name: 'Let someone else sign' }).click();
-      const dialog = a.page.getByRole('dialog', { name: 'Let someone else sign' });
-      await dialog.waitFor();
-      // The dialog says that an email address or a mobile number will do.
-      await dialog
-        .getByRole('group', { name: 'Their email address or mobile number (one is enough)' })
-        .waitFor();
-      /** The error beside a field: the text its control is described by after its hint, in its row. */
-      const besides = (label: string) =>
-        dialog
-          .getByLabel(label)
-          .evaluate((c: { getAttribute(n: string): string | null; parentElement: unknown }) => {
-            const ids = (c.getAttribute('aria-describedby') ?? '').split(' ');
-            // biome-ignore lint/suspicious/noExplicitAny: the DOM, evaluated in the page
-            const row = c.parentElement as any;
-            const error = row.querySelector(`#${ids.at(-1)}`);
-            return { invalid: c.getAttribute('aria-invalid'), error: error?.textContent ?? null };
-          });
-      await dialog.getByRole('button', { name: 'Hand on' }).click();
-      await dialog.getByText('Enter the name of the person who will sign.').waitFor();
-      expect(await besides('Their full name')).toEqual({
-        invalid: 'true',
-        error: 'Enter the name of the person who will sign.',
-      });
-      await dialog.getByLabel('Their full name').fill('Carol Diaz');
-      expect(await besides('Their full name')).toEqual({ invalid: null, error: '' });
-      await dialog.getByRole('button', { name: 'Hand on' }).click();
-      await dialog.getByText('Enter an email address or a mobile number.').waitFor();
-      expect(await besides('Their email address')).toEqual({
-        invalid: 'true',
-        error: 'Enter an email address or a mobile number.',
-      });
-      await dialog.getByLabel('Their mobile number').fill('555-0100');
-      await dialog.getByRole('button', { name: 'Hand on' }).click();
-      await dialog.getByText('Enter the mobile number with its country code, beginning with +.').waitFor();
-      // Beside the mobile number now; the email address's error is gone.
-      expect(await besides('Their mobile number')).toEqual({
-        invalid: 'true',
-        error: 'Enter the mobile number with its country code, beginning with +.',
-      });
-      expect((await besides('Their email address')).error).toBe('');
-      await dialog.getByLabel('Their mobile number').fill('');
-      // Herself: the service refuses, the dialog says so in the page's words.
-      await dialog.getByLabel('Their email address').fill(ann);
-      await dialog
-        .getByLabel('Why should they sign instead of you?')
-        .fill('Carol signs leases for our firm.');
-      await dialog.getByRole('button', { name: 'Hand on' }).click();
-      await dialog
-        .getByText('Name someone other than yourself who does not already sign these documents.')
-        .waitFor();
-      await dialog.getByLabel('Their email address').fill(carol);
-      await shot(a.page, 'reassign-1-dialog.png');
-      // The dialog with an error shown, and the end page, pass WCAG 2.2 AA as axe checks it.
-      expect(await violations(a.page)).toEqual([]);
-      await dialog.getByRole('button', { name: 'Hand on' }).click();
-      await a.page.getByRole('heading', { name: 'Handed to Carol Diaz' }).waitFor();
-      await a.page.getByText('We sent Carol Diaz a link to sign “Office lease”.', { exact: false }).waitFor();
-      await shot(a.page, 'reassign-2-handed-on.png');
-      expect(await violations(a.page)).toEqual([]);
-      // Her link now opens only the page saying it was handed on.
-      await a.page.reload();
-      await a.page.getByText('This signing link was handed to someone else', { exact: false }).waitFor();
-      await shot(a.page, 'reassign-3-old-link.png');
-      // The only failed loads: the refused handover to herself, and the dead link's page.
-      expect(a.problems.map((p) => /status of (\d+)/.exec(p)?.[1] ?? p)).toEqual(['400', '404']);
-      await a.context.close();
+    it(
+      'Ann’s handover dialog says what it needs and checks what she types, beside each field',
+      async () => {
+        // Ann: the finish card offers the handover; the dialog checks what she types.
+        a = await openPage(annLink);
+        await a.page.getByRole('heading', { name: 'Office lease' }).waitFor();
+        await a.page.getByRole('button', { name: 'Let someone else sign' }).click();
+        dialog = a.page.getByRole('dialog', { name: 'Let someone else sign' });
+        await dialog.waitFor();
+        // The dialog says that an email address or a mobile number will do.
+        await dialog
+          .getByRole('group', { name: 'Their email address or mobile number (one is enough)' })
+          .waitFor();
+        /** The error beside a field: the text its control is described by after its hint, in its row. */
+        const besides = (label: string) =>
+          dialog
+            .getByLabel(label)
+            .evaluate((c: { getAttribute(n: string): string | null; parentElement: unknown }) => {
+              const ids = (c.getAttribute('aria-describedby') ?? '').split(' ');
+              // biome-ignore lint/suspicious/noExplicitAny: the DOM, evaluated in the page
+              const row = c.parentElement as any;
+              const error = row.querySelector(`#${ids.at(-1)}`);
+              return { invalid: c.getAttribute('aria-invalid'), error: error?.textContent ?? null };
+            });
+        await dialog.getByRole('button', { name: 'Hand on' }).click();
+        await dialog.getByText('Enter the name of the person who will sign.').waitFor();
+        expect(await besides('Their full name')).toEqual({
+          invalid: 'true',
+          error: 'Enter the name of the person who will sign.',
+        });
+        await dialog.getByLabel('Their full name').fill('Carol Diaz');
+        expect(await besides('Their full name')).toEqual({ invalid: null, error: '' });
+        await dialog.getByRole('button', { name: 'Hand on' }).click();
+        await dialog.getByText('Enter an email address or a mobile number.').waitFor();
+        expect(await besides('Their email address')).toEqual({
+          invalid: 'true',
+          error: 'Enter an email address or a mobile number.',
+        });
+        await dialog.getByLabel('Their mobile number').fill('555-0100');
+        await dialog.getByRole('button', { name: 'Hand on' }).click();
+        await dialog.getByText('Enter the mobile number with its country code, beginning with +.').waitFor();
+        // Beside the mobile number now; the email address's error is gone.
+        expect(await besides('Their mobile number')).toEqual({
+          invalid: 'true',
+          error: 'Enter the mobile number with its country code, beginning with +.',
+        });
+        expect((await besides('Their email address')).error).toBe('');
+        await dialog.getByLabel('Their mobile number').fill('');
+      },
+      STEP_TIMEOUT,
+    );
 
-      // Carol: her own emailed link, her name, nothing of Ann's; she signs.
-      const c = await openPage(await linkIn(carol));
-      await c.page.getByRole('heading', { name: 'Office lease' }).waitFor();
-      await c.page.getByText('asked you, Carol Diaz', { exact: false }).waitFor();
-      await c.page.locator('.field.k-sig button').click();
-      await c.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
-      await c.page.getByRole('tab', { name: 'Type' }).click();
-      await c.page.getByRole('textbox', { name: 'Your full name' }).fill('Carol Diaz');
-      await c.page.getByRole('button', { name: 'Apply signature' }).click();
-      await c.page.locator('.field.k-sig .typed', { hasText: 'Carol Diaz' }).waitFor();
-      await c.page.getByLabel(/I agree to sign these documents electronically/).check();
-      await c.page.getByRole('button', { name: 'Finish signing' }).click();
-      await c.page.getByRole('heading', { name: 'You’re done' }).waitFor();
-      await shot(c.page, 'reassign-4-new-signer-done.png');
-      expect(c.problems).toEqual([]);
-      await c.context.close();
+    it(
+      'handing on to herself is refused; to Carol it is done, and Ann’s link dies',
+      async () => {
+        // Herself: the service refuses, the dialog says so in the page's words.
+        await dialog.getByLabel('Their email address').fill(ann);
+        await dialog
+          .getByLabel('Why should they sign instead of you?')
+          .fill('Carol signs leases for our firm.');
+        await dialog.getByRole('button', { name: 'Hand on' }).click();
+        await dialog
+          .getByText('Name someone other than yourself who does not already sign these documents.')
+          .waitFor();
+        await dialog.getByLabel('Their email address').fill(carol);
+        await shot(a.page, 'reassign-1-dialog.png');
+        // The dialog with an error shown, and the end page, pass WCAG 2.2 AA as axe checks it.
+        expect(await violations(a.page)).toEqual([]);
+        await dialog.getByRole('button', { name: 'Hand on' }).click();
+        await a.page.getByRole('heading', { name: 'Handed to Carol Diaz' }).waitFor();
+        await a.page
+          .getByText('We sent Carol Diaz a link to sign “Office lease”.', { exact: false })
+          .waitFor();
+        await shot(a.page, 'reassign-2-handed-on.png');
+        expect(await violations(a.page)).toEqual([]);
+        // Her link now opens only the page saying it was handed on.
+        await a.page.reload();
+        await a.page.getByText('This signing link was handed to someone else', { exact: false }).waitFor();
+        await shot(a.page, 'reassign-3-old-link.png');
+        // The only failed loads: the refused handover to herself, and the dead link's page.
+        expect(a.problems.map((p) => /status of (\d+)/.exec(p)?.[1] ?? p)).toEqual(['400', '404']);
+        await a.context.close();
+      },
+      STEP_TIMEOUT,
+    );
 
-      // The bundle completes; Carol's certificate names her and says who handed it on, and why.
-      const done = await eventually(
-        async () => {
-          const b = (await suite.call('GET', `/bundles/${bundleId}/`)).body;
-          return b.docs_ready || b.status === 'fa' ? b : undefined;
-        },
-        60_000,
-        'the final documents',
-      );
-      expect(done).toMatchObject({ status: 'co', docs_ready: true });
-      const files = (await suite.call('GET', `/bundles/${bundleId}/files/`)).body as {
-        kind: string;
-        file_url: string;
-      }[];
-      const download = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-      const certificate = textOf(await download(files.find((f) => f.kind === 'certificate')!.file_url));
-      const flat = certificate.replace(/\s+/g, ' ');
-      expect(flat).toContain('Certificate of Evidence');
-      // The section of the handover (its table wraps long addresses), and the audit event by Ann.
-      expect(flat).toContain('HANDED ON From To Reason Time (UTC) Ann Lee');
-      expect(flat).toContain(
-        `Signer handed signing to someone else: Ann Lee <${ann}> to Carol Diaz <${carol}>: Carol signs leases for our firm. Ann Lee 127.0.0.1`,
-      );
-      expect(flat).toMatch(/Name Carol Diaz/);
-      const final = textOf(await download(files.find((f) => f.kind === 'final')!.file_url)).replace(
-        /\s+/g,
-        ' ',
-      );
-      expect(final).toContain('Signer handed signing to someone else');
-    },
-    STEP_TIMEOUT,
-  );
+    it(
+      'Carol signs from her own emailed link, which names her and nothing of Ann’s',
+      async () => {
+        // Carol: her own emailed link, her name, nothing of Ann's; she signs.
+        const c = await openPage(await linkIn(carol));
+        await c.page.getByRole('heading', { name: 'Office lease' }).waitFor();
+        await c.page.getByText('asked you, Carol Diaz', { exact: false }).waitFor();
+        await c.page.locator('.field.k-sig button').click();
+        await c.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+        await c.page.getByRole('tab', { name: 'Type' }).click();
+        await c.page.getByRole('textbox', { name: 'Your full name' }).fill('Carol Diaz');
+        await c.page.getByRole('button', { name: 'Apply signature' }).click();
+        await c.page.locator('.field.k-sig .typed', { hasText: 'Carol Diaz' }).waitFor();
+        await c.page.getByLabel(/I agree to sign these documents electronically/).check();
+        await c.page.getByRole('button', { name: 'Finish signing' }).click();
+        await c.page.getByRole('heading', { name: 'You’re done' }).waitFor();
+        await shot(c.page, 'reassign-4-new-signer-done.png');
+        expect(c.problems).toEqual([]);
+        await c.context.close();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'the bundle completes, and Carol’s certificate says who handed it on to her, and why',
+      async () => {
+        // The bundle completes; Carol's certificate names her and says who handed it on, and why.
+        const done = await eventually(
+          async () => {
+            const b = (await suite.call('GET', `/bundles/${bundleId}/`)).body;
+            return b.docs_ready || b.status === 'fa' ? b : undefined;
+          },
+          60_000,
+          'the final documents',
+        );
+        expect(done).toMatchObject({ status: 'co', docs_ready: true });
+        const files = (await suite.call('GET', `/bundles/${bundleId}/files/`)).body as {
+          kind: string;
+          file_url: string;
+        }[];
+        const download = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+        const certificate = textOf(await download(files.find((f) => f.kind === 'certificate')!.file_url));
+        const flat = certificate.replace(/\s+/g, ' ');
+        expect(flat).toContain('Certificate of Evidence');
+        // The section of the handover (its table wraps long addresses), and the audit event by Ann.
+        expect(flat).toContain('HANDED ON From To Reason Time (UTC) Ann Lee');
+        expect(flat).toContain(
+          `Signer handed signing to someone else: Ann Lee <${ann}> to Carol Diaz <${carol}>: Carol signs leases for our firm. Ann Lee 127.0.0.1`,
+        );
+        expect(flat).toMatch(/Name Carol Diaz/);
+        const final = textOf(await download(files.find((f) => f.kind === 'final')!.file_url)).replace(
+          /\s+/g,
+          ' ',
+        );
+        expect(final).toContain('Signer handed signing to someone else');
+      },
+      STEP_TIMEOUT,
+    );
+  });
 
   it(
     'on a phone in Arabic: the dialog fits the screen, reads right to left, and hands on by SMS',

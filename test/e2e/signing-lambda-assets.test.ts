@@ -90,104 +90,119 @@ function invoke(
 }
 
 describe('the signing Lambda bundle', () => {
-  it('ships the page assets beside index.mjs and serves them with their headers', async () => {
-    expect(bundled()).toBe(true);
-    const dir = join(out, PAGE_ASSETS_DIR);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
-      version: string;
-      files: string[];
-    };
-    expect(manifest.version).toMatch(/^[0-9a-f]{16}$/);
-    expect(manifest.files).toEqual(
-      expect.arrayContaining([
-        'app.js',
-        'app.css',
-        'pdf.min.mjs',
-        'pdf.worker.min.mjs',
-        'signature_pad.min.js',
-        'swagger-ui/swagger-ui-bundle.js',
-        'swagger-ui/swagger-ui.css',
-        'docs.js',
-        'standard_fonts/LiberationSans-Regular.ttf',
-        // The rules the page shares with the service (shared/text), without their type files.
-        'text/visible-text.js',
-        'text/field-dates.js',
-      ]),
-    );
-    expect(manifest.files.filter((f) => f.endsWith('.d.ts'))).toEqual([]);
-    for (const f of manifest.files) expect(existsSync(join(dir, f)), f).toBe(true);
-    // Every module the page's scripts import is served beside them, at the path the import names.
-    for (const f of manifest.files.filter((x) => x.endsWith('.js') && !x.includes('/'))) {
-      for (const [, target] of readFileSync(join(dir, f), 'utf8').matchAll(
-        /^import [^;]*? from '\.\/([^']+)';/gm,
-      )) {
-        expect(manifest.files, `${f} imports ./${target}`).toContain(target);
+  describe('ships the page assets beside index.mjs and serves them with their headers', () => {
+    let dir: string;
+    let manifest: { version: string; files: string[] };
+    let ja: Awaited<ReturnType<typeof invoke>>;
+
+    it('the bundle holds every page asset its manifest lists, and every module they import', async () => {
+      expect(bundled()).toBe(true);
+      dir = join(out, PAGE_ASSETS_DIR);
+      manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+        version: string;
+        files: string[];
+      };
+      expect(manifest.version).toMatch(/^[0-9a-f]{16}$/);
+      expect(manifest.files).toEqual(
+        expect.arrayContaining([
+          'app.js',
+          'app.css',
+          'pdf.min.mjs',
+          'pdf.worker.min.mjs',
+          'signature_pad.min.js',
+          'swagger-ui/swagger-ui-bundle.js',
+          'swagger-ui/swagger-ui.css',
+          'docs.js',
+          'standard_fonts/LiberationSans-Regular.ttf',
+          // The rules the page shares with the service (shared/text), without their type files.
+          'text/visible-text.js',
+          'text/field-dates.js',
+        ]),
+      );
+      expect(manifest.files.filter((f) => f.endsWith('.d.ts'))).toEqual([]);
+      for (const f of manifest.files) expect(existsSync(join(dir, f)), f).toBe(true);
+      // Every module the page's scripts import is served beside them, at the path the import names.
+      for (const f of manifest.files.filter((x) => x.endsWith('.js') && !x.includes('/'))) {
+        for (const [, target] of readFileSync(join(dir, f), 'utf8').matchAll(
+          /^import [^;]*? from '\.\/([^']+)';/gm,
+        )) {
+          expect(manifest.files, `${f} imports ./${target}`).toContain(target);
+        }
       }
-    }
-    // pdf.js and its worker are files read when asked for, not code of the entry bundle.
-    const worker = statSync(join(dir, 'pdf.worker.min.mjs')).size;
-    expect(statSync(join(out, 'index.mjs')).size).toBeLessThan(worker);
+    }, 240_000);
 
-    const js = await invoke(`/sign/assets/${manifest.version}/pdf.worker.min.mjs`);
-    expect(js).toMatchObject({
-      status: 200,
-      bytes: worker,
-      headers: expect.objectContaining({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'X-Content-Type-Options': 'nosniff',
-        'Strict-Transport-Security': 'max-age=31536000',
-      }),
-    });
-    // On AWS the page may also read presigned links of the bucket (documents too large for the API).
-    expect(js.headers['Content-Security-Policy']).toContain(
-      "connect-src 'self' https://esign-prod-documents.s3.eu-west-1.amazonaws.com",
-    );
-    const font = await invoke(`/sign/assets/${manifest.version}/standard_fonts/LiberationSans-Regular.ttf`);
-    expect(font).toMatchObject({
-      status: 200,
-      headers: expect.objectContaining({ 'Content-Type': 'font/ttf' }),
-    });
-    expect((await invoke(`/sign/assets/${manifest.version}/missing.js`)).status).toBe(404);
+    it('pdf.js and its worker are files served with their headers, not code of the entry bundle', async () => {
+      // pdf.js and its worker are files read when asked for, not code of the entry bundle.
+      const worker = statSync(join(dir, 'pdf.worker.min.mjs')).size;
+      expect(statSync(join(out, 'index.mjs')).size).toBeLessThan(worker);
 
-    // Pages name their assets below the stage the API is served under.
-    const page = await invoke('/sign/not-a-token');
-    expect(page.status).toBe(404);
-    expect(page.text).toContain(`href="/prod/sign/assets/${manifest.version}/app.css"`);
-    expect(page.text).toContain('This link does not work');
-
-    // The message catalogs are files beside the bundle, read on first use, never its code.
-    for (const lang of ['en', 'ja', 'ar'])
-      expect(existsSync(join(out, 'locales', `${lang}.json`)), lang).toBe(true);
-    const code = readdirSync(out).filter((f) => f.endsWith('.mjs'));
-    for (const f of code) expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('書類に署名');
-    const ja = await invoke('/sign/not-a-token', { 'accept-language': 'ja' });
-    expect(ja.status).toBe(404);
-    expect(ja.text).toContain('<html lang="ja" dir="ltr"');
-    expect(ja.text).toContain('このリンクは使用できません');
-
-    // The web fonts were made at build time and sit beside the bundle; a Japanese page links its
-    // script's style sheet, and the font files it names are served from there.
-    const fonts = JSON.parse(readFileSync(join(out, WEB_FONTS_DIR, 'manifest.json'), 'utf8')) as {
-      version: string;
-      files: string[];
-    };
-    expect(fonts.files).toEqual(expect.arrayContaining(['japanese.css', 'japanese.woff2', 'arabic.woff2']));
-    const sheet = `/prod/sign/fonts/${fonts.version}/japanese.css`;
-    expect(ja.text).toContain(`<link rel="stylesheet" href="${sheet}">`);
-    const css = await invoke(`/sign/fonts/${fonts.version}/japanese.css`);
-    expect(css).toMatchObject({
-      status: 200,
-      headers: expect.objectContaining({ 'Content-Type': 'text/css; charset=utf-8' }),
+      const js = await invoke(`/sign/assets/${manifest.version}/pdf.worker.min.mjs`);
+      expect(js).toMatchObject({
+        status: 200,
+        bytes: worker,
+        headers: expect.objectContaining({
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+          'Strict-Transport-Security': 'max-age=31536000',
+        }),
+      });
+      // On AWS the page may also read presigned links of the bucket (documents too large for the API).
+      expect(js.headers['Content-Security-Policy']).toContain(
+        "connect-src 'self' https://esign-prod-documents.s3.eu-west-1.amazonaws.com",
+      );
+      const font = await invoke(`/sign/assets/${manifest.version}/standard_fonts/LiberationSans-Regular.ttf`);
+      expect(font).toMatchObject({
+        status: 200,
+        headers: expect.objectContaining({ 'Content-Type': 'font/ttf' }),
+      });
+      expect((await invoke(`/sign/assets/${manifest.version}/missing.js`)).status).toBe(404);
     });
-    expect(css.text).toContain('src: url("japanese.woff2") format("woff2")');
-    const woff2 = await invoke(`/sign/fonts/${fonts.version}/japanese.woff2`);
-    expect(woff2).toMatchObject({
-      status: 200,
-      bytes: statSync(join(out, WEB_FONTS_DIR, 'japanese.woff2')).size,
-      headers: expect.objectContaining({ 'Content-Type': 'font/woff2' }),
+
+    it('pages name their assets below the stage the API is served under', async () => {
+      // Pages name their assets below the stage the API is served under.
+      const page = await invoke('/sign/not-a-token');
+      expect(page.status).toBe(404);
+      expect(page.text).toContain(`href="/prod/sign/assets/${manifest.version}/app.css"`);
+      expect(page.text).toContain('This link does not work');
     });
-  }, 240_000);
+
+    it('the message catalogs are files beside the bundle, read on first use, never its code', async () => {
+      // The message catalogs are files beside the bundle, read on first use, never its code.
+      for (const lang of ['en', 'ja', 'ar'])
+        expect(existsSync(join(out, 'locales', `${lang}.json`)), lang).toBe(true);
+      const code = readdirSync(out).filter((f) => f.endsWith('.mjs'));
+      for (const f of code) expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('書類に署名');
+      ja = await invoke('/sign/not-a-token', { 'accept-language': 'ja' });
+      expect(ja.status).toBe(404);
+      expect(ja.text).toContain('<html lang="ja" dir="ltr"');
+      expect(ja.text).toContain('このリンクは使用できません');
+    });
+
+    it('the web fonts made at build time sit beside the bundle and are served from there', async () => {
+      // The web fonts were made at build time and sit beside the bundle; a Japanese page links its
+      // script's style sheet, and the font files it names are served from there.
+      const fonts = JSON.parse(readFileSync(join(out, WEB_FONTS_DIR, 'manifest.json'), 'utf8')) as {
+        version: string;
+        files: string[];
+      };
+      expect(fonts.files).toEqual(expect.arrayContaining(['japanese.css', 'japanese.woff2', 'arabic.woff2']));
+      const sheet = `/prod/sign/fonts/${fonts.version}/japanese.css`;
+      expect(ja.text).toContain(`<link rel="stylesheet" href="${sheet}">`);
+      const css = await invoke(`/sign/fonts/${fonts.version}/japanese.css`);
+      expect(css).toMatchObject({
+        status: 200,
+        headers: expect.objectContaining({ 'Content-Type': 'text/css; charset=utf-8' }),
+      });
+      expect(css.text).toContain('src: url("japanese.woff2") format("woff2")');
+      const woff2 = await invoke(`/sign/fonts/${fonts.version}/japanese.woff2`);
+      expect(woff2).toMatchObject({
+        status: 200,
+        bytes: statSync(join(out, WEB_FONTS_DIR, 'japanese.woff2')).size,
+        headers: expect.objectContaining({ 'Content-Type': 'font/woff2' }),
+      });
+    });
+  });
 
   it('loads at cold start none of what only some requests need, and loads it when they come', async () => {
     // The metafile of the same build (infra/bundling.ts's options, as the construct's): the

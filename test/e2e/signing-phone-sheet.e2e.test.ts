@@ -4,8 +4,8 @@
 // (Previous, Next, Go to finish) stays on the screen at every step, also when the page is
 // pinch-zoomed. Held sideways, the signature pad spans the screen. Screenshots go to
 // test-artifacts/.
-import type { CDPSession, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { CDPSession, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runBrowser, shot } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { eventually } from '../helpers/receiver';
@@ -174,171 +174,197 @@ async function drawWithFinger(page: Page, cdp: CDPSession) {
 const next = (page: Page) => page.locator('.dock').getByRole('button', { name: 'Next field' }).tap();
 
 describe.runIf(runBrowser)('signing a bundle on a phone', () => {
-  it('edits every kind of field in the sheet at a usable size with the guide always on screen, draws the signature across the screen held sideways, and completes the bundle', async () => {
-    const { page, problems, bundleId, close } = await openOnPhone('Volunteer agreement', FIELDS);
-    const cdp = await page.context().newCDPSession(page);
-    const sheet = page.locator('.field-sheet');
-    const control = sheet.locator('.ctl');
-    expect(await sheet.isHidden()).toBe(true);
+  describe('edits every kind of field in the sheet at a usable size with the guide always on screen, draws the signature across the screen held sideways, and completes the bundle', () => {
+    let phone: Awaited<ReturnType<typeof openOnPhone>>;
+    let page: Page;
+    let cdp: CDPSession;
+    let sheet: Locator;
+    let control: Locator;
 
-    await page.locator('.dock').getByRole('button', { name: 'Start' }).tap();
-    // A text field: typed in the sheet, its value shown in the field on the page.
-    let s = await expectUsable(page, 'Full name');
-    expect(s.target.width).toBeGreaterThan(PORTRAIT.width * 0.8);
-    // A value refused shows its message in the field's bubble, and in the sheet for the eye.
-    await control.fill('In');
-    await control.dispatchEvent('change');
-    const message = await page.locator('.field.current .field-error').textContent();
-    expect(message).toMatch(/3/);
-    expect(await sheet.locator('.sheet-error').getAttribute('data-message')).toBe(message);
-    expect(await sheet.locator('.sheet-error').isVisible()).toBe(true);
-    await control.fill('Ines Park');
-    await control.dispatchEvent('change');
-    expect(await sheet.locator('.sheet-error').isVisible()).toBe(false);
-    expect(await page.locator('.field.k-inp .echo').textContent()).toBe('Ines Park');
-    await shot(page, 'phone-sheet-1-text-field.png');
-    await next(page);
+    beforeAll(async () => {
+      phone = await openOnPhone('Volunteer agreement', FIELDS);
+      page = phone.page;
+      cdp = await page.context().newCDPSession(page);
+      sheet = page.locator('.field-sheet');
+      control = sheet.locator('.ctl');
+    }, 60_000);
 
-    await expectUsable(page, 'About you');
-    await control.fill('I like cooking for many people.');
-    // Back one field: the sheet follows, the value is kept. Next goes on to what is left.
-    await page.locator('.dock').getByRole('button', { name: 'Previous field' }).tap();
-    await expectUsable(page, 'Full name');
-    expect(await control.inputValue()).toBe('Ines Park');
-    await next(page);
+    it('a text field is typed in the sheet; a refused value shows in the field’s bubble and the sheet', async () => {
+      expect(await sheet.isHidden()).toBe(true);
 
-    await expectUsable(page, 'First day');
-    await control.fill('2026-12-05');
-    await next(page);
+      await page.locator('.dock').getByRole('button', { name: 'Start' }).tap();
+      // A text field: typed in the sheet, its value shown in the field on the page.
+      const s = await expectUsable(page, 'Full name');
+      expect(s.target.width).toBeGreaterThan(PORTRAIT.width * 0.8);
+      // A value refused shows its message in the field's bubble, and in the sheet for the eye.
+      await control.fill('In');
+      await control.dispatchEvent('change');
+      const message = await page.locator('.field.current .field-error').textContent();
+      expect(message).toMatch(/3/);
+      expect(await sheet.locator('.sheet-error').getAttribute('data-message')).toBe(message);
+      expect(await sheet.locator('.sheet-error').isVisible()).toBe(true);
+      await control.fill('Ines Park');
+      await control.dispatchEvent('change');
+      expect(await sheet.locator('.sheet-error').isVisible()).toBe(false);
+      expect(await page.locator('.field.k-inp .echo').textContent()).toBe('Ines Park');
+      await shot(page, 'phone-sheet-1-text-field.png');
+      await next(page);
+    }, 60_000);
 
-    await expectUsable(page, 'Team');
-    await control.selectOption('Garden');
-    // "Done" puts the control back in its field; a tap on the field opens it in the sheet again.
-    await sheet.getByRole('button', { name: 'Done' }).tap();
-    expect(await sheet.isHidden()).toBe(true);
-    expect(await page.locator('.field.k-sel > select.ctl').count()).toBe(1);
-    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Next field');
-    await page.locator('.field.k-sel').tap();
-    await expectUsable(page, 'Team');
-    expect(await control.inputValue()).toBe('Garden');
-    await next(page);
+    it('Previous and Next move the sheet and keep the values; a date and a list, closed and opened again', async () => {
+      await expectUsable(page, 'About you');
+      await control.fill('I like cooking for many people.');
+      // Back one field: the sheet follows, the value is kept. Next goes on to what is left.
+      await page.locator('.dock').getByRole('button', { name: 'Previous field' }).tap();
+      await expectUsable(page, 'Full name');
+      expect(await control.inputValue()).toBe('Ines Park');
+      await next(page);
 
-    // A checkbox: the whole row of the sheet is its label.
-    s = await expectUsable(page, 'I am over 18');
-    expect(s.target.width).toBeGreaterThan(PORTRAIT.width * 0.8);
-    await sheet.locator('label.sheet-control').tap();
-    expect(await control.isChecked()).toBe(true);
-    await page.locator('.field.k-chk .echo', { hasText: '✓' }).waitFor();
-    await shot(page, 'phone-sheet-2-checkbox.png');
-    await next(page);
+      await expectUsable(page, 'First day');
+      await control.fill('2026-12-05');
+      await next(page);
 
-    await expectUsable(page, 'Days: Choose…');
-    await control.tap();
-    const days = page.getByRole('dialog', { name: 'Days' });
-    await days.getByText('Mon').tap();
-    await days.getByText('Sat').tap();
-    await days.getByRole('button', { name: 'Done' }).tap();
-    await days.waitFor({ state: 'detached' });
-    await expectUsable(page, 'Days: Mon, Sat');
-    expect(await page.locator('.field.k-cbg .echo').textContent()).toBe('Mon, Sat');
-    await next(page);
+      await expectUsable(page, 'Team');
+      await control.selectOption('Garden');
+      // "Done" puts the control back in its field; a tap on the field opens it in the sheet again.
+      await sheet.getByRole('button', { name: 'Done' }).tap();
+      expect(await sheet.isHidden()).toBe(true);
+      expect(await page.locator('.field.k-sel > select.ctl').count()).toBe(1);
+      expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Next field');
+      await page.locator('.field.k-sel').tap();
+      await expectUsable(page, 'Team');
+      expect(await control.inputValue()).toBe('Garden');
+      await next(page);
+    }, 60_000);
 
-    await expectUsable(page, 'I approve the code of conduct');
-    await sheet.locator('label.sheet-control').tap();
-    expect(await control.isChecked()).toBe(true);
-    await next(page);
+    it('a checkbox, a group of choices and an approval, tapped in the sheet', async () => {
+      // A checkbox: the whole row of the sheet is its label.
+      const s = await expectUsable(page, 'I am over 18');
+      expect(s.target.width).toBeGreaterThan(PORTRAIT.width * 0.8);
+      await sheet.locator('label.sheet-control').tap();
+      expect(await control.isChecked()).toBe(true);
+      await page.locator('.field.k-chk .echo', { hasText: '✓' }).waitFor();
+      await shot(page, 'phone-sheet-2-checkbox.png');
+      await next(page);
 
-    // Initials, typed in the dialog the sheet's button opens.
-    await expectUsable(page, 'Initials: Initial');
-    await control.tap();
-    await page.getByRole('dialog', { name: 'Add your initials' }).waitFor();
-    await page.getByRole('tab', { name: 'Type' }).tap();
-    await page.getByRole('button', { name: 'Apply initials' }).tap();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expectUsable(page, 'Initials: IP (done; press to change)');
-    expect(await page.locator('.field.k-ini .echo').textContent()).toBe('IP');
-    await next(page);
-    await expectUsable(page, 'Signature: Sign');
-    await shot(page, 'phone-sheet-3-signature-field.png');
+      await expectUsable(page, 'Days: Choose…');
+      await control.tap();
+      const days = page.getByRole('dialog', { name: 'Days' });
+      await days.getByText('Mon').tap();
+      await days.getByText('Sat').tap();
+      await days.getByRole('button', { name: 'Done' }).tap();
+      await days.waitFor({ state: 'detached' });
+      await expectUsable(page, 'Days: Mon, Sat');
+      expect(await page.locator('.field.k-cbg .echo').textContent()).toBe('Mon, Sat');
+      await next(page);
 
-    // Held sideways, the page is wide enough to work in place: the sheet closes, the guide goes
-    // back to the top bar, and the signature dialog takes the whole screen.
-    await page.setViewportSize(LANDSCAPE);
-    await sheet.waitFor({ state: 'hidden' });
-    expect(await page.locator('#topbar .guide .next').isVisible()).toBe(true);
-    expect(await page.locator('#topbar .guide .previous').isVisible()).toBe(true);
-    // The field in hand is still in view, laid out at the new width.
-    await frames(page);
-    const turned = await page.evaluate<{ field: TBox; topbar: number; height: number }>(`({
-      field: document.querySelector('.field.current').getBoundingClientRect().toJSON(),
-      topbar: document.getElementById('topbar').getBoundingClientRect().bottom,
-      height: innerHeight,
-    })`);
-    expect(turned.field.top, JSON.stringify(turned)).toBeGreaterThanOrEqual(turned.topbar);
-    expect(turned.field.bottom, JSON.stringify(turned)).toBeLessThanOrEqual(turned.height);
-    await shot(page, 'phone-sheet-4a-landscape-page.png');
-    await page.locator('.field.k-sig .ctl').tap();
-    const dialog = page.getByRole('dialog', { name: 'Add your signature' });
-    await dialog.waitFor();
-    await frames(page);
-    const pad = (await page.locator('canvas.pad').boundingBox())!;
-    const apply = (await dialog.getByRole('button', { name: 'Apply signature' }).boundingBox())!;
-    const sizes = JSON.stringify({ pad, apply });
-    // Across the screen less its margins, tall enough to sign in, with Apply on the screen.
-    expect(pad.width, sizes).toBeGreaterThanOrEqual(LANDSCAPE.width - 48);
-    expect(pad.height, sizes).toBeGreaterThanOrEqual(150);
-    expect(apply.y + apply.height, sizes).toBeLessThanOrEqual(LANDSCAPE.height);
-    await drawWithFinger(page, cdp);
-    await shot(page, 'phone-sheet-4-landscape-signature.png');
-    await dialog.getByRole('button', { name: 'Apply signature' }).tap();
-    await dialog.waitFor({ state: 'detached' });
-    await page.locator('.field.k-sig .ctl img').waitFor();
-    await page.getByText('All changes saved').waitFor({ state: 'attached' });
+      await expectUsable(page, 'I approve the code of conduct');
+      await sheet.locator('label.sheet-control').tap();
+      expect(await control.isChecked()).toBe(true);
+      await next(page);
+    }, 60_000);
 
-    // Upright again: the guide is back at the bottom, and leads to the file to attach.
-    await page.setViewportSize(PORTRAIT);
-    await page.locator('.dock .guide .next').waitFor();
-    await next(page);
-    const attach = page.getByRole('button', { name: 'Photo ID: Choose file' });
-    expect(await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).toBe(
-      'Photo ID: Choose file',
-    );
-    // It is a row of the list, of a size for fingers already: the sheet stays closed.
-    expect(await sheet.isHidden()).toBe(true);
-    const row = (await attach.boundingBox())!;
-    expect(row.height).toBeGreaterThanOrEqual(44);
-    await page.locator('.attachment input[type=file]').setInputFiles({
-      name: 'id.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-        'base64',
-      ),
-    });
-    await page.locator('.attachment .file-name', { hasText: 'id.png' }).waitFor();
-    expect(await page.locator('.progress').getAttribute('aria-label')).toBe('10 of 10 required fields done');
+    it('initials, typed in the dialog the sheet’s button opens', async () => {
+      // Initials, typed in the dialog the sheet's button opens.
+      await expectUsable(page, 'Initials: Initial');
+      await control.tap();
+      await page.getByRole('dialog', { name: 'Add your initials' }).waitFor();
+      await page.getByRole('tab', { name: 'Type' }).tap();
+      await page.getByRole('button', { name: 'Apply initials' }).tap();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await expectUsable(page, 'Initials: IP (done; press to change)');
+      expect(await page.locator('.field.k-ini .echo').textContent()).toBe('IP');
+      await next(page);
+      await expectUsable(page, 'Signature: Sign');
+      await shot(page, 'phone-sheet-3-signature-field.png');
+    }, 60_000);
 
-    await page.locator('.dock').getByRole('button', { name: 'Go to finish' }).tap();
-    expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('consent');
-    await page.locator('label[for=consent]').tap();
-    const finish = page.getByRole('button', { name: 'Finish signing' });
-    // The finish button is not hidden under the dock.
-    const f = (await finish.boundingBox())!;
-    const dockTop = (await page.locator('#dock').boundingBox())!.y;
-    expect(f.y + f.height).toBeLessThanOrEqual(dockTop);
-    await finish.tap();
-    await page.getByRole('heading', { name: 'You’re done' }).waitFor();
-    await shot(page, 'phone-sheet-5-done.png');
-    await eventually(
-      async () => (await suite.call('GET', `/bundles/${bundleId}/`)).body.status === 'co',
-      30_000,
-      'the bundle to complete',
-    );
-    const data = await suite.call('GET', `/bundles/${bundleId}/data/`);
-    expect(data.status, data.text).toBe(200);
-    expect(problems).toEqual([]);
-    await close();
-  }, 120_000);
+    it('held sideways, the sheet closes and the signature dialog spans the screen', async () => {
+      // Held sideways, the page is wide enough to work in place: the sheet closes, the guide goes
+      // back to the top bar, and the signature dialog takes the whole screen.
+      await page.setViewportSize(LANDSCAPE);
+      await sheet.waitFor({ state: 'hidden' });
+      expect(await page.locator('#topbar .guide .next').isVisible()).toBe(true);
+      expect(await page.locator('#topbar .guide .previous').isVisible()).toBe(true);
+      // The field in hand is still in view, laid out at the new width.
+      await frames(page);
+      const turned = await page.evaluate<{ field: TBox; topbar: number; height: number }>(`({
+        field: document.querySelector('.field.current').getBoundingClientRect().toJSON(),
+        topbar: document.getElementById('topbar').getBoundingClientRect().bottom,
+        height: innerHeight,
+      })`);
+      expect(turned.field.top, JSON.stringify(turned)).toBeGreaterThanOrEqual(turned.topbar);
+      expect(turned.field.bottom, JSON.stringify(turned)).toBeLessThanOrEqual(turned.height);
+      await shot(page, 'phone-sheet-4a-landscape-page.png');
+      await page.locator('.field.k-sig .ctl').tap();
+      const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+      await dialog.waitFor();
+      await frames(page);
+      const pad = (await page.locator('canvas.pad').boundingBox())!;
+      const apply = (await dialog.getByRole('button', { name: 'Apply signature' }).boundingBox())!;
+      const sizes = JSON.stringify({ pad, apply });
+      // Across the screen less its margins, tall enough to sign in, with Apply on the screen.
+      expect(pad.width, sizes).toBeGreaterThanOrEqual(LANDSCAPE.width - 48);
+      expect(pad.height, sizes).toBeGreaterThanOrEqual(150);
+      expect(apply.y + apply.height, sizes).toBeLessThanOrEqual(LANDSCAPE.height);
+      await drawWithFinger(page, cdp);
+      await shot(page, 'phone-sheet-4-landscape-signature.png');
+      await dialog.getByRole('button', { name: 'Apply signature' }).tap();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('.field.k-sig .ctl img').waitFor();
+      await page.getByText('All changes saved').waitFor({ state: 'attached' });
+    }, 60_000);
+
+    it('upright again, the guide leads to the file to attach, a row of a size for fingers', async () => {
+      // Upright again: the guide is back at the bottom, and leads to the file to attach.
+      await page.setViewportSize(PORTRAIT);
+      await page.locator('.dock .guide .next').waitFor();
+      await next(page);
+      const attach = page.getByRole('button', { name: 'Photo ID: Choose file' });
+      expect(await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).toBe(
+        'Photo ID: Choose file',
+      );
+      // It is a row of the list, of a size for fingers already: the sheet stays closed.
+      expect(await sheet.isHidden()).toBe(true);
+      const row = (await attach.boundingBox())!;
+      expect(row.height).toBeGreaterThanOrEqual(44);
+      await page.locator('.attachment input[type=file]').setInputFiles({
+        name: 'id.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          'base64',
+        ),
+      });
+      await page.locator('.attachment .file-name', { hasText: 'id.png' }).waitFor();
+      expect(await page.locator('.progress').getAttribute('aria-label')).toBe(
+        '10 of 10 required fields done',
+      );
+    }, 60_000);
+
+    it('finishing: the button clear of the dock, and the bundle completes', async () => {
+      await page.locator('.dock').getByRole('button', { name: 'Go to finish' }).tap();
+      expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('consent');
+      await page.locator('label[for=consent]').tap();
+      const finish = page.getByRole('button', { name: 'Finish signing' });
+      // The finish button is not hidden under the dock.
+      const f = (await finish.boundingBox())!;
+      const dockTop = (await page.locator('#dock').boundingBox())!.y;
+      expect(f.y + f.height).toBeLessThanOrEqual(dockTop);
+      await finish.tap();
+      await page.getByRole('heading', { name: 'You’re done' }).waitFor();
+      await shot(page, 'phone-sheet-5-done.png');
+      await eventually(
+        async () => (await suite.call('GET', `/bundles/${phone.bundleId}/`)).body.status === 'co',
+        30_000,
+        'the bundle to complete',
+      );
+      const data = await suite.call('GET', `/bundles/${phone.bundleId}/data/`);
+      expect(data.status, data.text).toBe(200);
+      expect(phone.problems).toEqual([]);
+      await phone.close();
+    }, 60_000);
+  });
 
   it('keeps the sheet usable and the guide whole from 360 to 430 px wide, right to left in Arabic too', async () => {
     for (const [viewport, language] of [

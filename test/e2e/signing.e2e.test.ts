@@ -168,444 +168,509 @@ const aOneSignerBundle = (
   });
 
 describe.runIf(runBrowser)('signing in a real browser', () => {
-  it('two signers in order: the emailed signer passes the SMS code and fills every kind of field on a phone; the second signs embedded in the partner site', async () => {
-    const accounts = createAccountStore(suite.runtime.db, suite.runtime.config.tableName);
-    const accountId = suite.runtime.demo.accountId;
-    await accounts.setFeatures(accountId, { signing_brands: true });
-    await accounts.setEmbedOrigins(accountId, [partner.origin]);
-    const brandId = 'b7c1d7a2-6a55-4c86-9a77-0c2f3f1e9a01';
-    await accounts.addBrand({
-      id: brandId,
-      accountId,
-      name: 'Maple Street Rentals',
-      primaryColor: '#0f766e',
-      logoUrl: 'https://cdn.maple.example/logo.png',
-      created: new Date().toISOString(),
-    });
-    const hook = await hookFor(['packet_viewed', 'packet_complete', 'bundle_complete']);
+  describe('two signers in order: the emailed signer passes the SMS code and fills every kind of field on a phone; the second signs embedded in the partner site', () => {
+    let hook: string;
+    let bundleId: string;
+    let annPacket: { id: string; key: string } | undefined;
+    let bobPacket: { id: string; key: string } | undefined;
+    let afterSign: string;
+    let ann: Awaited<ReturnType<typeof newPage>>;
+    let embed: Awaited<ReturnType<typeof suite.call>>;
 
-    const created = await suite.call('POST', '/bundles/', {
-      json: {
-        label: 'Lease for 12 Maple Street',
-        in_order: true,
-        packets: [
-          {
-            key: 'ann',
-            name: 'Ann Lee',
-            email: 'ann.e2e@example.com',
-            phone: '+1 555 010 4242',
-            auth_sms: true,
-            order: 0,
-          },
-          { key: 'bob', name: 'Bob Roe', email: 'bob.e2e@example.com', deliver_via: 'embed', order: 1 },
-        ],
-        documents: [
-          {
-            key: 'lease',
-            name: 'Lease agreement',
-            file_b64: suite.pdfB64,
-            fields: [
-              {
-                key: 'legal_name',
-                kind: 'inp',
-                label: 'Full legal name',
-                page: 1,
-                x: 40,
-                y: 13.5,
-                w: 45,
-                h: 3.6,
-                editors: ['ann'],
-                required: true,
-                v_min: 3,
-              },
-              {
-                key: 'email',
-                kind: 'inp',
-                label: 'Email',
-                page: 1,
-                x: 40,
-                y: 21.6,
-                w: 45,
-                h: 3.6,
-                editors: ['-ann'],
-                v_pattern: 'email',
-              },
-              {
-                key: 'start',
-                kind: 'dat',
-                label: 'Lease start date',
-                page: 1,
-                x: 40,
-                y: 29.6,
-                w: 30,
-                h: 3.6,
-                editors: ['ann'],
-                required: true,
-              },
-              {
-                key: 'plan',
-                kind: 'sel',
-                label: 'Plan',
-                page: 1,
-                x: 40,
-                y: 37.5,
-                w: 30,
-                h: 3.6,
-                editors: ['ann'],
-                required: true,
-                format: 'Monthly|Yearly',
-              },
-              {
-                key: 'agree',
-                kind: 'chk',
-                label: 'I agree to the terms',
-                page: 1,
-                x: 11.6,
-                y: 46.2,
-                w: 2.6,
-                h: 2,
-                editors: ['ann'],
-                required: true,
-              },
-              {
-                key: 'utilities',
-                kind: 'cbg',
-                label: 'Utilities included',
-                page: 1,
-                x: 40,
-                y: 53,
-                w: 45,
-                h: 3.6,
-                editors: ['ann'],
-                required: true,
-                format: 'Water|Power|Internet',
-              },
-              {
-                key: 'rules',
-                kind: 'apr',
-                label: 'I approve the house rules',
-                page: 1,
-                x: 11.6,
-                y: 59,
-                w: 2.6,
-                h: 2,
-                editors: ['ann'],
-                required: true,
-              },
-              {
-                key: 'ann_sig',
-                kind: 'sig',
-                label: 'Tenant signature',
-                page: 1,
-                x: 11.5,
-                y: 68,
-                w: 32,
-                h: 7,
-                editors: ['ann'],
-                required: true,
-              },
-              {
-                key: 'ann_name',
-                kind: 'snm',
-                label: 'Tenant name',
-                page: 1,
-                x: 55,
-                y: 68,
-                w: 30,
-                h: 3,
-                editors: ['ann'],
-              },
-              {
-                key: 'ann_date',
-                kind: 'sdt',
-                label: 'Date signed',
-                page: 1,
-                x: 55,
-                y: 72,
-                w: 30,
-                h: 3,
-                editors: ['ann'],
-              },
-              {
-                key: 'proof',
-                kind: 'att',
-                label: 'Proof of income',
-                x: 0,
-                y: 0,
-                w: 1,
-                h: 1,
-                editors: ['ann'],
-                required: true,
-                v_attachment_types: ['pdf', 'png'],
-              },
-              {
-                key: 'bob_ini',
-                kind: 'ini',
-                label: 'Landlord initials',
-                page: 2,
-                x: 40,
-                y: 27.5,
-                w: 14,
-                h: 5,
-                editors: ['bob'],
-                required: true,
-              },
-              {
-                key: 'comments',
-                kind: 'txt',
-                label: 'Comments',
-                page: 2,
-                x: 11.5,
-                y: 40,
-                w: 75,
-                h: 12,
-                editors: ['bob'],
-              },
-            ],
-          },
-        ],
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    const bundleId = created.body.id as string;
-    const [annPacket, bobPacket] = created.body.packets as { id: string; key: string }[];
-    expect(
-      (await suite.call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brandId } })).status,
-    ).toBe(200);
-    const afterSign = `${partner.origin}/after-sign`;
-    const redirect = await suite.call('PATCH', `/packets/${annPacket!.id}/`, {
-      json: { signing_complete_redirect: afterSign },
-    });
-    expect(redirect.status, redirect.text).toBe(200);
+    beforeAll(async () => {
+      const accounts = createAccountStore(suite.runtime.db, suite.runtime.config.tableName);
+      const accountId = suite.runtime.demo.accountId;
+      await accounts.setFeatures(accountId, { signing_brands: true });
+      await accounts.setEmbedOrigins(accountId, [partner.origin]);
+      const brandId = 'b7c1d7a2-6a55-4c86-9a77-0c2f3f1e9a01';
+      await accounts.addBrand({
+        id: brandId,
+        accountId,
+        name: 'Maple Street Rentals',
+        primaryColor: '#0f766e',
+        logoUrl: 'https://cdn.maple.example/logo.png',
+        created: new Date().toISOString(),
+      });
+      hook = await hookFor(['packet_viewed', 'packet_complete', 'bundle_complete']);
 
-    // ---- Ann, on a phone, from the emailed link.
-    const link = await suite.inbox.emailedLink('ann.e2e@example.com');
-    const ann = await newPage(PHONE, true);
-    const pageAnswer = await ann.page.goto(link);
-    expect(pageAnswer!.status()).toBe(200);
-    const headers = pageAnswer!.headers();
-    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(headers['content-security-policy']).toContain(
-      "img-src 'self' data: blob: https://cdn.maple.example",
-    );
-    expect(headers['x-frame-options']).toBe('DENY');
+      const created = await suite.call('POST', '/bundles/', {
+        json: {
+          label: 'Lease for 12 Maple Street',
+          in_order: true,
+          packets: [
+            {
+              key: 'ann',
+              name: 'Ann Lee',
+              email: 'ann.e2e@example.com',
+              phone: '+1 555 010 4242',
+              auth_sms: true,
+              order: 0,
+            },
+            { key: 'bob', name: 'Bob Roe', email: 'bob.e2e@example.com', deliver_via: 'embed', order: 1 },
+          ],
+          documents: [
+            {
+              key: 'lease',
+              name: 'Lease agreement',
+              file_b64: suite.pdfB64,
+              fields: [
+                {
+                  key: 'legal_name',
+                  kind: 'inp',
+                  label: 'Full legal name',
+                  page: 1,
+                  x: 40,
+                  y: 13.5,
+                  w: 45,
+                  h: 3.6,
+                  editors: ['ann'],
+                  required: true,
+                  v_min: 3,
+                },
+                {
+                  key: 'email',
+                  kind: 'inp',
+                  label: 'Email',
+                  page: 1,
+                  x: 40,
+                  y: 21.6,
+                  w: 45,
+                  h: 3.6,
+                  editors: ['-ann'],
+                  v_pattern: 'email',
+                },
+                {
+                  key: 'start',
+                  kind: 'dat',
+                  label: 'Lease start date',
+                  page: 1,
+                  x: 40,
+                  y: 29.6,
+                  w: 30,
+                  h: 3.6,
+                  editors: ['ann'],
+                  required: true,
+                },
+                {
+                  key: 'plan',
+                  kind: 'sel',
+                  label: 'Plan',
+                  page: 1,
+                  x: 40,
+                  y: 37.5,
+                  w: 30,
+                  h: 3.6,
+                  editors: ['ann'],
+                  required: true,
+                  format: 'Monthly|Yearly',
+                },
+                {
+                  key: 'agree',
+                  kind: 'chk',
+                  label: 'I agree to the terms',
+                  page: 1,
+                  x: 11.6,
+                  y: 46.2,
+                  w: 2.6,
+                  h: 2,
+                  editors: ['ann'],
+                  required: true,
+                },
+                {
+                  key: 'utilities',
+                  kind: 'cbg',
+                  label: 'Utilities included',
+                  page: 1,
+                  x: 40,
+                  y: 53,
+                  w: 45,
+                  h: 3.6,
+                  editors: ['ann'],
+                  required: true,
+                  format: 'Water|Power|Internet',
+                },
+                {
+                  key: 'rules',
+                  kind: 'apr',
+                  label: 'I approve the house rules',
+                  page: 1,
+                  x: 11.6,
+                  y: 59,
+                  w: 2.6,
+                  h: 2,
+                  editors: ['ann'],
+                  required: true,
+                },
+                {
+                  key: 'ann_sig',
+                  kind: 'sig',
+                  label: 'Tenant signature',
+                  page: 1,
+                  x: 11.5,
+                  y: 68,
+                  w: 32,
+                  h: 7,
+                  editors: ['ann'],
+                  required: true,
+                },
+                {
+                  key: 'ann_name',
+                  kind: 'snm',
+                  label: 'Tenant name',
+                  page: 1,
+                  x: 55,
+                  y: 68,
+                  w: 30,
+                  h: 3,
+                  editors: ['ann'],
+                },
+                {
+                  key: 'ann_date',
+                  kind: 'sdt',
+                  label: 'Date signed',
+                  page: 1,
+                  x: 55,
+                  y: 72,
+                  w: 30,
+                  h: 3,
+                  editors: ['ann'],
+                },
+                {
+                  key: 'proof',
+                  kind: 'att',
+                  label: 'Proof of income',
+                  x: 0,
+                  y: 0,
+                  w: 1,
+                  h: 1,
+                  editors: ['ann'],
+                  required: true,
+                  v_attachment_types: ['pdf', 'png'],
+                },
+                {
+                  key: 'bob_ini',
+                  kind: 'ini',
+                  label: 'Landlord initials',
+                  page: 2,
+                  x: 40,
+                  y: 27.5,
+                  w: 14,
+                  h: 5,
+                  editors: ['bob'],
+                  required: true,
+                },
+                {
+                  key: 'comments',
+                  kind: 'txt',
+                  label: 'Comments',
+                  page: 2,
+                  x: 11.5,
+                  y: 40,
+                  w: 75,
+                  h: 12,
+                  editors: ['bob'],
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      bundleId = created.body.id as string;
+      [annPacket, bobPacket] = created.body.packets as { id: string; key: string }[];
+      expect(
+        (await suite.call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brandId } })).status,
+      ).toBe(200);
+      afterSign = `${partner.origin}/after-sign`;
+      const redirect = await suite.call('PATCH', `/packets/${annPacket!.id}/`, {
+        json: { signing_complete_redirect: afterSign },
+      });
+      expect(redirect.status, redirect.text).toBe(200);
+    }, STEP_TIMEOUT);
 
-    await ann.page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
-    expect(await ann.page.locator('.brand-name').textContent()).toBe('Maple Street Rentals');
-    expect(await ann.page.locator('canvas.page-canvas').count()).toBe(0); // no documents before the check
-    const seen = await suite.inbox.seen();
-    await ann.page.getByRole('button', { name: 'Text me a code' }).click();
-    const code = await suite.inbox.textedCode('4242', seen);
-    await ann.page.getByLabel('The 6-digit code').fill(code);
-    await shot(ann.page, 'phone-1-sms-code.png');
-    await ann.page.getByRole('button', { name: 'Confirm' }).click();
-
-    await ann.page.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
-    await ann.page.locator('.page.rendered').first().waitFor();
-    await shot(ann.page, 'phone-2-document-to-fill.png');
-    expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
-      '0 of 8 required fields done',
-    );
-
-    // The guide and the keyboard: Start focuses the first field, Enter moves on to the next
-    // required one (the optional Email between them comes after every required field).
-    await ann.page.getByRole('button', { name: 'Start' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Full legal name');
-    await ann.page.keyboard.type('Ann Lee');
-    await ann.page.keyboard.press('Enter');
-    expect(await focusedLabel(ann.page)).toBe('Lease start date');
-    await ann.page.getByLabel('Email', { exact: true }).focus();
-    await ann.page.keyboard.type('ann@');
-    await ann.page.keyboard.press('Tab');
-    await ann.page.getByText('Enter a valid email address.').waitFor();
-    await ann.page.getByLabel('Email', { exact: true }).fill('ann@example.com');
-    await ann.page.getByText('Enter a valid email address.').waitFor({ state: 'detached' });
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Lease start date');
-    await ann.page.locator(':focus').fill('2026-12-01');
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Plan');
-    await ann.page.locator(':focus').selectOption('Yearly');
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('I agree to the terms');
-    await ann.page.keyboard.press('Space');
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Utilities included: Choose…');
-    await ann.page.keyboard.press('Enter');
-    const choices = ann.page.getByRole('dialog', { name: 'Utilities included' });
-    await choices.getByRole('button', { name: 'Done' }).click();
-    await choices.getByText('Choose at least one option.').waitFor();
-    await choices.getByLabel('Water').check();
-    await choices.getByLabel('Internet').check();
-    await choices.getByRole('button', { name: 'Done' }).click();
-    await choices.waitFor({ state: 'detached' });
-    expect(await focusedLabel(ann.page)).toBe('Utilities included: Water, Internet');
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('I approve the house rules');
-    await ann.page.keyboard.press('Space');
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Tenant signature: Sign');
-    await ann.page.keyboard.press('Enter');
-
-    // The signature: drawn with signature_pad.
-    await ann.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
-    await ann.page.getByRole('button', { name: 'Apply signature' }).click();
-    await ann.page.getByText('Draw your signature in the box, or choose Type.').waitFor();
-    await drawOnPad(ann.page);
-    await shot(ann.page, 'phone-3-signature-dialog.png');
-    await ann.page.getByRole('button', { name: 'Apply signature' }).click();
-    await ann.page.getByRole('dialog').waitFor({ state: 'detached' });
-    await ann.page.locator('.field.k-sig img').waitFor();
-
-    // The attachment, uploaded to the documents bucket.
-    await ann.page.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(ann.page)).toBe('Proof of income: Choose file');
-    const proof = Buffer.from(
-      await aPdf({ pages: [{ size: 'A4', text: [{ value: 'Payslip', x: 72, y: 720, size: 12 }] }] }),
-    );
-    await ann.page
-      .locator('.attachment input[type=file]')
-      .setInputFiles({ name: 'wrong.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-    await ann.page.getByText('Choose a file of type .pdf, .png.').waitFor();
-    await ann.page
-      .locator('.attachment input[type=file]')
-      .setInputFiles({ name: 'payslip.pdf', mimeType: 'application/pdf', buffer: proof });
-    await ann.page.locator('.attachment .file-name', { hasText: 'payslip.pdf' }).waitFor();
-    expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
-      '8 of 8 required fields done',
-    );
-    await ann.page.getByText('All changes saved').waitFor({ state: 'attached' });
-
-    await ann.page.evaluate(
-      "window.scrollTo(0, document.querySelector('.page').getBoundingClientRect().top + window.scrollY - 70)",
-    );
-    await shot(ann.page, 'phone-4-document-filled.png');
-
-    // Finishing needs the consent.
-    await ann.page.getByRole('button', { name: 'Go to finish' }).click();
-    expect(await focusedId(ann.page)).toBe('consent');
-    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
-    await ann.page.getByText('Tick the box to agree to sign electronically.').waitFor();
-    await shot(ann.page, 'phone-5-finish.png');
-    await ann.page.getByLabel(/I agree to sign these documents electronically/).check();
-    await ann.page.getByRole('button', { name: 'Finish signing' }).click();
-    await ann.page.waitForURL(afterSign);
-    expect(ann.problems).toEqual([]);
-    await ann.context.close();
-
-    // ---- Bob: his turn now; embedded in the partner's page, on a desktop.
-    await eventually(
-      async () => (await suite.call('GET', `/packets/${bobPacket!.id}/`)).body.status === 're',
-      20_000,
-      'the second signer to be ready',
-    );
-    const embed = await suite.call('POST', `/packets/${bobPacket!.id}/embed_url/`);
-    expect(embed.status, embed.text).toBe(201);
-    const bob = await newPage(DESKTOP);
-    const framed = bob.page.waitForResponse((r) => r.url() === embed.body.url);
-    await bob.page.goto(`${partner.origin}/embed?src=${encodeURIComponent(embed.body.url)}`);
-    const frameAnswer = await framed;
-    expect(frameAnswer.headers()['content-security-policy']).toContain(`frame-ancestors ${partner.origin}`);
-    expect(frameAnswer.headers()['x-frame-options']).toBeUndefined();
-    const frame = bob.page.frames().find((f) => f.url() === embed.body.url)!;
-    await frame.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
-    await frame.locator('.page.rendered').first().waitFor();
-    // What Ann filled is shown to Bob, read-only.
-    await frame.locator('.field.theirs', { hasText: 'Ann Lee' }).first().waitFor();
-    await frame.locator('.field.theirs', { hasText: 'Yearly' }).waitFor();
-    await frame.locator('.field.theirs', { hasText: 'Water, Internet' }).waitFor();
-
-    await frame.getByRole('button', { name: 'Start' }).click();
-    expect(await focusedLabel(frame)).toBe('Landlord initials: Initial');
-    // Pages are drawn as they come near: the guide scrolled to page 2.
-    await frame.locator('.page.rendered').nth(1).waitFor();
-    await bob.page.keyboard.press('Enter');
-    await frame.getByRole('dialog', { name: 'Add your initials' }).waitFor();
-    await frame.getByRole('tab', { name: 'Type' }).click();
-    expect(await frame.getByRole('textbox', { name: 'Your initials' }).inputValue()).toBe('BR');
-    await frame.getByRole('button', { name: 'Apply initials' }).click();
-    await frame.locator('.field.k-ini .typed', { hasText: 'BR' }).waitFor();
-    await frame.getByRole('button', { name: 'Next field' }).click();
-    expect(await focusedLabel(frame)).toBe('Comments');
-    await bob.page.keyboard.type('All good, welcome!');
-    await frame.getByRole('button', { name: 'Go to finish' }).click();
-    expect(await focusedId(frame)).toBe('consent');
-    await bob.page.keyboard.press('Space');
-    const scrollToPage = (n: number) =>
-      frame.evaluate(
-        `window.scrollTo(0, document.querySelectorAll('.page')[${n}].getBoundingClientRect().top + window.scrollY - 80)`,
-      );
-    await scrollToPage(0);
-    await shot(bob.page, 'desktop-1-embedded-first-signer-values.png');
-    await scrollToPage(1);
-    await shot(bob.page, 'desktop-2-embedded-own-fields.png');
-    await frame.getByRole('button', { name: 'Finish signing' }).click();
-    await frame.getByRole('heading', { name: 'You’re done' }).waitFor();
-    await shot(bob.page, 'desktop-3-embedded-done.png');
-    expect(bob.problems).toEqual([]);
-    await bob.context.close();
-
-    // The embedded URL opened once; a second open says so, and shows nothing else.
-    const again = await newPage(DESKTOP);
-    await again.page.goto(embed.body.url);
-    await again.page.getByRole('heading', { name: 'This link was already used' }).waitFor();
-    await again.context.close();
-
-    // ---- What the sender sees.
-    const done = await eventually(
+    it(
+      'Ann opens her emailed link on a phone, branded and unframeable, and passes the SMS code',
       async () => {
-        const b = await suite.call('GET', `/bundles/${bundleId}/`);
-        return b.body.status === 'co' && b.body;
-      },
-      20_000,
-      'the bundle to be complete',
-    );
-    expect(done.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
-    const data = await suite.call('GET', `/bundles/${bundleId}/data/`);
-    expect(data.status, data.text).toBe(200);
-    const value = (key: string) => (data.body as { field_key: string }[]).find((d) => d.field_key === key);
-    expect(value('legal_name')).toMatchObject({
-      value: 'Ann Lee',
-      filled_by: 'ann',
-      packet_id: annPacket!.id,
-    });
-    expect(value('email')).toMatchObject({ value: 'ann@example.com', filled_by: 'ann' });
-    expect(value('start')).toMatchObject({ value: '2026-12-01', filled_by: 'ann' });
-    expect(value('plan')).toMatchObject({ value: 'Yearly', filled_by: 'ann' });
-    expect(value('agree')).toMatchObject({ value: 'true', filled_by: 'ann' });
-    expect(value('utilities')).toMatchObject({ value: 'Water|Internet', filled_by: 'ann' });
-    expect(value('rules')).toMatchObject({ value: 'true', filled_by: 'ann' });
-    expect(value('ann_sig')).toMatchObject({ value: 'drawn', filled_by: 'ann' });
-    expect(value('ann_name')).toMatchObject({ value: 'Ann Lee', filled_by: 'ann' });
-    expect(value('ann_date')).toMatchObject({
-      value: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
-      filled_by: 'ann',
-    });
-    expect(value('proof')).toMatchObject({ value: 'payslip.pdf', filled_by: 'ann' });
-    expect((value('proof') as unknown as { attachments: { name: string }[] }).attachments).toEqual([
-      expect.objectContaining({ name: 'payslip.pdf', ext: 'pdf' }),
-    ]);
-    expect(value('bob_ini')).toMatchObject({ value: 'typed:BR', filled_by: 'bob', packet_id: bobPacket!.id });
-    expect(value('comments')).toMatchObject({ value: 'All good, welcome!', filled_by: 'bob' });
+        // ---- Ann, on a phone, from the emailed link.
+        const link = await suite.inbox.emailedLink('ann.e2e@example.com');
+        ann = await newPage(PHONE, true);
+        const pageAnswer = await ann.page.goto(link);
+        expect(pageAnswer!.status()).toBe(200);
+        const headers = pageAnswer!.headers();
+        expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        expect(headers['content-security-policy']).toContain(
+          "img-src 'self' data: blob: https://cdn.maple.example",
+        );
+        expect(headers['x-frame-options']).toBe('DENY');
 
-    const events = await eventually(
-      () => {
-        const got = eventsAt(hook);
-        const types = got.map((e) => `${e.event_type}:${e.payload.packet_id ?? ''}`);
-        const want = [
-          `packet_viewed:${annPacket!.id}`,
-          `packet_complete:${annPacket!.id}`,
-          `packet_viewed:${bobPacket!.id}`,
-          `packet_complete:${bobPacket!.id}`,
-          'bundle_complete:',
-        ];
-        return want.every((w) => types.includes(w)) && types;
+        await ann.page.getByRole('heading', { name: 'Confirm it’s you' }).waitFor();
+        expect(await ann.page.locator('.brand-name').textContent()).toBe('Maple Street Rentals');
+        expect(await ann.page.locator('canvas.page-canvas').count()).toBe(0); // no documents before the check
+        const seen = await suite.inbox.seen();
+        await ann.page.getByRole('button', { name: 'Text me a code' }).click();
+        const code = await suite.inbox.textedCode('4242', seen);
+        await ann.page.getByLabel('The 6-digit code').fill(code);
+        await shot(ann.page, 'phone-1-sms-code.png');
+        await ann.page.getByRole('button', { name: 'Confirm' }).click();
+
+        await ann.page.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
+        await ann.page.locator('.page.rendered').first().waitFor();
+        await shot(ann.page, 'phone-2-document-to-fill.png');
+        expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
+          '0 of 8 required fields done',
+        );
       },
-      30_000,
-      'the webhooks',
+      STEP_TIMEOUT,
     );
-    expect(events.filter((t) => t === 'bundle_complete:')).toHaveLength(1);
-  }, 240_000);
+
+    it(
+      'Ann fills the fields in the guide’s order with the keyboard, each checked as she goes',
+      async () => {
+        // The guide and the keyboard: Start focuses the first field, Enter moves on to the next
+        // required one (the optional Email between them comes after every required field).
+        await ann.page.getByRole('button', { name: 'Start' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Full legal name');
+        await ann.page.keyboard.type('Ann Lee');
+        await ann.page.keyboard.press('Enter');
+        expect(await focusedLabel(ann.page)).toBe('Lease start date');
+        await ann.page.getByLabel('Email', { exact: true }).focus();
+        await ann.page.keyboard.type('ann@');
+        await ann.page.keyboard.press('Tab');
+        await ann.page.getByText('Enter a valid email address.').waitFor();
+        await ann.page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+        await ann.page.getByText('Enter a valid email address.').waitFor({ state: 'detached' });
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Lease start date');
+        await ann.page.locator(':focus').fill('2026-12-01');
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Plan');
+        await ann.page.locator(':focus').selectOption('Yearly');
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('I agree to the terms');
+        await ann.page.keyboard.press('Space');
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Utilities included: Choose…');
+        await ann.page.keyboard.press('Enter');
+        const choices = ann.page.getByRole('dialog', { name: 'Utilities included' });
+        await choices.getByRole('button', { name: 'Done' }).click();
+        await choices.getByText('Choose at least one option.').waitFor();
+        await choices.getByLabel('Water').check();
+        await choices.getByLabel('Internet').check();
+        await choices.getByRole('button', { name: 'Done' }).click();
+        await choices.waitFor({ state: 'detached' });
+        expect(await focusedLabel(ann.page)).toBe('Utilities included: Water, Internet');
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('I approve the house rules');
+        await ann.page.keyboard.press('Space');
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Tenant signature: Sign');
+        await ann.page.keyboard.press('Enter');
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'Ann draws her signature and uploads an attachment of an allowed type',
+      async () => {
+        // The signature: drawn with signature_pad.
+        await ann.page.getByRole('dialog', { name: 'Add your signature' }).waitFor();
+        await ann.page.getByRole('button', { name: 'Apply signature' }).click();
+        await ann.page.getByText('Draw your signature in the box, or choose Type.').waitFor();
+        await drawOnPad(ann.page);
+        await shot(ann.page, 'phone-3-signature-dialog.png');
+        await ann.page.getByRole('button', { name: 'Apply signature' }).click();
+        await ann.page.getByRole('dialog').waitFor({ state: 'detached' });
+        await ann.page.locator('.field.k-sig img').waitFor();
+
+        // The attachment, uploaded to the documents bucket.
+        await ann.page.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(ann.page)).toBe('Proof of income: Choose file');
+        const proof = Buffer.from(
+          await aPdf({ pages: [{ size: 'A4', text: [{ value: 'Payslip', x: 72, y: 720, size: 12 }] }] }),
+        );
+        await ann.page
+          .locator('.attachment input[type=file]')
+          .setInputFiles({ name: 'wrong.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+        await ann.page.getByText('Choose a file of type .pdf, .png.').waitFor();
+        await ann.page
+          .locator('.attachment input[type=file]')
+          .setInputFiles({ name: 'payslip.pdf', mimeType: 'application/pdf', buffer: proof });
+        await ann.page.locator('.attachment .file-name', { hasText: 'payslip.pdf' }).waitFor();
+        expect(await ann.page.locator('.progress').getAttribute('aria-label')).toBe(
+          '8 of 8 required fields done',
+        );
+        await ann.page.getByText('All changes saved').waitFor({ state: 'attached' });
+
+        await ann.page.evaluate(
+          "window.scrollTo(0, document.querySelector('.page').getBoundingClientRect().top + window.scrollY - 70)",
+        );
+        await shot(ann.page, 'phone-4-document-filled.png');
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'Ann finishes only after the consent, and lands back at the partner site',
+      async () => {
+        // Finishing needs the consent.
+        await ann.page.getByRole('button', { name: 'Go to finish' }).click();
+        expect(await focusedId(ann.page)).toBe('consent');
+        await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+        await ann.page.getByText('Tick the box to agree to sign electronically.').waitFor();
+        await shot(ann.page, 'phone-5-finish.png');
+        await ann.page.getByLabel(/I agree to sign these documents electronically/).check();
+        await ann.page.getByRole('button', { name: 'Finish signing' }).click();
+        await ann.page.waitForURL(afterSign);
+        expect(ann.problems).toEqual([]);
+        await ann.context.close();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'Bob, next in order, signs embedded in the partner site on a desktop',
+      async () => {
+        // ---- Bob: his turn now; embedded in the partner's page, on a desktop.
+        await eventually(
+          async () => (await suite.call('GET', `/packets/${bobPacket!.id}/`)).body.status === 're',
+          20_000,
+          'the second signer to be ready',
+        );
+        embed = await suite.call('POST', `/packets/${bobPacket!.id}/embed_url/`);
+        expect(embed.status, embed.text).toBe(201);
+        const bob = await newPage(DESKTOP);
+        const framed = bob.page.waitForResponse((r) => r.url() === embed.body.url);
+        await bob.page.goto(`${partner.origin}/embed?src=${encodeURIComponent(embed.body.url)}`);
+        const frameAnswer = await framed;
+        expect(frameAnswer.headers()['content-security-policy']).toContain(
+          `frame-ancestors ${partner.origin}`,
+        );
+        expect(frameAnswer.headers()['x-frame-options']).toBeUndefined();
+        const frame = bob.page.frames().find((f) => f.url() === embed.body.url)!;
+        await frame.getByRole('heading', { name: 'Lease for 12 Maple Street' }).waitFor();
+        await frame.locator('.page.rendered').first().waitFor();
+        // What Ann filled is shown to Bob, read-only.
+        await frame.locator('.field.theirs', { hasText: 'Ann Lee' }).first().waitFor();
+        await frame.locator('.field.theirs', { hasText: 'Yearly' }).waitFor();
+        await frame.locator('.field.theirs', { hasText: 'Water, Internet' }).waitFor();
+
+        await frame.getByRole('button', { name: 'Start' }).click();
+        expect(await focusedLabel(frame)).toBe('Landlord initials: Initial');
+        // Pages are drawn as they come near: the guide scrolled to page 2.
+        await frame.locator('.page.rendered').nth(1).waitFor();
+        await bob.page.keyboard.press('Enter');
+        await frame.getByRole('dialog', { name: 'Add your initials' }).waitFor();
+        await frame.getByRole('tab', { name: 'Type' }).click();
+        expect(await frame.getByRole('textbox', { name: 'Your initials' }).inputValue()).toBe('BR');
+        await frame.getByRole('button', { name: 'Apply initials' }).click();
+        await frame.locator('.field.k-ini .typed', { hasText: 'BR' }).waitFor();
+        await frame.getByRole('button', { name: 'Next field' }).click();
+        expect(await focusedLabel(frame)).toBe('Comments');
+        await bob.page.keyboard.type('All good, welcome!');
+        await frame.getByRole('button', { name: 'Go to finish' }).click();
+        expect(await focusedId(frame)).toBe('consent');
+        await bob.page.keyboard.press('Space');
+        const scrollToPage = (n: number) =>
+          frame.evaluate(
+            `window.scrollTo(0, document.querySelectorAll('.page')[${n}].getBoundingClientRect().top + window.scrollY - 80)`,
+          );
+        await scrollToPage(0);
+        await shot(bob.page, 'desktop-1-embedded-first-signer-values.png');
+        await scrollToPage(1);
+        await shot(bob.page, 'desktop-2-embedded-own-fields.png');
+        await frame.getByRole('button', { name: 'Finish signing' }).click();
+        await frame.getByRole('heading', { name: 'You’re done' }).waitFor();
+        await shot(bob.page, 'desktop-3-embedded-done.png');
+        expect(bob.problems).toEqual([]);
+        await bob.context.close();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'the embedded URL opens once only',
+      async () => {
+        // The embedded URL opened once; a second open says so, and shows nothing else.
+        const again = await newPage(DESKTOP);
+        await again.page.goto(embed.body.url);
+        await again.page.getByRole('heading', { name: 'This link was already used' }).waitFor();
+        await again.context.close();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'the sender gets every value with who filled it',
+      async () => {
+        // ---- What the sender sees.
+        const done = await eventually(
+          async () => {
+            const b = await suite.call('GET', `/bundles/${bundleId}/`);
+            return b.body.status === 'co' && b.body;
+          },
+          20_000,
+          'the bundle to be complete',
+        );
+        expect(done.packets.map((p: { status: string }) => p.status)).toEqual(['co', 'co']);
+        const data = await suite.call('GET', `/bundles/${bundleId}/data/`);
+        expect(data.status, data.text).toBe(200);
+        const value = (key: string) =>
+          (data.body as { field_key: string }[]).find((d) => d.field_key === key);
+        expect(value('legal_name')).toMatchObject({
+          value: 'Ann Lee',
+          filled_by: 'ann',
+          packet_id: annPacket!.id,
+        });
+        expect(value('email')).toMatchObject({ value: 'ann@example.com', filled_by: 'ann' });
+        expect(value('start')).toMatchObject({ value: '2026-12-01', filled_by: 'ann' });
+        expect(value('plan')).toMatchObject({ value: 'Yearly', filled_by: 'ann' });
+        expect(value('agree')).toMatchObject({ value: 'true', filled_by: 'ann' });
+        expect(value('utilities')).toMatchObject({ value: 'Water|Internet', filled_by: 'ann' });
+        expect(value('rules')).toMatchObject({ value: 'true', filled_by: 'ann' });
+        expect(value('ann_sig')).toMatchObject({ value: 'drawn', filled_by: 'ann' });
+        expect(value('ann_name')).toMatchObject({ value: 'Ann Lee', filled_by: 'ann' });
+        expect(value('ann_date')).toMatchObject({
+          value: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+          filled_by: 'ann',
+        });
+        expect(value('proof')).toMatchObject({ value: 'payslip.pdf', filled_by: 'ann' });
+        expect((value('proof') as unknown as { attachments: { name: string }[] }).attachments).toEqual([
+          expect.objectContaining({ name: 'payslip.pdf', ext: 'pdf' }),
+        ]);
+        expect(value('bob_ini')).toMatchObject({
+          value: 'typed:BR',
+          filled_by: 'bob',
+          packet_id: bobPacket!.id,
+        });
+        expect(value('comments')).toMatchObject({ value: 'All good, welcome!', filled_by: 'bob' });
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      'the webhooks say each packet was viewed and completed, and the bundle once',
+      async () => {
+        const events = await eventually(
+          () => {
+            const got = eventsAt(hook);
+            const types = got.map((e) => `${e.event_type}:${e.payload.packet_id ?? ''}`);
+            const want = [
+              `packet_viewed:${annPacket!.id}`,
+              `packet_complete:${annPacket!.id}`,
+              `packet_viewed:${bobPacket!.id}`,
+              `packet_complete:${bobPacket!.id}`,
+              'bundle_complete:',
+            ];
+            return want.every((w) => types.includes(w)) && types;
+          },
+          30_000,
+          'the webhooks',
+        );
+        expect(events.filter((t) => t === 'bundle_complete:')).toHaveLength(1);
+      },
+      STEP_TIMEOUT,
+    );
+  });
 
   it(
     'the selfie (camera) and ID photos come before the documents',
@@ -715,89 +780,99 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
   const aSentBundle = (packet: { key: string } & Record<string, unknown>) =>
     aOneSignerBundle('Headers check', packet, 'doc', { x: 10, y: 60, w: 30, h: 6 });
 
-  it('serve the page and its files with strict security headers, framing only embedded sessions', async () => {
-    await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
-    const link = await suite.inbox.emailedLink('eve.headers@example.com');
-    const page = await fetch(link);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(page.headers.get('x-frame-options')).toBe('DENY');
-    expect(page.headers.get('permissions-policy')).toMatch(/^camera=\(self\), microphone=\(\)/);
-    const s3 = new URL(suite.runtime.config.endpoints.s3!).origin;
-    expect(page.headers.get('content-security-policy')).toBe(
-      [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        `connect-src 'self' ${s3}`,
-        "worker-src 'self' blob:",
-        "media-src 'self' blob: mediastream:",
-        "manifest-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-      ].join('; '),
-    );
-    const html = await page.text();
-    // No inline script or style: everything comes from the assets.
-    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
-    expect(html).not.toMatch(/<style|\sstyle=/);
-    // The session's exchange starts first (early-session.js), then the page's script.
-    const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
-    const version = scripts[0]!.split('/')[3]!;
-    expect(scripts).toEqual([`/sign/assets/${version}/early-session.js`, `/sign/assets/${version}/app.js`]);
+  describe('serve the page and its files with strict security headers, framing only embedded sessions', () => {
+    let version: string;
 
-    const assets: [string, string][] = [
-      ['app.js', 'text/javascript; charset=utf-8'],
-      ['app.css', 'text/css; charset=utf-8'],
-      ['pdf.min.mjs', 'text/javascript; charset=utf-8'],
-      ['pdf.worker.min.mjs', 'text/javascript; charset=utf-8'],
-      ['signature_pad.min.js', 'text/javascript; charset=utf-8'],
-      ['standard_fonts/LiberationSans-Regular.ttf', 'font/ttf'],
-    ];
-    for (const [name, type] of assets) {
-      const res = await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`);
-      expect(res.status, name).toBe(200);
-      expect(res.headers.get('content-type'), name).toBe(type);
-      expect(res.headers.get('cache-control'), name).toBe('public, max-age=31536000, immutable');
-      expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
-      expect(res.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'");
-      expect((await res.arrayBuffer()).byteLength, name).toBeGreaterThan(0);
-    }
-    const stale = await fetch(`${suite.runtime.baseUrl}/sign/assets/0000000000000000/app.js`);
-    expect(stale.status).toBe(200);
-    expect(stale.headers.get('cache-control')).toBe('public, max-age=300');
-    for (const name of ['nope.js', '..%2Fpages.ts', 'standard_fonts/..%2F..%2Fpackage.json']) {
-      expect((await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`)).status, name).toBe(404);
-    }
-
-    // An embedded URL of an account without embedding origins may not be framed either.
-    const other = await suite.runtime.seedAccount('No Embeds', 'noembeds@example.com');
-    const theirs = apiClient(suite.runtime, other.apiKey);
-    const created = await theirs('POST', '/bundles/', {
-      json: {
-        packets: [{ key: 'fay', name: 'Fay Gee', email: 'fay@example.com', deliver_via: 'embed' }],
-        documents: [
-          {
-            key: 'doc',
-            file_b64: suite.pdfB64,
-            fields: [{ kind: 'sig', page: 1, x: 10, y: 60, w: 30, h: 6, editors: ['fay'] }],
-          },
-        ],
-      },
+    it('the page: strict security headers, no inline script or style, the session’s exchange first', async () => {
+      await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
+      const link = await suite.inbox.emailedLink('eve.headers@example.com');
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('permissions-policy')).toMatch(/^camera=\(self\), microphone=\(\)/);
+      const s3 = new URL(suite.runtime.config.endpoints.s3!).origin;
+      expect(page.headers.get('content-security-policy')).toBe(
+        [
+          "default-src 'none'",
+          "script-src 'self'",
+          "style-src 'self'",
+          "img-src 'self' data: blob:",
+          "font-src 'self' data:",
+          `connect-src 'self' ${s3}`,
+          "worker-src 'self' blob:",
+          "media-src 'self' blob: mediastream:",
+          "manifest-src 'self'",
+          "object-src 'none'",
+          "base-uri 'none'",
+          "form-action 'self'",
+          "frame-ancestors 'none'",
+        ].join('; '),
+      );
+      const html = await page.text();
+      // No inline script or style: everything comes from the assets.
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+      expect(html).not.toMatch(/<style|\sstyle=/);
+      // The session's exchange starts first (early-session.js), then the page's script.
+      const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
+      version = scripts[0]!.split('/')[3]!;
+      expect(scripts).toEqual([`/sign/assets/${version}/early-session.js`, `/sign/assets/${version}/app.js`]);
     });
-    expect(created.status, created.text).toBe(201);
-    const embed = await theirs('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
-    const framed = await fetch(embed.body.url);
-    expect(framed.status).toBe(200);
-    expect(framed.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(framed.headers.get('x-frame-options')).toBe('DENY');
+
+    it('its files: typed, cached for good under their version, nothing outside them', async () => {
+      const assets: [string, string][] = [
+        ['app.js', 'text/javascript; charset=utf-8'],
+        ['app.css', 'text/css; charset=utf-8'],
+        ['pdf.min.mjs', 'text/javascript; charset=utf-8'],
+        ['pdf.worker.min.mjs', 'text/javascript; charset=utf-8'],
+        ['signature_pad.min.js', 'text/javascript; charset=utf-8'],
+        ['standard_fonts/LiberationSans-Regular.ttf', 'font/ttf'],
+      ];
+      for (const [name, type] of assets) {
+        const res = await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`);
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe(type);
+        expect(res.headers.get('cache-control'), name).toBe('public, max-age=31536000, immutable');
+        expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+        expect(res.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'");
+        expect((await res.arrayBuffer()).byteLength, name).toBeGreaterThan(0);
+      }
+      const stale = await fetch(`${suite.runtime.baseUrl}/sign/assets/0000000000000000/app.js`);
+      expect(stale.status).toBe(200);
+      expect(stale.headers.get('cache-control')).toBe('public, max-age=300');
+      for (const name of ['nope.js', '..%2Fpages.ts', 'standard_fonts/..%2F..%2Fpackage.json']) {
+        expect((await fetch(`${suite.runtime.baseUrl}/sign/assets/${version}/${name}`)).status, name).toBe(
+          404,
+        );
+      }
+    });
+
+    it('an embedded URL of an account without embedding origins is not framed either', async () => {
+      // An embedded URL of an account without embedding origins may not be framed either.
+      const other = await suite.runtime.seedAccount('No Embeds', 'noembeds@example.com');
+      const theirs = apiClient(suite.runtime, other.apiKey);
+      const created = await theirs('POST', '/bundles/', {
+        json: {
+          packets: [{ key: 'fay', name: 'Fay Gee', email: 'fay@example.com', deliver_via: 'embed' }],
+          documents: [
+            {
+              key: 'doc',
+              file_b64: suite.pdfB64,
+              fields: [{ kind: 'sig', page: 1, x: 10, y: 60, w: 30, h: 6, editors: ['fay'] }],
+            },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const embed = await theirs('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+      const framed = await fetch(embed.body.url);
+      expect(framed.status).toBe(200);
+      expect(framed.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(framed.headers.get('x-frame-options')).toBe('DENY');
+    });
   });
 
   it('serve a document’s PDF to its signer’s session only', async () => {

@@ -5,6 +5,7 @@
 // roles; the page works framed by an origin the account lists. Screenshots go to test-artifacts/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
@@ -40,112 +41,131 @@ afterAll(async () => {
 });
 
 describe.runIf(runBrowser)('preparing a template in a real browser', () => {
-  it('places a field by mouse drag, moves it, adds one by keyboard, saves; the template shows them', async () => {
-    const session = await suite.call('POST', '/templates/preparation_session/', {
-      json: {
-        name: 'Purchase agreement',
-        file_b64: await aPdfB64(),
-        roles: [{ key: 'buyer', label: 'Buyer' }],
-        allowed_data_flow_tags: ['acme:*'],
-      },
+  describe('places a field by mouse drag, moves it, adds one by keyboard, saves; the template shows them', () => {
+    let session: Awaited<ReturnType<typeof suite.call>>;
+    let context: BrowserContext;
+    let page: Page;
+    let problems: string[];
+    let box: { x: number; y: number; width: number; height: number };
+
+    beforeAll(async () => {
+      session = await suite.call('POST', '/templates/preparation_session/', {
+        json: {
+          name: 'Purchase agreement',
+          file_b64: await aPdfB64(),
+          roles: [{ key: 'buyer', label: 'Buyer' }],
+          allowed_data_flow_tags: ['acme:*'],
+        },
+      });
+      expect(session.status, session.text).toBe(201);
+
+      context = await suite.browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-US',
+      });
+      page = await context.newPage();
+      problems = watchProblems(page, { responses: true });
+      await page.goto(session.body.url);
+      await page.getByRole('heading', { name: 'Prepare the template' }).waitFor();
+      await page.locator('.page.rendered').first().waitFor();
     });
-    expect(session.status, session.text).toBe(201);
 
-    const context = await suite.browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: 'en-US',
+    it('a second role, then a signature field for the buyer drawn by mouse on page 1', async () => {
+      // A second role, then a signature field for the buyer drawn on page 1.
+      await page.getByRole('button', { name: 'Add role' }).click();
+      await page.getByLabel('Role 2 name').fill('Seller');
+      await page.getByLabel('Role 2 name').press('Tab');
+      await page.locator('#new-kind').selectOption('sig');
+      await page.locator('#new-role').selectOption('buyer');
+
+      const layer = page.locator('.prep-layer[data-page="1"]');
+      box = (await layer.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.52, { steps: 5 });
+      await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.55, { steps: 5 });
+      await page.mouse.up();
+      const field = page.locator('.prep-field[data-key="sig-1"]');
+      await field.waitFor();
+      await expect.poll(() => field.textContent()).toBe('Signature · Buyer');
+      expect(Number(await page.locator('#f-x').inputValue())).toBeCloseTo(10, 0);
+      expect(Number(await page.locator('#f-w').inputValue())).toBeCloseTo(30, 0);
     });
-    const page = await context.newPage();
-    const problems = watchProblems(page, { responses: true });
-    await page.goto(session.body.url);
-    await page.getByRole('heading', { name: 'Prepare the template' }).waitFor();
-    await page.locator('.page.rendered').first().waitFor();
 
-    // A second role, then a signature field for the buyer drawn on page 1.
-    await page.getByRole('button', { name: 'Add role' }).click();
-    await page.getByLabel('Role 2 name').fill('Seller');
-    await page.getByLabel('Role 2 name').press('Tab');
-    await page.locator('#new-kind').selectOption('sig');
-    await page.locator('#new-role').selectOption('buyer');
-
-    const layer = page.locator('.prep-layer[data-page="1"]');
-    const box = (await layer.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.52, { steps: 5 });
-    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.55, { steps: 5 });
-    await page.mouse.up();
-    const field = page.locator('.prep-field[data-key="sig-1"]');
-    await field.waitFor();
-    await expect.poll(() => field.textContent()).toBe('Signature · Buyer');
-    expect(Number(await page.locator('#f-x').inputValue())).toBeCloseTo(10, 0);
-    expect(Number(await page.locator('#f-w').inputValue())).toBeCloseTo(30, 0);
-
-    // Moved by dragging it 10% of the page to the right.
-    const fb = (await field.boundingBox())!;
-    await page.mouse.move(fb.x + fb.width / 2, fb.y + fb.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(fb.x + fb.width / 2 + box.width * 0.1, fb.y + fb.height / 2, { steps: 5 });
-    await page.mouse.up();
-    await expect.poll(async () => Number(await page.locator('#f-x').inputValue())).toBeGreaterThan(19);
-    await page.getByLabel('Label').fill('Buyer signs here');
-    await page.getByLabel('Label').press('Tab');
-    await page.getByLabel('Data flow tag').fill('acme:buyer.signature');
-    await page.getByLabel('Data flow tag').press('Tab');
-    await shot(page, 'prepare-1-drawn.png');
-
-    // A date field for the seller, added and moved with the keyboard only.
-    await page.locator('#new-kind').selectOption('dat');
-    await page.locator('#new-role').selectOption('role-1');
-    await page.getByRole('button', { name: 'Add field to page 1' }).focus();
-    await page.keyboard.press('Enter');
-    const date = page.locator('.prep-field[data-key="dat-1"]');
-    await date.focus();
-    await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(async () => Number(await page.locator('#f-y').inputValue())).toBe(15);
-
-    // A field then deleted does not reach the template.
-    await page.locator('#new-kind').selectOption('chk');
-    await page.getByRole('button', { name: 'Add field to page 1' }).click();
-    await page.getByRole('button', { name: 'Delete field' }).click();
-    await expect.poll(() => page.locator('.prep-field').count()).toBe(2);
-
-    await page.getByRole('button', { name: 'Save template' }).click();
-    await page.getByRole('heading', { name: 'Template saved' }).waitFor();
-    await shot(page, 'prepare-2-saved.png');
-    expect(problems).toEqual([]);
-    await context.close();
-
-    const t = await suite.call('GET', `/templates/${session.body.template_id}/`);
-    expect(t.status).toBe(200);
-    expect(t.body.roles).toEqual([
-      { key: 'buyer', label: 'Buyer' },
-      { key: 'role-1', label: 'Seller' },
-    ]);
-    expect(t.body.fields).toHaveLength(2);
-    const [sig, dat] = t.body.fields;
-    expect(sig).toMatchObject({
-      key: 'sig-1',
-      kind: 'sig',
-      label: 'Buyer signs here',
-      required: true,
-      page: 1,
-      editor_roles: ['buyer'],
-      tag: 'acme:buyer.signature',
+    it('the field moved by dragging, then labelled and tagged', async () => {
+      // Moved by dragging it 10% of the page to the right.
+      const field = page.locator('.prep-field[data-key="sig-1"]');
+      const fb = (await field.boundingBox())!;
+      await page.mouse.move(fb.x + fb.width / 2, fb.y + fb.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(fb.x + fb.width / 2 + box.width * 0.1, fb.y + fb.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(async () => Number(await page.locator('#f-x').inputValue())).toBeGreaterThan(19);
+      await page.getByLabel('Label').fill('Buyer signs here');
+      await page.getByLabel('Label').press('Tab');
+      await page.getByLabel('Data flow tag').fill('acme:buyer.signature');
+      await page.getByLabel('Data flow tag').press('Tab');
+      await shot(page, 'prepare-1-drawn.png');
     });
-    expect(sig.x).toBeGreaterThan(19);
-    expect(sig.x).toBeLessThan(21);
-    expect(sig.y).toBeCloseTo(50, 0);
-    expect(sig.w).toBeCloseTo(30, 0);
-    expect(sig.h).toBeCloseTo(5, 0);
-    expect(dat).toMatchObject({
-      key: 'dat-1',
-      kind: 'dat',
-      page: 1,
-      x: 10.5,
-      y: 15,
-      editor_roles: ['role-1'],
+
+    it('a date field for the seller, added and moved with the keyboard only', async () => {
+      // A date field for the seller, added and moved with the keyboard only.
+      await page.locator('#new-kind').selectOption('dat');
+      await page.locator('#new-role').selectOption('role-1');
+      await page.getByRole('button', { name: 'Add field to page 1' }).focus();
+      await page.keyboard.press('Enter');
+      const date = page.locator('.prep-field[data-key="dat-1"]');
+      await date.focus();
+      await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(async () => Number(await page.locator('#f-y').inputValue())).toBe(15);
+    });
+
+    it('a field then deleted does not reach the template, which saves', async () => {
+      // A field then deleted does not reach the template.
+      await page.locator('#new-kind').selectOption('chk');
+      await page.getByRole('button', { name: 'Add field to page 1' }).click();
+      await page.getByRole('button', { name: 'Delete field' }).click();
+      await expect.poll(() => page.locator('.prep-field').count()).toBe(2);
+
+      await page.getByRole('button', { name: 'Save template' }).click();
+      await page.getByRole('heading', { name: 'Template saved' }).waitFor();
+      await shot(page, 'prepare-2-saved.png');
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
+    it('the template shows both roles and the two fields where they were put', async () => {
+      const t = await suite.call('GET', `/templates/${session.body.template_id}/`);
+      expect(t.status).toBe(200);
+      expect(t.body.roles).toEqual([
+        { key: 'buyer', label: 'Buyer' },
+        { key: 'role-1', label: 'Seller' },
+      ]);
+      expect(t.body.fields).toHaveLength(2);
+      const [sig, dat] = t.body.fields;
+      expect(sig).toMatchObject({
+        key: 'sig-1',
+        kind: 'sig',
+        label: 'Buyer signs here',
+        required: true,
+        page: 1,
+        editor_roles: ['buyer'],
+        tag: 'acme:buyer.signature',
+      });
+      expect(sig.x).toBeGreaterThan(19);
+      expect(sig.x).toBeLessThan(21);
+      expect(sig.y).toBeCloseTo(50, 0);
+      expect(sig.w).toBeCloseTo(30, 0);
+      expect(sig.h).toBeCloseTo(5, 0);
+      expect(dat).toMatchObject({
+        key: 'dat-1',
+        kind: 'dat',
+        page: 1,
+        x: 10.5,
+        y: 15,
+        editor_roles: ['role-1'],
+      });
     });
   });
 

@@ -42,7 +42,8 @@ import {
   type TBadRequest,
 } from '../helpers/bad-input/send';
 import { aBundle } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 // The sample PDFs are built before the arbitraries that carry them.
 const files = await sampleFiles();
@@ -179,7 +180,7 @@ const targetArb = (states: (keyof typeof targets)[]) =>
     .map(([state, i]) => targets[state][i % targets[state].length]!);
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   await freshTargets();
   current = targets.sent[0]!;

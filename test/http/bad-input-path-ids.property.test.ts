@@ -12,14 +12,15 @@ import { ID_FORMATS, isIdKind } from '../../shared/domain/ids';
 import { ALL_METHODS, anyText, PROPERTY_TIMEOUT, pct, runs } from '../helpers/bad-input/arbitraries';
 import { badInputSender, KiB, short } from '../helpers/bad-input/send';
 import { rawRequest } from '../helpers/raw-http';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 const { settled, check } = badInputSender(() => ({ runtime, call, fixtureId: '', ghostId: '' }));
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
 });
 // A run the time limit cut short finishes in its own test, not in the next one.

@@ -29,7 +29,8 @@ import {
   type TAnswer,
   type TBadRequest,
 } from '../helpers/bad-input/send';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -51,7 +52,7 @@ const { jsonBodyArb, deepJsonArb, deepJsonText, invalidUtf8Arb, formBodyArb, any
 // The properties
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   const created = await call('POST', '/persons/', {
     json: { name: 'Fixture Person', channels: [{ email: 'fixture@example.com' }] },
@@ -517,89 +518,103 @@ describe('after the bad input', () => {
     return total;
   }
 
-  it('a batch of invalid creates leaves no record behind, half-written or whole', async () => {
-    const marker = `halfwritten${randomUUID().replaceAll('-', '')}`;
-    const email = `${marker}@example.com`;
-    const json = (v: unknown): TBadRequest => ({
-      method: 'POST',
-      path: '/persons/',
-      body: Buffer.from(JSON.stringify(v)),
-      contentType: 'application/json',
-    });
-    const raw = (body: string | Buffer, contentType?: string): TBadRequest => ({
-      method: 'POST',
-      path: '/persons/',
-      body: Buffer.from(body),
-      contentType,
-    });
-    const invalidChannel = fc.constantFrom<unknown>(
-      { email: 'not-an-email' },
-      { phone: 'abc' },
-      {},
-      { email, phone: '+1 555 0100' },
-      { kind: 'em', phone: '+1 555 0100' },
-      { email: 123 },
-      { id: 'nope', email },
-      null,
-      7,
-    );
-    const generated = fc
-      .sample(
-        fc.record({
-          valid: fc.array(
-            fc.integer({ min: 0, max: 999 }).map((i) => ({ email: `${marker}-${i}@example.com` })),
-            { maxLength: 5 },
-          ),
-          bad: invalidChannel,
-          metadata: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
-        }),
-        25,
-      )
-      .map(({ valid, bad, metadata }) => json({ name: marker, metadata, channels: [...valid, bad] }));
-    const invalid: TBadRequest[] = [
-      json({ name: marker, channels: [{ email: 'not-an-email' }] }),
-      json({ name: marker, channels: [{ email, phone: '+1 555 0100' }] }),
-      json({
-        name: marker,
-        channels: Array.from({ length: 51 }, (_, i) => ({ email: `${marker}-${i}@example.com` })),
-      }),
-      json({ name: marker, metadata: { big: 'x'.repeat(17 * KiB) } }),
-      json({ name: `${marker} \ud800` }),
-      json({ name: `${marker} ${'x'.repeat(300)}` }),
-      json({ name: marker, metadata: [marker] }),
-      json({ name: marker, metadata: marker }),
-      json({ name: marker, channels: [{ id: 'nope', email }] }),
-      json({ name: marker, channels: [{ kind: 'mp', email }] }),
-      json({ name: marker, channels: [{ email }, { phone: 'abc' }] }),
-      json({ name: [marker] }),
-      json([{ name: marker }]),
-      raw(`name=${marker}&channels[0][email]=nope`, 'application/x-www-form-urlencoded'),
-      raw(`name=${marker}&name=${marker}`, 'application/x-www-form-urlencoded'),
-      raw(`{"name":"${marker}",`, 'application/json'),
-      raw(JSON.stringify({ name: marker }), 'text/plain'),
-      raw(JSON.stringify({ name: marker }), 'application/xml'),
-      raw(JSON.stringify({ name: marker }), 'multipart/form-data'),
-      raw(
-        Buffer.concat([Buffer.from(`{"name":"${marker}`), Buffer.from([0xff]), Buffer.from('"}')]),
-        'application/json',
-      ),
-      raw(JSON.stringify({ name: marker, metadata: { pad: 'x'.repeat(MiB) } }), 'application/json'),
-      ...generated,
-    ];
+  describe('a batch of invalid creates leaves no record behind, half-written or whole', () => {
+    let marker: string;
+    let email: string;
+    let invalid: TBadRequest[];
+    let answers: [TBadRequest, TAnswer][];
 
-    const before = await personCount();
-    const answers: [TBadRequest, TAnswer][] = [];
-    for (const r of invalid) answers.push([r, await send(r)]);
-    expect(await personCount(), 'no person was created').toBe(before);
-    expect(await personCount(marker), 'no lookup item of a refused person remains').toBe(0);
-    expect(await personCount(email), 'no lookup item of a refused person remains').toBe(0);
-    for (const [r, a] of answers) {
-      expectApiAnswer(r, a);
-      expect(
-        a.status,
-        `refused: ${short(r.body?.toString() ?? '', 120)} → ${short(a.text)}`,
-      ).toBeGreaterThanOrEqual(400);
-    }
+    beforeAll(async () => {
+      marker = `halfwritten${randomUUID().replaceAll('-', '')}`;
+      email = `${marker}@example.com`;
+      const json = (v: unknown): TBadRequest => ({
+        method: 'POST',
+        path: '/persons/',
+        body: Buffer.from(JSON.stringify(v)),
+        contentType: 'application/json',
+      });
+      const raw = (body: string | Buffer, contentType?: string): TBadRequest => ({
+        method: 'POST',
+        path: '/persons/',
+        body: Buffer.from(body),
+        contentType,
+      });
+      const invalidChannel = fc.constantFrom<unknown>(
+        { email: 'not-an-email' },
+        { phone: 'abc' },
+        {},
+        { email, phone: '+1 555 0100' },
+        { kind: 'em', phone: '+1 555 0100' },
+        { email: 123 },
+        { id: 'nope', email },
+        null,
+        7,
+      );
+      const generated = fc
+        .sample(
+          fc.record({
+            valid: fc.array(
+              fc.integer({ min: 0, max: 999 }).map((i) => ({ email: `${marker}-${i}@example.com` })),
+              { maxLength: 5 },
+            ),
+            bad: invalidChannel,
+            metadata: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), {
+              maxKeys: 4,
+            }),
+          }),
+          25,
+        )
+        .map(({ valid, bad, metadata }) => json({ name: marker, metadata, channels: [...valid, bad] }));
+      invalid = [
+        json({ name: marker, channels: [{ email: 'not-an-email' }] }),
+        json({ name: marker, channels: [{ email, phone: '+1 555 0100' }] }),
+        json({
+          name: marker,
+          channels: Array.from({ length: 51 }, (_, i) => ({ email: `${marker}-${i}@example.com` })),
+        }),
+        json({ name: marker, metadata: { big: 'x'.repeat(17 * KiB) } }),
+        json({ name: `${marker} \ud800` }),
+        json({ name: `${marker} ${'x'.repeat(300)}` }),
+        json({ name: marker, metadata: [marker] }),
+        json({ name: marker, metadata: marker }),
+        json({ name: marker, channels: [{ id: 'nope', email }] }),
+        json({ name: marker, channels: [{ kind: 'mp', email }] }),
+        json({ name: marker, channels: [{ email }, { phone: 'abc' }] }),
+        json({ name: [marker] }),
+        json([{ name: marker }]),
+        raw(`name=${marker}&channels[0][email]=nope`, 'application/x-www-form-urlencoded'),
+        raw(`name=${marker}&name=${marker}`, 'application/x-www-form-urlencoded'),
+        raw(`{"name":"${marker}",`, 'application/json'),
+        raw(JSON.stringify({ name: marker }), 'text/plain'),
+        raw(JSON.stringify({ name: marker }), 'application/xml'),
+        raw(JSON.stringify({ name: marker }), 'multipart/form-data'),
+        raw(
+          Buffer.concat([Buffer.from(`{"name":"${marker}`), Buffer.from([0xff]), Buffer.from('"}')]),
+          'application/json',
+        ),
+        raw(JSON.stringify({ name: marker, metadata: { pad: 'x'.repeat(MiB) } }), 'application/json'),
+        ...generated,
+      ];
+    });
+
+    it('sent one by one, they create no person and leave no lookup item', async () => {
+      const before = await personCount();
+      answers = [];
+      for (const r of invalid) answers.push([r, await send(r)]);
+      expect(await personCount(), 'no person was created').toBe(before);
+      expect(await personCount(marker), 'no lookup item of a refused person remains').toBe(0);
+      expect(await personCount(email), 'no lookup item of a refused person remains').toBe(0);
+    });
+
+    it('each is refused with a 4xx in the API’s error body', async () => {
+      for (const [r, a] of answers) {
+        expectApiAnswer(r, a);
+        expect(
+          a.status,
+          `refused: ${short(r.body?.toString() ?? '', 120)} → ${short(a.text)}`,
+        ).toBeGreaterThanOrEqual(400);
+      }
+    });
   });
 
   it('the runtime is still healthy: create, read, list, delete, rate_limit', async () => {

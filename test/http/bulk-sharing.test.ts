@@ -18,14 +18,15 @@ import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
 import { aPng, darkLeftQuarter } from '../helpers/images';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let files: TReceiver;
 let pdf: Buffer;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   files = await startReceiver();
   pdf = Buffer.from(await aPdfB64(), 'base64');
 });

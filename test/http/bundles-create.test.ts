@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { aPdf } from '../helpers/pdfs';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -15,7 +16,7 @@ let pdf: Uint8Array;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   pdf = await aPdf({
     pages: [

@@ -3,14 +3,15 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
 });

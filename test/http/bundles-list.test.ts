@@ -6,13 +6,14 @@ import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { bundleTermEntity } from '../../shared/adapters/dynamodb/entities/bundle';
 import type { TBundle } from '../../shared/domain/bundles/bundle';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   b64 = await aPdfB64();
 });
 afterAll(() => runtime.stop());

@@ -5,7 +5,8 @@ import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store'
 import { randomIds, systemClock } from '../../shared/adapters/system';
 import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -13,7 +14,7 @@ let b64: string;
 let accounts: ReturnType<typeof createAccountStore>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
   accounts = createAccountStore(runtime.db, runtime.config.tableName);

@@ -429,98 +429,108 @@ describe('a completed bundle', () => {
     await call('DELETE', `/webhooks/${webhookId}/`);
   });
 
-  it('verifies a sealed file by upload, by multipart and by hash, for its own account only', async () => {
-    const byUpload = await call('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
-    expect(byUpload.status, byUpload.text).toBe(200);
-    expect(byUpload.body).toMatchObject({
-      match: true,
-      kind: 'final',
-      sha256: sha(finalPdf),
-      doc_key: 'lease',
-      bundle: { id: b.id, label: 'Evidence lease', status: 'co' },
-      audit_chain_intact: true,
-      sealed: true,
-    });
-    expect(byUpload.body.signers.map((s: { name: string }) => s.name)).toEqual(['Ann Lee', 'Bob Roe']);
-    // The offline verifier's report, the same esign-verify prints: the seal (B-T), covered by the
-    // archive timestamp over the whole file after the DSS (B-LTA), and the evidence record.
-    const checks = byUpload.body.checks;
-    expect(checks).toMatchObject({
-      result: 'pass',
-      file: { sha256: sha(finalPdf), bytes: finalPdf.length },
-      signatures: [
-        { index: 1, kind: 'signature', digestMatches: true, signatureValid: true, coveredBy: [2] },
-        { index: 2, kind: 'document timestamp', digestMatches: true, coversWholeFile: true },
-      ],
-      evidenceRecord: { status: 'embedded', document: 'lease', chainIntact: true, headMatches: true },
-    });
-    expect(checks.dss.certs.length).toBeGreaterThanOrEqual(3);
-    const status = (r: typeof checks, id: string) =>
-      r.checks.find((c: { id: string }) => c.id === id)?.status;
-    expect(status(checks, 'signature-1.timestamp')).toBe('pass');
-    expect(status(checks, 'chain-1.trust')).toBe('info');
-    const appended = await call('POST', '/verify/', {
-      raw: Buffer.concat([finalPdf, Buffer.from('x')]),
-      contentType: 'application/pdf',
-    });
-    expect(appended.body).toMatchObject({ match: false, sealed: false, checks: { result: 'fail' } });
-    // The archive timestamp, last in the file, no longer reaches its end.
-    expect(status(appended.body.checks, 'signature-2.coverage')).toBe('fail');
-    expect(status(checks, 'evidence-record.chain')).toBe('pass');
-
-    const form = new FormData();
-    form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
-    const multipart = await fetch(`${runtime.apiUrl}verify/`, {
-      method: 'POST',
-      headers: { authorization: `Token ${runtime.demo.apiKey}` },
-      body: form,
-    });
-    const coe = (await multipart.json()) as Record<string, unknown>;
-    expect(coe).toMatchObject({
-      match: true,
-      kind: 'certificate',
-      packet_id: b.packets[0]!.id,
-      sealed: true,
-    });
-    expect((coe.signers as { name: string }[]).map((s) => s.name)).toEqual(['Ann Lee']);
-
-    const byHash = await call('POST', '/verify/', { json: { sha256: sha(finalPdf).toUpperCase() } });
-    expect(byHash.body).toMatchObject({
-      match: true,
-      kind: 'final',
-      audit_chain_intact: true,
-      sealed: true,
-      checks: null,
+  describe('verifies a sealed file by upload, by multipart and by hash, for its own account only', () => {
+    it('by upload: a match with the offline verifier’s report, and a failure once a byte is appended', async () => {
+      const byUpload = await call('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
+      expect(byUpload.status, byUpload.text).toBe(200);
+      expect(byUpload.body).toMatchObject({
+        match: true,
+        kind: 'final',
+        sha256: sha(finalPdf),
+        doc_key: 'lease',
+        bundle: { id: b.id, label: 'Evidence lease', status: 'co' },
+        audit_chain_intact: true,
+        sealed: true,
+      });
+      expect(byUpload.body.signers.map((s: { name: string }) => s.name)).toEqual(['Ann Lee', 'Bob Roe']);
+      // The offline verifier's report, the same esign-verify prints: the seal (B-T), covered by the
+      // archive timestamp over the whole file after the DSS (B-LTA), and the evidence record.
+      const checks = byUpload.body.checks;
+      expect(checks).toMatchObject({
+        result: 'pass',
+        file: { sha256: sha(finalPdf), bytes: finalPdf.length },
+        signatures: [
+          { index: 1, kind: 'signature', digestMatches: true, signatureValid: true, coveredBy: [2] },
+          { index: 2, kind: 'document timestamp', digestMatches: true, coversWholeFile: true },
+        ],
+        evidenceRecord: { status: 'embedded', document: 'lease', chainIntact: true, headMatches: true },
+      });
+      expect(checks.dss.certs.length).toBeGreaterThanOrEqual(3);
+      const status = (r: typeof checks, id: string) =>
+        r.checks.find((c: { id: string }) => c.id === id)?.status;
+      expect(status(checks, 'signature-1.timestamp')).toBe('pass');
+      expect(status(checks, 'chain-1.trust')).toBe('info');
+      const appended = await call('POST', '/verify/', {
+        raw: Buffer.concat([finalPdf, Buffer.from('x')]),
+        contentType: 'application/pdf',
+      });
+      expect(appended.body).toMatchObject({ match: false, sealed: false, checks: { result: 'fail' } });
+      // The archive timestamp, last in the file, no longer reaches its end.
+      expect(status(appended.body.checks, 'signature-2.coverage')).toBe('fail');
+      expect(status(checks, 'evidence-record.chain')).toBe('pass');
     });
 
-    const unknown = await call('POST', '/verify/', {
-      raw: Buffer.from(pdf, 'base64'),
-      contentType: 'application/pdf',
+    it('by multipart: the Certificate of Evidence matches', async () => {
+      const form = new FormData();
+      form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
+      const multipart = await fetch(`${runtime.apiUrl}verify/`, {
+        method: 'POST',
+        headers: { authorization: `Token ${runtime.demo.apiKey}` },
+        body: form,
+      });
+      const coe = (await multipart.json()) as Record<string, unknown>;
+      expect(coe).toMatchObject({
+        match: true,
+        kind: 'certificate',
+        packet_id: b.packets[0]!.id,
+        sealed: true,
+      });
+      expect((coe.signers as { name: string }[]).map((s) => s.name)).toEqual(['Ann Lee']);
     });
-    expect(unknown.body).toMatchObject({
-      match: false,
-      kind: null,
-      bundle: null,
-      signers: [],
-      sealed: false,
-      checks: { result: 'fail' },
-    });
-    expect(unknown.body.checks.checks[0]).toMatchObject({ id: 'signatures', status: 'fail' });
-    const bad = await call('POST', '/verify/', { json: { sha256: 'nope' } });
-    expect(bad.status).toBe(400);
-    expect(isErrorBody(bad.body)).toBe(true);
 
-    const other = await runtime.seedAccount('Other', 'other@example.com');
-    const theirs = apiClient(runtime, other.apiKey);
-    const foreign = await theirs('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
-    expect(foreign.body).toMatchObject({
-      match: false,
-      bundle: null,
-      audit_chain_intact: null,
-      sealed: true,
+    it('by hash: a match without checks; an unknown file fails and a malformed hash is a 400', async () => {
+      const byHash = await call('POST', '/verify/', { json: { sha256: sha(finalPdf).toUpperCase() } });
+      expect(byHash.body).toMatchObject({
+        match: true,
+        kind: 'final',
+        audit_chain_intact: true,
+        sealed: true,
+        checks: null,
+      });
+
+      const unknown = await call('POST', '/verify/', {
+        raw: Buffer.from(pdf, 'base64'),
+        contentType: 'application/pdf',
+      });
+      expect(unknown.body).toMatchObject({
+        match: false,
+        kind: null,
+        bundle: null,
+        signers: [],
+        sealed: false,
+        checks: { result: 'fail' },
+      });
+      expect(unknown.body.checks.checks[0]).toMatchObject({ id: 'signatures', status: 'fail' });
+      const bad = await call('POST', '/verify/', { json: { sha256: 'nope' } });
+      expect(bad.status).toBe(400);
+      expect(isErrorBody(bad.body)).toBe(true);
     });
-    expect((await theirs('POST', '/verify/', { json: { sha256: sha(finalPdf) } })).body.match).toBe(false);
-    expect((await call('POST', '/verify/', { json: { sha256: sha(finalPdf) }, key: null })).status).toBe(401);
+
+    it('for its own account only: another account finds no match, and no key is a 401', async () => {
+      const other = await runtime.seedAccount('Other', 'other@example.com');
+      const theirs = apiClient(runtime, other.apiKey);
+      const foreign = await theirs('POST', '/verify/', { raw: finalPdf, contentType: 'application/pdf' });
+      expect(foreign.body).toMatchObject({
+        match: false,
+        bundle: null,
+        audit_chain_intact: null,
+        sealed: true,
+      });
+      expect((await theirs('POST', '/verify/', { json: { sha256: sha(finalPdf) } })).body.match).toBe(false);
+      expect((await call('POST', '/verify/', { json: { sha256: sha(finalPdf) }, key: null })).status).toBe(
+        401,
+      );
+    });
   });
 
   it('answers a file whose last /ByteRange points past its end with a failing report, not a 500', async () => {
@@ -543,88 +553,95 @@ describe('a completed bundle', () => {
     );
   });
 
-  it('answers the public check with what the file says, and nothing about the account', async () => {
-    const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/pdf' },
-      body: finalPdf,
-    });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual([
-      'audit_trail_intact',
-      'checks',
-      'kind',
-      'known',
-      'seal',
-      'sealed',
-      'sha256',
-      'verdict',
-    ]);
-    expect(body).toMatchObject({
-      known: true,
-      kind: 'final',
-      sealed: true,
-      audit_trail_intact: true,
-      seal: {
-        valid: true,
-        covers_whole_file: true,
-        signed_by: expect.any(String),
-        signed_at: expect.any(String),
-      },
-    });
-    const text = JSON.stringify(body);
-    for (const secret of [
-      b.id,
-      'Ann Lee',
-      'ann.evidence@example.com',
-      runtime.demo.accountId,
-      'Evidence lease',
-    ]) {
-      expect(text).not.toContain(secret);
-    }
-    // A byte of the document the seal covers (its first range; the seal's own slot comes later).
-    const changed = Buffer.from(finalPdf);
-    const at = Math.floor(changed.length / 10);
-    changed[at] = changed[at]! ^ 0x20;
-    const after = (await (
-      await fetch(`${runtime.baseUrl}/verify/api/check`, {
+  describe('answers the public check with what the file says, and nothing about the account', () => {
+    it('the public check says what the file is, and nothing about the account', async () => {
+      const res = await fetch(`${runtime.baseUrl}/verify/api/check`, {
         method: 'POST',
         headers: { 'content-type': 'application/pdf' },
-        body: changed,
-      })
-    ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean }; checks: TVerifyReport };
-    expect(after).toMatchObject({ known: false, sealed: false, seal: { valid: false } });
-    expect(after.checks.result).toBe('fail');
-    expect(after.checks.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toContain(
-      'signature-1.digest',
-    );
+        body: finalPdf,
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual([
+        'audit_trail_intact',
+        'checks',
+        'kind',
+        'known',
+        'seal',
+        'sealed',
+        'sha256',
+        'verdict',
+      ]);
+      expect(body).toMatchObject({
+        known: true,
+        kind: 'final',
+        sealed: true,
+        audit_trail_intact: true,
+        seal: {
+          valid: true,
+          covers_whole_file: true,
+          signed_by: expect.any(String),
+          signed_at: expect.any(String),
+        },
+      });
+      const text = JSON.stringify(body);
+      for (const secret of [
+        b.id,
+        'Ann Lee',
+        'ann.evidence@example.com',
+        runtime.demo.accountId,
+        'Evidence lease',
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    });
 
-    const page = await fetch(`${runtime.baseUrl}/verify`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    const html = await page.text();
-    expect(html).toContain('<form id="verify-form" method="post"');
-    expect(html).toContain('enctype="multipart/form-data"');
-    const script = await fetch(`${runtime.baseUrl}/verify/assets/verify.js`);
-    expect(script.status).toBe(200);
-    expect(await script.text()).toContain("'/check'");
-    // Without JavaScript: the form posts here and gets the result page.
-    const form = new FormData();
-    form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
-    const result = await fetch(`${runtime.baseUrl}/verify`, { method: 'POST', body: form });
-    expect(result.status).toBe(200);
-    const shown = await result.text();
-    expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
-    // The same check lines esign-verify prints, below the verdict (the names in them isolated).
-    expect(shown).toContain('<h3>Checks of the file itself</h3>');
-    expect(shown).toMatch(
-      /<li class="check pass"><strong>PASS<\/strong> Signature 1 \(<bdi>[^<]*<\/bdi>\): the bytes it signed are unchanged\.<\/li>/,
-    );
-    expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
-      'showChecks(r.checks, detailsOf(lines))',
-    );
-    expect(shown).not.toContain('Ann Lee');
+    it('a byte changed where the seal covers it fails the public check', async () => {
+      // A byte of the document the seal covers (its first range; the seal's own slot comes later).
+      const changed = Buffer.from(finalPdf);
+      const at = Math.floor(changed.length / 10);
+      changed[at] = changed[at]! ^ 0x20;
+      const after = (await (
+        await fetch(`${runtime.baseUrl}/verify/api/check`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/pdf' },
+          body: changed,
+        })
+      ).json()) as { known: boolean; sealed: boolean; seal: { valid: boolean }; checks: TVerifyReport };
+      expect(after).toMatchObject({ known: false, sealed: false, seal: { valid: false } });
+      expect(after.checks.result).toBe('fail');
+      expect(after.checks.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toContain(
+        'signature-1.digest',
+      );
+    });
+
+    it('the verify page checks with and without JavaScript, and shows the check lines', async () => {
+      const page = await fetch(`${runtime.baseUrl}/verify`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await page.text();
+      expect(html).toContain('<form id="verify-form" method="post"');
+      expect(html).toContain('enctype="multipart/form-data"');
+      const script = await fetch(`${runtime.baseUrl}/verify/assets/verify.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toContain("'/check'");
+      // Without JavaScript: the form posts here and gets the result page.
+      const form = new FormData();
+      form.append('file', new Blob([coePdf], { type: 'application/pdf' }), 'coe.pdf');
+      const result = await fetch(`${runtime.baseUrl}/verify`, { method: 'POST', body: form });
+      expect(result.status).toBe(200);
+      const shown = await result.text();
+      expect(shown).toContain('This is a Certificate of Evidence sealed by this service');
+      // The same check lines esign-verify prints, below the verdict (the names in them isolated).
+      expect(shown).toContain('<h3>Checks of the file itself</h3>');
+      expect(shown).toMatch(
+        /<li class="check pass"><strong>PASS<\/strong> Signature 1 \(<bdi>[^<]*<\/bdi>\): the bytes it signed are unchanged\.<\/li>/,
+      );
+      expect(await (await fetch(`${runtime.baseUrl}/verify/assets/verify.js`)).text()).toContain(
+        'showChecks(r.checks, detailsOf(lines))',
+      );
+      expect(shown).not.toContain('Ann Lee');
+    });
   });
 });
 

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { blackPng } from '../helpers/heavy-images';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
 });
 afterAll(async () => {

@@ -14,12 +14,12 @@ import {
   selfReferencingNameTree,
 } from '../helpers/hostile-pdfs';
 import { aPdf } from '../helpers/pdfs';
-import { startTestRuntime } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let plain: Buffer;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   plain = Buffer.from(await aPdf());
 });
 afterAll(async () => {

@@ -10,12 +10,13 @@ import {
   selfReferencingNameTree,
 } from '../helpers/hostile-pdfs';
 import { aPdf } from '../helpers/pdfs';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
 });
 afterAll(async () => {

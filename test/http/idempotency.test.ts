@@ -7,13 +7,14 @@ import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempot
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
 import { eventually } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   b64 = await aPdfB64();
 });
 afterAll(() => runtime.stop());

@@ -6,7 +6,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { aJpeg, aPng, darkLeftQuarter } from '../helpers/images';
 import { imageCount, pageGrey, pdfsig } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -14,7 +15,7 @@ let call: ReturnType<typeof apiClient>;
 let sign: ReturnType<typeof signerClient>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
 });

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -12,7 +13,7 @@ let sign: ReturnType<typeof signerClient>;
 let pdf: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   pdf = await aPdfB64();

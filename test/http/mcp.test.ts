@@ -16,7 +16,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { rawRequest } from '../helpers/raw-http';
 import { eventually } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 const BIN = join(REPO_ROOT, 'bin/esign-mcp.mjs');
@@ -120,7 +121,7 @@ async function aBundleSignedBy(signers: number) {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   pdf = await aPdfB64();

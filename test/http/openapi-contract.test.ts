@@ -12,7 +12,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver } from '../helpers/receiver';
-import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
+import { apiClient, type TApiAnswer } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
 
 // biome-ignore lint/suspicious/noExplicitAny: the description is arbitrary JSON
@@ -82,7 +83,7 @@ function expectDocumented(method: string, path: string, res: TApiAnswer) {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
   const served = await call('GET', '/openapi.json', { key: null });
@@ -202,97 +203,112 @@ describe('answers of the local runtime match the description', () => {
     expectDocumented('GET', '/rate_limit', noKey);
   });
 
-  it('bundles and packets: change, send, tags, cancel, interim and final files, verify, packet links, remind, certificate', async () => {
-    const draft = await call('POST', '/bundles/', {
-      json: aBundle(
-        {
-          status: 'dr',
-          packets: [
-            { key: 'ann', name: 'Ann Lee', email: 'ann@example.com' },
-            { key: 'kim', name: 'Kim Desk', email: 'kim@example.com', deliver_via: 'kiosk' },
-          ],
-        },
-        b64,
-      ),
-    });
-    expect(draft.status, draft.text).toBe(201);
-    const id = draft.body.id;
-    const [ann, kim] = draft.body.packets;
-    expectDocumented(
-      'PATCH',
-      '/bundles/{id}',
-      having(200, await call('PATCH', `/bundles/${id}/`, { json: { label: 'Lease 2' } })),
-    );
-    expectDocumented(
-      'PATCH',
-      '/packets/{id}',
-      having(200, await call('PATCH', `/packets/${ann.id}/`, { json: { name: 'Ann Lee-Roe' } })),
-    );
-    expectDocumented('POST', '/bundles/{id}/send', having(200, await call('POST', `/bundles/${id}/send/`)));
-    expectDocumented(
-      'PUT',
-      '/bundles/{id}/remove_tags',
-      having(200, await call('PUT', `/bundles/${id}/remove_tags/`, { json: { tags: ['x'] } })),
-    );
-    expectDocumented(
-      'PUT',
-      '/packets/{id}/remind',
-      having(200, await call('PUT', `/packets/${ann.id}/remind/`)),
-    );
-    expectDocumented(
-      'POST',
-      '/packets/{id}/kiosk_url',
-      having(201, await call('POST', `/packets/${kim.id}/kiosk_url/`, { json: {} })),
-    );
-    // Not yet signed: interim files are for accounts with early file access (403 here), and
-    // neither the files nor the certificate are there yet (409).
-    expectDocumented('PUT', '/bundles/{id}/files', having(403, await call('PUT', `/bundles/${id}/files/`)));
-    expectDocumented('GET', '/bundles/{id}/files', having(409, await call('GET', `/bundles/${id}/files/`)));
-    expectDocumented('GET', '/packets/{id}/coe', having(409, await call('GET', `/packets/${ann.id}/coe/`)));
-    const early = await runtime.seedAccount('Early', 'early@example.com');
-    await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(early.accountId, {
-      early_file_access: true,
-    });
-    const theirs = apiClient(runtime, early.apiKey);
-    const sent = await theirs('POST', '/bundles/', { json: aBundle({}, b64) });
-    expect(sent.status, sent.text).toBe(201);
-    expectDocumented(
-      'PUT',
-      '/bundles/{id}/files',
-      having(202, await theirs('PUT', `/bundles/${sent.body.id}/files/`)),
-    );
-    expectDocumented('PUT', '/bundles/{id}/cancel', having(200, await call('PUT', `/bundles/${id}/cancel/`)));
+  describe('bundles and packets: change, send, tags, cancel, interim and final files, verify, packet links, remind, certificate', () => {
+    let id: string;
+    let ann: { id: string };
+    let kim: { id: string };
 
-    // Signed through to its final files: the certificate, the files and the verify answer.
-    const sign = signerClient(runtime);
-    const signed = await call('POST', '/bundles/', {
-      json: anEmbeddedBundle(b64),
+    it('a draft and its packets: change, send, tags, remind, kiosk link', async () => {
+      const draft = await call('POST', '/bundles/', {
+        json: aBundle(
+          {
+            status: 'dr',
+            packets: [
+              { key: 'ann', name: 'Ann Lee', email: 'ann@example.com' },
+              { key: 'kim', name: 'Kim Desk', email: 'kim@example.com', deliver_via: 'kiosk' },
+            ],
+          },
+          b64,
+        ),
+      });
+      expect(draft.status, draft.text).toBe(201);
+      id = draft.body.id;
+      [ann, kim] = draft.body.packets;
+      expectDocumented(
+        'PATCH',
+        '/bundles/{id}',
+        having(200, await call('PATCH', `/bundles/${id}/`, { json: { label: 'Lease 2' } })),
+      );
+      expectDocumented(
+        'PATCH',
+        '/packets/{id}',
+        having(200, await call('PATCH', `/packets/${ann.id}/`, { json: { name: 'Ann Lee-Roe' } })),
+      );
+      expectDocumented('POST', '/bundles/{id}/send', having(200, await call('POST', `/bundles/${id}/send/`)));
+      expectDocumented(
+        'PUT',
+        '/bundles/{id}/remove_tags',
+        having(200, await call('PUT', `/bundles/${id}/remove_tags/`, { json: { tags: ['x'] } })),
+      );
+      expectDocumented(
+        'PUT',
+        '/packets/{id}/remind',
+        having(200, await call('PUT', `/packets/${ann.id}/remind/`)),
+      );
+      expectDocumented(
+        'POST',
+        '/packets/{id}/kiosk_url',
+        having(201, await call('POST', `/packets/${kim.id}/kiosk_url/`, { json: {} })),
+      );
     });
-    expect(signed.status, signed.text).toBe(201);
-    const packet = signed.body.packets[0].id;
-    const embed = await call('POST', `/packets/${packet}/embed_url/`);
-    expectDocumented('POST', '/packets/{id}/embed_url', having(201, embed));
-    const session = await openSession(sign, call, packet);
-    expect(
-      (
-        await sign('PUT', '/values', session, {
-          values: [{ doc_key: 'lease', field_key: 'sig', value: 'typed:Ann Lee' }],
-        })
-      ).status,
-    ).toBe(200);
-    expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
-    await eventually(
-      async () => (await call('GET', `/bundles/${signed.body.id}/`)).body.docs_ready,
-      90_000,
-      'documents ready',
-    );
-    const files = await call('GET', `/bundles/${signed.body.id}/files/`);
-    expectDocumented('GET', '/bundles/{id}/files', having(200, files));
-    expectDocumented('GET', '/packets/{id}/coe', having(200, await call('GET', `/packets/${packet}/coe/`)));
-    const final = files.body.find((f: { kind: string }) => f.kind === 'final');
-    const bytes = Buffer.from(await (await fetch(final.file_url)).arrayBuffer());
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    expectDocumented('POST', '/verify', having(200, await call('POST', '/verify/', { json: { sha256 } })));
+
+    it('before signing: interim files only with early file access, no files or certificate yet; cancel', async () => {
+      // Not yet signed: interim files are for accounts with early file access (403 here), and
+      // neither the files nor the certificate are there yet (409).
+      expectDocumented('PUT', '/bundles/{id}/files', having(403, await call('PUT', `/bundles/${id}/files/`)));
+      expectDocumented('GET', '/bundles/{id}/files', having(409, await call('GET', `/bundles/${id}/files/`)));
+      expectDocumented('GET', '/packets/{id}/coe', having(409, await call('GET', `/packets/${ann.id}/coe/`)));
+      const early = await runtime.seedAccount('Early', 'early@example.com');
+      await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(early.accountId, {
+        early_file_access: true,
+      });
+      const theirs = apiClient(runtime, early.apiKey);
+      const sent = await theirs('POST', '/bundles/', { json: aBundle({}, b64) });
+      expect(sent.status, sent.text).toBe(201);
+      expectDocumented(
+        'PUT',
+        '/bundles/{id}/files',
+        having(202, await theirs('PUT', `/bundles/${sent.body.id}/files/`)),
+      );
+      expectDocumented(
+        'PUT',
+        '/bundles/{id}/cancel',
+        having(200, await call('PUT', `/bundles/${id}/cancel/`)),
+      );
+    });
+
+    it('signed through: the embed link, the final files, the certificate and the verify answer', async () => {
+      // Signed through to its final files: the certificate, the files and the verify answer.
+      const sign = signerClient(runtime);
+      const signed = await call('POST', '/bundles/', {
+        json: anEmbeddedBundle(b64),
+      });
+      expect(signed.status, signed.text).toBe(201);
+      const packet = signed.body.packets[0].id;
+      const embed = await call('POST', `/packets/${packet}/embed_url/`);
+      expectDocumented('POST', '/packets/{id}/embed_url', having(201, embed));
+      const session = await openSession(sign, call, packet);
+      expect(
+        (
+          await sign('PUT', '/values', session, {
+            values: [{ doc_key: 'lease', field_key: 'sig', value: 'typed:Ann Lee' }],
+          })
+        ).status,
+      ).toBe(200);
+      expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+      await eventually(
+        async () => (await call('GET', `/bundles/${signed.body.id}/`)).body.docs_ready,
+        90_000,
+        'documents ready',
+      );
+      const files = await call('GET', `/bundles/${signed.body.id}/files/`);
+      expectDocumented('GET', '/bundles/{id}/files', having(200, files));
+      expectDocumented('GET', '/packets/{id}/coe', having(200, await call('GET', `/packets/${packet}/coe/`)));
+      const final = files.body.find((f: { kind: string }) => f.kind === 'final');
+      const bytes = Buffer.from(await (await fetch(final.file_url)).arrayBuffer());
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      expectDocumented('POST', '/verify', having(200, await call('POST', '/verify/', { json: { sha256 } })));
+    });
   });
 
   it('persons: replace and change', async () => {

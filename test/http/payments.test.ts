@@ -10,7 +10,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -22,7 +23,7 @@ let b64: string;
 let sign: ReturnType<typeof signerClient>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   const accounts = createAccountStore(runtime.db, runtime.config.tableName);
   await accounts.setPayout(runtime.demo.accountId, {
     connectedAccountId: 'acct_1PayoutDemo42',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -9,7 +10,7 @@ const created: { id: string; name: string }[] = [];
 // A fresh account, so the counts below are exactly what this file created (plus the account's
 // own admin user, who is a Person too).
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   const account = await runtime.seedAccount('Lists Inc', 'owner@lists.example');
   call = apiClient(runtime, account.apiKey);
   for (let i = 0; i < 7; i++) {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { embedToken, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -13,7 +14,7 @@ let sign: ReturnType<typeof signerClient>;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   b64 = await aPdfB64();

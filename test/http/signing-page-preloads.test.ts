@@ -7,11 +7,12 @@ import { signingAssets } from '../../functions/public-pages/assets';
 import { moduleGraph } from '../../functions/public-pages/module-preloads';
 import type { TRuntime } from '../../infra/local/runtime';
 import { anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
 });
 afterAll(() => runtime.stop());
 

@@ -7,7 +7,8 @@ import { addUser } from '../../shared/domain/accounts/add-user';
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate } from '../helpers/envelope-templates';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
 
 // Who may use a template, over real HTTP: with teams on, a template that is not shared belongs to
@@ -26,7 +27,7 @@ const setFeatures = (features: { teams?: boolean; envelope_templates?: boolean }
   createAccountStore(runtime.db, runtime.config.tableName).setFeatures(account.accountId, features);
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   ({ account, keys, ids } = await seedTeamAccount(runtime, 'Access', 'access.example'));
   const doc = await call('POST', '/templates/', {

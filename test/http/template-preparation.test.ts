@@ -6,7 +6,8 @@ import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-sess
 import { setUserTeams } from '../../shared/domain/accounts/user-teams';
 import { hashToken, newToken } from '../../shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
 
 // Document Template preparation sessions over real HTTP: POST /templates/preparation_session/
@@ -18,7 +19,7 @@ let b64: string;
 let other: TSeededAccount;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
   other = await runtime.seedAccount('Other Preparation', 'owner@other-preparation.example');

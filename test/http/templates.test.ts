@@ -9,7 +9,8 @@ import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
 import { aPdfB64 } from '../helpers/bundles';
 import { aCorruptPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { accountDeps } from '../helpers/teams';
 
 // Document templates (/templates/) and bundles made from them, over real HTTP.
@@ -20,7 +21,7 @@ let b64: string;
 let other: TSeededAccount;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   b64 = await aPdfB64();
   other = await runtime.seedAccount('Other Templates', 'owner@other-templates.example');

@@ -4,7 +4,8 @@ import type { TRuntime } from '../../infra/local/runtime';
 import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
 import { pageTexts, textOf, wordBoxes } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
@@ -55,7 +56,7 @@ const OFFER_LINES = [
 ] as const;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   tagged = await anOfferLetter(OFFER_LINES.map((l) => ({ ...l, runs: l.runs.map((r) => [...r]) })) as never);

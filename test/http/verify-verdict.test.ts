@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { aSealedFinal } from '../helpers/completed-bundle';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let files: Record<'genuine' | 'changed' | 'not_ours' | 'cannot_tell', Buffer>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   const pdfB64 = await aPdfB64();
   const { final } = await aSealedFinal(apiClient(runtime), signerClient(runtime), pdfB64);
   // A byte of the document the seal covers (its first range; the seal's own slot comes later).

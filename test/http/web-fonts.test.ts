@@ -3,11 +3,11 @@
 // (made from the repository's fonts on first request); a Latin page links none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '../../infra/local/runtime';
-import { startTestRuntime } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
 });
 afterAll(() => runtime.stop());
 

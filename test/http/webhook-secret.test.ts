@@ -6,13 +6,14 @@ import { createWebhookSecretStore } from '../../shared/adapters/dynamodb/webhook
 import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
 import { systemClock } from '../../shared/adapters/system';
 import { SECRET_OVERLAP_MS, signingSecrets } from '../../shared/domain/webhooks/webhook-secret';
-import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
+import { apiClient, isErrorBody } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
 });
 afterAll(() => runtime.stop());

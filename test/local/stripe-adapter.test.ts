@@ -15,7 +15,8 @@ import { refundPayment } from '../../shared/domain/payments/refund-payment';
 import { startPayment } from '../../shared/domain/payments/start-payment';
 import type { TPaymentProvider } from '../../shared/domain/ports/payments';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 const API_KEY = 'sk_test_standin';
 const WEBHOOK_SECRET = 'whsec_standin';
@@ -44,7 +45,7 @@ beforeAll(async () => {
     port: standin.port,
     protocol: 'http',
   });
-  runtime = await startTestRuntime();
+  runtime = await sharedTestRuntime();
   call = apiClient(runtime);
   await deps().accounts.setPayout(runtime.demo.accountId, { connectedAccountId: CONNECTED, currency: 'usd' });
   b64 = await aPdfB64();
