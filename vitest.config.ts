@@ -9,6 +9,9 @@ const fast = fastTestFiles(import.meta.dirname);
 const fastIsolated = fast.filter((f) => changesItsWorker(import.meta.dirname, f));
 // The HTTP tests that share one runtime per worker: no isolation, so it outlives each file.
 const shared = sharedRuntimeFiles(import.meta.dirname);
+// The template tests, one file per construct concern, read the stacks synthesized once per worker
+// (test/infra/stack-template.ts caches them): without isolation, no file synthesizes them again.
+const templates = ['test/infra/template-*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -28,9 +31,14 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'fast-isolated', include: fastIsolated } },
       { extends: true, test: { name: 'shared-runtime', include: shared, isolate: false } },
+      { extends: true, test: { name: 'templates', include: templates, isolate: false } },
       {
         extends: true,
-        test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...fast, ...shared] },
+        test: {
+          name: 'runtime',
+          include: ['test/**/*.test.ts'],
+          exclude: [...fast, ...shared, ...templates],
+        },
       },
     ],
   },
