@@ -11,7 +11,7 @@ import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status'
 import type { TCopyRecipient } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/jobs/notifications';
 import type { TEmailAttachment, TEmailMessage } from '../ports/notifications';
-import { isolate, oneLine, renderEmail } from './message-content';
+import { isolate, oneLine, renderEmail, type TEmailBody } from './message-content';
 import { formatMailbox, normalizeAddress, SERVICE_NAME, type TChannel, toE164 } from './notification';
 
 export type TOutgoing =
@@ -258,24 +258,30 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
       ...emailLanguage(lang),
       ...(r.name ? { greeting: t('message.hello', { name: oneLine(r.name, 100) }) } : {}),
     };
+    // The message itself: the envelope, the words every recipient reads, and what is theirs.
+    const email = (
+      body: Pick<TEmailBody, 'paragraphs' | 'footer' | 'button'>,
+      attachments?: TEmailAttachment[],
+    ) => ({
+      channel: 'email' as const,
+      message: {
+        ...envelope,
+        ...renderEmail({ ...common, ...body }),
+        ...(attachments?.length ? { attachments } : {}),
+      },
+    });
     if (r.sender) {
       return {
         channel: 'email',
         recipient,
-        compose: () => ({
-          channel: 'email',
-          message: {
-            ...envelope,
-            ...renderEmail({
-              ...common,
-              paragraphs: [
-                t('message.readyText', { label }),
-                `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`,
-              ],
-              footer: [t('message.onBehalf', { requester })],
-            }),
-          },
-        }),
+        compose: () =>
+          email({
+            paragraphs: [
+              t('message.readyText', { label }),
+              `Download them with the API: GET /api/v2/bundles/${bundle.id}/files/`,
+            ],
+            footer: [t('message.onBehalf', { requester })],
+          }),
       };
     }
     return {
@@ -283,12 +289,9 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
       recipient,
       ...(r.packetId ? { packetId: r.packetId } : {}),
       copyFor: { ...(r.packetId ? { packetId: r.packetId } : {}), language: lang, attach },
-      compose: (link, attachments) => ({
-        channel: 'email',
-        message: {
-          ...envelope,
-          ...renderEmail({
-            ...common,
+      compose: (link, attachments) =>
+        email(
+          {
             paragraphs: [
               t('message.readyText', { label }),
               t(r.packetId ? 'message.readyDownload' : 'message.readyDownloadCc'),
@@ -299,10 +302,9 @@ function planDocsReady({ bundle, account, mailFrom }: TPlanInput): TPlan {
               t('message.onBehalf', { requester }),
               t('message.personal', { date: dayIn(lang, link!.expires) }),
             ],
-          }),
-          ...(attachments?.length ? { attachments } : {}),
-        },
-      }),
+          },
+          attachments,
+        ),
     };
   });
   return { messages: [...emails, ...texts] };
