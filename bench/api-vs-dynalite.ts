@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { TRuntime } from '../infra/local/runtime';
-import { personKeys } from '../shared/adapters/dynamodb/entities/person';
+import type { TRuntime } from '#infra/local/runtime';
+import { personKeys } from '#shared/adapters/dynamodb/entities/person';
 import { runLoad, type TLoadResult } from './load';
 import { startBenchRuntime } from './runtime';
 import { summarize, type TLatencySummary } from './stats';

@@ -5,10 +5,10 @@
 // that sent them (the bulk worker's creates, and the notification, webhook and other work they
 // start), and whether every row went out.
 import http from 'node:http';
-import { currentInvocation } from '../infra/local/invocation';
-import { startLocalRuntime } from '../infra/local/runtime';
-import { DEFAULT_RATE_LIMITS } from '../infra/stage-config';
-import { bulkRowsPerSecond } from '../shared/domain/bulk/bulk-batch';
+import { currentInvocation } from '#infra/local/invocation';
+import { startLocalRuntime } from '#infra/local/runtime';
+import { DEFAULT_RATE_LIMITS } from '#infra/stage-config';
+import { bulkRowsPerSecond } from '#shared/domain/bulk/bulk-batch';
 import { aBundle, aPdfB64 } from '../test/helpers/bundles';
 import { mark, table } from './format';
 import { answerOf, serviceClients } from './http';

@@ -7,17 +7,17 @@
 // Persons of the account, its document fields what the API derived from the PDF) with new ids
 // and its own label and created time, then goes through the changes the API would make: sent
 // at create (as a create without `status: "dr"` is), tags added, cancelled, or completed.
-import { bundleTerms } from '../shared/adapters/dynamodb/bundle-terms';
+import { bundleTerms } from '#shared/adapters/dynamodb/bundle-terms';
 import {
   bundleEntity,
   bundleSatelliteItems,
   bundleTermEntity,
-} from '../shared/adapters/dynamodb/entities/bundle';
-import { byApiKey } from '../shared/domain/bundles/actor';
-import { event } from '../shared/domain/bundles/audit-event';
-import type { TBundle, TBundleStatus, TDocument, TPacket } from '../shared/domain/bundles/bundle';
-import { originalBlobKey } from '../shared/domain/bundles/create-bundle';
-import { send } from '../shared/domain/bundles/lifecycle/transitions';
+} from '#shared/adapters/dynamodb/entities/bundle';
+import { byApiKey } from '#shared/domain/bundles/actor';
+import { event } from '#shared/domain/bundles/audit-event';
+import type { TBundle, TBundleStatus, TDocument, TPacket } from '#shared/domain/bundles/bundle';
+import { originalBlobKey } from '#shared/domain/bundles/create-bundle';
+import { send } from '#shared/domain/bundles/lifecycle/transitions';
 
 /** The seeded bundles are made, tagged and cancelled as a sender through the API would. */
 const SEEDER = byApiKey('bench-seed');

@@ -10,11 +10,11 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { StandardFonts } from 'pdf-lib';
-import { currentInvocation } from '../infra/local/invocation';
-import type { TRuntime } from '../infra/local/runtime';
-import { batchWrite } from '../shared/adapters/dynamodb/batch';
-import { createBundleStore } from '../shared/adapters/dynamodb/bundle-store';
-import { randomIds } from '../shared/adapters/system';
+import { currentInvocation } from '#infra/local/invocation';
+import type { TRuntime } from '#infra/local/runtime';
+import { batchWrite } from '#shared/adapters/dynamodb/batch';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { randomIds } from '#shared/adapters/system';
 import { aBundle } from '../test/helpers/bundles';
 import { aPdf } from '../test/helpers/pdfs';
 import {

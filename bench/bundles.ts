@@ -19,7 +19,7 @@ import {
   lambdaEntries,
   REPO_ROOT,
   type TLambdaName,
-} from '../infra/bundling';
+} from '#infra/bundling';
 import { median } from './stats';
 
 export const BUNDLE_DIR = path.join(REPO_ROOT, 'bench', 'tmp', 'bundles');

@@ -7,11 +7,11 @@
 // whole priced at the list prices below. SMS is left out (priced per country).
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
-import { DOCUMENT_WORKER_MEMORY_MB } from '../infra/constructs/functions';
-import { observeInvocations } from '../infra/local/invocation';
-import { dataPaths } from '../infra/local/layout';
-import { listMailbox } from '../infra/local/mailbox';
-import type { TRuntime } from '../infra/local/runtime';
+import { DOCUMENT_WORKER_MEMORY_MB } from '#infra/constructs/functions';
+import { observeInvocations } from '#infra/local/invocation';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';

@@ -37,8 +37,8 @@ import {
   pushGraphicsState,
   StandardFonts,
 } from 'pdf-lib';
-import type { TRuntime } from '../infra/local/runtime';
-import type { TAuditPage, TStampField } from '../shared/pdf/evidence-types';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TAuditPage, TStampField } from '#shared/pdf/evidence-types';
 import { peakRss, runAsChild, runTsxChild, spread, type TPeakSource } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, embeddedSession, serviceClients, startWebhookReceiver } from './http';
@@ -430,9 +430,9 @@ async function childMain(argv: string[]): Promise<void> {
     string,
   ];
   if (!KINDS.includes(kind)) throw new Error(`unknown kind ${kind}`);
-  const { renderFinalDocument } = await import('../shared/pdf/final-document');
-  const { newSealIdentity, sealPdf } = await import('../shared/pdf/seal');
-  const { readSeal } = await import('../shared/pdf/read-seal');
+  const { renderFinalDocument } = await import('#shared/pdf/final-document');
+  const { newSealIdentity, sealPdf } = await import('#shared/pdf/seal');
+  const { readSeal } = await import('#shared/pdf/read-seal');
   const pages = Number(pagesArg);
   const bytes = new Uint8Array(readFileSync(input));
   const identity = kind === 'load-save' ? undefined : newSealIdentity('Evidence bench seal');

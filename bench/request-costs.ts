@@ -4,8 +4,8 @@
 // afterwards. Calls: POST /bundles/ (two signers, one document; signers new, then already
 // Persons), GET /bundles/{id}/, and a signer's POST /sign/api/complete.
 import http from 'node:http';
-import { currentInvocation } from '../infra/local/invocation';
-import type { TRuntime } from '../infra/local/runtime';
+import { currentInvocation } from '#infra/local/invocation';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startLocalRuntime, type TRuntime } from '../infra/local/runtime';
+import { startLocalRuntime, type TRuntime } from '#infra/local/runtime';
 
 /** The whole local runtime as every bench section measures it: in memory, quiet, never throttled. */
 export function startBenchRuntime(instrumentDb: (db: DynamoDBDocumentClient) => void): Promise<TRuntime> {

@@ -34,9 +34,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
-import type { TConfig } from '../shared/config';
-import type { TValidationDataCollector } from '../shared/domain/ports/evidence';
-import type { TSealSigner } from '../shared/pdf/seal-signer';
+import type { TConfig } from '#shared/config';
+import type { TValidationDataCollector } from '#shared/domain/ports/evidence';
+import type { TSealSigner } from '#shared/pdf/seal-signer';
 import { pdfsig } from '../test/helpers/poppler';
 import {
   archiveTimestampOf,
@@ -252,7 +252,7 @@ async function childMain(argv: string[]): Promise<void> {
 }
 
 interface TWorkInputs {
-  identity: import('../shared/pdf/evidence-types').TSealIdentity;
+  identity: import('#shared/pdf/evidence-types').TSealIdentity;
   keyPem: string;
   legacyP12: Buffer;
   rootPem: string;
@@ -299,8 +299,8 @@ const configFor = (level: TSealLevel, tsaUrl: string): TConfig => ({
 });
 
 async function oursWork(level: TSealLevel, bytes: Uint8Array, w: TWorkInputs): Promise<TWork> {
-  const { createEvidencePdf } = await import('../shared/adapters/pdf/evidence-pdf');
-  const { readSeal } = await import('../shared/pdf/read-seal');
+  const { createEvidencePdf } = await import('#shared/adapters/pdf/evidence-pdf');
+  const { readSeal } = await import('#shared/pdf/read-seal');
   const evidence = createEvidencePdf({ get: async () => w.identity }, configFor(level, w.tsaUrl));
   return {
     once: () => evidence.seal(bytes, SEAL_INFO),
@@ -323,13 +323,13 @@ async function oursWork(level: TSealLevel, bytes: Uint8Array, w: TWorkInputs): P
 
 /** The B-LTA seal, step by step, as createEvidencePdf wires it, each step timed. */
 async function profileLta(bytes: Uint8Array, w: TWorkInputs, runs: number): Promise<TLtaSteps> {
-  const { sealPdf } = await import('../shared/pdf/seal');
-  const { addLongTermValidation } = await import('../shared/pdf/ltv');
-  const { createTsaTimestamper } = await import('../shared/adapters/timestamps/tsa-timestamper');
+  const { sealPdf } = await import('#shared/pdf/seal');
+  const { addLongTermValidation } = await import('#shared/pdf/ltv');
+  const { createTsaTimestamper } = await import('#shared/adapters/timestamps/tsa-timestamper');
   const { createValidationDataCollector } = await import(
-    '../shared/adapters/validation/collect-validation-data'
+    '#shared/adapters/validation/collect-validation-data'
   );
-  const { createSafeFetcher } = await import('../shared/adapters/fetch/safe-fetch');
+  const { createSafeFetcher } = await import('#shared/adapters/fetch/safe-fetch');
   const timestamper = createTsaTimestamper([{ url: w.tsaUrl }]);
   const fetchUrl = createSafeFetcher({
     allowHttp: true,
@@ -423,7 +423,7 @@ async function libpdfWork(level: TSealLevel, bytes: Uint8Array, w: TWorkInputs):
 }
 
 async function cmsWork(kind: TLevelKind, bytes: Uint8Array, w: TWorkInputs): Promise<TWork> {
-  const { addSealPlaceholder } = await import('../shared/pdf/seal-placeholder');
+  const { addSealPlaceholder } = await import('#shared/pdf/seal-placeholder');
   const ours = kind === 'ours-cms:B-B';
   // The byte ranges, laid out once before the clock, as a caller of pdf-sign lays them out.
   const prepared = addSealPlaceholder(Buffer.from(bytes), {
@@ -439,7 +439,7 @@ async function cmsWork(kind: TLevelKind, bytes: Uint8Array, w: TWorkInputs): Pro
   const tail = file.subarray(contentsAt + contentsLength);
   let sign: () => Promise<Buffer>;
   if (ours) {
-    const { signDetached } = await import('../shared/pdf/cms');
+    const { signDetached } = await import('#shared/pdf/cms');
     const key = createPrivateKey(w.keyPem);
     const certificate = new X509Certificate(w.identity.certificatePem).raw;
     // The same key in memory, as the PKCS #12 identity seals (seal.ts): no KMS round trip timed.
@@ -539,10 +539,10 @@ export async function benchSealLevels(o: {
   rounds: number;
   deadline: number;
 }): Promise<TSealLevelFigures> {
-  const { loadLocalCa } = await import('../infra/local/local-ca');
-  const { startPkiStandin } = await import('../infra/local/pki-standin');
-  const { startTsaStandin } = await import('../infra/local/tsa-standin');
-  const { newSealIdentity } = await import('../shared/pdf/seal');
+  const { loadLocalCa } = await import('#infra/local/local-ca');
+  const { startPkiStandin } = await import('#infra/local/pki-standin');
+  const { startTsaStandin } = await import('#infra/local/tsa-standin');
+  const { newSealIdentity } = await import('#shared/pdf/seal');
   const failures: string[] = [];
   let timedOut = false;
   const results = new Map<TLevelKind, TLevelChildResult[]>(LEVEL_KINDS.map((k) => [k, []]));

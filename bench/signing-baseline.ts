@@ -15,8 +15,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { contentTypeOf, signingAssets } from '../functions/public-pages/assets';
-import type { TRuntime } from '../infra/local/runtime';
+import { contentTypeOf, signingAssets } from '#functions/public-pages/assets';
+import type { TRuntime } from '#infra/local/runtime';
 
 /** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
 export const BARE_PAGE = `<!doctype html>

@@ -28,7 +28,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
-import type { TRuntime } from '../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';

@@ -14,8 +14,8 @@
 import http from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { TRuntime } from '../infra/local/runtime';
-import { createSqsClient } from '../shared/adapters/aws/clients';
+import type { TRuntime } from '#infra/local/runtime';
+import { createSqsClient } from '#shared/adapters/aws/clients';
 import { mark, ms, table } from './format';
 import { httpClient, startWebhookReceiver, type TAnswer } from './http';
 import { runLoad } from './load';

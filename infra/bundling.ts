@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { copyPageAssets } from '../functions/public-pages/assets';
-import { UNTRUSTED_WORKER_NAME, UNTRUSTED_WORKER_SOURCE } from '../shared/adapters/untrusted/worker-file';
-import { copyLocales } from '../shared/i18n/catalogs';
-import { copyPdfFonts } from '../shared/pdf/fonts';
+import { copyPageAssets } from '#functions/public-pages/assets';
+import { UNTRUSTED_WORKER_NAME, UNTRUSTED_WORKER_SOURCE } from '#shared/adapters/untrusted/worker-file';
+import { copyLocales } from '#shared/i18n/catalogs';
+import { copyPdfFonts } from '#shared/pdf/fonts';
 import { copyWebFonts } from './web-fonts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));

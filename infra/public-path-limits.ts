@@ -1,7 +1,7 @@
 // The public paths where a token is the only credential, and what a client address over its limit
 // there gets. The stack's WAF rules and the local gateway (its stand-in) both read this module,
 // the numbers come from stage-config.ts. Kept free of aws-cdk-lib imports, as stage-config.ts.
-import { errorBody } from '../shared/http/error-body';
+import { errorBody } from '#shared/http/error-body';
 
 /**
  * Each group is counted on its own, per client address: guessing signer session tokens does not

@@ -2,7 +2,7 @@
 // and the stack creates them on AWS. Each queue's settings are its job's (one file per job under
 // shared/domain/outbox/jobs/): the visibility timeout, and a dead-letter queue after
 // `maxReceiveCount`, the number of attempts the job is declared with.
-import { JOBS, type TJobQueue } from '../shared/domain/outbox/jobs';
+import { JOBS, type TJobQueue } from '#shared/domain/outbox/jobs';
 
 const queue = <Q extends TJobQueue, N extends string>(job: Q, name: N) => ({
   name,

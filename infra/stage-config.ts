@@ -1,8 +1,8 @@
 // Every per-stage number in one place. Kept free of aws-cdk-lib imports on purpose: the local
 // runtime and the benchmark read the same values (quota, throttle, authorizer cache TTL) without
 // loading the CDK, so local and AWS enforce identical limits.
-import { COPY_LINK_DAYS } from '../shared/domain/evidence/copy-link';
-import type { TLogLevel } from '../shared/logger';
+import { COPY_LINK_DAYS } from '#shared/domain/evidence/copy-link';
+import type { TLogLevel } from '#shared/logger';
 
 export interface TRateLimits {
   /** Requests per key per UTC day (API Gateway usage plans count quotas per DAY, WEEK or MONTH). */

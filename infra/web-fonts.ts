@@ -27,9 +27,9 @@ import {
   type TWebFontStore,
   WEB_FONT_SCRIPT,
   WEB_FONTS_DIR,
-} from '../functions/public-pages/web-fonts';
-import { LANGUAGES } from '../shared/i18n/languages';
-import { FALLBACK_FONT_FILES } from '../shared/pdf/fonts';
+} from '#functions/public-pages/web-fonts';
+import { LANGUAGES } from '#shared/i18n/languages';
+import { FALLBACK_FONT_FILES } from '#shared/pdf/fonts';
 
 type TRange = readonly [number, number];
 

@@ -1,6 +1,6 @@
 // The one place providers are chosen. On AWS every value comes from the Lambda's environment
 // (set by infra/); locally the runtime builds the same object with endpoints of its stand-ins.
-import type { TLogLevel } from './logger';
+import type { TLogLevel } from '#shared/logger';
 
 export interface TConfig {
   stage: string;

@@ -1,10 +1,10 @@
-import { cachedUsageReader } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { usageReaderFor } from '../../shared/adapters/apigateway/usage-reader';
-import { systemClock } from '../../shared/adapters/system';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import type { TConfig } from '../../shared/config';
-import { createApiHandler } from '../../shared/http/api-handler';
-import type { TRoute } from '../../shared/http/router';
+import { cachedUsageReader } from '#shared/adapters/apigateway/cached-usage-reader';
+import { usageReaderFor } from '#shared/adapters/apigateway/usage-reader';
+import { systemClock } from '#shared/adapters/system';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import type { TConfig } from '#shared/config';
+import { createApiHandler } from '#shared/http/api-handler';
+import type { TRoute } from '#shared/http/router';
 
 /** Composition root of the account Lambda: the caller's own standing (rate limits). */
 export function buildAccountHandler(opts: Omit<TFunctionOptions, 'db'> & { config: TConfig }) {

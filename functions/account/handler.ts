@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildAccountHandler } from './app';
 
 export const handler = buildAccountHandler(lambdaFunction('account'));

@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { authenticateApiKey } from '../../shared/domain/accounts/authenticate-api-key';
+import { createDocumentClient } from '#shared/adapters/aws/clients';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { authenticateApiKey } from '#shared/domain/accounts/authenticate-api-key';
 
 /** `arn:…:apiId/stage/GET/persons` → `arn:…:apiId/stage/*`: one cached answer serves every route. */
 function wholeApi(methodArn: string): string {

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildAuthorizer } from './app';
 
 export const handler = buildAuthorizer(lambdaFunction('authorizer'));

@@ -1,21 +1,21 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsClient } from '../../shared/adapters/aws/clients';
-import { createDocumentIntake } from '../../shared/adapters/document-intake';
-import { createBulkStore } from '../../shared/adapters/dynamodb/bulk-store';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
-import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
-import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/composition/function-base';
-import { jobWorker } from '../../shared/composition/job-batch';
-import { DEFAULT_BULK_ROWS_PER_SECOND } from '../../shared/domain/bulk/bulk-batch';
-import { processBulkChunk, type TBulkChunkDeps } from '../../shared/domain/bulk/process-bulk-chunk';
-import { createBundle } from '../../shared/domain/bundles/create-bundle';
-import type { TBulkJob } from '../../shared/domain/outbox/jobs/bulk-jobs';
+import { createSqsClient } from '#shared/adapters/aws/clients';
+import { createDocumentIntake } from '#shared/adapters/document-intake';
+import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '#shared/adapters/dynamodb/envelope-template-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
+import { createRetryLater } from '#shared/adapters/sqs/retry-later';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { bundleAdapters, functionBase, type TFunctionOptions } from '#shared/composition/function-base';
+import { jobWorker } from '#shared/composition/job-batch';
+import { DEFAULT_BULK_ROWS_PER_SECOND } from '#shared/domain/bulk/bulk-batch';
+import { processBulkChunk, type TBulkChunkDeps } from '#shared/domain/bulk/process-bulk-chunk';
+import { createBundle } from '#shared/domain/bundles/create-bundle';
+import type { TBulkJob } from '#shared/domain/outbox/jobs/bulk-jobs';
 
 /**
  * Composition root of the bulk worker, fed by the bulkJobs queue (an SQS event source, batch size

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildBulkWorker } from './app';
 
 export const handler = buildBulkWorker(lambdaFunction('bulk-worker'));

@@ -1,9 +1,9 @@
-import { runBudgeted } from '../../shared/adapters/untrusted/run-budgeted';
-import { parseRowsCsv } from '../../shared/domain/bulk/parse-rows-csv';
-import { RawMultipart } from '../../shared/http/body';
-import { ParseError } from '../../shared/http/errors';
-import { jsonPart, parseMultipart } from '../../shared/http/multipart';
-import { BULK_LIMITS } from '../../shared/schemas/bulk';
+import { runBudgeted } from '#shared/adapters/untrusted/run-budgeted';
+import { parseRowsCsv } from '#shared/domain/bulk/parse-rows-csv';
+import { RawMultipart } from '#shared/http/body';
+import { ParseError } from '#shared/http/errors';
+import { jsonPart, parseMultipart } from '#shared/http/multipart';
+import { BULK_LIMITS } from '#shared/schemas/bulk';
 
 /**
  * A bulk send as JSON (`bundle` and `rows`, the rows a list or CSV text), or as multipart with

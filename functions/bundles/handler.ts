@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildBundlesHandler } from './app';
 
 export const handler = buildBundlesHandler(lambdaFunction('bundles'));

@@ -1,14 +1,14 @@
-import type { TBundle } from '../../shared/domain/bundles/bundle';
-import { bundleData, dataAvailable } from '../../shared/domain/bundles/bundle-data';
-import { bundleFiles, filesAvailable } from '../../shared/domain/bundles/bundle-files';
-import { ValidationError } from '../../shared/domain/errors';
-import type { TAccountStore } from '../../shared/domain/ports/accounts';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TEvidenceStore } from '../../shared/domain/ports/evidence';
-import type { TBlobStore } from '../../shared/domain/ports/files';
-import type { TSigningRecordStore } from '../../shared/domain/ports/signing';
-import type { TClock } from '../../shared/domain/ports/system';
-import { toEventResponse } from '../../shared/responses/bundle';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import { bundleData, dataAvailable } from '#shared/domain/bundles/bundle-data';
+import { bundleFiles, filesAvailable } from '#shared/domain/bundles/bundle-files';
+import { ValidationError } from '#shared/domain/errors';
+import type { TAccountStore } from '#shared/domain/ports/accounts';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TEvidenceStore } from '#shared/domain/ports/evidence';
+import type { TBlobStore } from '#shared/domain/ports/files';
+import type { TSigningRecordStore } from '#shared/domain/ports/signing';
+import type { TClock } from '#shared/domain/ports/system';
+import { toEventResponse } from '#shared/responses/bundle';
 
 const EXTRAS = ['data', 'events', 'files'] as const;
 

@@ -1,6 +1,6 @@
-import { RawMultipart } from '../../shared/http/body';
-import { filesByIndex, jsonPart, parseMultipart } from '../../shared/http/multipart';
-import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+import { RawMultipart } from '#shared/http/body';
+import { filesByIndex, jsonPart, parseMultipart } from '#shared/http/multipart';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 
 /**
  * A create request as JSON, or as multipart with the JSON in the `bundle_request` part and the

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../shared/domain/errors';
-import { RawMultipart, RawUpload } from '../../shared/http/body';
-import { parseMultipart } from '../../shared/http/multipart';
+import { ValidationError } from '#shared/domain/errors';
+import { RawMultipart, RawUpload } from '#shared/http/body';
+import { parseMultipart } from '#shared/http/multipart';
 
 /** API Gateway hands a Lambda at most 6 MB; a body above that never arrives. */
 export const VERIFY_MAX_BYTES = 6 * 1024 * 1024;

@@ -1,25 +1,25 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDocumentClient, createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
-import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
-import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { jobWorker } from '../../shared/composition/job-batch';
-import { EvidenceInputError, type TEvidenceDeps } from '../../shared/domain/evidence/evidence-deps';
+import { createDocumentClient, createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
+import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
+import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
+import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { createRetryLater } from '#shared/adapters/sqs/retry-later';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { jobWorker } from '#shared/composition/job-batch';
+import { EvidenceInputError, type TEvidenceDeps } from '#shared/domain/evidence/evidence-deps';
 import {
   bundleErrorOf,
   failDocumentJob,
   noteDocumentJobRetry,
-} from '../../shared/domain/evidence/fail-document-job';
-import { produceFinalFiles } from '../../shared/domain/evidence/produce-final-files';
-import { produceInterimFiles } from '../../shared/domain/evidence/produce-interim-files';
-import type { TDocumentJob } from '../../shared/domain/outbox/jobs/document-jobs';
-import type { TEvidencePdf } from '../../shared/domain/ports/evidence';
+} from '#shared/domain/evidence/fail-document-job';
+import { produceFinalFiles } from '#shared/domain/evidence/produce-final-files';
+import { produceInterimFiles } from '#shared/domain/evidence/produce-interim-files';
+import type { TDocumentJob } from '#shared/domain/outbox/jobs/document-jobs';
+import type { TEvidencePdf } from '#shared/domain/ports/evidence';
 
 /**
  * Composition root of the document worker, fed by the documentJobs queue (an SQS event source,

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildDocumentWorker } from './app';
 
 export const handler = buildDocumentWorker(lambdaFunction('document-worker'));

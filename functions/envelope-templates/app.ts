@@ -1,18 +1,18 @@
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
-import { createEnvelopeTemplate } from '../../shared/domain/envelope-templates/create-envelope-template';
-import { deleteEnvelopeTemplate } from '../../shared/domain/envelope-templates/delete-envelope-template';
-import { getEnvelopeTemplate } from '../../shared/domain/envelope-templates/get-envelope-template';
-import { listEnvelopeTemplates } from '../../shared/domain/envelope-templates/list-envelope-templates';
-import { updateEnvelopeTemplate } from '../../shared/domain/envelope-templates/update-envelope-template';
-import { findDocTemplate } from '../../shared/domain/templates/get-doc-template';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { authOf, resourceRoutes } from '../../shared/http/resource-routes';
-import type { TRoute } from '../../shared/http/router';
-import { toEnvelopeTemplateResponse } from '../../shared/responses/envelope-template';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '#shared/adapters/dynamodb/envelope-template-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import { createEnvelopeTemplate } from '#shared/domain/envelope-templates/create-envelope-template';
+import { deleteEnvelopeTemplate } from '#shared/domain/envelope-templates/delete-envelope-template';
+import { getEnvelopeTemplate } from '#shared/domain/envelope-templates/get-envelope-template';
+import { listEnvelopeTemplates } from '#shared/domain/envelope-templates/list-envelope-templates';
+import { updateEnvelopeTemplate } from '#shared/domain/envelope-templates/update-envelope-template';
+import { findDocTemplate } from '#shared/domain/templates/get-doc-template';
+import { createApiHandler } from '#shared/http/api-handler';
+import { authOf, resourceRoutes } from '#shared/http/resource-routes';
+import type { TRoute } from '#shared/http/router';
+import { toEnvelopeTemplateResponse } from '#shared/responses/envelope-template';
 
 /** Composition root of the envelope-templates Lambda: adapters from config, routes to use cases. */
 export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {

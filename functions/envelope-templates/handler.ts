@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildEnvelopeTemplatesHandler } from './app';
 
 export const handler = buildEnvelopeTemplatesHandler(lambdaFunction('envelope-templates'));

@@ -1,11 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { errorBody, type TErrorCode } from '../../shared/http/error-body';
-import { API_PREFIX } from '../../shared/http/router';
-import { createEsignApi } from '../../shared/mcp/esign-api';
-import { createEsignMcpServer } from '../../shared/mcp/server';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { errorBody, type TErrorCode } from '#shared/http/error-body';
+import { API_PREFIX } from '#shared/http/router';
+import { createEsignApi } from '#shared/mcp/esign-api';
+import { createEsignMcpServer } from '#shared/mcp/server';
 import { apiKeyOf } from './api-key-header';
 import { createKeyCheck } from './key-check';
 

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildMcpHandler } from './app';
 
 export const handler = buildMcpHandler(lambdaFunction('mcp'));

@@ -1,4 +1,4 @@
-import { errorBody } from '../../shared/http/error-body';
+import { errorBody } from '#shared/http/error-body';
 
 /** The API's own answer to a key it refuses, passed on to the MCP client as it is. */
 export interface TRefusal {

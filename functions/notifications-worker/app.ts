@@ -5,28 +5,28 @@ import {
   createS3Client,
   createSesClient,
   createSqsClient,
-} from '../../shared/adapters/aws/clients';
-import { createSnsClient } from '../../shared/adapters/aws/sns-client';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createCopyLinkStore } from '../../shared/adapters/dynamodb/copy-link-store';
-import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
-import { createNotificationStore } from '../../shared/adapters/dynamodb/notification-store';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { parseSesNotification } from '../../shared/adapters/ses/ses-events';
-import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
-import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
-import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { jobWorker } from '../../shared/composition/job-batch';
-import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
-import { recordDeliveryReport } from '../../shared/domain/notifications/record-delivery-report';
-import { sendNotification, type TNotifyDeps } from '../../shared/domain/notifications/send-notification';
-import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
-import type { TMailer, TSmsSender } from '../../shared/domain/ports/notifications';
+} from '#shared/adapters/aws/clients';
+import { createSnsClient } from '#shared/adapters/aws/sns-client';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createCopyLinkStore } from '#shared/adapters/dynamodb/copy-link-store';
+import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
+import { createNotificationStore } from '#shared/adapters/dynamodb/notification-store';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { parseSesNotification } from '#shared/adapters/ses/ses-events';
+import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { createSnsSmsSender } from '#shared/adapters/sns/sns-sms-sender';
+import { createRetryLater } from '#shared/adapters/sqs/retry-later';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { jobWorker } from '#shared/composition/job-batch';
+import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
+import { recordDeliveryReport } from '#shared/domain/notifications/record-delivery-report';
+import { sendNotification, type TNotifyDeps } from '#shared/domain/notifications/send-notification';
+import type { TNotificationJob } from '#shared/domain/outbox/jobs/notifications';
+import type { TMailer, TSmsSender } from '#shared/domain/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
 

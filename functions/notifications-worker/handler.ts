@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildNotificationsWorker } from './app';
 
 export const handler = buildNotificationsWorker(lambdaFunction('notifications-worker'));

@@ -1,8 +1,8 @@
-import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { publishDeps } from '../../shared/composition/bundle-publishing';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { sweepOutboxes } from '../../shared/domain/outbox/publish-events';
+import { createDocumentClient } from '#shared/adapters/aws/clients';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { publishDeps } from '#shared/composition/bundle-publishing';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { sweepOutboxes } from '#shared/domain/outbox/publish-events';
 
 /**
  * Composition root of the outbox sweeper, run every minute (an EventBridge schedule on AWS, a

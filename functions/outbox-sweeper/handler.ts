@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildOutboxSweeper } from './app';
 
 export const handler = buildOutboxSweeper(lambdaFunction('outbox-sweeper'));

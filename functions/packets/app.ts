@@ -1,24 +1,24 @@
-import { createSqsClient } from '../../shared/adapters/aws/clients';
-import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
+import { createSqsClient } from '#shared/adapters/aws/clients';
+import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import {
   bundleAdapters,
   functionBase,
   keyedApi,
   type TFunctionOptions,
-} from '../../shared/composition/function-base';
-import { createEmbedUrl } from '../../shared/domain/bundles/create-embed-url';
-import { createKioskUrl } from '../../shared/domain/bundles/create-kiosk-url';
-import { findPacket } from '../../shared/domain/bundles/find-packet';
-import { getCoe } from '../../shared/domain/bundles/get-coe';
-import { remindPacket } from '../../shared/domain/bundles/remind-packet';
-import { updatePacket } from '../../shared/domain/bundles/update-packet';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { actingOf, answerRoute, resourceRoutes } from '../../shared/http/resource-routes';
-import type { TRoute } from '../../shared/http/router';
-import { toPacketResponse } from '../../shared/responses/bundle';
+} from '#shared/composition/function-base';
+import { createEmbedUrl } from '#shared/domain/bundles/create-embed-url';
+import { createKioskUrl } from '#shared/domain/bundles/create-kiosk-url';
+import { findPacket } from '#shared/domain/bundles/find-packet';
+import { getCoe } from '#shared/domain/bundles/get-coe';
+import { remindPacket } from '#shared/domain/bundles/remind-packet';
+import { updatePacket } from '#shared/domain/bundles/update-packet';
+import { createApiHandler } from '#shared/http/api-handler';
+import { actingOf, answerRoute, resourceRoutes } from '#shared/http/resource-routes';
+import type { TRoute } from '#shared/http/router';
+import { toPacketResponse } from '#shared/responses/bundle';
 
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: TFunctionOptions) {

@@ -1,17 +1,17 @@
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
-import { createPerson } from '../../shared/domain/persons/create-person';
-import { deletePerson } from '../../shared/domain/persons/delete-person';
-import { getPerson } from '../../shared/domain/persons/get-person';
-import { listPersons } from '../../shared/domain/persons/list-persons';
-import { replacePerson } from '../../shared/domain/persons/replace-person';
-import { updatePerson } from '../../shared/domain/persons/update-person';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { actingOf, resourceRoutes } from '../../shared/http/resource-routes';
-import type { TRoute } from '../../shared/http/router';
-import { toPersonResponse } from '../../shared/responses/person';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import { createPerson } from '#shared/domain/persons/create-person';
+import { deletePerson } from '#shared/domain/persons/delete-person';
+import { getPerson } from '#shared/domain/persons/get-person';
+import { listPersons } from '#shared/domain/persons/list-persons';
+import { replacePerson } from '#shared/domain/persons/replace-person';
+import { updatePerson } from '#shared/domain/persons/update-person';
+import { createApiHandler } from '#shared/http/api-handler';
+import { actingOf, resourceRoutes } from '#shared/http/resource-routes';
+import type { TRoute } from '#shared/http/router';
+import { toPersonResponse } from '#shared/responses/person';
 
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: TFunctionOptions) {

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildPersonsHandler } from './app';
 
 export const handler = buildPersonsHandler(lambdaFunction('persons'));

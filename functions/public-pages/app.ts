@@ -1,32 +1,32 @@
-import { createCopyLinkStore } from '../../shared/adapters/dynamodb/copy-link-store';
-import { createEvidenceStore } from '../../shared/adapters/dynamodb/evidence-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createLocalIdVerifier } from '../../shared/adapters/id-verifier/local-id-verifier';
-import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
-import { createSealReader } from '../../shared/adapters/pdf/seal-reader';
-import { createSmsSenderOnDemand } from '../../shared/adapters/sns/sms-sender-on-demand';
-import { bundleAdapters, functionBase, type TFunctionOptions } from '../../shared/composition/function-base';
-import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
-import { chooseLanguage } from '../../shared/domain/signing/choose-language';
-import { completePacket, declinePacket } from '../../shared/domain/signing/finish';
-import { submitId, submitSelfie } from '../../shared/domain/signing/image-auth';
-import { openSession } from '../../shared/domain/signing/open-session';
-import { reassignPacket } from '../../shared/domain/signing/reassign-packet';
-import { saveValues } from '../../shared/domain/signing/save-values';
+import { createCopyLinkStore } from '#shared/adapters/dynamodb/copy-link-store';
+import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createLocalIdVerifier } from '#shared/adapters/id-verifier/local-id-verifier';
+import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
+import { createSealReader } from '#shared/adapters/pdf/seal-reader';
+import { createSmsSenderOnDemand } from '#shared/adapters/sns/sms-sender-on-demand';
+import { bundleAdapters, functionBase, type TFunctionOptions } from '#shared/composition/function-base';
+import type { TPortalLimits } from '#shared/domain/envelope-templates/start-portal-signing';
+import { chooseLanguage } from '#shared/domain/signing/choose-language';
+import { completePacket, declinePacket } from '#shared/domain/signing/finish';
+import { submitId, submitSelfie } from '#shared/domain/signing/image-auth';
+import { openSession } from '#shared/domain/signing/open-session';
+import { reassignPacket } from '#shared/domain/signing/reassign-packet';
+import { saveValues } from '#shared/domain/signing/save-values';
 import {
   sessionSigner,
   signerOf,
   type TSignerCall,
   type TSignerContext,
-} from '../../shared/domain/signing/signer-context';
-import { signerState, type TStateReads } from '../../shared/domain/signing/signer-state';
-import { sendSmsCode, verifySmsCode } from '../../shared/domain/signing/sms-auth';
-import { uploadAttachment } from '../../shared/domain/signing/upload-attachment';
-import { createApiHandler } from '../../shared/http/api-handler';
-import type { TRequest } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
+} from '#shared/domain/signing/signer-context';
+import { signerState, type TStateReads } from '#shared/domain/signing/signer-state';
+import { sendSmsCode, verifySmsCode } from '#shared/domain/signing/sms-auth';
+import { uploadAttachment } from '#shared/domain/signing/upload-attachment';
+import { createApiHandler } from '#shared/http/api-handler';
+import type { TRequest } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
 import { copiesRoutes } from './copies-page';
 import { docsRoutes } from './docs-page';
 import { localizeSignerError } from './error-language';

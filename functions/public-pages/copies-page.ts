@@ -3,31 +3,31 @@
 // opens the same page once the documents are ready (pages.ts), so its downloads take either token:
 // a copy link (shared/domain/evidence/copy-link.ts) or that signing link. No script: a list of links.
 
-import type { TConfig } from '../../shared/config';
-import type { TAccount } from '../../shared/domain/accounts/account';
-import type { TBundle } from '../../shared/domain/bundles/bundle';
-import { NotFoundError } from '../../shared/domain/errors';
+import type { TConfig } from '#shared/config';
+import type { TAccount } from '#shared/domain/accounts/account';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import { NotFoundError } from '#shared/domain/errors';
 import {
   CopyLinkExpiredError,
   copiesReady,
   copyFiles,
   openCopyLink,
   type TCopies,
-} from '../../shared/domain/evidence/copy-link';
-import type { TCopyLinkStore, TEvidenceStore } from '../../shared/domain/ports/evidence';
-import type { TSigningToken } from '../../shared/domain/ports/signing';
-import { heldBy, type TSigningDeps } from '../../shared/domain/signing/signer-context';
-import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
-import { hashToken, isToken } from '../../shared/domain/tokens';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
-import { translator } from '../../shared/i18n/catalogs';
+} from '#shared/domain/evidence/copy-link';
+import type { TCopyLinkStore, TEvidenceStore } from '#shared/domain/ports/evidence';
+import type { TSigningToken } from '#shared/domain/ports/signing';
+import { heldBy, type TSigningDeps } from '#shared/domain/signing/signer-context';
+import type { TSigningRecord } from '#shared/domain/signing/signing-record';
+import { hashToken, isToken } from '#shared/domain/tokens';
+import type { TRequest, TResponse } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
+import { translator } from '#shared/i18n/catalogs';
 import {
   languageFromAcceptLanguage,
   resolveLanguage,
   signerLanguage,
   type TLanguage,
-} from '../../shared/i18n/languages';
+} from '#shared/i18n/languages';
 import { basePathBefore, esc } from './html';
 import { plainDocument, topBar } from './message-page';
 import { securityHeaders } from './security-headers';

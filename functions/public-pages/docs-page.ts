@@ -1,8 +1,8 @@
-import type { TConfig } from '../../shared/config';
-import type { TRoute } from '../../shared/http/router';
-import { translator } from '../../shared/i18n/catalogs';
-import { directionOf, languageFromAcceptLanguage } from '../../shared/i18n/languages';
-import { OPENAPI_PATH } from '../../shared/openapi/path';
+import type { TConfig } from '#shared/config';
+import type { TRoute } from '#shared/http/router';
+import { translator } from '#shared/i18n/catalogs';
+import { directionOf, languageFromAcceptLanguage } from '#shared/i18n/languages';
+import { OPENAPI_PATH } from '#shared/openapi/path';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';

@@ -4,10 +4,10 @@
 // shows (public/api.js), so a signer reads errors in the language of their page: their choice,
 // the packet's, the bundle's, the account's, else their browser's. The body keeps its `code`;
 // an error without a key (a sender's own words, a malformed request) keeps its English.
-import { ServiceError } from '../../shared/domain/errors';
-import type { TErrorLocalizer } from '../../shared/http/api-handler';
-import { translator } from '../../shared/i18n/catalogs';
-import { DEFAULT_LANGUAGE, languageFromAcceptLanguage } from '../../shared/i18n/languages';
+import { ServiceError } from '#shared/domain/errors';
+import type { TErrorLocalizer } from '#shared/http/api-handler';
+import { translator } from '#shared/i18n/catalogs';
+import { DEFAULT_LANGUAGE, languageFromAcceptLanguage } from '#shared/i18n/languages';
 
 export const localizeSignerError: TErrorLocalizer = (shape, err, header) => {
   const lang = languageFromAcceptLanguage(header('accept-language'));

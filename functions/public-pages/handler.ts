@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildPublicPagesHandler } from './app';
 
 export const handler = buildPublicPagesHandler(lambdaFunction('public-pages'));

@@ -1,4 +1,4 @@
-import type { TRequest } from '../../shared/http/request';
+import type { TRequest } from '#shared/http/request';
 
 /** Text made safe for HTML (body and quoted attributes), for the server-rendered pages. */
 export const esc = (s: string) =>

@@ -2,7 +2,7 @@
 // style sheet, no script, a heading and a sentence. Shared by the public pages of the signing
 // function; in the visitor's language when the caller gives one (visitor-language.ts), with the
 // language menu when it has a top bar.
-import type { TLanguage } from '../../shared/i18n/languages';
+import type { TLanguage } from '#shared/i18n/languages';
 import { signingAssets } from './assets';
 import { esc } from './html';
 import { htmlLangAttrs, languageMenuHtml } from './visitor-language';

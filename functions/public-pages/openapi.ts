@@ -1,6 +1,6 @@
-import type { TConfig } from '../../shared/config';
-import type { TRoute } from '../../shared/http/router';
-import { OPENAPI_PATH } from '../../shared/openapi/path';
+import type { TConfig } from '#shared/config';
+import type { TRoute } from '#shared/http/router';
+import { OPENAPI_PATH } from '#shared/openapi/path';
 
 /**
  * GET /api/v2/openapi.json: the API's description, without an API key. It says only what the
@@ -20,7 +20,7 @@ export function openApiRoutes(deps: { config: TConfig }): TRoute[] {
         const base = deps.config.publicBaseUrl || req.url.origin;
         let text = built.get(base);
         if (text === undefined) {
-          const { buildOpenApiDocument } = await import('../../shared/openapi/document');
+          const { buildOpenApiDocument } = await import('#shared/openapi/document');
           text = JSON.stringify(buildOpenApiDocument(base));
           built.set(base, text);
         }

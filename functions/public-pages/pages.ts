@@ -2,19 +2,19 @@
 // functions/public-pages/public/ does the rest through /sign/api/), its static files, and the
 // documents' PDFs for the page's viewer.
 
-import type { TAccount, TBrand } from '../../shared/domain/accounts/account';
-import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
-import { NotFoundError } from '../../shared/domain/errors';
-import type { TSigningToken } from '../../shared/domain/ports/signing';
-import { cannotSign, heldBy, signerOf } from '../../shared/domain/signing/signer-context';
-import { authComplete } from '../../shared/domain/signing/signer-state';
-import { signingBrandOf } from '../../shared/domain/signing/signing-brand';
-import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
-import { hashToken, isToken } from '../../shared/domain/tokens';
-import { errorBody } from '../../shared/http/error-body';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
-import { translator } from '../../shared/i18n/catalogs';
+import type { TAccount, TBrand } from '#shared/domain/accounts/account';
+import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
+import { NotFoundError } from '#shared/domain/errors';
+import type { TSigningToken } from '#shared/domain/ports/signing';
+import { cannotSign, heldBy, signerOf } from '#shared/domain/signing/signer-context';
+import { authComplete } from '#shared/domain/signing/signer-state';
+import { signingBrandOf } from '#shared/domain/signing/signing-brand';
+import type { TSigningRecord } from '#shared/domain/signing/signing-record';
+import { hashToken, isToken } from '#shared/domain/tokens';
+import { errorBody } from '#shared/http/error-body';
+import type { TRequest, TResponse } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
+import { translator } from '#shared/i18n/catalogs';
 import {
   directionOf,
   LANGUAGES,
@@ -22,7 +22,7 @@ import {
   resolveLanguage,
   signerLanguage,
   type TLanguage,
-} from '../../shared/i18n/languages';
+} from '#shared/i18n/languages';
 import { contentTypeOf, signingAssets } from './assets';
 import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';

@@ -2,19 +2,19 @@
 // (POST /sign/api/payment), the processor's webhook (POST /payments/stripe/webhook, public:
 // its signature authenticates it) records the outcome, and locally a test checkout page
 // (/payments/local/checkout/<token>) stands in for Stripe's.
-import type { TPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
-import type { TConfig } from '../../shared/config';
-import { NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors';
-import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
-import { startPayment } from '../../shared/domain/payments/start-payment';
-import type { TAccountStore } from '../../shared/domain/ports/accounts';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TPaymentProvider } from '../../shared/domain/ports/payments';
-import type { TClock } from '../../shared/domain/ports/system';
-import type { TSignerContext } from '../../shared/domain/signing/signer-context';
-import { RawUpload } from '../../shared/http/body';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
+import type { TPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
+import type { TConfig } from '#shared/config';
+import { NotFoundError, ServiceUnavailableError } from '#shared/domain/errors';
+import { recordPaymentEvent } from '#shared/domain/payments/record-payment';
+import { startPayment } from '#shared/domain/payments/start-payment';
+import type { TAccountStore } from '#shared/domain/ports/accounts';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TPaymentProvider } from '#shared/domain/ports/payments';
+import type { TClock } from '#shared/domain/ports/system';
+import type { TSignerContext } from '#shared/domain/signing/signer-context';
+import { RawUpload } from '#shared/http/body';
+import type { TRequest, TResponse } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
 import { esc } from './html';
 import { securityHeaders } from './security-headers';
 

@@ -8,36 +8,36 @@
 // the first request to /portal.
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentIntake } from '../../shared/adapters/document-intake';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createPortalCounterStore } from '../../shared/adapters/dynamodb/portal-counter-store';
-import { randomIds } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
-import type { TEnvelopeTemplate } from '../../shared/domain/envelope-templates/envelope-template';
+import { createDocumentIntake } from '#shared/adapters/document-intake';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '#shared/adapters/dynamodb/envelope-template-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
+import { randomIds } from '#shared/adapters/system';
+import type { TConfig } from '#shared/config';
+import type { TEnvelopeTemplate } from '#shared/domain/envelope-templates/envelope-template';
 import {
   countPortalView,
   PORTAL_LIMITS,
   portalTemplate,
   startPortalSigning,
   type TPortalLimits,
-} from '../../shared/domain/envelope-templates/start-portal-signing';
+} from '#shared/domain/envelope-templates/start-portal-signing';
 import {
   NotFoundError,
   type ServiceError,
   type TFieldError,
   ThrottledError,
   ValidationError,
-} from '../../shared/domain/errors';
-import type { TAccountStore, TPortalCounterStore } from '../../shared/domain/ports/accounts';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TBlobStore } from '../../shared/domain/ports/files';
-import type { TSigningTokenStore } from '../../shared/domain/ports/signing';
-import type { TClock } from '../../shared/domain/ports/system';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import { translator } from '../../shared/i18n/catalogs';
-import { signerLanguage, supportedLanguage, type TLanguage } from '../../shared/i18n/languages';
+} from '#shared/domain/errors';
+import type { TAccountStore, TPortalCounterStore } from '#shared/domain/ports/accounts';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TBlobStore } from '#shared/domain/ports/files';
+import type { TSigningTokenStore } from '#shared/domain/ports/signing';
+import type { TClock } from '#shared/domain/ports/system';
+import type { TRequest, TResponse } from '#shared/http/request';
+import { translator } from '#shared/i18n/catalogs';
+import { signerLanguage, supportedLanguage, type TLanguage } from '#shared/i18n/languages';
 import { basePathBefore, esc } from './html';
 import { messagePage, plainDocument, topBar } from './message-page';
 import { securityHeaders } from './security-headers';

@@ -6,32 +6,32 @@
 // /templates/{id}/.
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createSqsClient } from '../../shared/adapters/aws/clients';
-import { createDocumentIntake } from '../../shared/adapters/document-intake';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
-import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
-import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
-import type { TConfig } from '../../shared/config';
-import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
-import type { TAccountStore } from '../../shared/domain/ports/accounts';
-import type { TBlobStore } from '../../shared/domain/ports/files';
-import type { TClock } from '../../shared/domain/ports/system';
-import { publishTemplateEvent } from '../../shared/domain/templates/publish-template-event';
+import { createSqsClient } from '#shared/adapters/aws/clients';
+import { createDocumentIntake } from '#shared/adapters/document-intake';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
+import type { TConfig } from '#shared/config';
+import { FILE_LINK_SECONDS } from '#shared/domain/bundles/bundle-files';
+import type { TAccountStore } from '#shared/domain/ports/accounts';
+import type { TBlobStore } from '#shared/domain/ports/files';
+import type { TClock } from '#shared/domain/ports/system';
+import { publishTemplateEvent } from '#shared/domain/templates/publish-template-event';
 import {
   findPrepSession,
   openFoundSession,
   openPrepSession,
   savePrepSession,
-} from '../../shared/domain/templates/save-prep-session';
-import { errorBody } from '../../shared/http/error-body';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
-import type { TLogger } from '../../shared/logger';
-import { toDocTemplateResponse } from '../../shared/responses/doc-template';
-import { toPrepSessionResponse } from '../../shared/responses/prep-session';
-import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+} from '#shared/domain/templates/save-prep-session';
+import { errorBody } from '#shared/http/error-body';
+import type { TRequest, TResponse } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
+import type { TLogger } from '#shared/logger';
+import { toDocTemplateResponse } from '#shared/responses/doc-template';
+import { toPrepSessionResponse } from '#shared/responses/prep-session';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';

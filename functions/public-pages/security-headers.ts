@@ -1,6 +1,6 @@
-import type { TConfig } from '../../shared/config';
-import type { TAccount } from '../../shared/domain/accounts/account';
-import type { TAccountStore } from '../../shared/domain/ports/accounts';
+import type { TConfig } from '#shared/config';
+import type { TAccount } from '#shared/domain/accounts/account';
+import type { TAccountStore } from '#shared/domain/ports/accounts';
 
 /**
  * Where the page's script may fetch the documents' presigned links from: the documents bucket.

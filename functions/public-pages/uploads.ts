@@ -1,5 +1,5 @@
-import { ValidationError } from '../../shared/domain/errors';
-import { RawMultipart, RawUpload } from '../../shared/http/body';
+import { ValidationError } from '#shared/domain/errors';
+import { RawMultipart, RawUpload } from '#shared/http/body';
 
 const LIMITS = { maxFiles: 2, maxFileBytes: 10 * 1024 * 1024, maxFieldBytes: 10_000, maxParts: 10 };
 
@@ -26,7 +26,7 @@ export async function filesOf(
   if (body instanceof RawMultipart) {
     // The multipart parser (busboy) is loaded by the first multipart body (ID images, the verify
     // form): the signing page sends attachments and selfies as the body, and most calls upload nothing.
-    const { parseMultipart } = await import('../../shared/http/multipart');
+    const { parseMultipart } = await import('#shared/http/multipart');
     const parsed = await parseMultipart(body.raw, body.contentType, LIMITS);
     return Object.fromEntries(
       names.map((n) => {

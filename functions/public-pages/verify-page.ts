@@ -7,17 +7,17 @@
 // said in the visitor's language (visitor-language.ts), as the rest of the page is.
 // Its routes are in verify-routes.ts, which imports this file with the first request to /verify.
 
-import type { TConfig } from '../../shared/config';
-import { type ServiceError, said, ValidationError } from '../../shared/domain/errors';
-import { checkFile, type TPublicCheck } from '../../shared/domain/evidence/check-file';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TEvidenceStore, TSealReader } from '../../shared/domain/ports/evidence';
-import { toHttpError } from '../../shared/http/error-mapping';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import { catalogOf, type TCatalog, translator } from '../../shared/i18n/catalogs';
-import type { TLanguage } from '../../shared/i18n/languages';
-import { partsOf, type TWords, textIn, timeIn } from '../../shared/verify/check-words';
-import type { TCheck } from '../../shared/verify/report';
+import type { TConfig } from '#shared/config';
+import { type ServiceError, said, ValidationError } from '#shared/domain/errors';
+import { checkFile, type TPublicCheck } from '#shared/domain/evidence/check-file';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TEvidenceStore, TSealReader } from '#shared/domain/ports/evidence';
+import { toHttpError } from '#shared/http/error-mapping';
+import type { TRequest, TResponse } from '#shared/http/request';
+import { catalogOf, type TCatalog, translator } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
+import { partsOf, type TWords, textIn, timeIn } from '#shared/verify/check-words';
+import type { TCheck } from '#shared/verify/report';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { securityHeaders } from './security-headers';

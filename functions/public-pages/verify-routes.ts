@@ -1,6 +1,6 @@
-import { onFirstUse } from '../../shared/adapters/on-first-use';
-import type { TRequest } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
+import { onFirstUse } from '#shared/adapters/on-first-use';
+import type { TRequest } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
 import type { TVerifyDeps, TVerifyHandlers } from './verify-page';
 
 /** A Lambda takes at most 6 MB of request; the gateway refuses more before that. */

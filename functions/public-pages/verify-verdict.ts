@@ -2,9 +2,9 @@
 // what a reader who knows nothing of seals or certificates needs first. The detailed facts and
 // checks stay on the page, folded beneath it.
 
-import type { TPublicCheck } from '../../shared/domain/evidence/check-file';
-import { translator } from '../../shared/i18n/catalogs';
-import type { TLanguage } from '../../shared/i18n/languages';
+import type { TPublicCheck } from '#shared/domain/evidence/check-file';
+import { translator } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
 
 /**
  * - genuine: this exact file is one the service sealed (its SHA-256 is on record) and the audit

@@ -3,9 +3,9 @@
 // account's default where an account is known (a portal's), else their browser's, else English:
 // the signer's chain (shared/i18n/languages.ts, signerLanguage) with what such a page knows.
 // The menu is a plain GET form: these pages work without JavaScript.
-import type { TRequest } from '../../shared/http/request';
-import { translator } from '../../shared/i18n/catalogs';
-import { directionOf, LANGUAGES, signerLanguage, type TLanguage } from '../../shared/i18n/languages';
+import type { TRequest } from '#shared/http/request';
+import { translator } from '#shared/i18n/catalogs';
+import { directionOf, LANGUAGES, signerLanguage, type TLanguage } from '#shared/i18n/languages';
 import { esc } from './html';
 
 export function visitorLanguage(req: TRequest, accountLanguage?: string): TLanguage {

@@ -10,10 +10,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TConfig } from '../../shared/config';
-import type { TRequest, TResponse } from '../../shared/http/request';
-import type { TRoute } from '../../shared/http/router';
-import type { TLanguage } from '../../shared/i18n/languages';
+import type { TConfig } from '#shared/config';
+import type { TRequest, TResponse } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
+import type { TLanguage } from '#shared/i18n/languages';
 import { esc } from './html';
 import { securityHeaders } from './security-headers';
 

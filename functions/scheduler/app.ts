@@ -1,9 +1,9 @@
-import { createDocumentClient } from '../../shared/adapters/aws/clients';
-import { systemClock } from '../../shared/adapters/system';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { createPublishingBundleStore } from '../../shared/composition/bundle-publishing';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { runDueWork, type TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
+import { createDocumentClient } from '#shared/adapters/aws/clients';
+import { systemClock } from '#shared/adapters/system';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { runDueWork, type TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 
 /**
  * Composition root of the scheduler, run every five minutes (an EventBridge schedule on AWS, a

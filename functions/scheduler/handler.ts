@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildScheduler } from './app';
 
 const run = buildScheduler(lambdaFunction('scheduler'));

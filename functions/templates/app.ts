@@ -1,33 +1,33 @@
-import { createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
-import { createDocumentIntake } from '../../shared/adapters/document-intake';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
-import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
-import { createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
-import { FILE_LINK_SECONDS } from '../../shared/domain/bundles/bundle-files';
-import { createDocTemplate } from '../../shared/domain/templates/create-doc-template';
-import { createPrepSession } from '../../shared/domain/templates/create-prep-session';
-import { deleteDocTemplate } from '../../shared/domain/templates/delete-doc-template';
-import type { TDocTemplate } from '../../shared/domain/templates/doc-template';
-import { getDocTemplate } from '../../shared/domain/templates/get-doc-template';
-import { listDocTemplates } from '../../shared/domain/templates/list-doc-templates';
+import { createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
+import { createDocumentIntake } from '#shared/adapters/document-intake';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import { FILE_LINK_SECONDS } from '#shared/domain/bundles/bundle-files';
+import { createDocTemplate } from '#shared/domain/templates/create-doc-template';
+import { createPrepSession } from '#shared/domain/templates/create-prep-session';
+import { deleteDocTemplate } from '#shared/domain/templates/delete-doc-template';
+import type { TDocTemplate } from '#shared/domain/templates/doc-template';
+import { getDocTemplate } from '#shared/domain/templates/get-doc-template';
+import { listDocTemplates } from '#shared/domain/templates/list-doc-templates';
 import {
   publishTemplateEvent,
   type TTemplateEventType,
-} from '../../shared/domain/templates/publish-template-event';
-import { updateDocTemplate } from '../../shared/domain/templates/update-doc-template';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { RawMultipart } from '../../shared/http/body';
-import { filesByIndex, jsonPart, parseMultipart } from '../../shared/http/multipart';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
-import type { TRoute } from '../../shared/http/router';
-import { toDocTemplateResponse } from '../../shared/responses/doc-template';
-import { BUNDLE_LIMITS } from '../../shared/schemas/bundle-request';
+} from '#shared/domain/templates/publish-template-event';
+import { updateDocTemplate } from '#shared/domain/templates/update-doc-template';
+import { createApiHandler } from '#shared/http/api-handler';
+import { RawMultipart } from '#shared/http/body';
+import { filesByIndex, jsonPart, parseMultipart } from '#shared/http/multipart';
+import { paginationHeaders, parsePage } from '#shared/http/pagination';
+import type { TRoute } from '#shared/http/router';
+import { toDocTemplateResponse } from '#shared/responses/doc-template';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 
 /**
  * A create request as JSON, or as multipart with the JSON in a `template_request` part and the

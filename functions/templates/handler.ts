@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildTemplatesHandler } from './app';
 
 export const handler = buildTemplatesHandler(lambdaFunction('templates'));

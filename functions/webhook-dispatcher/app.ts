@@ -1,17 +1,17 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
-import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
-import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createWebhookCaller } from '../../shared/adapters/fetch/webhook-caller';
-import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
-import { createRetryLater } from '../../shared/adapters/sqs/retry-later';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { withTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { type TFunctionOptions, telemetryOf } from '../../shared/composition/function-base';
-import { jobWorker } from '../../shared/composition/job-batch';
-import type { TWebhookJob } from '../../shared/domain/outbox/jobs/webhook-deliveries';
-import type { TWebhookCaller } from '../../shared/domain/ports/webhooks';
-import { deliverEvent, type TDeliverDeps } from '../../shared/domain/webhooks/deliver-event';
+import { createDocumentClient, createSqsClient } from '#shared/adapters/aws/clients';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookSecretStore, createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createWebhookCaller } from '#shared/adapters/fetch/webhook-caller';
+import { createSecretCipher } from '#shared/adapters/secrets/cipher';
+import { createRetryLater } from '#shared/adapters/sqs/retry-later';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { jobWorker } from '#shared/composition/job-batch';
+import type { TWebhookJob } from '#shared/domain/outbox/jobs/webhook-deliveries';
+import type { TWebhookCaller } from '#shared/domain/ports/webhooks';
+import { deliverEvent, type TDeliverDeps } from '#shared/domain/webhooks/deliver-event';
 
 /**
  * Composition root of the webhook dispatcher, fed by the webhookDeliveries queue (an SQS event

@@ -1,42 +1,39 @@
-import { createSqsClient } from '../../shared/adapters/aws/clients';
-import { createWebhookEventStore } from '../../shared/adapters/dynamodb/webhook-event-store';
-import { createWebhookSecretStore, createWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
-import { createSqsQueue } from '../../shared/adapters/sqs/queue';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { functionBase, keyedApi, type TFunctionOptions } from '../../shared/composition/function-base';
-import type { TPage } from '../../shared/domain/paging';
-import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
-import { createWebhookHeader } from '../../shared/domain/webhooks/create-webhook-header';
-import { deleteWebhook } from '../../shared/domain/webhooks/delete-webhook';
-import { deleteWebhookHeader } from '../../shared/domain/webhooks/delete-webhook-header';
-import { getWebhook } from '../../shared/domain/webhooks/get-webhook';
-import { getWebhookHeader } from '../../shared/domain/webhooks/get-webhook-header';
-import { listWebhookHeaders } from '../../shared/domain/webhooks/list-webhook-headers';
-import { listWebhooks } from '../../shared/domain/webhooks/list-webhooks';
-import { redeliverEvent } from '../../shared/domain/webhooks/redeliver-event';
-import { replaceWebhook } from '../../shared/domain/webhooks/replace-webhook';
-import { updateWebhook } from '../../shared/domain/webhooks/update-webhook';
-import {
-  replaceWebhookHeader,
-  updateWebhookHeader,
-} from '../../shared/domain/webhooks/update-webhook-header';
+import { createSqsClient } from '#shared/adapters/aws/clients';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookSecretStore, createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createSecretCipher } from '#shared/adapters/secrets/cipher';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import type { TPage } from '#shared/domain/paging';
+import { createWebhook } from '#shared/domain/webhooks/create-webhook';
+import { createWebhookHeader } from '#shared/domain/webhooks/create-webhook-header';
+import { deleteWebhook } from '#shared/domain/webhooks/delete-webhook';
+import { deleteWebhookHeader } from '#shared/domain/webhooks/delete-webhook-header';
+import { getWebhook } from '#shared/domain/webhooks/get-webhook';
+import { getWebhookHeader } from '#shared/domain/webhooks/get-webhook-header';
+import { listWebhookHeaders } from '#shared/domain/webhooks/list-webhook-headers';
+import { listWebhooks } from '#shared/domain/webhooks/list-webhooks';
+import { redeliverEvent } from '#shared/domain/webhooks/redeliver-event';
+import { replaceWebhook } from '#shared/domain/webhooks/replace-webhook';
+import { updateWebhook } from '#shared/domain/webhooks/update-webhook';
+import { replaceWebhookHeader, updateWebhookHeader } from '#shared/domain/webhooks/update-webhook-header';
 import {
   getWebhookDelivery,
   getWebhookEvent,
   listWebhookDeliveries,
   listWebhookEvents,
-} from '../../shared/domain/webhooks/webhook-log';
-import { getWebhookSecret, regenerateWebhookSecret } from '../../shared/domain/webhooks/webhook-secret';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { listRoute, type TListed } from '../../shared/http/list-route';
-import type { TRequest } from '../../shared/http/request';
-import { accountOf, answerRoute, resourceRoutes } from '../../shared/http/resource-routes';
-import type { TRoute } from '../../shared/http/router';
-import { toWebhookHeaderResponse, toWebhookResponse } from '../../shared/responses/webhook';
-import { toWebhookDeliveryResponse, toWebhookEventResponse } from '../../shared/responses/webhook-log';
-import { toWebhookSecretResponse } from '../../shared/responses/webhook-secret';
-import { WEBHOOK_DELIVERY_LIST_PARAMS, WEBHOOK_EVENT_LIST_PARAMS } from '../../shared/schemas/webhook-log';
+} from '#shared/domain/webhooks/webhook-log';
+import { getWebhookSecret, regenerateWebhookSecret } from '#shared/domain/webhooks/webhook-secret';
+import { createApiHandler } from '#shared/http/api-handler';
+import { listRoute, type TListed } from '#shared/http/list-route';
+import type { TRequest } from '#shared/http/request';
+import { accountOf, answerRoute, resourceRoutes } from '#shared/http/resource-routes';
+import type { TRoute } from '#shared/http/router';
+import { toWebhookHeaderResponse, toWebhookResponse } from '#shared/responses/webhook';
+import { toWebhookDeliveryResponse, toWebhookEventResponse } from '#shared/responses/webhook-log';
+import { toWebhookSecretResponse } from '#shared/responses/webhook-secret';
+import { WEBHOOK_DELIVERY_LIST_PARAMS, WEBHOOK_EVENT_LIST_PARAMS } from '#shared/schemas/webhook-log';
 
 const WEBHOOK_LIST_PARAMS = ['enabled', 'event_type', 'event_type__in'];
 const HEADER_LIST_PARAMS = ['webhook', 'event_type', 'event_type__in'];

@@ -1,4 +1,4 @@
-import { lambdaFunction } from '../../shared/adapters/telemetry/lambda';
+import { lambdaFunction } from '#shared/adapters/telemetry/lambda';
 import { buildWebhooksHandler } from './app';
 
 export const handler = buildWebhooksHandler(lambdaFunction('webhooks'));

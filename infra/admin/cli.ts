@@ -2,7 +2,7 @@
 // anything is opened, so that a typo costs nothing and never half-runs a command. Kept free of
 // SDK imports so that --help and usage errors answer at once.
 import { parseArgs } from 'node:util';
-import { FEATURE_NAMES, type TFeatureName } from '../../shared/schemas/vocabulary';
+import { FEATURE_NAMES, type TFeatureName } from '#shared/schemas/vocabulary';
 
 /** The command line cannot be understood: exit code 2, with a pointer to --help. */
 export class UsageError extends Error {

@@ -1,27 +1,27 @@
 // The operator's commands, one function each. They take the stores (ports) and plain values,
 // so the same code runs against the local data and a deployed stack; target.ts builds the deps,
 // main.ts turns flags into arguments and results into output.
-import type { TUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
-import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '../../shared/domain/accounts/account';
-import { addBrand } from '../../shared/domain/accounts/add-brand';
-import { addTeam } from '../../shared/domain/accounts/add-team';
-import { addUser } from '../../shared/domain/accounts/add-user';
-import { createAccount } from '../../shared/domain/accounts/create-account';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
-import { setAccountLanguage } from '../../shared/domain/accounts/set-account-language';
-import { setEmbedOrigins } from '../../shared/domain/accounts/set-embed-origins';
-import { setImagePageSize } from '../../shared/domain/accounts/set-image-page-size';
-import { clearPayout, setPayout } from '../../shared/domain/accounts/set-payout';
-import { setSigningRedirect } from '../../shared/domain/accounts/set-signing-redirect';
-import { setUserTeams } from '../../shared/domain/accounts/user-teams';
-import { NotFoundError } from '../../shared/domain/errors';
-import { refundPayment, type TRefundOutcome } from '../../shared/domain/payments/refund-payment';
-import type { TAccountStore, TApiKeyStore } from '../../shared/domain/ports/accounts';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TPaymentProvider } from '../../shared/domain/ports/payments';
-import type { TPersonStore } from '../../shared/domain/ports/persons';
-import type { TClock, TIds } from '../../shared/domain/ports/system';
-import type { TFeatureName } from '../../shared/schemas/vocabulary';
+import type { TUsageKeyRegistry } from '#shared/adapters/apigateway/usage-keys';
+import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
+import { addBrand } from '#shared/domain/accounts/add-brand';
+import { addTeam } from '#shared/domain/accounts/add-team';
+import { addUser } from '#shared/domain/accounts/add-user';
+import { createAccount } from '#shared/domain/accounts/create-account';
+import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
+import { setAccountLanguage } from '#shared/domain/accounts/set-account-language';
+import { setEmbedOrigins } from '#shared/domain/accounts/set-embed-origins';
+import { setImagePageSize } from '#shared/domain/accounts/set-image-page-size';
+import { clearPayout, setPayout } from '#shared/domain/accounts/set-payout';
+import { setSigningRedirect } from '#shared/domain/accounts/set-signing-redirect';
+import { setUserTeams } from '#shared/domain/accounts/user-teams';
+import { NotFoundError } from '#shared/domain/errors';
+import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
+import type { TAccountStore, TApiKeyStore } from '#shared/domain/ports/accounts';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TPaymentProvider } from '#shared/domain/ports/payments';
+import type { TPersonStore } from '#shared/domain/ports/persons';
+import type { TClock, TIds } from '#shared/domain/ports/system';
+import type { TFeatureName } from '#shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
 

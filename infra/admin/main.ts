@@ -8,7 +8,7 @@
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
 import {
   commandIn,
   flagOfField,

@@ -1,6 +1,6 @@
 // Human-readable output. Commands that create something print only the new id on stdout, so
 // that `id=$(npm run -s admin -- …)` works without --json.
-import { FEATURE_NAMES } from '../../shared/schemas/vocabulary';
+import { FEATURE_NAMES } from '#shared/schemas/vocabulary';
 import type { TAccountDetails, TAccountView, TKeyView } from './commands';
 import type { TSealView } from './seal-commands';
 

@@ -1,6 +1,6 @@
 // From checked flags to a command call, and from its result to what is printed.
 import { readFileSync } from 'node:fs';
-import type { TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
+import type { TSealKeySpec } from '#shared/adapters/sealing/kms-seal-key';
 import { featuresFrom, type TCommandName, type TFlags } from './cli';
 import {
   addBrandCommand,

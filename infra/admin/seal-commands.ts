@@ -4,14 +4,14 @@
 // (its key and chain named in seal-names.ts), which then seals that account's bundles.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { KMSClient } from '@aws-sdk/client-kms';
-import { kmsCsr, subjectDer } from '../../shared/adapters/sealing/kms-csr';
-import { kmsPublicKey } from '../../shared/adapters/sealing/kms-seal-identity';
-import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
-import { checkSealChain } from '../../shared/adapters/sealing/seal-chain-check';
-import { sealKeyAlias, sealOwner } from '../../shared/adapters/sealing/seal-names';
-import { ConflictError, NotFoundError } from '../../shared/domain/errors';
-import type { TSealChainStore } from '../../shared/domain/ports/evidence';
-import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
+import { kmsCsr, subjectDer } from '#shared/adapters/sealing/kms-csr';
+import { kmsPublicKey } from '#shared/adapters/sealing/kms-seal-identity';
+import { ensureSealKey, type TSealKeySpec } from '#shared/adapters/sealing/kms-seal-key';
+import { checkSealChain } from '#shared/adapters/sealing/seal-chain-check';
+import { sealKeyAlias, sealOwner } from '#shared/adapters/sealing/seal-names';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
+import type { TSealChainStore } from '#shared/domain/ports/evidence';
+import { certificatesOfPem, pemOfCertificates } from '#shared/pdf/seal-signer';
 import type { TLocalCa } from '../local/local-ca';
 
 /** What the seal commands work on: KMS (or its stand-in) and where chains are kept. */

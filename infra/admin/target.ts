@@ -6,24 +6,20 @@ import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createUsageKeyRegistry } from '../../shared/adapters/apigateway/usage-keys';
-import {
-  createApiGatewayClient,
-  createDocumentClient,
-  createKmsClient,
-} from '../../shared/adapters/aws/clients';
-import { createSecretsManagerClient } from '../../shared/adapters/aws/secrets-manager-client';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { ensureTable } from '../../shared/adapters/dynamodb/create-table';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createLocalPaymentProvider } from '../../shared/adapters/payments/local-payment-provider';
-import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
-import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
-import { createSecretsManagerSealChains } from '../../shared/adapters/sealing/secrets-manager-seal-chains';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import type { TConfig } from '../../shared/config';
+import { createUsageKeyRegistry } from '#shared/adapters/apigateway/usage-keys';
+import { createApiGatewayClient, createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
+import { createSecretsManagerClient } from '#shared/adapters/aws/secrets-manager-client';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { ensureTable } from '#shared/adapters/dynamodb/create-table';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createLocalPaymentProvider } from '#shared/adapters/payments/local-payment-provider';
+import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
+import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
+import { createSecretsManagerSealChains } from '#shared/adapters/sealing/secrets-manager-seal-chains';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import type { TConfig } from '#shared/config';
 import { startDynalite } from '../local/dynamo';
 import {
   dataPaths,

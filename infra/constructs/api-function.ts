@@ -10,7 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../shared/adapters/telemetry/metrics';
+import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import { LAMBDA_ENTRY_NAME, LAMBDA_RUNTIME_ENV, type TLambdaName } from '../bundling';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';

@@ -5,7 +5,7 @@ import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { sealAccountPatterns, sealChainName, sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
+import { sealAccountPatterns, sealChainName, sealKeyAlias } from '#shared/adapters/sealing/seal-names';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 import type { ApiFunction } from './api-function';

@@ -3,7 +3,7 @@
 // bundles their code (lambda-code.ts). Made in the order of the dashboard's lines.
 import { Duration, type Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { bulkRowsPerSecond } from '../../shared/domain/bulk/bulk-batch';
+import { bulkRowsPerSecond } from '#shared/domain/bulk/bulk-batch';
 import { API_ROUTES, type TFunctionName } from '../api-routes';
 import { QUEUES } from '../queues';
 import type { TStageConfig } from '../stage-config';

@@ -1,7 +1,7 @@
 // API Gateway's own answers (before any handler runs: no key, a bad key, throttled, no such
 // path), rewritten into the API's error body so clients read one shape whoever answered.
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { errorBody, type TErrorCode } from '../../shared/http/error-body';
+import { errorBody, type TErrorCode } from '#shared/http/error-body';
 
 /**
  * Retry-After for API Gateway's own 429s, which cannot compute a value per request.

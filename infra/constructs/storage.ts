@@ -9,7 +9,7 @@ import {
   HttpMethods,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 

@@ -8,10 +8,10 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { errorBody, type TErrorCode } from '../../shared/http/error-body';
-import { rateLimitHeaders } from '../../shared/http/rate-limit-headers';
-import { API_PREFIX } from '../../shared/http/router';
-import type { TLogger } from '../../shared/logger';
+import { errorBody, type TErrorCode } from '#shared/http/error-body';
+import { rateLimitHeaders } from '#shared/http/rate-limit-headers';
+import { API_PREFIX } from '#shared/http/router';
+import type { TLogger } from '#shared/logger';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { isPublicApiPath, PUBLIC_PATH_LIMITED_ANSWERS, publicPathGroupOf } from '../public-path-limits';
 import { invoke } from './invocation';

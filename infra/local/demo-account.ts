@@ -1,7 +1,7 @@
 // The demo account every local start has, with its API key printed in the banner.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { dataPaths } from './layout';
 import { seedAccount, type TSeededAccount } from './seed-account';
 

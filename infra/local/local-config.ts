@@ -2,11 +2,11 @@
 // timestamp authority and payments of the local set-up, and the options' test knobs.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
-import { LOCAL_SECRETS_KEY_BYTES } from '../../shared/adapters/secrets/local-cipher';
-import type { TConfig } from '../../shared/config';
-import { bulkRowsPerSecond } from '../../shared/domain/bulk/bulk-batch';
-import { DEFAULT_MAIL_FROM } from '../../shared/domain/notifications/notification';
+import { sealKeyAlias } from '#shared/adapters/sealing/seal-names';
+import { LOCAL_SECRETS_KEY_BYTES } from '#shared/adapters/secrets/local-cipher';
+import type { TConfig } from '#shared/config';
+import { bulkRowsPerSecond } from '#shared/domain/bulk/bulk-batch';
+import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
 import type { TStageConfig } from '../stage-config';
 import {
   dataPaths,

@@ -7,11 +7,11 @@
 import 'reflect-metadata';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { X509Certificate } from '@peculiar/x509';
-import { kmsCsr } from '../../shared/adapters/sealing/kms-csr';
-import { ensureSealKey, type TSealKeySpec } from '../../shared/adapters/sealing/kms-seal-key';
-import { sealKeyAlias } from '../../shared/adapters/sealing/seal-names';
-import type { TSealChainStore } from '../../shared/domain/ports/evidence';
-import { certificatesOfPem, pemOfCertificates } from '../../shared/pdf/seal-signer';
+import { kmsCsr } from '#shared/adapters/sealing/kms-csr';
+import { ensureSealKey, type TSealKeySpec } from '#shared/adapters/sealing/kms-seal-key';
+import { sealKeyAlias } from '#shared/adapters/sealing/seal-names';
+import type { TSealChainStore } from '#shared/domain/ports/evidence';
+import { certificatesOfPem, pemOfCertificates } from '#shared/pdf/seal-signer';
 import { normalSerial, publishedAt, sealExtensions, type TLocalCa } from './local-ca';
 
 /**

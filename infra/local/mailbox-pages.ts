@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyAddress } from '../../shared/adapters/fetch/ip-ranges';
+import { classifyAddress } from '#shared/adapters/fetch/ip-ranges';
 import { listMailbox, readMailboxMessage, renderMailboxMessage, renderMailboxPage } from './mailbox';
 
 // The pages are built from what strangers typed into emails: no script may run on them.

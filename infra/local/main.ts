@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import type { TLogLevel } from '../../shared/logger';
+import type { TLogLevel } from '#shared/logger';
 import { throttleFor } from '../stage-config';
 import { startLocalRuntime } from './runtime';
 

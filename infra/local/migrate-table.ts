@@ -11,7 +11,7 @@ import {
   ensureTable,
   missingIndexes,
   tableDefinition,
-} from '../../shared/adapters/dynamodb/create-table';
+} from '#shared/adapters/dynamodb/create-table';
 
 type TItem = Record<string, AttributeValue>;
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import '../../shared/adapters/timestamps/tsp'; // sets pkijs's crypto engine
+import '#shared/adapters/timestamps/tsp'; // sets pkijs's crypto engine
 import { normalSerial, PKI_PATHS, type TLocalCa } from './local-ca';
 
 const PORT_FILE = 'pki.json';

@@ -14,8 +14,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { createLogger } from '../../shared/adapters/telemetry/logger';
-import type { TLogger } from '../../shared/logger';
+import { createLogger } from '#shared/adapters/telemetry/logger';
+import type { TLogger } from '#shared/logger';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: void lets plain `async (event) => { … }` handlers fit, as with aws-lambda's SQSHandler.
 export type TSqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined | void>;

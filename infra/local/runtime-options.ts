@@ -2,11 +2,11 @@
 // own module, so the runtime's parts (stand-ins, workers, API) need not import runtime.ts.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TEmf } from '../../shared/adapters/telemetry/metrics';
-import type { TTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import type { TConfig } from '../../shared/config';
-import type { TPortalLimits } from '../../shared/domain/envelope-templates/start-portal-signing';
-import type { TLogger, TLogLevel } from '../../shared/logger';
+import type { TEmf } from '#shared/adapters/telemetry/metrics';
+import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
+import type { TConfig } from '#shared/config';
+import type { TPortalLimits } from '#shared/domain/envelope-templates/start-portal-signing';
+import type { TLogger, TLogLevel } from '#shared/logger';
 import type { TUsagePlanSettings } from './usage-plan';
 
 export interface TRuntimeOptions {

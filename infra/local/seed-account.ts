@@ -1,11 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { addUser } from '../../shared/domain/accounts/add-user';
-import { createAccount } from '../../shared/domain/accounts/create-account';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { addUser } from '#shared/domain/accounts/add-user';
+import { createAccount } from '#shared/domain/accounts/create-account';
+import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
 
 export interface TSeededAccount {
   accountId: string;

@@ -1,15 +1,15 @@
 // The service's own port: the API Gateway stand-in in front of every endpoint function, with the
 // authorizer, the usage plan, the WAF's per-address limits and the local pages, as on AWS.
-import { buildAccountHandler } from '../../functions/account/app';
-import { buildAuthorizer } from '../../functions/authorizer/app';
-import { buildBundlesHandler } from '../../functions/bundles/app';
-import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
-import { buildMcpHandler } from '../../functions/mcp/app';
-import { buildPacketsHandler } from '../../functions/packets/app';
-import { buildPersonsHandler } from '../../functions/persons/app';
-import { buildPublicPagesHandler } from '../../functions/public-pages/app';
-import { buildTemplatesHandler } from '../../functions/templates/app';
-import { buildWebhooksHandler } from '../../functions/webhooks/app';
+import { buildAccountHandler } from '#functions/account/app';
+import { buildAuthorizer } from '#functions/authorizer/app';
+import { buildBundlesHandler } from '#functions/bundles/app';
+import { buildEnvelopeTemplatesHandler } from '#functions/envelope-templates/app';
+import { buildMcpHandler } from '#functions/mcp/app';
+import { buildPacketsHandler } from '#functions/packets/app';
+import { buildPersonsHandler } from '#functions/persons/app';
+import { buildPublicPagesHandler } from '#functions/public-pages/app';
+import { buildTemplatesHandler } from '#functions/templates/app';
+import { buildWebhooksHandler } from '#functions/webhooks/app';
 import type { TStageConfig } from '../stage-config';
 import { startApiGateway } from './api-gateway';
 import { LOCAL_STAGE } from './layout';

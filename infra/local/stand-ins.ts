@@ -4,8 +4,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createLocalSealChains } from '../../shared/adapters/sealing/local-seal-chains';
-import type { TLogger } from '../../shared/logger';
+import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
+import type { TLogger } from '#shared/logger';
 import { startApiGatewayControl } from './apigateway-control';
 import { startDynalite } from './dynamo';
 import { ensureQueues } from './ensure-queues';

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { OID } from '../../shared/adapters/timestamps/tsp';
+import { OID } from '#shared/adapters/timestamps/tsp';
 import { type TIssuedIdentity, type TLocalCa, tsaExtensions } from './local-ca';
 
 export type TTsaMode =

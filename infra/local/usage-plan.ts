@@ -1,5 +1,5 @@
-import { periodBounds, usageAt } from '../../shared/adapters/apigateway/usage-reader';
-import type { TUsage } from '../../shared/domain/ports/accounts';
+import { periodBounds, usageAt } from '#shared/adapters/apigateway/usage-reader';
+import type { TUsage } from '#shared/domain/ports/accounts';
 
 export interface TUsagePlanSettings {
   /** Requests per quota period and key. */

@@ -1,12 +1,12 @@
 // The workers AWS runs from queues and schedules, run here in-process: each queue's worker polls
 // the SQS stand-in, and the outbox sweeper and the scheduler run on timers.
-import { buildBulkWorker } from '../../functions/bulk-worker/app';
-import { buildDocumentWorker } from '../../functions/document-worker/app';
-import { buildNotificationsWorker } from '../../functions/notifications-worker/app';
-import { buildOutboxSweeper } from '../../functions/outbox-sweeper/app';
-import { buildScheduler } from '../../functions/scheduler/app';
-import { buildWebhookDispatcher } from '../../functions/webhook-dispatcher/app';
-import type { TDueWorkRun } from '../../shared/domain/scheduler/run-due-work';
+import { buildBulkWorker } from '#functions/bulk-worker/app';
+import { buildDocumentWorker } from '#functions/document-worker/app';
+import { buildNotificationsWorker } from '#functions/notifications-worker/app';
+import { buildOutboxSweeper } from '#functions/outbox-sweeper/app';
+import { buildScheduler } from '#functions/scheduler/app';
+import { buildWebhookDispatcher } from '#functions/webhook-dispatcher/app';
+import type { TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 import { invoke } from './invocation';
 import { snsEventOf } from './mailbox';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';

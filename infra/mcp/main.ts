@@ -6,8 +6,8 @@
 // Exit codes: 2 when either is missing or the URL is not http(s). stdout is the protocol's own:
 // everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createEsignApi } from '../../shared/mcp/esign-api';
-import { createEsignMcpServer } from '../../shared/mcp/server';
+import { createEsignApi } from '#shared/mcp/esign-api';
+import { createEsignMcpServer } from '#shared/mcp/server';
 
 const USAGE = `esign-mcp: the eSignature MCP server over stdio.
 Set ESIGN_API_URL (the API's base URL, e.g. http://localhost:3000/api/v2) and ESIGN_API_KEY

@@ -5,10 +5,10 @@
 // a --trust file) cannot be read as what it should be.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { PdfTooComplexError } from '../../shared/pdf/untrusted-limits';
-import { certOf } from '../../shared/verify/certificates';
-import { reportText } from '../../shared/verify/report-text';
-import { UnreadablePdfError, verifyPdf } from '../../shared/verify/verify-pdf';
+import { PdfTooComplexError } from '#shared/pdf/untrusted-limits';
+import { certOf } from '#shared/verify/certificates';
+import { reportText } from '#shared/verify/report-text';
+import { UnreadablePdfError, verifyPdf } from '#shared/verify/verify-pdf';
 
 const USAGE = `Usage: esign-verify [--trust root.pem]… [--original file.pdf]… [--online] [--json] <file.pdf>
 

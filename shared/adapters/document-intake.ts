@@ -1,6 +1,6 @@
-import type { TConfig } from '../config';
-import type { TPdfTools, TUrlFetcher } from '../domain/ports/files';
-import { BUNDLE_LIMITS } from '../schemas/bundle-request';
+import type { TConfig } from '#shared/config';
+import type { TPdfTools, TUrlFetcher } from '#shared/domain/ports/files';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { createUrlFetcher } from './fetch/url-fetcher';
 import { createPdfTools } from './pdf/pdf-tools';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TClock, TIds } from '../domain/ports/system';
-import { randomBase62 } from '../random';
+import type { TClock, TIds } from '#shared/domain/ports/system';
+import { randomBase62 } from '#shared/random';
 
 export const systemClock: TClock = { now: () => new Date() };
 /** Bundle and packet ids: 10 base62 characters, about 59 bits, unguessable. */

@@ -1,17 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createSqsClient } from '../adapters/aws/clients';
-import { createBundleStore } from '../adapters/dynamodb/bundle-store';
-import { createWebhookEventStore } from '../adapters/dynamodb/webhook-event-store';
-import { createWebhookStore } from '../adapters/dynamodb/webhook-store';
-import { createSqsQueue } from '../adapters/sqs/queue';
-import { systemClock } from '../adapters/system';
-import { noMetrics } from '../adapters/telemetry/metrics';
-import type { TConfig } from '../config';
-import type { TPublishDeps } from '../domain/outbox/publish-events';
-import { publishingBundleStore } from '../domain/outbox/publishing-store';
-import type { TBundleStore } from '../domain/ports/bundles';
-import type { TMetrics } from '../domain/ports/metrics';
-import type { TLogger } from '../logger';
+import { createSqsClient } from '#shared/adapters/aws/clients';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
+import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
+import { systemClock } from '#shared/adapters/system';
+import { noMetrics } from '#shared/adapters/telemetry/metrics';
+import type { TConfig } from '#shared/config';
+import type { TPublishDeps } from '#shared/domain/outbox/publish-events';
+import { publishingBundleStore } from '#shared/domain/outbox/publishing-store';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TMetrics } from '#shared/domain/ports/metrics';
+import type { TLogger } from '#shared/logger';
 
 /** What publishing a bundle's outbox needs, from config: the stores and queues it writes to. */
 export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPublishDeps {

@@ -2,17 +2,17 @@
 // with its logger and metrics, and the stores most of them need), wired from the adapters once.
 // Only functions/ and infra/ build on it (.dependency-cruiser.cjs, composition-at-the-edge).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { rateLimitUsageFor } from '../adapters/apigateway/cached-usage-reader';
-import { createDocumentClient, createS3Client } from '../adapters/aws/clients';
-import { createAccountStore } from '../adapters/dynamodb/account-store';
-import { createIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
-import { createBlobStore } from '../adapters/s3/blob-store';
-import { randomIds, systemClock } from '../adapters/system';
-import { createLogger } from '../adapters/telemetry/logger';
-import { quietTelemetry, type TTelemetry } from '../adapters/telemetry/telemetry';
-import type { TConfig } from '../config';
-import type { TMetrics } from '../domain/ports/metrics';
-import type { TLogger } from '../logger';
+import { rateLimitUsageFor } from '#shared/adapters/apigateway/cached-usage-reader';
+import { createDocumentClient, createS3Client } from '#shared/adapters/aws/clients';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/idempotency-store';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { createLogger } from '#shared/adapters/telemetry/logger';
+import { quietTelemetry, type TTelemetry } from '#shared/adapters/telemetry/telemetry';
+import type { TConfig } from '#shared/config';
+import type { TMetrics } from '#shared/domain/ports/metrics';
+import type { TLogger } from '#shared/logger';
 import { createPublishingBundleStore } from './bundle-publishing';
 
 /**

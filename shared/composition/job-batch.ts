@@ -7,9 +7,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import { JOBS, jobOf, type TJobOf, type TJobQueue } from '../domain/outbox/jobs';
-import type { TJobDefinition } from '../domain/outbox/jobs/job';
-import type { TLogger } from '../logger';
+import { JOBS, jobOf, type TJobOf, type TJobQueue } from '#shared/domain/outbox/jobs';
+import type { TJobDefinition } from '#shared/domain/outbox/jobs/job';
+import type { TLogger } from '#shared/logger';
 
 /** A job that is not done yet: its record stays on the queue for another attempt. */
 class JobNotDone extends Error {

@@ -4,7 +4,7 @@
 // hash is kept, so a copy of the table opens nothing. API keys are longer and have their own
 // module (accounts/api-key-secret.ts) but the same hash.
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../random';
+import { randomBase62 } from '#shared/random';
 
 const LENGTH = 43;
 const SHAPE = /^[0-9A-Za-z]{43}$/;

@@ -1,11 +1,11 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { TTelemetry } from '../adapters/telemetry/telemetry';
-import type { TConfig } from '../config';
-import type { TUsage, TUsageReader } from '../domain/ports/accounts';
-import type { TIdempotencyStore } from '../domain/ports/idempotency';
-import type { TMetrics } from '../domain/ports/metrics';
-import { loggablePath, type TLogger } from '../logger';
+import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
+import type { TConfig } from '#shared/config';
+import type { TUsage, TUsageReader } from '#shared/domain/ports/accounts';
+import type { TIdempotencyStore } from '#shared/domain/ports/idempotency';
+import type { TMetrics } from '#shared/domain/ports/metrics';
+import { loggablePath, type TLogger } from '#shared/logger';
 import { readAuthContext, type TAuthContext } from './auth-context';
 import { defaultBodyOptions, parseBody } from './body';
 import { errorBody } from './error-body';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TFieldError } from '../domain/errors';
+import type { TFieldError } from '#shared/domain/errors';
 
 /** The wire codes of docs/api-decisions.md. */
 export const ERROR_CODES = [

@@ -10,7 +10,7 @@ import {
   ThrottledError,
   TooComplexError,
   ValidationError,
-} from '../domain/errors';
+} from '#shared/domain/errors';
 import type { TErrorCode } from './error-body';
 import {
   AuthenticationFailedError,

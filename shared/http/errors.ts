@@ -1,6 +1,6 @@
 // Errors that only the HTTP layer raises (the request itself is malformed, not the domain),
 // members of the service's error family (shared/domain/errors.ts).
-import { ServiceError } from '../domain/errors';
+import { ServiceError } from '#shared/domain/errors';
 
 export class ParseError extends ServiceError {
   override name = 'ParseError';

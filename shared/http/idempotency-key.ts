@@ -1,6 +1,6 @@
 // What names a request for Idempotency-Key: the key's syntax and the request's fingerprint.
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../domain/errors';
+import { ValidationError } from '#shared/domain/errors';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** On an answer given again from its record rather than made anew. */

@@ -2,8 +2,8 @@
 // request with a key claims it and does the work; a retry with the same key and request gets the
 // first answer again, without the work; another request under the same key is a 422.
 import { randomUUID } from 'node:crypto';
-import type { TIdempotencyClaim, TIdempotencyStore, TStoredAnswer } from '../domain/ports/idempotency';
-import type { TLogger } from '../logger';
+import type { TIdempotencyClaim, TIdempotencyStore, TStoredAnswer } from '#shared/domain/ports/idempotency';
+import type { TLogger } from '#shared/logger';
 import { IdempotencyInFlightError, IdempotencyKeyReusedError } from './errors';
 import { REPLAYED_HEADER } from './idempotency-key';
 

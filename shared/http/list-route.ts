@@ -1,4 +1,4 @@
-import type { TPage } from '../domain/paging';
+import type { TPage } from '#shared/domain/paging';
 import { paginationHeaders, parsePage } from './pagination';
 import type { TRequest } from './request';
 import type { TRoute } from './router';

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { ValidationError } from '../domain/errors';
+import { ValidationError } from '#shared/domain/errors';
 import { ParseError, PayloadTooLargeError } from './errors';
 
 export interface TMultipartLimits {

@@ -1,5 +1,5 @@
-import { ValidationError } from '../domain/errors';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type TPage } from '../domain/paging';
+import { ValidationError } from '#shared/domain/errors';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type TPage } from '#shared/domain/paging';
 
 function positiveInt(raw: string | undefined, field: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;

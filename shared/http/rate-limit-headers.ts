@@ -1,4 +1,4 @@
-import type { TUsage } from '../domain/ports/accounts';
+import type { TUsage } from '#shared/domain/ports/accounts';
 
 /**
  * The key's daily quota window, as GET /rate_limit/ reports it: Limit the quota, Remaining what

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { TLogger } from '../logger';
+import type { TLogger } from '#shared/logger';
 import type { TAuthContext } from './auth-context';
 
 export interface TQuery {

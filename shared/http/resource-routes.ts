@@ -1,6 +1,6 @@
-import { byApiKey, type TActing, type TActor } from '../domain/bundles/actor';
-import type { TIdKind } from '../domain/ids';
-import type { TPage } from '../domain/paging';
+import { byApiKey, type TActing, type TActor } from '#shared/domain/bundles/actor';
+import type { TIdKind } from '#shared/domain/ids';
+import type { TPage } from '#shared/domain/paging';
 import type { TAuthContext } from './auth-context';
 import { listRoute, type TListed } from './list-route';
 import type { TRequest } from './request';

@@ -1,4 +1,4 @@
-import { ID_FORMATS, isIdKind } from '../domain/ids';
+import { ID_FORMATS, isIdKind } from '#shared/domain/ids';
 import type { TBodyOptions } from './body';
 import { MethodNotAllowedError, RouteNotFoundError } from './errors';
 import type { TRequest, TResponse } from './request';

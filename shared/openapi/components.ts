@@ -2,14 +2,14 @@
 // OpenAPI 3.1) into `components.schemas`. A schema given an id (`.meta({ id })`) anywhere it is
 // used becomes a component of that name and is referenced, never repeated.
 import * as z from 'zod';
-import { ZErrorBodySchema } from '../http/error-body';
-import * as account from '../schemas/responses/account';
-import * as bulk from '../schemas/responses/bulk';
-import * as bundle from '../schemas/responses/bundle';
-import * as docTemplate from '../schemas/responses/doc-template';
-import * as envelopeTemplate from '../schemas/responses/envelope-template';
-import * as person from '../schemas/responses/person';
-import * as webhook from '../schemas/responses/webhook';
+import { ZErrorBodySchema } from '#shared/http/error-body';
+import * as account from '#shared/schemas/responses/account';
+import * as bulk from '#shared/schemas/responses/bulk';
+import * as bundle from '#shared/schemas/responses/bundle';
+import * as docTemplate from '#shared/schemas/responses/doc-template';
+import * as envelopeTemplate from '#shared/schemas/responses/envelope-template';
+import * as person from '#shared/schemas/responses/person';
+import * as webhook from '#shared/schemas/responses/webhook';
 import type { TOperation } from './operations';
 
 export type TJsonSchema = Record<string, unknown>;

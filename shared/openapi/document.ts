@@ -1,13 +1,13 @@
 // The OpenAPI 3.1 description of the keyed API, built from the operation table and the zod
 // schemas: served at GET /api/v2/openapi.json (functions/public-pages/openapi.ts).
-import { UNTRUSTED_WORK_BUDGET } from '../adapters/untrusted/budget';
-import { ID_FORMATS, isIdKind } from '../domain/ids';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/paging';
-import { defaultBodyOptions } from '../http/body';
-import { ERROR_CODES } from '../http/error-body';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-key';
-import { UNTRUSTED_PDF_LIMITS } from '../pdf/untrusted-limits';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../schemas/vocabulary';
+import { UNTRUSTED_WORK_BUDGET } from '#shared/adapters/untrusted/budget';
+import { ID_FORMATS, isIdKind } from '#shared/domain/ids';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '#shared/domain/paging';
+import { defaultBodyOptions } from '#shared/http/body';
+import { ERROR_CODES } from '#shared/http/error-body';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '#shared/http/idempotency-key';
+import { UNTRUSTED_PDF_LIMITS } from '#shared/pdf/untrusted-limits';
+import { SUBSCRIBABLE_EVENT_TYPES } from '#shared/schemas/vocabulary';
 import {
   componentSchemas,
   queryParameters,

@@ -4,25 +4,28 @@
 // the schemas the service validates requests with and types its answers by.
 // test/unit/openapi-routes.test.ts fails when a router has a route this table lacks.
 import * as z from 'zod';
-import { ZEnvelopeCreateSchema } from '../domain/bundles/envelope-bundle-request';
-import { ZByHash } from '../domain/evidence/verify-file';
-import type { TBodyKind } from '../http/body';
-import { ZBulkRequestSchema } from '../schemas/bulk';
-import { ZBundleListQuerySchema } from '../schemas/bundle-list-query';
-import { ZBundlePatchSchema } from '../schemas/bundle-patch';
+import { ZEnvelopeCreateSchema } from '#shared/domain/bundles/envelope-bundle-request';
+import { ZByHash } from '#shared/domain/evidence/verify-file';
+import type { TBodyKind } from '#shared/http/body';
+import { ZBulkRequestSchema } from '#shared/schemas/bulk';
+import { ZBundleListQuerySchema } from '#shared/schemas/bundle-list-query';
+import { ZBundlePatchSchema } from '#shared/schemas/bundle-patch';
 import {
   ZBundleRequestSchema,
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
-} from '../schemas/bundle-request';
-import { ZDocTemplateCreateSchema, ZDocTemplatePatchSchema } from '../schemas/doc-template';
-import { ZEnvelopeTemplatePatchSchema, ZEnvelopeTemplateWriteSchema } from '../schemas/envelope-template';
-import { ZKioskUrlRequestSchema } from '../schemas/kiosk-url';
-import { ZPacketPatchSchema } from '../schemas/packet-patch';
-import { ZPersonFilterSchema, ZPersonPatchSchema, ZPersonWriteSchema } from '../schemas/person';
-import { ZPrepSessionCreateSchema } from '../schemas/prep-session';
-import { ZRateLimitResponseSchema } from '../schemas/responses/account';
-import { ZBulkBatchResponseSchema } from '../schemas/responses/bulk';
+} from '#shared/schemas/bundle-request';
+import { ZDocTemplateCreateSchema, ZDocTemplatePatchSchema } from '#shared/schemas/doc-template';
+import {
+  ZEnvelopeTemplatePatchSchema,
+  ZEnvelopeTemplateWriteSchema,
+} from '#shared/schemas/envelope-template';
+import { ZKioskUrlRequestSchema } from '#shared/schemas/kiosk-url';
+import { ZPacketPatchSchema } from '#shared/schemas/packet-patch';
+import { ZPersonFilterSchema, ZPersonPatchSchema, ZPersonWriteSchema } from '#shared/schemas/person';
+import { ZPrepSessionCreateSchema } from '#shared/schemas/prep-session';
+import { ZRateLimitResponseSchema } from '#shared/schemas/responses/account';
+import { ZBulkBatchResponseSchema } from '#shared/schemas/responses/bulk';
 import {
   ZBundleDataItemSchema,
   ZBundleEventResponseSchema,
@@ -35,18 +38,21 @@ import {
   ZPacketResponseSchema,
   ZValidateDraftResponseSchema,
   ZVerifyResponseSchema,
-} from '../schemas/responses/bundle';
-import { ZDocTemplateResponseSchema, ZPrepSessionCreatedSchema } from '../schemas/responses/doc-template';
-import { ZEnvelopeTemplateResponseSchema } from '../schemas/responses/envelope-template';
-import { ZPersonResponseSchema } from '../schemas/responses/person';
+} from '#shared/schemas/responses/bundle';
+import {
+  ZDocTemplateResponseSchema,
+  ZPrepSessionCreatedSchema,
+} from '#shared/schemas/responses/doc-template';
+import { ZEnvelopeTemplateResponseSchema } from '#shared/schemas/responses/envelope-template';
+import { ZPersonResponseSchema } from '#shared/schemas/responses/person';
 import {
   ZWebhookDeliveryResponseSchema,
   ZWebhookEventResponseSchema,
   ZWebhookHeaderResponseSchema,
   ZWebhookResponseSchema,
   ZWebhookSecretResponseSchema,
-} from '../schemas/responses/webhook';
-import { ZTagsRequestSchema } from '../schemas/tags';
+} from '#shared/schemas/responses/webhook';
+import { ZTagsRequestSchema } from '#shared/schemas/tags';
 import {
   ZWebhookHeaderListQuerySchema,
   ZWebhookHeaderPatchSchema,
@@ -54,8 +60,8 @@ import {
   ZWebhookListQuerySchema,
   ZWebhookPatchSchema,
   ZWebhookWriteSchema,
-} from '../schemas/webhook';
-import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../schemas/webhook-log';
+} from '#shared/schemas/webhook';
+import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#shared/schemas/webhook-log';
 import * as examples from './examples';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */

@@ -5,7 +5,7 @@
 // extended, not replaced.
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, type PDFObject, PDFRef } from 'pdf-lib';
-import type { TValidationData } from '../domain/ports/evidence';
+import type { TValidationData } from '#shared/domain/ports/evidence';
 import { openIncrementalUpdate, type TIncrementalUpdate } from './incremental-update';
 
 export interface TSignatureValidation {

@@ -1,8 +1,8 @@
 // The words of the evidence pages in one language: the catalogs' `evidence` messages
 // (shared/i18n), dates in that language's way on a UTC clock, and the page's direction.
 import type { TFunction } from 'i18next';
-import { translator } from '../i18n/catalogs';
-import { directionOf, resolveLanguage, type TLanguage } from '../i18n/languages';
+import { translator } from '#shared/i18n/catalogs';
+import { directionOf, resolveLanguage, type TLanguage } from '#shared/i18n/languages';
 import { isolated, type TDirection } from './bidi';
 import type { TWords } from './evidence-types';
 import { formatUtc } from './text';

@@ -4,7 +4,7 @@
 // covers the whole file, DSS included (B-LTA). Anyone can then validate the seal as it was when
 // it was made, and renew the archive timestamp before its algorithms weaken, without us.
 import { createHash } from 'node:crypto';
-import type { TValidationData, TValidationDataCollector } from '../domain/ports/evidence';
+import type { TValidationData, TValidationDataCollector } from '#shared/domain/ports/evidence';
 import type { TStampSignature } from './cms';
 import { addDss } from './dss';
 import { addSealPlaceholder } from './seal-placeholder';

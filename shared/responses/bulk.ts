@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { TBulkProgress } from '../domain/bulk/get-bulk-batch';
-import type { ZBulkBatchResponseSchema } from '../schemas/responses/bulk';
+import type { TBulkProgress } from '#shared/domain/bulk/get-bulk-batch';
+import type { ZBulkBatchResponseSchema } from '#shared/schemas/responses/bulk';
 
 type TBulkBatchResponse = z.input<typeof ZBulkBatchResponseSchema>;
 

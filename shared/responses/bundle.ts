@@ -1,6 +1,10 @@
 // A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
-import type { TBundle, TBundleEvent, TPacket } from '../domain/bundles/bundle';
-import type { TBundleEventResponse, TBundleResponse, TPacketResponse } from '../schemas/responses/bundle';
+import type { TBundle, TBundleEvent, TPacket } from '#shared/domain/bundles/bundle';
+import type {
+  TBundleEventResponse,
+  TBundleResponse,
+  TPacketResponse,
+} from '#shared/schemas/responses/bundle';
 
 /** A Packet on the wire: the request's fields except key, plus its state (spec "Packet"). */
 export function toPacketResponse(p: TPacket): TPacketResponse {

@@ -1,6 +1,6 @@
-import type { TField } from '../domain/bundles/bundle';
-import type { TDocTemplate } from '../domain/templates/doc-template';
-import type { TDocTemplateResponse } from '../schemas/responses/doc-template';
+import type { TField } from '#shared/domain/bundles/bundle';
+import type { TDocTemplate } from '#shared/domain/templates/doc-template';
+import type { TDocTemplateResponse } from '#shared/schemas/responses/doc-template';
 
 const fieldResponse = (f: TField) => ({
   key: f.key,

@@ -1,5 +1,5 @@
-import { smartLinkUrl, type TEnvelopeTemplate } from '../domain/envelope-templates/envelope-template';
-import type { TEnvelopeTemplateResponse } from '../schemas/responses/envelope-template';
+import { smartLinkUrl, type TEnvelopeTemplate } from '#shared/domain/envelope-templates/envelope-template';
+import type { TEnvelopeTemplateResponse } from '#shared/schemas/responses/envelope-template';
 
 /** The wire shape: the spec's Envelope Template, plus this service's own settings. */
 export function toEnvelopeTemplateResponse(

@@ -1,5 +1,5 @@
-import type { TPerson } from '../domain/persons/person';
-import type { TPersonResponse } from '../schemas/responses/person';
+import type { TPerson } from '#shared/domain/persons/person';
+import type { TPersonResponse } from '#shared/schemas/responses/person';
 
 /** A Person on the wire (spec "Person"). */
 export function toPersonResponse(p: TPerson): TPersonResponse {

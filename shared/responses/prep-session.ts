@@ -1,5 +1,5 @@
-import type { TDocTemplate } from '../domain/templates/doc-template';
-import type { TPrepSession } from '../domain/templates/prep-session';
+import type { TDocTemplate } from '#shared/domain/templates/doc-template';
+import type { TPrepSession } from '#shared/domain/templates/prep-session';
 import { toDocTemplateResponse } from './doc-template';
 
 /** The session as the page reads it: the template (no file link: the page reads the PDF itself). */

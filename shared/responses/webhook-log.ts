@@ -1,5 +1,5 @@
-import type { TWebhookDelivery, TWebhookEvent } from '../domain/webhooks/webhook-event';
-import type { TWebhookDeliveryResponse, TWebhookEventResponse } from '../schemas/responses/webhook';
+import type { TWebhookDelivery, TWebhookEvent } from '#shared/domain/webhooks/webhook-event';
+import type { TWebhookDeliveryResponse, TWebhookEventResponse } from '#shared/schemas/responses/webhook';
 
 /** A logged event with its delivery attempts (spec "WebhookEvent"). */
 export function toWebhookEventResponse(e: TWebhookEvent): TWebhookEventResponse {

@@ -1,5 +1,5 @@
-import type { TWebhookSecret } from '../domain/webhooks/webhook-secret';
-import type { TWebhookSecretResponse } from '../schemas/responses/webhook';
+import type { TWebhookSecret } from '#shared/domain/webhooks/webhook-secret';
+import type { TWebhookSecretResponse } from '#shared/schemas/responses/webhook';
 
 /** The spec's WebhookSecret. */
 export const toWebhookSecretResponse = (s: TWebhookSecret): TWebhookSecretResponse => ({

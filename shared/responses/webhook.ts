@@ -1,6 +1,6 @@
 // A webhook and its extra headers as the API answers them (spec "Webhook", "WebhookHeader").
-import type { TWebhook, TWebhookHeader } from '../domain/webhooks/webhook';
-import type { TWebhookHeaderResponse, TWebhookResponse } from '../schemas/responses/webhook';
+import type { TWebhook, TWebhookHeader } from '#shared/domain/webhooks/webhook';
+import type { TWebhookHeaderResponse, TWebhookResponse } from '#shared/schemas/responses/webhook';
 
 export function toWebhookHeaderResponse(webhookId: string, h: TWebhookHeader): TWebhookHeaderResponse {
   return { id: h.id, webhook: webhookId, name: h.name, value: h.value, order: h.order };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { canonicalTag, LANGUAGES, MAX_TAG_LENGTH, supportedLanguage } from '../i18n/languages';
+import { canonicalTag, LANGUAGES, MAX_TAG_LENGTH, supportedLanguage } from '#shared/i18n/languages';
 
 /**
  * A language for the signer's side (this service's own field, on packets and bundles): an IETF

@@ -7,8 +7,8 @@
 // Values are data (names, hashes, serial numbers: kept as they are and isolated from the
 // sentence's direction where shown), counts, times, other words (a signature's name) or lists.
 
-import { translator } from '../i18n/catalogs';
-import type { TLanguage } from '../i18n/languages';
+import { translator } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
 import type en from '../i18n/locales/en.json';
 
 type TPluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';

@@ -6,9 +6,9 @@ import {
   checkEvidenceRecord,
   EVIDENCE_RECORD_NAME,
   parseEvidenceRecord,
-} from '../domain/evidence/evidence-record';
-import { readAttachments } from '../pdf/read-attachment';
-import { PdfTooComplexError } from '../pdf/untrusted-limits';
+} from '#shared/domain/evidence/evidence-record';
+import { readAttachments } from '#shared/pdf/read-attachment';
+import { PdfTooComplexError } from '#shared/pdf/untrusted-limits';
 import { words } from './check-words';
 import { check, type TCheck, type TEvidenceRecordFacts } from './report';
 

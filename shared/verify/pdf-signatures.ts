@@ -22,8 +22,8 @@ import {
   decodeWithin,
   newDecodeBudget,
   type TDecodeBudget,
-} from '../pdf/read-within-limits';
-import { PdfTooComplexError, tooManySignatures, UNTRUSTED_PDF_LIMITS } from '../pdf/untrusted-limits';
+} from '#shared/pdf/read-within-limits';
+import { PdfTooComplexError, tooManySignatures, UNTRUSTED_PDF_LIMITS } from '#shared/pdf/untrusted-limits';
 
 export interface TSignatureDict {
   field: string | null;

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalRuntime } from '../../infra/local/runtime';
-import { createEvidencePdf, sealIdentityFromConfig } from '../../shared/adapters/pdf/evidence-pdf';
-import { ValidationDataUnavailableError } from '../../shared/domain/errors';
-import { verifyPdf } from '../../shared/verify/verify-pdf';
+import { startLocalRuntime } from '#infra/local/runtime';
+import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
+import { ValidationDataUnavailableError } from '#shared/domain/errors';
+import { verifyPdf } from '#shared/verify/verify-pdf';
 import { admin } from '../helpers/admin-cli';
 import { aPdf } from '../helpers/pdfs';
 

@@ -5,6 +5,9 @@ import {
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { bundleSearchTokens } from '#shared/adapters/dynamodb/bundle-terms';
+import type { TBundle, TDocument, TPacket } from '#shared/domain/bundles/bundle';
 import {
   apportion,
   expectedTotal,
@@ -18,9 +21,6 @@ import {
   type TSeedSpec,
   type TSeedTemplate,
 } from '../../bench/bundle-seed';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { bundleSearchTokens } from '../../shared/adapters/dynamodb/bundle-terms';
-import type { TBundle, TDocument, TPacket } from '../../shared/domain/bundles/bundle';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 import { event } from '../helpers/stored-events';
 

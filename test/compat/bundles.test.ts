@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import {

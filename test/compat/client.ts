@@ -1,5 +1,5 @@
 import Module, { createRequire } from 'node:module';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 
 // The official BlueInk JavaScript client (@blueink360/blueink-client-js, CommonJS, untyped), used
 // unchanged: only its base URL and API key are ours. These types cover what the compat tests call.

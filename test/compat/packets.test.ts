@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { blueinkClient, failureOf, isApiErrorBody, type TBlueInkClient, type TJson } from './client';

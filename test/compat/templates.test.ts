@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TSeededAccount } from '../../infra/local/seed-account';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TSeededAccount } from '#infra/local/seed-account';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceivedCall, type TReceiver } from '../helpers/receiver';
 import { startTestRuntime } from '../helpers/runtime';

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { ARTIFACTS, runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 

@@ -5,8 +5,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox, type TMailboxEmail } from '#infra/local/mailbox/index';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { textOf } from '../helpers/poppler';

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import { evidenceKeys } from '../../shared/adapters/dynamodb/entities/evidence';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/store';
+import { evidenceKeys } from '#shared/adapters/dynamodb/entities/evidence';
 import { expectAccessible } from '../helpers/axe';
 import { runBrowser, shot } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PAGE_ASSETS_DIR } from '../../functions/public-pages/assets';
-import { WEB_FONTS_DIR } from '../../functions/public-pages/web-fonts';
-import { LAMBDA_BUNDLE_FILE, lambdaBuildOptions, lambdaEntry } from '../../infra/bundling';
-import { LambdaEsbuild } from '../../infra/constructs/lambda-code';
-import { UNTRUSTED_WORKER_NAME } from '../../shared/adapters/untrusted/worker-file';
+import { PAGE_ASSETS_DIR } from '#functions/public-pages/assets';
+import { WEB_FONTS_DIR } from '#functions/public-pages/web-fonts';
+import { LAMBDA_BUNDLE_FILE, lambdaBuildOptions, lambdaEntry } from '#infra/bundling';
+import { LambdaEsbuild } from '#infra/constructs/lambda-code';
+import { UNTRUSTED_WORKER_NAME } from '#shared/adapters/untrusted/worker-file';
 import { manySignatures, selfReferencingNameTree } from '../helpers/hostile-pdfs';
 
 const out = mkdtempSync(join(tmpdir(), 'signing-lambda-'));

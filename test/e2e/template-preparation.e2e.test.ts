@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { aPdfB64 } from '../helpers/bundles';

@@ -4,7 +4,7 @@
 // file made from it; an XFA form beside its AcroForm; and, as forms often have, scripts run on
 // opening and on events, and an embedded file. Built with pdf-lib, since the tests run offline.
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
 import { aPdf } from './pdfs';
 
 /** A usage-rights signature as Adobe's are: its byte ranges are of another file. */

@@ -5,7 +5,7 @@
 // bundle holds) is passed in.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { launchBrowser, runBrowser } from './browser';
 import { aPdfB64 } from './bundles';
 import { aPdf, type TPageSpec } from './pdfs';

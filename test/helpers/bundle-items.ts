@@ -1,6 +1,6 @@
 // Bundles and packets as the domain holds them, for unit tests of pure logic: every field a
 // stored item has, with plain defaults, and what a test is about given over them.
-import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
+import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
 
 export function aPacketItem(id: string, over: Partial<TPacket> = {}): TPacket {
   return {

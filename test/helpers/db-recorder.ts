@@ -2,8 +2,8 @@
 // share, with the function that sent it (infra/local/invocation.ts), so a request's own reads
 // and writes are told apart from the workers its jobs start.
 
-import { currentInvocation } from '../../infra/local/invocation';
-import type { TRuntime } from '../../infra/local/runtime';
+import { currentInvocation } from '#infra/local/invocation';
+import type { TRuntime } from '#infra/local/runtime';
 
 export interface TRecordedCommand {
   /** The Lambda that sent it (`bundles`, `public-pages`, `notifications-worker`, …). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
 
 /**
  * A document template written straight into the table (its PDF is not stored): enough for an

@@ -1,7 +1,7 @@
 // Builders for the evidence renderers' inputs, and a drawn signature as a real PNG.
 
 import { PageSizes, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import type { TAuditPage, TCertificateInput, TStampField } from '../../shared/pdf/evidence-types';
+import type { TAuditPage, TCertificateInput, TStampField } from '#shared/pdf/evidence-types';
 import { encodePng } from './images';
 
 export const aField = (overrides: Partial<TStampField> = {}): TStampField => ({

@@ -1,8 +1,8 @@
 // A bundle's audit trail exactly as the service stored it before events recorded who acted (no
 // `actor`), with the packets and signing records the evidence reads with it. The expected
 // rendering beside it (legacy-audit-rendering.json) was made by the service as it was then.
-import type { TBundleEvent, TPacket } from '../../shared/domain/bundles/bundle';
-import type { TSigningRecord } from '../../shared/domain/signing/signing-record';
+import type { TBundleEvent, TPacket } from '#shared/domain/bundles/bundle';
+import type { TSigningRecord } from '#shared/domain/signing/signing-record';
 import { aPacketItem } from './bundle-items';
 
 const t = (s: number) => `2025-03-07T09:00:${String(s).padStart(2, '0')}.000Z`;

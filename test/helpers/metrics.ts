@@ -1,4 +1,4 @@
-import type { TMetrics } from '../../shared/domain/ports/metrics';
+import type { TMetrics } from '#shared/domain/ports/metrics';
 
 export type TRecordedMetric = {
   name: string;

@@ -3,7 +3,7 @@
 import type { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import '../../shared/verify/crypto-engine';
+import '#shared/verify/crypto-engine';
 
 const pk = (der: ArrayBuffer) =>
   new pkijs.Certificate({ schema: asn1js.fromBER(new Uint8Array(der)).result });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../../infra/bundling';
+import { REPO_ROOT } from '#infra/bundling';
 
 /**
  * The shell commands README.md prints between `<!-- <name>:start -->` and `<!-- <name>:end -->`,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT } from '../../infra/bundling';
+import { REPO_ROOT } from '#infra/bundling';
 
 type TVerify = (
   secret: string,

@@ -6,7 +6,7 @@
 // timeout (the runtime's functionTimeoutMs).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { startLocalRuntime } from '../../infra/local/runtime';
+import { startLocalRuntime } from '#infra/local/runtime';
 import { TEST_LIMITS } from './runtime';
 
 const [dataDir, ...flags] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import { startLocalRuntime, type TRuntime, type TRuntimeOptions } from '../../infra/local/runtime';
+import { startLocalRuntime, type TRuntime, type TRuntimeOptions } from '#infra/local/runtime';
 
 /** Tests fire requests faster than a real client; only the throttling tests set limits. */
 export const TEST_LIMITS = { quotaLimit: 1_000_000, rateLimit: 100_000, burstLimit: 100_000 };

@@ -7,7 +7,7 @@
 // (its options, its clock, its workers, the stand-ins) or reads what all accounts share (the
 // local mailbox, the data folder) starts its own with startTestRuntime() instead.
 import { rmSync } from 'node:fs';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { startTestRuntime } from './runtime';
 
 let shared: Promise<TRuntime> | undefined;

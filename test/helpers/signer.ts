@@ -1,7 +1,7 @@
 // The signer API as the tests call it: `/sign/api/*` with the session header, and a session opened
 // from a packet's embed URL.
 import { expect } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import type { apiClient } from './runtime';
 
 /** A 1 × 1 PNG as a data URL: a drawn signature, or an attachment. */

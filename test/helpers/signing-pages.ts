@@ -2,9 +2,9 @@
 // (as a signer would get them by email and SMS), and a fresh browser context for one signer, on a
 // desktop or on a phone.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/store';
+import type { TRuntime } from '#infra/local/runtime';
 import { watchProblems } from './browser';
 import { eventually } from './receiver';
 

@@ -1,14 +1,14 @@
 // An account with teams to test who may use a template: an admin, and three users in two teams
 // (Sales: owner and teammate; Legal: outsider), each with an API key.
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TSeededAccount } from '../../infra/local/seed-account';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { addTeam } from '../../shared/domain/accounts/add-team';
-import { addUser } from '../../shared/domain/accounts/add-user';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TSeededAccount } from '#infra/local/seed-account';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { addTeam } from '#shared/domain/accounts/add-team';
+import { addUser } from '#shared/domain/accounts/add-user';
+import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
 
 /** What the operator's account commands need, on the runtime's table. */
 export const accountDeps = (runtime: TRuntime) => ({

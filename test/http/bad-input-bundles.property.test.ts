@@ -5,7 +5,7 @@
 // them for a deeper run with BAD_INPUT_RUNS_SCALE=10. The inputs live in ../helpers/bad-input.
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import {
   ALL_METHODS,
   contentTypeArb,

@@ -1,7 +1,7 @@
 // Bulk sends keep to half their API key's throttle together: two batches sent at once by one
 // key share that pace, rather than each going at it (and the two at the whole throttle).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime, TEST_LIMITS } from '../helpers/runtime';

@@ -1,8 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBulkWorker } from '../../functions/bulk-worker/app';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import { buildBulkWorker } from '#functions/bulk-worker/app';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';

@@ -12,9 +12,9 @@ import {
   pushGraphicsState,
 } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createS3Client } from '../../shared/adapters/aws/clients';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createS3Client } from '#shared/adapters/aws/clients';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
 import { aPng, darkLeftQuarter } from '../helpers/images';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aPdf } from '../helpers/pdfs';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

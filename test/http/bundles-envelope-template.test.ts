@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { batchWrite } from '../../shared/adapters/dynamodb/batch';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { bundleTermEntity } from '../../shared/adapters/dynamodb/entities/bundle';
-import type { TBundle } from '../../shared/domain/bundles/bundle';
+import type { TRuntime } from '#infra/local/runtime';
+import { batchWrite } from '#shared/adapters/dynamodb/batch';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { bundleTermEntity } from '#shared/adapters/dynamodb/entities/bundle';
+import type { TBundle } from '#shared/domain/bundles/bundle';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

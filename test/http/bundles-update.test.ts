@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { rawRequest } from '../helpers/raw-http';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 

@@ -2,8 +2,8 @@
 // share, by the function that sent each request: the bundles function's own reads and writes for
 // two signers and one document stay within 15 requests, and the bundle item is written once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
+import type { TRuntime } from '#infra/local/runtime';
+import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

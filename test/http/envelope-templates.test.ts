@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 

@@ -3,13 +3,13 @@
 // trail the evidence prints tells them apart from those actors, even when the descriptions are
 // worded otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { verifyChain } from '../../shared/domain/bundles/audit-chain';
-import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
-import { auditEntries } from '../../shared/domain/evidence/audit-trail';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { verifyChain } from '#shared/domain/bundles/audit-chain';
+import type { TBundle, TBundleEvent } from '#shared/domain/bundles/bundle';
+import { auditEntries } from '#shared/domain/evidence/audit-trail';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 

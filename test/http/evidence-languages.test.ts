@@ -11,17 +11,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, PDFHexString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
+import { EVENT_KINDS } from '#shared/domain/bundles/event-kinds';
 import {
   checkEvidenceRecord,
   EVIDENCE_RECORD_NAME,
   parseEvidenceRecord,
-} from '../../shared/domain/evidence/evidence-record';
-import { catalogOf } from '../../shared/i18n/catalogs';
-import type { TLanguage } from '../../shared/i18n/languages';
+} from '#shared/domain/evidence/evidence-record';
+import { catalogOf } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
 import { ARTIFACTS } from '../helpers/browser';
 import { aPdfB64 } from '../helpers/bundles';
 import { attachedFiles, fontsOf, pageTexts, pdfsig, savePagePng, textOf } from '../helpers/poppler';

@@ -6,8 +6,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../infra/bundling';
-import type { TRuntime } from '../../infra/local/runtime';
+import { REPO_ROOT } from '#infra/bundling';
+import type { TRuntime } from '#infra/local/runtime';
 import { pdfsig } from '../helpers/poppler';
 import { readmeShellBlock, runCommand, runReadmeCommands } from '../helpers/readme-blocks';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

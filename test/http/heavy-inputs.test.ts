@@ -2,7 +2,7 @@
 // gigabytes to decode with pdf-lib) and a CSV of 500,000 columns. Each is refused with a 400
 // that says which limit, before the work, and a large CSV is read off the request's thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { blackPng } from '../helpers/heavy-images';
 import { apiClient, isErrorBody } from '../helpers/runtime';

@@ -4,7 +4,7 @@
 // the page and another visitor's check too. On the request's thread, some of these never ended.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import {
   bombAt,
   cyclicPageTree,

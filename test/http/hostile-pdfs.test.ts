@@ -2,7 +2,7 @@
 // (no key), the /verify page and the keyed POST /verify/. Each answers: a report, or 422
 // too_complex with a message in the visitor's language, never a server that stops answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import {
   decompressionBomb,
   manyObjects,

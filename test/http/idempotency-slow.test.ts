@@ -3,10 +3,10 @@
 // key over and did the work again. However the two runs meet, one bundle and one signing email.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox, type TMailboxEmail } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempotency';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox, type TMailboxEmail } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
+import { idempotencyKeys } from '#shared/adapters/dynamodb/entities/idempotency';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceiver, type TReply } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { idempotencyKeys } from '../../shared/adapters/dynamodb/entities/idempotency';
+import type { TRuntime } from '#infra/local/runtime';
+import { idempotencyKeys } from '#shared/adapters/dynamodb/entities/idempotency';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate, seedDocTemplate } from '../helpers/envelope-templates';
 import { eventually } from '../helpers/receiver';

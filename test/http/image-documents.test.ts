@@ -2,7 +2,7 @@
 // becomes a one-page PDF (checked with poppler), signs and seals like any PDF, and a damaged
 // image is a 400 on the document's field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aJpeg, aPng, darkLeftQuarter } from '../helpers/images';
 import { imageCount, pageGrey, pdfsig } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';

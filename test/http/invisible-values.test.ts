@@ -1,7 +1,7 @@
 // A required field filled with characters nobody can see is still empty: the service refuses to
 // finish on it, and refuses a typed signature of them outright, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

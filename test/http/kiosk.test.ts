@@ -2,12 +2,12 @@
 // POST /packets/{id}/kiosk_url/ with its host, and a kiosk session that ends for good once the
 // signer finishes or declines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createKioskUrl } from '../../shared/domain/bundles/create-kiosk-url';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createKioskUrl } from '#shared/domain/bundles/create-kiosk-url';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { signerClient } from '../helpers/signer';

@@ -2,7 +2,7 @@
 // behind it check no credentials (or well-known ones), so they listen on loopback whatever the
 // host. Checked by the addresses the servers are bound to: this test connects to loopback only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

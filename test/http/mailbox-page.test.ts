@@ -1,9 +1,9 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
-import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+import type { TRuntime } from '#infra/local/runtime';
+import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { createSnsSmsSender } from '#shared/adapters/sns/sns-sms-sender';
 import { startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime;

@@ -2,8 +2,8 @@
 // authorizer's cached answer is the only one, and /mcp stops answering (initialize, tools/list,
 // tool calls alike) at the moment the API itself refuses the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createApiKeyStore } from '../../shared/adapters/dynamodb/api-key-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 

@@ -11,8 +11,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../infra/bundling';
-import type { TRuntime } from '../../infra/local/runtime';
+import { REPO_ROOT } from '#infra/bundling';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { rawRequest } from '../helpers/raw-http';
 import { eventually } from '../helpers/receiver';

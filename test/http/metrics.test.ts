@@ -2,9 +2,9 @@
 // runtime: requests by route, bundles sent and completed, messages handed to the mail and SMS
 // stand-ins, webhook calls, and the document job that seals a bundle.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LOCAL_STAGE } from '../../infra/local/layout';
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TEmf } from '../../shared/adapters/telemetry/metrics';
+import { LOCAL_STAGE } from '#infra/local/layout';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TEmf } from '#shared/adapters/telemetry/metrics';
 import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { metricsOfEmf } from '../helpers/metrics';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';

@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createS3Client } from '../../shared/adapters/aws/clients';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createDocTemplateStore } from '../../shared/adapters/dynamodb/doc-template-store';
-import { createEnvelopeTemplateStore } from '../../shared/adapters/dynamodb/envelope-template-store';
-import { createPersonStore } from '../../shared/adapters/dynamodb/person-store';
-import { createPortalCounterStore } from '../../shared/adapters/dynamodb/portal-counter-store';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createUrlFetcher } from '../../shared/adapters/fetch/url-fetcher';
-import { createPdfTools } from '../../shared/adapters/pdf/pdf-tools';
-import { createBlobStore } from '../../shared/adapters/s3/blob-store';
-import { randomIds, systemClock } from '../../shared/adapters/system';
-import {
-  PORTAL_LIMITS,
-  startPortalSigning,
-} from '../../shared/domain/envelope-templates/start-portal-signing';
+import type { TRuntime } from '#infra/local/runtime';
+import { createS3Client } from '#shared/adapters/aws/clients';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
+import { createEnvelopeTemplateStore } from '#shared/adapters/dynamodb/envelope-template-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createUrlFetcher } from '#shared/adapters/fetch/url-fetcher';
+import { createPdfTools } from '#shared/adapters/pdf/pdf-tools';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { PORTAL_LIMITS, startPortalSigning } from '#shared/domain/envelope-templates/start-portal-signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 

@@ -3,12 +3,12 @@
 // body keeps its `code`, its message and field messages are translated; the sender's API stays
 // English whatever the caller's Accept-Language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
-import type { TVerifyReport } from '../../shared/verify/report';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
+import type { TVerifyReport } from '#shared/verify/report';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { aPdf } from '../helpers/pdfs';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';

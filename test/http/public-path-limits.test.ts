@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { rawRequest, type TRawAnswer } from '../helpers/raw-http';
 import { isErrorBody, startTestRuntime } from '../helpers/runtime';
 

@@ -2,9 +2,9 @@
 // to another person through the signer API; the packet, its links, its values and the evidence
 // follow, and packet_reassigned is delivered. All through real HTTP against the local runtime.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox, type TMailboxEmail, type TMailboxSms } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox, type TMailboxEmail, type TMailboxSms } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

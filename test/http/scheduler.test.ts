@@ -1,13 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
-import { INDEXES } from '../../shared/adapters/dynamodb/table';
-import type { TBundle } from '../../shared/domain/bundles/bundle';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import { runDueWork } from '../../shared/domain/scheduler/run-due-work';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
+import { INDEXES } from '#shared/adapters/dynamodb/table';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import { runDueWork } from '#shared/domain/scheduler/run-due-work';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import type { TMailboxEmail, TMailboxMessage, TMailboxSms } from '../../infra/local/mailbox/message';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { evidenceKeys } from '../../shared/adapters/dynamodb/entities/evidence';
+import { dataPaths } from '#infra/local/layout';
+import type { TMailboxEmail, TMailboxMessage, TMailboxSms } from '#infra/local/mailbox/message';
+import { listMailbox } from '#infra/local/mailbox/store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { evidenceKeys } from '#shared/adapters/dynamodb/entities/evidence';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady, signWithToken } from '../helpers/completed-bundle';
 import { pdfsig } from '../helpers/poppler';

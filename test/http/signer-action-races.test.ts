@@ -5,14 +5,14 @@
 // others are refused with an error body (409, or 401/410 for a session its own handover ended),
 // and what the bundle and its evidence say matches the winner. All through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox, type TMailboxSms } from '../../infra/local/mailbox';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TSigningRecordStore } from '../../shared/domain/ports/signing';
-import { heldRecord } from '../../shared/domain/signing/signing-record';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox, type TMailboxSms } from '#infra/local/mailbox/index';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TSigningRecordStore } from '#shared/domain/ports/signing';
+import { heldRecord } from '#shared/domain/signing/signing-record';
 import { aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';

@@ -2,7 +2,7 @@
 // Accept-Language, and over all of them the signer's own choice on the page (kept in their signing
 // record, so another device opening the link speaks it too). Tags are checked on the way in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../infra/local/layout';
-import { listMailbox } from '../../infra/local/mailbox/store';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createSigningTokenStore } from '../../shared/adapters/dynamodb/signing-token-store';
-import { createSigningLink } from '../../shared/domain/signing/signing-link';
-import { SMS_MAX_WRONG } from '../../shared/domain/signing/sms-auth';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
+import { createSigningLink } from '#shared/domain/signing/signing-link';
+import { SMS_MAX_WRONG } from '#shared/domain/signing/sms-auth';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { embedToken as embedTokenOf, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
@@ -331,7 +331,7 @@ describe('finishing', () => {
   });
 
   it("sends the signer to the packet's redirect, else the account's, after finishing", async () => {
-    const { createAccountStore } = await import('../../shared/adapters/dynamodb/account-store');
+    const { createAccountStore } = await import('#shared/adapters/dynamodb/account-store');
     const accounts = createAccountStore(runtime.db, runtime.config.tableName);
     const other = await runtime.seedAccount('Redirect Co', 'ops@redirect.test');
     await accounts.setSigningRedirect(other.accountId, 'https://redirect.test/thanks');
@@ -553,7 +553,7 @@ describe('selfie and ID checks', () => {
     expect(state.auth.passed).toEqual(['selfie', 'id']);
     expect(state.fields).toHaveLength(1);
 
-    const { createSigningRecordStore } = await import('../../shared/adapters/dynamodb/signing-record-store');
+    const { createSigningRecordStore } = await import('#shared/adapters/dynamodb/signing-record-store');
     const record = await createSigningRecordStore(runtime.db, runtime.config.tableName).get(
       runtime.demo.accountId,
       b.id,

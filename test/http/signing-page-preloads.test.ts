@@ -3,9 +3,9 @@
 // the page's script (read from the modules' own imports), the message library, pdf.js, and the
 // catalog of the page's language. Each named file is served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signingAssets } from '../../functions/public-pages/assets';
-import { moduleGraph } from '../../functions/public-pages/module-preloads';
-import type { TRuntime } from '../../infra/local/runtime';
+import { signingAssets } from '#functions/public-pages/assets';
+import { moduleGraph } from '#functions/public-pages/module-preloads';
+import type { TRuntime } from '#infra/local/runtime';
 import { anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

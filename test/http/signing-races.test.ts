@@ -2,12 +2,12 @@
 // values with nothing visible in them, what one signer sees of another's, and a bundle past its
 // expiry before the scheduler has recorded it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createSigningRecordStore } from '../../shared/adapters/dynamodb/signing-record-store';
-import type { TBundleStore } from '../../shared/domain/ports/bundles';
-import type { TSigningRecordStore } from '../../shared/domain/ports/signing';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TSigningRecordStore } from '#shared/domain/ports/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { embedToken, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';

@@ -3,10 +3,10 @@
 // and the signer's own record once, with the other signers' records read once for the whole call.
 // Counted on the DynamoDB client the local runtime's functions share.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { accountKeys } from '../../shared/adapters/dynamodb/entities/account';
-import { bundleKeys } from '../../shared/adapters/dynamodb/entities/bundle';
-import { signingKeys } from '../../shared/adapters/dynamodb/entities/signing';
+import type { TRuntime } from '#infra/local/runtime';
+import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
+import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
+import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem } from '../helpers/db-recorder';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -4,9 +4,9 @@
 // webhooks and the account beside the writes, and publish beside the bundle's lookup writes. Counted on the runtime's DynamoDB client as the
 // order in which the signing function's requests started and ended, never as durations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentInvocation } from '#infra/local/invocation';
+import type { TRuntime } from '#infra/local/runtime';
 import { benchFields, benchValues } from '../../bench/signing';
-import { currentInvocation } from '../../infra/local/invocation';
-import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { embedToken, signerClient } from '../helpers/signer';

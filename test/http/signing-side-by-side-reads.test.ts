@@ -2,9 +2,9 @@
 // neither read needs the other, and one after the other they made a signer wait a round trip
 // more. Observed as the reads in flight at once on the runtime's DynamoDB client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentInvocation } from '#infra/local/invocation';
+import type { TRuntime } from '#infra/local/runtime';
 import { benchFields, benchValues } from '../../bench/signing';
-import { currentInvocation } from '../../infra/local/invocation';
-import type { TRuntime } from '../../infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';

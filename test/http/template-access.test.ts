@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TSeededAccount } from '../../infra/local/seed-account';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { addUser } from '../../shared/domain/accounts/add-user';
-import { setUserTeams } from '../../shared/domain/accounts/user-teams';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TSeededAccount } from '#infra/local/seed-account';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { addUser } from '#shared/domain/accounts/add-user';
+import { setUserTeams } from '#shared/domain/accounts/user-teams';
 import { aPdfB64 } from '../helpers/bundles';
 import { anEnvelopeTemplate } from '../helpers/envelope-templates';
 import { apiClient, isErrorBody } from '../helpers/runtime';

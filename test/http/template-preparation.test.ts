@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TSeededAccount } from '../../infra/local/seed-account';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createPrepSessionStore } from '../../shared/adapters/dynamodb/prep-session-store';
-import { setUserTeams } from '../../shared/domain/accounts/user-teams';
-import { hashToken, newToken } from '../../shared/domain/tokens';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TSeededAccount } from '#infra/local/seed-account';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
+import { setUserTeams } from '#shared/domain/accounts/user-teams';
+import { hashToken, newToken } from '#shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

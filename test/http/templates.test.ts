@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import type { TSeededAccount } from '../../infra/local/seed-account';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { addUser } from '../../shared/domain/accounts/add-user';
-import { issueApiKey } from '../../shared/domain/accounts/issue-api-key';
+import type { TRuntime } from '#infra/local/runtime';
+import type { TSeededAccount } from '#infra/local/seed-account';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { addUser } from '#shared/domain/accounts/add-user';
+import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
 import { aPdfB64 } from '../helpers/bundles';
 import { aCorruptPdf } from '../helpers/pdfs';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { pageTexts, textOf, wordBoxes } from '../helpers/poppler';
 import { eventually } from '../helpers/receiver';
 import { apiClient, isErrorBody } from '../helpers/runtime';

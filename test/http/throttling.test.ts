@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLocalRuntime, type TRuntime } from '../../infra/local/runtime';
-import { throttleFor } from '../../infra/stage-config';
+import { startLocalRuntime, type TRuntime } from '#infra/local/runtime';
+import { throttleFor } from '#infra/stage-config';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 
 let runtime: TRuntime | undefined;

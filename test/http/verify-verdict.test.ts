@@ -3,7 +3,7 @@
 // facts and the verifier's checks folded beneath it. Through real HTTP, with a file this service
 // sealed, the same file with one byte changed, a PDF it never saw and a file that is no PDF.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { aSealedFinal } from '../helpers/completed-bundle';
 import { apiClient } from '../helpers/runtime';

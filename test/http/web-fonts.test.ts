@@ -2,7 +2,7 @@
 // links its script's style sheet, whose @font-face rules name font files the service answers
 // (made from the repository's fonts on first request); a Latin page links none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { readmeVerifier } from '../helpers/readme-verifier';
 import { eventually, startReceiver, type TReceivedCall, type TReceiver } from '../helpers/receiver';
@@ -398,11 +398,11 @@ describe('every event type', () => {
     // fail for good; here they are appended through the same domain path it will use.
     const h = await hook({ event_types: ['bundle_docs_ready', 'bundle_error'] });
     const bundleId = await sendBundle();
-    const { changeBundle } = await import('../../shared/domain/bundles/change-bundle');
-    const { event } = await import('../../shared/domain/bundles/audit-event');
-    const { SYSTEM } = await import('../../shared/domain/bundles/actor');
-    const { createPublishingBundleStore } = await import('../../shared/composition/bundle-publishing');
-    const { createLogger } = await import('../../shared/adapters/telemetry/logger');
+    const { changeBundle } = await import('#shared/domain/bundles/change-bundle');
+    const { event } = await import('#shared/domain/bundles/audit-event');
+    const { SYSTEM } = await import('#shared/domain/bundles/actor');
+    const { createPublishingBundleStore } = await import('#shared/composition/bundle-publishing');
+    const { createLogger } = await import('#shared/adapters/telemetry/logger');
     const bundles = createPublishingBundleStore(runtime.config, runtime.db, createLogger('silent'));
     const at = new Date().toISOString();
     await changeBundle({ bundles }, runtime.demo.accountId, bundleId, (b) => ({

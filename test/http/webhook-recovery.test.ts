@@ -2,15 +2,15 @@
 // request that died after its change was written, a receiver that stays down.
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_STAGE } from '../../infra/local/layout';
-import type { TRuntime } from '../../infra/local/runtime';
-import { deadLetterName, QUEUES } from '../../infra/queues';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { publishDeps } from '../../shared/composition/bundle-publishing';
-import { cancelBundle } from '../../shared/domain/bundles/cancel-bundle';
-import { SWEEP_AFTER_MS, sweepOutboxes } from '../../shared/domain/outbox/publish-events';
-import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
-import { WEBHOOK_DISABLE_AFTER } from '../../shared/domain/webhooks/webhook';
+import { LOCAL_CREDENTIALS, LOCAL_STAGE } from '#infra/local/layout';
+import type { TRuntime } from '#infra/local/runtime';
+import { deadLetterName, QUEUES } from '#infra/queues';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { publishDeps } from '#shared/composition/bundle-publishing';
+import { cancelBundle } from '#shared/domain/bundles/cancel-bundle';
+import { SWEEP_AFTER_MS, sweepOutboxes } from '#shared/domain/outbox/publish-events';
+import { MAX_ATTEMPTS } from '#shared/domain/webhooks/deliver-event';
+import { WEBHOOK_DISABLE_AFTER } from '#shared/domain/webhooks/webhook';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { webhookKeys } from '../../shared/adapters/dynamodb/entities/webhook';
-import { createWebhookSecretStore } from '../../shared/adapters/dynamodb/webhook-store';
-import { createSecretCipher } from '../../shared/adapters/secrets/cipher';
-import { systemClock } from '../../shared/adapters/system';
-import { SECRET_OVERLAP_MS, signingSecrets } from '../../shared/domain/webhooks/webhook-secret';
+import type { TRuntime } from '#infra/local/runtime';
+import { webhookKeys } from '#shared/adapters/dynamodb/entities/webhook';
+import { createWebhookSecretStore } from '#shared/adapters/dynamodb/webhook-store';
+import { createSecretCipher } from '#shared/adapters/secrets/cipher';
+import { systemClock } from '#shared/adapters/system';
+import { SECRET_OVERLAP_MS, signingSecrets } from '#shared/domain/webhooks/webhook-secret';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 

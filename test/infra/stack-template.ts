@@ -6,9 +6,9 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { expect } from 'vitest';
-import { REPO_ROOT } from '../../infra/bundling';
-import { EsignStack } from '../../infra/stack';
-import { stageConfig } from '../../infra/stage-config';
+import { REPO_ROOT } from '#infra/bundling';
+import { EsignStack } from '#infra/stack';
+import { stageConfig } from '#infra/stage-config';
 
 export interface TResource {
   Type: string;

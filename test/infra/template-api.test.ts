@@ -4,16 +4,12 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
-import { gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '../../infra/constructs/gateway-responses';
-import { MANAGED_RULE_GROUPS } from '../../infra/constructs/waf';
-import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '../../infra/public-path-limits';
-import { EsignStack } from '../../infra/stack';
-import {
-  DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
-  DEFAULT_RATE_LIMITS,
-  stageConfig,
-} from '../../infra/stage-config';
+import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
+import { gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '#infra/constructs/gateway-responses';
+import { MANAGED_RULE_GROUPS } from '#infra/constructs/waf';
+import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '#infra/public-path-limits';
+import { EsignStack } from '#infra/stack';
+import { DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS, DEFAULT_RATE_LIMITS, stageConfig } from '#infra/stage-config';
 import {
   cdkJson,
   functionId,

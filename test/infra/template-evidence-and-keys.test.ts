@@ -1,11 +1,11 @@
 // The document worker's seal, keys and operator secrets (infra/constructs/evidence-and-keys.ts).
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
-import { lambdaEntries } from '../../infra/bundling';
-import { DOCUMENT_WORKER_MEMORY_MB } from '../../infra/constructs/functions';
-import { QUEUES } from '../../infra/queues';
-import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '../../shared/domain/evidence/evidence-files';
+import { API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
+import { lambdaEntries } from '#infra/bundling';
+import { DOCUMENT_WORKER_MEMORY_MB } from '#infra/constructs/functions';
+import { QUEUES } from '#infra/queues';
+import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '#shared/domain/evidence/evidence-files';
 import {
   actionsOf,
   functionId,

@@ -1,9 +1,9 @@
 // The Lambdas and what each may touch (infra/constructs/functions.ts, api-function.ts).
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES, PUBLIC_ROUTES } from '../../infra/api-routes';
-import { lambdaEntries } from '../../infra/bundling';
-import { METRICS_NAMESPACE } from '../../shared/adapters/telemetry/metrics';
+import { API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
+import { lambdaEntries } from '#infra/bundling';
+import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import {
   actionsOf,
   functionId,

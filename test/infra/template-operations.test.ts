@@ -2,10 +2,10 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lambdaEntries } from '../../infra/bundling';
-import { ALARM_THRESHOLDS } from '../../infra/constructs/operations';
-import { EsignStack } from '../../infra/stack';
-import { stageConfig } from '../../infra/stage-config';
+import { lambdaEntries } from '#infra/bundling';
+import { ALARM_THRESHOLDS } from '#infra/constructs/operations';
+import { EsignStack } from '#infra/stack';
+import { stageConfig } from '#infra/stage-config';
 import { cdkJson, functionId, logicalIdOf, synthStages } from './stack-template';
 
 let dev: Template;

@@ -1,9 +1,9 @@
 // The queues and what sets each worker off (infra/constructs/queues-and-workers.ts).
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../../infra/queues';
-import { stageConfig } from '../../infra/stage-config';
-import { MAX_ATTEMPTS } from '../../shared/domain/webhooks/deliver-event';
+import { QUEUES } from '#infra/queues';
+import { stageConfig } from '#infra/stage-config';
+import { MAX_ATTEMPTS } from '#shared/domain/webhooks/deliver-event';
 import {
   actionsOf,
   functionId,

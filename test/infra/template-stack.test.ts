@@ -4,9 +4,9 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lambdaEntries } from '../../infra/bundling';
-import type { EsignStack } from '../../infra/stack';
-import { stageConfig } from '../../infra/stage-config';
+import { lambdaEntries } from '#infra/bundling';
+import type { EsignStack } from '#infra/stack';
+import { stageConfig } from '#infra/stage-config';
 import {
   acceptances,
   functionId,

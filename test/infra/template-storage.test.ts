@@ -2,8 +2,8 @@
 // bucket.
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '../../infra/constructs/storage';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/dynamodb/table';
+import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '#infra/constructs/storage';
+import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
 import { resources, synthStages } from './stack-template';
 
 let dev: Template;

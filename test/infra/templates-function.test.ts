@@ -3,10 +3,10 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../infra/api-routes';
-import { LAMBDA_ENTRIES, REPO_ROOT } from '../../infra/bundling';
-import { EsignStack } from '../../infra/stack';
-import { stageConfig } from '../../infra/stage-config';
+import { API_ROUTES } from '#infra/api-routes';
+import { LAMBDA_ENTRIES, REPO_ROOT } from '#infra/bundling';
+import { EsignStack } from '#infra/stack';
+import { stageConfig } from '#infra/stage-config';
 
 // The document templates Lambda in the synthesized stack: its route and exactly its grants.
 

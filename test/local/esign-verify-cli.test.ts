@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
-import { startTsaStandin, type TTsaStandin } from '../../infra/local/tsa-standin';
-import { createTsaTimestamper } from '../../shared/adapters/timestamps/tsa-timestamper';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
-import type { TVerifyReport } from '../../shared/verify/report';
+import { loadLocalCa, type TLocalCa } from '#infra/local/local-ca';
+import { startTsaStandin, type TTsaStandin } from '#infra/local/tsa-standin';
+import { createTsaTimestamper } from '#shared/adapters/timestamps/tsa-timestamper';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
+import type { TVerifyReport } from '#shared/verify/report';
 import { aPdf } from '../helpers/pdfs';
 
 const BIN = join(import.meta.dirname, '../../bin/esign-verify.mjs');

@@ -17,7 +17,7 @@ import {
   VerifyCommand,
 } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKmsStandin, type TKmsStandin } from '../../infra/local/kms-standin';
+import { startKmsStandin, type TKmsStandin } from '#infra/local/kms-standin';
 
 let dir: string;
 let standin: TKmsStandin;

@@ -15,10 +15,10 @@ import {
   type TMailboxMessage,
   type TMailboxServer,
   type TMailboxSms,
-} from '../../infra/local/mailbox';
-import { mailboxPages } from '../../infra/local/mailbox-pages';
-import { createSesMailer } from '../../shared/adapters/ses/ses-mailer';
-import { createSnsSmsSender } from '../../shared/adapters/sns/sns-sms-sender';
+} from '#infra/local/mailbox/index';
+import { mailboxPages } from '#infra/local/mailbox-pages';
+import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { createSnsSmsSender } from '#shared/adapters/sns/sns-sms-sender';
 
 const clientConfig = (endpoint: string) => ({
   endpoint,

@@ -1,9 +1,9 @@
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startDynalite } from '../../infra/local/dynamo';
-import { ensureLocalTable } from '../../infra/local/migrate-table';
-import { describeTable, missingIndexes, tableDefinition } from '../../shared/adapters/dynamodb/create-table';
-import { INDEXES } from '../../shared/adapters/dynamodb/table';
+import { startDynalite } from '#infra/local/dynamo';
+import { ensureLocalTable } from '#infra/local/migrate-table';
+import { describeTable, missingIndexes, tableDefinition } from '#shared/adapters/dynamodb/create-table';
+import { INDEXES } from '#shared/adapters/dynamodb/table';
 
 let dynamo: Awaited<ReturnType<typeof startDynalite>>;
 let client: DynamoDBClient;

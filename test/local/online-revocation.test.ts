@@ -6,10 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
-import { certOf, type TCert } from '../../shared/verify/certificates';
-import { crlUrlsOf, fetchRevocationData, ocspUrlsOf } from '../../shared/verify/online-revocation';
-import { revocationStatus } from '../../shared/verify/revocation';
+import { loadLocalCa, type TLocalCa } from '#infra/local/local-ca';
+import { certOf, type TCert } from '#shared/verify/certificates';
+import { crlUrlsOf, fetchRevocationData, ocspUrlsOf } from '#shared/verify/online-revocation';
+import { revocationStatus } from '#shared/verify/revocation';
 
 let ca: TLocalCa;
 let server: Server;

@@ -4,12 +4,12 @@
 // payments are not configured, never a 500; once the operator stores the keys, payments work
 // without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createPaymentProviderSource } from '../../shared/adapters/payments/payment-provider';
-import type { TConfig } from '../../shared/config';
-import { ServiceUnavailableError } from '../../shared/domain/errors';
-import { toHttpError } from '../../shared/http/error-mapping';
+import type { TRuntime } from '#infra/local/runtime';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
+import type { TConfig } from '#shared/config';
+import { ServiceUnavailableError } from '#shared/domain/errors';
+import { toHttpError } from '#shared/http/error-mapping';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { startSecretsManager, type TSecretsManagerStandin } from '../helpers/secrets-manager';

@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createQueueConsumer, type TQueueConsumer, type TSqsHandler } from '../../infra/local/queue-consumer';
-import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs';
-import { createLogger } from '../../shared/adapters/telemetry/logger';
+import { createQueueConsumer, type TQueueConsumer, type TSqsHandler } from '#infra/local/queue-consumer';
+import { type LocalSqs, startLocalSqs } from '#infra/local/sqs/index';
+import { createLogger } from '#shared/adapters/telemetry/logger';
 
 const REGION = 'us-east-1';
 // Generous: these only bound how long a broken consumer may take to fail, they are not expectations.

@@ -2,9 +2,9 @@
 // TooComplexError, the errors a task throws on purpose come back as their classes, and the
 // workers left are still good for the next task.
 import { describe, expect, it } from 'vitest';
-import { runBudgeted } from '../../shared/adapters/untrusted/run-budgeted';
-import { TooComplexError } from '../../shared/domain/errors';
-import { PdfRejectedError } from '../../shared/pdf/pdf-rejected-error';
+import { runBudgeted } from '#shared/adapters/untrusted/run-budgeted';
+import { TooComplexError } from '#shared/domain/errors';
+import { PdfRejectedError } from '#shared/pdf/pdf-rejected-error';
 import { manyObjects } from '../helpers/hostile-pdfs';
 import { aPdf } from '../helpers/pdfs';
 

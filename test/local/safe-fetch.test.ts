@@ -1,12 +1,8 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UnsafeUrlError } from '../../shared/adapters/fetch/errors';
-import {
-  createSafeFetcher,
-  type TLookup,
-  type TSafeFetchOptions,
-} from '../../shared/adapters/fetch/safe-fetch';
+import { UnsafeUrlError } from '#shared/adapters/fetch/errors';
+import { createSafeFetcher, type TLookup, type TSafeFetchOptions } from '#shared/adapters/fetch/safe-fetch';
 
 // ---------------------------------------------------------------------------------------------
 // Network guard. Every socket connect in this process goes through net.Socket.prototype.connect;

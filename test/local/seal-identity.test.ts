@@ -7,8 +7,8 @@ import {
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
-import { createSecretsManagerSealIdentity } from '../../shared/adapters/sealing/secrets-manager-seal-identity';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
+import { createSecretsManagerSealIdentity } from '#shared/adapters/sealing/secrets-manager-seal-identity';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 

@@ -7,13 +7,13 @@
 import 'reflect-metadata';
 import { KeyObject, sign, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLocalCa, sealExtensions, type TLocalCa } from '../../infra/local/local-ca';
-import { startPkiStandin, type TPkiStandin } from '../../infra/local/pki-standin';
-import { startTsaStandin, type TTsaStandin } from '../../infra/local/tsa-standin';
-import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
-import type { TConfig } from '../../shared/config';
-import { ValidationDataUnavailableError } from '../../shared/domain/errors';
-import type { TSealSigner } from '../../shared/pdf/seal-signer';
+import { loadLocalCa, sealExtensions, type TLocalCa } from '#infra/local/local-ca';
+import { startPkiStandin, type TPkiStandin } from '#infra/local/pki-standin';
+import { startTsaStandin, type TTsaStandin } from '#infra/local/tsa-standin';
+import { createEvidencePdf } from '#shared/adapters/pdf/evidence-pdf';
+import type { TConfig } from '#shared/config';
+import { ValidationDataUnavailableError } from '#shared/domain/errors';
+import type { TSealSigner } from '#shared/pdf/seal-signer';
 import { aPdf } from '../helpers/pdfs';
 import { pythonOnPdf } from '../helpers/python';
 

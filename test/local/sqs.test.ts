@@ -23,8 +23,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs';
-import { loadSnapshot } from '../../infra/local/sqs/persistence';
+import { type LocalSqs, startLocalSqs } from '#infra/local/sqs/index';
+import { loadSnapshot } from '#infra/local/sqs/persistence';
 
 const REGION = 'eu-west-1';
 

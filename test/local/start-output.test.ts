@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../infra/bundling';
+import { REPO_ROOT } from '#infra/bundling';
 
 const MAIN = path.join(REPO_ROOT, 'infra/local/main.ts');
 let child: ChildProcess | undefined;

@@ -3,17 +3,17 @@
 // the connected account, a declined card and a failed debit, webhooks verified with the signing
 // secret, recorded once; full refunds (the transfer reversed) recorded once, by answer or webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '../../infra/local/runtime';
-import { startStripeStandin, type TStripeStandin } from '../../infra/local/stripe-standin';
-import { createAccountStore } from '../../shared/adapters/dynamodb/account-store';
-import { createBundleStore } from '../../shared/adapters/dynamodb/bundle-store';
-import { createStripePaymentProvider } from '../../shared/adapters/stripe/payment-provider';
-import { systemClock } from '../../shared/adapters/system';
-import { ConflictError, ValidationError } from '../../shared/domain/errors';
-import { recordPaymentEvent } from '../../shared/domain/payments/record-payment';
-import { refundPayment } from '../../shared/domain/payments/refund-payment';
-import { startPayment } from '../../shared/domain/payments/start-payment';
-import type { TPaymentProvider } from '../../shared/domain/ports/payments';
+import type { TRuntime } from '#infra/local/runtime';
+import { startStripeStandin, type TStripeStandin } from '#infra/local/stripe-standin';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createStripePaymentProvider } from '#shared/adapters/stripe/payment-provider';
+import { systemClock } from '#shared/adapters/system';
+import { ConflictError, ValidationError } from '#shared/domain/errors';
+import { recordPaymentEvent } from '#shared/domain/payments/record-payment';
+import { refundPayment } from '#shared/domain/payments/refund-payment';
+import { startPayment } from '#shared/domain/payments/start-payment';
+import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';

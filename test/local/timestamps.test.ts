@@ -6,16 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLocalCa, type TLocalCa } from '../../infra/local/local-ca';
-import { startTsaStandin, type TTsaMode, type TTsaStandin } from '../../infra/local/tsa-standin';
-import { createEvidencePdf } from '../../shared/adapters/pdf/evidence-pdf';
-import {
-  createTsaTimestamper,
-  TimestampUnavailableError,
-} from '../../shared/adapters/timestamps/tsa-timestamper';
-import { timestampRequest } from '../../shared/adapters/timestamps/tsp';
-import type { TConfig } from '../../shared/config';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
+import { loadLocalCa, type TLocalCa } from '#infra/local/local-ca';
+import { startTsaStandin, type TTsaMode, type TTsaStandin } from '#infra/local/tsa-standin';
+import { createEvidencePdf } from '#shared/adapters/pdf/evidence-pdf';
+import { createTsaTimestamper, TimestampUnavailableError } from '#shared/adapters/timestamps/tsa-timestamper';
+import { timestampRequest } from '#shared/adapters/timestamps/tsp';
+import type { TConfig } from '#shared/config';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 import { opensslVerifyTimestamp, signatureTimestampOf } from '../helpers/seal-timestamp';

@@ -6,9 +6,9 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readSeal } from '../../shared/pdf/read-seal';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
-import { UnreadablePdfError, verifyPdf } from '../../shared/verify/verify-pdf';
+import { readSeal } from '#shared/pdf/read-seal';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
+import { UnreadablePdfError, verifyPdf } from '#shared/verify/verify-pdf';
 import { aPdf } from '../helpers/pdfs';
 
 let sealed: Buffer;

@@ -4,8 +4,8 @@
 // the file's verdict stands on its real signatures. pdfsig, which also reads the fields, agrees.
 import { PDFDocument, PDFHexString, PDFString } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { newSealIdentity, sealPdf } from '../../shared/pdf/seal';
-import { verifyPdf } from '../../shared/verify/verify-pdf';
+import { newSealIdentity, sealPdf } from '#shared/pdf/seal';
+import { verifyPdf } from '#shared/verify/verify-pdf';
 import { aPdf } from '../helpers/pdfs';
 import { pdfsig } from '../helpers/poppler';
 

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TLookup } from '../../shared/adapters/fetch/safe-fetch';
-import { createWebhookCaller, WEBHOOK_TIMEOUT_MS } from '../../shared/adapters/fetch/webhook-caller';
+import type { TLookup } from '#shared/adapters/fetch/safe-fetch';
+import { createWebhookCaller, WEBHOOK_TIMEOUT_MS } from '#shared/adapters/fetch/webhook-caller';
 
 // ---------------------------------------------------------------------------------------------
 // Network guard: every connect attempt is recorded, and anything but 127.0.0.1 is refused before a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_START, verifyChain, withChain } from '../../shared/domain/bundles/audit-chain';
-import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
+import { CHAIN_START, verifyChain, withChain } from '#shared/domain/bundles/audit-chain';
+import type { TBundle, TBundleEvent } from '#shared/domain/bundles/bundle';
 
 const ev = (kind: string, n: number): TBundleEvent => ({
   kind,

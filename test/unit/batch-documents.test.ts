@@ -1,11 +1,11 @@
 // A bulk send's document sharing on its own, over an in-memory blob store with the adapter's
 // contract: each source is prepared once per batch, by the rows of one chunk and by later chunks.
 import { describe, expect, it } from 'vitest';
-import { batchDocuments } from '../../shared/domain/bulk/batch-documents';
-import type { TBulkBatch } from '../../shared/domain/bulk/bulk-batch';
-import type { TCheckedPdf } from '../../shared/domain/bundles/document-sharing';
-import { BlobNotFoundError, ValidationError } from '../../shared/domain/errors';
-import type { TBlobStore } from '../../shared/domain/ports/files';
+import { batchDocuments } from '#shared/domain/bulk/batch-documents';
+import type { TBulkBatch } from '#shared/domain/bulk/bulk-batch';
+import type { TCheckedPdf } from '#shared/domain/bundles/document-sharing';
+import { BlobNotFoundError, ValidationError } from '#shared/domain/errors';
+import type { TBlobStore } from '#shared/domain/ports/files';
 
 function memoryBlobs() {
   const objects = new Map<string, Buffer>();

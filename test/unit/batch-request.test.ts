@@ -3,12 +3,12 @@
 // naming it, and the request read back exactly as it was sent.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keepBulkRequest, readBulkRequest } from '../../shared/domain/bulk/batch-request';
-import type { TBulkBatch } from '../../shared/domain/bulk/bulk-batch';
-import { sharedDocumentKey } from '../../shared/domain/bundles/document-sharing';
-import { BlobNotFoundError } from '../../shared/domain/errors';
-import type { TBlobStore } from '../../shared/domain/ports/files';
-import type { TBulkRequest } from '../../shared/schemas/bulk';
+import { keepBulkRequest, readBulkRequest } from '#shared/domain/bulk/batch-request';
+import type { TBulkBatch } from '#shared/domain/bulk/bulk-batch';
+import { sharedDocumentKey } from '#shared/domain/bundles/document-sharing';
+import { BlobNotFoundError } from '#shared/domain/errors';
+import type { TBlobStore } from '#shared/domain/ports/files';
+import type { TBulkRequest } from '#shared/schemas/bulk';
 
 function memoryBlobs() {
   const objects = new Map<string, Buffer>();

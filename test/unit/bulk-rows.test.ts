@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bulkBundleId } from '../../shared/domain/bulk/bulk-batch';
-import { parseRowsCsv } from '../../shared/domain/bulk/parse-rows-csv';
-import { rowRequest } from '../../shared/domain/bulk/row-request';
-import { ValidationError } from '../../shared/domain/errors';
+import { bulkBundleId } from '#shared/domain/bulk/bulk-batch';
+import { parseRowsCsv } from '#shared/domain/bulk/parse-rows-csv';
+import { rowRequest } from '#shared/domain/bulk/row-request';
+import { ValidationError } from '#shared/domain/errors';
 
 const csvFault = (text: string) => {
   try {

@@ -2,8 +2,8 @@
 // field as the signer types, so a run of saves of the same fields from the same browser is one
 // line (the last), while saves of other fields, from elsewhere, or between other steps stay.
 import { describe, expect, it } from 'vitest';
-import { certificateInput } from '../../shared/domain/evidence/certificate-input';
-import { emptyRecord, type TSigningStep } from '../../shared/domain/signing/signing-record';
+import { certificateInput } from '#shared/domain/evidence/certificate-input';
+import { emptyRecord, type TSigningStep } from '#shared/domain/signing/signing-record';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const UA = 'Mozilla/5.0 (iPhone)';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PATTERN_MESSAGES, valueProblem } from '../../shared/domain/signing/check-value';
-import { translator } from '../../shared/i18n/catalogs';
-import { V_PATTERNS } from '../../shared/schemas/vocabulary';
+import { PATTERN_MESSAGES, valueProblem } from '#shared/domain/signing/check-value';
+import { translator } from '#shared/i18n/catalogs';
+import { V_PATTERNS } from '#shared/schemas/vocabulary';
 
 describe("the service's words for a value of the wrong pattern", () => {
   const en = translator('en');

@@ -1,10 +1,10 @@
 // Who the documents-ready message asks to make a copy link for, and when the files go with it:
 // only where the account allows attachments, never by SMS, and never above the size cap.
 import { describe, expect, it } from 'vitest';
-import { COPY_ATTACHMENT_MAX_BYTES, copyAttachments } from '../../shared/domain/evidence/copy-link';
-import type { TBundleFilesRecord } from '../../shared/domain/evidence/evidence-files';
-import { planMessages } from '../../shared/domain/notifications/plan-messages';
-import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
+import { COPY_ATTACHMENT_MAX_BYTES, copyAttachments } from '#shared/domain/evidence/copy-link';
+import type { TBundleFilesRecord } from '#shared/domain/evidence/evidence-files';
+import { planMessages } from '#shared/domain/notifications/plan-messages';
+import type { TNotificationJob } from '#shared/domain/outbox/jobs/notifications';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const job: TNotificationJob = { type: 'docs_ready', accountId: 'A1', bundleId: 'B1', seq: 1, date: '' };

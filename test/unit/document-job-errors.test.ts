@@ -2,8 +2,8 @@
 // cause, the message names each authority or certificate and why, and the errors of the job are
 // cleared together once the documents are ready.
 import { describe, expect, it } from 'vitest';
-import { TimestampUnavailableError, ValidationDataUnavailableError } from '../../shared/domain/errors';
-import { bundleErrorOf, withoutDocumentJobErrors } from '../../shared/domain/evidence/fail-document-job';
+import { TimestampUnavailableError, ValidationDataUnavailableError } from '#shared/domain/errors';
+import { bundleErrorOf, withoutDocumentJobErrors } from '#shared/domain/evidence/fail-document-job';
 
 describe('the bundle error of a document job', () => {
   it('names each timestamp authority and why it failed', () => {

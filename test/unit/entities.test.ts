@@ -10,8 +10,8 @@ import {
   teamEntity,
   usageEntity,
   userEntity,
-} from '../../shared/adapters/dynamodb/entities/account';
-import { bulkBatchEntity, bulkPaceEntity, bulkRowEntity } from '../../shared/adapters/dynamodb/entities/bulk';
+} from '#shared/adapters/dynamodb/entities/account';
+import { bulkBatchEntity, bulkPaceEntity, bulkRowEntity } from '#shared/adapters/dynamodb/entities/bulk';
 import {
   bundleDocumentEntity,
   bundleEntity,
@@ -20,35 +20,29 @@ import {
   customKeyEntity,
   packetRefEntity,
   personLinkEntity,
-} from '../../shared/adapters/dynamodb/entities/bundle';
-import { docTemplateEntity } from '../../shared/adapters/dynamodb/entities/doc-template';
-import { envelopeTemplateEntity } from '../../shared/adapters/dynamodb/entities/envelope-template';
+} from '#shared/adapters/dynamodb/entities/bundle';
+import { docTemplateEntity } from '#shared/adapters/dynamodb/entities/doc-template';
+import { envelopeTemplateEntity } from '#shared/adapters/dynamodb/entities/envelope-template';
 import {
   copyLinkEntity,
   fileHashEntity,
   filesRecordEntity,
-} from '../../shared/adapters/dynamodb/entities/evidence';
-import { idempotencyEntity } from '../../shared/adapters/dynamodb/entities/idempotency';
-import {
-  notificationRecordEntity,
-  sentMessageEntity,
-} from '../../shared/adapters/dynamodb/entities/notification';
-import { personEntity, personTermEntity } from '../../shared/adapters/dynamodb/entities/person';
-import { portalCounterEntity } from '../../shared/adapters/dynamodb/entities/portal-counter';
-import { prepSessionEntity } from '../../shared/adapters/dynamodb/entities/prep-session';
-import { signingRecordEntity, signingTokenEntity } from '../../shared/adapters/dynamodb/entities/signing';
+} from '#shared/adapters/dynamodb/entities/evidence';
+import { idempotencyEntity } from '#shared/adapters/dynamodb/entities/idempotency';
+import { notificationRecordEntity, sentMessageEntity } from '#shared/adapters/dynamodb/entities/notification';
+import { personEntity, personTermEntity } from '#shared/adapters/dynamodb/entities/person';
+import { portalCounterEntity } from '#shared/adapters/dynamodb/entities/portal-counter';
+import { prepSessionEntity } from '#shared/adapters/dynamodb/entities/prep-session';
+import { signingRecordEntity, signingTokenEntity } from '#shared/adapters/dynamodb/entities/signing';
 import {
   webhookEntity,
   webhookHeaderEntity,
   webhookSecretEntity,
-} from '../../shared/adapters/dynamodb/entities/webhook';
-import {
-  webhookDeliveryEntity,
-  webhookEventEntity,
-} from '../../shared/adapters/dynamodb/entities/webhook-event';
-import type { TEntity } from '../../shared/adapters/dynamodb/entity';
-import { INDEXES } from '../../shared/adapters/dynamodb/table';
-import type { TDocument } from '../../shared/domain/bundles/bundle';
+} from '#shared/adapters/dynamodb/entities/webhook';
+import { webhookDeliveryEntity, webhookEventEntity } from '#shared/adapters/dynamodb/entities/webhook-event';
+import type { TEntity } from '#shared/adapters/dynamodb/entity';
+import { INDEXES } from '#shared/adapters/dynamodb/table';
+import type { TDocument } from '#shared/domain/bundles/bundle';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 type TSample = { entity: TEntity<unknown>; object: Record<string, unknown> };

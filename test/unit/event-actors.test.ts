@@ -11,15 +11,15 @@ import {
   SCHEDULER,
   SYSTEM,
   type TActor,
-} from '../../shared/domain/bundles/actor';
-import { CHAIN_START, eventHash, verifyChain, withChain } from '../../shared/domain/bundles/audit-chain';
-import { assertActed, event } from '../../shared/domain/bundles/audit-event';
-import type { TBundleEvent } from '../../shared/domain/bundles/bundle';
-import { codeOf, EVENT_KINDS, type TEventKind } from '../../shared/domain/bundles/event-kinds';
-import { auditEntries } from '../../shared/domain/evidence/audit-trail';
-import { checkEvidenceRecord, evidenceRecord } from '../../shared/domain/evidence/evidence-record';
-import { eventWords } from '../../shared/domain/evidence/stored-words';
-import { evidenceWords } from '../../shared/pdf/evidence-words';
+} from '#shared/domain/bundles/actor';
+import { CHAIN_START, eventHash, verifyChain, withChain } from '#shared/domain/bundles/audit-chain';
+import { assertActed, event } from '#shared/domain/bundles/audit-event';
+import type { TBundleEvent } from '#shared/domain/bundles/bundle';
+import { codeOf, EVENT_KINDS, type TEventKind } from '#shared/domain/bundles/event-kinds';
+import { auditEntries } from '#shared/domain/evidence/audit-trail';
+import { checkEvidenceRecord, evidenceRecord } from '#shared/domain/evidence/evidence-record';
+import { eventWords } from '#shared/domain/evidence/stored-words';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 import { LEGACY_EVENTS, LEGACY_PACKETS, LEGACY_RECORDS } from '../helpers/legacy-audit-fixture';
 import LEGACY_RENDERING from './legacy-audit-rendering.json';

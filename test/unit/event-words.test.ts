@@ -2,13 +2,13 @@
 // into its kind's message and its detail's fixed words, in the page's language, with the data in
 // it as stored; any shape not known printed as stored.
 import { describe, expect, it } from 'vitest';
-import type { TBundleEvent } from '../../shared/domain/bundles/bundle';
-import { EVENT_KINDS, type TEventKind } from '../../shared/domain/bundles/event-kinds';
-import { auditEntries } from '../../shared/domain/evidence/audit-trail';
-import { eventWords, recordedWords } from '../../shared/domain/evidence/stored-words';
-import { catalogOf } from '../../shared/i18n/catalogs';
-import type { TLanguage } from '../../shared/i18n/languages';
-import { evidenceWords } from '../../shared/pdf/evidence-words';
+import type { TBundleEvent } from '#shared/domain/bundles/bundle';
+import { EVENT_KINDS, type TEventKind } from '#shared/domain/bundles/event-kinds';
+import { auditEntries } from '#shared/domain/evidence/audit-trail';
+import { eventWords, recordedWords } from '#shared/domain/evidence/stored-words';
+import { catalogOf } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import { aPacketItem } from '../helpers/bundle-items';
 import { event } from '../helpers/stored-events';
 

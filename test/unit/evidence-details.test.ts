@@ -3,7 +3,7 @@
 // language from one message each, while the English the evidence record keeps is word for word
 // what it has always been.
 import { describe, expect, it } from 'vitest';
-import { authOf } from '../../shared/domain/evidence/certificate-input';
+import { authOf } from '#shared/domain/evidence/certificate-input';
 import {
   idDetail,
   inEnglish,
@@ -11,14 +11,14 @@ import {
   markLabel,
   selfieDetail,
   smsDetail,
-} from '../../shared/domain/evidence/evidence-details';
-import { stepDetailWords } from '../../shared/domain/evidence/stored-words';
-import type { TInPerson } from '../../shared/domain/signing/in-person';
-import { emptyRecord, type TSigningRecord } from '../../shared/domain/signing/signing-record';
-import { catalogOf } from '../../shared/i18n/catalogs';
-import type { TLanguage } from '../../shared/i18n/languages';
-import type { TWords } from '../../shared/pdf/evidence-types';
-import { evidenceWords } from '../../shared/pdf/evidence-words';
+} from '#shared/domain/evidence/evidence-details';
+import { stepDetailWords } from '#shared/domain/evidence/stored-words';
+import type { TInPerson } from '#shared/domain/signing/in-person';
+import { emptyRecord, type TSigningRecord } from '#shared/domain/signing/signing-record';
+import { catalogOf } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
+import type { TWords } from '#shared/pdf/evidence-types';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import { aPacketItem } from '../helpers/bundle-items';
 
 const AT = '2025-03-07T14:05:09.000Z';

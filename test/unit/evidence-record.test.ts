@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { withChain } from '../../shared/domain/bundles/audit-chain';
-import type { TDocument } from '../../shared/domain/bundles/bundle';
+import { withChain } from '#shared/domain/bundles/audit-chain';
+import type { TDocument } from '#shared/domain/bundles/bundle';
 import {
   checkEvidenceRecord,
   evidenceRecord,
@@ -16,7 +16,7 @@ import {
   parseEvidenceRecord,
   type TEvidenceRecord,
   ZEvidenceRecord,
-} from '../../shared/domain/evidence/evidence-record';
+} from '#shared/domain/evidence/evidence-record';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 import { event } from '../helpers/stored-events';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { translator } from '../../shared/i18n/catalogs';
-import { LANGUAGES } from '../../shared/i18n/languages';
+import { translator } from '#shared/i18n/catalogs';
+import { LANGUAGES } from '#shared/i18n/languages';
 import {
   enteredDate,
   formatFieldDate,

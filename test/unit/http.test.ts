@@ -11,15 +11,15 @@ import {
   SigningSessionError,
   ThrottledError,
   ValidationError,
-} from '../../shared/domain/errors';
-import { parseBody } from '../../shared/http/body';
-import { errorBody } from '../../shared/http/error-body';
-import { toHttpError } from '../../shared/http/error-mapping';
-import { MethodNotAllowedError } from '../../shared/http/errors';
-import { paginationHeaders, parsePage } from '../../shared/http/pagination';
-import { requestUrl } from '../../shared/http/request';
-import { createRouter, normalizePath } from '../../shared/http/router';
-import { redact } from '../../shared/logger';
+} from '#shared/domain/errors';
+import { parseBody } from '#shared/http/body';
+import { errorBody } from '#shared/http/error-body';
+import { toHttpError } from '#shared/http/error-mapping';
+import { MethodNotAllowedError } from '#shared/http/errors';
+import { paginationHeaders, parsePage } from '#shared/http/pagination';
+import { requestUrl } from '#shared/http/request';
+import { createRouter, normalizePath } from '#shared/http/router';
+import { redact } from '#shared/logger';
 
 const q = (params: Record<string, string>) => ({ get: (n: string) => params[n] });
 

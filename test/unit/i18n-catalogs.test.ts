@@ -4,8 +4,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogOf } from '../../shared/i18n/catalogs';
-import { LANGUAGES } from '../../shared/i18n/languages';
+import { catalogOf } from '#shared/i18n/catalogs';
+import { LANGUAGES } from '#shared/i18n/languages';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 

@@ -5,7 +5,7 @@ import {
   resolveLanguage,
   signerLanguage,
   supportedLanguage,
-} from '../../shared/i18n/languages';
+} from '#shared/i18n/languages';
 
 describe('a requested language tag', () => {
   it.each([

@@ -1,24 +1,20 @@
 // The Idempotency-Key logic on its own: the key's syntax, the request's fingerprint, and what a
 // claim, a replay, a wait and a failure do, over an in-memory store with the adapter's contract.
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/adapters/telemetry/logger';
-import { quietTelemetry } from '../../shared/adapters/telemetry/telemetry';
-import { ValidationError } from '../../shared/domain/errors';
-import type {
-  TIdempotencyRecord,
-  TIdempotencyStore,
-  TStoredAnswer,
-} from '../../shared/domain/ports/idempotency';
-import { createApiHandler } from '../../shared/http/api-handler';
-import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '../../shared/http/errors';
-import { checkIdempotencyKey, requestFingerprint } from '../../shared/http/idempotency-key';
+import { createLogger } from '#shared/adapters/telemetry/logger';
+import { quietTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { ValidationError } from '#shared/domain/errors';
+import type { TIdempotencyRecord, TIdempotencyStore, TStoredAnswer } from '#shared/domain/ports/idempotency';
+import { createApiHandler } from '#shared/http/api-handler';
+import { IdempotencyInFlightError, IdempotencyKeyReusedError } from '#shared/http/errors';
+import { checkIdempotencyKey, requestFingerprint } from '#shared/http/idempotency-key';
 import {
   answerIdempotently,
   IDEMPOTENCY_LOCK_GRACE_MS,
   IN_FLIGHT_WAIT_MS,
   isKeptAnswer,
-} from '../../shared/http/idempotent-request';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
+} from '#shared/http/idempotent-request';
+import { buildOpenApiDocument } from '#shared/openapi/document';
 
 /** The store's contract in memory: a claim wins only where no live record holds the key. */
 function memoryStore() {

@@ -4,9 +4,9 @@
 // never throws anything else (a 500).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exifOrientation } from '../../shared/pdf/exif-orientation';
-import { imageToPdf } from '../../shared/pdf/image-to-pdf';
-import { PdfRejectedError } from '../../shared/pdf/inspect-pdf';
+import { exifOrientation } from '#shared/pdf/exif-orientation';
+import { imageToPdf } from '#shared/pdf/image-to-pdf';
+import { PdfRejectedError } from '#shared/pdf/inspect-pdf';
 import { aJpeg, aPng, darkLeftQuarter, exifSegment } from '../helpers/images';
 
 const png = aPng(32, 32, darkLeftQuarter(32));

@@ -1,9 +1,9 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { exifOrientation } from '../../shared/pdf/exif-orientation';
-import { imageKindOf } from '../../shared/pdf/image-kind';
-import { imageToPdf } from '../../shared/pdf/image-to-pdf';
-import { inspectPdf, PdfRejectedError } from '../../shared/pdf/inspect-pdf';
+import { exifOrientation } from '#shared/pdf/exif-orientation';
+import { imageKindOf } from '#shared/pdf/image-kind';
+import { imageToPdf } from '#shared/pdf/image-to-pdf';
+import { inspectPdf, PdfRejectedError } from '#shared/pdf/inspect-pdf';
 import { aJpeg, aPng, darkLeftQuarter, exifSegment } from '../helpers/images';
 import { imageCount, pageGrey } from '../helpers/poppler';
 

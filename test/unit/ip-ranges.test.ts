@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyAddress,
-  ipLiteralOfHostname,
-  type TAddressClass,
-} from '../../shared/adapters/fetch/ip-ranges';
+import { classifyAddress, ipLiteralOfHostname, type TAddressClass } from '#shared/adapters/fetch/ip-ranges';
 
 const addresses: [string, TAddressClass][] = [
   // IPv4 public

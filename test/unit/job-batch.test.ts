@@ -4,9 +4,9 @@
 // moment (as the local runtime does) keep their own outcomes.
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { jobBatch } from '../../shared/composition/job-batch';
-import type { TBulkJob } from '../../shared/domain/outbox/jobs/bulk-jobs';
-import type { TLogger } from '../../shared/logger';
+import { jobBatch } from '#shared/composition/job-batch';
+import type { TBulkJob } from '#shared/domain/outbox/jobs/bulk-jobs';
+import type { TLogger } from '#shared/logger';
 
 /** A record whose body is a bulk chunk job named `id` (its batch id), received `receives` times. */
 const record = (id: string, receives = 1, body?: string): SQSRecord =>

@@ -2,9 +2,9 @@
 // schedule comes from the declaration, and each queue's dead-letter threshold is its job's
 // number of attempts.
 import { describe, expect, it } from 'vitest';
-import { QUEUES } from '../../infra/queues';
-import { JOBS, jobOf } from '../../shared/domain/outbox/jobs';
-import { retryDelayOf } from '../../shared/domain/outbox/jobs/job';
+import { QUEUES } from '#infra/queues';
+import { JOBS, jobOf } from '#shared/domain/outbox/jobs';
+import { retryDelayOf } from '#shared/domain/outbox/jobs/job';
 
 const body = (o: unknown) => JSON.stringify(o);
 

@@ -1,12 +1,12 @@
 // Every transition of a bundle's life, allowed and refused, as pure functions of the bundle and
 // the moment (shared/domain/bundles/lifecycle/): no runtime, no store.
 import { describe, expect, it } from 'vitest';
-import { byApiKey } from '../../shared/domain/bundles/actor';
-import type { TBundle, TBundleStatus, TPacket, TPacketStatus } from '../../shared/domain/bundles/bundle';
-import { codeOf as code } from '../../shared/domain/bundles/event-kinds';
-import { BUNDLE, PACKET } from '../../shared/domain/bundles/lifecycle/status';
-import * as lifecycle from '../../shared/domain/bundles/lifecycle/transitions';
-import { ConflictError } from '../../shared/domain/errors';
+import { byApiKey } from '#shared/domain/bundles/actor';
+import type { TBundle, TBundleStatus, TPacket, TPacketStatus } from '#shared/domain/bundles/bundle';
+import { codeOf as code } from '#shared/domain/bundles/event-kinds';
+import { BUNDLE, PACKET } from '#shared/domain/bundles/lifecycle/status';
+import * as lifecycle from '#shared/domain/bundles/lifecycle/transitions';
+import { ConflictError } from '#shared/domain/errors';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const AT = '2026-11-24T10:00:00.000Z';

@@ -1,7 +1,7 @@
 // The MCP server's API client: every write carries one Idempotency-Key for all its tries, and a
 // lost answer is asked again, so an agent's send is made once however the network behaves.
 import { describe, expect, it } from 'vitest';
-import { createEsignApi, EsignApiError } from '../../shared/mcp/esign-api';
+import { createEsignApi, EsignApiError } from '#shared/mcp/esign-api';
 
 type TSeen = { method: string; url: string; key: string | null };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
-import { patchChannels, replaceChannels } from '../../shared/domain/persons/merge-channels';
-import type { TChannel } from '../../shared/domain/persons/person';
+import { ValidationError } from '#shared/domain/errors';
+import { patchChannels, replaceChannels } from '#shared/domain/persons/merge-channels';
+import type { TChannel } from '#shared/domain/persons/person';
 
 const ids = () => {
   let n = 0;

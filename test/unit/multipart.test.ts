@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/domain/errors';
-import { ParseError, PayloadTooLargeError } from '../../shared/http/errors';
-import { filesByIndex, parseMultipart, type TMultipartLimits } from '../../shared/http/multipart';
+import { ValidationError } from '#shared/domain/errors';
+import { ParseError, PayloadTooLargeError } from '#shared/http/errors';
+import { filesByIndex, parseMultipart, type TMultipartLimits } from '#shared/http/multipart';
 
 const limits: TMultipartLimits = {
   maxFiles: 10,

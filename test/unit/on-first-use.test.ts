@@ -1,7 +1,7 @@
 // What loads on demand (pages, payment providers, the SMS sender): made once for every caller,
 // and made again after a failure rather than failing for good.
 import { describe, expect, it } from 'vitest';
-import { onFirstUse } from '../../shared/adapters/on-first-use';
+import { onFirstUse } from '#shared/adapters/on-first-use';
 
 describe('onFirstUse', () => {
   it('makes nothing until asked, then once for callers at the same moment and after', async () => {

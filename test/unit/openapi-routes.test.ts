@@ -4,23 +4,23 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { describe, expect, it, vi } from 'vitest';
-import { buildAccountHandler } from '../../functions/account/app';
-import { buildBundlesHandler } from '../../functions/bundles/app';
-import { buildEnvelopeTemplatesHandler } from '../../functions/envelope-templates/app';
-import { buildPacketsHandler } from '../../functions/packets/app';
-import { buildPersonsHandler } from '../../functions/persons/app';
-import { buildTemplatesHandler } from '../../functions/templates/app';
-import { buildWebhooksHandler } from '../../functions/webhooks/app';
-import type { TConfig } from '../../shared/config';
-import { defaultBodyOptions } from '../../shared/http/body';
-import type { TRoute } from '../../shared/http/router';
-import { buildOpenApiDocument, parseRoute } from '../../shared/openapi/document';
-import { OPERATIONS } from '../../shared/openapi/operations';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../../shared/schemas/vocabulary';
+import { buildAccountHandler } from '#functions/account/app';
+import { buildBundlesHandler } from '#functions/bundles/app';
+import { buildEnvelopeTemplatesHandler } from '#functions/envelope-templates/app';
+import { buildPacketsHandler } from '#functions/packets/app';
+import { buildPersonsHandler } from '#functions/persons/app';
+import { buildTemplatesHandler } from '#functions/templates/app';
+import { buildWebhooksHandler } from '#functions/webhooks/app';
+import type { TConfig } from '#shared/config';
+import { defaultBodyOptions } from '#shared/http/body';
+import type { TRoute } from '#shared/http/router';
+import { buildOpenApiDocument, parseRoute } from '#shared/openapi/document';
+import { OPERATIONS } from '#shared/openapi/operations';
+import { SUBSCRIBABLE_EVENT_TYPES } from '#shared/schemas/vocabulary';
 
 // The routers are built inside each function's composition root: catch the routes it hands over.
 const captured: TRoute[][] = [];
-vi.mock('../../shared/http/api-handler', () => ({
+vi.mock('#shared/http/api-handler', () => ({
   createApiHandler: (routes: TRoute[]) => {
     captured.push(routes);
     return async () => ({ statusCode: 500, body: '' });

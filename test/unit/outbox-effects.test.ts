@@ -2,15 +2,10 @@
 // event kind has its row, a variant sets off what its kind does, and each effect is the one the
 // behaviour tests (webhook-events, webhook-delivery, notifications, evidence) rely on.
 import { describe, expect, it } from 'vitest';
-import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
-import {
-  codeOf,
-  EVENT_KINDS,
-  type TCodedKind,
-  type TEventKind,
-} from '../../shared/domain/bundles/event-kinds';
-import { EFFECTS, effectsOf, MILESTONES } from '../../shared/domain/outbox/effects';
-import { withOutbox } from '../../shared/domain/outbox/outbox';
+import type { TBundle, TBundleEvent } from '#shared/domain/bundles/bundle';
+import { codeOf, EVENT_KINDS, type TCodedKind, type TEventKind } from '#shared/domain/bundles/event-kinds';
+import { EFFECTS, effectsOf, MILESTONES } from '#shared/domain/outbox/effects';
+import { withOutbox } from '#shared/domain/outbox/outbox';
 
 const kinds = Object.keys(EVENT_KINDS) as TEventKind[];
 const coded = kinds.filter((k) => 'code' in EVENT_KINDS[k]) as TCodedKind[];

@@ -2,9 +2,9 @@
 // of the other: put into a message they are isolated (FSI … PDI), which the bidi algorithm reads
 // and the drawing drops. An English reason in an Arabic line keeps its full stop at its end.
 import { describe, expect, it } from 'vitest';
-import { isolated, visualRuns } from '../../shared/pdf/bidi';
-import { renderCertificate } from '../../shared/pdf/certificate';
-import { evidenceWords } from '../../shared/pdf/evidence-words';
+import { isolated, visualRuns } from '#shared/pdf/bidi';
+import { renderCertificate } from '#shared/pdf/certificate';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import { aCertificateInput } from '../helpers/evidence';
 import { textOf, wordBoxes } from '../helpers/poppler';
 

@@ -1,8 +1,8 @@
 // The Certificate of Evidence as a reader sees it (poppler's pdftotext and pdfimages).
 import { describe, expect, it } from 'vitest';
-import { markLabel, selfieDetail } from '../../shared/domain/evidence/evidence-details';
-import { recordedWords, stepDetailWords } from '../../shared/domain/evidence/stored-words';
-import { renderCertificate } from '../../shared/pdf/certificate';
+import { markLabel, selfieDetail } from '#shared/domain/evidence/evidence-details';
+import { recordedWords, stepDetailWords } from '#shared/domain/evidence/stored-words';
+import { renderCertificate } from '#shared/pdf/certificate';
 import { aCertificateInput } from '../helpers/evidence';
 import { imageCount, pageTexts, textOf, wordBoxes } from '../helpers/poppler';
 

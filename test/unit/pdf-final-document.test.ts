@@ -14,8 +14,8 @@ import {
   StandardFonts,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { renderFinalDocument } from '../../shared/pdf/final-document';
-import { readAttachments } from '../../shared/pdf/read-attachment';
+import { renderFinalDocument } from '#shared/pdf/final-document';
+import { readAttachments } from '#shared/pdf/read-attachment';
 import { formatFieldDate } from '../../shared/text/field-dates.js';
 import { aContractPdf, aField, anAuditPage, CONTRACT_SPOTS, contractFields } from '../helpers/evidence';
 import { aPdf, aPdfWithInheritedPageAttributes } from '../helpers/pdfs';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyPdfFonts, embedFonts, PDF_FONTS_DIR } from '../../shared/pdf/fonts';
+import { copyPdfFonts, embedFonts, PDF_FONTS_DIR } from '#shared/pdf/fonts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(path.join(tmpdir(), 'pdf-fonts-'));

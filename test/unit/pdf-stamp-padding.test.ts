@@ -4,8 +4,8 @@
 // poppler draws it.
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { drawLine } from '../../shared/pdf/draw-value';
-import { embedFonts } from '../../shared/pdf/fonts';
+import { drawLine } from '#shared/pdf/draw-value';
+import { embedFonts } from '#shared/pdf/fonts';
 import { pageGrey } from '../helpers/poppler';
 
 const DPI = 288;

@@ -3,11 +3,11 @@
 // reader: the files as readers see them are checked in pdf-certificate.test.ts and the HTTP test.
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { directionOfText, visualRuns } from '../../shared/pdf/bidi';
-import { piecesOf } from '../../shared/pdf/draw-text';
-import { embedFonts, type TFontSet } from '../../shared/pdf/fonts';
-import { drawable, wrapText } from '../../shared/pdf/text';
-import { fallbackScriptsOf, runsOf } from '../../shared/pdf/text-runs';
+import { directionOfText, visualRuns } from '#shared/pdf/bidi';
+import { piecesOf } from '#shared/pdf/draw-text';
+import { embedFonts, type TFontSet } from '#shared/pdf/fonts';
+import { drawable, wrapText } from '#shared/pdf/text';
+import { fallbackScriptsOf, runsOf } from '#shared/pdf/text-runs';
 
 const faces = (runs: { text: string; font: { face: string } }[]) => runs.map((r) => [r.text, r.font.face]);
 

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { PageSizes, PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DomMatrix2d } from '../../shared/pdf/dom-matrix-shim';
-import { findText, type TTextHit } from '../../shared/pdf/find-text';
-import { inspectPdf, PdfRejectedError, type TPdfRejectionReason } from '../../shared/pdf/inspect-pdf';
+import { DomMatrix2d } from '#shared/pdf/dom-matrix-shim';
+import { findText, type TTextHit } from '#shared/pdf/find-text';
+import { inspectPdf, PdfRejectedError, type TPdfRejectionReason } from '#shared/pdf/inspect-pdf';
 import {
   aCorruptPdf,
   anEncryptedPdf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disallowedTags, tagAllowed } from '../../shared/domain/templates/prep-session';
+import { disallowedTags, tagAllowed } from '#shared/domain/templates/prep-session';
 
 // Which data flow tags a preparation session allows (pure logic).
 

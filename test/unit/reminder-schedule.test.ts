@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TBundle, TPacket } from '../../shared/domain/bundles/bundle';
-import { withRequestTimes } from '../../shared/domain/bundles/request-times';
-import { applyDueWork } from '../../shared/domain/scheduler/apply-due-work';
-import { DAY_MS, nextDueAt, reminderDueAt } from '../../shared/domain/scheduler/schedule';
+import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
+import { withRequestTimes } from '#shared/domain/bundles/request-times';
+import { applyDueWork } from '#shared/domain/scheduler/apply-due-work';
+import { DAY_MS, nextDueAt, reminderDueAt } from '#shared/domain/scheduler/schedule';
 
 const SENT = '2026-03-01T10:00:00.000Z';
 const T0 = Date.parse(SENT);

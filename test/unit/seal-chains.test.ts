@@ -8,7 +8,7 @@ import {
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
-import { createSecretsManagerSealChains } from '../../shared/adapters/sealing/secrets-manager-seal-chains';
+import { createSecretsManagerSealChains } from '#shared/adapters/sealing/secrets-manager-seal-chains';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const SERVICE_ARN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:esign-prod-seal-chain-AbCdEf';

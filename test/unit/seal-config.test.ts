@@ -1,7 +1,7 @@
 // Which seal the document worker's environment chooses: the KMS key with its chain secret (and the
 // older PKCS #12 secret as the fallback until a chain is installed), or that secret alone.
 import { describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../shared/config';
+import { configFromEnv } from '#shared/config';
 
 const base = { TABLE_NAME: 'esign-test' };
 

@@ -1,9 +1,9 @@
 // After a handover the packet's earlier signer holds nothing: their links and sessions open
 // nothing and the record they left counts as empty for the new signer (its step log stays).
 import { describe, expect, it } from 'vitest';
-import type { TPacket } from '../../shared/domain/bundles/bundle';
-import { heldBy } from '../../shared/domain/signing/signer-context';
-import { currentRecords, heldRecord, type TSigningRecord } from '../../shared/domain/signing/signing-record';
+import type { TPacket } from '#shared/domain/bundles/bundle';
+import { heldBy } from '#shared/domain/signing/signer-context';
+import { currentRecords, heldRecord, type TSigningRecord } from '#shared/domain/signing/signing-record';
 
 const AT = '2026-11-24T10:00:00.000Z';
 const handover = {

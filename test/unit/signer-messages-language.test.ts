@@ -2,10 +2,10 @@
 // subject, greeting, body, button and small print of the email, and the text message. The
 // sender's own texts (label, subject, message) stay as they wrote them.
 import { describe, expect, it } from 'vitest';
-import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
-import { EVENT_KINDS } from '../../shared/domain/bundles/event-kinds';
-import { planMessages, type TOutgoing } from '../../shared/domain/notifications/plan-messages';
-import type { TNotificationJob } from '../../shared/domain/outbox/jobs/notifications';
+import type { TBundle, TBundleEvent } from '#shared/domain/bundles/bundle';
+import { EVENT_KINDS } from '#shared/domain/bundles/event-kinds';
+import { planMessages, type TOutgoing } from '#shared/domain/notifications/plan-messages';
+import type { TNotificationJob } from '#shared/domain/outbox/jobs/notifications';
 import { aBundleItem, aPacketItem } from '../helpers/bundle-items';
 
 const LINK = { url: 'https://sign.example/sign/abc', expires: '2026-12-01T10:00:00.000Z' };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { isFilled as serviceIsFilled } from '#shared/domain/signing/field-access';
+import { MAX_ATTACHMENT_BYTES } from '#shared/domain/signing/upload-attachment';
+import { translator } from '#shared/i18n/catalogs';
+import { ATTACHMENT_TYPES, FIELD_KINDS } from '#shared/schemas/vocabulary';
 // @ts-expect-error the page's rules are plain JavaScript served to the browser as they are
 import { attachmentProblem, attachmentTypes, isFilled } from '../../functions/public-pages/public/rules.js';
-import { isFilled as serviceIsFilled } from '../../shared/domain/signing/field-access';
-import { MAX_ATTACHMENT_BYTES } from '../../shared/domain/signing/upload-attachment';
-import { translator } from '../../shared/i18n/catalogs';
-import { ATTACHMENT_TYPES, FIELD_KINDS } from '../../shared/schemas/vocabulary';
 
 // The page's messages come from its catalog; here the English one.
 const t = translator('en');

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { parseTextTag, tagEnd } from '../../shared/domain/bundles/text-tag';
-import { findTextTags } from '../../shared/pdf/find-text';
-import { hideTextTags } from '../../shared/pdf/hide-text-tags';
+import { parseTextTag, tagEnd } from '#shared/domain/bundles/text-tag';
+import { findTextTags } from '#shared/pdf/find-text';
+import { hideTextTags } from '#shared/pdf/hide-text-tags';
 import { pageTexts, wordBoxes } from '../helpers/poppler';
 
 describe('the text tag grammar', () => {

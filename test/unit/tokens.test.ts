@@ -2,8 +2,8 @@
 // a hash that does not give the token back.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../shared/domain/accounts/api-key-secret';
-import { hashToken, isToken, newToken } from '../../shared/domain/tokens';
+import { hashApiKey } from '#shared/domain/accounts/api-key-secret';
+import { hashToken, isToken, newToken } from '#shared/domain/tokens';
 
 describe('tokens', () => {
   it('are 43 base62 characters, every character of the alphabet drawn', () => {

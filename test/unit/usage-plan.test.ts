@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LocalUsagePlan } from '../../infra/local/usage-plan';
-import { DEFAULT_RATE_LIMITS } from '../../infra/stage-config';
-import { cachedUsageReader } from '../../shared/adapters/apigateway/cached-usage-reader';
-import { periodBounds } from '../../shared/adapters/apigateway/usage-reader';
-import type { TUsage } from '../../shared/domain/ports/accounts';
+import { LocalUsagePlan } from '#infra/local/usage-plan';
+import { DEFAULT_RATE_LIMITS } from '#infra/stage-config';
+import { cachedUsageReader } from '#shared/adapters/apigateway/cached-usage-reader';
+import { periodBounds } from '#shared/adapters/apigateway/usage-reader';
+import type { TUsage } from '#shared/domain/ports/accounts';
 
 describe('local usage plan', () => {
   it('lets a burst through, then refills at the rate', () => {

@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogOf, type TCatalog } from '../../shared/i18n/catalogs';
-import { LANGUAGES } from '../../shared/i18n/languages';
-import { partsOf, sentence, textIn, words } from '../../shared/verify/check-words';
+import { catalogOf, type TCatalog } from '#shared/i18n/catalogs';
+import { LANGUAGES } from '#shared/i18n/languages';
+import { partsOf, sentence, textIn, words } from '#shared/verify/check-words';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PLURAL = /_(zero|one|two|few|many|other)$/;

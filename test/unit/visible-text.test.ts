@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { isFilled } from '#shared/domain/signing/field-access';
+import type { TFieldKind } from '#shared/schemas/vocabulary';
 // @ts-expect-error the page's rules are plain JavaScript served to the browser as they are
 import { isFilled as pageIsFilled } from '../../functions/public-pages/public/rules.js';
-import { isFilled } from '../../shared/domain/signing/field-access';
-import type { TFieldKind } from '../../shared/schemas/vocabulary';
 import { hasVisibleContent } from '../../shared/text/visible-text.js';
 
 // Characters a reader cannot see, though some are letters or symbols by category: Hangul fillers

@@ -1,16 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TBundle, TBundleEvent } from '../../shared/domain/bundles/bundle';
-import { withOutbox } from '../../shared/domain/outbox/outbox';
+import type { TBundle, TBundleEvent } from '#shared/domain/bundles/bundle';
+import { withOutbox } from '#shared/domain/outbox/outbox';
 import {
   deliverEvent,
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
   type TDeliverDeps,
-} from '../../shared/domain/webhooks/deliver-event';
-import type { TWebhook } from '../../shared/domain/webhooks/webhook';
-import { blueinkSignature, buildWebhookCall, callBody } from '../../shared/domain/webhooks/webhook-call';
-import { type TWebhookEvent, webhookEventId } from '../../shared/domain/webhooks/webhook-event';
+} from '#shared/domain/webhooks/deliver-event';
+import type { TWebhook } from '#shared/domain/webhooks/webhook';
+import { blueinkSignature, buildWebhookCall, callBody } from '#shared/domain/webhooks/webhook-call';
+import { type TWebhookEvent, webhookEventId } from '#shared/domain/webhooks/webhook-event';
 import { metricsRecorder } from '../helpers/metrics';
 
 const ev = (kind: string, packetId?: string): TBundleEvent => ({

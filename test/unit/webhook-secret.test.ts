@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLocalCipher } from '../../shared/adapters/secrets/local-cipher';
-import { ConcurrentUpdateError } from '../../shared/domain/errors';
-import type { TWebhookSecretStore } from '../../shared/domain/ports/webhooks';
-import { BASE58_ALPHABET, base58Decode, base58Encode } from '../../shared/domain/webhooks/base58';
+import { createLocalCipher } from '#shared/adapters/secrets/local-cipher';
+import { ConcurrentUpdateError } from '#shared/domain/errors';
+import type { TWebhookSecretStore } from '#shared/domain/ports/webhooks';
+import { BASE58_ALPHABET, base58Decode, base58Encode } from '#shared/domain/webhooks/base58';
 import {
   getWebhookSecret,
   newWebhookSecret,
@@ -12,7 +12,7 @@ import {
   SECRET_OVERLAP_MS,
   signingSecrets,
   type TWebhookSecretRecord,
-} from '../../shared/domain/webhooks/webhook-secret';
+} from '#shared/domain/webhooks/webhook-secret';
 
 describe('base58', () => {
   // Bitcoin Core's src/test/data/base58_encode_decode.json.

@@ -1,6 +1,6 @@
-import type { TConfig } from '../../config';
-import type { TUsage, TUsageReader } from '../../domain/ports/accounts';
-import type { TClock } from '../../domain/ports/system';
+import type { TConfig } from '#shared/config';
+import type { TUsage, TUsageReader } from '#shared/domain/ports/accounts';
+import type { TClock } from '#shared/domain/ports/system';
 import { systemClock } from '../system';
 import { usageReaderFor } from './usage-reader';
 

@@ -1,7 +1,7 @@
 import { type APIGatewayClient, GetUsageCommand, GetUsagePlanCommand } from '@aws-sdk/client-api-gateway';
-import type { TConfig } from '../../config';
-import type { TUsage, TUsageReader } from '../../domain/ports/accounts';
-import type { TClock } from '../../domain/ports/system';
+import type { TConfig } from '#shared/config';
+import type { TUsage, TUsageReader } from '#shared/domain/ports/accounts';
+import type { TClock } from '#shared/domain/ports/system';
 import { createApiGatewayClient } from '../aws/clients';
 import { systemClock } from '../system';
 

@@ -5,7 +5,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TConfig } from '../../config';
+import type { TConfig } from '#shared/config';
 
 // One factory per service so that local and AWS differ only in endpoint and credentials. On
 // Lambda each client's calls are traced (config.traceClient). A client some function loads only

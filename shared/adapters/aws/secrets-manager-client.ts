@@ -1,5 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { TConfig } from '../../config';
+import type { TConfig } from '#shared/config';
 
 // Apart from clients.ts: only the few functions that read secrets load this client, and the
 // document worker only when a job runs.

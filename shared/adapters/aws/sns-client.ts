@@ -1,5 +1,5 @@
 import { SNSClient } from '@aws-sdk/client-sns';
-import type { TConfig } from '../../config';
+import type { TConfig } from '#shared/config';
 import { common, traced } from './clients';
 
 // Apart from clients.ts: the public pages load the SNS client with their first SMS

@@ -5,9 +5,9 @@ import {
   type TBrand,
   type TTeam,
   type TUser,
-} from '../../domain/accounts/account';
-import { NotFoundError } from '../../domain/errors';
-import type { TAccountStore } from '../../domain/ports/accounts';
+} from '#shared/domain/accounts/account';
+import { NotFoundError } from '#shared/domain/errors';
+import type { TAccountStore } from '#shared/domain/ports/accounts';
 import { getItem, isConditionFailure, listedItems, queryAll } from './batch';
 import {
   accountEntity,

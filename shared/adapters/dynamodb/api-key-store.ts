@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TApiKey } from '../../domain/accounts/account';
-import { NotFoundError } from '../../domain/errors';
-import type { TApiKeyStore } from '../../domain/ports/accounts';
+import type { TApiKey } from '#shared/domain/accounts/account';
+import { NotFoundError } from '#shared/domain/errors';
+import type { TApiKeyStore } from '#shared/domain/ports/accounts';
 import { getItem, listedItems } from './batch';
 import { apiKeyEntity, apiKeyKeys } from './entities/account';
 import { putNew } from './versioned';

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { TBulkStore } from '../../domain/ports/bulk';
+import type { TBulkStore } from '#shared/domain/ports/bulk';
 import { getItem, queryAll, writeIf } from './batch';
 import { bulkBatchEntity, bulkKeys, bulkPaceEntity, bulkRowEntity } from './entities/bulk';
 import { putNew, updateIf } from './versioned';

@@ -3,11 +3,11 @@
 // the requested order; only the page asked for is read in full, and each bundle on it is
 // checked against the filter before it is returned, so a stale lookup item never leaks through.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TBundle } from '../../domain/bundles/bundle';
-import type { TDayRange } from '../../domain/day-range';
-import type { TPageOf } from '../../domain/paging';
-import { sliceOf, type TPage } from '../../domain/paging';
-import type { TBundleFilter } from '../../domain/ports/bundles';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import type { TDayRange } from '#shared/domain/day-range';
+import type { TPageOf } from '#shared/domain/paging';
+import { sliceOf, type TPage } from '#shared/domain/paging';
+import type { TBundleFilter } from '#shared/domain/ports/bundles';
 import { batchGet, queryAll } from './batch';
 import { bundleMatchesSearch, bundleSearchWords, searchTerm, tagTerm, templateTerm } from './bundle-terms';
 import { bundleEntity, bundleKeys, indexSortKeyParts } from './entities/bundle';

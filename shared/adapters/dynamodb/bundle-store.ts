@@ -5,9 +5,9 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { TBundle } from '../../domain/bundles/bundle';
-import { ConcurrentUpdateError } from '../../domain/errors';
-import { inBundleOrder, type TBundleStore } from '../../domain/ports/bundles';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import { ConcurrentUpdateError } from '#shared/domain/errors';
+import { inBundleOrder, type TBundleStore } from '#shared/domain/ports/bundles';
 import { batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';

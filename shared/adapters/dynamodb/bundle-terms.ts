@@ -1,7 +1,7 @@
 // Lookup terms of a bundle (tags, document templates, search tokens) and the search filter
 // checked against the bundle itself. The lookup items are exactly `bundleTerms(bundle)`.
-import type { TBundle } from '../../domain/bundles/bundle';
-import { normalizeEmail, normalizePhone } from '../../domain/ports/contact-keys';
+import type { TBundle } from '#shared/domain/bundles/bundle';
+import { normalizeEmail, normalizePhone } from '#shared/domain/ports/contact-keys';
 
 /** A sort key holds at most 1,024 bytes; a token of 200 code points stays far below. */
 const MAX_TOKEN = 200;

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TCopyLinkStore } from '../../domain/ports/evidence';
+import type { TCopyLinkStore } from '#shared/domain/ports/evidence';
 import { getItem } from './batch';
 import { copyLinkEntity, evidenceKeys } from './entities/evidence';
 import { putNew } from './versioned';

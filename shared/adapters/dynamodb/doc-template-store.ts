@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sliceOf } from '../../domain/paging';
-import type { TDocTemplateStore } from '../../domain/ports/templates';
+import { sliceOf } from '#shared/domain/paging';
+import type { TDocTemplateStore } from '#shared/domain/ports/templates';
 import { batchGet, getItem, queryListOrder } from './batch';
 import { docTemplateEntity, docTemplateKeys } from './entities/doc-template';
 import { deleteVersioned, putVersioned } from './versioned';

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sliceOf } from '../../domain/paging';
-import type { TEnvelopeTemplateStore } from '../../domain/ports/templates';
+import { sliceOf } from '#shared/domain/paging';
+import type { TEnvelopeTemplateStore } from '#shared/domain/ports/templates';
 import { batchGet, getItem, queryListOrder } from './batch';
 import { envelopeTemplateEntity, envelopeTemplateKeys } from './entities/envelope-template';
 import { deleteVersioned, putVersioned } from './versioned';

@@ -1,6 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentUpdateError } from '../../domain/errors';
-import type { TEvidenceStore } from '../../domain/ports/evidence';
+import { ConcurrentUpdateError } from '#shared/domain/errors';
+import type { TEvidenceStore } from '#shared/domain/ports/evidence';
 import { getItem } from './batch';
 import { evidenceKeys, fileHashEntity, filesRecordEntity } from './entities/evidence';
 import { markersSet } from './entity';

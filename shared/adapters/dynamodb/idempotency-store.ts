@@ -3,7 +3,7 @@ import type {
   TIdempotencyClaim,
   TIdempotencyRecord,
   TIdempotencyStore,
-} from '../../domain/ports/idempotency';
+} from '#shared/domain/ports/idempotency';
 import { getItem, writeIf } from './batch';
 import { idempotencyEntity, idempotencyKeys, type TIdempotencyItem } from './entities/idempotency';
 

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TNotificationRecord } from '../../domain/notifications/notification';
-import type { TNotificationStore } from '../../domain/ports/notifications';
+import type { TNotificationRecord } from '#shared/domain/notifications/notification';
+import type { TNotificationStore } from '#shared/domain/ports/notifications';
 import { getItem, writeIf } from './batch';
 import { notificationKeys, notificationRecordEntity, sentMessageEntity } from './entities/notification';
 import { updateIf } from './versioned';

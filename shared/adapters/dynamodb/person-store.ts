@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TPageOf } from '../../domain/paging';
-import { sliceOf, type TPage } from '../../domain/paging';
-import type { TPerson, TPersonFilter } from '../../domain/persons/person';
-import { normalizeEmail, normalizePhone } from '../../domain/ports/contact-keys';
-import type { TPersonStore } from '../../domain/ports/persons';
+import type { TPageOf } from '#shared/domain/paging';
+import { sliceOf, type TPage } from '#shared/domain/paging';
+import type { TPerson, TPersonFilter } from '#shared/domain/persons/person';
+import { normalizeEmail, normalizePhone } from '#shared/domain/ports/contact-keys';
+import type { TPersonStore } from '#shared/domain/ports/persons';
 import { batchGet, batchWrite, getItem, queryAll, queryListOrder } from './batch';
 import {
   personEntity,

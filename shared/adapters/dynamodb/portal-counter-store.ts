@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TPortalCounterStore } from '../../domain/ports/accounts';
+import type { TPortalCounterStore } from '#shared/domain/ports/accounts';
 import { portalCounterEntity, portalCounterKeys } from './entities/portal-counter';
 import { markersSet } from './entity';
 import { updateIf } from './versioned';

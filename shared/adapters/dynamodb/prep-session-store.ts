@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TPrepSessionStore } from '../../domain/ports/templates';
+import type { TPrepSessionStore } from '#shared/domain/ports/templates';
 import { getItem } from './batch';
 import { prepSessionEntity, prepSessionKeys } from './entities/prep-session';
 import { putNew, setOnce, updateIf } from './versioned';

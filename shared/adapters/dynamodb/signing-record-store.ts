@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TSigningRecordStore } from '../../domain/ports/signing';
+import type { TSigningRecordStore } from '#shared/domain/ports/signing';
 import { getItem, queryAll } from './batch';
 import { accountPartition } from './entities/account-partition';
 import { signingKeys, signingRecordEntity } from './entities/signing';

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TSigningTokenStore } from '../../domain/ports/signing';
+import type { TSigningTokenStore } from '#shared/domain/ports/signing';
 import { getItem } from './batch';
 import { signingKeys, signingTokenEntity } from './entities/signing';
 import { putNew, setOnce } from './versioned';

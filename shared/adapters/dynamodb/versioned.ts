@@ -7,7 +7,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentUpdateError } from '../../domain/errors';
+import { ConcurrentUpdateError } from '#shared/domain/errors';
 import { isConditionFailure, writeIf } from './batch';
 
 type TItem = Record<string, unknown>;

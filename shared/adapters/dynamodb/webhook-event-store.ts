@@ -1,8 +1,8 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TDayRange } from '../../domain/day-range';
-import { sliceOf } from '../../domain/paging';
-import { MAX_DELIVERIES_SHOWN, type TWebhookEventStore } from '../../domain/ports/webhooks';
-import type { TDeliverySummary } from '../../domain/webhooks/webhook-event';
+import type { TDayRange } from '#shared/domain/day-range';
+import { sliceOf } from '#shared/domain/paging';
+import { MAX_DELIVERIES_SHOWN, type TWebhookEventStore } from '#shared/domain/ports/webhooks';
+import type { TDeliverySummary } from '#shared/domain/webhooks/webhook-event';
 import { batchGet, getItem, queryAll, writeIf } from './batch';
 import { webhookDeliveryEntity, webhookEventEntity, webhookEventKeys } from './entities/webhook-event';
 import { INDEXES } from './table';

@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sliceOf } from '../../domain/paging';
+import { sliceOf } from '#shared/domain/paging';
 import {
   isEmptyWebhookFilter,
   type TWebhookSecretStore,
   type TWebhookStore,
   webhookMatches,
-} from '../../domain/ports/webhooks';
-import type { TWebhook } from '../../domain/webhooks/webhook';
+} from '#shared/domain/ports/webhooks';
+import type { TWebhook } from '#shared/domain/webhooks/webhook';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
   webhookEntity,

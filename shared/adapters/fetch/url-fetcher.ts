@@ -1,5 +1,5 @@
-import type { TUrlFetcher } from '../../domain/ports/files';
-import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
+import type { TUrlFetcher } from '#shared/domain/ports/files';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { createSafeFetcher } from './safe-fetch';
 
 /** Documents given as file_url: the guarded fetcher with the service's size and time limits. */

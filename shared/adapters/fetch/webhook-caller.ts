@@ -7,7 +7,7 @@
 
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { TWebhookCaller, TWebhookCallResult } from '../../domain/ports/webhooks';
+import type { TWebhookCaller, TWebhookCallResult } from '#shared/domain/ports/webhooks';
 import { createUrlGuard, type TConnectTarget, type TLookup, UrlRefusal } from './safe-fetch';
 
 /** One deadline for DNS, connect, TLS and the status line and headers of the answer. */

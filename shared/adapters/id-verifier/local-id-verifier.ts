@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TIdVerifier } from '../../domain/ports/signing';
+import type { TIdVerifier } from '#shared/domain/ports/signing';
 
 /**
  * The ID verification provider of the local runtime and of deployments without one: it checks

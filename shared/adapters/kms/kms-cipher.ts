@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { TSecretCipher } from '../../domain/ports/webhooks';
+import type { TSecretCipher } from '#shared/domain/ports/webhooks';
 
 const PREFIX = 'kms1:';
 

@@ -10,7 +10,7 @@ import type {
   TPaymentSession,
   TRefund,
   TRefundRequest,
-} from '../../domain/ports/payments';
+} from '#shared/domain/ports/payments';
 import { verifiedEvent } from '../stripe/payment-provider';
 
 export interface TLocalCheckout {

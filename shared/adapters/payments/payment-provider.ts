@@ -1,5 +1,5 @@
-import type { TConfig } from '../../config';
-import type { TPaymentProvider } from '../../domain/ports/payments';
+import type { TConfig } from '#shared/config';
+import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import { onFirstUse } from '../on-first-use';
 import type { TLocalPaymentProvider } from './local-payment-provider';
 

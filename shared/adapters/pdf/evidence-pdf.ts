@@ -1,13 +1,13 @@
 // The evidence renderers and the seal (shared/pdf/) behind the TEvidencePdf port, with the seal
 // identity of the stage: a KMS key and its chain (a secret on AWS, a folder of the data directory
 // locally), or the PKCS #12 secret of older deployments.
-import type { TConfig } from '../../config';
+import type { TConfig } from '#shared/config';
 import type {
   TEvidencePdf,
   TSealIdentityStore,
   TTimestamper,
   TValidationDataCollector,
-} from '../../domain/ports/evidence';
+} from '#shared/domain/ports/evidence';
 
 /** Loaded on first use: see evidence-renderers.ts. */
 const renderers = () => import('./evidence-renderers');

@@ -1,5 +1,5 @@
-import type { TPdfTools } from '../../domain/ports/files';
-import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
+import type { TPdfTools } from '#shared/domain/ports/files';
+import { PdfRejectedError } from '#shared/pdf/pdf-rejected-error';
 import { runBudgeted } from '../untrusted/run-budgeted';
 
 /**

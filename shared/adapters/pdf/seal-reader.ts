@@ -1,4 +1,4 @@
-import type { TSealReader } from '../../domain/ports/evidence';
+import type { TSealReader } from '#shared/domain/ports/evidence';
 import { runBudgeted } from '../untrusted/run-budgeted';
 
 /**

@@ -1,7 +1,7 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFoundError } from '../../domain/errors';
-import type { TBlobStore } from '../../domain/ports/files';
+import { BlobNotFoundError } from '#shared/domain/errors';
+import type { TBlobStore } from '#shared/domain/ports/files';
 
 /** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
 export function createBlobStore(s3: S3Client, bucket: string): TBlobStore {

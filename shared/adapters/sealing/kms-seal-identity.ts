@@ -11,8 +11,8 @@
 // before KMS sealing) seals, so an upgrade keeps sealing until the operator installs the chain.
 import { createHash, X509Certificate } from 'node:crypto';
 import { GetPublicKeyCommand, type KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import type { TSealChainStore, TSealIdentityStore } from '../../domain/ports/evidence';
-import type { TSealAlgorithm, TSealSigner } from '../../pdf/seal-signer';
+import type { TSealChainStore, TSealIdentityStore } from '#shared/domain/ports/evidence';
+import type { TSealAlgorithm, TSealSigner } from '#shared/pdf/seal-signer';
 import { checkSealChain } from './seal-chain-check';
 import { sealKeyAlias, sealOwner } from './seal-names';
 

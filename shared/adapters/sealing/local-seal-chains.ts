@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TSealChainStore } from '../../domain/ports/evidence';
+import type { TSealChainStore } from '#shared/domain/ports/evidence';
 import { sealChainName } from './seal-names';
 
 export function createLocalSealChains(dir: string, name: string): TSealChainStore {

@@ -3,7 +3,7 @@
 // seal-install-cert before storing a chain, and the key part again by the KMS seal identity
 // before its first seal, so a wrong certificate fails loudly instead of making unverifiable seals.
 import { X509Certificate } from 'node:crypto';
-import { certificatesOfPem } from '../../pdf/seal-signer';
+import { certificatesOfPem } from '#shared/pdf/seal-signer';
 
 export class SealChainError extends Error {
   override name = 'SealChainError';

@@ -11,7 +11,7 @@ import {
   PutSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { TSealChainStore } from '../../domain/ports/evidence';
+import type { TSealChainStore } from '#shared/domain/ports/evidence';
 import { sealChainName } from './seal-names';
 
 const isNotFound = (err: unknown) => (err as Error).name === 'ResourceNotFoundException';

@@ -19,7 +19,7 @@ import {
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import forge from 'node-forge';
-import { newSealIdentity, type TSealIdentity } from '../../pdf/seal';
+import { newSealIdentity, type TSealIdentity } from '#shared/pdf/seal';
 
 /** The first version's token: the same in every process, so concurrent first writes agree. */
 export const FIRST_VERSION_TOKEN = 'open-esign-seal-identity-v1-0000000000';

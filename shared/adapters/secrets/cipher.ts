@@ -1,5 +1,5 @@
-import type { TConfig } from '../../config';
-import type { TSecretCipher } from '../../domain/ports/webhooks';
+import type { TConfig } from '#shared/config';
+import type { TSecretCipher } from '#shared/domain/ports/webhooks';
 import { createKmsClient } from '../aws/clients';
 import { createKmsCipher } from '../kms/kms-cipher';
 import { createLocalCipher } from './local-cipher';

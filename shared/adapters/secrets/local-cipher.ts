@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { TSecretCipher } from '../../domain/ports/webhooks';
+import type { TSecretCipher } from '#shared/domain/ports/webhooks';
 
 const PREFIX = 'local1:';
 const IV_BYTES = 12;

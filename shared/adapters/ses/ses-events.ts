@@ -2,7 +2,7 @@
 // to an SNS topic: from a configuration set's event destination (`eventType`), or from an
 // identity's feedback notifications (`notificationType`); both shapes carry `mail.messageId`
 // (the id SendEmail answered) and a `bounce` / `complaint` / `reject` object.
-import type { TDeliveryReport } from '../../domain/notifications/notification';
+import type { TDeliveryReport } from '#shared/domain/notifications/notification';
 
 const DETAIL_MAX = 200;
 

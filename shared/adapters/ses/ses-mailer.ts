@@ -1,5 +1,5 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import type { TEmailMessage, TMailer } from '../../domain/ports/notifications';
+import type { TEmailMessage, TMailer } from '#shared/domain/ports/notifications';
 
 export interface TSesMailerOptions {
   /** Lets SES publish bounces and complaints for these messages to the configured destinations. */

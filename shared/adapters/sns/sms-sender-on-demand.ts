@@ -1,5 +1,5 @@
-import type { TConfig } from '../../config';
-import type { TSmsSender } from '../../domain/ports/notifications';
+import type { TConfig } from '#shared/config';
+import type { TSmsSender } from '#shared/domain/ports/notifications';
 import { onFirstUse } from '../on-first-use';
 
 /**

@@ -1,5 +1,5 @@
 import { type MessageAttributeValue, PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import type { TSmsSender } from '../../domain/ports/notifications';
+import type { TSmsSender } from '#shared/domain/ports/notifications';
 
 export interface TSnsSmsSenderOptions {
   /** Shown as the sender on phones in countries that support alphanumeric sender IDs. */

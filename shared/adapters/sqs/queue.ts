@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { TQueue } from '../../domain/ports/queue';
+import type { TQueue } from '#shared/domain/ports/queue';
 
 export function createSqsQueue(sqs: SQSClient, urls: Record<string, string>): TQueue {
   return {

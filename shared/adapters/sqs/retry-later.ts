@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import type { TLogger } from '../../logger';
+import type { TLogger } from '#shared/logger';
 
 /** SQS's ceiling for a message's visibility timeout (12 hours). */
 const MAX_VISIBILITY_SECONDS = 43_200;

@@ -3,7 +3,7 @@
 // charge), and Stripe's webhooks verified with the endpoint's signing secret. The official `stripe`
 // package; `host`/`port`/`protocol` point it at a stand-in (infra/local/stripe-standin.ts) in tests.
 import Stripe from 'stripe';
-import { ConflictError, ServiceUnavailableError, ValidationError } from '../../domain/errors';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '#shared/domain/errors';
 import type {
   TPaymentEvent,
   TPaymentProvider,
@@ -11,7 +11,7 @@ import type {
   TPaymentSession,
   TRefund,
   TRefundRequest,
-} from '../../domain/ports/payments';
+} from '#shared/domain/ports/payments';
 
 export interface TStripeSettings {
   /** The platform's secret key (`sk_…`). */

@@ -1,8 +1,8 @@
 // The platform's Stripe keys, read from their Secrets Manager secret when payments are first used
 // (payments/payment-provider.ts imports this file then, with the Stripe adapter).
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import type { TConfig } from '../../config';
-import { ServiceUnavailableError } from '../../domain/errors';
+import type { TConfig } from '#shared/config';
+import { ServiceUnavailableError } from '#shared/domain/errors';
 import { createSecretsManagerClient } from '../aws/secrets-manager-client';
 
 const NOT_CONFIGURED =

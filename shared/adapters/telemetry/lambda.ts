@@ -5,7 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { configFromEnv, type TConfig } from '../../config';
+import { configFromEnv, type TConfig } from '#shared/config';
 import { createLogger, powertoolsLoggerOf } from './logger';
 import { createServiceMetrics } from './metrics';
 import type { TTelemetry } from './telemetry';

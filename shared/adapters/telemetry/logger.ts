@@ -4,7 +4,7 @@
 // through this logger (fields, a child's keys, keys appended to the Powertools instance) escapes it.
 import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
 import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
-import { redact, type TLogger, type TLogLevel } from '../../logger';
+import { redact, type TLogger, type TLogLevel } from '#shared/logger';
 
 /**
  * The lines keep the shape the service has always printed (`level`, `time`, `msg`, then the

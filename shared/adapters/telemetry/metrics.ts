@@ -6,8 +6,8 @@
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { TMetrics } from '../../domain/ports/metrics';
-import type { TLogger } from '../../logger';
+import type { TMetrics } from '#shared/domain/ports/metrics';
+import type { TLogger } from '#shared/logger';
 
 export const METRICS_NAMESPACE = 'OpenEsign';
 

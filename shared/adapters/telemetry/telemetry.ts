@@ -6,8 +6,8 @@
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { TMetrics } from '../../domain/ports/metrics';
-import type { TLogger } from '../../logger';
+import type { TMetrics } from '#shared/domain/ports/metrics';
+import type { TLogger } from '#shared/logger';
 import { createServiceMetrics, noMetrics, type TEmf } from './metrics';
 
 export interface TTelemetry {

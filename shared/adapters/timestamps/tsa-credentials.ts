@@ -4,7 +4,7 @@
 // The stack creates the secret without a value: that, "" and "{}" all mean no credentials.
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import type { TConfig } from '../../config';
+import type { TConfig } from '#shared/config';
 import { createSecretsManagerClient } from '../aws/secrets-manager-client';
 
 const ZTsaCredentials = z.record(z.string(), z.record(z.string().min(1), z.string()));

@@ -3,8 +3,8 @@
 // over with its reason, and when none answers well the caller hears why each failed.
 // TSA URLs and their credentials come from the operator's configuration, never from a sender, so
 // they are called directly rather than through the file_url guard.
-import { TimestampUnavailableError } from '../../domain/errors';
-import type { TTimestamper, TTimestampToken } from '../../domain/ports/evidence';
+import { TimestampUnavailableError } from '#shared/domain/errors';
+import type { TTimestamper, TTimestampToken } from '#shared/domain/ports/evidence';
 
 export { TimestampUnavailableError };
 

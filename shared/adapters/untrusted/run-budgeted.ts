@@ -5,8 +5,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { TooComplexError, ValidationError } from '../../domain/errors';
-import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
+import { TooComplexError, ValidationError } from '#shared/domain/errors';
+import { PdfRejectedError } from '#shared/pdf/pdf-rejected-error';
 import { type TWorkBudget, UNTRUSTED_WORK_BUDGET } from './budget';
 import type { TTaskName, TTasks } from './tasks';
 import { UNTRUSTED_WORKER_NAME } from './worker-file';

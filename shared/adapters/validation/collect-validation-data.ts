@@ -14,8 +14,8 @@ import 'reflect-metadata';
 import { createHash, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import * as pkijs from 'pkijs';
-import { ValidationDataUnavailableError } from '../../domain/errors';
-import type { TValidationData, TValidationDataCollector } from '../../domain/ports/evidence';
+import { ValidationDataUnavailableError } from '#shared/domain/errors';
+import type { TValidationData, TValidationDataCollector } from '#shared/domain/ports/evidence';
 import '../timestamps/tsp'; // sets pkijs's crypto engine
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);

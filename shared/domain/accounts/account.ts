@@ -1,6 +1,6 @@
 // Accounts are managed by the operator (infra/admin), never through the public API.
-import type { TImagePageSize } from '../../pdf/image-kind';
-import { FEATURE_NAMES, type TFeatureName } from '../../schemas/vocabulary';
+import type { TImagePageSize } from '#shared/pdf/image-kind';
+import { FEATURE_NAMES, type TFeatureName } from '#shared/schemas/vocabulary';
 
 export interface TAccount {
   id: string;

@@ -1,4 +1,4 @@
-import { ZBrandCreateSchema } from '../../schemas/account';
+import { ZBrandCreateSchema } from '#shared/schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

@@ -1,4 +1,4 @@
-import { ZTeamCreateSchema } from '../../schemas/account';
+import { ZTeamCreateSchema } from '#shared/schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

@@ -1,4 +1,4 @@
-import { ZUserCreateSchema } from '../../schemas/account';
+import { ZUserCreateSchema } from '#shared/schemas/account';
 import { NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

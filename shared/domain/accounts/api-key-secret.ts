@@ -1,4 +1,4 @@
-import { randomBase62 } from '../../random';
+import { randomBase62 } from '#shared/random';
 import { hashToken } from '../tokens';
 
 /** 48 base62 characters, about 285 bits (docs/api-decisions.md, Authentication). */

@@ -1,4 +1,4 @@
-import { ZAccountCreateSchema } from '../../schemas/account';
+import { ZAccountCreateSchema } from '#shared/schemas/account';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
 import type { TClock, TIds } from '../ports/system';

@@ -1,4 +1,4 @@
-import { ZEmbedOriginsSchema } from '../../schemas/account';
+import { ZEmbedOriginsSchema } from '#shared/schemas/account';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
 import type { TAccount } from './account';

@@ -1,4 +1,4 @@
-import { ZPayoutSchema } from '../../schemas/account';
+import { ZPayoutSchema } from '#shared/schemas/account';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
 import type { TAccount } from './account';

@@ -1,4 +1,4 @@
-import { ZUserTeamsSchema } from '../../schemas/account';
+import { ZUserTeamsSchema } from '#shared/schemas/account';
 import { NotFoundError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

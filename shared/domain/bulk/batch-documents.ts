@@ -2,7 +2,7 @@
 // share them in memory; later chunks (other invocations) find them through a note the first
 // kept beside the batch's request: the checked PDF's content address and what inspecting it said.
 import { createHash } from 'node:crypto';
-import type { TPdfInfo } from '../../pdf/inspect-pdf';
+import type { TPdfInfo } from '#shared/pdf/inspect-pdf';
 import { sharedDocumentKey, type TCheckedPdf, type TDocumentSharing } from '../bundles/document-sharing';
 import { BlobNotFoundError } from '../errors';
 import type { TBlobStore } from '../ports/files';

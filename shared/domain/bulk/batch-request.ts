@@ -3,7 +3,7 @@
 // names it: otherwise request.json would hold a second copy of every uploaded file, a third
 // larger than the file, besides the shared document its bundles point at.
 import { createHash } from 'node:crypto';
-import type { TBulkRequest } from '../../schemas/bulk';
+import type { TBulkRequest } from '#shared/schemas/bulk';
 import { sharedDocumentKey } from '../bundles/document-sharing';
 import type { TBlobStore } from '../ports/files';
 import type { TBulkBatch } from './bulk-batch';

@@ -1,4 +1,4 @@
-import { BULK_LIMITS, type TBulkRow } from '../../schemas/bulk';
+import { BULK_LIMITS, type TBulkRow } from '#shared/schemas/bulk';
 import { ValidationError } from '../errors';
 
 /**

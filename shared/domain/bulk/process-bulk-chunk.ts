@@ -1,4 +1,4 @@
-import type { TBulkRequest } from '../../schemas/bulk';
+import type { TBulkRequest } from '#shared/schemas/bulk';
 import { byApiKey, type TActor } from '../bundles/actor';
 import type { TBundle } from '../bundles/bundle';
 import type { TMadeAs } from '../bundles/create-bundle';

@@ -1,4 +1,4 @@
-import type { TBulkRow } from '../../schemas/bulk';
+import type { TBulkRow } from '#shared/schemas/bulk';
 import type { TFieldError } from '../errors';
 
 type TBody = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { ZBulkRequestSchema } from '../../schemas/bulk';
+import { ZBulkRequestSchema } from '#shared/schemas/bulk';
 import { parseInput } from '../parse-input';
 import type { TBulkStore } from '../ports/bulk';
 import type { TBlobStore } from '../ports/files';

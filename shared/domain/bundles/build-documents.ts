@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { TFoundTag } from '../../pdf/find-text';
-import { imageKindOf, type TImagePageSize } from '../../pdf/image-kind';
-import { PdfRejectedError } from '../../pdf/pdf-rejected-error';
+import type { TFoundTag } from '#shared/pdf/find-text';
+import { imageKindOf, type TImagePageSize } from '#shared/pdf/image-kind';
+import { PdfRejectedError } from '#shared/pdf/pdf-rejected-error';
 import {
   BUNDLE_LIMITS,
   type TDocumentRequest,
   type TTemplateRequest,
   ZDocumentRequestSchema,
   ZTemplateRequestSchema,
-} from '../../schemas/bundle-request';
-import type { TFieldRequest } from '../../schemas/field';
+} from '#shared/schemas/bundle-request';
+import type { TFieldRequest } from '#shared/schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import { parseInputAt } from '../parse-input';
 import type { TPdfTools, TUrlFetcher } from '../ports/files';

@@ -1,4 +1,4 @@
-import type { TPacketRequest } from '../../schemas/bundle-request';
+import type { TPacketRequest } from '#shared/schemas/bundle-request';
 import type { TFieldError } from '../errors';
 import type { TDeliverVia } from './bundle';
 

@@ -1,12 +1,12 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
-import type { TDeliverVia, TFieldKind, TVPattern } from '../../schemas/vocabulary';
+import type { TDeliverVia, TFieldKind, TVPattern } from '#shared/schemas/vocabulary';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
 import type { TActor } from './actor';
 
 import type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 
 // How a signer gets their request: the wire's words (schemas/vocabulary.ts).
-export type { TDeliverVia } from '../../schemas/vocabulary';
+export type { TDeliverVia } from '#shared/schemas/vocabulary';
 // The statuses and what they allow: lifecycle/status.ts; how a bundle moves: lifecycle/transitions.ts.
 export type { TBundleStatus, TPacketStatus } from './lifecycle/status';
 

@@ -1,5 +1,5 @@
-import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
-import { ZTagsRequestSchema } from '../../schemas/tags';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
+import { ZTagsRequestSchema } from '#shared/schemas/tags';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TBundleStore } from '../ports/bundles';

@@ -1,5 +1,5 @@
-import type { TFieldRequest } from '../../schemas/field';
-import { isIsoDate, type TFieldKind } from '../../schemas/vocabulary';
+import type { TFieldRequest } from '#shared/schemas/field';
+import { isIsoDate, type TFieldKind } from '#shared/schemas/vocabulary';
 import type { TFieldError } from '../errors';
 import type { TField } from './bundle';
 import { testRegex } from './safe-regex';

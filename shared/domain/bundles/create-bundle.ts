@@ -3,7 +3,7 @@ import {
   type TBundleRequest,
   ZBundleRequestSchema,
   ZEnvelopeTemplateRequestSchema,
-} from '../../schemas/bundle-request';
+} from '#shared/schemas/bundle-request';
 import type { TAccount, TPayout } from '../accounts/account';
 import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
 import { withOutbox } from '../outbox/outbox';

@@ -1,4 +1,4 @@
-import { ZKioskUrlRequestSchema } from '../../schemas/kiosk-url';
+import { ZKioskUrlRequestSchema } from '#shared/schemas/kiosk-url';
 import { parseInput } from '../parse-input';
 import type { TBundleStore } from '../ports/bundles';
 import type { TSigningTokenStore } from '../ports/signing';

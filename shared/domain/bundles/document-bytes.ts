@@ -1,5 +1,5 @@
-import type { TDocumentRequest } from '../../schemas/bundle-request';
-import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
+import type { TDocumentRequest } from '#shared/schemas/bundle-request';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { type TFieldError, ValidationError } from '../errors';
 import type { TUrlFetcher } from '../ports/files';
 

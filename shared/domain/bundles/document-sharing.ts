@@ -1,7 +1,7 @@
 // Documents that several creates share: the rows of one bulk send all name the same files, so
 // each is fetched or decoded, made a PDF and inspected once, and stored once under its content
 // address, instead of once a row (150 rows, 150 downloads; 10 rows of a 3 MB PDF, 30 MB stored).
-import type { TPdfInfo } from '../../pdf/inspect-pdf';
+import type { TPdfInfo } from '#shared/pdf/inspect-pdf';
 
 /** A document's PDF as checked (an image already made a PDF) and the size it was sent with. */
 export interface TCheckedPdf {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '../../schemas/bundle-request';
-import { zList } from '../../schemas/common';
+import { ZEnvelopeTemplateRequestSchema, ZPacketRequestSchema } from '#shared/schemas/bundle-request';
+import { zList } from '#shared/schemas/common';
 import { ENVELOPE_TEMPLATE_ID } from '../envelope-templates/envelope-template';
 import { envelopeTemplateAccess } from '../envelope-templates/get-envelope-template';
 import { NotFoundError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';

@@ -1,4 +1,4 @@
-import type { TPacketRequest } from '../../schemas/bundle-request';
+import type { TPacketRequest } from '#shared/schemas/bundle-request';
 import { ValidationError } from '../errors';
 import { patchChannels } from '../persons/merge-channels';
 import type { TPerson } from '../persons/person';

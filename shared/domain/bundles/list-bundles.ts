@@ -2,7 +2,7 @@ import {
   type TBundleListParam,
   type TBundleListQuery,
   ZBundleListQuerySchema,
-} from '../../schemas/bundle-list-query';
+} from '#shared/schemas/bundle-list-query';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
 import type { TBundleFilter, TBundleStore } from '../ports/bundles';

@@ -1,6 +1,6 @@
-import type { TFoundTag } from '../../pdf/find-text';
-import { BUNDLE_LIMITS } from '../../schemas/bundle-request';
-import type { TFieldRequest } from '../../schemas/field';
+import type { TFoundTag } from '#shared/pdf/find-text';
+import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
+import type { TFieldRequest } from '#shared/schemas/field';
 import { type TFieldError, ValidationError } from '../errors';
 import type { TPdfTools } from '../ports/files';
 import { checkField } from './check-field';

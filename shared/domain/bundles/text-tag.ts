@@ -10,8 +10,8 @@
 //
 // Spaces around the kind, names and values are ignored. w and h are in points, the unit an
 // author sees in a word processor; without them the field takes the box of the tag's own text.
-import { KEY_PATTERN } from '../../schemas/field';
-import { FIELD_KINDS, type TFieldKind, type TVPattern, V_PATTERNS } from '../../schemas/vocabulary';
+import { KEY_PATTERN } from '#shared/schemas/field';
+import { FIELD_KINDS, type TFieldKind, type TVPattern, V_PATTERNS } from '#shared/schemas/vocabulary';
 
 export interface TTextTag {
   kind: TFieldKind;

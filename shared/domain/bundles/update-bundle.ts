@@ -1,4 +1,4 @@
-import { ZBundlePatchSchema } from '../../schemas/bundle-patch';
+import { ZBundlePatchSchema } from '#shared/schemas/bundle-patch';
 import type { TAccount } from '../accounts/account';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';

@@ -1,4 +1,4 @@
-import { ZPacketPatchSchema } from '../../schemas/packet-patch';
+import { ZPacketPatchSchema } from '#shared/schemas/packet-patch';
 import { ConflictError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

@@ -1,4 +1,4 @@
-import type { TVPattern } from '../../schemas/vocabulary';
+import type { TVPattern } from '#shared/schemas/vocabulary';
 
 /** ABA routing numbers carry a checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 function abaChecksum(v: string): boolean {

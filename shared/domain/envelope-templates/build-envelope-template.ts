@@ -1,4 +1,4 @@
-import type { TEnvelopeTemplatePatch, TEnvelopeTemplateWrite } from '../../schemas/envelope-template';
+import type { TEnvelopeTemplatePatch, TEnvelopeTemplateWrite } from '#shared/schemas/envelope-template';
 import { type TFieldError, ValidationError } from '../errors';
 import type { TEnvelopeDocument, TEnvelopeSigner, TEnvelopeTemplate } from './envelope-template';
 

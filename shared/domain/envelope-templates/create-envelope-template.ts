@@ -1,4 +1,4 @@
-import { ZEnvelopeTemplateWriteSchema } from '../../schemas/envelope-template';
+import { ZEnvelopeTemplateWriteSchema } from '#shared/schemas/envelope-template';
 import { createOnce } from '../create-once';
 import { derivedSlug } from '../derived-ids';
 import { parseInput } from '../parse-input';

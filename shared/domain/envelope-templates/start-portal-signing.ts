@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { zText } from '../../schemas/common';
+import { zText } from '#shared/schemas/common';
 import { createBundle, type TCreateBundleDeps } from '../bundles/create-bundle';
 import { createEmbedUrl } from '../bundles/create-embed-url';
 import { NotFoundError, said, ThrottledError } from '../errors';

@@ -1,4 +1,4 @@
-import { ZEnvelopeTemplatePatchSchema } from '../../schemas/envelope-template';
+import { ZEnvelopeTemplatePatchSchema } from '#shared/schemas/envelope-template';
 import { PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TClock } from '../ports/system';

@@ -1,5 +1,5 @@
-import { resolveLanguage } from '../../i18n/languages';
-import type { TAuditEntry, TAuditPage } from '../../pdf/evidence-types';
+import { resolveLanguage } from '#shared/i18n/languages';
+import type { TAuditEntry, TAuditPage } from '#shared/pdf/evidence-types';
 import { isSender } from '../bundles/actor';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { EVENT_KINDS } from '../bundles/event-kinds';

@@ -1,5 +1,5 @@
-import { signerLanguage } from '../../i18n/languages';
-import type { TAuditEntry, TCertificateInput, TSaid } from '../../pdf/evidence-types';
+import { signerLanguage } from '#shared/i18n/languages';
+import type { TAuditEntry, TCertificateInput, TSaid } from '#shared/pdf/evidence-types';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { identityLabel } from '../bundles/lifecycle/transitions';
 import type { TBlobStore } from '../ports/files';

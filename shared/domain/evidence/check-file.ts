@@ -1,4 +1,4 @@
-import type { TVerifyReport } from '../../verify/report';
+import type { TVerifyReport } from '#shared/verify/report';
 import type { TBundleStore } from '../ports/bundles';
 import type { TEvidenceStore, TSealReader } from '../ports/evidence';
 import { auditTrailIntact } from './audit-status';

@@ -4,7 +4,7 @@
 // documents and that signer's own Certificate of Evidence; a cc recipient's opens the final
 // documents only, since a certificate holds a signer's authentication details and a copy is no
 // party to them. A signer's signing link, once the documents are ready, opens the same downloads.
-import type { TLanguage } from '../../i18n/languages';
+import type { TLanguage } from '#shared/i18n/languages';
 import type { TBundle } from '../bundles/bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
 import { GoneError, NotFoundError } from '../errors';

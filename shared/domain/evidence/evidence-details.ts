@@ -4,8 +4,8 @@
 // catalog message with its values (`evidence.details.*`): the certificate says it in its
 // signer's language, and the evidence record keeps its English, said from the `en` catalog
 // (word for word what these details have always been: the record's readers compare it).
-import type { TSaid, TWords } from '../../pdf/evidence-types';
-import { evidenceWords } from '../../pdf/evidence-words';
+import type { TSaid, TWords } from '#shared/pdf/evidence-types';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import type { TField } from '../bundles/bundle';
 import { deviceLabel, hostLabel, type TInPerson } from '../signing/in-person';
 import type { TSigningRecord } from '../signing/signing-record';

@@ -6,7 +6,7 @@
 // docs/evidence-record.md explains it. It holds what the parties already see on the audit page
 // and the Certificates of Evidence, nothing more (no tokens, codes or secrets).
 import * as z from 'zod';
-import { REMOVED_FROM_ORIGINAL, type TRemovedFromOriginal } from '../../pdf/strip-original';
+import { REMOVED_FROM_ORIGINAL, type TRemovedFromOriginal } from '#shared/pdf/strip-original';
 import { actorCode } from '../bundles/actor';
 import { CHAIN_START, eventHash, linkHash } from '../bundles/audit-chain';
 import type { TBundle, TBundleEvent, TDocument, TPacket, TSignerIdentity } from '../bundles/bundle';

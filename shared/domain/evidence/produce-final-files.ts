@@ -1,4 +1,4 @@
-import { evidenceWords } from '../../pdf/evidence-words';
+import { evidenceWords } from '#shared/pdf/evidence-words';
 import { verifyChain } from '../bundles/audit-chain';
 import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';

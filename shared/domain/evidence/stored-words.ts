@@ -4,7 +4,7 @@
 // kind, with the fixed words of their details). The stored English stays as it is (the audit
 // chain hashes the descriptions, and the evidence record keeps them); this reads it at render
 // time. What it does not know (an older shape, a newer word) is printed as stored.
-import type { TSaid, TWords } from '../../pdf/evidence-types';
+import type { TSaid, TWords } from '#shared/pdf/evidence-types';
 import type { TBundleEvent, TPacket } from '../bundles/bundle';
 import { codeOf, EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';

@@ -1,4 +1,4 @@
-import type { TStampField } from '../../pdf/evidence-types';
+import type { TStampField } from '#shared/pdf/evidence-types';
 import type { TDocument, TPacket } from '../bundles/bundle';
 import type { TBlobStore } from '../ports/files';
 import { currentValue, optionsOf } from '../signing/field-access';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TVerifyReport } from '../../verify/report';
+import type { TVerifyReport } from '#shared/verify/report';
 import type { TPacket } from '../bundles/bundle';
 import { parseInput } from '../parse-input';
 import type { TBundleStore } from '../ports/bundles';

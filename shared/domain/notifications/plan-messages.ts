@@ -1,8 +1,8 @@
 // Who a notification job messages and what each message says. Pure: the use case
 // (send-notification.ts) loads what this needs and sends what it returns.
 
-import { translator } from '../../i18n/catalogs';
-import { directionOf, signerLanguage, type TLanguage } from '../../i18n/languages';
+import { translator } from '#shared/i18n/catalogs';
+import { directionOf, signerLanguage, type TLanguage } from '#shared/i18n/languages';
 import type { TAccount } from '../accounts/account';
 import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { signsWithSender } from '../bundles/delivery';

@@ -5,7 +5,7 @@
 // jobs/ says how its worker runs it. An event kind missing from the table does not compile (a
 // variant, such as packetReadyInPerson, is stored as its kind and sets off what that kind does).
 
-import type { TWebhookEventType } from '../../schemas/vocabulary';
+import type { TWebhookEventType } from '#shared/schemas/vocabulary';
 import { codeOf, type TCodedKind } from '../bundles/event-kinds';
 import type { TCountMetric } from '../ports/metrics';
 import type { TDocumentJobType, TNotificationType } from './outbox-entry';

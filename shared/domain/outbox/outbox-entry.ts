@@ -1,7 +1,7 @@
 // What a bundle's outbox holds and what it is published as (publish-events.ts tells how): the
 // entries a change leaves (effects.ts says which; the jobs made from them are declared under
 // jobs/). Nothing here depends on how they are published, so the bundle can name its outbox.
-import type { TWebhookEventType } from '../../schemas/vocabulary';
+import type { TWebhookEventType } from '#shared/schemas/vocabulary';
 
 /** Messages to people that a change causes; the notifications worker sends them (jobs/notifications.ts). */
 export const NOTIFICATION_TYPES = ['signing_request', 'reminder', 'docs_ready', 'declined'] as const;

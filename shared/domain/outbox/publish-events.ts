@@ -1,4 +1,4 @@
-import type { TSubscribableEventType } from '../../schemas/vocabulary';
+import type { TSubscribableEventType } from '#shared/schemas/vocabulary';
 import type { TBundle, TSignerIdentity } from '../bundles/bundle';
 import type { TBundleStore } from '../ports/bundles';
 import type { TQueue } from '../ports/queue';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ZPersonWriteSchema } from '../../schemas/person';
+import { ZPersonWriteSchema } from '#shared/schemas/person';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';
 import { parseInput } from '../parse-input';

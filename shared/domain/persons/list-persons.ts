@@ -1,4 +1,4 @@
-import { ZPersonFilterSchema } from '../../schemas/person';
+import { ZPersonFilterSchema } from '#shared/schemas/person';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
 import type { TPersonStore } from '../ports/persons';

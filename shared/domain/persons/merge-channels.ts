@@ -1,5 +1,5 @@
-import type { TChannelInput } from '../../schemas/person';
-import { PERSON_LIMITS } from '../../schemas/person';
+import type { TChannelInput } from '#shared/schemas/person';
+import { PERSON_LIMITS } from '#shared/schemas/person';
 import { type TFieldError, ValidationError } from '../errors';
 import { channelIdentity, type TChannel } from './person';
 

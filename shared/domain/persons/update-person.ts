@@ -1,4 +1,4 @@
-import { ZPersonPatchSchema } from '../../schemas/person';
+import { ZPersonPatchSchema } from '#shared/schemas/person';
 import type { TActing } from '../bundles/actor';
 import { parseInput } from '../parse-input';
 import { changePerson, type TChangePersonDeps } from './change-person';

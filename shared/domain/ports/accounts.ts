@@ -1,7 +1,7 @@
 // Accounts, their API keys, and the request allowances counted for them.
 
-import type { TImagePageSize } from '../../pdf/image-kind';
-import type { TFeatureName } from '../../schemas/vocabulary';
+import type { TImagePageSize } from '#shared/pdf/image-kind';
+import type { TFeatureName } from '#shared/schemas/vocabulary';
 import type { TAccount, TApiKey, TBrand, TPayout, TTeam, TUser } from '../accounts/account';
 
 export interface TAccountStore {

@@ -1,9 +1,9 @@
 // Sealed files, timestamps, long-term validation data and the seal's key and chain.
 
-import type { TCertificateInput, TFinalInput, TSealIdentity } from '../../pdf/evidence-types';
-import type { TSealInfo } from '../../pdf/read-seal';
-import type { TSealSigner } from '../../pdf/seal-signer';
-import type { TVerifyReport } from '../../verify/report';
+import type { TCertificateInput, TFinalInput, TSealIdentity } from '#shared/pdf/evidence-types';
+import type { TSealInfo } from '#shared/pdf/read-seal';
+import type { TSealSigner } from '#shared/pdf/seal-signer';
+import type { TVerifyReport } from '#shared/verify/report';
 import type { TBundleFilesRecord, TFileHashEntry, TInterimState } from '../evidence/evidence-files';
 
 /**

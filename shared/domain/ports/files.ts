@@ -1,7 +1,7 @@
 // Stored files, senders' file_url downloads and the PDF checks on arrival.
-import type { TFoundTag, TTextHit } from '../../pdf/find-text';
-import type { TImageKind, TImagePageSize } from '../../pdf/image-kind';
-import type { TPdfInfo } from '../../pdf/inspect-pdf';
+import type { TFoundTag, TTextHit } from '#shared/pdf/find-text';
+import type { TImageKind, TImagePageSize } from '#shared/pdf/image-kind';
+import type { TPdfInfo } from '#shared/pdf/inspect-pdf';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */

@@ -1,6 +1,6 @@
 // Webhook subscriptions, their shared secret, the events and their delivery.
 
-import type { TSubscribableEventType } from '../../schemas/vocabulary';
+import type { TSubscribableEventType } from '#shared/schemas/vocabulary';
 import type { TPage, TPageOf } from '../paging';
 import type { TWebhook } from '../webhooks/webhook';
 import type {

@@ -1,4 +1,4 @@
-import { isIsoDate, type TVPattern } from '../../schemas/vocabulary';
+import { isIsoDate, type TVPattern } from '#shared/schemas/vocabulary';
 import type { TField } from '../bundles/bundle';
 import { testRegex } from '../bundles/safe-regex';
 import { V_PATTERN_CHECKS } from '../bundles/value-patterns';

@@ -3,7 +3,7 @@
 // no bundle write (no version race with other signers, no webhook), and the record already holds
 // what the signer did, as evidence of which language they read.
 import * as z from 'zod';
-import { ZLanguageSchema } from '../../schemas/language';
+import { ZLanguageSchema } from '#shared/schemas/language';
 import { parseInput } from '../parse-input';
 import { changeSigner, saveStep, type TSignerCall, type TSignerContext } from './signer-context';
 

@@ -5,8 +5,8 @@
 // values, checks and consent they left count as empty (signing-record.ts, heldRecord), so no
 // second write has to succeed for the new signer to start clean.
 import * as z from 'zod';
-import { optional, zText } from '../../schemas/common';
-import { PERSON_LIMITS } from '../../schemas/person';
+import { optional, zText } from '#shared/schemas/common';
+import { PERSON_LIMITS } from '#shared/schemas/person';
 import {
   MAX_HANDOVERS,
   mayHandOn,

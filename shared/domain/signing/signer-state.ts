@@ -1,4 +1,4 @@
-import { resolveLanguage } from '../../i18n/languages';
+import { resolveLanguage } from '#shared/i18n/languages';
 import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';

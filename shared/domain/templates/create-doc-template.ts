@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '../../schemas/doc-template';
+import { ZDocTemplateCreateSchema, type ZTemplateRoleSchema } from '#shared/schemas/doc-template';
 import { buildDocuments } from '../bundles/build-documents';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';

@@ -1,4 +1,4 @@
-import { ZPrepSessionCreateSchema } from '../../schemas/prep-session';
+import { ZPrepSessionCreateSchema } from '#shared/schemas/prep-session';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TPrepSessionStore } from '../ports/templates';

@@ -1,4 +1,4 @@
-import { ZPrepSaveSchema } from '../../schemas/prep-session';
+import { ZPrepSaveSchema } from '#shared/schemas/prep-session';
 import { GoneError, NotFoundError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';

@@ -1,4 +1,4 @@
-import type { TTemplateRequest } from '../../schemas/bundle-request';
+import type { TTemplateRequest } from '#shared/schemas/bundle-request';
 import type { TDocumentDraft } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
 import { checkInitialValue } from '../bundles/check-field';

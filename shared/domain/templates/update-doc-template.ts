@@ -1,5 +1,5 @@
-import { ZDocumentRequestSchema } from '../../schemas/bundle-request';
-import { ZDocTemplatePatchSchema } from '../../schemas/doc-template';
+import { ZDocumentRequestSchema } from '#shared/schemas/bundle-request';
+import { ZDocTemplatePatchSchema } from '#shared/schemas/doc-template';
 import { templateAccess } from '../accounts/template-access';
 import { placeFields } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';

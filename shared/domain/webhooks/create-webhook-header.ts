@@ -1,4 +1,4 @@
-import { ZWebhookHeaderWriteSchema } from '../../schemas/webhook';
+import { ZWebhookHeaderWriteSchema } from '#shared/schemas/webhook';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TClock, TIds } from '../ports/system';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ZWebhookWriteSchema } from '../../schemas/webhook';
+import { ZWebhookWriteSchema } from '#shared/schemas/webhook';
 import { createOnce } from '../create-once';
 import { derivedUuid } from '../derived-ids';
 import { parseInput } from '../parse-input';

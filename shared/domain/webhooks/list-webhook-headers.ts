@@ -1,4 +1,4 @@
-import { ZWebhookHeaderListQuerySchema } from '../../schemas/webhook';
+import { ZWebhookHeaderListQuerySchema } from '#shared/schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
 import { type TWebhookStore, webhookMatches } from '../ports/webhooks';

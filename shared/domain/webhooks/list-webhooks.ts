@@ -1,4 +1,4 @@
-import { ZWebhookListQuerySchema } from '../../schemas/webhook';
+import { ZWebhookListQuerySchema } from '#shared/schemas/webhook';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';
 import type { TWebhookFilter, TWebhookStore } from '../ports/webhooks';

@@ -1,5 +1,5 @@
-import type { TInlineHeader } from '../../schemas/webhook';
-import { WEBHOOK_LIMITS } from '../../schemas/webhook';
+import type { TInlineHeader } from '#shared/schemas/webhook';
+import { WEBHOOK_LIMITS } from '#shared/schemas/webhook';
 import { ValidationError } from '../errors';
 import type { TWebhookHeader } from './webhook';
 

@@ -1,4 +1,4 @@
-import { ZWebhookWriteSchema } from '../../schemas/webhook';
+import { ZWebhookWriteSchema } from '#shared/schemas/webhook';
 import { parseInput } from '../parse-input';
 import type { TClock, TIds } from '../ports/system';
 import type { TWebhookStore } from '../ports/webhooks';

@@ -1,4 +1,4 @@
-import { ZWebhookHeaderPatchSchema, ZWebhookHeaderWriteSchema } from '../../schemas/webhook';
+import { ZWebhookHeaderPatchSchema, ZWebhookHeaderWriteSchema } from '#shared/schemas/webhook';
 import { ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TClock } from '../ports/system';

@@ -1,4 +1,4 @@
-import { ZWebhookPatchSchema } from '../../schemas/webhook';
+import { ZWebhookPatchSchema } from '#shared/schemas/webhook';
 import { parseInput } from '../parse-input';
 import type { TClock, TIds } from '../ports/system';
 import type { TWebhookStore } from '../ports/webhooks';

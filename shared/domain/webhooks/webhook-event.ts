@@ -1,7 +1,7 @@
 // A WebhookEvent is one webhook's copy of one bundle event: logged with its payload when the
 // event is published, then updated by every delivery attempt.
 
-import type { TSubscribableEventType } from '../../schemas/vocabulary';
+import type { TSubscribableEventType } from '#shared/schemas/vocabulary';
 import type { TDayRange } from '../day-range';
 import { derivedUuid } from '../derived-ids';
 

@@ -1,7 +1,7 @@
 // The read side of the webhook log: WebhookEvents and delivery attempts, newest first.
 
-import type { TSubscribableEventType } from '../../schemas/vocabulary';
-import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '../../schemas/webhook-log';
+import type { TSubscribableEventType } from '#shared/schemas/vocabulary';
+import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#shared/schemas/webhook-log';
 import { NotFoundError } from '../errors';
 import type { TPage, TPageOf } from '../paging';
 import { parseInput } from '../parse-input';

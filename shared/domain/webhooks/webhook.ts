@@ -1,4 +1,4 @@
-import type { TSubscribableEventType } from '../../schemas/vocabulary';
+import type { TSubscribableEventType } from '#shared/schemas/vocabulary';
 
 /** A header sent with every call of its webhook. */
 export interface TWebhookHeader {

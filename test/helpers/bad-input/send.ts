@@ -4,7 +4,7 @@
 // FIXTURE standing for the id of a record the caller created.
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
-import type { TRuntime } from '../../../infra/local/runtime';
+import type { TRuntime } from '#infra/local/runtime';
 import { type apiClient, isErrorBody } from '../runtime';
 
 export const KiB = 1024;

@@ -1,6 +1,6 @@
 // Keys and entities of the Account aggregate (the account and its users, teams and signing
 // brands, its monthly usage) and of API keys, declared once.
-import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '../../../domain/accounts/account';
+import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -1,5 +1,5 @@
 // Keys and entities of bulk send: the batch and one item per row result, declared once.
-import type { TBulkBatch, TBulkRowResult } from '../../../domain/bulk/bulk-batch';
+import type { TBulkBatch, TBulkRowResult } from '#shared/domain/bulk/bulk-batch';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -1,6 +1,6 @@
 // Keys and entities of the Bundle aggregate and its satellite items, declared once.
-import type { TBundle, TBundleEvent, TDocument } from '../../../domain/bundles/bundle';
-import { nextDueAt } from '../../../domain/scheduler/schedule';
+import type { TBundle, TBundleEvent, TDocument } from '#shared/domain/bundles/bundle';
+import { nextDueAt } from '#shared/domain/scheduler/schedule';
 import { defineEntity } from '../entity';
 import { DUE_SHARDS, OUTBOX_SHARDS } from '../table';
 import { accountPartition } from './account-partition';

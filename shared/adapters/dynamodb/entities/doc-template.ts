@@ -1,5 +1,5 @@
 // Keys and entity of the document template, declared once.
-import type { TDocTemplate } from '../../../domain/templates/doc-template';
+import type { TDocTemplate } from '#shared/domain/templates/doc-template';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -1,6 +1,6 @@
 // Keys and entity of the Envelope Template, declared once. Ids are global (the public portal page
 // finds a template by its id alone), so the template is its own partition and carries its account.
-import type { TEnvelopeTemplate } from '../../../domain/envelope-templates/envelope-template';
+import type { TEnvelopeTemplate } from '#shared/domain/envelope-templates/envelope-template';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -1,7 +1,7 @@
 // Keys of what the document worker keeps: one files record per bundle, and one hash-index item
 // per sealed file, declared once.
-import type { TBundleFilesRecord, TFileHashEntry } from '../../../domain/evidence/evidence-files';
-import type { TCopyLink } from '../../../domain/ports/evidence';
+import type { TBundleFilesRecord, TFileHashEntry } from '#shared/domain/evidence/evidence-files';
+import type { TCopyLink } from '#shared/domain/ports/evidence';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

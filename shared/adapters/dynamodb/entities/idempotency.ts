@@ -1,7 +1,7 @@
 // Keys and entity of an Idempotency-Key record, declared once. Each record is its own partition
 // (the account and the key), so a busy account's retries never share one hot key, and another
 // account's same key is another item.
-import type { TIdempotencyRecord } from '../../../domain/ports/idempotency';
+import type { TIdempotencyRecord } from '#shared/domain/ports/idempotency';
 import { defineEntity } from '../entity';
 
 export const idempotencyKeys = {

@@ -1,6 +1,6 @@
 // Keys of what the notifications worker keeps: one record per message sent, and the provider's
 // message id → that message, declared once.
-import type { TNotificationRecord, TSentMessage } from '../../../domain/notifications/notification';
+import type { TNotificationRecord, TSentMessage } from '#shared/domain/notifications/notification';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

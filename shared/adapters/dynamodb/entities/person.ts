@@ -1,6 +1,6 @@
 // Keys and entities of the Person and its lookup items, declared once.
-import type { TPerson, TPersonFilter } from '../../../domain/persons/person';
-import { normalizeEmail, normalizePhone } from '../../../domain/ports/contact-keys';
+import type { TPerson, TPersonFilter } from '#shared/domain/persons/person';
+import { normalizeEmail, normalizePhone } from '#shared/domain/ports/contact-keys';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

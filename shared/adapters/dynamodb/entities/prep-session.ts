@@ -1,6 +1,6 @@
 // Keys and entity of the template preparation session, declared once. A session is found by its
 // token's hash alone (the public page has no account), so it is its own partition.
-import type { TPrepSession } from '../../../domain/templates/prep-session';
+import type { TPrepSession } from '#shared/domain/templates/prep-session';
 import { defineEntity } from '../entity';
 
 export const prepSessionKeys = {

@@ -1,8 +1,8 @@
 // Keys and entities of what signing keeps: each signer's record beside its bundle, and the link
 // and session tokens by the hash of their secret, declared once.
 
-import type { TSigningToken } from '../../../domain/ports/signing';
-import type { TSigningRecord } from '../../../domain/signing/signing-record';
+import type { TSigningToken } from '#shared/domain/ports/signing';
+import type { TSigningRecord } from '#shared/domain/signing/signing-record';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -1,5 +1,5 @@
 // Keys and entities of the webhook log: WebhookEvents and their delivery attempts, declared once.
-import type { TWebhookDelivery, TWebhookEvent } from '../../../domain/webhooks/webhook-event';
+import type { TWebhookDelivery, TWebhookEvent } from '#shared/domain/webhooks/webhook-event';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

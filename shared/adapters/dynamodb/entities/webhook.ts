@@ -1,7 +1,7 @@
 // Keys and entities of the Webhook (extra headers included), its header lookup items and the
 // account's webhook secret, declared once.
-import type { TWebhook } from '../../../domain/webhooks/webhook';
-import type { TWebhookSecretRecord } from '../../../domain/webhooks/webhook-secret';
+import type { TWebhook } from '#shared/domain/webhooks/webhook';
+import type { TWebhookSecretRecord } from '#shared/domain/webhooks/webhook-secret';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 

@@ -6,7 +6,7 @@
 // event records who acted: a signer for what they do, `by` (the caller's actor) for a sender's
 // change, the scheduler for expiry, and the service itself for what follows from any of those
 // (a signer's turn coming, the bundle complete or cancelled by a decline, documents ready).
-import { ConflictError } from '../../errors';
+import { ConflictError } from '#shared/domain/errors';
 import { bySigner, SCHEDULER, SYSTEM, type TActor } from '../actor';
 import { event } from '../audit-event';
 import type { TBundle, TBundleError, TBundleEvent, THandover, TPacket, TSignerIdentity } from '../bundle';

@@ -6,8 +6,8 @@
 // so that the use case may read its job's types and policy) and hand them to the queue shell
 // (shared/composition/job-batch.ts); infra/queues.ts takes the queue settings from here.
 import type * as z from 'zod';
-import type { TLog } from '../../ports/log';
-import type { TMetrics } from '../../ports/metrics';
+import type { TLog } from '#shared/domain/ports/log';
+import type { TMetrics } from '#shared/domain/ports/metrics';
 
 /** What a handler says of one job: done (its message may go), or to be run again. */
 export type TJobResult =
