@@ -27,3 +27,15 @@ export async function asTool(run: () => Promise<CallToolResult>): Promise<CallTo
     return { isError: true, content: [{ type: 'text', text: errorText(err) }] };
   }
 }
+
+/**
+ * How a tool acts, for the agent's client to decide what needs the person's approval: each call
+ * makes something new in the world (a bundle, a message), undoes nothing, and doing it twice does it
+ * twice.
+ */
+export const MAKES_SOMETHING = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;

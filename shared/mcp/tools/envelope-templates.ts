@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
 import { paginationOf, type TEsignApi } from '../esign-api';
 import { zApiId } from '../ids';
-import { asTool, toolResult } from '../tool-result';
+import { asTool, MAKES_SOMETHING, toolResult } from '../tool-result';
 import { packetOf, ZRequestIdSchema, ZSignerSchema } from './send-document';
 
 interface TEnvelopeTemplateAnswer {
@@ -89,12 +89,7 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
           .describe('A test bundle: marked as not legally binding, not counted.'),
         request_id: ZRequestIdSchema,
       },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: MAKES_SOMETHING,
     },
     (input) =>
       asTool(async () => {

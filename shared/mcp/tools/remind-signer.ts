@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { TEsignApi } from '../esign-api';
 import { zApiId } from '../ids';
-import { asTool, toolResult } from '../tool-result';
+import { asTool, MAKES_SOMETHING, toolResult } from '../tool-result';
 
 export function registerRemindSigner(server: McpServer, api: TEsignApi) {
   server.registerTool(
@@ -15,12 +15,7 @@ export function registerRemindSigner(server: McpServer, api: TEsignApi) {
       inputSchema: {
         signer_id: zApiId('The signer_id from get_bundle_status.', 'get_bundle_status'),
       },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: MAKES_SOMETHING,
     },
     ({ signer_id }) =>
       asTool(async () => {

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { bundleStatus, type TBundleAnswer } from '../bundle-summary';
 import type { TEsignApi } from '../esign-api';
-import { asTool, toolResult } from '../tool-result';
+import { asTool, MAKES_SOMETHING, toolResult } from '../tool-result';
 
 const percent = z.number().min(0).max(100);
 
@@ -114,12 +114,7 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
         'file_url. Optionally place fields (signature, initials, dates, text) by page coordinates ' +
         'in percent. Answers the new bundle id and its signers; follow it with get_bundle_status.',
       inputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: MAKES_SOMETHING,
     },
     (input) =>
       asTool(async () => {
