@@ -127,9 +127,9 @@ function shell(s: TShell): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
-<link rel="stylesheet" href="${esc(assets)}/app.css">
+${s.app ? `<script type="module" src="${esc(assets)}/early-session.js" async></script>\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/early-session.js"></script>\n<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>

@@ -19,19 +19,25 @@ function pdfjs() {
   return lib;
 }
 
-/** One pdf.js worker for every document of the page, started by warmUp or the first document. */
-function pdfWorker() {
-  worker ??= pdfjs().then((pdf) => new pdf.PDFWorker());
+/**
+ * One pdf.js worker for every document of the page, started by warmUp or the first document; on
+ * `port` when the page started the worker itself (a Worker of pdf.worker.min.mjs).
+ * @param {Worker} [port]
+ */
+function pdfWorker(port) {
+  worker ??= pdfjs().then((pdf) => (port ? new pdf.PDFWorker({ port }) : new pdf.PDFWorker()));
   return worker;
 }
 
 /**
  * Loads pdf.js and starts its worker (fetching and compiling the worker's megabyte of code) while
  * the page opens its session and reads its state, rather than after: the first page is drawn that
- * much sooner. A failure here is left for openPdf to meet and report.
+ * much sooner. `port`: the worker the page's head already started (early-session.js). A failure
+ * here is left for openPdf to meet and report.
+ * @param {Worker} [port]
  */
-export function warmUp() {
-  pdfWorker().catch(() => undefined);
+export function warmUp(port) {
+  pdfWorker(port).catch(() => undefined);
 }
 
 const OPTIONS = () => ({
