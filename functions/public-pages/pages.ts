@@ -29,6 +29,7 @@ import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
 
 export type TPageDeps = TCopyPageDeps;
@@ -111,6 +112,9 @@ function shell(s: TShell): string {
         ]
       : []),
     ...(s.app ? [`data-languages="${LANGUAGES.join(' ')}"`] : []),
+    // Their names for the page's menu, in their own words: in the page, each name costs the
+    // browser a language's locale data before the first page.
+    ...(s.app ? [`data-language-names="${esc(LANGUAGES.map(nativeName).join('|'))}"`] : []),
   ].join(' ');
   const body = s.message
     ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
