@@ -76,14 +76,17 @@ export function showPage(pdfPromise, number, frame, canvas, onError) {
       const page = await pdf.getPage(number);
       const base = page.getViewport({ scale: 1 });
       const viewport = page.getViewport({ scale: (cssWidth * maxRatio()) / base.width });
-      // Draw off screen, then swap: the page never flashes blank while re-rendering.
-      const scratch = document.createElement('canvas');
+      // Re-rendering draws off screen, then swaps: the page never flashes blank. The first
+      // rendering has nothing to hide and draws in place, a canvas and a copy less.
+      const scratch = renderedWidth === 0 ? canvas : document.createElement('canvas');
       scratch.width = Math.floor(viewport.width);
       scratch.height = Math.floor(viewport.height);
       await page.render({ canvas: scratch, canvasContext: scratch.getContext('2d'), viewport }).promise;
-      canvas.width = scratch.width;
-      canvas.height = scratch.height;
-      canvas.getContext('2d').drawImage(scratch, 0, 0);
+      if (scratch !== canvas) {
+        canvas.width = scratch.width;
+        canvas.height = scratch.height;
+        canvas.getContext('2d').drawImage(scratch, 0, 0);
+      }
       frame.classList.add('rendered');
       renderedWidth = cssWidth;
     } catch (err) {
