@@ -91,12 +91,13 @@ export function buildPublicPagesHandler(
       method: 'POST',
       path: '/sign/api/session',
       handler: async (req) => {
-        const body = req.body as { token?: unknown; state?: unknown } | undefined;
+        const body = req.body as { token?: unknown; state?: unknown; document?: unknown } | undefined;
         const opened = await openSession(
           { ...deps, evidence },
           body?.token,
           req.client,
           body?.state === true,
+          typeof body?.document === 'string' ? body.document : undefined,
         );
         return { status: 201, body: opened, headers: { 'Cache-Control': 'no-store' } };
       },

@@ -29,6 +29,7 @@ import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
 import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
 
 export type TPageDeps = TCopyPageDeps;
@@ -111,6 +112,9 @@ function shell(s: TShell): string {
         ]
       : []),
     ...(s.app ? [`data-languages="${LANGUAGES.join(' ')}"`] : []),
+    // Their names for the page's menu, in their own words: in the page, each name costs the
+    // browser a language's locale data before the first page.
+    ...(s.app ? [`data-language-names="${esc(LANGUAGES.map(nativeName).join('|'))}"`] : []),
   ].join(' ');
   const body = s.message
     ? `<main id="main" class="main" tabindex="-1"><section class="card message" aria-labelledby="msg-title">
@@ -127,9 +131,9 @@ function shell(s: TShell): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
-<link rel="stylesheet" href="${esc(assets)}/app.css">
+${s.app ? `<script type="module" src="${esc(assets)}/early-session.js" async></script>\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/early-session.js"></script>\n<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>

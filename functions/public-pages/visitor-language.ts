@@ -19,10 +19,20 @@ export function visitorLanguage(req: TRequest, accountLanguage?: string): TLangu
 /** The `<html>` element's language and direction. */
 export const htmlLangAttrs = (lang: TLanguage) => `lang="${lang}" dir="${directionOf(lang)}"`;
 
-/** A language's own name for itself (Deutsch, 日本語, العربية), as the signing page's menu shows it. */
-function nativeName(tag: TLanguage): string {
-  const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
-  return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+const nativeNames = new Map<TLanguage, string>();
+
+/**
+ * A language's own name for itself (Deutsch, 日本語, العربية), as the signing page's menu shows it;
+ * worked out once per language (each loads that language's locale data).
+ */
+export function nativeName(tag: TLanguage): string {
+  let name = nativeNames.get(tag);
+  if (name === undefined) {
+    const own = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+    name = own.charAt(0).toLocaleUpperCase(tag) + own.slice(1);
+    nativeNames.set(tag, name);
+  }
+  return name;
 }
 
 /** The language menu for the top bar: every language in its own words, and a button to apply. */

@@ -1,7 +1,7 @@
 // What the signing page does before it draws the first page, in a real Chromium: it opens its
-// session while its own script is still loading (not after), exchanges its single-use link once,
-// starts pdf.js's worker before the document arrives, and takes its first state from the session's
-// answer rather than asking for it. Ordering is observed by holding one of the page's deepest
+// session and starts pdf.js's worker while its own script is still loading (not after), exchanges
+// its single-use link once, and takes its first state and its first document from the session's
+// answer rather than asking for them. Ordering is observed by holding one of the page's deepest
 // modules back: no timing threshold.
 import { describe, expect, it } from 'vitest';
 import { runBrowser, watchProblems } from '../helpers/browser';
@@ -22,20 +22,33 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
     const order: string[] = [];
+    let sessionBody: { document?: string } = {};
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
-      if (path.endsWith('/sign/api/session')) order.push('session asked');
+      if (path.endsWith('/sign/api/session')) {
+        order.push('session asked');
+        sessionBody = r.postDataJSON();
+      }
       if (path.endsWith('/pdf.worker.min.mjs')) order.push('worker asked');
       if (path.includes('/sign/api/documents/')) order.push('document asked');
     });
     // guide.js sits at the bottom of the page script's imports: until it arrives, none of the
-    // page's own modules can run. Held back until the session has been asked for (or 10 s).
+    // page's own modules can run. Held back until the session and pdf.js's worker have both been
+    // asked for (or 10 s).
     let sessionAsked: () => void = () => undefined;
-    const asked = new Promise<void>((resolve) => {
-      sessionAsked = resolve;
-    });
+    let workerAsked: () => void = () => undefined;
+    const asked = Promise.all([
+      new Promise<void>((resolve) => {
+        sessionAsked = resolve;
+      }),
+      new Promise<void>((resolve) => {
+        workerAsked = resolve;
+      }),
+    ]);
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname.endsWith('/sign/api/session')) sessionAsked();
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith('/sign/api/session')) sessionAsked();
+      if (path.endsWith('/pdf.worker.min.mjs')) workerAsked();
     });
     await page.route('**/guide.js', async (route) => {
       const held = await Promise.race([
@@ -53,10 +66,12 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
     expect(order.filter((o) => o === 'session asked')).toHaveLength(1);
     expect(order.indexOf('guide.js released after')).toBeGreaterThan(order.indexOf('session asked'));
-    expect(order.indexOf('worker asked')).toBeGreaterThanOrEqual(0);
-    expect(order.indexOf('worker asked')).toBeLessThan(order.indexOf('document asked'));
+    // The worker starts before the page's own modules can run.
+    expect(order.filter((o) => o === 'worker asked')).toHaveLength(1);
     expect(order).not.toContain('state asked');
-    expect(order.filter((o) => o === 'document asked')).toHaveLength(1);
+    // The first document came with the session: the page asks for it no more.
+    expect(sessionBody.document).toBe('lease');
+    expect(order).not.toContain('document asked');
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

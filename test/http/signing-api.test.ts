@@ -180,6 +180,60 @@ describe('sessions', () => {
     expect(opened.body.state.fields.length).toBeGreaterThan(0);
   });
 
+  it('answers the document asked for with the state, as GET /documents/<key> answers it', async () => {
+    const b = await aBundle();
+    const opened = await sign('POST', '/session', undefined, {
+      token: await embedToken(b.packets[0].id),
+      state: true,
+      document: 'lease',
+    });
+    expect(opened.status).toBe(201);
+    expect(opened.body.document.key).toBe('lease');
+    const res = await fetch(`${runtime.baseUrl}/sign/api/documents/lease`, {
+      headers: { 'x-signing-session': opened.body.session },
+    });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Buffer.from(opened.body.document.pdf_b64, 'base64').equals(bytes)).toBe(true);
+
+    // Not without the state, nor a document the bundle does not have.
+    const plain = await sign('POST', '/session', undefined, {
+      token: await embedToken(b.packets[1].id),
+      document: 'lease',
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body.document).toBeUndefined();
+    const other = await aBundle();
+    const unknown = await sign('POST', '/session', undefined, {
+      token: await embedToken(other.packets[0].id),
+      state: true,
+      document: 'nope',
+    });
+    expect(unknown.status).toBe(201);
+    expect(unknown.body.document).toBeUndefined();
+
+    // Nor to a signer who may not see the documents yet (an SMS code to pass first), as GET
+    // /documents/<key> answers them 404.
+    const guarded = await aBundle({
+      packets: [
+        { key: 'ann', name: 'Ann Lee', phone: '+1 555 010 3001', deliver_via: 'embed', auth_sms: true },
+        { key: 'bob', name: 'Bob Roe', email: 'bob@example.com', deliver_via: 'embed' },
+      ],
+    });
+    const checked = await sign('POST', '/session', undefined, {
+      token: await embedToken(guarded.packets[0].id),
+      state: true,
+      document: 'lease',
+    });
+    expect(checked.status).toBe(201);
+    expect(checked.body.state.documents).toEqual([]);
+    expect(checked.body.document).toBeUndefined();
+    const refused = await fetch(`${runtime.baseUrl}/sign/api/documents/lease`, {
+      headers: { 'x-signing-session': checked.body.session },
+    });
+    expect(refused.status).toBe(404);
+  });
+
   it('refuses an expired link', async () => {
     const b = await aBundle();
     const tokens = createSigningTokenStore(runtime.db, runtime.config.tableName);

@@ -47,4 +47,17 @@ describe('the signing page', () => {
       expect(res.status, name).toBe(200);
     }
   });
+
+  it('names every language of its menu in its own words, so the page need not work them out', async () => {
+    const call = apiClient(runtime);
+    const created = await call('POST', '/bundles/', { json: anEmbeddedBundle(await aPdfB64()) });
+    expect(created.status, created.text).toBe(201);
+    const link = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+    const html = await (await fetch(link.body.url)).text();
+    const tags = /data-languages="([^"]+)"/.exec(html)![1]!.split(' ');
+    const names = /data-language-names="([^"]+)"/.exec(html)![1]!.split('|');
+    expect(names).toHaveLength(tags.length);
+    const named = Object.fromEntries(tags.map((tag, i) => [tag, names[i]]));
+    expect(named).toMatchObject({ en: 'English', de: 'Deutsch', ar: 'العربية', ja: '日本語' });
+  });
 });

@@ -2,7 +2,7 @@
 // The signer API (docs/signer-api.md) as the page uses it: one session per link, kept for the
 // tab in sessionStorage, sent as X-Signing-Session; an expired session is reopened once.
 
-import { takeEarlySession } from './early-session.js';
+import { takeEarlyDocument, takeEarlySession } from './early-session.js';
 import { lang, t } from './i18n.js';
 
 const API = document.documentElement.dataset.api ?? '/sign/api';
@@ -56,7 +56,8 @@ export function openSession() {
     try {
       const early = takeEarlySession();
       const json = { token: linkToken(), state: true };
-      const { state, ...s } = await request('POST', '/session', { json, reopen: false, early });
+      // The first document's bytes, when they came with it, are early-session.js's to take.
+      const { state, document: _, ...s } = await request('POST', '/session', { json, reopen: false, early });
       session = s;
       store(s);
       return { ...s, state };
@@ -159,7 +160,8 @@ const prefetched = new Map();
  */
 export function prefetchDocument(docKey) {
   if (prefetched.has(docKey)) return;
-  const bytes = fetchDocument(docKey);
+  // The page's head asked for it as soon as the session answered (early-session.js).
+  const bytes = takeEarlyDocument(docKey) ?? fetchDocument(docKey);
   bytes.catch(() => undefined);
   prefetched.set(docKey, bytes);
 }

@@ -12,6 +12,7 @@
 import { authPending, showAuth, stopCamera } from './auth-steps.js';
 import { applyBrand } from './chrome.js';
 import { el } from './dom.js';
+import { takeEarlyWorker } from './early-session.js';
 import { handOverThen, kiosk, showHandBack } from './kiosk.js';
 import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
@@ -47,7 +48,8 @@ window.addEventListener('beforeunload', (e) => {
 });
 handOverThen(() => {
   // pdf.js and its worker load while the session opens and the state is read: most links open
-  // on the documents, and a link that does not only costs the download.
-  warmUp();
+  // on the documents, and a link that does not only costs the download. The worker is the one
+  // the page's head started (early-session.js), already compiling.
+  warmUp(takeEarlyWorker());
   return start();
 });

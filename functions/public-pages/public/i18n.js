@@ -87,8 +87,13 @@ export function formatDate(iso) {
 /** A number in the signer's language (digits and separators). */
 export const formatNumber = (n) => new Intl.NumberFormat(lang).format(n);
 
+/** The languages' own names, as the server wrote them beside data-languages (pages.ts). */
+const names = new Map((root.dataset.languageNames ?? '').split('|').map((name, i) => [languages[i], name]));
+
 /** A language's own name for itself (Deutsch, 日本語, العربية), for the language menu. */
 export function nativeName(tag) {
+  const given = names.get(tag);
+  if (given) return given;
   try {
     const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
     return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);

@@ -19,19 +19,25 @@ function pdfjs() {
   return lib;
 }
 
-/** One pdf.js worker for every document of the page, started by warmUp or the first document. */
-function pdfWorker() {
-  worker ??= pdfjs().then((pdf) => new pdf.PDFWorker());
+/**
+ * One pdf.js worker for every document of the page, started by warmUp or the first document; on
+ * `port` when the page started the worker itself (a Worker of pdf.worker.min.mjs).
+ * @param {Worker} [port]
+ */
+function pdfWorker(port) {
+  worker ??= pdfjs().then((pdf) => (port ? new pdf.PDFWorker({ port }) : new pdf.PDFWorker()));
   return worker;
 }
 
 /**
  * Loads pdf.js and starts its worker (fetching and compiling the worker's megabyte of code) while
  * the page opens its session and reads its state, rather than after: the first page is drawn that
- * much sooner. A failure here is left for openPdf to meet and report.
+ * much sooner. `port`: the worker the page's head already started (early-session.js). A failure
+ * here is left for openPdf to meet and report.
+ * @param {Worker} [port]
  */
-export function warmUp() {
-  pdfWorker().catch(() => undefined);
+export function warmUp(port) {
+  pdfWorker(port).catch(() => undefined);
 }
 
 const OPTIONS = () => ({
@@ -70,14 +76,17 @@ export function showPage(pdfPromise, number, frame, canvas, onError) {
       const page = await pdf.getPage(number);
       const base = page.getViewport({ scale: 1 });
       const viewport = page.getViewport({ scale: (cssWidth * maxRatio()) / base.width });
-      // Draw off screen, then swap: the page never flashes blank while re-rendering.
-      const scratch = document.createElement('canvas');
+      // Re-rendering draws off screen, then swaps: the page never flashes blank. The first
+      // rendering has nothing to hide and draws in place, a canvas and a copy less.
+      const scratch = renderedWidth === 0 ? canvas : document.createElement('canvas');
       scratch.width = Math.floor(viewport.width);
       scratch.height = Math.floor(viewport.height);
       await page.render({ canvas: scratch, canvasContext: scratch.getContext('2d'), viewport }).promise;
-      canvas.width = scratch.width;
-      canvas.height = scratch.height;
-      canvas.getContext('2d').drawImage(scratch, 0, 0);
+      if (scratch !== canvas) {
+        canvas.width = scratch.width;
+        canvas.height = scratch.height;
+        canvas.getContext('2d').drawImage(scratch, 0, 0);
+      }
       frame.classList.add('rendered');
       renderedWidth = cssWidth;
     } catch (err) {

@@ -1,5 +1,6 @@
 import { bySigner } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
+import type { TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
@@ -23,6 +24,12 @@ import { signerState, startStateReads } from './signer-state';
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
 
+/**
+ * The largest document answered with the session (`document`, base64 in the JSON); a larger one
+ * the page reads from GET /sign/api/documents/<key> as any other.
+ */
+export const SESSION_DOCUMENT_MAX_BYTES = 1024 * 1024;
+
 /** The answer of POST /sign/api/session; with `state` (as GET /sign/api/state) when asked. */
 export interface TOpened {
   session: string;
@@ -30,6 +37,8 @@ export interface TOpened {
   embedded: boolean;
   in_person: boolean;
   state?: Awaited<ReturnType<typeof signerState>>;
+  /** The document asked for with the state, when the state shows it (GET /documents/<key>'s bytes). */
+  document?: { key: string; pdf_b64: string };
 }
 
 /**
@@ -38,12 +47,15 @@ export interface TOpened {
  * the signer may sign makes the packet `st` (and a bundle still `se`), firing packet_viewed
  * once: a later open finds the packet `st` already. A kiosk link's session carries its host, and
  * its opening is evidence: the `ki` event and the signer record's `inPerson` (host, device).
+ * With the state, `documentKey` names a document whose bytes the answer carries when the state
+ * shows the documents: the page's first page then waits for no request after this one.
  */
 export async function openSession(
   deps: TSigningDeps & { evidence?: Pick<TEvidenceStore, 'get'> },
   token: unknown,
   client: TClient,
   withState = false,
+  documentKey?: string,
 ): Promise<TOpened> {
   if (typeof token !== 'string' || !/^[0-9A-Za-z]{43}$/.test(token)) {
     throw said(
@@ -93,50 +105,65 @@ export async function openSession(
   // opening's writes, and the page makes one request less before its first page. Not for a
   // kiosk session, which the page reads the state of through the session (signerOf's 410).
   const reads = withState && !link.kiosk ? startStateReads(deps, ctx) : undefined;
+  // Its bytes are read beside the writes too, once the documents are; answered only if the state
+  // shows the documents (as GET /documents/<key> would answer them only then).
+  const bytes =
+    reads?.documents && documentKey ? documentBytes(deps, reads.documents, documentKey) : undefined;
+  bytes?.catch(() => undefined);
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
-  let bundle = ctx.bundle;
-  if (opens || inPerson) {
-    // Applied to the bundle read above, conditional on its version: read again only after a race.
-    bundle = await changeBundle(
-      deps,
-      link.accountId,
-      link.bundleId,
-      (b) => {
-        const packet = b.packets.find((p) => p.id === link.packetId);
-        // Handed on since the link was read: its opening is not the new signer's (their `pv`).
-        if (!packet || !heldBy(link, packet))
-          throw said(
-            new NotFoundError('This signing link is not valid or has expired.'),
-            'errors.linkInvalid',
-          );
-        const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-        // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-        if (!inPerson || cannotSign(b, packet, now)) return opened;
-        const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-        return {
-          ...opened,
-          events: [...opened.events, event('inPerson', at, bySigner(link.packetId), link.packetId, detail)],
-        };
-      },
-      ctx.bundle,
-    );
-  }
+  const opening =
+    opens || inPerson
+      ? // Applied to the bundle read above, conditional on its version: read again only after a race.
+        changeBundle(
+          deps,
+          link.accountId,
+          link.bundleId,
+          (b) => {
+            const packet = b.packets.find((p) => p.id === link.packetId);
+            // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+            if (!packet || !heldBy(link, packet))
+              throw said(
+                new NotFoundError('This signing link is not valid or has expired.'),
+                'errors.linkInvalid',
+              );
+            const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
+            // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+            if (!inPerson || cannotSign(b, packet, now)) return opened;
+            const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
+            return {
+              ...opened,
+              events: [
+                ...opened.events,
+                event('inPerson', at, bySigner(link.packetId), link.packetId, detail),
+              ],
+            };
+          },
+          ctx.bundle,
+        )
+      : Promise.resolve(ctx.bundle);
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
   const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  const saved = await changeSigner(call, (signer) =>
-    saveStep(
-      call,
-      signer,
-      inPerson ? { inPerson } : {},
-      action,
-      at,
-      inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
-    ),
-  );
+  const step = () =>
+    changeSigner(call, (signer) =>
+      saveStep(
+        call,
+        signer,
+        inPerson ? { inPerson } : {},
+        action,
+        at,
+        inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
+      ),
+    );
+  // The opening's step is written beside the bundle change, one request less to wait for; an
+  // opening in person records its host only once the bundle took its `ki` event.
+  const stepped = inPerson ? undefined : step();
+  stepped?.catch(() => undefined); // awaited below; a bundle change that fails first answers its error
+  const bundle = await opening;
+  const saved = await (stepped ?? step());
   await stored;
   const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
   if (!reads) return opened;
@@ -144,5 +171,26 @@ export async function openSession(
   const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
   // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
   const viaSigningLink = link.kind === 'link';
-  return { ...opened, state: await signerState(deps, { ...signer, viaSigningLink }, reads) };
+  const state = await signerState(deps, { ...signer, viaSigningLink }, reads);
+  const pdf = state.documents.some((d) => d.key === documentKey)
+    ? await bytes?.catch(() => undefined)
+    : undefined;
+  return {
+    ...opened,
+    state,
+    ...(pdf ? { document: { key: documentKey!, pdf_b64: pdf.toString('base64') } } : {}),
+  };
+}
+
+/**
+ * The bytes of document `key` of those `read`, when it is small enough to answer with the
+ * session; undefined otherwise (the page then asks for it as for any other).
+ */
+async function documentBytes(
+  deps: Pick<TSigningDeps, 'blobs'>,
+  read: Promise<TDocument[]>,
+  key: string,
+): Promise<Buffer | undefined> {
+  const doc = (await read).find((d) => d.key === key);
+  return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
 }
