@@ -114,56 +114,46 @@ export async function openSession(
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
-  const opening =
-    opens || inPerson
-      ? // Applied to the bundle read above, conditional on its version: read again only after a race.
-        changeBundle(
-          deps,
-          link.accountId,
-          link.bundleId,
-          (b) => {
-            const packet = b.packets.find((p) => p.id === link.packetId);
-            // Handed on since the link was read: its opening is not the new signer's (their `pv`).
-            if (!packet || !heldBy(link, packet))
-              throw said(
-                new NotFoundError('This signing link is not valid or has expired.'),
-                'errors.linkInvalid',
-              );
-            const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-            // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-            if (!inPerson || cannotSign(b, packet, now)) return opened;
-            const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-            return {
-              ...opened,
-              events: [
-                ...opened.events,
-                event('inPerson', at, bySigner(link.packetId), link.packetId, detail),
-              ],
-            };
-          },
-          ctx.bundle,
-        )
-      : Promise.resolve(ctx.bundle);
+  let bundle = ctx.bundle;
+  if (opens || inPerson) {
+    // Applied to the bundle read above, conditional on its version: read again only after a race.
+    bundle = await changeBundle(
+      deps,
+      link.accountId,
+      link.bundleId,
+      (b) => {
+        const packet = b.packets.find((p) => p.id === link.packetId);
+        // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+        if (!packet || !heldBy(link, packet))
+          throw said(
+            new NotFoundError('This signing link is not valid or has expired.'),
+            'errors.linkInvalid',
+          );
+        const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
+        // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+        if (!inPerson || cannotSign(b, packet, now)) return opened;
+        const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
+        return {
+          ...opened,
+          events: [...opened.events, event('inPerson', at, bySigner(link.packetId), link.packetId, detail)],
+        };
+      },
+      ctx.bundle,
+    );
+  }
   // The record as read above (the bundle change does not touch it); read again only after a race.
   const call = { deps, signer: ctx, client };
   const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  const step = () =>
-    changeSigner(call, (signer) =>
-      saveStep(
-        call,
-        signer,
-        inPerson ? { inPerson } : {},
-        action,
-        at,
-        inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
-      ),
-    );
-  // The opening's step is written beside the bundle change, one request less to wait for; an
-  // opening in person records its host only once the bundle took its `ki` event.
-  const stepped = inPerson ? undefined : step();
-  stepped?.catch(() => undefined); // awaited below; a bundle change that fails first answers its error
-  const bundle = await opening;
-  const saved = await (stepped ?? step());
+  const saved = await changeSigner(call, (signer) =>
+    saveStep(
+      call,
+      signer,
+      inPerson ? { inPerson } : {},
+      action,
+      at,
+      inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
+    ),
+  );
   await stored;
   const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
   if (!reads) return opened;
