@@ -5,6 +5,7 @@
 // build is never mixed with an old one; only index.html names them, and it is never cached.
 // The build runs in memory in well under a second: the local runtime builds on first request.
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -120,4 +121,21 @@ function renderIndex(manifest: Record<string, string>): string {
 </body>
 </html>
 `;
+}
+
+/**
+ * Writes a build as the static host will serve it: `index.html`, `assets/<hashed names>` and
+ * `manifest.json` under `outDir` (`npm run build:console`, default dist/console).
+ */
+export function writeConsole(built: TConsoleBuild, outDir: string): void {
+  mkdirSync(path.join(outDir, 'assets'), { recursive: true });
+  writeFileSync(path.join(outDir, 'index.html'), built.indexHtml);
+  for (const [file, asset] of built.assets) writeFileSync(path.join(outDir, 'assets', file), asset.contents);
+  writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(built.manifest, null, 2)}\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = path.resolve(process.argv[2] ?? 'dist/console');
+  writeConsole(await buildConsole(), outDir);
+  process.stdout.write(`console built in ${path.relative(process.cwd(), outDir) || '.'}\n`);
 }

@@ -2,8 +2,11 @@
 // and listed in the manifest, a page that names them with no inline code, and the policy that
 // keeps inline code and framing out. Also the two pieces of the bundle list that read and write
 // the API's wire format (its query string, its pagination header).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildConsole, type TConsoleBuild } from '#functions/console-app/build';
+import { buildConsole, type TConsoleBuild, writeConsole } from '#functions/console-app/build';
 import { consoleHeaders } from '#functions/console-app/serve';
 import { bundleSearch, FIRST_QUERY } from '#functions/console-app/web/bundle-query';
 import { parsePagination } from '#functions/console-app/web/pagination';
@@ -44,6 +47,18 @@ describe('the console build', () => {
     expect(again.manifest).toEqual(built.manifest);
     const arabic = built.assets.get(built.manifest['locales/ar.json']!)!;
     expect(JSON.parse(Buffer.from(arabic.contents).toString('utf8'))).toEqual(catalogOf('ar').console);
+  });
+
+  it('writes the page, the hashed assets and the manifest as the static host will serve them', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'console-build-'));
+    try {
+      writeConsole(built, dir);
+      expect(readdirSync(dir).sort()).toEqual(['assets', 'index.html', 'manifest.json']);
+      expect(readdirSync(path.join(dir, 'assets')).sort()).toEqual([...built.assets.keys()].sort());
+      expect(JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'))).toEqual(built.manifest);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bundles only the browser code, its two libraries and the pure language rules, no server code', () => {
