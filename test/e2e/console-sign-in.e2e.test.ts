@@ -37,8 +37,8 @@ const focused = (page: Page) =>
     "({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent ?? '' })",
   );
 
-async function openConsole(locale: string, path = '/console/', watch?: (page: Page) => void) {
-  const context = await browser.newContext({ locale, viewport: { width: 1024, height: 760 } });
+async function openConsole(locale: string, path = '/console/', watch?: (page: Page) => void, width = 1024) {
+  const context = await browser.newContext({ locale, viewport: { width, height: 760 } });
   const page = await context.newPage();
   const problems = watchProblems(page);
   watch?.(page);
@@ -61,7 +61,7 @@ describe.runIf(runBrowser)('the console’s sign-in screen', () => {
       .getByRole('alert')
       .filter({ hasText: say('en', 'signIn.invalidEmail') })
       .waitFor();
-    expect((await focused(page)).id).toBe('email');
+    await expect.poll(async () => (await focused(page)).id).toBe('email');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
 
     await page.keyboard.press('Control+A');
@@ -69,7 +69,7 @@ describe.runIf(runBrowser)('the console’s sign-in screen', () => {
     await page.keyboard.press('Enter');
     const sent = page.getByRole('heading', { name: say('en', 'signIn.sentHeading') });
     await sent.waitFor();
-    expect((await focused(page)).text).toBe(say('en', 'signIn.sentHeading'));
+    await expect.poll(async () => (await focused(page)).text).toBe(say('en', 'signIn.sentHeading'));
     expect(await page.getByText('ada@example.com', { exact: false }).count()).toBe(1);
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await shot(page, 'console-sign-in-sent.png');
@@ -78,12 +78,13 @@ describe.runIf(runBrowser)('the console’s sign-in screen', () => {
     await context.close();
   });
 
-  it('reads right to left in Arabic, in Arabic, and is accessible there too', async () => {
-    const { context, page, problems } = await openConsole('ar');
+  it('reads right to left in Arabic, in Arabic, fits a 390 px phone, and is accessible there too', async () => {
+    const { context, page, problems } = await openConsole('ar', '/console/', undefined, 390);
     await page.getByRole('heading', { level: 1, name: say('ar', 'signIn.heading') }).waitFor();
     expect(await rootOf(page)).toEqual({ lang: 'ar', dir: 'rtl' });
     expect(await page.title()).toBe(say('ar', 'title'));
     expect(await page.getByLabel(say('ar', 'signIn.email')).isVisible()).toBe(true);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await shot(page, 'console-sign-in-ar.png');
     expect(problems.filter((p) => !p.includes('/console/api/'))).toEqual([]);

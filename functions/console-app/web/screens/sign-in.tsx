@@ -1,7 +1,7 @@
 // Signing in by email: the reader gives an address and is told to check their email, whatever
 // the service answers (it never says whether an address has an account). Only being throttled
 // or not reaching the service at all is said otherwise, since then no link is on its way.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type TConsoleApi } from '../api';
 import { LanguageMenu } from '../language-menu';
 import { useWords } from '../words';
@@ -17,7 +17,8 @@ export function SignIn({ api, notice }: { api: TConsoleApi; notice?: string | un
   const sentHeading = useRef<HTMLHeadingElement>(null);
   const field = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // Focus moves with the step as soon as it is drawn: to the answer, or back to the field.
+  useLayoutEffect(() => {
     if (state.step === 'sent') sentHeading.current?.focus();
     if (state.step === 'ask' && state.error) field.current?.focus();
   }, [state]);
