@@ -3,7 +3,7 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence, requests, envelope, bulk, bundles) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, requests, envelope, bulk, bundles, console) runs that section alone: it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -38,6 +38,7 @@ const { benchRequestCosts, requestCostsJson, requestCostsReport, REQUEST_COST_TA
 );
 const { benchEnvelopeCost, envelopeCostJson, envelopeCostReport } = await import('./envelope-cost');
 const { benchBulk, bulkFailed, bulkJson, bulkReport } = await import('./bulk');
+const { benchConsole, consoleJson, consoleReport } = await import('./console');
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results.json');
 const TARGETS = {
@@ -83,7 +84,7 @@ const EVIDENCE_OPTIONS = {
   levelsMaxMs: 240_000,
 } as const;
 const ONLY = process.env.BENCH_ONLY;
-const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk', 'bundles'];
+const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk', 'bundles', 'console'];
 if (ONLY !== undefined && !ALONE.includes(ONLY)) {
   console.error(`bench: BENCH_ONLY=${ONLY}: only ${ALONE.map((a) => `"${a}"`).join(', ')} can run alone`);
   process.exit(2);
@@ -310,6 +311,10 @@ if (ONLY !== undefined) {
     const bulk = await benchBulk();
     console.log(bulkReport(bulk));
     [key, json, failedOnly] = ['bulkSend', bulkJson(bulk), bulkFailed(bulk)];
+  } else if (ONLY === 'console') {
+    const figures = await benchConsole();
+    console.log(consoleReport(figures));
+    [key, json, failedOnly] = ['console', consoleJson(figures), false];
   } else if (ONLY === 'bundles') {
     console.log(bundlesMessage);
     const bundles = await benchBundles({ importRuns: BUNDLE_IMPORT_RUNS });
@@ -382,11 +387,17 @@ const evidence = await benchEvidence(EVIDENCE_OPTIONS);
 console.log(bulkMessage);
 const bulk = await benchBulk();
 
+const consoleFigures = await benchConsole();
+
 const figures: TRunFigures = { bundles, api, bundlesApi, webhooks, signing, evidence, requests, envelope };
 printReport(figures);
 console.log(bulkReport(bulk));
+console.log(consoleReport(consoleFigures));
 const results = resultsJson(started, loadAverage, figures);
-writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, bulkSend: bulkJson(bulk) }, null, 2)}\n`);
+writeFileSync(
+  RESULTS_FILE,
+  `${JSON.stringify({ ...results, bulkSend: bulkJson(bulk), console: consoleJson(consoleFigures) }, null, 2)}\n`,
+);
 console.log(
   `\nbench: done in ${((performance.now() - t0) / 1000).toFixed(1)} s, wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
 );

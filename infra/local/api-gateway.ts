@@ -205,6 +205,9 @@ export async function startApiGateway(opts: TGatewayOptions) {
     if (!inApi && rawPath.startsWith(API_PREFIX)) {
       return gatewayError(res, requestId, 404, 'not_found', 'Not found.');
     }
+    // The local pages first: the console's files sit beside its session endpoints under
+    // /console/, as CloudFront will put S3 beside API Gateway; the pages leave /console/api/ alone.
+    if (!inApi && opts.pages && (await opts.pages(req, res, url))) return;
     const top = url.pathname.split('/')[1] ?? '';
     const open = PUBLIC_ROUTES.find((r) => r.resource === top);
     if (!inApi && open) {
@@ -212,7 +215,6 @@ export async function startApiGateway(opts: TGatewayOptions) {
       return invokePublic(req, res, url, requestId, open.fn, top);
     }
     if (!inApi) {
-      if (opts.pages && (await opts.pages(req, res, url))) return;
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('Not found. The API is under /api/v2/; messages sent locally are at /dev/mailbox.\n');
       return;

@@ -1,5 +1,5 @@
-// The local runtime's front door: `/` is a short page of where things are (the API reference,
-// the mailbox, the verify page) for someone who opens the printed address in a browser, and
+// The local runtime's front door: `/` is a short page of where things are (the console first,
+// then the API reference, the mailbox, the verify page) for someone who opens the printed address in a browser, and
 // `/dev/sample.pdf` is the sample document the README's first five minutes and `npm run demo`
 // send (and that the bulk example fetches by `file_url`, which the local runtime may read from
 // this machine: config.fetch allows loopback).
@@ -27,6 +27,8 @@ code,pre{font:14px ui-monospace,monospace;background:#f6f8fa;border-radius:4px}
 code{padding:.1rem .3rem}
 pre{padding:.75rem 1rem;white-space:pre-wrap}
 .muted{color:#57606a}
+.start{display:inline-block;margin:.5rem 0 1rem;padding:.6rem 1.2rem;border-radius:6px;background:#0b5cad;color:#fff;font-weight:600;text-decoration:none}
+.start:focus-visible{outline:3px solid #0b5cad;outline-offset:2px}
 `;
 
 /** The page at `/`: links to what a newcomer looks for first. Nothing on it comes from a request. */
@@ -43,6 +45,8 @@ export function renderHomePage(apiUrl: string): string {
 <main>
 <h1>eSignature service</h1>
 <p class="muted">Running on this machine. The API is at <code>${apiUrl}</code>, with the key <code>npm start</code> printed.</p>
+<p>Send documents and follow them from the browser:</p>
+<p><a class="start" href="/console/">Open the console</a></p>
 <nav aria-label="Where to go">
 <ul>
 <li><a href="/docs">API reference</a>: every endpoint, its fields and answers</li>

@@ -69,6 +69,7 @@ const runtime = await startLocalRuntime({
 const lines = [
   '',
   `eSignature service running (data: ${values.memory ? 'in memory' : runtime.dataDir})`,
+  `  Console         ${runtime.baseUrl}/console/`,
   `  API             ${runtime.apiUrl}`,
   `  Sent messages   ${runtime.baseUrl}/dev/mailbox`,
   `  Demo account    ${runtime.demo.accountId}`,

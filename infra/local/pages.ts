@@ -1,5 +1,7 @@
-// The local pages outside the API: the home page and the mailbox of sent messages.
+// The local pages outside the API: the home page, the console and the mailbox of sent messages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { consolePages } from '#functions/console-app/serve';
+import type { TConfig } from '#shared/config';
 import { homePages } from './home-page';
 import { mailboxPages } from './mailbox-pages';
 
@@ -14,6 +16,6 @@ const firstOf =
   };
 
 /** `apiUrl` is asked per request: the service's URL is known only once its port is. */
-export function localPages(apiUrl: () => string, mailboxDir: string): TPages {
-  return firstOf(homePages(apiUrl), mailboxPages(mailboxDir));
+export function localPages(apiUrl: () => string, mailboxDir: string, config: TConfig): TPages {
+  return firstOf(homePages(apiUrl), consolePages(config), mailboxPages(mailboxDir));
 }

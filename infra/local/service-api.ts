@@ -66,6 +66,6 @@ export function startServiceApi(
       ...stage.publicPathLimits,
       ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),
     }),
-    pages: localPages(() => `${config.publicBaseUrl}/api/v2/`, mailboxDir),
+    pages: localPages(() => `${config.publicBaseUrl}/api/v2/`, mailboxDir, config),
   });
 }
