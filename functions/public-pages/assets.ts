@@ -7,7 +7,7 @@
 // - On Lambda: the bundling step (infra/bundling.ts → copyPageAssets) copies the same files
 //   into `page-assets/` beside index.mjs, with a manifest naming them and their version.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,6 +71,20 @@ function assetSources(root: string): Map<string, string> {
   return out;
 }
 
+/**
+ * An asset's bytes as served. A catalog goes to the signing page without the console's words
+ * (the `console` key, which the console's own build serves): a signer's page has no use for them.
+ */
+function servedBytes(name: string, from: string): Buffer {
+  const bytes = readFileSync(from);
+  if (!name.startsWith('locales/') || !name.endsWith('.json')) return bytes;
+  const { console: _consoleWords, ...signing } = JSON.parse(bytes.toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+  return Buffer.from(`${JSON.stringify(signing)}\n`);
+}
+
 /** A short hash of every name and content: part of each asset's URL, so they can be cached for good. */
 function versionOf(files: Map<string, Buffer>): string {
   const h = createHash('sha256');
@@ -89,8 +103,9 @@ export function copyPageAssets(root: string, outDir: string): void {
   for (const [name, from] of assetSources(root)) {
     const to = path.join(target, name);
     mkdirSync(path.dirname(to), { recursive: true });
-    copyFileSync(from, to);
-    contents.set(name, readFileSync(from));
+    const bytes = servedBytes(name, from);
+    writeFileSync(to, bytes);
+    contents.set(name, bytes);
   }
   const manifest = { version: versionOf(contents), files: [...contents.keys()].sort() };
   writeFileSync(path.join(target, MANIFEST), `${JSON.stringify(manifest)}\n`);
@@ -125,7 +140,7 @@ function bundledStore(dir: string): TAssetStore {
 
 function sourceStore(root: string): TAssetStore {
   const contents = new Map<string, Buffer>();
-  for (const [name, from] of assetSources(root)) contents.set(name, readFileSync(from));
+  for (const [name, from] of assetSources(root)) contents.set(name, servedBytes(name, from));
   return { version: versionOf(contents), read: (name) => contents.get(name) };
 }
 

@@ -139,6 +139,18 @@ describe('the signing page', () => {
     expect(((await res.json()) as { page: { title: string } }).page.title).toBe('חתימה על מסמכים');
     expect((await fetch(`${runtime.baseUrl}${assets}/i18next.js`)).status).toBe(200);
   });
+
+  it('carries the signing words without the console’s', async () => {
+    const b = await create({ packets: [embedded()] });
+    const { html } = await signingPage(b.packets[0].id);
+    const assets = /data-assets="([^"]+)"/.exec(html)![1];
+    const catalog = (await (await fetch(`${runtime.baseUrl}${assets}/locales/de.json`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(catalog)).toContain('page');
+    expect(Object.keys(catalog)).not.toContain('console');
+  });
 });
 
 describe('the signer’s own choice', () => {
