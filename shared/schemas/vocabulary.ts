@@ -2,6 +2,7 @@
 // schemas check them and the domain's types are built on them, so they live here, below both,
 // each declared once.
 
+import { ATTACHMENT_TYPES, type TVPattern, V_PATTERN_CHECKS } from '../text/value-rules.js';
 export const FIELD_KINDS = [
   'sig',
   'ini',
@@ -25,34 +26,11 @@ export type TFieldKind = (typeof FIELD_KINDS)[number];
 export const DELIVER_VIA = ['email', 'phone', 'embed', 'kiosk'] as const;
 export type TDeliverVia = (typeof DELIVER_VIA)[number];
 
-export const V_PATTERNS = [
-  'email',
-  'bank_routing',
-  'bank_account',
-  'letters',
-  'numbers',
-  'phone',
-  'ssn',
-  'zip_code',
-] as const;
-export type TVPattern = (typeof V_PATTERNS)[number];
-
-export const ATTACHMENT_TYPES = [
-  'jpg',
-  'jpeg',
-  'png',
-  'gif',
-  'svg',
-  'pdf',
-  'doc',
-  'docx',
-  'ppt',
-  'pptx',
-  'xls',
-  'xlsx',
-  'rtf',
-  'txt',
-] as const;
+// The value patterns and attachment kinds are rules the signing page runs too: they live in
+// shared/text/value-rules.js, served to the page as it is, and the wire's vocabulary names them.
+export const V_PATTERNS = Object.keys(V_PATTERN_CHECKS) as [TVPattern, ...TVPattern[]];
+export type { TVPattern };
+export { ATTACHMENT_TYPES };
 
 export const FEATURE_NAMES = [
   'teams',

@@ -4,24 +4,8 @@
 // The messages come from the page's catalog through `t` (i18n.js), passed in so that the rules
 // stay plain functions that run anywhere (the unit tests run them under Node).
 
+import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, V_PATTERN_CHECKS } from './text/value-rules.js';
 import { hasVisibleContent } from './text/visible-text.js';
-
-function abaChecksum(v) {
-  const d = [...v].map(Number);
-  return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])) % 10 === 0;
-}
-
-/** Each v_pattern's test; its message is `sign.rules.<pattern>`. */
-const PATTERNS = {
-  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) && v.length <= 254,
-  bank_routing: (v) => /^\d{9}$/.test(v) && abaChecksum(v),
-  bank_account: (v) => /^\d{4,17}$/.test(v),
-  letters: (v) => /^[\p{L}][\p{L} '-]*$/u.test(v),
-  numbers: (v) => /^-?\d+(\.\d+)?$/.test(v),
-  phone: (v) => /^\+?[0-9][0-9 ().-]{5,}$/.test(v) && v.replace(/\D/g, '').length >= 7,
-  ssn: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v),
-  zip_code: (v) => /^\d{5}(-\d{4})?$/.test(v),
-};
 
 /** Input hints for the phone's keyboard and the browser's autofill, by v_pattern. */
 export function inputHints(field) {
@@ -74,7 +58,7 @@ export function valueProblem(field, value, t) {
   }
   if (value.length > 10_000) return t('sign.rules.tooLong');
   if (field.kind === 'inp' && /[\r\n]/.test(value)) return t('sign.rules.singleLine');
-  const pattern = field.v_pattern ? PATTERNS[field.v_pattern] : undefined;
+  const pattern = field.v_pattern ? V_PATTERN_CHECKS[field.v_pattern] : undefined;
   if (pattern && !pattern(value)) return t(`sign.rules.${field.v_pattern}`);
   if (field.v_min != null && value.length < field.v_min)
     return t('sign.rules.minChars', { count: field.v_min });
@@ -104,29 +88,8 @@ export function isFilled(field, value) {
   return hasVisibleContent(value);
 }
 
-// Copies of MAX_ATTACHMENT_BYTES (shared/domain/signing/upload-attachment.ts) and ATTACHMENT_TYPES
-// (shared/domain/bundles/bundle.ts): this file is served to the browser as it is, unbundled, so it
-// cannot import them. Change them together; the service checks again either way.
-const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
-const ALL_TYPES = [
-  'jpg',
-  'jpeg',
-  'png',
-  'gif',
-  'svg',
-  'pdf',
-  'doc',
-  'docx',
-  'ppt',
-  'pptx',
-  'xls',
-  'xlsx',
-  'rtf',
-  'txt',
-];
-
 export const attachmentTypes = (field) =>
-  field.v_attachment_types?.length ? field.v_attachment_types : ALL_TYPES;
+  field.v_attachment_types?.length ? field.v_attachment_types : ATTACHMENT_TYPES;
 
 /** The file input's `accept`, from the allowed extensions. */
 export const acceptOf = (field) =>

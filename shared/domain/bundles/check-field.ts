@@ -1,9 +1,9 @@
 import type { TFieldRequest } from '#shared/schemas/field';
 import { isIsoDate, type TFieldKind } from '#shared/schemas/vocabulary';
+import { V_PATTERN_CHECKS } from '../../text/value-rules.js';
 import type { TFieldError } from '../errors';
 import type { TField } from './bundle';
 import { testRegex } from './safe-regex';
-import { V_PATTERN_CHECKS } from './value-patterns';
 
 const TEXT_KINDS: readonly TFieldKind[] = ['inp', 'txt'];
 /** Filled by the service (signer name, signing date) or by drawing: no initial value. */

@@ -1,7 +1,7 @@
 import { isIsoDate, type TVPattern } from '#shared/schemas/vocabulary';
+import { V_PATTERN_CHECKS } from '../../text/value-rules.js';
 import type { TField } from '../bundles/bundle';
 import { testRegex } from '../bundles/safe-regex';
-import { V_PATTERN_CHECKS } from '../bundles/value-patterns';
 import type { TMessageRef } from '../errors';
 import { hasVisibleContent, optionsOf } from './field-access';
 

@@ -1,11 +1,12 @@
+import { MAX_ATTACHMENT_BYTES } from '../../text/value-rules.js';
 import { said, ValidationError } from '../errors';
 import { isEditableBy } from './field-access';
 import { assertAuthenticated, findField } from './save-values';
 import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
 import { valueKey } from './signing-record';
 
-/** Largest attachment a signer may upload, whatever the field allows. */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+// The largest attachment a signer may upload, whatever the field allows: the page's rule too.
+export { MAX_ATTACHMENT_BYTES };
 
 /** File extensions and the content types a browser sends for them. */
 const TYPES: Record<string, string[]> = {
