@@ -149,6 +149,33 @@ export function updateProgress() {
 /** The kinds whose control is a button that opens a dialog or a file chooser. */
 const BUTTON_KINDS = new Set(['sig', 'ini', 'cbg', 'att']);
 
+/**
+ * What a typed text control shows: the value, the label as a hint and the length allowed; the
+ * signer's text takes its own direction (12-AB stays 12-AB on a right-to-left page).
+ */
+const textOf = (m) => ({
+  dir: 'auto',
+  value: m.value,
+  placeholder: m.f.label || undefined,
+  maxlength: m.f.v_max != null ? Math.floor(m.f.v_max) : undefined,
+});
+
+/** A typed control is saved quietly after a pause in typing, and at once when it changes. */
+function saveAsTyped(c, m, read = () => c.value) {
+  c.addEventListener('input', () => edit(m, read(), { delay: 700, quiet: true }));
+  c.addEventListener('change', () => edit(m, read()));
+}
+
+/** Enter in a one-line control goes on to the next field, as the guide's button does. */
+function enterGoesNext(c) {
+  c.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      next();
+    }
+  });
+}
+
 function controlFor(m, errId) {
   const f = m.f;
   const common = {
@@ -167,32 +194,15 @@ function controlFor(m, errId) {
         type: hints.type,
         inputmode: hints.inputmode,
         autocomplete: hints.autocomplete ?? 'off',
-        // The signer's text takes its own direction: 12-AB stays 12-AB on a right-to-left page.
-        dir: 'auto',
-        value: m.value,
-        placeholder: f.label || undefined,
-        maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
+        ...textOf(m),
       });
-      c.addEventListener('input', () => edit(m, c.value, { delay: 700, quiet: true }));
-      c.addEventListener('change', () => edit(m, c.value));
-      c.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          next();
-        }
-      });
+      saveAsTyped(c, m);
+      enterGoesNext(c);
       return c;
     }
     case 'txt': {
-      const c = el('textarea', {
-        ...common,
-        dir: 'auto',
-        value: m.value,
-        placeholder: f.label || undefined,
-        maxlength: f.v_max != null ? Math.floor(f.v_max) : undefined,
-      });
-      c.addEventListener('input', () => edit(m, c.value, { delay: 700, quiet: true }));
-      c.addEventListener('change', () => edit(m, c.value));
+      const c = el('textarea', { ...common, ...textOf(m) });
+      saveAsTyped(c, m);
       return c;
     }
     case 'dat': {
@@ -211,17 +221,12 @@ function controlFor(m, errId) {
         const text = c.value.trim();
         return text === '' ? '' : (parseEnteredDate(text, lang) ?? text);
       };
-      c.addEventListener('input', () => edit(m, typed(), { delay: 700, quiet: true }));
+      saveAsTyped(c, m, typed);
+      // Once saved, a date that reads as one is shown again in the page language's order.
       c.addEventListener('change', () => {
-        edit(m, typed());
         if (isIsoDate(m.value)) c.value = enteredDate(m.value, lang);
       });
-      c.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          next();
-        }
-      });
+      enterGoesNext(c);
       return c;
     }
     case 'chk': {
