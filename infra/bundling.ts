@@ -34,6 +34,7 @@ export const LAMBDA_ENTRIES = {
   'document-worker': 'functions/document-worker/handler.ts',
   'bulk-worker': 'functions/bulk-worker/handler.ts',
   mcp: 'functions/mcp/handler.ts',
+  console: 'functions/console/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;

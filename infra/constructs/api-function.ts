@@ -173,6 +173,18 @@ export class ApiFunction extends Construct {
     );
   }
 
+  /** Creating API keys in the usage plan (the console's per-account usage keys). */
+  grantUsageKeyCreate(plan: IUsagePlan): void {
+    const stack = Stack.of(this);
+    const apis = `arn:${stack.partition}:apigateway:${stack.region}::`;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:POST'],
+        resources: [`${apis}/apikeys`, `${apis}/usageplans/${plan.usagePlanId}/keys`],
+      }),
+    );
+  }
+
   /**
    * A Lambda proxy integration addressed by name (see arnByName). Allow the API to invoke it with
    * `allowInvokeFrom`, once per function.

@@ -286,3 +286,30 @@ describe('MCP server for AI agents', () => {
     }
   });
 });
+
+describe('console sign-in', () => {
+  it('serves /console/api from its own function without the authorizer', () => {
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'console/api', fn: 'console' });
+    const fnId = functionId(dev, 'Esign-dev', 'console');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/console/api', 'dev/*/console/api/*']);
+  });
+
+  it('may mail from the one sender address and create API keys in its usage plan, nothing else of API Gateway', () => {
+    const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'console'));
+    const ses = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')));
+    expect(ses.flatMap(actionsOf)).toEqual(['ses:SendEmail']);
+    expect((ses[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
+      StringEquals: { 'ses:FromAddress': 'no-reply@example.com' },
+    });
+    const apigateway = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    expect(apigateway.flatMap(actionsOf)).toEqual(['apigateway:POST']);
+    const targets = [apigateway[0]!.Resource].flat().map(render);
+    expect(targets.some((r) => r.endsWith('::/apikeys'))).toBe(true);
+    expect(targets.some((r) => /::\/usageplans\/.+\/keys$/.test(r))).toBe(true);
+  });
+});
