@@ -11,7 +11,12 @@ export async function demoAccount(db: DynamoDBDocumentClient, table: string, dir
   if (persist) {
     try {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as TSeededAccount;
-      if (await createAccountStore(db, table).getAccount(saved.accountId)) return saved;
+      const accounts = createAccountStore(db, table);
+      if (await accounts.getAccount(saved.accountId)) {
+        // A data folder from before the console's sign-in: its demo user must be found by address.
+        await accounts.indexUserEmails(saved.accountId);
+        return saved;
+      }
     } catch {
       // no saved demo account yet
     }

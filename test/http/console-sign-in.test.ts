@@ -1,12 +1,14 @@
 // The console's sign-in over real HTTP against the local runtime: one-time links from the local
 // mailbox, the session cookie, and /api/v2 authorized by that cookie (tenant checks, CSRF, who
 // acted), signing out, throttling and session fixation.
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
 import type { TRuntime } from '#infra/local/runtime';
 import type { TSeededAccount } from '#infra/local/seed-account';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -48,9 +50,9 @@ const openSession = (token: string, headers: Record<string, string> = {}) =>
   call('POST', consoleApi('/sessions'), { key: null, json: { token }, headers });
 
 /** Signs in by link: the cookie to send back and the session's CSRF token. */
-async function signIn() {
-  expect((await askForLink(EMAIL)).status).toBe(202);
-  const res = await openSession(await mailedToken(EMAIL));
+async function signIn(email = EMAIL) {
+  expect((await askForLink(email)).status).toBe(202);
+  const res = await openSession(await mailedToken(email));
   expect(res.status, res.text).toBe(201);
   const cookie = /^(esign_session=[0-9A-Za-z]{43});/.exec(res.headers.get('set-cookie') ?? '')![1]!;
   return { cookie, csrf: res.body.csrf_token as string };
@@ -183,5 +185,15 @@ describe('signing out', () => {
     expect((await withCookie(b, 'GET', consoleApi('/session'))).status).toBe(401);
     // A new sign-in works again.
     expect((await withCookie(await signIn(), 'GET', '/bundles/')).status).toBe(200);
+  });
+
+  it('ends the sessions of a user who is no longer in the account', async () => {
+    const gone = await runtime.seedAccount('Gone Co', 'gone@console.example');
+    const s = await signIn('gone@console.example');
+    expect((await withCookie(s, 'GET', '/bundles/')).status).toBe(200);
+    const key = accountKeys.user(gone.accountId, gone.userId);
+    await runtime.db.send(new DeleteCommand({ TableName: runtime.config.tableName, Key: key }));
+    expect((await withCookie(s, 'GET', '/bundles/')).status).toBe(401);
+    expect((await withCookie(s, 'GET', consoleApi('/session'))).status).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import {
 import { normalizeEmail } from '#shared/domain/console/console-session';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
-import { getItem, isConditionFailure, listedItems, queryAll } from './batch';
+import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,
   accountKeys,
@@ -128,6 +128,13 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
         userByEmailEntity.toItem({ email: normalizeEmail(u.email), accountId: u.accountId, userId: u.id }),
       );
       await add(userEntity, u);
+    },
+    async indexUserEmails(accountId) {
+      const users = await children(accountId, accountKeys.childPrefix.user, userEntity);
+      for (const u of users) {
+        const lookup = { email: normalizeEmail(u.email), accountId, userId: u.id };
+        await writeIf(putNew(db, table, userByEmailEntity.toItem(lookup)));
+      }
     },
     async getUser(accountId, userId) {
       return getItem(db, table, accountKeys.user(accountId, userId), userEntity.fromItem);
