@@ -7,6 +7,7 @@ import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
 import type { TRuntime } from '#infra/local/runtime';
 import type { TSeededAccount } from '#infra/local/seed-account';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
@@ -76,6 +77,18 @@ describe('asking for a sign-in link', () => {
     expect(await mailedToken(EMAIL)).toMatch(/^[0-9A-Za-z]{43}$/);
     const mail = await listMailbox(dataPaths(runtime.dataDir).mailbox);
     expect(mail.some((m) => m.kind === 'email' && m.to.includes(stranger))).toBe(false);
+  });
+
+  it('writes the email in the account’s language', async () => {
+    const de = await runtime.seedAccount('Konsole GmbH', 'eva@console.example');
+    await createAccountStore(runtime.db, runtime.config.tableName).setLanguage(de.accountId, 'de');
+    expect((await askForLink('eva@console.example')).status).toBe(202);
+    await mailedToken('eva@console.example');
+    const mail = (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
+      (m) => m.kind === 'email' && m.to.includes('eva@console.example'),
+    );
+    expect(mail?.kind === 'email' && mail.subject).toBe('Ihr Anmeldelink');
+    expect(mail?.kind === 'email' && mail.text).toContain('innerhalb von 15 Minuten');
   });
 
   it('is throttled per address: 429 with Retry-After in the error body', async () => {

@@ -1,4 +1,5 @@
 import { ThrottledError, ValidationError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
 import type { TConsoleStore, TCounterStore, TSignInMailer } from '../ports/console';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
@@ -18,6 +19,7 @@ const MAX_LINKS = 5;
 
 export interface TRequestSignInDeps {
   console: TConsoleStore;
+  accounts: TAccountStore;
   counters: TCounterStore;
   mailer: TSignInMailer;
   clock: TClock;
@@ -65,7 +67,12 @@ export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown
       created: now.toISOString(),
       expires: addMinutes(now, LINK_MINUTES).toISOString(),
     });
-    await deps.mailer.sendSignInLink(email, `${deps.publicBaseUrl}/console/sign-in/${token}`);
+    const account = await deps.accounts.getAccount(u.accountId);
+    await deps.mailer.sendSignInLink(
+      email,
+      `${deps.publicBaseUrl}/console/sign-in/${token}`,
+      account?.language,
+    );
     await deps.console.recordSecurityEvent({
       id: deps.ids.uuid(),
       kind: 'sign_in_requested',

@@ -1,21 +1,27 @@
+import { translator } from '#shared/i18n/catalogs';
+import { resolveLanguage } from '#shared/i18n/languages';
 import type { TSignInMailer } from '../ports/console';
 import type { TMailer } from '../ports/notifications';
 import { LINK_MINUTES } from './console-session';
 
-/** The sign-in email: the link, how long it works, and what to do if it was not asked for. */
+/**
+ * The sign-in email, in the account's language (the user's own is not known before they sign
+ * in): the link, how long it works, and what to do if it was not asked for.
+ */
 export function signInMailer(mailer: TMailer, from: string): TSignInMailer {
   return {
-    async sendSignInLink(to, link) {
+    async sendSignInLink(to, link, language) {
+      const t = translator(resolveLanguage(language));
       await mailer.send({
         from,
         to: [to],
-        subject: 'Your sign-in link',
+        subject: t('message.signInSubject'),
         text: [
-          'Open this link to sign in to the console:',
+          t('message.signInIntro'),
           '',
           link,
           '',
-          `It works once, within ${LINK_MINUTES} minutes. If you did not ask to sign in, you can ignore this email: nobody can sign in without the link.`,
+          t('message.signInNote', { minutes: LINK_MINUTES }),
         ].join('\n'),
       });
     },

@@ -36,9 +36,9 @@ export interface TCounterStore {
   take(counter: string, limit: number, expiresAt: Date): Promise<boolean>;
 }
 
-/** Sends the sign-in email. */
+/** Sends the sign-in email, in `language` (an IETF tag; undefined: the default). */
 export interface TSignInMailer {
-  sendSignInLink(to: string, link: string): Promise<void>;
+  sendSignInLink(to: string, link: string, language: string | undefined): Promise<void>;
 }
 
 /**
