@@ -244,6 +244,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
         ['/dev/prepare/'],
         ['/dev/verify'],
         ['/dev/portal/'],
+        ['/dev/console/api/sessions', '/dev/console/api/sign-in'],
       ].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,
@@ -318,7 +319,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
       api.Statement.AndStatement.Statements[1].OrStatement.Statements.map(
         (s: { ByteMatchStatement: { SearchString: string } }) => s.ByteMatchStatement.SearchString,
       ),
-    ).toEqual(['/dev/sign/api/', '/dev/prepare/api/', '/dev/verify/api/']);
+    ).toEqual(['/dev/sign/api/', '/dev/prepare/api/', '/dev/verify/api/', '/dev/console/api/']);
     expect(page.Statement).toEqual(labelMatch);
     const bodies = acl.Properties!.CustomResponseBodies as Record<
       string,
