@@ -13,8 +13,10 @@ import {
   RestApi,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { consoleKeys } from '#shared/adapters/dynamodb/entities/console';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
@@ -68,6 +70,15 @@ export class Api {
       timeout: Duration.seconds(5),
     });
     authorizerFn.grantTable(storage.table, 'read');
+    // A console session used past half its life is renewed by the authorizer: UpdateItem on
+    // session items alone (their partition keys), nothing else of the table.
+    authorizerFn.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [storage.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [consoleKeys.session('*').pk] } },
+      }),
+    );
 
     // No identity source and no result cache: a console request carries a session cookie and no
     // Authorization header, and API Gateway answers 401 itself for a missing identity source

@@ -113,6 +113,14 @@ describe('functions', () => {
     const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
     const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
     expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
+    // Its one write: renewing console sessions, on their items alone.
+    const updates = authorizer.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
+    expect(updates.map((s) => [actionsOf(s), (s as { Condition?: unknown }).Condition])).toEqual([
+      [
+        ['dynamodb:UpdateItem'],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONSOLESESSION#*'] } },
+      ],
+    ]);
     expect([reads(persons), writes(persons)]).toEqual([true, true]);
     expect([reads(account), writes(account)]).toEqual([true, false]);
   });
