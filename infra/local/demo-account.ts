@@ -5,6 +5,9 @@ import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { dataPaths } from './layout';
 import { seedAccount, type TSeededAccount } from './seed-account';
 
+/** The demo account's user: signs in to the console with a link sent to the local mailbox. */
+export const DEMO_EMAIL = 'demo@example.com';
+
 /** The demo account survives restarts: its key is kept in the data folder, in plain text, locally only. */
 export async function demoAccount(db: DynamoDBDocumentClient, table: string, dir: string, persist: boolean) {
   const file = dataPaths(dir).demoAccount;
@@ -21,7 +24,7 @@ export async function demoAccount(db: DynamoDBDocumentClient, table: string, dir
       // no saved demo account yet
     }
   }
-  const seeded = await seedAccount(db, table, { name: 'Demo Account', email: 'demo@example.com' });
+  const seeded = await seedAccount(db, table, { name: 'Demo Account', email: DEMO_EMAIL });
   if (persist) writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
   return seeded;
 }
