@@ -14,7 +14,7 @@ import {
 } from '#shared/domain/console/request-sign-in-link';
 import { signInMailer } from '#shared/domain/console/sign-in-mail';
 import { signOut } from '#shared/domain/console/sign-out';
-import type { TRegisterUsageKey } from '#shared/domain/console/usage-key';
+import type { TUsageKeys } from '#shared/domain/console/usage-key';
 import { CsrfFailedError } from '#shared/domain/errors';
 import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
 import type { TMailer } from '#shared/domain/ports/notifications';
@@ -44,7 +44,7 @@ export function buildConsoleHandler(
     /** Tests pass smaller limits; the deployed service uses SIGN_IN_LIMITS. */
     signInLimits?: TSignInLimits;
     /** On AWS: registers the account's console usage key with the usage plan. */
-    registerUsageKey?: TRegisterUsageKey;
+    usageKeys?: TUsageKeys;
   },
 ) {
   const { config, db, telemetry } = functionBase(opts);
@@ -60,7 +60,7 @@ export function buildConsoleHandler(
     accounts,
     clock: systemClock,
     ids: randomIds,
-    ...(opts.registerUsageKey ? { registerUsageKey: opts.registerUsageKey } : {}),
+    ...(opts.usageKeys ? { usageKeys: opts.usageKeys } : {}),
   };
   const cookieOf = (req: TRequest) => sessionCookieOf(cookieHeaderOf({ cookie: req.header('cookie') }));
 

@@ -9,5 +9,8 @@ const usageKeys = createUsageKeyRegistry(createApiGatewayClient(opts.config), op
 
 export const handler = buildConsoleHandler({
   ...opts,
-  registerUsageKey: (value, accountId) => usageKeys.register(value, `console-${accountId}`),
+  usageKeys: {
+    register: (value, accountId) => usageKeys.register(value, `console-${accountId}`),
+    remove: (id) => usageKeys.remove(id),
+  },
 });

@@ -173,7 +173,10 @@ export class ApiFunction extends Construct {
     );
   }
 
-  /** Creating API keys in the usage plan (the console's per-account usage keys). */
+  /**
+   * Creating API keys in the usage plan (the console's per-account usage keys), and deleting one
+   * that lost the race to be an account's first.
+   */
   grantUsageKeyCreate(plan: IUsagePlan): void {
     const stack = Stack.of(this);
     const apis = `arn:${stack.partition}:apigateway:${stack.region}::`;
@@ -182,6 +185,14 @@ export class ApiFunction extends Construct {
         actions: ['apigateway:POST'],
         resources: [`${apis}/apikeys`, `${apis}/usageplans/${plan.usagePlanId}/keys`],
       }),
+    );
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`${apis}/apikeys/*`] }),
+    );
+    acceptFinding(
+      this,
+      'IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]',
+      "A usage key's id is made by API Gateway when the key is created, so a key that lost the race to be an account's console usage key can only be named at run time; DELETE on API keys only, nothing else of API Gateway.",
     );
   }
 

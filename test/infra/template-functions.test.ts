@@ -307,7 +307,7 @@ describe('console sign-in', () => {
     expect(sources.sort()).toEqual(['dev/*/console/api', 'dev/*/console/api/*']);
   });
 
-  it('may mail from the one sender address and create API keys in its usage plan, nothing else of API Gateway', () => {
+  it('may mail from the one sender address and create (or drop) API keys in its usage plan, nothing else of API Gateway', () => {
     const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'console'));
     const ses = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')));
     expect(ses.flatMap(actionsOf)).toEqual(['ses:SendEmail']);
@@ -315,8 +315,9 @@ describe('console sign-in', () => {
       StringEquals: { 'ses:FromAddress': 'no-reply@example.com' },
     });
     const apigateway = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
-    expect(apigateway.flatMap(actionsOf)).toEqual(['apigateway:POST']);
+    expect(apigateway.flatMap(actionsOf)).toEqual(['apigateway:POST', 'apigateway:DELETE']);
     const targets = [apigateway[0]!.Resource].flat().map(render);
+    expect([apigateway[1]!.Resource].flat().map(render)).toEqual([expect.stringMatching(/::\/apikeys\/\*$/)]);
     expect(targets.some((r) => r.endsWith('::/apikeys'))).toBe(true);
     expect(targets.some((r) => /::\/usageplans\/.+\/keys$/.test(r))).toBe(true);
   });

@@ -5,7 +5,7 @@ import type { TConsoleStore } from '../ports/console';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, isToken, newToken } from '../tokens';
 import { addMinutes, SESSION_IDLE_HOURS, type TClient, type TConsoleSession } from './console-session';
-import { type TRegisterUsageKey, usageKeyOf } from './usage-key';
+import { type TUsageKeys, usageKeyOf } from './usage-key';
 
 export interface TOpenedConsoleSession {
   /** The cookie's value: shown to this browser once, stored only as its hash. */
@@ -20,7 +20,7 @@ export interface TOpenSessionDeps {
   accounts: TAccountStore;
   clock: TClock;
   ids: TIds;
-  registerUsageKey?: TRegisterUsageKey;
+  usageKeys?: TUsageKeys;
 }
 
 /**

@@ -2,10 +2,13 @@ import type { TConsoleStore, TUsageKey } from '../ports/console';
 import { newToken } from '../tokens';
 
 /**
- * Registers a usage key's value with the usage plan and answers its id (on AWS: an API Gateway
- * API key in the plan). Locally there is none: the local usage plan counts by id alone.
+ * The usage plan's keys (on AWS: API Gateway API keys in the plan): `register` answers the new
+ * key's id, `remove` deletes one. Locally there is none: the local usage plan counts by id alone.
  */
-export type TRegisterUsageKey = (value: string, accountId: string) => Promise<string>;
+export interface TUsageKeys {
+  register(value: string, accountId: string): Promise<string>;
+  remove(id: string): Promise<void>;
+}
 
 /**
  * The key the account's console sessions are counted under by the usage plan: one per account,
@@ -14,13 +17,15 @@ export type TRegisterUsageKey = (value: string, accountId: string) => Promise<st
  * the authorizer never accepts it as an API key.
  */
 export async function usageKeyOf(
-  deps: { console: TConsoleStore; registerUsageKey?: TRegisterUsageKey },
+  deps: { console: TConsoleStore; usageKeys?: TUsageKeys },
   accountId: string,
 ): Promise<TUsageKey> {
   const known = await deps.console.getUsageKey(accountId);
   if (known) return known;
   const value = `console${newToken()}`;
-  const id = deps.registerUsageKey ? await deps.registerUsageKey(value, accountId) : `console-${accountId}`;
-  // Two first sign-ins at once: the key saved first is the account's.
-  return deps.console.saveUsageKey(accountId, { id, value });
+  const id = deps.usageKeys ? await deps.usageKeys.register(value, accountId) : `console-${accountId}`;
+  // Two first sign-ins at once: the key saved first is the account's; the other is removed.
+  const kept = await deps.console.saveUsageKey(accountId, { id, value });
+  if (kept.id !== id) await deps.usageKeys?.remove(id);
+  return kept;
 }
