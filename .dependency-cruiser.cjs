@@ -61,6 +61,10 @@ const DOMAIN_AREAS = {
     may: ['bundles', 'outbox'],
     why: 'Webhook events are published from bundle writes and delivered as outbox jobs.',
   },
+  console: {
+    may: ['accounts'],
+    why: "Signing in to the console finds an account's users and opens sessions as them; it changes nothing else.",
+  },
   outbox: {
     may: ['bundles', 'webhooks'],
     why: "The outbox turns a bundle write's entries into webhook events, messages and document jobs.",
@@ -171,7 +175,7 @@ module.exports = {
       name: 'adapters-domain-types-only',
       severity: 'info',
       comment:
-        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures), until those rules are handed to the stores.",
+        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures; a user added gets the console's lookup by normalizeEmail), until those rules are handed to the stores.",
       from: { path: '^shared/adapters/', pathNot: `^(${ADAPTERS_IMPORTING_DOMAIN_CODE.join('|')})$` },
       to: { path: '^shared/domain/', pathNot: '^shared/domain/(ports/|errors\\.ts$|paging\\.ts$)' },
     },

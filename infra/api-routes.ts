@@ -10,7 +10,8 @@ export type TFunctionName =
   | 'webhooks'
   | 'public-pages'
   | 'envelope-templates'
-  | 'mcp';
+  | 'mcp'
+  | 'console';
 
 export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'persons', fn: 'persons' },
@@ -52,4 +53,7 @@ export const PUBLIC_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'docs', fn: 'public-pages' },
   // The MCP server for AI agents over streamable HTTP (functions/mcp): an API key, checked by the API.
   { resource: 'mcp', fn: 'mcp' },
+  // The sender console's sign-in and session API (functions/console): links, sessions, cookies.
+  // Nested: the console's pages are served at /console itself.
+  { resource: 'console/api', fn: 'console' },
 ];

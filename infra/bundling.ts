@@ -34,6 +34,7 @@ export const LAMBDA_ENTRIES = {
   'document-worker': 'functions/document-worker/handler.ts',
   'bulk-worker': 'functions/bulk-worker/handler.ts',
   mcp: 'functions/mcp/handler.ts',
+  console: 'functions/console/handler.ts',
 } as const;
 
 export type TLambdaName = keyof typeof LAMBDA_ENTRIES;
@@ -66,6 +67,8 @@ export const LAMBDA_EXTRA_FILES: Partial<Record<TLambdaName, (outDir: string) =>
     copyWebFonts(REPO_ROOT, outDir);
   },
   'notifications-worker': (outDir) => copyLocales(REPO_ROOT, outDir),
+  // The sign-in email is written in the account's language.
+  console: (outDir) => copyLocales(REPO_ROOT, outDir),
   // POST /verify/ runs the offline verifier, whose English sentences are the en catalog's.
   bundles: (outDir) => copyLocales(REPO_ROOT, outDir),
   // The fonts the evidence PDFs are drawn with (shared/pdf/fonts.ts reads them beside the bundle).

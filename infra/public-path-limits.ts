@@ -18,10 +18,18 @@ export const PUBLIC_PATH_GROUPS: ReadonlyArray<{ name: string; prefixes: readonl
   { name: 'Verification', prefixes: ['/verify'] },
   // Smart links: a public form that starts a bundle (each template also has counters of its own).
   { name: 'Portal', prefixes: ['/portal/'] },
+  // The console's sign-in: a link's token becomes a session, and links are asked for (which has
+  // its own counters per address and per client address as well).
+  { name: 'ConsoleSignIn', prefixes: ['/console/api/sessions', '/console/api/sign-in'] },
 ];
 
 /** Over the limit, these get the API's JSON error body; every other path a short page. */
-export const PUBLIC_API_PREFIXES: readonly string[] = ['/sign/api/', '/prepare/api/', '/verify/api/'];
+export const PUBLIC_API_PREFIXES: readonly string[] = [
+  '/sign/api/',
+  '/prepare/api/',
+  '/verify/api/',
+  '/console/api/',
+];
 
 /** The label the counting rules put on requests over the limit; the blocking rules match it. */
 export const PUBLIC_PATH_LIMITED_LABEL = 'esign:public-path-limited';

@@ -30,6 +30,11 @@ export interface TConfig {
   /** Where signers open their links: the signing pages are served below it. */
   publicBaseUrl?: string;
   /**
+   * How long the authorizer keeps an API key's lookup in memory (on AWS, where API Gateway's own
+   * cache is off so that cookie-only console requests reach the authorizer); absent: not kept.
+   */
+  apiKeyCacheSeconds?: number;
+  /**
    * How recoverable secrets (the webhook shared secret) are sealed at rest: the KMS key of
    * SECRETS_KEY_ID on AWS; locally an AES-256 key (base64, 32 bytes) kept in the data folder.
    * Absent: sealing fails, so only the functions that need it get a key.
@@ -158,6 +163,9 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     ...(env.BULK_ROWS_PER_SECOND ? { bulkRowsPerSecond: Number(env.BULK_ROWS_PER_SECOND) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+    ...(Number(env.API_KEY_CACHE_SECONDS) > 0
+      ? { apiKeyCacheSeconds: Number(env.API_KEY_CACHE_SECONDS) }
+      : {}),
     ...(Number(env.COPY_LINK_DAYS) > 0 ? { copyLinkDays: Number(env.COPY_LINK_DAYS) } : {}),
     ...(env.MAIL_FROM
       ? {

@@ -1,9 +1,14 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { createDocumentClient } from '#shared/adapters/aws/clients';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
+import { systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import type { TApiKey } from '#shared/domain/accounts/account';
 import { authenticateApiKey } from '#shared/domain/accounts/authenticate-api-key';
+import { checkConsoleSession } from '#shared/domain/console/check-console-session';
+import { cookieHeaderOf, sessionCookieOf } from '#shared/http/session-cookie';
 
 /** `arn:…:apiId/stage/GET/persons` → `arn:…:apiId/stage/*`: one cached answer serves every route. */
 function wholeApi(methodArn: string): string {
@@ -19,23 +24,59 @@ function policy(effect: 'Allow' | 'Deny', resource: string) {
 }
 
 /**
- * REQUEST authorizer. No usable header: throw "Unauthorized" (API Gateway answers 401, the
- * gateway response says not_authenticated). A key that is wrong or revoked: Deny (403, which
- * the gateway response turns into 401 authentication_failed). A good key: Allow for the whole
- * API, the account in the context, and the key itself as the usage plan's identifier.
+ * REQUEST authorizer. No usable header and no console session cookie: throw "Unauthorized" (API
+ * Gateway answers 401, the gateway response says not_authenticated). A key that is wrong or
+ * revoked: Deny (403, which the gateway response turns into 401 authentication_failed). A good
+ * key: Allow for the whole API, the account in the context, and the key itself as the usage
+ * plan's identifier. Without an Authorization header, a live console session (the `esign_session`
+ * cookie) is taken instead: its user and account, and the account's console usage key (CSRF is
+ * checked by the function, which can answer in the API's error body).
  */
 export function buildAuthorizer(opts: TFunctionOptions) {
-  const keys = createApiKeyStore(opts.db ?? createDocumentClient(opts.config), opts.config.tableName);
+  const db = opts.db ?? createDocumentClient(opts.config);
+  const keys = createApiKeyStore(db, opts.config.tableName);
+  const sessions = { console: createConsoleStore(db, opts.config.tableName), clock: systemClock };
   const telemetry = telemetryOf(opts);
   const { log } = telemetry;
+  // On AWS API Gateway's result cache is off (a cookie-only request must reach this function),
+  // so a warm instance keeps key lookups itself, for as long as that cache did.
+  const cacheMs = (opts.config.apiKeyCacheSeconds ?? 0) * 1000;
+  const known = new Map<string, { key: TApiKey | undefined; until: number }>();
+  const lookUp = async (secret: string) => {
+    if (cacheMs <= 0) return authenticateApiKey({ keys }, secret);
+    const hit = known.get(secret);
+    if (hit && hit.until > Date.now()) return hit.key;
+    const key = await authenticateApiKey({ keys }, secret);
+    if (known.size > 10_000) known.clear();
+    known.set(secret, { key, until: Date.now() + cacheMs });
+    return key;
+  };
+
+  const bySession = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const checked = await checkConsoleSession(sessions, sessionCookieOf(cookieHeaderOf(event.headers)));
+    if (!checked) throw new Error('Unauthorized');
+    const { session } = checked;
+    return {
+      principalId: session.userId,
+      policyDocument: policy('Allow', wholeApi(event.methodArn)),
+      context: {
+        accountId: session.accountId,
+        userId: session.userId,
+        keyId: '',
+        usageKeyId: session.usageKeyId,
+        via: 'session',
+      },
+      usageIdentifierKey: session.usageKeyValue,
+    };
+  };
 
   const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const header = Object.entries(event.headers ?? {}).find(
       ([k]) => k.toLowerCase() === 'authorization',
     )?.[1];
-    const match = header ? /^\s*Token\s+(\S+)\s*$/i.exec(header) : null;
-    if (!header || header.trim() === '') throw new Error('Unauthorized');
-    const result = match ? await authenticateApiKey({ keys }, match[1]!) : undefined;
+    if (!header || header.trim() === '') return bySession(event);
+    const match = /^\s*Token\s+(\S+)\s*$/i.exec(header);
+    const result = match ? await lookUp(match[1]!) : undefined;
     const requestId = event.requestContext?.requestId;
     if (!result) {
       log.info('authorizer denied', { requestId });
@@ -49,6 +90,7 @@ export function buildAuthorizer(opts: TFunctionOptions) {
         userId: result.userId,
         keyId: result.keyId,
         usageKeyId: result.usageKeyId,
+        via: 'key',
       },
       usageIdentifierKey: match![1]!,
     };

@@ -174,6 +174,29 @@ export class ApiFunction extends Construct {
   }
 
   /**
+   * Creating API keys in the usage plan (the console's per-account usage keys), and deleting one
+   * that lost the race to be an account's first.
+   */
+  grantUsageKeyCreate(plan: IUsagePlan): void {
+    const stack = Stack.of(this);
+    const apis = `arn:${stack.partition}:apigateway:${stack.region}::`;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:POST'],
+        resources: [`${apis}/apikeys`, `${apis}/usageplans/${plan.usagePlanId}/keys`],
+      }),
+    );
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`${apis}/apikeys/*`] }),
+    );
+    acceptFinding(
+      this,
+      'IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]',
+      "A usage key's id is made by API Gateway when the key is created, so a key that lost the race to be an account's console usage key can only be named at run time; DELETE on API keys only, nothing else of API Gateway.",
+    );
+  }
+
+  /**
    * A Lambda proxy integration addressed by name (see arnByName). Allow the API to invoke it with
    * `allowInvokeFrom`, once per function.
    */

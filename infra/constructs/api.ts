@@ -7,15 +7,16 @@ import {
   ApiKeySourceType,
   AuthorizationType,
   EndpointType,
-  IdentitySource,
   LogGroupLogDestination,
   Period,
   RequestAuthorizer,
   RestApi,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { consoleKeys } from '#shared/adapters/dynamodb/entities/console';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from '../api-routes';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
@@ -38,6 +39,8 @@ const PUBLIC_BECAUSE: Record<(typeof PUBLIC_ROUTES)[number]['resource'], string>
   prepare:
     'template preparation links carry their own unguessable, expiring token, checked by the function and rate-limited by the WAF.',
   docs: 'the API reference page shows only the public API description, as /api/v2/openapi.json does, to anyone.',
+  'console/api':
+    'the console signs in with one-time emailed links and session cookies (unguessable, hashed, expiring), checked by the function, which throttles sign-in per address and per client address.',
   mcp: 'MCP clients send the key as `Bearer`, which the authorizer does not take; the function checks the key with the API itself before any tool runs.',
 };
 
@@ -67,11 +70,25 @@ export class Api {
       timeout: Duration.seconds(5),
     });
     authorizerFn.grantTable(storage.table, 'read');
+    // A console session used past half its life is renewed by the authorizer: UpdateItem on
+    // session items alone (their partition keys), nothing else of the table.
+    authorizerFn.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [storage.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [consoleKeys.session('*').pk] } },
+      }),
+    );
 
+    // No identity source and no result cache: a console request carries a session cookie and no
+    // Authorization header, and API Gateway answers 401 itself for a missing identity source
+    // when caching is on. The function keeps key lookups in memory instead (API_KEY_CACHE_SECONDS),
+    // and a session is checked afresh on every request, so signing out takes effect at once.
+    authorizerFn.fn.addEnvironment('API_KEY_CACHE_SECONDS', String(config.authorizerCacheTtlSeconds));
     const authorizer = new RequestAuthorizer(stack, 'ApiKeyAuthorizer', {
       handler: authorizerFn.fn,
-      identitySources: [IdentitySource.header('Authorization')],
-      resultsCacheTtl: Duration.seconds(config.authorizerCacheTtlSeconds),
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
     });
 
     const accessLogs = config.accessLogging
@@ -204,7 +221,8 @@ export class Api {
     }
     for (const route of PUBLIC_ROUTES) {
       const target = functions[route.fn];
-      const resource = api.root.addResource(route.resource);
+      // Nested resources (`console/api`) share their parents with any other route below them.
+      const resource = api.root.resourceForPath(route.resource);
       const integration = target.integration();
       const open = { authorizationType: AuthorizationType.NONE, apiKeyRequired: false };
       acceptFinding(

@@ -243,6 +243,16 @@ export class Functions implements TWorkers {
     queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
 
+    // The console's sign-in (/console/api): links by email, sessions, the security log, and each
+    // account's console usage key in the usage plan (the key that counts its sessions' requests).
+    const consoleFn = endpoint('ConsoleFunction', 'console', 'Console sign-in and sessions: /console/api', {
+      MAIL_FROM: queues.mailFrom,
+      SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
+    });
+    consoleFn.grantTable(table, 'readWrite');
+    queues.grantSendMail(consoleFn);
+    consoleFn.grantUsageKeyCreate(api.usagePlan);
+
     this.endpoints = {
       persons,
       account,
@@ -253,6 +263,7 @@ export class Functions implements TWorkers {
       'public-pages': publicPages,
       'envelope-templates': envelopeTemplates,
       mcp,
+      console: consoleFn,
     };
   }
 }

@@ -146,16 +146,15 @@ export class QueuesAndWorkers {
     deadLetterAlarm(this.stack, alarmId, meaning, queue.deadLetterQueue!.queue);
   }
 
-  private wireNotifications(notifier: ApiFunction): void {
+  /**
+   * SendEmail from the one sender address only, through its identity (the domain, or the
+   * address itself if that is what was verified) and with the configuration set.
+   */
+  grantSendMail(fn: ApiFunction): void {
     const stack = this.stack;
-    // Small batches, two at a time: a documents-ready job sends a message per recipient, and the
-    // pace stays within SES's default sending rate.
-    consume(notifier, this.notifications, { batchSize: 5, maxConcurrency: 2 });
-    // SendEmail from the one sender address only, through its identity (the domain, or the
-    // address itself if that is what was verified) and with the configuration set.
     const sesArn = (resource: string) =>
       `arn:${stack.partition}:ses:${stack.region}:${stack.account}:${resource}`;
-    notifier.fn.addToRolePolicy(
+    fn.fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
         resources: [
@@ -166,6 +165,14 @@ export class QueuesAndWorkers {
         conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
       }),
     );
+  }
+
+  private wireNotifications(notifier: ApiFunction): void {
+    const stack = this.stack;
+    // Small batches, two at a time: a documents-ready job sends a message per recipient, and the
+    // pace stays within SES's default sending rate.
+    consume(notifier, this.notifications, { batchSize: 5, maxConcurrency: 2 });
+    this.grantSendMail(notifier);
     // SMS to a phone number has no resource ARN to scope by; excluding every topic ARN leaves
     // Publish to phone numbers only (as for the signing function's SMS codes).
     notifier.fn.addToRolePolicy(

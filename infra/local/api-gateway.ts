@@ -208,11 +208,13 @@ export async function startApiGateway(opts: TGatewayOptions) {
     // The local pages first: the console's files sit beside its session endpoints under
     // /console/, as CloudFront will put S3 beside API Gateway; the pages leave /console/api/ alone.
     if (!inApi && opts.pages && (await opts.pages(req, res, url))) return;
-    const top = url.pathname.split('/')[1] ?? '';
-    const open = PUBLIC_ROUTES.find((r) => r.resource === top);
+    // A public resource may be nested (`console/api`): the longest one the path is under wins.
+    const open = PUBLIC_ROUTES.filter(
+      (r) => url.pathname === `/${r.resource}` || url.pathname.startsWith(`/${r.resource}/`),
+    ).sort((a, b) => b.resource.length - a.resource.length)[0];
     if (!inApi && open) {
       if (overPublicPathLimit(req, res, url, requestId)) return;
-      return invokePublic(req, res, url, requestId, open.fn, top);
+      return invokePublic(req, res, url, requestId, open.fn, open.resource);
     }
     if (!inApi) {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -243,10 +245,16 @@ export async function startApiGateway(opts: TGatewayOptions) {
     const notAuthenticated = () =>
       gatewayError(res, requestId, 401, 'not_authenticated', 'Authentication credentials were not provided.');
     const header = authorizationOf(req);
-    if (!header || header.trim() === '') return notAuthenticated();
+    // Without a key, a console session cookie may stand in (the authorizer checks it). As on AWS,
+    // where the result cache is off for this reason, a session's answer is never cached: a
+    // session signed out is refused on the very next request.
+    const withSession = (!header || header.trim() === '') && req.headers.cookie !== undefined;
+    if ((!header || header.trim() === '') && !withSession) return notAuthenticated();
     let auth: APIGatewayAuthorizerResult;
     try {
-      auth = await authorize(incoming, header);
+      auth = withSession
+        ? await invoke('authorizer', () => opts.authorizer(authorizerEvent(incoming)))
+        : await authorize(incoming, header!);
     } catch (err) {
       if ((err as Error).message === 'Unauthorized') {
         return notAuthenticated();

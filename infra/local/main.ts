@@ -13,6 +13,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import type { TLogLevel } from '#shared/logger';
 import { throttleFor } from '../stage-config';
+import { DEMO_EMAIL } from './demo-account';
 import { startLocalRuntime } from './runtime';
 
 const { values } = parseArgs({
@@ -70,6 +71,7 @@ const lines = [
   '',
   `eSignature service running (data: ${values.memory ? 'in memory' : runtime.dataDir})`,
   `  Console         ${runtime.baseUrl}/console/`,
+  `  Sign in as      ${DEMO_EMAIL} (the sign-in link arrives in Sent messages)`,
   `  API             ${runtime.apiUrl}`,
   `  Sent messages   ${runtime.baseUrl}/dev/mailbox`,
   `  Demo account    ${runtime.demo.accountId}`,

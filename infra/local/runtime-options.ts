@@ -5,6 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TEmf } from '#shared/adapters/telemetry/metrics';
 import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
 import type { TConfig } from '#shared/config';
+import type { TSignInLimits } from '#shared/domain/console/request-sign-in-link';
 import type { TPortalLimits } from '#shared/domain/envelope-templates/start-portal-signing';
 import type { TLogger, TLogLevel } from '#shared/logger';
 import type { TUsagePlanSettings } from './usage-plan';
@@ -54,6 +55,8 @@ export interface TRuntimeOptions {
   stripeKeys?: { secretsManagerEndpoint: string; secretId: string };
   /** Smaller smart link limits (bundles and page loads per address, per template), for tests. */
   portalLimits?: TPortalLimits;
+  /** Smaller console sign-in limits (links per address and per client address), for tests. */
+  signInLimits?: TSignInLimits;
   /**
    * Metrics are off locally unless a collector is given: then every function records them as on
    * Lambda (Powertools' EMF, flushed per invocation) and each EMF object comes here.

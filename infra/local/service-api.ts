@@ -3,6 +3,7 @@
 import { buildAccountHandler } from '#functions/account/app';
 import { buildAuthorizer } from '#functions/authorizer/app';
 import { buildBundlesHandler } from '#functions/bundles/app';
+import { buildConsoleHandler } from '#functions/console/app';
 import { buildEnvelopeTemplatesHandler } from '#functions/envelope-templates/app';
 import { buildMcpHandler } from '#functions/mcp/app';
 import { buildPacketsHandler } from '#functions/packets/app';
@@ -39,6 +40,13 @@ function endpointFunctions({ config, db, telemetry }: TLocalDeps, options: TRunt
       telemetry: telemetry('envelope-templates'),
     }),
     mcp: buildMcpHandler({ config, telemetry: telemetry('mcp') }),
+    // Locally the usage plan counts a session's requests by its usage key id alone: nothing to register.
+    console: buildConsoleHandler({
+      config,
+      db,
+      telemetry: telemetry('console'),
+      ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
+    }),
   };
 }
 

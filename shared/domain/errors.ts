@@ -87,6 +87,22 @@ export class GoneError extends ServiceError {
   override name = 'GoneError';
 }
 
+/** A console sign-in link that is unknown, used or expired: the user asks for a new one. */
+export class InvalidLinkError extends ServiceError {
+  override name = 'InvalidLinkError';
+  constructor(message = 'This sign-in link has expired or was already used. Ask for a new one.') {
+    super(message);
+  }
+}
+
+/** A change made with a console session but without its CSRF token (another site's form). */
+export class CsrfFailedError extends ServiceError {
+  override name = 'CsrfFailedError';
+  constructor(message = 'The X-CSRF-Token header is missing or wrong. Reload the console and try again.') {
+    super(message);
+  }
+}
+
 /** A signer's session that is missing, unknown or expired: the page must be opened again. */
 export class SigningSessionError extends ServiceError {
   override name = 'SigningSessionError';

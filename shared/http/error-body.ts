@@ -5,10 +5,12 @@ import type { TFieldError } from '#shared/domain/errors';
 export const ERROR_CODES = [
   'authentication_failed',
   'conflict',
+  'csrf_failed',
   'error',
   'idempotency_in_flight',
   'idempotency_key_reused',
   'invalid',
+  'invalid_link',
   'method_not_allowed',
   'not_acceptable',
   'not_authenticated',

@@ -1,7 +1,9 @@
 import {
   ConcurrentUpdateError,
   ConflictError,
+  CsrfFailedError,
   GoneError,
+  InvalidLinkError,
   NotFoundError,
   PermissionDeniedError,
   ServiceUnavailableError,
@@ -58,6 +60,8 @@ const plain = (status: number, code: TErrorCode) => () => wire(status, code);
 const RULES = [
   rule(ValidationError, (e) => ({ ...wire(400, 'invalid'), fieldErrors: e.fieldErrors })),
   rule(ParseError, plain(400, 'parse_error')),
+  rule(InvalidLinkError, plain(400, 'invalid_link')),
+  rule(CsrfFailedError, plain(403, 'csrf_failed')),
   rule(NotAuthenticatedError, plain(401, 'not_authenticated')),
   rule(AuthenticationFailedError, plain(401, 'authentication_failed')),
   rule(PermissionDeniedError, plain(403, 'permission_denied')),

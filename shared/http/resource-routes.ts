@@ -19,8 +19,12 @@ export function answerRoute(
 /** The caller a use case acts for: the key's account, or (where the user counts too) its whole context. */
 export const accountOf = (req: TRequest): string => req.auth.accountId;
 export const authOf = (req: TRequest): TAuthContext => req.auth;
-/** Who acts in a keyed request, as its audit events record it: the API key it came with. */
-export const actorOf = (req: TRequest): TActor => byApiKey(req.auth.keyId);
+/**
+ * Who acts in a request, as its audit events record it: the API key it came with, or the user
+ * signed in to the console.
+ */
+export const actorOf = (req: TRequest): TActor =>
+  req.auth.via === 'session' ? { type: 'user', userId: req.auth.userId } : byApiKey(req.auth.keyId);
 /** The account and who acts for it, for use cases that write audit events. */
 export const actingOf = (req: TRequest): TActing => ({ accountId: req.auth.accountId, by: actorOf(req) });
 

@@ -352,7 +352,7 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: `${baseUrl.replace(/\/$/, '')}/api/v2` }],
-    security: [{ TokenAuth: [] }],
+    security: [{ TokenAuth: [] }, { ConsoleSession: [] }],
     tags: [
       'Bundles',
       'Packets',
@@ -373,6 +373,13 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
           in: 'header',
           name: 'Authorization',
           description: 'The API key after `Token `: `Authorization: Token <key>`.',
+        },
+        ConsoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'esign_session',
+          description:
+            "The sender console's session cookie, taken when there is no Authorization header. POST, PUT, PATCH and DELETE also need the session's `X-CSRF-Token` header, else 403 `csrf_failed`.",
         },
       },
       schemas: componentSchemas(OPERATIONS),

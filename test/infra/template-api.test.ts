@@ -35,12 +35,16 @@ describe('REST API', () => {
     });
   });
 
-  it('has a REQUEST authorizer on the Authorization header, cached 60 s', () => {
+  it('has a REQUEST authorizer without a result cache (console requests carry a cookie, no header), its function caching keys 60 s', () => {
     expect(DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
     dev.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
-      IdentitySource: 'method.request.header.Authorization',
-      AuthorizerResultTtlInSeconds: 60,
+      IdentitySource: '',
+      AuthorizerResultTtlInSeconds: 0,
+    });
+    dev.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'Esign-dev-authorizer',
+      Environment: { Variables: Match.objectLike({ API_KEY_CACHE_SECONDS: '60' }) },
     });
   });
 
@@ -49,7 +53,7 @@ describe('REST API', () => {
       (r) => (r as TResource).Properties!.PathPart,
     );
     const routes = [...API_ROUTES, ...PUBLIC_API_ROUTES, ...PUBLIC_ROUTES];
-    const expected = ['api', 'v2', ...routes.flatMap((r) => [r.resource, '{proxy+}'])];
+    const expected = ['api', 'v2', ...routes.flatMap((r) => [...r.resource.split('/'), '{proxy+}'])];
     expect(paths.sort()).toEqual(expected.sort());
     expect(paths).toEqual(expect.arrayContaining(['persons', 'rate_limit', 'bundles', 'sign']));
     const methods = Object.values(resources(dev)).filter((r) => r.Type === 'AWS::ApiGateway::Method');
@@ -65,19 +69,21 @@ describe('REST API', () => {
 
   it('requires the authorizer and an API key on every method but the public signing and verify ones', () => {
     const all = resources(dev);
-    // The public resources hang off the API's root (/sign, /verify), not /api/v2 (/api/v2/verify).
-    // The API's description is public below /api/v2 (/api/v2/openapi.json).
-    const publicParts = new Set(PUBLIC_ROUTES.map((r) => r.resource));
-    const publicApiParts = new Set(PUBLIC_API_ROUTES.map((r) => r.resource));
+    // The public resources hang off the API's root (/sign, /verify, /console/api), not /api/v2
+    // (/api/v2/verify). The API's description is public below /api/v2 (/api/v2/openapi.json).
+    const pathOf = (id: string): string => {
+      const r = all[id]!;
+      const parent = (r.Properties!.ParentId as { Ref?: string }).Ref;
+      const part = r.Properties!.PathPart as string;
+      return parent ? `${pathOf(parent)}/${part}` : part;
+    };
+    const publicPaths = new Set([
+      ...PUBLIC_ROUTES.map((r) => r.resource),
+      ...PUBLIC_API_ROUTES.map((r) => `api/v2/${r.resource}`),
+    ]);
     const publicIds = new Set(
       Object.entries(all)
-        .filter(
-          ([, r]) =>
-            r.Type === 'AWS::ApiGateway::Resource' &&
-            (publicParts.has(r.Properties!.PathPart as string)
-              ? 'Fn::GetAtt' in (r.Properties!.ParentId as object)
-              : publicApiParts.has(r.Properties!.PathPart as string)),
-        )
+        .filter(([id, r]) => r.Type === 'AWS::ApiGateway::Resource' && publicPaths.has(pathOf(id)))
         .map(([id]) => id),
     );
     const publicCount = PUBLIC_ROUTES.length + PUBLIC_API_ROUTES.length;
@@ -238,6 +244,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
         ['/dev/prepare/'],
         ['/dev/verify'],
         ['/dev/portal/'],
+        ['/dev/console/api/sessions', '/dev/console/api/sign-in'],
       ].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,
@@ -312,7 +319,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
       api.Statement.AndStatement.Statements[1].OrStatement.Statements.map(
         (s: { ByteMatchStatement: { SearchString: string } }) => s.ByteMatchStatement.SearchString,
       ),
-    ).toEqual(['/dev/sign/api/', '/dev/prepare/api/', '/dev/verify/api/']);
+    ).toEqual(['/dev/sign/api/', '/dev/prepare/api/', '/dev/verify/api/', '/dev/console/api/']);
     expect(page.Statement).toEqual(labelMatch);
     const bodies = acl.Properties!.CustomResponseBodies as Record<
       string,

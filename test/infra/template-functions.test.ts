@@ -113,6 +113,14 @@ describe('functions', () => {
     const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
     const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
     expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
+    // Its one write: renewing console sessions, on their items alone.
+    const updates = authorizer.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
+    expect(updates.map((s) => [actionsOf(s), (s as { Condition?: unknown }).Condition])).toEqual([
+      [
+        ['dynamodb:UpdateItem'],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONSOLESESSION#*'] } },
+      ],
+    ]);
     expect([reads(persons), writes(persons)]).toEqual([true, true]);
     expect([reads(account), writes(account)]).toEqual([true, false]);
   });
@@ -284,5 +292,33 @@ describe('MCP server for AI agents', () => {
     for (const service of ['dynamodb', 's3', 'sqs', 'kms', 'secretsmanager', 'apigateway', 'sns', 'ses']) {
       expect(services.has(service), service).toBe(false);
     }
+  });
+});
+
+describe('console sign-in', () => {
+  it('serves /console/api from its own function without the authorizer', () => {
+    expect(PUBLIC_ROUTES).toContainEqual({ resource: 'console/api', fn: 'console' });
+    const fnId = functionId(dev, 'Esign-dev', 'console');
+    const sources = Object.values(
+      dev.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+      }),
+    ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
+    expect(sources.sort()).toEqual(['dev/*/console/api', 'dev/*/console/api/*']);
+  });
+
+  it('may mail from the one sender address and create (or drop) API keys in its usage plan, nothing else of API Gateway', () => {
+    const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'console'));
+    const ses = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')));
+    expect(ses.flatMap(actionsOf)).toEqual(['ses:SendEmail']);
+    expect((ses[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
+      StringEquals: { 'ses:FromAddress': 'no-reply@example.com' },
+    });
+    const apigateway = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    expect(apigateway.flatMap(actionsOf)).toEqual(['apigateway:POST', 'apigateway:DELETE']);
+    const targets = [apigateway[0]!.Resource].flat().map(render);
+    expect([apigateway[1]!.Resource].flat().map(render)).toEqual([expect.stringMatching(/::\/apikeys\/\*$/)]);
+    expect(targets.some((r) => r.endsWith('::/apikeys'))).toBe(true);
+    expect(targets.some((r) => /::\/usageplans\/.+\/keys$/.test(r))).toBe(true);
   });
 });

@@ -21,6 +21,13 @@ import {
   packetRefEntity,
   personLinkEntity,
 } from '#shared/adapters/dynamodb/entities/bundle';
+import {
+  consoleSessionEntity,
+  securityEventEntity,
+  signInLinkEntity,
+  usageKeyEntity,
+  userByEmailEntity,
+} from '#shared/adapters/dynamodb/entities/console';
 import { docTemplateEntity } from '#shared/adapters/dynamodb/entities/doc-template';
 import { envelopeTemplateEntity } from '#shared/adapters/dynamodb/entities/envelope-template';
 import {
@@ -266,6 +273,34 @@ const SAMPLES: TSample[] = [
     answer: { status: 201, headers: { 'Content-Type': 'application/json' }, body: '{"id":"B1"}' },
     lockedUntil: 1_800_000_000_000,
     ttl: 1_800_086_400,
+  }),
+  sample(signInLinkEntity, {
+    hash: 'cc'.repeat(32),
+    accountId: 'A1',
+    userId: 'U1',
+    created: at,
+    expires: later,
+    used: later,
+  }),
+  sample(consoleSessionEntity, {
+    hash: 'dd'.repeat(32),
+    accountId: 'A1',
+    userId: 'U1',
+    created: at,
+    expires: later,
+    usageKeyId: 'console-A1',
+    usageKeyValue: `console${'x'.repeat(43)}`,
+  }),
+  sample(userByEmailEntity, { email: 'ana@acme.test', accountId: 'A1', userId: 'U1' }),
+  sample(usageKeyEntity, { accountId: 'A1', id: 'console-A1', value: `console${'x'.repeat(43)}` }),
+  sample(securityEventEntity, {
+    id: 'E1',
+    kind: 'signed_in' as const,
+    accountId: 'A1',
+    userId: 'U1',
+    ip: '203.0.113.9',
+    userAgent: 'Mozilla/5.0',
+    at,
   }),
   sample(portalCounterEntity, { counter: 'ip#127.0.0.1#2026-11-24T10', count: 2, ttl: 1_800_000_000 }),
   sample(prepSessionEntity, {

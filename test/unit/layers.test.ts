@@ -120,6 +120,7 @@ describe('the layers', () => {
       'domain-area-accounts',
       'domain-area-bulk',
       'domain-area-bundles',
+      'domain-area-console',
       'domain-area-envelope-templates',
       'domain-area-evidence',
       'domain-area-notifications',

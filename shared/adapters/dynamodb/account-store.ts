@@ -6,9 +6,10 @@ import {
   type TTeam,
   type TUser,
 } from '#shared/domain/accounts/account';
+import { normalizeEmail } from '#shared/domain/console/console-session';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
-import { getItem, isConditionFailure, listedItems, queryAll } from './batch';
+import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,
   accountKeys,
@@ -17,6 +18,7 @@ import {
   usageEntity,
   userEntity,
 } from './entities/account';
+import { userByEmailEntity } from './entities/console';
 import { markersSet, type TEntity } from './entity';
 import { putNew } from './versioned';
 
@@ -116,8 +118,23 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     async setEmbedOrigins(id, origins) {
       return setOptional(id, 'embedOrigins', origins.length > 0 ? origins : undefined);
     },
+    // The lookup of users by address (the console's sign-in) first, then the user: there is never
+    // a user the sign-in cannot find. (The local table has no transactions; a lookup left without
+    // its user by a crash between the two leads nowhere: its link finds no user.)
     async addUser(u: TUser) {
+      await putNew(
+        db,
+        table,
+        userByEmailEntity.toItem({ email: normalizeEmail(u.email), accountId: u.accountId, userId: u.id }),
+      );
       await add(userEntity, u);
+    },
+    async indexUserEmails(accountId) {
+      const users = await children(accountId, accountKeys.childPrefix.user, userEntity);
+      for (const u of users) {
+        const lookup = { email: normalizeEmail(u.email), accountId, userId: u.id };
+        await writeIf(putNew(db, table, userByEmailEntity.toItem(lookup)));
+      }
     },
     async getUser(accountId, userId) {
       return getItem(db, table, accountKeys.user(accountId, userId), userEntity.fromItem);

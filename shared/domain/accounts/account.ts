@@ -59,6 +59,8 @@ export interface TUser {
    * not shared is used by its owner, account admins and members of its team (see template-access).
    */
   teams?: string[];
+  /** When the user last signed out of the console everywhere: sessions begun before it have ended. */
+  sessionsFrom?: string;
   created: string;
 }
 

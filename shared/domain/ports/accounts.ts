@@ -20,6 +20,11 @@ export interface TAccountStore {
   /** undefined removes them. */
   setPayout(id: string, payout: TPayout | undefined): Promise<TAccount>;
   addUser(user: TUser): Promise<void>;
+  /**
+   * Writes the lookup by address (the console's sign-in) of every user of the account stored
+   * before users had one; those that have one are left as they are.
+   */
+  indexUserEmails(accountId: string): Promise<void>;
   getUser(accountId: string, userId: string): Promise<TUser | undefined>;
   listUsers(accountId: string): Promise<TUser[]>;
   /** Replaces the user's teams (an empty list: none). */

@@ -1,0 +1,147 @@
+import { createSesClient } from '#shared/adapters/aws/clients';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
+import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
+import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { functionBase, type TFunctionOptions } from '#shared/composition/function-base';
+import { checkConsoleSession } from '#shared/domain/console/check-console-session';
+import { openConsoleSession } from '#shared/domain/console/open-console-session';
+import {
+  requestSignInLink,
+  SIGN_IN_LIMITS,
+  type TSignInLimits,
+} from '#shared/domain/console/request-sign-in-link';
+import { signInMailer } from '#shared/domain/console/sign-in-mail';
+import { signOut } from '#shared/domain/console/sign-out';
+import type { TUsageKeys } from '#shared/domain/console/usage-key';
+import { CsrfFailedError } from '#shared/domain/errors';
+import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
+import type { TMailer } from '#shared/domain/ports/notifications';
+import { createApiHandler } from '#shared/http/api-handler';
+import { NotAuthenticatedError } from '#shared/http/errors';
+import type { TRequest } from '#shared/http/request';
+import type { TRoute } from '#shared/http/router';
+import {
+  clearSessionCookie,
+  cookieHeaderOf,
+  csrfHolds,
+  sessionCookieOf,
+  setSessionCookie,
+} from '#shared/http/session-cookie';
+import { consoleSessionResponse } from '#shared/responses/console-session';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/**
+ * Composition root of the console's sign-in API under /console/api (no API key: the sign-in link
+ * and the session cookie authenticate). The console's pages are served elsewhere; /api/v2 takes
+ * the same cookie through the authorizer.
+ */
+export function buildConsoleHandler(
+  opts: TFunctionOptions & {
+    mailer?: TMailer;
+    /** Tests pass smaller limits; the deployed service uses SIGN_IN_LIMITS. */
+    signInLimits?: TSignInLimits;
+    /** On AWS: registers the account's console usage key with the usage plan. */
+    usageKeys?: TUsageKeys;
+  },
+) {
+  const { config, db, telemetry } = functionBase(opts);
+  const accounts = createAccountStore(db, config.tableName);
+  const store = createConsoleStore(db, config.tableName);
+  const mailer =
+    opts.mailer ??
+    createSesMailer(createSesClient(config), {
+      ...(config.mail?.configurationSet ? { configurationSetName: config.mail.configurationSet } : {}),
+    });
+  const base = {
+    console: store,
+    accounts,
+    clock: systemClock,
+    ids: randomIds,
+    ...(opts.usageKeys ? { usageKeys: opts.usageKeys } : {}),
+  };
+  const cookieOf = (req: TRequest) => sessionCookieOf(cookieHeaderOf({ cookie: req.header('cookie') }));
+
+  /** The request's live session, or 401. */
+  const current = async (req: TRequest) => {
+    const sessionId = cookieOf(req);
+    const checked = await checkConsoleSession(base, sessionId);
+    if (!checked || !sessionId) throw new NotAuthenticatedError();
+    return { sessionId, ...checked };
+  };
+
+  const signOutRoute = (path: string, everywhere: boolean): TRoute => ({
+    method: 'POST',
+    path,
+    handler: async (req) => {
+      const { sessionId, session } = await current(req);
+      if (!csrfHolds(req.method, sessionId, req.header('x-csrf-token'))) throw new CsrfFailedError();
+      await signOut(base, sessionId, session, req.client, everywhere);
+      return {
+        status: 204,
+        headers: { ...NO_STORE, 'Set-Cookie': clearSessionCookie(config.publicBaseUrl) },
+      };
+    },
+  });
+
+  const routes: TRoute[] = [
+    {
+      method: 'POST',
+      path: '/console/api/sign-in',
+      handler: async (req) => {
+        const sent = await requestSignInLink(
+          {
+            ...base,
+            counters: createPortalCounterStore(db, config.tableName),
+            mailer: signInMailer(mailer, config.mail?.from ?? DEFAULT_MAIL_FROM),
+            limits: opts.signInLimits ?? SIGN_IN_LIMITS,
+            publicBaseUrl: config.publicBaseUrl ?? '',
+          },
+          req.body,
+          req.client,
+        );
+        // The count goes to the log only: the answer is the same either way.
+        req.log.info('console sign-in requested', { linksSent: sent.linksSent });
+        return { status: 202, body: {}, headers: NO_STORE };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/console/api/sessions',
+      handler: async (req) => {
+        const opened = await openConsoleSession(base, req.body, req.client);
+        req.log.info('console signed in', { accountId: opened.account.id, userId: opened.user.id });
+        return {
+          status: 201,
+          body: consoleSessionResponse(opened.sessionId, opened.session, opened.user, opened.account),
+          headers: { ...NO_STORE, 'Set-Cookie': setSessionCookie(opened.sessionId, config.publicBaseUrl) },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/console/api/session',
+      handler: async (req) => {
+        const { sessionId, session, renewed } = await current(req);
+        const [user, account] = await Promise.all([
+          accounts.getUser(session.accountId, session.userId),
+          accounts.getAccount(session.accountId),
+        ]);
+        if (!user || !account) throw new NotAuthenticatedError();
+        return {
+          status: 200,
+          body: consoleSessionResponse(sessionId, session, user, account),
+          headers: {
+            ...NO_STORE,
+            ...(renewed ? { 'Set-Cookie': setSessionCookie(sessionId, config.publicBaseUrl) } : {}),
+          },
+        };
+      },
+    },
+    signOutRoute('/console/api/sign-out', false),
+    signOutRoute('/console/api/sign-out-everywhere', true),
+  ];
+  return createApiHandler(routes, telemetry, { anonymous: true, config });
+}

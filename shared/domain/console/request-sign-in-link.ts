@@ -1,0 +1,86 @@
+import { ThrottledError, ValidationError } from '../errors';
+import type { TAccountStore } from '../ports/accounts';
+import type { TConsoleStore, TCounterStore, TSignInMailer } from '../ports/console';
+import type { TClock, TIds } from '../ports/system';
+import { hashToken, newToken } from '../tokens';
+import { addMinutes, LINK_MINUTES, normalizeEmail, type TClient } from './console-session';
+
+/** How many sign-in links an address, and a client address, may ask for per window. */
+export interface TSignInLimits {
+  perEmail: number;
+  perIp: number;
+  windowMinutes: number;
+}
+
+export const SIGN_IN_LIMITS: TSignInLimits = { perEmail: 5, perIp: 30, windowMinutes: 15 };
+
+/** At most this many accounts get a link for one address (a person may be a user of several). */
+const MAX_LINKS = 5;
+
+export interface TRequestSignInDeps {
+  console: TConsoleStore;
+  accounts: TAccountStore;
+  counters: TCounterStore;
+  mailer: TSignInMailer;
+  clock: TClock;
+  ids: TIds;
+  limits: TSignInLimits;
+  /** `<base>/console/sign-in/<token>` is the link. */
+  publicBaseUrl: string;
+}
+
+function emailOf(input: unknown): string {
+  const email = (input as { email?: unknown } | undefined)?.email;
+  if (typeof email !== 'string' || email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
+    throw new ValidationError('Enter the email address you use for your account.', [
+      { field: 'email', message: 'Enter a valid email address.' },
+    ]);
+  }
+  return normalizeEmail(email);
+}
+
+/**
+ * Emails each user with this address a one-time sign-in link. Answers the same whether or not
+ * the address belongs to anyone, so the answer never tells who has an account. Throttled per
+ * client address first (a scan of many addresses), then per address (a mailbox flooded).
+ */
+export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown, client: TClient) {
+  const email = emailOf(input);
+  const now = deps.clock.now();
+  const windowMs = deps.limits.windowMinutes * 60_000;
+  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
+  const windowEnd = new Date(windowStart + windowMs);
+  const retryAfter = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
+  // Counters are named by hashes: the table keeps no address in a key.
+  const take = (kind: string, subject: string, limit: number) =>
+    deps.counters.take(`console-sign-in#${kind}#${hashToken(subject)}#${windowStart}`, limit, windowEnd);
+  if (!(await take('ip', client.ip, deps.limits.perIp))) throw new ThrottledError(retryAfter);
+  if (!(await take('email', email, deps.limits.perEmail))) throw new ThrottledError(retryAfter);
+
+  const users = (await deps.console.usersByEmail(email)).slice(0, MAX_LINKS);
+  for (const u of users) {
+    const token = newToken();
+    await deps.console.saveLink({
+      hash: hashToken(token),
+      accountId: u.accountId,
+      userId: u.userId,
+      created: now.toISOString(),
+      expires: addMinutes(now, LINK_MINUTES).toISOString(),
+    });
+    const account = await deps.accounts.getAccount(u.accountId);
+    await deps.mailer.sendSignInLink(
+      email,
+      `${deps.publicBaseUrl}/console/sign-in/${token}`,
+      account?.language,
+    );
+    await deps.console.recordSecurityEvent({
+      id: deps.ids.uuid(),
+      kind: 'sign_in_requested',
+      accountId: u.accountId,
+      userId: u.userId,
+      ...client,
+      at: now.toISOString(),
+    });
+  }
+  return { linksSent: users.length };
+}
