@@ -6,6 +6,7 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  type CfnAuthorizer,
   EndpointType,
   LogGroupLogDestination,
   Period,
@@ -90,6 +91,9 @@ export class Api {
       identitySources: [],
       resultsCacheTtl: Duration.seconds(0),
     });
+    // CDK writes an empty IdentitySource for no sources; API Gateway's reference makes the property
+    // optional only when caching is off, and names no empty value, so leave it out altogether.
+    (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
     const accessLogs = config.accessLogging
       ? new LogGroup(stack, 'AccessLogs', {

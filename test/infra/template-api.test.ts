@@ -39,7 +39,7 @@ describe('REST API', () => {
     expect(DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
     dev.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
-      IdentitySource: '',
+      IdentitySource: Match.absent(),
       AuthorizerResultTtlInSeconds: 0,
     });
     dev.hasResourceProperties('AWS::Lambda::Function', {
