@@ -52,22 +52,32 @@ export function buildAuthorizer(opts: TFunctionOptions) {
     return key;
   };
 
+  /**
+   * Allow for the whole API: who calls (account, user, the key if any, and how they signed in) in
+   * the context, and the identifier the usage plan meters them by.
+   */
+  const allowed = (
+    event: APIGatewayRequestAuthorizerEvent,
+    who: { accountId: string; userId: string; keyId: string; usageKeyId: string; via: 'key' | 'session' },
+    usageIdentifierKey: string,
+  ): APIGatewayAuthorizerResult => ({
+    principalId: who.userId,
+    policyDocument: policy('Allow', wholeApi(event.methodArn)),
+    context: {
+      accountId: who.accountId,
+      userId: who.userId,
+      keyId: who.keyId,
+      usageKeyId: who.usageKeyId,
+      via: who.via,
+    },
+    usageIdentifierKey,
+  });
+
   const bySession = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const checked = await checkConsoleSession(sessions, sessionCookieOf(cookieHeaderOf(event.headers)));
     if (!checked) throw new Error('Unauthorized');
     const { session } = checked;
-    return {
-      principalId: session.userId,
-      policyDocument: policy('Allow', wholeApi(event.methodArn)),
-      context: {
-        accountId: session.accountId,
-        userId: session.userId,
-        keyId: '',
-        usageKeyId: session.usageKeyId,
-        via: 'session',
-      },
-      usageIdentifierKey: session.usageKeyValue,
-    };
+    return allowed(event, { ...session, keyId: '', via: 'session' }, session.usageKeyValue);
   };
 
   const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
@@ -82,18 +92,7 @@ export function buildAuthorizer(opts: TFunctionOptions) {
       log.info('authorizer denied', { requestId });
       return { principalId: 'anonymous', policyDocument: policy('Deny', wholeApi(event.methodArn)) };
     }
-    return {
-      principalId: result.userId,
-      policyDocument: policy('Allow', wholeApi(event.methodArn)),
-      context: {
-        accountId: result.accountId,
-        userId: result.userId,
-        keyId: result.keyId,
-        usageKeyId: result.usageKeyId,
-        via: 'key',
-      },
-      usageIdentifierKey: match![1]!,
-    };
+    return allowed(event, { ...result, via: 'key' }, match![1]!);
   };
   return withTelemetry(telemetry, authorize);
 }

@@ -15,6 +15,25 @@ import { putNew } from './versioned';
 type TItem = Record<string, unknown>;
 
 export function createConsoleStore(db: DynamoDBDocumentClient, table: string): TConsoleStore {
+  /** One update of an item that must still be there; a missing one is left missing. */
+  const updateExisting = (
+    key: Record<string, string>,
+    update: string,
+    { names, values }: { names: Record<string, string>; values: Record<string, unknown> },
+  ) =>
+    writeIf(
+      db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
+
   return {
     async usersByEmail(email) {
       const items = await queryAll(db, {
@@ -53,36 +72,20 @@ export function createConsoleStore(db: DynamoDBDocumentClient, table: string): T
       return getItem(db, table, consoleKeys.session(hash), consoleSessionEntity.fromItem, true);
     },
     async renewSession(hash, expires) {
-      await writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: consoleKeys.session(hash),
-            UpdateExpression: 'SET #expires = :e, #ttl = :ttl',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#expires': 'expires', '#ttl': 'ttl' },
-            ExpressionAttributeValues: { ':e': expires, ':ttl': Math.ceil(Date.parse(expires) / 1000) },
-          }),
-        ),
-      );
+      await updateExisting(consoleKeys.session(hash), 'SET #expires = :e, #ttl = :ttl', {
+        names: { '#expires': 'expires', '#ttl': 'ttl' },
+        values: { ':e': expires, ':ttl': Math.ceil(Date.parse(expires) / 1000) },
+      });
     },
     async deleteSession(hash) {
       await db.send(new DeleteCommand({ TableName: table, Key: consoleKeys.session(hash) }));
     },
     async endSessionsBefore(accountId, userId, at) {
       // On the user's own item: a user removed meanwhile stays removed (the condition).
-      await writeIf(
-        db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: accountKeys.user(accountId, userId),
-            UpdateExpression: 'SET #from = :at',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#from': 'sessionsFrom' },
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        ),
-      );
+      await updateExisting(accountKeys.user(accountId, userId), 'SET #from = :at', {
+        names: { '#from': 'sessionsFrom' },
+        values: { ':at': at },
+      });
     },
     async userSessionsFrom(accountId, userId) {
       const out = await db.send(
