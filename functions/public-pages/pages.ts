@@ -28,7 +28,7 @@ import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
-import { frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { fileNotFound, frameAncestors, logoOrigin, securityHeaders } from './security-headers';
 import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
 
@@ -274,13 +274,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     const store = signingAssets();
     const bytes = store.read(name);
     const headers = securityHeaders(config, { https: req.url.protocol === 'https:' });
-    if (!bytes) {
-      return {
-        status: 404,
-        text: 'Not found.\n',
-        headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
-      };
-    }
+    if (!bytes) return fileNotFound(headers);
     return {
       status: 200,
       binary: bytes,

@@ -113,3 +113,12 @@ export async function accountFrameAncestors(
 /** The same, of an account already read. */
 export const frameAncestors = (account: Pick<TAccount, 'embedOrigins'> | undefined) =>
   account?.embedOrigins?.length ? account.embedOrigins : undefined;
+
+/** A file the pages do not have (an asset or font of another version, or none): plain 404, never cached. */
+export function fileNotFound(headers: Record<string, string>) {
+  return {
+    status: 404,
+    text: 'Not found.\n',
+    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  };
+}

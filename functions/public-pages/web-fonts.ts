@@ -15,7 +15,7 @@ import type { TRequest, TResponse } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
 import type { TLanguage } from '#shared/i18n/languages';
 import { esc } from './html';
-import { securityHeaders } from './security-headers';
+import { fileNotFound, securityHeaders } from './security-headers';
 
 /** The scripts that get a web font, each named after the style sheet that declares it. */
 export type TWebFontScript = 'arabic' | 'devanagari' | 'hebrew' | 'japanese' | 'chinese';
@@ -94,12 +94,7 @@ export const webFontRoutes = (config: TConfig): TRoute[] => [
       const bytes =
         fonts && type && req.params.version === fonts.version ? await fonts.read(name) : undefined;
       const headers = securityHeaders(config, { https: req.url.protocol === 'https:' });
-      if (!bytes || !type)
-        return {
-          status: 404,
-          text: 'Not found.\n',
-          headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
-        };
+      if (!bytes || !type) return fileNotFound(headers);
       // The version is a hash of what the files are made from: a URL's file never changes.
       return {
         status: 200,

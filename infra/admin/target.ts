@@ -153,11 +153,22 @@ async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TT
   } finally {
     probe.destroy();
   }
-  const db = createDocumentClient(localConfig(info.dynamodbEndpoint, info.tableName));
-  const seal = localSeal(dataDir, info.kmsEndpoint);
+  return localTarget(dataDir, info.dynamodbEndpoint, info.tableName, info.kmsEndpoint);
+}
+
+/** The admin's stores on a local dynalite, its seal and CA; `stop` runs last when it closes. */
+function localTarget(
+  dataDir: string,
+  endpoint: string,
+  tableName: string,
+  kmsEndpoint: string | undefined,
+  stop?: () => Promise<void>,
+): TTarget {
+  const db = createDocumentClient(localConfig(endpoint, tableName));
+  const seal = localSeal(dataDir, kmsEndpoint);
   return {
     deps: {
-      ...stores(db, info.tableName),
+      ...stores(db, tableName),
       payments: localPayments(),
       seal: seal.seal,
       localCa: () => localCaOf(dataDir),
@@ -165,6 +176,7 @@ async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TT
     async close() {
       db.destroy();
       await seal.close();
+      await stop?.();
     },
   };
 }
@@ -220,22 +232,8 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
   } finally {
     raw.destroy();
   }
-  const db = createDocumentClient(localConfig(dynamo.endpoint, LOCAL_TABLE_NAME));
-  const seal = localSeal(dataDir, undefined);
-  return {
-    deps: {
-      ...stores(db, LOCAL_TABLE_NAME),
-      payments: localPayments(),
-      seal: seal.seal,
-      localCa: () => localCaOf(dataDir),
-    },
-    async close() {
-      db.destroy();
-      await seal.close();
-      // Closing the server also closes LevelDB, which flushes it and releases the lock.
-      await dynamo.stop();
-    },
-  };
+  // Closing the server also closes LevelDB, which flushes it and releases the lock.
+  return localTarget(dataDir, dynamo.endpoint, LOCAL_TABLE_NAME, undefined, () => dynamo.stop());
 }
 
 /**
