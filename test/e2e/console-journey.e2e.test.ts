@@ -126,7 +126,7 @@ describe.runIf(runBrowser)('the console, signed in by link and working from /api
     await shot(page, 'console-journey-list.png');
     expect(unexpected(problems)).toEqual([]);
     await context.close();
-  });
+  }, 45_000);
 
   it('has no WCAG 2.2 AA violation on the signed-in bundle list', async () => {
     const bundle = await aBundleFor('Bo Axe');
