@@ -89,7 +89,13 @@ export function consoleApi(fetcher: typeof fetch = (...a) => fetch(...a)): TCons
       }
     },
     async signOut() {
-      await call('POST', '/console/api/sign-out');
+      try {
+        await call('POST', '/console/api/sign-out');
+      } catch (err) {
+        // 401: the session had already ended (signed out everywhere, expired), which is the
+        // outcome asked for; only a failure to reach the service leaves the reader signed in.
+        if (!(err instanceof ApiError && err.status === 401)) throw err;
+      }
       csrf = '';
     },
     async listBundles(query) {
