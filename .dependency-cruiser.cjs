@@ -76,7 +76,6 @@ const AREA_NAMES = [...Object.keys(DOMAIN_AREAS), 'ports'];
 const ADAPTERS_IMPORTING_DOMAIN_CODE = [
   'shared/adapters/untrusted/tasks\\.ts',
   'shared/adapters/dynamodb/entities/bundle\\.ts',
-  'shared/adapters/dynamodb/account-store\\.ts',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -175,7 +174,7 @@ module.exports = {
       name: 'adapters-domain-types-only',
       severity: 'info',
       comment:
-        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt) and dynamodb/account-store.ts (an account read gets the features added since it was stored, defaultFeatures; a user added gets the console's lookup by normalizeEmail), until those rules are handed to the stores.",
+        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt), until that rule is handed to the store.",
       from: { path: '^shared/adapters/', pathNot: `^(${ADAPTERS_IMPORTING_DOMAIN_CODE.join('|')})$` },
       to: { path: '^shared/domain/', pathNot: '^shared/domain/(ports/|errors\\.ts$|paging\\.ts$)' },
     },

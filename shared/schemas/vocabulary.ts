@@ -44,6 +44,17 @@ export const FEATURE_NAMES = [
 ] as const;
 export type TFeatureName = (typeof FEATURE_NAMES)[number];
 
+/**
+ * What a new account has: envelope templates on (an operator selling plans turns them off, and
+ * the API then answers 403), everything else off. Also fills in features an account stored before
+ * they existed, so an account read always carries every feature.
+ */
+export function defaultFeatures(): Record<TFeatureName, boolean> {
+  const features = Object.fromEntries(FEATURE_NAMES.map((f) => [f, false])) as Record<TFeatureName, boolean>;
+  features.envelope_templates = true;
+  return features;
+}
+
 export const WEBHOOK_EVENT_TYPES = [
   'bundle_sent',
   'bundle_complete',

@@ -1,14 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  defaultFeatures,
-  type TAccount,
-  type TBrand,
-  type TTeam,
-  type TUser,
-} from '#shared/domain/accounts/account';
-import { normalizeEmail } from '#shared/domain/console/console-session';
+import type { TAccount, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
+import { normalizeEmail } from '#shared/domain/ports/contact-keys';
+import { defaultFeatures } from '#shared/schemas/vocabulary';
 import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,

@@ -1,6 +1,6 @@
 // Accounts are managed by the operator (infra/admin), never through the public API.
 import type { TImagePageSize } from '#shared/pdf/image-kind';
-import { FEATURE_NAMES, type TFeatureName } from '#shared/schemas/vocabulary';
+import type { TFeatureName } from '#shared/schemas/vocabulary';
 
 export interface TAccount {
   id: string;
@@ -97,15 +97,4 @@ export interface TApiKey {
   prefix: string;
   created: string;
   revoked?: string;
-}
-
-/**
- * What a new account has: envelope templates on (an operator selling plans turns them off, and
- * the API then answers 403), everything else off. Also fills in features an account stored before
- * they existed.
- */
-export function defaultFeatures(): Record<TFeatureName, boolean> {
-  const features = Object.fromEntries(FEATURE_NAMES.map((f) => [f, false])) as Record<TFeatureName, boolean>;
-  features.envelope_templates = true;
-  return features;
 }

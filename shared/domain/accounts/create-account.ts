@@ -1,8 +1,9 @@
 import { ZAccountCreateSchema } from '#shared/schemas/account';
+import { defaultFeatures } from '#shared/schemas/vocabulary';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
 import type { TClock, TIds } from '../ports/system';
-import { defaultFeatures, type TAccount } from './account';
+import type { TAccount } from './account';
 
 export async function createAccount(
   deps: { accounts: TAccountStore; clock: TClock; ids: TIds },

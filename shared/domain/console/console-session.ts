@@ -54,8 +54,6 @@ export interface TClient {
 }
 
 /** Addresses compare without case or surrounding blanks. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
-
 /**
  * The session's CSRF token, derived from the session id (HMAC-like, keyed by the session's own
  * secret): nothing more to store, the same answer on every read of the session, and no way to

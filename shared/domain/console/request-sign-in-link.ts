@@ -1,9 +1,10 @@
 import { ThrottledError, ValidationError } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import type { TConsoleStore, TCounterStore, TSignInMailer } from '../ports/console';
+import { normalizeEmail } from '../ports/contact-keys';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
-import { addMinutes, LINK_MINUTES, normalizeEmail, type TClient } from './console-session';
+import { addMinutes, LINK_MINUTES, type TClient } from './console-session';
 
 /** How many sign-in links an address, and a client address, may ask for per window. */
 export interface TSignInLimits {
