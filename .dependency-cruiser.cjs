@@ -22,8 +22,17 @@ const DOMAIN_AREAS = {
     why: 'A person changed or deleted is followed into the bundles that name it (follow-person, a bundle still out).',
   },
   bundles: {
-    may: ['accounts', 'persons', 'templates', 'envelope-templates', 'signing', 'evidence', 'outbox'],
-    why: "The bundle aggregate: creating one reads the account's settings, persons and templates; its data and files read the signers' records and the evidence keys; every write appends its outbox entries.",
+    may: [
+      'accounts',
+      'persons',
+      'templates',
+      'envelope-templates',
+      'signing',
+      'evidence',
+      'outbox',
+      'scheduler',
+    ],
+    why: "The bundle aggregate: creating one reads the account's settings, persons and templates; its data and files read the signers' records and the evidence keys; every write appends its outbox entries and notes when the scheduler next has work for it.",
   },
   signing: {
     may: ['accounts', 'bundles', 'evidence', 'notifications'],
@@ -73,10 +82,7 @@ const DOMAIN_AREAS = {
 const AREA_NAMES = [...Object.keys(DOMAIN_AREAS), 'ports'];
 
 /** Adapters allowed to import code from the domain, each for the reason named in adapters-domain-types-only. */
-const ADAPTERS_IMPORTING_DOMAIN_CODE = [
-  'shared/adapters/untrusted/tasks\\.ts',
-  'shared/adapters/dynamodb/entities/bundle\\.ts',
-];
+const ADAPTERS_IMPORTING_DOMAIN_CODE = ['shared/adapters/untrusted/tasks\\.ts'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -174,7 +180,7 @@ module.exports = {
       name: 'adapters-domain-types-only',
       severity: 'info',
       comment:
-        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread); dynamodb/entities/bundle.ts (the by-due index key is the scheduler's nextDueAt), until that rule is handed to the store.",
+        "Adapters implement the ports: of the domain they take the ports, the error family they raise (errors.ts) and the page (paging.ts); anything else only as types. Named exceptions (ADAPTERS_IMPORTING_DOMAIN_CODE): untrusted/tasks.ts, by design (the untrusted-files worker runs the domain's text-tag and CSV parsers off the request's thread).",
       from: { path: '^shared/adapters/', pathNot: `^(${ADAPTERS_IMPORTING_DOMAIN_CODE.join('|')})$` },
       to: { path: '^shared/domain/', pathNot: '^shared/domain/(ports/|errors\\.ts$|paging\\.ts$)' },
     },

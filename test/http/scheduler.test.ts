@@ -8,6 +8,7 @@ import { INDEXES } from '#shared/adapters/dynamodb/table';
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import { runDueWork } from '#shared/domain/scheduler/run-due-work';
+import { withDueAt } from '#shared/domain/scheduler/schedule';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
 
@@ -386,14 +387,15 @@ describe('the by-due index', () => {
     expect(await dueEntries(cancelled.id)).toEqual([]);
     const done = await sentWith(settings);
     const current = await stored(done.id);
+    // Written as the domain writes every change (withDueAt notes what is due next).
     await store.save(
-      {
+      withDueAt({
         ...current,
         status: 'co',
         completedAt: new Date().toISOString(),
         packets: current.packets.map((p) => ({ ...p, status: 'co' })),
         version: current.version + 1,
-      },
+      }),
       current,
     );
     expect(await dueEntries(done.id)).toEqual([]);

@@ -8,6 +8,7 @@ import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TSigningRecordStore } from '#shared/domain/ports/signing';
+import { withDueAt } from '#shared/domain/scheduler/schedule';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody, startTestRuntime } from '../helpers/runtime';
 import { embedToken, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
@@ -241,7 +242,8 @@ describe('a bundle past its expiry', () => {
     // The expiry passes; the scheduler has not run.
     const stored = (await bundles.get(runtime.demo.accountId, b.id))!;
     const expires = new Date(Date.now() - 60_000).toISOString();
-    await bundles.save({ ...stored, expires, version: stored.version + 1 }, stored);
+    // Written as the domain writes every change (withDueAt notes the expiry as what is due next).
+    await bundles.save(withDueAt({ ...stored, expires, version: stored.version + 1 }), stored);
 
     const answers = async (token: string) => {
       const opened = await sign('POST', '/session', undefined, { token });

@@ -80,6 +80,8 @@ const aBundle = aBundleItem({
   sent: at,
   completedAt: later,
   expires: later,
+  // As every write leaves it (withDueAt): the store indexes it, and no longer works it out.
+  dueAt: later,
   outbox: [{ seq: 1, type: 'bundle_sent' as never, date: at }],
   tags: ['lease'],
   events: [],

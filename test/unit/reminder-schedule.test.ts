@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
 import { withRequestTimes } from '#shared/domain/bundles/request-times';
 import { applyDueWork } from '#shared/domain/scheduler/apply-due-work';
-import { DAY_MS, nextDueAt, reminderDueAt } from '#shared/domain/scheduler/schedule';
+import { DAY_MS, nextDueAt, reminderDueAt, withDueAt } from '#shared/domain/scheduler/schedule';
 
 const SENT = '2026-03-01T10:00:00.000Z';
 const T0 = Date.parse(SENT);
@@ -105,6 +105,13 @@ describe('the next due time', () => {
     expect(nextDueAt(bundle({ expires, status: 'dr' }))).toBeUndefined();
     expect(nextDueAt(bundle({ expires, status: 'co' }))).toBeUndefined();
     expect(nextDueAt(bundle({ sendReminders: false }))).toBeUndefined();
+  });
+
+  it('is what every write leaves on the bundle, and a stale one goes when nothing is due', () => {
+    const expires = new Date(T0 + 12 * HOUR).toISOString();
+    expect(withDueAt(bundle({ expires })).dueAt).toBe(expires);
+    expect(withDueAt(bundle({ expires, dueAt: new Date(T0).toISOString() })).dueAt).toBe(expires);
+    expect(withDueAt(bundle({ expires, status: 'co', dueAt: expires }))).not.toHaveProperty('dueAt');
   });
 });
 

@@ -203,6 +203,12 @@ export interface TBundle {
   chainHead?: string;
   /** Webhook events of past changes not yet published (see outbox/outbox.ts). */
   outbox?: TOutboxEntry[];
+  /**
+   * When the scheduler next has work for the bundle (its expiry, a signer's next automatic
+   * reminder: scheduler/schedule.ts `nextDueAt`), set by every write (`withDueAt`), so the store's
+   * by-due index follows the bundle without knowing the rule.
+   */
+  dueAt?: string;
   /** Settings a sender may change while the bundle is a draft or sent (PATCH). */
   expires?: string;
   ccSender: boolean;

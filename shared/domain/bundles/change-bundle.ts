@@ -1,6 +1,7 @@
 import { withOutbox } from '../outbox/outbox';
 import type { TBundleStore } from '../ports/bundles';
 import { retryOnConflict } from '../retry-on-conflict';
+import { withDueAt } from '../scheduler/schedule';
 import { withChain } from './audit-chain';
 import { assertActed } from './audit-event';
 import type { TBundle } from './bundle';
@@ -33,10 +34,10 @@ export async function changeBundle(
     const next = apply(current);
     if (next === current) return current;
     assertActed(current, next);
-    const versioned = {
+    const versioned = withDueAt({
       ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
       version: current.version + 1,
-    };
+    });
     await deps.bundles.save(versioned, current);
     return versioned;
   });

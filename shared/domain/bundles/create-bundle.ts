@@ -14,6 +14,7 @@ import type { TBlobStore, TPdfTools, TUrlFetcher } from '../ports/files';
 import type { TPersonStore } from '../ports/persons';
 import type { TClock, TIds } from '../ports/system';
 import type { TDocTemplateStore, TEnvelopeTemplateStore } from '../ports/templates';
+import { withDueAt } from '../scheduler/schedule';
 import { templateDocuments } from '../templates/template-documents';
 import type { TActor } from './actor';
 import { withChain } from './audit-chain';
@@ -287,9 +288,8 @@ async function writeBundle(
     ...settings,
     version: 1,
   };
-  const bundle = withOutbox(
-    undefined,
-    withChain(undefined, input.status === BUNDLE.draft ? draft : send(draft, now, by)),
+  const bundle = withDueAt(
+    withOutbox(undefined, withChain(undefined, input.status === BUNDLE.draft ? draft : send(draft, now, by))),
   );
   try {
     await deps.bundles.create(bundle, stored);

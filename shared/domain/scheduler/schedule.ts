@@ -73,3 +73,10 @@ export function nextDueAt(b: TBundle): string | undefined {
   if (expiry !== undefined) times.push(expiry);
   return times.length > 0 ? new Date(Math.min(...times)).toISOString() : undefined;
 }
+
+/** The bundle as it is written: with `dueAt` worked out afresh (none when nothing is due). */
+export function withDueAt(b: TBundle): TBundle {
+  const { dueAt: _was, ...rest } = b;
+  const due = nextDueAt(rest);
+  return due ? { ...rest, dueAt: due } : rest;
+}

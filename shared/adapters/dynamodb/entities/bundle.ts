@@ -1,6 +1,5 @@
 // Keys and entities of the Bundle aggregate and its satellite items, declared once.
 import type { TBundle, TBundleEvent, TDocument } from '#shared/domain/bundles/bundle';
-import { nextDueAt } from '#shared/domain/scheduler/schedule';
 import { defineEntity } from '../entity';
 import { DUE_SHARDS, OUTBOX_SHARDS } from '../table';
 import { accountPartition } from './account-partition';
@@ -66,7 +65,7 @@ export const bundleKeys = {
    * when it is due. Derived from the bundle in every write, so it cannot lag the bundle.
    */
   dueKeys: (b: TBundle) => {
-    const due = nextDueAt(b);
+    const due = b.dueAt;
     if (!due) return undefined;
     return { duePk: `DUE#${shardOf(b.id, DUE_SHARDS)}`, dueSk: `${due}#${b.accountId}#${b.id}` };
   },
