@@ -68,6 +68,12 @@ export function resources(template: Template): Record<string, TResource> {
   return (template.toJSON() as { Resources: Record<string, TResource> }).Resources;
 }
 
+/** A function resource's environment variables, by its logical id. */
+export function envVarsOf(template: Template, id: string): Record<string, unknown> {
+  return (resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
+    .Variables;
+}
+
 export function logicalIdOf(template: Template, type: string, props: Record<string, unknown>): string {
   const found = Object.keys(template.findResources(type, { Properties: props }));
   expect(found).toHaveLength(1);

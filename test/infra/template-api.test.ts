@@ -12,6 +12,7 @@ import { EsignStack } from '#infra/stack';
 import { DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS, DEFAULT_RATE_LIMITS, stageConfig } from '#infra/stage-config';
 import {
   cdkJson,
+  envVarsOf,
   functionId,
   logicalIdOf,
   render,
@@ -355,11 +356,7 @@ describe('a custom domain', () => {
     template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', { Stage: { Ref: stageId } });
     // Signing links (public pages), smart links (envelope templates), Link headers (every endpoint).
     for (const name of ['public-pages', 'envelope-templates', 'bundles', 'notifications-worker']) {
-      const vars = (
-        resources(template)[functionId(template, 'Esign-site', name)]!.Properties!.Environment as {
-          Variables: Record<string, unknown>;
-        }
-      ).Variables;
+      const vars = envVarsOf(template, functionId(template, 'Esign-site', name));
       expect(vars.PUBLIC_BASE_URL, name).toBe('https://sign.example.org');
     }
     const outputs = (template.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;

@@ -8,6 +8,7 @@ import { QUEUES } from '#infra/queues';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '#shared/domain/evidence/evidence-files';
 import {
   actionsOf,
+  envVarsOf,
   functionId,
   logicalIdOf,
   oneJobAtATime,
@@ -69,9 +70,7 @@ describe('document worker (evidence)', () => {
       expect(secret.DeletionPolicy).toBe(stage === 'prod' ? 'Retain' : 'Delete');
 
       const fnId = functionId(template, stack, 'document-worker');
-      const vars = (
-        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
-      ).Variables;
+      const vars = envVarsOf(template, fnId);
       expect(vars.SEAL_SECRET_ID).toEqual({ Ref: secretId });
       const sm = roleStatements(template, fnId).filter((st) =>
         actionsOf(st).some((a) => a.startsWith('secretsmanager:')),
@@ -91,9 +90,7 @@ describe('document worker (evidence)', () => {
           actions.filter((a) => a.startsWith('secretsmanager:')),
           name,
         ).toEqual([]);
-        const env = (
-          resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> }
-        ).Variables;
+        const env = envVarsOf(template, id);
         expect(env, name).not.toHaveProperty('SEAL_SECRET_ID');
       }
     }
@@ -118,9 +115,7 @@ describe('document worker (evidence)', () => {
       expect(secrets[chainId]!.Properties).not.toHaveProperty('GenerateSecretString');
 
       const fnId = functionId(template, stack, 'document-worker');
-      const vars = (
-        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
-      ).Variables;
+      const vars = envVarsOf(template, fnId);
       expect(vars).toMatchObject({
         SEAL_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
         SEAL_NAME: `esign-${stage}-seal`,
@@ -163,9 +158,7 @@ describe('document worker (evidence)', () => {
       expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
       expect(secret.Properties).not.toHaveProperty('SecretString');
       const fnId = functionId(template, stack, 'public-pages');
-      const vars = (
-        resources(template)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> }
-      ).Variables;
+      const vars = envVarsOf(template, fnId);
       expect(vars.STRIPE_SECRET_ID).toEqual({ Ref: secretId });
       expect(vars).not.toHaveProperty('SEAL_SECRET_ID');
       const sm = roleStatements(template, fnId).filter((st) =>
@@ -209,8 +202,7 @@ describe('document worker (evidence)', () => {
     const queue = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-document-jobs' });
     for (const { name } of lambdaEntries()) {
       const id = functionId(dev, 'Esign-dev', name);
-      const vars = (resources(dev)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
-        .Variables;
+      const vars = envVarsOf(dev, id);
       const sends = JSON.stringify(
         roleStatements(dev, id)
           .filter((st) => actionsOf(st).includes('sqs:SendMessage'))

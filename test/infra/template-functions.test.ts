@@ -6,6 +6,7 @@ import { lambdaEntries } from '#infra/bundling';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import {
   actionsOf,
+  envVarsOf,
   functionId,
   logicalIdOf,
   PUBLISHERS,
@@ -162,11 +163,7 @@ describe('functions', () => {
       );
       expect(JSON.stringify(sqs.map((st) => st.Resource)), name).not.toContain(notificationsId);
     }
-    const env = (
-      resources(dev)[functionId(dev, 'Esign-dev', 'packets')]!.Properties!.Environment as {
-        Variables: Record<string, unknown>;
-      }
-    ).Variables;
+    const env = envVarsOf(dev, functionId(dev, 'Esign-dev', 'packets'));
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
   });
 
@@ -187,9 +184,7 @@ describe('functions', () => {
       });
 
       const webhooksId = functionId(template, stack, 'webhooks');
-      const env = (
-        resources(template)[webhooksId]!.Properties!.Environment as { Variables: Record<string, unknown> }
-      ).Variables;
+      const env = envVarsOf(template, webhooksId);
       expect(env.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
 
       const kms = roleStatements(template, webhooksId).filter((s) =>
@@ -212,9 +207,7 @@ describe('functions', () => {
           actions.filter((a) => a.startsWith('kms:')),
           name,
         ).toEqual([]);
-        const vars = (
-          resources(template)[id]!.Properties!.Environment as { Variables: Record<string, unknown> }
-        ).Variables;
+        const vars = envVarsOf(template, id);
         expect(vars, name).not.toHaveProperty('SECRETS_KEY_ID');
       }
     }
@@ -222,11 +215,7 @@ describe('functions', () => {
 
   it('tells every endpoint function the public base URL (the stage URL), which links are built on instead of Host', () => {
     for (const name of new Set([...API_ROUTES, ...PUBLIC_ROUTES].map((r) => r.fn))) {
-      const vars = (
-        resources(dev)[functionId(dev, 'Esign-dev', name)]!.Properties!.Environment as {
-          Variables: Record<string, unknown>;
-        }
-      ).Variables;
+      const vars = envVarsOf(dev, functionId(dev, 'Esign-dev', name));
       expect(render(vars.PUBLIC_BASE_URL), name).toMatch(
         /^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/dev$/,
       );
@@ -261,8 +250,7 @@ describe('envelope templates and portal smart links', () => {
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
     expect(sources.sort()).toEqual(['dev/*/api/v2/envelope-templates', 'dev/*/api/v2/envelope-templates/*']);
-    const vars = (resources(dev)[fnId]!.Properties!.Environment as { Variables: Record<string, unknown> })
-      .Variables;
+    const vars = envVarsOf(dev, fnId);
     expect(vars).toHaveProperty('PUBLIC_BASE_URL');
     expect(vars).toHaveProperty('TABLE_NAME');
   });

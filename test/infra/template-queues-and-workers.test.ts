@@ -6,6 +6,7 @@ import { stageConfig } from '#infra/stage-config';
 import { MAX_ATTEMPTS } from '#shared/domain/webhooks/deliver-event';
 import {
   actionsOf,
+  envVarsOf,
   functionId,
   logicalIdOf,
   oneJobAtATime,
@@ -69,8 +70,7 @@ describe('webhook delivery', () => {
     const queue = queueId(dev, 'esign-dev-webhook-deliveries');
     for (const name of ['bundles', 'packets', 'persons', 'webhooks', 'outbox-sweeper'] as const) {
       const id = functionId(dev, 'Esign-dev', name);
-      const vars = (resources(dev)[id]!.Properties!.Environment as { Variables: Record<string, unknown> })
-        .Variables;
+      const vars = envVarsOf(dev, id);
       expect(vars.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queue });
       const sends = roleStatements(dev, id).filter((st) => actionsOf(st).includes('sqs:SendMessage'));
       expect(JSON.stringify(sends.map((st) => st.Resource)), name).toContain(queue);
@@ -264,11 +264,7 @@ describe('bulk worker', () => {
         Threshold: 1,
       });
       // The bundles function queues a batch's first chunk.
-      const bundlesEnv = (
-        resources(template)[functionId(template, stack, 'bundles')]!.Properties!.Environment as {
-          Variables: Record<string, unknown>;
-        }
-      ).Variables;
+      const bundlesEnv = envVarsOf(template, functionId(template, stack, 'bundles'));
       expect(bundlesEnv.BULK_QUEUE_URL).toEqual({ Ref: queue });
     }
   });

@@ -9,6 +9,7 @@ import type { EsignStack } from '#infra/stack';
 import { stageConfig } from '#infra/stage-config';
 import {
   acceptances,
+  envVarsOf,
   functionId,
   logicalIdOf,
   render,
@@ -77,11 +78,10 @@ describe('stage config', () => {
 
   it('gives the document worker the timestamp authorities (B-LTA seals) only where some are configured', () => {
     const envOf = (template: Template) =>
-      (
-        resources(template)[
-          functionId(template, template === dev ? 'Esign-dev' : 'Esign-prod', 'document-worker')
-        ]!.Properties!.Environment as { Variables: Record<string, unknown> }
-      ).Variables;
+      envVarsOf(
+        template,
+        functionId(template, template === dev ? 'Esign-dev' : 'Esign-prod', 'document-worker'),
+      );
     expect(envOf(dev)).not.toHaveProperty('TSA_URLS');
     expect(envOf(dev)).not.toHaveProperty('TSA_SECRET_ID');
     expect(envOf(prod).TSA_URLS).toBe(TSA_URLS.join(' '));
@@ -107,11 +107,7 @@ describe('stage config', () => {
 
   it('tells the notifications worker how long signed-copy links work: 30 days unless context says', () => {
     const envOf = (template: Template, stack: string) =>
-      (
-        resources(template)[functionId(template, stack, 'notifications-worker')]!.Properties!.Environment as {
-          Variables: Record<string, unknown>;
-        }
-      ).Variables;
+      envVarsOf(template, functionId(template, stack, 'notifications-worker'));
     expect(envOf(dev, 'Esign-dev').COPY_LINK_DAYS).toBe('30');
     expect(envOf(prod, 'Esign-prod').COPY_LINK_DAYS).toBe('30');
     expect(stageConfig('dev').copyLinkDays).toBe(30);
