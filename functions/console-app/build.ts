@@ -1,5 +1,5 @@
 // The console's build: esbuild bundles the Preact app (web/) into one script and one stylesheet,
-// and each language's console words (the `console` part of the catalogs in shared/i18n/locales)
+// and each language's console words (console-catalog.ts)
 // become a file of their own, so a reader downloads their language's words and nothing else.
 // Every asset's name carries a hash of its content, so it can be cached for a year and a new
 // build is never mixed with an old one; only index.html names them, and it is never cached.
@@ -9,8 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { catalogOf, type TCatalog } from '#shared/i18n/catalogs';
-import { LANGUAGES, type TLanguage } from '#shared/i18n/languages';
+import { LANGUAGES } from '#shared/i18n/languages';
+import { consoleCatalogOf } from './console-catalog';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -37,13 +37,6 @@ export interface TConsoleBuild {
 const shortHash = (data: Uint8Array | string) =>
   createHash('sha256').update(data).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
 
-/** The console's words in one language: the `console` part of its catalog. */
-function consoleWords(lang: TLanguage): TCatalog {
-  const words = catalogOf(lang).console;
-  if (!words || typeof words === 'string') throw new Error(`The ${lang} catalog has no console messages`);
-  return words;
-}
-
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -66,7 +59,7 @@ export async function buildConsole(opts: { minify?: boolean } = {}): Promise<TCo
   // The catalogs first: the script is told their hashed names.
   const localeUrls: Record<string, string> = {};
   for (const lang of LANGUAGES) {
-    const json = Buffer.from(JSON.stringify(consoleWords(lang)));
+    const json = Buffer.from(JSON.stringify(consoleCatalogOf(lang)));
     const file = `locale-${lang}-${shortHash(json)}.json`;
     add(`locales/${lang}.json`, file, json);
     localeUrls[lang] = `${ASSETS_PATH}${file}`;

@@ -71,20 +71,6 @@ function assetSources(root: string): Map<string, string> {
   return out;
 }
 
-/**
- * An asset's bytes as served. A catalog goes to the signing page without the console's words
- * (the `console` key, which the console's own build serves): a signer's page has no use for them.
- */
-function servedBytes(name: string, from: string): Buffer {
-  const bytes = readFileSync(from);
-  if (!name.startsWith('locales/') || !name.endsWith('.json')) return bytes;
-  const { console: _consoleWords, ...signing } = JSON.parse(bytes.toString('utf8')) as Record<
-    string,
-    unknown
-  >;
-  return Buffer.from(`${JSON.stringify(signing)}\n`);
-}
-
 /** A short hash of every name and content: part of each asset's URL, so they can be cached for good. */
 function versionOf(files: Map<string, Buffer>): string {
   const h = createHash('sha256');
@@ -103,7 +89,7 @@ export function copyPageAssets(root: string, outDir: string): void {
   for (const [name, from] of assetSources(root)) {
     const to = path.join(target, name);
     mkdirSync(path.dirname(to), { recursive: true });
-    const bytes = servedBytes(name, from);
+    const bytes = readFileSync(from);
     writeFileSync(to, bytes);
     contents.set(name, bytes);
   }
@@ -140,7 +126,7 @@ function bundledStore(dir: string): TAssetStore {
 
 function sourceStore(root: string): TAssetStore {
   const contents = new Map<string, Buffer>();
-  for (const [name, from] of assetSources(root)) contents.set(name, servedBytes(name, from));
+  for (const [name, from] of assetSources(root)) contents.set(name, readFileSync(from));
   return { version: versionOf(contents), read: (name) => contents.get(name) };
 }
 

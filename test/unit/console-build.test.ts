@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole, type TConsoleBuild, writeConsole } from '#functions/console-app/build';
+import { consoleCatalogOf } from '#functions/console-app/console-catalog';
 import { consoleHeaders } from '#functions/console-app/serve';
 import { bundleSearch, FIRST_QUERY } from '#functions/console-app/web/bundle-query';
 import { parsePagination } from '#functions/console-app/web/pagination';
 import type { TConfig } from '#shared/config';
-import { catalogOf } from '#shared/i18n/catalogs';
 import { LANGUAGES } from '#shared/i18n/languages';
 
 const config: TConfig = {
@@ -46,7 +46,7 @@ describe('the console build', () => {
     const again = await buildConsole();
     expect(again.manifest).toEqual(built.manifest);
     const arabic = built.assets.get(built.manifest['locales/ar.json']!)!;
-    expect(JSON.parse(Buffer.from(arabic.contents).toString('utf8'))).toEqual(catalogOf('ar').console);
+    expect(JSON.parse(Buffer.from(arabic.contents).toString('utf8'))).toEqual(consoleCatalogOf('ar'));
   });
 
   it('writes the page, the hashed assets and the manifest as the static host will serve them', () => {

@@ -4,7 +4,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogOf } from '#shared/i18n/catalogs';
+import { consoleCatalogOf, consoleParts } from '#functions/console-app/console-catalog';
+import { catalogOf, type TCatalog } from '#shared/i18n/catalogs';
 import { LANGUAGES } from '#shared/i18n/languages';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -38,13 +39,28 @@ function messagesOf(flat: Map<string, string>) {
   return { plain, plurals };
 }
 
-const english = messagesOf(flatten(catalogOf('en')));
+const FILES = LANGUAGES.map((l) => `${l}.json`).sort();
+const LOCALES = path.resolve(import.meta.dirname, '../../shared/i18n/locales');
+const CONSOLE_LOCALES = path.resolve(import.meta.dirname, '../../functions/console-app/locales');
 
-describe('the catalogs', () => {
+describe('the catalogs’ files', () => {
   it('are one file per supported language, nothing else', () => {
-    const files = readdirSync(path.resolve(import.meta.dirname, '../../shared/i18n/locales')).sort();
-    expect(files).toEqual(LANGUAGES.map((l) => `${l}.json`).sort());
+    expect(readdirSync(LOCALES).sort()).toEqual(FILES);
   });
+
+  it('are, for each part of the console, one file per supported language', () => {
+    expect(consoleParts().length).toBeGreaterThan(0);
+    for (const part of consoleParts())
+      expect(readdirSync(path.join(CONSOLE_LOCALES, part)).sort(), part).toEqual(FILES);
+  });
+});
+
+// The signing pages' and emails' catalogs, and the console's, by the same rules.
+describe.each([
+  ['the catalogs', catalogOf],
+  ['the console’s catalogs', consoleCatalogOf],
+] as const)('%s', (_name, catalogOf: (lang: (typeof LANGUAGES)[number]) => TCatalog) => {
+  const english = messagesOf(flatten(catalogOf('en')));
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every English message and no other', (lang) => {
     const own = messagesOf(flatten(catalogOf(lang)));
