@@ -7,22 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
-import { catalogOf } from '#shared/i18n/catalogs';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
+import { consoleWord } from '../helpers/console-words';
 import { eventually } from '../helpers/receiver';
 
 const suite = browserSuite();
 const seen = new Set<string>();
 
 /** A console message in English: `say('signIn.heading')`. */
-const say = (key: string): string => {
-  let node: unknown = catalogOf('en').console;
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== 'string') throw new Error(`no console message ${key}`);
-  return node;
-};
+const say = (key: string): string => consoleWord(key);
 
 /** The newest sign-in link mailed to `email` that this file has not read yet. */
 const mailedLink = (email: string) =>

@@ -5,9 +5,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
-import { catalogOf } from '#shared/i18n/catalogs';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { launchBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { consoleWord } from '../helpers/console-words';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 
 let runtime: TRuntime;
@@ -22,12 +22,7 @@ afterAll(async () => {
 });
 
 /** A console message as the page should show it: `say('ar', 'signIn.heading')`. */
-const say = (lang: 'en' | 'ar', key: string): string => {
-  let node: unknown = catalogOf(lang).console;
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== 'string') throw new Error(`no console message ${key}`);
-  return node;
-};
+const say = (lang: 'en' | 'ar', key: string): string => consoleWord(key, lang);
 const rootOf = (page: Page) =>
   page.evaluate<{ lang: string; dir: string }>(
     '({ lang: document.documentElement.lang, dir: document.documentElement.dir })',

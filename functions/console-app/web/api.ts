@@ -42,6 +42,11 @@ export interface TConsoleApi {
   session(): Promise<TSession | undefined>;
   signOut(): Promise<void>;
   listBundles(query: TBundleQuery): Promise<{ bundles: TBundleRow[]; pagination: TPagination }>;
+  /**
+   * Any other call of the service, for a screen's own needs (`/api/v2/…` or `/console/api/…`):
+   * the response when it is a 2xx, an ApiError otherwise; a change carries the CSRF token.
+   */
+  request(method: string, path: string, json?: unknown): Promise<Response>;
 }
 
 /** The calls over `fetch` (a stand-in in tests); the CSRF token is learnt from the session. */
@@ -74,6 +79,7 @@ export function consoleApi(fetcher: typeof fetch = (...a) => fetch(...a)): TCons
   };
 
   return {
+    request: call,
     async signIn(email) {
       await call('POST', '/console/api/sign-in', { email });
     },

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TConsoleApi, TSession } from './api';
 import { signInToken, usePath } from './router';
-import { BundleList } from './screens/bundle-list';
+import { routeOf } from './routes';
 import { Shell } from './screens/shell';
 import { SignIn } from './screens/sign-in';
 import { SignInLink } from './screens/sign-in-link';
@@ -31,8 +31,11 @@ export function App({ api }: { api: TConsoleApi }) {
     setNotice(t('shell.sessionEnded'));
     setSession(undefined);
   };
+  const found = routeOf(path);
+  const Screen = found?.route.screen;
   return (
     <Shell
+      path={path}
       api={api}
       session={session}
       onSignedOut={() => {
@@ -40,7 +43,11 @@ export function App({ api }: { api: TConsoleApi }) {
         setSession(undefined);
       }}
     >
-      <BundleList api={api} onSessionEnded={ended} />
+      {Screen ? (
+        <Screen key={path} api={api} session={session} onSessionEnded={ended} params={found?.params ?? []} />
+      ) : (
+        <p>{t('shell.notFound')}</p>
+      )}
     </Shell>
   );
 }

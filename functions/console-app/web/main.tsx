@@ -6,9 +6,11 @@ import './console.css';
 import { consoleApi } from './api';
 import { App } from './app';
 import { chooseLanguage, loadLanguage, startLanguage, type TLanguage } from './i18n';
+import { followLinksInPage } from './router';
 import { type TWords, Words } from './words';
 
 const api = consoleApi();
+followLinksInPage();
 
 function Root({ first }: { first: Omit<TWords, 'setLang'> }) {
   const [words, setWords] = useState(first);

@@ -4,9 +4,12 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { TConsoleApi, TSession } from '../api';
 import { LanguageMenu } from '../language-menu';
+import { ROUTES } from '../routes';
 import { useWords } from '../words';
 
 export function Shell(props: {
+  /** The page's path, to mark where the reader is in the menu. */
+  path: string;
   api: TConsoleApi;
   session: TSession;
   onSignedOut: () => void;
@@ -40,9 +43,19 @@ export function Shell(props: {
           <bdi>{account.name}</bdi>
         </span>
         <nav aria-label={t('shell.nav')}>
-          <a href="/console/" aria-current="page">
-            {t('shell.bundles')}
-          </a>
+          {ROUTES.flatMap(({ path, menu }) =>
+            menu && (!menu.adminOnly || user.is_admin)
+              ? [
+                  <a
+                    key={menu.href}
+                    href={menu.href}
+                    aria-current={path.test(props.path) ? 'page' : undefined}
+                  >
+                    {t(menu.word)}
+                  </a>,
+                ]
+              : [],
+          )}
           <a href="/docs">{t('shell.apiReference')}</a>
         </nav>
         <div class="who">

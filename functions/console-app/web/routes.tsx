@@ -1,0 +1,38 @@
+// Every signed-in screen, by path: the one table the app routes by and the menu is drawn from.
+// A screen is a component given the same props; a path's groups (an id, say) come as `params`.
+import type { JSX } from 'preact';
+import type { TConsoleApi, TSession } from './api';
+import { BundleList } from './screens/bundle-list';
+
+export interface TScreenProps {
+  api: TConsoleApi;
+  session: TSession;
+  /** The session ended under the screen (a 401): back to signing in, saying why. */
+  onSessionEnded: () => void;
+  /** The path's captured groups, in order. */
+  params: string[];
+}
+
+export interface TRoute {
+  path: RegExp;
+  screen: (props: TScreenProps) => JSX.Element;
+  /** In the main menu, under this word (`common` words' key) at this address; admins only if so marked. */
+  menu?: { word: string; href: string; adminOnly?: boolean };
+}
+
+export const ROUTES: TRoute[] = [
+  {
+    path: /^\/console\/?$/,
+    screen: (p) => <BundleList api={p.api} onSessionEnded={p.onSessionEnded} />,
+    menu: { word: 'shell.bundles', href: '/console/' },
+  },
+];
+
+/** The route for a path and its captured groups; undefined when no screen has that path. */
+export function routeOf(path: string): { route: TRoute; params: string[] } | undefined {
+  for (const route of ROUTES) {
+    const m = route.path.exec(path);
+    if (m) return { route, params: m.slice(1).map((p) => decodeURIComponent(p ?? '')) };
+  }
+  return undefined;
+}
