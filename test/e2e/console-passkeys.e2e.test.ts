@@ -80,7 +80,7 @@ async function signInByLink() {
 }
 
 describe.runIf(runBrowser)('passkeys in the console', () => {
-  it('are added on the passkeys screen, which is accessible and fits a phone', async () => {
+  it('are added on the passkeys screen, which is accessible, fits a phone and reads right to left', async () => {
     await signInByLink();
     await page
       .getByRole('navigation')
@@ -105,9 +105,16 @@ describe.runIf(runBrowser)('passkeys in the console', () => {
     expect((await credentials()).map((c) => c.isResidentCredential)).toEqual([true]);
     expect(describeViolations(await axeViolations(page))).toEqual([]);
 
+    // On a phone, in Hebrew: right to left, no sideways scrolling, still accessible.
     await page.setViewportSize({ width: 390, height: 800 });
+    await page.locator('#console-language').selectOption('he');
+    await page.getByRole('heading', { level: 1, name: consoleWord('passkeys.heading', 'he') }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
+    await page.getByText(consoleWord('passkeys.added', 'he').replace('{{name}}', 'Chromium key')).waitFor();
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await shot(page, 'console-passkeys.png');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await shot(page, 'console-passkeys-he.png');
+    await page.locator('#console-language').selectOption('en');
     await page.setViewportSize({ width: 1200, height: 800 });
   });
 

@@ -111,6 +111,8 @@ describe('a user’s passkeys', () => {
     });
     const device = softwarePasskey('localhost', runtime.baseUrl);
     const answer = device.create(options.body);
+    const unnamed = await as(s, 'POST', '/passkeys', { name: ' ', response: answer });
+    expect([unnamed.status, unnamed.body.errors?.[0]?.field]).toEqual([400, 'name']);
     const added = await as(s, 'POST', '/passkeys', { name: '  Work laptop ', response: answer });
     expect(added.status, added.text).toBe(201);
     expect(added.body).toEqual({
@@ -206,6 +208,21 @@ describe('a user’s passkeys', () => {
     expect((await as(s, 'DELETE', `/passkeys/${id}`)).status).toBe(404);
     expect(refusal(await passkeySignIn(device))).toEqual(REFUSED);
     expect(await securityLog(ana.accountId)).toContain(`passkey_removed ${ana.userId}`);
+  });
+
+  it('give one session to two sign-ins racing with one counter value', async () => {
+    const s = await signInByLink('ana@passkeys.example');
+    const { device } = await addPasskey(s, 'Tablet');
+    const [first, second] = await Promise.all(
+      [1, 2].map(async () => (await as(undefined, 'POST', '/passkeys/sign-in/options')).body),
+    );
+    const a = device.get(first);
+    device.counter -= 1;
+    const b = device.get(second);
+    const both = await Promise.all(
+      [a, b].map((response) => as(undefined, 'POST', '/passkeys/sign-in', { response })),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([201, 401]);
   });
 
   it('are throttled per passkey like links per address: 429 with Retry-After', async () => {

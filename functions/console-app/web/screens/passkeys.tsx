@@ -10,8 +10,11 @@ import { useWords } from '../words';
 
 const NAME_MAX = 60;
 
-/** What the last action said: a success, politely; a problem, at once. */
-type TSaid = { kind: 'status' | 'alert'; text: string } | undefined;
+/**
+ * What the last action said: a success, politely; a problem, at once. Kept as the message's key,
+ * so it follows the reader into another language.
+ */
+type TSaid = { kind: 'status' | 'alert'; key: string; values?: Record<string, string> } | undefined;
 
 export function Passkeys(props: TScreenProps) {
   const { t, lang } = useWords();
@@ -28,14 +31,14 @@ export function Passkeys(props: TScreenProps) {
     if (err instanceof ApiError && err.status === 401) return props.onSessionEnded();
     setSaid({
       kind: 'alert',
-      text: err instanceof ApiError && err.status < 500 ? otherwise : t('errors.unreachable'),
+      key: err instanceof ApiError && err.status < 500 ? otherwise : 'errors.unreachable',
     });
   };
 
   const load = () =>
     calls.list().then(setRows, (err) => {
       setRows([]);
-      failed(err, t('errors.unreachable'));
+      failed(err, 'errors.unreachable');
     });
   useEffect(() => {
     void load();
@@ -45,7 +48,7 @@ export function Passkeys(props: TScreenProps) {
     e.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
-      setSaid({ kind: 'alert', text: t('passkeys.nameMissing') });
+      setSaid({ kind: 'alert', key: 'passkeys.nameMissing' });
       return field.current?.focus();
     }
     setBusy(true);
@@ -53,13 +56,13 @@ export function Passkeys(props: TScreenProps) {
     try {
       const added = await calls.add(trimmed);
       setName('');
-      setSaid({ kind: 'status', text: t('passkeys.added', { name: added.name }) });
+      setSaid({ kind: 'status', key: 'passkeys.added', values: { name: added.name } });
       await load();
     } catch (err) {
-      if (wasCancelled(err)) setSaid({ kind: 'alert', text: t('passkeys.cancelled') });
+      if (wasCancelled(err)) setSaid({ kind: 'alert', key: 'passkeys.cancelled' });
       else if (err instanceof Error && err.name === 'InvalidStateError')
-        setSaid({ kind: 'alert', text: t('passkeys.already') });
-      else failed(err, t('passkeys.addFailed'));
+        setSaid({ kind: 'alert', key: 'passkeys.already' });
+      else failed(err, 'passkeys.addFailed');
     } finally {
       setBusy(false);
     }
@@ -70,9 +73,9 @@ export function Passkeys(props: TScreenProps) {
     setSaid(undefined);
     try {
       await calls.remove(row.id);
-      setSaid({ kind: 'status', text: t('passkeys.removed', { name: row.name }) });
+      setSaid({ kind: 'status', key: 'passkeys.removed', values: { name: row.name } });
     } catch (err) {
-      failed(err, t('passkeys.removeFailed'));
+      failed(err, 'passkeys.removeFailed');
     } finally {
       setBusy(false);
       await load();
@@ -81,16 +84,18 @@ export function Passkeys(props: TScreenProps) {
 
   const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
   const when = (iso: string) => dates.format(new Date(iso));
-  const invalid = said?.kind === 'alert' && !name.trim();
+  const invalid = said?.key === 'passkeys.nameMissing';
 
   return (
     <>
       <h1>{t('passkeys.heading')}</h1>
       <p>{t('passkeys.intro')}</p>
-      <div aria-live="polite">{said?.kind === 'status' && <p class="notice">{said.text}</p>}</div>
+      <div aria-live="polite">
+        {said?.kind === 'status' && <p class="notice">{t(said.key, said.values)}</p>}
+      </div>
       {said?.kind === 'alert' && (
         <p id="passkey-error" class="error" role="alert">
-          {said.text}
+          {t(said.key, said.values)}
         </p>
       )}
       <section aria-labelledby="passkeys-yours">
