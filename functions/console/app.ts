@@ -1,12 +1,14 @@
 import { createSesClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
+import { createPasskeyStore } from '#shared/adapters/dynamodb/passkey-store';
 import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
 import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { functionBase, type TFunctionOptions } from '#shared/composition/function-base';
 import { checkConsoleSession } from '#shared/domain/console/check-console-session';
 import { openConsoleSession } from '#shared/domain/console/open-console-session';
+import { relyingPartyOf } from '#shared/domain/console/passkey';
 import {
   requestSignInLink,
   SIGN_IN_LIMITS,
@@ -30,6 +32,7 @@ import {
   setSessionCookie,
 } from '#shared/http/session-cookie';
 import { consoleSessionResponse } from '#shared/responses/console-session';
+import { passkeyRoutes } from './passkey-routes';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -50,6 +53,7 @@ export function buildConsoleHandler(
   const { config, db, telemetry } = functionBase(opts);
   const accounts = createAccountStore(db, config.tableName);
   const store = createConsoleStore(db, config.tableName);
+  const passkeys = createPasskeyStore(db, config.tableName);
   const mailer =
     opts.mailer ??
     createSesMailer(createSesClient(config), {
@@ -143,5 +147,18 @@ export function buildConsoleHandler(
     signOutRoute('/console/api/sign-out', false),
     signOutRoute('/console/api/sign-out-everywhere', true),
   ];
+  routes.push(
+    ...passkeyRoutes({
+      deps: () => ({
+        ...base,
+        passkeys,
+        counters: createPortalCounterStore(db, config.tableName),
+        limits: opts.signInLimits ?? SIGN_IN_LIMITS,
+        relyingParty: relyingPartyOf(config.publicBaseUrl ?? ''),
+      }),
+      current,
+      publicBaseUrl: () => config.publicBaseUrl,
+    }),
+  );
   return createApiHandler(routes, telemetry, { anonymous: true, config });
 }

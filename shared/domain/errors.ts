@@ -95,6 +95,17 @@ export class InvalidLinkError extends ServiceError {
   }
 }
 
+/**
+ * A passkey sign-in that did not prove a user: an unknown or removed passkey, a wrong signature,
+ * an expired challenge. One answer for all, so it never tells which passkeys or users exist.
+ */
+export class PasskeyRefusedError extends ServiceError {
+  override name = 'PasskeyRefusedError';
+  constructor(message = 'This passkey could not sign you in. Try again, or sign in with an email link.') {
+    super(message);
+  }
+}
+
 /** A change made with a console session but without its CSRF token (another site's form). */
 export class CsrfFailedError extends ServiceError {
   override name = 'CsrfFailedError';

@@ -37,6 +37,7 @@ import {
 } from '#shared/adapters/dynamodb/entities/evidence';
 import { idempotencyEntity } from '#shared/adapters/dynamodb/entities/idempotency';
 import { notificationRecordEntity, sentMessageEntity } from '#shared/adapters/dynamodb/entities/notification';
+import { passkeyChallengeEntity, passkeyEntity } from '#shared/adapters/dynamodb/entities/passkey';
 import { personEntity, personTermEntity } from '#shared/adapters/dynamodb/entities/person';
 import { portalCounterEntity } from '#shared/adapters/dynamodb/entities/portal-counter';
 import { prepSessionEntity } from '#shared/adapters/dynamodb/entities/prep-session';
@@ -303,6 +304,26 @@ const SAMPLES: TSample[] = [
     ip: '203.0.113.9',
     userAgent: 'Mozilla/5.0',
     at,
+  }),
+  sample(passkeyEntity, {
+    id: 'ee'.repeat(32),
+    accountId: 'A1',
+    userId: 'U1',
+    name: 'Work laptop',
+    credentialId: 'Y3JlZGVudGlhbC1pZC0xMjM0',
+    publicKey: 'pQECAyYgASFYIA',
+    counter: 3,
+    transports: ['internal', 'hybrid'],
+    backedUp: true,
+    created: at,
+    lastUsed: later,
+  }),
+  sample(passkeyChallengeEntity, {
+    hash: 'ff'.repeat(32),
+    purpose: 'register' as const,
+    accountId: 'A1',
+    userId: 'U1',
+    expires: later,
   }),
   sample(portalCounterEntity, { counter: 'ip#127.0.0.1#2026-11-24T10', count: 2, ttl: 1_800_000_000 }),
   sample(prepSessionEntity, {

@@ -26,7 +26,7 @@ export function App({ api }: { api: TConsoleApi }) {
   const token = signInToken(path);
   if (token && !session) return <SignInLink api={api} token={token} onSignedIn={setSession} />;
   if (session === null) return <p role="status">{t('loading')}</p>;
-  if (!session) return <SignIn api={api} notice={notice} />;
+  if (!session) return <SignIn api={api} notice={notice} onSignedIn={setSession} />;
   const ended = () => {
     setNotice(t('shell.sessionEnded'));
     setSession(undefined);

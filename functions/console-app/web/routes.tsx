@@ -3,6 +3,7 @@
 import type { JSX } from 'preact';
 import type { TConsoleApi, TSession } from './api';
 import { BundleList } from './screens/bundle-list';
+import { Passkeys } from './screens/passkeys';
 
 export interface TScreenProps {
   api: TConsoleApi;
@@ -25,6 +26,11 @@ export const ROUTES: TRoute[] = [
     path: /^\/console\/?$/,
     screen: (p) => <BundleList api={p.api} onSessionEnded={p.onSessionEnded} />,
     menu: { word: 'shell.bundles', href: '/console/' },
+  },
+  {
+    path: /^\/console\/account\/passkeys\/?$/,
+    screen: (p) => <Passkeys {...p} />,
+    menu: { word: 'passkeys.menu', href: '/console/account/passkeys' },
   },
 ];
 

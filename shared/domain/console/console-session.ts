@@ -34,7 +34,15 @@ export interface TConsoleSession {
   usageKeyValue: string;
 }
 
-export type TSecurityEventKind = 'sign_in_requested' | 'signed_in' | 'signed_out' | 'signed_out_everywhere';
+export type TSecurityEventKind =
+  | 'sign_in_requested'
+  | 'signed_in'
+  | 'signed_out'
+  | 'signed_out_everywhere'
+  | 'signed_in_with_passkey'
+  | 'passkey_sign_in_failed'
+  | 'passkey_added'
+  | 'passkey_removed';
 
 /** One line of an account's security log: who, what, from where, when. */
 export interface TSecurityEvent {

@@ -4,7 +4,13 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TConsoleStore } from '../ports/console';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, isToken, newToken } from '../tokens';
-import { addMinutes, SESSION_IDLE_HOURS, type TClient, type TConsoleSession } from './console-session';
+import {
+  addMinutes,
+  SESSION_IDLE_HOURS,
+  type TClient,
+  type TConsoleSession,
+  type TSecurityEventKind,
+} from './console-session';
 import { type TUsageKeys, usageKeyOf } from './usage-key';
 
 export interface TOpenedConsoleSession {
@@ -25,8 +31,7 @@ export interface TOpenSessionDeps {
 
 /**
  * Trades a sign-in link's token for a new session. The link is spent by one conditional write, so
- * of two requests with the same link exactly one gets a session. The session id is always made
- * here, never taken from the request: a value planted in the browser beforehand is never adopted.
+ * of two requests with the same link exactly one gets a session (made by beginSession).
  */
 export async function openConsoleSession(
   deps: TOpenSessionDeps,
@@ -43,6 +48,22 @@ export async function openConsoleSession(
     deps.accounts.getAccount(link.accountId),
   ]);
   if (!user || !account) throw new InvalidLinkError();
+  return beginSession(deps, user, account, client, 'signed_in');
+}
+
+/**
+ * A new session for a user who has just proved who they are (a link, a passkey), recorded in the
+ * account's security log as `kind`. The session id is always made here, never taken from the
+ * request: a value planted in the browser beforehand is never adopted.
+ */
+export async function beginSession(
+  deps: TOpenSessionDeps,
+  user: TUser,
+  account: TAccount,
+  client: TClient,
+  kind: TSecurityEventKind,
+): Promise<TOpenedConsoleSession> {
+  const now = deps.clock.now();
   const usage = await usageKeyOf(deps, account.id);
   const sessionId = newToken();
   const session: TConsoleSession = {
@@ -57,7 +78,7 @@ export async function openConsoleSession(
   await deps.console.saveSession(session);
   await deps.console.recordSecurityEvent({
     id: deps.ids.uuid(),
-    kind: 'signed_in',
+    kind,
     accountId: account.id,
     userId: user.id,
     ...client,

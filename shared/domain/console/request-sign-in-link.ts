@@ -1,10 +1,11 @@
-import { ThrottledError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import type { TConsoleStore, TCounterStore, TSignInMailer } from '../ports/console';
 import { normalizeEmail } from '../ports/contact-keys';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
 import { addMinutes, LINK_MINUTES, type TClient } from './console-session';
+import { takeSignInAttempt } from './sign-in-throttle';
 
 /** How many sign-in links an address, and a client address, may ask for per window. */
 export interface TSignInLimits {
@@ -48,15 +49,19 @@ function emailOf(input: unknown): string {
 export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown, client: TClient) {
   const email = emailOf(input);
   const now = deps.clock.now();
-  const windowMs = deps.limits.windowMinutes * 60_000;
-  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
-  const windowEnd = new Date(windowStart + windowMs);
-  const retryAfter = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
-  // Counters are named by hashes: the table keeps no address in a key.
-  const take = (kind: string, subject: string, limit: number) =>
-    deps.counters.take(`console-sign-in#${kind}#${hashToken(subject)}#${windowStart}`, limit, windowEnd);
-  if (!(await take('ip', client.ip, deps.limits.perIp))) throw new ThrottledError(retryAfter);
-  if (!(await take('email', email, deps.limits.perEmail))) throw new ThrottledError(retryAfter);
+  const { windowMinutes } = deps.limits;
+  await takeSignInAttempt(deps, now, {
+    kind: 'ip',
+    subject: client.ip,
+    limit: deps.limits.perIp,
+    windowMinutes,
+  });
+  await takeSignInAttempt(deps, now, {
+    kind: 'email',
+    subject: email,
+    limit: deps.limits.perEmail,
+    windowMinutes,
+  });
 
   const users = (await deps.console.usersByEmail(email)).slice(0, MAX_LINKS);
   for (const u of users) {

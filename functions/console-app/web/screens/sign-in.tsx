@@ -2,15 +2,24 @@
 // the service answers (it never says whether an address has an account). Only being throttled
 // or not reaching the service at all is said otherwise, since then no link is on its way.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type TConsoleApi } from '../api';
+import { ApiError, type TConsoleApi, type TSession } from '../api';
 import { LanguageMenu } from '../language-menu';
+import { PasskeySignIn } from '../passkey-sign-in';
 import { useWords } from '../words';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type TState = { step: 'ask'; error?: string } | { step: 'sending' } | { step: 'sent'; email: string };
 
-export function SignIn({ api, notice }: { api: TConsoleApi; notice?: string | undefined }) {
+export function SignIn({
+  api,
+  notice,
+  onSignedIn,
+}: {
+  api: TConsoleApi;
+  notice?: string | undefined;
+  onSignedIn: (s: TSession) => void;
+}) {
   const { t } = useWords();
   const [state, setState] = useState<TState>({ step: 'ask' });
   const [email, setEmail] = useState('');
@@ -86,6 +95,7 @@ export function SignIn({ api, notice }: { api: TConsoleApi; notice?: string | un
             </button>
           </form>
         )}
+        {state.step !== 'sent' && <PasskeySignIn api={api} onSignedIn={onSignedIn} />}
       </main>
     </div>
   );
