@@ -1,0 +1,211 @@
+// The console's Manage screens in headless Chromium, each a client of /api/v2 with the session
+// cookie: a person added with the keyboard alone is found by the API; a webhook added in the
+// console to a local receiver lists the delivery of an event the API fired, and sends it again;
+// a PDF uploaded as a document template reaches its preparation page's link, and an envelope
+// template made from document templates gets its portal link. Every screen: no axe violation,
+// and no sideways scrolling at 390 px.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_EMAIL } from '#infra/local/demo-account';
+import { dataPaths } from '#infra/local/layout';
+import { listMailbox } from '#infra/local/mailbox/store';
+import { expectAccessible } from '../helpers/axe';
+import { runBrowser, watchProblems } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
+import { consoleWord as say } from '../helpers/console-words';
+import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
+
+const suite = browserSuite();
+let receiver: TReceiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.stop();
+});
+const seen = new Set<string>();
+
+/** The newest sign-in link mailed to the demo user that this file has not used yet. */
+const mailedLink = () =>
+  eventually(
+    async () => {
+      const mail = (await listMailbox(dataPaths(suite.runtime.dataDir).mailbox)).find(
+        (m) => m.kind === 'email' && m.to.includes(DEMO_EMAIL) && !seen.has(m.id),
+      );
+      if (mail?.kind !== 'email') return undefined;
+      seen.add(mail.id);
+      return new RegExp(`${suite.runtime.baseUrl}/console/sign-in/[0-9A-Za-z]{43}`).exec(mail.text)?.[0];
+    },
+    10_000,
+    'the sign-in email',
+  );
+
+/** A browser signed in as the demo account's admin, on the bundle list; `width` px wide. */
+async function signedIn(width = 1200): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await suite.browser.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
+  const page = await context.newPage();
+  const problems = watchProblems(page, { responses: true });
+  await page.goto(`${suite.runtime.baseUrl}/console/`);
+  await page.getByLabel(say('signIn.email')).fill(DEMO_EMAIL);
+  await page.getByRole('button', { name: say('signIn.submit') }).click();
+  await page.getByRole('heading', { name: say('signIn.sentHeading') }).waitFor();
+  await page.goto(await mailedLink());
+  await page.getByRole('heading', { level: 1, name: say('bundles.heading') }).waitFor();
+  return { context, page, problems };
+}
+
+const menu = (page: Page, word: string) =>
+  page.getByRole('navigation', { name: say('shell.nav') }).getByRole('link', { name: say(word) });
+
+/** Whether the page scrolls sideways (wider than the window). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+
+/** The page's errors and failed answers, but the sign-in screen's 401 that says it is signed out. */
+const unexpected = (problems: string[]) => problems.filter((p) => !/\/console\/api\/session$/.test(p));
+
+describe.runIf(runBrowser)('the console Manage screens', () => {
+  it('adds a person with the keyboard alone, and the API finds them', async () => {
+    const { context, page, problems } = await signedIn(390);
+    await menu(page, 'persons.menu').click();
+    await page.getByRole('heading', { level: 1, name: say('persons.heading') }).waitFor();
+    await expectAccessible(page, 'the empty person list');
+    expect(await scrollsSideways(page)).toBe(false);
+
+    const add = page.getByRole('link', { name: say('persons.add') });
+    for (let i = 0; i < 40 && !(await add.evaluate((a) => a === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: say('persons.addHeading') }).waitFor();
+    await page.getByLabel(say('persons.name')).focus();
+    await page.keyboard.type('Kim Keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('kim.keyboard@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('+44 7700 900123');
+    await expectAccessible(page, 'the person form');
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByLabel(say('persons.name')).press('Enter');
+
+    await page.getByRole('link', { name: 'Kim Keyboard' }).waitFor();
+    await expectAccessible(page, 'the person list');
+    const found = await suite.call('GET', '/persons/?search=kim.keyboard');
+    expect(found.status).toBe(200);
+    expect(found.body).toHaveLength(1);
+    expect(found.body[0]).toMatchObject({ name: 'Kim Keyboard' });
+    expect(found.body[0].channels.map((c: { email: string; phone: string }) => c.email || c.phone)).toEqual([
+      'kim.keyboard@example.com',
+      '+44 7700 900123',
+    ]);
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('adds a webhook, lists the delivery of an event and sends it again', async () => {
+    const { context, page, problems } = await signedIn();
+    await menu(page, 'webhooks.menu').click();
+    await page.getByRole('heading', { level: 1, name: say('webhooks.heading') }).waitFor();
+    await page.getByRole('button', { name: say('webhooks.showSecret') }).click();
+    const secret = await suite.call('GET', '/webhooks/secret/');
+    await page.getByText(secret.body.secret, { exact: true }).waitFor();
+    await expectAccessible(page, 'the webhook list with the secret');
+
+    await page.getByRole('link', { name: say('webhooks.add') }).click();
+    await page.getByLabel(say('webhooks.url')).fill(receiver.url('/console-hook'));
+    await page.getByRole('checkbox', { name: 'doc_template_created' }).check();
+    await expectAccessible(page, 'the new webhook form');
+    await page.getByRole('button', { name: say('manage.save') }).click();
+    await page.getByRole('heading', { level: 1, name: say('webhooks.editHeading') }).waitFor();
+    await page.getByText(say('webhooks.noDeliveries')).waitFor();
+
+    // An event the API fires: a document template made with the API key.
+    const made = await suite.call('POST', '/templates/', {
+      json: { name: 'Hooked', file_b64: suite.pdfB64 },
+    });
+    expect(made.status).toBe(201);
+    await eventually(() => receiver.callsTo('/console-hook').length === 1, 20_000, 'the first delivery');
+    const rows = page.getByRole('row').filter({ hasText: 'doc_template_created' });
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: say('webhooks.refresh') }).click();
+        return (await rows.count()) === 1;
+      },
+      20_000,
+      'the delivery listed',
+    );
+    expect(
+      await rows.first().getByText(say('webhooks.httpStatus', 'en').replace('{{status}}', '200')).count(),
+    ).toBe(1);
+    await expectAccessible(page, 'the webhook with a delivery');
+
+    await rows
+      .first()
+      .getByRole('button', { name: say('webhooks.redeliver') })
+      .click();
+    await page.getByText(say('webhooks.redeliverAsked')).waitFor();
+    await eventually(() => receiver.callsTo('/console-hook').length === 2, 20_000, 'the second delivery');
+    const [first, second] = receiver.callsTo('/console-hook');
+    expect(JSON.parse(second!.body)).toEqual(JSON.parse(first!.body));
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: say('webhooks.refresh') }).click();
+        return (await rows.count()) === 2;
+      },
+      20_000,
+      'both deliveries listed',
+    );
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('uploads a template PDF, reaches its preparation page, and gives an envelope template a portal link', async () => {
+    const { context, page, problems } = await signedIn(390);
+    await menu(page, 'templates.menu').click();
+    await page.getByRole('heading', { level: 1, name: say('templates.heading') }).waitFor();
+    await expectAccessible(page, 'the document template list');
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByLabel(say('templates.file')).setInputFiles({
+      name: 'lease.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(suite.pdfB64, 'base64'),
+    });
+    await page.getByRole('button', { name: say('templates.upload') }).click();
+    await page.getByRole('heading', { level: 1, name: 'lease' }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const stored = await suite.call('GET', `/templates/${id}/`);
+    expect([stored.status, stored.body.name, stored.body.page_count]).toEqual([200, 'lease', 3]);
+
+    await page.getByRole('button', { name: say('templates.makePrepLink') }).click();
+    const open = page.getByRole('link', { name: say('templates.openPrep') });
+    const href = (await open.getAttribute('href'))!;
+    expect(href).toMatch(new RegExp(`^${suite.runtime.baseUrl}/prepare/`));
+    expect((await fetch(href)).status).toBe(200);
+    await expectAccessible(page, 'the document template page');
+    expect(await scrollsSideways(page)).toBe(false);
+
+    // An envelope template from a document template that has a role, as a portal for one visitor.
+    const waiver = await suite.call('POST', '/templates/', {
+      json: { name: 'Waiver', file_b64: suite.pdfB64, roles: [{ key: 'visitor', label: 'Visitor' }] },
+    });
+    expect(waiver.status).toBe(201);
+    await page.getByRole('link', { name: say('templates.envelopes') }).click();
+    await page.getByLabel(say('envelopes.name')).fill('Front desk waiver');
+    await page.getByRole('checkbox', { name: 'Waiver' }).check();
+    await expectAccessible(page, 'the envelope template list');
+    await page.getByRole('button', { name: say('envelopes.create') }).click();
+    await page.getByRole('heading', { level: 1, name: 'Front desk waiver' }).waitFor();
+    await page.getByText(say('envelopes.noPortalLink')).waitFor();
+    await page.getByRole('checkbox', { name: say('envelopes.isPortal') }).check();
+    await page.getByRole('checkbox', { name: say('envelopes.directSigning') }).check();
+    await page.getByRole('button', { name: say('manage.save') }).click();
+    const envelopeId = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByText(`${suite.runtime.baseUrl}/portal/${envelopeId}`, { exact: true }).waitFor();
+    const envelope = await suite.call('GET', `/envelope-templates/${envelopeId}/`);
+    expect(envelope.body.smart_link_url).toBe(`${suite.runtime.baseUrl}/portal/${envelopeId}`);
+    await expectAccessible(page, 'the envelope template page');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  }, 90_000);
+});
