@@ -3,18 +3,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { useWords } from '../words';
-
-/** The `manage.errors` key for a failed call. */
-export function failureKey(err: unknown): string {
-  if (!(err instanceof ApiError)) return 'manage.errors.unreachable';
-  if (err.status === 403) return 'manage.errors.forbidden';
-  if (err.status === 404 || err.status === 410) return 'manage.errors.notFound';
-  if (err.status === 409) return 'manage.errors.conflict';
-  if (err.status === 413) return 'manage.errors.tooLarge';
-  if (err.status === 429) return 'manage.errors.tooMany';
-  if (err.status >= 400 && err.status < 500) return 'manage.errors.invalid';
-  return 'manage.errors.failed';
-}
+import { failureKey } from './failure-key';
 
 /**
  * The screen's last failure, and `run`, which runs a call and keeps its failure (clearing the
@@ -31,7 +20,7 @@ export function useFailure(onSessionEnded: () => void) {
         onSessionEnded();
         return undefined;
       }
-      setFailure(failureKey(err));
+      setFailure(failureKey(err instanceof ApiError ? err.status : undefined));
       return undefined;
     }
   };

@@ -3,6 +3,8 @@
 import type { TConsoleApi } from '../api';
 import { parsePagination, type TPagination } from '../pagination';
 
+export { WEBHOOK_EVENT_TYPES } from './event-types';
+
 export interface TListPage<T> {
   items: T[];
   pagination: TPagination;
@@ -71,28 +73,6 @@ export interface TWebhookDelivery {
   success: boolean;
   message: string;
 }
-
-/**
- * The event types a webhook may subscribe to, as the API's vocabulary lists them
- * (`SUBSCRIBABLE_EVENT_TYPES`; test/unit/console-manage.test.ts keeps the two the same). The
- * browser code does not import the service's schemas, so the list is repeated here.
- */
-export const WEBHOOK_EVENT_TYPES = [
-  'bundle_sent',
-  'bundle_complete',
-  'bundle_docs_ready',
-  'bundle_error',
-  'bundle_cancelled',
-  'packet_viewed',
-  'packet_complete',
-  'packet_declined',
-  'packet_reassigned',
-  'bundle_signer_reassigned',
-  'doc_template_created',
-  'doc_template_updated',
-  'doc_template_deleted',
-  'bulk_completed',
-] as const;
 
 export const PER_PAGE = 25;
 
