@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import type { TLanguage } from '#shared/i18n/languages';
 import { expectAccessible } from '../helpers/axe';
 import { runBrowser, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { consoleWord as say } from '../helpers/console-words';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
+import { seedTeamAccount } from '../helpers/teams';
 
 const suite = browserSuite();
 let receiver: TReceiver;
@@ -25,37 +28,40 @@ afterAll(async () => {
 });
 const seen = new Set<string>();
 
-/** The newest sign-in link mailed to the demo user that this file has not used yet. */
-const mailedLink = () =>
+/** The newest sign-in link mailed to `email` that this file has not used yet. */
+const mailedLink = (email: string) =>
   eventually(
     async () => {
       const mail = (await listMailbox(dataPaths(suite.runtime.dataDir).mailbox)).find(
-        (m) => m.kind === 'email' && m.to.includes(DEMO_EMAIL) && !seen.has(m.id),
+        (m) => m.kind === 'email' && m.to.includes(email) && !seen.has(m.id),
       );
       if (mail?.kind !== 'email') return undefined;
       seen.add(mail.id);
       return new RegExp(`${suite.runtime.baseUrl}/console/sign-in/[0-9A-Za-z]{43}`).exec(mail.text)?.[0];
     },
     10_000,
-    'the sign-in email',
+    `the sign-in email to ${email}`,
   );
 
-/** A browser signed in as the demo account's admin, on the bundle list; `width` px wide. */
-async function signedIn(width = 1200): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await suite.browser.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
+/** A browser signed in by link (the demo account's admin unless told), on the bundle list. */
+async function signedIn(
+  opts: { width?: number; email?: string; lang?: TLanguage } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const { width = 1200, email = DEMO_EMAIL, lang = 'en' } = opts;
+  const context = await suite.browser.newContext({ locale: lang, viewport: { width, height: 800 } });
   const page = await context.newPage();
   const problems = watchProblems(page, { responses: true });
   await page.goto(`${suite.runtime.baseUrl}/console/`);
-  await page.getByLabel(say('signIn.email')).fill(DEMO_EMAIL);
-  await page.getByRole('button', { name: say('signIn.submit') }).click();
-  await page.getByRole('heading', { name: say('signIn.sentHeading') }).waitFor();
-  await page.goto(await mailedLink());
-  await page.getByRole('heading', { level: 1, name: say('bundles.heading') }).waitFor();
+  await page.getByLabel(say('signIn.email', lang)).fill(email);
+  await page.getByRole('button', { name: say('signIn.submit', lang) }).click();
+  await page.getByRole('heading', { name: say('signIn.sentHeading', lang) }).waitFor();
+  await page.goto(await mailedLink(email));
+  await page.getByRole('heading', { level: 1, name: say('bundles.heading', lang) }).waitFor();
   return { context, page, problems };
 }
 
-const menu = (page: Page, word: string) =>
-  page.getByRole('navigation', { name: say('shell.nav') }).getByRole('link', { name: say(word) });
+const menu = (page: Page, word: string, lang: TLanguage = 'en') =>
+  page.getByRole('navigation', { name: say('shell.nav', lang) }).getByRole('link', { name: say(word, lang) });
 
 /** Whether the page scrolls sideways (wider than the window). */
 const scrollsSideways = (page: Page) =>
@@ -66,7 +72,7 @@ const unexpected = (problems: string[]) => problems.filter((p) => !/\/console\/a
 
 describe.runIf(runBrowser)('the console Manage screens', () => {
   it('adds a person with the keyboard alone, and the API finds them', async () => {
-    const { context, page, problems } = await signedIn(390);
+    const { context, page, problems } = await signedIn({ width: 390 });
     await menu(page, 'persons.menu').click();
     await page.getByRole('heading', { level: 1, name: say('persons.heading') }).waitFor();
     await expectAccessible(page, 'the empty person list');
@@ -160,7 +166,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
   }, 90_000);
 
   it('uploads a template PDF, reaches its preparation page, and gives an envelope template a portal link', async () => {
-    const { context, page, problems } = await signedIn(390);
+    const { context, page, problems } = await signedIn({ width: 390 });
     await menu(page, 'templates.menu').click();
     await page.getByRole('heading', { level: 1, name: say('templates.heading') }).waitFor();
     await expectAccessible(page, 'the document template list');
@@ -208,4 +214,39 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     expect(unexpected(problems)).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('shows a refusal of the API as a permission problem, right to left in Arabic', async () => {
+    // Teams on: a template shared by its owner is the teammate's to use, not to delete (403).
+    const team = await seedTeamAccount(suite.runtime, 'Teams Co', 'teams-manage.example');
+    await createAccountStore(suite.runtime.db, suite.runtime.config.tableName).setFeatures(
+      team.account.accountId,
+      { teams: true },
+    );
+    const shared = await suite.call('POST', '/templates/', {
+      key: team.keys.owner,
+      json: { name: 'Offer letter', is_shared: true, file_b64: suite.pdfB64 },
+    });
+    expect(shared.status).toBe(201);
+
+    const ar: TLanguage = 'ar';
+    const { context, page, problems } = await signedIn({ email: 'teammate@teams-manage.example', lang: ar });
+    expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
+    await menu(page, 'templates.menu', ar).click();
+    await page.getByRole('link', { name: 'Offer letter' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Offer letter' }).waitFor();
+    await expectAccessible(page, 'a document template page in Arabic');
+    await page.getByRole('button', { name: say('templates.delete', ar) }).click();
+    await page.getByRole('button', { name: say('manage.confirmDelete', ar) }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: say('manage.errors.forbidden', ar) })
+      .waitFor();
+    expect((await suite.call('GET', `/templates/${shared.body.id}/`, { key: team.keys.owner })).status).toBe(
+      200,
+    );
+    await expectAccessible(page, 'the refusal in Arabic');
+    // The 403 is the answer this test asked for; nothing else failed.
+    expect(unexpected(problems).filter((p) => !p.includes(`/templates/${shared.body.id}`))).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
