@@ -75,7 +75,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     const { context, page, problems } = await signedIn({ width: 390 });
     await menu(page, 'persons.menu').click();
     await page.getByRole('heading', { level: 1, name: say('persons.heading') }).waitFor();
-    await expectAccessible(page, 'the empty person list');
+    await expectAccessible(page, 'the person list at 390 px');
     expect(await scrollsSideways(page)).toBe(false);
 
     // From the top of the page, Tab until the link to add a person has the focus.
@@ -104,6 +104,30 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
       'kim.keyboard@example.com',
       '+44 7700 900123',
     ]);
+
+    // Edited: a second address kept with the first's channel id; then deleted after a second question.
+    await page.getByRole('link', { name: 'Kim Keyboard' }).click();
+    await page.getByRole('heading', { level: 1, name: say('persons.editHeading') }).waitFor();
+    await page.getByLabel(say('persons.emails')).fill('kim.keyboard@example.com\nkim@home.example');
+    await page.getByRole('button', { name: say('manage.save') }).click();
+    await page.getByRole('heading', { level: 1, name: say('persons.heading') }).waitFor();
+    const edited = (await suite.call('GET', `/persons/${found.body[0].id}/`)).body;
+    expect(edited.channels.map((c: { email: string }) => c.email)).toEqual([
+      'kim.keyboard@example.com',
+      'kim@home.example',
+      '',
+    ]);
+    expect(edited.channels[0].id).toBe(found.body[0].channels[0].id);
+    await page.getByRole('link', { name: 'Kim Keyboard' }).click();
+    await page.getByRole('button', { name: say('manage.delete') }).click();
+    await page.getByRole('button', { name: say('manage.confirmDelete') }).click();
+    // Back on the list, loaded (the account's other persons, or none), without Kim.
+    await page
+      .locator(`ul.cards, p:text-is("${say('persons.empty')}")`)
+      .first()
+      .waitFor();
+    expect(await page.getByRole('link', { name: 'Kim Keyboard' }).count()).toBe(0);
+    expect((await suite.call('GET', `/persons/${found.body[0].id}/`)).status).toBe(404);
     expect(unexpected(problems)).toEqual([]);
     await context.close();
   }, 60_000);
@@ -161,6 +185,12 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
       20_000,
       'both deliveries listed',
     );
+    // Turned off: the API keeps it, off.
+    await page.getByRole('checkbox', { name: say('webhooks.enabled') }).uncheck();
+    await page.getByRole('button', { name: say('manage.save') }).click();
+    await page.getByText(say('manage.saved'), { exact: true }).waitFor();
+    const hookId = new URL(page.url()).pathname.split('/').pop();
+    expect((await suite.call('GET', `/webhooks/${hookId}/`)).body).toMatchObject({ enabled: false });
     expect(unexpected(problems)).toEqual([]);
     await context.close();
   }, 90_000);

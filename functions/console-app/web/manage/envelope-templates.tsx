@@ -8,7 +8,13 @@ import type { TScreenProps } from '../routes';
 import { useWords } from '../words';
 import { ConfirmDelete } from './confirm-delete';
 import { Failure, useFailure } from './failure';
-import { manageApi, type TDocTemplate, type TEnvelopeTemplate, type TListPage } from './manage-api';
+import {
+  MAX_PER_PAGE,
+  manageApi,
+  type TDocTemplate,
+  type TEnvelopeTemplate,
+  type TListPage,
+} from './manage-api';
 import { Pager } from './pager';
 import { TemplatesNav } from './templates-nav';
 
@@ -37,8 +43,9 @@ export function EnvelopeTemplateList(props: TScreenProps) {
       current = false;
     };
   }, [page]);
+  // The document templates to choose from: the first hundred the caller may use.
   useEffect(() => {
-    void run(() => api.templates.list(1)).then((l) => l && setDocs(l.items));
+    void run(() => api.templates.list(1, MAX_PER_PAGE)).then((l) => l && setDocs(l.items));
   }, []);
 
   async function create(e: Event) {

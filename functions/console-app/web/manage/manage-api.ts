@@ -76,6 +76,9 @@ export interface TWebhookDelivery {
 
 export const PER_PAGE = 25;
 
+/** The most a page of a list may hold (the API's cap). */
+export const MAX_PER_PAGE = 100;
+
 async function listOf<T>(api: TConsoleApi, path: string, query: Record<string, string | number>) {
   const search = new URLSearchParams({ per_page: String(PER_PAGE) });
   for (const [k, v] of Object.entries(query)) if (v !== '') search.set(k, String(v));
@@ -101,7 +104,8 @@ export async function base64Of(file: Blob): Promise<string> {
 export function manageApi(api: TConsoleApi) {
   return {
     templates: {
-      list: (page: number) => listOf<TDocTemplate>(api, '/api/v2/templates/', { page }),
+      list: (page: number, perPage = PER_PAGE) =>
+        listOf<TDocTemplate>(api, '/api/v2/templates/', { page, per_page: perPage }),
       get: (id: string) => json<TDocTemplate>(api.request('GET', `/api/v2/templates/${id}/`)),
       create: async (name: string, file: Blob) =>
         json<TDocTemplate>(
