@@ -12,7 +12,7 @@ import { listMailbox } from '#infra/local/mailbox/store';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import type { TLanguage } from '#shared/i18n/languages';
 import { expectAccessible } from '../helpers/axe';
-import { runBrowser, watchProblems } from '../helpers/browser';
+import { runBrowser, shot, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { consoleWord as say } from '../helpers/console-words';
 import { eventually, startReceiver, type TReceiver } from '../helpers/receiver';
@@ -91,6 +91,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('+44 7700 900123');
     await expectAccessible(page, 'the person form');
+    await shot(page, 'console-manage-person-form.png');
     expect(await scrollsSideways(page)).toBe(false);
     await page.getByLabel(say('persons.name')).press('Enter');
 
@@ -168,6 +169,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
       await rows.first().getByText(say('webhooks.httpStatus', 'en').replace('{{status}}', '200')).count(),
     ).toBe(1);
     await expectAccessible(page, 'the webhook with a delivery');
+    await shot(page, 'console-manage-webhook.png');
 
     await rows
       .first()
@@ -218,6 +220,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     expect(href).toMatch(new RegExp(`^${suite.runtime.baseUrl}/prepare/`));
     expect((await fetch(href)).status).toBe(200);
     await expectAccessible(page, 'the document template page');
+    await shot(page, 'console-manage-template.png');
     expect(await scrollsSideways(page)).toBe(false);
 
     // An envelope template from a document template that has a role, as a portal for one visitor.
@@ -240,6 +243,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     const envelope = await suite.call('GET', `/envelope-templates/${envelopeId}/`);
     expect(envelope.body.smart_link_url).toBe(`${suite.runtime.baseUrl}/portal/${envelopeId}`);
     await expectAccessible(page, 'the envelope template page');
+    await shot(page, 'console-manage-envelope.png');
     expect(await scrollsSideways(page)).toBe(false);
     expect(unexpected(problems)).toEqual([]);
     await context.close();
@@ -275,6 +279,7 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
       200,
     );
     await expectAccessible(page, 'the refusal in Arabic');
+    await shot(page, 'console-manage-refused-ar.png');
     // The 403 is the answer this test asked for; nothing else failed.
     expect(unexpected(problems).filter((p) => !p.includes(`/templates/${shared.body.id}`))).toEqual([]);
     await context.close();

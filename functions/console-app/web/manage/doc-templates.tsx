@@ -139,6 +139,8 @@ export function DocTemplatePage(props: TScreenProps) {
 
   async function remove() {
     if (await act(() => api.templates.remove(id).then(() => true))) navigate('/console/templates');
+    // Refused (a 403, say): the question closes, the reason shows above the button.
+    else setConfirming(false);
   }
 
   if (!template)
@@ -189,14 +191,14 @@ export function DocTemplatePage(props: TScreenProps) {
         <h2 id="prep-heading">{t('templates.prepHeading')}</h2>
         <p>{t('templates.prepText')}</p>
         {prep ? (
-          <p>
-            <a class="button" href={prep.url} target="_blank" rel="noopener">
-              {t('templates.openPrep')}
-            </a>{' '}
-            <span class="hint">
-              {t('templates.prepExpires', { time: dates.format(new Date(prep.expires)) })}
-            </span>
-          </p>
+          <>
+            <p>
+              <a class="button" href={prep.url} target="_blank" rel="noopener">
+                {t('templates.openPrep')}
+              </a>
+            </p>
+            <p class="hint">{t('templates.prepExpires', { time: dates.format(new Date(prep.expires)) })}</p>
+          </>
         ) : (
           <button
             type="button"

@@ -147,6 +147,7 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState<string | undefined>(undefined);
+  const [names, setNames] = useState<Record<string, string>>({});
 
   const show = (e: TEnvelopeTemplate) => {
     setTemplate(e);
@@ -155,6 +156,18 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
   useEffect(() => {
     void run(() => api.envelopes.get(id)).then((e) => e && show(e));
   }, [id]);
+  // A document without a name of its own shows its document template's; one that cannot be read
+  // (deleted, or not the caller's to see) shows its key.
+  useEffect(() => {
+    if (!template) return;
+    const named = template.documents.map((d) =>
+      api.templates.get(d.template_id).then(
+        (doc) => [d.template_id, doc.name] as const,
+        () => [d.template_id, ''] as const,
+      ),
+    );
+    void Promise.all(named).then((pairs) => setNames(Object.fromEntries(pairs)));
+  }, [template?.id]);
 
   async function savePortal(e: Event) {
     e.preventDefault();
@@ -182,6 +195,7 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
     const done = await run(() => api.envelopes.remove(id).then(() => true));
     setBusy(false);
     if (done) navigate('/console/envelope-templates');
+    else setConfirming(false);
   }
 
   if (!template)
@@ -215,7 +229,7 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
         {template.documents.map((d) => (
           <li key={d.key}>
             <a href={`/console/templates/${d.template_id}`}>
-              <bdi>{d.name || d.key}</bdi>
+              <bdi>{d.name || names[d.template_id] || d.key}</bdi>
             </a>
           </li>
         ))}

@@ -166,6 +166,7 @@ export function PersonForm(props: TScreenProps) {
     });
     setBusy(false);
     if (done) navigate('/console/persons');
+    else setConfirming(false);
   }
 
   if (id && !person)

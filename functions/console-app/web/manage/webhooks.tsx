@@ -153,6 +153,7 @@ export function WebhookForm(props: TScreenProps) {
     const done = await run(() => api.webhooks.remove(id).then(() => true));
     setBusy(false);
     if (done) navigate('/console/webhooks');
+    else setConfirming(false);
   }
 
   if (!loaded) return failure ? <Failure failure={failure} /> : <p role="status">{t('manage.loading')}</p>;
