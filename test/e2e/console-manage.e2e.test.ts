@@ -251,10 +251,11 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
 
   it('shows a refusal of the API as a permission problem, right to left in Arabic', async () => {
     // Teams on: a template shared by its owner is the teammate's to use, not to delete (403).
+    // Envelope templates off (the operator's choice): their list says so rather than failing.
     const team = await seedTeamAccount(suite.runtime, 'Teams Co', 'teams-manage.example');
     await createAccountStore(suite.runtime.db, suite.runtime.config.tableName).setFeatures(
       team.account.accountId,
-      { teams: true },
+      { teams: true, envelope_templates: false },
     );
     const shared = await suite.call('POST', '/templates/', {
       key: team.keys.owner,
@@ -280,8 +281,16 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     );
     await expectAccessible(page, 'the refusal in Arabic');
     await shot(page, 'console-manage-refused-ar.png');
-    // The 403 is the answer this test asked for; nothing else failed.
-    expect(unexpected(problems).filter((p) => !p.includes(`/templates/${shared.body.id}`))).toEqual([]);
+    await page.getByRole('link', { name: say('templates.envelopes', ar) }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: say('envelopes.notEnabled', ar) })
+      .waitFor();
+    expect(await page.getByRole('button', { name: say('envelopes.create', ar) }).count()).toBe(0);
+    // The two 403s are the answers this test asked for; nothing else failed.
+    const refused = (p: string) =>
+      p.includes(`/templates/${shared.body.id}`) || p.includes('/envelope-templates/');
+    expect(unexpected(problems).filter((p) => !refused(p))).toEqual([]);
     await context.close();
   }, 60_000);
 });

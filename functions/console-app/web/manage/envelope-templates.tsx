@@ -66,11 +66,18 @@ export function EnvelopeTemplateList(props: TScreenProps) {
     if (made) navigate(`/console/envelope-templates/${made.id}`);
   }
 
+  // The list itself refused: the operator has turned envelope templates off for the account.
+  const off = failure === 'manage.errors.forbidden' && list === undefined;
   return (
     <>
       <h1>{t('templates.heading')}</h1>
       <TemplatesNav current="envelopes" />
-      <Failure failure={failure} />
+      <Failure failure={off ? undefined : failure} />
+      {off && (
+        <p class="notice" role="alert">
+          {t('envelopes.notEnabled')}
+        </p>
+      )}
       <h2>{t('envelopes.listHeading')}</h2>
       {list === undefined ? (
         !failure && <p role="status">{t('manage.loading')}</p>
@@ -97,42 +104,44 @@ export function EnvelopeTemplateList(props: TScreenProps) {
       )}
       <Pager page={page} pages={list?.pagination.pages ?? 1} label={t('envelopes.paging')} onPage={setPage} />
 
-      <form class="manage-form" onSubmit={create} aria-labelledby="envelope-new-heading">
-        <h2 id="envelope-new-heading">{t('envelopes.newHeading')}</h2>
-        <div>
-          <label for="envelope-name">{t('envelopes.name')}</label>
-          <input
-            id="envelope-name"
-            required
-            maxLength={255}
-            value={name}
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
-        <fieldset>
-          <legend>{t('envelopes.documents')}</legend>
-          {docs.length === 0 && <p>{t('envelopes.noDocuments')}</p>}
-          {docs.map((d) => (
-            <label key={d.id} class="check">
-              <input
-                type="checkbox"
-                checked={chosen.includes(d.id)}
-                onChange={(e) =>
-                  setChosen((now) =>
-                    (e.currentTarget as HTMLInputElement).checked
-                      ? [...now, d.id]
-                      : now.filter((c) => c !== d.id),
-                  )
-                }
-              />{' '}
-              <bdi>{d.name || t('templates.untitled')}</bdi>
-            </label>
-          ))}
-        </fieldset>
-        <button type="submit" disabled={busy}>
-          {t('envelopes.create')}
-        </button>
-      </form>
+      {!off && (
+        <form class="manage-form" onSubmit={create} aria-labelledby="envelope-new-heading">
+          <h2 id="envelope-new-heading">{t('envelopes.newHeading')}</h2>
+          <div>
+            <label for="envelope-name">{t('envelopes.name')}</label>
+            <input
+              id="envelope-name"
+              required
+              maxLength={255}
+              value={name}
+              onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+            />
+          </div>
+          <fieldset>
+            <legend>{t('envelopes.documents')}</legend>
+            {docs.length === 0 && <p>{t('envelopes.noDocuments')}</p>}
+            {docs.map((d) => (
+              <label key={d.id} class="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(d.id)}
+                  onChange={(e) =>
+                    setChosen((now) =>
+                      (e.currentTarget as HTMLInputElement).checked
+                        ? [...now, d.id]
+                        : now.filter((c) => c !== d.id),
+                    )
+                  }
+                />{' '}
+                <bdi>{d.name || t('templates.untitled')}</bdi>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" disabled={busy}>
+            {t('envelopes.create')}
+          </button>
+        </form>
+      )}
     </>
   );
 }
