@@ -170,6 +170,10 @@ describe.runIf(runBrowser)('the console Manage screens', () => {
     ).toBe(1);
     await expectAccessible(page, 'the webhook with a delivery');
     await shot(page, 'console-manage-webhook.png');
+    // On a phone the deliveries table scrolls in its own region, not the page.
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.setViewportSize({ width: 1200, height: 800 });
 
     await rows
       .first()
