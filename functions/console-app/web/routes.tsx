@@ -2,6 +2,10 @@
 // A screen is a component given the same props; a path's groups (an id, say) come as `params`.
 import type { JSX } from 'preact';
 import type { TConsoleApi, TSession } from './api';
+import { DocTemplateList, DocTemplatePage } from './manage/doc-templates';
+import { EnvelopeTemplateList, EnvelopeTemplatePage } from './manage/envelope-templates';
+import { PersonForm, PersonList } from './manage/persons';
+import { WebhookForm, WebhookList } from './manage/webhooks';
 import { BundleList } from './screens/bundle-list';
 import { Passkeys } from './screens/passkeys';
 
@@ -26,6 +30,28 @@ export const ROUTES: TRoute[] = [
     path: /^\/console\/?$/,
     screen: (p) => <BundleList api={p.api} onSessionEnded={p.onSessionEnded} />,
     menu: { word: 'shell.bundles', href: '/console/' },
+  },
+  // Manage: templates (document and envelope), Persons, webhooks (docs/console-manage.md).
+  {
+    // One menu entry for both kinds of templates: the screens link to each other.
+    path: /^\/console\/(templates|envelope-templates)(?:\/([^/]+))?\/?$/,
+    screen: (p) => {
+      const [kind, id] = p.params;
+      const own = { ...p, params: id ? [id] : [] };
+      if (kind === 'templates') return id ? <DocTemplatePage {...own} /> : <DocTemplateList {...own} />;
+      return id ? <EnvelopeTemplatePage {...own} /> : <EnvelopeTemplateList {...own} />;
+    },
+    menu: { word: 'templates.menu', href: '/console/templates' },
+  },
+  {
+    path: /^\/console\/persons(?:\/([^/]+))?\/?$/,
+    screen: (p) => (p.params[0] ? <PersonForm {...p} /> : <PersonList {...p} />),
+    menu: { word: 'persons.menu', href: '/console/persons' },
+  },
+  {
+    path: /^\/console\/webhooks(?:\/([^/]+))?\/?$/,
+    screen: (p) => (p.params[0] ? <WebhookForm {...p} /> : <WebhookList {...p} />),
+    menu: { word: 'webhooks.menu', href: '/console/webhooks' },
   },
   {
     path: /^\/console\/account\/passkeys\/?$/,
