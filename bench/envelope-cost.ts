@@ -7,6 +7,7 @@
 // whole priced at the list prices below. SMS is left out (priced per country).
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
+import { signingAssets } from '#functions/public-pages/assets';
 import { DOCUMENT_WORKER_MEMORY_MB } from '#infra/constructs/functions';
 import { observeInvocations } from '#infra/local/invocation';
 import { dataPaths } from '#infra/local/layout';
@@ -39,6 +40,11 @@ export const PRICES = {
   kmsAsymmetricPerTenThousand: 0.15,
   kmsSymmetricPerTenThousand: 0.03,
   sesPerThousand: 0.1,
+  // CloudFront in front of everything (infra/constructs/edge.ts): HTTPS requests and data out in
+  // North America and Europe, and the front door's CloudFront Function on every request to the API.
+  cloudFrontHttpsPerTenThousand: 0.01,
+  cloudFrontPerGbOut: 0.085,
+  cloudFrontFunctionsPerMillion: 0.1,
 } as const;
 
 /** The target: what per-envelope services charge is 100 to 1,000 times this. */
@@ -56,8 +62,12 @@ export interface TEnvelopeCost {
   dynamo: { readUnits: number; writeUnits: number };
   s3: { bytesIn: number; bytesOut: number };
   lambda: Record<string, { invocations: number; ms: number; gbSeconds: number }>;
-  /** Requests to the API and pages (API Gateway, WAF). */
+  /** Requests to the API and pages (API Gateway, WAF, behind CloudFront). */
   apiRequests: number;
+  /** Requests for static files, answered by CloudFront from its cache (S3 behind it). */
+  staticRequests: number;
+  /** Bytes of every answer the distribution gives (API, pages and static files). */
+  edgeBytesOut: number;
   sesMessages: number;
   costUsd: Record<string, number>;
   totalUsd: number;
@@ -117,6 +127,7 @@ function recorder(runtime: TRuntime) {
     const m = meta.get(request);
     if (m?.service === 's3' && m.op === 'GET')
       cost.s3.bytesOut += Number(response.headers['content-length'] ?? 0);
+    if (m?.service === 'api') cost.edgeBytesOut += Number(response.headers['content-length'] ?? 0);
   };
   dc.subscribe('http.client.request.start', onStart);
   dc.subscribe('http.client.response.finish', onFinish);
@@ -149,6 +160,8 @@ function recorder(runtime: TRuntime) {
         s3: { bytesIn: 0, bytesOut: 0 },
         lambda: {},
         apiRequests: 0,
+        staticRequests: 0,
+        edgeBytesOut: 0,
         sesMessages: 0,
         costUsd: {},
         totalUsd: 0,
@@ -184,20 +197,40 @@ function get(url: string, agent: http.Agent): Promise<{ status: number; body: Bu
 
 /**
  * What a browser fetches for the page, once each: the scripts and styles it names, and the modules
- * those import (static and dynamic), followed from each script's own address.
+ * those import (static and dynamic), followed from each script's own address. On AWS the signing
+ * pages' assets come from CloudFront's cache (infra/constructs/edge.ts), never from a function:
+ * they are read here from the same files and counted as the distribution's answers.
  */
-async function loadAssets(html: string, pageUrl: string, agent: http.Agent): Promise<number> {
+async function loadAssets(
+  html: string,
+  pageUrl: string,
+  agent: http.Agent,
+  cost?: TEnvelopeCost,
+): Promise<number> {
   const seen = new Set<string>();
   const queue = [...html.matchAll(/(?:src|href)="([^"]+\.(?:m?js|css))"/g)].map(
     (m) => new URL(m[1]!, pageUrl).href,
   );
+  const assets = signingAssets();
+  const prefix = `/sign/assets/${assets.version}/`;
   while (queue.length > 0) {
     const url = queue.shift()!;
     if (seen.has(url) || new URL(url).origin !== new URL(pageUrl).origin) continue;
     seen.add(url);
-    const got = await get(url, agent);
-    if (got.status !== 200 || !/\.m?js$/.test(new URL(url).pathname)) continue;
-    const text = got.body.toString('utf8');
+    const { pathname } = new URL(url);
+    let body: Buffer | undefined;
+    if (pathname.startsWith(prefix)) {
+      body = assets.read(pathname.slice(prefix.length));
+      if (cost && body) {
+        cost.staticRequests++;
+        cost.edgeBytesOut += body.length;
+      }
+    } else {
+      const got = await get(url, agent);
+      if (got.status === 200) body = got.body;
+    }
+    if (!body || !/\.m?js$/.test(pathname)) continue;
+    const text = body.toString('utf8');
     for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
       queue.push(new URL(m[1]!, url).href);
   }
@@ -221,6 +254,7 @@ async function oneEnvelope(
   agent: http.Agent,
   label: string,
   receiver: { arrivals: { type: string; bundleId: string }[] },
+  counted: () => TEnvelopeCost | undefined,
 ) {
   const { api, signApi } = serviceClients(runtime.baseUrl, runtime.demo.apiKey, agent);
   const stamp = `${label.toLowerCase().replace(/\W+/g, '-')}-${Date.now().toString(36)}`;
@@ -277,7 +311,7 @@ async function oneEnvelope(
     const page = await get(`${runtime.baseUrl}/sign/${link}`, agent);
     if (page.status !== 200) throw new Error(`GET /sign/<token>: HTTP ${page.status}`);
     const html = page.body.toString('utf8');
-    await loadAssets(html, `${runtime.baseUrl}/sign/${link}`, agent);
+    await loadAssets(html, `${runtime.baseUrl}/sign/${link}`, agent, counted());
     const session = String(
       answerOf('POST /sign/api/session', await signApi('POST', '/session', undefined, { token: link }), 201)
         .session,
@@ -354,6 +388,10 @@ function priced(c: TEnvelopeCost): void {
       ((n('kms', 'Sign') + n('kms', 'GetPublicKey')) * p.kmsAsymmetricPerTenThousand) / 1e4 +
       ((n('kms') - n('kms', 'Sign') - n('kms', 'GetPublicKey')) * p.kmsSymmetricPerTenThousand) / 1e4,
     ses: (c.sesMessages * p.sesPerThousand) / 1000,
+    cloudFront:
+      ((c.apiRequests + c.staticRequests) * p.cloudFrontHttpsPerTenThousand) / 1e4 +
+      (c.edgeBytesOut / 1024 ** 3) * p.cloudFrontPerGbOut +
+      (c.apiRequests * p.cloudFrontFunctionsPerMillion) / 1e6,
   };
   c.totalUsd = Object.values(c.costUsd).reduce((a, b) => a + b, 0);
 }
@@ -382,9 +420,9 @@ export async function benchEnvelopeCost(): Promise<TEnvelopeCost> {
       await api('POST', '/webhooks/', { url: receiver.url, event_types: events }),
       201,
     );
-    await oneEnvelope(runtime, agent, 'Warm-up envelope', receiver);
+    await oneEnvelope(runtime, agent, 'Warm-up envelope', receiver, () => undefined);
     const cost = counting.start();
-    await oneEnvelope(runtime, agent, 'Measured envelope', receiver);
+    await oneEnvelope(runtime, agent, 'Measured envelope', receiver, () => cost);
     // What the workers still do for it (notifications of completion, webhooks) lands too.
     await new Promise((r) => setTimeout(r, 3000));
     counting.stop();
@@ -412,6 +450,11 @@ export function envelopeCostReport(c: TEnvelopeCost): string {
     .map(([fn, l]) => `${fn} ${l.invocations}× ${Math.round(l.ms)} ms`)
     .join(', ');
   const rows = [
+    [
+      '  CloudFront',
+      `${c.apiRequests + c.staticRequests} requests (${c.staticRequests} static files from its cache), ${Math.round(c.edgeBytesOut / 1024)} KB out`,
+      usd(c.costUsd.cloudFront!),
+    ],
     ['  API Gateway + WAF', `${c.apiRequests} requests`, usd(c.costUsd.apiGateway! + c.costUsd.waf!)],
     ['  Lambda', `${lambda}`, usd(c.costUsd.lambda!)],
     [
@@ -450,6 +493,8 @@ export function envelopeCostJson(c: TEnvelopeCost) {
     prices: PRICES,
     requests: c.requests,
     apiRequests: c.apiRequests,
+    staticRequests: c.staticRequests,
+    edgeBytesOut: c.edgeBytesOut,
     dynamo: { readUnits: round(c.dynamo.readUnits, 1), writeUnits: round(c.dynamo.writeUnits, 1) },
     s3: c.s3,
     lambda: Object.fromEntries(

@@ -1,14 +1,16 @@
 // The service on AWS, one concern per file of infra/constructs/: where records and documents are
 // kept (storage), the API and its security (api), keys and operator secrets (evidence-and-keys),
 // the queues and what sets each worker off (queues-and-workers), every Lambda with its grants
-// (functions), and what an operator watches (operations).
+// (functions), the front door with the static files (edge), and what an operator watches
+// (operations).
 //
 // Every concern but Operations makes its resources in this stack's own scope, in the order they
 // were made when this was one constructor: a logical ID follows the construct path, and a changed
 // one makes CloudFormation replace the resource (the table, the buckets, the seal key).
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { Api } from './constructs/api';
+import { API_PREFIX, Api } from './constructs/api';
+import { Edge } from './constructs/edge';
 import { EvidenceAndKeys } from './constructs/evidence-and-keys';
 import { Functions } from './constructs/functions';
 import { Operations } from './constructs/operations';
@@ -31,11 +33,11 @@ export class EsignStack extends Stack {
     const api = new Api(this, id, config, storage);
     const keys = new EvidenceAndKeys(this, config);
     const queues = new QueuesAndWorkers(this, config);
-    const functions = new Functions(this, { config, storage, api, keys, queues });
+    const edge = new Edge(this, config, api.api);
+    api.requireEdge(edge, config);
+    const functions = new Functions(this, { config, storage, api, edge, keys, queues });
     queues.wire(functions);
-    storage.allowDocumentFetchesFrom(
-      api.domainOrigin ? [api.domainOrigin, api.executeApiOrigin] : [api.executeApiOrigin],
-    );
+    storage.allowDocumentFetchesFrom([edge.publicBaseUrl, api.executeApiOrigin]);
     api.serve(functions.endpoints);
 
     // Last: the alarms watch every function made above, and every alarm acts on one topic.
@@ -54,7 +56,8 @@ export class EsignStack extends Stack {
     operations.finish();
     new CfnOutput(this, 'AlarmTopicArn', { value: operations.topic.topicArn });
 
-    new CfnOutput(this, 'ApiUrl', { value: api.apiUrl });
+    new CfnOutput(this, 'ApiUrl', { value: `${edge.publicBaseUrl}/${API_PREFIX.join('/')}/` });
+    new CfnOutput(this, 'ConsoleUrl', { value: `${edge.publicBaseUrl}/console/` });
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });

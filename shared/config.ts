@@ -30,6 +30,12 @@ export interface TConfig {
   /** Where signers open their links: the signing pages are served below it. */
   publicBaseUrl?: string;
   /**
+   * The header holding the caller's address, where a front door written by this stack puts it
+   * (on AWS the distribution, infra/constructs/edge.ts, whose WAF refuses requests that bypass
+   * it); absent (locally): the connection's own address.
+   */
+  viewerAddressHeader?: string;
+  /**
    * How long the authorizer keeps an API key's lookup in memory (on AWS, where API Gateway's own
    * cache is off so that cookie-only console requests reach the authorizer); absent: not kept.
    */
@@ -163,6 +169,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     ...(env.WEBHOOK_RETRY_SCALE ? { webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE) } : {}),
     ...(env.BULK_ROWS_PER_SECOND ? { bulkRowsPerSecond: Number(env.BULK_ROWS_PER_SECOND) } : {}),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+    ...(env.VIEWER_ADDRESS_HEADER ? { viewerAddressHeader: env.VIEWER_ADDRESS_HEADER } : {}),
     ...(Number(env.API_KEY_CACHE_SECONDS) > 0
       ? { apiKeyCacheSeconds: Number(env.API_KEY_CACHE_SECONDS) }
       : {}),

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BuildOptions, type BuildResult, build, buildSync } from 'esbuild';
 import { LANGUAGES } from '#shared/i18n/languages';
 import { consoleCatalogOf } from './console-catalog';
 
@@ -44,8 +44,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Builds the console; `minify: false` keeps it readable for debugging. */
-export async function buildConsole(opts: { minify?: boolean } = {}): Promise<TConsoleBuild> {
+/** One build's options, and what turns esbuild's output into the console's files. */
+function consoleBuild(opts: { minify?: boolean }) {
   const manifest: Record<string, string> = {};
   const assets = new Map<string, TConsoleAsset>();
   const add = (logical: string, file: string, contents: Uint8Array) => {
@@ -65,7 +65,7 @@ export async function buildConsole(opts: { minify?: boolean } = {}): Promise<TCo
     localeUrls[lang] = `${ASSETS_PATH}${file}`;
   }
 
-  const result = await build({
+  const options = {
     entryPoints: { main: path.join(HERE, 'web/main.tsx') },
     bundle: true,
     format: 'esm',
@@ -83,15 +83,31 @@ export async function buildConsole(opts: { minify?: boolean } = {}): Promise<TCo
     logLevel: 'silent',
     metafile: true,
     absWorkingDir: path.resolve(HERE, '../..'),
-  });
-  for (const out of result.outputFiles) {
-    const file = path.basename(out.path);
-    add(`main${path.extname(file)}`, file, out.contents);
-  }
-  if (!manifest['main.js'] || !manifest['main.css'])
-    throw new Error('The console build made no script or stylesheet');
-  const inputs = Object.keys(result.metafile.inputs);
-  return { manifest, assets, inputs, indexHtml: renderIndex(manifest) };
+  } satisfies BuildOptions;
+
+  const collect = (result: BuildResult<typeof options>): TConsoleBuild => {
+    for (const out of result.outputFiles) {
+      const file = path.basename(out.path);
+      add(`main${path.extname(file)}`, file, out.contents);
+    }
+    if (!manifest['main.js'] || !manifest['main.css'])
+      throw new Error('The console build made no script or stylesheet');
+    const inputs = Object.keys(result.metafile.inputs);
+    return { manifest, assets, inputs, indexHtml: renderIndex(manifest) };
+  };
+  return { options, collect };
+}
+
+/** Builds the console; `minify: false` keeps it readable for debugging. */
+export async function buildConsole(opts: { minify?: boolean } = {}): Promise<TConsoleBuild> {
+  const { options, collect } = consoleBuild(opts);
+  return collect(await build(options));
+}
+
+/** The same build, synchronously: CDK's asset bundling (infra/constructs/edge.ts) cannot wait. */
+export function buildConsoleSync(opts: { minify?: boolean } = {}): TConsoleBuild {
+  const { options, collect } = consoleBuild(opts);
+  return collect(buildSync(options));
 }
 
 /**

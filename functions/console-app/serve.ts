@@ -4,7 +4,7 @@
 // revalidated every time, so a new build shows at the next load. /console/api/ is not ours: the
 // console's session endpoints answer there.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { securityHeaders } from '#functions/public-pages/security-headers';
+import { securityHeaders, type TPolicyPlace } from '#functions/public-pages/security-headers';
 import type { TConfig } from '#shared/config';
 import { ASSETS_PATH, buildConsole, CONSOLE_BASE, type TConsoleBuild } from './build';
 
@@ -13,7 +13,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
 /** The signing pages' headers (no inline code, no framing), which suit the console as they are. */
-export const consoleHeaders = (config: TConfig, https = false): Record<string, string> =>
+export const consoleHeaders = (config: TPolicyPlace, https = false): Record<string, string> =>
   securityHeaders(config, { https });
 
 type TPages = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;

@@ -7,7 +7,7 @@ import type { TAccountStore } from '#shared/domain/ports/accounts';
  * Locally the s3rver endpoint (path-style links); on AWS the bucket's regional virtual-hosted
  * name, as the SDK presigns it.
  */
-function documentsOrigin(config: TConfig): string | undefined {
+function documentsOrigin(config: TPolicyPlace): string | undefined {
   if (config.endpoints.s3) {
     try {
       return new URL(config.endpoints.s3).origin;
@@ -29,6 +29,9 @@ export function logoOrigin(logoUrl: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/** What the policy needs of the configuration: where the documents' presigned links point. */
+export type TPolicyPlace = Pick<TConfig, 'endpoints' | 'bucketName' | 'region'>;
 
 export interface TPolicyOptions {
   /** Origins allowed to frame the page; none: it may not be framed at all. */
@@ -63,7 +66,7 @@ const PERMISSIONS_POLICY = [
  * plugins, no <base>, forms only to itself, and no framing unless the page is an embedded session
  * of an account that lists the origins allowed to frame it.
  */
-function contentSecurityPolicy(config: TConfig, opts: TPolicyOptions = {}): string {
+function contentSecurityPolicy(config: TPolicyPlace, opts: TPolicyOptions = {}): string {
   const docs = documentsOrigin(config);
   const ancestors = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   return [
@@ -84,7 +87,7 @@ function contentSecurityPolicy(config: TConfig, opts: TPolicyOptions = {}): stri
 }
 
 /** The headers every page and asset answer carries. */
-export function securityHeaders(config: TConfig, opts: TPolicyOptions = {}): Record<string, string> {
+export function securityHeaders(config: TPolicyPlace, opts: TPolicyOptions = {}): Record<string, string> {
   const framed = (opts.frameAncestors?.length ?? 0) > 0;
   return {
     'Content-Security-Policy': contentSecurityPolicy(config, opts),

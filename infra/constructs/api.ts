@@ -1,7 +1,7 @@
 // The REST API and its security: the key-checking authorizer, the usage plan that meters and
-// throttles each key, the gateway's own answers in the API's error body, the WAF, the optional
-// custom domain, and the routes of infra/api-routes.ts with their invoke permissions.
-import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+// throttles each key, the gateway's own answers in the API's error body, the WAF, and the
+// routes of infra/api-routes.ts with their invoke permissions.
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -22,12 +22,12 @@ import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES, type TFunctionName } from
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 import { ApiFunction, retentionDays } from './api-function';
-import { customDomainOf } from './custom-domain';
+import type { Edge } from './edge';
 import { addGatewayResponses } from './gateway-responses';
 import type { Storage } from './storage';
 import { publicPathLimitsAcl } from './waf';
 
-const API_PREFIX = ['api', 'v2'] as const;
+export const API_PREFIX = ['api', 'v2'] as const;
 
 /** Why each public resource has no API Gateway authorizer, as cdk-nag's reviewer reads it. */
 const PUBLIC_BECAUSE: Record<(typeof PUBLIC_ROUTES)[number]['resource'], string> = {
@@ -51,10 +51,6 @@ export class Api {
   readonly usagePlan: UsagePlan;
   /** The execute-api origin, which always serves the stage, custom domain or not. */
   readonly executeApiOrigin: string;
-  /** The operator's domain as an origin, when the stage has one. */
-  readonly domainOrigin: string | undefined;
-  /** What every link the service writes is built on (see below). */
-  readonly publicBaseUrl: string;
   private readonly config: TStageConfig;
 
   constructor(stack: Stack, id: string, config: TStageConfig, storage: Storage) {
@@ -163,30 +159,33 @@ export class Api {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
 
-    // Signing links point at the API's own stage, where the signing pages are served; every
-    // endpoint builds its absolute URLs (Link headers, smart links) on it too, never on the
-    // client's Host header. Built from the API's id alone: a reference to its stage would close a
-    // dependency cycle (see above).
+    // The API's own address, which the documents bucket's CORS also names: the service's links
+    // are on the distribution in front of it (edge.ts). Built from the API's id alone: a
+    // reference to its stage would close a dependency cycle (see above).
     this.executeApiOrigin = `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
-    // On the operator's domain the stage is mapped at the root: links say https://<domain>/sign/….
-    this.domainOrigin = config.customDomain ? customDomainOf(stack, api, config.customDomain) : undefined;
-    this.publicBaseUrl = this.domainOrigin ?? `${this.executeApiOrigin}/${config.stage}`;
 
+    this.api = api;
+  }
+
+  /**
+   * The WAF on the stage: only requests that came through the distribution (its secret header),
+   * then the per-address limits on the public paths, by the address the distribution saw.
+   */
+  requireEdge(edge: Edge, config: TStageConfig): void {
+    const stack = Stack.of(this.api);
     if (config.waf) {
-      const publicPathLimits = publicPathLimitsAcl(stack, config);
+      const publicPathLimits = publicPathLimitsAcl(stack, config, edge.originVerify);
       new CfnWebACLAssociation(stack, 'PublicPathLimitsAssociation', {
-        resourceArn: api.deploymentStage.stageArn,
+        resourceArn: this.api.deploymentStage.stageArn,
         webAclArn: publicPathLimits.attrArn,
       });
     } else {
       acceptFinding(
-        api.deploymentStage,
+        this.api.deploymentStage,
         'APIG3',
         "The operator turned this stack's WAF off (-c waf=false) for a stage fronted by a WAF of its own; the public paths then have no per-address limits here.",
       );
     }
-
-    this.api = api;
   }
 
   /**
@@ -239,12 +238,5 @@ export class Api {
       served(route.fn, resource.path);
     }
     for (const [fn, paths] of invokePaths) functions[fn].allowInvokeFrom(api, config.stage, paths);
-  }
-
-  /** The API's base URL, on the custom domain when there is one. */
-  get apiUrl(): string {
-    return this.domainOrigin
-      ? `${this.domainOrigin}/${API_PREFIX.join('/')}/`
-      : this.api.urlForPath(`/${API_PREFIX.join('/')}/`);
   }
 }

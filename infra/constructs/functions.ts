@@ -5,10 +5,12 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { bulkRowsPerSecond } from '#shared/domain/bulk/bulk-batch';
 import { API_ROUTES, type TFunctionName } from '../api-routes';
+import { VIEWER_ADDRESS_HEADER } from '../front-door';
 import { QUEUES } from '../queues';
 import type { TStageConfig } from '../stage-config';
 import type { Api } from './api';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
+import type { Edge } from './edge';
 import type { EvidenceAndKeys } from './evidence-and-keys';
 import type { QueuesAndWorkers, TWorkers } from './queues-and-workers';
 import type { Storage } from './storage';
@@ -20,6 +22,8 @@ export interface TFunctionsProps {
   config: TStageConfig;
   storage: Storage;
   api: Api;
+  /** The front door (edge.ts): the links every function writes are on it. */
+  edge: Edge;
   keys: EvidenceAndKeys;
   queues: QueuesAndWorkers;
 }
@@ -36,7 +40,7 @@ export class Functions implements TWorkers {
   readonly documentWorker: ApiFunction;
 
   constructor(stack: Stack, props: TFunctionsProps) {
-    const { config, storage, api, keys, queues } = props;
+    const { config, storage, api, edge, keys, queues } = props;
     const { table, bucket } = storage;
     const shared = storage.env;
     const { publishEnv, webhookEnv, bulkEnv } = queues;
@@ -55,7 +59,9 @@ export class Functions implements TWorkers {
       const environment = {
         ...shared,
         USAGE_PLAN_ID: usagePlanId,
-        PUBLIC_BASE_URL: api.publicBaseUrl,
+        PUBLIC_BASE_URL: edge.publicBaseUrl,
+        // Behind CloudFront the caller's address is in this header (edge.ts), not the source IP.
+        VIEWER_ADDRESS_HEADER,
         ...env,
       };
       const fn = lambda(id, { name, description, environment });
@@ -166,7 +172,7 @@ export class Functions implements TWorkers {
       description: 'Emails and texts signers and senders from the notifications queue; records bounces',
       environment: {
         ...shared,
-        PUBLIC_BASE_URL: api.publicBaseUrl,
+        PUBLIC_BASE_URL: edge.publicBaseUrl,
         MAIL_FROM: queues.mailFrom,
         SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
         // For ChangeMessageVisibility, which schedules a failed job's retry.

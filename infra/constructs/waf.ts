@@ -1,7 +1,9 @@
-// The API's web application firewall: per-address limits on the public token paths, then AWS's
-// managed rule groups.
+// The API's web application firewall: only what came through the distribution (edge.ts), then
+// per-address limits on the public token paths, then AWS's managed rule groups.
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../front-door';
 import {
   PUBLIC_API_PREFIXES,
   PUBLIC_PATH_GROUPS,
@@ -27,7 +29,11 @@ export const MANAGED_RULE_GROUPS: ReadonlyArray<{ name: string; countOnly: reado
  * page elsewhere (one rule can answer with one body only). Retry-After is the window: WAF cannot
  * compute when an address's count falls back.
  */
-export function publicPathLimitsAcl(scope: Construct, config: TStageConfig): CfnWebACL {
+export function publicPathLimitsAcl(
+  scope: Construct,
+  config: TStageConfig,
+  originVerify: ISecret,
+): CfnWebACL {
   const { requestsPerWindow, windowSeconds } = config.publicPathLimits;
   // The path WAF sees includes the stage (the execute-api URL); decoded and with repeated
   // slashes collapsed, as API Gateway routes it.
@@ -42,11 +48,9 @@ export function publicPathLimitsAcl(scope: Construct, config: TStageConfig): Cfn
       ],
     },
   });
-  // On a custom domain the stage is mapped at the root, so the same path arrives without it.
-  const pathsOf = (prefix: string) =>
-    config.customDomain ? [`/${config.stage}${prefix}`, prefix] : [`/${config.stage}${prefix}`];
+  // Requests come from the distribution, whose origin path is the stage, custom domain or not.
   const anyOf = (prefixes: readonly string[]): CfnWebACL.StatementProperty => {
-    const paths = prefixes.flatMap(pathsOf);
+    const paths = prefixes.map((prefix) => `/${config.stage}${prefix}`);
     return paths.length === 1
       ? startsWith(paths[0]!)
       : { orStatement: { statements: paths.map(startsWith) } };
@@ -71,12 +75,14 @@ export function publicPathLimitsAcl(scope: Construct, config: TStageConfig): Cfn
   const counting = PUBLIC_PATH_GROUPS.map(
     (group, i): CfnWebACL.RuleProperty => ({
       name: `${group.name}PerAddress`,
-      priority: i,
+      priority: i + 1,
       statement: {
         rateBasedStatement: {
           limit: requestsPerWindow,
           evaluationWindowSec: windowSeconds,
-          aggregateKeyType: 'IP',
+          // The viewer's address as the distribution wrote it; API Gateway sees an edge server's.
+          aggregateKeyType: 'FORWARDED_IP',
+          forwardedIpConfig: { headerName: VIEWER_ADDRESS_HEADER, fallbackBehavior: 'MATCH' },
           scopeDownStatement: anyOf(group.prefixes),
         },
       },
@@ -85,7 +91,26 @@ export function publicPathLimitsAcl(scope: Construct, config: TStageConfig): Cfn
       visibilityConfig: visibility(`${group.name}PerAddress`),
     }),
   );
-  const next = counting.length;
+  // First, before anything is counted: a request that did not come through the distribution.
+  const viaEdgeOnly: CfnWebACL.RuleProperty = {
+    name: 'ViaDistributionOnly',
+    priority: 0,
+    statement: {
+      notStatement: {
+        statement: {
+          byteMatchStatement: {
+            fieldToMatch: { singleHeader: { Name: ORIGIN_VERIFY_HEADER } },
+            positionalConstraint: 'EXACTLY',
+            searchString: originVerify.secretValue.unsafeUnwrap(),
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+      },
+    },
+    action: { block: {} },
+    visibilityConfig: visibility('ViaDistributionOnly'),
+  };
+  const next = counting.length + 1;
   return new CfnWebACL(scope, 'PublicPathLimits', {
     scope: 'REGIONAL',
     description:
@@ -96,6 +121,7 @@ export function publicPathLimitsAcl(scope: Construct, config: TStageConfig): Cfn
       page: { contentType: 'TEXT_HTML', content: PUBLIC_PATH_LIMITED_ANSWERS.page },
     },
     rules: [
+      viaEdgeOnly,
       ...counting,
       {
         name: 'PublicApiOverLimit',

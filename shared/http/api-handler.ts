@@ -220,6 +220,7 @@ export function buildRequest(
   requestId: string,
   anonymous = false,
   publicBaseUrl?: string,
+  viewerAddressHeader?: string,
 ): TRequest {
   const method = event.httpMethod.toUpperCase();
   const body = METHODS_WITH_BODY.has(method)
@@ -239,7 +240,9 @@ export function buildRequest(
     log,
     url: requestUrl(event, publicBaseUrl),
     client: {
-      ip: event.requestContext?.identity?.sourceIp ?? '',
+      ip:
+        (viewerAddressHeader && headerOf(event, viewerAddressHeader)) ||
+        (event.requestContext?.identity?.sourceIp ?? ''),
       userAgent: headerOf(event, 'user-agent') ?? '',
     },
     header: (name) => headerOf(event, name),
@@ -279,7 +282,7 @@ export type TApiHandlerOptions = (
    * The service's public base URL, read per request (the local runtime learns its port only once
    * it listens): `req.url`, and so Link headers, are built on it, never on the client's Host.
    */
-  config: Pick<TConfig, 'publicBaseUrl' | 'accessLogLevel'>;
+  config: Pick<TConfig, 'publicBaseUrl' | 'viewerAddressHeader' | 'accessLogLevel'>;
 };
 
 export function createApiHandler(
@@ -311,6 +314,7 @@ export function createApiHandler(
           context.requestId,
           options.anonymous,
           options.config.publicBaseUrl,
+          options.config.viewerAddressHeader,
         );
         return toResult(
           await match.route.handler(retrySeed === undefined ? req : { ...req, retrySeed }),

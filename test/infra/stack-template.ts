@@ -51,6 +51,13 @@ interface TStages {
 
 let synthesized: TStages | undefined;
 
+/**
+ * How long a file's beforeAll may wait for synthStages: two stacks, each with its distribution,
+ * bucket deployments and cdk-nag, take under a minute alone but several on a 2-core machine busy
+ * with the other test projects.
+ */
+export const SYNTH_TIMEOUT_MS = 300_000;
+
 function synthesize(): TStages {
   // The functions' code is not bundled here (an empty bundling-stacks list): these tests read the
   // template, and test/e2e/signing-lambda-assets.test.ts builds the bundles themselves.
@@ -104,8 +111,9 @@ export function roleStatements(template: Template, fnId: string): TStatement[] {
 export function render(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value !== null && typeof value === 'object') {
-    const v = value as { Ref?: string; 'Fn::Join'?: [string, unknown[]] };
+    const v = value as { Ref?: string; 'Fn::Join'?: [string, unknown[]]; 'Fn::GetAtt'?: [string, string] };
     if (v.Ref) return `<${v.Ref}>`;
+    if (v['Fn::GetAtt']) return `<${v['Fn::GetAtt'].join('.')}>`;
     if (v['Fn::Join']) return v['Fn::Join'][1].map(render).join(v['Fn::Join'][0]);
   }
   throw new Error(`Cannot render ${JSON.stringify(value)}`);

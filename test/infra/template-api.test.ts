@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
 import { gatewayErrorTemplate, RETRY_AFTER_SECONDS } from '#infra/constructs/gateway-responses';
 import { MANAGED_RULE_GROUPS } from '#infra/constructs/waf';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '#infra/front-door';
 import { PUBLIC_PATH_LIMITED_ANSWERS, PUBLIC_PATH_LIMITED_LABEL } from '#infra/public-path-limits';
 import { EsignStack } from '#infra/stack';
 import { DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS, DEFAULT_RATE_LIMITS, stageConfig } from '#infra/stage-config';
@@ -17,6 +18,7 @@ import {
   logicalIdOf,
   render,
   resources,
+  SYNTH_TIMEOUT_MS,
   synthStages,
   type TResource,
 } from './stack-template';
@@ -26,7 +28,7 @@ let prod: Template;
 
 beforeAll(() => {
   ({ dev, prod } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('REST API', () => {
   it('takes API keys from the authorizer and passes every body through as binary', () => {
@@ -236,6 +238,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
         limit: r.Statement.RateBasedStatement.Limit,
         window: r.Statement.RateBasedStatement.EvaluationWindowSec,
         key: r.Statement.RateBasedStatement.AggregateKeyType,
+        forwarded: r.Statement.RateBasedStatement.ForwardedIPConfig,
         action: r.Action,
         labels: r.RuleLabels,
       })),
@@ -250,7 +253,8 @@ describe('per-address limits on the public token paths (WAF)', () => {
         prefixes,
         limit: requestsPerWindow,
         window: windowSeconds,
-        key: 'IP',
+        key: 'FORWARDED_IP',
+        forwarded: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' },
         action: { Count: {} },
         labels: [{ Name: PUBLIC_PATH_LIMITED_LABEL }],
       })),
@@ -297,10 +301,32 @@ describe('per-address limits on the public token paths (WAF)', () => {
     expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
   }, 120_000);
 
+  it('first lets through only what came by the distribution: its secret header, the same value it sends', () => {
+    const rules = rulesOf(webAcls()[0]![1]);
+    const first = [...rules].sort((a, b) => a.Priority - b.Priority)[0]!;
+    expect(first.Name).toBe('ViaDistributionOnly');
+    expect(first.Action).toEqual({ Block: {} });
+    const match = first.Statement.NotStatement.Statement.ByteMatchStatement;
+    expect(match.FieldToMatch).toEqual({ SingleHeader: { Name: ORIGIN_VERIFY_HEADER } });
+    expect(match.PositionalConstraint).toBe('EXACTLY');
+    const origins = (
+      Object.values(dev.findResources('AWS::CloudFront::Distribution'))[0]!.Properties as {
+        DistributionConfig: { Origins: { CustomOriginConfig?: unknown; OriginCustomHeaders?: unknown[] }[] };
+      }
+    ).DistributionConfig.Origins;
+    const toApi = origins.filter((o) => o.CustomOriginConfig);
+    expect(toApi).toHaveLength(1);
+    expect(toApi[0]!.OriginCustomHeaders).toEqual([
+      { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: match.SearchString },
+    ]);
+    // A dynamic reference to the generated secret, resolved at deploy: never in the template.
+    expect(JSON.stringify(match.SearchString)).toContain('{{resolve:secretsmanager:');
+  });
+
   it('blocks labelled requests with 429 and Retry-After: the JSON error body on API paths, a page elsewhere', () => {
     const acl = webAcls()[0]![1];
     const rules = rulesOf(acl);
-    const blocks = rules.filter((r) => r.Action?.Block);
+    const blocks = rules.filter((r) => r.Action?.Block?.CustomResponse);
     expect(blocks).toHaveLength(2);
     const rateMax = Math.max(...rules.filter((r) => r.Statement.RateBasedStatement).map((r) => r.Priority));
     for (const block of blocks) {
@@ -344,16 +370,19 @@ describe('a custom domain', () => {
     return { stack, template: Template.fromStack(stack) };
   };
 
-  it('puts the API and the pages on it, and every link the service writes uses it', () => {
+  it('puts the distribution on it, and every link the service writes uses it', () => {
     const { stack, template } = withDomain({ certificateArn: CERT });
-    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
-      DomainName: 'sign.example.org',
-      RegionalCertificateArn: CERT,
-      EndpointConfiguration: { Types: ['REGIONAL'] },
-      SecurityPolicy: 'TLS_1_2',
+    template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['sign.example.org'],
+        ViewerCertificate: Match.objectLike({
+          AcmCertificateArn: CERT,
+          MinimumProtocolVersion: 'TLSv1.2_2021',
+          SslSupportMethod: 'sni-only',
+        }),
+      }),
     });
-    const stageId = logicalIdOf(template, 'AWS::ApiGateway::Stage', { StageName: 'site' });
-    template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', { Stage: { Ref: stageId } });
     // Signing links (public pages), smart links (envelope templates), Link headers (every endpoint).
     for (const name of ['public-pages', 'envelope-templates', 'bundles', 'notifications-worker']) {
       const vars = envVarsOf(template, functionId(template, 'Esign-site', name));
@@ -361,14 +390,14 @@ describe('a custom domain', () => {
     }
     const outputs = (template.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
     expect(outputs.ApiUrl?.Value).toBe('https://sign.example.org/api/v2/');
-    // The WAF counts the public paths as they arrive on the domain too (no stage in the path).
+    expect(outputs.ConsoleUrl?.Value).toBe('https://sign.example.org/console/');
+    // The distribution reaches the stage by its path, so the WAF counts paths with the stage.
     const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]!;
-    expect(JSON.stringify(acl.Properties)).toContain('"SearchString":"/sign/api/session"');
     expect(JSON.stringify(acl.Properties)).toContain('"SearchString":"/site/sign/api/session"');
     expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
   }, 120_000);
 
-  it('makes and validates the certificate in a hosted zone, and adds the alias record', () => {
+  it('makes and validates the certificate in a hosted zone, adds the alias record, and holds the deploy to us-east-1', () => {
     const { template } = withDomain({ hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.org' });
     template.hasResourceProperties('AWS::CertificateManager::Certificate', {
       DomainName: 'sign.example.org',
@@ -379,6 +408,14 @@ describe('a custom domain', () => {
       Name: 'sign.example.org.',
       Type: 'A',
       HostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      AliasTarget: Match.objectLike({
+        DNSName: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Edge'), 'DomainName'] },
+      }),
+    });
+    const rules = (template.toJSON() as { Rules?: Record<string, { Assertions: { Assert: unknown }[] }> })
+      .Rules;
+    expect(rules?.CertificateInUsEast1?.Assertions[0]?.Assert).toEqual({
+      'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'],
     });
   }, 120_000);
 

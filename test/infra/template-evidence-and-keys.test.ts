@@ -16,6 +16,7 @@ import {
   render,
   resources,
   roleStatements,
+  SYNTH_TIMEOUT_MS,
   secretsReachable,
   synthStages,
   type TResource,
@@ -27,7 +28,7 @@ let prod: Template;
 
 beforeAll(() => {
   ({ dev, prod } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('document worker (evidence)', () => {
   const stages = [
@@ -57,9 +58,9 @@ describe('document worker (evidence)', () => {
     for (const [templateOf, stack, stage] of stages) {
       const template = templateOf();
       const secrets = template.findResources('AWS::SecretsManager::Secret');
-      // The seal identity, the seal chain, the Stripe keys, and with timestamp authorities (prod
-      // here) their credentials.
-      expect(Object.keys(secrets)).toHaveLength(stage === 'prod' ? 4 : 3);
+      // The seal identity, the seal chain, the Stripe keys, the distribution's origin header, and
+      // with timestamp authorities (prod here) their credentials.
+      expect(Object.keys(secrets)).toHaveLength(stage === 'prod' ? 5 : 4);
       const secretId = Object.keys(secrets).find(
         (id) => (secrets[id] as TResource).Properties?.Name === `esign-${stage}-seal-identity`,
       )!;

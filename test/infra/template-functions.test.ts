@@ -3,6 +3,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
 import { lambdaEntries } from '#infra/bundling';
+import { VIEWER_ADDRESS_HEADER } from '#infra/front-door';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import {
   actionsOf,
@@ -13,6 +14,7 @@ import {
   render,
   resources,
   roleStatements,
+  SYNTH_TIMEOUT_MS,
   synthStages,
   type TResource,
   type TStatement,
@@ -23,7 +25,7 @@ let prod: Template;
 
 beforeAll(() => {
   ({ dev, prod } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('functions', () => {
   it.each(['authorizer', 'persons', 'account'])(
@@ -213,12 +215,11 @@ describe('functions', () => {
     }
   });
 
-  it('tells every endpoint function the public base URL (the stage URL), which links are built on instead of Host', () => {
+  it('tells every endpoint function the public base URL (the distribution), which links are built on instead of Host, and where the caller’s address is', () => {
     for (const name of new Set([...API_ROUTES, ...PUBLIC_ROUTES].map((r) => r.fn))) {
       const vars = envVarsOf(dev, functionId(dev, 'Esign-dev', name));
-      expect(render(vars.PUBLIC_BASE_URL), name).toMatch(
-        /^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/dev$/,
-      );
+      expect(render(vars.PUBLIC_BASE_URL), name).toMatch(/^https:\/\/<Edge\w+\.DomainName>$/);
+      expect(vars.VIEWER_ADDRESS_HEADER, name).toBe(VIEWER_ADDRESS_HEADER);
     }
   });
 

@@ -6,13 +6,13 @@ import { lambdaEntries } from '#infra/bundling';
 import { ALARM_THRESHOLDS } from '#infra/constructs/operations';
 import { EsignStack } from '#infra/stack';
 import { stageConfig } from '#infra/stage-config';
-import { cdkJson, functionId, logicalIdOf, synthStages } from './stack-template';
+import { cdkJson, functionId, logicalIdOf, SYNTH_TIMEOUT_MS, synthStages } from './stack-template';
 
 let dev: Template;
 
 beforeAll(() => {
   ({ dev } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('operations: alarms that reach someone', () => {
   const topicOf = (template: Template) =>

@@ -13,6 +13,7 @@ import {
   render,
   resources,
   roleStatements,
+  SYNTH_TIMEOUT_MS,
   synthStages,
   type TStatement,
 } from './stack-template';
@@ -22,7 +23,7 @@ let prod: Template;
 
 beforeAll(() => {
   ({ dev, prod } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('webhook delivery', () => {
   const queueId = (template: Template, name: string) =>

@@ -14,6 +14,7 @@ import {
   logicalIdOf,
   render,
   resources,
+  SYNTH_TIMEOUT_MS,
   synthStages,
   TSA_URLS,
 } from './stack-template';
@@ -25,7 +26,7 @@ let prodStack: EsignStack;
 
 beforeAll(() => {
   ({ dev, prod, devStack, prodStack } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('the template as a whole', () => {
   it('has exactly one function per lambdaEntries() item, the list the benchmark bundles', () => {
@@ -39,11 +40,13 @@ describe('the template as a whole', () => {
   });
 
   it('outputs what the operator needs', () => {
-    for (const name of ['ApiUrl', 'TableName', 'BucketName', 'UsagePlanId', 'Region']) {
+    for (const name of ['ApiUrl', 'ConsoleUrl', 'TableName', 'BucketName', 'UsagePlanId', 'Region']) {
       dev.hasOutput(name, {});
     }
-    const url = render((dev.findOutputs('ApiUrl').ApiUrl as { Value: unknown }).Value);
-    expect(url).toMatch(/^https:\/\/<\w+>\.execute-api\..+\/<\w+>\/api\/v2\/$/);
+    // Both on the distribution, the one origin of the API, the pages and the console.
+    const url = (name: string) => render((dev.findOutputs(name)[name] as { Value: unknown }).Value);
+    expect(url('ApiUrl')).toMatch(/^https:\/\/<Edge\w+\.DomainName>\/api\/v2\/$/);
+    expect(url('ConsoleUrl')).toMatch(/^https:\/\/<Edge\w+\.DomainName>\/console\/$/);
   });
 });
 

@@ -4,14 +4,14 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '#infra/constructs/storage';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
-import { resources, synthStages } from './stack-template';
+import { resources, SYNTH_TIMEOUT_MS, synthStages } from './stack-template';
 
 let dev: Template;
 let prod: Template;
 
 beforeAll(() => {
   ({ dev, prod } = synthStages());
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 describe('DynamoDB table', () => {
   it('has the keys and indexes table.ts declares, on demand, with point-in-time recovery', () => {

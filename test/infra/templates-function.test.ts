@@ -77,8 +77,8 @@ describe('the templates function', () => {
     expect(env).not.toHaveProperty('DOCUMENTS_QUEUE_URL');
   });
 
-  it('knows the public stage URL, for preparation session links (/prepare/<token>)', () => {
+  it('knows the public base URL (the distribution), for preparation session links (/prepare/<token>)', () => {
     const env = (resources[fnId]!.Properties!.Environment as { Variables: TProps }).Variables;
-    expect(JSON.stringify(env.PUBLIC_BASE_URL)).toContain('execute-api');
+    expect(JSON.stringify(env.PUBLIC_BASE_URL)).toMatch(/"Fn::GetAtt":\["Edge\w+","DomainName"\]/);
   });
 });
