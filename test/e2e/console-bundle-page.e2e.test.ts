@@ -1,7 +1,8 @@
 // A bundle's page in the console, in headless Chromium against the local runtime: opened from the
 // list, a reminder sent with the keyboard alone (the mailbox receives it, the history shows it
 // without a reload), a signer signing through the signer API shows without a reload, the bundle
-// cancelled through the confirm dialog; a complete bundle's files downloaded from their links;
+// cancelled through the confirm dialog; a complete bundle's files downloaded from their links; its
+// label changed and a signer's part handed over;
 // Arabic, right to left, at 390 px: no sideways scroll, no axe violation; another account's id
 // answers "not found".
 import type { Browser, Page } from 'playwright-core';
@@ -206,6 +207,42 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("renames the bundle and hands a signer's part to someone else, who is sent a link", async () => {
+    const bundle = await suite.sentBundle({
+      label: 'Dock lease',
+      packets: [{ key: 'eve', name: 'Eve Gone', email: 'eve.gone@example.com' }],
+      document: 'lease',
+      fields: [{ ...signing, key: 'sig', x: 10, y: 70, editors: ['eve'] }],
+    });
+    const { context, page, problems } = await signedIn(suite.browser);
+    await page.goto(`${suite.runtime.baseUrl}/console/bundles/${bundle.id}`);
+    await page.getByText(say('bundle.change.heading')).click();
+    await page.getByLabel(say('bundle.change.label')).fill('Dock lease, renewed');
+    await page.getByRole('button', { name: say('bundle.change.submit') }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dock lease, renewed' }).waitFor();
+
+    await readAll();
+    await page.getByRole('button', { name: say('bundle.handOver.button', { name: 'Eve Gone' }) }).click();
+    const form = page.getByRole('form', { name: say('bundle.handOver.title', { name: 'Eve Gone' }) });
+    await form.getByLabel(say('bundle.handOver.name')).fill('Fay New');
+    await form.getByLabel(say('bundle.handOver.email')).fill('fay.new@example.com');
+    await form.getByRole('button', { name: say('bundle.handOver.submit') }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: say('bundle.handOver.doneSent', { name: 'Fay New' }) })
+      .waitFor();
+    await page.getByRole('heading', { level: 3, name: 'Fay New' }).waitFor();
+    expect(await mailedLink('fay.new@example.com', /\/sign\/[0-9A-Za-z]{43}/, "Fay's link")).toBeTruthy();
+    const got = (await suite.call('GET', `/bundles/${bundle.id}/`)).body;
+    expect([got.label, got.packets[0].name, got.packets[0].email]).toEqual([
+      'Dock lease, renewed',
+      'Fay New',
+      'fay.new@example.com',
+    ]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 90_000);
 
   it('reads right to left in Arabic at 390 px, without sideways scroll or axe violations', async () => {
     await suite.sentBundle({
