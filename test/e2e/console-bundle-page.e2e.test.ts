@@ -66,14 +66,14 @@ async function signedIn(browser: Browser, lang: TLanguage = 'en', width = 1200) 
 async function tabTo(page: Page, name: string) {
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    const focused = await page.evaluate<string>("document.activeElement?.textContent?.trim() ?? ''");
     if (focused === name) return;
   }
   throw new Error(`Tab never reached "${name}"`);
 }
 
 const noSidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
 
 const signing = { kind: 'sig', page: 1, w: 30, h: 5 };
 const say = (key: string, values?: Record<string, string>) =>
@@ -150,7 +150,9 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     const dialog = page.getByRole('dialog', { name: say('bundle.cancel.title') });
     await dialog.waitFor();
     expect(describeViolations(await axeViolations(page))).toEqual([]);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(say('bundle.cancel.confirm'));
+    expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe(
+      say('bundle.cancel.confirm'),
+    );
     await page.keyboard.press('Enter');
     await page
       .getByRole('status')
@@ -230,7 +232,7 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     await form.getByRole('button', { name: say('bundle.handOver.submit') }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: say('bundle.handOver.doneSent', { name: 'Fay New' }) })
+      .filter({ hasText: say('bundle.handOver.done', { name: 'Fay New' }) })
       .waitFor();
     await page.getByRole('heading', { level: 3, name: 'Fay New' }).waitFor();
     expect(await mailedLink('fay.new@example.com', /\/sign\/[0-9A-Za-z]{43}/, "Fay's link")).toBeTruthy();
@@ -272,7 +274,7 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     expect(theirs.status, theirs.text).toBe(201);
 
     const { context, page, problems } = await signedIn(suite.browser, 'ar', 390);
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     const card = page.getByRole('listitem').filter({ hasText: 'عقد إيجار المرفأ' });
     await card.waitFor();
     expect(await page.getByRole('table').isVisible()).toBe(false);

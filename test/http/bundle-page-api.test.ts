@@ -62,3 +62,51 @@ describe('who acted in an event', () => {
     expect(included.find((e: { kind: string }) => e.kind === 'pc').actor).toEqual(signed.actor);
   });
 });
+
+describe("the sender hands a signer's part to another person", () => {
+  it("ends the earlier signer's session, names the new signer and records who did it", async () => {
+    const b = await create();
+    const packet = b.packets[0];
+    const sign = signerClient(runtime);
+    const old = await sign('POST', '/session', undefined, { token: await embedToken(call, packet.id) });
+    expect(old.status).toBe(201);
+    const res = await call('POST', `/packets/${packet.id}/reassign/`, {
+      json: { name: 'Cara New', email: 'cara.new@example.com' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      name: 'Cara New',
+      email: 'cara.new@example.com',
+      deliver_via: 'email',
+      status: 'se',
+    });
+    // The earlier signer's open session no longer signs.
+    const late = await sign('PUT', '/values', old.body.session, { values: [] });
+    expect(late.status).toBe(401);
+    const events = (await call('GET', `/bundles/${b.id}/events/`)).body;
+    const handed = events.find((e: { kind: string }) => e.kind === 'ra');
+    expect(handed).toMatchObject({ packet_id: packet.id, actor: { type: 'api_key' } });
+    expect(handed.description).toContain('Ann Lee <ann@example.com> to Cara New <cara.new@example.com>');
+    expect(events.at(-1)).toMatchObject({ kind: 'ps', packet_id: packet.id });
+  });
+
+  it('refuses the person who signs it now, a finished part, and another account', async () => {
+    const b = await create();
+    const packet = b.packets[0];
+    const same = await call('POST', `/packets/${packet.id}/reassign/`, {
+      json: { name: 'Ann', email: 'ann@example.com' },
+    });
+    expect([same.status, same.body.errors?.[0]?.field]).toEqual([400, 'email']);
+    const other = await runtime.seedAccount('Elsewhere', 'someone@elsewhere.example');
+    const theirs = await apiClient(runtime, other.apiKey)('POST', `/packets/${packet.id}/reassign/`, {
+      json: { name: 'Mallory', email: 'mallory@example.com' },
+    });
+    expect(theirs.status).toBe(404);
+    expect((await call('PUT', `/bundles/${b.id}/cancel/`)).status).toBe(200);
+    const late = await call('POST', `/packets/${packet.id}/reassign/`, {
+      json: { name: 'Dan', email: 'dan@example.com' },
+    });
+    expect(late.status).toBe(409);
+    expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].name).toBe('Ann Lee');
+  });
+});

@@ -74,9 +74,9 @@ export function bundleApi(api: TConsoleApi) {
     /** A one-time link to sign now, for a signer who signs in the sender's app. */
     embedUrl: (packetId: string) =>
       json<{ url: string; expires: string }>(api.request('POST', `${packetAt(packetId)}/embed_url/`, {})),
-    /** Another person signs this packet: its name and where its messages go. */
+    /** Another person signs this packet: the earlier signer's links end, the new one is sent the request. */
     handOver: (packetId: string, to: { name: string; email?: string; phone?: string }) =>
-      json<TPacket>(api.request('PATCH', `${packetAt(packetId)}/`, to)),
+      json<TPacket>(api.request('POST', `${packetAt(packetId)}/reassign/`, to)),
   };
 }
 

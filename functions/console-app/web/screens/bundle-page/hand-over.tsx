@@ -1,6 +1,5 @@
-// Hands a packet to another person: the packet keeps its place and fields, its name and email (or
-// phone) change (PATCH /packets/{id}/), and when the bundle is out a reminder sends the new
-// person a fresh link at once.
+// Hands a packet to another person (POST /packets/{id}/reassign/): the packet keeps its place and
+// fields, the earlier signer's links stop working, and the new person is sent the request.
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import type { TBundleApi, TPacket } from '../../bundle-api';
@@ -9,9 +8,7 @@ import { useWords } from '../../words';
 export function HandOver(props: {
   packet: TPacket;
   calls: TBundleApi;
-  /** Whether the bundle is out with its signers, so the new person can be sent their link now. */
-  bundleOut: boolean;
-  onDone: (words: string, failed?: boolean) => void;
+  onDone: (words: string) => void;
   onCancel: () => void;
   onFailure: (err: unknown) => void;
 }) {
@@ -31,14 +28,7 @@ export function HandOver(props: {
     try {
       const to = { name: name.trim(), ...(byPhone ? { phone: contact.trim() } : { email: contact.trim() }) };
       await props.calls.handOver(p.id, to);
-      if (!props.bundleOut) return props.onDone(t('bundle.handOver.done', { name: to.name }));
-      try {
-        await props.calls.remind(p.id);
-        props.onDone(t('bundle.handOver.doneSent', { name: to.name }));
-      } catch (err) {
-        if (!(err instanceof ApiError && err.status === 400)) throw err;
-        props.onDone(t('bundle.handOver.doneLater', { name: to.name }), true);
-      }
+      props.onDone(t('bundle.handOver.done', { name: to.name }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) setRefused(true);
       else props.onFailure(err);

@@ -1,7 +1,7 @@
 // The bundle's signers, one card each: how they are reached, their turn, where they are (opened,
 // signed, declined) and how they prove who they are; and what the sender may do for each now:
 // remind (a message with a fresh link), a link to sign now (a signer in the sender's app), or
-// hand the packet over to another person.
+// hand the packet over to another person (who is then sent the request).
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import type { TBundle, TBundleApi, TEvent, TPacket } from '../../bundle-api';
@@ -98,7 +98,8 @@ function PacketActions(props: Parameters<typeof Signers>[0] & { packet: TPacket 
   const mayRemind = byMessage && OUT.includes(bundle.status) && OUT.includes(p.status);
   const mayLink =
     p.deliver_via === 'embed' && OUT.includes(bundle.status) && ['re', 'se', 'st'].includes(p.status);
-  const mayHandOver = byMessage && !FINISHED.includes(p.status);
+  const mayHandOver =
+    p.deliver_via !== 'kiosk' && OUT.includes(bundle.status) && ['re', 'se', 'st'].includes(p.status);
 
   async function act(step: () => Promise<void>) {
     setBusy(true);
@@ -162,10 +163,9 @@ function PacketActions(props: Parameters<typeof Signers>[0] & { packet: TPacket 
         <HandOver
           packet={p}
           calls={calls}
-          bundleOut={OUT.includes(bundle.status)}
-          onDone={(words, failed) => {
+          onDone={(words) => {
             setHanding(false);
-            props.say(words, failed);
+            props.say(words);
             props.onChanged();
           }}
           onCancel={() => setHanding(false)}
