@@ -210,12 +210,18 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     await context.close();
   }, 120_000);
 
-  it("renames the bundle and hands a signer's part to someone else, who is sent a link", async () => {
+  it("renames the bundle, hands a signer's part over and gives an app signer a link", async () => {
     const bundle = await suite.sentBundle({
       label: 'Dock lease',
-      packets: [{ key: 'eve', name: 'Eve Gone', email: 'eve.gone@example.com' }],
+      packets: [
+        { key: 'eve', name: 'Eve Gone', email: 'eve.gone@example.com' },
+        { key: 'gus', name: 'Gus App', email: 'gus.app@example.com', deliver_via: 'embed' },
+      ],
       document: 'lease',
-      fields: [{ ...signing, key: 'sig', x: 10, y: 70, editors: ['eve'] }],
+      fields: [
+        { ...signing, key: 'sig', x: 10, y: 60, editors: ['eve'] },
+        { ...signing, key: 'gus-sig', x: 10, y: 75, editors: ['gus'] },
+      ],
     });
     const { context, page, problems } = await signedIn(suite.browser);
     await page.goto(`${suite.runtime.baseUrl}/console/bundles/${bundle.id}`);
@@ -236,8 +242,18 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
       .waitFor();
     await page.getByRole('heading', { level: 3, name: 'Fay New' }).waitFor();
     expect(await mailedLink('fay.new@example.com', /\/sign\/[0-9A-Za-z]{43}/, "Fay's link")).toBeTruthy();
+
+    // A signer in the sender's app: a one-time link to open now, shown to copy.
+    await page.getByRole('button', { name: say('bundle.link.button', { name: 'Gus App' }) }).click();
+    const link = await page.getByLabel(say('bundle.link.label')).inputValue();
+    expect(link).toMatch(new RegExp(`^${suite.runtime.baseUrl}/sign/[0-9A-Za-z]{43}$`));
+    const opened = await signerClient(suite.runtime)('POST', '/session', undefined, {
+      token: link.split('/').pop(),
+    });
+    expect(opened.status).toBe(201);
     const got = (await suite.call('GET', `/bundles/${bundle.id}/`)).body;
-    expect([got.label, got.packets[0].name, got.packets[0].email]).toEqual([
+    const eve = got.packets.find((p: { name: string }) => p.name !== 'Gus App');
+    expect([got.label, eve.name, eve.email]).toEqual([
       'Dock lease, renewed',
       'Fay New',
       'fay.new@example.com',
