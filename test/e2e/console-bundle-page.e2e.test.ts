@@ -79,6 +79,33 @@ const signing = { kind: 'sig', page: 1, w: 30, h: 5 };
 const say = (key: string, values?: Record<string, string>) =>
   Object.entries(values ?? {}).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), consoleWord(key));
 
+/** The page's live region says `words`. */
+const statusSays = (page: Page, words: string) =>
+  page.getByRole('status').filter({ hasText: words }).waitFor();
+
+/** The history shows an event of `code` with who acted. */
+const historyShows = (page: Page, code: string, who: string) =>
+  page
+    .getByRole('region', { name: say('bundle.timeline.heading') })
+    .getByRole('listitem')
+    .filter({ hasText: consoleWord(`bundle.events.${code}`) })
+    .filter({ hasText: who })
+    .waitFor();
+
+/** Cancels from the keyboard through the confirm dialog, which takes the focus and has no axe violation. */
+async function cancelByKeyboard(page: Page) {
+  await tabTo(page, say('bundle.cancel.button'));
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: say('bundle.cancel.title') }).waitFor();
+  expect(describeViolations(await axeViolations(page))).toEqual([]);
+  expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe(
+    say('bundle.cancel.confirm'),
+  );
+  await page.keyboard.press('Enter');
+  await statusSays(page, say('bundle.cancel.done'));
+  await page.locator('.bundle-head .status', { hasText: consoleWord('status.ca') }).waitFor();
+}
+
 describe.runIf(runBrowser)("a bundle's page in the console", () => {
   it('reminds, shows a signature and the history without a reload, and cancels, by keyboard', async () => {
     const ann = 'ann.page@example.com';
@@ -105,10 +132,6 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     await page.getByRole('heading', { level: 1, name: 'Harbour lease' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/console/bundles/${bundle.id}`);
     await page.evaluate('window.stillThisPage = true');
-    const history = page.getByRole('region', { name: say('bundle.timeline.heading') });
-    const annCard = page
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('heading', { name: 'Ann Page' }) });
     const bobCard = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Bob Page' }) });
@@ -117,49 +140,20 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     await readAll();
     await tabTo(page, say('bundle.remind.button', { name: 'Ann Page' }));
     await page.keyboard.press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: say('bundle.remind.done', { name: 'Ann Page' }) })
-      .waitFor();
+    await statusSays(page, say('bundle.remind.done', { name: 'Ann Page' }));
     expect(await mailedLink(ann, /\/sign\/[0-9A-Za-z]{43}/, 'the reminder')).toBeTruthy();
-    await history
-      .getByRole('listitem')
-      .filter({ hasText: consoleWord('bundle.events.rm') })
-      .filter({
-        hasText: say('bundle.actor.you'),
-      })
-      .waitFor();
+    await historyShows(page, 'rm', say('bundle.actor.you'));
 
     // Bob signs elsewhere; the open page shows it by itself.
     const token = new URL(bobLink).pathname.split('/').pop()!;
     await signWithToken(signerClient(suite.runtime), token, 'lease', ['bob-sig']);
     await bobCard.locator('.status', { hasText: say('bundle.packetStatus.co') }).waitFor({ timeout: 20_000 });
-    await history
-      .getByRole('listitem')
-      .filter({ hasText: consoleWord('bundle.events.pc') })
-      .filter({
-        hasText: say('bundle.actor.named', { name: 'Bob Page' }),
-      })
-      .waitFor();
+    await historyShows(page, 'pc', say('bundle.actor.named', { name: 'Bob Page' }));
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await shot(page, 'console-bundle-page.png');
 
-    // Cancelled from the keyboard through the dialog, which takes the focus.
-    await tabTo(page, say('bundle.cancel.button'));
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: say('bundle.cancel.title') });
-    await dialog.waitFor();
-    expect(describeViolations(await axeViolations(page))).toEqual([]);
-    expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe(
-      say('bundle.cancel.confirm'),
-    );
-    await page.keyboard.press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: say('bundle.cancel.done') })
-      .waitFor();
-    await page.locator('.bundle-head .status', { hasText: consoleWord('status.ca') }).waitFor();
-    expect(await annCard.getByRole('button').count()).toBe(0);
+    await cancelByKeyboard(page);
+    expect(await page.getByRole('button').filter({ hasText: 'Ann Page' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: say('bundle.cancel.button') }).count()).toBe(0);
 
     // The API says who cancelled: the console's user, by name.
