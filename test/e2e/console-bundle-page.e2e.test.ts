@@ -289,6 +289,7 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     await card.waitFor();
     expect(await page.getByRole('table').isVisible()).toBe(false);
     expect(await noSidewaysScroll(page)).toBe(true);
+    await shot(page, 'console-bundle-list-ar-390.png');
     await card.getByRole('link', { name: 'عقد إيجار المرفأ' }).click();
     await page.getByRole('heading', { level: 1, name: 'عقد إيجار المرفأ' }).waitFor();
     await page
