@@ -246,6 +246,21 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     });
     expect(opened.status).toBe(201);
     const got = (await suite.call('GET', `/bundles/${bundle.id}/`)).body;
+
+    // A draft continues on the Send screen.
+    const draft = await suite.call('POST', '/bundles/', {
+      json: {
+        label: 'Draft lease',
+        status: 'dr',
+        packets: [{ key: 'hal', name: 'Hal Draft', email: 'hal.draft@example.com' }],
+        documents: [
+          { key: 'lease', file_b64: suite.pdfB64, fields: [{ ...signing, x: 10, y: 70, editors: ['hal'] }] },
+        ],
+      },
+    });
+    await page.goto(`${suite.runtime.baseUrl}/console/bundles/${draft.body.id}`);
+    const editing = page.getByRole('link', { name: say('bundle.continueEditing') });
+    expect(await editing.getAttribute('href')).toBe(`/console/send/${draft.body.id}`);
     const eve = got.packets.find((p: { name: string }) => p.name !== 'Gus App');
     expect([got.label, eve.name, eve.email]).toEqual([
       'Dock lease, renewed',

@@ -12,8 +12,9 @@ import { Downloads } from './downloads';
 import { Signers } from './signers';
 import { Timeline } from './timeline';
 
-/** How often the open page asks again. */
+/** How often the open page asks again; a finished bundle with nothing left to come, less often. */
 export const BUNDLE_REFRESH_MS = 5_000;
+const SETTLED_REFRESH_MS = 30_000;
 /** File links are asked for again when the ones shown have less than this left. */
 const LINK_MARGIN_MS = 2 * 60_000;
 const FINISHED = ['co', 'ca', 'ex', 'fa'];
@@ -55,6 +56,12 @@ export function BundlePage(props: TScreenProps) {
       setEvents(ev);
       setFiles(fresh);
       setProblem(undefined);
+      // Still asked now and then: a finished bundle's final documents may still be on their way,
+      // and its links must be renewed before they expire.
+      if (FINISHED.includes(b.status) && (b.status !== 'co' || fresh)) {
+        timer.current = setTimeout(load, SETTLED_REFRESH_MS);
+        return;
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return props.onSessionEnded();
       if (mine !== asked.current) return;
