@@ -146,7 +146,7 @@ export function BundlePage(props: TScreenProps) {
           {t('bundle.failed')}
         </p>
       )}
-      <dl class="facts bundle-facts">
+      <dl class="bundle-facts">
         <div>
           <dt>{t('bundle.facts.id')}</dt>
           <dd class="id">{bundle.id}</dd>

@@ -66,7 +66,7 @@ export function ChangeForm(props: {
             onInput={(e) => setExpires(e.currentTarget.value)}
           />
         </div>
-        <div class="check">
+        <div class="check-row">
           <input
             id="change-reminders"
             type="checkbox"

@@ -21,7 +21,7 @@ export function Confirm(props: {
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" onClose={props.onClose}>
+    <dialog ref={ref} class="confirm-dialog" aria-labelledby="confirm-title" onClose={props.onClose}>
       <h2 id="confirm-title">{props.title}</h2>
       {props.children}
       <div class="actions">

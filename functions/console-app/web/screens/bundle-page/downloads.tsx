@@ -12,7 +12,7 @@ export function Downloads(props: { bundle: TBundle; files: TFile[] | undefined }
   const signer = (id: string | undefined) => props.bundle.packets.find((p) => p.id === id)?.name;
   const files = [...(props.files ?? [])].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   return (
-    <section aria-labelledby="downloads-heading">
+    <section class="bundle-section" aria-labelledby="downloads-heading">
       <h2 id="downloads-heading">{t('bundle.downloads.heading')}</h2>
       {files.length === 0 ? (
         <p>{t(props.bundle.status === 'co' ? 'bundle.downloads.preparing' : 'bundle.downloads.later')}</p>

@@ -28,7 +28,7 @@ export function Signers(props: {
   const open = !FINISHED.includes(bundle.status);
 
   return (
-    <section aria-labelledby="signers-heading">
+    <section class="bundle-section" aria-labelledby="signers-heading">
       <h2 id="signers-heading">{t('bundle.signers.heading')}</h2>
       <ul class="packets">
         {[...bundle.packets]
@@ -38,7 +38,7 @@ export function Signers(props: {
               <h3>
                 <bdi>{p.name}</bdi>
               </h3>
-              <dl class="facts">
+              <dl class="bundle-facts">
                 {p.email && <Fact term={t('bundle.signers.email')} value={<bdi>{p.email}</bdi>} />}
                 {p.phone && <Fact term={t('bundle.signers.phone')} value={<bdi dir="ltr">{p.phone}</bdi>} />}
                 <Fact term={t('bundle.signers.delivery')} value={t(`bundle.delivery.${p.deliver_via}`)} />

@@ -34,7 +34,7 @@ export function Timeline(props: { events: TEvent[]; packets: TPacket[]; userId: 
   };
 
   return (
-    <section aria-labelledby="timeline-heading">
+    <section class="bundle-section" aria-labelledby="timeline-heading">
       <h2 id="timeline-heading">{t('bundle.timeline.heading')}</h2>
       <ol class="timeline">
         {props.events.map((e, i) => {
@@ -51,7 +51,7 @@ export function Timeline(props: { events: TEvent[]; packets: TPacket[]; userId: 
                   {t('bundle.timeline.signer')} <bdi>{about}</bdi>
                 </span>
               )}
-              {who && <span class="who">{who}</span>}
+              {who && <span class="actor">{who}</span>}
             </li>
           );
         })}
