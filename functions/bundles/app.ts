@@ -21,6 +21,7 @@ import { bundleFiles } from '#shared/domain/bundles/bundle-files';
 import { cancelBundle } from '#shared/domain/bundles/cancel-bundle';
 import { changeTags } from '#shared/domain/bundles/change-tags';
 import { createBundle } from '#shared/domain/bundles/create-bundle';
+import { eventActors } from '#shared/domain/bundles/event-actors';
 import { getBundle } from '#shared/domain/bundles/get-bundle';
 import { listBundles } from '#shared/domain/bundles/list-bundles';
 import { requestInterimFiles } from '#shared/domain/bundles/request-interim-files';
@@ -149,12 +150,12 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     {
       method: 'GET',
       path: '/bundles/{id:slug}/events',
-      handler: async (req) => ({
-        status: 200,
-        body: (await deps.bundles.events(await getBundle(deps, req.auth.accountId, req.params.id!))).map(
-          toEventResponse,
-        ),
-      }),
+      handler: async (req) => {
+        const b = await getBundle(deps, req.auth.accountId, req.params.id!);
+        const events = await deps.bundles.events(b);
+        const actorOf = await eventActors(deps, b, events);
+        return { status: 200, body: events.map((e) => toEventResponse(e, actorOf)) };
+      },
     },
     {
       method: 'GET',

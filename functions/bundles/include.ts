@@ -1,6 +1,7 @@
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { bundleData, dataAvailable } from '#shared/domain/bundles/bundle-data';
 import { bundleFiles, filesAvailable } from '#shared/domain/bundles/bundle-files';
+import { eventActors } from '#shared/domain/bundles/event-actors';
 import { ValidationError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
@@ -37,7 +38,7 @@ export async function includeExtras(
     ]);
   }
   return {
-    ...(names.includes('events') ? { events: (await deps.bundles.events(b)).map(toEventResponse) } : {}),
+    ...(names.includes('events') ? { events: await eventsOf(deps, b) } : {}),
     ...(names.includes('data')
       ? { data: (await dataAvailable(deps, b)) ? await bundleData(deps, b) : null }
       : {}),
@@ -45,4 +46,11 @@ export async function includeExtras(
       ? { files: (await filesAvailable(deps, b)) ? await bundleFiles(deps, b) : null }
       : {}),
   };
+}
+
+/** The bundle's events on the wire, with who acted named as GET events/ names them. */
+async function eventsOf(deps: { bundles: TBundleStore; accounts: TAccountStore }, b: TBundle) {
+  const events = await deps.bundles.events(b);
+  const actorOf = await eventActors(deps, b, events);
+  return events.map((e) => toEventResponse(e, actorOf));
 }

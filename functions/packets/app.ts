@@ -15,6 +15,7 @@ import { findPacket } from '#shared/domain/bundles/find-packet';
 import { getCoe } from '#shared/domain/bundles/get-coe';
 import { remindPacket } from '#shared/domain/bundles/remind-packet';
 import { updatePacket } from '#shared/domain/bundles/update-packet';
+import { handOverPacket } from '#shared/domain/signing/hand-over-packet';
 import { createApiHandler } from '#shared/http/api-handler';
 import { actingOf, answerRoute, resourceRoutes } from '#shared/http/resource-routes';
 import type { TRoute } from '#shared/http/router';
@@ -50,6 +51,9 @@ export function buildPacketsHandler(opts: TFunctionOptions) {
     ),
     answerRoute('PUT', '/packets/{id:slug}/remind', 200, async (req) =>
       toPacketResponse(await remindPacket(deps, actingOf(req), req.params.id!)),
+    ),
+    answerRoute('POST', '/packets/{id:slug}/reassign', 200, async (req) =>
+      toPacketResponse(await handOverPacket(deps, actingOf(req), req.params.id!, req.body)),
     ),
     answerRoute('GET', '/packets/{id:slug}/coe', 200, (req) =>
       getCoe(deps, req.auth.accountId, req.params.id!),

@@ -63,6 +63,7 @@ import {
 } from '#shared/schemas/webhook';
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#shared/schemas/webhook-log';
 import * as examples from './examples';
+import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */
 export interface TRequestBody {
@@ -582,6 +583,7 @@ const account: TOperation[] = [
 export const OPERATIONS: readonly TOperation[] = [
   ...bundles,
   ...packets,
+  ...BUNDLE_PAGE_OPERATIONS,
   ...persons,
   ...templates,
   ...envelopeTemplates,

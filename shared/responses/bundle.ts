@@ -1,5 +1,6 @@
 // A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
 import type { TBundle, TBundleEvent, TPacket } from '#shared/domain/bundles/bundle';
+import { bareActor, type TEventActor } from '#shared/domain/bundles/event-actors';
 import type {
   TBundleEventResponse,
   TBundleResponse,
@@ -32,8 +33,18 @@ export function toPacketResponse(p: TPacket): TPacketResponse {
   };
 }
 
-export function toEventResponse(e: TBundleEvent): TBundleEventResponse {
-  return { kind: e.kind, description: e.description, timestamp: e.timestamp, packet_id: e.packetId ?? null };
+/** An event on the wire; `actorOf` names who acted (event-actors.ts), else only the kind of party. */
+export function toEventResponse(
+  e: TBundleEvent,
+  actorOf: (e: TBundleEvent) => TEventActor | null = bareActor,
+): TBundleEventResponse {
+  return {
+    kind: e.kind,
+    description: e.description,
+    timestamp: e.timestamp,
+    packet_id: e.packetId ?? null,
+    actor: actorOf(e),
+  };
 }
 
 export function toBundleResponse(b: TBundle): TBundleResponse {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { zBoolean, zList } from './common';
+import { zBoolean, zList, zText } from './common';
 import { zInt } from './field';
 import { isIsoDate } from './vocabulary';
 
@@ -8,6 +8,8 @@ const days = zInt.pipe(z.number().min(0, 'Between 0 and 30 days.').max(30, 'Betw
 const uuidOrNull = z.union([z.uuid('Must be a valid UUID.'), z.null()]);
 
 export const ZBundlePatchSchema = z.object({
+  // This service's own: the sender's name for the bundle, as given when it was created ("" clears it).
+  label: zText(255).optional(),
   team: uuidOrNull.optional(),
   expires: z
     .string()

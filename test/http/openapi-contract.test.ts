@@ -208,7 +208,7 @@ describe('answers of the local runtime match the description', () => {
     let ann: { id: string };
     let kim: { id: string };
 
-    it('a draft and its packets: change, send, tags, remind, kiosk link', async () => {
+    it('a draft and its packets: change, send, tags, remind, kiosk link, hand over', async () => {
       const draft = await call('POST', '/bundles/', {
         json: aBundle(
           {
@@ -249,6 +249,12 @@ describe('answers of the local runtime match the description', () => {
         'POST',
         '/packets/{id}/kiosk_url',
         having(201, await call('POST', `/packets/${kim.id}/kiosk_url/`, { json: {} })),
+      );
+      const to = { name: 'Ann Other', email: 'ann.other@example.com' };
+      expectDocumented(
+        'POST',
+        '/packets/{id}/reassign',
+        having(200, await call('POST', `/packets/${ann.id}/reassign/`, { json: to })),
       );
     });
 

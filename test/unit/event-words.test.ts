@@ -145,6 +145,21 @@ describe('an audit event on the evidence pages', () => {
     expect(printed('de', e, other)).toContain('Ann to Be <ann@example.com> to Bob');
   });
 
+  it('reads a sender’s handover without a reason in the page’s words', () => {
+    const handover = {
+      from: { name: 'Ann Lee', email: 'ann@example.com' },
+      to: { name: 'Cy', email: 'cy@example.com' },
+      reason: '',
+      at: AT,
+    };
+    const packet = aPacketItem('p1', { handovers: [handover] });
+    const e = event('reassigned', AT, 'p1', 'Ann Lee <ann@example.com> to Cy <cy@example.com>');
+    expect(printed('de', e, packet)).toBe(
+      'Unterzeichner hat die Unterzeichnung an eine andere Person übergeben: von Ann Lee <ann@example.com> an Cy <cy@example.com>',
+    );
+    expect(printed('en', e, packet)).toBe(e.description);
+  });
+
   it('prints an event it does not know as stored, and never throws', () => {
     const older: TBundleEvent[] = [
       { kind: 'zz', description: 'Something from a newer service', timestamp: AT },

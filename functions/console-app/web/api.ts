@@ -23,12 +23,16 @@ export interface TBundleRow {
   packets: { id: string; name: string; email: string; status: string }[];
 }
 
-/** A failed call: its HTTP status, the API's error code, and Retry-After when it sent one. */
+/**
+ * A failed call: its HTTP status, the API's error code, Retry-After when it sent one, and the
+ * fields a 400 names (`errors[].field`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly retryAfterSeconds?: number,
+    readonly fields?: string[],
   ) {
     super(`${status} ${code}`);
   }
@@ -70,6 +74,9 @@ export function consoleApi(fetcher: typeof fetch = (...a) => fetch(...a)): TCons
       res.status,
       typeof body?.code === 'string' ? body.code : 'error',
       Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      Array.isArray(body?.errors)
+        ? body.errors.map((e: { field?: unknown }) => String(e?.field ?? ''))
+        : undefined,
     );
   }
 

@@ -7,6 +7,7 @@ import { EnvelopeTemplateList, EnvelopeTemplatePage } from './manage/envelope-te
 import { PersonForm, PersonList } from './manage/persons';
 import { WebhookForm, WebhookList } from './manage/webhooks';
 import { BundleList } from './screens/bundle-list';
+import { BundlePage } from './screens/bundle-page/bundle-page';
 import { Passkeys } from './screens/passkeys';
 
 export interface TScreenProps {
@@ -58,6 +59,7 @@ export const ROUTES: TRoute[] = [
     screen: (p) => <Passkeys {...p} />,
     menu: { word: 'passkeys.menu', href: '/console/account/passkeys' },
   },
+  { path: /^\/console\/bundles\/([^/]+)\/?$/, screen: (p) => <BundlePage {...p} /> },
 ];
 
 /** The route for a path and its captured groups; undefined when no screen has that path. */

@@ -94,6 +94,7 @@ export async function updateBundle(
     const next: TBundle = {
       ...b,
       ...(expires ? { expires } : {}),
+      ...(patch.label !== undefined ? { label: patch.label } : {}),
       ...(patch.cc_sender !== undefined ? { ccSender: patch.cc_sender } : {}),
       ...(patch.cc_emails !== undefined ? { ccEmails: patch.cc_emails } : {}),
       ...(patch.send_reminders !== undefined ? { sendReminders: patch.send_reminders } : {}),

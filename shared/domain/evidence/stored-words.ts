@@ -5,7 +5,7 @@
 // chain hashes the descriptions, and the evidence record keeps them); this reads it at render
 // time. What it does not know (an older shape, a newer word) is printed as stored.
 import type { TSaid, TWords } from '#shared/pdf/evidence-types';
-import type { TBundleEvent, TPacket } from '../bundles/bundle';
+import type { TBundleEvent, THandover, TPacket } from '../bundles/bundle';
 import { codeOf, EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';
 import type { TSigningRecord, TSigningStep } from '../signing/signing-record';
@@ -143,14 +143,16 @@ function detailWords(kind: TEventKind, detail: string, e: TBundleEvent, packet: 
     }
     case 'reassigned': {
       // Names may hold " to " or ": " themselves: the packet's handover says which parts are which.
+      // A sender's handover may give no reason (signing/hand-over-packet.ts): no ": " then.
+      const moved = (x: THandover) => `${identityLabel(x.from)} to ${identityLabel(x.to)}`;
       const h = packet?.handovers?.find(
-        (x) =>
-          x.at === e.timestamp &&
-          `${identityLabel(x.from)} to ${identityLabel(x.to)}: ${x.reason}` === detail,
+        (x) => x.at === e.timestamp && (x.reason ? `${moved(x)}: ${x.reason}` : moved(x)) === detail,
       );
-      return h
-        ? said('handedOn', { from: identityLabel(h.from), to: identityLabel(h.to), reason: h.reason })
-        : detail;
+      if (!h) return detail;
+      const names = { from: identityLabel(h.from), to: identityLabel(h.to) };
+      return h.reason
+        ? said('handedOn', { ...names, reason: h.reason })
+        : said('handedOnWithoutReason', names);
     }
     case 'docsReady': {
       const m = /^(\d+) document\(s\), (\d+) certificate\(s\)$/.exec(detail);

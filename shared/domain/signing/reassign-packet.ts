@@ -87,14 +87,19 @@ export const identityOf = (p: Pick<TPacket, 'name' | 'email' | 'phone'>): TSigne
  * themselves, not someone who already signs this bundle (they would hold two packets, and the
  * sender chose the signers), and a phone when the packet asks for an SMS code.
  */
-function checkNewSigner(packets: TPacket[], packet: TPacket, to: TSignerIdentity): void {
+export function checkNewSigner(
+  packets: TPacket[],
+  packet: TPacket,
+  to: TSignerIdentity,
+  self = 'That is you: name the person who should sign instead.',
+): void {
   const errors: TFieldError[] = [];
   if (!to.email && !to.phone)
     errors.push({ field: 'email', message: 'Give an email address or a phone number of the new signer.' });
   if (sameEmail(to.email, packet.email) || samePhone(to.phone, packet.phone))
     errors.push({
       field: sameEmail(to.email, packet.email) ? 'email' : 'phone',
-      message: 'That is you: name the person who should sign instead.',
+      message: self,
     });
   const other = packets.find(
     (p) => p.id !== packet.id && (sameEmail(to.email, p.email) || samePhone(to.phone, p.phone)),

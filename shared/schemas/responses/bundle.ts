@@ -42,6 +42,17 @@ export const ZBundleEventResponseSchema = z
     description: z.string(),
     timestamp,
     packet_id: nullableText,
+    // This service's own: who acted (actor.ts), with a name where the service knows one (a
+    // signer's, a user's); null for events recorded before actors were.
+    actor: z
+      .object({
+        type: z.enum(['signer', 'api_key', 'user', 'portal', 'operator', 'scheduler', 'system']),
+        id: nullableText.meta({
+          description: "The packet's id for a signer, the key's, user's or portal template's id; else null.",
+        }),
+        name: nullableText.meta({ description: "The signer's or the user's name, where known." }),
+      })
+      .nullable(),
   })
   .meta({ id: 'BundleEvent' });
 

@@ -7,6 +7,9 @@ import { BUNDLE_STATUSES, FIRST_QUERY, ORDERINGS, type TBundleQuery, type TOrder
 import type { TPagination } from '../pagination';
 import { useWords } from '../words';
 
+/** A bundle's own page. */
+const pageOf = (id: string) => `/console/bundles/${encodeURIComponent(id)}`;
+
 /** How often the open list asks again. */
 export const REFRESH_MS = 10_000;
 const SEARCH_PAUSE_MS = 300;
@@ -118,48 +121,83 @@ export function BundleList(props: { api: TConsoleApi; onSessionEnded: () => void
       ) : rows.length === 0 ? (
         <p role="status">{t('bundles.empty')}</p>
       ) : (
-        // A table wider than a phone scrolls in its own region, which the keyboard must reach to scroll.
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus (WCAG 2.1.1).
-        <section class="table-wrap" aria-labelledby="bundles-caption" tabIndex={0}>
-          <table>
-            <caption id="bundles-caption">
-              {t('bundles.caption', { total: pagination?.total ?? rows.length })}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('bundles.columns.label')}</th>
-                <th scope="col">{t('bundles.columns.status')}</th>
-                <th scope="col">{t('bundles.columns.signers')}</th>
-                <th scope="col">{t('bundles.columns.created')}</th>
-                <th scope="col">{t('bundles.columns.sent')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((b) => (
-                <tr key={b.id}>
-                  <th scope="row">
-                    <bdi>{b.label || t('bundles.untitled')}</bdi>
-                    <span class="id">{b.id}</span>
-                  </th>
-                  <td>
-                    <span class={`status status-${b.status}`}>{t(`status.${b.status}`)}</span>
-                  </td>
-                  <td>
-                    <ul class="signers">
-                      {b.packets.map((p) => (
-                        <li key={p.id}>
-                          <bdi>{p.name || p.email}</bdi>
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>{when(b.created)}</td>
-                  <td>{when(b.sent)}</td>
+        <>
+          {/* On a phone the bundles are cards (console.css shows one form or the other, never both). */}
+          <ul
+            class="bundle-cards"
+            aria-label={t('bundles.caption', { total: pagination?.total ?? rows.length })}
+          >
+            {rows.map((b) => (
+              <li key={b.id} class="card">
+                <a href={pageOf(b.id)} class="card-title">
+                  <bdi>{b.label || t('bundles.untitled')}</bdi>
+                </a>
+                <span class={`status status-${b.status}`}>{t(`status.${b.status}`)}</span>
+                <ul class="signers">
+                  {b.packets.map((p) => (
+                    <li key={p.id}>
+                      <bdi>{p.name || p.email}</bdi>
+                    </li>
+                  ))}
+                </ul>
+                <dl class="card-dates">
+                  <div>
+                    <dt>{t('bundles.columns.created')}</dt>
+                    <dd>{when(b.created)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('bundles.columns.sent')}</dt>
+                    <dd>{when(b.sent)}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+          {/* A table wider than the window scrolls in its own region, which the keyboard must reach to scroll. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus (WCAG 2.1.1). */}
+          <section class="table-wrap" aria-labelledby="bundles-caption" tabIndex={0}>
+            <table>
+              <caption id="bundles-caption">
+                {t('bundles.caption', { total: pagination?.total ?? rows.length })}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('bundles.columns.label')}</th>
+                  <th scope="col">{t('bundles.columns.status')}</th>
+                  <th scope="col">{t('bundles.columns.signers')}</th>
+                  <th scope="col">{t('bundles.columns.created')}</th>
+                  <th scope="col">{t('bundles.columns.sent')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+              </thead>
+              <tbody>
+                {rows.map((b) => (
+                  <tr key={b.id}>
+                    <th scope="row">
+                      <a href={pageOf(b.id)}>
+                        <bdi>{b.label || t('bundles.untitled')}</bdi>
+                      </a>
+                      <span class="id">{b.id}</span>
+                    </th>
+                    <td>
+                      <span class={`status status-${b.status}`}>{t(`status.${b.status}`)}</span>
+                    </td>
+                    <td>
+                      <ul class="signers">
+                        {b.packets.map((p) => (
+                          <li key={p.id}>
+                            <bdi>{p.name || p.email}</bdi>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>{when(b.created)}</td>
+                    <td>{when(b.sent)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </>
       )}
 
       {pages > 1 && (

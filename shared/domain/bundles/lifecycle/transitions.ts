@@ -207,6 +207,8 @@ const sameHandover = (a: THandover, b: THandover) =>
  * signer is sent the request (`se`, `ps`) after the `ra` event. `generation` is the one the
  * handing signer held: a packet already handed on from it is left as it is when the handover is
  * this very one (a retried request), else refused. `check` refuses a signer who may not sign.
+ * `by` is who handed it on: the signer, or the sender (signing/hand-over-packet.ts), whose
+ * handover may give no reason.
  */
 export function reassign(
   b: TBundle,
@@ -215,6 +217,7 @@ export function reassign(
   handover: THandover,
   personId: string,
   check: (p: TPacket) => void,
+  by: TActor = bySigner(packetId),
 ): TBundle {
   const p = b.packets.find((x) => x.id === packetId)!;
   const done = p.handovers ?? [];
@@ -242,13 +245,14 @@ export function reassign(
   delete next.lastAccessedAt;
   if (to.email) next.email = to.email;
   if (to.phone) next.phone = to.phone;
-  const detail = `${identityLabel(handover.from)} to ${identityLabel(to)}: ${handover.reason}`;
+  const moved = `${identityLabel(handover.from)} to ${identityLabel(to)}`;
+  const detail = handover.reason ? `${moved}: ${handover.reason}` : moved;
   return {
     ...b,
     packets: b.packets.map((x) => (x.id === packetId ? next : x)),
     events: [
       ...b.events,
-      event('reassigned', handover.at, bySigner(packetId), packetId, detail),
+      event('reassigned', handover.at, by, packetId, detail),
       event('packetSent', handover.at, SYSTEM, packetId, to.name),
     ],
   };
