@@ -153,7 +153,9 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       handler: async (req) => {
         const b = await getBundle(deps, req.auth.accountId, req.params.id!);
         const events = await deps.bundles.events(b);
-        const actorOf = await eventActors(deps, b, events);
+        // Who acted is this service's own, given to a client that asks (the console does).
+        const actorOf =
+          req.query.get('include_actor') === 'true' ? await eventActors(deps, b, events) : undefined;
         return { status: 200, body: events.map((e) => toEventResponse(e, actorOf)) };
       },
     },

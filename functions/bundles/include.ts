@@ -1,7 +1,6 @@
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { bundleData, dataAvailable } from '#shared/domain/bundles/bundle-data';
 import { bundleFiles, filesAvailable } from '#shared/domain/bundles/bundle-files';
-import { eventActors } from '#shared/domain/bundles/event-actors';
 import { ValidationError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
@@ -48,9 +47,7 @@ export async function includeExtras(
   };
 }
 
-/** The bundle's events on the wire, with who acted named as GET events/ names them. */
-async function eventsOf(deps: { bundles: TBundleStore; accounts: TAccountStore }, b: TBundle) {
-  const events = await deps.bundles.events(b);
-  const actorOf = await eventActors(deps, b, events);
-  return events.map((e) => toEventResponse(e, actorOf));
+/** The bundle's events on the wire, as BlueInk's `related_data` gives them. */
+async function eventsOf(deps: { bundles: TBundleStore }, b: TBundle) {
+  return (await deps.bundles.events(b)).map((e) => toEventResponse(e));
 }

@@ -310,6 +310,12 @@ const bundles: TOperation[] = [
     operationId: 'listBundleEvents',
     tag: 'Bundles',
     summary: "A bundle's audit events",
+    query: z.object({
+      include_actor: z.enum(['true', 'false']).optional().meta({
+        description:
+          "`true` adds this service's `actor` to each event: who acted (a signer, a user, an API key, the scheduler…) and their name where known. Without it, each event has BlueInk's four fields.",
+      }),
+    }),
     response: { status: 200, schema: ZBundleEventResponseSchema, array: true },
   },
   {

@@ -1,6 +1,6 @@
 // A bundle, its packets and its events as the API answers them (spec "Bundle", "Packet").
 import type { TBundle, TBundleEvent, TPacket } from '#shared/domain/bundles/bundle';
-import { bareActor, type TEventActor } from '#shared/domain/bundles/event-actors';
+import type { TEventActor } from '#shared/domain/bundles/event-actors';
 import type {
   TBundleEventResponse,
   TBundleResponse,
@@ -33,17 +33,20 @@ export function toPacketResponse(p: TPacket): TPacketResponse {
   };
 }
 
-/** An event on the wire; `actorOf` names who acted (event-actors.ts), else only the kind of party. */
+/**
+ * An event on the wire: BlueInk's four fields; with `actorOf` (asked for by `include_actor=true`,
+ * event-actors.ts) also who acted. A client that does not ask gets exactly BlueInk's shape.
+ */
 export function toEventResponse(
   e: TBundleEvent,
-  actorOf: (e: TBundleEvent) => TEventActor | null = bareActor,
+  actorOf?: (e: TBundleEvent) => TEventActor | null,
 ): TBundleEventResponse {
   return {
     kind: e.kind,
     description: e.description,
     timestamp: e.timestamp,
     packet_id: e.packetId ?? null,
-    actor: actorOf(e),
+    ...(actorOf ? { actor: actorOf(e) } : {}),
   };
 }
 

@@ -66,7 +66,7 @@ export function bundleApi(api: TConsoleApi) {
   const json = async <T>(res: Promise<Response>): Promise<T> => (await res).json() as Promise<T>;
   return {
     bundle: (id: string) => json<TBundle>(api.request('GET', `${at(id)}/`)),
-    events: (id: string) => json<TEvent[]>(api.request('GET', `${at(id)}/events/`)),
+    events: (id: string) => json<TEvent[]>(api.request('GET', `${at(id)}/events/?include_actor=true`)),
     files: (id: string) => json<TFile[]>(api.request('GET', `${at(id)}/files/`)),
     change: (id: string, change: TBundleChange) => json<TBundle>(api.request('PATCH', `${at(id)}/`, change)),
     cancel: (id: string) => json<TBundle>(api.request('PUT', `${at(id)}/cancel/`)),

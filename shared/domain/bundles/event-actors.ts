@@ -46,7 +46,3 @@ export async function eventActors(
   return (e) =>
     e.actor ? { type: e.actor.type, id: idOf(e.actor), name: names.get(actorCode(e.actor)) ?? null } : null;
 }
-
-/** Who acted, without names: for a caller that has not read them. */
-export const bareActor = (e: TBundleEvent): TEventActor | null =>
-  e.actor ? { type: e.actor.type, id: idOf(e.actor), name: null } : null;

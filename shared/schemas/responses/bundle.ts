@@ -42,8 +42,8 @@ export const ZBundleEventResponseSchema = z
     description: z.string(),
     timestamp,
     packet_id: nullableText,
-    // This service's own: who acted (actor.ts), with a name where the service knows one (a
-    // signer's, a user's); null for events recorded before actors were.
+    // This service's own, only with `include_actor=true`: who acted (actor.ts), with a name where
+    // the service knows one (a signer's, a user's); null for events recorded before actors were.
     actor: z
       .object({
         type: z.enum(['signer', 'api_key', 'user', 'portal', 'operator', 'scheduler', 'system']),
@@ -52,7 +52,8 @@ export const ZBundleEventResponseSchema = z
         }),
         name: nullableText.meta({ description: "The signer's or the user's name, where known." }),
       })
-      .nullable(),
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'BundleEvent' });
 
