@@ -166,12 +166,15 @@ function startResize(e, f, frame) {
   e.preventDefault();
   const node = /** @type {HTMLElement} */ (e.currentTarget).parentElement;
   const others = othersOf(f);
+  // The corner follows the pointer as it was grabbed, wherever on the handle that was.
+  const start = pointIn(frame.layer, e);
+  const grab = { x: f.x + f.w - start.x, y: f.y + f.h - start.y };
   follow(
     e,
     /** @type {HTMLElement} */ (e.currentTarget),
     frame.layer,
     (p) => {
-      Object.assign(f, snapResize(f, p.x, p.y, others, state.snap));
+      Object.assign(f, snapResize(f, p.x + grab.x, p.y + grab.y, others, state.snap));
       placeBox(node, f);
     },
     (moved) => {
