@@ -178,6 +178,31 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       await shot(page, 'bundle-editor-1-placed.png');
     });
 
+    it("shows the service's refusal beside the field it names, and saves once it is fixed", async () => {
+      const text = page.locator('.prep-field[data-key="inp-1"]');
+      await text.scrollIntoViewIfNeeded();
+      await text.click();
+      await page.getByLabel('Width').fill('90');
+      await page.getByLabel('Width').press('Tab');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page
+        .getByRole('alert')
+        .getByText('Field inp-1 (w): The field extends past the right edge')
+        .waitFor();
+      const note = page.locator('.prep-field-error');
+      await expect.poll(() => note.textContent()).toMatch(/extends past the right edge/);
+      expect(await text.getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
+      await expectAccessible(page, 'a refused field');
+      await text.click();
+      await page.getByLabel('Width').fill('30');
+      await page.getByLabel('Width').press('Tab');
+      await expect.poll(() => note.count()).toBe(0);
+      // The refused save is the only problem the browser saw.
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.filter((p) => !/400 .*\/prepare\/api\/bundle\/fields/.test(p))).toEqual([]);
+      problems.length = 0;
+    });
+
     it('saves, previews as Bob (only his fields, read-only), and sends', async () => {
       await page.getByRole('button', { name: 'Save draft' }).click();
       await page.getByText(/Draft saved at/).waitFor();
