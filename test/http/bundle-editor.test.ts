@@ -7,6 +7,7 @@ import { hashToken, newToken } from '#shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { openSession, signerClient } from '../helpers/signer';
 
 // The draft bundle editor over real HTTP: POST /bundles/{id}/prepare_url/ (API key), the page at
 // /prepare/bundle/<token>, and its token-authenticated API that reads, saves and sends the draft.
@@ -195,6 +196,31 @@ describe('the editor page and its API', () => {
     // The link is over once the draft is sent.
     expect(docs.status).toBe(410);
     expect((await fetch(`${runtime.baseUrl}/prepare/bundle/${token}`)).status).toBe(410);
+  });
+
+  it("the signer's page reads the fields the editor saved, not those the draft was made with", async () => {
+    const made = await call('POST', '/bundles/', {
+      json: aBundle(
+        {
+          status: 'dr',
+          packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        },
+        b64,
+      ),
+    });
+    expect(made.status, made.text).toBe(201);
+    const { token } = await aLink(made.body.id);
+    const fields = [
+      field({ key: 'moved-sig' }),
+      field({ key: 'city', kind: 'inp', page: 1, required: false }),
+    ];
+    const saved = await editor('PUT', 'fields', token, { version: 1, documents: [{ key: 'lease', fields }] });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await editor('POST', 'send', token)).status).toBe(200);
+    const sign = signerClient(runtime);
+    const state = await sign('GET', '/state', await openSession(sign, call, made.body.packets[0].id));
+    expect(state.status).toBe(200);
+    expect(state.body.fields.map((f: { key: string }) => f.key).sort()).toEqual(['city', 'moved-sig']);
   });
 
   it('400 naming each bad field: a missing signer, off the page, a bad kind; nothing is written', async () => {
