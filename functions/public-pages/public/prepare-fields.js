@@ -41,9 +41,10 @@ export function drawFields() {
     return;
   }
   for (const frame of state.frames) frame.layer.replaceChildren();
+  drawUnplaced();
   for (const f of state.fields) {
     const frame = frameOf(f);
-    if (!frame) continue; // attachments have no page; they are kept as they are
+    if (!frame) continue; // attachments have no page: listed in the side panel instead
     const role = roleOf({ editor_roles: f[ROLES] });
     const shown = `${KIND_NAME[f.kind] ?? f.kind}${role ? ` · ${roleLabel(role)}` : ''}`;
     const errorId = `err-${f.key}`;
@@ -78,6 +79,37 @@ export function drawFields() {
       frame.layer.append(note);
     }
   }
+}
+
+/**
+ * Fields with no page (attachments: the signer adds a file in a step of its own) are listed in the
+ * side panel, where they are selected to be changed or deleted.
+ */
+function drawUnplaced() {
+  const list = document.getElementById('unplaced');
+  if (!list) return;
+  const unplaced = state.fields.filter((f) => !frameOf(f));
+  list.hidden = unplaced.length === 0;
+  list.replaceChildren(
+    el('h2', { text: 'Fields without a page' }),
+    el(
+      'ul',
+      { class: 'prep-roles' },
+      ...unplaced.map((f) =>
+        el(
+          'li',
+          {},
+          el('button', {
+            type: 'button',
+            class: `btn small${f._error ? ' invalid' : ''}`,
+            'aria-pressed': state.selected === f ? 'true' : 'false',
+            text: `${KIND_NAME[f.kind] ?? f.kind} (${f.label ? `${f.label}, ` : ''}${f.key})`,
+            onclick: () => select(f),
+          }),
+        ),
+      ),
+    ),
+  );
 }
 
 export function select(f) {

@@ -407,6 +407,7 @@ function layout() {
       }),
       el('label', { for: 'snap', text: 'Snap to the grid and to other fields' }),
     ),
+    el('section', { id: 'unplaced', 'aria-label': 'Fields without a page', hidden: true }),
     el('section', { id: 'field-props', class: 'prep-props', 'aria-live': 'polite' }),
     ...(BUNDLE ? bundleActions() : template.bottom),
   );
