@@ -269,7 +269,10 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       const heard = () =>
         page.evaluate(() => (globalThis as unknown as { heard: { data: { event: string } }[] }).heard);
       await expect.poll(async () => (await heard()).length).toBe(1);
-      await frame.getByRole('button', { name: 'Add field to page 1' }).click();
+      // Placed with the keyboard alone, on a page picked from the list.
+      await frame.getByLabel('Page for a new field').selectOption({ label: 'Agreement, page 3' });
+      await frame.getByRole('button', { name: 'Add field', exact: true }).press('Enter');
+      await frame.locator('.prep-layer[data-page="3"] .prep-field[data-key="sig-1"]').waitFor();
       await frame.getByRole('button', { name: 'Save draft' }).click();
       await frame.getByRole('button', { name: 'Close' }).click();
       await frame.getByRole('button', { name: 'Send', exact: true }).click();

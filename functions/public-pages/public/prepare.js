@@ -352,6 +352,24 @@ function templateActions(t) {
   };
 }
 
+/** Where "Add field" puts a draft's field: every page of every document, for the keyboard. */
+function pagePicker() {
+  return el(
+    'p',
+    { class: 'prep-row' },
+    el('label', { class: 'label', for: 'new-page', text: 'Page for a new field' }),
+    el(
+      'select',
+      { class: 'input', id: 'new-page' },
+      ...state.docs.flatMap((d) =>
+        d.pages.map((_, i) =>
+          el('option', { value: `${d.key}\n${i + 1}`, text: `${d.name}, page ${i + 1}` }),
+        ),
+      ),
+    ),
+  );
+}
+
 function layout() {
   const first = state.docs[0];
   const template = BUNDLE ? undefined : templateActions({ name: state.name });
@@ -385,14 +403,19 @@ function layout() {
     ),
     el('p', {
       class: 'prep-hint',
-      text: 'Drag on a page to place the field, or add it to page 1 and set its position below. On a field: arrow keys move it (Shift: further), Alt with an arrow resizes it, Ctrl+D copies it, Delete removes it.',
+      text: `Drag on a page to place the field, or add it ${BUNDLE ? 'to the page picked' : 'to page 1'} and set its position below. On a field: arrow keys move it (Shift: further), Alt with an arrow resizes it, Ctrl+D copies it, Delete removes it.`,
     }),
+    ...(BUNDLE ? [pagePicker()] : []),
     el('button', {
       type: 'button',
       class: 'btn small',
       id: 'add-field',
-      text: 'Add field to page 1',
-      onclick: () => addField(first.key, 1, { x: 10, y: 10, w: 20, h: 4 }),
+      text: BUNDLE ? 'Add field' : 'Add field to page 1',
+      onclick: () => {
+        // A bundle's field goes to the page picked (any page of any document), a template's to page 1.
+        const [doc, page] = BUNDLE ? inputValue('new-page').split('\n') : [first.key, '1'];
+        addField(doc, Number(page), { x: 10, y: 10, w: 20, h: 4 });
+      },
     }),
     el(
       'p',
