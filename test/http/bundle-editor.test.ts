@@ -250,6 +250,18 @@ describe('the editor page and its API', () => {
       documents: [{ key: 'lease', fields: [field({ page: 9 })] }],
     });
     expect(page9.body.errors[0].field).toBe('documents[0].fields[0].page');
+    const docs = await editor('PUT', 'fields', token, {
+      version: 1,
+      documents: [
+        { key: 'lease', fields: [] },
+        { key: 'lease', fields: [] },
+        { key: 'nope', fields: [] },
+      ],
+    });
+    expect(docs.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'documents[1].key',
+      'documents[2].key',
+    ]);
     const after = await editor('GET', 'session', token);
     expect(after.body.bundle.version).toBe(1);
     expect(after.body.bundle.documents[0].fields).toHaveLength(1);

@@ -34,6 +34,8 @@ export async function saveDraftFields(
   input.documents.forEach((d, i) => {
     if (!documents.some((doc) => doc.key === d.key))
       errors.push({ field: `documents[${i}].key`, message: `The bundle has no document "${d.key}".` });
+    else if (input.documents.findIndex((o) => o.key === d.key) !== i)
+      errors.push({ field: `documents[${i}].key`, message: `The document "${d.key}" is given twice.` });
   });
   const rev = deps.ids.slug();
   const next: TDocument[] = documents.map((doc) => {
