@@ -5,6 +5,7 @@ import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-s
 import { createEnvelopeTemplateStore } from '#shared/adapters/dynamodb/envelope-template-store';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createSealReader } from '#shared/adapters/pdf/seal-reader';
 import { createSqsQueue } from '#shared/adapters/sqs/queue';
@@ -21,6 +22,7 @@ import { bundleFiles } from '#shared/domain/bundles/bundle-files';
 import { cancelBundle } from '#shared/domain/bundles/cancel-bundle';
 import { changeTags } from '#shared/domain/bundles/change-tags';
 import { createBundle } from '#shared/domain/bundles/create-bundle';
+import { createDraftPrepSession } from '#shared/domain/bundles/draft-prep-session';
 import { eventActors } from '#shared/domain/bundles/event-actors';
 import { getBundle } from '#shared/domain/bundles/get-bundle';
 import { listBundles } from '#shared/domain/bundles/list-bundles';
@@ -64,6 +66,7 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
     ...createDocumentIntake(config),
     bulk: createBulkStore(db, config.tableName),
     queue: createSqsQueue(createSqsClient(config), config.queues ?? {}),
+    sessions: createPrepSessionStore(db, config.tableName),
   };
   const bundle = (status: number, b: Parameters<typeof toBundleResponse>[0]) => ({
     status,
@@ -141,6 +144,19 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
       method: 'POST',
       path: '/bundles/{id:slug}/send',
       handler: async (req) => bundle(200, await sendDraft(deps, actingOf(req), req.params.id!)),
+    },
+    {
+      method: 'POST',
+      path: '/bundles/{id:slug}/prepare_url',
+      handler: async (req) => ({
+        status: 201,
+        body: await createDraftPrepSession(
+          deps,
+          { ...actingOf(req), userId: req.auth.userId },
+          req.params.id!,
+          config.publicBaseUrl ?? req.url.origin,
+        ),
+      }),
     },
     {
       method: 'PUT',

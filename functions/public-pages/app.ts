@@ -27,6 +27,7 @@ import { uploadAttachment } from '#shared/domain/signing/upload-attachment';
 import { createApiHandler } from '#shared/http/api-handler';
 import type { TRequest } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
+import { bundleEditorRoutes } from './bundle-editor-page';
 import { copiesRoutes } from './copies-page';
 import { docsRoutes } from './docs-page';
 import { localizeSignerError } from './error-language';
@@ -194,6 +195,7 @@ export function buildPublicPagesHandler(
     ...portalRoutes({ ...deps, db, config, ...(opts.portalLimits ? { limits: opts.portalLimits } : {}) }),
     // Template preparation sessions (ARCHITECTURE.md): /prepare/<token> and its API.
     ...prepareRoutes({ db, config, accounts: deps.accounts, blobs: deps.blobs, clock: deps.clock, log }),
+    ...bundleEditorRoutes({ ...deps, db, config }),
     // The API's OpenAPI description (ARCHITECTURE.md, "The API description"): /api/v2/openapi.json.
     ...openApiRoutes({ config }),
     // Its reference page (ARCHITECTURE.md, "The API description"): /docs.

@@ -52,26 +52,40 @@ const TOKEN_HEADER = 'x-preparation-token';
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/prepare/');
 
-/** The page itself: an HTML shell the script fills in. */
-function appPage(base: string): string {
+/** What the editor page is over: a template (the default) or a draft bundle (bundle-editor-page.ts). */
+export interface TEditorPageOptions {
+  title: string;
+  loading: string;
+  /** A draft bundle's editor: the API it calls, and the origins its parent window may have. */
+  bundle?: { api: string; parentOrigins: string[] };
+}
+
+const TEMPLATE_PAGE: TEditorPageOptions = { title: 'Prepare a template', loading: 'Loading the template…' };
+
+/** The page itself: an HTML shell the script (prepare.js, one editor for both) fills in. */
+export function editorPage(base: string, opts: TEditorPageOptions = TEMPLATE_PAGE): string {
   const assets = `${base}/sign/assets/${signingAssets().version}`;
+  const api = opts.bundle ? opts.bundle.api : `${base}/prepare/api`;
+  const bundleData = opts.bundle
+    ? ` data-mode="bundle" data-parent-origins="${esc(JSON.stringify(opts.bundle.parentOrigins))}"`
+    : '';
   return `<!doctype html>
-<html lang="en" data-api="${esc(`${base}/prepare/api`)}" data-assets="${esc(assets)}">
+<html lang="en" data-api="${esc(api)}" data-assets="${esc(assets)}"${bundleData}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>Prepare a template</title>
+<title>${esc(opts.title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 <link rel="stylesheet" href="${esc(assets)}/prepare.css">
 <script type="module" src="${esc(assets)}/prepare.js"></script>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">Prepare a template</span></div></div></header>
-<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">Loading the template…</p></main>
-<noscript><p class="card message">Preparing a template needs JavaScript. Turn it on and reload this page.</p></noscript>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.title)}</span></div></div></header>
+<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">${esc(opts.loading)}</p></main>
+<noscript><p class="card message">This page needs JavaScript. Turn it on and reload this page.</p></noscript>
 <div id="announcer" class="sr-only" role="status" aria-live="polite"></div>
 </body>
 </html>
@@ -128,7 +142,7 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
       const body = messagePage(base, 'This link does not work', text, { header: 'Prepare a template' });
       return html(req, gone ? 410 : 404, body, ancestors);
     }
-    return html(req, 200, appPage(base), ancestors);
+    return html(req, 200, editorPage(base), ancestors);
   }
 
   return [

@@ -64,6 +64,7 @@ import {
 import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#shared/schemas/webhook-log';
 import * as examples from './examples';
 import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
+import { editorOperations } from './operations-editor';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */
 export interface TRequestBody {
@@ -588,6 +589,7 @@ const account: TOperation[] = [
 
 export const OPERATIONS: readonly TOperation[] = [
   ...bundles,
+  ...editorOperations,
   ...packets,
   ...BUNDLE_PAGE_OPERATIONS,
   ...persons,

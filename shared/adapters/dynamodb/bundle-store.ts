@@ -13,6 +13,7 @@ import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import { accountPartition } from './entities/account-partition';
 import {
+  bundleDocumentEntity,
   bundleEntity,
   bundleEventPageEntity,
   bundleKeys,
@@ -129,6 +130,22 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       });
       const stored = items.map((i) => documentOf(i));
       return bundle.documents ? inBundleOrder(bundle.documents, stored) : stored;
+    },
+
+    async putDocuments({ accountId, id: bundleId }, documents) {
+      await batchWrite(
+        db,
+        table,
+        documents.map((d) => ({ put: bundleDocumentEntity.toItem({ ...d, accountId, bundleId }) })),
+      );
+    },
+
+    async deleteDocuments({ accountId, id: bundleId }, documents) {
+      await batchWrite(
+        db,
+        table,
+        documents.map((d) => ({ delete: bundleKeys.document(accountId, bundleId, d.key, d.rev) })),
+      );
     },
 
     async linkPerson(accountId, personId, bundleId) {

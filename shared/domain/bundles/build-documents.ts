@@ -297,9 +297,21 @@ export async function placeFields(
       }
     });
   }
+  errors.push(...fieldLimitErrors(fields, path, `${path}.auto_placements`));
+  if (errors.length > 0) throw invalid(errors);
+  return fields;
+}
+
+/** How many fields a document may have, and how large they may be together. */
+export function fieldLimitErrors(
+  fields: TField[],
+  path: string,
+  countPath = `${path}.fields`,
+): TFieldError[] {
+  const errors: TFieldError[] = [];
   if (fields.length > BUNDLE_LIMITS.fieldsPerDocument) {
     errors.push({
-      field: `${path}.auto_placements`,
+      field: countPath,
       message: `At most ${BUNDLE_LIMITS.fieldsPerDocument} fields a document.`,
     });
   }
@@ -310,6 +322,5 @@ export async function placeFields(
       message: 'The fields of this document are too large together (300 KB at most).',
     });
   }
-  if (errors.length > 0) throw invalid(errors);
-  return fields;
+  return errors;
 }

@@ -53,6 +53,11 @@ export interface TDocument {
   size: number;
   pages: TPage[];
   fields: TField[];
+  /**
+   * Which stored copy of the document holds its fields: absent for the one written at creation;
+   * a draft's fields saved again (save-draft-fields.ts) are a new copy, named here by the bundle.
+   */
+  rev?: string;
 }
 
 export interface TPacket {

@@ -26,9 +26,11 @@ export interface TBundleFilter {
  * The documents a bundle names, in its order, from document items stored under it: how
  * `TBundleStore.documents` answers, and how a signer's session lists the documents it read.
  */
-export const inBundleOrder = (named: Pick<TDocument, 'key'>[], stored: TDocument[]): TDocument[] => {
-  const byKey = new Map(stored.map((d) => [d.key, d]));
-  return named.map((d) => byKey.get(d.key)).filter((d) => d !== undefined);
+export const inBundleOrder = (named: Pick<TDocument, 'key' | 'rev'>[], stored: TDocument[]): TDocument[] => {
+  // A draft whose fields were saved again has other copies of its documents: the bundle's own rev.
+  const copy = (d: Pick<TDocument, 'key' | 'rev'>) => `${d.key}#${d.rev ?? ''}`;
+  const byKey = new Map(stored.map((d) => [copy(d), d]));
+  return named.map((d) => byKey.get(copy(d))).filter((d) => d !== undefined);
 };
 
 export interface TBundleStore {
@@ -47,6 +49,13 @@ export interface TBundleStore {
   documents(
     bundle: Pick<TBundle, 'accountId' | 'id'> & Partial<Pick<TBundle, 'documents'>>,
   ): Promise<TDocument[]>;
+  /**
+   * Writes copies of the bundle's documents (each with its `rev`), which nothing reads until a
+   * save of the bundle names that rev; a draft's fields change this way (save-draft-fields.ts).
+   */
+  putDocuments(bundle: Pick<TBundle, 'accountId' | 'id'>, documents: TDocument[]): Promise<void>;
+  /** Deletes those copies of the bundle's documents (ones no longer named, or never named). */
+  deleteDocuments(bundle: Pick<TBundle, 'accountId' | 'id'>, documents: TDocument[]): Promise<void>;
   /** Every audit event, oldest first, including those moved out of the bundle item. */
   events(bundle: TBundle): Promise<TBundleEvent[]>;
   findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;

@@ -1,6 +1,8 @@
-// A Document Template preparation session: an unguessable, expiring link to a public page where
-// someone without an API key places a template's roles and fields (ARCHITECTURE.md, "Template
-// preparation sessions"). The link's token is stored only as its SHA-256.
+// A preparation session: an unguessable, expiring link to a public page where someone without an
+// API key places fields: a Document Template's roles and fields (ARCHITECTURE.md, "Template
+// preparation sessions"), or a draft bundle's fields (docs/architecture/bundle-editor.md). The
+// link's token is stored only as its SHA-256.
+import type { TActor } from '../bundles/actor';
 
 /** How long a preparation link works after it is made. */
 export const PREP_SESSION_TTL_SECONDS = 60 * 60;
@@ -11,13 +13,21 @@ export interface TPrepSession {
   accountId: string;
   /** The API key's user that made the session: the page edits the template as this user. */
   userId: string;
-  templateId: string;
+  /** The template the page prepares; absent for a draft bundle's session. */
+  templateId?: string;
+  /** The draft bundle the page edits; absent for a template's session. */
+  bundleId?: string;
+  /** A draft bundle's session: who made the link, the actor of what the page changes. */
+  actor?: TActor;
   /** Absent: any tag; empty: none; else exact tags and `namespace:*` patterns. */
   allowedTags?: string[];
   redirectUrl?: string;
   created: string;
   expires: string;
-  /** Set by the first save that went through: the session is over. */
+  /**
+   * Set by the first save that went through (a template's), or by sending the draft (a bundle's):
+   * the session is over.
+   */
   savedAt?: string;
 }
 

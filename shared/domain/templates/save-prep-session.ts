@@ -33,7 +33,7 @@ export async function findPrepSession(
 export async function openPrepSession(
   deps: TSessionDeps,
   token: unknown,
-): Promise<{ session: TPrepSession; template: TDocTemplate }> {
+): Promise<{ session: TPrepSession & { templateId: string }; template: TDocTemplate }> {
   return openFoundSession(deps, await findPrepSession(deps, token));
 }
 
@@ -41,18 +41,20 @@ export async function openPrepSession(
 export async function openFoundSession(
   deps: TSessionDeps,
   session: TPrepSession | undefined,
-): Promise<{ session: TPrepSession; template: TDocTemplate }> {
-  if (!session) throw new NotFoundError('No such preparation session.');
+): Promise<{ session: TPrepSession & { templateId: string }; template: TDocTemplate }> {
+  // A draft bundle's link does not open the template page's API, nor the reverse.
+  if (!session?.templateId) throw new NotFoundError('No such preparation session.');
   if (session.savedAt) throw new GoneError('This template was saved: the preparation session is over.');
   if (Date.parse(session.expires) <= deps.clock.now().getTime())
     throw new GoneError('This preparation link has expired. Ask for a new one.');
+  const { templateId } = session;
   const template = await findDocTemplate(
     deps,
     { accountId: session.accountId, userId: session.userId },
-    session.templateId,
+    templateId,
   );
   if (!template) throw new NotFoundError('The template of this session is gone.');
-  return { session, template };
+  return { session: { ...session, templateId }, template };
 }
 
 /**

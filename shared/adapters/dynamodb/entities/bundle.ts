@@ -27,10 +27,13 @@ export const bundleKeys = {
     pk: bundleKeys.termPartition(accountId),
     sk: `${term}#${id}`,
   }),
-  /** One item a document: its fields can be many, and they never change after creation. */
-  document: (accountId: string, id: string, docKey: string) => ({
+  /**
+   * One item a document: its fields can be many. They never change once sent; a draft's saved
+   * fields are a new copy under its `rev`, which the bundle names (save-draft-fields.ts).
+   */
+  document: (accountId: string, id: string, docKey: string, rev?: string) => ({
     pk: accountPartition(accountId),
-    sk: `BUNDLE#${id}#DOC#${docKey}`,
+    sk: `BUNDLE#${id}#DOC#${docKey}${rev ? `#REV#${rev}` : ''}`,
   }),
   documentPrefix: (id: string) => `BUNDLE#${id}#DOC#`,
   /** Packet id → its bundle, for /packets/{id}/ (packet ids are global, like bundle ids). */
@@ -134,7 +137,7 @@ export type TBundleDocumentItem = TDocument & { accountId: string; bundleId: str
 export const bundleDocumentEntity = defineEntity<TBundleDocumentItem>({
   name: 'bundle-document',
   version: 1,
-  key: (d) => bundleKeys.document(d.accountId, d.bundleId, d.key),
+  key: (d) => bundleKeys.document(d.accountId, d.bundleId, d.key, d.rev),
 });
 
 /** A page of older audit events, keyed by its first event's sequence number. */
