@@ -9,6 +9,8 @@ import { WebhookForm, WebhookList } from './manage/webhooks';
 import { BundleList } from './screens/bundle-list';
 import { BundlePage } from './screens/bundle-page/bundle-page';
 import { Passkeys } from './screens/passkeys';
+import { Send } from './screens/send';
+import { SendEditor } from './screens/send-editor';
 
 export interface TScreenProps {
   api: TConsoleApi;
@@ -54,6 +56,12 @@ export const ROUTES: TRoute[] = [
     screen: (p) => (p.params[0] ? <WebhookForm {...p} /> : <WebhookList {...p} />),
     menu: { word: 'webhooks.menu', href: '/console/webhooks' },
   },
+  {
+    path: /^\/console\/send\/?$/,
+    screen: (p) => <Send {...p} />,
+    menu: { word: 'send.menu', href: '/console/send' },
+  },
+  { path: /^\/console\/send\/([A-Za-z0-9_-]{1,64})\/?$/, screen: (p) => <SendEditor {...p} /> },
   {
     path: /^\/console\/account\/passkeys\/?$/,
     screen: (p) => <Passkeys {...p} />,
