@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StandardFonts } from 'pdf-lib';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
@@ -152,6 +152,7 @@ describe.runIf(runBrowser)('sending from the console', () => {
     await page.getByLabel(say('send.signers.inOrder')).check();
     await page.getByLabel(say('send.message.label')).fill('Amended return 2025');
     await expectAccessible(page, 'the filled form');
+    await page.evaluate('scrollTo(0, 0)');
     await docShot(page, 'send-1-documents-and-signers.png');
 
     await page.getByRole('button', { name: say('send.create') }).click();
@@ -186,6 +187,7 @@ describe.runIf(runBrowser)('sending from the console', () => {
     expect(await page.locator(`#${described}`).textContent()).toBe('Enter a valid email address.');
     await page.getByRole('alert').getByText(say('send.refused')).waitFor();
     await expectAccessible(page, 'a refused create at 390 px');
+    await page.evaluate("document.getElementById('send-signers').scrollIntoView()");
     await docShot(page, 'send-2-error-beside-input.png');
     // Nothing lost, nothing made; at 390 px the page does not scroll sideways.
     expect(await uploadNames(page)).toEqual(['form-1040x.pdf']);
@@ -218,19 +220,42 @@ async function checkDraft(id: string, personId: string) {
 }
 
 /**
- * The draft's address opens its editor; the draft list finds it. The editor is the preparation
- * page behind `POST /bundles/{id}/prepare_url/`.
+ * The draft's address opens its editor (the preparation page behind `POST /bundles/{id}/
+ * prepare_url/`) in a frame, and the console heeds what that frame tells it: "saved" is said,
+ * a look-alike message from elsewhere is not heeded, "closed" goes back to the list, "sent" to the
+ * bundle's page. The bundle list's Draft filter finds the draft; its address reopens it.
  */
 async function checkEditor(page: Page, id: string) {
   await expectAccessible(page, "the draft's editor screen");
-  const frame = page.locator('iframe.editor-frame');
-  await frame.waitFor();
-  expect(await frame.getAttribute('src')).toMatch(new RegExp(`^${suite.runtime.baseUrl}/prepare/bundle/`));
+  const editor = await editorFrame(page);
   await docShot(page, 'send-3-editor.png');
-  // The bundle list's Draft filter has it; its address reopens it.
-  await page.goto(`${suite.runtime.baseUrl}/console/`);
+  const tell = (where: Page | Frame, event: string) =>
+    where.evaluate(
+      `parent.postMessage({ source: 'esign-editor', event: '${event}', bundle_id: '${id}' }, '*')`,
+    );
+  await tell(editor, 'saved');
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Draft saved at/ })
+    .waitFor();
+  // The console's own window is not the editor: its "sent" is not heeded, the editor's "closed" is.
+  await tell(page, 'sent');
+  await tell(editor, 'closed');
+  await page.waitForURL(/\/console\/$/);
+
   await page.getByLabel(consoleWord('bundles.status')).selectOption('dr');
   await page.getByRole('row').filter({ hasText: id }).waitFor();
   await page.goto(`${suite.runtime.baseUrl}/console/send/${id}`);
-  await page.locator('iframe.editor-frame').waitFor();
+  await tell(await editorFrame(page), 'sent');
+  await page.waitForURL(new RegExp(`/console/bundles/${id}$`));
+}
+
+/** The editor's frame once its page has loaded from a prepare_url link of this service. */
+async function editorFrame(page: Page): Promise<Frame> {
+  const element = page.locator('iframe.editor-frame');
+  await element.waitFor();
+  expect(await element.getAttribute('src')).toMatch(new RegExp(`^${suite.runtime.baseUrl}/prepare/bundle/`));
+  const frame = await (await element.elementHandle())!.contentFrame();
+  await frame!.waitForLoadState('load');
+  return frame!;
 }

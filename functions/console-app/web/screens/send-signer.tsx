@@ -30,7 +30,8 @@ export function SignerFields(props: {
   const aria = (part: string) =>
     props.errors[id(part)] ? { 'aria-describedby': `${id(part)}-error`, 'aria-invalid': true as const } : {};
   const title = s.role
-    ? t('send.signers.numberedRole', { n: index + 1, role: s.role.label || s.role.key })
+    ? // The role is isolated (FSI…PDI): a Latin name inside Arabic or Hebrew keeps its own direction.
+      t('send.signers.numberedRole', { n: index + 1, role: `\u2068${s.role.label || s.role.key}\u2069` })
     : t('send.signers.numbered', { n: index + 1 });
   const text = (part: 'name' | 'email' | 'phone', type: string, max: number, autocomplete: string) => (
     <div class="field">
