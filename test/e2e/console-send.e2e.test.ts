@@ -78,6 +78,10 @@ const dropFiles = (page: Page, files: { name: string; type: string; b64: string 
       zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
   })()`);
 
+/** The label of the input that has the focus. */
+const focusedLabel = (page: Page) =>
+  page.evaluate<string>('document.activeElement?.labels?.[0]?.textContent ?? ""');
+
 /** The text of the element that has the focus. */
 const focusedText = (page: Page) => page.evaluate<string>('document.activeElement?.textContent ?? ""');
 
@@ -117,38 +121,7 @@ describe.runIf(runBrowser)('sending from the console', () => {
     expect(await uploadNames(page)).toEqual(['form-1040x.pdf']);
     await expectAccessible(page, 'a document chosen');
 
-    // The signers with the keyboard alone: a saved person found by name, then one typed.
-    await page.getByLabel(say('send.persons.search')).focus();
-    await page.keyboard.type('Rosa');
-    const found = page.getByRole('button', { name: say('send.persons.add', { name: 'Rosa Persons' }) });
-    await found.waitFor();
-    await expectAccessible(page, 'a person found');
-    await page.keyboard.press('Tab');
-    await expect.poll(() => focusedText(page)).toBe(await found.textContent());
-    await page.keyboard.press('Enter');
-    const first = page.getByRole('group', { name: say('send.signers.numbered', { n: 1 }) });
-    await expect
-      .poll(() => first.getByLabel(say('send.signers.email')).inputValue())
-      .toBe('rosa.persons@example.com');
-    // Focus is on the person's name; the add button is past their inputs and checks.
-    const add = say('send.signers.add');
-    for (let tabs = 0; tabs < 20; tabs++) {
-      if ((await focusedText(page)) === add) break;
-      await page.keyboard.press('Tab');
-    }
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('Bo Typed');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('bo.typed@example.com');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('+1 555 0100');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('ArrowDown'); // the language: English…
-    await page.keyboard.press('ArrowDown'); // …then Español
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Space'); // a code by text message
-    const second = page.getByRole('group', { name: say('send.signers.numbered', { n: 2 }) });
-    expect(await second.getByLabel(say('send.signers.auth_sms')).isChecked()).toBe(true);
+    await addSignersByKeyboard(page);
     await page.getByLabel(say('send.signers.inOrder')).check();
     await page.getByLabel(say('send.message.label')).fill('Amended return 2025');
     await expectAccessible(page, 'the filled form');
@@ -159,9 +132,21 @@ describe.runIf(runBrowser)('sending from the console', () => {
     await page.waitForURL(/\/console\/send\/[A-Za-z0-9_-]+$/);
     const id = new URL(page.url()).pathname.split('/').pop()!;
     await checkDraft(id, person.body.id as string);
-    await checkEditor(page, id);
+    // The editor's link: until `POST /bundles/{id}/prepare_url/` is served, the screen says the
+    // editor could not be opened and offers to try again.
+    const editor = (await suite.call('POST', `/bundles/${id}/prepare_url/`)).status === 201;
+    if (editor) await checkEditor(page, id);
+    else {
+      await page
+        .getByRole('alert')
+        .getByRole('button', { name: say('send.editor.retry') })
+        .waitFor();
+      await page.getByRole('link', { name: say('send.editor.back') }).click();
+      await findDraftInList(page, id);
+    }
     // The one failed answer expected: the console's first question, asked signed out.
-    expect(problems.filter((p) => !p.includes('/console/api/session'))).toEqual([]);
+    const expected = editor ? /\/console\/api\/session/ : /\/console\/api\/session|\/prepare_url\//;
+    expect(problems.filter((p) => !expected.test(p))).toEqual([]);
     await context.close();
   }, 120_000);
 
@@ -205,6 +190,47 @@ describe.runIf(runBrowser)('sending from the console', () => {
   }, 90_000);
 });
 
+/** The signers with the keyboard alone: a saved person found by name, then one typed. */
+async function addSignersByKeyboard(page: Page) {
+  await page.getByLabel(say('send.persons.search')).focus();
+  await page.keyboard.type('Rosa');
+  const found = page.getByRole('button', { name: say('send.persons.add', { name: 'Rosa Persons' }) });
+  await found.waitFor();
+  await expectAccessible(page, 'a person found');
+  await page.keyboard.press('Tab');
+  await expect.poll(() => focusedText(page)).toBe(await found.textContent());
+  await page.keyboard.press('Enter');
+  const first = page.getByRole('group', { name: say('send.signers.numbered', { n: 1 }) });
+  await expect
+    .poll(() => first.getByLabel(say('send.signers.email')).inputValue())
+    .toBe('rosa.persons@example.com');
+  // Focus moves to the person's name; the add button is past their inputs and checks.
+  await expect.poll(() => focusedLabel(page)).toBe(say('send.signers.name'));
+  const add = say('send.signers.add');
+  for (let tabs = 0; tabs < 20; tabs++) {
+    if ((await focusedText(page)) === add) break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  const second = page.getByRole('group', { name: say('send.signers.numbered', { n: 2 }) });
+  await expect
+    .poll(() =>
+      second.getByLabel(say('send.signers.name')).evaluate((e) => e.ownerDocument.activeElement === e),
+    )
+    .toBe(true);
+  await page.keyboard.type('Bo Typed');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('bo.typed@example.com');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('+1 555 0100');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown'); // the language: English…
+  await page.keyboard.press('ArrowDown'); // …then Español
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space'); // a code by text message
+  expect(await second.getByLabel(say('send.signers.auth_sms')).isChecked()).toBe(true);
+}
+
 /** The draft as the API answers it: the two signers in order, the one document. */
 async function checkDraft(id: string, personId: string) {
   const draft = await suite.call('GET', `/bundles/${id}/`);
@@ -243,11 +269,16 @@ async function checkEditor(page: Page, id: string) {
   await tell(editor, 'closed');
   await page.waitForURL(/\/console\/$/);
 
-  await page.getByLabel(consoleWord('bundles.status')).selectOption('dr');
-  await page.getByRole('row').filter({ hasText: id }).waitFor();
+  await findDraftInList(page, id);
   await page.goto(`${suite.runtime.baseUrl}/console/send/${id}`);
   await tell(await editorFrame(page), 'sent');
   await page.waitForURL(new RegExp(`/console/bundles/${id}$`));
+}
+
+/** The bundle list's Draft filter has the draft. */
+async function findDraftInList(page: Page, id: string) {
+  await page.getByLabel(consoleWord('bundles.status')).selectOption('dr');
+  await page.getByRole('row').filter({ hasText: id }).waitFor();
 }
 
 /** The editor's frame once its page has loaded from a prepare_url link of this service. */
