@@ -188,6 +188,51 @@ describe.runIf(runBrowser)('sending from the console', () => {
     expect([draft.body.status, draft.body.packets[0].email]).toEqual(['dr', 'cy.right@example.com']);
     await context.close();
   }, 90_000);
+  it('starts from a document template, whose roles become the signers', async () => {
+    const roles = [
+      { key: 'tenant', label: 'Tenant' },
+      { key: 'landlord', label: 'Landlord' },
+    ];
+    const template = await suite.call('POST', '/templates/', {
+      json: { name: 'Lease of flat 12B', file_b64: suite.pdfB64, roles },
+    });
+    expect(template.status, template.text).toBe(201);
+    const context = await suite.browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, DEMO_EMAIL);
+    await page.goto(`${suite.runtime.baseUrl}/console/send`);
+    await page.getByLabel(say('send.documents.template')).check();
+    await page
+      .getByLabel(say('send.documents.pickTemplate'), { exact: true })
+      .selectOption({ label: 'Lease of flat 12B' });
+    const role = (n: number, label: string) =>
+      page.getByRole('group', {
+        name: say('send.signers.numberedRole', { n, role: `\u2068${label}\u2069` }),
+      });
+    // Back to uploads the roles go; the template again, they return.
+    await page.getByLabel(say('send.documents.upload')).check();
+    expect(await role(1, 'Tenant').count()).toBe(0);
+    await page.getByLabel(say('send.documents.template')).check();
+    for (const [n, label, name] of [
+      [1, 'Tenant', 'Tia Tenant'],
+      [2, 'Landlord', 'Lou Landlord'],
+    ] as const) {
+      await role(n, label).getByLabel(say('send.signers.name')).fill(name);
+      await role(n, label)
+        .getByLabel(say('send.signers.email'))
+        .fill(`${name.split(' ')[0]}@example.com`);
+    }
+    await expectAccessible(page, 'a document template chosen');
+    await page.getByRole('button', { name: say('send.create') }).click();
+    await page.waitForURL(/\/console\/send\/[A-Za-z0-9_-]+$/);
+    const draft = await suite.call('GET', `/bundles/${new URL(page.url()).pathname.split('/').pop()}/`);
+    expect(draft.body.status).toBe('dr');
+    expect(draft.body.documents.map((d: { template_id: string }) => d.template_id)).toEqual([
+      template.body.id,
+    ]);
+    expect(draft.body.packets.map((p: { name: string }) => p.name)).toEqual(['Tia Tenant', 'Lou Landlord']);
+    await context.close();
+  }, 60_000);
 });
 
 /** The signers with the keyboard alone: a saved person found by name, then one typed. */

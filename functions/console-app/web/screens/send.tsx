@@ -94,23 +94,35 @@ export function Send(props: TScreenProps) {
   const setSigner = (uid: number, change: Partial<TSigner>) =>
     setForm((f) => ({ ...f, signers: f.signers.map((s) => (s.uid === uid ? { ...s, ...change } : s)) }));
 
+  const templateRoles = (id: string) => docTemplates?.find((d) => d.id === id)?.roles ?? [];
+  const envelopeRoles = (id: string) =>
+    [...(envelopes?.find((e) => e.id === id)?.signers ?? [])].sort((a, b) => a.order - b.order);
+
+  /** The signers as the source and its chosen template call for: a template's roles, else none. */
+  function withRoles(f: TDraftForm, roles: { key: string; label: string }[]): TDraftForm {
+    const plain = f.signers.map(({ role: _r, ...s }) => s);
+    return { ...f, signers: roles.length > 0 ? signersFor(roles, plain) : plain };
+  }
+
   function chooseSource(source: TSource) {
-    // Leaving a template: its roles no longer bind the signers.
-    setForm((f) => ({
-      ...f,
-      source,
-      signers: source === 'upload' ? f.signers.map(({ role: _r, ...s }) => s) : f.signers,
-    }));
+    setForm((f) =>
+      withRoles(
+        { ...f, source },
+        source === 'template'
+          ? templateRoles(f.templateId)
+          : source === 'envelope'
+            ? envelopeRoles(f.envelopeId)
+            : [],
+      ),
+    );
   }
 
   function chooseTemplate(id: string) {
-    const roles = docTemplates?.find((d) => d.id === id)?.roles ?? [];
-    setForm((f) => ({ ...f, templateId: id, signers: id ? signersFor(roles, f.signers) : f.signers }));
+    setForm((f) => withRoles({ ...f, templateId: id }, templateRoles(id)));
   }
 
   function chooseEnvelope(id: string) {
-    const roles = [...(envelopes?.find((e) => e.id === id)?.signers ?? [])].sort((a, b) => a.order - b.order);
-    setForm((f) => ({ ...f, envelopeId: id, signers: id ? signersFor(roles, f.signers) : f.signers }));
+    setForm((f) => withRoles({ ...f, envelopeId: id }, envelopeRoles(id)));
   }
 
   function addFiles(list: FileList | File[] | null | undefined) {
