@@ -4,13 +4,15 @@
 // typed with the keyboard alone), and creates the draft, which the API then answers with those
 // signers and that document; the draft's own address opens its editor. axe finds nothing at each
 // step, and at 390 px the screen does not scroll sideways. A refused create shows the API's error
-// beside the input it names and keeps everything entered.
+// beside the input it names and keeps everything entered. A document template's roles become
+// the signers.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StandardFonts } from 'pdf-lib';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#infra/bundling';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
@@ -27,7 +29,7 @@ const say = (key: string, values: Record<string, string | number> = {}): string 
 
 // The README's screenshots are taken by this test; they are written over only when asked, so an
 // ordinary run leaves the repository as it was.
-const DOCS_IMAGES = process.env.UPDATE_DOCS_IMAGES === '1' ? join(__dirname, '../../docs/images') : ARTIFACTS;
+const DOCS_IMAGES = process.env.UPDATE_DOCS_IMAGES === '1' ? join(REPO_ROOT, 'docs/images') : ARTIFACTS;
 const docShot = (page: Page, name: string) => page.screenshot({ path: join(DOCS_IMAGES, name) });
 
 /** A form of the IRS's kind: four Letter pages of labelled lines. */
@@ -188,6 +190,7 @@ describe.runIf(runBrowser)('sending from the console', () => {
     expect([draft.body.status, draft.body.packets[0].email]).toEqual(['dr', 'cy.right@example.com']);
     await context.close();
   }, 90_000);
+
   it('starts from a document template, whose roles become the signers', async () => {
     const roles = [
       { key: 'tenant', label: 'Tenant' },
