@@ -22,7 +22,7 @@ type TState =
   | { kind: 'failed' };
 
 export function SendEditor(props: TScreenProps) {
-  const { t } = useWords();
+  const { t, lang } = useWords();
   const id = props.params[0] ?? '';
   const calls = sendApi(props.api, props.session.csrf_token);
   const [state, setState] = useState<TState>({ kind: 'loading' });
@@ -66,11 +66,11 @@ export function SendEditor(props: TScreenProps) {
       if (m.event === 'sent') navigate(`/console/bundles/${encodeURIComponent(id)}`);
       else if (m.event === 'closed') navigate('/console/');
       else if (m.event === 'saved')
-        setSaid(t('send.editor.saved', { time: new Date().toLocaleTimeString() }));
+        setSaid(t('send.editor.saved', { time: new Date().toLocaleTimeString(lang) }));
     };
     addEventListener('message', heard);
     return () => removeEventListener('message', heard);
-  }, [id]);
+  }, [id, t, lang]);
 
   const bundleLink = <a href={`/console/bundles/${encodeURIComponent(id)}`}>{t('send.editor.openBundle')}</a>;
 

@@ -75,7 +75,13 @@ export function SignerFields(props: {
         </div>
       </div>
       {!props.envelope && (
-        <fieldset class="auth" id={id('auth')} tabIndex={-1} {...aria('auth')}>
+        <fieldset
+          class="auth"
+          id={id('auth')}
+          tabIndex={-1}
+          // A group is described by its error; aria-invalid belongs to the inputs a reader fills.
+          aria-describedby={props.errors[id('auth')] ? `${id('auth')}-error` : undefined}
+        >
           <legend>{t('send.signers.auth')}</legend>
           {(
             [
