@@ -34,6 +34,12 @@ export const ROUTES: TRoute[] = [
     screen: (p) => <BundleList api={p.api} onSessionEnded={p.onSessionEnded} />,
     menu: { word: 'shell.bundles', href: '/console/' },
   },
+  {
+    path: /^\/console\/send\/?$/,
+    screen: (p) => <Send {...p} />,
+    menu: { word: 'send.menu', href: '/console/send' },
+  },
+  { path: /^\/console\/send\/([A-Za-z0-9_-]{1,64})\/?$/, screen: (p) => <SendEditor {...p} /> },
   // Manage: templates (document and envelope), Persons, webhooks (docs/console-manage.md).
   {
     // One menu entry for both kinds of templates: the screens link to each other.
@@ -56,12 +62,6 @@ export const ROUTES: TRoute[] = [
     screen: (p) => (p.params[0] ? <WebhookForm {...p} /> : <WebhookList {...p} />),
     menu: { word: 'webhooks.menu', href: '/console/webhooks' },
   },
-  {
-    path: /^\/console\/send\/?$/,
-    screen: (p) => <Send {...p} />,
-    menu: { word: 'send.menu', href: '/console/send' },
-  },
-  { path: /^\/console\/send\/([A-Za-z0-9_-]{1,64})\/?$/, screen: (p) => <SendEditor {...p} /> },
   {
     path: /^\/console\/account\/passkeys\/?$/,
     screen: (p) => <Passkeys {...p} />,
