@@ -52,7 +52,11 @@ const form = (over: Partial<TDraftForm>): TDraftForm => ({
 const draftOf = (answer: { status: number; text: string; body: Record<string, unknown> }) => {
   expect(answer.status, answer.text).toBe(201);
   expect(answer.body).toMatchObject({ status: 'dr', label: 'Sale', email_subject: 'Please sign' });
-  return answer.body as { packets: { name: string; auth_sms: boolean }[]; documents: { name: string }[] };
+  return answer.body as {
+    in_order: boolean;
+    packets: { name: string; auth_sms: boolean }[];
+    documents: { name: string }[];
+  };
 };
 
 describe('the drafts the Send screen creates', () => {
@@ -116,16 +120,19 @@ describe('the drafts the Send screen creates', () => {
         name: 'Sale envelope',
         documents: [{ key: 'sale', template_id: template.body.id }],
         signers: ROLES.map((r, i) => ({ ...r, order: i + 1, auth_sms: i === 1 })),
+        in_order: true,
       },
     });
     expect(envelope.status, envelope.text).toBe(201);
     const fromEnvelope = draftOf(
       await call('POST', '/bundles/', {
+        // The screen shows no order for an envelope template: its own holds.
         json: draftRequest(
-          form({ source: 'envelope', envelopeId: envelope.body.id, signers: signers(true) }),
+          form({ source: 'envelope', envelopeId: envelope.body.id, signers: signers(true), inOrder: false }),
         ),
       }),
     );
+    expect(fromEnvelope.in_order).toBe(true);
     expect(fromEnvelope.packets.map((p) => [p.name, p.auth_sms])).toEqual([
       ['Ann Buyer', false],
       ['Bo Seller', true],

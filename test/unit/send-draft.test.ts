@@ -84,6 +84,8 @@ describe('the draft’s create request', () => {
     ]);
     const envelope = draftRequest(form({ source: 'envelope', envelopeId: 'env-1', signers }));
     expect(envelope.envelope_template).toEqual({ template_id: 'env-1' });
+    // Whether its signers sign in order is the template's to say.
+    expect(envelope).not.toHaveProperty('in_order');
     expect(envelope.documents).toBeUndefined();
     // The envelope template's roles decide the checks; the request carries only who signs.
     expect(envelope.packets).toEqual([

@@ -101,9 +101,9 @@ export function draftRequest(form: TDraftForm): Record<string, unknown> {
     email_subject: form.emailSubject.trim(),
     email_message: form.emailMessage.trim(),
   });
-  bundle.in_order = form.inOrder;
   if (form.source === 'envelope') {
-    // An envelope template's roles carry their own order and authentication.
+    // An envelope template's roles carry their own order and authentication, and the template
+    // says whether they sign in order: a value sent would override it.
     const packets = form.signers.map((s, i) =>
       given({
         key: signerKey(s, i),
@@ -115,6 +115,7 @@ export function draftRequest(form: TDraftForm): Record<string, unknown> {
     );
     return { ...bundle, envelope_template: { template_id: form.envelopeId }, packets };
   }
+  bundle.in_order = form.inOrder;
   const packets = form.signers.map((s, i) =>
     given({
       key: signerKey(s, i),
