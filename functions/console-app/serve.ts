@@ -12,9 +12,9 @@ import { ASSETS_PATH, buildConsole, CONSOLE_BASE, type TConsoleBuild } from './b
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
-/** The signing pages' headers (no inline code, no framing), which suit the console as they are. */
+/** The signing pages' headers (no inline code, never framed); the console may frame the service's own editor. */
 export const consoleHeaders = (config: TPolicyPlace, https = false): Record<string, string> =>
-  securityHeaders(config, { https });
+  securityHeaders(config, { https, frameSources: ["'self'"] });
 
 type TPages = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 

@@ -36,6 +36,8 @@ export type TPolicyPlace = Pick<TConfig, 'endpoints' | 'bucketName' | 'region'>;
 export interface TPolicyOptions {
   /** Origins allowed to frame the page; none: it may not be framed at all. */
   frameAncestors?: string[];
+  /** Origins the page may frame (the console frames the service's own editor); none: no frames. */
+  frameSources?: string[];
   /** Extra image origins (the brand's logo). */
   imageOrigins?: string[];
   /** Whether the request came over https (then browsers are told to keep to it). */
@@ -79,6 +81,7 @@ function contentSecurityPolicy(config: TPolicyPlace, opts: TPolicyOptions = {}):
     "worker-src 'self' blob:",
     "media-src 'self' blob: mediastream:",
     "manifest-src 'self'",
+    ...(opts.frameSources?.length ? [`frame-src ${opts.frameSources.join(' ')}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

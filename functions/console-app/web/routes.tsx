@@ -9,6 +9,8 @@ import { WebhookForm, WebhookList } from './manage/webhooks';
 import { BundleList } from './screens/bundle-list';
 import { BundlePage } from './screens/bundle-page/bundle-page';
 import { Passkeys } from './screens/passkeys';
+import { Send } from './screens/send';
+import { SendEditor } from './screens/send-editor';
 
 export interface TScreenProps {
   api: TConsoleApi;
@@ -32,6 +34,12 @@ export const ROUTES: TRoute[] = [
     screen: (p) => <BundleList api={p.api} onSessionEnded={p.onSessionEnded} />,
     menu: { word: 'shell.bundles', href: '/console/' },
   },
+  {
+    path: /^\/console\/send\/?$/,
+    screen: (p) => <Send {...p} />,
+    menu: { word: 'send.menu', href: '/console/send' },
+  },
+  { path: /^\/console\/send\/([A-Za-z0-9_-]{1,64})\/?$/, screen: (p) => <SendEditor {...p} /> },
   // Manage: templates (document and envelope), Persons, webhooks (docs/console-manage.md).
   {
     // One menu entry for both kinds of templates: the screens link to each other.
