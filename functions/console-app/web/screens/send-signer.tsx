@@ -33,12 +33,18 @@ export function SignerFields(props: {
     ? // The role is isolated (FSI…PDI): a Latin name inside Arabic or Hebrew keeps its own direction.
       t('send.signers.numberedRole', { n: index + 1, role: `\u2068${s.role.label || s.role.key}\u2069` })
     : t('send.signers.numbered', { n: index + 1 });
-  const text = (part: 'name' | 'email' | 'phone', type: string, max: number, autocomplete: string) => (
+  const text = (
+    part: 'name' | 'email' | 'phone',
+    type: 'text' | 'email' | 'tel',
+    max: number,
+    autocomplete: string,
+  ) => (
     <div class="field">
       <label for={id(part)}>{t(`send.signers.${part}`)}</label>
       <input
         id={id(part)}
-        type={type}
+        // One of three text-like kinds; Preact's input typing cannot follow a union here.
+        type={type as 'text'}
         value={s[part]}
         maxLength={max}
         autoComplete={autocomplete}
