@@ -5,7 +5,7 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TClock, TIds } from '../ports/system';
 import type { TBrand } from './account';
 
-/** A signing brand of the account; the operator adds it (there is no public API for it). */
+/** A signing brand of the account, added by the operator or an admin (signing-brands.ts). */
 export async function addBrand(
   deps: { accounts: TAccountStore; clock: TClock; ids: TIds },
   accountId: string,

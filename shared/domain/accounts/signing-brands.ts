@@ -1,0 +1,88 @@
+// The account's signing brands as its users see them and its admins change them through the API
+// (/signing-brands/); the operator's add-brand makes them the same way (add-brand.ts).
+import { ZSigningBrandPatchSchema, ZSigningBrandWriteSchema } from '#shared/schemas/account-settings';
+import { NotFoundError } from '../errors';
+import { parseInput } from '../parse-input';
+import type { TAccountStore } from '../ports/accounts';
+import type { TBrandStore } from '../ports/brands';
+import type { TClock, TIds } from '../ports/system';
+import type { TBrand } from './account';
+import { addBrand } from './add-brand';
+import { callerUser, requireAdmin, type TCaller } from './caller';
+
+export interface TBrandDeps {
+  accounts: TAccountStore;
+  brands: TBrandStore;
+  clock: TClock;
+  ids: TIds;
+}
+
+const CHANGE = 'change signing brands';
+
+/** The wire's optional settings as the brand keeps them: null or absent leaves it out. */
+function settingsOf(b: {
+  primary_color?: string | null;
+  redirect_url?: string | null;
+  logo_url?: string | null;
+}): Partial<Pick<TBrand, 'primaryColor' | 'redirectUrl' | 'logoUrl'>> {
+  return {
+    ...(b.primary_color ? { primaryColor: b.primary_color } : {}),
+    ...(b.redirect_url ? { redirectUrl: b.redirect_url } : {}),
+    ...(b.logo_url ? { logoUrl: b.logo_url } : {}),
+  };
+}
+
+export async function listSigningBrands(deps: TBrandDeps, caller: TCaller): Promise<TBrand[]> {
+  await callerUser(deps, caller);
+  return deps.accounts.listBrands(caller.accountId);
+}
+
+export async function getSigningBrand(deps: TBrandDeps, caller: TCaller, brandId: string): Promise<TBrand> {
+  await callerUser(deps, caller);
+  const brand = await deps.brands.getBrand(caller.accountId, brandId);
+  if (!brand) throw new NotFoundError('Signing brand not found.');
+  return brand;
+}
+
+export async function createSigningBrand(deps: TBrandDeps, caller: TCaller, input: unknown): Promise<TBrand> {
+  const b = parseInput(ZSigningBrandWriteSchema, input);
+  await requireAdmin(deps, caller, CHANGE);
+  return addBrand(deps, caller.accountId, { name: b.name, ...settingsOf(b) });
+}
+
+/** Changes what the body names; `null` removes a setting. One conditional write. */
+export async function updateSigningBrand(
+  deps: TBrandDeps,
+  caller: TCaller,
+  brandId: string,
+  input: unknown,
+): Promise<TBrand> {
+  const patch = parseInput(ZSigningBrandPatchSchema, input);
+  await requireAdmin(deps, caller, CHANGE);
+  const brand = await deps.brands.getBrand(caller.accountId, brandId);
+  if (!brand) throw new NotFoundError('Signing brand not found.');
+  const kept = settingsOf({
+    primary_color: brand.primaryColor,
+    redirect_url: brand.redirectUrl,
+    logo_url: brand.logoUrl,
+    ...patch,
+  });
+  const changed: TBrand = {
+    id: brand.id,
+    accountId: brand.accountId,
+    name: patch.name ?? brand.name,
+    ...kept,
+    created: brand.created,
+  };
+  await deps.brands.replaceBrand(changed);
+  return changed;
+}
+
+/**
+ * Bundles that name a deleted brand keep its id; their signing pages then show the service's own
+ * look, as for a bundle without one.
+ */
+export async function deleteSigningBrand(deps: TBrandDeps, caller: TCaller, brandId: string): Promise<void> {
+  await requireAdmin(deps, caller, CHANGE);
+  await deps.brands.deleteBrand(caller.accountId, brandId);
+}
