@@ -3,6 +3,7 @@ import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-se
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBrandStore } from '#shared/adapters/dynamodb/brand-store';
+import { createLogoReader } from '#shared/adapters/pdf/logo-reader';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
 import { changeAccountSettings, getAccountSettings } from '#shared/domain/accounts/account-settings';
@@ -48,6 +49,7 @@ export function buildAccountHandler(
     accounts,
     keys: createApiKeyStore(db, config.tableName),
     brands: createBrandStore(db, config.tableName),
+    logos: createLogoReader(),
     settings: createAccountSettingsStore(db, config.tableName),
     clock: systemClock,
     ids: randomIds,

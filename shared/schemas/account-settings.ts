@@ -18,6 +18,19 @@ const zColor = z
 const zRedirect = z.url({ protocol: /^https?$/, message: 'Enter a valid http(s) URL.' }).max(2000);
 const zLogoUrl = z.url({ protocol: /^https$/, message: 'Enter a valid https URL.' }).max(2000);
 
+/** The largest logo taken, in bytes: it is kept in the brand itself and shown on every signing page. */
+export const MAX_LOGO_BYTES = 100_000;
+
+/**
+ * A logo uploaded as base64 (as documents' file_b64): a PNG or JPEG of at most MAX_LOGO_BYTES,
+ * which the brand then answers as a `data:` URL in `logo_url`.
+ */
+const zLogoB64 = z
+  .string()
+  .max(Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 4, 'The logo must be at most 100 KB.')
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Enter the image as base64.')
+  .meta({ description: 'A PNG or JPEG of at most 100 KB, base64-encoded; replaces logo_url.' });
+
 /** A signing brand; `null` (on change) removes an optional setting. */
 export const ZSigningBrandWriteSchema = z
   .object({
@@ -25,6 +38,7 @@ export const ZSigningBrandWriteSchema = z
     primary_color: zColor.nullable().optional(),
     redirect_url: zRedirect.nullable().optional(),
     logo_url: zLogoUrl.nullable().optional(),
+    logo_b64: zLogoB64.optional(),
   })
   .strict()
   .meta({ id: 'SigningBrandWrite' });

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { addUser } from '#shared/domain/accounts/add-user';
 import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
-import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
+import { aPng, darkLeftQuarter } from '../helpers/images';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { accountDeps } from '../helpers/teams';
@@ -116,6 +117,40 @@ describe('signing brands', () => {
     expect((await call('DELETE', `/signing-brands/${id}/`, { key: member.key })).status).toBe(403);
     expect((await call('DELETE', `/signing-brands/${id}/`)).status).toBe(204);
     expect((await call('DELETE', `/signing-brands/${id}/`)).status).toBe(404);
+  });
+});
+
+describe('an uploaded logo', () => {
+  it('is read as an image document is, refused when it is not one, and shown on the signing page', async () => {
+    const png = aPng(40, 20, darkLeftQuarter(40)).toString('base64');
+    const broken = Buffer.concat([aPng(40, 20, darkLeftQuarter(40)).subarray(0, 40), Buffer.alloc(200, 7)]);
+    const bad = await call('POST', '/signing-brands/', {
+      json: { name: 'Broken', logo_b64: broken.toString('base64') },
+    });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.body).toMatchObject({ errors: [{ field: 'logo_b64' }] });
+    const notImage = await call('POST', '/signing-brands/', {
+      json: { name: 'Text', logo_b64: Buffer.from('hello').toString('base64') },
+    });
+    expect(notImage.status).toBe(400);
+
+    const made = await call('POST', '/signing-brands/', {
+      json: { name: 'Logo Co', primary_color: '#7a1fa2', logo_b64: png },
+    });
+    expect(made.status, made.text).toBe(201);
+    const brand = made.body as { id: string; logo_url: string };
+    expect(brand.logo_url).toBe(`data:image/png;base64,${png}`);
+
+    await accountDeps(runtime).accounts.setFeatures(runtime.demo.accountId, { signing_brands: true });
+    const bundle = await call('POST', '/bundles/', { json: anEmbeddedBundle(await aPdfB64()) });
+    expect(bundle.status, bundle.text).toBe(201);
+    const bundleId = (bundle.body as { id: string }).id;
+    const branded = await call('PATCH', `/bundles/${bundleId}/`, { json: { signing_brand: brand.id } });
+    expect(branded.status, branded.text).toBe(200);
+    const packet = (bundle.body as { packets: { id: string }[] }).packets[0]!.id;
+    const link = await call('POST', `/packets/${packet}/embed_url/`);
+    const page = await fetch((link.body as { url: string }).url).then((r) => r.text());
+    expect(page).toContain(`<img class="brand-logo" src="data:image/png;base64,${png}"`);
   });
 });
 

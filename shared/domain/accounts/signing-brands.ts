@@ -1,10 +1,10 @@
 // The account's signing brands as its users see them and its admins change them through the API
 // (/signing-brands/); the operator's add-brand makes them the same way (add-brand.ts).
 import { ZSigningBrandPatchSchema, ZSigningBrandWriteSchema } from '#shared/schemas/account-settings';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
-import type { TBrandStore } from '../ports/brands';
+import type { TBrandStore, TLogoReader } from '../ports/brands';
 import type { TClock, TIds } from '../ports/system';
 import type { TBrand } from './account';
 import { addBrand } from './add-brand';
@@ -13,6 +13,7 @@ import { callerUser, requireAdmin, type TCaller } from './caller';
 export interface TBrandDeps {
   accounts: TAccountStore;
   brands: TBrandStore;
+  logos: TLogoReader;
   clock: TClock;
   ids: TIds;
 }
@@ -32,6 +33,20 @@ function settingsOf(b: {
   };
 }
 
+/**
+ * An uploaded logo as the brand keeps it: a `data:` URL, so the signing page shows it with no
+ * other request or origin (its img-src allows data:). Undefined when none was uploaded.
+ */
+async function uploadedLogo(deps: TBrandDeps, logoB64: string | undefined): Promise<string | undefined> {
+  if (logoB64 === undefined) return undefined;
+  const bytes = Buffer.from(logoB64, 'base64');
+  const refuse = (message: string) => new ValidationError('Invalid input.', [{ field: 'logo_b64', message }]);
+  if (bytes.length === 0) throw refuse('The logo is empty.');
+  const reading = await deps.logos.read(bytes);
+  if (!reading.ok) throw refuse(reading.problem);
+  return `data:${reading.mediaType};base64,${bytes.toString('base64')}`;
+}
+
 export async function listSigningBrands(deps: TBrandDeps, caller: TCaller): Promise<TBrand[]> {
   await callerUser(deps, caller);
   return deps.accounts.listBrands(caller.accountId);
@@ -47,7 +62,8 @@ export async function getSigningBrand(deps: TBrandDeps, caller: TCaller, brandId
 export async function createSigningBrand(deps: TBrandDeps, caller: TCaller, input: unknown): Promise<TBrand> {
   const b = parseInput(ZSigningBrandWriteSchema, input);
   await requireAdmin(deps, caller, CHANGE);
-  return addBrand(deps, caller.accountId, { name: b.name, ...settingsOf(b) });
+  const logo = await uploadedLogo(deps, b.logo_b64);
+  return addBrand(deps, caller.accountId, { name: b.name, ...settingsOf(b) }, logo);
 }
 
 /** Changes what the body names; `null` removes a setting. One conditional write. */
@@ -61,11 +77,13 @@ export async function updateSigningBrand(
   await requireAdmin(deps, caller, CHANGE);
   const brand = await deps.brands.getBrand(caller.accountId, brandId);
   if (!brand) throw new NotFoundError('Signing brand not found.');
+  const logo = await uploadedLogo(deps, patch.logo_b64);
   const kept = settingsOf({
     primary_color: brand.primaryColor,
     redirect_url: brand.redirectUrl,
     logo_url: brand.logoUrl,
     ...patch,
+    ...(logo ? { logo_url: logo } : {}),
   });
   const changed: TBrand = {
     id: brand.id,

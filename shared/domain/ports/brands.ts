@@ -8,3 +8,13 @@ export interface TBrandStore {
   /** Deletes it, only if it exists (else NotFoundError): of two deletes one wins, the other is 404. */
   deleteBrand(accountId: string, brandId: string): Promise<void>;
 }
+
+/** A logo someone uploaded, read as image documents are: what it is, or why it cannot be shown. */
+export type TLogoReading =
+  | { ok: true; mediaType: 'image/png' | 'image/jpeg' }
+  | { ok: false; problem: string };
+
+export interface TLogoReader {
+  /** Reads the whole image within the untrusted-file budgets, off the request's thread. */
+  read(bytes: Uint8Array): Promise<TLogoReading>;
+}
