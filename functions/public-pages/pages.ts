@@ -24,7 +24,7 @@ import {
   type TLanguage,
 } from '#shared/i18n/languages';
 import { contentTypeOf, signingAssets } from './assets';
-import { brandPalette } from './brand-palette';
+import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';

@@ -18,6 +18,7 @@ const brand = {
   primary_color: '#0b5cad',
   redirect_url: 'https://acme.example.com/thanks',
   logo_url: 'https://acme.example.com/logo.png',
+  palette: { brand: '#0b5cad', on_brand: '#ffffff', brand_text: '#0b5cad' },
   created: '2026-03-01T09:30:00.000Z',
 };
 const apiKey = {

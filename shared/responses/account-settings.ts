@@ -1,6 +1,7 @@
 // An account's API keys, signing brands and defaults as the API answers them.
 import type { TApiKey, TBrand } from '#shared/domain/accounts/account';
 import type { TAccountSettings } from '#shared/domain/accounts/account-settings';
+import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import type {
   TAccountSettingsResponse,
   TApiKeyResponse,
@@ -20,12 +21,14 @@ export function toApiKeyResponse(k: TApiKey): TApiKeyResponse {
 }
 
 export function toSigningBrandResponse(b: TBrand): TSigningBrandResponse {
+  const palette = brandPalette(b.primaryColor);
   return {
     id: b.id,
     name: b.name,
     primary_color: b.primaryColor ?? null,
     redirect_url: b.redirectUrl ?? null,
     logo_url: b.logoUrl ?? null,
+    palette: palette ? { brand: palette.brand, on_brand: palette.onBrand, brand_text: palette.brandText } : null,
     created: b.created,
   };
 }

@@ -30,6 +30,20 @@ export const ZSigningBrandResponseSchema = z
     primary_color: z.string().nullable(),
     redirect_url: z.string().nullable(),
     logo_url: z.string().nullable(),
+    /**
+     * The colours the signing pages draw with this brand: `primary_color` moved, where needed,
+     * until text on it and it as text reach WCAG AA contrast. Null without a primary colour.
+     */
+    palette: z
+      .object({
+        /** Buttons' fill. */
+        brand: z.string(),
+        /** Buttons' text. */
+        on_brand: z.string(),
+        /** Links and accents on the page. */
+        brand_text: z.string(),
+      })
+      .nullable(),
     created: z.string(),
   })
   .meta({ id: 'SigningBrand' });
