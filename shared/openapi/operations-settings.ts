@@ -108,6 +108,7 @@ export const SETTINGS_OPERATIONS = [
     summary: 'Change a signing brand (account admins; null removes a setting)',
     body: { name: 'SigningBrandPatch', schema: ZSigningBrandPatchSchema },
     response: { status: 200, schema: ZSigningBrandResponseSchema },
+    conflict: true,
   },
   {
     route: 'DELETE /signing-brands/{id:uuid}',

@@ -2,8 +2,11 @@
 // signing brands and the account's defaults; who may change what, and another account's ids.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
+import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-settings-store';
+import { createBrandStore } from '#shared/adapters/dynamodb/brand-store';
 import { addUser } from '#shared/domain/accounts/add-user';
 import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
+import { ConcurrentUpdateError } from '#shared/domain/errors';
 import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { aPng, darkLeftQuarter } from '../helpers/images';
 import { apiClient, isErrorBody } from '../helpers/runtime';
@@ -199,5 +202,31 @@ describe("the account's defaults", () => {
     const made = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
     expect(made.status, made.text).toBe(201);
     expect(made.body).toMatchObject({ send_reminders: true, reminder_offset: 4 });
+  });
+});
+
+describe('two changes made from the same read', () => {
+  it('let one win; the other is a conflict, never a lost update', async () => {
+    const { db, config } = runtime;
+    const accountId = runtime.demo.accountId;
+    const made = await call('POST', '/signing-brands/', { json: { name: 'Race' } });
+    const id = (made.body as { id: string }).id;
+    const brands = createBrandStore(db, config.tableName);
+    const read = (await brands.getBrand(accountId, id))!;
+    await brands.replaceBrand({ ...read, name: 'First' });
+    await expect(brands.replaceBrand({ ...read, name: 'Second' })).rejects.toBeInstanceOf(
+      ConcurrentUpdateError,
+    );
+    expect((await call('GET', `/signing-brands/${id}/`)).body).toMatchObject({ name: 'First' });
+    // The next change, made from the brand as it now is, goes through.
+    expect((await call('PATCH', `/signing-brands/${id}/`, { json: { name: 'Third' } })).status).toBe(200);
+
+    const settings = createAccountSettingsStore(db, config.tableName);
+    const account = (await accountDeps(runtime).accounts.getAccount(accountId))!;
+    await settings.changeDefaults(accountId, account.version, { language: 'de' });
+    await expect(
+      settings.changeDefaults(accountId, account.version, { language: 'it' }),
+    ).rejects.toBeInstanceOf(ConcurrentUpdateError);
+    expect((await call('GET', '/account/')).body).toMatchObject({ language: 'de' });
   });
 });

@@ -1,12 +1,12 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#shared/domain/errors';
+import { ConcurrentUpdateError, NotFoundError } from '#shared/domain/errors';
 import type { TBrandStore } from '#shared/domain/ports/brands';
 import { getItem, isConditionFailure } from './batch';
 import { accountKeys, brandEntity } from './entities/account';
 
 const EXISTS = 'attribute_exists(pk)';
 
-/** A brand write that lost its condition found no brand: another request deleted it first. */
+/** A delete that lost its condition found no brand: another request deleted it first. */
 async function orGone(write: Promise<unknown>): Promise<void> {
   try {
     await write;
@@ -20,12 +20,29 @@ export function createBrandStore(db: DynamoDBDocumentClient, table: string): TBr
   return {
     getBrand: (accountId, brandId) =>
       getItem(db, table, accountKeys.brand(accountId, brandId), brandEntity.fromItem),
-    replaceBrand: (brand) =>
-      orGone(
-        db.send(
-          new PutCommand({ TableName: table, Item: brandEntity.toItem(brand), ConditionExpression: EXISTS }),
-        ),
-      ),
+    async replaceBrand(brand) {
+      const written = { ...brand, version: (brand.version ?? 0) + 1 };
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: brandEntity.toItem(written),
+            ConditionExpression:
+              brand.version === undefined
+                ? `${EXISTS} AND attribute_not_exists(version)`
+                : `${EXISTS} AND version = :v`,
+            ...(brand.version === undefined ? {} : { ExpressionAttributeValues: { ':v': brand.version } }),
+          }),
+        );
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        // Lost: to a delete (404) or to another change made since this one read the brand (409).
+        if (!(await getItem(db, table, accountKeys.brand(brand.accountId, brand.id), (i) => i)))
+          throw new NotFoundError('Signing brand not found.');
+        throw new ConcurrentUpdateError();
+      }
+      return written;
+    },
     deleteBrand: (accountId, brandId) =>
       orGone(
         db.send(

@@ -94,9 +94,14 @@ export interface TBrand {
   redirectUrl?: string;
   /** The signing pages' accent color, `#rrggbb`. */
   primaryColor?: string;
-  /** An https image shown on the signing pages (their CSP allows its origin for images). */
+  /**
+   * An image shown on the signing pages: https (their CSP allows its origin for images), or one an
+   * admin uploaded, kept as a PNG or JPEG `data:` URL (signing-brands.ts).
+   */
   logoUrl?: string;
   created: string;
+  /** The store's concurrency counter, from the first change on (brands made before have none). */
+  version?: number;
 }
 
 export interface TApiKey {

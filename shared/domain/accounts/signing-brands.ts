@@ -66,7 +66,10 @@ export async function createSigningBrand(deps: TBrandDeps, caller: TCaller, inpu
   return addBrand(deps, caller.accountId, { name: b.name, ...settingsOf(b) }, logo);
 }
 
-/** Changes what the body names; `null` removes a setting. One conditional write. */
+/**
+ * Changes what the body names; `null` removes a setting. One write, conditional on the brand being
+ * as read: of two changes at once one wins, the other is a 409.
+ */
 export async function updateSigningBrand(
   deps: TBrandDeps,
   caller: TCaller,
@@ -91,9 +94,9 @@ export async function updateSigningBrand(
     name: patch.name ?? brand.name,
     ...kept,
     created: brand.created,
+    ...(brand.version !== undefined ? { version: brand.version } : {}),
   };
-  await deps.brands.replaceBrand(changed);
-  return changed;
+  return deps.brands.replaceBrand(changed);
 }
 
 /**

@@ -3,8 +3,12 @@ import type { TBrand } from '../accounts/account';
 
 export interface TBrandStore {
   getBrand(accountId: string, brandId: string): Promise<TBrand | undefined>;
-  /** Writes the brand over the stored one, only if it still exists (else NotFoundError). */
-  replaceBrand(brand: TBrand): Promise<void>;
+  /**
+   * Writes the brand over the stored one, only if it is still the one read (its `version`): else
+   * NotFoundError when it is gone, ConcurrentUpdateError when another change came first. Answers
+   * the brand as written, its version counted up.
+   */
+  replaceBrand(brand: TBrand): Promise<TBrand>;
   /** Deletes it, only if it exists (else NotFoundError): of two deletes one wins, the other is 404. */
   deleteBrand(accountId: string, brandId: string): Promise<void>;
 }
