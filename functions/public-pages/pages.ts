@@ -3,6 +3,7 @@
 // documents' PDFs for the page's viewer.
 
 import type { TAccount, TBrand } from '#shared/domain/accounts/account';
+import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TSigningToken } from '#shared/domain/ports/signing';
@@ -24,7 +25,6 @@ import {
   type TLanguage,
 } from '#shared/i18n/languages';
 import { contentTypeOf, signingAssets } from './assets';
-import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
