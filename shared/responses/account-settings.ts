@@ -28,7 +28,9 @@ export function toSigningBrandResponse(b: TBrand): TSigningBrandResponse {
     primary_color: b.primaryColor ?? null,
     redirect_url: b.redirectUrl ?? null,
     logo_url: b.logoUrl ?? null,
-    palette: palette ? { brand: palette.brand, on_brand: palette.onBrand, brand_text: palette.brandText } : null,
+    palette: palette
+      ? { brand: palette.brand, on_brand: palette.onBrand, brand_text: palette.brandText }
+      : null,
     created: b.created,
   };
 }
