@@ -21,6 +21,10 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'webhooks', fn: 'webhooks' },
   { resource: 'envelope-templates', fn: 'envelope-templates' },
   { resource: 'rate_limit', fn: 'account' },
+  // The account's settings as its users manage them (functions/account): keys, brands, defaults.
+  { resource: 'account', fn: 'account' },
+  { resource: 'api-keys', fn: 'account' },
+  { resource: 'signing-brands', fn: 'account' },
   // POST /api/v2/verify/: is this a file this service sealed for the caller's account?
   { resource: 'verify', fn: 'bundles' },
 ];

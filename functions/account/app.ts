@@ -1,15 +1,60 @@
-import { cachedUsageReader } from '#shared/adapters/apigateway/cached-usage-reader';
 import { usageReaderFor } from '#shared/adapters/apigateway/usage-reader';
-import { systemClock } from '#shared/adapters/system';
-import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
-import type { TConfig } from '#shared/config';
+import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-settings-store';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createBrandStore } from '#shared/adapters/dynamodb/brand-store';
+import { createLogoReader } from '#shared/adapters/pdf/logo-reader';
+import { randomIds, systemClock } from '#shared/adapters/system';
+import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import { changeAccountSettings, getAccountSettings } from '#shared/domain/accounts/account-settings';
+import type { TCaller } from '#shared/domain/accounts/caller';
+import { createApiKey } from '#shared/domain/accounts/create-api-key';
+import { listApiKeys } from '#shared/domain/accounts/list-api-keys';
+import { revokeCallersApiKey } from '#shared/domain/accounts/revoke-api-key';
+import {
+  createSigningBrand,
+  deleteSigningBrand,
+  getSigningBrand,
+  listSigningBrands,
+  updateSigningBrand,
+} from '#shared/domain/accounts/signing-brands';
+import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
 import { createApiHandler } from '#shared/http/api-handler';
+import type { TRequest } from '#shared/http/request';
+import { answerRoute, resourceRoutes } from '#shared/http/resource-routes';
 import type { TRoute } from '#shared/http/router';
+import {
+  toAccountSettingsResponse,
+  toApiKeyResponse,
+  toSigningBrandResponse,
+} from '#shared/responses/account-settings';
 
-/** Composition root of the account Lambda: the caller's own standing (rate limits). */
-export function buildAccountHandler(opts: Omit<TFunctionOptions, 'db'> & { config: TConfig }) {
+const callerOf = (req: TRequest): TCaller => ({ accountId: req.auth.accountId, userId: req.auth.userId });
+
+/**
+ * Composition root of the account Lambda: the caller's own standing (rate limits), and the
+ * account's settings as its users manage them: API keys, signing brands, defaults.
+ */
+export function buildAccountHandler(
+  opts: TFunctionOptions & {
+    /** On AWS: each API key made here is also an API key of API Gateway's usage plan. */
+    usageKeys?: TUsageKeyRegistry;
+  },
+) {
+  const { config, db, telemetry } = functionBase(opts);
   // The body reads afresh; the headers (on this answer too) go through the cache as elsewhere.
-  const usage = usageReaderFor(opts.config);
+  const usage = usageReaderFor(config);
+  const accounts = createAccountStore(db, config.tableName);
+  const deps = {
+    accounts,
+    keys: createApiKeyStore(db, config.tableName),
+    brands: createBrandStore(db, config.tableName),
+    logos: createLogoReader(),
+    settings: createAccountSettingsStore(db, config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+    ...(opts.usageKeys ? { usageKeys: opts.usageKeys } : {}),
+  };
   const routes: TRoute[] = [
     {
       method: 'GET',
@@ -22,9 +67,42 @@ export function buildAccountHandler(opts: Omit<TFunctionOptions, 'db'> & { confi
         };
       },
     },
+    answerRoute('GET', '/account', 200, async (req) =>
+      toAccountSettingsResponse(await getAccountSettings(deps, callerOf(req))),
+    ),
+    answerRoute('PATCH', '/account', 200, async (req) =>
+      toAccountSettingsResponse(await changeAccountSettings(deps, callerOf(req), req.body)),
+    ),
+    answerRoute('GET', '/api-keys', 200, async (req) =>
+      (await listApiKeys(deps, callerOf(req))).map(toApiKeyResponse),
+    ),
+    // The one answer that holds the key itself: it is never stored, so never shown again (not
+    // even to an Idempotency-Key retry).
+    {
+      ...answerRoute('POST', '/api-keys', 201, async (req) => {
+        const { key, secret } = await createApiKey(deps, callerOf(req), req.body);
+        return { ...toApiKeyResponse(key), key: secret };
+      }),
+      secretAnswer: true,
+    },
+    // Revoking answers the key as it now is (with its revocation time), not an empty 204.
+    answerRoute('DELETE', '/api-keys/{id:uuid}', 200, async (req) =>
+      toApiKeyResponse(await revokeCallersApiKey(deps, callerOf(req), req.params.id!)),
+    ),
+    answerRoute('GET', '/signing-brands', 200, async (req) =>
+      (await listSigningBrands(deps, callerOf(req))).map(toSigningBrandResponse),
+    ),
+    ...resourceRoutes(
+      '/signing-brands',
+      'uuid',
+      { deps, caller: callerOf, toBody: toSigningBrandResponse },
+      {
+        create: (d, caller, body) => createSigningBrand(d, caller, body),
+        get: getSigningBrand,
+        update: updateSigningBrand,
+        remove: deleteSigningBrand,
+      },
+    ),
   ];
-  return createApiHandler(routes, telemetryOf(opts), {
-    usage: cachedUsageReader(usage, systemClock),
-    config: opts.config,
-  });
+  return createApiHandler(routes, telemetry, keyedApi(config, db));
 }

@@ -3,6 +3,7 @@
 // documents' PDFs for the page's viewer.
 
 import type { TAccount, TBrand } from '#shared/domain/accounts/account';
+import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TSigningToken } from '#shared/domain/ports/signing';
@@ -24,11 +25,10 @@ import {
   type TLanguage,
 } from '#shared/i18n/languages';
 import { contentTypeOf, signingAssets } from './assets';
-import { brandPalette } from './brand-palette';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
-import { fileNotFound, frameAncestors, logoOrigin, securityHeaders } from './security-headers';
+import { fileNotFound, frameAncestors, logoOrigin, logoShown, securityHeaders } from './security-headers';
 import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
 
@@ -73,7 +73,7 @@ const isolated = (text: string) => esc(text).replaceAll(FSI, '<bdi>').replaceAll
 
 function brandHtml(brand: TBrand | undefined, lang: TLanguage): string {
   if (!brand) return `<span class="brand-name">${esc(translator(lang)('page.title'))}</span>`;
-  const logo = logoOrigin(brand.logoUrl)
+  const logo = logoShown(brand.logoUrl)
     ? `<img class="brand-logo" src="${esc(brand.logoUrl!)}" alt="" referrerpolicy="no-referrer">`
     : '';
   return `${logo}<span class="brand-name"><bdi>${esc(brand.name)}</bdi></span>`;

@@ -19,6 +19,14 @@ function documentsOrigin(config: TPolicyPlace): string | undefined {
   return `https://${config.bucketName}.s3.${config.region}.amazonaws.com`;
 }
 
+/**
+ * Whether a brand's logo can be shown: an https image (its origin then allowed by img-src), or
+ * one uploaded by an admin, kept as a PNG or JPEG `data:` URL (img-src allows data:).
+ */
+export function logoShown(logoUrl: string | undefined): boolean {
+  return logoOrigin(logoUrl) !== undefined || /^data:image\/(png|jpeg);base64,/.test(logoUrl ?? '');
+}
+
 /** The https origin of a brand's logo, or undefined when it cannot be shown (not https). */
 export function logoOrigin(logoUrl: string | undefined): string | undefined {
   if (!logoUrl) return undefined;

@@ -69,9 +69,9 @@ export const COMMANDS = {
     required: ['account', 'user', 'teams'],
   },
   'create-key': {
-    synopsis: '--account A --user U',
+    synopsis: '--account A --user U [--name N]',
     summary: 'Issue an API key for a user; prints the key alone on stdout, its key id on stderr.',
-    flags: { account: 'string', user: 'string' },
+    flags: { account: 'string', user: 'string', name: 'string' },
     required: ['account', 'user'],
     usagePlan: true,
   },

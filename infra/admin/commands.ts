@@ -1,13 +1,13 @@
 // The operator's commands, one function each. They take the stores (ports) and plain values,
 // so the same code runs against the local data and a deployed stack; target.ts builds the deps,
 // main.ts turns flags into arguments and results into output.
-import type { TUsageKeyRegistry } from '#shared/adapters/apigateway/usage-keys';
 import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
 import { addBrand } from '#shared/domain/accounts/add-brand';
 import { addTeam } from '#shared/domain/accounts/add-team';
 import { addUser } from '#shared/domain/accounts/add-user';
 import { createAccount } from '#shared/domain/accounts/create-account';
-import { issueApiKey } from '#shared/domain/accounts/issue-api-key';
+import { issueRegisteredApiKey } from '#shared/domain/accounts/create-api-key';
+import { revokeApiKey } from '#shared/domain/accounts/revoke-api-key';
 import { setAccountLanguage } from '#shared/domain/accounts/set-account-language';
 import { setEmbedOrigins } from '#shared/domain/accounts/set-embed-origins';
 import { setImagePageSize } from '#shared/domain/accounts/set-image-page-size';
@@ -21,6 +21,7 @@ import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import type { TPersonStore } from '#shared/domain/ports/persons';
 import type { TClock, TIds } from '#shared/domain/ports/system';
+import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
 import type { TFeatureName } from '#shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
@@ -49,6 +50,7 @@ export type TAccountView = Omit<TAccount, 'version'>;
 /** A key as the operator sees it: never the hash, which would let anyone test guesses offline. */
 export interface TKeyView {
   keyId: string;
+  name?: string;
   prefix: string;
   accountId: string;
   userId: string;
@@ -74,6 +76,7 @@ export function accountView(a: TAccount): TAccountView {
 export function keyView(k: TApiKey): TKeyView {
   return {
     keyId: k.keyId,
+    ...(k.name ? { name: k.name } : {}),
     prefix: k.prefix,
     accountId: k.accountId,
     userId: k.userId,
@@ -128,31 +131,15 @@ export function setUserTeamsCommand(
   return setUserTeams(deps, accountId, userId, { teams: commaList(teams) });
 }
 
-/** API Gateway names keys after the account and key, so the console shows whose key it is. */
-export const usageKeyName = (accountId: string, keyId: string) => `esign-${accountId}-${keyId}`;
-
 export async function createKeyCommand(
   deps: TAdminDeps,
   accountId: string,
   userId: string,
+  name?: string,
 ): Promise<{ secret: string; key: TKeyView }> {
   await requireAccount(deps, accountId);
-  const usageKeys = deps.usageKeys;
-  let registered: string | undefined;
-  const registerUsageKey = usageKeys
-    ? async (secret: string, keyId: string, owner: string) => {
-        registered = await usageKeys.register(secret, usageKeyName(owner, keyId));
-        return registered;
-      }
-    : undefined;
-  try {
-    const { key, secret } = await issueApiKey({ ...deps, registerUsageKey }, accountId, userId);
-    return { secret, key: keyView(key) };
-  } catch (err) {
-    // The key was not saved, so nobody can learn its value: its API Gateway twin is useless.
-    if (usageKeys && registered) await usageKeys.remove(registered).catch(() => undefined);
-    throw err;
-  }
+  const { key, secret } = await issueRegisteredApiKey(deps, accountId, userId, name);
+  return { secret, key: keyView(key) };
 }
 
 export async function revokeKeyCommand(
@@ -161,13 +148,7 @@ export async function revokeKeyCommand(
   keyId: string,
 ): Promise<TKeyView> {
   await requireAccount(deps, accountId);
-  // The table first: from then on the authorizer denies the key. Removing it from API Gateway
-  // second means a failure there leaves a dead key behind, never a live one; running the
-  // command again finishes the job (the store keeps the first revocation time).
-  const key = await deps.keys.revoke(accountId, keyId, deps.clock.now());
-  // A key issued without API Gateway (locally, or seeded) has its own id as usageKeyId.
-  if (deps.usageKeys && key.usageKeyId !== key.keyId) await deps.usageKeys.remove(key.usageKeyId);
-  return keyView(key);
+  return keyView(await revokeApiKey(deps, accountId, keyId));
 }
 
 export async function setFeaturesCommand(

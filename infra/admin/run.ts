@@ -147,7 +147,12 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         : { data: u, text: '', note: 'The user is in no team.' };
     }
     case 'create-key': {
-      const { secret, key } = await createKeyCommand(deps, req(flags, 'account'), req(flags, 'user'));
+      const { secret, key } = await createKeyCommand(
+        deps,
+        req(flags, 'account'),
+        req(flags, 'user'),
+        opt(flags, 'name'),
+      );
       return {
         data: { apiKey: secret, ...key },
         text: secret,

@@ -174,8 +174,8 @@ export class ApiFunction extends Construct {
   }
 
   /**
-   * Creating API keys in the usage plan (the console's per-account usage keys), and deleting one
-   * that lost the race to be an account's first.
+   * Creating API keys in the usage plan (the console's per-account usage keys, the API keys users
+   * make), and deleting one (a revoked key, a usage key that lost the race to be an account's first).
    */
   grantUsageKeyCreate(plan: IUsagePlan): void {
     const stack = Stack.of(this);
@@ -192,7 +192,7 @@ export class ApiFunction extends Construct {
     acceptFinding(
       this,
       'IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]',
-      "A usage key's id is made by API Gateway when the key is created, so a key that lost the race to be an account's console usage key can only be named at run time; DELETE on API keys only, nothing else of API Gateway.",
+      "A usage key's id is made by API Gateway when the key is created, so a revoked API key, or one that lost the race to be an account's console usage key, can only be named at run time; DELETE on API keys only, nothing else of API Gateway.",
     );
   }
 

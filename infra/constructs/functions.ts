@@ -118,8 +118,14 @@ export class Functions implements TWorkers {
       endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv),
     );
 
-    const account = endpoint('AccountFunction', 'account', 'Rate-limit status: /api/v2/rate_limit/');
-    account.grantTable(table, 'read');
+    const account = endpoint(
+      'AccountFunction',
+      'account',
+      "Rate-limit status and the account's settings: /api/v2/rate_limit/, account/, api-keys/, signing-brands/",
+    );
+    account.grantTable(table, 'readWrite');
+    // An API key made by a user works only once the usage plan knows it; revoking deletes it.
+    account.grantUsageKeyCreate(api.usagePlan);
 
     // Bulk sends: the bundles function queues a batch's first chunk, the bulk worker the rest.
     const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', {

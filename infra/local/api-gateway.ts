@@ -267,6 +267,9 @@ export async function startApiGateway(opts: TGatewayOptions) {
 
     const context = { ...(auth.context ?? {}), principalId: auth.principalId };
     const usageKeyId = String(auth.context?.usageKeyId ?? auth.usageIdentifierKey ?? '');
+    // API Gateway's INVALID_API_KEY: the key was deleted from the plan (revoked), whatever the cache says.
+    if (opts.plan.isDeleted(usageKeyId))
+      return gatewayError(res, requestId, 401, 'authentication_failed', 'Invalid token.');
     const now = new Date();
     const admission = opts.plan.admit(usageKeyId, now);
     if (!admission.ok) {

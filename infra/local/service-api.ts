@@ -20,10 +20,20 @@ import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 import type { LocalUsagePlan } from './usage-plan';
 
 /** Every endpoint function, by the names of the route table (infra/api-routes.ts). */
-function endpointFunctions({ config, db, telemetry }: TLocalDeps, options: TRuntimeOptions) {
+function endpointFunctions(
+  { config, db, telemetry }: TLocalDeps,
+  options: TRuntimeOptions,
+  plan: LocalUsagePlan,
+) {
   return {
     persons: buildPersonsHandler({ config, db, telemetry: telemetry('persons') }),
-    account: buildAccountHandler({ config, telemetry: telemetry('account') }),
+    // Keys made through the API are keys of the local plan, which refuses them once revoked.
+    account: buildAccountHandler({
+      config,
+      db,
+      telemetry: telemetry('account'),
+      usageKeys: plan.keyRegistry(),
+    }),
     bundles: buildBundlesHandler({ config, db, telemetry: telemetry('bundles') }),
     packets: buildPacketsHandler({ config, db, telemetry: telemetry('packets') }),
     templates: buildTemplatesHandler({ config, db, telemetry: telemetry('templates') }),
@@ -69,7 +79,7 @@ export function startServiceApi(
     maxBodyBytes: 10 * 1024 * 1024,
     log,
     authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),
-    functions: endpointFunctions(deps, options),
+    functions: endpointFunctions(deps, options, plan),
     publicPaths: new PublicPathLimiter({
       ...stage.publicPathLimits,
       ...(options.publicPathLimit !== undefined ? { requestsPerWindow: options.publicPathLimit } : {}),

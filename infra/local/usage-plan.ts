@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { periodBounds, usageAt } from '#shared/adapters/apigateway/usage-reader';
 import type { TUsage } from '#shared/domain/ports/accounts';
+import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
 
 export interface TUsagePlanSettings {
   /** Requests per quota period and key. */
@@ -27,6 +29,8 @@ interface TKeyState {
  */
 export class LocalUsagePlan {
   private readonly keys = new Map<string, TKeyState>();
+  /** API keys deleted from the plan (a revoked key): refused even while the authorizer's answer is cached. */
+  private readonly deleted = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -53,6 +57,24 @@ export class LocalUsagePlan {
     s.tokens = Math.min(this.settings.burstLimit, s.tokens + elapsed * this.settings.rateLimit);
     s.refilled = now.getTime();
     return s;
+  }
+
+  /**
+   * The plan's API keys as API Gateway keeps them, for the functions that make and revoke keys:
+   * a key deleted here is refused at once (API Gateway's INVALID_API_KEY), as on AWS.
+   */
+  keyRegistry(): TUsageKeyRegistry {
+    return {
+      register: async () => `local-${randomUUID()}`,
+      remove: async (id) => {
+        this.deleted.add(id);
+      },
+    };
+  }
+
+  /** Whether the key was deleted from the plan. */
+  isDeleted(keyId: string): boolean {
+    return this.deleted.has(keyId);
   }
 
   admit(keyId: string, now = new Date()): TAdmission {

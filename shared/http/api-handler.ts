@@ -321,7 +321,7 @@ export function createApiHandler(
           context.requestId,
         );
       };
-      const keyed = idempotency && METHODS_WITH_BODY.has(match.route.method);
+      const keyed = idempotency && METHODS_WITH_BODY.has(match.route.method) && !match.route.secretAnswer;
       if (keyed && headerOf(event, IDEMPOTENCY_HEADER) !== undefined) {
         return runIdempotently(idempotency, event, context, run, accessLevel);
       }

@@ -14,6 +14,11 @@ export interface TRoute {
   path: string;
   handler: (req: TRequest) => Promise<TResponse>;
   body?: Partial<TBodyOptions>;
+  /**
+   * Its answer holds a secret shown once (a new API key): it is never kept for Idempotency-Key
+   * retries, where it would be stored and could be read again; the key is ignored.
+   */
+  secretAnswer?: boolean;
 }
 
 export const API_PREFIX = '/api/v2';

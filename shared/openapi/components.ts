@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { ZErrorBodySchema } from '#shared/http/error-body';
 import * as account from '#shared/schemas/responses/account';
+import * as accountSettings from '#shared/schemas/responses/account-settings';
 import * as bulk from '#shared/schemas/responses/bulk';
 import * as bundle from '#shared/schemas/responses/bundle';
 import * as docTemplate from '#shared/schemas/responses/doc-template';
@@ -26,7 +27,16 @@ const OPTIONS = {
 } as const;
 
 /** Every response schema with an id, so that nested ones (Packet in Bundle) are components too. */
-const RESPONSE_MODULES = [account, bulk, bundle, docTemplate, envelopeTemplate, person, webhook];
+const RESPONSE_MODULES = [
+  account,
+  accountSettings,
+  bulk,
+  bundle,
+  docTemplate,
+  envelopeTemplate,
+  person,
+  webhook,
+];
 
 function idOf(schema: unknown): string | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;

@@ -65,6 +65,7 @@ import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#
 import * as examples from './examples';
 import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
 import { editorOperations } from './operations-editor';
+import { SETTINGS_OPERATIONS } from './operations-settings';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */
 export interface TRequestBody {
@@ -597,4 +598,5 @@ export const OPERATIONS: readonly TOperation[] = [
   ...envelopeTemplates,
   ...webhooks,
   ...account,
+  ...SETTINGS_OPERATIONS,
 ];

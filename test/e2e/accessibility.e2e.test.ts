@@ -8,9 +8,9 @@
 // and a light brand colour is shown adjusted to stay readable. Screenshots go to test-artifacts/.
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { brandPalette, contrastRatio } from '#functions/public-pages/brand-palette';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { brandPalette, contrastRatio } from '#shared/domain/accounts/brand-palette';
 import { axeViolations, describeViolations, expectAccessible } from '../helpers/axe';
 import { runBrowser, shot } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';

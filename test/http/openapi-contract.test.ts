@@ -474,6 +474,34 @@ describe('answers of the local runtime match the description', () => {
   });
 });
 
+describe("answers of the account's settings match the description", () => {
+  it('API keys, signing brands and the account: list, create, retrieve, change, revoke, delete', async () => {
+    const key = having(201, await call('POST', '/api-keys/', { json: { name: 'Contract' } }));
+    expectDocumented('POST', '/api-keys', key);
+    expectDocumented('GET', '/api-keys', having(200, await call('GET', '/api-keys/')));
+    const keyId = key.body.id as string;
+    expectDocumented('DELETE', '/api-keys/{id}', having(200, await call('DELETE', `/api-keys/${keyId}/`)));
+
+    const brand = {
+      name: 'Contract Co',
+      primary_color: '#0b5cad',
+      logo_url: 'https://cdn.example.com/l.png',
+    };
+    const made = having(201, await call('POST', '/signing-brands/', { json: brand }));
+    expectDocumented('POST', '/signing-brands', made);
+    const at = `/signing-brands/${made.body.id}/`;
+    expectDocumented('GET', '/signing-brands', having(200, await call('GET', '/signing-brands/')));
+    expectDocumented('GET', '/signing-brands/{id}', having(200, await call('GET', at)));
+    const changed = await call('PATCH', at, { json: { redirect_url: null, primary_color: null } });
+    expectDocumented('PATCH', '/signing-brands/{id}', having(200, changed));
+    expectDocumented('DELETE', '/signing-brands/{id}', having(204, await call('DELETE', at)));
+
+    expectDocumented('GET', '/account', having(200, await call('GET', '/account/')));
+    const reminders = { reminders: { send_reminders: true, reminder_offset: 3 } };
+    expectDocumented('PATCH', '/account', having(200, await call('PATCH', '/account/', { json: reminders })));
+  });
+});
+
 describe('the contract test', () => {
   it('has checked a real answer of every operation the description lists', () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(

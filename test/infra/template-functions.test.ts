@@ -125,7 +125,8 @@ describe('functions', () => {
       ],
     ]);
     expect([reads(persons), writes(persons)]).toEqual([true, true]);
-    expect([reads(account), writes(account)]).toEqual([true, false]);
+    // Users change their account's keys, brands and defaults through it.
+    expect([reads(account), writes(account)]).toEqual([true, true]);
   });
 
   it('lets only the bundles function near the documents bucket, to read and add, never delete', () => {
@@ -223,7 +224,7 @@ describe('functions', () => {
     }
   });
 
-  it('gives every keyed endpoint function only GET on its usage plan (the rate limit headers), the signing function none', () => {
+  it('gives every keyed endpoint function GET on its usage plan (the rate limit headers), the signing function none', () => {
     const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
     const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
     const apiGatewayStatements = (name: string) =>
@@ -232,11 +233,32 @@ describe('functions', () => {
       );
     for (const name of new Set(API_ROUTES.map((r) => r.fn))) {
       const apigw = apiGatewayStatements(name);
-      expect(apigw, name).toHaveLength(1);
+      // The account function also makes and deletes API keys (its own test below).
+      expect(apigw, name).toHaveLength(name === 'account' ? 3 : 1);
       expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
       expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
     }
     expect(apiGatewayStatements('public-pages')).toEqual([]);
+  });
+});
+
+describe("the account's settings", () => {
+  it('may write the table and create or delete API keys of its usage plan, nothing more of API Gateway', () => {
+    expect(API_ROUTES).toContainEqual({ resource: 'api-keys', fn: 'account' });
+    const planId = logicalIdOf(dev, 'AWS::ApiGateway::UsagePlan', {});
+    const plan = `arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<${planId}>`;
+    const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
+    const apigateway = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    const granted = apigateway.map((s) => ({
+      actions: actionsOf(s),
+      on: [s.Resource].flat().map(render).sort(),
+    }));
+    expect(granted).toEqual([
+      { actions: ['apigateway:GET'], on: [plan, `${plan}/usage`] },
+      { actions: ['apigateway:POST'], on: [expect.stringMatching(/::\/apikeys$/), `${plan}/keys`] },
+      { actions: ['apigateway:DELETE'], on: [expect.stringMatching(/::\/apikeys\/\*$/)] },
+    ]);
+    expect(statements.flatMap(actionsOf)).toContain('dynamodb:PutItem');
   });
 });
 

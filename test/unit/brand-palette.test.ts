@@ -5,7 +5,7 @@ import {
   contrastRatio,
   MIN_TEXT_CONTRAST,
   relativeLuminance,
-} from '#functions/public-pages/brand-palette';
+} from '#shared/domain/accounts/brand-palette';
 
 /** Hue in degrees, to check an adjusted colour kept the brand's own. */
 function hueOf(hex: string): number {

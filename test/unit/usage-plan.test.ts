@@ -6,6 +6,18 @@ import { periodBounds } from '#shared/adapters/apigateway/usage-reader';
 import type { TUsage } from '#shared/domain/ports/accounts';
 
 describe('local usage plan', () => {
+  it('knows the keys it registered, and a deleted one as deleted (API Gateway: INVALID_API_KEY)', async () => {
+    const plan = new LocalUsagePlan('p', { quotaLimit: 10, quotaPeriod: 'DAY', rateLimit: 1, burstLimit: 1 });
+    const keys = plan.keyRegistry();
+    const [a, b] = [await keys.register('secret-a', 'a'), await keys.register('secret-b', 'b')];
+    expect(a).not.toBe(b);
+    await keys.remove(a);
+    expect([plan.isDeleted(a), plan.isDeleted(b), plan.isDeleted('seeded-key-id')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
   it('lets a burst through, then refills at the rate', () => {
     const plan = new LocalUsagePlan('p', {
       quotaLimit: 100,

@@ -6,6 +6,9 @@ import { DocTemplateList, DocTemplatePage } from './manage/doc-templates';
 import { EnvelopeTemplateList, EnvelopeTemplatePage } from './manage/envelope-templates';
 import { PersonForm, PersonList } from './manage/persons';
 import { WebhookForm, WebhookList } from './manage/webhooks';
+import { AccountSettings } from './screens/account-settings';
+import { ApiKeys } from './screens/api-keys';
+import { Brands } from './screens/brands';
 import { BundleList } from './screens/bundle-list';
 import { BundlePage } from './screens/bundle-page/bundle-page';
 import { Passkeys } from './screens/passkeys';
@@ -68,6 +71,21 @@ export const ROUTES: TRoute[] = [
     menu: { word: 'passkeys.menu', href: '/console/account/passkeys' },
   },
   { path: /^\/console\/bundles\/([^/]+)\/?$/, screen: (p) => <BundlePage {...p} /> },
+  {
+    path: /^\/console\/api-keys\/?$/,
+    screen: ApiKeys,
+    menu: { word: 'settings.menu.keys', href: '/console/api-keys' },
+  },
+  {
+    path: /^\/console\/brands\/?$/,
+    screen: Brands,
+    menu: { word: 'settings.menu.brands', href: '/console/brands' },
+  },
+  {
+    path: /^\/console\/settings\/?$/,
+    screen: AccountSettings,
+    menu: { word: 'settings.menu.account', href: '/console/settings' },
+  },
 ];
 
 /** The route for a path and its captured groups; undefined when no screen has that path. */

@@ -5,18 +5,15 @@ import {
   DeleteApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 
+import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
+
+export type { TUsageKeyRegistry };
+
 /**
- * API Gateway's side of an API key. The authorizer hands API Gateway the presented key as the
+ * The usage plan's keys on API Gateway. The authorizer hands API Gateway the presented key as the
  * usage identifier, and API Gateway only admits (and counts) a value it knows as an API key of
  * the usage plan: so every issued key is registered here with the same value.
  */
-export interface TUsageKeyRegistry {
-  /** Creates an enabled API key with this value in the usage plan; returns its id. */
-  register(secret: string, name: string): Promise<string>;
-  /** Deletes the API key; one that is already gone counts as removed. */
-  remove(id: string): Promise<void>;
-}
-
 export function createUsageKeyRegistry(client: APIGatewayClient, usagePlanId: string): TUsageKeyRegistry {
   async function remove(id: string): Promise<void> {
     try {

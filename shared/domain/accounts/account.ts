@@ -1,4 +1,5 @@
-// Accounts are managed by the operator (infra/admin), never through the public API.
+// Accounts are made by the operator (infra/admin); their admins change their settings, keys and
+// signing brands through the API (account-settings.ts, signing-brands.ts, create-api-key.ts).
 import type { TImagePageSize } from '#shared/pdf/image-kind';
 import type { TFeatureName } from '#shared/schemas/vocabulary';
 
@@ -36,9 +37,22 @@ export interface TAccount {
    * BlueInk's (North American) users. Set by the operator (`set-image-page-size`).
    */
   imagePageSize?: TImagePageSize;
+  /**
+   * Reminder settings a new bundle starts with when its request (or envelope template) gives none,
+   * with the Reminders feature on; set by an admin (the account's settings).
+   */
+  reminders?: TAccountReminders;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;
+}
+
+/** As a bundle holds them (`send_reminders`, `reminder_offset`… in days). */
+export interface TAccountReminders {
+  sendReminders: boolean;
+  reminderOffset?: number;
+  reminderInterval?: number;
+  reminderExpires?: number;
 }
 
 export interface TPayout {
@@ -80,13 +94,20 @@ export interface TBrand {
   redirectUrl?: string;
   /** The signing pages' accent color, `#rrggbb`. */
   primaryColor?: string;
-  /** An https image shown on the signing pages (their CSP allows its origin for images). */
+  /**
+   * An image shown on the signing pages: https (their CSP allows its origin for images), or one an
+   * admin uploaded, kept as a PNG or JPEG `data:` URL (signing-brands.ts).
+   */
   logoUrl?: string;
   created: string;
+  /** The store's concurrency counter, from the first change on (brands made before have none). */
+  version?: number;
 }
 
 export interface TApiKey {
   keyId: string;
+  /** What its user called it ("Billing export"), so they know which to revoke; older keys have none. */
+  name?: string;
   /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
   hash: string;
   accountId: string;

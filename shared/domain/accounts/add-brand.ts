@@ -5,11 +5,13 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TClock, TIds } from '../ports/system';
 import type { TBrand } from './account';
 
-/** A signing brand of the account; the operator adds it (there is no public API for it). */
+/** A signing brand of the account, added by the operator or an admin (signing-brands.ts). */
 export async function addBrand(
   deps: { accounts: TAccountStore; clock: TClock; ids: TIds },
   accountId: string,
   input: unknown,
+  /** A logo an admin uploaded, already read (signing-brands.ts), as the `data:` URL kept. */
+  uploadedLogo?: string,
 ): Promise<TBrand> {
   const b = parseInput(ZBrandCreateSchema, input);
   if (!(await deps.accounts.getAccount(accountId))) throw new NotFoundError('Account not found.');
@@ -19,7 +21,7 @@ export async function addBrand(
     name: b.name,
     ...(b.redirectUrl ? { redirectUrl: b.redirectUrl } : {}),
     ...(b.primaryColor ? { primaryColor: b.primaryColor } : {}),
-    ...(b.logoUrl ? { logoUrl: b.logoUrl } : {}),
+    ...(uploadedLogo || b.logoUrl ? { logoUrl: uploadedLogo ?? b.logoUrl } : {}),
     created: deps.clock.now().toISOString(),
   };
   await deps.accounts.addBrand(brand);

@@ -5,8 +5,8 @@ import type { TApiKey } from './account';
 import { hashApiKey, newApiKeySecret } from './api-key-secret';
 
 /**
- * Issues a key for a user. The secret is returned once and only its hash is kept. On AWS the
- * operator's command also registers the key with API Gateway's usage plan (`registerUsageKey`),
+ * Issues a key for a user. The secret is returned once and only its hash is kept. On AWS the key
+ * is also registered with API Gateway's usage plan (`registerUsageKey`, see create-api-key.ts),
  * whose id the authorizer hands on so the plan counts this key.
  */
 export async function issueApiKey(
@@ -20,6 +20,7 @@ export async function issueApiKey(
   accountId: string,
   userId: string,
   secret: string = newApiKeySecret(),
+  name?: string,
 ): Promise<{ key: TApiKey; secret: string }> {
   if (!(await deps.accounts.getUser(accountId, userId)))
     throw new NotFoundError('User not found in this account.');
@@ -27,6 +28,7 @@ export async function issueApiKey(
   const usageKeyId = deps.registerUsageKey ? await deps.registerUsageKey(secret, keyId, accountId) : keyId;
   const key: TApiKey = {
     keyId,
+    ...(name ? { name } : {}),
     hash: hashApiKey(secret),
     accountId,
     userId,

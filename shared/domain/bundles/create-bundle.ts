@@ -281,6 +281,8 @@ async function writeBundle(
     tags: made.tags ?? [],
     ccSender: false,
     sendReminders: false,
+    // The account's reminder defaults, unless the envelope template's settings say otherwise.
+    ...(account.features.reminders ? account.reminders : undefined),
     events: [
       event('created', now, by),
       ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),

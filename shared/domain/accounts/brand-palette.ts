@@ -1,7 +1,8 @@
 // A signing brand's primary colour made readable (WCAG 2.2 AA, 1.4.3): the button text on the
 // brand colour, and the brand colour as text on the page, each reach 4.5:1. A colour that falls
 // short is moved in lightness only, keeping its hue and saturation, until it passes. Pure: the
-// signing page's shell (pages.ts) hands the result to the page as its colour properties.
+// signing page's shell (functions/public-pages/pages.ts) hands the result to the page as its
+// colour properties; the console's brand preview (the API's `palette`) shows the same colours.
 
 /** The page's background (app.css `--bg`), the darkest surface brand-coloured text sits on. */
 const PAGE_BACKGROUND = '#eef0f4';
