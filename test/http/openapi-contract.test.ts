@@ -234,6 +234,11 @@ describe('answers of the local runtime match the description', () => {
         '/packets/{id}',
         having(200, await call('PATCH', `/packets/${ann.id}/`, { json: { name: 'Ann Lee-Roe' } })),
       );
+      expectDocumented(
+        'POST',
+        '/bundles/{id}/prepare_url',
+        having(201, await call('POST', `/bundles/${id}/prepare_url/`)),
+      );
       expectDocumented('POST', '/bundles/{id}/send', having(200, await call('POST', `/bundles/${id}/send/`)));
       expectDocumented(
         'PUT',
