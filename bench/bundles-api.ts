@@ -7,10 +7,12 @@
 // sizes rounded up to 4 KB for Query, index entries for an index, half for eventually consistent
 // reads); bench/capacity.ts recomputes it from the answers wherever they carry whole items, and
 // the report says how many commands agreed.
+
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { StandardFonts } from 'pdf-lib';
 import { currentInvocation } from '#infra/local/invocation';
+import { dataPaths } from '#infra/local/layout';
 import type { TRuntime } from '#infra/local/runtime';
 import { batchWrite } from '#shared/adapters/dynamodb/batch';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
@@ -27,10 +29,14 @@ import {
   type TSeedTemplate,
 } from './bundle-seed';
 import { consumedUnits, describeCommands, ownReadUnits, pageCostRatio } from './capacity';
+import { benchConsoleScreens, consoleScreensJson, type TConsoleScreens } from './console-screens';
 import { kb, mark, ms, table } from './format';
 import { runLoad, type TLoadResult } from './load';
 import { startBenchRuntime } from './runtime';
 import { median, summarize, type TLatencySummary } from './stats';
+
+/** The list account's user, who also signs in to the console. */
+const LISTS_EMAIL = 'lists@example.test';
 
 export interface TBundlesApiOptions {
   createConcurrency?: number;
@@ -116,6 +122,8 @@ export interface TBundlesApiFigures {
   deepPage: number;
   list: TListVariant[];
   calls: { retrieve: TCallCost; create: TCallCost };
+  /** The console's first usable screens over the seeded account (bench/console-screens.ts). */
+  console?: TConsoleScreens;
   /** Wrong answers outside the create load (lists, retrieve, templates): each makes the run fail. */
   failures: string[];
 }
@@ -325,7 +333,7 @@ export async function benchBundlesApi(opts: TBundlesApiOptions = {}): Promise<TB
     const createCost = await recorder.around(() => createOne(99_999));
 
     // 2. The list account: templates through the API, the bulk through the bundle store.
-    const lists = await runtime.seedAccount('Bench Lists', 'lists@example.test');
+    const lists = await runtime.seedAccount('Bench Lists', LISTS_EMAIL);
     const accountId = lists.accountId;
     const t0 = performance.now();
     const templateIds: string[] = [];
@@ -521,6 +529,21 @@ export async function benchBundlesApi(opts: TBundlesApiOptions = {}): Promise<TB
       for (const m of cost.mismatches) failures.push(`read units: ${m}`);
     }
 
+    // 5. The console over the same account, in Chromium: its first usable screens.
+    let consoleScreens: TConsoleScreens | undefined;
+    try {
+      consoleScreens = await benchConsoleScreens({
+        baseUrl: runtime.baseUrl,
+        mailboxDir: dataPaths(runtime.dataDir).mailbox,
+        email: LISTS_EMAIL,
+        bundles: listBundles,
+      });
+      if (consoleScreens.rows !== Math.min(perPage, listBundles))
+        failures.push(`console: the list showed ${consoleScreens.rows} rows`);
+    } catch (err) {
+      failures.push(`console: ${(err as Error).message}`);
+    }
+
     return {
       create: {
         ...summarize(createRun.latenciesMs, createRun.failed, createRun.elapsedMs),
@@ -550,6 +573,7 @@ export async function benchBundlesApi(opts: TBundlesApiOptions = {}): Promise<TB
       deepPage,
       list,
       calls: { retrieve: retrieveCost, create: createCost },
+      ...(consoleScreens ? { console: consoleScreens } : {}),
       failures,
     };
   } finally {
@@ -678,6 +702,24 @@ export function bundlesApiReport(f: TBundlesApiFigures): string {
     `  recomputed from the answers by DynamoDB's rules for ${checked} of ${reads} read commands ` +
       `(the others project attributes): ${mismatches === 0 ? 'all agree' : `${mismatches} differ`}`,
   );
+  if (f.console) {
+    const c = consoleScreensJson(f.console);
+    out.push(
+      '',
+      `Console in Chromium, first visit, median of ${c.reps} (navigation start to usable controls)`,
+      table(
+        [
+          ['  screen', 'ms'],
+          ['  sign-in (signed out)', String(c.signInScreenMedianMs)],
+          [
+            `  bundle list (${c.rows} rows of ${c.bundles.toLocaleString('en')} bundles)`,
+            String(c.bundleListMedianMs),
+          ],
+        ],
+        ['l', 'r'],
+      ),
+    );
+  }
   for (const x of f.failures) out.push(`  FAILED ${x}`);
   return out.join('\n');
 }
@@ -750,6 +792,7 @@ export function bundlesApiJson(f: TBundlesApiFigures) {
       },
       create: costJson(f.calls.create),
     },
+    ...(f.console ? { console: consoleScreensJson(f.console) } : {}),
     readUnits: {
       method:
         'dynalite ConsumedCapacity (ReturnConsumedCapacity TOTAL), recomputed where answers carry whole items',

@@ -3,7 +3,9 @@
 // shows what changed). Targets are printed with ✓/✗ and never fail the run; a request that got
 // a wrong answer does (exit code 1), since its figures would describe something else.
 //
-// BENCH_ONLY=signing (or evidence, requests, envelope, bulk, bundles, console) runs that section alone: it prints its table and replaces only
+// BENCH_ONLY=signing (or evidence, requests, envelope, bulk, bundles, lists, console) runs that
+// section alone (lists: bundles over the API in a 10,000-bundle account, and the console over it
+// in Chromium): it prints its table and replaces only
 // its key of the existing bench/results.json (the other keys stay as the last full run wrote them).
 
 // The SDK warns that its releases after January 2027 need Node 22; the pinned ones run on 20.
@@ -83,8 +85,23 @@ const EVIDENCE_OPTIONS = {
   levelRounds: 5,
   levelsMaxMs: 240_000,
 } as const;
+/** Bundles over the API: create under load, a 10,000-bundle account, its lists, the console. */
+const BUNDLES_API_OPTIONS = {
+  createConcurrency: 8,
+  createWarmup: 20,
+  createRequests: 200,
+  listBundles: 10_000,
+  templates: 20,
+  storeSample: 1000,
+  seedConcurrency: 16,
+  listReps: 7,
+  perPage: 50,
+  deepPage: 20,
+  phaseMaxMs: 60_000,
+};
+
 const ONLY = process.env.BENCH_ONLY;
-const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk', 'bundles', 'console'];
+const ALONE = ['signing', 'evidence', 'requests', 'envelope', 'bulk', 'bundles', 'lists', 'console'];
 if (ONLY !== undefined && !ALONE.includes(ONLY)) {
   console.error(`bench: BENCH_ONLY=${ONLY}: only ${ALONE.map((a) => `"${a}"`).join(', ')} can run alone`);
   process.exit(2);
@@ -315,6 +332,10 @@ if (ONLY !== undefined) {
     const figures = await benchConsole();
     console.log(consoleReport(figures));
     [key, json, failedOnly] = ['console', consoleJson(figures), false];
+  } else if (ONLY === 'lists') {
+    const bundlesApi = await benchBundlesApi(BUNDLES_API_OPTIONS);
+    console.log(bundlesApiReport(bundlesApi));
+    [key, json, failedOnly] = ['bundlesApi', bundlesApiJson(bundlesApi), bundlesApiFailed(bundlesApi)];
   } else if (ONLY === 'bundles') {
     console.log(bundlesMessage);
     const bundles = await benchBundles({ importRuns: BUNDLE_IMPORT_RUNS });
@@ -356,19 +377,7 @@ console.log(envelopeMessage);
 const envelope = await benchEnvelopeCost();
 
 console.log('bench: bundles over the API: create under load, seeding a large account, lists…');
-const bundlesApi = await benchBundlesApi({
-  createConcurrency: 8,
-  createWarmup: 20,
-  createRequests: 200,
-  listBundles: 10_000,
-  templates: 20,
-  storeSample: 1000,
-  seedConcurrency: 16,
-  listReps: 7,
-  perPage: 50,
-  deepPage: 20,
-  phaseMaxMs: 60_000,
-});
+const bundlesApi = await benchBundlesApi(BUNDLES_API_OPTIONS);
 
 console.log('bench: webhooks: 1,000 events end to end to a loopback receiver, then a queue drained…');
 const webhooks = await benchWebhooks({
