@@ -60,6 +60,58 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+type TPayload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string };
+
+/**
+ * oidc-provider's storage, in memory for one start (what its own quick-start adapter does, made
+ * explicit so it does not warn on every start): one map per model, entries expiring on time.
+ */
+function memoryAdapter() {
+  const store = new Map<string, { payload: TPayload; expires: number }>();
+  return class MemoryAdapter {
+    constructor(readonly name: string) {}
+    key = (id: string) => `${this.name}:${id}`;
+    async upsert(id: string, payload: TPayload, expiresIn: number) {
+      store.set(this.key(id), { payload, expires: Date.now() + expiresIn * 1000 });
+    }
+    async find(id: string) {
+      const hit = store.get(this.key(id));
+      if (!hit || hit.expires < Date.now()) return undefined;
+      return hit.payload;
+    }
+    async findByUid(uid: string) {
+      for (const [k, v] of store)
+        if (k.startsWith(`${this.name}:`) && v.payload.uid === uid) return v.payload;
+      return undefined;
+    }
+    async findByUserCode(code: string) {
+      for (const [k, v] of store)
+        if (k.startsWith(`${this.name}:`) && v.payload.userCode === code) return v.payload;
+      return undefined;
+    }
+    async consume(id: string) {
+      const hit = store.get(this.key(id));
+      if (hit) hit.payload.consumed = Math.floor(Date.now() / 1000);
+    }
+    async destroy(id: string) {
+      store.delete(this.key(id));
+    }
+    async revokeByGrantId(grantId: string) {
+      for (const [k, v] of store) if (v.payload.grantId === grantId) store.delete(k);
+    }
+  };
+}
+
+/** How long each thing of the provider lives, in seconds (set, so it does not warn of defaults). */
+const TTL = {
+  AccessToken: 600,
+  AuthorizationCode: 60,
+  IdToken: 600,
+  Interaction: 600,
+  Grant: 600,
+  Session: 3600,
+};
+
 export async function startOidcStandin(options: { host: string }): Promise<TOidcStandin> {
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server = createServer((req, res) => {
@@ -88,6 +140,8 @@ export async function startOidcStandin(options: { host: string }): Promise<TOidc
         return sub;
       };
       const provider = new Provider(issuer, {
+        adapter: memoryAdapter(),
+        ttl: TTL,
         clients: [
           {
             client_id: LOCAL_OIDC_CLIENT_ID,
