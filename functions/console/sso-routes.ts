@@ -1,14 +1,13 @@
-// The console's single sign-on routes. Both are browser navigations, not API calls: the sign-in
-// screen's form posts to start, the provider redirects back to the callback, and each answers a
-// redirect (to the provider, or back to the console with a session or with `?sso=<why not>`,
-// which the sign-in screen puts in words).
+// The console's single sign-on routes: the sign-in screen calls start and goes where it says (the
+// account's provider, or back to the console with `?sso=<why not>`); the provider redirects the
+// browser back to the callback, which redirects to the console with a session or with
+// `?sso=<why not>`, which the sign-in screen puts in words.
 import {
   finishSsoSignIn,
   SSO_ATTEMPT_MINUTES,
   startSsoSignIn,
   type TSsoSignInDeps,
 } from '#shared/domain/console/sso-sign-in';
-import { ThrottledError, ValidationError } from '#shared/domain/errors';
 import type { TRoute } from '#shared/http/router';
 import {
   clearSsoCookie,
@@ -23,35 +22,38 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /** The parameters a provider's answer may carry; anything else is not passed on to the library. */
 const CALLBACK_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'session_state'];
 
+/** The console's sign-in screen, told why single sign-on did not sign the reader in. */
+const backTo = (publicBaseUrl: string, reason: string) => `${publicBaseUrl}/console/?sso=${reason}`;
+
 const back = (publicBaseUrl: string, reason: string, cookie: string) => ({
   status: 303,
-  headers: { ...NO_STORE, Location: `${publicBaseUrl}/console/?sso=${reason}`, 'Set-Cookie': cookie },
+  headers: { ...NO_STORE, Location: backTo(publicBaseUrl, reason), 'Set-Cookie': cookie },
 });
 
 export function ssoRoutes(depsOf: () => TSsoSignInDeps): TRoute[] {
   return [
     {
+      // Answers where the browser goes next rather than redirecting: the console page's CSP
+      // (`form-action 'self'`) would stop a form post redirected to another origin, so the page
+      // calls this and navigates itself. The same shape whatever the address: a provider's URL,
+      // or the console saying why not.
       method: 'POST',
       path: '/console/api/sso/start',
       handler: async (req) => {
         const deps = depsOf();
-        let started: Awaited<ReturnType<typeof startSsoSignIn>>;
-        try {
-          started = await startSsoSignIn(deps, req.body, req.client);
-        } catch (err) {
-          if (err instanceof ValidationError)
-            return back(deps.publicBaseUrl, 'invalid_email', clearSsoCookie(deps.publicBaseUrl));
-          if (err instanceof ThrottledError)
-            return back(deps.publicBaseUrl, 'throttled', clearSsoCookie(deps.publicBaseUrl));
-          throw err;
+        const started = await startSsoSignIn(deps, req.body, req.client);
+        if (started.kind !== 'redirect') {
+          return {
+            status: 200,
+            body: { url: backTo(deps.publicBaseUrl, started.kind) },
+            headers: { ...NO_STORE, 'Set-Cookie': clearSsoCookie(deps.publicBaseUrl) },
+          };
         }
-        if (started.kind !== 'redirect')
-          return back(deps.publicBaseUrl, started.kind, clearSsoCookie(deps.publicBaseUrl));
         return {
-          status: 303,
+          status: 200,
+          body: { url: started.url },
           headers: {
             ...NO_STORE,
-            Location: started.url,
             'Set-Cookie': setSsoCookie(started.attemptId, deps.publicBaseUrl, SSO_ATTEMPT_MINUTES * 60),
           },
         };

@@ -1,4 +1,4 @@
-// Walks the console's single sign-on over real HTTP, as a browser would: the sign-in form's POST,
+// Walks the console's single sign-on over real HTTP, as a browser would: the sign-in screen's call to start,
 // the redirects to the local OIDC stand-in, its sign-in form, and back to the callback, keeping
 // each origin's cookies. Every step's answer is checked by the caller through what it returns.
 import { expect } from 'vitest';
@@ -56,11 +56,11 @@ export async function ssoSignIn(
   const jar: TJar = new Map();
   const start = await go(jar, `${baseUrl}/console/api/sso/start`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email }).toString(),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
   });
-  expect(start.res.status).toBe(303);
-  let url = start.next!;
+  expect(start.res.status).toBe(200);
+  let url = ((await start.res.json()) as { url: string }).url;
   if (url.startsWith(baseUrl)) return { landed: url.slice(baseUrl.length), jar };
   // At the provider: its authorization endpoint sends the browser to its sign-in page.
   let step = await go(jar, url);

@@ -97,7 +97,7 @@ export function SignIn({
           </form>
         )}
         {state.step !== 'sent' && <PasskeySignIn api={api} onSignedIn={onSignedIn} />}
-        {state.step !== 'sent' && <SsoSignIn />}
+        {state.step !== 'sent' && <SsoSignIn api={api} />}
       </main>
     </div>
   );

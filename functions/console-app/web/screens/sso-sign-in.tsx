@@ -1,14 +1,14 @@
 // Signing in with the account's single sign-on, on the sign-in screen: the reader gives their
-// work email and the browser posts it to the service, which sends it on to the provider of that
-// email's domain (a plain form post, so the service's redirect and its attempt cookie are the
-// browser's own). Coming back refused, the address carries `?sso=<why>`, said here in words.
+// work email, the service answers where to go (the provider of that email's domain, with the
+// attempt's cookie set, or back here saying why not) and the page goes there. Coming back
+// refused, the address carries `?sso=<why>`, said here in words.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type TConsoleApi } from '../api';
 import { useWords } from '../words';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const REASONS = new Set([
   'not_configured',
-  'invalid_email',
   'throttled',
   'provider',
   'expired',
@@ -27,9 +27,9 @@ function reasonFromAddress(): string | undefined {
   return REASONS.has(reason) ? reason : 'provider';
 }
 
-export function SsoSignIn() {
+export function SsoSignIn({ api }: { api: TConsoleApi }) {
   const { t } = useWords();
-  const [reason] = useState(reasonFromAddress);
+  const [reason, setReason] = useState(reasonFromAddress);
   const [open, setOpen] = useState(reason !== undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -47,14 +47,31 @@ export function SsoSignIn() {
     if (error) field.current?.focus();
   }, [error]);
 
-  function submit(e: Event) {
+  async function submit(e: Event) {
+    e.preventDefault();
     const email = field.current?.value.trim() ?? '';
-    if (!EMAIL.test(email)) {
-      e.preventDefault();
-      setError(t('sso.invalidEmail'));
-      return;
-    }
+    if (!EMAIL.test(email)) return setError(t('sso.invalidEmail'));
+    setError(undefined);
+    setReason(undefined);
     setBusy(true);
+    try {
+      const res = await api.request('POST', '/console/api/sso/start', { email });
+      const { url } = (await res.json()) as { url: string };
+      const next = new URL(url, window.location.href);
+      // Back to this page with a reason: say it here, without loading the page again.
+      const why = next.origin === window.location.origin ? next.searchParams.get('sso') : null;
+      if (why) {
+        setReason(REASONS.has(why) ? why : 'provider');
+        setBusy(false);
+        return;
+      }
+      window.location.assign(next.href);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 429) return setError(t('sso.reasons.throttled'));
+      if (err instanceof ApiError && err.status === 400) return setError(t('sso.invalidEmail'));
+      setError(t('errors.unreachable'));
+    }
   }
 
   if (!open) {
@@ -75,7 +92,7 @@ export function SsoSignIn() {
           {t(`sso.reasons.${reason}`)}
         </p>
       )}
-      <form method="post" action="/console/api/sso/start" onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate>
         <p>{t('sso.intro')}</p>
         <label for="sso-email">{t('sso.email')}</label>
         <input
