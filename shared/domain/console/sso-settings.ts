@@ -6,29 +6,9 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TIssuerGuard, TOidcProviderConfig, TSsoStore } from '../ports/sso';
 import type { TClock } from '../ports/system';
 import type { TSecretCipher } from '../ports/webhooks';
+import type { TSsoSettings } from './sso-records';
 
-export interface TSsoSettings {
-  accountId: string;
-  /** The provider's issuer identifier; its discovery document is `<issuer>/.well-known/openid-configuration`. */
-  issuer: string;
-  clientId: string;
-  /** The client secret, encrypted by the secrets cipher with the account as context. */
-  sealedSecret: string;
-  /** Lower-case email domains whose addresses are sent to this provider. */
-  domains: string[];
-  updated: string;
-}
-
-/** One sign-in in flight, found by the hash of the id in the browser's attempt cookie. */
-export interface TSsoAttempt {
-  hash: string;
-  accountId: string;
-  state: string;
-  nonce: string;
-  codeVerifier: string;
-  created: string;
-  expires: string;
-}
+export type { TSsoAttempt, TSsoSettings } from './sso-records';
 
 /** What the operator sees: never the secret, sealed or not. */
 export type TSsoView = Omit<TSsoSettings, 'sealedSecret'>;

@@ -1,6 +1,6 @@
 // Single sign-on to the console with an account's own OpenID Connect provider: the account's
 // settings (the client secret sealed), the attempts in flight, and the protocol client.
-import type { TSsoAttempt, TSsoSettings } from '../console/sso-settings';
+import type { TSsoAttempt, TSsoSettings } from '../console/sso-records';
 
 export interface TSsoStore {
   getSettings(accountId: string): Promise<TSsoSettings | undefined>;

@@ -1,6 +1,6 @@
 // Keys and entities of the console's single sign-on: an account's provider (one item in its
 // partition), the claim of each email domain that leads to it, and the attempts in flight.
-import type { TSsoAttempt, TSsoSettings } from '#shared/domain/console/sso-settings';
+import type { TSsoAttempt, TSsoSettings } from '#shared/domain/console/sso-records';
 import { defineEntity } from '../entity';
 import { accountPartition } from './account-partition';
 
