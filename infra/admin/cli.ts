@@ -159,17 +159,25 @@ export const COMMANDS = {
     required: ['account', 'origins'],
   },
   'set-sso': {
-    synopsis: '--account A --issuer https://id.example.com --client-id ID --client-secret S --domains "example.com,example.org"',
+    synopsis:
+      '--account A --issuer https://id.example.com --client-id ID --client-secret S --domains "example.com,example.org"',
     summary:
       "Set the account's single sign-on: its OpenID Connect provider (issuer, client id, client secret, kept sealed and never shown again) and the email domains whose addresses sign in there; prints the settings without the secret.",
-    flags: { account: 'string', issuer: 'string', 'client-id': 'string', 'client-secret': 'string', domains: 'string' },
+    flags: {
+      account: 'string',
+      issuer: 'string',
+      'client-id': 'string',
+      'client-secret': 'string',
+      domains: 'string',
+    },
     required: ['account', 'issuer', 'client-id', 'client-secret', 'domains'],
     secretsKey: true,
     fields: { clientId: 'client-id', client_id: 'client-id', client_secret: 'client-secret' },
   },
   'clear-sso': {
     synopsis: '--account A',
-    summary: "Turn the account's single sign-on off and free its email domains; its users sign in by email link.",
+    summary:
+      "Turn the account's single sign-on off and free its email domains; its users sign in by email link.",
     flags: { account: 'string' },
     required: ['account'],
   },

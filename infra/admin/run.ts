@@ -19,8 +19,8 @@ import {
   setFeaturesCommand,
   setImagePageSizeCommand,
   setPayoutCommand,
-  setSsoCommand,
   setSigningRedirectCommand,
+  setSsoCommand,
   setUserTeamsCommand,
   showAccountCommand,
   type TAdminDeps,
@@ -255,7 +255,9 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return {
         data: { cleared },
         text: '',
-        note: cleared ? 'Single sign-on is off: users sign in by email link.' : 'The account had no single sign-on.',
+        note: cleared
+          ? 'Single sign-on is off: users sign in by email link.'
+          : 'The account had no single sign-on.',
       };
     }
     case 'list-accounts': {
