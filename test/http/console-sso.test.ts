@@ -26,7 +26,7 @@ async function securityLog() {
       ExpressionAttributeValues: { ':pk': accountPartition(runtime.demo.accountId), ':s': 'SECURITY#' },
     }),
   );
-  return (out.Items ?? []) as { kind: string; userId?: string; method?: string; reason?: string }[];
+  return (out.Items ?? []) as { kind: string; userId?: string; reason?: string }[];
 }
 
 describe('single sign-on with the account provider', () => {
@@ -41,7 +41,7 @@ describe('single sign-on with the account provider', () => {
     expect(((await session.json()) as { user: { email: string } }).user.email).toBe(DEMO_EMAIL);
     const bundles = await fetch(`${runtime.apiUrl}bundles/`, { headers: { cookie: run.session! } });
     expect(bundles.status).toBe(200);
-    expect((await securityLog()).some((e) => e.kind === 'signed_in' && e.method === 'sso')).toBe(true);
+    expect((await securityLog()).some((e) => e.kind === 'signed_in_with_sso')).toBe(true);
 
     // The provider's answer works once: replayed, the attempt is gone.
     const replay = await fetch(run.callback!, { redirect: 'manual' });

@@ -76,7 +76,8 @@ export function SsoSignIn({ api }: { api: TConsoleApi }) {
 
   if (!open) {
     return (
-      <section class="sso" aria-label={t('sso.heading')}>
+      <section class="sso" aria-labelledby="sso-heading">
+        <h2 id="sso-heading">{t('sso.heading')}</h2>
         <button type="button" class="secondary" ref={opener} onClick={() => setOpen(true)}>
           {t('sso.button')}
         </button>
