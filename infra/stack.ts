@@ -63,5 +63,7 @@ export class EsignStack extends Stack {
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });
     new CfnOutput(this, 'Region', { value: this.region });
     new CfnOutput(this, 'SealName', { value: keys.sealName });
+    // The key that seals secrets (webhook secrets, single sign-on client secrets): set-sso needs it.
+    new CfnOutput(this, 'SecretsKeyId', { value: keys.secretsKey.keyArn });
   }
 }

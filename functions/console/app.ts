@@ -3,6 +3,9 @@ import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { createPasskeyStore } from '#shared/adapters/dynamodb/passkey-store';
 import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
+import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
+import { createOidcClient } from '#shared/adapters/oidc/oidc-client';
+import { createSecretCipher } from '#shared/adapters/secrets/cipher';
 import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { functionBase, type TFunctionOptions } from '#shared/composition/function-base';
@@ -33,6 +36,7 @@ import {
 } from '#shared/http/session-cookie';
 import { consoleSessionResponse } from '#shared/responses/console-session';
 import { passkeyRoutes } from './passkey-routes';
+import { ssoRoutes } from './sso-routes';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -66,6 +70,10 @@ export function buildConsoleHandler(
     ids: randomIds,
     ...(opts.usageKeys ? { usageKeys: opts.usageKeys } : {}),
   };
+  // Single sign-on: the account's provider, its secret opened per request by the secrets cipher.
+  const sso = createSsoStore(db, config.tableName);
+  const cipher = createSecretCipher(config);
+  const oidc = createOidcClient(config.fetch ?? { allowHttp: false, allowLoopback: false });
   const cookieOf = (req: TRequest) => sessionCookieOf(cookieHeaderOf({ cookie: req.header('cookie') }));
 
   /** The request's live session, or 401. */
@@ -146,6 +154,15 @@ export function buildConsoleHandler(
     },
     signOutRoute('/console/api/sign-out', false),
     signOutRoute('/console/api/sign-out-everywhere', true),
+    ...ssoRoutes(() => ({
+      ...base,
+      sso,
+      oidc,
+      cipher,
+      counters: createPortalCounterStore(db, config.tableName),
+      limits: opts.signInLimits ?? SIGN_IN_LIMITS,
+      publicBaseUrl: config.publicBaseUrl ?? '',
+    })),
   ];
   routes.push(
     ...passkeyRoutes({

@@ -35,6 +35,8 @@ interface TCommandSpec {
   stripeSecret?: boolean;
   /** On AWS these commands use the seal's KMS key and chain, so they need the seal's name. */
   sealName?: boolean;
+  /** On AWS these commands seal or open secrets with the secrets key, so they need its id. */
+  secretsKey?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
 }
@@ -156,6 +158,29 @@ export const COMMANDS = {
     flags: { account: 'string', origins: 'string' },
     required: ['account', 'origins'],
   },
+  'set-sso': {
+    synopsis:
+      '--account A --issuer https://id.example.com --client-id ID --client-secret S --domains "example.com,example.org"',
+    summary:
+      "Set the account's single sign-on: its OpenID Connect provider (issuer, client id, client secret, kept sealed and never shown again) and the email domains whose addresses sign in there; prints the settings without the secret.",
+    flags: {
+      account: 'string',
+      issuer: 'string',
+      'client-id': 'string',
+      'client-secret': 'string',
+      domains: 'string',
+    },
+    required: ['account', 'issuer', 'client-id', 'client-secret', 'domains'],
+    secretsKey: true,
+    fields: { clientId: 'client-id', client_id: 'client-id', client_secret: 'client-secret' },
+  },
+  'clear-sso': {
+    synopsis: '--account A',
+    summary:
+      "Turn the account's single sign-on off and free its email domains; its users sign in by email link.",
+    flags: { account: 'string' },
+    required: ['account'],
+  },
   'seal-csr': {
     synopsis: '--subject "CN=…, O=…, C=…" [--account A] [--key-spec RSA_3072|ECC_NIST_P256]',
     summary:
@@ -214,10 +239,11 @@ const GLOBAL_FLAGS = {
   'usage-plan': { type: 'string' },
   'stripe-secret': { type: 'string' },
   'seal-name': { type: 'string' },
+  'secrets-key': { type: 'string' },
   region: { type: 'string' },
 } as const;
 
-const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'region'];
+const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'secrets-key', 'region'];
 
 export type TTargetChoice =
   | { kind: 'local'; dataDir: string }
@@ -228,6 +254,7 @@ export type TTargetChoice =
       usagePlanId?: string;
       stripeSecretId?: string;
       sealName?: string;
+      secretsKeyId?: string;
     };
 
 export type TCommandLine =
@@ -290,6 +317,12 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
   if (spec(command).sealName && !sealName) {
     throw new UsageError(`${command} on AWS needs --seal-name (or SEAL_NAME): the stack output SealName.`);
   }
+  const secretsKeyId = str('secrets-key') || env.SECRETS_KEY_ID;
+  if (spec(command).secretsKey && !secretsKeyId) {
+    throw new UsageError(
+      `${command} on AWS needs --secrets-key (or SECRETS_KEY_ID): the stack output SecretsKeyId.`,
+    );
+  }
   return {
     kind: 'aws',
     tableName,
@@ -297,6 +330,7 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
     ...(usagePlanId ? { usagePlanId } : {}),
     ...(stripeSecretId ? { stripeSecretId } : {}),
     ...(sealName ? { sealName } : {}),
+    ...(secretsKeyId ? { secretsKeyId } : {}),
   };
 }
 

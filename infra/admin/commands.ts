@@ -14,14 +14,17 @@ import { setImagePageSize } from '#shared/domain/accounts/set-image-page-size';
 import { clearPayout, setPayout } from '#shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '#shared/domain/accounts/set-signing-redirect';
 import { setUserTeams } from '#shared/domain/accounts/user-teams';
+import { clearAccountSso, setAccountSso, type TSsoView } from '#shared/domain/console/sso-settings';
 import { NotFoundError } from '#shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
 import type { TAccountStore, TApiKeyStore } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import type { TPersonStore } from '#shared/domain/ports/persons';
+import type { TIssuerGuard, TSsoStore } from '#shared/domain/ports/sso';
 import type { TClock, TIds } from '#shared/domain/ports/system';
 import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
+import type { TSecretCipher } from '#shared/domain/ports/webhooks';
 import type { TFeatureName } from '#shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
@@ -40,6 +43,8 @@ export interface TAdminDeps {
   payments?: () => Promise<TPaymentProvider>;
   /** KMS and the seal chains, for the seal-* commands; made on use (locally it may start KMS's stand-in). */
   seal?: () => Promise<TSealAdmin>;
+  /** Single sign-on settings, the secrets cipher that seals client secrets, the issuer guard. */
+  sso?: () => Promise<{ sso: TSsoStore; cipher: TSecretCipher; issuerGuard: TIssuerGuard }>;
   /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
   localCa?: () => Promise<TLocalCa>;
 }
@@ -238,6 +243,24 @@ export async function setEmbedOriginsCommand(
   origins: string,
 ): Promise<TAccountView> {
   return accountView(await setEmbedOrigins(deps, accountId, { origins: commaList(origins) }));
+}
+
+/** `domains`: comma-separated, as typed on the command line. The secret is sealed, never shown. */
+export async function setSsoCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  input: { issuer: string; clientId: string; clientSecret: string; domains: string },
+): Promise<TSsoView> {
+  if (!deps.sso) throw new Error('Single sign-on settings are not available on this target.');
+  return setAccountSso({ ...deps, ...(await deps.sso()) }, accountId, {
+    ...input,
+    domains: commaList(input.domains),
+  });
+}
+
+export async function clearSsoCommand(deps: TAdminDeps, accountId: string): Promise<boolean> {
+  if (!deps.sso) throw new Error('Single sign-on settings are not available on this target.');
+  return clearAccountSso({ accounts: deps.accounts, sso: (await deps.sso()).sso }, accountId);
 }
 
 export async function listAccountsCommand(deps: TAdminDeps): Promise<TAccountView[]> {

@@ -7,6 +7,7 @@ import {
   addTeamCommand,
   addUserCommand,
   clearPayoutCommand,
+  clearSsoCommand,
   createAccountCommand,
   createKeyCommand,
   listAccountsCommand,
@@ -19,6 +20,7 @@ import {
   setImagePageSizeCommand,
   setPayoutCommand,
   setSigningRedirectCommand,
+  setSsoCommand,
   setUserTeamsCommand,
   showAccountCommand,
   type TAdminDeps,
@@ -239,6 +241,29 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return origins.length > 0
         ? { data: a, text: origins.join('\n') }
         : { data: a, text: '', note: 'No origins: embedded signing pages cannot be framed.' };
+    }
+    case 'set-sso': {
+      const view = await setSsoCommand(deps, req(flags, 'account'), {
+        issuer: req(flags, 'issuer'),
+        clientId: req(flags, 'client-id'),
+        clientSecret: req(flags, 'client-secret'),
+        domains: req(flags, 'domains'),
+      });
+      return {
+        data: view,
+        text: `${view.issuer} ${view.clientId}\n${view.domains.join('\n')}`,
+        note: 'Register <the service URL>/console/api/sso/callback as the redirect URI at the provider.',
+      };
+    }
+    case 'clear-sso': {
+      const cleared = await clearSsoCommand(deps, req(flags, 'account'));
+      return {
+        data: { cleared },
+        text: '',
+        note: cleared
+          ? 'Single sign-on is off: users sign in by email link.'
+          : 'The account had no single sign-on.',
+      };
     }
     case 'list-accounts': {
       const accounts = await listAccountsCommand(deps);

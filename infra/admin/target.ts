@@ -14,10 +14,14 @@ import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
+import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
+import { createKmsCipher } from '#shared/adapters/kms/kms-cipher';
+import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
 import { createLocalPaymentProvider } from '#shared/adapters/payments/local-payment-provider';
 import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
 import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
 import { createSecretsManagerSealChains } from '#shared/adapters/sealing/secrets-manager-seal-chains';
+import { createLocalCipher } from '#shared/adapters/secrets/local-cipher';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import type { TConfig } from '#shared/config';
 import { startDynalite } from '../local/dynamo';
@@ -29,6 +33,7 @@ import {
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from '../local/layout';
+import { localSecretsKey } from '../local/local-config';
 import { ensureLocalTable } from '../local/migrate-table';
 import type { TAdminDeps } from './commands';
 import type { TSealAdmin } from './seal-commands';
@@ -172,6 +177,12 @@ function localTarget(
       payments: localPayments(),
       seal: seal.seal,
       localCa: () => localCaOf(dataDir),
+      // The data folder's secrets key, as the running service seals with; local issuers may be http.
+      sso: async () => ({
+        sso: createSsoStore(db, tableName),
+        cipher: createLocalCipher(Buffer.from(localSecretsKey(dataDir, true), 'base64')),
+        issuerGuard: createIssuerGuard({ allowHttp: true, allowLoopback: true }),
+      }),
     },
     async close() {
       db.destroy();
@@ -259,6 +270,8 @@ export interface TAwsTargetOptions {
   stripeSecretId?: string;
   /** The seal's name (stack output SealName), needed only by the seal-* commands. */
   sealName?: string;
+  /** The secrets key (stack output SecretsKeyId), needed only by set-sso. */
+  secretsKeyId?: string;
 }
 
 /** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
@@ -277,7 +290,8 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   const payments = opts.stripeSecretId
     ? createPaymentProviderSource({ ...config, payments: { kind: 'stripe', secretId: opts.stripeSecretId } })
     : undefined;
-  const kms = opts.sealName ? createKmsClient(config) : undefined;
+  const kms = opts.sealName || opts.secretsKeyId ? createKmsClient(config) : undefined;
+  const secretsKeyId = opts.secretsKeyId;
   const secrets = opts.sealName ? createSecretsManagerClient(config) : undefined;
   const seal: TSealAdmin | undefined =
     kms && secrets && opts.sealName
@@ -287,6 +301,15 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
     deps: {
       ...stores(db, opts.tableName),
       ...(seal ? { seal: async () => seal } : {}),
+      // Production's rules: an issuer on https and a public address only.
+      sso: async () => {
+        if (!kms || !secretsKeyId) throw new Error('Give --secrets-key: the stack output SecretsKeyId.');
+        return {
+          sso: createSsoStore(db, opts.tableName),
+          cipher: createKmsCipher(kms, secretsKeyId),
+          issuerGuard: createIssuerGuard({ allowHttp: false, allowLoopback: false }),
+        };
+      },
       ...(payments ? { payments: () => payments.get() } : {}),
       ...(apigateway && opts.usagePlanId
         ? { usageKeys: createUsageKeyRegistry(apigateway, opts.usagePlanId) }

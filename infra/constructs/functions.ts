@@ -256,12 +256,15 @@ export class Functions implements TWorkers {
     keys.grantSealing(this.documentWorker);
 
     // The console's sign-in (/console/api): links by email, sessions, the security log, and each
-    // account's console usage key in the usage plan (the key that counts its sessions' requests).
+    // account's console usage key in the usage plan (the key that counts its sessions' requests),
+    // and single sign-on, which opens the account's sealed client secret with the secrets key.
     const consoleFn = endpoint('ConsoleFunction', 'console', 'Console sign-in and sessions: /console/api', {
       MAIL_FROM: queues.mailFrom,
       SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
+      SECRETS_KEY_ID: keys.secretsKey.keyArn,
     });
     consoleFn.grantTable(table, 'readWrite');
+    consoleFn.grantSecretsKey(keys.secretsKey);
     queues.grantSendMail(consoleFn);
     consoleFn.grantUsageKeyCreate(api.usagePlan);
 

@@ -26,7 +26,7 @@ import type { LocalUsagePlan } from './usage-plan';
  * in the data folder (mode 0600), so stored secrets open after a restart; in memory for `memory`.
  * Losing the file makes the stored secrets unreadable: delete their items or the data folder.
  */
-function localSecretsKey(dir: string, persist: boolean): string {
+export function localSecretsKey(dir: string, persist: boolean): string {
   if (!persist) return randomBytes(LOCAL_SECRETS_KEY_BYTES).toString('base64');
   const file = dataPaths(dir).secretsKey;
   try {

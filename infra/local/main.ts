@@ -72,6 +72,7 @@ const lines = [
   `eSignature service running (data: ${values.memory ? 'in memory' : runtime.dataDir})`,
   `  Console         ${runtime.baseUrl}/console/`,
   `  Sign in as      ${DEMO_EMAIL} (the sign-in link arrives in Sent messages)`,
+  `  Single sign-on  ${DEMO_EMAIL} too, through the local OIDC provider http://127.0.0.1:${runtime.bound.oidc.port}`,
   `  API             ${runtime.apiUrl}`,
   `  Sent messages   ${runtime.baseUrl}/dev/mailbox`,
   `  Demo account    ${runtime.demo.accountId}`,

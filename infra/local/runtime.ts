@@ -17,6 +17,7 @@ import type { TLogger } from '#shared/logger';
 import { stageConfig, type TStageConfig } from '../stage-config';
 import { repositoryWebFonts } from '../web-fonts';
 import { demoAccount } from './demo-account';
+import { configureDemoSso } from './demo-sso';
 import { dataPaths, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_STAGE, type TRuntimeFile } from './layout';
 import type { TLocalCa } from './local-ca';
 import { localConfig } from './local-config';
@@ -46,7 +47,7 @@ export interface TRuntime {
    * (`api`, which follows `host`) and each stand-in's.
    */
   bound: Record<
-    'api' | 'dynamodb' | 's3' | 'sqs' | 'mailbox' | 'apigateway' | 'tsa' | 'pki' | 'kms',
+    'api' | 'dynamodb' | 's3' | 'sqs' | 'mailbox' | 'apigateway' | 'tsa' | 'pki' | 'kms' | 'oidc',
     AddressInfo
   >;
   /** The local timestamp authority (tests make it misbehave). */
@@ -97,6 +98,7 @@ async function startIn(
   const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gateway.port}`;
   // Known only once the gateway listens (port 0 picks one); handlers read it per request.
   config.publicBaseUrl = baseUrl;
+  await configureDemoSso(standIns.oidc, deps, demo.accountId, baseUrl);
   if (!memory) writeRuntimeFile(dataDir, standIns, config, baseUrl);
   const { tsa, ca, pki } = standIns;
   return {
@@ -120,6 +122,7 @@ async function startIn(
       tsa: tsa.bound,
       pki: pki.bound,
       kms: standIns.kms.bound,
+      oidc: standIns.oidc.bound,
     },
     seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
     stop: stopOnce(dataDir, memory, stops),

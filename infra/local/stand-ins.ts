@@ -1,6 +1,6 @@
 // The AWS services the functions talk to, stood in for locally, each on a free loopback port:
 // DynamoDB (dynalite), S3 (s3rver), SQS, SES and SNS (the mailbox), API Gateway's control plane,
-// KMS, and the local CA's publication point and timestamp authority.
+// KMS, the local CA's publication point and timestamp authority, and an OpenID Connect provider.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -23,6 +23,7 @@ import { loadLocalCa } from './local-ca';
 import { ensureLocalSeal } from './local-seal';
 import { startMailboxServer } from './mailbox';
 import { ensureLocalTable } from './migrate-table';
+import { startOidcStandin } from './oidc-standin';
 import { startPkiStandin } from './pki-standin';
 import { startS3rver } from './s3';
 import { startLocalSqs } from './sqs';
@@ -90,6 +91,10 @@ export async function startStandIns({ dataDir, memory, plan }: TStandInOptions, 
   // KMS, where the seal key lives (in memory for `memory`).
   const kms = await startKmsStandin({ region: LOCAL_REGION, ...(memory ? {} : { file: paths.kms }) });
   stops.push(kms.stop);
+  // The provider the demo account's single sign-on goes to (its client is registered later,
+  // once the service's address is known).
+  const oidc = await startOidcStandin({ host: STAND_IN_HOST });
+  stops.push(oidc.stop);
   return {
     dynamo,
     s3,
@@ -101,6 +106,7 @@ export async function startStandIns({ dataDir, memory, plan }: TStandInOptions, 
     ca,
     tsa,
     kms,
+    oidc,
     /** Hands SES's bounce and complaint reports to the notifications worker once it runs. */
     onMailEvent(handler: (notification: string) => Promise<void>) {
       mailEvents = handler;

@@ -45,3 +45,31 @@ export function csrfHolds(method: string, sessionId: string | undefined, header:
   if (SAFE_METHODS.has(method.toUpperCase())) return true;
   return sessionId !== undefined && csrfMatches(sessionId, header);
 }
+
+/**
+ * The single sign-on attempt's cookie: ties the provider's answer to the browser that asked
+ * (login CSRF), sent back only to the SSO routes, gone after the attempt's ten minutes. Lax, so
+ * the browser sends it on the provider's top-level redirect back to the callback.
+ */
+export const SSO_COOKIE = 'esign_sso';
+const SSO_PATH = '/console/api/sso';
+
+export function ssoCookieOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SSO_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function setSsoCookie(
+  value: string,
+  publicBaseUrl: string | undefined,
+  maxAgeSeconds: number,
+): string {
+  return `${SSO_COOKIE}=${value}; HttpOnly;${secureFor(publicBaseUrl) ? ' Secure;' : ''} SameSite=Lax; Path=${SSO_PATH}; Max-Age=${maxAgeSeconds}`;
+}
+
+export function clearSsoCookie(publicBaseUrl: string | undefined): string {
+  return `${SSO_COOKIE}=; HttpOnly;${secureFor(publicBaseUrl) ? ' Secure;' : ''} SameSite=Lax; Path=${SSO_PATH}; Max-Age=0`;
+}

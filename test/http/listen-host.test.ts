@@ -22,6 +22,7 @@ describe('a runtime started with host 0.0.0.0', () => {
       'dynamodb',
       'kms',
       'mailbox',
+      'oidc',
       'pki',
       's3',
       'sqs',

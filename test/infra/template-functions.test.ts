@@ -170,7 +170,7 @@ describe('functions', () => {
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
   });
 
-  it('seals webhook secrets with a rotating KMS key only the webhooks functions may use', () => {
+  it('seals secrets with a rotating KMS key only the webhooks and console functions may use', () => {
     for (const [template, stack, stage, policy] of [
       [dev, 'Esign-dev', 'dev', 'Delete'],
       [prod, 'Esign-prod', 'prod', 'Retain'],
@@ -186,24 +186,25 @@ describe('functions', () => {
         TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
       });
 
-      const webhooksId = functionId(template, stack, 'webhooks');
-      const env = envVarsOf(template, webhooksId);
-      expect(env.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
-
-      const kms = roleStatements(template, webhooksId).filter((s) =>
-        actionsOf(s).some((a) => a.startsWith('kms:')),
-      );
-      expect(kms).toHaveLength(1);
-      expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
-      expect([kms[0]!.Resource].flat()).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
-      expect((kms[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
-        Null: { 'kms:EncryptionContext:accountId': 'false' },
-      });
+      // Webhooks seal and open the webhook secret; the console opens single sign-on client secrets.
+      for (const name of ['webhooks', 'console']) {
+        const id = functionId(template, stack, name);
+        expect(envVarsOf(template, id).SECRETS_KEY_ID, name).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+        const kms = roleStatements(template, id).filter((s) =>
+          actionsOf(s).some((a) => a.startsWith('kms:')),
+        );
+        expect(kms, name).toHaveLength(1);
+        expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+        expect([kms[0]!.Resource].flat()).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+        expect((kms[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
+          Null: { 'kms:EncryptionContext:accountId': 'false' },
+        });
+      }
 
       for (const { name } of lambdaEntries()) {
         // The dispatcher signs every call, so it opens sealed secrets too (same statement shape);
         // the document worker signs seals with the seal key (its own test).
-        if (name === 'webhooks' || name === 'webhook-dispatcher' || name === 'document-worker') continue;
+        if (['webhooks', 'console', 'webhook-dispatcher', 'document-worker'].includes(name)) continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id).flatMap(actionsOf);
         expect(

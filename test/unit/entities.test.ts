@@ -42,6 +42,7 @@ import { personEntity, personTermEntity } from '#shared/adapters/dynamodb/entiti
 import { portalCounterEntity } from '#shared/adapters/dynamodb/entities/portal-counter';
 import { prepSessionEntity } from '#shared/adapters/dynamodb/entities/prep-session';
 import { signingRecordEntity, signingTokenEntity } from '#shared/adapters/dynamodb/entities/signing';
+import { ssoAttemptEntity, ssoDomainEntity, ssoSettingsEntity } from '#shared/adapters/dynamodb/entities/sso';
 import {
   webhookEntity,
   webhookHeaderEntity,
@@ -323,6 +324,24 @@ const SAMPLES: TSample[] = [
     purpose: 'register' as const,
     accountId: 'A1',
     userId: 'U1',
+    expires: later,
+  }),
+  sample(ssoSettingsEntity, {
+    accountId: 'A1',
+    issuer: 'https://id.acme.test',
+    clientId: 'esign',
+    sealedSecret: 'v1.sealed',
+    domains: ['acme.test'],
+    updated: at,
+  }),
+  sample(ssoDomainEntity, { domain: 'acme.test', accountId: 'A1' }),
+  sample(ssoAttemptEntity, {
+    hash: 'ee'.repeat(32),
+    accountId: 'A1',
+    state: 's'.repeat(43),
+    nonce: 'n'.repeat(43),
+    codeVerifier: 'v'.repeat(43),
+    created: at,
     expires: later,
   }),
   sample(portalCounterEntity, { counter: 'ip#127.0.0.1#2026-11-24T10', count: 2, ttl: 1_800_000_000 }),

@@ -42,14 +42,22 @@ export type TSecurityEventKind =
   | 'signed_in_with_passkey'
   | 'passkey_sign_in_failed'
   | 'passkey_added'
-  | 'passkey_removed';
+  | 'passkey_removed'
+  | 'signed_in_with_sso'
+  | 'sso_refused';
+
+/** Why a single sign-on opened no session (the console shows a message for each). */
+export type TSsoRefusal = 'expired' | 'state' | 'provider' | 'unverified_email' | 'unknown_user';
 
 /** One line of an account's security log: who, what, from where, when. */
 export interface TSecurityEvent {
   id: string;
   kind: TSecurityEventKind;
   accountId: string;
-  userId: string;
+  /** Absent when no user of the account was found (a refused single sign-on). */
+  userId?: string;
+  /** For `sso_refused`: why. */
+  reason?: TSsoRefusal;
   ip: string;
   userAgent: string;
   at: string;

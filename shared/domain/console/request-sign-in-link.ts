@@ -31,7 +31,8 @@ export interface TRequestSignInDeps {
   publicBaseUrl: string;
 }
 
-function emailOf(input: unknown): string {
+/** The address a sign-in form gave, normalized; a ValidationError when it is not one. */
+export function emailOf(input: unknown): string {
   const email = (input as { email?: unknown } | undefined)?.email;
   if (typeof email !== 'string' || email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
     throw new ValidationError('Enter the email address you use for your account.', [

@@ -6,6 +6,7 @@ import { ApiError, type TConsoleApi, type TSession } from '../api';
 import { LanguageMenu } from '../language-menu';
 import { PasskeySignIn } from '../passkey-sign-in';
 import { useWords } from '../words';
+import { SsoSignIn } from './sso-sign-in';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -96,6 +97,7 @@ export function SignIn({
           </form>
         )}
         {state.step !== 'sent' && <PasskeySignIn api={api} onSignedIn={onSignedIn} />}
+        {state.step !== 'sent' && <SsoSignIn api={api} />}
       </main>
     </div>
   );
