@@ -273,8 +273,11 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       await frame.getByLabel('Page for a new field').selectOption({ label: 'Agreement, page 3' });
       await frame.getByRole('button', { name: 'Add field', exact: true }).press('Enter');
       await frame.locator('.prep-layer[data-page="3"] .prep-field[data-key="sig-1"]').waitFor();
+      // Each message is waited for before the next step: a save answers later than a click.
       await frame.getByRole('button', { name: 'Save draft' }).click();
+      await expect.poll(async () => (await heard()).length).toBe(2);
       await frame.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(async () => (await heard()).length).toBe(3);
       await frame.getByRole('button', { name: 'Send', exact: true }).click();
       await frame.getByRole('heading', { name: 'Sent' }).waitFor();
       await expect.poll(async () => (await heard()).length).toBe(5);
