@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createSesClient } from '#shared/adapters/aws/clients';
+import { createSesClient, createSqsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { createPasskeyStore } from '#shared/adapters/dynamodb/passkey-store';
@@ -10,6 +10,7 @@ import { createOidcClient } from '#shared/adapters/oidc/oidc-client';
 import { createSecretCipher } from '#shared/adapters/secrets/cipher';
 import { createUserAdminStore } from '#shared/adapters/dynamodb/user-admin-store';
 import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { functionBase, type TFunctionOptions } from '#shared/composition/function-base';
@@ -22,7 +23,6 @@ import {
   SIGN_IN_LIMITS,
   type TSignInLimits,
 } from '#shared/domain/console/request-sign-in-link';
-import { signInMailer } from '#shared/domain/console/sign-in-mail';
 import { signOut } from '#shared/domain/console/sign-out';
 import type { TUsageKeys } from '#shared/domain/console/usage-key';
 import { CsrfFailedError } from '#shared/domain/errors';
@@ -94,7 +94,8 @@ function buildSignInHandler(
   const accounts = createAccountStore(db, config.tableName);
   const store = createConsoleStore(db, config.tableName);
   const passkeys = createPasskeyStore(db, config.tableName);
-  const mailer = mailerOf(opts, config);
+  // The sign-in mail is queued for the notifications worker (mailSignInLinks), which sends it.
+  const queue = createSqsQueue(createSqsClient(config), config.queues ?? {});
   const base = {
     console: store,
     accounts,
@@ -135,19 +136,16 @@ function buildSignInHandler(
       method: 'POST',
       path: '/console/api/sign-in',
       handler: async (req) => {
-        const sent = await requestSignInLink(
+        await requestSignInLink(
           {
-            ...base,
             counters: createPortalCounterStore(db, config.tableName),
-            mailer: signInMailer(mailer, config.mail?.from ?? DEFAULT_MAIL_FROM),
+            queue,
+            clock: systemClock,
             limits: opts.signInLimits ?? SIGN_IN_LIMITS,
-            publicBaseUrl: config.publicBaseUrl ?? '',
           },
           req.body,
           req.client,
         );
-        // The count goes to the log only: the answer is the same either way.
-        req.log.info('console sign-in requested', { linksSent: sent.linksSent });
         return { status: 202, body: {}, headers: NO_STORE };
       },
     },
