@@ -50,12 +50,18 @@ export async function inviteUser(deps: TInviteDeps, acting: TActing, input: unkn
     expires: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
   };
   await deps.users.saveInvitation(invitation);
-  await deps.mailer.sendInvitation(
-    email,
-    `${deps.publicBaseUrl}/console/invitation/${token}`,
-    { accountName: account.name, inviterName: admin.name, days: INVITATION_DAYS },
-    account.language,
-  );
+  try {
+    await deps.mailer.sendInvitation(
+      email,
+      `${deps.publicBaseUrl}/console/invitation/${token}`,
+      { accountName: account.name, inviterName: admin.name, days: INVITATION_DAYS },
+      account.language,
+    );
+  } catch (err) {
+    // Not sent: nobody holds its link, and it must not block inviting the address again.
+    await deps.users.revokeInvitation(acting.accountId, invitation.id, now.toISOString());
+    throw err;
+  }
   await recordChange(deps, acting, 'user_invited', invitation.id);
   return invitation;
 }
