@@ -199,6 +199,30 @@ describe('changing and removing users', () => {
     expect([down.status, down.body.is_admin]).toEqual([200, false]);
   });
 
+  it('never leaves the account without an admin when two admins demote each other at once', async () => {
+    const pair = await runtime.seedAccount('Pair Co', 'one@pair.example');
+    const asOne = (method: string, path: string, json?: unknown) =>
+      call(method, path, { key: pair.apiKey, ...(json !== undefined ? { json } : {}) });
+    expect(
+      (await asOne('POST', '/invitations/', { email: 'two@pair.example', name: 'Two', is_admin: true }))
+        .status,
+    ).toBe(201);
+    const two = await accept((await mailedInvitation('two@pair.example')).token);
+    const twoSession = {
+      cookie: /^(esign_session=[0-9A-Za-z]{43});/.exec(two.headers.get('set-cookie') ?? '')![1]!,
+      csrf: two.body.csrf_token as string,
+    };
+    const both = await Promise.all([
+      asOne('PATCH', `/users/${two.body.user.id}/`, { is_admin: false }),
+      asUser(twoSession, 'PATCH', `/users/${pair.userId}/`, { is_admin: false }),
+    ]);
+    // One may win; the other is refused, as the last admin (409) or as no longer an admin (403).
+    expect(both.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+    for (const r of both) expect([200, 403, 409]).toContain(r.status);
+    const admins = (await asOne('GET', '/users/')).body.filter((u: { is_admin: boolean }) => u.is_admin);
+    expect(admins.length).toBeGreaterThanOrEqual(1);
+  });
+
   it("ends a removed user's sessions at once and says what became of their API keys", async () => {
     const gone = await newUser('gone@users.example');
     expect((await asUser(gone, 'GET', '/bundles/')).status).toBe(200);
