@@ -45,7 +45,10 @@ async function browserAt(
 }
 
 describe.runIf(runBrowser)('users and teams in the console', () => {
-  it('invites a user who lands signed in, then removes them and their console signs out', async () => {
+  // Two browsers, and the removed user's list asks again only every 10 s: longer than the default.
+  it('invites a user who lands signed in, then removes them and their console signs out', {
+    timeout: 120_000,
+  }, async () => {
     const admin = await browserAt(390);
     await admin.page.goto(`${suite.runtime.baseUrl}/console/`);
     await admin.page.getByLabel(say('signIn.email')).fill(DEMO_EMAIL);

@@ -54,7 +54,7 @@ export function SecurityLog(props: TScreenProps) {
         <p role="status">{t('securityLog.empty')}</p>
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus (WCAG 2.1.1).
-        <section class="table-wrap" aria-labelledby="log-caption" tabIndex={0}>
+        <section class="log-wrap" aria-labelledby="log-caption" tabIndex={0}>
           <table>
             <caption id="log-caption">{t('securityLog.caption')}</caption>
             <thead>
