@@ -1,5 +1,6 @@
 import { ZUserPatchSchema } from '#shared/schemas/users';
 import type { TUser } from '../accounts/account';
+import { revokeApiKey } from '../accounts/revoke-api-key';
 import { checkUserTeams } from '../accounts/user-teams';
 import { ConflictError, NotFoundError } from '../errors';
 import { parseInput } from '../parse-input';
@@ -81,11 +82,12 @@ export async function removeUser(
     await deps.users.restoreUser(user);
     throw new ConflictError(LAST_ADMIN);
   }
-  const now = deps.clock.now();
   const keys = (await deps.keys.listForAccount(acting.accountId)).filter(
     (k) => k.userId === userId && !k.revoked,
   );
-  for (const k of keys) await deps.keys.revoke(acting.accountId, k.keyId, now);
+  // The table's revocation is what the authorizer reads; the usage plan's copy of the key, when
+  // there is one, is dead from then on and left for the operator's revoke-key to clear.
+  for (const k of keys) await revokeApiKey(deps, acting.accountId, k.keyId);
   await recordChange(deps, acting, 'user_removed', userId);
   return { apiKeysRevoked: keys.length };
 }
