@@ -74,6 +74,10 @@ const DOMAIN_AREAS = {
     may: ['accounts'],
     why: "Signing in to the console finds an account's users and opens sessions as them; it changes nothing else.",
   },
+  users: {
+    may: ['accounts', 'console'],
+    why: "An admin manages the account's users and teams (accounts), and an accepted invitation opens a console session and every change is a line of the console's security log (console).",
+  },
   outbox: {
     may: ['bundles', 'webhooks'],
     why: "The outbox turns a bundle write's entries into webhook events, messages and document jobs.",

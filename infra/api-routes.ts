@@ -27,6 +27,11 @@ export const API_ROUTES: { resource: string; fn: TFunctionName }[] = [
   { resource: 'signing-brands', fn: 'account' },
   // POST /api/v2/verify/: is this a file this service sealed for the caller's account?
   { resource: 'verify', fn: 'bundles' },
+  // An account's people, for its admins (functions/console/admin-app.ts).
+  { resource: 'users', fn: 'console' },
+  { resource: 'invitations', fn: 'console' },
+  { resource: 'teams', fn: 'console' },
+  { resource: 'security_log', fn: 'console' },
 ];
 
 /**

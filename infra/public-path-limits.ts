@@ -18,9 +18,12 @@ export const PUBLIC_PATH_GROUPS: ReadonlyArray<{ name: string; prefixes: readonl
   { name: 'Verification', prefixes: ['/verify'] },
   // Smart links: a public form that starts a bundle (each template also has counters of its own).
   { name: 'Portal', prefixes: ['/portal/'] },
-  // The console's sign-in: a link's token becomes a session, and links are asked for (which has
-  // its own counters per address and per client address as well).
-  { name: 'ConsoleSignIn', prefixes: ['/console/api/sessions', '/console/api/sign-in'] },
+  // The console's sign-in: a link's or an invitation's token becomes a session, and links are
+  // asked for (which has its own counters per address and per client address as well).
+  {
+    name: 'ConsoleSignIn',
+    prefixes: ['/console/api/sessions', '/console/api/sign-in', '/console/api/invitations/'],
+  },
 ];
 
 /** Over the limit, these get the API's JSON error body; every other path a short page. */

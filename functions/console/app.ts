@@ -1,14 +1,20 @@
-import { createSesClient } from '#shared/adapters/aws/clients';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createSesClient, createSqsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { createPasskeyStore } from '#shared/adapters/dynamodb/passkey-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-counter-store';
 import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
+import { createUserAdminStore } from '#shared/adapters/dynamodb/user-admin-store';
 import { createOidcClient } from '#shared/adapters/oidc/oidc-client';
 import { createSecretCipher } from '#shared/adapters/secrets/cipher';
 import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '#shared/adapters/system';
+import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { functionBase, type TFunctionOptions } from '#shared/composition/function-base';
+import type { TConfig } from '#shared/config';
 import { checkConsoleSession } from '#shared/domain/console/check-console-session';
 import { openConsoleSession } from '#shared/domain/console/open-console-session';
 import { relyingPartyOf } from '#shared/domain/console/passkey';
@@ -17,13 +23,13 @@ import {
   SIGN_IN_LIMITS,
   type TSignInLimits,
 } from '#shared/domain/console/request-sign-in-link';
-import { signInMailer } from '#shared/domain/console/sign-in-mail';
 import { signOut } from '#shared/domain/console/sign-out';
 import type { TUsageKeys } from '#shared/domain/console/usage-key';
 import { CsrfFailedError } from '#shared/domain/errors';
 import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
 import type { TMailer } from '#shared/domain/ports/notifications';
-import { createApiHandler } from '#shared/http/api-handler';
+import { acceptInvitation } from '#shared/domain/users/accept-invitation';
+import { createApiHandler, type TApiHandler } from '#shared/http/api-handler';
 import { NotAuthenticatedError } from '#shared/http/errors';
 import type { TRequest } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
@@ -35,15 +41,17 @@ import {
   setSessionCookie,
 } from '#shared/http/session-cookie';
 import { consoleSessionResponse } from '#shared/responses/console-session';
+import { buildPeopleAdminHandler } from './admin-app';
 import { passkeyRoutes } from './passkey-routes';
 import { ssoRoutes } from './sso-routes';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
- * Composition root of the console's sign-in API under /console/api (no API key: the sign-in link
- * and the session cookie authenticate). The console's pages are served elsewhere; /api/v2 takes
- * the same cookie through the authorizer.
+ * Composition root of the console's function: its sign-in API under /console/api (no API key:
+ * the sign-in link, the invitation and the session cookie authenticate), and the admin API of
+ * the account's people below /api/v2 (admin-app.ts: users, invitations, teams, the security log,
+ * behind the authorizer like any keyed route). The console's pages are served elsewhere.
  */
 export function buildConsoleHandler(
   opts: TFunctionOptions & {
@@ -55,14 +63,39 @@ export function buildConsoleHandler(
   },
 ) {
   const { config, db, telemetry } = functionBase(opts);
-  const accounts = createAccountStore(db, config.tableName);
-  const store = createConsoleStore(db, config.tableName);
-  const passkeys = createPasskeyStore(db, config.tableName);
-  const mailer =
+  const signIn = buildSignInHandler(opts, config, db, telemetry);
+  const admin = buildPeopleAdminHandler({
+    config,
+    db,
+    telemetry,
+    mailer: mailerOf(opts, config),
+    mailFrom: config.mail?.from ?? DEFAULT_MAIL_FROM,
+  });
+  const handler: TApiHandler = (event, context) =>
+    (event.path.startsWith('/console/api') ? signIn : admin)(event, context);
+  return handler;
+}
+
+function mailerOf(opts: { mailer?: TMailer }, config: TConfig): TMailer {
+  return (
     opts.mailer ??
     createSesMailer(createSesClient(config), {
       ...(config.mail?.configurationSet ? { configurationSetName: config.mail.configurationSet } : {}),
-    });
+    })
+  );
+}
+
+function buildSignInHandler(
+  opts: Parameters<typeof buildConsoleHandler>[0],
+  config: TConfig,
+  db: DynamoDBDocumentClient,
+  telemetry: TTelemetry,
+) {
+  const accounts = createAccountStore(db, config.tableName);
+  const store = createConsoleStore(db, config.tableName);
+  const passkeys = createPasskeyStore(db, config.tableName);
+  // The sign-in mail is queued for the notifications worker (mailSignInLinks), which sends it.
+  const queue = createSqsQueue(createSqsClient(config), config.queues ?? {});
   const base = {
     console: store,
     accounts,
@@ -103,19 +136,16 @@ export function buildConsoleHandler(
       method: 'POST',
       path: '/console/api/sign-in',
       handler: async (req) => {
-        const sent = await requestSignInLink(
+        await requestSignInLink(
           {
-            ...base,
             counters: createPortalCounterStore(db, config.tableName),
-            mailer: signInMailer(mailer, config.mail?.from ?? DEFAULT_MAIL_FROM),
+            queue,
+            clock: systemClock,
             limits: opts.signInLimits ?? SIGN_IN_LIMITS,
-            publicBaseUrl: config.publicBaseUrl ?? '',
           },
           req.body,
           req.client,
         );
-        // The count goes to the log only: the answer is the same either way.
-        req.log.info('console sign-in requested', { linksSent: sent.linksSent });
         return { status: 202, body: {}, headers: NO_STORE };
       },
     },
@@ -149,6 +179,27 @@ export function buildConsoleHandler(
             ...NO_STORE,
             ...(renewed ? { 'Set-Cookie': setSessionCookie(sessionId, config.publicBaseUrl) } : {}),
           },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/console/api/invitations/accept',
+      handler: async (req) => {
+        const opened = await acceptInvitation(
+          {
+            ...base,
+            users: createUserAdminStore(db, config.tableName),
+            persons: createPersonStore(db, config.tableName),
+          },
+          req.body,
+          req.client,
+        );
+        req.log.info('console invitation accepted', { accountId: opened.account.id, userId: opened.user.id });
+        return {
+          status: 201,
+          body: consoleSessionResponse(opened.sessionId, opened.session, opened.user, opened.account),
+          headers: { ...NO_STORE, 'Set-Cookie': setSessionCookie(opened.sessionId, config.publicBaseUrl) },
         };
       },
     },

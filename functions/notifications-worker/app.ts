@@ -9,6 +9,7 @@ import {
 import { createSnsClient } from '#shared/adapters/aws/sns-client';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { createCopyLinkStore } from '#shared/adapters/dynamodb/copy-link-store';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createNotificationStore } from '#shared/adapters/dynamodb/notification-store';
@@ -22,10 +23,12 @@ import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { jobWorker } from '#shared/composition/job-batch';
+import { mailSignInLinks } from '#shared/domain/console/request-sign-in-link';
+import { signInMailer } from '#shared/domain/console/sign-in-mail';
 import { DEFAULT_MAIL_FROM } from '#shared/domain/notifications/notification';
 import { recordDeliveryReport } from '#shared/domain/notifications/record-delivery-report';
 import { sendNotification, type TNotifyDeps } from '#shared/domain/notifications/send-notification';
-import type { TNotificationJob } from '#shared/domain/outbox/jobs/notifications';
+import type { TNotificationJob, TSignInMailJob } from '#shared/domain/outbox/jobs/notifications';
 import type { TMailer, TSmsSender } from '#shared/domain/ports/notifications';
 
 const isSnsEvent = (event: SQSEvent | SNSEvent): event is SNSEvent => event.Records.some((r) => 'Sns' in r);
@@ -104,7 +107,28 @@ export function buildNotificationsWorker(
   }
 
   const send = (job: TNotificationJob, attempt: number) => sendNotification(deps(), job, attempt);
-  const jobs = jobWorker('notifications', { send, log, metrics, retryScale: scale }, { log, retryLater });
+  // A console sign-in asked for: its address looked up and its users mailed, after the answer.
+  const consoleStore = createConsoleStore(db, config.tableName);
+  const signInMail = async (job: TSignInMailJob) => {
+    const d = deps();
+    const { linksSent } = await mailSignInLinks(
+      {
+        console: consoleStore,
+        accounts: base.accounts,
+        mailer: signInMailer(base.mailer, d.mailFrom),
+        ids: randomIds,
+        publicBaseUrl: d.publicBaseUrl,
+      },
+      job,
+    );
+    // The count goes to the log only, never the address.
+    log.info('console sign-in mailed', { linksSent });
+  };
+  const jobs = jobWorker(
+    'notifications',
+    { send, signInMail, log, metrics, retryScale: scale },
+    { log, retryLater },
+  );
   const handler = async (event: SQSEvent | SNSEvent): Promise<SQSBatchResponse | undefined> => {
     if (isSnsEvent(event)) {
       await handleReports(event);

@@ -63,6 +63,13 @@ export const COMMANDS = {
     required: ['account', 'name', 'email'],
     fields: { isAdmin: 'admin' },
   },
+  'index-user-emails': {
+    synopsis: '[--account A]',
+    summary:
+      "Let the users of an account (without --account: of every account) sign in to the console: adds the lookup by email address that users added before the console lack. Safe to run again; prints each account's id and user count.",
+    flags: { account: 'string' },
+    required: [],
+  },
   'set-user-teams': {
     synopsis: '--account A --user U --teams "T1,T2"',
     summary:

@@ -127,6 +127,24 @@ export function addUserCommand(
 }
 
 /** `teams`: comma-separated team ids ("" takes the user out of every team). */
+/**
+ * Writes the sign-in lookup (user by address) for every user of the account, or of every account:
+ * a deployment whose users were added before the console had no such lookup. Existing lookups are
+ * left as they are, so it may run any number of times.
+ */
+export async function indexUserEmailsCommand(
+  deps: TAdminDeps,
+  accountId: string | undefined,
+): Promise<{ accountId: string; users: number }[]> {
+  const accounts = accountId ? [await requireAccount(deps, accountId)] : await deps.accounts.listAccounts();
+  const done: { accountId: string; users: number }[] = [];
+  for (const a of accounts) {
+    await deps.accounts.indexUserEmails(a.id);
+    done.push({ accountId: a.id, users: (await deps.accounts.listUsers(a.id)).length });
+  }
+  return done;
+}
+
 export function setUserTeamsCommand(
   deps: TAdminDeps,
   accountId: string,

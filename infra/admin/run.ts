@@ -10,6 +10,7 @@ import {
   clearSsoCommand,
   createAccountCommand,
   createKeyCommand,
+  indexUserEmailsCommand,
   listAccountsCommand,
   refundPaymentCommand,
   requireAccount,
@@ -135,6 +136,14 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         ...given({ teams: opt(flags, 'teams') }),
       });
       return { data: u, text: u.id };
+    }
+    case 'index-user-emails': {
+      const done = await indexUserEmailsCommand(deps, opt(flags, 'account'));
+      return {
+        data: done,
+        text: done.map((d) => `${d.accountId}\t${d.users} users`).join('\n'),
+        note: `Indexed the users of ${done.length} account(s): they can now ask for a sign-in link.`,
+      };
     }
     case 'set-user-teams': {
       const u = await setUserTeamsCommand(

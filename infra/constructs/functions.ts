@@ -257,15 +257,25 @@ export class Functions implements TWorkers {
 
     // The console's sign-in (/console/api): links by email, sessions, the security log, and each
     // account's console usage key in the usage plan (the key that counts its sessions' requests),
-    // and single sign-on, which opens the account's sealed client secret with the secrets key.
-    const consoleFn = endpoint('ConsoleFunction', 'console', 'Console sign-in and sessions: /console/api', {
-      MAIL_FROM: queues.mailFrom,
-      SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
-      SECRETS_KEY_ID: keys.secretsKey.keyArn,
-    });
+    // and single sign-on, which opens the account's sealed client secret with the secrets key;
+    // and the admin API of an account's people (/users, /invitations, /teams, /security_log),
+    // which mails invitations. A sign-in request is queued for the notifications worker, which
+    // looks the address up and mails the link after the answer.
+    const consoleFn = endpoint(
+      'ConsoleFunction',
+      'console',
+      'Console sign-in and sessions (/console/api); users, invitations, teams, security log',
+      {
+        MAIL_FROM: queues.mailFrom,
+        SES_CONFIGURATION_SET: queues.mailConfigurationSet.configurationSetName,
+        SECRETS_KEY_ID: keys.secretsKey.keyArn,
+        NOTIFICATIONS_QUEUE_URL: queues.notifications.queueUrl,
+      },
+    );
     consoleFn.grantTable(table, 'readWrite');
     consoleFn.grantSecretsKey(keys.secretsKey);
     queues.grantSendMail(consoleFn);
+    consoleFn.grantSend(queues.notifications);
     consoleFn.grantUsageKeyCreate(api.usagePlan);
 
     this.endpoints = {

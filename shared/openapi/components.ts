@@ -10,6 +10,7 @@ import * as bundle from '#shared/schemas/responses/bundle';
 import * as docTemplate from '#shared/schemas/responses/doc-template';
 import * as envelopeTemplate from '#shared/schemas/responses/envelope-template';
 import * as person from '#shared/schemas/responses/person';
+import * as users from '#shared/schemas/responses/users';
 import * as webhook from '#shared/schemas/responses/webhook';
 import type { TOperation } from './operations';
 
@@ -35,6 +36,7 @@ const RESPONSE_MODULES = [
   docTemplate,
   envelopeTemplate,
   person,
+  users,
   webhook,
 ];
 

@@ -66,6 +66,7 @@ import * as examples from './examples';
 import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
 import { editorOperations } from './operations-editor';
 import { SETTINGS_OPERATIONS } from './operations-settings';
+import { USERS_OPERATIONS } from './operations-users';
 
 /** A request body: its schema (named in components) and the kinds of body the route accepts. */
 export interface TRequestBody {
@@ -599,4 +600,5 @@ export const OPERATIONS: readonly TOperation[] = [
   ...webhooks,
   ...account,
   ...SETTINGS_OPERATIONS,
+  ...USERS_OPERATIONS,
 ];

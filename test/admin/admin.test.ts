@@ -235,6 +235,20 @@ describe('admin command on the local data folder', { timeout: 120_000 }, () => {
     expect(noUser.stderr).toMatch(/User not found/);
   });
 
+  it('index-user-emails indexes the users of one account, or of all, and says how many', async () => {
+    const one = await json(dir, 'index-user-emails', '--account', accountId);
+    expect(one).toEqual([{ accountId, users: expect.any(Number) }]);
+    expect(one[0].users).toBeGreaterThanOrEqual(2);
+    const missing = await admin(
+      dir,
+      'index-user-emails',
+      '--account',
+      '3f1c1e9e-8c4b-4a43-9d7e-0d3e4f5a6b7c',
+    );
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/not found/i);
+  });
+
   it("add-brand takes the signing pages' color and logo; bad ones exit 2", async () => {
     const brand = await json(
       dir,

@@ -248,7 +248,7 @@ describe('per-address limits on the public token paths (WAF)', () => {
         ['/dev/prepare/'],
         ['/dev/verify'],
         ['/dev/portal/'],
-        ['/dev/console/api/sessions', '/dev/console/api/sign-in'],
+        ['/dev/console/api/sessions', '/dev/console/api/sign-in', '/dev/console/api/invitations/'],
       ].map((prefixes) => ({
         prefixes,
         limit: requestsPerWindow,

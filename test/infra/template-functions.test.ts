@@ -161,6 +161,8 @@ describe('functions', () => {
       if (PUBLISHERS.includes(name)) continue;
       // It consumes the queue, never sends to it (see "notifications worker").
       if (name === 'notifications-worker') continue;
+      // It queues console sign-in mail (see "console sign-in").
+      if (name === 'console') continue;
       const sqs = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
         actionsOf(st).some((a) => a.startsWith('sqs:')),
       );
@@ -233,9 +235,10 @@ describe('functions', () => {
         actionsOf(s).some((a) => a.startsWith('apigateway:')),
       );
     for (const name of new Set(API_ROUTES.map((r) => r.fn))) {
-      const apigw = apiGatewayStatements(name);
-      // The account function also makes and deletes API keys (its own test below).
-      expect(apigw, name).toHaveLength(name === 'account' ? 3 : 1);
+      // The account function also makes and deletes API keys (its own test below), and the
+      // console's function usage keys (see "console sign-in"): their GET on the plan is the one here.
+      const apigw = apiGatewayStatements(name).filter((s) => actionsOf(s).includes('apigateway:GET'));
+      expect(apigw, name).toHaveLength(1);
       expect(actionsOf(apigw[0]!)).toEqual(['apigateway:GET']);
       expect([apigw[0]!.Resource].flat().map(render).sort()).toEqual([plan, `${plan}/usage`]);
     }
@@ -308,7 +311,7 @@ describe('MCP server for AI agents', () => {
 });
 
 describe('console sign-in', () => {
-  it('serves /console/api from its own function without the authorizer', () => {
+  it('serves /console/api without the authorizer, and the admin API of people behind it', () => {
     expect(PUBLIC_ROUTES).toContainEqual({ resource: 'console/api', fn: 'console' });
     const fnId = functionId(dev, 'Esign-dev', 'console');
     const sources = Object.values(
@@ -316,7 +319,20 @@ describe('console sign-in', () => {
         Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
-    expect(sources.sort()).toEqual(['dev/*/console/api', 'dev/*/console/api/*']);
+    const people = ['users', 'invitations', 'teams', 'security_log'].flatMap((r) => [
+      `dev/*/api/v2/${r}`,
+      `dev/*/api/v2/${r}/*`,
+    ]);
+    expect(sources.sort()).toEqual(['dev/*/console/api', 'dev/*/console/api/*', ...people].sort());
+  });
+
+  it('queues sign-in mail on the notifications queue for the worker to send after the answer', () => {
+    const fnId = functionId(dev, 'Esign-dev', 'console');
+    const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
+    const sqs = roleStatements(dev, fnId).filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(sqs.flatMap(actionsOf)).toContain('sqs:SendMessage');
+    expect(JSON.stringify(sqs.map((st) => st.Resource))).toContain(notificationsId);
+    expect(Object.keys(envVarsOf(dev, fnId))).toContain('NOTIFICATIONS_QUEUE_URL');
   });
 
   it('may mail from the one sender address and create (or drop) API keys in its usage plan, nothing else of API Gateway', () => {
@@ -326,7 +342,10 @@ describe('console sign-in', () => {
     expect((ses[0] as TStatement & { Condition?: unknown }).Condition).toEqual({
       StringEquals: { 'ses:FromAddress': 'no-reply@example.com' },
     });
-    const apigateway = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('apigateway:')));
+    // Beside GET on its usage plan, as every keyed function (the admin API's rate limit headers).
+    const apigateway = statements.filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('apigateway:') && a !== 'apigateway:GET'),
+    );
     expect(apigateway.flatMap(actionsOf)).toEqual(['apigateway:POST', 'apigateway:DELETE']);
     const targets = [apigateway[0]!.Resource].flat().map(render);
     expect([apigateway[1]!.Resource].flat().map(render)).toEqual([expect.stringMatching(/::\/apikeys\/\*$/)]);

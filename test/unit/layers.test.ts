@@ -130,6 +130,7 @@ describe('the layers', () => {
       'domain-area-scheduler',
       'domain-area-signing',
       'domain-area-templates',
+      'domain-area-users',
       'domain-area-webhooks',
       'domain-areas-declared',
       'domain-kernel',

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { TConsoleApi, TSession } from './api';
 import { signInToken, usePath } from './router';
 import { routeOf } from './routes';
+import { Invitation, invitationToken } from './screens/invitation';
 import { Shell } from './screens/shell';
 import { SignIn } from './screens/sign-in';
 import { SignInLink } from './screens/sign-in-link';
@@ -23,6 +24,8 @@ export function App({ api }: { api: TConsoleApi }) {
     );
   }, []);
 
+  const invited = invitationToken(path);
+  if (invited) return <Invitation api={api} token={invited} onSignedIn={setSession} />;
   const token = signInToken(path);
   if (token && !session) return <SignInLink api={api} token={token} onSignedIn={setSession} />;
   if (session === null) return <p role="status">{t('loading')}</p>;

@@ -12,8 +12,10 @@ import { Brands } from './screens/brands';
 import { BundleList } from './screens/bundle-list';
 import { BundlePage } from './screens/bundle-page/bundle-page';
 import { Passkeys } from './screens/passkeys';
+import { SecurityLog } from './screens/security-log';
 import { Send } from './screens/send';
 import { SendEditor } from './screens/send-editor';
+import { Users } from './screens/users';
 
 export interface TScreenProps {
   api: TConsoleApi;
@@ -85,6 +87,16 @@ export const ROUTES: TRoute[] = [
     path: /^\/console\/settings\/?$/,
     screen: AccountSettings,
     menu: { word: 'settings.menu.account', href: '/console/settings' },
+  },
+  {
+    path: /^\/console\/users\/?$/,
+    screen: Users,
+    menu: { word: 'people.menu', href: '/console/users', adminOnly: true },
+  },
+  {
+    path: /^\/console\/security-log\/?$/,
+    screen: SecurityLog,
+    menu: { word: 'securityLog.menu', href: '/console/security-log', adminOnly: true },
   },
 ];
 

@@ -44,7 +44,16 @@ export type TSecurityEventKind =
   | 'passkey_added'
   | 'passkey_removed'
   | 'signed_in_with_sso'
-  | 'sso_refused';
+  | 'sso_refused'
+  // An admin's changes of the account's people (shared/domain/users/).
+  | 'user_invited'
+  | 'invitation_revoked'
+  | 'invitation_accepted'
+  | 'user_changed'
+  | 'user_removed'
+  | 'team_created'
+  | 'team_renamed'
+  | 'team_deleted';
 
 /** Why a single sign-on opened no session (the console shows a message for each). */
 export type TSsoRefusal = 'expired' | 'state' | 'provider' | 'unverified_email' | 'unknown_user';
@@ -54,10 +63,15 @@ export interface TSecurityEvent {
   id: string;
   kind: TSecurityEventKind;
   accountId: string;
-  /** Absent when no user of the account was found (a refused single sign-on). */
+  /**
+   * Who acted (for a sign-in: who signed in); absent when no user of the account was found (a
+   * refused single sign-on).
+   */
   userId?: string;
   /** For `sso_refused`: why. */
   reason?: TSsoRefusal;
+  /** What an admin's change was made to: a user, team or invitation id. */
+  subjectId?: string;
   ip: string;
   userAgent: string;
   at: string;

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import type { TConsoleStore, TCounterStore, TSignInMailer } from '../ports/console';
 import { normalizeEmail } from '../ports/contact-keys';
+import type { TQueue } from '../ports/queue';
 import type { TClock, TIds } from '../ports/system';
 import { hashToken, newToken } from '../tokens';
 import { addMinutes, LINK_MINUTES, type TClient } from './console-session';
@@ -20,13 +21,18 @@ export const SIGN_IN_LIMITS: TSignInLimits = { perEmail: 5, perIp: 30, windowMin
 const MAX_LINKS = 5;
 
 export interface TRequestSignInDeps {
+  counters: TCounterStore;
+  /** The sign-in mail is queued: mailSignInLinks runs in the notifications worker. */
+  queue: TQueue;
+  clock: TClock;
+  limits: TSignInLimits;
+}
+
+export interface TMailSignInDeps {
   console: TConsoleStore;
   accounts: TAccountStore;
-  counters: TCounterStore;
   mailer: TSignInMailer;
-  clock: TClock;
   ids: TIds;
-  limits: TSignInLimits;
   /** `<base>/console/sign-in/<token>` is the link. */
   publicBaseUrl: string;
 }
@@ -43,9 +49,11 @@ export function emailOf(input: unknown): string {
 }
 
 /**
- * Emails each user with this address a one-time sign-in link. Answers the same whether or not
- * the address belongs to anyone, so the answer never tells who has an account. Throttled per
- * client address first (a scan of many addresses), then per address (a mailbox flooded).
+ * Asks for a sign-in link for this address. Throttled per client address first (a scan of many
+ * addresses), then per address (a mailbox flooded); then the request is queued and answered.
+ * Whether the address belongs to anyone is looked up only by the worker (mailSignInLinks), so the
+ * answer, its content and its time, is the same work for every address and tells nobody who has
+ * an account.
  */
 export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown, client: TClient) {
   const email = emailOf(input);
@@ -63,7 +71,27 @@ export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown
     limit: deps.limits.perEmail,
     windowMinutes,
   });
+  await deps.queue.send('notifications', {
+    type: 'console_sign_in',
+    email,
+    ip: client.ip.slice(0, 100),
+    userAgent: client.userAgent.slice(0, 1000),
+    at: now.toISOString(),
+  });
+}
 
+/**
+ * Emails each user with this address a one-time sign-in link (the notifications worker, from the
+ * queued request). Links last from when they were asked for; none is sent for an address that is
+ * no user's.
+ */
+export async function mailSignInLinks(
+  deps: TMailSignInDeps,
+  request: { email: string; at: string } & TClient,
+): Promise<{ linksSent: number }> {
+  const { email } = request;
+  const asked = new Date(request.at);
+  const client = { ip: request.ip, userAgent: request.userAgent };
   const users = (await deps.console.usersByEmail(email)).slice(0, MAX_LINKS);
   for (const u of users) {
     const token = newToken();
@@ -71,8 +99,8 @@ export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown
       hash: hashToken(token),
       accountId: u.accountId,
       userId: u.userId,
-      created: now.toISOString(),
-      expires: addMinutes(now, LINK_MINUTES).toISOString(),
+      created: asked.toISOString(),
+      expires: addMinutes(asked, LINK_MINUTES).toISOString(),
     });
     const account = await deps.accounts.getAccount(u.accountId);
     await deps.mailer.sendSignInLink(
@@ -86,7 +114,7 @@ export async function requestSignInLink(deps: TRequestSignInDeps, input: unknown
       accountId: u.accountId,
       userId: u.userId,
       ...client,
-      at: now.toISOString(),
+      at: asked.toISOString(),
     });
   }
   return { linksSent: users.length };
