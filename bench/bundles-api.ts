@@ -11,6 +11,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { StandardFonts } from 'pdf-lib';
+import { FIRST_QUERY } from '#functions/console-app/web/bundle-query';
 import { currentInvocation } from '#infra/local/invocation';
 import { dataPaths } from '#infra/local/layout';
 import type { TRuntime } from '#infra/local/runtime';
@@ -538,7 +539,7 @@ export async function benchBundlesApi(opts: TBundlesApiOptions = {}): Promise<TB
         email: LISTS_EMAIL,
         bundles: listBundles,
       });
-      if (consoleScreens.rows !== Math.min(perPage, listBundles))
+      if (consoleScreens.rows !== Math.min(FIRST_QUERY.perPage, listBundles))
         failures.push(`console: the list showed ${consoleScreens.rows} rows`);
     } catch (err) {
       failures.push(`console: ${(err as Error).message}`);

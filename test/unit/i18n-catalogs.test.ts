@@ -100,7 +100,9 @@ describe.each([
     const same = [...flatten(catalogOf('en'))].filter(
       ([k, v]) => own.get(k) === v && /\p{L}{4,}/u.test(words(v)),
     );
-    // A few words are the same in both languages (Text, Option…); most must not be.
-    expect(same.length, same.map(([k]) => k).join(', ')).toBeLessThan(12);
+    // A few words are the same in both languages (Text, Status, Webhooks…), a few in a hundred
+    // messages at most; a copied catalog has nearly all of them the same.
+    const allowed = Math.max(12, Math.ceil(own.size * 0.03));
+    expect(same.length, same.map(([k]) => k).join(', ')).toBeLessThan(allowed);
   });
 });
