@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { navigate } from '../router';
 import type { TScreenProps } from '../routes';
 import { useWords } from '../words';
-import { ConfirmDelete } from './confirm-delete';
+import { AskFirst } from './confirm-delete';
 import { Failure, useFailure } from './failure';
 import { manageApi, type TDocTemplate, type TListPage } from './manage-api';
 import { Pager } from './pager';
@@ -109,7 +109,6 @@ export function DocTemplatePage(props: TScreenProps) {
   const [name, setName] = useState('');
   const [prep, setPrep] = useState<{ url: string; expires: string } | undefined>(undefined);
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
@@ -138,9 +137,8 @@ export function DocTemplatePage(props: TScreenProps) {
   }
 
   async function remove() {
-    if (await act(() => api.templates.remove(id).then(() => true))) navigate('/console/templates');
     // Refused (a 403, say): the question closes, the reason shows above the button.
-    else setConfirming(false);
+    if (await act(() => api.templates.remove(id).then(() => true))) navigate('/console/templates');
   }
 
   if (!template)
@@ -232,18 +230,12 @@ export function DocTemplatePage(props: TScreenProps) {
         )}
       </form>
       <Failure failure={failure} />
-      {confirming ? (
-        <ConfirmDelete
-          question={t('templates.confirmDelete', { name: template.name })}
-          busy={busy}
-          onConfirm={remove}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-          {t('templates.delete')}
-        </button>
-      )}
+      <AskFirst
+        label={t('templates.delete')}
+        question={t('templates.confirmDelete', { name: template.name })}
+        busy={busy}
+        onConfirm={remove}
+      />
     </>
   );
 }

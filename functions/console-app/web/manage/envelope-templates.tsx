@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { navigate } from '../router';
 import type { TScreenProps } from '../routes';
 import { useWords } from '../words';
-import { ConfirmDelete } from './confirm-delete';
+import { AskFirst } from './confirm-delete';
 import { Failure, useFailure } from './failure';
 import {
   MAX_PER_PAGE,
@@ -154,7 +154,6 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
   const [template, setTemplate] = useState<TEnvelopeTemplate | undefined>(undefined);
   const [portal, setPortal] = useState({ is_portal: false, allow_direct_signing: false, enabled: true });
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [names, setNames] = useState<Record<string, string>>({});
 
@@ -204,7 +203,6 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
     const done = await run(() => api.envelopes.remove(id).then(() => true));
     setBusy(false);
     if (done) navigate('/console/envelope-templates');
-    else setConfirming(false);
   }
 
   if (!template)
@@ -278,18 +276,12 @@ export function EnvelopeTemplatePage(props: TScreenProps) {
         </p>
       )}
       <Failure failure={failure} />
-      {confirming ? (
-        <ConfirmDelete
-          question={t('envelopes.confirmDelete', { name: template.name })}
-          busy={busy}
-          onConfirm={remove}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-          {t('envelopes.delete')}
-        </button>
-      )}
+      <AskFirst
+        label={t('envelopes.delete')}
+        question={t('envelopes.confirmDelete', { name: template.name })}
+        busy={busy}
+        onConfirm={remove}
+      />
     </>
   );
 }

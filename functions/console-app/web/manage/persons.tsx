@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { navigate } from '../router';
 import type { TScreenProps } from '../routes';
 import { useWords } from '../words';
-import { ConfirmDelete } from './confirm-delete';
+import { AskFirst } from './confirm-delete';
 import { Failure, useFailure } from './failure';
 import { manageApi, type TListPage, type TPerson, type TPersonChannel } from './manage-api';
 import { Pager } from './pager';
@@ -120,7 +120,6 @@ export function PersonForm(props: TScreenProps) {
   const [phones, setPhones] = useState('');
   const [metadata, setMetadata] = useState('{}');
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     if (!id) return;
@@ -166,7 +165,6 @@ export function PersonForm(props: TScreenProps) {
     });
     setBusy(false);
     if (done) navigate('/console/persons');
-    else setConfirming(false);
   }
 
   if (id && !person)
@@ -234,21 +232,16 @@ export function PersonForm(props: TScreenProps) {
           <button type="submit" disabled={busy}>
             {t('manage.save')}
           </button>
-          {id && !confirming && (
-            <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-              {t('manage.delete')}
-            </button>
+          {id && (
+            <AskFirst
+              label={t('manage.delete')}
+              question={t('persons.confirmDelete', { name: person?.name ?? '' })}
+              busy={busy}
+              onConfirm={remove}
+            />
           )}
         </div>
       </form>
-      {id && confirming && (
-        <ConfirmDelete
-          question={t('persons.confirmDelete', { name: person?.name ?? '' })}
-          busy={busy}
-          onConfirm={remove}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
     </>
   );
 }

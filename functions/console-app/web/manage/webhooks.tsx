@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { navigate } from '../router';
 import type { TScreenProps } from '../routes';
 import { useWords } from '../words';
-import { ConfirmDelete } from './confirm-delete';
+import { AskFirst } from './confirm-delete';
 import { Failure, useFailure } from './failure';
 import { manageApi, type TListPage, type TWebhook, WEBHOOK_EVENT_TYPES } from './manage-api';
 import { Pager } from './pager';
@@ -67,14 +67,12 @@ function WebhookSecret(props: TScreenProps) {
   const api = manageApi(props.api);
   const { failure, run } = useFailure(props.onSessionEnded);
   const [secret, setSecret] = useState<string | undefined>(undefined);
-  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const read = async (call: () => Promise<{ secret: string }>) => {
     setBusy(true);
     const s = await run(call);
     setBusy(false);
-    setConfirming(false);
     if (s) setSecret(s.secret);
   };
 
@@ -91,19 +89,14 @@ function WebhookSecret(props: TScreenProps) {
           {t('webhooks.showSecret')}
         </button>
       )}{' '}
-      {confirming ? (
-        <ConfirmDelete
-          question={t('webhooks.regenerateQuestion')}
-          yes={t('webhooks.regenerate')}
-          busy={busy}
-          onConfirm={() => read(api.webhooks.regenerateSecret)}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <button type="button" class="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-          {t('webhooks.regenerate')}
-        </button>
-      )}
+      <AskFirst
+        label={t('webhooks.regenerate')}
+        question={t('webhooks.regenerateQuestion')}
+        yes={t('webhooks.regenerate')}
+        look="secondary"
+        busy={busy}
+        onConfirm={() => read(api.webhooks.regenerateSecret)}
+      />
       <Failure failure={failure} />
     </section>
   );
@@ -120,7 +113,6 @@ export function WebhookForm(props: TScreenProps) {
   const [enabled, setEnabled] = useState(true);
   const [types, setTypes] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
@@ -153,7 +145,6 @@ export function WebhookForm(props: TScreenProps) {
     const done = await run(() => api.webhooks.remove(id).then(() => true));
     setBusy(false);
     if (done) navigate('/console/webhooks');
-    else setConfirming(false);
   }
 
   if (!loaded) return failure ? <Failure failure={failure} /> : <p role="status">{t('manage.loading')}</p>;
@@ -210,10 +201,13 @@ export function WebhookForm(props: TScreenProps) {
           <button type="submit" disabled={busy}>
             {t('manage.save')}
           </button>
-          {id && !confirming && (
-            <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-              {t('manage.delete')}
-            </button>
+          {id && (
+            <AskFirst
+              label={t('manage.delete')}
+              question={t('webhooks.confirmDelete', { url })}
+              busy={busy}
+              onConfirm={remove}
+            />
           )}
         </div>
         {saved && (
@@ -222,14 +216,6 @@ export function WebhookForm(props: TScreenProps) {
           </p>
         )}
       </form>
-      {id && confirming && (
-        <ConfirmDelete
-          question={t('webhooks.confirmDelete', { url })}
-          busy={busy}
-          onConfirm={remove}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
       {id && <WebhookDeliveries {...props} webhookId={id} />}
     </>
   );
