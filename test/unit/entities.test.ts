@@ -36,6 +36,7 @@ import {
   filesRecordEntity,
 } from '#shared/adapters/dynamodb/entities/evidence';
 import { idempotencyEntity } from '#shared/adapters/dynamodb/entities/idempotency';
+import { invitationEntity, invitationLinkEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { notificationRecordEntity, sentMessageEntity } from '#shared/adapters/dynamodb/entities/notification';
 import { passkeyChallengeEntity, passkeyEntity } from '#shared/adapters/dynamodb/entities/passkey';
 import { personEntity, personTermEntity } from '#shared/adapters/dynamodb/entities/person';
@@ -342,6 +343,26 @@ const SAMPLES: TSample[] = [
     nonce: 'n'.repeat(43),
     codeVerifier: 'v'.repeat(43),
     created: at,
+    expires: later,
+  }),
+  sample(invitationEntity, {
+    id: 'I1',
+    accountId: 'A1',
+    hash: 'cc'.repeat(32),
+    email: 'kim@acme.test',
+    name: 'Kim Lee',
+    isAdmin: false,
+    teams: ['sales'],
+    invitedBy: 'U1',
+    created: at,
+    expires: later,
+    used: later,
+    userId: 'U2',
+  }),
+  sample(invitationLinkEntity, {
+    hash: 'cc'.repeat(32),
+    accountId: 'A1',
+    invitationId: 'I1',
     expires: later,
   }),
   sample(portalCounterEntity, { counter: 'ip#127.0.0.1#2026-11-24T10', count: 2, ttl: 1_800_000_000 }),
