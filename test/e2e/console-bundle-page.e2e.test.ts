@@ -157,7 +157,7 @@ describe.runIf(runBrowser)("a bundle's page in the console", () => {
     expect(await page.getByRole('button', { name: say('bundle.cancel.button') }).count()).toBe(0);
 
     // The API says who cancelled: the console's user, by name.
-    const events = (await suite.call('GET', `/bundles/${bundle.id}/events/`)).body;
+    const events = (await suite.call('GET', `/bundles/${bundle.id}/events/?include_actor=true`)).body;
     expect(events.find((e: { kind: string }) => e.kind === 'ca').actor).toMatchObject({
       type: 'user',
       name: 'Demo Account Admin',
