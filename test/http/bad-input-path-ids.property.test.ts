@@ -51,15 +51,17 @@ function routeTemplates(): TTemplate[] {
     }
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
-      const api = fn !== 'public-pages';
+      // The console function also serves its own session endpoints outside /api/v2
+      // (`/console/api/…`), which are checked with the public pages, not as keyed API routes.
+      const api = (path: string) => fn !== 'public-pages' && !path.startsWith('/console/api/');
       // A route written out (`path: '…'`, `answerRoute('GET', '…'`), or a resource's routes
       // (`resourceRoutes('/persons', 'uuid'`: its id's path is `/persons/{id:uuid}`).
       for (const m of text.matchAll(/(?:path: |answerRoute\(\s*'[A-Z]+',\s*)'(\/[^']*\{[^']+\}[^']*)'/g)) {
-        found.set(m[1]!, { path: m[1]!, api });
+        found.set(m[1]!, { path: m[1]!, api: api(m[1]!) });
       }
       for (const m of text.matchAll(/resourceRoutes\(\s*'(\/[^']*)',\s*'([\w-]+)'/g)) {
         const path = `${m[1]}/{id:${m[2]}}`;
-        found.set(path, { path, api });
+        found.set(path, { path, api: api(path) });
       }
     }
   }

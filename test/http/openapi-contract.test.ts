@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 // Real answers of the local runtime, over HTTP, checked against the description it serves at
 // /api/v2/openapi.json: each body against the documented schema of its operation and status, and
 // the documented headers present. Objects are checked closed here (no undocumented field), which
@@ -504,6 +504,45 @@ describe("answers of the account's settings match the description", () => {
     expectDocumented('GET', '/account', having(200, await call('GET', '/account/')));
     const reminders = { reminders: { send_reminders: true, reminder_offset: 3 } };
     expectDocumented('PATCH', '/account', having(200, await call('PATCH', '/account/', { json: reminders })));
+  });
+});
+
+describe("answers of the account's people match the description", () => {
+  it('users, invitations, teams and the security log', async () => {
+    const team = having(201, await call('POST', '/teams/', { json: { name: 'Contract team' } }));
+    expectDocumented('POST', '/teams', team);
+    expectDocumented('GET', '/teams', having(200, await call('GET', '/teams/')));
+    const teamAt = `/teams/${team.body.id}/`;
+    expectDocumented(
+      'PATCH',
+      '/teams/{id}',
+      having(200, await call('PATCH', teamAt, { json: { name: 'Renamed' } })),
+    );
+
+    const invited = { email: 'invited@contract.example', name: 'Ivy Invited', teams: [team.body.id] };
+    const invitation = having(201, await call('POST', '/invitations/', { json: invited }));
+    expectDocumented('POST', '/invitations', invitation);
+    expectDocumented('GET', '/invitations', having(200, await call('GET', '/invitations/')));
+    const revoked = await call('DELETE', `/invitations/${invitation.body.id}/`);
+    expectDocumented('DELETE', '/invitations/{id}', having(204, revoked));
+
+    // A second user of the account, as the operator's add-user makes one, to change and remove.
+    const id = randomUUID();
+    await createAccountStore(runtime.db, runtime.config.tableName).addUser({
+      id,
+      accountId: runtime.demo.accountId,
+      name: 'Cy Contract',
+      email: 'cy@contract.example',
+      isAdmin: false,
+      created: new Date().toISOString(),
+    });
+    expectDocumented('GET', '/users', having(200, await call('GET', '/users/')));
+    expectDocumented('GET', '/users/{id}', having(200, await call('GET', `/users/${id}/`)));
+    const moved = await call('PATCH', `/users/${id}/`, { json: { teams: [team.body.id] } });
+    expectDocumented('PATCH', '/users/{id}', having(200, moved));
+    expectDocumented('DELETE', '/users/{id}', having(200, await call('DELETE', `/users/${id}/`)));
+    expectDocumented('DELETE', '/teams/{id}', having(204, await call('DELETE', teamAt)));
+    expectDocumented('GET', '/security_log', having(200, await call('GET', '/security_log/')));
   });
 });
 
