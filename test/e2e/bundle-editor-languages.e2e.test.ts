@@ -10,7 +10,7 @@ import { listMailbox } from '#infra/local/mailbox/store';
 import { translator } from '#shared/i18n/catalogs';
 import { directionOf, type TLanguage } from '#shared/i18n/languages';
 import { expectAccessible } from '../helpers/axe';
-import { runBrowser } from '../helpers/browser';
+import { runBrowser, shot } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { consoleWord } from '../helpers/console-words';
 import { eventually } from '../helpers/receiver';
@@ -69,6 +69,7 @@ describe.runIf(runBrowser)('the draft editor in the sender’s language', () => 
     expect(side.x).toBeGreaterThan(paper.x + paper.width - 1);
     expect(field.x - paper.x).toBeCloseTo(paper.width * 0.1, 0);
     await expectAccessible(page, 'the draft editor in Arabic');
+    await shot(page, 'bundle-editor-ar.png');
 
     await page.goto(`${url}?lang=ja`);
     await expectEditorIn(page, 'ja');
