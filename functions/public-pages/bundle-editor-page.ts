@@ -8,6 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentIntake } from '#shared/adapters/document-intake';
 import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
 import type { TConfig } from '#shared/config';
+import type { TAccount } from '#shared/domain/accounts/account';
 import { FILE_LINK_SECONDS } from '#shared/domain/bundles/bundle-files';
 import {
   findDraftSession,
@@ -22,13 +23,14 @@ import type { TClock, TIds } from '#shared/domain/ports/system';
 import { errorBody } from '#shared/http/error-body';
 import type { TRequest, TResponse } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
+import { translator } from '#shared/i18n/catalogs';
 import { toDraftDocuments, toDraftEditorResponse } from '#shared/responses/draft-editor';
 import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { basePathBefore } from './html';
-import { messagePage } from './message-page';
 import { MAX_INLINE_PDF_BYTES } from './pages';
-import { editorPage } from './prepare-page';
+import { editorMessagePage, editorPage } from './prepare-page';
 import { frameAncestors, securityHeaders } from './security-headers';
+import { editorLanguage } from './visitor-language';
 
 export interface TBundleEditorRouteDeps {
   db: DynamoDBDocumentClient;
@@ -41,12 +43,11 @@ export interface TBundleEditorRouteDeps {
 }
 
 const TOKEN_HEADER = 'x-preparation-token';
-const TITLE = 'Prepare the documents';
-
 /** The origins that may frame the editor: the service's own, then the account's embed origins. */
-export async function editorAncestors(accounts: TAccountStore, accountId: string): Promise<string[]> {
-  return ["'self'", ...(frameAncestors(await accounts.getAccount(accountId)) ?? [])];
-}
+export const editorAncestors = (account: TAccount | undefined): string[] => [
+  "'self'",
+  ...(frameAncestors(account) ?? []),
+];
 
 export function bundleEditorRoutes(deps: TBundleEditorRouteDeps): TRoute[] {
   const { config, db } = deps;
@@ -68,7 +69,9 @@ export function bundleEditorRoutes(deps: TBundleEditorRouteDeps): TRoute[] {
     const base = basePathBefore(req, '/prepare/');
     const found = await findDraftSession(sessionDeps, req.params.token);
     // An unknown link's message is never framed; a session's own (expired, sent) is, by its account.
-    const ancestors = found ? await editorAncestors(deps.accounts, found.accountId) : undefined;
+    const account = found ? await deps.accounts.getAccount(found.accountId) : undefined;
+    const ancestors = found ? editorAncestors(account) : undefined;
+    const lang = editorLanguage(req, account?.language);
     const html = (status: number, text: string): TResponse => ({
       status,
       text,
@@ -87,15 +90,13 @@ export function bundleEditorRoutes(deps: TBundleEditorRouteDeps): TRoute[] {
       const name = (err as Error).name;
       if (name !== 'NotFoundError' && name !== 'GoneError') throw err;
       const gone = name === 'GoneError';
-      const text = gone ? (err as Error).message : 'This editor link is not valid. Ask for a new one.';
-      return html(gone ? 410 : 404, messagePage(base, 'This link does not work', text, { header: TITLE }));
+      const text = gone ? (err as Error).message : translator(lang)('editor.invalidBundleLink');
+      return html(gone ? 410 : 404, editorMessagePage(base, lang, 'bundle', text));
     }
     // The page's script may tell only these origins what happened: its own, and the embed origins.
     const parentOrigins = [req.url.origin, ...(ancestors ?? []).filter((a) => a !== "'self'")];
     if (config.publicBaseUrl) parentOrigins.push(new URL(config.publicBaseUrl).origin);
-    const body = editorPage(base, {
-      title: TITLE,
-      loading: 'Loading the documents…',
+    const body = editorPage(base, lang, {
       bundle: { api: `${base}/prepare/api/bundle`, parentOrigins: [...new Set(parentOrigins)] },
     });
     return html(200, body);

@@ -28,6 +28,8 @@ import {
 import { errorBody } from '#shared/http/error-body';
 import type { TRequest, TResponse } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
+import { translator } from '#shared/i18n/catalogs';
+import type { TLanguage } from '#shared/i18n/languages';
 import type { TLogger } from '#shared/logger';
 import { toDocTemplateResponse } from '#shared/responses/doc-template';
 import { toPrepSessionResponse } from '#shared/responses/prep-session';
@@ -36,7 +38,8 @@ import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
 import { MAX_INLINE_PDF_BYTES } from './pages';
-import { accountFrameAncestors, securityHeaders } from './security-headers';
+import { frameAncestors, securityHeaders } from './security-headers';
+import { editorLanguage, htmlLangAttrs } from './visitor-language';
 
 export interface TPrepareRouteDeps {
   db: DynamoDBDocumentClient;
@@ -52,44 +55,57 @@ const TOKEN_HEADER = 'x-preparation-token';
 /** '' locally, `/<stage>` on API Gateway's own URL. */
 const basePath = (req: TRequest) => basePathBefore(req, '/prepare/');
 
-/** What the editor page is over: a template (the default) or a draft bundle (bundle-editor-page.ts). */
+/** A draft bundle's editor (bundle-editor-page.ts): the API it calls, and the origins its parent window may have. */
 export interface TEditorPageOptions {
-  title: string;
-  loading: string;
-  /** A draft bundle's editor: the API it calls, and the origins its parent window may have. */
   bundle?: { api: string; parentOrigins: string[] };
 }
 
-const TEMPLATE_PAGE: TEditorPageOptions = { title: 'Prepare a template', loading: 'Loading the template…' };
-
-/** The page itself: an HTML shell the script (prepare.js, one editor for both) fills in. */
-export function editorPage(base: string, opts: TEditorPageOptions = TEMPLATE_PAGE): string {
+/**
+ * The page itself, in the sender's language (`editorLanguage`): an HTML shell the script
+ * (prepare.js, one editor for both) fills in with the words of that language's catalog, loaded as
+ * the signing page loads its own (public/i18n.js).
+ */
+export function editorPage(base: string, lang: TLanguage, opts: TEditorPageOptions = {}): string {
+  const t = translator(lang);
+  const what = opts.bundle ? 'bundle' : 'template';
+  const title = t(`editor.title.${what}`);
   const assets = `${base}/sign/assets/${signingAssets().version}`;
   const api = opts.bundle ? opts.bundle.api : `${base}/prepare/api`;
   const bundleData = opts.bundle
     ? ` data-mode="bundle" data-parent-origins="${esc(JSON.stringify(opts.bundle.parentOrigins))}"`
     : '';
   return `<!doctype html>
-<html lang="en" data-api="${esc(api)}" data-assets="${esc(assets)}"${bundleData}>
+<html ${htmlLangAttrs(lang)} data-api="${esc(api)}" data-assets="${esc(assets)}"${bundleData}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>${esc(opts.title)}</title>
+<title>${esc(title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 <link rel="stylesheet" href="${esc(assets)}/prepare.css">
 <script type="module" src="${esc(assets)}/prepare.js"></script>
+<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${lang}.json">
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
-<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(opts.title)}</span></div></div></header>
-<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">${esc(opts.loading)}</p></main>
-<noscript><p class="card message">This page needs JavaScript. Turn it on and reload this page.</p></noscript>
+<a class="skip-link" href="#main">${esc(t('editor.skip'))}</a>
+<header class="topbar"><div class="topbar-inner"><div class="brand"><span class="brand-name">${esc(title)}</span></div></div></header>
+<main id="main" class="main prep" tabindex="-1"><p class="loading" role="status">${esc(t(`editor.loading.${what}`))}</p></main>
+<noscript><p class="card message">${esc(t('editor.noscript'))}</p></noscript>
 <div id="announcer" class="sr-only" role="status" aria-live="polite"></div>
 </body>
 </html>
 `;
+}
+
+/** A link's own message (not valid, expired, sent) in the editor's language, as the editor's top bar names it. */
+export function editorMessagePage(base: string, lang: TLanguage, what: 'template' | 'bundle', text: string) {
+  const t = translator(lang);
+  return messagePage(base, t('editor.linkBroken'), text, {
+    header: t(`editor.title.${what}`),
+    lang,
+    skip: t('editor.skip'),
+  });
 }
 
 export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
@@ -131,18 +147,19 @@ export function prepareRoutes(deps: TPrepareRouteDeps): TRoute[] {
     // link's never do.
     // Framed like an embedded signing session: by the origins the session's account lists.
     const found = await findPrepSession(sessionDeps, req.params.token);
-    const ancestors = found ? await accountFrameAncestors(deps.accounts, found.accountId) : undefined;
+    const account = found ? await deps.accounts.getAccount(found.accountId) : undefined;
+    const ancestors = frameAncestors(account);
+    const lang = editorLanguage(req, account?.language);
     try {
       await openFoundSession(sessionDeps, found);
     } catch (err) {
       const name = (err as Error).name;
       if (name !== 'NotFoundError' && name !== 'GoneError') throw err;
       const gone = name === 'GoneError';
-      const text = gone ? (err as Error).message : 'This preparation link is not valid. Ask for a new one.';
-      const body = messagePage(base, 'This link does not work', text, { header: 'Prepare a template' });
-      return html(req, gone ? 410 : 404, body, ancestors);
+      const text = gone ? (err as Error).message : translator(lang)('editor.invalidTemplateLink');
+      return html(req, gone ? 410 : 404, editorMessagePage(base, lang, 'template', text), ancestors);
     }
-    return html(req, 200, editorPage(base), ancestors);
+    return html(req, 200, editorPage(base, lang), ancestors);
   }
 
   return [

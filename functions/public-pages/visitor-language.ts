@@ -5,7 +5,15 @@
 // The menu is a plain GET form: these pages work without JavaScript.
 import type { TRequest } from '#shared/http/request';
 import { translator } from '#shared/i18n/catalogs';
-import { directionOf, LANGUAGES, signerLanguage, type TLanguage } from '#shared/i18n/languages';
+import {
+  DEFAULT_LANGUAGE,
+  directionOf,
+  LANGUAGES,
+  languageFromAcceptLanguage,
+  signerLanguage,
+  supportedLanguage,
+  type TLanguage,
+} from '#shared/i18n/languages';
 import { esc } from './html';
 
 export function visitorLanguage(req: TRequest, accountLanguage?: string): TLanguage {
@@ -14,6 +22,21 @@ export function visitorLanguage(req: TRequest, accountLanguage?: string): TLangu
     account: accountLanguage,
     acceptLanguage: req.header('accept-language'),
   });
+}
+
+/**
+ * The language of the field editor (template preparation, a draft's editor; prepare-page.ts): the
+ * sender's, not a signer's. The `?lang=` the console puts on the link when it frames the editor
+ * (its reader's language), else the browser's, else the account's default, else English. The
+ * account's language is its signers' default, so it comes after the sender's own browser.
+ */
+export function editorLanguage(req: TRequest, accountLanguage?: string): TLanguage {
+  return (
+    supportedLanguage(req.query.get('lang')) ??
+    languageFromAcceptLanguage(req.header('accept-language')) ??
+    supportedLanguage(accountLanguage) ??
+    DEFAULT_LANGUAGE
+  );
 }
 
 /** The `<html>` element's language and direction. */

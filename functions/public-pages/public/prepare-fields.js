@@ -4,6 +4,7 @@
 // resized with the arrow keys (Shift: further; Alt: resize), deleted with Delete. Pointer moves
 // snap to the page's other fields' edges, else to a grid (prepare-geometry.js).
 import { announce, el } from './dom.js';
+import { t } from './i18n.js';
 import { clamp, copyPlace, MIN_SIZE, nudged, round, snapMove, snapResize } from './prepare-geometry.js';
 import { DEFAULT_SIZE, KIND_NAME } from './prepare-kinds.js';
 import { drawPreview } from './prepare-preview.js';
@@ -91,7 +92,7 @@ function drawUnplaced() {
   const unplaced = state.fields.filter((f) => !frameOf(f));
   list.hidden = unplaced.length === 0;
   list.replaceChildren(
-    el('h2', { text: 'Fields without a page' }),
+    el('h2', { text: t('editor.unplaced') }),
     el(
       'ul',
       { class: 'prep-roles' },
@@ -274,7 +275,7 @@ export function addField(doc, page, box) {
   };
   state.fields.push(f);
   select(f);
-  announce(`${KIND_NAME[kind]} field added on page ${page}.`);
+  announce(t('editor.fieldAdded', { kind: KIND_NAME[kind], page }));
 }
 
 /** A copy of the field, with a key of its own, a little beside it. */
@@ -287,7 +288,7 @@ export function copyField(f) {
   };
   state.fields.push(copy);
   select(copy);
-  announce(`Field copied as ${copy.key}.`);
+  announce(t('editor.fieldCopied', { key: copy.key }));
 }
 
 export function removeField(f) {
@@ -295,5 +296,5 @@ export function removeField(f) {
   if (state.selected === f) state.selected = null;
   drawFields();
   redraw.props();
-  announce('Field removed.');
+  announce(t('editor.fieldRemoved'));
 }

@@ -2,22 +2,12 @@
 // The field kinds the preparation editor offers (every kind of the API: shared/schemas/vocabulary.ts)
 // and which of a field's options each kind takes, as the service checks them
 // (shared/domain/bundles/check-field.ts): the editor shows only the options a kind can have.
+import { t } from './i18n.js';
 
-/** The service's field kind codes and what the page calls them. */
-export const KINDS = [
-  ['sig', 'Signature'],
-  ['ini', 'Initials'],
-  ['inp', 'Text'],
-  ['txt', 'Multi-line text'],
-  ['dat', 'Date'],
-  ['chk', 'Checkbox'],
-  ['cbg', 'Checkbox group'],
-  ['sel', 'Drop-down list'],
-  ['snm', 'Signer name'],
-  ['sdt', 'Date signed'],
-  ['att', 'Attachment'],
-  ['apr', 'Approval'],
-];
+/** The service's field kind codes and what the page calls them, in the page's language. */
+export const KINDS = ['sig', 'ini', 'inp', 'txt', 'dat', 'chk', 'cbg', 'sel', 'snm', 'sdt', 'att', 'apr'].map(
+  (k) => [k, t(`editor.kind.${k}`)],
+);
 export const KIND_NAME = Object.fromEntries(KINDS);
 
 /** A click without a drag places a field of this size (percent of the page). */
@@ -45,16 +35,16 @@ export const optionsOf = (kind) => ({
 
 /** The value patterns the service knows (shared/text/value-rules.js) and what the page calls them. */
 export const PATTERNS = [
-  ['', 'Any text'],
-  ['email', 'Email address'],
-  ['phone', 'Phone number'],
-  ['numbers', 'Numbers'],
-  ['letters', 'Letters'],
-  ['zip_code', 'ZIP code'],
-  ['ssn', 'Social Security number'],
-  ['bank_routing', 'Bank routing number'],
-  ['bank_account', 'Bank account number'],
-];
+  '',
+  'email',
+  'phone',
+  'numbers',
+  'letters',
+  'zip_code',
+  'ssn',
+  'bank_routing',
+  'bank_account',
+].map((k) => [k, t(`editor.pattern.${k || 'any'}`)]);
 
 /** A field's options without those its (new) kind cannot take, so a kind change never saves a refusal. */
 export function keepOptionsOf(f, valueProp) {

@@ -3,6 +3,7 @@
 // drawn as that signer will find them (empty, with their initial values, their choices), and
 // nothing to change. The page's pdf.js canvases stay; only the fields layer is drawn anew.
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { KIND_NAME } from './prepare-kinds.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -12,9 +13,9 @@ function shownText(f, signer) {
   const value = f.initial_value ?? '';
   switch (f.kind) {
     case 'sig':
-      return 'Sign here';
+      return t('editor.shown.sign');
     case 'ini':
-      return 'Initials';
+      return t('editor.kind.ini');
     case 'snm':
       return signer.name;
     case 'sdt':
@@ -22,7 +23,7 @@ function shownText(f, signer) {
     case 'chk':
       return value.toLowerCase() === 'true' ? '☑' : '☐';
     case 'sel':
-      return value || (f.format ?? '').split('|')[0] || 'Choose';
+      return value || (f.format ?? '').split('|')[0] || t('editor.shown.choose');
     case 'cbg':
       return (f.format ?? '')
         .split('|')
@@ -30,9 +31,9 @@ function shownText(f, signer) {
         .map((c) => `☐ ${c}`)
         .join('  ');
     case 'att':
-      return 'Attach a file';
+      return t('editor.shown.attach');
     case 'apr':
-      return 'Approve';
+      return t('editor.shown.approve');
     case 'dat':
       return value || 'YYYY-MM-DD';
     default:
@@ -60,7 +61,9 @@ export function drawPreview(frames, fields, signer, frameOf) {
         class: `prep-preview-field kind-${f.kind}`,
         dataset: { key: f.key },
         role: 'img',
-        'aria-label': `${f.label || KIND_NAME[f.kind] || f.kind}${required ? ', required' : ''}`,
+        'aria-label': required
+          ? t('editor.shown.required', { name: f.label || KIND_NAME[f.kind] || f.kind })
+          : f.label || KIND_NAME[f.kind] || f.kind,
       },
       el('span', { text: shownText(f, signer) }),
       required ? el('span', { class: 'prep-required', 'aria-hidden': 'true', text: '*' }) : null,

@@ -3,6 +3,7 @@
 // fills it in, label, required, and the options its kind takes (initial value, choices, date
 // format, allowed input and bounds; prepare-kinds.js), its data flow tag and its position.
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { copyField, drawFields, removeField } from './prepare-fields.js';
 import { clamp, round } from './prepare-geometry.js';
 import { KINDS, keepOptionsOf, optionsOf, PATTERNS } from './prepare-kinds.js';
@@ -42,7 +43,7 @@ function kindOptions(f, set) {
   const rows = [];
   if (o.initialValue)
     rows.push(
-      input('f-value', f.kind === 'chk' ? 'Checked at first (true or false)' : 'Initial value', {
+      input('f-value', t(f.kind === 'chk' ? 'editor.props.checkedAtFirst' : 'editor.props.initialValue'), {
         value: f[VALUE] ?? '',
         ...(f.kind === 'dat' ? { type: 'date' } : {}),
         onchange: set(VALUE, (v) => v || undefined),
@@ -53,7 +54,7 @@ function kindOptions(f, set) {
       el(
         'p',
         { class: 'prep-row' },
-        el('label', { class: 'label', for: 'f-choices', text: 'Choices, one a line' }),
+        el('label', { class: 'label', for: 'f-choices', text: t('editor.props.choices') }),
         el('textarea', {
           class: 'input',
           id: 'f-choices',
@@ -71,7 +72,7 @@ function kindOptions(f, set) {
     );
   if (o.dateFormat)
     rows.push(
-      input('f-format', 'Date format', {
+      input('f-format', t('editor.props.dateFormat'), {
         value: f.format ?? '',
         placeholder: 'YYYY-MM-DD',
         onchange: set('format', (v) => v.trim()),
@@ -81,26 +82,26 @@ function kindOptions(f, set) {
     rows.push(
       select(
         'f-pattern',
-        'Allowed input',
+        t('editor.props.allowedInput'),
         { onchange: set('v_pattern', (v) => v || undefined) },
         PATTERNS.map(([k, n]) => el('option', { value: k, text: n, selected: (f.v_pattern ?? '') === k })),
       ),
-      input('f-regex', 'Regular expression', {
+      input('f-regex', t('editor.props.regex'), {
         value: f.v_regex ?? '',
         placeholder: '^[A-Z]{2}[0-9]{6}$',
         onchange: set('v_regex', (v) => v || undefined),
       }),
-      input('f-regex-msg', 'Message when it does not match', {
+      input('f-regex-msg', t('editor.props.regexMessage'), {
         value: f.v_regex_msg ?? '',
         onchange: set('v_regex_msg', (v) => v || undefined),
       }),
-      input('f-min', 'Fewest characters', {
+      input('f-min', t('editor.props.fewest'), {
         type: 'number',
         min: 0,
         value: f.v_min ?? '',
         onchange: set('v_min', (v) => (v === '' ? undefined : Number(v))),
       }),
-      input('f-max', 'Most characters', {
+      input('f-max', t('editor.props.most'), {
         type: 'number',
         min: 0,
         value: f.v_max ?? '',
@@ -118,8 +119,8 @@ function geometry(f, set) {
   return el(
     'fieldset',
     { class: 'prep-geometry' },
-    el('legend', { text: 'Position (percent of the page)' }),
-    input('f-page', 'Page', {
+    el('legend', { text: t('editor.props.position') }),
+    input('f-page', t('editor.props.page'), {
       type: 'number',
       min: 1,
       max: doc?.pages.length ?? 1,
@@ -129,10 +130,10 @@ function geometry(f, set) {
         drawFields();
       },
     }),
-    box('f-x', 'Left', 'x', 0),
-    box('f-y', 'Top', 'y', 0),
-    box('f-w', 'Width', 'w', 0.5),
-    box('f-h', 'Height', 'h', 0.5),
+    box('f-x', t('editor.props.left'), 'x', 0),
+    box('f-y', t('editor.props.top'), 'y', 0),
+    box('f-w', t('editor.props.width'), 'w', 0.5),
+    box('f-h', t('editor.props.height'), 'h', 0.5),
   );
 }
 
@@ -141,7 +142,7 @@ export function drawProps() {
   if (!panel) return;
   const f = state.selected;
   if (!f) {
-    panel.replaceChildren(el('p', { class: 'prep-hint', text: 'Select a field on a page to change it.' }));
+    panel.replaceChildren(el('p', { class: 'prep-hint', text: t('editor.props.selectHint') }));
     return;
   }
   const set =
@@ -154,12 +155,12 @@ export function drawProps() {
       drawFields();
     };
   const tagsOff = Array.isArray(state.allowed) && state.allowed.length === 0;
-  const exact = (state.allowed ?? []).filter((t) => !t.endsWith(':*'));
+  const exact = (state.allowed ?? []).filter((tag) => !tag.endsWith(':*'));
   panel.replaceChildren(
-    el('h2', { text: `Field ${f.key}` }),
+    el('h2', { text: t('editor.props.field', { key: f.key }) }),
     select(
       'f-kind',
-      'Kind',
+      t('editor.kindLabel'),
       {
         onchange: (e) => {
           f.kind = e.target.value;
@@ -172,7 +173,7 @@ export function drawProps() {
     ),
     select(
       'f-role',
-      BUNDLE ? 'Signer' : 'Role',
+      t(BUNDLE ? 'editor.signer' : 'editor.role'),
       {
         onchange: (e) => {
           // Only the role shown changes: its `-` prefix and the field's other roles stay.
@@ -180,24 +181,24 @@ export function drawProps() {
           drawFields();
         },
       },
-      roleOptions(roleOf({ editor_roles: f[ROLES] }), BUNDLE ? 'Nobody yet' : 'No role'),
+      roleOptions(roleOf({ editor_roles: f[ROLES] }), t(BUNDLE ? 'editor.props.nobody' : 'editor.noRole')),
     ),
-    input('f-label', 'Label', { value: f.label ?? '', onchange: set('label') }),
+    input('f-label', t('editor.props.label'), { value: f.label ?? '', onchange: set('label') }),
     el(
       'p',
       { class: 'prep-row prep-check' },
       el('input', { type: 'checkbox', id: 'f-required', checked: !!f.required, onchange: set('required') }),
-      el('label', { for: 'f-required', text: 'Required' }),
+      el('label', { for: 'f-required', text: t('editor.props.required') }),
     ),
     ...kindOptions(f, set),
-    input('f-tag', 'Data flow tag', {
+    input('f-tag', t('editor.props.tag'), {
       value: f.tag ?? '',
       disabled: tagsOff,
-      placeholder: tagsOff ? 'No tags in this session' : 'namespace:name',
+      placeholder: tagsOff ? t('editor.props.noTags') : 'namespace:name',
       list: 'allowed-tags',
       onchange: set('tag', (v) => v.trim() || undefined),
     }),
-    el('datalist', { id: 'allowed-tags' }, ...exact.map((t) => el('option', { value: t }))),
+    el('datalist', { id: 'allowed-tags' }, ...exact.map((tag) => el('option', { value: tag }))),
     geometry(f, set),
     el(
       'p',
@@ -206,14 +207,14 @@ export function drawProps() {
         type: 'button',
         class: 'btn small',
         id: 'f-copy',
-        text: 'Copy field',
+        text: t('editor.props.copy'),
         onclick: () => copyField(f),
       }),
       el('button', {
         type: 'button',
         class: 'btn danger',
         id: 'f-delete',
-        text: 'Delete field',
+        text: t('editor.props.delete'),
         onclick: () => removeField(f),
       }),
     ),

@@ -8,6 +8,7 @@
 // bundle), its Send sends it, and "Preview as signer" shows one signer's fields read-only. A framed
 // bundle editor tells its parent what happened (prepare-embed.js). No inline code: the CSP forbids it.
 import { announce, el } from './dom.js';
+import { lang, t } from './i18n.js';
 import { tellParent } from './prepare-embed.js';
 import { addField, drawFields, startDraw, uniqueKey } from './prepare-fields.js';
 import { KINDS } from './prepare-kinds.js';
@@ -40,7 +41,7 @@ async function api(method, path, body) {
       ? await res.arrayBuffer()
       : null;
   if (!res.ok)
-    throw Object.assign(new Error(data?.message ?? `The service answered ${res.status}.`), {
+    throw Object.assign(new Error(data?.message ?? t('editor.serviceAnswered', { status: res.status })), {
       status: res.status,
       errors: data?.errors ?? [],
     });
@@ -75,13 +76,13 @@ function drawRoles() {
           { class: 'prep-role' },
           el('input', {
             class: 'input',
-            'aria-label': `Role ${i + 1} key`,
+            'aria-label': t('editor.roleKey', { number: i + 1 }),
             value: r.key,
             onchange: (e) => renameRole(r, e.target.value.trim()),
           }),
           el('input', {
             class: 'input',
-            'aria-label': `Role ${i + 1} name`,
+            'aria-label': t('editor.roleName', { number: i + 1 }),
             value: r.label,
             onchange: (e) => {
               r.label = e.target.value;
@@ -91,8 +92,8 @@ function drawRoles() {
           el('button', {
             type: 'button',
             class: 'btn small',
-            text: 'Remove',
-            'aria-label': `Remove role ${r.label || r.key}`,
+            text: t('editor.remove'),
+            'aria-label': t('editor.removeRole', { name: r.label || r.key }),
             onclick: () => removeRole(r),
           }),
         ),
@@ -103,7 +104,7 @@ function drawRoles() {
   newRole.replaceChildren(
     ...roleOptions(
       state.roles.some((r) => r.key === keep) ? keep : (state.roles[0]?.key ?? ''),
-      BUNDLE ? '' : 'No role',
+      BUNDLE ? '' : t('editor.noRole'),
     ),
   );
 }
@@ -123,7 +124,7 @@ function removeRole(r) {
 
 function addRole() {
   const key = uniqueKey('role', new Set(state.roles.map((x) => x.key)));
-  state.roles.push({ key, label: `Role ${state.roles.length + 1}` });
+  state.roles.push({ key, label: t('editor.newRole', { number: state.roles.length + 1 }) });
   drawAll();
 }
 
@@ -173,7 +174,8 @@ function showErrors(err, sent) {
     const at = fieldAt(e.field, sent);
     if (!at) return el('li', { text: `${e.field}: ${e.message}` });
     at.f._error = at.f._error ? `${at.f._error} ${e.message}` : e.message;
-    return el('li', { text: `Field ${at.f.key}${at.rest ? ` (${at.rest})` : ''}: ${e.message}` });
+    const words = { key: at.f.key, part: at.rest, message: e.message };
+    return el('li', { text: t(at.rest ? 'editor.fieldError' : 'editor.fieldErrorWhole', words) });
   });
   out.replaceChildren(el('p', { text: err.message }), items.length ? el('ul', {}, ...items) : null);
   drawFields();
@@ -214,10 +216,7 @@ async function saveTemplate(button) {
       location.assign(saved.redirect_url);
       return;
     }
-    finished(
-      'Template saved',
-      `“${saved.template.name}” has ${saved.template.fields.length} field(s) and ${saved.template.roles.length} role(s). You can close this page.`,
-    );
+    finished(t('editor.templateSaved'), t('editor.templateSavedText', { name: saved.template.name }));
   } catch (err) {
     showErrors(err, sent);
     button.disabled = false;
@@ -237,8 +236,8 @@ async function saveDraft() {
     const saved = await api('PUT', '/fields', body);
     state.version = saved.version;
     drawFields();
-    status.textContent = `Draft saved at ${new Date().toLocaleTimeString()}.`;
-    announce('Draft saved.');
+    status.textContent = t('editor.savedAt', { time: new Date().toLocaleTimeString(lang) });
+    announce(t('editor.savedAnnounce'));
     tellParent('saved', state.bundleId);
     return true;
   } catch (err) {
@@ -263,7 +262,10 @@ async function sendDraft(button) {
     try {
       await api('POST', '/send');
       tellParent('sent', state.bundleId);
-      finished('Sent', `“${state.name || 'The documents'}” went to the signers. You can close this page.`);
+      finished(
+        t('editor.sent'),
+        state.name ? t('editor.sentText', { name: state.name }) : t('editor.sentTextUnnamed'),
+      );
     } catch (err) {
       showErrors(err, sentFields());
     }
@@ -272,7 +274,7 @@ async function sendDraft(button) {
 
 function close() {
   const told = tellParent('closed', state.bundleId);
-  if (!told) finished('Editor closed', 'What you saved is kept in the draft. You can close this page.');
+  if (!told) finished(t('editor.closed'), t('editor.closedText'));
 }
 
 /* Preview as signer --------------------------------------------------------------------------- */
@@ -283,10 +285,10 @@ function togglePreview() {
   if (state.preview) {
     state.preview = null;
     layout.classList.remove('previewing');
-    button.textContent = 'Preview as signer';
+    button.textContent = t('editor.previewAs');
     button.setAttribute('aria-pressed', 'false');
     drawFields();
-    announce('Back to editing.');
+    announce(t('editor.backAnnounce'));
     return;
   }
   const signer = state.roles.find((r) => r.key === inputValue('preview-signer'));
@@ -295,26 +297,26 @@ function togglePreview() {
   state.selected = null;
   drawProps();
   layout.classList.add('previewing');
-  button.textContent = 'Back to editing';
+  button.textContent = t('editor.backToEditing');
   button.setAttribute('aria-pressed', 'true');
   drawFields();
   const n = state.fields.filter((f) => isSignersField(f, signer.key)).length;
-  announce(`Showing the ${n} field(s) ${signer.label} will fill in.`);
+  announce(t('editor.previewAnnounce', { name: signer.label, number: n }));
 }
 
 /* Layout --------------------------------------------------------------------------------------- */
 
 function bundleActions() {
-  const save = el('button', { type: 'button', class: 'btn', id: 'save', text: 'Save draft' });
+  const save = el('button', { type: 'button', class: 'btn', id: 'save', text: t('editor.saveDraft') });
   save.addEventListener('click', () => withButton(save, saveDraft));
-  const send = el('button', { type: 'button', class: 'btn primary', id: 'send', text: 'Send' });
+  const send = el('button', { type: 'button', class: 'btn primary', id: 'send', text: t('editor.send') });
   send.addEventListener('click', () => sendDraft(send));
   return [
-    el('h2', { text: 'Preview' }),
+    el('h2', { text: t('editor.preview') }),
     el(
       'p',
       { class: 'prep-row' },
-      el('label', { class: 'label', for: 'preview-signer', text: 'Signer to preview' }),
+      el('label', { class: 'label', for: 'preview-signer', text: t('editor.previewSigner') }),
       el('select', { class: 'input', id: 'preview-signer' }, ...roleOptions('', '')),
     ),
     el('button', {
@@ -322,29 +324,40 @@ function bundleActions() {
       class: 'btn small',
       id: 'preview',
       'aria-pressed': 'false',
-      text: 'Preview as signer',
+      text: t('editor.previewAs'),
       onclick: togglePreview,
     }),
     el('div', { id: 'save-errors', class: 'prep-errors', role: 'alert', tabindex: '-1' }),
     el('p', { id: 'save-status', class: 'prep-hint', role: 'status' }),
     el('p', { class: 'prep-actions' }, save, send),
-    el('button', { type: 'button', class: 'btn small', id: 'close', text: 'Close', onclick: close }),
+    el('button', {
+      type: 'button',
+      class: 'btn small',
+      id: 'close',
+      text: t('editor.close'),
+      onclick: close,
+    }),
   ];
 }
 
-function templateActions(t) {
-  const save = el('button', { type: 'button', class: 'btn primary', id: 'save', text: 'Save template' });
+function templateActions(template) {
+  const save = el('button', {
+    type: 'button',
+    class: 'btn primary',
+    id: 'save',
+    text: t('editor.saveTemplate'),
+  });
   save.addEventListener('click', () => saveTemplate(save));
   return {
     top: [
-      input('prep-name', 'Template name', { value: t.name, maxlength: 255 }),
-      el('h2', { text: 'Roles' }),
+      input('prep-name', t('editor.templateName'), { value: template.name, maxlength: 255 }),
+      el('h2', { text: t('editor.roles') }),
       el('ul', { class: 'prep-roles', id: 'roles' }),
       el('button', {
         type: 'button',
         class: 'btn small',
         id: 'add-role',
-        text: 'Add role',
+        text: t('editor.addRole'),
         onclick: addRole,
       }),
     ],
@@ -357,13 +370,16 @@ function pagePicker() {
   return el(
     'p',
     { class: 'prep-row' },
-    el('label', { class: 'label', for: 'new-page', text: 'Page for a new field' }),
+    el('label', { class: 'label', for: 'new-page', text: t('editor.pageForNew') }),
     el(
       'select',
       { class: 'input', id: 'new-page' },
       ...state.docs.flatMap((d) =>
         d.pages.map((_, i) =>
-          el('option', { value: `${d.key}\n${i + 1}`, text: `${d.name}, page ${i + 1}` }),
+          el('option', {
+            value: `${d.key}\n${i + 1}`,
+            text: t('editor.docPage', { document: d.name, page: i + 1 }),
+          }),
         ),
       ),
     ),
@@ -375,20 +391,20 @@ function layout() {
   const template = BUNDLE ? undefined : templateActions({ name: state.name });
   const side = el(
     'aside',
-    { class: 'card prep-side', 'aria-label': BUNDLE ? 'Draft' : 'Template' },
-    el('h1', { text: BUNDLE ? 'Prepare the documents' : 'Prepare the template' }),
+    { class: 'card prep-side', 'aria-label': t(BUNDLE ? 'editor.side.bundle' : 'editor.side.template') },
+    el('h1', { text: t(BUNDLE ? 'editor.heading.bundle' : 'editor.heading.template') }),
     ...(BUNDLE
       ? [
           state.name ? el('p', { class: 'prep-hint', text: state.name }) : null,
-          el('h2', { text: 'Signers' }),
+          el('h2', { text: t('editor.signers') }),
           el('ul', { class: 'prep-roles', id: 'roles' }),
         ]
       : template.top),
-    el('h2', { text: 'New field' }),
+    el('h2', { text: t('editor.newField') }),
     el(
       'p',
       { class: 'prep-row' },
-      el('label', { class: 'label', for: 'new-kind', text: 'Kind' }),
+      el('label', { class: 'label', for: 'new-kind', text: t('editor.kindLabel') }),
       el(
         'select',
         { class: 'input', id: 'new-kind' },
@@ -398,19 +414,19 @@ function layout() {
     el(
       'p',
       { class: 'prep-row' },
-      el('label', { class: 'label', for: 'new-role', text: BUNDLE ? 'Signer' : 'Role' }),
+      el('label', { class: 'label', for: 'new-role', text: t(BUNDLE ? 'editor.signer' : 'editor.role') }),
       el('select', { class: 'input', id: 'new-role' }),
     ),
     el('p', {
       class: 'prep-hint',
-      text: `Drag on a page to place the field, or add it ${BUNDLE ? 'to the page picked' : 'to page 1'} and set its position below. On a field: arrow keys move it (Shift: further), Alt with an arrow resizes it, Ctrl+D copies it, Delete removes it.`,
+      text: t(BUNDLE ? 'editor.hint.bundle' : 'editor.hint.template'),
     }),
     ...(BUNDLE ? [pagePicker()] : []),
     el('button', {
       type: 'button',
       class: 'btn small',
       id: 'add-field',
-      text: BUNDLE ? 'Add field' : 'Add field to page 1',
+      text: t(BUNDLE ? 'editor.addField' : 'editor.addFieldPage1'),
       onclick: () => {
         // A bundle's field goes to the page picked (any page of any document), a template's to page 1.
         const [doc, page] = BUNDLE ? inputValue('new-page').split('\n') : [first.key, '1'];
@@ -428,9 +444,9 @@ function layout() {
           state.snap = e.target.checked;
         },
       }),
-      el('label', { for: 'snap', text: 'Snap to the grid and to other fields' }),
+      el('label', { for: 'snap', text: t('editor.snap') }),
     ),
-    el('section', { id: 'unplaced', 'aria-label': 'Fields without a page', hidden: true }),
+    el('section', { id: 'unplaced', 'aria-label': t('editor.unplaced'), hidden: true }),
     el('section', { id: 'field-props', class: 'prep-props', 'aria-live': 'polite' }),
     ...(BUNDLE ? bundleActions() : template.bottom),
   );
@@ -440,18 +456,23 @@ function layout() {
     return d.pages.map((p, i) => {
       const canvas = el('canvas', { class: 'page-canvas', 'aria-hidden': 'true' });
       const layer = el('div', { class: 'prep-layer', dataset: { doc: d.key, page: String(i + 1) } });
-      const name = BUNDLE ? `${d.name}, page ${i + 1}` : `Page ${i + 1}`;
+      const name = BUNDLE
+        ? t('editor.docPage', { document: d.name, page: i + 1 })
+        : t('editor.pageLabel', { page: i + 1 });
       const frame = el(
         'div',
         { class: 'page prep-page', role: 'group', 'aria-label': name },
         canvas,
-        el('div', { class: 'page-loading', text: 'Loading page…' }),
+        el('div', { class: 'page-loading', text: t('editor.pageLoading') }),
         layer,
       );
       frame.style.aspectRatio = `${p.width} / ${p.height}`;
       const entry = { doc: d.key, page: i + 1, frame, canvas, layer };
       layer.addEventListener('pointerdown', (e) => startDraw(e, entry));
-      pages.append(frame, el('p', { class: 'page-number', text: `Page ${i + 1} of ${d.pages.length}` }));
+      pages.append(
+        frame,
+        el('p', { class: 'page-number', text: t('editor.pageOf', { page: i + 1, pages: d.pages.length }) }),
+      );
       return entry;
     });
   });
@@ -474,13 +495,13 @@ function load(session) {
     });
     return;
   }
-  const t = session.template;
+  const tpl = session.template;
   Object.assign(state, {
-    version: t.version,
-    name: t.name,
-    docs: [{ key: '', name: t.name, pages: t.pages, fileUrl: session.file_url }],
-    roles: t.roles.map((r) => ({ ...r })),
-    fields: t.fields.map((f) => ({ ...f, _doc: '' })),
+    version: tpl.version,
+    name: tpl.name,
+    docs: [{ key: '', name: tpl.name, pages: tpl.pages, fileUrl: session.file_url }],
+    roles: tpl.roles.map((r) => ({ ...r })),
+    fields: tpl.fields.map((f) => ({ ...f, _doc: '' })),
     allowed: session.allowed_data_flow_tags,
   });
 }
@@ -500,7 +521,7 @@ async function start() {
       el(
         'section',
         { class: 'card message' },
-        el('h1', { text: 'This link does not work' }),
+        el('h1', { text: t('editor.linkBroken') }),
         el('p', { text: err.message }),
       ),
     );

@@ -39,10 +39,11 @@ export function SendEditor(props: TScreenProps) {
           throw err;
         });
         if (bundle.status !== 'dr') return live && setState({ kind: 'not-draft', status: bundle.status });
-        const { url } = await calls.prepareUrl(id);
+        const url = new URL((await calls.prepareUrl(id)).url, location.href);
         // The editor is the service's own page; a link elsewhere is not framed.
-        if (new URL(url, location.href).origin !== location.origin) throw new Error('foreign editor');
-        if (live) setState({ kind: 'editing', url, label: bundle.label });
+        if (url.origin !== location.origin) throw new Error('foreign editor');
+        url.searchParams.set('lang', lang); // it speaks the reader's language, as it opens
+        if (live) setState({ kind: 'editing', url: url.href, label: bundle.label });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiError && err.status === 401) return props.onSessionEnded();
