@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
@@ -231,6 +231,36 @@ async function downloadAndCheck(page: Page) {
   expect(Number(/^Pages:\s+(\d+)/m.exec(info)?.[1])).toBe(pages.length);
 }
 
+/** A finger pressed at `from`, slid to `to` and lifted: Chromium's own touch input, as a tablet sends it. */
+async function touchDrag(cdp: CDPSession, from: number[], to: number[]) {
+  const at = (t: number) => [
+    { x: from[0]! + (to[0]! - from[0]!) * t, y: from[1]! + (to[1]! - from[1]!) * t },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+  for (let i = 1; i <= 8; i++)
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i / 8) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** A draft of one signer made through the API, and its editor link. */
+async function aDraftEditorLink() {
+  const made = await suite.call('POST', '/bundles/', {
+    json: {
+      label: 'Tablet draft',
+      status: 'dr',
+      packets: [{ key: 'cy', name: 'Cy Tablet', email: 'cy.tablet@example.com' }],
+      documents: [{ key: 'form', name: 'Form', file_b64: suite.pdfB64 }],
+    },
+  });
+  expect(made.status, made.text).toBe(201);
+  const link = await suite.call('POST', `/bundles/${made.body.id}/prepare_url/`);
+  expect(link.status, link.text).toBe(201);
+  return link.body.url as string;
+}
+
+const fieldBox = (page: Page) =>
+  Promise.all(['f-x', 'f-y', 'f-w'].map(async (id) => Number(await page.locator(`#${id}`).inputValue())));
+
 describe.runIf(runBrowser)("a sender's journey through the console", () => {
   it('uploads a W-4-like form, places fields for two signers by dragging, sends, sees it complete and downloads it', async () => {
     const context = await suite.browser.newContext({
@@ -265,4 +295,46 @@ describe.runIf(runBrowser)("a sender's journey through the console", () => {
     expect(problems.filter((p) => !/\/console\/api\/session$/.test(p))).toEqual([]);
     await context.close();
   }, 150_000);
+  it('places a field by touch on a tablet and moves it with a finger, the page not scrolling', async () => {
+    const context = await suite.browser.newContext({
+      locale: 'en-US',
+      viewport: { width: 1024, height: 768 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    const problems = watchProblems(page, { responses: true });
+    await page.goto(await aDraftEditorLink());
+    await page.locator('.page.rendered').first().waitFor();
+    const cdp = await context.newCDPSession(page);
+    await page.locator('#new-kind').selectOption('sig');
+    const layer = page.locator('.prep-layer[data-page="1"]');
+    await layer.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    const box = (await layer.boundingBox())!;
+    const at = (x: number, y: number) => [box.x + (box.width * x) / 100, box.y + (box.height * y) / 100];
+    const scrolled = await page.evaluate<number>('scrollY');
+
+    // Drawn with a finger from (20%, 40%) to (50%, 46%).
+    await touchDrag(cdp, at(20, 40), at(50, 46));
+    const field = page.locator('.prep-field[data-key="sig-1"]');
+    await expect.poll(() => field.textContent()).toBe('Signature · Cy Tablet');
+    const [x, y, w] = await fieldBox(page);
+    expect([Math.round(x!), Math.round(y!), Math.round(w!)]).toEqual([20, 40, 30]);
+
+    // Moved with a finger 15% to the right and 10% down: the field follows, the page stays put.
+    const fb = (await field.boundingBox())!;
+    const mid = [fb.x + fb.width / 2, fb.y + fb.height / 2];
+    await touchDrag(cdp, mid, [mid[0]! + box.width * 0.15, mid[1]! + box.height * 0.1]);
+    await expect.poll(async () => (await fieldBox(page)).map(Math.round)).toEqual([35, 50, 30]);
+    expect(await page.evaluate<number>('scrollY')).toBe(scrolled);
+    await shot(page, 'journey-3-tablet.png');
+
+    // A tap on the page places a field of the default size there.
+    await page.touchscreen.tap(...(at(60, 20) as [number, number]));
+    await page.locator('.prep-field[data-key="sig-2"]').waitFor();
+    expect((await fieldBox(page)).map(Math.round).slice(0, 2)).toEqual([60, 20]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
