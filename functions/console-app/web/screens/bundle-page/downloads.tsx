@@ -1,7 +1,8 @@
 // The bundle's files once the API serves them (GET /bundles/{id}/files/): the final documents
 // (each with its audit page), the signers' attachments and Certificates of Evidence. Their links
 // are signed and short-lived, so the page itself holds no secret beyond the session, and asks for
-// fresh links before the ones shown run out.
+// fresh links before the ones shown run out. The links point at the file store, another origin,
+// where browsers ignore `download`: they open in a new tab, so the page and its live status stay.
 import type { TBundle, TFile } from '../../bundle-api';
 import { useWords } from '../../words';
 
@@ -20,7 +21,7 @@ export function Downloads(props: { bundle: TBundle; files: TFile[] | undefined }
         <ul class="downloads">
           {files.map((f) => (
             <li key={`${f.kind}:${f.doc_key}`}>
-              <a href={f.file_url} download>
+              <a href={f.file_url} download target="_blank" rel="noopener noreferrer">
                 {f.kind === 'certificate'
                   ? t('bundle.downloads.certificate', { name: signer(f.packet_id) ?? f.doc_key })
                   : f.kind === 'final'
