@@ -22,6 +22,13 @@ export async function configureDemoSso(
   demoAccountId: string,
   baseUrl: string,
 ): Promise<void> {
+  // A runtime that fetches as production does (https and public addresses only) would refuse the
+  // stand-in's http loopback issuer at every sign-in: the demo goes without single sign-on then.
+  const fetching = config.fetch ?? { allowHttp: true, allowLoopback: true };
+  if (!fetching.allowHttp || !fetching.allowLoopback) {
+    log.info('demo single sign-on not set: this runtime fetches only https public addresses');
+    return;
+  }
   const client = await standIn.registerClient(ssoRedirectUri(baseUrl));
   try {
     await setAccountSso(
@@ -29,7 +36,7 @@ export async function configureDemoSso(
         accounts: createAccountStore(db, config.tableName),
         sso: createSsoStore(db, config.tableName),
         cipher: createSecretCipher(config),
-        issuerGuard: createIssuerGuard(config.fetch ?? { allowHttp: true, allowLoopback: true }),
+        issuerGuard: createIssuerGuard(fetching),
         clock: systemClock,
       },
       demoAccountId,
