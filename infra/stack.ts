@@ -10,6 +10,7 @@
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { API_PREFIX, Api } from './constructs/api';
+import { Deployments } from './constructs/deployments';
 import { Edge } from './constructs/edge';
 import { EvidenceAndKeys } from './constructs/evidence-and-keys';
 import { Functions } from './constructs/functions';
@@ -54,6 +55,11 @@ export class EsignStack extends Stack {
       ],
     });
     operations.finish();
+    new Deployments(this, 'Deployments', {
+      stage: config.stage,
+      style: config.deployment,
+      alarmsOf: (fn) => operations.alarmsOf.get(fn) ?? [],
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: operations.topic.topicArn });
 
     new CfnOutput(this, 'ApiUrl', { value: `${edge.publicBaseUrl}/${API_PREFIX.join('/')}/` });

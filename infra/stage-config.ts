@@ -76,7 +76,21 @@ export interface TStageConfig {
    * notifications worker's COPY_LINK_DAYS).
    */
   copyLinkDays: number;
+  /**
+   * How a deploy moves each function's live alias to its new version (constructs/deployments.ts):
+   * 10 % of invocations for 5 minutes then all (the default), 10 % more every minute, or all at
+   * once. Whichever, CodeDeploy rolls the alias back by itself when one of the function's alarms
+   * (its errors, its throttles, the API's 5xx rate) fires during the move.
+   */
+  deployment: TDeploymentStyle;
 }
+
+export const DEPLOYMENT_STYLES = [
+  'canary-10-percent-5-minutes',
+  'linear-10-percent-every-minute',
+  'all-at-once',
+] as const;
+export type TDeploymentStyle = (typeof DEPLOYMENT_STYLES)[number];
 
 export type TCustomDomain =
   | { domainName: string; certificateArn: string }
@@ -135,6 +149,7 @@ const BASE: Omit<TStageConfig, 'stage'> = {
   padesLevel: 'B-LTA',
   waf: true,
   copyLinkDays: COPY_LINK_DAYS,
+  deployment: 'canary-10-percent-5-minutes',
 };
 
 const PER_STAGE: Record<string, Partial<Omit<TStageConfig, 'stage'>>> = {
@@ -161,6 +176,7 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'alarmEmail',
   waf: 'waf',
   copyLinkDays: 'copyLinkDays',
+  deployment: 'deployment',
   domainName: 'domainName',
   certificateArn: 'certificateArn',
   hostedZoneId: 'hostedZoneId',
@@ -198,12 +214,12 @@ function logLevelFrom(read: TContextReader, key: string, fallback: TLogLevel): T
   return found;
 }
 
-function padesLevelFrom(read: TContextReader, key: string, fallback: TPadesLevel): TPadesLevel {
+function oneOf<T extends string>(read: TContextReader, key: string, allowed: readonly T[], fallback: T): T {
   const raw = read(key);
   if (raw === undefined || raw === null || raw === '') return fallback;
-  const found = PADES_LEVELS.find((level) => level === raw);
+  const found = allowed.find((value) => value === raw);
   if (!found)
-    throw new Error(`Context "${key}" must be one of ${PADES_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+    throw new Error(`Context "${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
   return found;
 }
 
@@ -292,10 +308,11 @@ export function stageConfig(stage: string, read: TContextReader = () => undefine
       1000,
     ),
     tsaUrls: urlsFrom(read, CONTEXT_KEYS.tsaUrls, base.tsaUrls),
-    padesLevel: padesLevelFrom(read, CONTEXT_KEYS.padesLevel, base.padesLevel),
+    padesLevel: oneOf(read, CONTEXT_KEYS.padesLevel, PADES_LEVELS, base.padesLevel),
     waf: booleanFrom(read, CONTEXT_KEYS.waf, base.waf),
     // A signed copy is kept for years; a link to it need not live longer than one (3660 days).
     copyLinkDays: numberFrom(read, CONTEXT_KEYS.copyLinkDays, base.copyLinkDays, 1, 3660),
+    deployment: oneOf(read, CONTEXT_KEYS.deployment, DEPLOYMENT_STYLES, base.deployment),
     ...emailFrom(read, CONTEXT_KEYS.alarmEmail),
     ...customDomainFrom(read),
   };

@@ -5,7 +5,7 @@ import { Integration, IntegrationType, type IRestApi, type IUsagePlan } from 'aw
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -35,11 +35,20 @@ export function retentionDays(days: number): RetentionDays {
   return found;
 }
 
+/**
+ * The alias every caller invokes (API Gateway, the authorizer, queues, schedules, SNS). A deploy
+ * publishes a new version and CodeDeploy moves this alias to it gradually (constructs/deployments.ts),
+ * so the callers never point at `$LATEST`.
+ */
+export const LIVE_ALIAS = 'live';
+
 export class ApiFunction extends Construct {
   readonly fn: LambdaFunction;
+  /** What callers invoke: the published version the last finished deployment moved it to. */
+  readonly live: Alias;
   readonly logGroup: LogGroup;
   /**
-   * The function's ARN spelled from its fixed name rather than referenced. API Gateway methods
+   * The live alias's ARN spelled from the function's fixed name rather than referenced. API Gateway methods
    * point at this, so the API's deployment does not depend on the function resource, and the
    * function may in turn read values that depend on the deployed stage (USAGE_PLAN_ID) without
    * making a circular dependency (function → usage plan → stage → deployment → method → function).
@@ -95,6 +104,8 @@ export class ApiFunction extends Construct {
       },
     });
 
+    this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.fn.currentVersion });
+
     acceptFinding(
       role,
       'IAM5[Resource::*]',
@@ -110,7 +121,7 @@ export class ApiFunction extends Construct {
     this.arnByName = stack.formatArn({
       service: 'lambda',
       resource: 'function',
-      resourceName: functionName,
+      resourceName: `${functionName}:${LIVE_ALIAS}`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
   }
@@ -209,12 +220,12 @@ export class ApiFunction extends Construct {
     });
   }
 
-  /** Lets API Gateway invoke this function for the given resource paths only (all methods). */
+  /** Lets API Gateway invoke the live alias for the given resource paths only (all methods). */
   allowInvokeFrom(api: IRestApi, stage: string, resourcePaths: readonly string[]): void {
     for (const resourcePath of resourcePaths) {
       // Named by the path: one function may serve several resources (signing serves /sign and /verify).
       const name = resourcePath.replace(/\*/g, 'Any').replace(/[^A-Za-z0-9]/g, '');
-      this.fn.addPermission(`ApiInvoke${name}`, {
+      this.live.addPermission(`ApiInvoke${name}`, {
         principal: new ServicePrincipal('apigateway.amazonaws.com'),
         sourceArn: api.arnForExecuteApi('*', resourcePath, stage),
       });

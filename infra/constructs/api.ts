@@ -83,7 +83,7 @@ export class Api {
     // and a session is checked afresh on every request, so signing out takes effect at once.
     authorizerFn.fn.addEnvironment('API_KEY_CACHE_SECONDS', String(config.authorizerCacheTtlSeconds));
     const authorizer = new RequestAuthorizer(stack, 'ApiKeyAuthorizer', {
-      handler: authorizerFn.fn,
+      handler: authorizerFn.live,
       identitySources: [],
       resultsCacheTtl: Duration.seconds(0),
     });

@@ -58,6 +58,8 @@ export interface TOperationsProps {
 
 export class Operations extends Construct {
   readonly topic: Topic;
+  /** The alarms a deploy of each function watches (its errors and throttles; the API's 5xx rate). */
+  readonly alarmsOf = new Map<ApiFunction, Alarm[]>();
   private readonly props: TOperationsProps;
 
   constructor(scope: Construct, id: string, props: TOperationsProps) {
@@ -95,22 +97,28 @@ export class Operations extends Construct {
       label: 'API 5xx (%)',
       period: fiveMinutes,
     });
-    this.alarm('Api5xxRateAlarm', apiErrorRate, ALARM_THRESHOLDS.api5xxPercent, 'API answers 5xx');
+    const api5xx = this.alarm(
+      'Api5xxRateAlarm',
+      apiErrorRate,
+      ALARM_THRESHOLDS.api5xxPercent,
+      'API answers 5xx',
+    );
 
     for (const f of functions) {
       const name = f.node.id.replace(/Function$/, '');
-      this.alarm(
+      const errors = this.alarm(
         `${name}ErrorsAlarm`,
         f.fn.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
         1,
         `${f.fn.functionName}: invocations failed (see its log group)`,
       );
-      this.alarm(
+      const throttles = this.alarm(
         `${name}ThrottlesAlarm`,
         f.fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
         1,
         `${f.fn.functionName}: invocations throttled (concurrency)`,
       );
+      this.alarmsOf.set(f, [errors, throttles, api5xx]);
     }
     for (const { what, queue } of queues) {
       this.alarm(

@@ -112,13 +112,13 @@ export class QueuesAndWorkers {
 
     new Rule(stack, 'OutboxSweepSchedule', {
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunctionTarget(sweeper.fn)],
+      targets: [new LambdaFunctionTarget(sweeper.live)],
     });
     // Reminders and expiry (ARCHITECTURE.md): every five minutes, so a bundle expires and a
     // reminder goes out at most five minutes after its time.
     new Rule(stack, 'SchedulerSchedule', {
       schedule: Schedule.rate(Duration.minutes(5)),
-      targets: [new LambdaFunctionTarget(scheduler.fn)],
+      targets: [new LambdaFunctionTarget(scheduler.live)],
     });
 
     // One chunk at a time, one batch's chunks after another: the pace is the worker's to keep.
@@ -181,7 +181,7 @@ export class QueuesAndWorkers {
         notResources: [`arn:${stack.partition}:sns:*:*:*`],
       }),
     );
-    this.mailEvents.addSubscription(new LambdaSubscription(notifier.fn));
+    this.mailEvents.addSubscription(new LambdaSubscription(notifier.live));
     // SNS invokes asynchronously: Lambda retries a failed report twice, then keeps it here.
     const mailEventFailures = new Queue(stack, 'mail-events-dlq', {
       queueName: `esign-${this.stage}-mail-events-dlq`,
@@ -189,7 +189,10 @@ export class QueuesAndWorkers {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    notifier.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(mailEventFailures) });
+    notifier.live.configureAsyncInvoke({
+      retryAttempts: 2,
+      onFailure: new SqsDestination(mailEventFailures),
+    });
     acceptFinding(
       mailEventFailures,
       'SQS3',
@@ -219,5 +222,5 @@ function consume(
   options: Pick<SqsEventSourceProps, 'batchSize' | 'maxConcurrency'>,
 ): void {
   queue.grantConsumeMessages(worker.fn);
-  worker.fn.addEventSource(new SqsEventSource(queue, { ...options, reportBatchItemFailures: true }));
+  worker.live.addEventSource(new SqsEventSource(queue, { ...options, reportBatchItemFailures: true }));
 }

@@ -1,5 +1,6 @@
 // The stack's templates as the template tests read them (test/infra/template-*.test.ts), and the
 // helpers they share to find resources and read grants in them.
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
@@ -7,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { expect } from 'vitest';
 import { REPO_ROOT } from '#infra/bundling';
+import { LIVE_ALIAS } from '#infra/constructs/api-function';
 import { EsignStack } from '#infra/stack';
 import { stageConfig } from '#infra/stage-config';
 
@@ -89,6 +91,22 @@ export function logicalIdOf(template: Template, type: string, props: Record<stri
 
 export function functionId(template: Template, stack: string, name: string): string {
   return logicalIdOf(template, 'AWS::Lambda::Function', { FunctionName: `${stack}-${name}` });
+}
+
+/** The function's live alias, which every caller invokes (infra/constructs/api-function.ts). */
+export function liveAliasId(template: Template, fnId: string): string {
+  return logicalIdOf(template, 'AWS::Lambda::Alias', { FunctionName: { Ref: fnId }, Name: LIVE_ALIAS });
+}
+
+/** A reference to the live alias's ARN, as permissions, rules and subscriptions name it. */
+export function liveAlias(template: Template, fnId: string): { Ref: string } {
+  return { Ref: liveAliasId(template, fnId) };
+}
+
+/** How an event source mapping names the live alias: `<function name>:live`, cut from its ARN. */
+export function liveAliasName(template: Template, fnId: string): unknown {
+  const arn = liveAlias(template, fnId);
+  return { 'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', arn] }] }, `:${LIVE_ALIAS}`]] };
 }
 
 /** Every statement of the function's role: inline policies and attached AWS::IAM::Policy resources. */
@@ -179,7 +197,7 @@ export function oneJobAtATime(
   const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${queueName}` });
   const dlq = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${queueName}-dlq` });
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-    FunctionName: { Ref: fnId },
+    FunctionName: liveAliasName(template, fnId),
     EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
     BatchSize: 1,
     FunctionResponseTypes: ['ReportBatchItemFailures'],

@@ -15,6 +15,7 @@ import {
   cdkJson,
   envVarsOf,
   functionId,
+  liveAlias,
   logicalIdOf,
   render,
   resources,
@@ -64,7 +65,7 @@ describe('REST API', () => {
     const targets = methods.map(
       (m) =>
         render((m.Properties!.Integration as { Uri: unknown }).Uri).match(
-          /:function:([\w-]+)\/invocations$/,
+          /:function:([\w-]+):live\/invocations$/,
         )?.[1],
     );
     expect(targets.sort()).toEqual(routes.flatMap((r) => [`Esign-dev-${r.fn}`, `Esign-dev-${r.fn}`]).sort());
@@ -118,7 +119,7 @@ describe('REST API', () => {
     const persons = functionId(dev, 'Esign-dev', 'persons');
     const sources = Object.values(
       dev.findResources('AWS::Lambda::Permission', {
-        Properties: { FunctionName: { 'Fn::GetAtt': [persons, 'Arn'] } },
+        Properties: { FunctionName: liveAlias(dev, persons) },
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
     expect(sources.sort()).toEqual(['dev/*/api/v2/persons', 'dev/*/api/v2/persons/*']);

@@ -10,6 +10,7 @@ import {
   actionsOf,
   envVarsOf,
   functionId,
+  liveAlias,
   logicalIdOf,
   oneJobAtATime,
   PUBLISHERS,
@@ -255,7 +256,7 @@ describe('document worker (evidence)', () => {
       const sources = Object.values(
         dev.findResources('AWS::Lambda::Permission', {
           Properties: {
-            FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+            FunctionName: liveAlias(dev, fnId),
             Principal: 'apigateway.amazonaws.com',
           },
         }),

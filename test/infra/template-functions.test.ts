@@ -9,6 +9,7 @@ import {
   actionsOf,
   envVarsOf,
   functionId,
+  liveAlias,
   logicalIdOf,
   PUBLISHERS,
   render,
@@ -273,7 +274,7 @@ describe('envelope templates and portal smart links', () => {
     const fnId = functionId(dev, 'Esign-dev', 'envelope-templates');
     const sources = Object.values(
       dev.findResources('AWS::Lambda::Permission', {
-        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] }, Principal: 'apigateway.amazonaws.com' },
+        Properties: { FunctionName: liveAlias(dev, fnId), Principal: 'apigateway.amazonaws.com' },
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
     expect(sources.sort()).toEqual(['dev/*/api/v2/envelope-templates', 'dev/*/api/v2/envelope-templates/*']);
@@ -295,7 +296,7 @@ describe('MCP server for AI agents', () => {
     const fnId = functionId(dev, 'Esign-dev', 'mcp');
     const sources = Object.values(
       dev.findResources('AWS::Lambda::Permission', {
-        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+        Properties: { FunctionName: liveAlias(dev, fnId) },
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
     expect(sources.sort()).toEqual(['dev/*/mcp', 'dev/*/mcp/*']);
@@ -316,7 +317,7 @@ describe('console sign-in', () => {
     const fnId = functionId(dev, 'Esign-dev', 'console');
     const sources = Object.values(
       dev.findResources('AWS::Lambda::Permission', {
-        Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+        Properties: { FunctionName: liveAlias(dev, fnId) },
       }),
     ).map((p) => render((p as TResource).Properties!.SourceArn).replace(/^.*:<\w+>\//, ''));
     const people = ['users', 'invitations', 'teams', 'security_log'].flatMap((r) => [

@@ -8,6 +8,8 @@ import {
   actionsOf,
   envVarsOf,
   functionId,
+  liveAlias,
+  liveAliasName,
   logicalIdOf,
   oneJobAtATime,
   render,
@@ -58,7 +60,7 @@ describe('webhook delivery', () => {
       // Every call ends within 10 s; the queue hides a batch longer than the function may run.
       expect(fn.Timeout).toBeLessThan(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: fnId },
+        FunctionName: liveAliasName(template, fnId),
         EventSourceArn: { 'Fn::GetAtt': [queueId(template, `esign-${stage}-webhook-deliveries`), 'Arn'] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
@@ -78,9 +80,7 @@ describe('webhook delivery', () => {
     }
     dev.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
-      Targets: [
-        Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(dev, 'Esign-dev', 'outbox-sweeper'), 'Arn'] } }),
-      ],
+      Targets: [Match.objectLike({ Arn: liveAlias(dev, functionId(dev, 'Esign-dev', 'outbox-sweeper')) })],
     });
   });
 });
@@ -96,7 +96,7 @@ describe('notifications worker', () => {
       const fnId = fnOf(template, stack);
       const queue = logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-notifications` });
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: fnId },
+        FunctionName: liveAliasName(template, fnId),
         EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
@@ -165,7 +165,7 @@ describe('notifications worker', () => {
     dev.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'lambda',
       TopicArn: { Ref: topic },
-      Endpoint: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      Endpoint: liveAlias(dev, fnId),
     });
     dev.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: fnId },
@@ -198,11 +198,11 @@ describe('scheduler (reminders and expiry)', () => {
       const fnId = functionId(template, stack, 'scheduler');
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'rate(5 minutes)',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: liveAlias(template, fnId) })],
       });
       template.hasResourceProperties('AWS::Lambda::Permission', {
         Action: 'lambda:InvokeFunction',
-        FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        FunctionName: liveAlias(template, fnId),
         Principal: 'events.amazonaws.com',
       });
       const fn = resources(template)[fnId]!.Properties!;
