@@ -7,6 +7,7 @@ import { PdfRejectedError } from '#shared/pdf/pdf-rejected-error';
 import { percentBox, readFormFields, type TFormField } from '#shared/pdf/read-form-fields';
 import { removeFormFields } from '#shared/pdf/remove-form-fields';
 import { PdfTooComplexError } from '#shared/pdf/untrusted-limits';
+import { aW4LikePdf } from '../helpers/active-originals';
 import { aFormPdf } from '../helpers/form-pdfs';
 import { cyclicFormKids, hugeFormFields } from '../helpers/hostile-pdfs';
 import { aPdf } from '../helpers/pdfs';
@@ -82,6 +83,21 @@ describe("reading a PDF's own form fields", () => {
       w: 2.65,
       h: 40.16,
     });
+  });
+
+  it('reads a W-4 like form, and takes its XFA out with the form', async () => {
+    const w4 = await aW4LikePdf();
+    const fields = await readFormFields(w4, 500);
+    expect(fields).toEqual([
+      expect.objectContaining({
+        name: 'topmostSubform[0].Page1[0].f1_01[0]',
+        kind: 'inp',
+        value: 'Jane Roe',
+      }),
+    ]);
+    const without = await PDFDocument.load(await removeFormFields(w4, [fields[0]!.name], 500));
+    expect(without.catalog.has(PDFName.of('AcroForm'))).toBe(false);
+    expect(Buffer.from(await without.save()).toString('latin1')).not.toContain('xdp:xdp');
   });
 
   it('refuses a form whose fields list themselves, and a form too large to read', async () => {

@@ -1,0 +1,192 @@
+// A PDF's own form fields (`form_fields: true`) through the API: on a template (whose answer lists
+// its fields), on a bundle, refused with the fields no signer gets, refused within budget for a
+// hostile form, and signed to the end, the final document carrying the values and no form.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, PDFSignature } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { docsReady, finalFiles } from '../helpers/completed-bundle';
+import { aFormPdf } from '../helpers/form-pdfs';
+import { cyclicFormKids, hugeFormFields } from '../helpers/hostile-pdfs';
+import { pageTexts } from '../helpers/poppler';
+import { apiClient } from '../helpers/runtime';
+import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { openSession, signerClient } from '../helpers/signer';
+
+let runtime: TRuntime;
+let call: ReturnType<typeof apiClient>;
+let sign: ReturnType<typeof signerClient>;
+let form: string;
+
+beforeAll(async () => {
+  runtime = await sharedTestRuntime();
+  call = apiClient(runtime);
+  sign = signerClient(runtime);
+  form = Buffer.from(await aFormPdf()).toString('base64');
+}, 60_000);
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+const packet = (key: string, name: string) => ({
+  key,
+  name,
+  email: `${key}@example.com`,
+  deliver_via: 'embed',
+});
+const twoSigners = (document: Record<string, unknown>) => ({
+  label: 'Employee form',
+  packets: [packet('employee', 'Ann Filer'), packet('employer', 'Bob Boss')],
+  documents: [{ key: 'w4', file_b64: form, form_fields: true, ...document }],
+});
+
+describe('a PDF form read as fields', () => {
+  it("lists the template's fields with their boxes, flags, choices, values and roles", async () => {
+    const res = await call('POST', '/templates/', {
+      json: {
+        name: 'Employee form',
+        roles: [{ key: 'employee' }, { key: 'employer' }],
+        file_b64: form,
+        form_fields: true,
+        form_field_editors: { notes: 'employer' },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const fields = res.body.fields as Record<string, unknown>[];
+    const byKey = Object.fromEntries(fields.map((f) => [f.key, f]));
+    expect(Object.keys(byKey).sort()).toEqual([
+      'employee_agree',
+      'employee_name',
+      'employee_status',
+      'employer_signature',
+      'employer_state',
+      'notes',
+    ]);
+    expect(byKey.employee_name).toMatchObject({
+      kind: 'inp',
+      label: 'employee.name',
+      required: true,
+      page: 1,
+      x: 8.09,
+      y: 10.04,
+      w: 40.16,
+      h: 2.65,
+      default_value: 'Jane Roe',
+      editor_roles: ['employee'],
+    });
+    expect(byKey.notes).toMatchObject({ kind: 'txt', v_max: 200, editor_roles: ['employer'] });
+    expect(byKey.employee_agree).toMatchObject({ kind: 'chk', default_value: 'true' });
+    expect(byKey.employee_status).toMatchObject({
+      kind: 'sel',
+      format: 'Single|Married',
+      default_value: 'Married',
+    });
+    expect(byKey.employer_state).toMatchObject({
+      format: 'CA|NY|TX',
+      default_value: 'NY',
+      editor_roles: ['employer'],
+    });
+    expect(byKey.employer_signature).toMatchObject({ kind: 'sig', editor_roles: ['employer'] });
+  });
+
+  it('keeps the fields a bundle gives beside them, and leaves a form alone without form_fields', async () => {
+    const res = await call('POST', '/bundles/', {
+      json: twoSigners({
+        form_field_editors: { notes: 'employee' },
+        fields: [{ kind: 'ini', key: 'notes', editors: ['employer'], page: 1, x: 70, y: 90, w: 10, h: 4 }],
+      }),
+    });
+    expect(res.status, res.text).toBe(201);
+    const store = createBundleStore(runtime.db, runtime.config.tableName);
+    const [doc] = await store.documents((await store.get(runtime.demo.accountId, res.body.id))!);
+    // The sender's own field keeps its key; the form's "notes" takes the next free one.
+    expect(doc!.fields.map((f) => [f.key, f.kind, f.editors])).toEqual([
+      ['notes', 'ini', ['employer']],
+      ['employee_name', 'inp', ['employee']],
+      ['employee_agree', 'chk', ['employee']],
+      ['employee_status', 'sel', ['employee']],
+      ['notes-2', 'txt', ['employee']],
+      ['employer_state', 'sel', ['employer']],
+      ['employer_signature', 'sig', ['employer']],
+    ]);
+    const plain = await call('POST', '/bundles/', {
+      json: { ...twoSigners({}), documents: [{ key: 'w4', file_b64: form }] },
+    });
+    expect(plain.status, plain.text).toBe(201);
+    const [untouched] = await store.documents((await store.get(runtime.demo.accountId, plain.body.id))!);
+    expect(untouched!.fields).toEqual([]);
+  });
+
+  it('names the form fields no signer is given, and a name the form does not have', async () => {
+    const res = await call('POST', '/bundles/', {
+      json: twoSigners({ form_field_editors: { note: 'employee' } }),
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([
+      ['documents[0].form_field_editors', 'Document "w4" has no form field named "note".'],
+      [
+        'documents[0].form_field_editors',
+        'Document "w4": no signer is given the form fields "notes". Name each in form_field_editors, or give "*" a signer for all the others.',
+      ],
+    ]);
+  });
+
+  it.each([
+    ['lists its fields in a loop', cyclicFormKids(), /damaged: its form lists the same field more than once/],
+    ['lists more fields than are read', hugeFormFields(), /more than 2000 fields and widgets/],
+  ])('answers 400 for a form that %s', async (_, pdf, message) => {
+    const res = await call('POST', '/bundles/', {
+      json: { ...twoSigners({}), documents: [{ file_b64: pdf.toString('base64'), form_fields: true }] },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors[0].field).toBe('documents[0].form_fields');
+    expect(res.body.errors[0].message).toMatch(message);
+  });
+
+  it('signs the form to the end: the final document shows the values and has no form left', async () => {
+    const res = await call('POST', '/bundles/', {
+      json: {
+        label: 'Employee form',
+        packets: [packet('employee', 'Ann Filer')],
+        documents: [{ key: 'w4', file_b64: form, form_fields: true }],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const session = await openSession(sign, call, res.body.packets[0].id);
+    const state = (await sign('GET', '/state', session)).body;
+    expect((state.fields as { key: string }[]).map((f) => f.key)).toContain('employer_state');
+    const values = {
+      employee_name: 'Ann Filer',
+      notes: 'Works from Denver',
+      employee_status: 'Single',
+      employer_state: 'TX',
+      employer_signature: 'typed:Ann Filer',
+    };
+    const saved = await sign('PUT', '/values', session, {
+      values: Object.entries(values).map(([field_key, value]) => ({ doc_key: 'w4', field_key, value })),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await sign('POST', '/complete', session, { consent: true })).status).toBe(200);
+    await docsReady(call, res.body.id);
+    const final = (await finalFiles(call, res.body.id)).get('final:w4')!;
+    const [page1] = pageTexts(final);
+    for (const text of ['Employee form', 'Ann Filer', 'Works from Denver', 'Single', 'TX'])
+      expect(page1).toContain(text);
+    // The form's own values are gone with its fields: only what the signer gave is drawn.
+    expect(page1).not.toContain('Jane Roe');
+    expect(page1).not.toContain('NY');
+    const file = join(mkdtempSync(join(tmpdir(), 'form-fields-')), 'final.pdf');
+    writeFileSync(file, final);
+    expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toMatch(
+      /No syntax or stream encoding errors/,
+    );
+    // Only the service's seal is a field of the final document.
+    const fields = (await PDFDocument.load(final)).getForm().getFields();
+    expect(fields.length).toBeGreaterThan(0);
+    expect(fields.every((f) => f instanceof PDFSignature)).toBe(true);
+  }, 120_000);
+});
