@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ZFormFieldEditorsSchema } from './bundle-request';
 import { optional, zBoolean, zList, zText } from './common';
 import { FORM_FIELD_EDITORS_DESCRIPTION, FORM_FIELDS_DESCRIPTION, zKey } from './field';
 
@@ -23,8 +24,7 @@ export const ZDocTemplateCreateSchema = z.object({
   text_tags: optional(zBoolean),
   /** As a DocumentRequest's: the PDF's own form fields become fields, given to roles. */
   form_fields: optional(zBoolean.describe(FORM_FIELDS_DESCRIPTION)),
-  // Checked as a DocumentRequest's (ZFormFieldEditorsSchema) when the document is built.
-  form_field_editors: optional(z.record(z.string(), z.unknown()).describe(FORM_FIELD_EDITORS_DESCRIPTION)),
+  form_field_editors: optional(ZFormFieldEditorsSchema.describe(FORM_FIELD_EDITORS_DESCRIPTION)),
 });
 
 /** PATCH /templates/{id}/: what is given replaces what is stored; the file stays. */
