@@ -2,17 +2,19 @@
 // its fields), on a bundle, refused with the fields no signer gets, refused within budget for a
 // hostile form, and signed to the end, the final document carrying the values and no form.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFSignature } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#infra/bundling';
 import type { TRuntime } from '#infra/local/runtime';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { docsReady, finalFiles } from '../helpers/completed-bundle';
 import { aFormPdf } from '../helpers/form-pdfs';
 import { cyclicFormKids, hugeFormFields } from '../helpers/hostile-pdfs';
 import { pageTexts } from '../helpers/poppler';
+import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
@@ -189,4 +191,26 @@ describe('a PDF form read as fields', () => {
     expect(fields.length).toBeGreaterThan(0);
     expect(fields.every((f) => f instanceof PDFSignature)).toBe(true);
   }, 120_000);
+
+  it("README's example works as written: each form field goes to its signer", async () => {
+    // The reader runs it in the repository, where pdf-lib is installed.
+    const dir = mkdtempSync(join(tmpdir(), 'form-fields-readme-'));
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const sent = await runReadmeCommands(readmeShellBlock('form-fields'), {
+      cwd: dir,
+      baseUrl: runtime.baseUrl,
+      key: runtime.demo.apiKey,
+      env: { KEY: runtime.demo.apiKey },
+    });
+    expect(sent.status, sent.stderr).toBe(0);
+    const bundle = JSON.parse(sent.stdout);
+    expect(bundle.status, sent.stdout).toBe('se');
+    const store = createBundleStore(runtime.db, runtime.config.tableName);
+    const [doc] = await store.documents((await store.get(runtime.demo.accountId, bundle.id))!);
+    expect(doc!.fields.map((f) => [f.key, f.kind, f.editors])).toEqual([
+      ['employee_name', 'inp', ['employee']],
+      ['employee_agree', 'chk', ['employee']],
+      ['ein', 'inp', ['employer']],
+    ]);
+  }, 60_000);
 });
