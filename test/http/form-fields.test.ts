@@ -5,6 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PDFDocument, PDFSignature } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '#infra/bundling';
@@ -213,4 +216,42 @@ describe('a PDF form read as fields', () => {
       ['ein', 'inp', ['employer']],
     ]);
   }, 60_000);
+
+  it("lets an agent send a fillable PDF through MCP, naming each form field's signer by number", async () => {
+    const client = new Client({ name: 'form-fields-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${runtime.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${runtime.demo.apiKey}` } },
+      }),
+    );
+    try {
+      const result = (await client.callTool({
+        name: 'send_document_for_signature',
+        arguments: {
+          file_base64: form,
+          signers: [
+            { name: 'Ann Filer', email: 'ann@example.com' },
+            { name: 'Bob Boss', email: 'bob@example.com' },
+          ],
+          form_fields: true,
+          form_field_signers: { 'employee.name': 1, '*': 2 },
+        },
+      })) as CallToolResult;
+      const text = (result.content[0] as { text: string }).text;
+      expect(result.isError, text).toBeFalsy();
+      const id = JSON.parse(text.slice(text.indexOf('\n') + 1)).bundle_id as string;
+      const store = createBundleStore(runtime.db, runtime.config.tableName);
+      const [doc] = await store.documents((await store.get(runtime.demo.accountId, id))!);
+      expect(doc!.fields.map((f) => [f.key, f.editors[0]])).toEqual([
+        ['employee_name', 'signer-1'],
+        ['employee_agree', 'signer-2'],
+        ['employee_status', 'signer-2'],
+        ['notes', 'signer-2'],
+        ['employer_state', 'signer-2'],
+        ['employer_signature', 'signer-2'],
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
 });

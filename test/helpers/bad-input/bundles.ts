@@ -513,7 +513,10 @@ function documentTweaks(files: TSampleFiles): fc.MaybeWeightedArbitrary<TObject>
     set('form_fields', fc.oneof(fc.constant(true), wrongish)),
     set(
       'form_field_editors',
-      fc.oneof(fc.dictionary(textArb, fc.oneof(fc.constant('ann'), fc.constant(null), wrongish)), wrongish),
+      fc.oneof(
+        fc.dictionary(fc.string(), fc.oneof(fc.constant('ann'), fc.constant(null), wrongish)),
+        wrongish,
+      ),
     ),
     set('unknown_key', wrongish),
   ];
