@@ -98,6 +98,17 @@ describe('a PDF form read as fields', () => {
     expect(byKey.employer_signature).toMatchObject({ kind: 'sig', editor_roles: ['employer'] });
   });
 
+  it('prepares a template from the form in a preparation session, its one role filling every field', async () => {
+    const res = await call('POST', '/templates/preparation_session/', {
+      json: { name: 'Employee form', file_b64: form, roles: [{ key: 'filer' }], form_fields: true },
+    });
+    expect(res.status, res.text).toBe(201);
+    const template = await call('GET', `/templates/${res.body.template_id}/`);
+    const fields = template.body.fields as { kind: string; editor_roles: string[] }[];
+    expect(fields.map((f) => f.kind)).toEqual(['inp', 'chk', 'sel', 'txt', 'sel', 'sig']);
+    expect(fields.every((f) => f.editor_roles.join() === 'filer')).toBe(true);
+  });
+
   it('keeps the fields a bundle gives beside them, and leaves a form alone without form_fields', async () => {
     const res = await call('POST', '/bundles/', {
       json: twoSigners({
