@@ -1,7 +1,7 @@
 // The fields of a PDF's form (ISO 32000-1, 12.7.3.1), walked on a file someone else wrote: each
-// node visited once (one met twice, as a cyclic /Kids makes it, is a damaged file, refused), at
-// most maxFormNodes nodes, no deeper than MAX_DEPTH, and a /Fields or /Kids array longer than the
-// cap refused before any of it is read.
+// node visited once (one listed twice, as sloppy writers do, is read once; one under itself, as a
+// cyclic /Kids makes it, is a damaged file, refused), at most maxFormNodes nodes, no deeper than
+// MAX_DEPTH, and a /Fields or /Kids array longer than the cap refused before any of it is read.
 import {
   PDFArray,
   type PDFContext,
@@ -72,24 +72,29 @@ export function formTree(context: PDFContext, form: PDFDict): TFormTree {
   const roots = form.lookup(PDFName.of('Fields'));
   if (!(roots instanceof PDFArray)) return tree;
   const visited = new Set<PDFDict>();
+  /** False for a node seen before; throws past the cap. */
   const visit = (dict: PDFDict) => {
-    if (visited.has(dict)) throw corrupt('its form lists the same field more than once');
+    if (visited.has(dict)) return false;
     visited.add(dict);
     if (visited.size > UNTRUSTED_PDF_LIMITS.maxFormNodes) throw tooManyFormNodes();
+    return true;
   };
-  const stack: { dict: PDFDict; listedIn: PDFArray; inherited: TInherited; depth: number }[] = [];
-  const pushAll = (list: PDFArray, inherited: TInherited, depth: number) => {
+  type TEntry = { dict: PDFDict; listedIn: PDFArray; inherited: TInherited; above: readonly PDFDict[] };
+  const stack: TEntry[] = [];
+  const pushAll = (list: PDFArray, inherited: TInherited, above: readonly PDFDict[]) => {
     if (list.size() > UNTRUSTED_PDF_LIMITS.maxFormNodes) throw tooManyFormNodes();
-    if (depth > MAX_DEPTH) throw corrupt('its form nests fields too deeply');
+    if (above.length > MAX_DEPTH) throw corrupt('its form nests fields too deeply');
     for (let i = list.size() - 1; i >= 0; i--) {
       const dict = context.lookup(list.get(i));
-      if (dict instanceof PDFDict) stack.push({ dict, listedIn: list, inherited, depth });
+      if (!(dict instanceof PDFDict)) continue;
+      if (above.includes(dict)) throw corrupt('its form lists a field under itself');
+      stack.push({ dict, listedIn: list, inherited, above });
     }
   };
-  pushAll(roots, { name: '' }, 0);
+  pushAll(roots, { name: '' }, []);
   while (stack.length > 0) {
-    const { dict, listedIn, inherited, depth } = stack.pop()!;
-    visit(dict);
+    const { dict, listedIn, inherited, above } = stack.pop()!;
+    if (!visit(dict)) continue;
     const partial = textOf(dict.lookup(PDFName.of('T')));
     const here: TInherited = {
       name:
@@ -112,10 +117,11 @@ export function formTree(context: PDFContext, form: PDFDict): TFormTree {
     // Kids with names are fields; kids without are this field's widgets.
     if (kids instanceof PDFArray && kidDicts.some((k) => k.has(PDFName.of('T')))) {
       tree.groups.push({ dict, listedIn });
-      pushAll(kids, here, depth + 1);
+      pushAll(kids, here, [...above, dict]);
       continue;
     }
-    for (const widget of kidDicts) visit(widget);
+    // A widget already seen (under another field, or listed twice) is not this field's again.
+    const widgets = kidDicts.filter((w) => w !== dict && visit(w));
     const type = here.type instanceof PDFName ? here.type.decodeText() : undefined;
     const title = textOf(dict.lookup(PDFName.of('TU')));
     tree.fields.push({
@@ -127,7 +133,7 @@ export function formTree(context: PDFContext, form: PDFDict): TFormTree {
       ...(here.value !== undefined ? { value: here.value } : {}),
       ...(numberOf(here.maxLength) !== undefined ? { maxLength: numberOf(here.maxLength)! } : {}),
       ...(here.options instanceof PDFArray ? { options: here.options } : {}),
-      widgets: kidDicts.length > 0 ? kidDicts : [dict],
+      widgets: kidDicts.length > 0 ? widgets : [dict],
       listedIn,
     });
   }

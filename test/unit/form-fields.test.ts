@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { keyOf, mapFormFields, type TFormFieldContext } from '#shared/domain/bundles/place-form-fields';
 import { boxOf, frameOf } from '#shared/pdf/page-frame';
@@ -100,7 +100,12 @@ describe("reading a PDF's own form fields", () => {
     expect(Buffer.from(await without.save()).toString('latin1')).not.toContain('xdp:xdp');
   });
 
-  it('refuses a form whose fields list themselves, and a form too large to read', async () => {
+  it('reads a field listed twice once, and refuses a form whose fields list themselves or are too many', async () => {
+    const doc = await PDFDocument.load(await aFormPdf());
+    const list = doc.getForm().acroForm.dict.lookup(PDFName.of('Fields'), PDFArray);
+    list.push(list.get(0));
+    expect(await readFormFields(await doc.save(), 500)).toHaveLength(6);
+    await expect(readFormFields(cyclicFormKids(), 500)).rejects.toThrow(/lists a field under itself/);
     await expect(readFormFields(cyclicFormKids(), 500)).rejects.toThrow(PdfRejectedError);
     await expect(readFormFields(hugeFormFields(), 500)).rejects.toThrow(PdfTooComplexError);
   });
