@@ -136,7 +136,8 @@ function readField(
     page: pageIndex + 1,
     ...box,
     required: (field.flags & REQUIRED) !== 0,
-    ...(kind !== 'chk' && kind !== 'sig' && field.maxLength !== undefined && field.maxLength > 0
+    // Only text takes a length (a choice field may inherit one from its parent).
+    ...((kind === 'inp' || kind === 'txt') && field.maxLength !== undefined && field.maxLength > 0
       ? { maxLength: Math.floor(field.maxLength) }
       : {}),
     ...(options ? { options: options.map((o) => o.shown) } : {}),

@@ -81,10 +81,13 @@ export function mapFormFields(
     if (name !== ANY_FORM_FIELD && !names.has(name))
       errors.push({
         field: mapPath,
-        message: `Document "${ctx.documentKey}" has no form field named "${name}".`,
+        message: `Document "${ctx.documentKey}" has no form field named ${quoted(name)}.`,
       });
     if (packet !== null && !ctx.packetKeys.has(packet))
-      errors.push({ field: mapPath, message: `No signer has the key "${packet}" (form field "${name}").` });
+      errors.push({
+        field: mapPath,
+        message: `No signer has the key "${packet}" (form field ${quoted(name)}).`,
+      });
   }
   if (found.length > BUNDLE_LIMITS.fieldsPerDocument) {
     errors.push({
@@ -116,20 +119,23 @@ export function mapFormFields(
       unmapped.push(f.name);
       continue;
     }
-    const options = f.options?.map((o) => o.replaceAll('|', '/')).join('|');
+    // Text from the file may hold lone surrogates, which no client can store or show.
+    const options = f.options?.map((o) => o.replaceAll('|', '/').toWellFormed()).join('|');
     if (options !== undefined && options.length > FORMAT_MAX) {
       errors.push({
         field: formPath,
-        message: `Form field "${f.name}" has more choices than a field holds (${FORMAT_MAX} characters of them); leave it in the form with "${f.name}": null in form_field_editors.`,
+        message: `Form field ${quoted(f.name)} has more choices than a field holds (${FORMAT_MAX} characters of them); leave it in the form with the field's name and null in form_field_editors.`,
       });
       continue;
     }
     const key = uniqueKey(keyOf(f.name), keys);
-    const value = f.value?.slice(0, Math.min(VALUE_MAX, f.maxLength ?? VALUE_MAX));
+    // A length past what any value may have bounds nothing.
+    const maxLength = f.maxLength !== undefined && f.maxLength <= VALUE_MAX ? f.maxLength : undefined;
+    const value = f.value?.slice(0, maxLength ?? VALUE_MAX).toWellFormed();
     const request: TFieldRequest = {
       kind: f.kind,
       key,
-      label: (f.title ?? f.name).slice(0, LABEL_MAX),
+      label: (f.title ?? f.name).slice(0, LABEL_MAX).toWellFormed(),
       page: f.page,
       x: f.x,
       y: f.y,
@@ -137,7 +143,7 @@ export function mapFormFields(
       h: f.h,
       required: f.required,
       ...(editor !== undefined ? { editors: [editor] } : {}),
-      ...(f.maxLength !== undefined ? { v_max: f.maxLength } : {}),
+      ...(maxLength !== undefined ? { v_max: maxLength } : {}),
       ...(options !== undefined ? { format: options } : {}),
       ...(value ? { initial_value: value } : {}),
     };
@@ -147,16 +153,13 @@ export function mapFormFields(
       path: formPath,
     });
     for (const p of problems)
-      errors.push({ field: formPath, message: `Form field "${f.name}": ${lowerFirst(p.message)}` });
+      errors.push({ field: formPath, message: `Form field ${quoted(f.name)}: ${lowerFirst(p.message)}` });
     if (problems.length > 0) continue;
     fields.push(request);
     replaced.push(f.name);
   }
   if (unmapped.length > 0) {
-    const named = unmapped
-      .slice(0, NAMED_AT_MOST)
-      .map((n) => `"${n}"`)
-      .join(', ');
+    const named = unmapped.slice(0, NAMED_AT_MOST).map(quoted).join(', ');
     const more = unmapped.length > NAMED_AT_MOST ? ` and ${unmapped.length - NAMED_AT_MOST} more` : '';
     errors.push({
       field: mapPath,
@@ -199,3 +202,7 @@ function uniqueKey(key: string, taken: Set<string>): string {
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+// A name longer than this is quoted cut short in an error: the sender recognises it by its start.
+const QUOTED_CHARS = 80;
+const quoted = (name: string) =>
+  `"${name.length > QUOTED_CHARS ? `${name.slice(0, QUOTED_CHARS)}…` : name}"`.toWellFormed();
