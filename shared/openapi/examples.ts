@@ -314,3 +314,80 @@ export const rateLimit = {
   reset: 36083,
   window: 86400,
 };
+
+/**
+ * A document template made from a PDF form's own fields (`form_fields`): the IRS W-4's fields
+ * named `topmostSubform[0].Page1[0]…`, all the employee's but the employer's part.
+ */
+export const formTemplateRequest = {
+  name: 'Form W-4',
+  roles: [
+    { key: 'employee', label: 'Employee' },
+    { key: 'employer', label: 'Employer' },
+  ],
+  file_url: 'https://example.com/fw4.pdf',
+  form_fields: true,
+  form_field_editors: {
+    'topmostSubform[0].Page1[0].f1_13[0]': 'employer',
+    '*': 'employee',
+  },
+};
+
+/** A field of that template as the API answers it: what the example says of it over the defaults. */
+const templateField = (own: Record<string, unknown>) => ({
+  key: '',
+  kind: 'inp',
+  label: '',
+  required: false,
+  page: 1,
+  x: 0,
+  y: 0,
+  w: 0,
+  h: 0,
+  v_pattern: null,
+  v_min: null,
+  v_max: null,
+  v_attachment_types: [],
+  v_regex: null,
+  v_regex_msg: null,
+  format: '',
+  default_value: null,
+  editor_roles: [],
+  tag: null,
+  ...own,
+});
+
+/** The template that request makes: two of its fields. */
+export const formTemplate = {
+  id: '0b8e6f52-5c1d-4f7a-9a3e-2d6c8b1f4e07',
+  name: 'Form W-4',
+  is_shared: false,
+  file_url: 'https://esign.example.com/files/templates/0b8e6f52.pdf?expires=1767225600&signature=…',
+  team: null,
+  owner: '7d1e4c2a-8b3f-4e9d-a6c5-1f2e3d4c5b6a',
+  page_count: 4,
+  roles: formTemplateRequest.roles,
+  fields: [
+    templateField({
+      key: 'Page1_f1_01',
+      label: 'Step 1: (a) First name and middle initial.',
+      x: 13.43,
+      y: 14.2,
+      w: 34.64,
+      h: 1.76,
+      editor_roles: ['employee'],
+    }),
+    templateField({
+      key: 'Page1_f1_13',
+      label: "Employer's name and address",
+      x: 7.52,
+      y: 90.15,
+      w: 51.3,
+      h: 4.18,
+      v_max: 120,
+      editor_roles: ['employer'],
+    }),
+  ],
+  created: '2026-01-05T10:00:00.000Z',
+  updated: '2026-01-05T10:00:00.000Z',
+};

@@ -112,6 +112,13 @@ const ZBundleCreateDoc = ZBundleRequestSchema.extend({
   documents: z.array(z.union([ZDocumentRequestSchema, ZTemplateRequestSchema])).min(1),
 });
 
+/** A new template's document comes as a bundle document's does (create-doc-template.ts reads it). */
+const ZDocTemplateCreateDoc = ZDocTemplateCreateSchema.extend({
+  file_url: ZDocumentRequestSchema.shape.file_url,
+  file_b64: ZDocumentRequestSchema.shape.file_b64,
+  file_index: ZDocumentRequestSchema.shape.file_index,
+});
+
 /** The bundle settings of a create request, with the envelope template's part instead of documents. */
 const ZEnvelopeBundleCreateDoc = ZBundleRequestSchema.omit({ documents: true, packets: true }).extend({
   ...ZEnvelopeCreateSchema.shape,
@@ -455,13 +462,14 @@ const templates = resource({
   schema: ZDocTemplateResponseSchema,
   write: {
     name: 'DocumentTemplateCreate',
-    schema: ZDocTemplateCreateSchema,
+    schema: ZDocTemplateCreateDoc,
     accept: ['json', 'multipart'],
     jsonPart: 'template_request',
   },
   patch: { name: 'DocumentTemplatePatch', schema: ZDocTemplatePatchSchema },
   deleteConflict: true,
   summaries: { create: 'Create a document template (JSON, or multipart with the file)' },
+  example: { write: examples.formTemplateRequest, one: examples.formTemplate },
   extra: [
     {
       route: 'POST /templates/preparation_session',

@@ -6,7 +6,7 @@ export interface TPageSize {
   height: number;
 }
 
-type TRect = [x1: number, y1: number, x2: number, y2: number];
+export type TRect = [x1: number, y1: number, x2: number, y2: number];
 
 interface TInherited {
   mediaBox?: PDFObject;
@@ -24,7 +24,22 @@ const LETTER: TRect = [0, 0, 612, 792];
  * inheritable MediaBox, CropBox and Rotate on the way down.
  */
 export function pageSizesOf(pageTreeRoot: PDFDict, maxPages: number): TPageSize[] {
-  const pages: TPageSize[] = [];
+  return pagesOf(pageTreeRoot, maxPages).map((p) => p.size);
+}
+
+/** A page as a viewer shows it: its dictionary, displayed size, visible area and turn. */
+export interface TPageNode {
+  node: PDFDict;
+  size: TPageSize;
+  /** The CropBox clipped to the MediaBox, in the page's user space: [x1, y1, x2, y2]. */
+  visible: TRect;
+  /** 0, 90, 180 or 270 degrees clockwise. */
+  rotation: number;
+}
+
+/** Every page of the tree, walked as pageSizesOf says. */
+export function pagesOf(pageTreeRoot: PDFDict, maxPages: number): TPageNode[] {
+  const pages: TPageNode[] = [];
   const visited = new Set<PDFDict>();
   const stack: { node: PDFDict; inherited: TInherited }[] = [{ node: pageTreeRoot, inherited: {} }];
   while (stack.length > 0) {
@@ -46,7 +61,7 @@ export function pageSizesOf(pageTreeRoot: PDFDict, maxPages: number): TPageSize[
     const isLeaf =
       type === PDFName.of('Page') || (type !== PDFName.of('Pages') && !(kids instanceof PDFArray));
     if (isLeaf) {
-      pages.push(displayedSize(here));
+      pages.push({ node, ...displayed(here) });
       if (pages.length > maxPages) throw tooManyPages(maxPages);
       continue;
     }
@@ -63,7 +78,7 @@ export function pageSizesOf(pageTreeRoot: PDFDict, maxPages: number): TPageSize[
   return pages;
 }
 
-function displayedSize({ mediaBox, cropBox, rotate }: TInherited): TPageSize {
+function displayed({ mediaBox, cropBox, rotate }: TInherited): Omit<TPageNode, 'node'> {
   let media = rectOf(mediaBox) ?? LETTER;
   if (media[2] - media[0] <= 0 || media[3] - media[1] <= 0) media = LETTER;
   // The visible area is the CropBox clipped to the MediaBox; an empty clip means a broken
@@ -71,8 +86,10 @@ function displayedSize({ mediaBox, cropBox, rotate }: TInherited): TPageSize {
   const crop = rectOf(cropBox);
   const visible = crop ? intersect(crop, media) : undefined;
   const [x1, y1, x2, y2] = visible ?? media;
-  const quarterTurns = rotationOf(rotate) / 90;
-  return quarterTurns % 2 === 1 ? { width: y2 - y1, height: x2 - x1 } : { width: x2 - x1, height: y2 - y1 };
+  const rotation = rotationOf(rotate);
+  const size =
+    (rotation / 90) % 2 === 1 ? { width: y2 - y1, height: x2 - x1 } : { width: x2 - x1, height: y2 - y1 };
+  return { size, visible: [x1, y1, x2, y2], rotation };
 }
 
 function rectOf(value: PDFObject | undefined): TRect | undefined {

@@ -12,6 +12,7 @@
 // `dropUnreachable` keeps only what the trailer reaches, so the saved file holds none of it.
 import {
   PDFArray,
+  type PDFContext,
   PDFDict,
   type PDFDocument,
   PDFName,
@@ -143,8 +144,7 @@ function hasSignatureField(doc: PDFDocument, fields: PDFObject | undefined): boo
  * so what was unlinked above is not written. Objects pdf-lib has yet to write (fonts it embeds
  * on saving) are not in the context yet and are untouched.
  */
-export function dropUnreachable(doc: PDFDocument): void {
-  const { context } = doc;
+export function dropUnreachable({ context }: { context: PDFContext }): void {
   const reached = new Set<string>();
   const stack: PDFObject[] = [];
   const { Root, Info, Encrypt } = context.trailerInfo;

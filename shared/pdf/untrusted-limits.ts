@@ -13,10 +13,12 @@ export const UNTRUSTED_PDF_LIMITS = {
   maxDecodedBytes: 64 * 2 ** 20,
   /** Signature and document-timestamp dictionaries: a PAdES B-LTA file has a handful. */
   maxSignatures: 50,
+  /** Fields and widgets of a form read as fields: the IRS W-4 has a few dozen. */
+  maxFormNodes: 2_000,
 } as const;
 
 /** Which cap a file went past. */
-export type TPdfLimit = 'objects' | 'decoded bytes' | 'signatures';
+export type TPdfLimit = 'objects' | 'decoded bytes' | 'signatures' | 'form fields';
 
 /** The file goes past a cap: it is not said to be broken, only too costly to read here. */
 export class PdfTooComplexError extends Error {
@@ -39,4 +41,10 @@ export const tooMuchData = () =>
   new PdfTooComplexError(
     'decoded bytes',
     `The file's compressed data expands to more than ${UNTRUSTED_PDF_LIMITS.maxDecodedBytes / 2 ** 20} MB.`,
+  );
+
+export const tooManyFormNodes = () =>
+  new PdfTooComplexError(
+    'form fields',
+    `The file's form has more than ${UNTRUSTED_PDF_LIMITS.maxFormNodes} fields and widgets; at most that many are read.`,
   );

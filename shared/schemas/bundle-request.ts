@@ -1,6 +1,14 @@
 import * as z from 'zod';
 import { optional, zBoolean, zList, zText } from './common';
-import { TEXT_TAGS_DESCRIPTION, ZAutoPlacementRequestSchema, ZFieldRequestSchema, zInt, zKey } from './field';
+import {
+  FORM_FIELD_EDITORS_DESCRIPTION,
+  FORM_FIELDS_DESCRIPTION,
+  TEXT_TAGS_DESCRIPTION,
+  ZAutoPlacementRequestSchema,
+  ZFieldRequestSchema,
+  zInt,
+  zKey,
+} from './field';
 import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
 import { DELIVER_VIA } from './vocabulary';
@@ -50,6 +58,13 @@ export const ZPacketRequestSchema = z.object({
   allow_reassign: optional(zBoolean),
 });
 
+/** Form field name (or "*") → the signer who fills it, or null to leave the field in the form. */
+export const ZFormFieldEditorsSchema = z
+  .record(zText(1000), z.union([zKey(2, 20), z.null()]))
+  .refine((m) => Object.keys(m).length <= BUNDLE_LIMITS.fieldsPerDocument + 1, {
+    message: `At most ${BUNDLE_LIMITS.fieldsPerDocument} form fields.`,
+  });
+
 export const ZDocumentRequestSchema = z.object({
   key: optional(zKey(2, 12)),
   name: optional(zText(255)),
@@ -73,6 +88,8 @@ export const ZDocumentRequestSchema = z.object({
   fields: optional(zList(ZFieldRequestSchema)),
   auto_placements: optional(zList(ZAutoPlacementRequestSchema)),
   text_tags: optional(zBoolean.describe(TEXT_TAGS_DESCRIPTION)),
+  form_fields: optional(zBoolean.describe(FORM_FIELDS_DESCRIPTION)),
+  form_field_editors: optional(ZFormFieldEditorsSchema.describe(FORM_FIELD_EDITORS_DESCRIPTION)),
   converted_adobe_fields_to: optional(zText(10)),
 });
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import { ZFormFieldEditorsSchema } from './bundle-request';
 import { optional, zBoolean, zList, zText } from './common';
-import { zKey } from './field';
+import { FORM_FIELD_EDITORS_DESCRIPTION, FORM_FIELDS_DESCRIPTION, zKey } from './field';
 
 export const TEMPLATE_LIMITS = { roles: 20 } as const;
 
@@ -21,6 +22,9 @@ export const ZDocTemplateCreateSchema = z.object({
   auto_placements: rawList,
   /** As a DocumentRequest's: fields from "{{…}}" tags in the PDF's text. */
   text_tags: optional(zBoolean),
+  /** As a DocumentRequest's: the PDF's own form fields become fields, given to roles. */
+  form_fields: optional(zBoolean.describe(FORM_FIELDS_DESCRIPTION)),
+  form_field_editors: optional(ZFormFieldEditorsSchema.describe(FORM_FIELD_EDITORS_DESCRIPTION)),
 });
 
 /** PATCH /templates/{id}/: what is given replaces what is stored; the file stays. */

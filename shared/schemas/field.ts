@@ -48,6 +48,13 @@ export const FIELD_BOX_DESCRIPTIONS = {
 export const TEXT_TAGS_DESCRIPTION =
   "Place fields where the PDF's text has `{{kind|signer=…}}` tags, and hide the tags. Each tag becomes a field over its own text, or, with `w=` and `h=`, a field that many points (1/72 inch) wide and high from the tag's top-left corner: points, not the percent of the page that `fields` take.";
 
+/** The document's `form_fields` flag and its `form_field_editors` map (place-form-fields.ts). */
+export const FORM_FIELDS_DESCRIPTION =
+  "This service's own: turn the PDF's own form fields (AcroForm) into fields, at their places: a text field becomes `inp` (`txt` when multi-line), a check box `chk`, a radio group or a choice list `sel` (its choices in `format`), a signature field `sig`. Each keeps the form's name as its `label` (the form's tooltip name when it has one), its required flag, its maximum length (`v_max`) and its current value (`initial_value`); its `key` is made from the name. The form's fields leave the stored document, so the signer sees the service's fields in their place and the final document carries the values drawn as for any field. Push buttons, read-only fields and signed signature fields stay in the form as they are. Which signer fills each field: its name in `form_field_editors`; else a name that starts with a signer's key and `.` or `_` (`employee.name`, `employer_ein` with signers `employee` and `employer`); else `\"*\"` in `form_field_editors`; else, with one signer, that signer. A field that none of these gives to a signer is a 400 that names it.";
+
+export const FORM_FIELD_EDITORS_DESCRIPTION =
+  'This service\'s own, with `form_fields`: the signer (packet key; a template\'s role key) who fills each form field, by the field\'s full name as the form knows it (`"topmostSubform[0].Page1[0].f1_01[0]": "employee"`). `"*"` names the signer of every field not otherwise given to one; `null` leaves that field in the form as it is (flattened into the final document with its current value). A name that is no form field of the document is a 400.';
+
 /** `name` or `namespace:name` (more `:` parts allowed): letters, digits, `_`, `-`, `.`. */
 export const DATA_FLOW_TAG = /^[A-Za-z0-9][\w.-]*(:[\w.-]+)*$/;
 const zDataFlowTag = z

@@ -181,3 +181,21 @@ export function cyclicPageTree(fanOut: number): Buffer {
     PAGES[1]!,
   ]);
 }
+
+/** A one-page PDF whose form is `form` (object 4) with `extra` objects from 5 on. */
+function withForm(form: string, extra: string[] = []): Buffer {
+  return pdfOfObjects(['<< /Type /Catalog /Pages 2 0 R /AcroForm 4 0 R >>', ...PAGES, form, ...extra]);
+}
+
+/** A form field that lists itself as its kids, `fanOut` times: a walk without a visited set never ends. */
+export function cyclicFormKids(fanOut = 24): Buffer {
+  const kids = Array.from({ length: fanOut }, () => '5 0 R').join(' ');
+  return withForm('<< /Fields [5 0 R] >>', [`<< /T (loop) /FT /Tx /Kids [${kids}] >>`]);
+}
+
+/** A form whose /Fields names one field `count` times (six bytes each). */
+export function hugeFormFields(count = 200_000): Buffer {
+  return withForm(`<< /Fields [${'5 0 R '.repeat(count)}] >>`, [
+    '<< /T (f) /FT /Tx /Subtype /Widget /Rect [10 10 100 30] /P 3 0 R >>',
+  ]);
+}

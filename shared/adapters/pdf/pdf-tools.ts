@@ -23,6 +23,9 @@ export function createPdfTools(limits: { maxPages: number }): TPdfTools {
     findText: (bytes, searches) => within(() => runBudgeted('findText', [bytes, searches], 'search')),
     findTextTags: (bytes) => within(() => runBudgeted('findTextTags', [bytes], 'search')),
     hideTextTags: (bytes, tags) => within(() => runBudgeted('hideTextTags', [bytes, tags], 'rewrite')),
+    readFormFields: (bytes) => within(() => runBudgeted('readFormFields', [bytes, limits.maxPages], 'read')),
+    removeFormFields: (bytes, names) =>
+      within(() => runBudgeted('removeFormFields', [bytes, names, limits.maxPages], 'rewrite')),
     imageToPdf: (bytes, kind, paper) =>
       within(() => runBudgeted('imageToPdf', [bytes, kind, paper], 'convert')),
   };

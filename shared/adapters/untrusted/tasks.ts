@@ -40,6 +40,14 @@ export const TASKS = {
     const { hideTextTags } = await import('#shared/pdf/hide-text-tags');
     return hideTextTags(bytes, tags);
   },
+  async readFormFields(bytes: Uint8Array, maxPages: number) {
+    const { readFormFields } = await import('#shared/pdf/read-form-fields');
+    return readFormFields(bytes, maxPages);
+  },
+  async removeFormFields(bytes: Uint8Array, names: string[], maxPages: number) {
+    const { removeFormFields } = await import('#shared/pdf/remove-form-fields');
+    return removeFormFields(bytes, names, maxPages);
+  },
   async imageToPdf(bytes: Uint8Array, kind: TImageKind, paper: TImagePageSize) {
     const { imageToPdf } = await import('#shared/pdf/image-to-pdf');
     return imageToPdf(bytes, kind, paper);

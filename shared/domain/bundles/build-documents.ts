@@ -17,6 +17,7 @@ import type { TDocument, TField } from './bundle';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
 import type { TCheckedPdf, TDocumentSharing } from './document-sharing';
+import { placeFormFields } from './place-form-fields';
 import { placeTextTags } from './place-text-tags';
 
 /**
@@ -163,9 +164,28 @@ export async function buildDocuments(
     const tagged = doc.text_tags
       ? await placeTextTags(deps.pdf, bytes, { path, documentKey: key, pages: info.pages, packetKeys })
       : undefined;
-    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, tagged?.fields);
-    // The document is stored with its tags hidden: the signer sees the fields, not the tags.
-    const stored = tagged?.found.length ? await hideTags(deps.pdf, bytes, tagged.found, path) : bytes;
+    const formed = doc.form_fields
+      ? await placeFormFields(deps.pdf, bytes, {
+          path,
+          documentKey: key,
+          pageCount: info.pageCount,
+          packetKeys,
+          ...(doc.form_field_editors ? { editors: doc.form_field_editors } : {}),
+          takenKeys: new Set(
+            [...(doc.fields ?? []), ...(tagged?.fields ?? [])]
+              .map((f) => f.key)
+              .filter((k): k is string => !!k),
+          ),
+        })
+      : undefined;
+    const placed = [...(tagged?.fields ?? []), ...(formed?.fields ?? [])];
+    const fields = await placeFields(deps.pdf, doc, bytes, path, info.pageCount, packetKeys, placed);
+    // The document is stored with its tags hidden and without the form fields that became
+    // fields: the signer sees the fields, not the tags or the form's own boxes.
+    const unformed = formed?.replaced.length
+      ? await removeForm(deps.pdf, bytes, formed.replaced, path)
+      : bytes;
+    const stored = tagged?.found.length ? await hideTags(deps.pdf, unformed, tagged.found, path) : unformed;
     const sha256 = stored === bytes ? info.sha256 : createHash('sha256').update(stored).digest('hex');
     const document = {
       key,
@@ -227,6 +247,20 @@ async function hideTags(pdf: TPdfTools, bytes: Buffer, found: TFoundTag[], path:
   }
 }
 
+/** Taking the form out rewrites the file with pdf-lib: a file it cannot write is the sender's 400. */
+async function removeForm(pdf: TPdfTools, bytes: Buffer, names: string[], path: string): Promise<Buffer> {
+  try {
+    return Buffer.from(await pdf.removeFormFields(bytes, names));
+  } catch {
+    throw invalid([
+      {
+        field: `${path}.form_fields`,
+        message: 'The form fields of this document could not be taken out of it.',
+      },
+    ]);
+  }
+}
+
 /** Checks a document's fields (and resolves its auto placements) against its pages and signers. */
 export async function placeFields(
   pdf: TPdfTools,
@@ -235,7 +269,7 @@ export async function placeFields(
   path: string,
   pageCount: number,
   packetKeys: ReadonlySet<string>,
-  /** Fields from the document's text tags, already checked (place-text-tags.ts). */
+  /** Fields from the document's text tags and form fields, already checked (place-text-tags.ts, place-form-fields.ts). */
   tagged: readonly TFieldRequest[] = [],
 ): Promise<TField[]> {
   const errors: TFieldError[] = [];

@@ -2,6 +2,7 @@
 import type { TFoundTag, TTextHit } from '#shared/pdf/find-text';
 import type { TImageKind, TImagePageSize } from '#shared/pdf/image-kind';
 import type { TPdfInfo } from '#shared/pdf/inspect-pdf';
+import type { TFormField } from '#shared/pdf/read-form-fields';
 
 export interface TPdfTools {
   /** Throws an error named PdfRejectedError (with `reason`) for a file that is no usable PDF. */
@@ -11,6 +12,10 @@ export interface TPdfTools {
   findTextTags(bytes: Uint8Array): Promise<TFoundTag[]>;
   /** The document with the given text tags taken out of its text and covered (hide-text-tags.ts). */
   hideTextTags(bytes: Uint8Array, tags: TFoundTag[]): Promise<Uint8Array>;
+  /** The PDF's own form fields a signer could fill (read-form-fields.ts). */
+  readFormFields(bytes: Uint8Array): Promise<TFormField[]>;
+  /** The document without the named form fields (remove-form-fields.ts). */
+  removeFormFields(bytes: Uint8Array, names: string[]): Promise<Uint8Array>;
   /** A one-page PDF of a JPEG or PNG on `paper`; throws PdfRejectedError for a bad image. */
   imageToPdf(bytes: Uint8Array, kind: TImageKind, paper: TImagePageSize): Promise<Uint8Array>;
 }

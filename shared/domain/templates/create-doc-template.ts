@@ -104,6 +104,8 @@ async function writeDocTemplate(
   if (input.fields) item.fields = input.fields.map(asDocumentField);
   if (input.auto_placements) item.auto_placements = input.auto_placements.map(asDocumentField);
   if (input.text_tags) item.text_tags = true;
+  if (input.form_fields) item.form_fields = true;
+  if (input.form_field_editors) item.form_field_editors = input.form_field_editors;
 
   let draft: Awaited<ReturnType<typeof buildDocuments>>[number];
   try {

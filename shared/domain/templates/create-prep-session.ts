@@ -17,6 +17,8 @@ const NEW_TEMPLATE_KEYS = [
   'fields',
   'auto_placements',
   'text_tags',
+  'form_fields',
+  'form_field_editors',
 ] as const;
 
 /**

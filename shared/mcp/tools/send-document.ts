@@ -100,6 +100,18 @@ const inputSchema = {
     .describe(
       'Fields placed on the PDF by coordinates. Without any, signers review and sign the document as a whole.',
     ),
+  form_fields: z
+    .boolean()
+    .optional()
+    .describe(
+      'The PDF is a fillable form (a tax form, an application): its own form fields become fields at their places, each keeping its name, choices and current value. With one signer, that signer fills them all; with more, say who fills which in form_field_signers.',
+    ),
+  form_field_signers: z
+    .record(z.string().max(1000), z.number().int().min(1))
+    .optional()
+    .describe(
+      'With form_fields: which signer fills each form field, by the field\'s name in the PDF (1 for the first of `signers`); "*" for every field not named. A field no signer is given is refused, naming it.',
+    ),
   request_id: ZRequestIdSchema,
 };
 
@@ -112,7 +124,7 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
         'Creates and sends a bundle: one PDF to one or more signers, who each get a signing link by ' +
         'email (or text message when only a phone is given). Give the PDF as file_base64 or ' +
         'file_url. Optionally place fields (signature, initials, dates, text) by page coordinates ' +
-        'in percent. Answers the new bundle id and its signers; follow it with get_bundle_status.',
+        'in percent, or use the fields of a fillable PDF with form_fields. Answers the new bundle id and its signers; follow it with get_bundle_status.',
       inputSchema,
       annotations: MAKES_SOMETHING,
     },
@@ -125,6 +137,8 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
           };
         }
         const keys = input.signers.map((_, i) => `signer-${i + 1}`);
+        // An out-of-range signer number stays visible to the API's check as an unknown key.
+        const keyOf = (n: number) => keys[n - 1] ?? `signer-${n}`;
         const body = {
           ...(input.label !== undefined ? { label: input.label } : {}),
           ...(input.message !== undefined ? { email_message: input.message } : {}),
@@ -139,9 +153,16 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
               ...(input.file_base64 ? { file_b64: input.file_base64 } : { file_url: input.file_url }),
               fields: (input.fields ?? []).map(({ signer, ...f }) => ({
                 ...f,
-                // An out-of-range signer number stays visible to the API's check as an unknown key.
-                editors: [keys[signer - 1] ?? `signer-${signer}`],
+                editors: [keyOf(signer)],
               })),
+              ...(input.form_fields ? { form_fields: true } : {}),
+              ...(input.form_field_signers
+                ? {
+                    form_field_editors: Object.fromEntries(
+                      Object.entries(input.form_field_signers).map(([name, n]) => [name, keyOf(n)]),
+                    ),
+                  }
+                : {}),
             },
           ],
         };

@@ -510,6 +510,14 @@ function documentTweaks(files: TSampleFiles): fc.MaybeWeightedArbitrary<TObject>
     set('template_id', fc.oneof(odd('tpl', 1, ''), wrongish)),
     fc.constant({ template_id: 'tpl', assignments: [{ role: 'r', signer: 'ann' }] }),
     set('converted_adobe_fields_to', textArb),
+    set('form_fields', fc.oneof(fc.constant(true), wrongish)),
+    set(
+      'form_field_editors',
+      fc.oneof(
+        fc.dictionary(fc.string(), fc.oneof(fc.constant('ann'), fc.constant(null), wrongish)),
+        wrongish,
+      ),
+    ),
     set('unknown_key', wrongish),
   ];
 }
