@@ -290,7 +290,13 @@ async function writeBundle(
     // The account's reminder defaults, unless the envelope template's settings say otherwise.
     ...(account.features.reminders ? account.reminders : undefined),
     events: [
-      event('created', now, by, undefined, given.length > 0 ? `${GIVEN_DETAIL}${given.join(', ')}` : undefined),
+      event(
+        'created',
+        now,
+        by,
+        undefined,
+        given.length > 0 ? `${GIVEN_DETAIL}${given.join(', ')}` : undefined,
+      ),
       ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),
     ],
     ...settings,

@@ -2,8 +2,9 @@
 // values, each checked by the field's own rules as a signer's value is, and the rule that a
 // read-only field has a value. Run once the documents are built (uploaded or from templates,
 // envelope templates included), so one set of rules serves every way a bundle is made.
-import { valueProblem } from '../signing/check-value';
+
 import type { TFieldError } from '../errors';
+import { valueProblem } from '../signing/check-value';
 import type { TDocumentDraft } from './build-documents';
 import type { TField } from './bundle';
 import { NO_INITIAL_VALUE } from './check-field';
@@ -20,7 +21,8 @@ interface TTarget {
 /**
  * The fields a name of `data` fills: those whose key it is (one per document at most, keys being
  * unique in a document), else every field whose label it is. A key wins over a label, so a name
- * that is a key never also fills a field labelled the same.
+ * that is a key never also fills a field labelled the same. Two names reaching one field (a key
+ * and a label of it) are refused rather than one silently winning.
  */
 function targetsOf(documents: TDocumentDraft[], name: string): TTarget[] {
   const all = documents.flatMap((d, doc) => d.document.fields.map((field, index) => ({ doc, index, field })));
@@ -42,6 +44,7 @@ export function prefill(
 ): { documents: TDocumentDraft[]; errors: TFieldError[]; given: string[] } {
   const errors: TFieldError[] = [];
   const values = new Map<string, string>();
+  const givenBy = new Map<string, string>();
   const at = (doc: number, index: number) => `${doc}:${index}`;
   for (const [name, raw] of Object.entries(data ?? {})) {
     const targets = targetsOf(documents, name);
@@ -59,6 +62,12 @@ export function prefill(
         });
         continue;
       }
+      const other = givenBy.get(at(t.doc, t.index));
+      if (other !== undefined) {
+        errors.push({ field: `data.${name}`, message: `The field ${which} is also given by "${other}".` });
+        continue;
+      }
+      givenBy.set(at(t.doc, t.index), name);
       const value = f.kind === 'chk' ? raw.toLowerCase() : raw;
       const problem = valueProblem(f, value);
       if (problem) errors.push({ field: `data.${name}`, message: `The field ${which}: ${problem.message}` });
