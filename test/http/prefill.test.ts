@@ -111,7 +111,7 @@ describe('a bundle with data', () => {
     // The audit page says whose values these are.
     const audit = pages.at(-1)!.replace(/\s+/g, ' ');
     expect(audit).toContain(
-      'values given by the sender: order.company, order.client-a, order.client-b, order.number (read-only), order.plan',
+      'values given by the sender: order.company, order.client-a, order.client-b, order.number, order.plan; read-only: order.number',
     );
   });
 

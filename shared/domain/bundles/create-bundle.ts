@@ -28,7 +28,7 @@ import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundl
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
-import { GIVEN_DETAIL, prefill } from './prefill';
+import { prefill } from './prefill';
 
 export interface TCreateBundleDeps {
   bundles: TBundleStore;
@@ -152,7 +152,7 @@ async function createFromRequest(
     account.imagePageSize,
     made.documents,
   );
-  const { documents, errors: prefillErrors, given } = prefill(built, input.data);
+  const { documents, errors: prefillErrors, detail: given } = prefill(built, input.data);
   if (prefillErrors.length > 0) throw new ValidationError('Invalid input.', prefillErrors);
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
@@ -211,8 +211,8 @@ async function writeBundle(
   settings: TEnvelopeReminders | Record<string, never>,
   made: TMadeAs,
   by: TActor,
-  /** Fields whose values the sender gave by `data` or locked (prefill.ts): the audit says so. */
-  given: string[],
+  /** Which fields' values the sender gave by `data` or locked (prefill.ts): the audit says so. */
+  given: string | undefined,
 ): Promise<TBundle> {
   const accountId = account.id;
   const now = deps.clock.now().toISOString();
@@ -290,13 +290,7 @@ async function writeBundle(
     // The account's reminder defaults, unless the envelope template's settings say otherwise.
     ...(account.features.reminders ? account.reminders : undefined),
     events: [
-      event(
-        'created',
-        now,
-        by,
-        undefined,
-        given.length > 0 ? `${GIVEN_DETAIL}${given.join(', ')}` : undefined,
-      ),
+      event('created', now, by, undefined, given),
       ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),
     ],
     ...settings,

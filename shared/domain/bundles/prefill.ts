@@ -35,13 +35,13 @@ function targetsOf(documents: TDocumentDraft[], name: string): TTarget[] {
 /**
  * Applies `data` to the documents' fields (their initial values) and checks every read-only
  * field has a value. Returns the errors (nothing is applied when there are any: the caller
- * refuses the whole request) and, for the audit trail, the fields whose value the sender gave
- * this way or locked (`<doc key>.<field key>`).
+ * refuses the whole request) and, for the audit trail, the detail naming the fields whose value
+ * the sender gave this way or locked.
  */
 export function prefill(
   documents: TDocumentDraft[],
   data: Readonly<Record<string, string>> | undefined,
-): { documents: TDocumentDraft[]; errors: TFieldError[]; given: string[] } {
+): { documents: TDocumentDraft[]; errors: TFieldError[]; detail: string | undefined } {
   const errors: TFieldError[] = [];
   const values = new Map<string, string>();
   const givenBy = new Map<string, string>();
@@ -75,6 +75,7 @@ export function prefill(
     }
   }
   const given: string[] = [];
+  const locked: string[] = [];
   const filled = documents.map((d, doc) => {
     const fields = d.document.fields.map((f, index): TField => {
       const value = values.get(at(doc, index));
@@ -89,12 +90,22 @@ export function prefill(
           field: `documents[${doc}].fields`,
           message: `The read-only field "${f.key}" has no value: give it an initial_value, or a value in data.`,
         });
-      if (fromData || f.readOnly) given.push(`${d.document.key}.${f.key}${f.readOnly ? ' (read-only)' : ''}`);
+      if (fromData || f.readOnly) given.push(`${d.document.key}.${f.key}`);
+      if (f.readOnly) locked.push(`${d.document.key}.${f.key}`);
     });
     return { ...d, document: { ...d.document, fields } };
   });
-  return { documents: filled, errors, given };
+  return { documents: filled, errors, detail: givenDetail(given, locked) };
 }
 
-/** The `created` event's detail when the sender gave values this way (stored-words.ts reads it). */
+/**
+ * The `created` event's detail when the sender gave values this way, or locked them:
+ * `values given by the sender: doc.a, doc.b; read-only: doc.b` (stored-words.ts reads it back).
+ */
+function givenDetail(given: string[], locked: string[]): string | undefined {
+  if (given.length === 0) return undefined;
+  return `${GIVEN_DETAIL}${given.join(', ')}${locked.length > 0 ? `${LOCKED_DETAIL}${locked.join(', ')}` : ''}`;
+}
+
 export const GIVEN_DETAIL = 'values given by the sender: ';
+export const LOCKED_DETAIL = '; read-only: ';
