@@ -1,11 +1,16 @@
 // Prefill over real HTTP: a bundle's `data` by field key or label (uploaded documents, document
 // templates, envelope templates, bulk-send rows), values checked as a signer's are, read-only
 // fields the signer cannot change, and the final stamped with the sender's value.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady, finalFiles } from '../helpers/completed-bundle';
 import { pageTexts } from '../helpers/poppler';
+import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
 import { eventually } from '../helpers/receiver';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
@@ -258,5 +263,29 @@ describe('bulk send rows', () => {
       'order.email': 'cy@example.com',
       'order.number': 'C-1',
     });
+  });
+});
+
+describe("README's prefill example", () => {
+  it('runs as written: the fields keep the values, the contract number read-only', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'prefill-readme-'));
+    const run = await runReadmeCommands(readmeShellBlock('prefill-example'), {
+      cwd,
+      baseUrl: runtime.baseUrl,
+      key: runtime.demo.apiKey,
+      env: { KEY: runtime.demo.apiKey },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const bundle = JSON.parse(readFileSync(path.join(cwd, 'prefilled.json'), 'utf8'));
+    expect(bundle.status, JSON.stringify(bundle)).toBe('se');
+    // Ann's link is emailed: her fields as the service keeps them.
+    const store = createBundleStore(runtime.db, runtime.config.tableName);
+    const stored = await store.get(runtime.demo.accountId, bundle.id);
+    const [order] = await store.documents(stored!);
+    expect(order!.fields.map((f) => [f.key, f.initialValue, f.readOnly])).toEqual([
+      ['company', 'Acme Ltd', undefined],
+      ['number', 'C-4471', true],
+      ['field-1', undefined, undefined],
+    ]);
   });
 });
