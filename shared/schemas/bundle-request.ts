@@ -129,9 +129,33 @@ export const DATA_LIMITS = { names: 500, nameLength: 255, valueLength: 10_000 } 
  * which fields a name fills). Numbers and booleans are taken as their text.
  */
 export const ZBundleDataSchema = z
-  .record(
-    zText(DATA_LIMITS.nameLength).min(1, 'A name may not be blank.'),
-    z.union([zText(DATA_LIMITS.valueLength), z.number(), z.boolean()]).transform(String),
+  .preprocess(
+    (v, ctx) => {
+      // Each name checked here, said plainly on `data.<name>`; a record would drop `__proto__`
+      // without a word, and a name must never be ignored.
+      if (v && typeof v === 'object' && !Array.isArray(v))
+        for (const name of Object.keys(v)) {
+          const problem =
+            name.trim() === ''
+              ? 'A name may not be blank.'
+              : name.length > DATA_LIMITS.nameLength
+                ? `A name has at most ${DATA_LIMITS.nameLength} characters.`
+                : name === '__proto__'
+                  ? 'No field has the key or the label "__proto__".'
+                  : undefined;
+          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
+        }
+      return v;
+    },
+    z.record(
+      z.string(),
+      z
+        .union(
+          [zText(DATA_LIMITS.valueLength), z.number(), z.boolean()],
+          'Give text, a number or true/false.',
+        )
+        .transform(String),
+    ),
   )
   .refine((d) => Object.keys(d).length <= DATA_LIMITS.names, `At most ${DATA_LIMITS.names} names.`)
   .describe(

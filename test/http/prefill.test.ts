@@ -118,7 +118,7 @@ describe('a bundle with data', () => {
     expect(audit).toContain(
       'values given by the sender: order.company, order.client-a, order.client-b, order.number, order.plan; read-only: order.number',
     );
-  });
+   }, 90_000);
 
   it.each([
     ['a name no field has', { Nope: 'x' }, 'data.Nope: No field has the key or the label "Nope".'],
@@ -131,6 +131,12 @@ describe('a bundle with data', () => {
       'a choice not among the options',
       { plan: 'Gold' },
       'data.plan: The field "Plan" of the document "order": Choose one of: Basic, Pro.',
+    ],
+    ['a name that is no name', { '  ': 'x' }, 'data.  : A name may not be blank.'],
+    [
+      'a value that is no value',
+      { company: { name: 'Acme' } },
+      'data.company: Give text, a number or true/false.',
     ],
     [
       'a key and a label reaching one field',
