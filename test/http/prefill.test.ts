@@ -118,7 +118,7 @@ describe('a bundle with data', () => {
     expect(audit).toContain(
       'values given by the sender: order.company, order.client-a, order.client-b, order.number, order.plan; read-only: order.number',
     );
-   }, 90_000);
+  }, 90_000);
 
   it.each([
     ['a name no field has', { Nope: 'x' }, 'data.Nope: No field has the key or the label "Nope".'],
