@@ -9,7 +9,7 @@ import type { TRuntime } from '#infra/local/runtime';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady, finalFiles } from '../helpers/completed-bundle';
-import { pageTexts } from '../helpers/poppler';
+import { pageTexts, textOf } from '../helpers/poppler';
 import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
 import { eventually } from '../helpers/receiver';
 import { apiClient } from '../helpers/runtime';
@@ -109,15 +109,15 @@ describe('a bundle with data', () => {
     expect(done.status, JSON.stringify(done.body)).toBe(200);
 
     await docsReady(call, created.body.id);
-    const final = (await finalFiles(call, created.body.id)).get('final:order')!;
-    const pages = pageTexts(final);
+    const files = await finalFiles(call, created.body.id);
+    const pages = pageTexts(files.get('final:order')!);
     expect(pages[0]).toContain('C-4471');
     expect(pages[0]).toContain('Bo Chan');
-    // The audit page says whose values these are.
-    const audit = pages.at(-1)!.replace(/\s+/g, ' ');
-    expect(audit).toContain(
-      'values given by the sender: order.company, order.client-a, order.client-b, order.number, order.plan; read-only: order.number',
-    );
+    // The audit page and Ann's certificate say whose values these are.
+    const given =
+      'values given by the sender: order.company, order.client-a, order.client-b, order.number, order.plan; read-only: order.number';
+    expect(pages.at(-1)!.replace(/\s+/g, ' ')).toContain(given);
+    expect(textOf(files.get('certificate:coe-ann')!).replace(/\s+/g, ' ')).toContain(given);
   }, 90_000);
 
   it.each([
