@@ -159,7 +159,7 @@ export const ZBundleDataSchema = z
   )
   .refine((d) => Object.keys(d).length <= DATA_LIMITS.names, `At most ${DATA_LIMITS.names} names.`)
   .describe(
-    "This service's own: values for the bundle's fields, each name a field's `key` or `label`, each value what the field gets as its `initial_value`. A name that is some field's key fills the fields of that key (one per document at most) and is never read as a label; otherwise it fills every field whose label it is (case and surrounding spaces aside). A name no field has is a 400 on `data.<name>`, and each value is checked by the rules of the fields it fills, as a signer's value would be. A value in `data` wins over the field's own `initial_value` and over `field_values`.",
+    "This service's own: values for the bundle's fields, each name a field's `key` or `label`, each value what the field gets as its `initial_value`. A name that is some field's key fills the fields of that key (one per document at most) and is never read as a label; otherwise it fills every field whose label it is (case and surrounding spaces aside). A name no field has, or two names reaching one field, is a 400 on `data.<name>`, and each value is checked by the rules of the fields it fills, as a signer's value would be. A value in `data` wins over the field's own `initial_value` and over `field_values`.",
   );
 
 export const ZBundleRequestSchema = z.object({
