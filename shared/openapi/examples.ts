@@ -46,9 +46,29 @@ export const bundleRequest = {
           h: 5,
           editors: ['landlord'],
         },
+        // Filled from `data` by its label; the tenant sees it and cannot change it.
+        {
+          key: 'rent',
+          kind: 'inp',
+          label: 'Monthly rent',
+          read_only: true,
+          page: 1,
+          x: 10,
+          y: 40,
+          w: 30,
+          h: 4,
+        },
       ],
     },
   ],
+  data: { 'Monthly rent': '1,450.00 USD' },
+};
+
+/** A bundle from an envelope template, its fields filled by key or label. */
+export const envelopeBundleRequest = {
+  envelope_template: { template_id: '3f2c9a7e-1b4d-4e8f-9a6b-2c7d8e9f0a1b' },
+  packets: [{ key: 'tenant', name: 'Ann Lee', email: 'ann@example.com' }],
+  data: { rent: 1450, 'Move-in date': '2026-12-01' },
 };
 
 /** A sent packet as the API answers it: what the example says of it over the defaults. */
@@ -224,6 +244,17 @@ export const bulkRequest = {
             h: 5,
             editors: ['hr'],
           },
+          {
+            kind: 'dat',
+            key: 'start',
+            label: 'Start date',
+            page: 1,
+            x: 10,
+            y: 40,
+            w: 30,
+            h: 5,
+            editors: ['hr'],
+          },
         ],
       },
     ],
@@ -250,6 +281,8 @@ export const bulkRequest = {
       fields: {
         title: 'Designer',
       },
+      // By a field's key or label, as a create's `data`.
+      data: { 'Start date': '2027-01-04' },
     },
   ],
 };

@@ -131,7 +131,7 @@ const ZBulkRequestDoc = ZBulkRequestSchema.extend({
     ZBulkRequestSchema.shape.rows,
     z.string().meta({
       description:
-        'CSV with a header row: `<signer key>.<attribute>` columns fill that signer, other columns are field values. At most 1,000 columns.',
+        'CSV with a header row: `<signer key>.<attribute>` columns fill that signer, other columns are field values by field key (or, in a bundle of uploaded documents, by field label). At most 1,000 columns.',
     }),
   ]),
 });
@@ -253,6 +253,7 @@ const bundles: TOperation[] = [
     summary: 'Create a bundle from an envelope template',
     body: { name: 'EnvelopeTemplateBundleRequest', schema: ZEnvelopeBundleCreateDoc },
     response: { status: 201, schema: ZBundleResponseSchema },
+    examples: { request: examples.envelopeBundleRequest },
   },
   {
     route: 'POST /bundles/bulk',

@@ -37,7 +37,9 @@ export function evidenceWords(tag: string | undefined, { isolate = false } = {})
       k,
       typeof v === 'object' ? say(v) : isolate && typeof v === 'string' ? isolated(v) : v,
     ]);
-    return String(t(`evidence.${words.key}`, Object.fromEntries(values)));
+    // A key starting with "/" names a catalog section of its own (a feature's words), else `evidence`.
+    const key = words.key.startsWith('/') ? words.key.slice(1) : `evidence.${words.key}`;
+    return String(t(key, Object.fromEntries(values)));
   };
   return {
     language,

@@ -22,6 +22,7 @@ const fieldResponse = (f: TField) => ({
   default_value: f.initialValue ?? null,
   editor_roles: f.editors,
   tag: f.tag ?? null,
+  ...(f.readOnly ? { read_only: true as const } : {}),
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */

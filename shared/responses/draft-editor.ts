@@ -21,6 +21,7 @@ export function toFieldRequest(f: TField) {
     ...(f.vRegexMsg !== undefined ? { v_regex_msg: f.vRegexMsg } : {}),
     ...(f.format ? { format: f.format } : {}),
     ...(f.initialValue !== undefined ? { initial_value: f.initialValue } : {}),
+    ...(f.readOnly ? { read_only: true } : {}),
     editors: f.editors,
     ...(f.tag ? { tag: f.tag } : {}),
   };

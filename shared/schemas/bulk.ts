@@ -14,10 +14,25 @@ export const BULK_LIMITS = {
 
 const cell = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
-/** One row: its signers by packet key (or envelope-template role) and its field values by field key. */
+/**
+ * One row: its signers by packet key (or envelope-template role), its field values by field key
+ * (or, in a bundle of uploaded documents, by label), and `data` as a create's `data` takes it (by
+ * key or label, over the bundle's own `data`).
+ */
 export const ZBulkRowSchema = z.object({
   signers: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
-  fields: z.record(z.string().min(1), cell).optional(),
+  fields: z
+    .record(z.string().min(1), cell)
+    .optional()
+    .describe(
+      "Field values by field key; in a bundle of uploaded documents, a name no field has as its key may be a field's label.",
+    ),
+  data: z
+    .record(z.string().min(1), cell)
+    .optional()
+    .describe(
+      "This service's own: values by field key or label, as a create's `data` takes them; they go over the bundle's `data`, name by name.",
+    ),
 });
 
 export const ZBulkRequestSchema = z.object({

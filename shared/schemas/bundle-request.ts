@@ -121,6 +121,47 @@ export const ZPaymentRequestSchema = z.object({
   ),
 });
 
+/** At most this many names in a bundle's `data`; each value as long as an initial value. */
+export const DATA_LIMITS = { names: 500, nameLength: 255, valueLength: 10_000 } as const;
+
+/**
+ * This service's own: values for the bundle's fields, by field key or label (prefill.ts decides
+ * which fields a name fills). Numbers and booleans are taken as their text.
+ */
+export const ZBundleDataSchema = z
+  .preprocess(
+    (v, ctx) => {
+      // Each name checked here, said plainly on `data.<name>`; a record would drop `__proto__`
+      // without a word, and a name must never be ignored.
+      if (v && typeof v === 'object' && !Array.isArray(v))
+        for (const name of Object.keys(v)) {
+          const problem =
+            name.trim() === ''
+              ? 'A name may not be blank.'
+              : name.length > DATA_LIMITS.nameLength
+                ? `A name has at most ${DATA_LIMITS.nameLength} characters.`
+                : name === '__proto__'
+                  ? 'No field has the key or the label "__proto__".'
+                  : undefined;
+          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
+        }
+      return v;
+    },
+    z.record(
+      z.string(),
+      z
+        .union(
+          [zText(DATA_LIMITS.valueLength), z.number(), z.boolean()],
+          'Give text, a number or true/false.',
+        )
+        .transform(String),
+    ),
+  )
+  .refine((d) => Object.keys(d).length <= DATA_LIMITS.names, `At most ${DATA_LIMITS.names} names.`)
+  .describe(
+    "This service's own: values for the bundle's fields, each name a field's `key` or `label`, each value what the field gets as its `initial_value`. A name that is some field's key fills the fields of that key (one per document at most) and is never read as a label; otherwise it fills every field whose label it is (case and surrounding spaces aside). A name no field has, or two names reaching one field, is a 400 on `data.<name>`, and each value is checked by the rules of the fields it fills, as a signer's value would be. A value in `data` wins over the field's own `initial_value` and over `field_values`.",
+  );
+
 export const ZBundleRequestSchema = z.object({
   label: optional(zText(255)),
   in_order: optional(zBoolean),
@@ -138,6 +179,7 @@ export const ZBundleRequestSchema = z.object({
   // '' sends the bundle; null and absent mean the same (see `optional`).
   status: z.preprocess((v) => (v === null || v === undefined ? '' : v), z.enum(['', 'dr'])),
   payment: optional(ZPaymentRequestSchema),
+  data: optional(ZBundleDataSchema),
   packets: zList(ZPacketRequestSchema, {
     min: 1,
     max: BUNDLE_LIMITS.packets,

@@ -80,6 +80,11 @@ const fieldCommon = {
     ),
   ),
   initial_value: optional(z.union([zText(10_000), z.number(), z.boolean()]).transform(String)),
+  read_only: optional(
+    zBoolean.describe(
+      "This service's own: the signer sees the field's value (its `initial_value`, or the bundle's `data`) as text and cannot change it; it counts as filled and is stamped on the final document. A read-only field needs a value when the bundle is created, and takes no `sig`, `ini`, `snm`, `sdt`, `att` or `apr` kind.",
+    ),
+  ),
   editors: optional(zList(zKey(2, 21))),
   /** A data flow tag (`acme:customer.email`): names the data the field carries. */
   tag: optional(zDataFlowTag),

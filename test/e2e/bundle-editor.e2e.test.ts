@@ -136,6 +136,8 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       await page.getByLabel('Allowed input').selectOption('email');
       await page.getByLabel('Initial value').fill('bob@example.com');
       await page.getByLabel('Initial value').press('Tab');
+      // The sender's value, locked: Bob will see it and not change it.
+      await page.getByLabel(/^Read-only/).check();
     });
 
     it('moves the signature by dragging, resizes it by its handle, copies and nudges it by keyboard', async () => {
@@ -242,7 +244,7 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       const byKey = Object.fromEntries(doc!.fields.map((f) => [f.key, f]));
       expect(byKey['sig-1']).toMatchObject({ page: 1, editors: ['ann'], ...placed });
       expect(byKey['sig-2']).toMatchObject({ page: 1, editors: ['ann'] });
-      expect(byKey['inp-1']).toMatchObject({ page: 2, editors: ['bob'], vPattern: 'email' });
+      expect(byKey['inp-1']).toMatchObject({ page: 2, editors: ['bob'], vPattern: 'email', readOnly: true });
       expect(byKey['bob-ini']).toMatchObject({ page: 3, editors: ['bob'] });
     });
   });

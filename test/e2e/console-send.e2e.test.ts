@@ -16,6 +16,7 @@ import { REPO_ROOT } from '#infra/bundling';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { expectAccessible } from '../helpers/axe';
 import { ARTIFACTS, runBrowser, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
@@ -185,7 +186,25 @@ describe.runIf(runBrowser)('sending from the console', () => {
       { key: 'landlord', label: 'Landlord' },
     ];
     const template = await suite.call('POST', '/templates/', {
-      json: { name: 'Lease of flat 12B', file_b64: suite.pdfB64, roles },
+      json: {
+        name: 'Lease of flat 12B',
+        file_b64: suite.pdfB64,
+        roles,
+        // Read-only, its value given when sending: by its label, in the screen's field values.
+        fields: [
+          {
+            key: 'rent',
+            kind: 'inp',
+            label: 'Monthly rent',
+            read_only: true,
+            page: 1,
+            x: 10,
+            y: 20,
+            w: 30,
+            h: 4,
+          },
+        ],
+      },
     });
     expect(template.status, template.text).toBe(201);
     const context = await suite.browser.newContext({ locale: 'en-US' });
@@ -213,7 +232,10 @@ describe.runIf(runBrowser)('sending from the console', () => {
         .getByLabel(say('send.signers.email'))
         .fill(`${name.split(' ')[0]}@example.com`);
     }
-    await expectAccessible(page, 'a document template chosen');
+    await page.getByRole('button', { name: say('prefill.add') }).click();
+    await page.getByLabel(say('prefill.name', { n: 1 }), { exact: true }).fill('monthly rent');
+    await page.getByLabel(say('prefill.value', { n: 1 }), { exact: true }).fill('1,450.00 USD');
+    await expectAccessible(page, 'a document template chosen, with a field value');
     await page.getByRole('button', { name: say('send.create') }).click();
     await page.waitForURL(/\/console\/send\/[A-Za-z0-9_-]+$/);
     const draft = await suite.call('GET', `/bundles/${new URL(page.url()).pathname.split('/').pop()}/`);
@@ -222,6 +244,9 @@ describe.runIf(runBrowser)('sending from the console', () => {
       template.body.id,
     ]);
     expect(draft.body.packets.map((p: { name: string }) => p.name)).toEqual(['Tia Tenant', 'Lou Landlord']);
+    const store = createBundleStore(suite.runtime.db, suite.runtime.config.tableName);
+    const [lease] = await store.documents((await store.get(suite.runtime.demo.accountId, draft.body.id))!);
+    expect(lease!.fields[0]).toMatchObject({ key: 'rent', initialValue: '1,450.00 USD', readOnly: true });
     await context.close();
   }, 60_000);
 });

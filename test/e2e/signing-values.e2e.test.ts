@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatFieldDate } from '../../shared/text/field-dates.js';
+import { expectAccessible } from '../helpers/axe';
 import { runBrowser, shot } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { textOf } from '../helpers/poppler';
@@ -86,6 +87,36 @@ describe.runIf(runBrowser)('what the signing page counts and saves', () => {
       await name.fill('Mia');
       await name.press('Tab');
       expect(await progress(page)).toBe('1 of 2 required fields done');
+      expect(problems).toEqual([]);
+      await close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows a read-only value the sender gave as text, said to be theirs, and counts only the signer’s fields',
+    async () => {
+      const { url } = await sent(
+        'Member renewal',
+        [
+          { key: 'name', kind: 'inp', label: 'Name', y: 18, required: true },
+          { key: 'number', kind: 'inp', label: 'Member number', y: 28, required: true, read_only: true },
+        ],
+        { data: { 'member number': '40-1187' } },
+      );
+      const { page, problems, close } = await openOnDesktop(url, 'Member renewal');
+      // No control to change it: the value as text, with what it is for screen readers.
+      expect(await page.getByLabel('Member number', { exact: true }).count()).toBe(0);
+      const locked = page.locator('.field.locked');
+      expect(await locked.getAttribute('title')).toBe('Filled in by the sender');
+      expect(await locked.textContent()).toBe('Member number, filled in by the sender: 40-1187');
+      expect(await progress(page)).toBe('0 of 1 required field done');
+      await page.getByLabel('Name', { exact: true }).fill('Mia Chen');
+      await page.getByLabel('Name', { exact: true }).press('Tab');
+      expect(await progress(page)).toBe('1 of 1 required field done');
+      await expectAccessible(page, 'a read-only field');
+      await locked.scrollIntoViewIfNeeded();
+      await shot(page, 'values-0-read-only.png');
       expect(problems).toEqual([]);
       await close();
     },

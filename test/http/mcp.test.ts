@@ -384,6 +384,17 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
       status: 'se',
       packets: [{ name: 'Pat Party', email: 'pat@example.com' }],
     });
+    // `data` reaches the create: a signature takes no value from it, and the error says where.
+    const refused = (await client.callTool({
+      name: 'send_from_envelope_template',
+      arguments: {
+        template_id: envelopeTemplateId,
+        signers: [{ role: 'party', name: 'Pat Party', email: 'pat@example.com' }],
+        data: { sig: 'Pat' },
+      },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/400 .*data\.sig/s);
   });
 
   it("finds nothing of another account's: its bundle id is not found", async () => {

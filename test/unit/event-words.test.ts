@@ -100,6 +100,20 @@ describe('an audit event on the evidence pages', () => {
         'Erstattung fehlgeschlagen: Card expired (pi_123)',
       ],
       [event('paymentPaid', AT, 'p1', '12.50 EUR (pi_123)'), 'Zahlung eingegangen: 12.50 EUR (pi_123)'],
+      // prefill.ts: the fields whose values the sender gave, and which of them are read-only.
+      [
+        event(
+          'created',
+          AT,
+          undefined,
+          'values given by the sender: order.plan, order.number; read-only: order.number',
+        ),
+        'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan, order.number; schreibgeschützt: order.number',
+      ],
+      [
+        event('created', AT, undefined, 'values given by the sender: order.plan'),
+        'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan',
+      ],
       [
         event('declined', AT, 'p1', 'Ann: the amount is wrong'),
         'Unterzeichner hat die Unterschrift abgelehnt: Ann: the amount is wrong',

@@ -95,6 +95,34 @@ describe('the draft’s create request', () => {
   });
 });
 
+describe('field values for a template', () => {
+  const values = [
+    { uid: 1, name: ' Monthly rent ', value: '1450' },
+    { uid: 2, name: '', value: 'left out: no name' },
+    { uid: 3, name: 'pet', value: '' },
+  ];
+  it('go as the bundle’s data by name, for templates only; an error on data.<name> goes beside its row', () => {
+    const withValues = (source: 'upload' | 'template' | 'envelope') =>
+      draftRequest(form({ source, templateId: 't-1', envelopeId: 'env-1', values }));
+    const data = { 'Monthly rent': '1450', pet: '' };
+    expect(withValues('template').data).toEqual(data);
+    expect(withValues('envelope').data).toEqual(data);
+    expect(withValues('upload')).not.toHaveProperty('data');
+    expect(draftRequest(form({ source: 'template', templateId: 't-1' }))).not.toHaveProperty('data');
+    const placed = placeErrors(
+      {
+        'data.Monthly rent': 'Enter a valid number.',
+        'data.gone': 'No field has the key or the label "gone".',
+      },
+      form({ source: 'template', values }),
+    );
+    expect(placed.beside).toEqual({
+      'send-value-1-name': 'Enter a valid number.',
+      'send-values': 'No field has the key or the label "gone".',
+    });
+  });
+});
+
 describe('the files the screen takes', () => {
   it('holds the API’s own limits', () => {
     expect(UPLOAD_LIMITS.documents).toBe(BUNDLE_LIMITS.documents);

@@ -28,6 +28,13 @@ export interface TUpload {
   file: File;
 }
 
+/** A field value for a template's documents: a field's key or label, and its value. */
+export interface TValueRow {
+  uid: number;
+  name: string;
+  value: string;
+}
+
 export interface TDraftForm {
   source: TSource;
   uploads: TUpload[];
@@ -38,6 +45,8 @@ export interface TDraftForm {
   label: string;
   emailSubject: string;
   emailMessage: string;
+  /** Templates only: values by field key or label (the request's `data`). */
+  values?: TValueRow[];
 }
 
 /** The API's errors by its field names; '' is the whole request's. */
@@ -101,6 +110,9 @@ export function draftRequest(form: TDraftForm): Record<string, unknown> {
     email_subject: form.emailSubject.trim(),
     email_message: form.emailMessage.trim(),
   });
+  // A template's fields filled by key or label; a row without a name is left out.
+  const values = form.source === 'upload' ? [] : (form.values ?? []).filter((v) => v.name.trim() !== '');
+  if (values.length > 0) bundle.data = Object.fromEntries(values.map((v) => [v.name.trim(), v.value]));
   if (form.source === 'envelope') {
     // An envelope template's roles carry their own order and authentication, and the template
     // says whether they sign in order: a value sent would override it.
@@ -187,6 +199,11 @@ export function inputOf(field: string, form: TDraftForm): string | undefined {
     return u ? `send-doc-${u.uid}` : 'send-files';
   }
   if (/^envelope_template/.test(field)) return 'send-template';
+  // `data.<name>`: beside the name of the row that gave it.
+  if (field.startsWith('data.')) {
+    const row = (form.values ?? []).find((v) => v.name.trim() === field.slice(5));
+    return row ? `send-value-${row.uid}-name` : 'send-values';
+  }
   return undefined;
 }
 

@@ -361,12 +361,20 @@ export function fieldBox(m) {
   m.box = box;
   if (!m.mine) {
     const service = f.kind === 'snm' || f.kind === 'sdt';
-    box.title = t(service ? 'sign.fields.filledAtEnd' : 'sign.fields.filledByOther');
+    // A value the sender gave and locked (read_only): shown as text, said to be the sender's.
+    if (f.read_only) box.classList.add('locked');
+    box.title = f.read_only
+      ? t('prefill.filledBySender')
+      : t(service ? 'sign.fields.filledAtEnd' : 'sign.fields.filledByOther');
     box.append(
       el(
         'span',
         { class: 'sr-only' },
-        service ? t('sign.fields.filledForYou', { kind: kindName(f.kind) }) : t('sign.fields.othersField'),
+        f.read_only
+          ? t('prefill.sendersField', { label: f.label || kindName(f.kind) })
+          : service
+            ? t('sign.fields.filledForYou', { kind: kindName(f.kind) })
+            : t('sign.fields.othersField'),
       ),
       readOnlyContent(m),
     );

@@ -49,7 +49,10 @@ export const PATTERNS = [
 /** A field's options without those its (new) kind cannot take, so a kind change never saves a refusal. */
 export function keepOptionsOf(f, valueProp) {
   const o = optionsOf(f.kind);
-  if (!o.initialValue) delete f[valueProp];
+  if (!o.initialValue) {
+    delete f[valueProp];
+    delete f.read_only;
+  }
   if (!o.choices && !o.dateFormat) delete f.format;
   if (!o.pattern) {
     delete f.v_pattern;

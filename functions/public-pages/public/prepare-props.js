@@ -7,6 +7,7 @@ import { t } from './i18n.js';
 import { copyField, drawFields, removeField } from './prepare-fields.js';
 import { clamp, round } from './prepare-geometry.js';
 import { KINDS, keepOptionsOf, optionsOf, PATTERNS } from './prepare-kinds.js';
+import { readOnlyRow } from './prepare-prefill.js';
 import { roleOf, withRole } from './prepare-roles.js';
 import { BUNDLE, ROLES, state, VALUE } from './prepare-state.js';
 
@@ -191,6 +192,7 @@ export function drawProps() {
       el('label', { for: 'f-required', text: t('editor.props.required') }),
     ),
     ...kindOptions(f, set),
+    ...readOnlyRow(f, set),
     input('f-tag', t('editor.props.tag'), {
       value: f.tag ?? '',
       disabled: tagsOff,

@@ -23,7 +23,7 @@ export function parseRowsCsv(text: string): TBulkRow[] {
   return rows.map((r) => {
     if (r.cells.length !== columns.length)
       throw csvError(`Line ${r.line}: ${r.cells.length} columns where the header has ${columns.length}.`);
-    const row: Required<TBulkRow> = { signers: {}, fields: {} };
+    const row: Required<Pick<TBulkRow, 'signers' | 'fields'>> = { signers: {}, fields: {} };
     r.cells.forEach((value, i) => {
       if (value === '') return;
       const c = columns[i]!;

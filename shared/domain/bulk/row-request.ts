@@ -1,4 +1,5 @@
 import type { TBulkRow } from '#shared/schemas/bulk';
+import { asLabel } from '../bundles/prefill';
 import type { TFieldError } from '../errors';
 
 type TBody = Record<string, unknown>;
@@ -25,6 +26,11 @@ export function rowRequest(
     else packets.push({ ...signer, key });
   }
   if (packets.length > 0) body.packets = packets;
+  // The row's data over the bundle's: the create applies it by key or label (prefill.ts).
+  if (row.data && Object.keys(row.data).length > 0) {
+    const base = body.data && typeof body.data === 'object' ? (body.data as TBody) : {};
+    body.data = { ...base, ...row.data };
+  }
 
   const values = Object.entries(row.fields ?? {}).map(([key, v]) => ({ key, initial_value: v }));
   if (values.length === 0) return { body, errors };
@@ -51,6 +57,13 @@ export function rowRequest(
         }
       }
     }
+    // No field has it as its key: a label of a field (a CSV column named as the form shows
+    // it) is the bundle's data, which fills every field of that label.
+    if (!placed && !fromTemplates && hasLabel(documents, v.key)) {
+      const base = body.data && typeof body.data === 'object' ? (body.data as TBody) : {};
+      body.data = { ...base, [v.key]: v.initial_value };
+      placed = true;
+    }
     if (!placed && !fromTemplates)
       errors.push({
         field: `rows[${index}].fields.${v.key}`,
@@ -58,6 +71,19 @@ export function rowRequest(
       });
   }
   return { body, errors };
+}
+
+/** Whether a field of the uploaded documents has this label (as prefill.ts matches labels). */
+function hasLabel(documents: TBody[], name: string): boolean {
+  const label = asLabel(name);
+  if (label === '') return false;
+  return documents.some(
+    (d) =>
+      d &&
+      typeof d === 'object' &&
+      Array.isArray(d.fields) &&
+      (d.fields as TBody[]).some((f) => f && typeof f.label === 'string' && asLabel(f.label) === label),
+  );
 }
 
 /** The list with each value replacing the one of its key, or added. */

@@ -30,6 +30,8 @@ export interface TField {
   vRegexMsg?: string;
   format: string;
   initialValue?: string;
+  /** Given by the sender (initial value or the bundle's data); signers see it and cannot change it. */
+  readOnly?: true;
   /** Signer keys; a `-` prefix makes the field optional for that signer. */
   editors: string[];
   /** Set when the field came from an auto placement's search text. */

@@ -7,7 +7,7 @@ import { testRegex } from './safe-regex';
 
 const TEXT_KINDS: readonly TFieldKind[] = ['inp', 'txt'];
 /** Filled by the service (signer name, signing date) or by drawing: no initial value. */
-const NO_INITIAL_VALUE: readonly TFieldKind[] = ['sig', 'ini', 'snm', 'sdt', 'att', 'apr'];
+export const NO_INITIAL_VALUE: readonly TFieldKind[] = ['sig', 'ini', 'snm', 'sdt', 'att', 'apr'];
 const EPSILON = 1e-9;
 
 export interface TFieldContext {
@@ -55,6 +55,9 @@ export function checkField(f: Omit<TFieldRequest, 'x' | 'y'> & { x: number; y: n
       at('v_max', 'Must not be less than v_min.');
   }
   if (f.initial_value !== undefined && f.initial_value !== '') checkInitialValue(f, f.initial_value, at);
+  // Whether it has a value is checked once the bundle's data is applied (prefill.ts).
+  if (f.read_only && NO_INITIAL_VALUE.includes(f.kind))
+    at('read_only', `A "${f.kind}" field is filled by its signer and cannot be read-only.`);
   return errors;
 }
 
@@ -106,6 +109,7 @@ export function toField(f: TFieldRequest & { search?: string }, key: string): TF
     ...(f.v_regex_msg !== undefined ? { vRegexMsg: f.v_regex_msg } : {}),
     format: f.format ?? '',
     ...(f.initial_value !== undefined ? { initialValue: f.initial_value } : {}),
+    ...(f.read_only ? { readOnly: true as const } : {}),
     editors: f.editors ?? [],
     ...(f.search ? { search: f.search } : {}),
     ...(f.tag ? { tag: f.tag } : {}),

@@ -28,6 +28,7 @@ import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundl
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
+import { prefill } from './prefill';
 
 export interface TCreateBundleDeps {
   bundles: TBundleStore;
@@ -134,7 +135,7 @@ async function createFromRequest(
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
   const templates = deps.templates;
-  const documents = await buildDocuments(
+  const built = await buildDocuments(
     deps,
     input.documents,
     packetKeys,
@@ -151,6 +152,8 @@ async function createFromRequest(
     account.imagePageSize,
     made.documents,
   );
+  const { documents, errors: prefillErrors, detail: given } = prefill(built, input.data);
+  if (prefillErrors.length > 0) throw new ValidationError('Invalid input.', prefillErrors);
 
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
   const unknownPersons: TFieldError[] = [];
@@ -187,6 +190,7 @@ async function createFromRequest(
       settings,
       made,
       by,
+      given,
     );
   } catch (err) {
     // The bundle was not written: its custom_key is free again for the next attempt.
@@ -207,6 +211,8 @@ async function writeBundle(
   settings: TEnvelopeReminders | Record<string, never>,
   made: TMadeAs,
   by: TActor,
+  /** Which fields' values the sender gave by `data` or locked (prefill.ts): the audit says so. */
+  given: string | undefined,
 ): Promise<TBundle> {
   const accountId = account.id;
   const now = deps.clock.now().toISOString();
@@ -284,7 +290,7 @@ async function writeBundle(
     // The account's reminder defaults, unless the envelope template's settings say otherwise.
     ...(account.features.reminders ? account.reminders : undefined),
     events: [
-      event('created', now, by),
+      event('created', now, by, undefined, given),
       ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),
     ],
     ...settings,

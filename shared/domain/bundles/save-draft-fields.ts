@@ -95,6 +95,9 @@ function checkedFields(
     }
     const f = parsed.data;
     errors.push(...checkField(f, { pageCount: doc.pages.length, packetKeys, path: at }));
+    // The draft's data was applied when it was made (prefill.ts): a read-only field now needs its own.
+    if (f.read_only && (f.initial_value ?? '') === '')
+      errors.push({ field: `${at}.initial_value`, message: 'A read-only field needs a value.' });
     let key = f.key;
     if (key && taken.has(key))
       errors.push({ field: `${at}.key`, message: `Another field already has the key "${key}".` });

@@ -8,6 +8,7 @@ import type { TSaid, TWords } from '#shared/pdf/evidence-types';
 import type { TBundleEvent, THandover, TPacket } from '../bundles/bundle';
 import { codeOf, EVENT_KINDS, type TEventKind } from '../bundles/event-kinds';
 import { identityLabel } from '../bundles/lifecycle/transitions';
+import { GIVEN_DETAIL, LOCKED_DETAIL } from '../bundles/prefill';
 import type { TSigningRecord, TSigningStep } from '../signing/signing-record';
 import { legacyReminder } from './legacy-events';
 
@@ -179,6 +180,16 @@ function detailWords(kind: TEventKind, detail: string, e: TBundleEvent, packet: 
     case 'paymentRefundFailed': {
       const m = /^refused \((.*)\)$/s.exec(detail);
       return m ? inBrackets(said('refused'), m[1]!) : detail;
+    }
+    case 'created': {
+      // prefill.ts: the fields whose values the sender gave (data, read-only), said as such so
+      // nobody reads them as typed by a signer. Its words are the catalogs' `prefill` section.
+      if (!detail.startsWith(GIVEN_DETAIL)) return detail;
+      const [given, locked] = detail.slice(GIVEN_DETAIL.length).split(LOCKED_DETAIL);
+      const words: TSaid = { key: '/prefill.valuesFromSender', values: { fields: given! } };
+      return locked === undefined
+        ? words
+        : { key: '/prefill.withReadOnly', values: { given: words, fields: locked } };
     }
     default:
       return detail;

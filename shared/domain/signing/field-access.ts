@@ -39,12 +39,20 @@ export function isFilled(field: Pick<TField, 'kind'>, value: string): boolean {
 /** Filled by the service when the signer finishes, never by the signer. */
 export const SERVICE_FILLED = new Set(['snm', 'sdt']);
 
+/**
+ * Given by the sender and locked (`read_only`): the signer sees its value and never fills it.
+ * Its value is the field's initial value, which a read-only field always has (prefill.ts).
+ */
+export function isSenderLocked(field: Pick<TField, 'readOnly'>): boolean {
+  return field.readOnly === true;
+}
+
 /** The signer must fill it to finish: a required field whose editors name them without `-`. */
 export function isRequiredFor(
-  field: Pick<TField, 'editors' | 'required' | 'kind'>,
+  field: Pick<TField, 'editors' | 'required' | 'kind' | 'readOnly'>,
   packetKey: string,
 ): boolean {
-  if (!field.required || SERVICE_FILLED.has(field.kind)) return false;
+  if (!field.required || SERVICE_FILLED.has(field.kind) || isSenderLocked(field)) return false;
   if (field.editors.length === 0) return true;
   return field.editors.includes(packetKey);
 }
@@ -92,12 +100,12 @@ export function visibleRecords(
 /** The signer may change it now: theirs, not the service's, and not filled by someone who finished. */
 export function isEditableBy(
   docKey: string,
-  field: Pick<TField, 'key' | 'kind' | 'editors'>,
+  field: Pick<TField, 'key' | 'kind' | 'editors' | 'readOnly'>,
   packet: TPacket,
   records: TSigningRecord[],
   packets: TPacket[],
 ): boolean {
-  if (SERVICE_FILLED.has(field.kind) || !isEditor(field, packet.key)) return false;
+  if (SERVICE_FILLED.has(field.kind) || isSenderLocked(field) || !isEditor(field, packet.key)) return false;
   const current = currentValue(docKey, field, records, packets);
   if (!current || current.packetId === packet.id) return true;
   const filler = packets.find((p) => p.id === current.packetId);

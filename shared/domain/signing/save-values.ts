@@ -3,7 +3,7 @@ import type { TDocument, TField } from '../bundles/bundle';
 import { PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
-import { isEditableBy } from './field-access';
+import { isEditableBy, isSenderLocked } from './field-access';
 import {
   documentsOf,
   recordsWith,
@@ -87,6 +87,13 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
         errors.push({ field: path, message: 'No such field.' });
         continue;
       }
+      if (isSenderLocked(field))
+        throw said(
+          new PermissionDeniedError(
+            `The field "${path}" was filled in by the sender and is read-only: it cannot be changed.`,
+          ),
+          'prefill.lockedField',
+        );
       if (!isEditableBy(v.doc_key, field, ctx.packet, all, ctx.bundle.packets)) {
         throw new PermissionDeniedError(`The field "${path}" is not yours to fill.`);
       }

@@ -250,6 +250,7 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
         value: current?.value ?? f.initialValue ?? '',
         filled_by: current ? (byId.get(current.packetId)?.key ?? null) : null,
         has_image: current?.hasImage ?? false,
+        ...(f.readOnly ? { read_only: true } : {}),
       };
     }),
   );

@@ -63,7 +63,8 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
       description:
         'Creates and sends a bundle from an envelope template: one signer for each of the ' +
         "template's signer roles (see list_envelope_templates), each with a name and an email " +
-        'or phone. Optional field_values prefill fields of the documents by field key.',
+        'or phone. Optional data prefills fields of the documents by field key or by the label ' +
+        'the document shows (field_values: by key only).',
       inputSchema: {
         template_id: zApiId('The template_id from list_envelope_templates.', 'list_envelope_templates'),
         signers: z
@@ -83,6 +84,13 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
           .array(z.object({ key: z.string().min(1).max(100), value: z.string().max(10_000) }))
           .optional()
           .describe('Initial values of document fields, by field key.'),
+        data: z
+          .record(z.string().min(1).max(255), z.string().max(10_000))
+          .optional()
+          .describe(
+            'Values of document fields by field key or label, e.g. {"Monthly rent": "1450"}. A name no ' +
+              'field has is refused, as is a value the field does not take; read-only fields need one.',
+          ),
         is_test: z
           .boolean()
           .optional()
@@ -102,6 +110,7 @@ export function registerSendFromEnvelopeTemplate(server: McpServer, api: TEsignA
           },
           packets: input.signers.map((s) => packetOf(s, s.role)),
           ...(input.label !== undefined ? { label: input.label } : {}),
+          ...(input.data !== undefined ? { data: input.data } : {}),
           ...(input.message !== undefined ? { email_message: input.message } : {}),
           ...(input.is_test !== undefined ? { is_test: input.is_test } : {}),
         };

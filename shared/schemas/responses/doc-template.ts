@@ -23,6 +23,7 @@ const ZTemplateFieldResponseSchema = z.object({
   default_value: z.string().nullable(),
   editor_roles: z.array(z.string()),
   tag: z.string().nullable(),
+  read_only: z.literal(true).optional().describe('Present, and true, on a read-only field only.'),
 });
 
 export const ZDocTemplateResponseSchema = z

@@ -23,6 +23,7 @@ import {
 import { useWords } from '../words';
 import { PersonSearch } from './send-persons';
 import { SignerFields } from './send-signer';
+import { SendValues } from './send-values';
 
 let nextUid = 1;
 export const blankSigner = (over: Partial<TSigner> = {}): TSigner => ({
@@ -305,6 +306,13 @@ export function Send(props: TScreenProps) {
                 <p class="muted">{t('send.documents.noTemplates')}</p>
               )}
             </div>
+          )}
+          {form.source !== 'upload' && (
+            <SendValues
+              rows={form.values ?? []}
+              errors={errors.beside}
+              onChange={(values) => set({ values })}
+            />
           )}
         </fieldset>
 
