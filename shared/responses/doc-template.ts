@@ -22,6 +22,8 @@ const fieldResponse = (f: TField) => ({
   default_value: f.initialValue ?? null,
   editor_roles: f.editors,
   tag: f.tag ?? null,
+  // This service's own, so only on a field that has one: answers stay as they were otherwise.
+  ...(f.formula !== undefined ? { formula: f.formula } : {}),
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */

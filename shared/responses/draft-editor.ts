@@ -23,6 +23,7 @@ export function toFieldRequest(f: TField) {
     ...(f.initialValue !== undefined ? { initial_value: f.initialValue } : {}),
     editors: f.editors,
     ...(f.tag ? { tag: f.tag } : {}),
+    ...(f.formula !== undefined ? { formula: f.formula } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { hasVisibleContent } from '../../text/visible-text.js';
 import type { TField, TPacket } from '../bundles/bundle';
+import { isCalculated } from '../bundles/calculated-fields';
 import { hasSigned } from '../bundles/lifecycle/status';
 import type { TSigningRecord } from './signing-record';
 import { valueKey } from './signing-record';
@@ -41,10 +42,10 @@ export const SERVICE_FILLED = new Set(['snm', 'sdt']);
 
 /** The signer must fill it to finish: a required field whose editors name them without `-`. */
 export function isRequiredFor(
-  field: Pick<TField, 'editors' | 'required' | 'kind'>,
+  field: Pick<TField, 'editors' | 'required' | 'kind' | 'formula'>,
   packetKey: string,
 ): boolean {
-  if (!field.required || SERVICE_FILLED.has(field.kind)) return false;
+  if (!field.required || SERVICE_FILLED.has(field.kind) || isCalculated(field)) return false;
   if (field.editors.length === 0) return true;
   return field.editors.includes(packetKey);
 }
@@ -92,12 +93,12 @@ export function visibleRecords(
 /** The signer may change it now: theirs, not the service's, and not filled by someone who finished. */
 export function isEditableBy(
   docKey: string,
-  field: Pick<TField, 'key' | 'kind' | 'editors'>,
+  field: Pick<TField, 'key' | 'kind' | 'editors' | 'formula'>,
   packet: TPacket,
   records: TSigningRecord[],
   packets: TPacket[],
 ): boolean {
-  if (SERVICE_FILLED.has(field.kind) || !isEditor(field, packet.key)) return false;
+  if (SERVICE_FILLED.has(field.kind) || isCalculated(field) || !isEditor(field, packet.key)) return false;
   const current = currentValue(docKey, field, records, packets);
   if (!current || current.packetId === packet.id) return true;
   const filler = packets.find((p) => p.id === current.packetId);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { TDocument, TField } from '../bundles/bundle';
+import { isCalculated } from '../bundles/calculated-fields';
 import { PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
@@ -85,6 +86,14 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
       const field = findField(docs, v.doc_key, v.field_key);
       if (!field) {
         errors.push({ field: path, message: 'No such field.' });
+        continue;
+      }
+      // Refused rather than ignored: a client that sends one expects it kept, and it never is.
+      if (isCalculated(field)) {
+        errors.push({
+          field: path,
+          message: 'This field is calculated from its formula: send no value for it.',
+        });
         continue;
       }
       if (!isEditableBy(v.doc_key, field, ctx.packet, all, ctx.bundle.packets)) {

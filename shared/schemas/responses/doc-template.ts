@@ -1,6 +1,6 @@
 // A Document Template as the API answers it (spec "Document Template"); typed into its mapper.
 import * as z from 'zod';
-import { FIELD_BOX_DESCRIPTIONS } from '../field';
+import { FIELD_BOX_DESCRIPTIONS, FORMULA_DESCRIPTION } from '../field';
 import { FIELD_KINDS, V_PATTERNS } from '../vocabulary';
 
 const ZTemplateFieldResponseSchema = z.object({
@@ -23,6 +23,7 @@ const ZTemplateFieldResponseSchema = z.object({
   default_value: z.string().nullable(),
   editor_roles: z.array(z.string()),
   tag: z.string().nullable(),
+  formula: z.string().optional().describe(FORMULA_DESCRIPTION),
 });
 
 export const ZDocTemplateResponseSchema = z
