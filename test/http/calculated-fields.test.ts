@@ -2,13 +2,16 @@
 // signer never filling one, and the final document stamped with the service's own result,
 // formatted as the field says (read back with pdftotext).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#infra/bundling';
 import type { TRuntime } from '#infra/local/runtime';
 import { docsReady, finalFiles } from '../helpers/completed-bundle';
 import { aPdf } from '../helpers/pdfs';
 import { textOf } from '../helpers/poppler';
+import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { openSession, signerClient } from '../helpers/signer';
+import { signerInbox } from '../helpers/signing-pages';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -109,6 +112,30 @@ describe('a formula at create', () => {
     const got = await call('GET', `/templates/${made.body.id}/`);
     expect(got.body.fields.map((f: { formula?: string }) => f.formula)).toEqual([undefined, 'qty * 2']);
     expect('formula' in got.body.fields[0]).toBe(false);
+  });
+});
+
+describe("README's calculated fields example", () => {
+  it('sends a bundle whose total the signer sees computed, as written', async () => {
+    const ran = await runReadmeCommands(readmeShellBlock('calculated-fields'), {
+      cwd: REPO_ROOT,
+      baseUrl: runtime.baseUrl,
+      key: runtime.demo.apiKey,
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    const bundle = JSON.parse(ran.stdout);
+    expect(bundle.status).toBe('se');
+    const link = await signerInbox(runtime).emailedLink('ann.order@example.com');
+    const opened = await sign('POST', '/session', undefined, { token: link.split('/').pop() });
+    const ann = opened.body.session as string;
+    await sign('PUT', '/values', ann, {
+      values: [
+        { doc_key: 'order', field_key: 'qty', value: '3' },
+        { doc_key: 'order', field_key: 'price', value: '9.99' },
+      ],
+    });
+    const state = await sign('GET', '/state', ann);
+    expect(state.body.fields.find((f: { key: string }) => f.key === 'total').value).toBe('35.96');
   });
 });
 
