@@ -112,6 +112,22 @@ describe('a formula at create', () => {
     const got = await call('GET', `/templates/${made.body.id}/`);
     expect(got.body.fields.map((f: { formula?: string }) => f.formula)).toEqual([undefined, 'qty * 2']);
     expect('formula' in got.body.fields[0]).toBe(false);
+    // A bundle made from the template keeps the formula for its signer's page.
+    const bundle = await call('POST', '/bundles/', {
+      json: {
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [
+          { key: 'order', template_id: made.body.id, assignments: [{ role: 'buyer', signer: 'ann' }] },
+        ],
+      },
+    });
+    expect(bundle.status, bundle.text).toBe(201);
+    const ann = await openSession(sign, call, bundle.body.packets[0].id);
+    await sign('PUT', '/values', ann, { values: [{ doc_key: 'order', field_key: 'qty', value: '21' }] });
+    const total = (await sign('GET', '/state', ann)).body.fields.find(
+      (f: { key: string }) => f.key === 'total',
+    );
+    expect(total).toMatchObject({ formula: 'qty * 2', value: '42', editable: false });
   });
 });
 
