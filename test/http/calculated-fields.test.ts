@@ -203,6 +203,7 @@ describe('a calculated field while signing', () => {
     expect((await sign('POST', '/complete', bob, { consent: true })).status).toBe(200);
   });
 
+  // Sealing waits for the document worker: as long as docsReady allows on a busy machine.
   it('stamps the service result, formatted, on the final document', async () => {
     await docsReady(call, bundleId);
     const final = (await finalFiles(call, bundleId)).get('final:order')!;
@@ -210,7 +211,7 @@ describe('a calculated field while signing', () => {
     const data = await call('GET', `/bundles/${bundleId}/data/`);
     expect(data.status, data.text).toBe(200);
     expect(data.body.find((d: { field_key: string }) => d.field_key === 'total').value).toBe('1234.5');
-  });
+  }, 90_000);
 });
 
 const PNG =
