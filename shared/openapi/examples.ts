@@ -52,16 +52,30 @@ export const bundleRequest = {
           kind: 'inp',
           label: 'Monthly rent',
           read_only: true,
+          v_pattern: 'numbers',
           page: 1,
           x: 10,
-          y: 40,
-          w: 30,
+          y: 50,
+          w: 20,
+          h: 4,
+        },
+        // A calculated field: the service computes it from `rent` and stamps its own result.
+        {
+          key: 'deposit',
+          kind: 'inp',
+          label: 'Deposit',
+          formula: 'round(rent × 2, 2)',
+          format: 'currency:USD',
+          page: 1,
+          x: 10,
+          y: 56,
+          w: 20,
           h: 4,
         },
       ],
     },
   ],
-  data: { 'Monthly rent': '1,450.00 USD' },
+  data: { 'Monthly rent': '1450.00' },
 };
 
 /** A bundle from an envelope template, its fields filled by key or label. */

@@ -20,6 +20,8 @@ export interface TStampField {
   format: string;
   /** The drawn signature or initials (PNG) for `sig` / `ini` whose value is `drawn`. */
   image?: Uint8Array;
+  /** A calculated field: `value` is a number, written as `format` says (shared/text/formula.js). */
+  calculated?: boolean;
   options?: string[];
 }
 

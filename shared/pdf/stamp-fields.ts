@@ -4,11 +4,14 @@
 //   (shared/text/field-dates.js, which the signing page previews dates with)
 // - chk, apr: a check mark when the value is 'true'
 // - cbg: the chosen options (stored `a|b`) joined by ', '
+// - a calculated field: its number as its format says (currency, decimals) in the documents'
+//   language (shared/text/formula.js, which the signing page shows it with)
 // - txt: wrapped and shrunk to fit; inp, sel, snm and any other kind: one line shrunk to fit
 // - att: nothing (the file is delivered apart from the document)
 import { createHash } from 'node:crypto';
 import type { PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { formatFieldDate } from '../text/field-dates.js';
+import { formatNumber } from '../text/formula.js';
 import { drawCheck, drawFittedImage, drawLine, drawTyped, drawWrapped } from './draw-value';
 import type { TStampField } from './evidence-types';
 import type { TFontSet } from './fonts';
@@ -26,7 +29,13 @@ export const needsScript = (fields: TStampField[]) =>
  * another script, 年月日, or a month name), anything else its value. The fonts are chosen for it.
  */
 export const stampedTexts = (fields: TStampField[], language = 'en'): string[] =>
-  fields.map((f) => (isDate(f) ? formatFieldDate(f.value, f.format, language) : f.value));
+  fields.map((f) =>
+    f.calculated
+      ? formatNumber(f.value, f.format, language)
+      : isDate(f)
+        ? formatFieldDate(f.value, f.format, language)
+        : f.value,
+  );
 
 const isDate = (f: TStampField) => f.kind === 'dat' || f.kind === 'sdt';
 
@@ -68,6 +77,10 @@ function stampOne(
   language: string,
 ): void {
   const text = (s: string, font = fonts.regular) => drawable(font, s, fonts.missing);
+  if (f.calculated) {
+    drawLine(page, fonts.regular, text(formatNumber(f.value, f.format, language)), box);
+    return;
+  }
   switch (f.kind) {
     case 'sig':
     case 'ini': {

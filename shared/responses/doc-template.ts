@@ -23,6 +23,8 @@ const fieldResponse = (f: TField) => ({
   editor_roles: f.editors,
   tag: f.tag ?? null,
   ...(f.readOnly ? { read_only: true as const } : {}),
+  // This service's own, so only on a field that has one: answers stay as they were otherwise.
+  ...(f.formula !== undefined ? { formula: f.formula } : {}),
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */

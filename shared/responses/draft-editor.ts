@@ -24,6 +24,7 @@ export function toFieldRequest(f: TField) {
     ...(f.readOnly ? { read_only: true } : {}),
     editors: f.editors,
     ...(f.tag ? { tag: f.tag } : {}),
+    ...(f.formula !== undefined ? { formula: f.formula } : {}),
   };
 }
 

@@ -62,6 +62,10 @@ const zDataFlowTag = z
   .max(100, 'Ensure this field has no more than 100 characters.')
   .regex(DATA_FLOW_TAG, 'A tag is a name or namespace:name of letters, digits, "_", "-" and ".".');
 
+/** A calculated field's `formula` (shared/text/formula.js), as the API describes it. */
+export const FORMULA_DESCRIPTION =
+  'This service\'s own: makes an `inp` field calculated. The signer does not fill it; the page shows its value as they type, and the service computes it again when they finish and stamps its own result. Over the same document\'s number fields (`inp`/`txt` with `v_pattern` `numbers`, or calculated) named by key (`{unit-price}` in braces for a key with `-`): numbers, `+ - * /` (or `× ÷`), parentheses, `sum(...)`, `min(...)`, `max(...)`, `round(x)` and `round(x, digits)`. An empty field counts as 0; dividing by zero leaves the field empty. Its `format`: `decimals:N` (0 to 6) or `currency:XXX` (ISO 4217), written in the bundle language; none writes the number as it is. Example: `"round(qty * price * 1.2, 2)"`.';
+
 /** What a field and an auto placement share. */
 const fieldCommon = {
   kind: z.enum(FIELD_KINDS),
@@ -88,6 +92,7 @@ const fieldCommon = {
   editors: optional(zList(zKey(2, 21))),
   /** A data flow tag (`acme:customer.email`): names the data the field carries. */
   tag: optional(zDataFlowTag),
+  formula: optional(zText(500).describe(FORMULA_DESCRIPTION)),
 };
 
 export const ZFieldRequestSchema = z.object({

@@ -138,6 +138,13 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       await page.getByLabel('Initial value').press('Tab');
       // The sender's value, locked: Bob will see it and not change it.
       await page.getByLabel(/^Read-only/).check();
+      // A formula is checked as it is typed, by the service's own parser; left empty, the field
+      // stays the signer's to fill.
+      const formula = page.getByLabel('Formula (calculated field)');
+      await formula.fill('1 + * 2');
+      await page.locator('#f-formula-hint').getByText('Unexpected "*" (at character 5).').waitFor();
+      await formula.fill('');
+      await formula.press('Tab');
     });
 
     it('moves the signature by dragging, resizes it by its handle, copies and nudges it by keyboard', async () => {

@@ -2,7 +2,8 @@
 // Chromium against the whole local runtime: characters nobody can see fill nothing, a value the
 // page or the service refuses stays in view with its message and is neither counted nor called
 // saved, the finish summary follows the fields as they are put right, and dates are typed and
-// shown in the page's language whatever the browser's, and previewed as the document prints them.
+// shown in the page's language whatever the browser's, and previewed as the document prints them;
+// a calculated total follows the numbers as they are typed.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatFieldDate } from '../../shared/text/field-dates.js';
@@ -345,6 +346,32 @@ describe.runIf(runBrowser)('dates in the page language', () => {
       expect(text).toMatch(/نوفمبر/);
       expect(text).toMatch(/27/);
       expect(text).not.toMatch(/November/);
+      expect(problems).toEqual([]);
+      await close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows a calculated total as the signer types, in its format, accessible to all',
+    async () => {
+      const { url } = await sent('Order total', [
+        { key: 'qty', kind: 'inp', label: 'Quantity', y: 18, v_pattern: 'numbers' },
+        { key: 'price', kind: 'inp', label: 'Unit price', y: 28, v_pattern: 'numbers' },
+        { key: 'total', kind: 'inp', label: 'Total', y: 38, formula: 'qty × price', format: 'currency:USD' },
+      ]);
+      const { page, problems, close } = await openOnDesktop(url, 'Order total');
+      const total = page.locator('.field.calculated-field');
+      await total.getByText('Total').waitFor();
+      await page.getByLabel('Quantity', { exact: true }).fill('3');
+      await page.getByLabel('Unit price', { exact: true }).pressSequentially('411.5');
+      await total.getByText('$1,234.50').waitFor();
+      // Not the signer's to fill: no control, and a screen reader hears what it is.
+      expect(await total.locator('input, textarea, button').count()).toBe(0);
+      expect(await total.textContent()).toBe('Total, calculated from other fields: $1,234.50');
+      await page.getByLabel('Quantity', { exact: true }).fill('');
+      await total.getByText('$0.00').waitFor();
+      await expectAccessible(page, 'a calculated total');
       expect(problems).toEqual([]);
       await close();
     },

@@ -223,7 +223,7 @@ describe('the editor page and its API', () => {
     expect(state.body.fields.map((f: { key: string }) => f.key).sort()).toEqual(['city', 'moved-sig']);
   });
 
-  it('400 naming each bad field: a missing signer, off the page, a bad kind; nothing is written', async () => {
+  it('400 naming each bad field: a missing signer, off the page, a bad kind, a formula in a circle; nothing is written', async () => {
     const id = await aDraft();
     const { token } = await aLink(id);
     const res = await editor('PUT', 'fields', token, {
@@ -235,6 +235,7 @@ describe('the editor page and its API', () => {
             field({ editors: ['zoe'] }),
             field({ key: 'wide', x: 90, w: 20 }),
             field({ key: 'odd', kind: 'zzz' }),
+            field({ key: 'loop', kind: 'inp', formula: 'loop + 1' }),
           ],
         },
       ],
@@ -244,6 +245,7 @@ describe('the editor page and its API', () => {
       'documents[0].fields[0].editors[0]',
       'documents[0].fields[1].w',
       'documents[0].fields[2].kind',
+      'documents[0].fields[3].formula',
     ]);
     const page9 = await editor('PUT', 'fields', token, {
       version: 1,

@@ -237,6 +237,23 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over %s',
     ]);
   });
 
+  it("passes calculated fields on: a formula naming no field is the API's 400, in words to act on", async () => {
+    const field = { signer: 1, kind: 'inp', page: 1, x: 10, w: 20, h: 4 };
+    const result = await client.callTool({
+      name: 'send_document_for_signature',
+      arguments: {
+        file_base64: pdf,
+        signers: [{ name: 'Otto Order', email: 'otto@example.com' }],
+        fields: [
+          { ...field, key: 'qty', number: true, y: 10 },
+          { ...field, key: 'total', formula: 'qty * price', format: 'currency:USD', y: 20 },
+        ],
+      },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('"price", but this document has no field with that key');
+  });
+
   it('sends once for one request_id: the same call again answers the same bundle', async () => {
     // A word of its own, so no other test's search finds this bundle, nor this one theirs.
     const word = `resend${randomUUID().slice(0, 8)}`;

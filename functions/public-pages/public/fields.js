@@ -4,6 +4,7 @@
 // field and on to finishing.
 import { api } from './api.js';
 import { keepBubblesInView, placeBubbles } from './bubbles.js';
+import { calculatedContent, isCalculated, recalculate } from './calculated.js';
 import { messageOf } from './chrome.js';
 import { choicesDialog, signatureDialog } from './dialogs.js';
 import { announce, el, uid } from './dom.js';
@@ -40,6 +41,7 @@ whenSaveSettles(() => updateProgress());
 /** The signer changed a value: check it, show the outcome, save it when it is valid. */
 function edit(m, value, { delay = 0, quiet = false } = {}) {
   m.value = value;
+  recalculate();
   m.serverError = undefined;
   const problem = valueProblem(m.f, value, t);
   // While typing, a message appears only once the field is left; one shown already updates.
@@ -359,6 +361,12 @@ export function fieldBox(m) {
   box.style.height = `${f.h}%`;
   box.style.setProperty('--fh', String(f.h));
   m.box = box;
+  if (!m.mine && isCalculated(f)) {
+    box.classList.add('calculated-field');
+    box.title = t('formulas.calculated');
+    box.append(calculatedContent(m));
+    return box;
+  }
   if (!m.mine) {
     const service = f.kind === 'snm' || f.kind === 'sdt';
     // A value the sender gave and locked (read_only): shown as text, said to be the sender's.

@@ -64,4 +64,5 @@ export function keepOptionsOf(f, valueProp) {
     delete f.v_max;
   }
   if (f.kind !== 'att') delete f.v_attachment_types;
+  if (f.kind !== 'inp') delete f.formula;
 }

@@ -5,6 +5,7 @@
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { copyField, drawFields, removeField } from './prepare-fields.js';
+import { formulaRows } from './prepare-formulas.js';
 import { clamp, round } from './prepare-geometry.js';
 import { KINDS, keepOptionsOf, optionsOf, PATTERNS } from './prepare-kinds.js';
 import { readOnlyRow } from './prepare-prefill.js';
@@ -193,6 +194,7 @@ export function drawProps() {
     ),
     ...kindOptions(f, set),
     ...readOnlyRow(f, set),
+    ...formulaRows(f, set),
     input('f-tag', t('editor.props.tag'), {
       value: f.tag ?? '',
       disabled: tagsOff,

@@ -3,6 +3,7 @@
 // finish card (payment, consent, finish, decline or let someone else sign), and on a phone the
 // dock at the bottom.
 import { ApiError, api, documentBytes } from './api.js';
+import { recalculate } from './calculated.js';
 import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
 import { declineDialog } from './dialogs.js';
 import { el } from './dom.js';
@@ -38,6 +39,9 @@ export function showSigning() {
   const placed = form.models.filter(onPage).sort(byPlace);
   const unplaced = form.models.filter((m) => !onPage(m) && m.mine);
   form.mine = [...placed.filter((m) => m.mine), ...unplaced];
+  // The service answers the results it computed over what it shows; the page works them out
+  // again over the very same values, so a total never lags behind the fields beside it.
+  recalculate();
 
   // Top bar: whether everything is saved, where the signer stands, and the guide (at the bottom
   // of a phone's screen, with the sheet the field in hand is edited in).

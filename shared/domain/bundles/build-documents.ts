@@ -14,6 +14,7 @@ import { type TFieldError, ValidationError } from '../errors';
 import { parseInputAt } from '../parse-input';
 import type { TPdfTools, TUrlFetcher } from '../ports/files';
 import type { TDocument, TField } from './bundle';
+import { formulaErrors } from './calculated-fields';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
 import type { TCheckedPdf, TDocumentSharing } from './document-sharing';
@@ -274,6 +275,8 @@ export async function placeFields(
 ): Promise<TField[]> {
   const errors: TFieldError[] = [];
   const fields: TField[] = [];
+  /** Where each field came from, for errors found across fields (formulas). */
+  const paths: string[] = [];
   const usedKeys = new Set(
     [...(doc.fields ?? []), ...tagged].map((f) => f.key).filter((k): k is string => !!k),
   );
@@ -294,9 +297,13 @@ export async function placeFields(
     const fieldPath = `${path}.fields[${j}]`;
     errors.push(...checkField(f, { pageCount, packetKeys, path: fieldPath }));
     fields.push(toField(f, keyFor(f.key, fieldPath)));
+    paths.push(fieldPath);
   });
 
-  for (const f of tagged) fields.push(toField(f, keyFor(f.key, `${path}.text_tags`)));
+  for (const f of tagged) {
+    fields.push(toField(f, keyFor(f.key, `${path}.text_tags`)));
+    paths.push(`${path}.text_tags`);
+  }
 
   const placements = doc.auto_placements ?? [];
   if (placements.length > 0) {
@@ -326,12 +333,15 @@ export async function placeFields(
             message: 'The offsets move the field off the page.',
           });
         }
-        if (errors.length === before)
+        if (errors.length === before) {
           fields.push(toField({ ...placed, key: undefined }, keyFor(undefined, placementPath)));
+          paths.push(placementPath);
+        }
       }
     });
   }
   errors.push(...fieldLimitErrors(fields, path, `${path}.auto_placements`));
+  errors.push(...formulaErrors(fields, paths));
   if (errors.length > 0) throw invalid(errors);
   return fields;
 }

@@ -3,6 +3,7 @@ import type { TAccountStore } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
 import type { TBlobStore } from '../ports/files';
 import type { TSigningRecordStore } from '../ports/signing';
+import { calculatedOf } from '../signing/calculated-values';
 import { currentValue } from '../signing/field-access';
 import { currentRecords, valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
@@ -48,6 +49,8 @@ export async function bundleData(
   const byId = new Map(b.packets.map((p) => [p.id, p]));
   const items: TDataItem[] = [];
   for (const d of documents) {
+    // As stamped: computed from the final values (values-to-stamp.ts).
+    const calculated = calculatedOf(d, records, b.packets);
     for (const f of d.fields) {
       const current = currentValue(d.key, f, records, b.packets);
       const stored = current
@@ -71,7 +74,7 @@ export async function bundleData(
         field_key: f.key,
         label: f.label,
         kind: f.kind,
-        value: current?.value ?? f.initialValue ?? '',
+        value: calculated.get(f.key) ?? current?.value ?? f.initialValue ?? '',
         filled_by: current ? (byId.get(current.packetId)?.key ?? '') : f.initialValue ? 'initial' : '',
         packet_id: current?.packetId ?? null,
         attachments,

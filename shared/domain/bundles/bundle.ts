@@ -38,6 +38,8 @@ export interface TField {
   search?: string;
   /** A data flow tag (template fields; a bundle field made from one keeps it). */
   tag?: string;
+  /** A calculated field's formula (shared/text/formula.js): the signer never fills it. */
+  formula?: string;
 }
 
 export interface TPage {

@@ -1,5 +1,6 @@
 import type { TFieldRequest } from '#shared/schemas/field';
 import { isIsoDate, type TFieldKind } from '#shared/schemas/vocabulary';
+import { parseFormula, parseNumberFormat } from '../../text/formula.js';
 import { V_PATTERN_CHECKS } from '../../text/value-rules.js';
 import type { TFieldError } from '../errors';
 import type { TField } from './bundle';
@@ -54,19 +55,41 @@ export function checkField(f: Omit<TFieldRequest, 'x' | 'y'> & { x: number; y: n
     if (f.v_min !== undefined && f.v_max !== undefined && f.v_min > f.v_max)
       at('v_max', 'Must not be less than v_min.');
   }
-  if (f.initial_value !== undefined && f.initial_value !== '') checkInitialValue(f, f.initial_value, at);
+  if (f.formula !== undefined) checkFormula(f, at);
+  else if (f.initial_value !== undefined && f.initial_value !== '') checkInitialValue(f, f.initial_value, at);
   // Whether it has a value is checked once the bundle's data is applied (prefill.ts).
   if (f.read_only && NO_INITIAL_VALUE.includes(f.kind))
     at('read_only', `A "${f.kind}" field is filled by its signer and cannot be read-only.`);
   return errors;
 }
 
+/** A calculated field on its own: an input field with a formula that parses and a number format. */
+function checkFormula(f: TFieldRequest, at: (field: string, message: string) => void) {
+  if (f.kind !== 'inp') at('kind', 'Only input fields ("inp") take a formula.');
+  const parsed = parseFormula(f.formula ?? '');
+  if (!parsed.ok) at('formula', parsed.problem.message);
+  if (f.initial_value !== undefined)
+    at('initial_value', 'A calculated field takes no initial value: its formula gives it.');
+  if ([f.v_pattern, f.v_regex, f.v_min, f.v_max].some((v) => v !== undefined))
+    at(
+      'formula',
+      'A calculated field takes no v_pattern, v_regex, v_min or v_max: its formula gives its value.',
+    );
+  if (!parseNumberFormat(f.format ?? ''))
+    at(
+      'format',
+      'A calculated field\'s format is "decimals:N" (N from 0 to 6) or "currency:XXX" (XXX an ISO 4217 code, such as USD).',
+    );
+}
+
 /** The rules an initial value must meet for its field (also a template's field_values). */
 export function checkInitialValue(
-  f: Pick<TFieldRequest, 'kind' | 'v_pattern' | 'v_regex' | 'v_min' | 'v_max'>,
+  f: Pick<TFieldRequest, 'kind' | 'v_pattern' | 'v_regex' | 'v_min' | 'v_max' | 'formula'>,
   v: string,
   at: (field: string, message: string) => void,
 ) {
+  if (f.formula !== undefined)
+    return at('initial_value', 'A calculated field takes no initial value: its formula gives it.');
   if (NO_INITIAL_VALUE.includes(f.kind))
     return at('initial_value', `A "${f.kind}" field takes no initial value.`);
   if (f.kind === 'chk' && !['true', 'false'].includes(v.toLowerCase())) {
@@ -113,5 +136,6 @@ export function toField(f: TFieldRequest & { search?: string }, key: string): TF
     editors: f.editors ?? [],
     ...(f.search ? { search: f.search } : {}),
     ...(f.tag ? { tag: f.tag } : {}),
+    ...(f.formula !== undefined ? { formula: f.formula } : {}),
   };
 }

@@ -7,6 +7,7 @@ import type { TClock, TIds } from '../ports/system';
 import { event } from './audit-event';
 import { fieldLimitErrors } from './build-documents';
 import type { TBundle, TDocument, TField } from './bundle';
+import { formulaErrors } from './calculated-fields';
 import { changeBundle } from './change-bundle';
 import { checkField, toField } from './check-field';
 import { openDraftSession, type TDraftSessionDeps } from './draft-prep-session';
@@ -84,6 +85,7 @@ function checkedFields(
 ): TField[] {
   const path = `documents[${index}]`;
   const fields: TField[] = [];
+  const paths: string[] = [];
   const taken = new Set<string>();
   let n = 0;
   requests.forEach((raw, j) => {
@@ -107,7 +109,9 @@ function checkedFields(
     }
     taken.add(key);
     fields.push(toField(f, key));
+    paths.push(at);
   });
   errors.push(...fieldLimitErrors(fields, path));
+  errors.push(...formulaErrors(fields, paths));
   return fields;
 }

@@ -1,6 +1,7 @@
 import type { TStampField } from '#shared/pdf/evidence-types';
 import type { TDocument, TPacket } from '../bundles/bundle';
 import type { TBlobStore } from '../ports/files';
+import { calculatedOf } from '../signing/calculated-values';
 import { currentValue, optionsOf } from '../signing/field-access';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 
@@ -11,7 +12,9 @@ export const TYPED = 'typed:';
  * What to draw on a document: every field on a page with a value, as the signers left it (the
  * value of a signer who finished wins, see currentValue), else its initial value. Drawn marks
  * come as their PNG from the documents bucket; typed ones as their text. Attachment fields have
- * no place on a page: their files are listed with the bundle's files instead.
+ * no place on a page: their files are listed with the bundle's files instead. A calculated field
+ * is computed here from those very values (the service's own result, whatever a page showed),
+ * so the total on the page always agrees with the numbers beside it.
  */
 export async function valuesToStamp(
   deps: { blobs: Pick<TBlobStore, 'get'> },
@@ -20,8 +23,25 @@ export async function valuesToStamp(
   packets: TPacket[],
 ): Promise<TStampField[]> {
   const out: TStampField[] = [];
+  const calculated = calculatedOf(doc, records, packets);
   for (const f of doc.fields) {
     if (f.page === undefined || f.kind === 'att') continue;
+    const result = calculated.get(f.key);
+    if (result !== undefined) {
+      if (result !== '')
+        out.push({
+          page: f.page,
+          x: f.x,
+          y: f.y,
+          w: f.w,
+          h: f.h,
+          kind: f.kind,
+          format: f.format,
+          value: result,
+          calculated: true,
+        });
+      continue;
+    }
     const current = currentValue(doc.key, f, records, packets);
     const value = current?.value ?? f.initialValue ?? '';
     if (value === '') continue;

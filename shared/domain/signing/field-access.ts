@@ -1,5 +1,6 @@
 import { hasVisibleContent } from '../../text/visible-text.js';
 import type { TField, TPacket } from '../bundles/bundle';
+import { isCalculated } from '../bundles/calculated-fields';
 import { hasSigned } from '../bundles/lifecycle/status';
 import type { TSigningRecord } from './signing-record';
 import { valueKey } from './signing-record';
@@ -47,12 +48,17 @@ export function isSenderLocked(field: Pick<TField, 'readOnly'>): boolean {
   return field.readOnly === true;
 }
 
+/** Filled for the signer, who never fills it: by the sender (read-only) or by the service (a formula). */
+function isFilledForTheSigner(field: Pick<TField, 'readOnly' | 'formula'>): boolean {
+  return isSenderLocked(field) || isCalculated(field);
+}
+
 /** The signer must fill it to finish: a required field whose editors name them without `-`. */
 export function isRequiredFor(
-  field: Pick<TField, 'editors' | 'required' | 'kind' | 'readOnly'>,
+  field: Pick<TField, 'editors' | 'required' | 'kind' | 'readOnly' | 'formula'>,
   packetKey: string,
 ): boolean {
-  if (!field.required || SERVICE_FILLED.has(field.kind) || isSenderLocked(field)) return false;
+  if (!field.required || SERVICE_FILLED.has(field.kind) || isFilledForTheSigner(field)) return false;
   if (field.editors.length === 0) return true;
   return field.editors.includes(packetKey);
 }
@@ -100,12 +106,13 @@ export function visibleRecords(
 /** The signer may change it now: theirs, not the service's, and not filled by someone who finished. */
 export function isEditableBy(
   docKey: string,
-  field: Pick<TField, 'key' | 'kind' | 'editors' | 'readOnly'>,
+  field: Pick<TField, 'key' | 'kind' | 'editors' | 'readOnly' | 'formula'>,
   packet: TPacket,
   records: TSigningRecord[],
   packets: TPacket[],
 ): boolean {
-  if (SERVICE_FILLED.has(field.kind) || isSenderLocked(field) || !isEditor(field, packet.key)) return false;
+  if (SERVICE_FILLED.has(field.kind) || isFilledForTheSigner(field) || !isEditor(field, packet.key))
+    return false;
   const current = currentValue(docKey, field, records, packets);
   if (!current || current.packetId === packet.id) return true;
   const filler = packets.find((p) => p.id === current.packetId);

@@ -4,6 +4,7 @@ import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { ConflictError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
+import { calculatedOf } from './calculated-values';
 import { refuseDecided } from './decision';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
 import { assertAuthenticated } from './save-values';
@@ -86,11 +87,17 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
     const at = deps.clock.now().toISOString();
     const values: Record<string, TFieldValue> = { ...ctx.record.values };
     for (const d of docs) {
+      // The service's own result over the values this signer signs; stamping computes it again
+      // from the final values of everyone.
+      const calculated = calculatedOf(d, seen, ctx.bundle.packets);
       for (const f of d.fields) {
         if (!isEditor(f, ctx.packet.key)) continue;
         const fill = { filledAt: at, ip: client.ip, userAgent: client.userAgent };
         if (f.kind === 'snm') values[valueKey(d.key, f.key)] = { value: ctx.packet.name, ...fill };
         if (f.kind === 'sdt') values[valueKey(d.key, f.key)] = { value: at.slice(0, 10), ...fill };
+        const result = calculated.get(f.key);
+        if (result) values[valueKey(d.key, f.key)] = { value: result, ...fill };
+        else if (result === '') delete values[valueKey(d.key, f.key)];
       }
     }
     return saveStep(call, ctx, { values, consentAt: at }, 'consented and signed', at);

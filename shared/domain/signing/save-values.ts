@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { TDocument, TField } from '../bundles/bundle';
+import { isCalculated } from '../bundles/calculated-fields';
 import { PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
@@ -94,6 +95,14 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
           ),
           'prefill.lockedField',
         );
+      // Refused rather than ignored: a client that sends one expects it kept, and it never is.
+      if (isCalculated(field)) {
+        errors.push({
+          field: path,
+          message: 'This field is calculated from its formula: send no value for it.',
+        });
+        continue;
+      }
       if (!isEditableBy(v.doc_key, field, ctx.packet, all, ctx.bundle.packets)) {
         throw new PermissionDeniedError(`The field "${path}" is not yours to fill.`);
       }

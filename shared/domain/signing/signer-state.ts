@@ -5,6 +5,7 @@ import { mayHandOn } from '../bundles/bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
 import type { TEvidenceStore } from '../ports/evidence';
+import { calculatedOf } from './calculated-values';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
 import {
@@ -224,8 +225,9 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
   // still to come (decision.ts).
   const frozen = decisionOf(ctx) !== undefined;
   const byId = new Map(bundle.packets.map((p) => [p.id, p]));
-  return docs.flatMap((d) =>
-    d.fields.map((f) => {
+  return docs.flatMap((d) => {
+    const calculated = calculatedOf(d, records, bundle.packets);
+    return d.fields.map((f) => {
       const current = currentValue(d.key, f, records, bundle.packets);
       return {
         doc_key: d.key,
@@ -247,11 +249,12 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
         v_regex: f.vRegex ?? null,
         v_regex_msg: f.vRegexMsg ?? null,
         v_attachment_types: f.vAttachmentTypes ?? null,
-        value: current?.value ?? f.initialValue ?? '',
+        value: calculated.get(f.key) ?? current?.value ?? f.initialValue ?? '',
         filled_by: current ? (byId.get(current.packetId)?.key ?? null) : null,
         has_image: current?.hasImage ?? false,
         ...(f.readOnly ? { read_only: true } : {}),
+        ...(f.formula !== undefined ? { formula: f.formula } : {}),
       };
-    }),
-  );
+    });
+  });
 }

@@ -72,6 +72,7 @@ export async function templateDocuments(
           v_regex: field.vRegex,
           v_min: field.vMin,
           v_max: field.vMax,
+          formula: field.formula,
         },
         v.initial_value,
         (name, message) => errors.push({ field: `${at}.${name}`, message }),

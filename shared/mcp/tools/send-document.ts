@@ -93,6 +93,25 @@ const inputSchema = {
         h: percent.describe("Height, in percent of the page's height."),
         label: z.string().max(255).optional(),
         required: z.boolean().optional(),
+        key: z
+          .string()
+          .regex(/^[-\w]{2,32}$/)
+          .optional()
+          .describe('A name for the field (2 to 32 letters, digits, "-" or "_"), which a formula can use.'),
+        number: z.boolean().optional().describe('For inp: the signer must type a number.'),
+        formula: z
+          .string()
+          .max(500)
+          .optional()
+          .describe(
+            'For inp: a calculated field the signer does not fill, e.g. "round(qty * price, 2)". It names ' +
+              'number fields by key, with + - * / ( ) and sum, min, max, round; an empty field counts as 0.',
+          ),
+        format: z
+          .string()
+          .max(100)
+          .optional()
+          .describe('For a formula: "currency:USD" (any ISO 4217 code) or "decimals:2" (0 to 6).'),
       }),
     )
     .max(300)
@@ -151,8 +170,9 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
               key: 'document',
               ...(input.file_name ? { name: input.file_name } : {}),
               ...(input.file_base64 ? { file_b64: input.file_base64 } : { file_url: input.file_url }),
-              fields: (input.fields ?? []).map(({ signer, ...f }) => ({
+              fields: (input.fields ?? []).map(({ signer, number, ...f }) => ({
                 ...f,
+                ...(number ? { v_pattern: 'numbers' } : {}),
                 editors: [keyOf(signer)],
               })),
               ...(input.form_fields ? { form_fields: true } : {}),

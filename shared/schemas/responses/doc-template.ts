@@ -1,6 +1,6 @@
 // A Document Template as the API answers it (spec "Document Template"); typed into its mapper.
 import * as z from 'zod';
-import { FIELD_BOX_DESCRIPTIONS } from '../field';
+import { FIELD_BOX_DESCRIPTIONS, FORMULA_DESCRIPTION } from '../field';
 import { FIELD_KINDS, V_PATTERNS } from '../vocabulary';
 
 const ZTemplateFieldResponseSchema = z.object({
@@ -24,6 +24,7 @@ const ZTemplateFieldResponseSchema = z.object({
   editor_roles: z.array(z.string()),
   tag: z.string().nullable(),
   read_only: z.literal(true).optional().describe('Present, and true, on a read-only field only.'),
+  formula: z.string().optional().describe(FORMULA_DESCRIPTION),
 });
 
 export const ZDocTemplateResponseSchema = z
