@@ -1,5 +1,6 @@
-// The signing pages' static files (/sign/assets/<version>/<name>): the page's own script and
-// style sheet (functions/public-pages/public/), pdf.js with its worker, fonts and character maps,
+// The signing pages' static files (/sign/assets/<version>/<name>): the page's own scripts and
+// style sheet (functions/public-pages/public/, each page's modules also as one bundle made from
+// them: page-bundles.ts), pdf.js with its worker, fonts and character maps,
 // signature_pad, i18next and the message catalogs (shared/i18n/locales/), and Swagger UI for /docs. Nothing here is imported into the Lambda's code: the files are read from disk
 // when first asked for, so they never weigh on the entry bundle's cold start.
 //
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundlePageScripts } from './page-bundles';
 
 /** The folder beside the Lambda's index.mjs that holds the copies. */
 export const PAGE_ASSETS_DIR = 'page-assets';
@@ -49,6 +51,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.ttf': 'font/ttf',
   '.json': 'application/json',
+  // The bundles' source maps, read by the browser's developer tools.
+  '.map': 'application/json',
 };
 
 export function contentTypeOf(name: string): string {
@@ -71,6 +75,14 @@ function assetSources(root: string): Map<string, string> {
   return out;
 }
 
+/** Every served file's bytes, from the repository at `root`: its files and the page scripts' bundles. */
+function assetContents(root: string): Map<string, Buffer> {
+  const contents = new Map<string, Buffer>();
+  for (const [name, from] of assetSources(root)) contents.set(name, readFileSync(from));
+  for (const [name, bytes] of bundlePageScripts(path.join(root, FOLDERS['']!))) contents.set(name, bytes);
+  return contents;
+}
+
 /** A short hash of every name and content: part of each asset's URL, so they can be cached for good. */
 function versionOf(files: Map<string, Buffer>): string {
   const h = createHash('sha256');
@@ -85,13 +97,11 @@ function versionOf(files: Map<string, Buffer>): string {
  */
 export function copyPageAssets(root: string, outDir: string): void {
   const target = path.join(outDir, PAGE_ASSETS_DIR);
-  const contents = new Map<string, Buffer>();
-  for (const [name, from] of assetSources(root)) {
+  const contents = assetContents(root);
+  for (const [name, bytes] of contents) {
     const to = path.join(target, name);
     mkdirSync(path.dirname(to), { recursive: true });
-    const bytes = readFileSync(from);
     writeFileSync(to, bytes);
-    contents.set(name, bytes);
   }
   const manifest = { version: versionOf(contents), files: [...contents.keys()].sort() };
   writeFileSync(path.join(target, MANIFEST), `${JSON.stringify(manifest)}\n`);
@@ -125,8 +135,7 @@ function bundledStore(dir: string): TAssetStore {
 }
 
 function sourceStore(root: string): TAssetStore {
-  const contents = new Map<string, Buffer>();
-  for (const [name, from] of assetSources(root)) contents.set(name, readFileSync(from));
+  const contents = assetContents(root);
   return { version: versionOf(contents), read: (name) => contents.get(name) };
 }
 

@@ -28,6 +28,7 @@ import { contentTypeOf, signingAssets } from './assets';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
+import { PAGE_SCRIPTS } from './page-bundles';
 import { fileNotFound, frameAncestors, logoOrigin, logoShown, securityHeaders } from './security-headers';
 import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
@@ -87,7 +88,7 @@ function brandColors(primaryColor: string | undefined): string[] {
     : [];
 }
 
-/** The page script's modules, fetched at once rather than one import level at a time (module-preloads.ts). */
+/** What the page's script imports at run time, fetched beside it (module-preloads.ts). */
 const modulePreloads = (assets: string) =>
   signingPagePreloads(signingAssets())
     .map((name) => `<link rel="modulepreload" href="${esc(assets)}/${esc(name)}">`)
@@ -133,7 +134,7 @@ function shell(s: TShell): string {
 <title>${esc(s.title)}</title>
 ${s.app ? `<script type="module" src="${esc(assets)}/early-session.js" async></script>\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/app.js"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/${PAGE_SCRIPTS['app.js']}"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>

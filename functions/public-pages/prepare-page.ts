@@ -37,6 +37,7 @@ import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
 import { signingAssets } from './assets';
 import { basePathBefore, esc } from './html';
 import { messagePage } from './message-page';
+import { PAGE_SCRIPTS } from './page-bundles';
 import { MAX_INLINE_PDF_BYTES } from './pages';
 import { frameAncestors, securityHeaders } from './security-headers';
 import { editorLanguage, htmlLangAttrs } from './visitor-language';
@@ -84,7 +85,7 @@ export function editorPage(base: string, lang: TLanguage, opts: TEditorPageOptio
 <title>${esc(title)}</title>
 <link rel="stylesheet" href="${esc(assets)}/app.css">
 <link rel="stylesheet" href="${esc(assets)}/prepare.css">
-<script type="module" src="${esc(assets)}/prepare.js"></script>
+<script type="module" src="${esc(assets)}/${PAGE_SCRIPTS['prepare.js']}"></script>
 <link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${lang}.json">
 </head>
 <body>

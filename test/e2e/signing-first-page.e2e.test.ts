@@ -1,8 +1,8 @@
 // What the signing page does before it draws the first page, in a real Chromium: it opens its
 // session and starts pdf.js's worker while its own script is still loading (not after), exchanges
 // its single-use link once, and takes its first state and its first document from the session's
-// answer rather than asking for them. Ordering is observed by holding one of the page's deepest
-// modules back: no timing threshold.
+// answer rather than asking for them; its own code comes as one script. Ordering is observed by
+// holding that script back: no timing threshold.
 import { describe, expect, it } from 'vitest';
 import { runBrowser, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
@@ -23,6 +23,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     const problems = watchProblems(page, { responses: true });
     const order: string[] = [];
     let sessionBody: { document?: string } = {};
+    const scripts: string[] = [];
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
       if (path.endsWith('/sign/api/session')) {
@@ -31,9 +32,10 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
       }
       if (path.endsWith('/pdf.worker.min.mjs')) order.push('worker asked');
       if (path.includes('/sign/api/documents/')) order.push('document asked');
+      if (r.resourceType() === 'script') scripts.push(path.split('/').pop()!);
     });
-    // guide.js sits at the bottom of the page script's imports: until it arrives, none of the
-    // page's own modules can run. Held back until the session and pdf.js's worker have both been
+    // The page's code is one script (the bundle of its modules, page-bundles.ts): until it
+    // arrives, none of it can run. Held back until the session and pdf.js's worker have both been
     // asked for (or 10 s).
     let sessionAsked: () => void = () => undefined;
     let workerAsked: () => void = () => undefined;
@@ -50,12 +52,12 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
       if (path.endsWith('/sign/api/session')) sessionAsked();
       if (path.endsWith('/pdf.worker.min.mjs')) workerAsked();
     });
-    await page.route('**/guide.js', async (route) => {
+    await page.route('**/app.bundle.js', async (route) => {
       const held = await Promise.race([
         asked.then(() => 'after'),
         new Promise((r) => setTimeout(r, 10_000, 'timeout')),
       ]);
-      order.push(`guide.js released ${held}`);
+      order.push(`script released ${held}`);
       await route.continue();
     });
     // The first state comes with the session: the page asks for no state of its own.
@@ -65,7 +67,16 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     await page.goto(url);
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
     expect(order.filter((o) => o === 'session asked')).toHaveLength(1);
-    expect(order.indexOf('guide.js released after')).toBeGreaterThan(order.indexOf('session asked'));
+    expect(order.indexOf('script released after')).toBeGreaterThan(order.indexOf('session asked'));
+    // The scripts it loaded: early-session.js and the page's bundle, then the libraries it
+    // imports at run time and pdf.js's worker; none of its ~30 modules one by one.
+    expect(scripts.sort()).toEqual([
+      'app.bundle.js',
+      'early-session.js',
+      'i18next.js',
+      'pdf.min.mjs',
+      'pdf.worker.min.mjs',
+    ]);
     // The worker starts before the page's own modules can run.
     expect(order.filter((o) => o === 'worker asked')).toHaveLength(1);
     expect(order).not.toContain('state asked');

@@ -106,6 +106,9 @@ describe('the signing Lambda bundle', () => {
       expect(manifest.files).toEqual(
         expect.arrayContaining([
           'app.js',
+          // Each page's modules as the one script it loads (page-bundles.ts), made at build time.
+          'app.bundle.js',
+          'prepare.bundle.js',
           'app.css',
           'pdf.min.mjs',
           'pdf.worker.min.mjs',
@@ -255,6 +258,8 @@ describe('the signing Lambda bundle', () => {
         `${source} at cold start`,
       ).toEqual([]);
     }
+    // The pages' scripts are bundled at build time: esbuild is no part of the function's code.
+    expect(shipped.filter((s) => s.includes('node_modules/esbuild/'))).toEqual([]);
 
     // The bundled handler finds those chunks beside index.mjs when a request needs them.
     expect(bundled()).toBe(true);

@@ -816,14 +816,19 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
       // No inline script or style: everything comes from the assets.
       expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
       expect(html).not.toMatch(/<style|\sstyle=/);
-      // The session's exchange starts first (early-session.js), then the page's script.
+      // The session's exchange starts first (early-session.js), then the page's script: its
+      // modules as one file (page-bundles.ts).
       const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
       version = scripts[0]!.split('/')[3]!;
-      expect(scripts).toEqual([`/sign/assets/${version}/early-session.js`, `/sign/assets/${version}/app.js`]);
+      expect(scripts).toEqual([
+        `/sign/assets/${version}/early-session.js`,
+        `/sign/assets/${version}/app.bundle.js`,
+      ]);
     });
 
     it('its files: typed, cached for good under their version, nothing outside them', async () => {
       const assets: [string, string][] = [
+        ['app.bundle.js', 'text/javascript; charset=utf-8'],
         ['app.js', 'text/javascript; charset=utf-8'],
         ['app.css', 'text/css; charset=utf-8'],
         ['pdf.min.mjs', 'text/javascript; charset=utf-8'],

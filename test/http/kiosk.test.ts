@@ -294,7 +294,7 @@ describe('a kiosk session', () => {
     expect(reload.status).toBe(410);
     const locked = await reload.text();
     expect(locked).toContain('Please hand the device back to <bdi>Hana Host</bdi>.');
-    expect(locked).not.toContain('app.js');
+    expect(locked).not.toContain('app.bundle.js');
     // A new kiosk link is refused too: the signer has signed.
     expect((await call('POST', `/packets/${b.packets[0].id}/kiosk_url/`)).status).toBe(409);
   });

@@ -56,11 +56,16 @@ export function openSession() {
     try {
       const early = takeEarlySession();
       const json = { token: linkToken(), state: true };
-      // The first document's bytes, when they came with it, are early-session.js's to take.
-      const { state, document: _, ...s } = await request('POST', '/session', { json, reopen: false, early });
+      // The first document's bytes, when they came with it, are early-session.js's to take;
+      // `sentDocument` says which it was.
+      const {
+        state,
+        document: sent,
+        ...s
+      } = await request('POST', '/session', { json, reopen: false, early });
       session = s;
       store(s);
-      return { ...s, state };
+      return { ...s, state, sentDocument: sent?.key };
     } finally {
       opening = undefined;
     }

@@ -2,12 +2,13 @@
 // Where the page goes: it opens the signer's session and reads the state, and shows whatever the
 // state says is next (the router, app.js). After a refused step it reads the state again; when the
 // link or session is gone it shows the clear page for that.
-import { ApiError, api, hasSession, openSession, prefetchDocument } from './api.js';
+import { ApiError, api, documentBytes, hasSession, openSession, prefetchDocument } from './api.js';
 import { main, showMessage } from './chrome.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { kiosk, showHandBack } from './kiosk.js';
 import { page } from './state.js';
+import { openEarly } from './viewer.js';
 
 /** @type {() => void} */
 let router = () => {};
@@ -28,6 +29,8 @@ export async function start() {
     // The server names the first document when the signer may see it at once (pages.ts).
     const first = document.documentElement.dataset.firstDocument;
     if (first) prefetchDocument(first);
+    // When it came with the session, pdf.js starts reading it now, while the step is built.
+    if (first && opened?.sentDocument === first) await openEarly(first, documentBytes(first));
     page.state = opened?.state ?? (await api.state());
     route();
   } catch (err) {

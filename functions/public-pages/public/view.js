@@ -19,7 +19,7 @@ import { reassignButton } from './reassign.js';
 import { valueProblem } from './rules.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
-import { openPdf, showPage } from './viewer.js';
+import { openPdf, showPage, takeOpened } from './viewer.js';
 
 export function showSigning() {
   const s = page.state;
@@ -81,7 +81,7 @@ export function showSigning() {
   );
 
   const docs = s.documents.map((doc) => {
-    const pdf = documentBytes(doc.key).then((bytes) => openPdf(bytes, doc.file_url));
+    const pdf = takeOpened(doc.key) ?? documentBytes(doc.key).then((bytes) => openPdf(bytes, doc.file_url));
     pdf.catch(() => undefined);
     const section = el(
       'section',

@@ -7,6 +7,8 @@ const PDFJS = './pdf.min.mjs';
 let lib;
 /** @type {Promise<any> | undefined} */
 let worker;
+/** Whether pdf.js is loaded (openEarly waits for nothing else). */
+let ready = false;
 
 function pdfjs() {
   lib ??= (async () => {
@@ -14,6 +16,7 @@ function pdfjs() {
     // from looking for it here.
     const loaded = await import(PDFJS);
     loaded.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
+    ready = true;
     return loaded;
   })();
   return lib;
@@ -54,6 +57,55 @@ export async function openPdf(bytes, url) {
   const [{ getDocument }, shared] = await Promise.all([pdfjs(), pdfWorker()]);
   const options = { ...OPTIONS(), worker: shared };
   return getDocument(bytes ? { ...options, data: bytes } : { ...options, url }).promise;
+}
+
+/** Documents opened before the view that shows them was built (openEarly), by key. */
+const early = new Map();
+
+/**
+ * Hands document `key`'s bytes to pdf.js now, with a request for its first page, so that its
+ * worker reads them while the page builds the view (which takes the document with
+ * takeOpened): the first page's round trips to the worker are then done when the view asks to
+ * draw it, not started. Resolves once pdf.js has the bytes, so that the caller's building comes
+ * after; without delay when the bytes cannot be had (the view asks for them itself) or pdf.js is
+ * still loading (then it takes them when loaded).
+ * @param {string} key
+ * @param {Promise<Uint8Array | null>} bytes
+ */
+export async function openEarly(key, bytes) {
+  let data;
+  try {
+    data = await bytes;
+  } catch {
+    return;
+  }
+  if (!data) return;
+  /** @type {(v?: unknown) => void} */
+  let handed = () => undefined;
+  const given = new Promise((resolve) => {
+    handed = resolve;
+  });
+  const pdf = (async () => {
+    const [{ getDocument }, shared] = await Promise.all([pdfjs(), pdfWorker()]);
+    const task = getDocument({ ...OPTIONS(), worker: shared, data });
+    handed();
+    const doc = await task.promise;
+    doc.getPage(1).catch(() => undefined);
+    return doc;
+  })();
+  pdf.catch(() => undefined);
+  early.set(key, pdf);
+  if (ready) await given;
+}
+
+/**
+ * The document openEarly opened under `key`, once; undefined when it did not.
+ * @param {string} key
+ */
+export function takeOpened(key) {
+  const pdf = early.get(key);
+  early.delete(key);
+  return pdf;
 }
 
 const maxRatio = () => Math.min(window.devicePixelRatio || 1, 2);
