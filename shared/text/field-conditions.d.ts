@@ -32,8 +32,16 @@ export declare function conditionProblems(fields: readonly TConditionalField[]):
   cycles: number[][];
 };
 export declare function findCycles(edges: readonly (readonly number[])[]): number[][];
-export declare function conditionHolds(condition: TCondition, kind: string, value: string): boolean;
+/** Whether a field of this kind holding this value is filled (finishing's rule). */
+export type TFilled = (field: { kind: string }, value: string) => boolean;
+export declare function conditionHolds(
+  condition: TCondition,
+  kind: string,
+  value: string,
+  filled: TFilled,
+): boolean;
 export declare function fieldStates(
   fields: readonly TConditionalField[],
   valueAt: (index: number) => string | undefined,
+  filled: TFilled,
 ): { visible: boolean; required: boolean }[];

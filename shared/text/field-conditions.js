@@ -10,8 +10,10 @@
 // - a checkbox group (`cbg`) reads as the set of its chosen options: `equals` holds when the
 //   option is among them, `one_of` when any chosen one is in the list;
 // - anything else reads as its text with the spaces around it trimmed, compared exactly;
-// - a field that is hidden reads as empty (an unticked box): what depends on it follows.
-import { hasVisibleContent } from './visible-text.js';
+// - a field that is hidden reads as empty (an unticked box): what depends on it follows;
+// - `not_empty` holds when the field is filled as finishing counts it: the caller passes that
+//   rule in (`filled`), the service's field-access.ts or the page's rules.js, since the modules
+//   here import nothing.
 
 /** The conditions of a group, whichever way they combine. */
 export function conditionsOf(group) {
@@ -116,17 +118,9 @@ function readingsOf(kind, value) {
   return [value.trim()];
 }
 
-/** Whether a value shows anything: a ticked box, a typed mark with text, any visible content. */
-function isFilledValue(kind, value) {
-  if (kind === 'chk' || kind === 'apr') return String(value).toLowerCase() === 'true';
-  if ((kind === 'sig' || kind === 'ini') && value.startsWith('typed:'))
-    return hasVisibleContent(value.slice(6));
-  return hasVisibleContent(value);
-}
-
-/** Whether one condition holds for a field of `kind` holding `value`. */
-export function conditionHolds(condition, kind, value) {
-  if (condition.not_empty) return isFilledValue(kind, value);
+/** Whether one condition holds for a field of `kind` holding `value`; `filled` decides not_empty. */
+export function conditionHolds(condition, kind, value, filled) {
+  if (condition.not_empty) return filled({ kind }, value);
   const readings = readingsOf(kind, value);
   const norm = (v) => (kind === 'chk' || kind === 'apr' ? String(v).trim().toLowerCase() : String(v).trim());
   if (condition.equals !== undefined) return readings.includes(norm(condition.equals));
@@ -136,12 +130,12 @@ export function conditionHolds(condition, kind, value) {
 
 /**
  * Whether each field is shown and whether it is required, given the value each one holds
- * (`valueAt(index)`): a field without `visible_when` is shown; with it, when its group holds. A
+ * (`valueAt(index)`; `filled` as for conditionHolds): a field without `visible_when` is shown; with it, when its group holds. A
  * shown field is required when its `required_when` holds, else (without one) as `required` says.
  * A hidden field is never required, and reads as empty in the conditions of others. A condition
  * naming no field does not hold; a cycle (refused at create) does not loop: it reads as shown.
  */
-export function fieldStates(fields, valueAt) {
+export function fieldStates(fields, valueAt, filled) {
   const resolve = resolver(fields);
   // Each field's visibility needs those of the fields its `visible_when` names first: walk them
   // depth first, deciding a field once all it depends on is decided (no recursion: a chain of
@@ -157,7 +151,7 @@ export function fieldStates(fields, valueAt) {
   const groupHolds = (from, group) => {
     const test = (c) => {
       const to = resolve(from, c.field);
-      return typeof to === 'number' && conditionHolds(c, fields[to].kind, readingOf(to));
+      return typeof to === 'number' && conditionHolds(c, fields[to].kind, readingOf(to), filled);
     };
     return group.all ? group.all.every(test) : (group.any ?? []).some(test);
   };

@@ -5,11 +5,12 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TField } from '#shared/domain/bundles/bundle';
 import { conditionErrors } from '#shared/domain/bundles/check-conditions';
+import { isFilled } from '#shared/domain/signing/field-access';
 import {
-  conditionHolds,
   conditionProblems,
   fieldStates,
   findCycles,
+  conditionHolds as holdsWith,
   type TConditionalField,
 } from '../../shared/text/field-conditions.js';
 
@@ -19,6 +20,10 @@ const field = (key: string, kind: string, more: Partial<TConditionalField> = {})
   kind,
   ...more,
 });
+
+const filled = isFilled as (f: { kind: string }, value: string) => boolean;
+const conditionHolds = (c: Parameters<typeof holdsWith>[0], kind: string, value: string) =>
+  holdsWith(c, kind, value, filled);
 
 describe('a condition', () => {
   it('reads a check box as "true" when ticked and "false" otherwise', () => {
@@ -54,7 +59,7 @@ describe('the states of fields', () => {
       field('plan', 'sel'),
     ];
     const values: Record<string, string> = { married: 'false', spouse: 'Ann', plan: 'gold' };
-    const states = () => fieldStates(fields, (i) => values[fields[i]!.key]);
+    const states = () => fieldStates(fields, (i) => values[fields[i]!.key], filled);
     // Not married: the spouse's name is hidden, so its value reads as empty: the signature hides too.
     expect(states().map((s) => s.visible)).toEqual([true, false, false, true, true]);
     expect(states()[3]).toEqual({ visible: true, required: true });
@@ -108,7 +113,7 @@ describe('the states of fields', () => {
       ),
     );
     expect(conditionProblems(fields).cycles).toEqual([]);
-    const states = fieldStates(fields, () => 'v');
+    const states = fieldStates(fields, () => 'v', filled);
     expect(states.every((s) => s.visible)).toBe(true);
   });
 });
@@ -158,7 +163,7 @@ describe('cycle detection on random graphs', () => {
 
   it('lets a graph without cycles decide every field as its conditions say', () => {
     fc.assert(
-      fc.property(graph, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (edges, filled) => {
+      fc.property(graph, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (edges, given) => {
         // Keep the edges that go to a higher index: no cycle.
         const acyclic = edges.map((out, i) => out.filter((j) => j > i));
         const fields = acyclic.map((out, i) =>
@@ -171,10 +176,10 @@ describe('cycle detection on random graphs', () => {
           ),
         );
         expect(conditionProblems(fields).cycles).toEqual([]);
-        const states = fieldStates(fields, (i) => (filled[i] ? 'v' : ''));
+        const states = fieldStates(fields, (i) => (given[i] ? 'v' : ''), filled);
         // From the last field back: shown when every field it names is shown and filled.
         for (let i = fields.length - 1; i >= 0; i--) {
-          const expected = acyclic[i]!.every((j) => states[j]!.visible && filled[j]);
+          const expected = acyclic[i]!.every((j) => states[j]!.visible && given[j]);
           expect(states[i]!.visible).toBe(expected);
         }
       }),

@@ -6,6 +6,7 @@
 // signer still to sign reads as empty (its initial value, if any) until they finish, as the
 // service reads it. A field that hides is emptied: the service drops its value too.
 import { renderAttachment, renderChoices, renderError, renderFilled, renderMark } from './field-render.js';
+import { isFilled } from './rules.js';
 import { dropPending } from './saving.js';
 import { form } from './state.js';
 import { fieldStates } from './text/field-conditions.js';
@@ -41,7 +42,7 @@ export function setUpConditions() {
 export function applyConditions() {
   if (!setup) return;
   const { all, rules, requiredIfShown } = setup;
-  const states = fieldStates(rules, (i) => form.models[i]?.value ?? '');
+  const states = fieldStates(rules, (i) => form.models[i]?.value ?? '', isFilled);
   form.models.forEach((m, i) => {
     const { visible, required } = /** @type {{ visible: boolean, required: boolean }} */ (states[i]);
     const hides = visible === false && !m.hidden;

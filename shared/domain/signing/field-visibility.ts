@@ -2,7 +2,7 @@
 // (the rules: shared/text/field-conditions.js, which the signing page runs too).
 import { fieldStates } from '../../text/field-conditions.js';
 import type { TDocument, TField, TPacket } from '../bundles/bundle';
-import { currentValue } from './field-access';
+import { currentValue, isFilled } from './field-access';
 import { type TSigningRecord, valueKey } from './signing-record';
 
 export interface TFieldConditionStates {
@@ -42,10 +42,14 @@ export function conditionStates(
       ...(f.requiredWhen ? { requiredWhen: f.requiredWhen } : {}),
     })),
   );
-  const states = fieldStates(flat, (i) => {
-    const { doc, field } = flat[i]!;
-    return currentValue(doc, field, records, packets)?.value ?? field.initialValue ?? '';
-  });
+  const states = fieldStates(
+    flat,
+    (i) => {
+      const { doc, field } = flat[i]!;
+      return currentValue(doc, field, records, packets)?.value ?? field.initialValue ?? '';
+    },
+    isFilled as (f: { kind: string }, value: string) => boolean,
+  );
   const byKey = new Map(flat.map((f, i) => [valueKey(f.doc, f.key), states[i]!]));
   return {
     hidden: (docKey, f) => byKey.get(valueKey(docKey, f.key))?.visible === false,
