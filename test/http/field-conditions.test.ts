@@ -1,10 +1,14 @@
 // Conditional fields over real HTTP: refused when they name a missing field or go round in a
 // circle, kept by document and envelope templates, enforced at every save and at finish (a
 // hidden field's value is dropped), and never stamped on the final document (pdftotext).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { aPdfB64 } from '../helpers/bundles';
 import { textOf } from '../helpers/poppler';
+import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
 import { eventually } from '../helpers/receiver';
 import { apiClient } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
@@ -197,4 +201,18 @@ describe('a signer filling conditional fields', () => {
     expect(text).not.toContain('Quartermain');
     expect(text).not.toContain('Hiddenfield');
   }, 120_000);
+});
+
+describe("README's conditional fields example", () => {
+  it('runs as written: the first bundle is sent, the second refused naming its cycle', async () => {
+    const run = await runReadmeCommands(readmeShellBlock('conditions-example'), {
+      cwd: mkdtempSync(path.join(tmpdir(), 'conditions-')),
+      baseUrl: runtime.baseUrl,
+      key: runtime.demo.apiKey,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const id = /"id":\s*"([^"]+)"/.exec(run.stdout)![1]!;
+    expect((await call('GET', `/bundles/${id}/`)).body.status).toBe('se');
+    expect(run.stdout).toContain('has_pets → pet_names → has_pets');
+  }, 60_000);
 });
