@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { TField } from '#shared/domain/bundles/bundle';
 import { conditionErrors } from '#shared/domain/bundles/check-conditions';
 import { isFilled } from '#shared/domain/signing/field-access';
+// @ts-expect-error the editor's helpers are plain JavaScript served to the browser as they are
+import * as editor from '../../functions/public-pages/public/prepare-condition-rules.js';
 import {
   conditionProblems,
   fieldStates,
@@ -184,5 +186,34 @@ describe('cycle detection on random graphs', () => {
         }
       }),
     );
+  });
+});
+
+describe("the preparation editor's one condition", () => {
+  it('reads and writes one condition, and leaves richer ones the API set alone', () => {
+    const f: Record<string, unknown> = { key: 'names' };
+    expect(editor.simpleCondition(f)).toBeNull();
+    editor.setCondition(f, { field: 'pets', test: 'equals', value: 'true', requiredThen: true });
+    expect(f).toMatchObject({
+      visible_when: { all: [{ field: 'pets', equals: 'true' }] },
+      required_when: { all: [{ field: 'pets', equals: 'true' }] },
+    });
+    expect(editor.simpleCondition(f)).toEqual({
+      field: 'pets',
+      test: 'equals',
+      value: 'true',
+      requiredThen: true,
+    });
+    editor.setCondition(f, { field: '', test: 'filled', value: '' });
+    expect(f).toEqual({ key: 'names' });
+    const rich = {
+      visible_when: {
+        any: [
+          { field: 'a', equals: '1' },
+          { field: 'b', one_of: ['x'] },
+        ],
+      },
+    };
+    expect(editor.simpleCondition(rich)).toBeUndefined();
   });
 });
