@@ -216,3 +216,52 @@ describe("README's conditional fields example", () => {
     expect(run.stdout).toContain('has_pets → pet_names → has_pets');
   }, 60_000);
 });
+
+describe("a condition on another signer's field", () => {
+  it('requires the later signer's field as the earlier signer's finished answer decides', async () => {
+    const fields = [
+      { key: 'pets', kind: 'chk', label: 'Pets', ...box(10), w: 3, h: 3, editors: ['ann'] },
+      { key: 'ann_sig', kind: 'sig', ...box(70), h: 6, editors: ['ann'], required: true },
+      {
+        key: 'deposit',
+        kind: 'inp',
+        label: 'Pet deposit',
+        ...box(30),
+        editors: ['bob'],
+        required: true,
+        visible_when: { all: [{ field: 'pets', equals: 'true' }] },
+      },
+      { key: 'bob_sig', kind: 'sig', ...box(80), h: 6, editors: ['bob'], required: true },
+    ];
+    const sent = async (ticked: boolean) => {
+      const res = await call('POST', '/bundles/', {
+        json: {
+          in_order: true,
+          packets: [
+            { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed', order: 0 },
+            { key: 'bob', name: 'Bob Roe', email: 'bob@example.com', deliver_via: 'embed', order: 1 },
+          ],
+          documents: [{ key: 'doc', file_b64: pdf, fields }],
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      const ann = await openSession(sign, call, res.body.packets[0].id);
+      await sign('PUT', '/values', ann, {
+        values: [
+          { doc_key: 'doc', field_key: 'pets', value: String(ticked) },
+          { doc_key: 'doc', field_key: 'ann_sig', value: 'typed:Ann Lee' },
+        ],
+      });
+      expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(200);
+      const bob = await openSession(sign, call, res.body.packets[1].id);
+      await sign('PUT', '/values', bob, {
+        values: [{ doc_key: 'doc', field_key: 'bob_sig', value: 'typed:Bob Roe' }],
+      });
+      return sign('POST', '/complete', bob, { consent: true });
+    };
+    const needsDeposit = await sent(true);
+    expect(needsDeposit.status, JSON.stringify(needsDeposit.body)).toBe(400);
+    expect(Object.keys(errorsOf(needsDeposit))).toEqual(['doc.deposit']);
+    expect((await sent(false)).status).toBe(200);
+  });
+});

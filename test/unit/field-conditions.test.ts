@@ -3,6 +3,7 @@
 // on it, and cycle detection, checked against a plain reachability search on random graphs.
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { rowRequest } from '#shared/domain/bulk/row-request';
 import type { TField } from '#shared/domain/bundles/bundle';
 import { conditionErrors } from '#shared/domain/bundles/check-conditions';
 import { isFilled } from '#shared/domain/signing/field-access';
@@ -215,5 +216,28 @@ describe("the preparation editor's one condition", () => {
       },
     };
     expect(editor.simpleCondition(rich)).toBeUndefined();
+  });
+});
+
+describe('a bulk send row', () => {
+  it("keeps the fields' conditions while it sets their values", () => {
+    const shown = { all: [{ field: 'pets', equals: 'true' }] };
+    const base = {
+      documents: [
+        {
+          key: 'd',
+          fields: [
+            { key: 'pets', kind: 'chk' },
+            { key: 'names', visible_when: shown },
+          ],
+        },
+      ],
+    };
+    const { body } = rowRequest(base, { fields: { pets: 'true', names: 'Rex' } }, 0);
+    expect((body.documents as { fields: unknown[] }[])[0]!.fields[1]).toEqual({
+      key: 'names',
+      visible_when: shown,
+      initial_value: 'Rex',
+    });
   });
 });
