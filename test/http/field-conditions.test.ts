@@ -218,7 +218,7 @@ describe("README's conditional fields example", () => {
 });
 
 describe("a condition on another signer's field", () => {
-  it('requires the later signer's field as the earlier signer's finished answer decides', async () => {
+  it("requires the later signer's field as the earlier signer's finished answer decides", async () => {
     const fields = [
       { key: 'pets', kind: 'chk', label: 'Pets', ...box(10), w: 3, h: 3, editors: ['ann'] },
       { key: 'ann_sig', kind: 'sig', ...box(70), h: 6, editors: ['ann'], required: true },
