@@ -26,7 +26,6 @@ export interface TReferenceProblem {
 }
 
 export declare function conditionsOf(group: TConditionGroup | undefined): TCondition[];
-export declare function referencesOf(field: TConditionalField): string[];
 export declare function conditionProblems(fields: readonly TConditionalField[]): {
   references: TReferenceProblem[];
   cycles: number[][];

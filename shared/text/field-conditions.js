@@ -20,12 +20,6 @@ export function conditionsOf(group) {
   return (group && (group.all ?? group.any)) || [];
 }
 
-/** Every field key a field's conditions name, in order, each once. */
-export function referencesOf(field) {
-  const keys = [...conditionsOf(field.visibleWhen), ...conditionsOf(field.requiredWhen)].map((c) => c.field);
-  return [...new Set(keys)];
-}
-
 /**
  * Which field a condition names: the field of that key in the same document, else the only one of
  * that key in the bundle's other documents. Field keys are unique within a document only.
