@@ -25,6 +25,9 @@ const fieldResponse = (f: TField) => ({
   ...(f.readOnly ? { read_only: true as const } : {}),
   // This service's own, so only on a field that has one: answers stay as they were otherwise.
   ...(f.formula !== undefined ? { formula: f.formula } : {}),
+  // Only on fields that have them: a client that never sends conditions sees none.
+  ...(f.visibleWhen ? { visible_when: f.visibleWhen } : {}),
+  ...(f.requiredWhen ? { required_when: f.requiredWhen } : {}),
 });
 
 /** A Document Template on the wire (spec "Document Template", swagger DocumentTemplate). */

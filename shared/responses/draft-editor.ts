@@ -25,6 +25,8 @@ export function toFieldRequest(f: TField) {
     editors: f.editors,
     ...(f.tag ? { tag: f.tag } : {}),
     ...(f.formula !== undefined ? { formula: f.formula } : {}),
+    ...(f.visibleWhen ? { visible_when: f.visibleWhen } : {}),
+    ...(f.requiredWhen ? { required_when: f.requiredWhen } : {}),
   };
 }
 

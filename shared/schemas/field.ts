@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { optional, zBoolean, zList, zText } from './common';
+import { conditionProperties } from './field-conditions';
 import { ATTACHMENT_TYPES, FIELD_KINDS, V_PATTERNS } from './vocabulary';
 
 export const KEY_PATTERN = /^[-\w]+$/;
@@ -93,6 +94,7 @@ const fieldCommon = {
   /** A data flow tag (`acme:customer.email`): names the data the field carries. */
   tag: optional(zDataFlowTag),
   formula: optional(zText(500).describe(FORMULA_DESCRIPTION)),
+  ...conditionProperties,
 };
 
 export const ZFieldRequestSchema = z.object({

@@ -206,6 +206,10 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       await page.getByLabel('Width').fill('30');
       await page.getByLabel('Width').press('Tab');
       await expect.poll(() => note.count()).toBe(0);
+      // Bob's text shows only once Ann's signature is there: "Show only when".
+      await page.getByLabel('Another field').selectOption('sig-1');
+      await expect.poll(() => page.getByLabel('Condition', { exact: true }).inputValue()).toBe('filled');
+      await expectAccessible(page, 'a field with a condition');
       // The refused save is the only problem the browser saw.
       expect(problems.length).toBeGreaterThan(0);
       expect(problems.filter((p) => !/400 .*\/prepare\/api\/bundle\/fields/.test(p))).toEqual([]);
@@ -251,7 +255,13 @@ describe.runIf(runBrowser)('editing a draft bundle in a real browser', () => {
       const byKey = Object.fromEntries(doc!.fields.map((f) => [f.key, f]));
       expect(byKey['sig-1']).toMatchObject({ page: 1, editors: ['ann'], ...placed });
       expect(byKey['sig-2']).toMatchObject({ page: 1, editors: ['ann'] });
-      expect(byKey['inp-1']).toMatchObject({ page: 2, editors: ['bob'], vPattern: 'email', readOnly: true });
+      expect(byKey['inp-1']).toMatchObject({
+        page: 2,
+        editors: ['bob'],
+        vPattern: 'email',
+        readOnly: true,
+        visibleWhen: { all: [{ field: 'sig-1', not_empty: true }] },
+      });
       expect(byKey['bob-ini']).toMatchObject({ page: 3, editors: ['bob'] });
     });
   });

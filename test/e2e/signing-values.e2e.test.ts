@@ -245,6 +245,61 @@ describe.runIf(runBrowser)('what the signing page counts and saves', () => {
     },
     STEP_TIMEOUT,
   );
+
+  it(
+    'shows and hides conditional fields as the signer answers, the required count following',
+    async () => {
+      const { url } = await sent('Family form', [
+        { key: 'married', kind: 'chk', label: 'Married', y: 18, w: 3 },
+        {
+          key: 'spouse',
+          kind: 'inp',
+          label: 'Spouse name',
+          y: 28,
+          required: true,
+          visible_when: { all: [{ field: 'married', equals: 'true' }] },
+        },
+        { key: 'plan', kind: 'sel', label: 'Plan', y: 38, format: 'Basic|Pro' },
+        {
+          key: 'reason',
+          kind: 'inp',
+          label: 'Reason',
+          y: 48,
+          required_when: { any: [{ field: 'plan', one_of: ['Pro'] }] },
+        },
+        { key: 'sig', kind: 'sig', label: 'Signature', y: 58, h: 5, required: true },
+      ]);
+      const { page, problems, close } = await openOnDesktop(url, 'Family form');
+      const spouse = page.getByLabel('Spouse name', { exact: true });
+      const married = page.getByLabel('Married', { exact: true });
+      expect(await spouse.isVisible()).toBe(false);
+      expect(await progress(page)).toBe('0 of 1 required field done');
+      await married.check();
+      await spouse.waitFor();
+      expect(await progress(page)).toBe('0 of 2 required fields done');
+      await spouse.fill('Zed Lee');
+      expect(await progress(page)).toBe('1 of 2 required fields done');
+      await page.getByLabel('Plan', { exact: true }).selectOption('Pro');
+      expect(await progress(page)).toBe('1 of 3 required fields done');
+      expect(await page.getByLabel('Reason', { exact: true }).getAttribute('aria-required')).toBe('true');
+      await expectAccessible(page, 'conditional fields shown');
+      // Unticked, the spouse's field hides and empties: the service drops its value too.
+      await married.uncheck();
+      await spouse.waitFor({ state: 'hidden' });
+      expect(await progress(page)).toBe('0 of 2 required fields done');
+      await page.locator('.save-status', { hasText: 'All changes saved' }).waitFor();
+      await page.reload();
+      await page.locator('.page.rendered').first().waitFor();
+      expect(await page.getByLabel('Spouse name', { exact: true }).isVisible()).toBe(false);
+      expect(await progress(page)).toBe('0 of 2 required fields done');
+      await page.getByLabel('Married', { exact: true }).check();
+      expect(await page.getByLabel('Spouse name', { exact: true }).inputValue()).toBe('');
+      await expectAccessible(page, 'conditional fields after a reload');
+      expect(problems).toEqual([]);
+      await close();
+    },
+    STEP_TIMEOUT,
+  );
 });
 
 describe.runIf(runBrowser)('dates in the page language', () => {

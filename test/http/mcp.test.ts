@@ -505,6 +505,36 @@ describe('send_document_for_signature', () => {
   });
 });
 
+describe('send_document_for_signature with conditional fields', () => {
+  it('passes keys and conditions on to the API (which refuses a cycle), and tells the cycle back by name', async () => {
+    const client = await connected(httpClientTransport(runtime.demo.apiKey));
+    const signers = [{ name: 'Cora Cond', email: 'cora@example.com' }];
+    const pets = { key: 'has_pets', signer: 1, kind: 'chk', page: 1, x: 10, y: 50, w: 3, h: 3 };
+    const names = { key: 'pet_names', signer: 1, kind: 'inp', page: 1, x: 20, y: 50, w: 30, h: 4 };
+    const ticked = { all: [{ field: 'has_pets', equals: 'true' }] };
+    const sent = dataOf(
+      await client.callTool({
+        name: 'send_document_for_signature',
+        arguments: { file_base64: pdf, signers, fields: [pets, { ...names, visible_when: ticked }] },
+      }),
+    );
+    expect((await call('GET', `/bundles/${sent.bundle_id}/`)).body.status).toBe('se');
+    const refused = (await client.callTool({
+      name: 'send_document_for_signature',
+      arguments: {
+        file_base64: pdf,
+        signers,
+        fields: [
+          { ...pets, visible_when: { all: [{ field: 'pet_names', not_empty: true }] } },
+          { ...names, visible_when: ticked },
+        ],
+      },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('has_pets → pet_names → has_pets');
+  });
+});
+
 describe('/mcp over HTTP', () => {
   const post = (headers: Record<string, string>) =>
     fetch(`${runtime.baseUrl}/mcp`, {

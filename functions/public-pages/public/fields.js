@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { keepBubblesInView, placeBubbles } from './bubbles.js';
 import { calculatedContent, isCalculated, recalculate } from './calculated.js';
 import { messageOf } from './chrome.js';
+import { applyConditions } from './conditions.js';
 import { choicesDialog, signatureDialog } from './dialogs.js';
 import { announce, el, uid } from './dom.js';
 import {
@@ -131,6 +132,8 @@ export function guideBar() {
 
 export function updateProgress() {
   if (!progressText) return;
+  // Every change of a value passes here: conditions decide again what shows and what counts.
+  applyConditions();
   const required = form.mine.filter((m) => m.f.required);
   const done = required.filter(filled).length;
   progressText.replaceChildren(

@@ -4,6 +4,7 @@
 // format, allowed input and bounds; prepare-kinds.js), its data flow tag and its position.
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { conditionRows } from './prepare-conditions.js';
 import { copyField, drawFields, removeField } from './prepare-fields.js';
 import { formulaRows } from './prepare-formulas.js';
 import { clamp, round } from './prepare-geometry.js';
@@ -195,6 +196,10 @@ export function drawProps() {
     ...kindOptions(f, set),
     ...readOnlyRow(f, set),
     ...formulaRows(f, set),
+    ...conditionRows(f, () => {
+      drawFields();
+      drawProps();
+    }),
     input('f-tag', t('editor.props.tag'), {
       value: f.tag ?? '',
       disabled: tagsOff,

@@ -27,6 +27,7 @@ export const page = {
  * @property {string} [serverError]
  * @property {string} [requiredError]
  * @property {boolean} [saveFailed]
+ * @property {boolean} [hidden] its conditions hide it (conditions.js)
  */
 
 export const form = {

@@ -5,6 +5,7 @@
 import { ApiError, api, documentBytes } from './api.js';
 import { recalculate } from './calculated.js';
 import { main, messageOf, requester, setTitle, showMessage, tools } from './chrome.js';
+import { setUpConditions } from './conditions.js';
 import { declineDialog } from './dialogs.js';
 import { el } from './dom.js';
 import { filled, nameOf, renderError, shownMessage, whenErrorsChange } from './field-render.js';
@@ -42,6 +43,7 @@ export function showSigning() {
   // The service answers the results it computed over what it shows; the page works them out
   // again over the very same values, so a total never lags behind the fields beside it.
   recalculate();
+  setUpConditions();
 
   // Top bar: whether everything is saved, where the signer stands, and the guide (at the bottom
   // of a phone's screen, with the sheet the field in hand is edited in).

@@ -15,6 +15,7 @@ import { parseInputAt } from '../parse-input';
 import type { TPdfTools, TUrlFetcher } from '../ports/files';
 import type { TDocument, TField } from './bundle';
 import { formulaErrors } from './calculated-fields';
+import { conditionErrors } from './check-conditions';
 import { checkField, toField } from './check-field';
 import { documentBytes } from './document-bytes';
 import type { TCheckedPdf, TDocumentSharing } from './document-sharing';
@@ -200,6 +201,12 @@ export async function buildDocuments(
       sharing ? { blobKey: await sharing.stored(stored, sha256), document } : { bytes: stored, document },
     );
   }
+  // Conditions may name fields of other documents: checked once all are placed.
+  const conditionProblems = conditionErrors(
+    drafts.map((d) => d.document),
+    (i) => `documents[${i}]`,
+  );
+  if (conditionProblems.length > 0) throw invalid(conditionProblems);
   return drafts;
 }
 

@@ -5,6 +5,7 @@ import type { TBlobStore } from '../ports/files';
 import type { TSigningRecordStore } from '../ports/signing';
 import { calculatedOf } from '../signing/calculated-values';
 import { currentValue } from '../signing/field-access';
+import { conditionStates, isHiddenByCondition } from '../signing/field-visibility';
 import { currentRecords, valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
 import { isBundleComplete } from './lifecycle/status';
@@ -48,11 +49,15 @@ export async function bundleData(
   ]);
   const byId = new Map(b.packets.map((p) => [p.id, p]));
   const items: TDataItem[] = [];
+  // A field its conditions hide holds nothing, as on the final documents.
+  const states = conditionStates(documents, records, b.packets);
   for (const d of documents) {
     // As stamped: computed from the final values (values-to-stamp.ts).
     const calculated = calculatedOf(d, records, b.packets);
     for (const f of d.fields) {
-      const current = currentValue(d.key, f, records, b.packets);
+      const hidden = isHiddenByCondition(states, d.key, f);
+      const current = hidden ? undefined : currentValue(d.key, f, records, b.packets);
+      const initial = hidden ? undefined : f.initialValue;
       const stored = current
         ? records.find((r) => r.packetId === current.packetId)?.values[valueKey(d.key, f.key)]
         : undefined;
@@ -74,8 +79,8 @@ export async function bundleData(
         field_key: f.key,
         label: f.label,
         kind: f.kind,
-        value: calculated.get(f.key) ?? current?.value ?? f.initialValue ?? '',
-        filled_by: current ? (byId.get(current.packetId)?.key ?? '') : f.initialValue ? 'initial' : '',
+        value: (hidden ? undefined : calculated.get(f.key)) ?? current?.value ?? initial ?? '',
+        filled_by: current ? (byId.get(current.packetId)?.key ?? '') : initial ? 'initial' : '',
         packet_id: current?.packetId ?? null,
         attachments,
       });

@@ -1,5 +1,6 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
 import type { TDeliverVia, TFieldKind, TVPattern } from '#shared/schemas/vocabulary';
+import type { TConditionGroup } from '../../text/field-conditions.js';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
 import type { TActor } from './actor';
 
@@ -40,6 +41,10 @@ export interface TField {
   tag?: string;
   /** A calculated field's formula (shared/text/formula.js): the signer never fills it. */
   formula?: string;
+  /** Shown only when these hold; hidden, it is not filled and its value is dropped (field-conditions.js). */
+  visibleWhen?: TConditionGroup;
+  /** Required exactly when these hold, instead of `required`. */
+  requiredWhen?: TConditionGroup;
 }
 
 export interface TPage {

@@ -137,5 +137,7 @@ export function toField(f: TFieldRequest & { search?: string }, key: string): TF
     ...(f.search ? { search: f.search } : {}),
     ...(f.tag ? { tag: f.tag } : {}),
     ...(f.formula !== undefined ? { formula: f.formula } : {}),
+    ...(f.visible_when ? { visibleWhen: f.visible_when } : {}),
+    ...(f.required_when ? { requiredWhen: f.required_when } : {}),
   };
 }

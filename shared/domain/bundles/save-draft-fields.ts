@@ -9,6 +9,7 @@ import { fieldLimitErrors } from './build-documents';
 import type { TBundle, TDocument, TField } from './bundle';
 import { formulaErrors } from './calculated-fields';
 import { changeBundle } from './change-bundle';
+import { conditionErrors } from './check-conditions';
 import { checkField, toField } from './check-field';
 import { openDraftSession, type TDraftSessionDeps } from './draft-prep-session';
 import { isDraft } from './lifecycle/status';
@@ -48,6 +49,9 @@ export async function saveDraftFields(
       fields: mine ? checkedFields(mine.fields, mine.index, doc, packetKeys, errors) : doc.fields,
     };
   });
+  // Conditions may name fields of other documents: checked over all of them, as sent.
+  if (errors.length === 0)
+    errors.push(...conditionErrors(next, (i) => `documents[${given.get(next[i]!.key)?.index ?? i}]`));
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
 
   await deps.bundles.putDocuments(bundle, next);

@@ -7,6 +7,11 @@ import { markDocsReady } from '../bundles/lifecycle/transitions';
 import type { TJobOutcome } from '../outbox/jobs/document-jobs';
 import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
+import {
+  conditionStates,
+  isHiddenByCondition,
+  type TFieldConditionStates,
+} from '../signing/field-visibility';
 import { currentRecords, type TSigningRecord, valueKey } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
 import { certificateInput } from './certificate-input';
@@ -32,11 +37,12 @@ export function attachmentsOf(
   b: TBundle,
   documents: TDocument[],
   records: TSigningRecord[],
+  states: TFieldConditionStates,
 ): TAttachmentFile[] {
   const out: TAttachmentFile[] = [];
   for (const d of documents) {
     for (const f of d.fields) {
-      if (f.kind !== 'att') continue;
+      if (f.kind !== 'att' || isHiddenByCondition(states, d.key, f)) continue;
       const current = currentValue(d.key, f, records, b.packets);
       const stored = current
         ? records.find((r) => r.packetId === current.packetId)?.values[valueKey(d.key, f.key)]
@@ -113,13 +119,14 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
   // A drawn mark goes on its document and on its signer's certificate: read each once.
   const marks = readingOnce(deps.blobs);
   const finals: TFinalFile[] = [];
+  const states = conditionStates(documents, records, b.packets);
   for (const doc of documents) {
     const original = await readOriginal(deps, doc);
     const audit = auditPage(b, doc, entries, chain.head);
     const rendered = await deps.pdf.renderFinal(
       {
         original,
-        fields: await valuesToStamp(marks, doc, records, b.packets),
+        fields: await valuesToStamp(marks, doc, records, b.packets, states),
         audit,
         isTest: b.isTest,
         interim: false,
@@ -192,7 +199,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
     bundleId: b.id,
     finals,
     certificates,
-    attachments: attachmentsOf(b, documents, records),
+    attachments: attachmentsOf(b, documents, records, states),
     issuedAt,
     chainHead: chain.head,
     eventCount: events.length,

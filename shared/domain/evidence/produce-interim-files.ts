@@ -2,6 +2,7 @@ import { verifyChain } from '../bundles/audit-chain';
 import { bundleAt } from '../bundles/expiry';
 import { isFinished } from '../bundles/lifecycle/status';
 import type { TJobOutcome } from '../outbox/jobs/document-jobs';
+import { conditionStates } from '../signing/field-visibility';
 import { currentRecords } from '../signing/signing-record';
 import { auditEntries, auditPage } from './audit-trail';
 import type { TEvidenceDeps } from './evidence-deps';
@@ -33,10 +34,11 @@ export async function produceInterimFiles(
   const chain = verifyChain(events, b.chainHead);
   const entries = auditEntries(events, b.packets, records);
   const files: TInterimFile[] = [];
+  const states = conditionStates(documents, records, b.packets);
   for (const doc of documents) {
     const pdf = await deps.pdf.renderFinal({
       original: await readOriginal(deps, doc),
-      fields: await valuesToStamp(deps, doc, records, b.packets),
+      fields: await valuesToStamp(deps, doc, records, b.packets, states),
       audit: auditPage(b, doc, entries, chain.head),
       isTest: b.isTest,
       interim: true,

@@ -3,6 +3,7 @@ import type { TDocument, TPacket } from '../bundles/bundle';
 import type { TBlobStore } from '../ports/files';
 import { calculatedOf } from '../signing/calculated-values';
 import { currentValue, optionsOf } from '../signing/field-access';
+import { isHiddenByCondition, type TFieldConditionStates } from '../signing/field-visibility';
 import { type TSigningRecord, valueKey } from '../signing/signing-record';
 
 /** A typed signature or initials: `typed:<text>` (docs/signer-api.md). */
@@ -14,18 +15,20 @@ export const TYPED = 'typed:';
  * come as their PNG from the documents bucket; typed ones as their text. Attachment fields have
  * no place on a page: their files are listed with the bundle's files instead. A calculated field
  * is computed here from those very values (the service's own result, whatever a page showed),
- * so the total on the page always agrees with the numbers beside it.
+ * so the total on the page always agrees with the numbers beside it. A field its
+ * conditions hide (`states`, from the same records) is not drawn, whatever it holds.
  */
 export async function valuesToStamp(
   deps: { blobs: Pick<TBlobStore, 'get'> },
   doc: TDocument,
   records: TSigningRecord[],
   packets: TPacket[],
+  states: TFieldConditionStates,
 ): Promise<TStampField[]> {
   const out: TStampField[] = [];
   const calculated = calculatedOf(doc, records, packets);
   for (const f of doc.fields) {
-    if (f.page === undefined || f.kind === 'att') continue;
+    if (f.page === undefined || f.kind === 'att' || isHiddenByCondition(states, doc.key, f)) continue;
     const result = calculated.get(f.key);
     if (result !== undefined) {
       if (result !== '')

@@ -7,6 +7,7 @@ import { parseInput } from '../parse-input';
 import { calculatedOf } from './calculated-values';
 import { refuseDecided } from './decision';
 import { currentValue, isEditor, isFilled, isRequiredFor, visibleRecords } from './field-access';
+import { conditionStates, isHiddenByCondition, withoutHidden } from './field-visibility';
 import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
@@ -65,10 +66,14 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
     // Only values that can no longer change under this finish count: the signer's own (this
     // record, written conditionally below) and finished signers' (frozen by their consent).
     const seen = visibleRecords(records, ctx.packet.id, ctx.bundle.packets);
+    // Conditions decide from the same values: a hidden field is nobody's to fill, and a field
+    // with `required_when` is required only while it holds.
+    const states = conditionStates(docs, seen, ctx.bundle.packets);
     const missing: TFieldError[] = [];
     for (const d of docs) {
       for (const f of d.fields) {
-        if (!isRequiredFor(f, ctx.packet.key)) continue;
+        if (isHiddenByCondition(states, d.key, f)) continue;
+        if (!isRequiredFor({ ...f, required: states.required(d.key, f) }, ctx.packet.key)) continue;
         const v = currentValue(d.key, f, seen, ctx.bundle.packets)?.value ?? f.initialValue ?? '';
         if (!isFilled(f, v)) {
           missing.push({
@@ -85,13 +90,13 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         'errors.requiredMissing',
       );
     const at = deps.clock.now().toISOString();
-    const values: Record<string, TFieldValue> = { ...ctx.record.values };
+    const values: Record<string, TFieldValue> = withoutHidden(ctx.record.values, docs, states);
     for (const d of docs) {
       // The service's own result over the values this signer signs; stamping computes it again
       // from the final values of everyone.
       const calculated = calculatedOf(d, seen, ctx.bundle.packets);
       for (const f of d.fields) {
-        if (!isEditor(f, ctx.packet.key)) continue;
+        if (!isEditor(f, ctx.packet.key) || isHiddenByCondition(states, d.key, f)) continue;
         const fill = { filledAt: at, ip: client.ip, userAgent: client.userAgent };
         if (f.kind === 'snm') values[valueKey(d.key, f.key)] = { value: ctx.packet.name, ...fill };
         if (f.kind === 'sdt') values[valueKey(d.key, f.key)] = { value: at.slice(0, 10), ...fill };

@@ -4,7 +4,8 @@ import { isCalculated } from '../bundles/calculated-fields';
 import { PermissionDeniedError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { valueProblem } from './check-value';
-import { isEditableBy, isSenderLocked } from './field-access';
+import { isEditableBy, isSenderLocked, visibleRecords } from './field-access';
+import { conditionStates, withoutHidden } from './field-visibility';
 import {
   documentsOf,
   recordsWith,
@@ -149,10 +150,18 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
         values[key] = { value: v.value!, filledAt: at, ip: client.ip, userAgent: client.userAgent };
       }
     }
+    // A field its conditions hide (given the values as they are now) holds nothing: a value given
+    // to it, or one it held before this change hid it, is dropped.
+    const seen = visibleRecords(
+      all.map((r) => (r.packetId === ctx.packet.id ? { ...r, values } : r)),
+      ctx.packet.id,
+      ctx.bundle.packets,
+    );
+    const kept = withoutHidden(values, docs, conditionStates(docs, seen, ctx.bundle.packets));
     const detail = input.values
       .map((v) => `${v.doc_key}.${v.field_key}`)
       .join(', ')
       .slice(0, 300);
-    return saveStep(call, ctx, { values }, 'saved values', at, detail);
+    return saveStep(call, ctx, { values: kept }, 'saved values', at, detail);
   });
 }

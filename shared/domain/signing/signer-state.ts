@@ -242,7 +242,12 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
         format: f.format,
         options: optionsOf(f),
         editable: !frozen && isEditableBy(d.key, f, packet, records, bundle.packets),
-        required: isRequiredFor(f, packet.key),
+        // With `required_when`: whether the signer must fill it while the condition holds; the
+        // page decides whether it holds (and whether the field shows) from the values it has,
+        // with the service's own rules (shared/text/field-conditions.js).
+        required: isRequiredFor(f.requiredWhen ? { ...f, required: true } : f, packet.key),
+        ...(f.visibleWhen ? { visible_when: f.visibleWhen } : {}),
+        ...(f.requiredWhen ? { required_when: f.requiredWhen } : {}),
         v_pattern: f.vPattern ?? null,
         v_min: f.vMin ?? null,
         v_max: f.vMax ?? null,

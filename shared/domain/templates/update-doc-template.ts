@@ -3,6 +3,7 @@ import { ZDocTemplatePatchSchema } from '#shared/schemas/doc-template';
 import { templateAccess } from '../accounts/template-access';
 import { placeFields } from '../bundles/build-documents';
 import type { TField } from '../bundles/bundle';
+import { conditionErrors } from '../bundles/check-conditions';
 import { ConflictError, PermissionDeniedError, type TFieldError, ValidationError } from '../errors';
 import { parseInput, parseInputAt } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
@@ -95,7 +96,7 @@ async function checkFields(
   if ('errors' in parsed) throw asTemplateError(new ValidationError('Invalid input.', parsed.errors));
   try {
     // No auto placements here: the stored pages are all a field is checked against.
-    return await placeFields(
+    const fields = await placeFields(
       pdf,
       parsed.data,
       Buffer.alloc(0),
@@ -103,6 +104,9 @@ async function checkFields(
       current.document.pages.length,
       roleKeys,
     );
+    const problems = conditionErrors([{ key: '', fields }], () => 'documents[0]');
+    if (problems.length > 0) throw new ValidationError('Invalid input.', problems);
+    return fields;
   } catch (err) {
     throw asTemplateError(err);
   }

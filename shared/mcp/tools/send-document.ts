@@ -42,6 +42,24 @@ export const ZRequestIdSchema = z
       'you get its answer.',
   );
 
+const ZCondition = z.object({
+  field: z.string().max(32),
+  equals: z.string().max(255).optional(),
+  not_empty: z.literal(true).optional(),
+  one_of: z.array(z.string().max(255)).max(100).optional(),
+});
+/** Conditions on other fields' values, passed to the API as they are (it checks them). */
+const ZConditions = z
+  .object({
+    all: z.array(ZCondition).optional(),
+    any: z.array(ZCondition).optional(),
+  })
+  .describe(
+    'Give `all` (every condition holds) or `any` (one does). Each condition names a field by its `key`: ' +
+      '{ "field": "has_pets", "equals": "true" }, { "field": "phone", "not_empty": true } or ' +
+      '{ "field": "plan", "one_of": ["Pro", "Team"] }. A checkbox reads "true" when ticked, "false" otherwise.',
+  );
+
 /** A signer as the create request takes it: by email when there is one, else by text message. */
 export const packetOf = (s: z.output<typeof ZSignerSchema>, key: string) => ({
   key,
@@ -97,7 +115,9 @@ const inputSchema = {
           .string()
           .regex(/^[-\w]{2,32}$/)
           .optional()
-          .describe('A name for the field (2 to 32 letters, digits, "-" or "_"), which a formula can use.'),
+          .describe(
+            'A name for the field (2 to 32 letters, digits, "-" or "_"), which a formula or the conditions of another field can use.',
+          ),
         number: z.boolean().optional().describe('For inp: the signer must type a number.'),
         formula: z
           .string()
@@ -112,6 +132,10 @@ const inputSchema = {
           .max(100)
           .optional()
           .describe('For a formula: "currency:USD" (any ISO 4217 code) or "decimals:2" (0 to 6).'),
+        visible_when: ZConditions.optional().describe(
+          'Show the field only when these conditions hold; hidden, it is not filled and its value is dropped.',
+        ),
+        required_when: ZConditions.optional().describe('The field is required exactly when these hold.'),
       }),
     )
     .max(300)

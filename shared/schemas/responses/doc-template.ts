@@ -1,6 +1,7 @@
 // A Document Template as the API answers it (spec "Document Template"); typed into its mapper.
 import * as z from 'zod';
 import { FIELD_BOX_DESCRIPTIONS, FORMULA_DESCRIPTION } from '../field';
+import { ZConditionGroupAnswer } from '../field-conditions';
 import { FIELD_KINDS, V_PATTERNS } from '../vocabulary';
 
 const ZTemplateFieldResponseSchema = z.object({
@@ -25,6 +26,8 @@ const ZTemplateFieldResponseSchema = z.object({
   tag: z.string().nullable(),
   read_only: z.literal(true).optional().describe('Present, and true, on a read-only field only.'),
   formula: z.string().optional().describe(FORMULA_DESCRIPTION),
+  visible_when: ZConditionGroupAnswer.optional(),
+  required_when: ZConditionGroupAnswer.optional(),
 });
 
 export const ZDocTemplateResponseSchema = z
