@@ -8,8 +8,7 @@ import { docsReady, finalFiles } from '../helpers/completed-bundle';
 import { aPdf } from '../helpers/pdfs';
 import { textOf } from '../helpers/poppler';
 import { readmeShellBlock, runReadmeCommands } from '../helpers/readme-blocks';
-import { apiClient } from '../helpers/runtime';
-import { sharedTestRuntime } from '../helpers/shared-runtime';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
 import { openSession, signerClient } from '../helpers/signer';
 import { signerInbox } from '../helpers/signing-pages';
 
@@ -19,7 +18,8 @@ let sign: ReturnType<typeof signerClient>;
 let b64: string;
 
 beforeAll(async () => {
-  runtime = await sharedTestRuntime();
+  // Its own runtime: the README's example is followed to the signing email in the mailbox.
+  runtime = await startTestRuntime();
   call = apiClient(runtime);
   sign = signerClient(runtime);
   b64 = Buffer.from(await aPdf({ pages: [{ size: 'Letter' }] })).toString('base64');
@@ -212,6 +212,43 @@ describe('a calculated field while signing', () => {
     expect(data.status, data.text).toBe(200);
     expect(data.body.find((d: { field_key: string }) => d.field_key === 'total').value).toBe('1234.5');
   }, 90_000);
+});
+
+describe('a calculated field over a field its conditions hide', () => {
+  it('counts the hidden field as 0, whatever value it holds, and counts it again once shown', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Rush order',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [
+          {
+            key: 'order',
+            file_b64: b64,
+            fields: [
+              number('base', 10, ['ann']),
+              { key: 'rush', kind: 'chk', editors: ['ann'], ...box(20) },
+              // The sender's fee, shown (and so counted) only when Ann asks for a rush.
+              {
+                ...number('rush-fee', 30, ['ann']),
+                initial_value: '50',
+                visible_when: { all: [{ field: 'rush', not_empty: true }] },
+              },
+              { key: 'total', kind: 'inp', formula: 'base + {rush-fee}', ...box(40) },
+            ],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const ann = await openSession(sign, call, created.body.packets[0].id);
+    const value = (field_key: string, v: string) => ({ doc_key: 'order', field_key, value: v });
+    const totalNow = async () =>
+      (await sign('GET', '/state', ann)).body.fields.find((f: { key: string }) => f.key === 'total').value;
+    expect((await sign('PUT', '/values', ann, { values: [value('base', '100')] })).status).toBe(200);
+    expect(await totalNow()).toBe('100');
+    expect((await sign('PUT', '/values', ann, { values: [value('rush', 'true')] })).status).toBe(200);
+    expect(await totalNow()).toBe('150');
+  });
 });
 
 const PNG =

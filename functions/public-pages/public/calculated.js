@@ -39,9 +39,10 @@ export function recalculate() {
   for (const models of byDoc.values()) {
     if (!models.some((m) => isCalculated(m.f))) continue;
     const byKey = new Map(models.map((m) => [m.f.key, m]));
+    // A field its conditions hide holds nothing, so counts as 0, as for the service.
     const results = calculatedValues(
       models.map((m) => m.f),
-      (key) => byKey.get(key)?.value,
+      (key) => (byKey.get(key)?.hidden ? '' : byKey.get(key)?.value),
     );
     for (const [key, value] of results) {
       const m = byKey.get(key);

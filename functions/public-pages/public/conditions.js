@@ -5,6 +5,7 @@
 // values the page has: the signer's, and those of signers who finished; a field of another
 // signer still to sign reads as empty (its initial value, if any) until they finish, as the
 // service reads it. A field that hides is emptied: the service drops its value too.
+import { recalculate } from './calculated.js';
 import { renderAttachment, renderChoices, renderError, renderFilled, renderMark } from './field-render.js';
 import { isFilled } from './rules.js';
 import { dropPending } from './saving.js';
@@ -43,9 +44,11 @@ export function applyConditions() {
   if (!setup) return;
   const { all, rules, requiredIfShown } = setup;
   const states = fieldStates(rules, (i) => form.models[i]?.value ?? '', isFilled);
+  let turned = false;
   form.models.forEach((m, i) => {
     const { visible, required } = /** @type {{ visible: boolean, required: boolean }} */ (states[i]);
     const hides = visible === false && !m.hidden;
+    if (Boolean(m.hidden) === visible) turned = true;
     m.hidden = !visible;
     m.f.required = Boolean(requiredIfShown[i]) && required;
     if (!m.box) return;
@@ -56,6 +59,8 @@ export function applyConditions() {
   });
   form.mine = all.filter((m) => !m.hidden);
   if (form.current?.hidden) form.current = undefined;
+  // A field that hid or showed counts differently in the totals (hidden ones count as 0).
+  if (turned) recalculate();
 }
 
 /** The control's aria-required and the label's star follow whether the field is required now. */

@@ -53,7 +53,7 @@ export async function bundleData(
   const states = conditionStates(documents, records, b.packets);
   for (const d of documents) {
     // As stamped: computed from the final values (values-to-stamp.ts).
-    const calculated = calculatedOf(d, records, b.packets);
+    const calculated = calculatedOf(d, records, b.packets, states);
     for (const f of d.fields) {
       const hidden = isHiddenByCondition(states, d.key, f);
       const current = hidden ? undefined : currentValue(d.key, f, records, b.packets);

@@ -26,7 +26,7 @@ export async function valuesToStamp(
   states: TFieldConditionStates,
 ): Promise<TStampField[]> {
   const out: TStampField[] = [];
-  const calculated = calculatedOf(doc, records, packets);
+  const calculated = calculatedOf(doc, records, packets, states);
   for (const f of doc.fields) {
     if (f.page === undefined || f.kind === 'att' || isHiddenByCondition(states, doc.key, f)) continue;
     const result = calculated.get(f.key);

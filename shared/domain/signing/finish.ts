@@ -94,7 +94,7 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
     for (const d of docs) {
       // The service's own result over the values this signer signs; stamping computes it again
       // from the final values of everyone.
-      const calculated = calculatedOf(d, seen, ctx.bundle.packets);
+      const calculated = calculatedOf(d, seen, ctx.bundle.packets, states);
       for (const f of d.fields) {
         if (!isEditor(f, ctx.packet.key) || isHiddenByCondition(states, d.key, f)) continue;
         const fill = { filledAt: at, ip: client.ip, userAgent: client.userAgent };

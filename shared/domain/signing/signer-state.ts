@@ -8,6 +8,7 @@ import type { TEvidenceStore } from '../ports/evidence';
 import { calculatedOf } from './calculated-values';
 import { decisionOf } from './decision';
 import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } from './field-access';
+import { conditionStates } from './field-visibility';
 import {
   cannotSign,
   documentsOf,
@@ -225,8 +226,10 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
   // still to come (decision.ts).
   const frozen = decisionOf(ctx) !== undefined;
   const byId = new Map(bundle.packets.map((p) => [p.id, p]));
+  // The page decides visibility live; the totals it is given start from the same decision.
+  const states = conditionStates(docs, records, bundle.packets);
   return docs.flatMap((d) => {
-    const calculated = calculatedOf(d, records, bundle.packets);
+    const calculated = calculatedOf(d, records, bundle.packets, states);
     return d.fields.map((f) => {
       const current = currentValue(d.key, f, records, bundle.packets);
       return {
