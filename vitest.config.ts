@@ -1,5 +1,11 @@
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { changesItsWorker, fastTestFiles, sharedRuntimeFiles } from './test/helpers/test-groups.ts';
+import {
+  changesItsWorker,
+  fastTestFiles,
+  sharedRuntimeFiles,
+  testFiles,
+} from './test/helpers/test-groups.ts';
 
 // The fast loop: every test file that needs neither the local runtime nor a browser, found from
 // what each file imports (test/helpers/test-groups.ts), so none that starts one can slip in.
@@ -12,6 +18,14 @@ const shared = sharedRuntimeFiles(import.meta.dirname);
 // The template tests, one file per construct concern, read the stacks synthesized once per worker
 // (test/infra/stack-template.ts caches them): without isolation, no file synthesizes them again.
 const templates = ['test/infra/template-*.test.ts'];
+// The rest start runtimes, browsers or processes of their own. They too share their worker's
+// loaded modules: evaluating the runtime's module graph again for each file cost more CPU than
+// most of these files' tests. Each file still starts and stops its own runtime; a file that
+// changes its worker (mocks, spies, the environment) keeps a worker to itself.
+const runtime = testFiles(join(import.meta.dirname, 'test'))
+  .map((f) => join('test', f))
+  .filter((f) => !fast.includes(f) && !shared.includes(f) && !/^test\/infra\/template-/.test(f));
+const runtimeIsolated = runtime.filter((f) => changesItsWorker(import.meta.dirname, f));
 
 export default defineConfig({
   test: {
@@ -36,10 +50,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'runtime',
-          include: ['test/**/*.test.ts'],
-          exclude: [...fast, ...shared, ...templates],
+          include: runtime.filter((f) => !runtimeIsolated.includes(f)),
+          isolate: false,
         },
       },
+      { extends: true, test: { name: 'runtime-isolated', include: runtimeIsolated } },
     ],
   },
 });

@@ -9,14 +9,14 @@ import { dataPaths } from '#infra/local/layout';
 import { listMailbox } from '#infra/local/mailbox/store';
 import type { TRuntime } from '#infra/local/runtime';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { launchBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { fileBrowser, releaseBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
 import { consoleWord } from '../helpers/console-words';
 import { eventually } from '../helpers/receiver';
 import { startTestRuntime } from '../helpers/runtime';
 
 const EMAIL = 'ada@passkeys.example';
 let runtime: TRuntime;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let browser: Awaited<ReturnType<typeof fileBrowser>>;
 let context: BrowserContext;
 let page: Page;
 let cdp: CDPSession;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime({ host: 'localhost' });
   await runtime.seedAccount('Passkey Works', EMAIL);
   if (!runBrowser) return;
-  browser = await launchBrowser();
+  browser = await fileBrowser();
   context = await browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 800 } });
   page = await context.newPage();
   problems = watchProblems(page, { responses: true });
@@ -45,7 +45,7 @@ beforeAll(async () => {
   }));
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await runtime?.stop();
 });
 

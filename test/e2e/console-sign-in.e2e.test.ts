@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { launchBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { fileBrowser, releaseBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
 import { consoleWord } from '../helpers/console-words';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 
@@ -14,10 +14,10 @@ let runtime: TRuntime;
 let browser: Browser;
 beforeAll(async () => {
   runtime = await sharedTestRuntime();
-  if (runBrowser) browser = await launchBrowser();
+  if (runBrowser) browser = await fileBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await runtime?.stop();
 });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '#infra/local/demo-account';
 import type { TRuntime } from '#infra/local/runtime';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { launchBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
+import { fileBrowser, releaseBrowser, runBrowser, shot, watchProblems } from '../helpers/browser';
 import { consoleWord } from '../helpers/console-words';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 
@@ -16,10 +16,10 @@ let runtime: TRuntime;
 let browser: Browser;
 beforeAll(async () => {
   runtime = await sharedTestRuntime();
-  if (runBrowser) browser = await launchBrowser();
+  if (runBrowser) browser = await fileBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await runtime?.stop();
 });
 

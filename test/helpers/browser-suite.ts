@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
-import { launchBrowser, runBrowser } from './browser';
+import { fileBrowser, releaseBrowser, runBrowser } from './browser';
 import { aPdfB64 } from './bundles';
 import { aPdf, type TPageSpec } from './pdfs';
 import { apiClient, startTestRuntime, type TApiAnswer } from './runtime';
@@ -108,10 +108,10 @@ export function browserSuite(opts: { pdf?: TPageSpec[]; browserArgs?: string[] }
     suite.pdfB64 = opts.pdf
       ? Buffer.from(await aPdf({ pages: opts.pdf })).toString('base64')
       : await aPdfB64();
-    if (runBrowser) suite.browser = await launchBrowser(opts.browserArgs);
+    if (runBrowser) suite.browser = await fileBrowser(opts.browserArgs);
   });
   afterAll(async () => {
-    await suite.browser?.close();
+    await releaseBrowser(suite.browser);
     await suite.runtime?.stop();
   });
   return suite;

@@ -14,21 +14,55 @@ export const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 /** A screenshot of the page as it stands, into ARTIFACTS under `name`. */
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
+/** Chromium's flags for every test: headless, quiet, nothing fetched or updated in the background. */
+const USUAL_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
 /** Makes the screenshot folder and starts Chromium headless; extraArgs add to the usual flags. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      ...extraArgs,
-    ],
+  const args = [...USUAL_FLAGS, ...extraArgs.filter((a) => !USUAL_FLAGS.includes(a))];
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
+
+// Launching Chromium costs about a second of CPU, and so does closing it. The files of the
+// `runtime` vitest project keep this module from file to file (isolate: false), so those that
+// need only the usual flags share one Chromium per worker; playwright ends it when the worker exits.
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * A Chromium for a test file: the worker's shared one when `extraArgs` add nothing to the usual
+ * flags, else one of the file's own. Give it back with releaseBrowser() once the file is done.
+ */
+export function fileBrowser(extraArgs: string[] = []): Promise<Browser> {
+  if (extraArgs.some((a) => !USUAL_FLAGS.includes(a))) return launchBrowser(extraArgs);
+  workerBrowser ??= launchBrowser().catch((err) => {
+    workerBrowser = undefined;
+    throw err;
   });
+  return workerBrowser;
+}
+
+/**
+ * Ends a file's use of a browser from fileBrowser(): the worker's shared one loses the file's
+ * contexts (its pages, cookies and storage), so the next file starts from nothing; one of the
+ * file's own is closed.
+ */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  if (workerBrowser && browser === (await workerBrowser.catch(() => undefined))) {
+    await Promise.all(browser.contexts().map((c) => c.close()));
+  } else {
+    await browser.close();
+  }
 }
 
 /**
