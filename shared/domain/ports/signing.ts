@@ -1,4 +1,5 @@
 // One signer's side of a bundle: links, sessions, values and identity checks.
+import type { TBundle, TDocument } from '../bundles/bundle';
 import type { TKioskHost } from '../signing/in-person';
 import type { TSigningRecord } from '../signing/signing-record';
 
@@ -46,6 +47,14 @@ export interface TSigningRecordStore {
   get(accountId: string, bundleId: string, packetId: string): Promise<TSigningRecord | undefined>;
   /** Every packet's record of the bundle. */
   all(accountId: string, bundleId: string): Promise<TSigningRecord[]>;
+  /**
+   * The bundle, its stored documents (every revision, as `TBundleStore.documents` reads them) and
+   * every packet's record, in one consistent read: what a signer call that checks fields needs.
+   */
+  withBundle(
+    accountId: string,
+    bundleId: string,
+  ): Promise<{ bundle?: TBundle; documents: TDocument[]; records: TSigningRecord[] }>;
   /** `previous` undefined: create (fails if one exists); else replace if its version still holds. */
   save(record: TSigningRecord, previous: TSigningRecord | undefined): Promise<void>;
 }

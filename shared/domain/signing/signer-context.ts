@@ -162,7 +162,9 @@ export async function signerOf(
 /**
  * The signer's context. The session names all three ids, so the bundle and the signer's record
  * are read side by side; `withFields`, for a call that checks the signer's fields (saving,
- * finishing), reads the documents and every signer's record beside them too, rather than after.
+ * finishing), reads them with the documents and every signer's record in one request
+ * (`withBundle`): in a function instance every request costs its own time, whether it waits
+ * beside others or not.
  */
 export async function loadSigner(
   deps: TSigningDeps,
@@ -171,12 +173,24 @@ export async function loadSigner(
   packetId: string,
   withFields = false,
 ): Promise<TSignerContext> {
-  const [bundle, record, documents, all] = await Promise.all([
-    deps.bundles.get(accountId, bundleId),
-    deps.records.get(accountId, bundleId, packetId),
-    withFields ? deps.bundles.documents({ accountId, id: bundleId }) : undefined,
-    withFields ? deps.records.all(accountId, bundleId) : undefined,
-  ]);
+  const [bundle, record, documents, all] = withFields
+    ? await deps.records
+        .withBundle(accountId, bundleId)
+        .then(
+          (read) =>
+            [
+              read.bundle,
+              read.records.find((r) => r.packetId === packetId),
+              read.documents,
+              read.records,
+            ] as const,
+        )
+    : await Promise.all([
+        deps.bundles.get(accountId, bundleId),
+        deps.records.get(accountId, bundleId, packetId),
+        undefined,
+        undefined,
+      ]);
   const packet = bundle?.packets.find((p) => p.id === packetId);
   if (!bundle || !packet)
     throw said(new NotFoundError('This signing link is no longer valid.'), 'errors.linkGone');
