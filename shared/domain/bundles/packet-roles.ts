@@ -48,7 +48,7 @@ export function readerFieldErrors(
 }
 
 /** Where a packet stands in the signing order: step `step` of `steps`, with the others in it. */
-export interface TSigningStep {
+export interface TOrderStep {
   step: number;
   steps: number;
   /** The names of the other packets sharing this step, in packet order. */
@@ -63,7 +63,7 @@ export interface TSigningStep {
 export function signingStepOf(
   bundle: { inOrder: boolean; packets: readonly Pick<TPacket, 'id' | 'order' | 'name'>[] },
   packetId: string,
-): TSigningStep | undefined {
+): TOrderStep | undefined {
   if (!bundle.inOrder) return undefined;
   const orders = [...new Set(bundle.packets.map((p) => p.order))].sort((a, b) => a - b);
   const packet = bundle.packets.find((p) => p.id === packetId);
