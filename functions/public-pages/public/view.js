@@ -17,6 +17,7 @@ import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
 import { reassignButton } from './reassign.js';
+import { readsOnly, roleCard } from './role-card.js';
 import { valueProblem } from './rules.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
@@ -132,7 +133,7 @@ export function showSigning() {
         )
       : null;
 
-  main.replaceChildren(intro, ...docs, attachments ?? '', finishCard(), bottom);
+  main.replaceChildren(intro, ...docs, attachments ?? '', readsOnly(s) ? roleCard() : finishCard(), bottom);
   setTitle(s.bundle.label || t('page.title'));
   updateProgress();
   heading.focus();
