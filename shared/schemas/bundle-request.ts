@@ -171,7 +171,11 @@ export const ZBundleDataSchema = z
 
 export const ZBundleRequestSchema = z.object({
   label: optional(zText(255)),
-  in_order: optional(zBoolean),
+  in_order: optional(
+    zBoolean.describe(
+      'Sign in `order`: packets that share an `order` are one step, sent their requests together; the next step starts once every packet of the step is done. For example `order` 1 for Ann and Bob and 2 for Dan: Ann and Bob sign side by side, and Dan is asked once both have signed. Each email request and Certificate of Evidence says the step ("Step 2 of 3, alongside …").',
+    ),
+  ),
   email_subject: optional(zText(400)),
   email_message: optional(zText(5000)),
   sms_message: optional(zText(1000)),
