@@ -68,7 +68,7 @@ describe.runIf(runBrowser)('approvers and viewers in a real browser', () => {
       expect((await statusOf(b.id)).packets.map((p: { status: string }) => p.status)).toEqual([
         'co',
         'co',
-        'st',
+        're',
       ]);
 
       const ann = await opened(await suite.embedUrl(b.packets[2]!.id));

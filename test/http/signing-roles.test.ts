@@ -166,6 +166,16 @@ describe('approvers', () => {
     });
     expect(events.at(-1)!.kind).toBe('ca');
     expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(409);
+    // The sender is told as of a decline, in the rejection's words.
+    const told = await eventually(
+      async () =>
+        (await listMailbox(dataPaths(runtime.dataDir).mailbox)).find(
+          (m): m is TMailboxEmail => m.kind === 'email' && m.subject === 'Boss Lee rejected: Budget',
+        ),
+      30_000,
+      "the sender's email",
+    );
+    expect(told.text).toContain('Over budget');
   });
 });
 

@@ -7,7 +7,7 @@ import { ApiError, api } from './api.js';
 import { messageOf, requester, showMessage } from './chrome.js';
 import { modal } from './dialogs.js';
 import { el, uid } from './dom.js';
-import { t } from './i18n.js';
+import { t, tIsolated } from './i18n.js';
 import { ended } from './navigation.js';
 import { page } from './state.js';
 
@@ -22,6 +22,12 @@ export function roleOutcome(state) {
   if (state.role !== 'approver' || state.reason !== 'completed') return false;
   showMessage(t('roles.page.approveTitle'), t('roles.page.approved'), { tone: 'ok' });
   return true;
+}
+
+/** The intro's sentence for an approver or a viewer: what the sender asks of them. */
+export function roleIntro(state) {
+  const key = state.role === 'viewer' ? 'roles.message.viewMessage' : 'roles.message.approveMessage';
+  return tIsolated(key, { requester: requester(), label: state.bundle.label || t('message.yourDocuments') });
 }
 
 /** The card at the end of the documents: approve or reject, or a note that there is nothing to do. */

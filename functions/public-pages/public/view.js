@@ -17,7 +17,7 @@ import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
 import { reassignButton } from './reassign.js';
-import { readsOnly, roleCard } from './role-card.js';
+import { readsOnly, roleCard, roleIntro } from './role-card.js';
 import { valueProblem } from './rules.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
@@ -62,7 +62,7 @@ export function showSigning() {
     { class: 'card intro', 'aria-labelledby': 'doc-title' },
     s.bundle.is_test ? el('p', { class: 'test-banner' }, t('sign.view.testBanner')) : null,
     heading,
-    el('p', {}, introOf(s)),
+    el('p', {}, readsOnly(s) ? roleIntro(s) : introOf(s)),
     el(
       'ul',
       { class: 'legend', 'aria-label': t('sign.view.legend') },

@@ -359,9 +359,12 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
   const signer = isolate(oneLine(packet?.name ?? '', 100), 'ltr') || 'A signer';
   const contact = packet?.email ?? packet?.phone;
   const label = isolate(labelOf(bundle), 'ltr');
-  const prefix = `${EVENT_KINDS.declined.text}: `;
+  // An approver's rejection is told the same way, in its own words (packet-roles.ts).
+  const kind = jobEvent?.kind === EVENT_KINDS.rejected.code ? EVENT_KINDS.rejected : EVENT_KINDS.declined;
+  const did = kind === EVENT_KINDS.rejected ? 'rejected' : 'declined to sign';
+  const prefix = `${kind.text}: `;
   const reason =
-    jobEvent?.kind === EVENT_KINDS.declined.code && jobEvent.description.startsWith(prefix)
+    jobEvent?.kind === kind.code && jobEvent.description.startsWith(prefix)
       ? jobEvent.description.slice(prefix.length).trim()
       : '';
   const to = bundle.requesterEmail;
@@ -378,9 +381,9 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
             to: [to],
             ...(packet?.email ? { replyTo: [packet.email] } : {}),
             ...renderEmail({
-              subject: `${signer} declined to sign: ${label}`,
+              subject: `${signer} ${did}: ${label}`,
               paragraphs: [
-                `${signer}${contact ? ` (${contact})` : ''} declined to sign "${label}".`,
+                `${signer}${contact ? ` (${contact})` : ''} ${did} "${label}".`,
                 reason ? `Their reason:\n${isolate(reason, 'ltr')}` : 'They gave no reason.',
               ],
               footer: [`Bundle ${bundle.id}${bundle.customKey ? `, custom key ${bundle.customKey}` : ''}.`],
