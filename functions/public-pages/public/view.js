@@ -63,24 +63,8 @@ export function showSigning() {
     s.bundle.is_test ? el('p', { class: 'test-banner' }, t('sign.view.testBanner')) : null,
     heading,
     el('p', {}, readsOnly(s) ? roleIntro(s) : introOf(s)),
-    el(
-      'ul',
-      { class: 'legend', 'aria-label': t('sign.view.legend') },
-      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), t('sign.view.legendMine')),
-      el(
-        'li',
-        {},
-        el('span', { class: 'swatch required', 'aria-hidden': 'true' }),
-        t('sign.view.legendRequired'),
-      ),
-      el(
-        'li',
-        {},
-        el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }),
-        t('sign.view.legendTheirs'),
-      ),
-    ),
-    el('p', { class: 'hint' }, t('sign.view.hint')),
+    // Nothing to fill for an approver or a viewer: no legend of fields, no hint to go through them.
+    ...(readsOnly(s) ? [] : legendAndHint()),
   );
 
   const docs = s.documents.map((doc) => {
@@ -311,4 +295,28 @@ async function declineSigning(summary) {
     if (ended(err)) return;
     summary.replaceChildren(el('p', {}, messageOf(err)));
   }
+}
+
+/** The legend of the field colours and the hint to go from field to field: a signer's. */
+function legendAndHint() {
+  return [
+    el(
+      'ul',
+      { class: 'legend', 'aria-label': t('sign.view.legend') },
+      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), t('sign.view.legendMine')),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch required', 'aria-hidden': 'true' }),
+        t('sign.view.legendRequired'),
+      ),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }),
+        t('sign.view.legendTheirs'),
+      ),
+    ),
+    el('p', { class: 'hint' }, t('sign.view.hint')),
+  ];
 }
