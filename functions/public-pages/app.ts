@@ -171,6 +171,17 @@ export function buildPublicPagesHandler(
       path: '/sign/api/decline',
       handler: act((call, req) => declinePacket(call, req.body)),
     },
+    // An approver's two answers (packet-roles.ts): the same decisions as finishing and declining.
+    {
+      method: 'POST',
+      path: '/sign/api/approve',
+      handler: act((call, req) => completePacket(call, req.body, 'approver')),
+    },
+    {
+      method: 'POST',
+      path: '/sign/api/reject',
+      handler: act((call, req) => declinePacket(call, req.body, 'approver')),
+    },
     {
       method: 'POST',
       path: '/sign/api/reassign',

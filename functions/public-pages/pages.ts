@@ -7,7 +7,7 @@ import { brandPalette } from '#shared/domain/accounts/brand-palette';
 import type { TBundle, TPacket } from '#shared/domain/bundles/bundle';
 import { NotFoundError } from '#shared/domain/errors';
 import type { TSigningToken } from '#shared/domain/ports/signing';
-import { cannotSign, heldBy, signerOf } from '#shared/domain/signing/signer-context';
+import { cannotSign, canRead, heldBy, signerOf } from '#shared/domain/signing/signer-context';
 import { authComplete } from '#shared/domain/signing/signer-state';
 import { signingBrandOf } from '#shared/domain/signing/signing-brand';
 import type { TSigningRecord } from '#shared/domain/signing/signing-record';
@@ -201,7 +201,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
    */
   function firstDocumentNow(bundle: TBundle | undefined, packet: TPacket | undefined): string | undefined {
     if (!bundle || !packet || packet.authSms || packet.authSelfie || packet.authId) return undefined;
-    if (cannotSign(bundle, packet, deps.clock.now())) return undefined;
+    if (!canRead(bundle, packet, deps.clock.now())) return undefined;
     return bundle.documents[0]?.key;
   }
 
@@ -294,7 +294,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
    */
   async function documentPdf(req: TRequest): Promise<TResponse> {
     const ctx = await signerOf(deps, req.header('x-signing-session'));
-    if (cannotSign(ctx.bundle, ctx.packet, ctx.now) || !authComplete(ctx))
+    if (!canRead(ctx.bundle, ctx.packet, ctx.now) || !authComplete(ctx))
       throw new NotFoundError('No such document.');
     const doc = (await deps.bundles.documents(ctx.bundle)).find((d) => d.key === req.params.doc_key);
     if (!doc) throw new NotFoundError('No such document.');

@@ -50,7 +50,7 @@ export function drawAuditPages(
       { title: t('evidence.audit.signedUtc'), share: 2.9 },
     ],
     audit.signers.map((s) => [
-      s.name,
+      s.role ? t('roles.nameWithRole', { name: s.name, role: t(`roles.${s.role}`) }) : s.name,
       s.email ?? '—',
       s.phone ?? '—',
       s.completedAt ? time(s.completedAt, { zone: false }) : t('evidence.audit.notSigned'),
@@ -83,6 +83,7 @@ export function auditPageTexts(audit: TAuditPage): string[] {
   const { t } = evidenceWords(audit.language);
   return [
     JSON.stringify(t('evidence', { returnObjects: true })),
+    JSON.stringify(t('roles', { returnObjects: true })),
     audit.label,
     audit.documentName,
     JSON.stringify(audit.signers),

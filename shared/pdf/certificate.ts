@@ -7,7 +7,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { auditEventsTable } from './audit-page';
 import { isolated } from './bidi';
-import type { TCertificateInput } from './evidence-types';
+import type { TCertificateInput, TStepInOrder } from './evidence-types';
 import { evidenceWords } from './evidence-words';
 import { embedFonts } from './fonts';
 import { markPages, testMark } from './marks';
@@ -31,7 +31,11 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   const typed = input.signatureImages.some((s) => !s.image && s.typed);
   const fonts = await embedFonts(doc, {
     roles: ['regular', 'bold', 'mono', ...(typed ? (['script'] as const) : [])],
-    texts: [JSON.stringify(t('evidence', { returnObjects: true })), ...textsOf(input)],
+    texts: [
+      JSON.stringify(t('evidence', { returnObjects: true })),
+      JSON.stringify(t('roles', { returnObjects: true })),
+      ...textsOf(input),
+    ],
     language: words.language,
   });
   const w = new ReportWriter(doc, fonts, A4, words.direction, words.pageOf);
@@ -55,6 +59,12 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
     [t('evidence.common.phone'), input.signer.phone ?? '—'],
     [t('evidence.certificate.signerKey'), input.signer.key],
     [t('evidence.certificate.packetId'), input.signer.packetId, 'mono'],
+    ...(input.signer.role
+      ? ([[t('roles.role'), t(`roles.${input.signer.role}`)]] as [string, string][])
+      : []),
+    ...(input.signer.step
+      ? ([[t('roles.step'), stepWords(t, input.signer.step)]] as [string, string][])
+      : []),
   ]);
   if (input.inPerson) {
     w.paragraph(
@@ -167,6 +177,16 @@ export async function renderCertificate(input: TCertificateInput): Promise<Uint8
   w.finish(t('evidence.certificate.footer', { name: isolated(input.signer.name), id: input.bundleId }));
   markPages(w.pages, fonts, input.isTest ? [testMark(t('evidence.common.testMode'))] : []);
   return doc.save({ useObjectStreams: false });
+}
+
+/** "Step 2 of 3", with the others who share the step when there are any (packet-roles.ts). */
+function stepWords(t: ReturnType<typeof evidenceWords>['t'], s: TStepInOrder): string {
+  if (s.alongside.length === 0) return t('roles.stepOf', { step: s.step, steps: s.steps });
+  return t('roles.stepAlongside', {
+    step: s.step,
+    steps: s.steps,
+    names: s.alongside.map(isolated).join(', '),
+  });
 }
 
 /** Every text of the input that may be drawn (for the fonts to embed). */

@@ -54,7 +54,14 @@ export interface TAuditPage {
   label: string;
   documentName: string;
   originalSha256: string;
-  signers: { name: string; email?: string; phone?: string; completedAt?: string }[];
+  /** `role` only for a packet whose request named one (packet-roles.ts). */
+  signers: {
+    name: string;
+    email?: string;
+    phone?: string;
+    completedAt?: string;
+    role?: 'signer' | 'approver' | 'viewer';
+  }[];
   events: TAuditEntry[];
   /** The bundle's audit chain head (audit-chain.ts) when the file was made. */
   chainHead: string;
@@ -84,7 +91,17 @@ export interface TCertificateInput {
   language?: string;
   bundleId: string;
   label: string;
-  signer: { name: string; email?: string; phone?: string; packetId: string; key: string };
+  signer: {
+    name: string;
+    email?: string;
+    phone?: string;
+    packetId: string;
+    key: string;
+    /** Only for a packet whose request named a role (packet-roles.ts). */
+    role?: 'signer' | 'approver' | 'viewer';
+    /** Their step in the signing order, when the bundle signs in order in more than one step. */
+    step?: TStepInOrder;
+  };
   /** Method and result as recorded (English), or their messages; the detail as its message. */
   auth: { method: TWords; result: TWords; at: string; detail?: TWords }[];
   /** Signed in person on the host's device (deliver_via kiosk): who hosted, which device. */
@@ -123,4 +140,11 @@ export interface TSealOptions {
   location?: string;
   contactInfo?: string;
   name: string;
+}
+
+/** Where a packet stands in the signing order: step `step` of `steps`, with the others in it. */
+export interface TStepInOrder {
+  step: number;
+  steps: number;
+  alongside: string[];
 }

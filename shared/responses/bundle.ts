@@ -30,6 +30,8 @@ export function toPacketResponse(p: TPacket): TPacketResponse {
     signing_complete_redirect: p.signingCompleteRedirect ?? '',
     language: p.language ?? null,
     allow_reassign: p.allowReassign ?? false,
+    // Only when the request named a role: a BlueInk client sees exactly today's packet.
+    ...(p.role ? { role: p.role } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import {
 } from './field';
 import { ZLanguageSchema } from './language';
 import { PERSON_LIMITS } from './person';
-import { DELIVER_VIA } from './vocabulary';
+import { DELIVER_VIA, PACKET_ROLES } from './vocabulary';
 
 /** Limits the spec leaves open, decided here and documented in ARCHITECTURE.md. */
 export const BUNDLE_LIMITS = {
@@ -56,6 +56,13 @@ export const ZPacketRequestSchema = z.object({
   language: optional(ZLanguageSchema),
   // This service's own: the signer may hand their packet to another person (default false).
   allow_reassign: optional(zBoolean),
+  role: optional(
+    z
+      .enum(PACKET_ROLES, `Must be one of ${PACKET_ROLES.join(', ')}.`)
+      .describe(
+        "This service's own. `signer` (the default) fills and signs. `approver` reads everything and approves, or rejects with a reason: a rejection ends the bundle as a decline does (webhooks see `packet_declined` and `bundle_cancelled`). `viewer` gets a link when their step comes and only reads: they are done once they open it. Approvers and viewers fill nothing, so no field may name them among its `editors`; a field without editors belongs to the signers. With `in_order`, packets sharing an `order` are one step, whatever their roles.",
+      ),
+  ),
 });
 
 /** Form field name (or "*") → the signer who fills it, or null to leave the field in the form. */
@@ -164,7 +171,11 @@ export const ZBundleDataSchema = z
 
 export const ZBundleRequestSchema = z.object({
   label: optional(zText(255)),
-  in_order: optional(zBoolean),
+  in_order: optional(
+    zBoolean.describe(
+      'Sign in `order`: packets that share an `order` are one step, sent their requests together; the next step starts once every packet of the step is done. For example `order` 1 for Ann and Bob and 2 for Dan: Ann and Bob sign side by side, and Dan is asked once both have signed. Each email request and Certificate of Evidence says the step ("Step 2 of 3, alongside …").',
+    ),
+  ),
   email_subject: optional(zText(400)),
   email_message: optional(zText(5000)),
   sms_message: optional(zText(1000)),

@@ -25,6 +25,9 @@ export type TFieldKind = (typeof FIELD_KINDS)[number];
  */
 export const DELIVER_VIA = ['email', 'phone', 'embed', 'kiosk'] as const;
 export type TDeliverVia = (typeof DELIVER_VIA)[number];
+/** This service's own packet `role` (shared/domain/bundles/packet-roles.ts); `signer` by default. */
+export const PACKET_ROLES = ['signer', 'approver', 'viewer'] as const;
+export type TPacketRole = (typeof PACKET_ROLES)[number];
 
 // The value patterns and attachment kinds are rules the signing page runs too: they live in
 // shared/text/value-rules.js, served to the page as it is, and the wire's vocabulary names them.

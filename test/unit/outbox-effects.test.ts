@@ -43,6 +43,10 @@ describe('the effects of each event', () => {
       viewed: { webhook: 'packet_viewed' },
       packetCompleted: { webhook: 'packet_complete' },
       declined: { webhook: 'packet_declined', notify: 'declined' },
+      // An approver's or viewer's packet done is a packet done; a rejection is told as a decline.
+      approved: { webhook: 'packet_complete' },
+      read: { webhook: 'packet_complete' },
+      rejected: { webhook: 'packet_declined', notify: 'declined' },
       reassigned: { webhook: 'packet_reassigned' },
       completed: { webhook: 'bundle_complete', document: 'final', milestone: 'BundlesCompleted' },
       docsReady: { webhook: 'bundle_docs_ready', notify: 'docs_ready' },

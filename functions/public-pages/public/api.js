@@ -151,6 +151,8 @@ export const api = {
   startPayment: () => request('POST', '/payment', { json: {} }),
   complete: () => request('POST', '/complete', { json: { consent: true } }),
   decline: (reason) => request('POST', '/decline', { json: { reason } }),
+  approve: () => request('POST', '/approve', { json: {} }),
+  reject: (reason) => request('POST', '/reject', { json: { reason } }),
   reassign: (to) => request('POST', '/reassign', { json: to }),
   chooseLanguage: (language) => request('PUT', '/language', { json: { language } }),
 };

@@ -17,6 +17,7 @@ import { handOverThen, kiosk, showHandBack } from './kiosk.js';
 import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
 import { showDone, showReason } from './outcomes.js';
+import { roleOutcome } from './role-card.js';
 import { flushSaves, hasPending } from './saving.js';
 import { page } from './state.js';
 import { showSigning } from './view.js';
@@ -28,6 +29,9 @@ function route() {
   const state = page.state;
   // In person, a signer who can no longer sign is done here: the device goes back to its host.
   if (!state.can_sign && kiosk) return showHandBack();
+  // An approver who answered, or a viewer reading after their link opened (role-card.js).
+  if (roleOutcome(state)) return;
+  if (state.role === 'viewer' && state.documents.length > 0) return showSigning();
   if (!state.can_sign) {
     if (state.reason === 'completed' && state.redirect_url && page.justFinished) return showDone();
     return showReason();

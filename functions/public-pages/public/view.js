@@ -17,6 +17,7 @@ import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
 import { reassignButton } from './reassign.js';
+import { readsOnly, roleCard, roleIntro } from './role-card.js';
 import { valueProblem } from './rules.js';
 import { flushSaves, saveStatusLine } from './saving.js';
 import { form, page } from './state.js';
@@ -61,25 +62,9 @@ export function showSigning() {
     { class: 'card intro', 'aria-labelledby': 'doc-title' },
     s.bundle.is_test ? el('p', { class: 'test-banner' }, t('sign.view.testBanner')) : null,
     heading,
-    el('p', {}, introOf(s)),
-    el(
-      'ul',
-      { class: 'legend', 'aria-label': t('sign.view.legend') },
-      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), t('sign.view.legendMine')),
-      el(
-        'li',
-        {},
-        el('span', { class: 'swatch required', 'aria-hidden': 'true' }),
-        t('sign.view.legendRequired'),
-      ),
-      el(
-        'li',
-        {},
-        el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }),
-        t('sign.view.legendTheirs'),
-      ),
-    ),
-    el('p', { class: 'hint' }, t('sign.view.hint')),
+    el('p', {}, readsOnly(s) ? roleIntro(s) : introOf(s)),
+    // Nothing to fill for an approver or a viewer: no legend of fields, no hint to go through them.
+    ...(readsOnly(s) ? [] : legendAndHint()),
   );
 
   const docs = s.documents.map((doc) => {
@@ -132,7 +117,7 @@ export function showSigning() {
         )
       : null;
 
-  main.replaceChildren(intro, ...docs, attachments ?? '', finishCard(), bottom);
+  main.replaceChildren(intro, ...docs, attachments ?? '', readsOnly(s) ? roleCard() : finishCard(), bottom);
   setTitle(s.bundle.label || t('page.title'));
   updateProgress();
   heading.focus();
@@ -310,4 +295,28 @@ async function declineSigning(summary) {
     if (ended(err)) return;
     summary.replaceChildren(el('p', {}, messageOf(err)));
   }
+}
+
+/** The legend of the field colours and the hint to go from field to field: a signer's. */
+function legendAndHint() {
+  return [
+    el(
+      'ul',
+      { class: 'legend', 'aria-label': t('sign.view.legend') },
+      el('li', {}, el('span', { class: 'swatch mine', 'aria-hidden': 'true' }), t('sign.view.legendMine')),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch required', 'aria-hidden': 'true' }),
+        t('sign.view.legendRequired'),
+      ),
+      el(
+        'li',
+        {},
+        el('span', { class: 'swatch theirs', 'aria-hidden': 'true' }),
+        t('sign.view.legendTheirs'),
+      ),
+    ),
+    el('p', { class: 'hint' }, t('sign.view.hint')),
+  ];
 }

@@ -1,5 +1,5 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
-import type { TDeliverVia, TFieldKind, TVPattern } from '#shared/schemas/vocabulary';
+import type { TDeliverVia, TFieldKind, TPacketRole, TVPattern } from '#shared/schemas/vocabulary';
 import type { TConditionGroup } from '../../text/field-conditions.js';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
 import type { TActor } from './actor';
@@ -95,6 +95,11 @@ export interface TPacket {
   language?: string;
   /** The sender lets this signer hand the packet to another person (reassign-packet.ts). */
   allowReassign?: boolean;
+  /**
+   * What this person does (packet-roles.ts): kept only when the request named a role, so a
+   * client that never sends one gets today's answers.
+   */
+  role?: TPacketRole;
   /**
    * Each time the packet was handed to another signer, oldest first. Its length is the packet's
    * signer generation: a link, session or signing record of an earlier generation belongs to a

@@ -28,6 +28,7 @@ import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundl
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
+import { readerFieldErrors } from './packet-roles';
 import { prefill } from './prefill';
 
 export interface TCreateBundleDeps {
@@ -155,6 +156,12 @@ async function createFromRequest(
   const { documents, errors: prefillErrors, detail: given } = prefill(built, input.data);
   if (prefillErrors.length > 0) throw new ValidationError('Invalid input.', prefillErrors);
 
+  const readerFields = readerFieldErrors(
+    packetDrafts,
+    documents.map((d) => ({ fields: d.document.fields })),
+  );
+  if (readerFields.length > 0) throw new ValidationError('Invalid input.', readerFields);
+
   // Every person_id is checked before any signer is linked, so a refusal creates no Person.
   const unknownPersons: TFieldError[] = [];
   for (const d of packetDrafts) {
@@ -240,6 +247,7 @@ async function writeBundle(
       ...(p.sms_message ? { smsMessage: p.sms_message } : {}),
       ...(p.language ? { language: p.language } : {}),
       ...(p.allow_reassign ? { allowReassign: true } : {}),
+      ...(p.role ? { role: p.role } : {}),
     });
   }
 

@@ -26,6 +26,12 @@ export const EVENT_KINDS = {
   viewed: { code: 'pv', text: 'Signer opened the documents' },
   packetCompleted: { code: 'pc', text: 'Signer finished signing' },
   declined: { code: 'pd', text: 'Signer declined to sign' },
+  // What an approver or a viewer does instead of signing (packet-roles.ts): the packet is done
+  // (`ap`, `rd`; webhook packet_complete), or an approver's rejection ends the bundle as a decline
+  // does (`rj`; webhooks packet_declined and bundle_cancelled, so existing clients see a decline).
+  approved: { code: 'ap', text: 'Approver approved the documents' },
+  rejected: { code: 'rj', text: 'Approver rejected the documents' },
+  read: { code: 'rd', text: 'Viewer read the documents' },
   // A kiosk link was opened on the host's device (who hosted, which device); no webhook event.
   inPerson: { code: 'ki', text: 'Signing in person started' },
   // The signer handed the packet to another person (signing/reassign-packet.ts): packet_reassigned.

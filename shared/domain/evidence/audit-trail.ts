@@ -67,6 +67,7 @@ export const signersOf = (packets: TPacket[]): TAuditPage['signers'] =>
     ...(p.email ? { email: p.email } : {}),
     ...(p.phone ? { phone: p.phone } : {}),
     ...(p.completedAt ? { completedAt: p.completedAt } : {}),
+    ...(p.role ? { role: p.role } : {}),
   }));
 
 /** The audit page appended to a final (or interim) document, in the bundle's language (else English). */

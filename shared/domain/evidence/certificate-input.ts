@@ -2,6 +2,7 @@ import { signerLanguage } from '#shared/i18n/languages';
 import type { TAuditEntry, TCertificateInput, TSaid } from '#shared/pdf/evidence-types';
 import type { TBundle, TBundleEvent, TDocument, TPacket } from '../bundles/bundle';
 import { identityLabel } from '../bundles/lifecycle/transitions';
+import { signingStepOf, type TOrderStep } from '../bundles/packet-roles';
 import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
 import { deviceLabel, hostLabel } from '../signing/in-person';
@@ -137,6 +138,8 @@ export async function certificateInput(
       ...(p.phone ? { phone: p.phone } : {}),
       packetId: p.id,
       key: p.key,
+      ...(p.role ? { role: p.role } : {}),
+      ...withStep(signingStepOf(b, p.id)),
     },
     // As the evidence record keeps them (English), said in the certificate's language.
     auth: authOf(p, record, viewed).map((a) => ({
@@ -192,3 +195,5 @@ export async function certificateInput(
     issuedAt: input.issuedAt,
   };
 }
+
+const withStep = (step: TOrderStep | undefined) => (step ? { step } : {});

@@ -4,6 +4,7 @@ import type { TBundle, TDocument } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { markDocsReady } from '../bundles/lifecycle/transitions';
+import { roleOf } from '../bundles/packet-roles';
 import type { TJobOutcome } from '../outbox/jobs/document-jobs';
 import type { TBlobStore } from '../ports/files';
 import { currentValue } from '../signing/field-access';
@@ -86,8 +87,11 @@ function readingOnce(blobs: Pick<TBlobStore, 'get'>): { blobs: Pick<TBlobStore, 
  * evidence saying otherwise: the bundle fails with the reason instead.
  */
 function refuseUnconsented(b: TBundle, records: TSigningRecord[]): void {
+  // A viewer consents to nothing: opening their link is their whole part, recorded by the `pv`
+  // and `rd` events of the same bundle write (packet-roles.ts).
   const unconsented = b.packets.find(
-    (p) => hasSigned(p.status) && !records.find((r) => r.packetId === p.id)?.consentAt,
+    (p) =>
+      hasSigned(p.status) && roleOf(p) !== 'viewer' && !records.find((r) => r.packetId === p.id)?.consentAt,
   );
   if (unconsented)
     throw new EvidenceInputError(

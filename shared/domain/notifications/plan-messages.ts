@@ -8,6 +8,7 @@ import type { TBundle, TBundleEvent, TPacket } from '../bundles/bundle';
 import { signsWithSender } from '../bundles/delivery';
 import { EVENT_KINDS } from '../bundles/event-kinds';
 import { isFinished, isOut, isPacketWaiting } from '../bundles/lifecycle/status';
+import { roleOf, signingStepOf } from '../bundles/packet-roles';
 import type { TCopyRecipient } from '../evidence/copy-link';
 import type { TNotificationJob } from '../outbox/jobs/notifications';
 import type { TEmailAttachment, TEmailMessage } from '../ports/notifications';
@@ -172,9 +173,23 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
 
   if (!packet.email) return { messages: [], skipped: 'no email address' };
   const own = firstText(packet.emailMessage, bundle.emailMessage, account?.emailMessage);
+  const role = roleOf(packet);
+  // Which step of the signing order this is, and who shares it (packet-roles.ts).
+  const step = signingStepOf(bundle, packet.id);
+  const stepLine = step
+    ? [
+        step.alongside.length === 0
+          ? t('roles.message.stepLine', { step: step.step, steps: step.steps })
+          : t('roles.message.stepLineAlongside', {
+              step: step.step,
+              steps: step.steps,
+              names: step.alongside.map((n) => oneLine(n, 100)).join(', '),
+            }),
+      ]
+    : [];
   // The sender's own message is a paragraph of their words, isolated whole.
   const message =
-    own !== undefined ? isolate(own, directionOf(lang)) : t('message.defaultMessage', { requester, label });
+    own !== undefined ? isolate(own, directionOf(lang)) : t(ROLE_WORDS[role].message, { requester, label });
   const subject = reminder
     ? t('message.reminderSubject', { subject: signingSubject(bundle, lang) })
     : signingSubject(bundle, lang);
@@ -201,8 +216,13 @@ function planSigningMessage({ job, bundle, account, mailFrom }: TPlanInput): TPl
               subject,
               ...emailLanguage(lang),
               ...(packet.name ? { greeting: t('message.hello', { name: oneLine(packet.name, 100) }) } : {}),
-              paragraphs: [...(reminder ? [t('message.reminderLine', { label })] : []), message, ...handedOn],
-              button: { label: t('message.reviewAndSign'), url: link!.url },
+              paragraphs: [
+                ...(reminder ? [t('message.reminderLine', { label })] : []),
+                message,
+                ...handedOn,
+                ...stepLine,
+              ],
+              button: { label: t(ROLE_WORDS[role].button), url: link!.url },
               footer: [
                 bundle.requesterEmail
                   ? t('message.sentByEmail', { requester, email: bundle.requesterEmail })
@@ -339,9 +359,12 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
   const signer = isolate(oneLine(packet?.name ?? '', 100), 'ltr') || 'A signer';
   const contact = packet?.email ?? packet?.phone;
   const label = isolate(labelOf(bundle), 'ltr');
-  const prefix = `${EVENT_KINDS.declined.text}: `;
+  // An approver's rejection is told the same way, in its own words (packet-roles.ts).
+  const kind = jobEvent?.kind === EVENT_KINDS.rejected.code ? EVENT_KINDS.rejected : EVENT_KINDS.declined;
+  const did = kind === EVENT_KINDS.rejected ? 'rejected' : 'declined to sign';
+  const prefix = `${kind.text}: `;
   const reason =
-    jobEvent?.kind === EVENT_KINDS.declined.code && jobEvent.description.startsWith(prefix)
+    jobEvent?.kind === kind.code && jobEvent.description.startsWith(prefix)
       ? jobEvent.description.slice(prefix.length).trim()
       : '';
   const to = bundle.requesterEmail;
@@ -358,9 +381,9 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
             to: [to],
             ...(packet?.email ? { replyTo: [packet.email] } : {}),
             ...renderEmail({
-              subject: `${signer} declined to sign: ${label}`,
+              subject: `${signer} ${did}: ${label}`,
               paragraphs: [
-                `${signer}${contact ? ` (${contact})` : ''} declined to sign "${label}".`,
+                `${signer}${contact ? ` (${contact})` : ''} ${did} "${label}".`,
                 reason ? `Their reason:\n${isolate(reason, 'ltr')}` : 'They gave no reason.',
               ],
               footer: [`Bundle ${bundle.id}${bundle.customKey ? `, custom key ${bundle.customKey}` : ''}.`],
@@ -371,3 +394,10 @@ function planDeclined({ job, bundle, jobEvent, mailFrom }: TPlanInput): TPlan {
     ],
   };
 }
+
+/** What the request asks of each role: its default message and its button. */
+const ROLE_WORDS = {
+  signer: { message: 'message.defaultMessage', button: 'message.reviewAndSign' },
+  approver: { message: 'roles.message.approveMessage', button: 'roles.message.approveButton' },
+  viewer: { message: 'roles.message.viewMessage', button: 'roles.message.viewButton' },
+} as const;

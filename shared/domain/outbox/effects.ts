@@ -51,6 +51,11 @@ export const EFFECTS = {
    * packet_declined and bundle_cancelled, as the spec's decline rules say.
    */
   declined: { webhook: 'packet_declined', notify: 'declined' },
+  /** An approver's or a viewer's packet is done: to webhooks, as a signer's finish is. */
+  approved: { webhook: 'packet_complete' },
+  read: { webhook: 'packet_complete' },
+  /** Told as a decline (its own `cancelled` follows), so existing clients see a decline. */
+  rejected: { webhook: 'packet_declined', notify: 'declined' },
   inPerson: none,
   /** The new signer gets their link through the packet's `packetSent`. */
   reassigned: { webhook: 'packet_reassigned' },

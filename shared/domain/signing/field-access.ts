@@ -2,6 +2,7 @@ import { hasVisibleContent } from '../../text/visible-text.js';
 import type { TField, TPacket } from '../bundles/bundle';
 import { isCalculated } from '../bundles/calculated-fields';
 import { hasSigned } from '../bundles/lifecycle/status';
+import { fillsFields } from '../bundles/packet-roles';
 import type { TSigningRecord } from './signing-record';
 import { valueKey } from './signing-record';
 
@@ -111,7 +112,12 @@ export function isEditableBy(
   records: TSigningRecord[],
   packets: TPacket[],
 ): boolean {
-  if (SERVICE_FILLED.has(field.kind) || isFilledForTheSigner(field) || !isEditor(field, packet.key))
+  if (
+    !fillsFields(packet) ||
+    SERVICE_FILLED.has(field.kind) ||
+    isFilledForTheSigner(field) ||
+    !isEditor(field, packet.key)
+  )
     return false;
   const current = currentValue(docKey, field, records, packets);
   if (!current || current.packetId === packet.id) return true;

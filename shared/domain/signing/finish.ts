@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { changeBundle } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
+import { roleOf, type TPacketRole } from '../bundles/packet-roles';
 import { ConflictError, said, type TFieldError, ValidationError } from '../errors';
 import { parseInput } from '../parse-input';
 import { calculatedOf } from './calculated-values';
@@ -46,14 +47,23 @@ const ZDecline = z.object({
  * failure in between only makes that change. The bundle change completes the packet only for
  * the signer who consented: a packet handed on meanwhile is not theirs to complete.
  */
-export async function completePacket(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+export async function completePacket(
+  call: TSignerCall,
+  body: unknown,
+  as: 'signer' | 'approver' = 'signer',
+): Promise<TSignerContext> {
   const { deps, client } = call;
-  parseInput(ZComplete, body);
+  // An approver's approval is their consent: the approve button says so (docs/signer-api.md).
+  if (as === 'signer') parseInput(ZComplete, body);
   const signed = await changeSigner(call, async (ctx) => {
+    refuseOtherRole(ctx.packet, as);
     if (hasSigned(ctx.packet.status) || ctx.record.consentAt) return ctx;
     refuseUnlessSigning(ctx);
     refuseDecided(ctx, 'finish', 'signed');
     assertAuthenticated(ctx);
+    const at = deps.clock.now().toISOString();
+    // An approver fills nothing: approving is the decision, written as a signer's consent is.
+    if (as === 'approver') return saveStep(call, ctx, { consentAt: at }, 'approved', at);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
     if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
@@ -89,7 +99,6 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
         new ValidationError('Some required fields are not filled.', missing),
         'errors.requiredMissing',
       );
-    const at = deps.clock.now().toISOString();
     const values: Record<string, TFieldValue> = withoutHidden(ctx.record.values, docs, states);
     for (const d of docs) {
       // The service's own result over the values this signer signs; stamping computes it again
@@ -125,18 +134,32 @@ export async function completePacket(call: TSignerCall, body: unknown): Promise<
 }
 
 /** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */
-export async function declinePacket(call: TSignerCall, body: unknown): Promise<TSignerContext> {
+export async function declinePacket(
+  call: TSignerCall,
+  body: unknown,
+  as: 'signer' | 'approver' = 'signer',
+): Promise<TSignerContext> {
   const { deps } = call;
   const { reason } = parseInput(ZDecline, body);
   const at = deps.clock.now().toISOString();
   // The reason is the signer's decision (decision.ts): a repeated decline, after a failure before
-  // the bundle change, only makes that change, with the reason first recorded.
+  // the bundle change, only makes that change, with the reason first recorded. An approver's
+  // rejection is the same decision, told as a rejection (lifecycle/transitions.ts).
   const declined = await whileSigning(
     call,
-    async (ctx) =>
-      ctx.record.declineReason !== undefined
+    async (ctx) => {
+      refuseOtherRole(ctx.packet, as);
+      return ctx.record.declineReason !== undefined
         ? ctx
-        : saveStep(call, ctx, { declineReason: reason }, 'declined', at, reason),
+        : saveStep(
+            call,
+            ctx,
+            { declineReason: reason },
+            as === 'approver' ? 'rejected' : 'declined',
+            at,
+            reason,
+          );
+    },
     'decline',
     'declined',
   );
@@ -155,4 +178,27 @@ export async function declinePacket(call: TSignerCall, body: unknown): Promise<T
     declined.bundle,
   );
   return withBundle(declined, bundle);
+}
+
+/**
+ * Refuses (409) what another role does: a signer finishes or declines, an approver approves or
+ * rejects, a viewer only reads (packet-roles.ts).
+ */
+function refuseOtherRole(packet: TSignerContext['packet'], as: TPacketRole): void {
+  const role = roleOf(packet);
+  if (role === as) return;
+  if (role === 'approver')
+    throw said(
+      new ConflictError('You are an approver: approve or reject the documents.'),
+      'roles.errors.approve',
+    );
+  if (role === 'viewer')
+    throw said(
+      new ConflictError('You are a viewer: there is nothing to sign or approve.'),
+      'roles.errors.view',
+    );
+  throw said(
+    new ConflictError('Only an approver approves or rejects: sign or decline instead.'),
+    'roles.errors.sign',
+  );
 }

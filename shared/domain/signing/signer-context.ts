@@ -13,6 +13,7 @@ import {
   isPacketFailed,
   isPacketUp,
 } from '../bundles/lifecycle/status';
+import { roleOf } from '../bundles/packet-roles';
 import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import { inBundleOrder, type TBundleStore } from '../ports/bundles';
@@ -92,7 +93,8 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
   const packet = bundle.packets.find((p) => p.id === storedPacket.id) ?? storedPacket;
   if (hasSigned(packet.status)) return 'completed';
   if (isPacketCancelled(packet.status)) {
-    return bundle.events.some((e) => e.kind === EVENT_KINDS.declined.code && e.packetId === packet.id)
+    const declines: string[] = [EVENT_KINDS.declined.code, EVENT_KINDS.rejected.code];
+    return bundle.events.some((e) => declines.includes(e.kind) && e.packetId === packet.id)
       ? 'declined'
       : 'cancelled';
   }
@@ -102,6 +104,15 @@ export function cannotSign(stored: TBundle, storedPacket: TPacket, now: Date): T
   if (isBundleFailed(bundle.status) || isPacketFailed(packet.status)) return 'failed';
   if (!isOut(bundle.status) || !isPacketUp(packet.status)) return 'not_your_turn';
   return undefined;
+}
+
+/**
+ * Whether the person may see the documents now: while they may sign, and a viewer also once they
+ * are done (opening was their whole part, packet-roles.ts) for as long as the bundle stands.
+ */
+export function canRead(stored: TBundle, packet: TPacket, now: Date): boolean {
+  const reason = cannotSign(stored, packet, now);
+  return !reason || (roleOf(packet) === 'viewer' && (reason === 'completed' || reason === 'complete'));
 }
 
 /** What a session of a signer who handed the packet on answers (401): it opens nothing now. */

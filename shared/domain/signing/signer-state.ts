@@ -3,6 +3,7 @@ import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
+import { fillsFields, roleOf } from '../bundles/packet-roles';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
 import type { TEvidenceStore } from '../ports/evidence';
 import { calculatedOf } from './calculated-values';
@@ -11,6 +12,7 @@ import { currentValue, isEditableBy, isRequiredFor, optionsOf, visibleRecords } 
 import { conditionStates } from './field-visibility';
 import {
   cannotSign,
+  canRead,
   documentsOf,
   recordsWith,
   type TSignerContext,
@@ -132,7 +134,7 @@ export async function signerState(
   const reason = cannotSign(bundle, packet, ctx.now) ?? null;
   const required = requiredAuth(ctx);
   const passed = passedAuth(ctx.record);
-  const showDocuments = reason === null && required.every((s) => passed.includes(s));
+  const showDocuments = canRead(bundle, packet, ctx.now) && required.every((s) => passed.includes(s));
   // Read side by side: the brand, the documents and the records do not need one another.
   const [brand, shown] = await Promise.all([
     signingBrandOf(deps.accounts, ctx.bundle),
@@ -177,6 +179,8 @@ export async function signerState(
       status: packet.status,
     },
     can_sign: reason === null,
+    // What this person does (packet-roles.ts): the page shows approve/reject, or only the documents.
+    role: roleOf(packet),
     // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
     can_reassign: showDocuments && !!packet.allowReassign && !decisionOf(ctx) && mayHandOn(packet),
     reason,
@@ -247,8 +251,10 @@ function fieldsView(ctx: TSignerContext, docs: TDocument[], all: TSigningRecord[
         editable: !frozen && isEditableBy(d.key, f, packet, records, bundle.packets),
         // With `required_when`: whether the signer must fill it while the condition holds; the
         // page decides whether it holds (and whether the field shows) from the values it has,
-        // with the service's own rules (shared/text/field-conditions.js).
-        required: isRequiredFor(f.requiredWhen ? { ...f, required: true } : f, packet.key),
+        // with the service's own rules (shared/text/field-conditions.js). Approvers and viewers
+        // fill nothing (packet-roles.ts).
+        required:
+          fillsFields(packet) && isRequiredFor(f.requiredWhen ? { ...f, required: true } : f, packet.key),
         ...(f.visibleWhen ? { visible_when: f.visibleWhen } : {}),
         ...(f.requiredWhen ? { required_when: f.requiredWhen } : {}),
         v_pattern: f.vPattern ?? null,

@@ -69,6 +69,25 @@ export const packetOf = (s: z.output<typeof ZSignerSchema>, key: string) => ({
   ...(!s.email && s.phone ? { deliver_via: 'phone' } : {}),
 });
 
+/** A signer of this tool: also their role and, with in_order, their step (packet-roles.ts). */
+const ZSendSignerSchema = ZSignerSchema.extend({
+  role: z
+    .enum(['signer', 'approver', 'viewer'])
+    .optional()
+    .describe(
+      'signer (the default) signs; approver reads and approves or rejects with a reason (a rejection ends the bundle); viewer only reads, done once they open the link. Give fields to signers only.',
+    ),
+  step: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      'With in_order: signers with the same step sign side by side, and the next step starts once all of them are done. Default: each signer is a step of their own, in the order listed.',
+    ),
+});
+
 const inputSchema = {
   file_base64: z
     .string()
@@ -82,7 +101,11 @@ const inputSchema = {
       'A public https URL the service downloads the PDF from (up to 25 MB). Give this or file_base64.',
     ),
   file_name: z.string().max(255).optional().describe('The document name signers see, e.g. "lease.pdf".'),
-  signers: z.array(ZSignerSchema).min(1).max(20).describe('Who signs, each with an email or a phone.'),
+  signers: z
+    .array(ZSendSignerSchema)
+    .min(1)
+    .max(20)
+    .describe('Who signs, approves or reads, each with an email or a phone.'),
   label: z.string().max(255).optional().describe('A title for the bundle, shown to signers and in lists.'),
   message: z
     .string()
@@ -188,7 +211,11 @@ export function registerSendDocument(server: McpServer, api: TEsignApi) {
           ...(input.email_subject !== undefined ? { email_subject: input.email_subject } : {}),
           ...(input.in_order !== undefined ? { in_order: input.in_order } : {}),
           ...(input.is_test !== undefined ? { is_test: input.is_test } : {}),
-          packets: input.signers.map((s, i) => packetOf(s, keys[i]!)),
+          packets: input.signers.map((s, i) => ({
+            ...packetOf(s, keys[i]!),
+            ...(s.role ? { role: s.role } : {}),
+            ...(s.step !== undefined ? { order: s.step } : {}),
+          })),
           documents: [
             {
               key: 'document',

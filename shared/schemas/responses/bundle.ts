@@ -3,7 +3,7 @@
 // description (shared/openapi) and the answers cannot drift apart without the typecheck noticing.
 import * as z from 'zod';
 import { BUNDLE_STATUSES } from '../bundle-list-query';
-import { DELIVER_VIA } from '../vocabulary';
+import { DELIVER_VIA, PACKET_ROLES } from '../vocabulary';
 
 const timestamp = z.string().meta({ format: 'date-time' });
 const nullableText = z.string().nullable();
@@ -33,6 +33,8 @@ export const ZPacketResponseSchema = z
     language: nullableText,
     // This service's own field: whether the signer may hand their packet to another person.
     allow_reassign: z.boolean(),
+    // This service's own field, only when the request named a role (packet-roles.ts).
+    role: z.enum(PACKET_ROLES).optional(),
   })
   .meta({ id: 'Packet' });
 

@@ -12,6 +12,7 @@ import { event } from '../audit-event';
 import type { TBundle, TBundleError, TBundleEvent, THandover, TPacket, TSignerIdentity } from '../bundle';
 import { signsWithSender } from '../delivery';
 import { bundleAt } from '../expiry';
+import { roleOf } from '../packet-roles';
 import {
   BUNDLE,
   hasOpened,
@@ -77,7 +78,8 @@ export function send(bundle: TBundle, now: string, by: TActor): TBundle {
 
 /**
  * A signer opened their link: the packet `st` (and the bundle, if only sent), with `pv`. No change
- * when it was opened before, or when `canOpen` says the signer may not sign now.
+ * when it was opened before, or when `canOpen` says the signer may not sign now. A viewer is done
+ * once they open it (`rd`, as completePacket).
  */
 export function openPacket(
   b: TBundle,
@@ -87,13 +89,18 @@ export function openPacket(
 ): TBundle {
   const p = b.packets.find((x) => x.id === packetId);
   if (!p || !canOpen(p) || hasOpened(p.status)) return b;
-  return {
+  const opened: TBundle = {
     ...b,
     status: b.status === BUNDLE.sent ? BUNDLE.started : b.status,
     packets: b.packets.map((x) => (x.id === p.id ? { ...x, status: PACKET.started, lastAccessedAt: at } : x)),
     events: [...b.events, event('viewed', at, bySigner(p.id), p.id, p.name)],
   };
+  // A viewer has nothing to do but read: opening is their whole part, in the same write.
+  return roleOf(p) === 'viewer' ? completePacket(opened, p.id, at, () => undefined) : opened;
 }
+
+/** The event that says a packet is done, by what its person did. */
+const FINISHED_AS = { signer: 'packetCompleted', approver: 'approved', viewer: 'read' } as const;
 
 /**
  * A signer finished: the packet `co`; the bundle `co` when it was the last one, exactly once
@@ -112,7 +119,7 @@ export function completePacket(
   const packets = b.packets.map(
     (x): TPacket => (x.id === packetId ? { ...x, status: PACKET.complete, completedAt: at } : x),
   );
-  const events = [event('packetCompleted', at, bySigner(packetId), packetId, p.name)];
+  const events = [event(FINISHED_AS[roleOf(p)], at, bySigner(packetId), packetId, p.name)];
   if (packets.every((x) => hasSigned(x.status))) {
     return {
       ...b,
@@ -126,7 +133,10 @@ export function completePacket(
   return { ...b, packets: up.packets, events: [...b.events, ...events, ...up.events] };
 }
 
-/** A signer declined with a reason: the bundle and every open packet `ca`, with `pd` and `ca`. */
+/**
+ * A signer declined with a reason (an approver rejected: `rj` for `pd`): the bundle and every
+ * open packet `ca`, with `pd` and `ca`.
+ */
 export function decline(
   b: TBundle,
   packetId: string,
@@ -142,7 +152,13 @@ export function decline(
     packets: closeOpen(b.packets, PACKET.cancelled),
     events: [
       ...b.events,
-      event('declined', at, bySigner(p.id), p.id, `${p.name}: ${reason}`),
+      event(
+        roleOf(p) === 'approver' ? 'rejected' : 'declined',
+        at,
+        bySigner(p.id),
+        p.id,
+        `${p.name}: ${reason}`,
+      ),
       event('cancelled', at, SYSTEM),
     ],
   };
