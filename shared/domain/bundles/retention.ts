@@ -138,3 +138,11 @@ export function retentionPrefixes(b: Pick<TBundle, 'accountId' | 'id'>, part: TR
 export function retentionOf(policy: TBundleRetention['policy']): Pick<TBundle, 'retention'> {
   return policy && Object.keys(policy).length > 0 ? { retention: { policy } } : {};
 }
+
+/**
+ * Every object key a retention deletion may touch, as IAM patterns (`final/*`…): the one grant
+ * to delete (the scheduler's, infra/constructs/) reaches these and nothing else of the bucket.
+ */
+export function retentionKeyPatterns(): string[] {
+  return RETENTION_PARTS.flatMap((p) => retentionPrefixes({ accountId: '*', id: '*' }, p)).map((k) => `${k}*`);
+}
