@@ -9,8 +9,9 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     silent: true,
     configureBuckets: [{ name: opts.bucket }],
   });
-  // Ahead of s3rver's own routes, which refuse `?versions`.
-  server.middleware.unshift(listVersions(server, opts.bucket) as never);
+  // After its own path-style rewrite of virtual-host requests, ahead of its routes (the last
+  // middleware), which refuse `?versions`.
+  server.middleware.splice(server.middleware.length - 1, 0, listVersions(server, opts.bucket) as never);
   const bound = await server.run();
   return {
     endpoint: `http://${opts.host}:${bound.port}`,
@@ -44,7 +45,8 @@ function listVersions(server: S3rver, bucket: string) {
     ): Promise<{ objects: { key: string; metadata: Record<string, string> }[]; isTruncated: boolean }>;
   };
   return async (ctx: TCtx, next: () => Promise<unknown>) => {
-    if (ctx.method !== 'GET' || ctx.path !== `/${bucket}` || !('versions' in ctx.query)) return next();
+    const onBucket = ctx.path === `/${bucket}` || ctx.path === `/${bucket}/`;
+    if (ctx.method !== 'GET' || !onBucket || !('versions' in ctx.query)) return next();
     const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
     const maxKeys = Number(ctx.query['max-keys'] ?? 1000);
     const store = server.store as TStore;
