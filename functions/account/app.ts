@@ -9,8 +9,8 @@ import { functionBase, keyedApi, type TFunctionOptions } from '#shared/compositi
 import { changeAccountSettings, getAccountSettings } from '#shared/domain/accounts/account-settings';
 import type { TCaller } from '#shared/domain/accounts/caller';
 import { createApiKey } from '#shared/domain/accounts/create-api-key';
-import { getRetentionPolicy, setRetentionPolicy } from '#shared/domain/accounts/retention-policy';
 import { listApiKeys } from '#shared/domain/accounts/list-api-keys';
+import { getRetentionPolicy, setRetentionPolicy } from '#shared/domain/accounts/retention-policy';
 import { revokeCallersApiKey } from '#shared/domain/accounts/revoke-api-key';
 import {
   createSigningBrand,
@@ -80,9 +80,7 @@ export function buildAccountHandler(
       toRetentionPolicyResponse(await getRetentionPolicy(deps, callerOf(req))),
     ),
     answerRoute('PUT', '/account/retention', 200, async (req) =>
-      toRetentionPolicyResponse(
-        await setRetentionPolicy(deps, req.auth.accountId, req.body, callerOf(req)),
-      ),
+      toRetentionPolicyResponse(await setRetentionPolicy(deps, req.auth.accountId, req.body, callerOf(req))),
     ),
     answerRoute('GET', '/api-keys', 200, async (req) =>
       (await listApiKeys(deps, callerOf(req))).map(toApiKeyResponse),

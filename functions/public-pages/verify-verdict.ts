@@ -64,7 +64,11 @@ export function verdictWords(r: TPublicCheck, lang: TLanguage): TVerdictWords {
     case 'genuine':
       // Sealed here, its content since deleted by the account's retention policy: still genuine.
       if (r.content_deleted_at) {
-        return { kind, title, text: t('retention.verify.deleted', { date: r.content_deleted_at.slice(0, 10) }) };
+        return {
+          kind,
+          title,
+          text: t('retention.verify.deleted', { date: r.content_deleted_at.slice(0, 10) }),
+        };
       }
       return { kind, title, text: t(certificate ? 'verify.okCertificate' : 'verify.okFinal') };
     case 'changed':

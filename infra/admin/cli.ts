@@ -162,7 +162,12 @@ export const COMMANDS = {
     synopsis: '--account A [--originals-days N] [--finals-days N] [--images-days N]',
     summary:
       "Set how many days after a bundle ends its originals and interim files, its final documents and certificates, and its signers' images are kept; a part left out is kept for ever, and no flag at all removes the policy. Bundles made from now on carry it; prints it.",
-    flags: { account: 'string', 'originals-days': 'string', 'finals-days': 'string', 'images-days': 'string' },
+    flags: {
+      account: 'string',
+      'originals-days': 'string',
+      'finals-days': 'string',
+      'images-days': 'string',
+    },
     required: ['account'],
   },
   'legal-hold': {

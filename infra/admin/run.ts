@@ -26,8 +26,8 @@ import {
   showAccountCommand,
   type TAdminDeps,
 } from './commands';
-import { legalHoldCommand, setRetentionCommand } from './retention-commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
+import { legalHoldCommand, setRetentionCommand } from './retention-commands';
 import {
   sealCsrCommand,
   sealInstallCertCommand,
@@ -258,7 +258,12 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
     }
     case 'legal-hold':
     case 'release-legal-hold': {
-      const r = await legalHoldCommand(deps, req(flags, 'account'), req(flags, 'bundle'), command === 'legal-hold');
+      const r = await legalHoldCommand(
+        deps,
+        req(flags, 'account'),
+        req(flags, 'bundle'),
+        command === 'legal-hold',
+      );
       return r.legal_hold
         ? { data: r, text: `held since ${r.legal_hold.set_at}` }
         : { data: r, text: 'not held', note: 'The retention policy deletes what is due at its next run.' };

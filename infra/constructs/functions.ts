@@ -107,7 +107,8 @@ export class Functions implements TWorkers {
     this.scheduler = publishing(
       lambda('SchedulerFunction', {
         name: 'scheduler',
-        description: 'Expires bundles, sends the automatic reminders and deletes documents by policy when due',
+        description:
+          'Expires bundles, sends the automatic reminders and deletes documents by policy when due',
         environment: { ...shared, ...publishEnv },
         timeout: Duration.minutes(2),
       }),

@@ -96,7 +96,7 @@ export class ContentDeletedError extends ServiceError {
   constructor(readonly deletedAt: string) {
     super(
       `This file was deleted by the account's retention policy on ${deletedAt.slice(0, 10)}. ` +
-        'The bundle, its events and every file\'s SHA-256 are kept: check a copy at POST /verify/.',
+        "The bundle, its events and every file's SHA-256 are kept: check a copy at POST /verify/.",
     );
   }
 }

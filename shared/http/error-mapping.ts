@@ -1,8 +1,8 @@
 import {
   ConcurrentUpdateError,
   ConflictError,
-  CsrfFailedError,
   ContentDeletedError,
+  CsrfFailedError,
   GoneError,
   InvalidLinkError,
   NotFoundError,

@@ -1,5 +1,9 @@
 // Retention by policy: the account's policy, and a bundle's legal hold.
-import { ZBundleRetentionResponseSchema, ZRetentionPolicyResponseSchema, ZRetentionPolicySchema } from '#shared/schemas/retention';
+import {
+  ZBundleRetentionResponseSchema,
+  ZRetentionPolicyResponseSchema,
+  ZRetentionPolicySchema,
+} from '#shared/schemas/retention';
 
 const policy = { originals_days: 30, finals_days: 3650, images_days: 7 };
 
@@ -17,7 +21,8 @@ export const RETENTION_OPERATIONS = [
     route: 'PUT /account/retention',
     operationId: 'updateRetentionPolicy',
     tag: 'Account',
-    summary: 'Set the retention policy for bundles made from now on (account admins; a part left out is kept)',
+    summary:
+      'Set the retention policy for bundles made from now on (account admins; a part left out is kept)',
     body: { name: 'RetentionPolicy', schema: ZRetentionPolicySchema },
     response: { status: 200, schema: ZRetentionPolicyResponseSchema },
     conflict: true,

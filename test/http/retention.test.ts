@@ -36,7 +36,9 @@ async function versionsLeft(id: string, part: 'originals' | 'finals' | 'images')
   const s3 = createS3Client(runtime.config);
   let left = 0;
   for (const prefix of retentionPrefixes({ accountId: runtime.demo.accountId, id }, part)) {
-    const out = await s3.send(new ListObjectVersionsCommand({ Bucket: runtime.config.bucketName, Prefix: prefix }));
+    const out = await s3.send(
+      new ListObjectVersionsCommand({ Bucket: runtime.config.bucketName, Prefix: prefix }),
+    );
     left += (out.Versions ?? []).length + (out.DeleteMarkers ?? []).length;
   }
   return left;
@@ -91,7 +93,8 @@ describe('retention by policy', () => {
     expect((await run(new Date(Date.parse(ready.completed_at) + DAY / 2))).deleted).toBe(0);
     const later = new Date(Date.parse(ready.completed_at) + 2 * DAY);
     expect((await run(later)).deleted).toBe(1);
-    for (const part of ['originals', 'finals', 'images'] as const) expect(await versionsLeft(id, part), part).toBe(0);
+    for (const part of ['originals', 'finals', 'images'] as const)
+      expect(await versionsLeft(id, part), part).toBe(0);
 
     for (const path of [`/bundles/${id}/files/`, `/packets/${packetId}/coe/`]) {
       const gone = await call('GET', path);
@@ -101,7 +104,11 @@ describe('retention by policy', () => {
     }
     const verified = await call('POST', '/verify/', { json: { sha256 } });
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ match: true, sealed: true, content_deleted_at: later.toISOString() });
+    expect(verified.body).toMatchObject({
+      match: true,
+      sealed: true,
+      content_deleted_at: later.toISOString(),
+    });
     expect(verified.body.audit_chain_intact).toBe(true);
     expect((await kinds(id)).filter((k) => k === 'rd')).toHaveLength(1);
 

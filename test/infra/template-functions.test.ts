@@ -156,7 +156,13 @@ describe('functions', () => {
       }
       expect(deletes.map(actionsOf)).toEqual([['s3:ListBucketVersions'], ['s3:DeleteObjectVersion']]);
       const [list, del] = deletes as { Resource: unknown; Condition?: unknown }[];
-      const patterns = ['accounts/*/bundles/*/originals/*', 'interim/*/*', 'final/*/*', 'coe/*/*', 'signing/*/*'];
+      const patterns = [
+        'accounts/*/bundles/*/originals/*',
+        'interim/*/*',
+        'final/*/*',
+        'coe/*/*',
+        'signing/*/*',
+      ];
       expect(list!.Condition).toEqual({ StringLike: { 's3:prefix': patterns } });
       expect(JSON.stringify(list!.Resource)).toContain(bucketId);
       // Each an object ARN of the documents bucket: `<bucket ARN>/<pattern>`, in any order.

@@ -15,17 +15,24 @@ export function createBlobEraser(s3: S3Client, bucket: string): TBlobEraser {
     async eraseAll(prefix) {
       const erased = new Set<string>();
       for (;;) {
-        const page = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, MaxKeys: 1000 }));
+        const page = await s3.send(
+          new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, MaxKeys: 1000 }),
+        );
         const versions = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].filter((v) => v.Key);
         if (versions.length === 0) return erased.size;
         // A version listed again after its delete succeeded would loop for ever: stop and say so.
         const ids = versions.map((v) => `${v.Key}#${v.VersionId ?? 'null'}`);
-        if (ids.some((id) => erased.has(id))) throw new Error(`S3 still lists deleted versions under ${prefix}`);
+        if (ids.some((id) => erased.has(id)))
+          throw new Error(`S3 still lists deleted versions under ${prefix}`);
         for (let at = 0; at < versions.length; at += PARALLEL) {
           await Promise.all(
-            versions.slice(at, at + PARALLEL).map((v) =>
-              s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: v.Key!, VersionId: v.VersionId ?? 'null' })),
-            ),
+            versions
+              .slice(at, at + PARALLEL)
+              .map((v) =>
+                s3.send(
+                  new DeleteObjectCommand({ Bucket: bucket, Key: v.Key!, VersionId: v.VersionId ?? 'null' }),
+                ),
+              ),
           );
         }
         for (const id of ids) erased.add(id);

@@ -21,7 +21,11 @@ export async function changeLegalHold(
   hold: boolean,
 ): Promise<TBundle> {
   if (acting.userId !== undefined) {
-    await requireAdmin(deps, { accountId: acting.accountId, userId: acting.userId }, 'set or release a legal hold');
+    await requireAdmin(
+      deps,
+      { accountId: acting.accountId, userId: acting.userId },
+      'set or release a legal hold',
+    );
   }
   return changeBundle(deps, acting.accountId, id, (b) =>
     hold ? setHold(b, deps.clock.now(), acting.by) : releaseHold(b, deps.clock.now(), acting.by),

@@ -144,5 +144,7 @@ export function retentionOf(policy: TBundleRetention['policy']): Pick<TBundle, '
  * to delete (the scheduler's, infra/constructs/) reaches these and nothing else of the bucket.
  */
 export function retentionKeyPatterns(): string[] {
-  return RETENTION_PARTS.flatMap((p) => retentionPrefixes({ accountId: '*', id: '*' }, p)).map((k) => `${k}*`);
+  return RETENTION_PARTS.flatMap((p) => retentionPrefixes({ accountId: '*', id: '*' }, p)).map(
+    (k) => `${k}*`,
+  );
 }

@@ -23,6 +23,8 @@ export async function deleteMarked(
   for (const prefix of parts.flatMap((p) => retentionPrefixes(marked, p))) {
     erased += await deps.eraser.eraseAll(prefix);
   }
-  const bundle = await changeBundle(deps, marked.accountId, marked.id, (b) => finishDeletion(b, now, SCHEDULER));
+  const bundle = await changeBundle(deps, marked.accountId, marked.id, (b) =>
+    finishDeletion(b, now, SCHEDULER),
+  );
   return { erased, bundle };
 }
