@@ -5,7 +5,7 @@ import { setRetentionPolicy } from '#shared/domain/accounts/retention-policy';
 import { OPERATOR } from '#shared/domain/bundles/actor';
 import { changeLegalHold } from '#shared/domain/bundles/legal-hold';
 import { toBundleRetentionResponse, toRetentionPolicyResponse } from '#shared/responses/retention';
-import type { TBundleRetentionResponse, TRetentionPolicyResponse } from '#shared/schemas/retention';
+import type { TBundleRetentionResponse, TRetentionPolicyResponse } from '#shared/schemas/responses/retention';
 import type { TAdminDeps } from './commands';
 
 /** Days as typed on the command line: a whole number, or absent (the part is kept). */

@@ -2,8 +2,8 @@
 import {
   ZBundleRetentionResponseSchema,
   ZRetentionPolicyResponseSchema,
-  ZRetentionPolicySchema,
-} from '#shared/schemas/retention';
+} from '#shared/schemas/responses/retention';
+import { ZRetentionPolicySchema } from '#shared/schemas/retention';
 
 const policy = { originals_days: 30, finals_days: 3650, images_days: 7 };
 
@@ -23,7 +23,7 @@ export const RETENTION_OPERATIONS = [
     tag: 'Account',
     summary:
       'Set the retention policy for bundles made from now on (account admins; a part left out is kept)',
-    body: { name: 'RetentionPolicy', schema: ZRetentionPolicySchema },
+    body: { name: 'RetentionPolicyChange', schema: ZRetentionPolicySchema },
     response: { status: 200, schema: ZRetentionPolicyResponseSchema },
     conflict: true,
     examples: { request: policy, response: policy },

@@ -1,7 +1,7 @@
 import type { TRetentionDays } from '#shared/domain/accounts/account';
 import { actorCode } from '#shared/domain/bundles/actor';
 import type { TBundle } from '#shared/domain/bundles/bundle';
-import type { TBundleRetentionResponse, TRetentionPolicyResponse } from '#shared/schemas/retention';
+import type { TBundleRetentionResponse, TRetentionPolicyResponse } from '#shared/schemas/responses/retention';
 
 export function toRetentionPolicyResponse(p: TRetentionDays | undefined): TRetentionPolicyResponse {
   return {
