@@ -51,6 +51,15 @@ async function cancelled(): Promise<string> {
   return made.body.id as string;
 }
 
+/** The /verify page's answer (the form, no script) to `file`, in `lang`. */
+async function verifyPage(file: Buffer, lang: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([file], { type: 'application/pdf' }), 'file.pdf');
+  const res = await fetch(`${runtime.baseUrl}/verify?lang=${lang}`, { method: 'POST', body: form });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
 const kinds = async (id: string) =>
   ((await call('GET', `/bundles/${id}/events/`)).body as { kind: string }[]).map((e) => e.kind);
 
@@ -85,8 +94,14 @@ describe('retention by policy', () => {
       90_000,
       'documents ready',
     );
-    const files = (await call('GET', `/bundles/${id}/files/`)).body as { kind: string; sha256?: string }[];
-    const sha256 = files.find((f) => f.kind === 'final')!.sha256!;
+    const files = (await call('GET', `/bundles/${id}/files/`)).body as {
+      kind: string;
+      sha256?: string;
+      file_url: string;
+    }[];
+    const final = files.find((f) => f.kind === 'final')!;
+    const { sha256 } = final;
+    const copy = Buffer.from(await (await fetch(final.file_url)).arrayBuffer());
     expect(await versionsLeft(id, 'finals')).toBeGreaterThan(0);
 
     // A day later nothing is due yet; two days later everything is.
@@ -110,6 +125,11 @@ describe('retention by policy', () => {
       content_deleted_at: later.toISOString(),
     });
     expect(verified.body.audit_chain_intact).toBe(true);
+    // The public page still knows a copy someone kept, and says when its content was deleted.
+    const day = later.toISOString().slice(0, 10);
+    expect(await verifyPage(copy, 'de')).toContain(
+      `Ihr Inhalt wurde am ${day} gemäß der Aufbewahrungsrichtlinie`,
+    );
     expect((await kinds(id)).filter((k) => k === 'rd')).toHaveLength(1);
 
     // Done once: a later run finds nothing due and adds no second event.
