@@ -10,6 +10,7 @@ import { changeAccountSettings, getAccountSettings } from '#shared/domain/accoun
 import type { TCaller } from '#shared/domain/accounts/caller';
 import { createApiKey } from '#shared/domain/accounts/create-api-key';
 import { listApiKeys } from '#shared/domain/accounts/list-api-keys';
+import { getRetentionPolicy, setRetentionPolicy } from '#shared/domain/accounts/retention-policy';
 import { revokeCallersApiKey } from '#shared/domain/accounts/revoke-api-key';
 import {
   createSigningBrand,
@@ -28,6 +29,7 @@ import {
   toApiKeyResponse,
   toSigningBrandResponse,
 } from '#shared/responses/account-settings';
+import { toRetentionPolicyResponse } from '#shared/responses/retention';
 
 const callerOf = (req: TRequest): TCaller => ({ accountId: req.auth.accountId, userId: req.auth.userId });
 
@@ -72,6 +74,13 @@ export function buildAccountHandler(
     ),
     answerRoute('PATCH', '/account', 200, async (req) =>
       toAccountSettingsResponse(await changeAccountSettings(deps, callerOf(req), req.body)),
+    ),
+    // How long documents are kept after a bundle ends (shared/domain/bundles/retention.ts).
+    answerRoute('GET', '/account/retention', 200, async (req) =>
+      toRetentionPolicyResponse(await getRetentionPolicy(deps, callerOf(req))),
+    ),
+    answerRoute('PUT', '/account/retention', 200, async (req) =>
+      toRetentionPolicyResponse(await setRetentionPolicy(deps, req.auth.accountId, req.body, callerOf(req))),
     ),
     answerRoute('GET', '/api-keys', 200, async (req) =>
       (await listApiKeys(deps, callerOf(req))).map(toApiKeyResponse),

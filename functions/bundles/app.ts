@@ -25,6 +25,7 @@ import { createBundle } from '#shared/domain/bundles/create-bundle';
 import { createDraftPrepSession } from '#shared/domain/bundles/draft-prep-session';
 import { eventActors } from '#shared/domain/bundles/event-actors';
 import { getBundle } from '#shared/domain/bundles/get-bundle';
+import { changeLegalHold } from '#shared/domain/bundles/legal-hold';
 import { listBundles } from '#shared/domain/bundles/list-bundles';
 import { requestInterimFiles } from '#shared/domain/bundles/request-interim-files';
 import { sendDraft } from '#shared/domain/bundles/send-draft';
@@ -39,6 +40,7 @@ import { actingOf, actorOf } from '#shared/http/resource-routes';
 import type { TRoute } from '#shared/http/router';
 import { toBulkBatchResponse } from '#shared/responses/bulk';
 import { toBundleResponse, toEventResponse } from '#shared/responses/bundle';
+import { toBundleRetentionResponse } from '#shared/responses/retention';
 import { BULK_LIMITS } from '#shared/schemas/bulk';
 import { BUNDLE_LIST_PARAMS } from '#shared/schemas/bundle-list-query';
 import { BUNDLE_LIMITS } from '#shared/schemas/bundle-request';
@@ -209,6 +211,32 @@ export function buildBundlesHandler(opts: TFunctionOptions) {
         body: await verifyFile(deps, req.auth.accountId, await verifyInputOf(req.body)),
       }),
     },
+    // A legal hold stops the retention policy from deleting the bundle's documents (admins).
+    {
+      method: 'GET',
+      path: '/bundles/{id:slug}/legal_hold',
+      handler: async (req) => ({
+        status: 200,
+        body: toBundleRetentionResponse(await getBundle(deps, req.auth.accountId, req.params.id!)),
+      }),
+    },
+    ...(['PUT', 'DELETE'] as const).map(
+      (method): TRoute => ({
+        method,
+        path: '/bundles/{id:slug}/legal_hold',
+        handler: async (req) => ({
+          status: 200,
+          body: toBundleRetentionResponse(
+            await changeLegalHold(
+              deps,
+              { ...actingOf(req), userId: req.auth.userId },
+              req.params.id!,
+              method === 'PUT',
+            ),
+          ),
+        }),
+      }),
+    ),
     {
       method: 'PUT',
       path: '/bundles/{id:slug}/validate',

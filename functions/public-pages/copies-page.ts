@@ -174,7 +174,9 @@ export function copiesRoutes(deps: TCopiesDeps): TRoute[] {
       const lang = resolveLanguage(err.language);
       const t = translator(lang);
       const title = t('page.copies.expiredTitle');
-      const text = t('page.copies.expiredText', { date: dayIn(lang, err.expired) });
+      const text = err.deleted
+        ? t('retention.copiesDeleted', { date: dayIn(lang, err.expired) })
+        : t('page.copies.expiredText', { date: dayIn(lang, err.expired) });
       return html(req, 410, messageHtml(base(req), lang, title, text), lang);
     }
     if (!(err instanceof NotFoundError)) throw err;

@@ -62,6 +62,14 @@ export function verdictWords(r: TPublicCheck, lang: TLanguage): TVerdictWords {
   const certificate = r.kind === 'certificate';
   switch (kind) {
     case 'genuine':
+      // Sealed here, its content since deleted by the account's retention policy: still genuine.
+      if (r.content_deleted_at) {
+        return {
+          kind,
+          title,
+          text: t('retention.verify.deleted', { date: r.content_deleted_at.slice(0, 10) }),
+        };
+      }
       return { kind, title, text: t(certificate ? 'verify.okCertificate' : 'verify.okFinal') };
     case 'changed':
       return { kind, title, text: t('verify.verdict.changedText'), next: t('verify.checks.askSender') };

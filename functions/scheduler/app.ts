@@ -1,4 +1,5 @@
-import { createDocumentClient } from '#shared/adapters/aws/clients';
+import { createDocumentClient, createS3Client } from '#shared/adapters/aws/clients';
+import { createBlobEraser } from '#shared/adapters/s3/blob-eraser';
 import { systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
@@ -7,7 +8,8 @@ import { runDueWork, type TDueWorkRun } from '#shared/domain/scheduler/run-due-w
 
 /**
  * Composition root of the scheduler, run every five minutes (an EventBridge schedule on AWS, a
- * timer locally): expires bundles past their expiry and records the automatic reminders due.
+ * timer locally): expires bundles past their expiry, records the automatic reminders due and
+ * deletes the documents an account's retention policy says are due.
  * Its changes publish their outbox like any other (the reminder messages, through the
  * notifications queue), so it gets the same bundle store as the functions serving requests.
  * `now` is for tests; the schedule runs it with the clock.
@@ -16,7 +18,11 @@ export function buildScheduler(opts: TFunctionOptions) {
   const db = opts.db ?? createDocumentClient(opts.config);
   const telemetry = telemetryOf(opts);
   const { log, metrics } = telemetry;
-  const deps = { bundles: createPublishingBundleStore(opts.config, db, log, metrics) };
+  const deps = {
+    bundles: createPublishingBundleStore(opts.config, db, log, metrics),
+    // The only code that deletes documents, for the retention policies (shared/domain/bundles/retention.ts).
+    eraser: createBlobEraser(createS3Client(opts.config), opts.config.bucketName),
+  };
   return withTelemetry(telemetry, async (now?: Date): Promise<TDueWorkRun> => {
     const run = await runDueWork(deps, now ?? systemClock.now());
     for (const f of run.failed) {
@@ -31,6 +37,7 @@ export function buildScheduler(opts: TFunctionOptions) {
         checked: run.checked,
         expired: run.expired,
         reminders: run.reminders,
+        deleted: run.deleted,
         failed: run.failed.length,
       });
     }

@@ -158,6 +158,32 @@ export const COMMANDS = {
     required: ['account', 'bundle'],
     stripeSecret: true,
   },
+  'set-retention': {
+    synopsis: '--account A [--originals-days N] [--finals-days N] [--images-days N]',
+    summary:
+      "Set how many days after a bundle ends its originals and interim files, its final documents and certificates, and its signers' images are kept; a part left out is kept for ever, and no flag at all removes the policy. Bundles made from now on carry it; prints it.",
+    flags: {
+      account: 'string',
+      'originals-days': 'string',
+      'finals-days': 'string',
+      'images-days': 'string',
+    },
+    required: ['account'],
+  },
+  'legal-hold': {
+    synopsis: '--account A --bundle B',
+    summary:
+      "Put a bundle under legal hold: the retention policy deletes nothing of it until the hold is released. Recorded in the bundle's audit trail; prints the bundle's retention.",
+    flags: { account: 'string', bundle: 'string' },
+    required: ['account', 'bundle'],
+  },
+  'release-legal-hold': {
+    synopsis: '--account A --bundle B',
+    summary:
+      "Release a bundle's legal hold: the retention policy deletes what is due at the scheduler's next run. Recorded in the audit trail; prints the bundle's retention.",
+    flags: { account: 'string', bundle: 'string' },
+    required: ['account', 'bundle'],
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:

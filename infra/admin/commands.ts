@@ -17,6 +17,7 @@ import { setUserTeams } from '#shared/domain/accounts/user-teams';
 import { clearAccountSso, setAccountSso, type TSsoView } from '#shared/domain/console/sso-settings';
 import { NotFoundError } from '#shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
+import type { TAccountSettingsStore } from '#shared/domain/ports/account-settings';
 import type { TAccountStore, TApiKeyStore } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
@@ -37,7 +38,9 @@ export interface TAdminDeps {
   ids: TIds;
   /** Only on AWS: API Gateway must know each key's value for the usage plan to admit it. */
   usageKeys?: TUsageKeyRegistry;
-  /** Bundles, for refund-payment. */
+  /** The account's settings, for set-retention. */
+  settings?: TAccountSettingsStore;
+  /** Bundles, for refund-payment and the legal hold. */
   bundles?: TBundleStore;
   /** The payment processor, for refund-payment; made on use (on AWS it reads the Stripe keys). */
   payments?: () => Promise<TPaymentProvider>;

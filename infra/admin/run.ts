@@ -27,6 +27,7 @@ import {
   type TAdminDeps,
 } from './commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
+import { legalHoldCommand, setRetentionCommand } from './retention-commands';
 import {
   sealCsrCommand,
   sealInstallCertCommand,
@@ -243,6 +244,29 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
           ? `Refund ${refund.id} is pending: the payment shows refunded once the processor confirms it.`
           : `Refund ${refund.id} done.`;
       return { data: { payment: bundle.payment ?? null, refund: refund ?? null }, text: status, note };
+    }
+    case 'set-retention': {
+      const p = await setRetentionCommand(deps, req(flags, 'account'), {
+        originals: opt(flags, 'originals-days'),
+        finals: opt(flags, 'finals-days'),
+        images: opt(flags, 'images-days'),
+      });
+      const parts = Object.entries(p).filter(([, d]) => d !== null);
+      return parts.length > 0
+        ? { data: p, text: parts.map(([k, d]) => `${k} ${d}`).join('\n') }
+        : { data: p, text: '', note: 'No retention policy: documents are kept for ever.' };
+    }
+    case 'legal-hold':
+    case 'release-legal-hold': {
+      const r = await legalHoldCommand(
+        deps,
+        req(flags, 'account'),
+        req(flags, 'bundle'),
+        command === 'legal-hold',
+      );
+      return r.legal_hold
+        ? { data: r, text: `held since ${r.legal_hold.set_at}` }
+        : { data: r, text: 'not held', note: 'The retention policy deletes what is due at its next run.' };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

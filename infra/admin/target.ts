@@ -9,6 +9,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createUsageKeyRegistry } from '#shared/adapters/apigateway/usage-keys';
 import { createApiGatewayClient, createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createSecretsManagerClient } from '#shared/adapters/aws/secrets-manager-client';
+import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-settings-store';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
@@ -54,6 +55,7 @@ function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'us
     keys: createApiKeyStore(db, table),
     persons: createPersonStore(db, table),
     bundles: createBundleStore(db, table),
+    settings: createAccountSettingsStore(db, table),
     clock: systemClock,
     ids: randomIds,
   };

@@ -11,6 +11,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
+import { retentionKeyPatterns } from '#shared/domain/bundles/retention';
 import { LAMBDA_ENTRY_NAME, LAMBDA_RUNTIME_ENV, type TLambdaName } from '../bundling';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
@@ -155,6 +156,37 @@ export class ApiFunction extends Construct {
       ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
     ])
       acceptFinding(this, `IAM5[${finding}]`, why);
+  }
+
+  /**
+   * Deleting for good, for the retention policies: list the versions under a bundle's prefixes
+   * and delete each by its VersionId, on the objects a deletion may touch and nothing else
+   * (shared/domain/bundles/retention.ts `retentionKeyPatterns`). No s3:DeleteObject: a plain
+   * delete would only hide an object behind a marker in the versioned bucket.
+   */
+  grantBucketErase(bucket: IBucket): void {
+    const patterns = retentionKeyPatterns();
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucketVersions'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': patterns } },
+      }),
+    );
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:DeleteObjectVersion'],
+        resources: patterns.map((k) => bucket.arnForObjects(k)),
+      }),
+    );
+    const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+    for (const k of patterns) {
+      acceptFinding(
+        this,
+        `IAM5[Resource::<${bucketId}.Arn>/${k}]`,
+        "A bundle's own files, under keys made of ids known only at run time; the retention policy's deletion of them is the one delete any function may make.",
+      );
+    }
   }
 
   grantSend(queue: IQueue): void {

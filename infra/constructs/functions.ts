@@ -103,15 +103,17 @@ export class Functions implements TWorkers {
       }),
     );
 
-    // Reminders and expiry: its changes publish like any other.
+    // Reminders, expiry and retention: its changes publish like any other.
     this.scheduler = publishing(
       lambda('SchedulerFunction', {
         name: 'scheduler',
-        description: 'Expires bundles and sends the automatic reminders that are due',
+        description:
+          'Expires bundles, sends the automatic reminders and deletes documents by policy when due',
         environment: { ...shared, ...publishEnv },
         timeout: Duration.minutes(2),
       }),
     );
+    this.scheduler.grantBucketErase(bucket);
 
     // Persons changes reach the bundles they are linked to, so it publishes like bundles.
     const persons = publishing(

@@ -9,6 +9,9 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     silent: true,
     configureBuckets: [{ name: opts.bucket }],
   });
+  // After its own path-style rewrite of virtual-host requests, ahead of its routes (the last
+  // middleware), which refuse `?versions`.
+  server.middleware.splice(server.middleware.length - 1, 0, listVersions(server, opts.bucket) as never);
   const bound = await server.run();
   return {
     endpoint: `http://${opts.host}:${bound.port}`,
@@ -16,5 +19,50 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     /** Where it listens, as the OS reports it. */
     bound,
     stop: () => server.close(),
+  };
+}
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * ListObjectVersions, which s3rver lacks: the bucket on AWS is versioned, and deleting for good
+ * (the retention policies) lists every version to delete each by its VersionId. s3rver keeps one
+ * version an object, so it answers each object as S3 does an object stored before versioning:
+ * one version, `VersionId` "null"; s3rver's DeleteObject then removes it (it ignores the id).
+ */
+function listVersions(server: S3rver, bucket: string) {
+  type TCtx = {
+    method: string;
+    path: string;
+    query: Record<string, string | string[] | undefined>;
+    type: string;
+    body: unknown;
+  };
+  type TStore = {
+    listObjects(
+      bucket: string,
+      o: { prefix?: string; maxKeys?: number },
+    ): Promise<{ objects: { key: string; metadata: Record<string, string> }[]; isTruncated: boolean }>;
+  };
+  return async (ctx: TCtx, next: () => Promise<unknown>) => {
+    const onBucket = ctx.path === `/${bucket}` || ctx.path === `/${bucket}/`;
+    if (ctx.method !== 'GET' || !onBucket || !('versions' in ctx.query)) return next();
+    const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
+    const maxKeys = Number(ctx.query['max-keys'] ?? 1000);
+    const store = server.store as TStore;
+    const { objects, isTruncated } = await store.listObjects(bucket, { prefix, maxKeys });
+    const versions = objects.map(
+      (o) =>
+        `<Version><Key>${xml(o.key)}</Key><VersionId>null</VersionId><IsLatest>true</IsLatest>` +
+        `<LastModified>${new Date(o.metadata['last-modified'] ?? 0).toISOString()}</LastModified>` +
+        `<ETag>${xml(o.metadata.etag ?? '')}</ETag><Size>${o.metadata['content-length'] ?? 0}</Size>` +
+        '<StorageClass>STANDARD</StorageClass></Version>',
+    );
+    ctx.type = 'application/xml';
+    ctx.body =
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<ListVersionsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+      `<Name>${xml(bucket)}</Name><Prefix>${xml(prefix)}</Prefix><MaxKeys>${maxKeys}</MaxKeys>` +
+      `<IsTruncated>${isTruncated}</IsTruncated>${versions.join('')}</ListVersionsResult>`;
   };
 }

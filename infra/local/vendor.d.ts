@@ -23,6 +23,10 @@ declare module 's3rver' {
       silent?: boolean;
       configureBuckets?: { name: string }[];
     });
+    /** Koa's middleware list: a stand-in route put first runs before s3rver's own. */
+    middleware: ((ctx: never, next: () => Promise<unknown>) => Promise<unknown>)[];
+    /** Where it keeps the objects (its filesystem store). */
+    store: unknown;
     /** Its HTTP server's address(). */
     run(): Promise<AddressInfo>;
     close(): Promise<void>;

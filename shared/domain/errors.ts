@@ -87,6 +87,20 @@ export class GoneError extends ServiceError {
   override name = 'GoneError';
 }
 
+/**
+ * A file the account's retention policy deleted: the bundle and its record stay, the file is gone
+ * for good (410 `gone`), so a client stops asking rather than retrying a 404 or a 500.
+ */
+export class ContentDeletedError extends ServiceError {
+  override name = 'ContentDeletedError';
+  constructor(readonly deletedAt: string) {
+    super(
+      `This file was deleted by the account's retention policy on ${deletedAt.slice(0, 10)}. ` +
+        "The bundle, its events and every file's SHA-256 are kept: check a copy at POST /verify/.",
+    );
+  }
+}
+
 /** A console sign-in link that is unknown, used or expired: the user asks for a new one. */
 export class InvalidLinkError extends ServiceError {
   override name = 'InvalidLinkError';

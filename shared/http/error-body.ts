@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'conflict',
   'csrf_failed',
   'error',
+  'gone',
   'idempotency_in_flight',
   'idempotency_key_reused',
   'invalid',

@@ -1,6 +1,7 @@
 import {
   ConcurrentUpdateError,
   ConflictError,
+  ContentDeletedError,
   CsrfFailedError,
   GoneError,
   InvalidLinkError,
@@ -72,6 +73,7 @@ const RULES = [
   rule(MethodNotAllowedError, (e) => wire(405, 'method_not_allowed', { Allow: e.allow.join(', ') })),
   rule(SigningSessionError, plain(401, 'authentication_failed')),
   rule(GoneError, plain(410, 'not_found')),
+  rule(ContentDeletedError, plain(410, 'gone')),
   rule(ConflictError, plain(409, 'conflict')),
   rule(ConcurrentUpdateError, plain(409, 'conflict')),
   rule(IdempotencyInFlightError, (e) =>

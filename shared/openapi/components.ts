@@ -10,6 +10,7 @@ import * as bundle from '#shared/schemas/responses/bundle';
 import * as docTemplate from '#shared/schemas/responses/doc-template';
 import * as envelopeTemplate from '#shared/schemas/responses/envelope-template';
 import * as person from '#shared/schemas/responses/person';
+import * as retention from '#shared/schemas/responses/retention';
 import * as users from '#shared/schemas/responses/users';
 import * as webhook from '#shared/schemas/responses/webhook';
 import type { TOperation } from './operations';
@@ -36,6 +37,7 @@ const RESPONSE_MODULES = [
   docTemplate,
   envelopeTemplate,
   person,
+  retention,
   users,
   webhook,
 ];

@@ -107,6 +107,12 @@ export const aBundle: Required<TBundle> = {
   outbox: [{ seq: 1, type: 'bundle_sent' as never, date: at }],
   tags: ['lease'],
   events: [],
+  retention: {
+    policy: { originals: 30, finals: 3650, images: 7 },
+    hold: { at, actor: { type: 'operator' } },
+    deleting: { at: later, parts: ['images'] },
+    deleted: { originals: later },
+  },
   version: 3,
 };
 
@@ -124,6 +130,7 @@ export const SAMPLES: TSample[] = [
     language: 'de',
     imagePageSize: 'a4',
     reminders: { sendReminders: true, reminderOffset: 2, reminderInterval: 3, reminderExpires: 1 },
+    retention: { originals: 30, finals: 3650, images: 7 },
     features: { teams: true } as never,
     created: at,
     version: 1,

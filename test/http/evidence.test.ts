@@ -562,9 +562,11 @@ describe('a completed bundle', () => {
       });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
+      // content_deleted_at: only a date (when a retention policy deleted the file), null here.
       expect(Object.keys(body).sort()).toEqual([
         'audit_trail_intact',
         'checks',
+        'content_deleted_at',
         'kind',
         'known',
         'seal',
@@ -576,6 +578,7 @@ describe('a completed bundle', () => {
         known: true,
         kind: 'final',
         sealed: true,
+        content_deleted_at: null,
         audit_trail_intact: true,
         seal: {
           valid: true,

@@ -507,6 +507,25 @@ describe("answers of the account's settings match the description", () => {
   });
 });
 
+describe('answers of retention match the description', () => {
+  it("the account's policy, and a bundle's legal hold: retrieve, set, release", async () => {
+    const policy = { originals_days: 30, finals_days: 3650, images_days: 7 };
+    const set = having(200, await call('PUT', '/account/retention/', { json: policy }));
+    expectDocumented('PUT', '/account/retention', set);
+    expect(set.body).toEqual(policy);
+    expectDocumented('GET', '/account/retention', having(200, await call('GET', '/account/retention/')));
+    // Back to no policy, so the other tests' bundles are kept as before.
+    having(200, await call('PUT', '/account/retention/', { json: {} }));
+
+    const b = having(201, await call('POST', '/bundles/', { json: aBundle({ status: 'dr' }, b64) }));
+    const at = `/bundles/${b.body.id}/legal_hold/`;
+    const held = having(200, await call('PUT', at));
+    expectDocumented('PUT', '/bundles/{id}/legal_hold', held);
+    expectDocumented('GET', '/bundles/{id}/legal_hold', having(200, await call('GET', at)));
+    expectDocumented('DELETE', '/bundles/{id}/legal_hold', having(200, await call('DELETE', at)));
+  });
+});
+
 describe("answers of the account's people match the description", () => {
   it('users, invitations, teams and the security log', async () => {
     const team = having(201, await call('POST', '/teams/', { json: { name: 'Contract team' } }));

@@ -144,6 +144,36 @@ describe('functions', () => {
     );
   });
 
+  it("lets the scheduler alone delete, every version of a bundle's own files and nothing else", () => {
+    const bucketId = logicalIdOf(dev, 'AWS::S3::Bucket', { VersioningConfiguration: { Status: 'Enabled' } });
+    for (const { name } of lambdaEntries()) {
+      const deletes = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
+        actionsOf(st).some((a) => /^s3:(Delete|\*)/.test(a) || a === 's3:ListBucketVersions'),
+      );
+      if (name !== 'scheduler') {
+        expect(deletes, name).toEqual([]);
+        continue;
+      }
+      expect(deletes.map(actionsOf)).toEqual([['s3:ListBucketVersions'], ['s3:DeleteObjectVersion']]);
+      const [list, del] = deletes as { Resource: unknown; Condition?: unknown }[];
+      const patterns = [
+        'accounts/*/bundles/*/originals/*',
+        'interim/*/*',
+        'final/*/*',
+        'coe/*/*',
+        'signing/*/*',
+      ];
+      expect(list!.Condition).toEqual({ StringLike: { 's3:prefix': patterns } });
+      expect(JSON.stringify(list!.Resource)).toContain(bucketId);
+      // Each an object ARN of the documents bucket: `<bucket ARN>/<pattern>`, in any order.
+      const keys = (del!.Resource as { 'Fn::Join': [string, [{ 'Fn::GetAtt': string[] }, string]] }[]).map(
+        (r) => [r['Fn::Join'][1][0]['Fn::GetAtt'][0], r['Fn::Join'][1][1]],
+      );
+      expect(keys.map(([b]) => b)).toEqual(patterns.map(() => bucketId));
+      expect(keys.map(([, k]) => k).sort()).toEqual(patterns.map((k) => `/${k}`).sort());
+    }
+  });
+
   it('gives the functions that change bundles the notifications queue to send to, with a dead-letter queue behind it', () => {
     const queues = Object.values(dev.findResources('AWS::SQS::Queue')).map(
       (q) => (q as TResource).Properties!,

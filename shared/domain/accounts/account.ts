@@ -42,9 +42,25 @@ export interface TAccount {
    * with the Reminders feature on; set by an admin (the account's settings).
    */
   reminders?: TAccountReminders;
+  /**
+   * How long documents are kept after a bundle ends, by part; none: kept for ever. Each new
+   * bundle carries the policy in force when it was made (bundles/retention.ts). Set by an admin
+   * (PUT /account/retention/) or the operator (`set-retention`).
+   */
+  retention?: TRetentionDays;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;
+}
+
+/** A retention policy: days kept after the bundle ends, per part of its documents; a part left out is kept. */
+export interface TRetentionDays {
+  /** The documents as uploaded and the interim files. */
+  originals?: number;
+  /** The sealed final documents and the Certificates of Evidence. */
+  finals?: number;
+  /** What signers gave: selfies, ID photos, attachments, drawn signatures. */
+  images?: number;
 }
 
 /** As a bundle holds them (`send_reminders`, `reminder_offset`… in days). */

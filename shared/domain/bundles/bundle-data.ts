@@ -9,6 +9,7 @@ import { conditionStates, isHiddenByCondition } from '../signing/field-visibilit
 import { currentRecords, valueKey } from '../signing/signing-record';
 import type { TBundle } from './bundle';
 import { isBundleComplete } from './lifecycle/status';
+import { deletedAt } from './retention';
 
 export interface TDataItem {
   doc_key: string;
@@ -48,6 +49,7 @@ export async function bundleData(
     deps.records.all(b.accountId, b.id).then((all) => currentRecords(all, b)),
   ]);
   const byId = new Map(b.packets.map((p) => [p.id, p]));
+  const imagesDeleted = Boolean(deletedAt(b, 'images'));
   const items: TDataItem[] = [];
   // A field its conditions hide holds nothing, as on the final documents.
   const states = conditionStates(documents, records, b.packets);
@@ -61,8 +63,9 @@ export async function bundleData(
       const stored = current
         ? records.find((r) => r.packetId === current.packetId)?.values[valueKey(d.key, f.key)]
         : undefined;
+      // An attachment the retention policy deleted has no file to link: the value (its name) stays.
       const attachments =
-        f.kind === 'att' && stored?.blobKey
+        f.kind === 'att' && stored?.blobKey && !imagesDeleted
           ? [
               {
                 url: await deps.blobs.presignGet(stored.blobKey, ATTACHMENT_LINK_SECONDS),

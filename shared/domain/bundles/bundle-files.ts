@@ -5,6 +5,7 @@ import type { TEvidenceStore } from '../ports/evidence';
 import type { TBlobStore } from '../ports/files';
 import type { TBundle } from './bundle';
 import { isBundleComplete } from './lifecycle/status';
+import { assertKept, deletedAt } from './retention';
 
 /** How long a file link stays valid. */
 export const FILE_LINK_SECONDS = 15 * 60;
@@ -51,6 +52,10 @@ export async function bundleFiles(
   const link = (key: string) => deps.blobs.presignGet(key, FILE_LINK_SECONDS);
   const record = await deps.evidence.get(b.accountId, b.id);
   if (isBundleComplete(b.status) && b.docsReady && record?.issuedAt) {
+    // Deleted by the retention policy: 410 for the list of the sealed files; the signers'
+    // attachments, which a policy may delete sooner, are left out once deleted.
+    assertKept(b, 'finals');
+    const attachments = deletedAt(b, 'images') ? [] : record.attachments;
     const keyOf = new Map(b.packets.map((p) => [p.id, p.key]));
     return Promise.all([
       ...record.finals.map(
@@ -63,7 +68,7 @@ export async function bundleFiles(
           sha256: f.sha256,
         }),
       ),
-      ...record.attachments.map(
+      ...attachments.map(
         async (a): Promise<TFileItem> => ({
           file_url: await link(a.blobKey),
           expires,
@@ -87,6 +92,7 @@ export async function bundleFiles(
       ),
     ]);
   }
+  assertKept(b, 'originals');
   if (record?.interim?.status === 'ready' && record.interim.files.length > 0) {
     const at = record.interim.at;
     return Promise.all(

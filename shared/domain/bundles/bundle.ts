@@ -1,6 +1,7 @@
 // The Bundle aggregate: a set of documents and the signers (packets) who sign them.
 import type { TDeliverVia, TFieldKind, TPacketRole, TVPattern } from '#shared/schemas/vocabulary';
 import type { TConditionGroup } from '../../text/field-conditions.js';
+import type { TRetentionDays } from '../accounts/account';
 import type { TOutboxEntry } from '../outbox/outbox-entry';
 import type { TActor } from './actor';
 
@@ -237,5 +238,21 @@ export interface TBundle {
   reminderExpires?: number;
   owner?: string;
   signingBrand?: string;
+  /** Its retention policy, legal hold and what the policy deleted (retention.ts). */
+  retention?: TBundleRetention;
   version: number;
+}
+
+/** The parts of a bundle's documents a retention policy deletes separately (TRetentionDays). */
+export type TRetentionPart = keyof TRetentionDays;
+
+export interface TBundleRetention {
+  /** The account's policy when the bundle was made. */
+  policy?: TRetentionDays;
+  /** While set, nothing of the bundle is deleted by policy. */
+  hold?: { at: string; actor: TActor };
+  /** A deletion marked and under way: set in the write that checked the hold, cleared when done. */
+  deleting?: { at: string; parts: TRetentionPart[] };
+  /** When each part was deleted. */
+  deleted?: Partial<Record<TRetentionPart, string>>;
 }

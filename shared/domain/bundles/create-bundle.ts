@@ -30,6 +30,7 @@ import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
 import { readerFieldErrors } from './packet-roles';
 import { prefill } from './prefill';
+import { originalsPrefix, retentionOf } from './retention';
 
 export interface TCreateBundleDeps {
   bundles: TBundleStore;
@@ -60,7 +61,7 @@ export interface TMadeAs {
 }
 
 export const originalBlobKey = (accountId: string, bundleId: string, docKey: string) =>
-  `accounts/${accountId}/bundles/${bundleId}/originals/${docKey}.pdf`;
+  `${originalsPrefix(accountId, bundleId)}${docKey}.pdf`;
 
 /**
  * Creates a Bundle: everything is checked first (shape, signers, documents and their fields, team
@@ -297,6 +298,8 @@ async function writeBundle(
     sendReminders: false,
     // The account's reminder defaults, unless the envelope template's settings say otherwise.
     ...(account.features.reminders ? account.reminders : undefined),
+    // The account's retention policy as it stands now: the bundle keeps it (retention.ts).
+    ...retentionOf(account.retention),
     events: [
       event('created', now, by, undefined, given),
       ...(input.status === BUNDLE.draft ? [event('drafted', now, by)] : []),

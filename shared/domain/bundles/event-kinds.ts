@@ -51,6 +51,12 @@ export const EVENT_KINDS = {
   paymentRefunded: { code: 'pb', text: 'Payment refunded' },
   // The processor could not give the money back after all: the payment stands.
   paymentRefundFailed: { code: 'px', text: 'Refund failed' },
+  // Retention (retention.ts): a legal hold set or released by an admin or the operator, and a
+  // part of the documents deleted by the account's policy (the parts deleted). No webhook event:
+  // BlueInk has none, and clients know bundle events by `kind` and skip the ones they do not know.
+  legalHoldSet: { code: 'lh', text: 'Legal hold set' },
+  legalHoldReleased: { code: 'lx', text: 'Legal hold released' },
+  contentDeleted: { code: 'rd', text: 'Documents deleted by the retention policy' },
 } as const satisfies Record<string, { code: string; text: string } | { variantOf: string; text: string }>;
 
 /**

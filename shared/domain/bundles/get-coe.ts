@@ -6,6 +6,7 @@ import type { TClock } from '../ports/system';
 import { FILE_LINK_SECONDS } from './bundle-files';
 import { findPacket } from './find-packet';
 import { hasSigned } from './lifecycle/status';
+import { assertKept } from './retention';
 
 /**
  * The packet's Certificate of Evidence: a time-limited link and the SHA-256 of the file it
@@ -24,6 +25,7 @@ export async function getCoe(
     ? record.certificates.find((c) => c.packetId === packet.id)
     : undefined;
   if (!certificate) throw new ConflictError('The Certificate of Evidence is not ready yet.');
+  assertKept(bundle, 'finals');
   return {
     file_url: await deps.blobs.presignGet(certificate.blobKey, FILE_LINK_SECONDS),
     expires: new Date(deps.clock.now().getTime() + FILE_LINK_SECONDS * 1000).toISOString(),

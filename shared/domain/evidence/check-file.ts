@@ -1,4 +1,5 @@
 import type { TVerifyReport } from '#shared/verify/report';
+import { deletedAt } from '../bundles/retention';
 import type { TBundleStore } from '../ports/bundles';
 import type { TEvidenceStore, TSealReader } from '../ports/evidence';
 import { auditTrailIntact } from './audit-status';
@@ -14,6 +15,8 @@ export interface TPublicCheck {
   audit_trail_intact: boolean | null;
   /** The file carries a signature that holds over all of it. */
   sealed: boolean;
+  /** When the account's retention policy deleted a known file's content; null while kept. */
+  content_deleted_at: string | null;
   /** What the file's own signature says; null when it has none. */
   seal: {
     valid: boolean;
@@ -52,6 +55,7 @@ export async function checkFile(
     kind: known ? entry!.kind : null,
     audit_trail_intact: known ? await auditTrailIntact(deps, b!, entry!) : null,
     sealed: Boolean(seal?.valid && seal.coversWholeFile),
+    content_deleted_at: known ? (deletedAt(b!, 'finals') ?? null) : null,
     seal: seal
       ? {
           valid: seal.valid,

@@ -7,6 +7,7 @@
 import type { TLanguage } from '#shared/i18n/languages';
 import type { TBundle } from '../bundles/bundle';
 import { isBundleComplete } from '../bundles/lifecycle/status';
+import { deletedAt } from '../bundles/retention';
 import { GoneError, NotFoundError } from '../errors';
 import type { TBundleStore } from '../ports/bundles';
 import type { TCopyLinkStore, TEvidenceStore } from '../ports/evidence';
@@ -118,8 +119,14 @@ export class CopyLinkExpiredError extends GoneError {
   constructor(
     readonly language: string,
     readonly expired: string,
+    /** Set when the account's retention policy deleted the documents, rather than the link running out. */
+    readonly deleted = false,
   ) {
-    super('This link to the signed documents has expired.');
+    super(
+      deleted
+        ? "The signed documents of this link were deleted by the account's retention policy."
+        : 'This link to the signed documents has expired.',
+    );
   }
 }
 
@@ -144,6 +151,8 @@ export async function openCopyLink(
     throw new CopyLinkExpiredError(link.language, link.expires);
   const bundle = await deps.bundles.get(link.accountId, link.bundleId);
   if (!ready(bundle)) throw new NotFoundError('This link is not valid.');
+  const deleted = deletedAt(bundle, 'finals');
+  if (deleted) throw new CopyLinkExpiredError(link.language, deleted, true);
   return {
     bundle,
     ...(link.packetId ? { packetId: link.packetId } : {}),

@@ -84,11 +84,19 @@ export interface TFileHashEntry {
   eventCount: number;
 }
 
+/** Where each kind of a bundle's files lives: what a retention deletion lists and deletes. */
+export const evidenceObjectPrefixes = {
+  final: (bundleId: string) => `final/${bundleId}/`,
+  certificate: (bundleId: string) => `coe/${bundleId}/`,
+  interim: (bundleId: string) => `interim/${bundleId}/`,
+};
+
 /** Deterministic object keys: a job run twice writes the same objects. */
 export const evidenceObjectKeys = {
-  final: (bundleId: string, docKey: string) => `final/${bundleId}/${docKey}.pdf`,
-  certificate: (bundleId: string, packetId: string) => `coe/${bundleId}/${packetId}.pdf`,
-  interim: (bundleId: string, docKey: string) => `interim/${bundleId}/${docKey}.pdf`,
+  final: (bundleId: string, docKey: string) => `${evidenceObjectPrefixes.final(bundleId)}${docKey}.pdf`,
+  certificate: (bundleId: string, packetId: string) =>
+    `${evidenceObjectPrefixes.certificate(bundleId)}${packetId}.pdf`,
+  interim: (bundleId: string, docKey: string) => `${evidenceObjectPrefixes.interim(bundleId)}${docKey}.pdf`,
 };
 
 /** A certificate's `doc_key` in the files list: `coe-<packet key>`. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { TVerifyReport } from '#shared/verify/report';
 import type { TPacket } from '../bundles/bundle';
+import { deletedAt } from '../bundles/retention';
 import { parseInput } from '../parse-input';
 import type { TBundleStore } from '../ports/bundles';
 import type { TEvidenceStore, TSealReader } from '../ports/evidence';
@@ -36,6 +37,11 @@ export interface TVerifyAnswer {
   }[];
   audit_chain_intact: boolean | null;
   sealed: boolean;
+  /**
+   * When the account's retention policy deleted this file: it was sealed by this service, and its
+   * SHA-256, bundle and audit chain are kept, but the content is gone. Null while it is kept.
+   */
+  content_deleted_at: string | null;
   /** With a file: every check esign-verify makes of it, from the file alone; null for a hash or a non-PDF. */
   checks: TVerifyReport | null;
 }
@@ -76,6 +82,7 @@ export async function verifyFile(
       signers: [],
       audit_chain_intact: null,
       sealed,
+      content_deleted_at: null,
       checks,
     };
   }
@@ -91,6 +98,8 @@ export async function verifyFile(
     signers: packets.map(signerOf),
     audit_chain_intact: await auditTrailIntact(deps, b, entry),
     sealed,
+    // Final documents and certificates are the one part of the policy (bundles/retention.ts).
+    content_deleted_at: deletedAt(b, 'finals') ?? null,
     checks,
   };
 }

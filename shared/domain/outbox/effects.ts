@@ -70,6 +70,9 @@ export const EFFECTS = {
   paymentFailed: none,
   paymentRefunded: none,
   paymentRefundFailed: none,
+  legalHoldSet: none,
+  legalHoldReleased: none,
+  contentDeleted: none,
 } as const satisfies Record<TCodedKind, TEffects>;
 
 /** The effects by the two-letter code a stored event carries. */

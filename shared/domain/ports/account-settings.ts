@@ -4,7 +4,7 @@ import type { TAccount } from '../accounts/account';
 /** The settings an admin changes, as the account keeps them. */
 export type TAccountDefaults = Pick<
   TAccount,
-  'language' | 'signingRedirectUrl' | 'imagePageSize' | 'reminders'
+  'language' | 'signingRedirectUrl' | 'imagePageSize' | 'reminders' | 'retention'
 >;
 
 export interface TAccountSettingsStore {

@@ -31,3 +31,12 @@ export interface TBlobStore {
   /** A time-limited GET link. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
+
+/**
+ * Deletes objects for good. The documents bucket is versioned, so a plain delete would only hide
+ * an object behind a delete marker: this removes every version and marker under the prefix.
+ */
+export interface TBlobEraser {
+  /** Removes every version under `prefix`, a page at a time; answers how many it removed. */
+  eraseAll(prefix: string): Promise<number>;
+}

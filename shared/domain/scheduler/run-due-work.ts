@@ -1,6 +1,12 @@
+import type { TBundle } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
+import { markDeletion } from '../bundles/retention';
 import type { TBundleStore } from '../ports/bundles';
+import type { TBlobEraser } from '../ports/files';
 import { applyDueWork, type TDueWork } from './apply-due-work';
+import { deleteMarked } from './delete-by-policy';
+
+type TDeps = { bundles: TBundleStore; eraser: TBlobEraser };
 
 export interface TDueWorkRun {
   /** Bundles read from the `by-due` index. */
@@ -8,6 +14,8 @@ export interface TDueWorkRun {
   expired: number;
   /** Reminders recorded (and so their messages queued: EFFECTS.reminderSent). */
   reminders: number;
+  /** Bundles whose documents (some parts of them) the retention policy deleted. */
+  deleted: number;
   /** Bundles whose work failed; they stay due and the next run tries again. */
   failed: { accountId: string; id: string; error: string }[];
 }
@@ -31,12 +39,12 @@ export interface TDueWorkOptions {
  * re-applies to the winner's state, where the reminder is within the hour and not due.
  */
 export async function runDueWork(
-  deps: { bundles: TBundleStore },
+  deps: TDeps,
   now: Date,
   options: TDueWorkOptions = {},
 ): Promise<TDueWorkRun> {
   const { batch = 100, maxBatches = 20, concurrency = 8 } = options;
-  const run: TDueWorkRun = { checked: 0, expired: 0, reminders: 0, failed: [] };
+  const run: TDueWorkRun = { checked: 0, expired: 0, reminders: 0, deleted: 0, failed: [] };
   // The index may lag the table on AWS (GSIs are eventually consistent): a bundle just done can
   // show up again in this run's next batch. It is taken once; a stale entry in a later run only
   // costs a read, since the bundle itself decides.
@@ -56,17 +64,28 @@ export async function runDueWork(
 }
 
 async function work(
-  deps: { bundles: TBundleStore },
+  deps: TDeps,
   ref: { accountId: string; id: string },
   now: Date,
   run: TDueWorkRun,
 ): Promise<void> {
   let last: TDueWork | undefined;
   try {
-    await changeBundle(deps, ref.accountId, ref.id, (b) => {
+    // An ended bundle whose retention is due is first marked "deleting" in a write of its own,
+    // conditional on the version that showed no legal hold; only then are its objects erased.
+    const written: TBundle = await changeBundle(deps, ref.accountId, ref.id, (b) => {
+      const marked = markDeletion(b, now);
+      if (marked.retention?.deleting) {
+        last = undefined;
+        return marked;
+      }
       last = applyDueWork(b, now);
       return last.next;
     });
+    if (written.retention?.deleting) {
+      await deleteMarked(deps, written, now);
+      run.deleted += 1;
+    }
   } catch (err) {
     run.failed.push({ ...ref, error: (err as Error).message });
     return;

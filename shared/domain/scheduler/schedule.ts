@@ -5,6 +5,7 @@
 import type { TBundle, TPacket } from '../bundles/bundle';
 import { expiresAt } from '../bundles/expiry';
 import { isOut, isPacketWaiting } from '../bundles/lifecycle/status';
+import { retentionDueAt } from '../bundles/retention';
 
 export const DAY_MS = 86_400_000;
 
@@ -64,9 +65,12 @@ export function reminderDueAt(b: TBundle, p: TPacket): number | undefined {
 
 /**
  * The earliest time anything of the bundle is due (ISO), or undefined when nothing ever will be
- * as it stands: only a sent bundle (`se`, `st`) with an expiry or a reminder to come has one.
+ * as it stands: a sent bundle (`se`, `st`) with an expiry or a reminder to come, or an ended one
+ * with a part of its documents for its retention policy to delete (bundles/retention.ts).
  */
 export function nextDueAt(b: TBundle): string | undefined {
+  const retention = retentionDueAt(b);
+  if (retention !== undefined) return new Date(retention).toISOString();
   if (!isOut(b.status)) return undefined;
   const times = b.packets.map((p) => reminderDueAt(b, p)).filter((t) => t !== undefined);
   const expiry = expiresAt(b);

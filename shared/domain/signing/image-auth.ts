@@ -1,6 +1,7 @@
 import { ConflictError, said, ValidationError } from '../errors';
 import type { TIdVerifier } from '../ports/signing';
 import { saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
+import { signingObjectPrefix } from './signing-record';
 
 export const MAX_AUTH_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -39,7 +40,7 @@ async function store(
   type: string,
   at: string,
 ) {
-  const key = `signing/${ctx.bundle.id}/${ctx.packet.id}/auth/${name}-${Date.parse(at)}.${type}`;
+  const key = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/auth/${name}-${Date.parse(at)}.${type}`;
   await call.deps.blobs.put(key, image.bytes, type === 'png' ? 'image/png' : 'image/jpeg');
   return key;
 }

@@ -15,7 +15,7 @@ import {
   whileSigning,
 } from './signer-context';
 import { authComplete } from './signer-state';
-import { type TFieldValue, valueKey } from './signing-record';
+import { signingObjectPrefix, type TFieldValue, valueKey } from './signing-record';
 
 const MAX_IMAGE_BYTES = 200 * 1024;
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -133,7 +133,7 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
       const key = valueKey(v.doc_key, v.field_key);
       const png = images.get(key);
       if (png) {
-        const blobKey = `signing/${ctx.bundle.id}/${ctx.packet.id}/marks/${v.doc_key}/${v.field_key}-${Date.parse(at)}.png`;
+        const blobKey = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/marks/${v.doc_key}/${v.field_key}-${Date.parse(at)}.png`;
         await deps.blobs.put(blobKey, png, 'image/png');
         values[key] = {
           value: 'drawn',

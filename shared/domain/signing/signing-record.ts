@@ -4,6 +4,12 @@
 import { signerGeneration, type TBundle, type THandover, type TPacket } from '../bundles/bundle';
 import type { TInPerson } from './in-person';
 
+/**
+ * Where everything a signer gives for a bundle lives in the documents bucket: drawn marks,
+ * attachments, selfies and ID photos (save-values.ts, upload-attachment.ts, image-auth.ts).
+ */
+export const signingObjectPrefix = (bundleId: string) => `signing/${bundleId}/`;
+
 /** A field's value as this signer left it, with who, when and from where. */
 export interface TFieldValue {
   value: string;

@@ -3,7 +3,7 @@ import { said, ValidationError } from '../errors';
 import { isEditableBy } from './field-access';
 import { assertAuthenticated, findField } from './save-values';
 import { recordsWith, saveStep, type TSignerCall, type TSignerContext, whileSigning } from './signer-context';
-import { valueKey } from './signing-record';
+import { signingObjectPrefix, valueKey } from './signing-record';
 
 // The largest attachment a signer may upload, whatever the field allows: the page's rule too.
 export { MAX_ATTACHMENT_BYTES };
@@ -90,7 +90,7 @@ export async function uploadAttachment(
 
     const at = deps.clock.now().toISOString();
     const safeName = upload.fileName.replace(/[^\w.-]+/g, '_').slice(-100);
-    const blobKey = `signing/${ctx.bundle.id}/${ctx.packet.id}/attachments/${target.docKey}/${target.fieldKey}-${Date.parse(at)}-${safeName}`;
+    const blobKey = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/attachments/${target.docKey}/${target.fieldKey}-${Date.parse(at)}-${safeName}`;
     // An SVG can carry script: kept as plain bytes, so its link downloads it rather than
     // rendering it on the bucket's origin.
     const storedType = ext === 'svg' ? 'application/octet-stream' : TYPES[ext]![0]!;

@@ -191,6 +191,8 @@ export const ZVerifyResponseSchema = z
     ),
     audit_chain_intact: z.boolean().nullable(),
     sealed: z.boolean(),
+    // When the account's retention policy deleted the file (the hash and the record stay).
+    content_deleted_at: nullableText,
     // The offline verifier's report (esign-verify), described in docs rather than here.
     checks: z.record(z.string(), z.unknown()).nullable(),
   })

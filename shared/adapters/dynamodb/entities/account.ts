@@ -31,7 +31,8 @@ export const apiKeyKeys = {
 
 export const accountEntity = defineEntity<TAccount>({
   name: 'account',
-  version: 1,
+  // 2: `retention` (the retention policy); a version 1 item has none and reads as it is.
+  version: 2,
   key: (a) => accountKeys.item(a.id),
   indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
 });

@@ -107,7 +107,8 @@ export const dueRefOf = outboxRefOf;
  */
 export const bundleEntity = defineEntity<TBundle>({
   name: 'bundle',
-  version: 1,
+  // 2: `retention` (the retention policy, legal hold and what was deleted); a version 1 item has none and reads as it is.
+  version: 2,
   key: (b) => bundleKeys.item(b.accountId, b.id),
   indexes: {
     byListOrder: bundleKeys.listOrder,
