@@ -10,6 +10,7 @@ import {
   clearSsoCommand,
   createAccountCommand,
   createKeyCommand,
+  erasePersonCommand,
   indexUserEmailsCommand,
   listAccountsCommand,
   refundPaymentCommand,
@@ -243,6 +244,24 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
           ? `Refund ${refund.id} is pending: the payment shows refunded once the processor confirms it.`
           : `Refund ${refund.id} done.`;
       return { data: { payment: bundle.payment ?? null, refund: refund ?? null }, text: status, note };
+    }
+    case 'erase-person': {
+      const r = await erasePersonCommand(deps, req(flags, 'account'), {
+        email: opt(flags, 'email'),
+        phone: opt(flags, 'phone'),
+      });
+      const lines = [
+        ...r.personsRemoved.map((id) => `removed ${id}`),
+        ...r.bundlesToActOn.map((b) => `act-on ${b.id} ${b.status}`),
+        ...r.bundlesKept.map((b) => `kept ${b.id} ${b.status} until ${b.keptUntil ?? 'no-policy'}`),
+      ];
+      const note =
+        r.personsRemoved.length === 0
+          ? 'Nobody of this account has that address: nothing erased.'
+          : r.bundlesToActOn.length > 0
+            ? 'Ask the sender to cancel the bundles marked act-on, or to change their signer.'
+            : undefined;
+      return { data: r, text: lines.join('\n'), note };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));
