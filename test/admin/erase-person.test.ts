@@ -13,15 +13,23 @@ let dir: string;
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let accountId: string;
+/** Every line the runtime logs, at its most talkative level: no line may hold the address. */
+const logged: string[] = [];
+const stdoutWrite = process.stdout.write.bind(process.stdout);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'admin-erase-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    logged.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  runtime = await startTestRuntime({ memory: false, dataDir: dir, logLevel: 'debug' });
   call = apiClient(runtime);
   accountId = runtime.demo.accountId;
 }, 60_000);
 afterAll(async () => {
   await runtime?.stop();
+  process.stdout.write = stdoutWrite;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -70,6 +78,9 @@ describe('npm run admin -- erase-person', () => {
     const again = await admin(dir, 'erase-person', '--account', accountId, '--email', 'erase.me@example.com');
     expect(again, again.stderr).toMatchObject({ code: 0 });
     expect(again.stderr).toContain('nothing erased');
+    // The runtime did log these requests, and none of its lines names the address.
+    expect(logged.join('')).toContain('/persons/');
+    expect(logged.join('')).not.toMatch(/erase\.me@/i);
   }, 60_000);
 
   it('refuses both an email and a phone, or neither, with exit code 2', async () => {
