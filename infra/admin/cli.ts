@@ -184,6 +184,13 @@ export const COMMANDS = {
     flags: { account: 'string', bundle: 'string' },
     required: ['account', 'bundle'],
   },
+  'erase-person': {
+    synopsis: '--account A (--email x@example.com | --phone +15550100000)',
+    summary:
+      'Erase the people the account sends to at that email or phone: their Person records and contact channels go; prints, as JSON with --json, the bundles naming them that the sender must cancel or change, and the ended bundles kept until their retention ends.',
+    flags: { account: 'string', email: 'string', phone: 'string' },
+    required: ['account'],
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:

@@ -18,6 +18,7 @@ import { clearAccountSso, setAccountSso, type TSsoView } from '#shared/domain/co
 import { NotFoundError } from '#shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
 import type { TAccountSettingsStore } from '#shared/domain/ports/account-settings';
+import { erasePerson, type TErasureReport } from '#shared/domain/persons/erase-person';
 import type { TAccountStore, TApiKeyStore } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
@@ -255,6 +256,17 @@ export async function refundPaymentCommand(
     accountId,
     bundleId,
   );
+}
+
+/** Erases the account's Persons at an email or phone (shared/domain/persons/erase-person.ts). */
+export async function erasePersonCommand(
+  deps: TAdminDeps,
+  accountId: string,
+  target: { email?: string; phone?: string },
+): Promise<TErasureReport> {
+  await requireAccount(deps, accountId);
+  if (!deps.bundles) throw new Error('Bundles are not available on this target.');
+  return erasePerson({ store: deps.persons, bundles: deps.bundles }, accountId, target);
 }
 
 /** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */

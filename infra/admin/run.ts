@@ -10,6 +10,7 @@ import {
   clearSsoCommand,
   createAccountCommand,
   createKeyCommand,
+  erasePersonCommand,
   indexUserEmailsCommand,
   listAccountsCommand,
   refundPaymentCommand,
@@ -267,6 +268,24 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return r.legal_hold
         ? { data: r, text: `held since ${r.legal_hold.set_at}` }
         : { data: r, text: 'not held', note: 'The retention policy deletes what is due at its next run.' };
+    }
+    case 'erase-person': {
+      const r = await erasePersonCommand(deps, req(flags, 'account'), {
+        email: opt(flags, 'email'),
+        phone: opt(flags, 'phone'),
+      });
+      const lines = [
+        ...r.personsRemoved.map((id) => `removed ${id}`),
+        ...r.bundlesToActOn.map((b) => `act-on ${b.id} ${b.status}`),
+        ...r.bundlesKept.map((b) => `kept ${b.id} ${b.status} until ${b.keptUntil ?? 'no-policy'}`),
+      ];
+      const note =
+        r.personsRemoved.length === 0
+          ? 'Nobody of this account has that address: nothing erased.'
+          : r.bundlesToActOn.length > 0
+            ? 'Ask the sender to cancel the bundles marked act-on, or to change their signer.'
+            : undefined;
+      return { data: r, text: lines.join('\n'), note };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

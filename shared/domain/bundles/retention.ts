@@ -50,6 +50,26 @@ function pending(b: TBundle): { part: TRetentionPart; at: number }[] {
 }
 
 /**
+ * Until when the policy keeps the bundle's documents (ISO time): when its last part is (or was)
+ * deleted. Null while any part is kept for ever: no policy for it, a legal hold, or not ended yet.
+ * The bundle itself, with its events and hashes, stays as a tombstone after that.
+ */
+export function documentsKeptUntil(b: TBundle): string | null {
+  const r = b.retention;
+  const ended = endedAt(b);
+  if (!r?.policy || r.hold || ended === undefined) return null;
+  let last = 0;
+  for (const part of RETENTION_PARTS) {
+    const done = r.deleted?.[part];
+    const days = r.policy[part];
+    if (done) last = Math.max(last, Date.parse(done));
+    else if (days === undefined) return null;
+    else last = Math.max(last, ended + days * DAY_MS);
+  }
+  return new Date(last).toISOString();
+}
+
+/**
  * When the scheduler next has retention work for the bundle (epoch ms): a deletion under way
  * at once (a run that stopped half-way), else the first part due; none under a legal hold.
  */
