@@ -180,7 +180,10 @@ describe('approvers', () => {
 });
 
 describe('signing steps', () => {
-  it("one step's signers finish at once: the next step starts once; roles and steps are in the evidence", async () => {
+  // One bundle in three steps, followed from the race of step 1 to its evidence.
+  let b: { id: string; packets: { id: string }[] };
+
+  it("one step's signers finish at once: the next step starts once", async () => {
     const res = await create({
       label: 'Purchase',
       in_order: true,
@@ -207,7 +210,7 @@ describe('signing steps', () => {
       ],
     });
     expect(res.status, res.text).toBe(201);
-    const b = res.body as { id: string; packets: { id: string }[] };
+    b = res.body as typeof b;
     const [ann, bob] = await Promise.all([0, 1].map((i) => openSession(sign, call, b.packets[i]!.id)));
     for (const [s, k] of [
       [ann!, 'ann'],
@@ -225,7 +228,9 @@ describe('signing steps', () => {
       .sort();
     // Exactly one request each for the second step, none yet for the third.
     expect(sent).toEqual([b.packets[2]!.id, b.packets[3]!.id].sort());
+  });
 
+  it('tells the next step who they sign alongside; the approver approves, the viewer reads', async () => {
     const cat = await sessionFromEmail(mail('s-cat'));
     expect(cat.text).toContain('You are step 2 of 3 in the signing order, alongside Dan Fox.');
     const dan = await sessionFromEmail(mail('s-dan'));
@@ -242,7 +247,9 @@ describe('signing steps', () => {
     const seen = await sign('GET', '/state', eve.session);
     expect(seen.body).toMatchObject({ role: 'viewer', reason: 'completed' });
     expect(seen.body.documents).toHaveLength(1);
+  });
 
+  it('puts roles and steps in the evidence, each next signer having had one request', async () => {
     const ready = await docsReady(call, b.id);
     expect(ready.status).toBe('co');
     expect((await eventsOf(b.id)).map((e) => e.kind)).toEqual(expect.arrayContaining(['ap', 'rd']));

@@ -24,6 +24,76 @@ const catalog = (lang: TLanguage) =>
 const de = catalog('de');
 const ja = catalog('ja');
 
+/** Details as stored, and as the German page prints them. */
+const DETAIL_CASES: [TBundleEvent, string][] = [
+  [event('reminderSent', AT, 'p1', 'Ann Lee (automatic)'), 'Erinnerung gesendet: Ann Lee (automatisch)'],
+  [
+    event('packetUpdated', AT, 'p1', 'contact changed on the Person'),
+    'Unterzeichner geändert: Kontaktdaten im Personeneintrag geändert',
+  ],
+  // API field names are the API's identifiers: as stored.
+  [event('packetUpdated', AT, 'p1', 'email, auth_sms'), 'Unterzeichner geändert: email, auth_sms'],
+  [event('tagsChanged', AT, undefined, 'added vip, q3'), 'Schlagwörter geändert: hinzugefügt: vip, q3'],
+  [event('tagsChanged', AT, undefined, 'removed old'), 'Schlagwörter geändert: entfernt: old'],
+  [
+    event('inPerson', AT, 'p1', 'Kay Kiosk, hosted by Hana Host (hana@example.com)'),
+    'Persönliche Unterzeichnung begonnen: Kay Kiosk, betreut von Hana Host (hana@example.com)',
+  ],
+  [
+    event('docsReady', AT, undefined, '1 document(s), 3 certificate(s)'),
+    'Endgültige Dokumente bereit: 1 Dokument, 3 Zertifikate',
+  ],
+  [
+    event('messageFailed', AT, 'p1', 'email to a***@example.com (Throttling; attempt 2 of 5, will retry)'),
+    'Nachricht konnte nicht gesendet werden: E-Mail an a***@example.com (Throttling; Versuch 2 von 5, wird wiederholt)',
+  ],
+  [
+    event('messageFailed', AT, 'p1', 'SMS to ******1234 (Throttling; attempt 5 of 5)'),
+    'Nachricht konnte nicht gesendet werden: SMS an ******1234 (Throttling; Versuch 5 von 5)',
+  ],
+  // An error's own message is free text: as stored.
+  [
+    event('messageFailed', AT, 'p1', 'email to a***@example.com (Mailbox unavailable)'),
+    'Nachricht konnte nicht gesendet werden: E-Mail an a***@example.com (Mailbox unavailable)',
+  ],
+  [
+    event('messageBounced', AT, 'p1', 'email to a***@example.com bounced (550 5.1.1 no such user)'),
+    'Nachricht nicht zugestellt: E-Mail an a***@example.com: unzustellbar (550 5.1.1 no such user)',
+  ],
+  [
+    event('messageBounced', AT, 'p1', 'email to a***@example.com was marked as spam by the recipient'),
+    'Nachricht nicht zugestellt: E-Mail an a***@example.com: vom Empfänger als Spam gemeldet',
+  ],
+  [
+    event('messageBounced', AT, 'p1', 'SMS to ******1234 was refused by the mail service'),
+    'Nachricht nicht zugestellt: SMS an ******1234: vom Mailserver abgelehnt',
+  ],
+  [event('paymentFailed', AT, 'p1', 'refused (pi_123)'), 'Zahlung fehlgeschlagen: abgelehnt (pi_123)'],
+  [
+    event('paymentRefundFailed', AT, 'p1', 'Card expired (pi_123)'),
+    'Erstattung fehlgeschlagen: Card expired (pi_123)',
+  ],
+  [event('paymentPaid', AT, 'p1', '12.50 EUR (pi_123)'), 'Zahlung eingegangen: 12.50 EUR (pi_123)'],
+  // prefill.ts: the fields whose values the sender gave, and which of them are read-only.
+  [
+    event(
+      'created',
+      AT,
+      undefined,
+      'values given by the sender: order.plan, order.number; read-only: order.number',
+    ),
+    'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan, order.number; schreibgeschützt: order.number',
+  ],
+  [
+    event('created', AT, undefined, 'values given by the sender: order.plan'),
+    'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan',
+  ],
+  [
+    event('declined', AT, 'p1', 'Ann: the amount is wrong'),
+    'Unterzeichner hat die Unterschrift abgelehnt: Ann: the amount is wrong',
+  ],
+];
+
 describe('an audit event on the evidence pages', () => {
   it.each(KINDS)('%s: its kind in the page’s language, with and without a detail of data', (kind) => {
     const bare = event(kind, AT);
@@ -46,79 +116,7 @@ describe('an audit event on the evidence pages', () => {
   });
 
   it('says the fixed words of the details and keeps the data in them as stored', () => {
-    const cases: [TBundleEvent, string][] = [
-      [event('reminderSent', AT, 'p1', 'Ann Lee (automatic)'), 'Erinnerung gesendet: Ann Lee (automatisch)'],
-      [
-        event('packetUpdated', AT, 'p1', 'contact changed on the Person'),
-        'Unterzeichner geändert: Kontaktdaten im Personeneintrag geändert',
-      ],
-      // API field names are the API's identifiers: as stored.
-      [event('packetUpdated', AT, 'p1', 'email, auth_sms'), 'Unterzeichner geändert: email, auth_sms'],
-      [event('tagsChanged', AT, undefined, 'added vip, q3'), 'Schlagwörter geändert: hinzugefügt: vip, q3'],
-      [event('tagsChanged', AT, undefined, 'removed old'), 'Schlagwörter geändert: entfernt: old'],
-      [
-        event('inPerson', AT, 'p1', 'Kay Kiosk, hosted by Hana Host (hana@example.com)'),
-        'Persönliche Unterzeichnung begonnen: Kay Kiosk, betreut von Hana Host (hana@example.com)',
-      ],
-      [
-        event('docsReady', AT, undefined, '1 document(s), 3 certificate(s)'),
-        'Endgültige Dokumente bereit: 1 Dokument, 3 Zertifikate',
-      ],
-      [
-        event(
-          'messageFailed',
-          AT,
-          'p1',
-          'email to a***@example.com (Throttling; attempt 2 of 5, will retry)',
-        ),
-        'Nachricht konnte nicht gesendet werden: E-Mail an a***@example.com (Throttling; Versuch 2 von 5, wird wiederholt)',
-      ],
-      [
-        event('messageFailed', AT, 'p1', 'SMS to ******1234 (Throttling; attempt 5 of 5)'),
-        'Nachricht konnte nicht gesendet werden: SMS an ******1234 (Throttling; Versuch 5 von 5)',
-      ],
-      // An error's own message is free text: as stored.
-      [
-        event('messageFailed', AT, 'p1', 'email to a***@example.com (Mailbox unavailable)'),
-        'Nachricht konnte nicht gesendet werden: E-Mail an a***@example.com (Mailbox unavailable)',
-      ],
-      [
-        event('messageBounced', AT, 'p1', 'email to a***@example.com bounced (550 5.1.1 no such user)'),
-        'Nachricht nicht zugestellt: E-Mail an a***@example.com: unzustellbar (550 5.1.1 no such user)',
-      ],
-      [
-        event('messageBounced', AT, 'p1', 'email to a***@example.com was marked as spam by the recipient'),
-        'Nachricht nicht zugestellt: E-Mail an a***@example.com: vom Empfänger als Spam gemeldet',
-      ],
-      [
-        event('messageBounced', AT, 'p1', 'SMS to ******1234 was refused by the mail service'),
-        'Nachricht nicht zugestellt: SMS an ******1234: vom Mailserver abgelehnt',
-      ],
-      [event('paymentFailed', AT, 'p1', 'refused (pi_123)'), 'Zahlung fehlgeschlagen: abgelehnt (pi_123)'],
-      [
-        event('paymentRefundFailed', AT, 'p1', 'Card expired (pi_123)'),
-        'Erstattung fehlgeschlagen: Card expired (pi_123)',
-      ],
-      [event('paymentPaid', AT, 'p1', '12.50 EUR (pi_123)'), 'Zahlung eingegangen: 12.50 EUR (pi_123)'],
-      // prefill.ts: the fields whose values the sender gave, and which of them are read-only.
-      [
-        event(
-          'created',
-          AT,
-          undefined,
-          'values given by the sender: order.plan, order.number; read-only: order.number',
-        ),
-        'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan, order.number; schreibgeschützt: order.number',
-      ],
-      [
-        event('created', AT, undefined, 'values given by the sender: order.plan'),
-        'Umschlag erstellt: vom Absender vorgegebene Werte: order.plan',
-      ],
-      [
-        event('declined', AT, 'p1', 'Ann: the amount is wrong'),
-        'Unterzeichner hat die Unterschrift abgelehnt: Ann: the amount is wrong',
-      ],
-    ];
+    const cases = DETAIL_CASES;
     for (const [e, german] of cases) {
       expect(printed('de', e), e.description).toBe(german);
       // The English page says what is stored, but for the counts, now said in words.
