@@ -40,11 +40,11 @@ export interface TRuntimeOptions {
    * cannot wait: 1/240 makes them 1, 3, 9, 27 and 81 seconds. Default 1, as on AWS.
    */;
   webhookRetryScale?: number;
-  /** How often the outbox sweeper runs (ms); AWS runs it every minute. */
+  /** How often the outbox sweeper runs (ms); default the stack's rate (infra/workers.ts). */
   sweepIntervalMs?: number;
   /** Multiplies the notification retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
   notificationRetryScale?: number;
-  /** How often the scheduler (reminders, expiry) runs (ms); AWS runs it every five minutes. */
+  /** How often the scheduler (reminders, expiry) runs (ms); default the stack's rate (infra/workers.ts). */
   schedulerIntervalMs?: number;
   /** Multiplies the document job retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
   documentRetryScale?: number;
