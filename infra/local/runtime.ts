@@ -18,6 +18,7 @@ import { stageConfig, type TStageConfig } from '../stage-config';
 import { repositoryWebFonts } from '../web-fonts';
 import { demoAccount } from './demo-account';
 import { configureDemoSso } from './demo-sso';
+import { localIamCheck } from './iam/local-check';
 import { dataPaths, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_STAGE, type TRuntimeFile } from './layout';
 import type { TLocalCa } from './local-ca';
 import { localConfig } from './local-config';
@@ -87,7 +88,7 @@ async function startIn(
   const standIns = await startStandIns({ dataDir, memory, plan }, stops);
   // The pages' web fonts, made from the repository's fonts when first asked for (infra/web-fonts.ts).
   useWebFonts(repositoryWebFonts());
-  const deps = await functionDeps(standIns, plan, stage, { dataDir, memory }, options, log);
+  const deps = await functionDeps(standIns, plan, stage, { dataDir, memory }, options, log, stops);
   const { config, db } = deps;
   const demo = await demoAccount(db, config.tableName, dataDir, !memory);
   const workers = startWorkers(deps, standIns, options, stops);
@@ -172,6 +173,7 @@ async function functionDeps(
   where: { dataDir: string; memory: boolean },
   options: TRuntimeOptions,
   log: TLogger,
+  stops: TStops,
 ): Promise<TLocalDeps> {
   const config = localConfig(standIns, plan, stage, where, options);
   const sqs = new SQSClient({
@@ -180,6 +182,14 @@ async function functionDeps(
     credentials: LOCAL_CREDENTIALS,
   });
   config.queues = await prepareStandIns(standIns, where.dataDir, sqs, log);
+  // Every client the functions make goes through config.traceClient (as X-Ray's does on AWS):
+  // there the permission check joins each one (infra/local/iam/).
+  if (options.iamCheck !== false) {
+    const iam = localIamCheck(config, options.iamPolicies);
+    config.traceClient = (client) => iam.attach(client);
+    iam.attach(sqs);
+    stops.push(async () => iam.stop());
+  }
   const db = createDocumentClient(config);
   options.instrumentDb?.(db);
   const telemetry = (fn: string): TTelemetry =>

@@ -72,3 +72,35 @@ describe('the local IAM evaluation', () => {
     expect(() => isAllowed([odd], { action: 's3:GetObject', resource: '*' })).toThrow(/DateGreaterThan/);
   });
 });
+
+describe('set conditions', () => {
+  it('reads ForAllValues and ForAnyValue over a multivalued key, as the stack uses them', () => {
+    const sessions: TPolicyStatement = {
+      Effect: 'Allow',
+      Action: 'dynamodb:UpdateItem',
+      Resource: TABLE,
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONSOLESESSION#*'] } },
+    };
+    const update = (pk: string) => ({
+      action: 'dynamodb:UpdateItem',
+      resource: TABLE,
+      context: { 'dynamodb:LeadingKeys': [pk] },
+    });
+    expect(isAllowed([sessions], update('CONSOLESESSION#abc'))).toBe(true);
+    expect(isAllowed([sessions], update('ACCOUNT#abc'))).toBe(false);
+    const sign: TPolicyStatement = {
+      Effect: 'Allow',
+      Action: 'kms:Sign',
+      Resource: 'arn:aws:kms:us-east-1:000000000000:key/*',
+      Condition: { 'ForAnyValue:StringLike': { 'kms:ResourceAliases': 'alias/esign-local-seal-account-*' } },
+    };
+    const withAliases = (aliases?: string[]) => ({
+      action: 'kms:Sign',
+      resource: 'arn:aws:kms:us-east-1:000000000000:key/k1',
+      context: { 'kms:ResourceAliases': aliases },
+    });
+    expect(isAllowed([sign], withAliases(['alias/other', 'alias/esign-local-seal-account-a1']))).toBe(true);
+    expect(isAllowed([sign], withAliases(['alias/other']))).toBe(false);
+    expect(isAllowed([sign], withAliases(undefined))).toBe(false);
+  });
+});

@@ -18,7 +18,8 @@ export interface TPolicyStatement {
 export interface TAuthzRequest {
   action: string;
   resource: string;
-  context?: Record<string, string | undefined>;
+  /** Condition keys: one value, or a set (dynamodb:LeadingKeys, kms:ResourceAliases). */
+  context?: Record<string, string | string[] | undefined>;
 }
 
 const list = (v: TStringOrList | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -67,9 +68,27 @@ const OPERATORS: Record<string, TOperator> = {
   Null: (values, actual) => values.some((v) => (v === 'true') === (actual === undefined)),
 };
 
-function matchesConditions(s: TPolicyStatement, context: Record<string, string | undefined>): boolean {
+type TContextValue = string | string[] | undefined;
+
+/**
+ * An operator on a key's value; with a set operator's prefix, on each of a multivalued key's:
+ * ForAllValues holds when every value (or none) passes, ForAnyValue when at least one does.
+ */
+function conditionTest(operator: string): ((values: string[], actual: TContextValue) => boolean) | undefined {
+  const [qualifier, base] = operator.includes(':') ? operator.split(':', 2) : [undefined, operator];
+  const test = OPERATORS[base!];
+  if (!test) return undefined;
+  const asSet = (actual: TContextValue) =>
+    actual === undefined ? [] : Array.isArray(actual) ? actual : [actual];
+  if (qualifier === 'ForAllValues') return (values, actual) => asSet(actual).every((a) => test(values, a));
+  if (qualifier === 'ForAnyValue') return (values, actual) => asSet(actual).some((a) => test(values, a));
+  if (qualifier !== undefined) return undefined;
+  return (values, actual) => test(values, Array.isArray(actual) ? actual[0] : actual);
+}
+
+function matchesConditions(s: TPolicyStatement, context: Record<string, TContextValue>): boolean {
   for (const [operator, keys] of Object.entries(s.Condition ?? {})) {
-    const test = OPERATORS[operator];
+    const test = conditionTest(operator);
     // A policy using an operator this check does not know is a gap here, not a denial to guess.
     if (!test) throw new Error(`IAM condition operator ${operator} is not supported by the local check`);
     for (const [key, expected] of Object.entries(keys)) {
