@@ -1,5 +1,6 @@
 // The local permission check's IAM evaluation (infra/local/iam/evaluate.ts).
 import { describe, expect, it } from 'vitest';
+import { unusedGrants } from '#infra/iam/unused-grants';
 import { isAllowed, type TPolicyStatement } from '#infra/local/iam/evaluate';
 
 const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/esign-local';
@@ -102,5 +103,23 @@ describe('set conditions', () => {
     expect(isAllowed([sign], withAliases(['alias/other', 'alias/esign-local-seal-account-a1']))).toBe(true);
     expect(isAllowed([sign], withAliases(['alias/other']))).toBe(false);
     expect(isAllowed([sign], withAliases(undefined))).toBe(false);
+  });
+});
+
+describe('the unused-grants report', () => {
+  it("lists each function's granted actions no used action matched, wildcards read as IAM does", () => {
+    const policies = {
+      bundles: [
+        {
+          Effect: 'Allow' as const,
+          Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 's3:GetObject*'],
+          Resource: '*',
+        },
+        { Effect: 'Allow' as const, Action: 'logs:PutLogEvents', Resource: '*' },
+      ],
+      scheduler: [{ Effect: 'Allow' as const, Action: 'sqs:SendMessage', Resource: '*' }],
+    };
+    const report = unusedGrants(policies, { bundles: ['dynamodb:GetItem', 's3:GetObjectVersion'] });
+    expect(report).toEqual({ bundles: ['dynamodb:PutItem'], scheduler: ['sqs:SendMessage'] });
   });
 });
