@@ -49,14 +49,21 @@ export function localIamCheck(
     placeholders[`Queue:${name}`] = arn('sqs', queueName(LOCAL_STAGE, name));
   }
   const check = createIamCheck({ policies, placeholders, scope });
-  return {
-    ...check,
-    stop() {
-      const dir = process.env.IAM_USAGE_DIR;
-      if (!dir) return;
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-      writeFileSync(file, JSON.stringify(check.used()));
-    },
-  };
+  unwritten.add(check);
+  return { ...check, stop: () => writeUsage(check) };
+}
+
+// A runtime nobody stops (the tests' shared one ends with its process) is written at exit.
+const unwritten = new Set<TIamCheck>();
+process.once('exit', () => {
+  for (const check of unwritten) writeUsage(check);
+});
+
+function writeUsage(check: TIamCheck): void {
+  if (!unwritten.delete(check)) return;
+  const dir = process.env.IAM_USAGE_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(check.used()));
 }
