@@ -88,7 +88,7 @@ async function startIn(
   const standIns = await startStandIns({ dataDir, memory, plan }, stops);
   // The pages' web fonts, made from the repository's fonts when first asked for (infra/web-fonts.ts).
   useWebFonts(repositoryWebFonts());
-  const deps = await functionDeps(standIns, plan, stage, { dataDir, memory }, options, log, stops);
+  const deps = await functionDeps(standIns, plan, stage, { dataDir, memory }, options, log);
   const { config, db } = deps;
   const demo = await demoAccount(db, config.tableName, dataDir, !memory);
   const workers = startWorkers(deps, standIns, options, stops);
@@ -173,7 +173,6 @@ async function functionDeps(
   where: { dataDir: string; memory: boolean },
   options: TRuntimeOptions,
   log: TLogger,
-  stops: TStops,
 ): Promise<TLocalDeps> {
   const config = localConfig(standIns, plan, stage, where, options);
   const sqs = new SQSClient({
@@ -188,7 +187,6 @@ async function functionDeps(
     const iam = localIamCheck(config, options.iamPolicies);
     config.traceClient = (client) => iam.attach(client);
     iam.attach(sqs);
-    stops.push(async () => iam.stop());
   }
   const db = createDocumentClient(config);
   options.instrumentDb?.(db);

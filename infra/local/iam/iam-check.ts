@@ -59,6 +59,8 @@ export function createIamCheck(options: {
   policies: TFunctionPolicies;
   placeholders: TPlaceholders;
   scope: TArnScope;
+  /** Told when a function uses an action for the first time. */
+  onFirstUse?: () => void;
 }): TIamCheck {
   const { scope } = options;
   const roles = new Map<string, TPolicyStatement[]>(
@@ -76,7 +78,9 @@ export function createIamCheck(options: {
     for (const request of requests) {
       if (!isAllowed(statements, request)) throw accessDenied(fn, request, scope);
       const actions = used.get(fn) ?? new Set<string>();
+      if (actions.has(request.action)) continue;
       used.set(fn, actions.add(request.action));
+      options.onFirstUse?.();
     }
   };
   const middleware =

@@ -1,7 +1,7 @@
 // The permission check as the local runtime sets it up: the committed policies (or a test's),
 // their placeholders filled with the stand-ins' names, and, when the test run asks for it
 // (IAM_USAGE_DIR, set by test/helpers/iam-usage-setup.ts), each runtime's used actions written
-// out at stop for the unused-grants report.
+// out for the unused-grants report.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TConfig } from '#shared/config';
@@ -15,10 +15,7 @@ import { createIamCheck, type TIamCheck } from './iam-check';
 export const LOCAL_ACCOUNT = '000000000000';
 
 /** The check for a local runtime built with `config`; its usage is written out by `stop`. */
-export function localIamCheck(
-  config: TConfig,
-  policies: TFunctionPolicies = committedPolicies(),
-): TIamCheck & { stop(): void } {
+export function localIamCheck(config: TConfig, policies: TFunctionPolicies = committedPolicies()): TIamCheck {
   const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
   const arn = (service: string, resource: string) =>
     `arn:aws:${service}:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${resource}`;
@@ -48,22 +45,19 @@ export function localIamCheck(
   ]) {
     placeholders[`Queue:${name}`] = arn('sqs', queueName(LOCAL_STAGE, name));
   }
-  const check = createIamCheck({ policies, placeholders, scope });
-  unwritten.add(check);
-  return { ...check, stop: () => writeUsage(check) };
-}
-
-// A runtime nobody stops (the tests' shared one ends with its process) is written at exit.
-const unwritten = new Set<TIamCheck>();
-process.once('exit', () => {
-  for (const check of unwritten) writeUsage(check);
-});
-
-function writeUsage(check: TIamCheck): void {
-  if (!unwritten.delete(check)) return;
+  // Written as it grows, not at stop: the tests' shared runtime is never stopped, it ends with
+  // its process. First uses are few (tens per runtime), so the writes are too.
   const dir = process.env.IAM_USAGE_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(check.used()));
+  const file = dir && join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const check: TIamCheck = createIamCheck({
+    policies,
+    placeholders,
+    scope,
+    onFirstUse: () => {
+      if (!file) return;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, JSON.stringify(check.used()));
+    },
+  });
+  return check;
 }
