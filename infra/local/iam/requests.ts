@@ -38,6 +38,9 @@ function dynamodb(op: string, input: TInput, { region, account }: TArnScope): TA
   ];
 }
 
+/** A listing's s3:prefix condition key (absent when the listing names no prefix). */
+const prefix = (input: TInput) => (input.Prefix === undefined ? {} : { 's3:prefix': str(input.Prefix) });
+
 function s3(op: string, input: TInput): TAuthzRequest[] {
   const bucket = `arn:aws:s3:::${str(input.Bucket)}`;
   const object = `${bucket}/${str(input.Key)}`;
@@ -63,9 +66,9 @@ function s3(op: string, input: TInput): TAuthzRequest[] {
     case 'ListObjects':
     case 'ListObjectsV2':
     case 'HeadBucket':
-      return [{ action: 's3:ListBucket', resource: bucket }];
+      return [{ action: 's3:ListBucket', resource: bucket, context: prefix(input) }];
     case 'ListObjectVersions':
-      return [{ action: 's3:ListBucketVersions', resource: bucket }];
+      return [{ action: 's3:ListBucketVersions', resource: bucket, context: prefix(input) }];
     default:
       return [{ action: `s3:${op}`, resource: input.Key === undefined ? bucket : object }];
   }
