@@ -31,6 +31,8 @@ export default defineConfig({
   test: {
     // HTTP tests start a whole local runtime; give them room on a 2-core machine.
     testTimeout: 30_000,
+    // Records which AWS actions each function used, for the unused-grants report.
+    globalSetup: ['test/helpers/iam-usage-setup.ts'],
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,

@@ -14,6 +14,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { acceptFinding } from '../nag';
 import { QUEUES } from '../queues';
 import type { TStageConfig } from '../stage-config';
+import { CONSUMERS, SCHEDULES } from '../workers';
 import type { ApiFunction } from './api-function';
 import { deadLetterAlarm } from './operations';
 import { queueWithDeadLetters } from './queue';
@@ -106,33 +107,44 @@ export class QueuesAndWorkers {
     this.consumeWatched(
       dispatcher,
       this.webhookQueue,
-      { batchSize: 10, maxConcurrency: Math.max(2, this.dispatcherConcurrency) },
+      {
+        batchSize: CONSUMERS.webhookDeliveries.batchSize,
+        maxConcurrency: Math.max(2, this.dispatcherConcurrency),
+      },
       ['WebhookDeadLettersAlarm', 'Webhook events that failed every delivery attempt (see the webhook log)'],
     );
 
     new Rule(stack, 'OutboxSweepSchedule', {
-      schedule: Schedule.rate(Duration.minutes(1)),
+      schedule: Schedule.rate(Duration.minutes(SCHEDULES['outbox-sweeper'].everyMinutes)),
       targets: [new LambdaFunctionTarget(sweeper.live)],
     });
-    // Reminders and expiry (ARCHITECTURE.md): every five minutes, so a bundle expires and a
-    // reminder goes out at most five minutes after its time.
+    // Reminders and expiry (ARCHITECTURE.md), at the pace infra/workers.ts declares.
     new Rule(stack, 'SchedulerSchedule', {
-      schedule: Schedule.rate(Duration.minutes(5)),
+      schedule: Schedule.rate(Duration.minutes(SCHEDULES.scheduler.everyMinutes)),
       targets: [new LambdaFunctionTarget(scheduler.live)],
     });
 
-    // One chunk at a time, one batch's chunks after another: the pace is the worker's to keep.
-    this.consumeWatched(bulkWorker, this.bulkJobs, { batchSize: 1, maxConcurrency: 2 }, [
-      'BulkJobDeadLettersAlarm',
-      'Bulk send chunks that failed every attempt: their batch stays unfinished (see the worker logs)',
-    ]);
+    this.consumeWatched(
+      bulkWorker,
+      this.bulkJobs,
+      { batchSize: CONSUMERS.bulkJobs.batchSize, maxConcurrency: 2 },
+      [
+        'BulkJobDeadLettersAlarm',
+        'Bulk send chunks that failed every attempt: their batch stays unfinished (see the worker logs)',
+      ],
+    );
 
     this.wireNotifications(notifier);
 
-    this.consumeWatched(documentWorker, this.documentJobs, { batchSize: 1, maxConcurrency: 5 }, [
-      'DocumentJobDeadLettersAlarm',
-      'Document jobs whose failure could not be recorded (see the worker logs)',
-    ]);
+    this.consumeWatched(
+      documentWorker,
+      this.documentJobs,
+      { batchSize: CONSUMERS.documentJobs.batchSize, maxConcurrency: 5 },
+      [
+        'DocumentJobDeadLettersAlarm',
+        'Document jobs whose failure could not be recorded (see the worker logs)',
+      ],
+    );
   }
 
   /** A worker consuming its queue, and the alarm (id, what it means) on that queue's dead letters. */
@@ -169,9 +181,11 @@ export class QueuesAndWorkers {
 
   private wireNotifications(notifier: ApiFunction): void {
     const stack = this.stack;
-    // Small batches, two at a time: a documents-ready job sends a message per recipient, and the
-    // pace stays within SES's default sending rate.
-    consume(notifier, this.notifications, { batchSize: 5, maxConcurrency: 2 });
+    // Two batches at a time (their size in infra/workers.ts), within SES's default sending rate.
+    consume(notifier, this.notifications, {
+      batchSize: CONSUMERS.notifications.batchSize,
+      maxConcurrency: 2,
+    });
     this.grantSendMail(notifier);
     // SMS to a phone number has no resource ARN to scope by; excluding every topic ARN leaves
     // Publish to phone numbers only (as for the signing function's SMS codes).

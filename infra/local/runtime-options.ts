@@ -8,6 +8,7 @@ import type { TConfig } from '#shared/config';
 import type { TSignInLimits } from '#shared/domain/console/request-sign-in-link';
 import type { TPortalLimits } from '#shared/domain/envelope-templates/start-portal-signing';
 import type { TLogger, TLogLevel } from '#shared/logger';
+import type { TFunctionPolicies } from '../iam/function-policies';
 import type { TUsagePlanSettings } from './usage-plan';
 
 export interface TRuntimeOptions {
@@ -40,11 +41,11 @@ export interface TRuntimeOptions {
    * cannot wait: 1/240 makes them 1, 3, 9, 27 and 81 seconds. Default 1, as on AWS.
    */;
   webhookRetryScale?: number;
-  /** How often the outbox sweeper runs (ms); AWS runs it every minute. */
+  /** How often the outbox sweeper runs (ms); default the stack's rate (infra/workers.ts). */
   sweepIntervalMs?: number;
   /** Multiplies the notification retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
   notificationRetryScale?: number;
-  /** How often the scheduler (reminders, expiry) runs (ms); AWS runs it every five minutes. */
+  /** How often the scheduler (reminders, expiry) runs (ms); default the stack's rate (infra/workers.ts). */
   schedulerIntervalMs?: number;
   /** Multiplies the document job retry delays (30 s, 2, 10, 30 min), for tests. Default 1. */
   documentRetryScale?: number;
@@ -62,6 +63,14 @@ export interface TRuntimeOptions {
    * Lambda (Powertools' EMF, flushed per invocation) and each EMF object comes here.
    */
   metrics?: (emf: TEmf) => void;
+  /**
+   * Every AWS call a function makes is checked against its role in the stack's template
+   * (infra/generated/function-policies.json) and fails with AccessDenied when not allowed, as
+   * on AWS; on unless false.
+   */
+  iamCheck?: boolean;
+  /** Other roles than the committed ones, for tests of the check itself. */
+  iamPolicies?: TFunctionPolicies;
 }
 
 /** What every local function is built with. */

@@ -18,6 +18,7 @@ import { stageConfig, type TStageConfig } from '../stage-config';
 import { repositoryWebFonts } from '../web-fonts';
 import { demoAccount } from './demo-account';
 import { configureDemoSso } from './demo-sso';
+import { localIamCheck } from './iam/local-check';
 import { dataPaths, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_STAGE, type TRuntimeFile } from './layout';
 import type { TLocalCa } from './local-ca';
 import { localConfig } from './local-config';
@@ -180,6 +181,13 @@ async function functionDeps(
     credentials: LOCAL_CREDENTIALS,
   });
   config.queues = await prepareStandIns(standIns, where.dataDir, sqs, log);
+  // Every client the functions make goes through config.traceClient (as X-Ray's does on AWS):
+  // there the permission check joins each one (infra/local/iam/).
+  if (options.iamCheck !== false) {
+    const iam = localIamCheck(config, options.iamPolicies);
+    config.traceClient = (client) => iam.attach(client);
+    iam.attach(sqs);
+  }
   const db = createDocumentClient(config);
   options.instrumentDb?.(db);
   const telemetry = (fn: string): TTelemetry =>

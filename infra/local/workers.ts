@@ -7,6 +7,7 @@ import { buildOutboxSweeper } from '#functions/outbox-sweeper/app';
 import { buildScheduler } from '#functions/scheduler/app';
 import { buildWebhookDispatcher } from '#functions/webhook-dispatcher/app';
 import type { TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
+import { CONSUMERS, SCHEDULES, type TScheduled } from '../workers';
 import { invoke } from './invocation';
 import { snsEventOf } from './mailbox';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
@@ -30,12 +31,7 @@ export interface TLocalWorkers {
 }
 
 type THandler = Parameters<typeof createQueueConsumer>[0]['handler'];
-type TConsume = (
-  queueUrl: string | undefined,
-  fn: string,
-  handler: THandler,
-  tuning?: { batchSize?: number; concurrency?: number },
-) => TQueueConsumer;
+type TConsume = (queue: keyof typeof CONSUMERS, handler: THandler, concurrency?: number) => TQueueConsumer;
 
 /** Starts every worker and both schedules; their stops go onto `stops`. */
 export function startWorkers(
@@ -45,28 +41,25 @@ export function startWorkers(
   stops: TStops,
 ): TLocalWorkers {
   const { config, db, sqs, telemetry } = deps;
-  const queues = config.queues ?? {};
   const consume = queueWorkers(deps, stops);
+  // The functions and batch sizes are the stack's (infra/workers.ts); how many batches run at
+  // once is this machine's: fewer than Lambda's concurrency, as the runtime shares one process.
   const webhookWorker = consume(
-    queues.webhookDeliveries,
-    'webhook-dispatcher',
+    'webhookDeliveries',
     buildWebhookDispatcher({ config, db, sqs, telemetry: telemetry('webhook-dispatcher') }),
   );
   const notify = buildNotificationsWorker({ config, db, sqs, telemetry: telemetry('notifications-worker') });
-  const notificationsWorker = consume(queues.notifications, 'notifications-worker', notify);
-  // One job at a time per loop, two loops: each job holds whole PDFs in memory, as the Lambda
-  // (batch size 1) does.
+  const notificationsWorker = consume('notifications', notify);
+  // Two loops: each job holds whole PDFs in memory.
   const documentsWorker = consume(
-    queues.documentJobs,
-    'document-worker',
+    'documentJobs',
     buildDocumentWorker({ config, db, sqs, telemetry: telemetry('document-worker') }),
-    { batchSize: 1, concurrency: 2 },
+    2,
   );
   const bulkWorker = consume(
-    queues.bulkJobs,
-    'bulk-worker',
+    'bulkJobs',
     buildBulkWorker({ config, db, sqs, telemetry: telemetry('bulk-worker') }),
-    { batchSize: 1, concurrency: 1 },
+    1,
   );
   standIns.onMailEvent(async (notification) => {
     await invoke('notifications-worker', () => notify(snsEventOf(notification)));
@@ -74,8 +67,8 @@ export function startWorkers(
   const sweep = buildOutboxSweeper({ config, db, telemetry: telemetry('outbox-sweeper') });
   const runScheduler = buildScheduler({ config, db, telemetry: telemetry('scheduler') });
   const every = schedules(deps, stops);
-  every(options.sweepIntervalMs ?? 60_000, 'outbox-sweeper', 'outbox sweep', () => sweep(undefined));
-  every(options.schedulerIntervalMs ?? 60_000, 'scheduler', 'scheduler run', () => runScheduler(undefined));
+  every(options.sweepIntervalMs, 'outbox-sweeper', 'outbox sweep', () => sweep(undefined));
+  every(options.schedulerIntervalMs, 'scheduler', 'scheduler run', () => runScheduler(undefined));
   return {
     webhooks: webhookWorker,
     notifications: notificationsWorker,
@@ -87,21 +80,24 @@ export function startWorkers(
 }
 
 /** Makes a queue's worker, polling from then on and stopped with the runtime. */
-function queueWorkers({ sqs, log }: TLocalDeps, stops: TStops): TConsume {
+function queueWorkers({ config, sqs, log }: TLocalDeps, stops: TStops): TConsume {
   // The workers stop together: each waits out its last long poll (up to a second) so that what
   // the poll still gets is released, and one after another those waits added up to seconds.
   const consumers: TQueueConsumer[] = [];
   stops.push(async () => {
     await Promise.all(consumers.map((w) => w.stop()));
   });
-  return (queueUrl, fn, handler, tuning = {}) => {
+  return (queue, handler, concurrency) => {
+    const { fn, batchSize } = CONSUMERS[queue];
+    const queueUrl = config.queues?.[queue];
     if (!queueUrl) throw new Error(`no queue for ${fn}`);
     const worker = createQueueConsumer({
       sqs,
       queueUrl,
       handler: (event) => invoke(fn, () => handler(event)),
       log: log.child({ fn }),
-      ...tuning,
+      batchSize,
+      ...(concurrency === undefined ? {} : { concurrency }),
     });
     worker.start();
     consumers.push(worker);
@@ -109,9 +105,13 @@ function queueWorkers({ sqs, log }: TLocalDeps, stops: TStops): TConsume {
   };
 }
 
-/** A schedule: `run` every `intervalMs`, failures logged, cleared with the runtime. */
+/**
+ * A schedule: `run` as `fn` at the stack's rate (infra/workers.ts) unless a test sets
+ * `intervalMs`, failures logged, cleared with the runtime.
+ */
 function schedules({ log }: TLocalDeps, stops: TStops) {
-  return (intervalMs: number, fn: string, what: string, run: () => Promise<unknown>) => {
+  return (intervalMs: number | undefined, fn: TScheduled, what: string, run: () => Promise<unknown>) => {
+    intervalMs ??= SCHEDULES[fn].everyMinutes * 60_000;
     const timer = setInterval(() => {
       invoke(fn, run).catch((err: Error) => log.error(`${what} failed`, { error: err.message }));
     }, intervalMs);
