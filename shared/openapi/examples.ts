@@ -3,22 +3,42 @@
 // with ids and times made readable, and test/unit/openapi-routes.test.ts checks each one against
 // the schema it illustrates, so an example cannot drift from what the service takes or gives.
 
-/** A bundle for two signers, one by email and one by text message, each signing one field. */
+/**
+ * A bundle in three steps (`in_order`): a manager approves, then two signers (one by email, one by
+ * text message) sign as one step, each their own field, then an agent is sent a link to read it.
+ */
 export const bundleRequest = {
   label: 'Lease 4B',
   email_subject: 'Please sign your lease',
   custom_key: 'lease-4b',
+  in_order: true,
   packets: [
+    {
+      key: 'manager',
+      name: 'Mia Ortiz',
+      email: 'mia@example.com',
+      role: 'approver',
+      order: 1,
+    },
     {
       key: 'tenant',
       name: 'Ann Lee',
       email: 'ann@example.com',
+      order: 2,
     },
     {
       key: 'landlord',
       name: 'Bo Chen',
       phone: '+1 555 010 3000',
       deliver_via: 'phone',
+      order: 2,
+    },
+    {
+      key: 'agent',
+      name: 'Raj Patel',
+      email: 'raj@example.com',
+      role: 'viewer',
+      order: 3,
     },
   ],
   documents: [

@@ -122,6 +122,8 @@ describe.runIf(runBrowser)('sending from the console', () => {
     expect(await uploadNames(page)).toEqual(['cover.pdf', 'form-1040x.pdf']);
     await page.getByRole('button', { name: say('send.removeNamed', { name: 'cover.pdf' }) }).click();
     expect(await uploadNames(page)).toEqual(['form-1040x.pdf']);
+    // A form without form fields of its own: using them adds none, and the draft is made as before.
+    await page.getByLabel(consoleWord('sendExtras.formFields.use')).check();
     await expectAccessible(page, 'a document chosen');
 
     await addSignersByKeyboard(page);
@@ -288,6 +290,8 @@ async function addSignersByKeyboard(page: Page) {
   await page.keyboard.press('ArrowDown'); // the language: English…
   await page.keyboard.press('ArrowDown'); // …then Español
   await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown'); // the role: from Signer to Approver
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Space'); // a code by text message
   expect(await second.getByLabel(say('send.signers.auth_sms')).isChecked()).toBe(true);
 }
@@ -303,7 +307,13 @@ async function checkDraft(id: string, personId: string) {
     ['Rosa Persons', 'rosa.persons@example.com', personId],
     ['Bo Typed', 'bo.typed@example.com', expect.any(String)],
   ]);
-  expect(packets[1]).toMatchObject({ phone: '+1 555 0100', auth_sms: true, language: 'es' });
+  expect(packets[1]).toMatchObject({
+    phone: '+1 555 0100',
+    auth_sms: true,
+    language: 'es',
+    role: 'approver',
+  });
+  expect(packets[0]).not.toHaveProperty('role');
 }
 
 /**

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import * as examples from '#shared/openapi/examples';
 import { aBundle, anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually, startReceiver } from '../helpers/receiver';
 import { apiClient, type TApiAnswer } from '../helpers/runtime';
@@ -131,6 +132,21 @@ describe('answers of the local runtime match the description', () => {
     const invalid = await call('POST', '/bundles/', { json: { packets: [] } });
     expect(invalid.status).toBe(400);
     expectDocumented('POST', '/bundles', invalid);
+  });
+
+  it('the create example, its file given inline: an approver, two signers as one step, a viewer', async () => {
+    const { file_url: _, ...document } = examples.bundleRequest.documents[0]!;
+    const created = await call('POST', '/bundles/', {
+      json: { ...examples.bundleRequest, documents: [{ ...document, file_b64: b64 }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expectDocumented('POST', '/bundles', created);
+    expect(created.body.packets.map((p: { role?: string; order: number }) => [p.role, p.order])).toEqual([
+      ['approver', 1],
+      [undefined, 2],
+      [undefined, 2],
+      ['viewer', 3],
+    ]);
   });
 
   it('bulk send: accepted, its progress once done, a bad request, not found', async () => {

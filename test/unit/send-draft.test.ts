@@ -67,6 +67,32 @@ describe('the draft’s create request', () => {
     });
   });
 
+  it('sends a packet role other than signer, and a PDF’s form fields to the first who signs', () => {
+    const signers = [signer(3, { name: 'Ann', acts: 'approver' }), signer(4, { name: 'Bo', acts: 'signer' })];
+    const uploads = [{ uid: 7, file: aFile('a.pdf'), formFields: true }];
+    const request = draftRequest(form({ signers, uploads }));
+    expect(request.packets).toEqual([
+      { key: 'signer-1', name: 'Ann', role: 'approver' },
+      { key: 'signer-2', name: 'Bo' },
+    ]);
+    expect(request.documents).toEqual([
+      {
+        key: 'doc-1',
+        name: 'a.pdf',
+        file_index: 0,
+        form_fields: true,
+        form_field_editors: { '*': 'signer-2' },
+      },
+    ]);
+    // The only signer gets them without being named; an error about a role shows beside its choice.
+    expect(draftRequest(form({ signers: [signers[1]!], uploads })).documents).toEqual([
+      { key: 'doc-1', name: 'a.pdf', file_index: 0, form_fields: true },
+    ]);
+    expect(placeErrors({ 'packets[0].role': 'No.' }, form({ signers })).beside).toEqual({
+      'signer-3-acts': 'No.',
+    });
+  });
+
   it('gives a document template’s roles to the signers and fills an envelope template’s by key', () => {
     const roles = [
       { key: 'buyer', label: 'Buyer' },

@@ -21,11 +21,19 @@ export interface TSigner {
   personId?: string;
   /** The template's role this signer fills (templates only). */
   role?: { key: string; label: string };
+  /** What the packet does (the request's packet `role`); absent or 'signer' is left out. */
+  acts?: TPacketRole;
 }
+
+/** A packet's `role` (shared/domain/bundles/packet-roles.ts; browser code may not import it). */
+export type TPacketRole = 'signer' | 'approver' | 'viewer';
+export const PACKET_ROLES: readonly TPacketRole[] = ['signer', 'approver', 'viewer'];
 
 export interface TUpload {
   uid: number;
   file: File;
+  /** Turn the PDF's own form fields into fields (the document's `form_fields`). */
+  formFields?: boolean;
 }
 
 /** A field value for a template's documents: a field's key or label, and its value. */
@@ -70,6 +78,10 @@ export const DOCUMENT_TYPES: Record<string, RegExp> = {
   'image/jpeg': /\.jpe?g$/i,
   'image/png': /\.png$/i,
 };
+
+/** A PDF (only a PDF can hold form fields), by its type, else its name. */
+export const isPdf = (file: { name: string; type: string }) =>
+  file.type ? file.type === 'application/pdf' : DOCUMENT_TYPES['application/pdf']!.test(file.name);
 
 /** The file input's `accept`. */
 export const ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
@@ -139,8 +151,18 @@ export function draftRequest(form: TDraftForm): Record<string, unknown> {
       auth_selfie: s.authSelfie,
       auth_id: s.authId,
       person_id: s.personId,
+      // Only a role other than the default is sent, so a plain draft's request stays as it was.
+      role: s.acts === 'signer' ? undefined : s.acts,
     }),
   );
+  // A PDF's own form fields go to the only signer by themselves; with several packets, to the
+  // first who signs (approvers and viewers fill nothing), and the sender gives each to its signer
+  // in the editor that opens next. A name that starts with a signer's key still goes to them.
+  const first = form.signers.findIndex((s) => (s.acts ?? 'signer') === 'signer');
+  const formFieldEditors =
+    form.signers.length > 1 && first >= 0
+      ? { '*': signerKey(form.signers[first] as TSigner, first) }
+      : undefined;
   const documents =
     form.source === 'template'
       ? [
@@ -155,6 +177,9 @@ export function draftRequest(form: TDraftForm): Record<string, unknown> {
           key: `doc-${i + 1}`,
           name: u.file.name.slice(0, 255),
           file_index: i,
+          ...(u.formFields
+            ? { form_fields: true, ...(formFieldEditors ? { form_field_editors: formFieldEditors } : {}) }
+            : {}),
         }));
   return { ...bundle, packets, documents };
 }
@@ -169,6 +194,7 @@ const SIGNER_INPUTS: Record<string, string> = {
   auth_selfie: 'auth',
   auth_id: 'auth',
   person_id: 'name',
+  role: 'acts',
   key: 'name',
   deliver_via: 'email',
 };

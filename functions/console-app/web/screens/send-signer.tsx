@@ -1,7 +1,7 @@
 // One signer of the Send screen: name, email and/or phone, language, and how they prove who they
 // are; with a template the role it fills (and, for an envelope template, the role's own order and
 // checks, which the template decides).
-import type { TFieldErrors, TSigner } from '../send-draft';
+import { PACKET_ROLES, type TFieldErrors, type TPacketRole, type TSigner } from '../send-draft';
 import { useWords } from '../words';
 
 export function SignerFields(props: {
@@ -79,6 +79,27 @@ export function SignerFields(props: {
           </select>
           {error('language')}
         </div>
+        {!props.envelope && (
+          // What this person does: signs, approves (or rejects), or only reads.
+          <div class="field">
+            <label for={id('acts')}>{t('sendExtras.role.label')}</label>
+            <select
+              id={id('acts')}
+              value={s.acts ?? 'signer'}
+              {...aria('acts')}
+              onChange={(e) =>
+                props.onChange({ acts: (e.currentTarget as HTMLSelectElement).value as TPacketRole })
+              }
+            >
+              {PACKET_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`sendExtras.role.${r}`)}
+                </option>
+              ))}
+            </select>
+            {error('acts')}
+          </div>
+        )}
       </div>
       {!props.envelope && (
         <fieldset

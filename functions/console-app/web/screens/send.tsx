@@ -12,6 +12,7 @@ import {
   ACCEPT,
   draftRequest,
   fileProblem,
+  isPdf,
   moved,
   placeErrors,
   type TDraftForm,
@@ -240,7 +241,8 @@ export function Send(props: TScreenProps) {
                   {form.uploads.map((u, i) => (
                     <li key={u.uid} id={`send-doc-${u.uid}`} tabIndex={-1}>
                       <span class="file-name">
-                        <bdi>{u.file.name}</bdi> <span class="muted">{sizeText(u.file.size, lang)}</span>
+                        <bdi id={`send-doc-${u.uid}-name`}>{u.file.name}</bdi>{' '}
+                        <span class="muted">{sizeText(u.file.size, lang)}</span>
                       </span>
                       <span class="row-actions">
                         <button
@@ -270,10 +272,33 @@ export function Send(props: TScreenProps) {
                           {t('send.remove')}
                         </button>
                       </span>
+                      {isPdf(u.file) && (
+                        <label class="choice">
+                          <input
+                            type="checkbox"
+                            checked={u.formFields === true}
+                            aria-describedby={`send-doc-${u.uid}-name send-form-fields-hint`}
+                            onChange={(e) => {
+                              const on = (e.currentTarget as HTMLInputElement).checked;
+                              set({
+                                uploads: form.uploads.map((x) =>
+                                  x.uid === u.uid ? { ...x, formFields: on } : x,
+                                ),
+                              });
+                            }}
+                          />
+                          {t('sendExtras.formFields.use')}
+                        </label>
+                      )}
                       {err(`send-doc-${u.uid}`)}
                     </li>
                   ))}
                 </ol>
+              )}
+              {form.uploads.some((u) => isPdf(u.file)) && (
+                <p id="send-form-fields-hint" class="muted">
+                  {t(form.signers.length > 1 ? 'sendExtras.formFields.several' : 'sendExtras.formFields.one')}
+                </p>
               )}
             </>
           ) : (
