@@ -130,11 +130,11 @@ describe('retention by policy', () => {
     expect(await verifyPage(copy, 'de')).toContain(
       `Ihr Inhalt wurde am ${day} gemäß der Aufbewahrungsrichtlinie`,
     );
-    expect((await kinds(id)).filter((k) => k === 'rd')).toHaveLength(1);
+    expect((await kinds(id)).filter((k) => k === 'dl')).toHaveLength(1);
 
     // Done once: a later run finds nothing due and adds no second event.
     expect((await run(new Date(later.getTime() + DAY))).deleted).toBe(0);
-    expect((await kinds(id)).filter((k) => k === 'rd')).toHaveLength(1);
+    expect((await kinds(id)).filter((k) => k === 'dl')).toHaveLength(1);
   }, 120_000);
 
   it('keeps a bundle under legal hold until it is released, recording who held and released it', async () => {
@@ -154,7 +154,7 @@ describe('retention by policy', () => {
     expect((await call('GET', at)).body.deleted.originals).toBe(due.toISOString());
     const seen = await kinds(id);
     expect(seen.indexOf('lh')).toBeLessThan(seen.indexOf('lx'));
-    expect(seen.indexOf('lx')).toBeLessThan(seen.indexOf('rd'));
+    expect(seen.indexOf('lx')).toBeLessThan(seen.indexOf('dl'));
   });
 
   it('lets exactly one of a legal hold and a deletion that meet win', async () => {
@@ -171,7 +171,7 @@ describe('retention by policy', () => {
       const seen = await kinds(id);
       if (state.deleted.originals === null) {
         // The hold won: nothing deleted, not even by a run after it.
-        expect([holds[i]!.status, state.legal_hold !== null, left > 0, seen.includes('rd')]).toEqual([
+        expect([holds[i]!.status, state.legal_hold !== null, left > 0, seen.includes('dl')]).toEqual([
           200,
           true,
           true,
@@ -180,7 +180,7 @@ describe('retention by policy', () => {
       } else {
         // The deletion won: a hold during it is refused (409); one after it comes after in the trail.
         expect(left).toBe(0);
-        if (holds[i]!.status === 200) expect(seen.indexOf('rd')).toBeLessThan(seen.indexOf('lh'));
+        if (holds[i]!.status === 200) expect(seen.indexOf('dl')).toBeLessThan(seen.indexOf('lh'));
         else expect([holds[i]!.status, state.legal_hold]).toEqual([409, null]);
       }
     }

@@ -56,7 +56,7 @@ export const EVENT_KINDS = {
   // BlueInk has none, and clients know bundle events by `kind` and skip the ones they do not know.
   legalHoldSet: { code: 'lh', text: 'Legal hold set' },
   legalHoldReleased: { code: 'lx', text: 'Legal hold released' },
-  contentDeleted: { code: 'rd', text: 'Documents deleted by the retention policy' },
+  contentDeleted: { code: 'dl', text: 'Documents deleted by the retention policy' },
 } as const satisfies Record<string, { code: string; text: string } | { variantOf: string; text: string }>;
 
 /**

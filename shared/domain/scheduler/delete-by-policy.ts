@@ -8,7 +8,7 @@ import type { TBlobEraser } from '../ports/files';
 /**
  * The second half of a deletion by policy, on a bundle whose write marked it "deleting" (that
  * write checked the legal hold: bundles/retention.ts `markDeletion`): every version of every
- * object of the marked parts is erased, then the parts are recorded deleted with the `rd` audit
+ * object of the marked parts is erased, then the parts are recorded deleted with the `dl` audit
  * event. The bundle, its events, its audit chain and the files record with every SHA-256 stay.
  * Erasing is idempotent, so a run that stops half-way leaves the mark, the bundle stays due,
  * and the next run erases what is left and records it once.
