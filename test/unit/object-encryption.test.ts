@@ -16,13 +16,13 @@ describe('encryptionFor', () => {
       SSEKMSKeyId: 'alias/esign-dev-documents',
       BucketKeyEnabled: false,
     });
-    expect(context(sse.SSEKMSEncryptionContext)).toEqual({ account: 'acc1' });
+    expect(context(sse.SSEKMSEncryptionContext)).toEqual({ accountId: 'acc1' });
   });
 
   it("uses an account's own key where the operator gave it one", () => {
     const sse = encryptionFor('accounts/acc2/templates/t1/original.pdf', keys)!;
     expect(sse.SSEKMSKeyId).toBe('alias/esign-dev-account-acc2');
-    expect(context(sse.SSEKMSEncryptionContext)).toEqual({ account: 'acc2' });
+    expect(context(sse.SSEKMSEncryptionContext)).toEqual({ accountId: 'acc2' });
   });
 
   it('leaves objects outside an account, or a stack without a key, to the bucket default', () => {

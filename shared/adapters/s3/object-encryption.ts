@@ -20,12 +20,12 @@ export interface TObjectEncryption {
 }
 
 /** The context an account's documents are encrypted under: decrypting needs the same. */
-export const accountEncryptionContext = (accountId: string) => ({ account: accountId });
+export const accountEncryptionContext = (accountId: string) => ({ accountId });
 
 /**
  * The one decision of how an object is encrypted, from its key path. An account's objects are
  * sealed under KMS with the account in the encryption context, so a key grant conditioned on
- * kms:EncryptionContext:account (or an account's own key, destroyed when the account goes) binds
+ * kms:EncryptionContext:accountId (or an account's own key, destroyed when the account goes) binds
  * each data key to one account. Bucket Keys are off for them: with a Bucket Key S3 replaces the
  * context with the bucket's ARN, which would lose the account (the price is one KMS request per
  * write and read instead of one per bucket key's lifetime; README "Encryption keys").
