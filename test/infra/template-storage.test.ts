@@ -171,7 +171,8 @@ describe('documents key', () => {
         };
         const reads = props.PolicyDocument.Statement.some(
           (st) =>
-            [st.Action].flat().includes('s3:GetObject*') && JSON.stringify(st.Resource ?? null).includes('Documents'),
+            [st.Action].flat().includes('s3:GetObject*') &&
+            JSON.stringify(st.Resource ?? null).includes('Documents'),
         );
         return reads ? props.Roles.map((r) => r.Ref) : [];
       }),
