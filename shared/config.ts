@@ -7,6 +7,8 @@ export interface TConfig {
   region: string;
   tableName: string;
   bucketName: string;
+  /** The documents bucket's customer-managed KMS key; absent, objects keep the bucket default. */
+  documentsKeyId?: string;
   usagePlanId: string;
   logLevel: TLogLevel;
   /**
@@ -158,6 +160,7 @@ export function configFromEnv(env: TEnv = process.env): TConfig {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     tableName: required(env, 'TABLE_NAME'),
     bucketName: env.BUCKET_NAME ?? '',
+    ...(env.DOCUMENTS_KEY_ID ? { documentsKeyId: env.DOCUMENTS_KEY_ID } : {}),
     usagePlanId: env.USAGE_PLAN_ID ?? '',
     logLevel: (env.LOG_LEVEL as TLogLevel | undefined) ?? 'info',
     queues: {

@@ -37,7 +37,9 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
   const deps: TEvidenceDeps = {
     bundles: createPublishingBundleStore(config, db, log, metrics),
     records: createSigningRecordStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName, {
+      defaultKeyId: config.documentsKeyId,
+    }),
     evidence: createEvidenceStore(db, config.tableName),
     pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config), config),
     clock: systemClock,

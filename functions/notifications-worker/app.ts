@@ -60,7 +60,9 @@ export function buildNotificationsWorker(
     // Documents ready: each recipient's link to the signed copies, and the files themselves.
     copies: createCopyLinkStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName, {
+      defaultKeyId: config.documentsKeyId,
+    }),
     ...(config.copyLinkDays ? { copyLinkDays: config.copyLinkDays } : {}),
     mailer:
       opts.mailer ??

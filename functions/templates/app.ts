@@ -52,7 +52,9 @@ export function buildTemplatesHandler(opts: TFunctionOptions) {
     templates: createDocTemplateStore(db, config.tableName),
     sessions: createPrepSessionStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName, {
+      defaultKeyId: config.documentsKeyId,
+    }),
     ...createDocumentIntake(config),
     clock: systemClock,
     ids: randomIds,

@@ -2,6 +2,7 @@
 // the documents bucket (versioned, every access logged to a bucket of its own).
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import {
   BlockPublicAccess,
   Bucket,
@@ -35,8 +36,10 @@ interface TIndexDeclaration {
 export class Storage {
   readonly table: Table;
   readonly bucket: Bucket;
+  /** The documents' customer-managed key: each account's objects are sealed under it with the account as context. */
+  readonly documentsKey: Key;
   /** TABLE_NAME and BUCKET_NAME, which every function but the MCP server is given. */
-  readonly env: { TABLE_NAME: string; BUCKET_NAME: string };
+  readonly env: { TABLE_NAME: string; BUCKET_NAME: string; DOCUMENTS_KEY_ID: string };
 
   constructor(stack: Stack, config: TStageConfig) {
     const keep = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
@@ -76,8 +79,18 @@ export class Storage {
       'S1',
       "This bucket receives the documents bucket's access logs; logging its own accesses into itself would loop.",
     );
+    this.documentsKey = new Key(stack, 'DocumentsKey', {
+      alias: `alias/esign-${config.stage}-documents`,
+      description: 'Documents of every account without a key of its own (context: the account)',
+      enableKeyRotation: true,
+      removalPolicy: keep,
+    });
     this.bucket = new Bucket(stack, 'Documents', {
-      encryption: BucketEncryption.S3_MANAGED,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.documentsKey,
+      // Off so S3 passes each object's account context to KMS (a Bucket Key would put the
+      // bucket's ARN there instead); README "Encryption keys" weighs the cost.
+      bucketKeyEnabled: false,
       versioned: true,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
@@ -94,7 +107,11 @@ export class Storage {
       // A dev stack is disposable; elsewhere signed documents outlive the stack.
       autoDeleteObjects: !config.deletionProtection,
     });
-    this.env = { TABLE_NAME: this.table.tableName, BUCKET_NAME: this.bucket.bucketName };
+    this.env = {
+      TABLE_NAME: this.table.tableName,
+      BUCKET_NAME: this.bucket.bucketName,
+      DOCUMENTS_KEY_ID: this.documentsKey.keyArn,
+    };
   }
 
   /** The signing page's pdf.js fetches documents over 4 MB straight from their presigned links. */

@@ -57,6 +57,8 @@ export function localConfig(
     region: LOCAL_REGION,
     tableName: LOCAL_TABLE_NAME,
     bucketName: LOCAL_BUCKET_NAME,
+    // As on AWS, each account's documents go to S3 under the documents key with its context.
+    documentsKeyId: `alias/esign-${LOCAL_STAGE}-documents`,
     usagePlanId: plan.id,
     logLevel: options.logLevel ?? 'info',
     // One line per request at 'info' would drown the start banner and the warnings.

@@ -24,6 +24,7 @@ import type { TLocalCa } from './local-ca';
 import { localConfig } from './local-config';
 import type { TPkiStandin } from './pki-standin';
 import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
+import type { TStoredEncryption } from './s3';
 import { seedAccount, type TSeededAccount } from './seed-account';
 import { startServiceApi } from './service-api';
 import { prepareStandIns, startStandIns, type TStandIns, type TStops } from './stand-ins';
@@ -35,6 +36,8 @@ export type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 export type { TLocalWorkers } from './workers';
 
 export interface TRuntime {
+  /** How the S3 stand-in saw an object encrypted (key, account context), as HeadObject says on AWS. */
+  storedEncryption: (key: string) => TStoredEncryption | undefined;
   /** http://host:port/api/v2/ */
   apiUrl: string;
   baseUrl: string;
@@ -125,6 +128,7 @@ async function startIn(
       kms: standIns.kms.bound,
       oidc: standIns.oidc.bound,
     },
+    storedEncryption: standIns.s3.encryptionOf,
     seedAccount: (name, email) => seedAccount(db, config.tableName, { name, email }),
     stop: stopOnce(dataDir, memory, stops),
   };

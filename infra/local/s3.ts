@@ -1,4 +1,13 @@
-import S3rver from 's3rver';
+import S3rver, { type TS3rverContext } from 's3rver';
+
+/** The SSE headers a PUT carried, as AWS would store them with the object. */
+export interface TStoredEncryption {
+  algorithm?: string;
+  keyId?: string;
+  /** The decoded encryption context. */
+  context?: Record<string, string>;
+  bucketKey?: string;
+}
 
 /** s3rver with its files under `dir`; the bucket is created if missing. */
 export async function startS3rver(opts: { port: number; host: string; dir: string; bucket: string }) {
@@ -12,12 +21,30 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
   // After its own path-style rewrite of virtual-host requests, ahead of its routes (the last
   // middleware), which refuse `?versions`.
   server.middleware.splice(server.middleware.length - 1, 0, listVersions(server, opts.bucket) as never);
+  // s3rver drops SSE headers; kept here (first in the chain) so a test can read which key and
+  // account context each object was written under, as S3's HeadObject would say on AWS.
+  const encryption = new Map<string, TStoredEncryption>();
+  server.middleware.unshift((async (ctx: TS3rverContext, next: () => Promise<unknown>) => {
+    await next();
+    if (ctx.method !== 'PUT' || ctx.status !== 200) return;
+    const header = (name: string) => ctx.get(`x-amz-server-side-encryption${name}`) || undefined;
+    const context = header('-context');
+    const key = decodeURIComponent(ctx.path.replace(/^\/[^/]+\//, ''));
+    encryption.set(key, {
+      algorithm: header(''),
+      keyId: header('-aws-kms-key-id'),
+      ...(context ? { context: JSON.parse(Buffer.from(context, 'base64').toString('utf8')) } : {}),
+      bucketKey: header('-bucket-key-enabled'),
+    });
+  }) as never);
   const bound = await server.run();
   return {
     endpoint: `http://${opts.host}:${bound.port}`,
     port: bound.port,
     /** Where it listens, as the OS reports it. */
     bound,
+    /** How the object at `key` was encrypted when last written (this process's writes only). */
+    encryptionOf: (key: string) => encryption.get(key),
     stop: () => server.close(),
   };
 }

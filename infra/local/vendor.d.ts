@@ -31,4 +31,11 @@ declare module 's3rver' {
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
+  /** The part of Koa's context the stand-in reads. */
+  export interface TS3rverContext {
+    method: string;
+    path: string;
+    status: number;
+    get(header: string): string;
+  }
 }

@@ -54,7 +54,9 @@ export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log:
   return {
     bundles: createPublishingBundleStore(config, db, log, metrics),
     accounts: createAccountStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName),
+    blobs: createBlobStore(createS3Client(config), config.bucketName, {
+      defaultKeyId: config.documentsKeyId,
+    }),
     clock: systemClock,
     ids: randomIds,
   };

@@ -123,8 +123,11 @@ describe('document worker (evidence)', () => {
         SEAL_NAME: `esign-${stage}-seal`,
         SEAL_CHAIN_SECRET_ID: { Ref: chainId },
       });
-      const kms = roleStatements(template, fnId).filter((st) =>
-        actionsOf(st).some((a) => a.startsWith('kms:')),
+      // The documents key's statements are template-storage.test.ts's.
+      const kms = roleStatements(template, fnId).filter(
+        (st) =>
+          actionsOf(st).some((a) => a.startsWith('kms:')) &&
+          !String(JSON.stringify(st.Resource)).includes('DocumentsKey'),
       );
       expect(kms).toHaveLength(2);
       for (const st of kms) expect(actionsOf(st).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
@@ -190,13 +193,22 @@ describe('document worker (evidence)', () => {
       ]),
     );
     expect(actions.filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
-    // Of KMS, only signing seals (their own test above).
-    expect(actions.filter((a) => /^kms:/.test(a)).sort()).toEqual([
-      'kms:GetPublicKey',
-      'kms:GetPublicKey',
-      'kms:Sign',
-      'kms:Sign',
-    ]);
+    // Of KMS, only signing seals (their own test above) and the documents key's data keys.
+    expect(
+      actions
+        .filter(
+          (a) =>
+            /^kms:/.test(a) &&
+            ![
+              'kms:Decrypt',
+              'kms:DescribeKey',
+              'kms:Encrypt',
+              'kms:ReEncrypt*',
+              'kms:GenerateDataKey*',
+            ].includes(a),
+        )
+        .sort(),
+    ).toEqual(['kms:GetPublicKey', 'kms:GetPublicKey', 'kms:Sign', 'kms:Sign']);
     expect(actions.filter((a) => /^(apigateway|ses|sns):/.test(a))).toEqual([]);
   });
 

@@ -208,10 +208,16 @@ describe('functions', () => {
       [dev, 'Esign-dev', 'dev', 'Delete'],
       [prod, 'Esign-prod', 'prod', 'Retain'],
     ] as const) {
-      // The webhook secrets key, and the seal key (its own test below).
+      // The webhook secrets key, the seal key (its own test below) and the documents key
+      // (template-storage.test.ts), which only roles the documents bucket grants reach may use.
       const keys = template.findResources('AWS::KMS::Key');
-      expect(Object.keys(keys)).toHaveLength(2);
-      const keyId = Object.keys(keys).find((id) => keys[id]!.Properties?.KeyUsage === undefined)!;
+      expect(Object.keys(keys)).toHaveLength(3);
+      const documentsKey = Object.keys(keys).find((id) =>
+        String(keys[id]!.Properties?.Description).startsWith('Documents'),
+      )!;
+      const keyId = Object.keys(keys).find(
+        (id) => keys[id]!.Properties?.KeyUsage === undefined && id !== documentsKey,
+      )!;
       expect(keys[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true });
       expect(keys[keyId]!.DeletionPolicy).toBe(policy);
       template.hasResourceProperties('AWS::KMS::Alias', {
@@ -223,8 +229,10 @@ describe('functions', () => {
       for (const name of ['webhooks', 'console']) {
         const id = functionId(template, stack, name);
         expect(envVarsOf(template, id).SECRETS_KEY_ID, name).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
-        const kms = roleStatements(template, id).filter((s) =>
-          actionsOf(s).some((a) => a.startsWith('kms:')),
+        const kms = roleStatements(template, id).filter(
+          (s) =>
+            actionsOf(s).some((a) => a.startsWith('kms:')) &&
+            !String(JSON.stringify(s.Resource)).includes(documentsKey),
         );
         expect(kms, name).toHaveLength(1);
         expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -239,7 +247,9 @@ describe('functions', () => {
         // the document worker signs seals with the seal key (its own test).
         if (['webhooks', 'console', 'webhook-dispatcher', 'document-worker'].includes(name)) continue;
         const id = functionId(template, stack, name);
-        const actions = roleStatements(template, id).flatMap(actionsOf);
+        const actions = roleStatements(template, id)
+          .filter((s) => !String(JSON.stringify(s.Resource)).includes(documentsKey))
+          .flatMap(actionsOf);
         expect(
           actions.filter((a) => a.startsWith('kms:')),
           name,

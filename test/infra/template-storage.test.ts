@@ -65,7 +65,13 @@ describe('documents bucket', () => {
     for (const template of [dev, prod]) {
       template.hasResourceProperties('AWS::S3::Bucket', {
         BucketEncryption: {
-          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+          ServerSideEncryptionConfiguration: [
+            {
+              ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() },
+              // Off: a Bucket Key would replace each object's account context with the bucket's ARN.
+              BucketKeyEnabled: false,
+            },
+          ],
         },
         VersioningConfiguration: { Status: 'Enabled' },
         PublicAccessBlockConfiguration: {
@@ -126,5 +132,51 @@ describe('documents bucket', () => {
   it('outlives a prod stack', () => {
     prod.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
     prod.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+  });
+});
+
+describe('documents key', () => {
+  it('is a rotated customer-managed key, and only roles of functions that touch documents may use it', () => {
+    dev.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    dev.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/esign-dev-documents' });
+    const all = resources(dev);
+    const keyId = Object.keys(dev.findResources('AWS::KMS::Key')).find((id) =>
+      JSON.stringify(all[id]!.Properties).includes('Documents of every account'),
+    )!;
+    const usesKey = (actions: string[]) =>
+      Object.values(dev.findResources('AWS::IAM::Policy')).flatMap((policy) => {
+        const props = policy.Properties as {
+          PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
+          Roles: { Ref: string }[];
+        };
+        const hit = props.PolicyDocument.Statement.some(
+          (st) =>
+            JSON.stringify(st.Resource ?? null).includes(keyId) &&
+            [st.Action].flat().some((a) => actions.includes(a)),
+        );
+        return hit ? props.Roles.map((r) => r.Ref) : [];
+      });
+    const decrypt = new Set(usesKey(['kms:Decrypt']));
+    const encrypt = new Set(usesKey(['kms:GenerateDataKey*', 'kms:Encrypt']));
+    // Every role that may write documents may read them; not every reader may write.
+    for (const role of encrypt) expect(decrypt.has(role)).toBe(true);
+    expect(decrypt.size).toBeGreaterThan(encrypt.size);
+    // The same roles the bucket grants reach, and no other: a role without s3:GetObject on the
+    // documents bucket has no business with its key.
+    const bucketRoles = new Set(
+      Object.values(dev.findResources('AWS::IAM::Policy')).flatMap((policy) => {
+        const props = policy.Properties as {
+          PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
+          Roles: { Ref: string }[];
+        };
+        const reads = props.PolicyDocument.Statement.some(
+          (st) =>
+            [st.Action].flat().includes('s3:GetObject*') &&
+            JSON.stringify(st.Resource ?? null).includes('Documents'),
+        );
+        return reads ? props.Roles.map((r) => r.Ref) : [];
+      }),
+    );
+    expect([...decrypt].sort()).toEqual([...bucketRoles].sort());
   });
 });

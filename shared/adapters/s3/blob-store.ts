@@ -2,13 +2,21 @@ import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@a
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BlobNotFoundError } from '#shared/domain/errors';
 import type { TBlobStore } from '#shared/domain/ports/files';
+import { encryptionFor, type TDocumentKeys } from './object-encryption';
 
 /** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
-export function createBlobStore(s3: S3Client, bucket: string): TBlobStore {
+export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKeys = {}): TBlobStore {
   return {
     async put(key, bytes, contentType) {
       await s3.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }),
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: bytes,
+          ContentType: contentType,
+          // One place decides each object's key and context (object-encryption.ts).
+          ...encryptionFor(key, keys),
+        }),
       );
     },
     async get(key) {

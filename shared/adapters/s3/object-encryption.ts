@@ -1,0 +1,47 @@
+import type { ServerSideEncryption } from '@aws-sdk/client-s3';
+
+/** Where an account's documents are kept: every object the service writes for it starts so. */
+const ACCOUNT_PATH = /^accounts\/([^/]+)\//;
+
+/** How documents are keyed: the stack's customer-managed key, or an account's own. */
+export interface TDocumentKeys {
+  /** The stack's documents key (id, ARN or alias); absent, the bucket's default applies. */
+  defaultKeyId?: string;
+  /** Accounts the operator gave a key of their own (`account-key create`), by account id. */
+  accountKeys?: Readonly<Record<string, string>>;
+}
+
+export interface TObjectEncryption {
+  ServerSideEncryption: ServerSideEncryption;
+  SSEKMSKeyId: string;
+  /** Base64 of the JSON context, as S3 wants it. */
+  SSEKMSEncryptionContext: string;
+  BucketKeyEnabled: false;
+}
+
+/** The context an account's documents are encrypted under: decrypting needs the same. */
+export const accountEncryptionContext = (accountId: string) => ({ accountId });
+
+/**
+ * The one decision of how an object is encrypted, from its key path. An account's objects are
+ * sealed under KMS with the account in the encryption context, so a key grant conditioned on
+ * kms:EncryptionContext:accountId (or an account's own key, destroyed when the account goes) binds
+ * each data key to one account. Bucket Keys are off for them: with a Bucket Key S3 replaces the
+ * context with the bucket's ARN, which would lose the account (the price is one KMS request per
+ * write and read instead of one per bucket key's lifetime; README "Encryption keys").
+ * Objects outside accounts/ (none today) keep the bucket's default encryption.
+ */
+export function encryptionFor(key: string, keys: TDocumentKeys): TObjectEncryption | undefined {
+  const accountId = ACCOUNT_PATH.exec(key)?.[1];
+  if (!accountId) return undefined;
+  const keyId = keys.accountKeys?.[accountId] ?? keys.defaultKeyId;
+  if (!keyId) return undefined;
+  return {
+    ServerSideEncryption: 'aws:kms',
+    SSEKMSKeyId: keyId,
+    SSEKMSEncryptionContext: Buffer.from(JSON.stringify(accountEncryptionContext(accountId))).toString(
+      'base64',
+    ),
+    BucketKeyEnabled: false,
+  };
+}
