@@ -226,9 +226,15 @@ describe('scheduler (reminders and expiry)', () => {
       );
       for (const q of queues) expect(sends).toContain(q);
       const actions = statements.flatMap(actionsOf);
-      // It queries the by-due index and writes bundles; it needs nothing of S3, KMS or API Gateway.
+      // It queries the by-due index and writes bundles; of S3 it only lists and deletes the object
+      // versions a retention policy deletes (template-functions.test.ts holds their resources);
+      // nothing of KMS or API Gateway.
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
-      expect(actions.filter((a) => /^(s3|kms|apigateway):/.test(a))).toEqual([]);
+      expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
+        's3:DeleteObjectVersion',
+        's3:ListBucketVersions',
+      ]);
+      expect(actions.filter((a) => /^(kms|apigateway):/.test(a))).toEqual([]);
     }
   });
 
