@@ -236,9 +236,11 @@ describe('the preparation page and its token', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(html).toMatch(/<script type="module" src="\/sign\/assets\/[0-9a-f]{16}\/prepare\.js"><\/script>/);
+    expect(html).toMatch(
+      /<script type="module" src="\/sign\/assets\/[0-9a-f]{16}\/prepare\.bundle\.js"><\/script>/,
+    );
     expect(html).not.toMatch(/<script>(?!<)/);
-    const script = await fetch(`${runtime.baseUrl}${/src="([^"]+prepare\.js)"/.exec(html)![1]}`);
+    const script = await fetch(`${runtime.baseUrl}${/src="([^"]+prepare\.bundle\.js)"/.exec(html)![1]}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
   });
