@@ -2,7 +2,7 @@
 // carries, its legal hold and what it already deleted (shared/domain/bundles/retention.ts).
 import { describe, expect, it } from 'vitest';
 import type { TBundle } from '#shared/domain/bundles/bundle';
-import { keptUntil } from '#shared/domain/bundles/lifecycle/kept-until';
+import { documentsKeptUntil as keptUntil } from '#shared/domain/bundles/retention';
 import { aBundleItem } from '../helpers/bundle-items';
 
 const completed = '2026-11-01T00:00:00.000Z';

@@ -3,8 +3,8 @@
 // the sender's to cancel or change, so it is listed; an ended one is a signed record, kept until its
 // retention ends, and listed with that date.
 import { createHash } from 'node:crypto';
-import { keptUntil, type TKeptUntil } from '../bundles/lifecycle/kept-until';
 import { isFinished } from '../bundles/lifecycle/status';
+import { documentsKeptUntil } from '../bundles/retention';
 import { ValidationError } from '../errors';
 import { MAX_PER_PAGE } from '../paging';
 import type { TBundleStore } from '../ports/bundles';
@@ -25,7 +25,7 @@ export interface TErasureReport {
   /** Drafts and sent bundles not ended: the sender cancels them or changes the signer. */
   bundlesToActOn: { id: string; status: string }[];
   /** Ended bundles, kept as signed records; `keptUntil` null: no retention policy, kept until deleted. */
-  bundlesKept: { id: string; status: string; keptUntil: TKeptUntil }[];
+  bundlesKept: { id: string; status: string; keptUntil: string | null }[];
 }
 
 /** The address as the stores compare it, and its hash (for records that must not hold it). */
@@ -80,7 +80,11 @@ export async function erasePerson(
       const bundle = await deps.bundles.get(accountId, bundleId);
       if (!bundle) continue;
       if (isFinished(bundle.status)) {
-        report.bundlesKept.push({ id: bundle.id, status: bundle.status, keptUntil: keptUntil(bundle) });
+        report.bundlesKept.push({
+          id: bundle.id,
+          status: bundle.status,
+          keptUntil: documentsKeptUntil(bundle),
+        });
       } else report.bundlesToActOn.push({ id: bundle.id, status: bundle.status });
     }
   }
