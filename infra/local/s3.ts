@@ -1,3 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver, { type TS3rverContext } from 's3rver';
 
 /** The SSE headers a PUT carried, as AWS would store them with the object. */
@@ -18,6 +24,7 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     silent: true,
     configureBuckets: [{ name: opts.bucket }],
   });
+  atomicPuts(server.store as unknown as TFilesystemStore);
   // After its own path-style rewrite of virtual-host requests, ahead of its routes (the last
   // middleware), which refuse `?versions`.
   server.middleware.splice(server.middleware.length - 1, 0, listVersions(server, opts.bucket) as never);
@@ -46,6 +53,65 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     /** How the object at `key` was encrypted when last written (this process's writes only). */
     encryptionOf: (key: string) => encryption.get(key),
     stop: () => server.close(),
+  };
+}
+
+/** The parts of s3rver's filesystem store its PUT uses. */
+interface TFilesystemStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putObject(object: {
+    bucket: string;
+    key: string;
+    content: Buffer | Readable;
+    metadata: Record<string, string>;
+  }): Promise<{ size: number; md5: string }>;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+}
+
+/**
+ * A PUT that readers see whole, as S3 promises: s3rver truncates the object's file and then
+ * writes it (and its metadata) in place, so a GET at the same moment can read an empty or half
+ * file. Two runs of one job that write and read the same small JSON note met exactly that.
+ * Here the bytes, their MD5 and the metadata go to files beside them that listings ignore (no
+ * `._S3rver_object` ending) and each is renamed into place, which the file system does at once.
+ * Between the renames an overwrite with other bytes has the new bytes under the old metadata
+ * for a moment; no reader here reads an object while it is rewritten with different content.
+ */
+function atomicPuts(store: TFilesystemStore): void {
+  const putMetadata = store.putMetadata;
+  store.putObject = async (object) => {
+    const at = (resource: string) => store.getResourcePath(object.bucket, object.key, resource);
+    const objectPath = at('object');
+    await mkdir(dirname(objectPath), { recursive: true });
+    const tmp = `${objectPath}.${randomUUID()}.tmp`;
+    const md5 = createHash('md5');
+    let size = 0;
+    const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+    try {
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      await pipeline(content, count, createWriteStream(tmp));
+      const digest = md5.digest('hex');
+      // s3rver's own code writes the metadata files (what it keeps of the headers), staged.
+      const staged = `${tmp}.meta`;
+      await mkdir(staged);
+      const inStaging = {
+        getResourcePath: (_b: string, _k: string, resource: string) => join(staged, resource),
+      };
+      await putMetadata.call(inStaging, object.bucket, object.key, object.metadata, digest);
+      await rename(tmp, objectPath);
+      await rename(`${staged}/object.md5`, at('object.md5'));
+      await rename(`${staged}/metadata.json`, at('metadata.json'));
+      return { size, md5: digest };
+    } finally {
+      await rm(tmp, { force: true });
+      await rm(`${tmp}.meta`, { recursive: true, force: true });
+    }
   };
 }
 
