@@ -26,8 +26,14 @@ export function buildEnvelopeTemplatesHandler(opts: TFunctionOptions) {
     accounts: templates.accounts,
     // Every document of an envelope template is a document template of the same account.
     documentTemplates: {
-      roles: async (caller: { accountId: string; userId: string }, id: string) =>
-        (await findDocTemplate(templates, caller, id))?.roles.map((r) => r.key),
+      outline: async (caller: { accountId: string; userId: string }, id: string) => {
+        const found = await findDocTemplate(templates, caller, id);
+        if (!found) return undefined;
+        const filledBy = found.fields.flatMap((f) =>
+          f.editors.map((e) => (e.startsWith('-') ? e.slice(1) : e)),
+        );
+        return { roles: found.roles.map((r) => r.key), filledBy };
+      },
     },
     clock: systemClock,
     ids: randomIds,

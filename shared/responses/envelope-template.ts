@@ -30,6 +30,7 @@ export function toEnvelopeTemplateResponse(
       auth_selfie: s.authSelfie,
       auth_id: s.authId,
       language: s.language ?? null,
+      role: s.role ?? 'signer',
     })),
     label: d.label ?? '',
     email_subject: d.emailSubject ?? '',

@@ -3,6 +3,7 @@ import { BUNDLE_LIMITS } from './bundle-request';
 import { optional, zBoolean, zList, zText } from './common';
 import { zInt, zKey } from './field';
 import { ZLanguageSchema } from './language';
+import { PACKET_ROLES } from './vocabulary';
 
 const days = zInt.pipe(z.number().min(0, 'Between 0 and 30 days.').max(30, 'Between 0 and 30 days.'));
 const order = zInt.pipe(z.number().min(0).max(1000));
@@ -23,6 +24,13 @@ export const ZEnvelopeSignerSchema = z.object({
   auth_id: optional(zBoolean),
   // This service's own: the language of the signers who fill this role (their packets' `language`).
   language: optional(ZLanguageSchema),
+  role: optional(
+    z
+      .enum(PACKET_ROLES, `Must be one of ${PACKET_ROLES.join(', ')}.`)
+      .describe(
+        "This service's own: the packet `role` of the people who fill this signer role (`signer`, the default, `approver` or `viewer`), carried into their packets; a create request's packet `role` wins over it. Approvers and viewers fill nothing, so no field of the envelope's document templates may name this role among its editors.",
+      ),
+  ),
 });
 
 const fields = {

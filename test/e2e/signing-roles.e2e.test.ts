@@ -1,7 +1,8 @@
 // Approvers and viewers in a real headless Chromium against the whole local runtime: an approver
 // approves, a viewer opens and reads (done at once), a signer signs and the bundle completes; in
 // another bundle the approver rejects with a reason (asked for when left empty) and the bundle
-// ends as a decline does. Each screen has no axe violations. Screenshots go to
+// ends as a decline does. Coming back, the approver is told what they did and when (and why, for
+// a rejection), and the viewer reads the documents again. Each screen has no axe violations. Screenshots go to
 // test-artifacts/roles-*.png.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +53,11 @@ describe.runIf(runBrowser)('approvers and viewers in a real browser', () => {
       await shot(boss.page, 'roles-1-approve.png');
       await boss.page.getByRole('button', { name: 'Approve', exact: true }).click();
       await boss.page.getByText('You approved these documents. Thank you.').waitFor();
+      // Opened again, the page says what they did and when.
+      await boss.page.reload();
+      await boss.page.getByRole('heading', { name: 'You approved the documents' }).waitFor();
+      await boss.page.getByText(/^You approved “Office chairs” on \w+ \d+, \d{4}\./).waitFor();
+      expect(describeViolations(await axeViolations(boss.page))).toEqual([]);
       expect(boss.problems).toEqual([]);
       await boss.close();
 
@@ -63,6 +69,12 @@ describe.runIf(runBrowser)('approvers and viewers in a real browser', () => {
       expect(await viewer.page.getByRole('button', { name: 'Finish signing' }).count()).toBe(0);
       expect(describeViolations(await axeViolations(viewer.page))).toEqual([]);
       await shot(viewer.page, 'roles-2-viewer.png');
+      // Done once opened, the viewer still reads the documents when they come back.
+      await viewer.page.reload();
+      await viewer.page.locator('canvas.page-canvas').first().waitFor();
+      await viewer.page
+        .getByText('These documents were shared with you to read.', { exact: false })
+        .waitFor();
       expect(viewer.problems).toEqual([]);
       await viewer.close();
       expect((await statusOf(b.id)).packets.map((p: { status: string }) => p.status)).toEqual([
@@ -96,6 +108,15 @@ describe.runIf(runBrowser)('approvers and viewers in a real browser', () => {
       await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
       await boss.page.getByRole('heading', { name: 'You rejected the documents' }).waitFor();
       expect(describeViolations(await axeViolations(boss.page))).toEqual([]);
+      // Opened again: what they did, when, and their reason, not the decline page.
+      await boss.page.reload();
+      await boss.page
+        .getByText(/^You rejected “Standing desks” on .+ and told Acme Purchasing why:$/)
+        .waitFor();
+      await boss.page.getByText('Over this quarter’s budget', { exact: true }).waitFor();
+      expect(await boss.page.getByRole('heading', { name: 'You rejected the documents' }).count()).toBe(1);
+      expect(describeViolations(await axeViolations(boss.page))).toEqual([]);
+      await shot(boss.page, 'roles-4-rejected-again.png');
       expect(boss.problems).toEqual([]);
       await boss.close();
 

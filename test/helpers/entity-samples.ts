@@ -217,7 +217,7 @@ export const SAMPLES: TSample[] = [
     allowDirectSigning: true,
     enabled: true,
     documents: [{ templateId: 'c0ffee00' } as never],
-    signers: [{ key: 'client' } as never],
+    signers: [{ key: 'client', role: 'approver' } as never],
     defaults: { inOrder: true, sendReminders: true } as never,
     created: at,
     updated: later,

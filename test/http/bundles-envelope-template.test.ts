@@ -279,3 +279,102 @@ describe('POST /bundles/create_from_envelope_template/', () => {
     expect(fieldsOf(badValue)[0]).toMatch(/^documents\[1\]\.field_values\[0\]/);
   });
 });
+
+describe('packet roles in envelope templates', () => {
+  /** A document template whose clerk signs; its boss and reader have no field. */
+  let memo: Promise<string> | undefined;
+  const memoTemplate = () => {
+    memo ??= aPdfB64().then(async (file_b64) => {
+      const res = await call('POST', '/templates/', {
+        json: {
+          name: 'Memo',
+          file_b64,
+          roles: [{ key: 'clerk' }, { key: 'boss' }, { key: 'reader' }],
+          fields: [
+            { key: 'sig-c', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 5, editor_roles: ['clerk'] },
+          ],
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as string;
+    });
+    return memo;
+  };
+
+  it('keeps approver and viewer roles and the steps; a packet’s own role wins; fields only for signers', async () => {
+    // Lease has fields for the landlord: a landlord who only reads is refused when saved.
+    const refused = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Read-only landlord',
+        documents: [{ key: 'lease', template_id: lease }],
+        signers: [{ key: 'tenant' }, { key: 'landlord', role: 'viewer' }],
+      },
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        field: 'signers[1].role',
+        message: expect.stringContaining('"landlord" is a viewer, but fields of "lease" are for "landlord"'),
+      }),
+    ]);
+
+    const saved = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Memo chain',
+        in_order: true,
+        documents: [{ key: 'memo', template_id: await memoTemplate() }],
+        signers: [
+          { key: 'clerk', order: 1 },
+          { key: 'boss', order: 2, role: 'approver' },
+          { key: 'reader', order: 3, role: 'viewer' },
+        ],
+      },
+    });
+    expect(saved.status, saved.text).toBe(201);
+    const read = await call('GET', `/envelope-templates/${saved.body.id}/`);
+    expect(read.body.signers.map((s: { role: string }) => s.role)).toEqual(['signer', 'approver', 'viewer']);
+
+    const packets = [
+      { key: 'clerk', name: 'Cy Clerk', email: 'cy@example.com' },
+      { key: 'boss', name: 'Bo Boss', email: 'bo@example.com' },
+      { key: 'reader', name: 'Rae Reader', email: 'rae@example.com', role: 'signer' },
+    ];
+    const made = await call('POST', '/bundles/create_from_envelope_template/', {
+      json: { envelope_template: { template_id: saved.body.id }, packets },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.in_order).toBe(true);
+    expect(made.body.packets.map((p: { role?: string; order: number }) => [p.role, p.order])).toEqual([
+      [undefined, 1],
+      ['approver', 2],
+      ['signer', 3],
+    ]);
+
+    // The clerk has a field: made an approver by the request, the bundle is refused as any would be.
+    const clash = await call('POST', '/bundles/create_from_envelope_template/', {
+      json: {
+        envelope_template: { template_id: saved.body.id },
+        packets: [{ ...packets[0], role: 'approver' }, packets[1], packets[2]],
+      },
+    });
+    expect(clash.status, clash.text).toBe(400);
+    expect(clash.body.errors[0].message).toContain('"clerk" is an approver');
+  });
+
+  it('refuses a document template’s field for an approver in a bundle made from it', async () => {
+    const direct = await call('POST', '/bundles/', {
+      json: {
+        packets: [{ key: 'cy', name: 'Cy Clerk', email: 'cy@example.com', role: 'approver' }],
+        documents: [
+          {
+            key: 'memo',
+            template_id: await memoTemplate(),
+            assignments: ['clerk', 'boss', 'reader'].map((role) => ({ role, signer: 'cy' })),
+          },
+        ],
+      },
+    });
+    expect(direct.status, direct.text).toBe(400);
+    expect(direct.body.errors[0].message).toContain('"cy" is an approver');
+  });
+});

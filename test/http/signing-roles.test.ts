@@ -128,6 +128,13 @@ describe('approvers', () => {
       sign('POST', '/reject', boss, { reason: 'Over budget' }),
     ]);
     expect([approve.status, reject.status].sort()).toEqual([200, 409]);
+    // Read again, the state says what the approver did and when, not only why they cannot sign.
+    const again = (await sign('GET', '/state', boss)).body;
+    expect(again.approval).toEqual(
+      approve.status === 200
+        ? { answer: 'approved', at: expect.stringMatching(/^\d{4}-/), reason: null }
+        : { answer: 'rejected', at: expect.stringMatching(/^\d{4}-/), reason: 'Over budget' },
+    );
     const got = (await call('GET', `/bundles/${b.id}/`)).body;
     const kinds = (await eventsOf(b.id)).map((e) => e.kind);
     if (approve.status === 200) {
@@ -155,6 +162,11 @@ describe('approvers', () => {
     const rejected = await sign('POST', '/reject', boss, { reason: 'Over budget' });
     expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
     expect(rejected.body.reason).toBe('declined');
+    expect((await sign('GET', '/state', boss)).body.approval).toEqual({
+      answer: 'rejected',
+      at: expect.stringMatching(/^\d{4}-/),
+      reason: 'Over budget',
+    });
     const got = (await call('GET', `/bundles/${b.id}/`)).body;
     expect(got.status).toBe('ca');
     expect(got.packets.map((p: { status: string }) => p.status)).toEqual(['ca', 'ca']);

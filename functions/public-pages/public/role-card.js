@@ -4,10 +4,10 @@
 // a decline does); a viewer only reads, and is done once the link opened. The fields on the
 // documents are shown as they are, none of them theirs to fill.
 import { ApiError, api } from './api.js';
-import { messageOf, requester, showMessage } from './chrome.js';
+import { docLabel, messageOf, requester, showMessage } from './chrome.js';
 import { modal } from './dialogs.js';
 import { el, uid } from './dom.js';
-import { t, tIsolated } from './i18n.js';
+import { formatDate, t, tIsolated } from './i18n.js';
 import { ended } from './navigation.js';
 import { page } from './state.js';
 
@@ -15,12 +15,31 @@ import { page } from './state.js';
 export const readsOnly = (state) => state.role === 'approver' || state.role === 'viewer';
 
 /**
- * The end page of an approver who already answered; none for anyone else (the usual pages then).
- * A viewer keeps reading the documents after their link opened: their part is done, not over.
+ * The end page of an approver who already answered (the state's `approval`): what they did and
+ * when, and for a rejection the reason they gave, rather than the decline page a rejected packet
+ * would otherwise get. None for anyone else (the usual pages then). A viewer keeps reading the
+ * documents after their link opened: their part is done, not over.
  */
 export function roleOutcome(state) {
-  if (state.role !== 'approver' || state.reason !== 'completed') return false;
-  showMessage(t('roles.page.approveTitle'), t('roles.page.approved'), { tone: 'ok' });
+  const done = state.role === 'approver' ? state.approval : null;
+  if (!done) return false;
+  const values = { label: docLabel(), requester: requester() };
+  const dated = (key) =>
+    done.at
+      ? tIsolated(`${key}OnText`, values, { date: formatDate(done.at) })
+      : tIsolated(`${key}Text`, values);
+  if (done.answer === 'approved') {
+    showMessage(t('roleAnswers.approvedTitle'), dated('roleAnswers.approved'), { tone: 'ok' });
+    return true;
+  }
+  // The reason is the approver's own words: shown as they wrote them, in their own direction.
+  const extra = el(
+    'div',
+    {},
+    el('blockquote', { class: 'reject-reason', dir: 'auto' }, done.reason ?? ''),
+    el('p', {}, tIsolated('roleAnswers.rejectedNext', { requester: requester() })),
+  );
+  showMessage(t('roles.page.rejectedTitle'), dated('roleAnswers.rejected'), { tone: 'stop', extra });
   return true;
 }
 

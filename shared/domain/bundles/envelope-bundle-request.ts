@@ -18,7 +18,8 @@ export type TEnvelopeReminders = Pick<
 
 /**
  * A create-from-envelope-template packet: only these (spec, and this service's own
- * allow_reassign and `language`, which wins over the role's); anything else sent is ignored.
+ * allow_reassign, and `language` and `role`, which win over the signer role's as the request's
+ * bundle-level values win over the template's defaults); anything else sent is ignored.
  */
 const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   name: true,
@@ -27,6 +28,7 @@ const ZEnvelopePacketSchema = ZPacketRequestSchema.pick({
   deliver_via: true,
   allow_reassign: true,
   language: true,
+  role: true,
 }).extend({ key: ZPacketRequestSchema.shape.key.pipe(z.string('Name the signer role.')) });
 
 export const ZEnvelopeCreateSchema = z.object({
@@ -45,7 +47,8 @@ const DEFAULTS = [
 
 /**
  * A create request naming an envelope template, as the ordinary create request it stands for:
- * each packet fills the signer role its `key` names (taking the role's order and authentication),
+ * each packet fills the signer role its `key` names (taking the role's order, authentication, and
+ * packet role and language unless the packet names its own),
  * each document of the template becomes a TemplateRequest whose roles go to the signers of the
  * same key, `field_values` go to the documents whose template has a field of that key, and the
  * template's bundle defaults apply where the request gives no value. The bundle-level fields of
@@ -87,12 +90,14 @@ export async function envelopeBundleRequest(
       errors.push({ field: `packets[${i}].key`, message: `The signer role "${p.key}" is filled twice.` });
     filled.add(p.key);
     const language = p.language ?? role?.language;
+    const packetRole = p.role ?? role?.role;
     return {
       ...p,
       ...(role
         ? { order: role.order, auth_sms: role.authSms, auth_selfie: role.authSelfie, auth_id: role.authId }
         : {}),
       ...(language ? { language } : {}),
+      ...(packetRole ? { role: packetRole } : {}),
     };
   });
   const missing = template.signers.filter((s) => !filled.has(s.key)).map((s) => s.key);

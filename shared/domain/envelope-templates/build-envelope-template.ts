@@ -1,13 +1,22 @@
 import type { TEnvelopeTemplatePatch, TEnvelopeTemplateWrite } from '#shared/schemas/envelope-template';
+import { roleOf } from '../bundles/packet-roles';
 import { type TFieldError, ValidationError } from '../errors';
 import type { TEnvelopeDocument, TEnvelopeSigner, TEnvelopeTemplate } from './envelope-template';
 
-/**
- * The role keys of a document template of the account that the user sees, undefined when there is
- * none. A bundle made from the envelope assigns each role to the signer role of the same key.
- */
+/** What the envelope needs to know of one of its document templates. */
+export interface TDocumentTemplateOutline {
+  /** Its role keys: a bundle made from the envelope assigns each to the signer role of that key. */
+  roles: string[];
+  /** The role keys its fields name among their editors (a `-` prefix dropped). */
+  filledBy: string[];
+}
+
+/** A document template of the account that the user sees, undefined when there is none. */
 export interface TDocumentTemplateCheck {
-  roles(caller: { accountId: string; userId: string }, templateId: string): Promise<string[] | undefined>;
+  outline(
+    caller: { accountId: string; userId: string },
+    templateId: string,
+  ): Promise<TDocumentTemplateOutline | undefined>;
 }
 
 type TSettings = Omit<TEnvelopeTemplate, 'id' | 'accountId' | 'created' | 'updated' | 'version'>;
@@ -29,6 +38,7 @@ const toSigners = (signers: TEnvelopeTemplateWrite['signers']): TEnvelopeSigner[
     authSelfie: s.auth_selfie ?? false,
     authId: s.auth_id ?? false,
     ...(s.language ? { language: s.language } : {}),
+    ...(s.role ? { role: s.role } : {}),
   }));
 
 /** The settings a POST (no `current`) or a PATCH (over `current`) asks for, checked as a whole. */
@@ -88,9 +98,10 @@ export async function applyEnvelopeInput(
   }
   if (deps.documentTemplates && (input.documents || input.signers)) {
     const check = deps.documentTemplates;
-    const found = await Promise.all(next.documents.map((doc) => check.roles(caller, doc.templateId)));
-    found.forEach((roles, i) => {
+    const found = await Promise.all(next.documents.map((doc) => check.outline(caller, doc.templateId)));
+    found.forEach((outline, i) => {
       const doc = next.documents[i]!;
+      const roles = outline?.roles;
       if (!roles)
         errors.push({
           field: `documents[${i}].template_id`,
@@ -103,7 +114,32 @@ export async function applyEnvelopeInput(
           message: `The document template's roles need signer roles of the same key: ${missing.join(', ')}.`,
         });
     });
+    errors.push(...readerRoleErrors(next.signers, next.documents, found));
   }
   if (errors.length > 0) throw new ValidationError('Invalid input.', errors);
   return next;
+}
+
+/**
+ * Signer roles whose people only read (`approver`, `viewer`) while a document template has
+ * fields for them: refused when the template is saved, as a bundle with such a field would be
+ * (packet-roles.ts), so the envelope never holds a bundle nobody could send.
+ */
+function readerRoleErrors(
+  signers: readonly TEnvelopeSigner[],
+  documents: readonly TEnvelopeDocument[],
+  outlines: readonly (TDocumentTemplateOutline | undefined)[],
+): TFieldError[] {
+  return signers.flatMap((s, i) => {
+    const role = roleOf(s);
+    if (role === 'signer') return [];
+    const named = documents.filter((_, d) => outlines[d]?.filledBy.includes(s.key)).map((d) => d.key);
+    if (named.length === 0) return [];
+    return [
+      {
+        field: `signers[${i}].role`,
+        message: `"${s.key}" is ${role === 'approver' ? 'an approver' : 'a viewer'}, but fields of ${named.map((k) => `"${k}"`).join(', ')} are for "${s.key}": only signers fill fields. Give "${s.key}" the role "signer", or use document templates without fields for it.`,
+      },
+    ];
+  });
 }

@@ -1,3 +1,5 @@
+import type { TPacketRole } from '#shared/schemas/vocabulary';
+
 /** One document of an envelope template: a document template of the same account, in order. */
 export interface TEnvelopeDocument {
   key: string;
@@ -17,6 +19,11 @@ export interface TEnvelopeSigner {
   authId: boolean;
   /** The language of this role's signers (an IETF tag), carried into their packets. */
   language?: string;
+  /**
+   * The packet `role` of this role's people (packet-roles.ts), carried into their packets; absent:
+   * `signer`. Not to be confused with the document templates' roles, which `key` names.
+   */
+  role?: TPacketRole;
 }
 
 /** What a bundle made from the template starts with (a create request may not override them). */

@@ -63,7 +63,7 @@ async function checkNewDocumentsSeen(
   const seen = await Promise.all(
     input.documents.map(async (d) => {
       const id = d.template_id.toLowerCase();
-      return had.has(id) || (await check.roles(caller, id)) !== undefined;
+      return had.has(id) || (await check.outline(caller, id)) !== undefined;
     }),
   );
   const errors: TFieldError[] = input.documents.flatMap((d, i) =>

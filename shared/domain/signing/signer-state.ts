@@ -2,6 +2,7 @@ import { resolveLanguage } from '#shared/i18n/languages';
 import type { TAccount, TBrand } from '../accounts/account';
 import type { TDocument } from '../bundles/bundle';
 import { mayHandOn } from '../bundles/bundle';
+import { EVENT_KINDS } from '../bundles/event-kinds';
 import { hasSigned, isBundleComplete } from '../bundles/lifecycle/status';
 import { fillsFields, roleOf } from '../bundles/packet-roles';
 import { copiesReady, copyFiles } from '../evidence/copy-link';
@@ -15,6 +16,7 @@ import {
   canRead,
   documentsOf,
   recordsWith,
+  type TCannotSign,
   type TSignerContext,
   type TSigningDeps,
 } from './signer-context';
@@ -181,6 +183,7 @@ export async function signerState(
     can_sign: reason === null,
     // What this person does (packet-roles.ts): the page shows approve/reject, or only the documents.
     role: roleOf(packet),
+    approval: approvalView(ctx, reason),
     // The sender lets this signer hand the packet to someone else: checks passed, not signed yet.
     can_reassign: showDocuments && !!packet.allowReassign && !decisionOf(ctx) && mayHandOn(packet),
     reason,
@@ -192,6 +195,27 @@ export async function signerState(
     completed_at: packet.completedAt ?? null,
     redirect_url: hasSigned(packet.status) ? await redirectOf(deps, ctx, brand, read.account) : null,
     signed_copies: await copiesView(deps, ctx),
+  };
+}
+
+/**
+ * What an approver answered, so that opening the link again says what they did rather than why
+ * they cannot sign: approved (when), or rejected (when, and the reason they gave, theirs to
+ * read). Null for a signer or a viewer, and before the answer reached the bundle.
+ */
+function approvalView(ctx: TSignerContext, reason: TCannotSign | null) {
+  const { bundle, packet, record } = ctx;
+  if (roleOf(packet) !== 'approver') return null;
+  if (reason === 'completed')
+    return { answer: 'approved' as const, at: packet.completedAt ?? record.consentAt ?? null, reason: null };
+  if (reason !== 'declined') return null;
+  // The `rj` event is what made the packet `declined` (cannotSign); the step log keeps the same time.
+  const event = bundle.events.find((e) => e.kind === EVENT_KINDS.rejected.code && e.packetId === packet.id);
+  const step = record.steps.findLast((s) => s.action === 'rejected');
+  return {
+    answer: 'rejected' as const,
+    at: event?.timestamp ?? step?.at ?? null,
+    reason: record.declineReason ?? null,
   };
 }
 

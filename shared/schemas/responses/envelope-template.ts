@@ -1,5 +1,6 @@
 // An Envelope Template as the API answers it: the spec's, plus this service's own settings.
 import * as z from 'zod';
+import { PACKET_ROLES } from '../vocabulary';
 
 export const ZEnvelopeTemplateResponseSchema = z
   .object({
@@ -24,6 +25,11 @@ export const ZEnvelopeTemplateResponseSchema = z
         auth_id: z.boolean(),
         // This service's own: the language of this role's signers, null when the role names none.
         language: z.string().nullable(),
+        role: z
+          .enum(PACKET_ROLES)
+          .describe(
+            "This service's own: the packet `role` of the people who fill this signer role (`signer` unless the template names another).",
+          ),
       }),
     ),
     label: z.string(),

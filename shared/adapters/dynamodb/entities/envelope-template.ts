@@ -30,7 +30,9 @@ export const envelopeTemplateKeys = {
 /** A disabled template has no list keys: the by-list-order index holds enabled ones only. */
 export const envelopeTemplateEntity = defineEntity<TEnvelopeTemplate>({
   name: 'envelope-template',
-  version: 1,
+  // 2: a signer role may carry the packet `role` of its people; a version 1 item has none (every
+  // role signs) and reads as it is.
+  version: 2,
   key: (t) => envelopeTemplateKeys.item(t.id),
   indexes: { byListOrder: (t) => (t.enabled ? envelopeTemplateKeys.listOrder(t) : undefined) },
   encode: (t) => ({
