@@ -3,7 +3,7 @@
 // may only be destroyed once no bundle of the account still has documents its retention keeps
 // (or a legal hold): destroying the key makes every document written under it unreadable.
 import type { TAccount, TAccountDocumentsKey } from '../accounts/account';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { MAX_PER_PAGE } from '../paging';
 import type { TAccountStore, TDocumentsKeyAdmin } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
@@ -77,9 +77,8 @@ export async function destroyAccountDocumentsKey(
   days: number = KEY_DELETION_DAYS.max,
 ): Promise<{ account: TAccount; deletionDate: string; repeated: boolean }> {
   if (!Number.isInteger(days) || days < KEY_DELETION_DAYS.min || days > KEY_DELETION_DAYS.max) {
-    throw new ConflictError(
-      `The waiting period is ${KEY_DELETION_DAYS.min} to ${KEY_DELETION_DAYS.max} days (KMS's own limits), not ${days}.`,
-    );
+    const message = `The waiting period is ${KEY_DELETION_DAYS.min} to ${KEY_DELETION_DAYS.max} days (KMS's own limits).`;
+    throw new ValidationError(message, [{ field: 'days', message }]);
   }
   let account = await accountOf(deps.accounts, accountId);
   const own = account.documentsKey;
