@@ -54,7 +54,20 @@ describe('account-key commands', () => {
       '0',
     );
 
+    // A document written before the account has a key of its own, under the stack's key.
+    const before = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
+    expect(before.status, before.text).toBe(201);
+    const older = before.body.id as string;
+    expect((await call('PUT', `/bundles/${older}/cancel/`)).status).toBe(200);
+
     const keyArn = (await ok('account-key-create', '--account', id)).stdout.trim();
+    // Still read as it was written, S3 asking the stack's key.
+    const olderFiles = await call('GET', `/bundles/${older}/files/`);
+    expect(olderFiles.status, olderFiles.text).toBe(200);
+    expect((await fetch((olderFiles.body as { file_url: string }[])[0]!.file_url)).status).toBe(200);
+    expect(runtime.storedEncryption(`accounts/${id}/bundles/${older}/originals/lease.pdf`)?.keyId).toBe(
+      'alias/esign-local-documents',
+    );
     expect(keyArn).toMatch(/^arn:aws:kms:[^:]+:\d+:key\/[0-9a-f-]{36}$/);
     const made = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
     expect(made.status, made.text).toBe(201);
@@ -88,6 +101,7 @@ describe('account-key commands', () => {
     expect(gone.body).toMatchObject({ code: 'gone' });
     expect(gone.text).toContain('encryption key was destroyed');
     expect((await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) })).status).toBe(410);
+    expect((await call('GET', `/bundles/${older}/files/`)).status).toBe(410);
     // The link handed out before: S3 itself refuses it, KMS having refused the data key.
     const s3 = await fetch(link);
     expect(s3.status).toBe(400);
