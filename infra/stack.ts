@@ -71,5 +71,7 @@ export class EsignStack extends Stack {
     new CfnOutput(this, 'SealName', { value: keys.sealName });
     // The key that seals secrets (webhook secrets, single sign-on client secrets): set-sso needs it.
     new CfnOutput(this, 'SecretsKeyId', { value: keys.secretsKey.keyArn });
+    // The documents key's name, which the account-key-* commands make accounts' own keys beside.
+    new CfnOutput(this, 'DocumentsName', { value: storage.documentsName });
   }
 }

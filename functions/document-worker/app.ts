@@ -1,14 +1,13 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDocumentClient, createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
+import { createDocumentClient, createSqsClient } from '#shared/adapters/aws/clients';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { createRetryLater } from '#shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
-import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { documentBlobs, type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { jobWorker } from '#shared/composition/job-batch';
 import { EvidenceInputError, type TEvidenceDeps } from '#shared/domain/evidence/evidence-deps';
 import {
@@ -37,9 +36,7 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
   const deps: TEvidenceDeps = {
     bundles: createPublishingBundleStore(config, db, log, metrics),
     records: createSigningRecordStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName, {
-      defaultKeyId: config.documentsKeyId,
-    }),
+    blobs: documentBlobs(config, db),
     evidence: createEvidenceStore(db, config.tableName),
     pdf: opts.pdf ?? createEvidencePdf(sealIdentityFromConfig(config), config),
     clock: systemClock,

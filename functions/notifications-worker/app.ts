@@ -1,11 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import {
-  createDocumentClient,
-  createS3Client,
-  createSesClient,
-  createSqsClient,
-} from '#shared/adapters/aws/clients';
+import { createDocumentClient, createSesClient, createSqsClient } from '#shared/adapters/aws/clients';
 import { createSnsClient } from '#shared/adapters/aws/sns-client';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
@@ -14,14 +9,13 @@ import { createCopyLinkStore } from '#shared/adapters/dynamodb/copy-link-store';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createNotificationStore } from '#shared/adapters/dynamodb/notification-store';
 import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { parseSesNotification } from '#shared/adapters/ses/ses-events';
 import { createSesMailer } from '#shared/adapters/ses/ses-mailer';
 import { createSnsSmsSender } from '#shared/adapters/sns/sns-sms-sender';
 import { createRetryLater } from '#shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
-import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { documentBlobs, type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { jobWorker } from '#shared/composition/job-batch';
 import { mailSignInLinks } from '#shared/domain/console/request-sign-in-link';
 import { signInMailer } from '#shared/domain/console/sign-in-mail';
@@ -60,9 +54,7 @@ export function buildNotificationsWorker(
     // Documents ready: each recipient's link to the signed copies, and the files themselves.
     copies: createCopyLinkStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName, {
-      defaultKeyId: config.documentsKeyId,
-    }),
+    blobs: documentBlobs(config, db),
     ...(config.copyLinkDays ? { copyLinkDays: config.copyLinkDays } : {}),
     mailer:
       opts.mailer ??

@@ -1,14 +1,18 @@
-import { createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
+import { createSqsClient } from '#shared/adapters/aws/clients';
 import { createDocumentIntake } from '#shared/adapters/document-intake';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
 import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-store';
 import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '#shared/adapters/system';
-import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
+import {
+  documentBlobs,
+  functionBase,
+  keyedApi,
+  type TFunctionOptions,
+} from '#shared/composition/function-base';
 import { FILE_LINK_SECONDS } from '#shared/domain/bundles/bundle-files';
 import { createDocTemplate } from '#shared/domain/templates/create-doc-template';
 import { createPrepSession } from '#shared/domain/templates/create-prep-session';
@@ -52,9 +56,7 @@ export function buildTemplatesHandler(opts: TFunctionOptions) {
     templates: createDocTemplateStore(db, config.tableName),
     sessions: createPrepSessionStore(db, config.tableName),
     accounts: createAccountStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName, {
-      defaultKeyId: config.documentsKeyId,
-    }),
+    blobs: documentBlobs(config, db),
     ...createDocumentIntake(config),
     clock: systemClock,
     ids: randomIds,

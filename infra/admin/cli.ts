@@ -35,6 +35,8 @@ interface TCommandSpec {
   stripeSecret?: boolean;
   /** On AWS these commands use the seal's KMS key and chain, so they need the seal's name. */
   sealName?: boolean;
+  /** On AWS these commands make or destroy KMS keys beside the documents key, so they need its name. */
+  documentsName?: boolean;
   /** On AWS these commands seal or open secrets with the secrets key, so they need its id. */
   secretsKey?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
@@ -191,6 +193,22 @@ export const COMMANDS = {
     flags: { account: 'string', email: 'string', phone: 'string' },
     required: ['account'],
   },
+  'account-key-create': {
+    synopsis: '--account A',
+    summary:
+      "Give the account a KMS key of its own: its documents written from now on are encrypted under it (older ones stay under the stack's documents key); prints the key's ARN.",
+    flags: { account: 'string' },
+    required: ['account'],
+    documentsName: true,
+  },
+  'account-key-destroy': {
+    synopsis: '--account A [--days 7..30]',
+    summary:
+      "Schedule the deletion of the account's own key (crypto-shredding) after a waiting period of --days (default 30): from now on none of its documents can be read or stored. Refused while a bundle of the account is within retention or under legal hold.",
+    flags: { account: 'string', days: 'string' },
+    required: ['account'],
+    documentsName: true,
+  },
   'set-embed-origins': {
     synopsis: '--account A --origins "https://app.example.com,https://b.example.com"',
     summary:
@@ -280,10 +298,19 @@ const GLOBAL_FLAGS = {
   'stripe-secret': { type: 'string' },
   'seal-name': { type: 'string' },
   'secrets-key': { type: 'string' },
+  'documents-name': { type: 'string' },
   region: { type: 'string' },
 } as const;
 
-const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'secrets-key', 'region'];
+const AWS_ONLY = [
+  'table',
+  'usage-plan',
+  'stripe-secret',
+  'seal-name',
+  'secrets-key',
+  'documents-name',
+  'region',
+];
 
 export type TTargetChoice =
   | { kind: 'local'; dataDir: string }
@@ -295,6 +322,7 @@ export type TTargetChoice =
       stripeSecretId?: string;
       sealName?: string;
       secretsKeyId?: string;
+      documentsName?: string;
     };
 
 export type TCommandLine =
@@ -363,10 +391,17 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
       `${command} on AWS needs --secrets-key (or SECRETS_KEY_ID): the stack output SecretsKeyId.`,
     );
   }
+  const documentsName = str('documents-name') || env.DOCUMENTS_NAME;
+  if (spec(command).documentsName && !documentsName) {
+    throw new UsageError(
+      `${command} on AWS needs --documents-name (or DOCUMENTS_NAME): the stack output DocumentsName.`,
+    );
+  }
   return {
     kind: 'aws',
     tableName,
     region,
+    ...(documentsName ? { documentsName } : {}),
     ...(usagePlanId ? { usagePlanId } : {}),
     ...(stripeSecretId ? { stripeSecretId } : {}),
     ...(sealName ? { sealName } : {}),
@@ -446,7 +481,8 @@ Target (default: the local data):
                    AWS_REGION, USAGE_PLAN_ID). create-key and revoke-key need P.
                    refund-payment needs S, the secret esign-<stage>-stripe-keys (env
                    STRIPE_SECRET_ID). The seal-* commands need N, the stack output SealName
-                   (env SEAL_NAME).
+                   (env SEAL_NAME). The account-key-* commands need --documents-name, the
+                   stack output DocumentsName (env DOCUMENTS_NAME).
 
 Output:
   Ids and tables for people on stdout, notes on stderr; --json prints JSON on stdout.

@@ -19,7 +19,7 @@ import { NotFoundError } from '#shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
 import { erasePerson, type TErasureReport } from '#shared/domain/persons/erase-person';
 import type { TAccountSettingsStore } from '#shared/domain/ports/account-settings';
-import type { TAccountStore, TApiKeyStore } from '#shared/domain/ports/accounts';
+import type { TAccountStore, TApiKeyStore, TDocumentsKeyAdmin } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import type { TPersonStore } from '#shared/domain/ports/persons';
@@ -49,6 +49,8 @@ export interface TAdminDeps {
   seal?: () => Promise<TSealAdmin>;
   /** Single sign-on settings, the secrets cipher that seals client secrets, the issuer guard. */
   sso?: () => Promise<{ sso: TSsoStore; cipher: TSecretCipher; issuerGuard: TIssuerGuard }>;
+  /** KMS for accounts' own documents keys (account-key-*); made on use. */
+  documentsKeys?: () => Promise<TDocumentsKeyAdmin>;
   /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
   localCa?: () => Promise<TLocalCa>;
 }

@@ -27,6 +27,7 @@ import {
   showAccountCommand,
   type TAdminDeps,
 } from './commands';
+import { createDocumentsKeyCommand, destroyDocumentsKeyCommand } from './documents-key-commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
 import { legalHoldCommand, setRetentionCommand } from './retention-commands';
 import {
@@ -286,6 +287,31 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
             ? 'Ask the sender to cancel the bundles marked act-on, or to change their signer.'
             : undefined;
       return { data: r, text: lines.join('\n'), note };
+    }
+    case 'account-key-create': {
+      const { key, created } = await createDocumentsKeyCommand(deps, req(flags, 'account'));
+      return {
+        data: { ...key, created },
+        text: key.keyArn,
+        note: created
+          ? "The account's documents written from now on are encrypted under this key."
+          : 'The account has this key already: nothing was made.',
+      };
+    }
+    case 'account-key-destroy': {
+      const days = opt(flags, 'days');
+      const { key, repeated } = await destroyDocumentsKeyCommand(
+        deps,
+        req(flags, 'account'),
+        days === undefined ? undefined : Number(days),
+      );
+      return {
+        data: { ...key, repeated },
+        text: `${key.keyArn} pending deletion, deleted on ${key.deletionDate}`,
+        note:
+          (repeated ? 'The key was destroyed already. ' : '') +
+          `None of the account's documents can be read or stored from now on; KMS deletes the key for good on ${key.deletionDate?.slice(0, 10)}.`,
+      };
     }
     case 'set-embed-origins': {
       const a = await setEmbedOriginsCommand(deps, req(flags, 'account'), req(flags, 'origins'));

@@ -16,6 +16,7 @@ import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
+import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
 import { createKmsCipher } from '#shared/adapters/kms/kms-cipher';
 import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
 import { createLocalPaymentProvider } from '#shared/adapters/payments/local-payment-provider';
@@ -31,6 +32,7 @@ import {
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
   LOCAL_SEAL_NAME,
+  LOCAL_STAGE,
   LOCAL_TABLE_NAME,
   type TRuntimeFile,
 } from '../local/layout';
@@ -178,6 +180,9 @@ function localTarget(
       ...stores(db, tableName),
       payments: localPayments(),
       seal: seal.seal,
+      // The seal's KMS (the runtime's stand-in, or our own on its key file) holds these keys too.
+      documentsKeys: async () =>
+        createDocumentsKeyAdmin((await seal.seal()).kms, documentsName(LOCAL_STAGE), LOCAL_REGION),
       localCa: () => localCaOf(dataDir),
       // The data folder's secrets key, as the running service seals with; local issuers may be http.
       sso: async () => ({
@@ -274,6 +279,8 @@ export interface TAwsTargetOptions {
   sealName?: string;
   /** The secrets key (stack output SecretsKeyId), needed only by set-sso. */
   secretsKeyId?: string;
+  /** The documents' name (stack output DocumentsName), needed only by the account-key-* commands. */
+  documentsName?: string;
 }
 
 /** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
@@ -292,7 +299,8 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   const payments = opts.stripeSecretId
     ? createPaymentProviderSource({ ...config, payments: { kind: 'stripe', secretId: opts.stripeSecretId } })
     : undefined;
-  const kms = opts.sealName || opts.secretsKeyId ? createKmsClient(config) : undefined;
+  const kms = opts.sealName || opts.secretsKeyId || opts.documentsName ? createKmsClient(config) : undefined;
+  const documents = opts.documentsName;
   const secretsKeyId = opts.secretsKeyId;
   const secrets = opts.sealName ? createSecretsManagerClient(config) : undefined;
   const seal: TSealAdmin | undefined =
@@ -303,6 +311,9 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
     deps: {
       ...stores(db, opts.tableName),
       ...(seal ? { seal: async () => seal } : {}),
+      ...(kms && documents
+        ? { documentsKeys: async () => createDocumentsKeyAdmin(kms, documents, opts.region) }
+        : {}),
       // Production's rules: an issuer on https and a public address only.
       sso: async () => {
         if (!kms || !secretsKeyId) throw new Error('Give --secrets-key: the stack output SecretsKeyId.');

@@ -7,9 +7,10 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Alias, Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DOCUMENTS_KEY_TAG } from '#shared/adapters/kms/documents-keys';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import { retentionKeyPatterns } from '#shared/domain/bundles/retention';
 import { LAMBDA_ENTRY_NAME, LAMBDA_RUNTIME_ENV, type TLambdaName } from '../bundling';
@@ -18,6 +19,13 @@ import type { TStageConfig } from '../stage-config';
 import { lambdaCode } from './lambda-code';
 
 export type TAccess = 'read' | 'readWrite';
+
+/** The documents as grants need them: the bucket, its key, and the name account keys are tagged with. */
+export interface TDocumentsStorage {
+  bucket: IBucket;
+  documentsKey: IKey;
+  documentsName: string;
+}
 
 export interface ApiFunctionProps {
   name: TLambdaName;
@@ -140,12 +148,43 @@ export class ApiFunction extends Construct {
 
   /**
    * Writing means adding objects, never deleting them: documents and evidence are kept as
-   * written (the bucket is versioned), so no function gets s3:DeleteObject.
+   * written (the bucket is versioned), so no function gets s3:DeleteObject. The objects are
+   * under SSE-KMS (storage.ts): S3 uses the documents key, or an account's own key, on the
+   * role's behalf, so the role may use them only through S3 and only with an account's id as
+   * the encryption context; an account's own key it reaches by its tag, since those keys are made
+   * at run time by the operator (README "Encryption keys").
    */
-  grantBucket(bucket: IBucket, access: TAccess): void {
+  grantBucket(documents: TDocumentsStorage, access: TAccess): void {
+    const stack = Stack.of(this);
+    // Imported without its key, so CDK's grants add no unconditioned KMS statement of their own.
+    const bucket = Bucket.fromBucketAttributes(this, 'DocumentsBucket', {
+      bucketArn: documents.bucket.bucketArn,
+      bucketName: documents.bucket.bucketName,
+    });
     bucket.grantRead(this.fn);
     if (access === 'readWrite') bucket.grantPut(this.fn);
-    const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+    const viaS3 = {
+      StringEquals: { 'kms:ViaService': `s3.${stack.region}.amazonaws.com` },
+      Null: { 'kms:EncryptionContext:accountId': 'false' },
+    };
+    const actions = access === 'readWrite' ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions, resources: [documents.documentsKey.keyArn], conditions: viaS3 }),
+    );
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions,
+        resources: [stack.formatArn({ service: 'kms', resource: 'key', resourceName: '*' })],
+        conditions: {
+          ...viaS3,
+          StringEquals: {
+            ...viaS3.StringEquals,
+            [`aws:ResourceTag/${DOCUMENTS_KEY_TAG}`]: documents.documentsName,
+          },
+        },
+      }),
+    );
+    const bucketId = stack.getLogicalId(documents.bucket.node.defaultChild as CfnElement);
     const why =
       "Objects of the documents bucket only, keyed by account and bundle ids made at run time; the grant's read actions are CDK's read set (get, list, bucket location), and no function may delete.";
     for (const finding of [
@@ -156,14 +195,11 @@ export class ApiFunction extends Construct {
       ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
     ])
       acceptFinding(this, `IAM5[${finding}]`, why);
-    // Writing under SSE-KMS asks the documents key for data keys; CDK's put grant names both.
-    if (access === 'readWrite')
-      for (const finding of ['Action::kms:GenerateDataKey*', 'Action::kms:ReEncrypt*'])
-        acceptFinding(
-          this,
-          `IAM5[${finding}]`,
-          "The documents bucket's own key only (documents are written under SSE-KMS with the account as context); CDK's put grant names the data-key actions with wildcards.",
-        );
+    acceptFinding(
+      this,
+      'IAM5[Resource::arn:<AWS::Partition>:kms:<AWS::Region>:<AWS::AccountId>:key/*]',
+      `Accounts' own documents keys, made by the operator at run time: only keys tagged ${DOCUMENTS_KEY_TAG} with this stack's documents name, only through S3 and only with an account's id as the encryption context.`,
+    );
   }
 
   /**

@@ -135,7 +135,7 @@ export class Functions implements TWorkers {
       ...bulkEnv,
     });
     bundles.grantTable(table, 'readWrite');
-    bundles.grantBucket(bucket, 'readWrite');
+    bundles.grantBucket(storage, 'readWrite');
     queues.grantPublish(bundles);
     bundles.grantSend(queues.bulkJobs);
 
@@ -152,7 +152,7 @@ export class Functions implements TWorkers {
       timeout: Duration.seconds(QUEUES.bulkJobs.visibilityTimeoutSeconds - 60),
     });
     this.bulkWorker.grantTable(table, 'readWrite');
-    this.bulkWorker.grantBucket(bucket, 'readWrite');
+    this.bulkWorker.grantBucket(storage, 'readWrite');
     queues.grantPublish(this.bulkWorker);
     this.bulkWorker.grantSend(queues.bulkJobs);
 
@@ -165,13 +165,13 @@ export class Functions implements TWorkers {
       webhookEnv,
     );
     templates.grantTable(table, 'readWrite');
-    templates.grantBucket(bucket, 'readWrite');
+    templates.grantBucket(storage, 'readWrite');
     templates.grantSend(queues.webhookQueue);
 
     const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', publishEnv);
     packets.grantTable(table, 'readWrite');
     // Read only: a Certificate of Evidence is handed out as a presigned link.
-    packets.grantBucket(bucket, 'read');
+    packets.grantBucket(storage, 'read');
     queues.grantPublish(packets);
 
     // Messages to people; its queue, SES and SMS rights come with its queue (queues-and-workers.ts).
@@ -193,7 +193,7 @@ export class Functions implements TWorkers {
     });
     this.notifier.grantTable(table, 'readWrite');
     // A documents-ready email may carry the signed copies themselves (shared/domain/evidence/copy-link.ts).
-    this.notifier.grantBucket(bucket, 'read');
+    this.notifier.grantBucket(storage, 'read');
 
     // The public pages and their APIs, none with an API key: signing (/sign, link and session
     // tokens), template preparation (/prepare), smart links (/portal), /verify and Stripe's webhook.
@@ -204,7 +204,7 @@ export class Functions implements TWorkers {
       publishEnv,
     );
     publicPages.grantTable(table, 'readWrite');
-    publicPages.grantBucket(bucket, 'readWrite');
+    publicPages.grantBucket(storage, 'readWrite');
     queues.grantPublish(publicPages);
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', keys.stripeSecret.secretArn);
     keys.stripeSecret.grantRead(publicPages.fn);
@@ -253,7 +253,7 @@ export class Functions implements TWorkers {
     });
     keys.grantTimestampCredentials(this.documentWorker);
     this.documentWorker.grantTable(table, 'readWrite');
-    this.documentWorker.grantBucket(bucket, 'readWrite');
+    this.documentWorker.grantBucket(storage, 'readWrite');
     queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
 

@@ -2,6 +2,7 @@
 // the documents bucket (versioned, every access logged to a bucket of its own).
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
   BlockPublicAccess,
@@ -11,6 +12,7 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
+import { DOCUMENTS_KEY_USE, documentsName } from '#shared/adapters/kms/documents-keys';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 
@@ -38,6 +40,8 @@ export class Storage {
   readonly bucket: Bucket;
   /** The documents' customer-managed key: each account's objects are sealed under it with the account as context. */
   readonly documentsKey: Key;
+  /** The documents key's alias name (esign-<stage>-documents), which accounts' own keys are tagged with. */
+  readonly documentsName: string;
   /** TABLE_NAME and BUCKET_NAME, which every function but the MCP server is given. */
   readonly env: { TABLE_NAME: string; BUCKET_NAME: string; DOCUMENTS_KEY_ID: string };
 
@@ -79,12 +83,30 @@ export class Storage {
       'S1',
       "This bucket receives the documents bucket's access logs; logging its own accesses into itself would loop.",
     );
+    this.documentsName = documentsName(config.stage);
     this.documentsKey = new Key(stack, 'DocumentsKey', {
-      alias: `alias/esign-${config.stage}-documents`,
+      alias: `alias/${this.documentsName}`,
       description: 'Documents of every account without a key of its own (context: the account)',
       enableKeyRotation: true,
       removalPolicy: keep,
     });
+    // Whatever an identity policy allows, the key serves documents only: through S3 and with an
+    // account's id as the context (accounts' own keys carry the same policy, documents-keys.ts).
+    for (const [sid, condition] of [
+      ['OnlyThroughS3', { StringNotEquals: { 'kms:ViaService': `s3.${stack.region}.amazonaws.com` } }],
+      ['OnlyWithAnAccountContext', { Null: { 'kms:EncryptionContext:accountId': 'true' } }],
+    ] as const) {
+      this.documentsKey.addToResourcePolicy(
+        new PolicyStatement({
+          sid,
+          effect: Effect.DENY,
+          principals: [new AnyPrincipal()],
+          actions: DOCUMENTS_KEY_USE,
+          resources: ['*'],
+          conditions: condition,
+        }),
+      );
+    }
     this.bucket = new Bucket(stack, 'Documents', {
       encryption: BucketEncryption.KMS,
       encryptionKey: this.documentsKey,

@@ -2,8 +2,11 @@
 // same KMS adapter as on AWS (shared/adapters/sealing/kms-seal-identity.ts). It speaks the KMS
 // JSON 1.1 protocol as the SDK v3 KMSClient sends it (POST /, X-Amz-Target: TrentService.<op>,
 // base64 blobs, errors as {"__type", "message"}) for CreateKey, CreateAlias, DescribeKey,
-// GetPublicKey, Sign and Verify. Keys live in one file of the data folder (mode 0600) and no
-// operation returns private key material: like KMS, the key is used here and never handed out.
+// GetPublicKey, Sign and Verify; for the documents' symmetric keys (kms-symmetric.ts) also
+// Encrypt, Decrypt and GenerateDataKey, which the S3 stand-in calls as S3 does, and
+// ScheduleKeyDeletion, after which the key refuses every use as KMS does. Keys live in one file of
+// the data folder (mode 0600) and no operation returns a key's own material: like KMS, the key is
+// used here and never handed out.
 // It checks no credentials, so it listens on loopback only.
 import {
   constants,
@@ -24,6 +27,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { signP256Digest, verifyP256Digest } from './kms-ecdsa';
+import { keyIdOfBlob, newSymmetricSecret, openWith, sealWith } from './kms-symmetric';
 
 /** The account KMS ARNs name locally (AWS's documentation account). */
 export const LOCAL_AWS_ACCOUNT = '000000000000';
@@ -39,12 +43,18 @@ const MAX_RAW_MESSAGE = 4096;
 
 interface TStoredKey {
   keySpec: string;
-  keyUsage: 'SIGN_VERIFY';
+  keyUsage: 'SIGN_VERIFY' | 'ENCRYPT_DECRYPT';
   description: string;
   createdAt: number;
   tags: { TagKey: string; TagValue: string }[];
-  /** PKCS #8 DER, base64: only ever read by this file. */
-  privateKey: string;
+  /** A signing key's PKCS #8 DER, base64: only ever read by this file. */
+  privateKey?: string;
+  /** A symmetric key's 32 bytes, base64: only ever read by this file. */
+  secret?: string;
+  /** The key policy as given (kept, not enforced: the stand-in checks no credentials). */
+  policy?: string;
+  /** When ScheduleKeyDeletion was asked for, the time (epoch seconds) the key goes. */
+  deletionDate?: number;
 }
 
 interface TState {
@@ -112,20 +122,48 @@ export async function startKmsStandin(
     KeyId: id,
     Arn: arnOf(id),
     CreationDate: key.createdAt,
-    Enabled: true,
+    Enabled: key.deletionDate === undefined,
     Description: key.description,
     KeyUsage: key.keyUsage,
-    KeyState: 'Enabled',
+    KeyState: key.deletionDate === undefined ? 'Enabled' : 'PendingDeletion',
+    ...(key.deletionDate === undefined ? {} : { DeletionDate: key.deletionDate }),
     Origin: 'AWS_KMS',
     KeyManager: 'CUSTOMER',
     KeySpec: key.keySpec,
     CustomerMasterKeySpec: key.keySpec,
-    SigningAlgorithms: [ALGORITHM_OF(key.keySpec)],
+    ...(key.secret
+      ? { EncryptionAlgorithms: ['SYMMETRIC_DEFAULT'] }
+      : { SigningAlgorithms: [ALGORITHM_OF(key.keySpec)] }),
     MultiRegion: false,
   });
 
-  const privateKeyOf = (key: TStoredKey) =>
-    createPrivateKey({ key: Buffer.from(key.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+  const privateKeyOf = (key: TStoredKey) => {
+    if (!key.privateKey)
+      throw new KmsError(
+        'InvalidKeyUsageException',
+        'This key does not sign: its KeyUsage is ENCRYPT_DECRYPT',
+      );
+    return createPrivateKey({ key: Buffer.from(key.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+  };
+
+  /** The key named by KeyId, refused as KMS does once its deletion is scheduled. */
+  function usable(state: TState, keyId: unknown): { id: string; key: TStoredKey } {
+    const id = resolve(state, keyId);
+    const key = state.keys[id]!;
+    if (key.deletionDate !== undefined)
+      throw new KmsError('KMSInvalidStateException', `${arnOf(id)} is pending deletion.`);
+    return { id, key };
+  }
+
+  /** A symmetric key to encrypt or decrypt with. */
+  function symmetric(state: TState, keyId: unknown): { id: string; secret: string } {
+    const { id, key } = usable(state, keyId);
+    if (!key.secret)
+      throw new KmsError('InvalidKeyUsageException', `${arnOf(id)} is a signing key: it does not encrypt`);
+    return { id, secret: key.secret };
+  }
+
+  const blobOf = (value: unknown) => Buffer.from(String(value ?? ''), 'base64');
 
   /** The digest to sign and the message it came from (RAW only), as MessageType says. */
   function digestOf(body: Record<string, unknown>): { digest: Buffer; raw?: Buffer } {
@@ -184,10 +222,35 @@ export async function startKmsStandin(
   const operations: Record<string, (body: Record<string, unknown>) => unknown> = {
     CreateKey(body) {
       const keySpec = String(body.KeySpec ?? body.CustomerMasterKeySpec ?? 'SYMMETRIC_DEFAULT');
+      const common = {
+        description: typeof body.Description === 'string' ? body.Description : '',
+        createdAt: Math.floor(Date.now() / 1000),
+        tags: Array.isArray(body.Tags) ? (body.Tags as TStoredKey['tags']) : [],
+        ...(typeof body.Policy === 'string' ? { policy: body.Policy } : {}),
+      };
+      if (keySpec === 'SYMMETRIC_DEFAULT') {
+        if ((body.KeyUsage ?? 'ENCRYPT_DECRYPT') !== 'ENCRYPT_DECRYPT') {
+          throw new KmsError(
+            'ValidationException',
+            'KeyUsage of a SYMMETRIC_DEFAULT key must be ENCRYPT_DECRYPT',
+          );
+        }
+        const key: TStoredKey = {
+          keySpec,
+          keyUsage: 'ENCRYPT_DECRYPT',
+          ...common,
+          secret: newSymmetricSecret(),
+        };
+        const id = randomUUID();
+        const state = load();
+        state.keys[id] = key;
+        save(state);
+        return { KeyMetadata: metadata(id, key) };
+      }
       if (!KEY_SPECS.includes(keySpec)) {
         throw new KmsError(
           'UnsupportedOperationException',
-          `The local KMS makes signing keys only (${KEY_SPECS.join(', ')}), not ${keySpec}`,
+          `The local KMS makes SYMMETRIC_DEFAULT and signing keys only (${KEY_SPECS.join(', ')}), not ${keySpec}`,
         );
       }
       if (body.KeyUsage !== 'SIGN_VERIFY') {
@@ -200,9 +263,7 @@ export async function startKmsStandin(
       const key: TStoredKey = {
         keySpec,
         keyUsage: 'SIGN_VERIFY',
-        description: typeof body.Description === 'string' ? body.Description : '',
-        createdAt: Math.floor(Date.now() / 1000),
-        tags: Array.isArray(body.Tags) ? (body.Tags as TStoredKey['tags']) : [],
+        ...common,
         privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
       };
       const id = randomUUID();
@@ -229,9 +290,7 @@ export async function startKmsStandin(
       return { KeyMetadata: metadata(id, state.keys[id]!) };
     },
     GetPublicKey(body) {
-      const state = load();
-      const id = resolve(state, body.KeyId);
-      const key = state.keys[id]!;
+      const { id, key } = usable(load(), body.KeyId);
       const spki = createPublicKey(privateKeyOf(key)).export({ type: 'spki', format: 'der' });
       return {
         KeyId: arnOf(id),
@@ -243,9 +302,7 @@ export async function startKmsStandin(
       };
     },
     Sign(body) {
-      const state = load();
-      const id = resolve(state, body.KeyId);
-      const key = state.keys[id]!;
+      const { id, key } = usable(load(), body.KeyId);
       checkAlgorithm(key, String(body.KeyId), body.SigningAlgorithm);
       const { digest, raw } = digestOf(body);
       const privateKey = privateKeyOf(key);
@@ -257,10 +314,67 @@ export async function startKmsStandin(
         SigningAlgorithm: body.SigningAlgorithm,
       };
     },
-    Verify(body) {
+    Encrypt(body) {
+      const { id, secret } = symmetric(load(), body.KeyId);
+      const plaintext = blobOf(body.Plaintext);
+      if (plaintext.length === 0 || plaintext.length > MAX_RAW_MESSAGE)
+        throw new KmsError('ValidationException', `Plaintext must be 1 to ${MAX_RAW_MESSAGE} bytes`);
+      return {
+        KeyId: arnOf(id),
+        CiphertextBlob: sealWith(id, secret, plaintext, body.EncryptionContext).toString('base64'),
+        EncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
+      };
+    },
+    GenerateDataKey(body) {
+      const { id, secret } = symmetric(load(), body.KeyId);
+      const bytes = body.KeySpec === 'AES_128' ? 16 : Number(body.NumberOfBytes ?? 32);
+      if (!Number.isInteger(bytes) || bytes < 1 || bytes > 1024)
+        throw new KmsError('ValidationException', 'NumberOfBytes must be 1 to 1024');
+      const plaintext = randomBytes(bytes);
+      return {
+        KeyId: arnOf(id),
+        Plaintext: plaintext.toString('base64'),
+        CiphertextBlob: sealWith(id, secret, plaintext, body.EncryptionContext).toString('base64'),
+      };
+    },
+    Decrypt(body) {
+      const blob = blobOf(body.CiphertextBlob);
       const state = load();
-      const id = resolve(state, body.KeyId);
-      const key = state.keys[id]!;
+      const owner = keyIdOfBlob(blob);
+      // KMS says nothing more for a blob of another key or a context other than it was sealed under.
+      const bad = () => new KmsError('InvalidCiphertextException', '');
+      if (!owner || !state.keys[owner]) throw bad();
+      if (body.KeyId !== undefined && resolve(state, body.KeyId) !== owner)
+        throw new KmsError(
+          'IncorrectKeyException',
+          'The key ID in the request does not identify the key that encrypted the ciphertext',
+        );
+      const { id, secret } = symmetric(state, owner);
+      const plaintext = openWith(secret, blob, body.EncryptionContext);
+      if (!plaintext) throw bad();
+      return {
+        KeyId: arnOf(id),
+        Plaintext: plaintext.toString('base64'),
+        EncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
+      };
+    },
+    ScheduleKeyDeletion(body) {
+      const state = load();
+      const { id, key } = usable(state, body.KeyId);
+      const days = Number(body.PendingWindowInDays ?? 30);
+      if (!Number.isInteger(days) || days < 7 || days > 30)
+        throw new KmsError('ValidationException', 'PendingWindowInDays must be 7 to 30');
+      key.deletionDate = Math.floor(Date.now() / 1000) + days * 86_400;
+      save(state);
+      return {
+        KeyId: arnOf(id),
+        DeletionDate: key.deletionDate,
+        KeyState: 'PendingDeletion',
+        PendingWindowInDays: days,
+      };
+    },
+    Verify(body) {
+      const { id, key } = usable(load(), body.KeyId);
       checkAlgorithm(key, String(body.KeyId), body.SigningAlgorithm);
       const { digest, raw } = digestOf(body);
       const publicKey = createPublicKey(privateKeyOf(key));

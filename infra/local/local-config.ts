@@ -1,7 +1,9 @@
 // The functions' configuration locally: every AWS endpoint a stand-in's, the secrets key, seal,
 // timestamp authority and payments of the local set-up, and the options' test knobs.
+
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { documentsName } from '#shared/adapters/kms/documents-keys';
 import { sealKeyAlias } from '#shared/adapters/sealing/seal-names';
 import { LOCAL_SECRETS_KEY_BYTES } from '#shared/adapters/secrets/local-cipher';
 import type { TConfig } from '#shared/config';
@@ -58,7 +60,7 @@ export function localConfig(
     tableName: LOCAL_TABLE_NAME,
     bucketName: LOCAL_BUCKET_NAME,
     // As on AWS, each account's documents go to S3 under the documents key with its context.
-    documentsKeyId: `alias/esign-${LOCAL_STAGE}-documents`,
+    documentsKeyId: `alias/${documentsName(LOCAL_STAGE)}`,
     usagePlanId: plan.id,
     logLevel: options.logLevel ?? 'info',
     // One line per request at 'info' would drown the start banner and the warnings.

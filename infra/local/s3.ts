@@ -4,6 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import S3rver, { type TS3rverContext } from 's3rver';
 
 /** The SSE headers a PUT carried, as AWS would store them with the object. */
@@ -13,7 +14,12 @@ export interface TStoredEncryption {
   /** The decoded encryption context. */
   context?: Record<string, string>;
   bucketKey?: string;
+  /** The data key KMS sealed for the object (the stand-in keeps no other secret of it). */
+  dataKey?: Uint8Array;
 }
+
+/** The context's koa parts the KMS check answers with. */
+type TAnswerable = TS3rverContext & { status: number; body: unknown; type: string };
 
 /** s3rver with its files under `dir`; the bucket is created if missing. */
 export async function startS3rver(opts: { port: number; host: string; dir: string; bucket: string }) {
@@ -29,20 +35,50 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
   // middleware), which refuse `?versions`.
   server.middleware.splice(server.middleware.length - 1, 0, listVersions(server, opts.bucket) as never);
   // s3rver drops SSE headers; kept here (first in the chain) so a test can read which key and
-  // account context each object was written under, as S3's HeadObject would say on AWS.
+  // account context each object was written under, as S3's HeadObject would say on AWS. With
+  // KMS's stand-in attached (useKms), S3's calls to KMS are made as on AWS: a data key for each
+  // write, its decryption for each read, so a key pending deletion refuses both.
   const encryption = new Map<string, TStoredEncryption>();
-  server.middleware.unshift((async (ctx: TS3rverContext, next: () => Promise<unknown>) => {
-    await next();
-    if (ctx.method !== 'PUT' || ctx.status !== 200) return;
+  let kms: KMSClient | undefined;
+  server.middleware.unshift((async (ctx: TAnswerable, next: () => Promise<unknown>) => {
+    const key = decodeURIComponent(ctx.path.replace(/^\/[^/]+\//, ''));
     const header = (name: string) => ctx.get(`x-amz-server-side-encryption${name}`) || undefined;
     const context = header('-context');
-    const key = decodeURIComponent(ctx.path.replace(/^\/[^/]+\//, ''));
-    encryption.set(key, {
+    const written: TStoredEncryption = {
       algorithm: header(''),
       keyId: header('-aws-kms-key-id'),
       ...(context ? { context: JSON.parse(Buffer.from(context, 'base64').toString('utf8')) } : {}),
       bucketKey: header('-bucket-key-enabled'),
-    });
+    };
+    const stored = encryption.get(key);
+    try {
+      if (ctx.method === 'PUT' && kms && written.algorithm === 'aws:kms' && written.keyId) {
+        const made = await kms.send(
+          new GenerateDataKeyCommand({
+            KeyId: written.keyId,
+            EncryptionContext: written.context,
+            KeySpec: 'AES_256',
+          }),
+        );
+        written.dataKey = made.CiphertextBlob;
+      } else if ((ctx.method === 'GET' || ctx.method === 'HEAD') && kms && stored?.dataKey) {
+        await kms.send(
+          new DecryptCommand({ CiphertextBlob: stored.dataKey, EncryptionContext: stored.context }),
+        );
+      }
+    } catch (err) {
+      // S3's answer when KMS refuses: 400 with KMS's error under a "KMS." prefix.
+      ctx.status = 400;
+      ctx.type = 'application/xml';
+      ctx.body =
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        `<Error><Code>KMS.${xml((err as Error).name)}</Code><Message>${xml((err as Error).message)}</Message></Error>`;
+      return;
+    }
+    await next();
+    if (ctx.method === 'DELETE' && ctx.status < 300) encryption.delete(key);
+    if (ctx.method !== 'PUT' || ctx.status !== 200) return;
+    encryption.set(key, written);
   }) as never);
   const bound = await server.run();
   return {
@@ -51,7 +87,14 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     /** Where it listens, as the OS reports it. */
     bound,
     /** How the object at `key` was encrypted when last written (this process's writes only). */
-    encryptionOf: (key: string) => encryption.get(key),
+    encryptionOf: (key: string): TStoredEncryption | undefined => {
+      const { dataKey: _sealed, ...seen } = encryption.get(key) ?? {};
+      return encryption.has(key) ? seen : undefined;
+    },
+    /** S3's KMS from now on: writes under SSE-KMS get a data key from it, reads decrypt it. */
+    useKms(client: KMSClient) {
+      kms = client;
+    },
     stop: () => server.close(),
   };
 }

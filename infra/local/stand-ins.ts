@@ -1,9 +1,11 @@
 // The AWS services the functions talk to, stood in for locally, each on a free loopback port:
 // DynamoDB (dynalite), S3 (s3rver), SQS, SES and SNS (the mailbox), API Gateway's control plane,
 // KMS, the local CA's publication point and timestamp authority, and an OpenID Connect provider.
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { documentsName, ensureDocumentsKey } from '#shared/adapters/kms/documents-keys';
 import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
 import type { TLogger } from '#shared/logger';
 import { startApiGatewayControl } from './apigateway-control';
@@ -91,6 +93,14 @@ export async function startStandIns({ dataDir, memory, plan }: TStandInOptions, 
   // KMS, where the seal key lives (in memory for `memory`).
   const kms = await startKmsStandin({ region: LOCAL_REGION, ...(memory ? {} : { file: paths.kms }) });
   stops.push(kms.stop);
+  // S3 asks KMS for each SSE-KMS write's data key and each read's decryption, as on AWS.
+  const s3Kms = new KMSClient({
+    region: LOCAL_REGION,
+    endpoint: kms.endpoint,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  s3.useKms(s3Kms);
+  stops.push(async () => s3Kms.destroy());
   // The provider the demo account's single sign-on goes to (its client is registered later,
   // once the service's address is known).
   const oidc = await startOidcStandin({ host: STAND_IN_HOST });
@@ -131,12 +141,18 @@ export async function prepareStandIns(
     endpoint: kms.endpoint,
     credentials: LOCAL_CREDENTIALS,
   });
-  await ensureLocalSeal({
-    kms: kmsClient,
-    ca,
-    chains: createLocalSealChains(dataPaths(dataDir).sealChains, LOCAL_SEAL_NAME),
-    name: LOCAL_SEAL_NAME,
-  }).finally(() => kmsClient.destroy());
+  try {
+    await ensureLocalSeal({
+      kms: kmsClient,
+      ca,
+      chains: createLocalSealChains(dataPaths(dataDir).sealChains, LOCAL_SEAL_NAME),
+      name: LOCAL_SEAL_NAME,
+    });
+    // The stack's documents key, which CDK makes on AWS.
+    await ensureDocumentsKey(kmsClient, documentsName(LOCAL_STAGE));
+  } finally {
+    kmsClient.destroy();
+  }
 
   const added = await ensureLocalTable(
     new DynamoDBClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS }),

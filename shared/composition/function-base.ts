@@ -16,6 +16,18 @@ import type { TLogger } from '#shared/logger';
 import { createPublishingBundleStore } from './bundle-publishing';
 
 /**
+ * The documents bucket as every function writes and reads it: the stack's documents key, or the
+ * account's own key as its record says at each call (object-encryption.ts).
+ */
+export function documentBlobs(config: TConfig, db: DynamoDBDocumentClient) {
+  const accounts = createAccountStore(db, config.tableName);
+  return createBlobStore(createS3Client(config), config.bucketName, {
+    ...(config.documentsKeyId ? { defaultKeyId: config.documentsKeyId } : {}),
+    accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
+  });
+}
+
+/**
  * What a composition root is given: its configuration and telemetry (the Lambda entry's, or the
  * local runtime's); tests may hand in a table client, or a logger alone.
  */
@@ -54,9 +66,7 @@ export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log:
   return {
     bundles: createPublishingBundleStore(config, db, log, metrics),
     accounts: createAccountStore(db, config.tableName),
-    blobs: createBlobStore(createS3Client(config), config.bucketName, {
-      defaultKeyId: config.documentsKeyId,
-    }),
+    blobs: documentBlobs(config, db),
     clock: systemClock,
     ids: randomIds,
   };

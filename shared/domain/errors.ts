@@ -101,6 +101,21 @@ export class ContentDeletedError extends ServiceError {
   }
 }
 
+/**
+ * An account's documents after the operator destroyed its own key (crypto-shredding): unreadable
+ * for good, and none can be stored (410 `gone`), while its bundles and their hashes stay.
+ */
+export class DocumentsKeyDestroyedError extends ServiceError {
+  override name = 'DocumentsKeyDestroyedError';
+  constructor(destroyedAt: string | undefined, options?: { cause?: unknown }) {
+    super(
+      `This account's documents can no longer be read or stored: its encryption key was destroyed${destroyedAt ? ` on ${destroyedAt.slice(0, 10)}` : ''}. ` +
+        "The bundles, their events and every file's SHA-256 are kept: check a copy at POST /verify/.",
+      options,
+    );
+  }
+}
+
 /** A console sign-in link that is unknown, used or expired: the user asks for a new one. */
 export class InvalidLinkError extends ServiceError {
   override name = 'InvalidLinkError';

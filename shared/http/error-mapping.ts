@@ -3,6 +3,7 @@ import {
   ConflictError,
   ContentDeletedError,
   CsrfFailedError,
+  DocumentsKeyDestroyedError,
   GoneError,
   InvalidLinkError,
   NotFoundError,
@@ -74,6 +75,7 @@ const RULES = [
   rule(SigningSessionError, plain(401, 'authentication_failed')),
   rule(GoneError, plain(410, 'not_found')),
   rule(ContentDeletedError, plain(410, 'gone')),
+  rule(DocumentsKeyDestroyedError, plain(410, 'gone')),
   rule(ConflictError, plain(409, 'conflict')),
   rule(ConcurrentUpdateError, plain(409, 'conflict')),
   rule(IdempotencyInFlightError, (e) =>

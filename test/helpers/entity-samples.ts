@@ -131,6 +131,12 @@ export const SAMPLES: TSample[] = [
     imagePageSize: 'a4',
     reminders: { sendReminders: true, reminderOffset: 2, reminderInterval: 3, reminderExpires: 1 },
     retention: { originals: 30, finals: 3650, images: 7 },
+    documentsKey: {
+      keyArn: 'arn:aws:kms:us-east-1:000000000000:key/k1',
+      created: at,
+      destroyed: later,
+      deletionDate: later,
+    },
     features: { teams: true } as never,
     created: at,
     version: 1,

@@ -1,9 +1,11 @@
 // The Lambdas and what each may touch (infra/constructs/functions.ts, api-function.ts).
+
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, PUBLIC_ROUTES } from '#infra/api-routes';
 import { lambdaEntries } from '#infra/bundling';
 import { VIEWER_ADDRESS_HEADER } from '#infra/front-door';
+import { DOCUMENTS_KEY_TAG } from '#shared/adapters/kms/documents-keys';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import {
   actionsOf,
@@ -218,6 +220,10 @@ describe('functions', () => {
       const keyId = Object.keys(keys).find(
         (id) => keys[id]!.Properties?.KeyUsage === undefined && id !== documentsKey,
       )!;
+      // The documents key's grants and those of accounts' own keys (found by their tag).
+      const isDocuments = (st: TStatement) =>
+        String(JSON.stringify(st.Resource)).includes(documentsKey) ||
+        JSON.stringify(st).includes(`aws:ResourceTag/${DOCUMENTS_KEY_TAG}`);
       expect(keys[keyId]!.Properties).toMatchObject({ EnableKeyRotation: true });
       expect(keys[keyId]!.DeletionPolicy).toBe(policy);
       template.hasResourceProperties('AWS::KMS::Alias', {
@@ -230,9 +236,7 @@ describe('functions', () => {
         const id = functionId(template, stack, name);
         expect(envVarsOf(template, id).SECRETS_KEY_ID, name).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
         const kms = roleStatements(template, id).filter(
-          (s) =>
-            actionsOf(s).some((a) => a.startsWith('kms:')) &&
-            !String(JSON.stringify(s.Resource)).includes(documentsKey),
+          (s) => actionsOf(s).some((a) => a.startsWith('kms:')) && !isDocuments(s),
         );
         expect(kms, name).toHaveLength(1);
         expect(actionsOf(kms[0]!).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -248,7 +252,7 @@ describe('functions', () => {
         if (['webhooks', 'console', 'webhook-dispatcher', 'document-worker'].includes(name)) continue;
         const id = functionId(template, stack, name);
         const actions = roleStatements(template, id)
-          .filter((s) => !String(JSON.stringify(s.Resource)).includes(documentsKey))
+          .filter((s) => !isDocuments(s))
           .flatMap(actionsOf);
         expect(
           actions.filter((a) => a.startsWith('kms:')),

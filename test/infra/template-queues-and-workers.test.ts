@@ -120,10 +120,11 @@ describe('notifications worker', () => {
         QueueName: `esign-${stage}-mail-events-dlq`,
       });
       expect(sends.map((st) => st.Resource)).toEqual([{ 'Fn::GetAtt': [failures, 'Arn'] }]);
-      // It reads signed copies to attach, so it may decrypt with the documents key, nothing more.
+      // It reads signed copies to attach, so it may decrypt with the documents key and accounts'
+      // own keys (through S3, template-storage.test.ts), nothing more.
       expect(actions.filter((a) => /^(kms|apigateway):/.test(a)).sort()).toEqual([
         'kms:Decrypt',
-        'kms:DescribeKey',
+        'kms:Decrypt',
       ]);
       expect(actions.filter((a) => /^s3:/.test(a)).sort()).toEqual([
         's3:GetBucket*',

@@ -4,6 +4,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '#infra/constructs/storage';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
+import { DOCUMENTS_KEY_TAG, DOCUMENTS_KEY_USE } from '#shared/adapters/kms/documents-keys';
 import { resources, SYNTH_TIMEOUT_MS, synthStages } from './stack-template';
 
 let dev: Template;
@@ -136,39 +137,58 @@ describe('documents bucket', () => {
 });
 
 describe('documents key', () => {
-  it('is a rotated customer-managed key, and only roles of functions that touch documents may use it', () => {
+  type TSt = {
+    Effect?: string;
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: Record<string, Record<string, unknown>>;
+  };
+  const policies = () =>
+    Object.values(dev.findResources('AWS::IAM::Policy')).map(
+      (policy) => policy.Properties as { PolicyDocument: { Statement: TSt[] }; Roles: { Ref: string }[] },
+    );
+  /** A grant only through S3 and only with an account's id as the context. */
+  const viaS3WithAccount = (st: TSt) =>
+    JSON.stringify(st.Condition?.StringEquals?.['kms:ViaService'] ?? null).includes('s3.') &&
+    st.Condition?.Null?.['kms:EncryptionContext:accountId'] === 'false';
+
+  it('is a rotated customer-managed key, and only roles of functions that touch documents may use it, through S3 with an account context', () => {
     dev.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
     dev.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/esign-dev-documents' });
+    expect(dev.findOutputs('DocumentsName').DocumentsName?.Value).toBe('esign-dev-documents');
     const all = resources(dev);
     const keyId = Object.keys(dev.findResources('AWS::KMS::Key')).find((id) =>
       JSON.stringify(all[id]!.Properties).includes('Documents of every account'),
     )!;
-    const usesKey = (actions: string[]) =>
-      Object.values(dev.findResources('AWS::IAM::Policy')).flatMap((policy) => {
-        const props = policy.Properties as {
-          PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
-          Roles: { Ref: string }[];
-        };
-        const hit = props.PolicyDocument.Statement.some(
-          (st) =>
-            JSON.stringify(st.Resource ?? null).includes(keyId) &&
-            [st.Action].flat().some((a) => actions.includes(a)),
+    // Accounts' own keys: any key of the AWS account, but only with this stack's tag.
+    const isAccountKeys = (st: TSt) =>
+      st.Condition?.StringEquals?.[`aws:ResourceTag/${DOCUMENTS_KEY_TAG}`] === 'esign-dev-documents';
+    const usesKey = (actions: string[], which: (st: TSt) => boolean) =>
+      policies().flatMap((props) => {
+        const hits = props.PolicyDocument.Statement.filter(
+          (st) => which(st) && [st.Action].flat().some((a) => actions.includes(a)),
         );
-        return hit ? props.Roles.map((r) => r.Ref) : [];
+        for (const st of hits) expect(viaS3WithAccount(st), JSON.stringify(st)).toBe(true);
+        return hits.length > 0 ? props.Roles.map((r) => r.Ref) : [];
       });
-    const decrypt = new Set(usesKey(['kms:Decrypt']));
-    const encrypt = new Set(usesKey(['kms:GenerateDataKey*', 'kms:Encrypt']));
+    const stackKey = (st: TSt) => JSON.stringify(st.Resource ?? null).includes(keyId);
+    const decrypt = new Set(usesKey(['kms:Decrypt'], stackKey));
+    const encrypt = new Set(usesKey(['kms:GenerateDataKey'], stackKey));
     // Every role that may write documents may read them; not every reader may write.
     for (const role of encrypt) expect(decrypt.has(role)).toBe(true);
+    expect(encrypt.size).toBeGreaterThan(0);
     expect(decrypt.size).toBeGreaterThan(encrypt.size);
+    // Accounts' own keys: the very same roles, for the very same actions.
+    expect([...new Set(usesKey(['kms:Decrypt'], isAccountKeys))].sort()).toEqual([...decrypt].sort());
+    expect([...new Set(usesKey(['kms:GenerateDataKey'], isAccountKeys))].sort()).toEqual([...encrypt].sort());
+    // No wider KMS action on the documents keys (no Encrypt, ReEncrypt, wildcards).
+    for (const props of policies())
+      for (const st of props.PolicyDocument.Statement.filter((x) => stackKey(x) || isAccountKeys(x)))
+        for (const a of [st.Action].flat()) expect(['kms:Decrypt', 'kms:GenerateDataKey']).toContain(a);
     // The same roles the bucket grants reach, and no other: a role without s3:GetObject on the
     // documents bucket has no business with its key.
     const bucketRoles = new Set(
-      Object.values(dev.findResources('AWS::IAM::Policy')).flatMap((policy) => {
-        const props = policy.Properties as {
-          PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
-          Roles: { Ref: string }[];
-        };
+      policies().flatMap((props) => {
         const reads = props.PolicyDocument.Statement.some(
           (st) =>
             [st.Action].flat().includes('s3:GetObject*') &&
@@ -178,5 +198,19 @@ describe('documents key', () => {
       }),
     );
     expect([...decrypt].sort()).toEqual([...bucketRoles].sort());
+  });
+
+  it("refuses, whoever asks, a use not made through S3 or without an account's context", () => {
+    const key = Object.values(dev.findResources('AWS::KMS::Key')).find((k) =>
+      JSON.stringify(k.Properties).includes('Documents of every account'),
+    )!;
+    const denies = (key.Properties as { KeyPolicy: { Statement: TSt[] } }).KeyPolicy.Statement.filter(
+      (st) => st.Effect === 'Deny',
+    );
+    expect(denies.map((st) => st.Condition)).toEqual([
+      { StringNotEquals: { 'kms:ViaService': expect.anything() } },
+      { Null: { 'kms:EncryptionContext:accountId': 'true' } },
+    ]);
+    for (const st of denies) expect([st.Action].flat().sort()).toEqual([...DOCUMENTS_KEY_USE].sort());
   });
 });

@@ -8,11 +8,16 @@ import path from 'node:path';
 import {
   CreateAliasCommand,
   CreateKeyCommand,
+  DecryptCommand,
   DescribeKeyCommand,
+  GenerateDataKeyCommand,
   GetPublicKeyCommand,
+  InvalidCiphertextException,
   KMSClient,
   KMSInvalidSignatureException,
+  KMSInvalidStateException,
   NotFoundException,
+  ScheduleKeyDeletionCommand,
   SignCommand,
   VerifyCommand,
 } from '@aws-sdk/client-kms';
@@ -155,16 +160,51 @@ describe('KMS stand-in', () => {
         }),
       ),
     ).rejects.toMatchObject({ name: 'InvalidKeyUsageException' });
-    await expect(kms.send(new CreateKeyCommand({}))).rejects.toMatchObject({
+    await expect(kms.send(new CreateKeyCommand({ KeySpec: 'HMAC_256' }))).rejects.toMatchObject({
       name: 'UnsupportedOperationException',
+    });
+  });
+
+  it('opens a data key only under the account context it was sealed with, and no more once deletion is scheduled', async () => {
+    const made = await kms.send(new CreateKeyCommand({ Description: 'documents' }));
+    const keyId = made.KeyMetadata!.Arn!;
+    expect(made.KeyMetadata).toMatchObject({ KeyUsage: 'ENCRYPT_DECRYPT', KeySpec: 'SYMMETRIC_DEFAULT' });
+    const sealed = await kms.send(
+      new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: { accountId: 'A' } }),
+    );
+    expect(sealed.Plaintext).toHaveLength(32);
+    const open = (accountId: string) =>
+      kms.send(
+        new DecryptCommand({ CiphertextBlob: sealed.CiphertextBlob, EncryptionContext: { accountId } }),
+      );
+    expect(Buffer.from((await open('A')).Plaintext!)).toEqual(Buffer.from(sealed.Plaintext!));
+    // Another account's context, as a function reading A's object for B would give it.
+    await expect(open('B')).rejects.toBeInstanceOf(InvalidCiphertextException);
+    await expect(
+      kms.send(new DecryptCommand({ CiphertextBlob: sealed.CiphertextBlob })),
+    ).rejects.toBeInstanceOf(InvalidCiphertextException);
+
+    const scheduled = await kms.send(
+      new ScheduleKeyDeletionCommand({ KeyId: keyId, PendingWindowInDays: 7 }),
+    );
+    expect(scheduled.KeyState).toBe('PendingDeletion');
+    expect(scheduled.DeletionDate!.getTime() - Date.now()).toBeGreaterThan(6 * 86_400_000);
+    const refused = await open('A').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(KMSInvalidStateException);
+    expect((refused as Error).message).toContain('pending deletion');
+    expect((await kms.send(new DescribeKeyCommand({ KeyId: keyId }))).KeyMetadata).toMatchObject({
+      KeyState: 'PendingDeletion',
+      Enabled: false,
     });
   });
 
   it('keeps keys across a restart in a file only its owner reads, and never answers with key material', async () => {
     const file = path.join(dir, 'kms', 'keys.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { keys: Record<string, { privateKey: string }> };
-    const privateKeys = Object.values(stored.keys).map((k) => k.privateKey);
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+      keys: Record<string, { privateKey?: string }>;
+    };
+    const privateKeys = Object.values(stored.keys).flatMap((k) => (k.privateKey ? [k.privateKey] : []));
     expect(privateKeys.length).toBeGreaterThanOrEqual(3);
 
     const again = await startKmsStandin({ file });

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TAccount, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
-import { NotFoundError } from '#shared/domain/errors';
+import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import { normalizeEmail } from '#shared/domain/ports/contact-keys';
 import { defaultFeatures } from '#shared/schemas/vocabulary';
@@ -109,6 +109,36 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     },
     async setPayout(id, payout) {
       return setOptional(id, 'payout', payout || undefined);
+    },
+    async setDocumentsKey(id, key, previousArn) {
+      // One write decides: two operators making or destroying a key at once get one winner.
+      const expected =
+        previousArn === undefined
+          ? 'attribute_not_exists(documentsKey)'
+          : 'documentsKey.keyArn = :previous AND attribute_not_exists(documentsKey.destroyed)';
+      try {
+        const out = await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: accountKeys.item(id),
+            ConditionExpression: `attribute_exists(pk) AND ${expected}`,
+            UpdateExpression: 'SET documentsKey = :key, version = version + :one',
+            ExpressionAttributeValues: {
+              ':key': key,
+              ':one': 1,
+              ...(previousArn === undefined ? {} : { ':previous': previousArn }),
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return toAccount(out.Attributes as TItem);
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        if (!(await this.getAccount(id))) throw new NotFoundError('Account not found.');
+        throw new ConflictError(
+          "The account's documents key was changed by another request at the same moment: run show-account to see it.",
+        );
+      }
     },
     async setEmbedOrigins(id, origins) {
       return setOptional(id, 'embedOrigins', origins.length > 0 ? origins : undefined);

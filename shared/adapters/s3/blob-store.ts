@@ -1,25 +1,54 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFoundError } from '#shared/domain/errors';
+import { BlobNotFoundError, DocumentsKeyDestroyedError } from '#shared/domain/errors';
 import type { TBlobStore } from '#shared/domain/ports/files';
-import { encryptionFor, type TDocumentKeys } from './object-encryption';
+import { accountOfObject, encryptionFor, type TDocumentKeys } from './object-encryption';
+
+/** S3's answers when KMS refuses the object's key for its state: disabled, pending deletion, gone. */
+const KEY_UNUSABLE = new Set([
+  'KMS.KMSInvalidStateException',
+  'KMS.DisabledException',
+  'KMS.NotFoundException',
+]);
+const isKeyUnusable = (err: unknown) =>
+  KEY_UNUSABLE.has((err as Error).name) || KEY_UNUSABLE.has(String((err as { Code?: string }).Code));
 
 /** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
 export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKeys = {}): TBlobStore {
+  /**
+   * The keys in force for the object's account: its own key when it has one. An own key the
+   * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike.
+   */
+  const keysFor = async (key: string): Promise<TDocumentKeys> => {
+    const accountId = accountOfObject(key);
+    const own = accountId ? await keys.accountKeyOf?.(accountId) : undefined;
+    if (!accountId || !own) return keys;
+    if (own.destroyed) throw new DocumentsKeyDestroyedError(own.destroyed);
+    return { ...keys, accountKeys: { ...keys.accountKeys, [accountId]: own.keyArn } };
+  };
+  /** A key destroyed (or disabled) between the check and S3's call to KMS is the same 410. */
+  const keyRefused = (err: unknown) =>
+    isKeyUnusable(err) ? new DocumentsKeyDestroyedError(undefined, { cause: err }) : err;
   return {
     async put(key, bytes, contentType) {
-      await s3.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: key,
-          Body: bytes,
-          ContentType: contentType,
-          // One place decides each object's key and context (object-encryption.ts).
-          ...encryptionFor(key, keys),
-        }),
-      );
+      const encryption = encryptionFor(key, await keysFor(key));
+      try {
+        await s3.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentType: contentType,
+            // One place decides each object's key and context (object-encryption.ts).
+            ...encryption,
+          }),
+        );
+      } catch (err) {
+        throw keyRefused(err);
+      }
     },
     async get(key) {
+      await keysFor(key);
       try {
         const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return Buffer.from(await out.Body!.transformToByteArray());
@@ -27,10 +56,12 @@ export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKey
         // S3's word for a missing object becomes the domain's, so use cases never read S3 errors.
         if (err instanceof NoSuchKey || (err as Error).name === 'NoSuchKey')
           throw new BlobNotFoundError(key, { cause: err });
-        throw err;
+        throw keyRefused(err);
       }
     },
-    presignGet: (key, expiresIn) =>
-      getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }),
+    async presignGet(key, expiresIn) {
+      await keysFor(key);
+      return getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn });
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { ServerSideEncryption } from '@aws-sdk/client-s3';
+import type { TAccountDocumentsKey } from '#shared/domain/accounts/account';
 
 /** Where an account's documents are kept: every object the service writes for it starts so. */
 const ACCOUNT_PATH = /^accounts\/([^/]+)\//;
@@ -9,7 +10,15 @@ export interface TDocumentKeys {
   defaultKeyId?: string;
   /** Accounts the operator gave a key of their own (`account-key create`), by account id. */
   accountKeys?: Readonly<Record<string, string>>;
+  /**
+   * An account's own key as its record says now (documents-key.ts), asked at each write and read
+   * so a key made or destroyed takes effect at once in every function.
+   */
+  accountKeyOf?: (accountId: string) => Promise<TAccountDocumentsKey | undefined>;
 }
+
+/** The account an object belongs to, from its key path; undefined outside accounts/. */
+export const accountOfObject = (key: string): string | undefined => ACCOUNT_PATH.exec(key)?.[1];
 
 export interface TObjectEncryption {
   ServerSideEncryption: ServerSideEncryption;
@@ -32,7 +41,7 @@ export const accountEncryptionContext = (accountId: string) => ({ accountId });
  * Objects outside accounts/ (none today) keep the bucket's default encryption.
  */
 export function encryptionFor(key: string, keys: TDocumentKeys): TObjectEncryption | undefined {
-  const accountId = ACCOUNT_PATH.exec(key)?.[1];
+  const accountId = accountOfObject(key);
   if (!accountId) return undefined;
   const keyId = keys.accountKeys?.[accountId] ?? keys.defaultKeyId;
   if (!keyId) return undefined;

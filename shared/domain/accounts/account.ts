@@ -48,6 +48,11 @@ export interface TAccount {
    * (PUT /account/retention/) or the operator (`set-retention`).
    */
   retention?: TRetentionDays;
+  /**
+   * A KMS key of the account's own, which its new documents are written under instead of the
+   * stack's documents key; made and destroyed by the operator (`account-key`, documents-key.ts).
+   */
+  documentsKey?: TAccountDocumentsKey;
   features: Record<TFeatureName, boolean>;
   created: string;
   version: number;
@@ -61,6 +66,17 @@ export interface TRetentionDays {
   finals?: number;
   /** What signers gave: selfies, ID photos, attachments, drawn signatures. */
   images?: number;
+}
+
+/** An account's own documents key and, once destroyed (crypto-shredding), when and until when. */
+export interface TAccountDocumentsKey {
+  /** The KMS key's ARN. */
+  keyArn: string;
+  created: string;
+  /** When its deletion was scheduled: from then on none of the account's documents can be read. */
+  destroyed?: string;
+  /** When KMS deletes the key for good; until then `aws kms cancel-key-deletion` brings it back. */
+  deletionDate?: string;
 }
 
 /** As a bundle holds them (`send_reminders`, `reminder_offset`… in days). */

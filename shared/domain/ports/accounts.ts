@@ -2,13 +2,27 @@
 
 import type { TImagePageSize } from '#shared/pdf/image-kind';
 import type { TFeatureName } from '#shared/schemas/vocabulary';
-import type { TAccount, TApiKey, TBrand, TPayout, TTeam, TUser } from '../accounts/account';
+import type {
+  TAccount,
+  TAccountDocumentsKey,
+  TApiKey,
+  TBrand,
+  TPayout,
+  TTeam,
+  TUser,
+} from '../accounts/account';
 
 export interface TAccountStore {
   createAccount(account: TAccount): Promise<void>;
   getAccount(id: string): Promise<TAccount | undefined>;
   listAccounts(): Promise<TAccount[]>;
   setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
+  /**
+   * Records the account's own documents key in one conditional write: `previousArn` undefined
+   * when the account has none yet, else the key it has and that is not destroyed. ConflictError
+   * when another request changed it first; NotFoundError when there is no such account.
+   */
+  setDocumentsKey(id: string, key: TAccountDocumentsKey, previousArn: string | undefined): Promise<TAccount>;
   /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
   /** The paper image documents are put on; undefined: Letter. */
@@ -63,4 +77,12 @@ export interface TUsageReader {
 export interface TPortalCounterStore {
   /** Counts one more under `counter` unless it reached `limit`; false when it had. */
   take(counter: string, limit: number, expiresAt: Date): Promise<boolean>;
+}
+
+/** KMS as the operator's documents-key commands use it (documents-key.ts). */
+export interface TDocumentsKeyAdmin {
+  /** Makes a key that serves this account's documents only; its ARN. */
+  create(accountId: string): Promise<{ keyArn: string }>;
+  /** Schedules the key's deletion in `days` (7 to 30); when KMS deletes it (ISO). Asked again, the same date. */
+  scheduleDeletion(keyArn: string, days: number): Promise<{ deletionDate: string }>;
 }

@@ -32,7 +32,8 @@ export const apiKeyKeys = {
 export const accountEntity = defineEntity<TAccount>({
   name: 'account',
   // 2: `retention` (the retention policy); a version 1 item has none and reads as it is.
-  version: 2,
+  // 3: `documentsKey` (a key of the account's own); older items have none and read as they are.
+  version: 3,
   key: (a) => accountKeys.item(a.id),
   indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
 });

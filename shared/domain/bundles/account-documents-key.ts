@@ -1,0 +1,128 @@
+// A key of the account's own for its documents, and its destruction (crypto-shredding): the
+// operator's `account-key create` and `account-key destroy`. Here, beside retention, because a key
+// may only be destroyed once no bundle of the account still has documents its retention keeps
+// (or a legal hold): destroying the key makes every document written under it unreadable.
+import type { TAccount, TAccountDocumentsKey } from '../accounts/account';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { MAX_PER_PAGE } from '../paging';
+import type { TAccountStore, TDocumentsKeyAdmin } from '../ports/accounts';
+import type { TBundleStore } from '../ports/bundles';
+import type { TClock } from '../ports/system';
+import type { TBundle } from './bundle';
+import { documentsKeptUntil } from './retention';
+
+const DAY_MS = 86_400_000;
+/** KMS's shortest and longest waiting period before a key scheduled for deletion goes. */
+export const KEY_DELETION_DAYS = { min: 7, max: 30 } as const;
+
+async function accountOf(accounts: TAccountStore, accountId: string): Promise<TAccount> {
+  const account = await accounts.getAccount(accountId);
+  if (!account) throw new NotFoundError(`There is no account ${accountId}.`);
+  return account;
+}
+
+/**
+ * Makes the account a key of its own; documents written from then on go under it, older ones
+ * stay under the stack's key (S3 reads each under the key it was written with). Asked again, the
+ * key it has. Two at once: one key is recorded, the other request's key is scheduled for deletion
+ * unused and it answers 409.
+ */
+export async function createAccountDocumentsKey(
+  deps: { accounts: TAccountStore; keys: TDocumentsKeyAdmin; clock: TClock },
+  accountId: string,
+): Promise<{ account: TAccount; created: boolean }> {
+  const account = await accountOf(deps.accounts, accountId);
+  const own = account.documentsKey;
+  if (own?.destroyed) {
+    throw new ConflictError(
+      `Account ${accountId}'s own key was destroyed on ${own.destroyed.slice(0, 10)}: its documents cannot be read again, and a new key would not bring them back.`,
+    );
+  }
+  if (own) return { account, created: false };
+  const { keyArn } = await deps.keys.create(accountId);
+  try {
+    const key: TAccountDocumentsKey = { keyArn, created: deps.clock.now().toISOString() };
+    return { account: await deps.accounts.setDocumentsKey(accountId, key, undefined), created: true };
+  } catch (err) {
+    // Nothing was written under the key that lost: it goes after KMS's shortest wait.
+    if (err instanceof ConflictError) await deps.keys.scheduleDeletion(keyArn, KEY_DELETION_DAYS.min);
+    throw err;
+  }
+}
+
+/** Why a bundle's documents must stay readable at `now`, or undefined when none need to. */
+export function keyDestructionBlocker(b: TBundle, now: Date): string | undefined {
+  if (b.retention?.hold) {
+    return `Bundle ${b.id} is under legal hold since ${b.retention.hold.at.slice(0, 10)}: release the hold (release-legal-hold) first.`;
+  }
+  const until = documentsKeptUntil(b);
+  if (until === null) {
+    return `Bundle ${b.id} (${b.status}) keeps its documents with no end date: it has not ended, or the retention policy it was made under keeps a part of its documents for ever. Cancel it, or delete the account's data otherwise, first.`;
+  }
+  if (Date.parse(until) > now.getTime()) {
+    return `Bundle ${b.id} keeps its documents until ${until.slice(0, 10)} by its retention policy: destroy the key after that date.`;
+  }
+  return undefined;
+}
+
+/**
+ * Schedules the deletion of the account's own key in `days` (7 to 30), refused while any of its
+ * bundles is within retention or under a legal hold. The account's record says so first (one
+ * conditional write: two at once have one winner, the other answers as a repeat), then KMS is
+ * asked; a repeat asks KMS again, so a run that stopped between the two finishes.
+ */
+export async function destroyAccountDocumentsKey(
+  deps: { accounts: TAccountStore; bundles: TBundleStore; keys: TDocumentsKeyAdmin; clock: TClock },
+  accountId: string,
+  days: number = KEY_DELETION_DAYS.max,
+): Promise<{ account: TAccount; deletionDate: string; repeated: boolean }> {
+  if (!Number.isInteger(days) || days < KEY_DELETION_DAYS.min || days > KEY_DELETION_DAYS.max) {
+    const message = `The waiting period is ${KEY_DELETION_DAYS.min} to ${KEY_DELETION_DAYS.max} days (KMS's own limits).`;
+    throw new ValidationError(message, [{ field: 'days', message }]);
+  }
+  let account = await accountOf(deps.accounts, accountId);
+  const own = account.documentsKey;
+  if (!own) {
+    throw new ConflictError(
+      `Account ${accountId} has no key of its own: its documents are under the stack's documents key, which every such account shares. Run account-key create first; documents written after it can then be destroyed with it.`,
+    );
+  }
+  let repeated = Boolean(own.destroyed);
+  if (!own.destroyed) {
+    const now = deps.clock.now();
+    const blockers = await blockersOf(deps.bundles, accountId, now);
+    if (blockers.length > 0) {
+      const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more bundle(s))` : '';
+      throw new ConflictError(`The key cannot be destroyed yet. ${blockers[0]}${more}`);
+    }
+    const destroyed: TAccountDocumentsKey = {
+      ...own,
+      destroyed: now.toISOString(),
+      deletionDate: new Date(now.getTime() + days * DAY_MS).toISOString(),
+    };
+    try {
+      account = await deps.accounts.setDocumentsKey(accountId, destroyed, own.keyArn);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      // Another destroy won the write: this one reports what it did.
+      account = await accountOf(deps.accounts, accountId);
+      if (!account.documentsKey?.destroyed) throw err;
+      repeated = true;
+    }
+  }
+  const { deletionDate } = await deps.keys.scheduleDeletion(own.keyArn, days);
+  return { account, deletionDate, repeated };
+}
+
+/** Every bundle of the account whose documents must stay readable, each as its reason. */
+async function blockersOf(bundles: TBundleStore, accountId: string, now: Date): Promise<string[]> {
+  const found: string[] = [];
+  for (let page = 1; ; page++) {
+    const { items } = await bundles.list(accountId, {}, { page, perPage: MAX_PER_PAGE });
+    for (const b of items) {
+      const reason = keyDestructionBlocker(b, now);
+      if (reason) found.push(reason);
+    }
+    if (items.length < MAX_PER_PAGE) return found;
+  }
+}

@@ -1,0 +1,145 @@
+// An account's own documents key through the operator's commands against a running local
+// runtime: documents written under it (the S3 stand-in asks the KMS stand-in for each data key),
+// its destruction refused while a bundle is held, then done, after which the account's documents
+// answer 410 through the API and S3 refuses their links, as on AWS.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeKeyCommand } from '@aws-sdk/client-kms';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TRuntime } from '#infra/local/runtime';
+import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
+import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
+import { systemClock } from '#shared/adapters/system';
+import { createAccountDocumentsKey } from '#shared/domain/bundles/account-documents-key';
+import { ConflictError } from '#shared/domain/errors';
+import { admin, type TAdminRun } from '../helpers/admin-cli';
+import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { apiClient, startTestRuntime } from '../helpers/runtime';
+
+let dir: string;
+let runtime: TRuntime;
+
+async function ok(...args: string[]): Promise<TAdminRun> {
+  const run = await admin(dir, ...args);
+  expect(run, run.stderr).toMatchObject({ code: 0 });
+  return run;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'admin-documents-key-'));
+  runtime = await startTestRuntime({ memory: false, dataDir: dir });
+}, 60_000);
+afterAll(async () => {
+  await runtime?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('account-key commands', () => {
+  it("write an account's new documents under its own key, and shred them once no hold is left", async () => {
+    const { accountId: id, apiKey } = await runtime.seedAccount('Shred Co', 'owner@shred.example');
+    const call = apiClient(runtime, apiKey);
+    const db = createDocumentClient(runtime.config);
+    await createAccountStore(db, runtime.config.tableName).setFeatures(id, { early_file_access: true });
+    await ok(
+      'set-retention',
+      '--account',
+      id,
+      '--originals-days',
+      '0',
+      '--finals-days',
+      '0',
+      '--images-days',
+      '0',
+    );
+
+    // A document written before the account has a key of its own, under the stack's key.
+    const before = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
+    expect(before.status, before.text).toBe(201);
+    const older = before.body.id as string;
+    expect((await call('PUT', `/bundles/${older}/cancel/`)).status).toBe(200);
+
+    const keyArn = (await ok('account-key-create', '--account', id)).stdout.trim();
+    // Still read as it was written, S3 asking the stack's key.
+    const olderFiles = await call('GET', `/bundles/${older}/files/`);
+    expect(olderFiles.status, olderFiles.text).toBe(200);
+    expect((await fetch((olderFiles.body as { file_url: string }[])[0]!.file_url)).status).toBe(200);
+    expect(runtime.storedEncryption(`accounts/${id}/bundles/${older}/originals/lease.pdf`)?.keyId).toBe(
+      'alias/esign-local-documents',
+    );
+    expect(keyArn).toMatch(/^arn:aws:kms:[^:]+:\d+:key\/[0-9a-f-]{36}$/);
+    const made = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
+    expect(made.status, made.text).toBe(201);
+    const bundle = made.body.id as string;
+    expect(runtime.storedEncryption(`accounts/${id}/bundles/${bundle}/originals/lease.pdf`)).toMatchObject({
+      keyId: keyArn,
+      context: { accountId: id },
+    });
+    expect((await call('PUT', `/bundles/${bundle}/cancel/`)).status).toBe(200);
+    const files = await call('GET', `/bundles/${bundle}/files/`);
+    expect(files.status, files.text).toBe(200);
+    const link = (files.body as { file_url: string }[])[0]!.file_url;
+    expect((await fetch(link)).status).toBe(200);
+
+    await ok('legal-hold', '--account', id, '--bundle', bundle);
+    const refused = await admin(dir, 'account-key-destroy', '--account', id, '--days', '7');
+    expect(refused.code).toBe(1);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(refused.stderr).toContain(`Bundle ${bundle} is under legal hold since ${today}`);
+    expect((await fetch(link)).status).toBe(200);
+
+    await ok('release-legal-hold', '--account', id, '--bundle', bundle);
+    const destroyed = await ok('account-key-destroy', '--account', id, '--days', '7');
+    expect(destroyed.stdout).toContain(`${keyArn} pending deletion`);
+    const kms = createKmsClient(runtime.config);
+    const described = await kms.send(new DescribeKeyCommand({ KeyId: keyArn })).finally(() => kms.destroy());
+    expect(described.KeyMetadata?.KeyState).toBe('PendingDeletion');
+
+    const gone = await call('GET', `/bundles/${bundle}/files/`);
+    expect(gone.status, gone.text).toBe(410);
+    expect(gone.body).toMatchObject({ code: 'gone' });
+    expect(gone.text).toContain('encryption key was destroyed');
+    expect((await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) })).status).toBe(410);
+    expect((await call('GET', `/bundles/${older}/files/`)).status).toBe(410);
+    // The link handed out before: S3 itself refuses it, KMS having refused the data key.
+    const s3 = await fetch(link);
+    expect(s3.status).toBe(400);
+    expect(await s3.text()).toContain('KMS.KMSInvalidStateException');
+  }, 120_000);
+
+  it('records one key when two are made at once; the other is scheduled for deletion unused', async () => {
+    const { accountId } = await runtime.seedAccount('Race Co', 'owner@race.example');
+    const accounts = createAccountStore(createDocumentClient(runtime.config), runtime.config.tableName);
+    const kms = createKmsClient(runtime.config);
+    const made: string[] = [];
+    const keys = createDocumentsKeyAdmin(kms, documentsName('local'), runtime.config.region);
+    const recording = {
+      ...keys,
+      create: async (a: string) => {
+        const out = await keys.create(a);
+        made.push(out.keyArn);
+        return out;
+      },
+    };
+    const deps = { accounts, keys: recording, clock: systemClock };
+    const [a, b] = await Promise.allSettled([
+      createAccountDocumentsKey(deps, accountId),
+      createAccountDocumentsKey(deps, accountId),
+    ]);
+    const outcomes = [a, b].map((r) => r.status);
+    expect(outcomes.sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = [a, b].find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(lost.reason).toBeInstanceOf(ConflictError);
+    const kept = (await accounts.getAccount(accountId))?.documentsKey?.keyArn;
+    expect(made).toHaveLength(2);
+    expect(made).toContain(kept);
+    const unused = made.find((k) => k !== kept)!;
+    const states = await Promise.all(
+      made.map((k) => kms.send(new DescribeKeyCommand({ KeyId: k })).then((d) => d.KeyMetadata?.KeyState)),
+    );
+    kms.destroy();
+    expect(states[made.indexOf(kept!)]).toBe('Enabled');
+    expect(states[made.indexOf(unused)]).toBe('PendingDeletion');
+  });
+});
