@@ -3,7 +3,7 @@
 // passed on.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -45,13 +45,21 @@ function adminScript(): Promise<string> {
       write: false,
     });
     const code = out.outputFiles[0]!.contents;
-    // Named by its content, so test files running at once share one file, and an older build
-    // (of code since changed) is the only kind removed.
+    // Named by its content, so test files running at once share one file. Builds of other code
+    // are removed once an hour old: checkouts that share node_modules (git worktrees) build
+    // their own at the same time, and must not lose theirs mid-run.
     const name = `admin-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
     const dir = join(ROOT, 'node_modules', '.cache', 'esign-test');
     mkdirSync(dir, { recursive: true });
+    const anHourAgo = Date.now() - 3_600_000;
     for (const old of readdirSync(dir)) {
-      if (old.endsWith('.mjs') && old !== name) rmSync(join(dir, old), { force: true });
+      const path = join(dir, old);
+      if (
+        old.endsWith('.mjs') &&
+        old !== name &&
+        (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < anHourAgo
+      )
+        rmSync(path, { force: true });
     }
     const file = join(dir, name);
     const temp = `${file}.${process.pid}.tmp`;
