@@ -6,7 +6,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { TBundle } from '#shared/domain/bundles/bundle';
-import { ConcurrentUpdateError } from '#shared/domain/errors';
+import { ConcurrentUpdateError, ConflictError } from '#shared/domain/errors';
 import { inBundleOrder, type TBundleStore } from '#shared/domain/ports/bundles';
 import { batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
@@ -25,6 +25,7 @@ import {
   outboxRefOf,
   personLinkEntity,
 } from './entities/bundle';
+import { personKeys } from './entities/person';
 import { INDEXES } from './table';
 import { putIf, putVersioned, updateIf } from './versioned';
 
@@ -72,6 +73,37 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     return { ...bundle, events: bundle.events.slice(moving), archivedEvents: archived + moving };
   }
 
+  /**
+   * A Person the bundle names may be erased while it is created (persons/erase-person.ts). The
+   * link is written first; then each Person must still be there (a consistent read: an erasure
+   * deletes its Persons before it reads their links, so one found here means that erasure will
+   * find the link); then each link is confirmed, conditional on it still being there. An
+   * erasure that finds a link without its bundle withdraws it unless confirmed: of the two
+   * conditional writes on the link one wins, so the bundle is either in the erasure's report or
+   * never written.
+   */
+  async function confirmPersonLinks({ accountId, id: bundleId, packets }: TBundle) {
+    const erased = () =>
+      new ConflictError(
+        "A signer's contact details were erased from the account's people while this bundle was being created. Check its signers and create it again.",
+      );
+    const personIds = [...new Set(packets.map((p) => p.personId))];
+    const present = await Promise.all(
+      personIds.map((personId) => getItem(db, table, personKeys.item(accountId, personId), () => true, true)),
+    );
+    if (present.some((p) => !p)) throw erased();
+    const confirmed = await Promise.all(
+      personIds.map((personId) =>
+        updateIf(db, table, bundleKeys.personLink(accountId, personId, bundleId), {
+          UpdateExpression: 'SET confirmed = :t',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':t': true },
+        }),
+      ),
+    );
+    if (confirmed.some((c) => !c)) throw erased();
+  }
+
   async function get(accountId: string, id: string) {
     return getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
   }
@@ -87,6 +119,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         table,
         bundleSatelliteItems(bundle, documents).map((item) => ({ put: item })),
       );
+      await confirmPersonLinks(bundle);
       await putVersioned(db, table, bundleEntity.toItem(bundle), undefined);
       await writeTerms(bundle);
     },
@@ -203,9 +236,23 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       );
     },
 
+    async withdrawUnconfirmedLink(accountId, personId, bundleId) {
+      return writeIf(
+        db.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: bundleKeys.personLink(accountId, personId, bundleId),
+            ConditionExpression: 'attribute_not_exists(confirmed)',
+          }),
+        ),
+      );
+    },
+
     async bundlesOfPerson(accountId, personId) {
       const items = await queryAll(db, {
         TableName: table,
+        // Consistent: an erasure must see a link written just before it deleted the Person.
+        ConsistentRead: true,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         ExpressionAttributeValues: { ':pk': bundleKeys.personLinkPartition(accountId), ':p': `${personId}#` },
       });

@@ -177,9 +177,19 @@ export const packetRefEntity = defineEntity<{ packetId: string; accountId: strin
   key: (r) => bundleKeys.packet(r.packetId),
 });
 
-export const personLinkEntity = defineEntity<{ accountId: string; personId: string; bundleId: string }>({
+/**
+ * `confirmed`: set by the bundle's create once the Person was found still there (bundle-store.ts,
+ * confirmPersonLinks); an erasure withdraws a link without it whose bundle is not written.
+ */
+export const personLinkEntity = defineEntity<{
+  accountId: string;
+  personId: string;
+  bundleId: string;
+  confirmed?: boolean;
+}>({
   name: 'person-link',
-  version: 1,
+  // 2: `confirmed`; a version 1 item has none and reads as it is (its bundle was written or never will be).
+  version: 2,
   key: (l) => bundleKeys.personLink(l.accountId, l.personId, l.bundleId),
 });
 
