@@ -8,7 +8,7 @@ import {
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { ConcurrentUpdateError, ConflictError } from '#shared/domain/errors';
 import { inBundleOrder, type TBundleStore } from '#shared/domain/ports/bundles';
-import { batchWrite, getItem, queryAll, writeIf } from './batch';
+import { batchGet, batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import { accountPartition } from './entities/account-partition';
@@ -74,34 +74,33 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
   }
 
   /**
-   * A Person the bundle names may be erased while it is created (persons/erase-person.ts). The
-   * link is written first; then each Person must still be there (a consistent read: an erasure
-   * deletes its Persons before it reads their links, so one found here means that erasure will
-   * find the link); then each link is confirmed, conditional on it still being there. An
-   * erasure that finds a link without its bundle withdraws it unless confirmed: of the two
-   * conditional writes on the link one wins, so the bundle is either in the erasure's report or
-   * never written.
+   * A Person the bundle names may be erased while it is created (persons/erase-person.ts). Its
+   * links are written first; then each Person must still be there (one consistent read: an
+   * erasure deletes its Persons before it reads their links, so a Person found here means that
+   * erasure will find the link); then the creation item is confirmed, conditional on it still
+   * being there. An erasure that finds a link without its bundle withdraws the creation item
+   * unless confirmed: of the two conditional writes one wins, so the bundle is either in the
+   * erasure's report or never written.
    */
-  async function confirmPersonLinks({ accountId, id: bundleId, packets }: TBundle) {
+  async function confirmPersons({ accountId, id: bundleId, packets }: TBundle) {
     const erased = () =>
       new ConflictError(
         "A signer's contact details were erased from the account's people while this bundle was being created. Check its signers and create it again.",
       );
     const personIds = [...new Set(packets.map((p) => p.personId))];
-    const present = await Promise.all(
-      personIds.map((personId) => getItem(db, table, personKeys.item(accountId, personId), () => true, true)),
+    const found = await batchGet(
+      db,
+      table,
+      personIds.map((personId) => personKeys.item(accountId, personId)),
+      (i) => String(i.sk),
     );
-    if (present.some((p) => !p)) throw erased();
-    const confirmed = await Promise.all(
-      personIds.map((personId) =>
-        updateIf(db, table, bundleKeys.personLink(accountId, personId, bundleId), {
-          UpdateExpression: 'SET confirmed = :t',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':t': true },
-        }),
-      ),
-    );
-    if (confirmed.some((c) => !c)) throw erased();
+    if (found.length < personIds.length) throw erased();
+    const confirmed = await updateIf(db, table, bundleKeys.creation(accountId, bundleId), {
+      UpdateExpression: 'SET confirmed = :t',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':t': true },
+    });
+    if (!confirmed) throw erased();
   }
 
   async function get(accountId: string, id: string) {
@@ -119,7 +118,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         table,
         bundleSatelliteItems(bundle, documents).map((item) => ({ put: item })),
       );
-      await confirmPersonLinks(bundle);
+      await confirmPersons(bundle);
       await putVersioned(db, table, bundleEntity.toItem(bundle), undefined);
       await writeTerms(bundle);
     },
@@ -236,12 +235,12 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       );
     },
 
-    async withdrawUnconfirmedLink(accountId, personId, bundleId) {
+    async withdrawCreation(accountId, bundleId) {
       return writeIf(
         db.send(
           new DeleteCommand({
             TableName: table,
-            Key: bundleKeys.personLink(accountId, personId, bundleId),
+            Key: bundleKeys.creation(accountId, bundleId),
             ConditionExpression: 'attribute_not_exists(confirmed)',
           }),
         ),

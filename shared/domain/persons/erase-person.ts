@@ -84,7 +84,7 @@ export async function erasePerson(
       const bundle = await deps.bundles.get(accountId, bundleId);
       if (!bundle) {
         // A create under way (or one that died): withdrawn, it fails; confirmed, it is written.
-        if (!(await deps.bundles.withdrawUnconfirmedLink(accountId, person.id, bundleId))) {
+        if (!(await deps.bundles.withdrawCreation(accountId, bundleId))) {
           const written = await deps.bundles.get(accountId, bundleId);
           report.bundlesToActOn.push({ id: bundleId, status: written?.status ?? null });
         }

@@ -71,10 +71,11 @@ export interface TBundleStore {
   /** Links a Person to the bundle (a packet handed to them); written before the bundle names them. */
   linkPerson(accountId: string, personId: string, bundleId: string): Promise<void>;
   /**
-   * An erasure's answer to a link whose bundle it did not find: deletes the link unless its
-   * create confirmed it (true: withdrawn, that create fails; false: the bundle is being written).
+   * An erasure's answer to a person link whose bundle it did not find: withdraws the bundle's
+   * creation unless its create has confirmed its Persons (true: withdrawn, or no create under
+   * way, and none will write it; false: confirmed, the bundle is being written).
    */
-  withdrawUnconfirmedLink(accountId: string, personId: string, bundleId: string): Promise<boolean>;
+  withdrawCreation(accountId: string, bundleId: string): Promise<boolean>;
   /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
   bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
   /** Empties the outbox of the bundle as published, unless the bundle changed since (its version). */

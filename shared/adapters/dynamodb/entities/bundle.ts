@@ -74,6 +74,10 @@ export const bundleKeys = {
   },
   duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
   /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
+  creation: (accountId: string, id: string) => ({
+    pk: `${accountPartition(accountId)}#BUNDLE_CREATIONS`,
+    sk: id,
+  }),
   personLinkPartition: (accountId: string) => `${accountPartition(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
     pk: bundleKeys.personLinkPartition(accountId),
@@ -177,20 +181,28 @@ export const packetRefEntity = defineEntity<{ packetId: string; accountId: strin
   key: (r) => bundleKeys.packet(r.packetId),
 });
 
+export const personLinkEntity = defineEntity<{ accountId: string; personId: string; bundleId: string }>({
+  name: 'person-link',
+  version: 1,
+  key: (l) => bundleKeys.personLink(l.accountId, l.personId, l.bundleId),
+});
+
 /**
- * `confirmed`: set by the bundle's create once the Person was found still there (bundle-store.ts,
- * confirmPersonLinks); an erasure withdraws a link without it whose bundle is not written.
+ * A bundle being created: written with its satellites, `confirmed` once each Person it names was
+ * found still there (bundle-store.ts, confirmPersons). An erasure that finds a person link
+ * without its bundle withdraws this item unless confirmed, and the create then fails: one
+ * conditional write on it decides which. `ttl` (epoch seconds) lets DynamoDB remove it a day on,
+ * long after any create has ended.
  */
-export const personLinkEntity = defineEntity<{
+export const bundleCreationEntity = defineEntity<{
   accountId: string;
-  personId: string;
   bundleId: string;
+  ttl: number;
   confirmed?: boolean;
 }>({
-  name: 'person-link',
-  // 2: `confirmed`; a version 1 item has none and reads as it is (its bundle was written or never will be).
-  version: 2,
-  key: (l) => bundleKeys.personLink(l.accountId, l.personId, l.bundleId),
+  name: 'bundle-creation',
+  version: 1,
+  key: (c) => bundleKeys.creation(c.accountId, c.bundleId),
 });
 
 /** `claimedAt` (epoch ms) lets a claim whose bundle was never written be taken over later. */
@@ -205,10 +217,18 @@ export const customKeyEntity = defineEntity<{
   key: (c) => bundleKeys.customKey(c.accountId, c.customKey),
 });
 
-/** Every item a bundle's creation writes before the bundle itself: documents, packet refs, person links. */
+/** A day: how long a bundle-creation item is kept (its TTL). */
+const CREATION_KEPT_S = 24 * 3600;
+
+/**
+ * Every item a bundle's creation writes before the bundle itself: its creation item, documents,
+ * packet refs, person links.
+ */
 export function bundleSatelliteItems(bundle: TBundle, documents: TDocument[]): Record<string, unknown>[] {
   const { accountId, id: bundleId } = bundle;
+  const ttl = Math.floor(Date.parse(bundle.created) / 1000) + CREATION_KEPT_S;
   return [
+    bundleCreationEntity.toItem({ accountId, bundleId, ttl }),
     ...documents.map((d) => bundleDocumentEntity.toItem({ ...d, accountId, bundleId })),
     ...bundle.packets.map((p) => packetRefEntity.toItem({ packetId: p.id, accountId, bundleId })),
     ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) =>
