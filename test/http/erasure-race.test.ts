@@ -25,10 +25,13 @@ const HOLDS: Record<string, (command: string, input: TInput) => boolean> = {
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let b64: string;
+/** Every metric record the functions sent: none may hold an address. */
+const metrics: string[] = [];
+const addresses: string[] = [];
 let hold: { at: string; reached: () => void; release: Promise<void> } | undefined;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  runtime = await startTestRuntime({ metrics: (emf) => metrics.push(JSON.stringify(emf)) });
   call = apiClient(runtime);
   b64 = await aPdfB64();
   runtime.db.middlewareStack.add(
@@ -55,6 +58,7 @@ afterAll(async () => {
 describe('a bundle created while its signer is erased', () => {
   it.each(Object.keys(HOLDS))('held %s: listed by the erasure, or refused with 409', async (at) => {
     const address = `race-${randomUUID()}@example.com`;
+    addresses.push(address);
     let reached!: () => void;
     let release!: () => void;
     const isHeld = new Promise<void>((r) => {
@@ -72,14 +76,21 @@ describe('a bundle created while its signer is erased', () => {
     release();
     const created = await creating;
 
-    const listed = (erased.body.bundles_to_act_on as { id: string }[]).map((b) => b.id);
-    if (created.status === 201) expect(listed).toContain(created.body.id);
-    else {
+    if (created.status === 201) {
+      // Listed while its bundle item was still to be written: no status yet.
+      expect(erased.body.bundles_to_act_on).toEqual([{ id: created.body.id, status: null }]);
+    } else {
       expect(created.status, created.text).toBe(409);
       expect(created.text).toContain('erased');
-      expect(listed).toEqual([]);
+      expect(erased.body.bundles_to_act_on).toEqual([]);
     }
     // Which of the two it is follows from where the create was held.
     expect(created.status).toBe(at.startsWith('confirmed') ? 201 : 409);
+  });
+
+  it('sent none of those addresses in a metric (dimensions are route patterns and outcomes)', () => {
+    expect(addresses).toHaveLength(3);
+    expect(metrics.join('\n')).toContain('ApiRequests');
+    for (const address of addresses) expect(metrics.join('\n')).not.toContain(address);
   });
 });

@@ -187,6 +187,13 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           Item: personLinkEntity.toItem({ accountId, personId, bundleId }),
         }),
       );
+      // The bundle exists: a Person found after the link is written means an erasure reading
+      // the links after deleting it will find this bundle (confirmPersons says why).
+      if (!(await getItem(db, table, personKeys.item(accountId, personId), () => true, true))) {
+        throw new ConflictError(
+          "The new signer's contact details were erased from the account's people meanwhile. Try again.",
+        );
+      }
     },
 
     async findPacket(packetId) {

@@ -68,7 +68,10 @@ export interface TBundleStore {
   claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
   /** Gives the claim up, if `bundleId` still holds it. */
   releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
-  /** Links a Person to the bundle (a packet handed to them); written before the bundle names them. */
+  /**
+   * Links a Person to the bundle (a packet handed to them); written before the bundle names them.
+   * A ConflictError when the Person was erased meanwhile.
+   */
   linkPerson(accountId: string, personId: string, bundleId: string): Promise<void>;
   /**
    * An erasure's answer to a person link whose bundle it did not find: withdraws the bundle's
