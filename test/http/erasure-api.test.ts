@@ -44,6 +44,15 @@ describe('POST /account/erasures/', () => {
       headers: { 'Idempotency-Key': randomUUID() },
     });
     expect(person.status, person.text).toBe(201);
+    // Another account's Person at the same address is not this account's to erase.
+    const other = apiClient(
+      runtime,
+      (await runtime.seedAccount('Other Co', `o-${randomUUID()}@example.com`)).apiKey,
+    );
+    const theirs = await other('POST', '/persons/', {
+      json: { name: 'Ann Lee', channels: [{ email: address }] },
+    });
+    expect(theirs.status, theirs.text).toBe(201);
     const b64 = await aPdfB64();
     const packets = [{ key: 'ann', name: 'Ann Lee', email: address }];
     const draft = await call('POST', '/bundles/', { json: aBundle({ packets, status: 'dr' }, b64) });
@@ -63,6 +72,7 @@ describe('POST /account/erasures/', () => {
     });
     expect(erased.text).not.toContain(address);
     expect((await call('GET', `/persons/${person.body.id}/`)).status).toBe(404);
+    expect((await other('GET', `/persons/${theirs.body.id}/`)).status).toBe(200);
 
     // One line of the security log: the key that asked, its user, the hash and the counts.
     const log = await call('GET', '/security_log/');
@@ -82,7 +92,7 @@ describe('POST /account/erasures/', () => {
     const holding = await itemsHolding(address);
     expect(holding.some((i) => String(i.pk).startsWith('IDEMPOTENCY#'))).toBe(true);
     for (const item of holding) {
-      const named = JSON.stringify(item).includes(draft.body.id);
+      const named = JSON.stringify(item).includes(draft.body.id) || item.id === theirs.body.id;
       const expiring = String(item.pk).startsWith('IDEMPOTENCY#') && Number(item.ttl) <= dayFromNow + 60;
       expect(named || expiring, JSON.stringify(item)).toBe(true);
     }
