@@ -73,11 +73,12 @@ export const bundleKeys = {
     return { duePk: `DUE#${shardOf(b.id, DUE_SHARDS)}`, dueSk: `${due}#${b.accountId}#${b.id}` };
   },
   duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
-  /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
+  /** A bundle's create under way, which an erasure may withdraw (bundleCreationEntity). */
   creation: (accountId: string, id: string) => ({
     pk: `${accountPartition(accountId)}#BUNDLE_CREATIONS`,
     sk: id,
   }),
+  /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
   personLinkPartition: (accountId: string) => `${accountPartition(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
     pk: bundleKeys.personLinkPartition(accountId),
