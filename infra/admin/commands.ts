@@ -272,7 +272,8 @@ export async function erasePersonCommand(
   target: { email?: string; phone?: string },
 ): Promise<TErasureReport> {
   await requireAccount(deps, accountId);
-  if (!deps.bundles || !deps.securityLog) throw new Error('Bundles are not available on this target.');
+  if (!deps.bundles || !deps.securityLog)
+    throw new Error('Bundles and security logs are not available on this target.');
   return eraseAndLog(
     { ...deps, store: deps.persons, bundles: deps.bundles, securityLog: deps.securityLog },
     accountId,
