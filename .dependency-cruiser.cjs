@@ -18,8 +18,8 @@ const DOMAIN_AREAS = {
     why: 'Accounts, users, teams, brands and API keys are the tenant everything else belongs to; they need no other area.',
   },
   persons: {
-    may: ['bundles'],
-    why: 'A person changed or deleted is followed into the bundles that name it (follow-person, a bundle still out).',
+    may: ['bundles', 'accounts', 'console'],
+    why: "A person changed or deleted is followed into the bundles that name it (follow-person, a bundle still out); an erasure is asked for by the account's admins and written to its security log.",
   },
   bundles: {
     may: [

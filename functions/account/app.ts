@@ -3,6 +3,9 @@ import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-se
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBrandStore } from '#shared/adapters/dynamodb/brand-store';
+import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
+import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createLogoReader } from '#shared/adapters/pdf/logo-reader';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
@@ -19,6 +22,7 @@ import {
   listSigningBrands,
   updateSigningBrand,
 } from '#shared/domain/accounts/signing-brands';
+import { eraseAsAdmin } from '#shared/domain/persons/erasure-request';
 import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
 import { createApiHandler } from '#shared/http/api-handler';
 import type { TRequest } from '#shared/http/request';
@@ -29,6 +33,7 @@ import {
   toApiKeyResponse,
   toSigningBrandResponse,
 } from '#shared/responses/account-settings';
+import { toErasureReportResponse } from '#shared/responses/erasure';
 import { toRetentionPolicyResponse } from '#shared/responses/retention';
 
 const callerOf = (req: TRequest): TCaller => ({ accountId: req.auth.accountId, userId: req.auth.userId });
@@ -57,6 +62,14 @@ export function buildAccountHandler(
     ids: randomIds,
     ...(opts.usageKeys ? { usageKeys: opts.usageKeys } : {}),
   };
+  const erasure = {
+    accounts,
+    store: createPersonStore(db, config.tableName),
+    bundles: createBundleStore(db, config.tableName),
+    securityLog: createConsoleStore(db, config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+  };
   const routes: TRoute[] = [
     {
       method: 'GET',
@@ -81,6 +94,16 @@ export function buildAccountHandler(
     ),
     answerRoute('PUT', '/account/retention', 200, async (req) =>
       toRetentionPolicyResponse(await setRetentionPolicy(deps, req.auth.accountId, req.body, callerOf(req))),
+    ),
+    // Erasure of the people the account sends to at an address (shared/domain/persons/), admins only.
+    answerRoute('POST', '/account/erasures', 200, async (req) =>
+      toErasureReportResponse(
+        await eraseAsAdmin(
+          erasure,
+          { ...callerOf(req), keyId: req.auth.keyId, client: req.client },
+          req.body,
+        ),
+      ),
     ),
     answerRoute('GET', '/api-keys', 200, async (req) =>
       (await listApiKeys(deps, callerOf(req))).map(toApiKeyResponse),

@@ -189,7 +189,7 @@ export const COMMANDS = {
   'erase-person': {
     synopsis: '--account A (--email x@example.com | --phone +15550100000)',
     summary:
-      'Erase the people the account sends to at that email or phone: their Person records and contact channels go; prints, as JSON with --json, the bundles naming them that the sender must cancel or change, and the ended bundles kept until their retention ends.',
+      "Erase the people the account sends to at that email or phone: their Person records and contact channels go; prints, as JSON with --json, the bundles naming them that the sender must cancel or change, and the ended bundles kept until their retention ends. The account's security log notes the erasure (the address's hash, never the address).",
     flags: { account: 'string', email: 'string', phone: 'string' },
     required: ['account'],
   },

@@ -14,13 +14,16 @@ import { setImagePageSize } from '#shared/domain/accounts/set-image-page-size';
 import { clearPayout, setPayout } from '#shared/domain/accounts/set-payout';
 import { setSigningRedirect } from '#shared/domain/accounts/set-signing-redirect';
 import { setUserTeams } from '#shared/domain/accounts/user-teams';
+import { OPERATOR } from '#shared/domain/bundles/actor';
 import { clearAccountSso, setAccountSso, type TSsoView } from '#shared/domain/console/sso-settings';
 import { NotFoundError } from '#shared/domain/errors';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
-import { erasePerson, type TErasureReport } from '#shared/domain/persons/erase-person';
+import type { TErasureReport } from '#shared/domain/persons/erase-person';
+import { eraseAndLog } from '#shared/domain/persons/erasure-request';
 import type { TAccountSettingsStore } from '#shared/domain/ports/account-settings';
 import type { TAccountStore, TApiKeyStore, TDocumentsKeyAdmin } from '#shared/domain/ports/accounts';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
+import type { TConsoleStore } from '#shared/domain/ports/console';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import type { TPersonStore } from '#shared/domain/ports/persons';
 import type { TIssuerGuard, TSsoStore } from '#shared/domain/ports/sso';
@@ -41,8 +44,10 @@ export interface TAdminDeps {
   usageKeys?: TUsageKeyRegistry;
   /** The account's settings, for set-retention. */
   settings?: TAccountSettingsStore;
-  /** Bundles, for refund-payment and the legal hold. */
+  /** Bundles, for refund-payment, the legal hold and erase-person. */
   bundles?: TBundleStore;
+  /** The accounts' security logs, where erase-person notes each erasure. */
+  securityLog?: Pick<TConsoleStore, 'recordSecurityEvent'>;
   /** The payment processor, for refund-payment; made on use (on AWS it reads the Stripe keys). */
   payments?: () => Promise<TPaymentProvider>;
   /** KMS and the seal chains, for the seal-* commands; made on use (locally it may start KMS's stand-in). */
@@ -267,8 +272,14 @@ export async function erasePersonCommand(
   target: { email?: string; phone?: string },
 ): Promise<TErasureReport> {
   await requireAccount(deps, accountId);
-  if (!deps.bundles) throw new Error('Bundles are not available on this target.');
-  return erasePerson({ store: deps.persons, bundles: deps.bundles }, accountId, target);
+  if (!deps.bundles || !deps.securityLog)
+    throw new Error('Bundles and security logs are not available on this target.');
+  return eraseAndLog(
+    { ...deps, store: deps.persons, bundles: deps.bundles, securityLog: deps.securityLog },
+    accountId,
+    target,
+    { by: OPERATOR, client: { ip: '', userAgent: '' } },
+  );
 }
 
 /** `origins`: comma-separated, as typed on the command line; blank entries are ignored. */

@@ -277,7 +277,7 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       });
       const lines = [
         ...r.personsRemoved.map((id) => `removed ${id}`),
-        ...r.bundlesToActOn.map((b) => `act-on ${b.id} ${b.status}`),
+        ...r.bundlesToActOn.map((b) => `act-on ${b.id} ${b.status ?? 'being-created'}`),
         ...r.bundlesKept.map((b) => `kept ${b.id} ${b.status} until ${b.keptUntil ?? 'no-policy'}`),
       ];
       const note =

@@ -13,6 +13,7 @@ import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-se
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
@@ -57,6 +58,7 @@ function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'us
     keys: createApiKeyStore(db, table),
     persons: createPersonStore(db, table),
     bundles: createBundleStore(db, table),
+    securityLog: createConsoleStore(db, table),
     settings: createAccountSettingsStore(db, table),
     clock: systemClock,
     ids: randomIds,

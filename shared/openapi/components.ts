@@ -9,6 +9,7 @@ import * as bulk from '#shared/schemas/responses/bulk';
 import * as bundle from '#shared/schemas/responses/bundle';
 import * as docTemplate from '#shared/schemas/responses/doc-template';
 import * as envelopeTemplate from '#shared/schemas/responses/envelope-template';
+import * as erasure from '#shared/schemas/responses/erasure';
 import * as person from '#shared/schemas/responses/person';
 import * as retention from '#shared/schemas/responses/retention';
 import * as users from '#shared/schemas/responses/users';
@@ -36,6 +37,7 @@ const RESPONSE_MODULES = [
   bundle,
   docTemplate,
   envelopeTemplate,
+  erasure,
   person,
   retention,
   users,

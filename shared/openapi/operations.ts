@@ -65,6 +65,7 @@ import { ZWebhookDeliveryListQuerySchema, ZWebhookEventListQuerySchema } from '#
 import * as examples from './examples';
 import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
 import { editorOperations } from './operations-editor';
+import { ERASURE_OPERATIONS } from './operations-erasure';
 import { RETENTION_OPERATIONS } from './operations-retention';
 import { SETTINGS_OPERATIONS } from './operations-settings';
 import { USERS_OPERATIONS } from './operations-users';
@@ -611,5 +612,6 @@ export const OPERATIONS: readonly TOperation[] = [
   ...account,
   ...SETTINGS_OPERATIONS,
   ...RETENTION_OPERATIONS,
+  ...ERASURE_OPERATIONS,
   ...USERS_OPERATIONS,
 ];

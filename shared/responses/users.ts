@@ -31,6 +31,16 @@ export const toSecurityEventResponse = (e: TSecurityEvent) => ({
   kind: e.kind,
   ...(e.userId ? { user_id: e.userId } : {}),
   ...(e.subjectId ? { subject_id: e.subjectId } : {}),
+  ...(e.actor ? { actor: e.actor } : {}),
+  ...(e.erasure
+    ? {
+        erasure: {
+          persons_removed: e.erasure.personsRemoved,
+          bundles_to_act_on: e.erasure.bundlesToActOn,
+          bundles_kept: e.erasure.bundlesKept,
+        },
+      }
+    : {}),
   ip: e.ip,
   user_agent: e.userAgent,
   at: e.at,

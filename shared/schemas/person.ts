@@ -12,15 +12,16 @@ export const PERSON_LIMITS = {
 
 const phonePattern = /^\+?[0-9][0-9 ().-]*$/;
 
+/** A phone number as a person's channel holds it (and an erasure names one). */
+export const zPhoneNumber = zText(PERSON_LIMITS.phone)
+  .regex(phonePattern, 'Enter a valid phone number.')
+  .refine((p) => p.replace(/\D/g, '').length >= 4, 'Enter a valid phone number.');
+
 export const ZChannelInputSchema = z
   .object({
     id: optional(z.uuid('Must be a valid UUID.')),
     email: optional(z.email('Enter a valid email address.').max(PERSON_LIMITS.email)),
-    phone: optional(
-      zText(PERSON_LIMITS.phone)
-        .regex(phonePattern, 'Enter a valid phone number.')
-        .refine((p) => p.replace(/\D/g, '').length >= 4, 'Enter a valid phone number.'),
-    ),
+    phone: optional(zPhoneNumber),
     kind: optional(z.enum(['em', 'mp'])),
   })
   .superRefine((c, ctx) => {

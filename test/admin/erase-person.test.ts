@@ -75,9 +75,25 @@ describe('npm run admin -- erase-person', () => {
     // The bundles themselves are not changed: the sender decides.
     expect((await call('GET', `/bundles/${sent.body.id}/`)).status).toBe(200);
 
+    // The account's security log says the operator asked, with the address's hash.
+    const log = (await call('GET', '/security_log/')).body as Record<string, unknown>[];
+    expect(log.find((e) => e.subject_id === report.addressHash)).toMatchObject({
+      kind: 'person_erased',
+      actor: 'operator',
+      erasure: { persons_removed: found.body.length, bundles_to_act_on: 2, bundles_kept: 1 },
+    });
+
     const again = await admin(dir, 'erase-person', '--account', accountId, '--email', 'erase.me@example.com');
     expect(again, again.stderr).toMatchObject({ code: 0 });
     expect(again.stderr).toContain('nothing erased');
+    // The same through the API, with an Idempotency-Key: its body is not logged either.
+    const viaApi = await call('POST', '/account/erasures/', {
+      json: { email: 'Erase.Api@example.com' },
+      headers: { 'Idempotency-Key': 'erase-api-1' },
+    });
+    expect(viaApi.status, viaApi.text).toBe(200);
+    expect(logged.join('')).toContain('/account/erasures/');
+    expect(logged.join('')).not.toMatch(/erase\.api@/i);
     // The runtime did log these requests, and none of its lines names the address.
     expect(logged.join('')).toContain('/persons/');
     expect(logged.join('')).not.toMatch(/erase\.me@/i);

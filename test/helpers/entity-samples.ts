@@ -11,6 +11,7 @@ import {
 } from '#shared/adapters/dynamodb/entities/account';
 import { bulkBatchEntity, bulkPaceEntity, bulkRowEntity } from '#shared/adapters/dynamodb/entities/bulk';
 import {
+  bundleCreationEntity,
   bundleDocumentEntity,
   bundleEntity,
   bundleEventPageEntity,
@@ -192,6 +193,7 @@ export const SAMPLES: TSample[] = [
   sample(bundleTermEntity, { accountId: 'A1', term: 't:lease', id: 'B1', created: at }),
   sample(packetRefEntity, { packetId: 'P1', accountId: 'A1', bundleId: 'B1' }),
   sample(personLinkEntity, { accountId: 'A1', personId: 'person-P1', bundleId: 'B1' }),
+  sample(bundleCreationEntity, { accountId: 'A1', bundleId: 'B1', ttl: 1_700_086_400, confirmed: true }),
   sample(customKeyEntity, {
     accountId: 'A1',
     customKey: 'order-7',
@@ -349,6 +351,8 @@ export const SAMPLES: TSample[] = [
     at,
     reason: 'unknown_user',
     subjectId: 'U2',
+    actor: 'api_key:K1',
+    erasure: { personsRemoved: 1, bundlesToActOn: 2, bundlesKept: 3 },
   }),
   sample(passkeyEntity, {
     id: 'ee'.repeat(32),

@@ -530,6 +530,8 @@ describe('answers of retention match the description', () => {
     expectDocumented('PUT', '/account/retention', set);
     expect(set.body).toEqual(policy);
     expectDocumented('GET', '/account/retention', having(200, await call('GET', '/account/retention/')));
+    const erased = await call('POST', '/account/erasures/', { json: { email: 'nobody@contract.example' } });
+    expectDocumented('POST', '/account/erasures', having(200, erased));
     // Back to no policy, so the other tests' bundles are kept as before.
     having(200, await call('PUT', '/account/retention/', { json: {} }));
 

@@ -6,9 +6,9 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { TBundle } from '#shared/domain/bundles/bundle';
-import { ConcurrentUpdateError } from '#shared/domain/errors';
+import { ConcurrentUpdateError, ConflictError } from '#shared/domain/errors';
 import { inBundleOrder, type TBundleStore } from '#shared/domain/ports/bundles';
-import { batchWrite, getItem, queryAll, writeIf } from './batch';
+import { batchGet, batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import { accountPartition } from './entities/account-partition';
@@ -25,6 +25,7 @@ import {
   outboxRefOf,
   personLinkEntity,
 } from './entities/bundle';
+import { personKeys } from './entities/person';
 import { INDEXES } from './table';
 import { putIf, putVersioned, updateIf } from './versioned';
 
@@ -72,6 +73,36 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
     return { ...bundle, events: bundle.events.slice(moving), archivedEvents: archived + moving };
   }
 
+  /**
+   * A Person the bundle names may be erased while it is created (persons/erase-person.ts). Its
+   * links are written first; then each Person must still be there (one consistent read: an
+   * erasure deletes its Persons before it reads their links, so a Person found here means that
+   * erasure will find the link); then the creation item is confirmed, conditional on it still
+   * being there. An erasure that finds a link without its bundle withdraws the creation item
+   * unless confirmed: of the two conditional writes one wins, so the bundle is either in the
+   * erasure's report or never written.
+   */
+  async function confirmPersons({ accountId, id: bundleId, packets }: TBundle) {
+    const erased = () =>
+      new ConflictError(
+        "A signer's contact details were erased from the account's people while this bundle was being created. Check its signers and create it again.",
+      );
+    const personIds = [...new Set(packets.map((p) => p.personId))];
+    const found = await batchGet(
+      db,
+      table,
+      personIds.map((personId) => personKeys.item(accountId, personId)),
+      (i) => String(i.sk),
+    );
+    if (found.length < personIds.length) throw erased();
+    const confirmed = await updateIf(db, table, bundleKeys.creation(accountId, bundleId), {
+      UpdateExpression: 'SET confirmed = :t',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':t': true },
+    });
+    if (!confirmed) throw erased();
+  }
+
   async function get(accountId: string, id: string) {
     return getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
   }
@@ -87,6 +118,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
         table,
         bundleSatelliteItems(bundle, documents).map((item) => ({ put: item })),
       );
+      await confirmPersons(bundle);
       await putVersioned(db, table, bundleEntity.toItem(bundle), undefined);
       await writeTerms(bundle);
     },
@@ -155,6 +187,13 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           Item: personLinkEntity.toItem({ accountId, personId, bundleId }),
         }),
       );
+      // The bundle exists: a Person found after the link is written means an erasure reading
+      // the links after deleting it will find this bundle (confirmPersons says why).
+      if (!(await getItem(db, table, personKeys.item(accountId, personId), () => true, true))) {
+        throw new ConflictError(
+          "The new signer's contact details were erased from the account's people meanwhile. Try again.",
+        );
+      }
     },
 
     async findPacket(packetId) {
@@ -203,9 +242,23 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       );
     },
 
+    async withdrawCreation(accountId, bundleId) {
+      return writeIf(
+        db.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: bundleKeys.creation(accountId, bundleId),
+            ConditionExpression: 'attribute_not_exists(confirmed)',
+          }),
+        ),
+      );
+    },
+
     async bundlesOfPerson(accountId, personId) {
       const items = await queryAll(db, {
         TableName: table,
+        // Consistent: an erasure must see a link written just before it deleted the Person.
+        ConsistentRead: true,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         ExpressionAttributeValues: { ':pk': bundleKeys.personLinkPartition(accountId), ':p': `${personId}#` },
       });

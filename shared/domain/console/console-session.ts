@@ -53,7 +53,9 @@ export type TSecurityEventKind =
   | 'user_removed'
   | 'team_created'
   | 'team_renamed'
-  | 'team_deleted';
+  | 'team_deleted'
+  // The people the account sends to at an address erased (shared/domain/persons/).
+  | 'person_erased';
 
 /** Why a single sign-on opened no session (the console shows a message for each). */
 export type TSsoRefusal = 'expired' | 'state' | 'provider' | 'unverified_email' | 'unknown_user';
@@ -70,8 +72,15 @@ export interface TSecurityEvent {
   userId?: string;
   /** For `sso_refused`: why. */
   reason?: TSsoRefusal;
-  /** What an admin's change was made to: a user, team or invitation id. */
+  /** What an admin's change was made to: a user, team or invitation id; for an erasure, `addressHash`. */
   subjectId?: string;
+  /**
+   * Who asked, as audit events name them (bundles/actor.ts `actorCode`): `api_key:<id>`,
+   * `user:<id>` (a console session) or `operator` (the admin command). Only on erasures.
+   */
+  actor?: string;
+  /** What an erasure did, counted: never the address, only its hash (in `subjectId`). */
+  erasure?: { personsRemoved: number; bundlesToActOn: number; bundlesKept: number };
   ip: string;
   userAgent: string;
   at: string;

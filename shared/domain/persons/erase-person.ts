@@ -22,8 +22,11 @@ export interface TErasureReport {
   /** SHA-256 of the normalized address: what logs and audit records may keep instead of it. */
   addressHash: string;
   personsRemoved: string[];
-  /** Drafts and sent bundles not ended: the sender cancels them or changes the signer. */
-  bundlesToActOn: { id: string; status: string }[];
+  /**
+   * Drafts and sent bundles not ended: the sender cancels them or changes the signer. `status`
+   * null: the bundle's create was under way and past its check of the Person (it is written).
+   */
+  bundlesToActOn: { id: string; status: string | null }[];
   /** Ended bundles, kept as signed records; `keptUntil` null: no retention policy, kept until deleted. */
   bundlesKept: { id: string; status: string; keptUntil: string | null }[];
 }
@@ -63,8 +66,9 @@ export async function erasePerson(
       persons.push(person);
     }
   }
-  // Links are written before a bundle names a Person, so reading them after the deletes also
-  // finds a bundle created meanwhile with one of these Persons.
+  // Links are written before a bundle names a Person, and a create checks its Persons are still
+  // there after writing them, so reading the links after the deletes finds every bundle created
+  // meanwhile with one of these Persons (the race: docs/personal-data.md).
   const report: TErasureReport = {
     addressHash: hash,
     personsRemoved: [],
@@ -78,7 +82,14 @@ export async function erasePerson(
       if (seen.has(bundleId)) continue;
       seen.add(bundleId);
       const bundle = await deps.bundles.get(accountId, bundleId);
-      if (!bundle) continue;
+      if (!bundle) {
+        // A create under way (or one that died): withdrawn, it fails; confirmed, it is written.
+        if (!(await deps.bundles.withdrawCreation(accountId, bundleId))) {
+          const written = await deps.bundles.get(accountId, bundleId);
+          report.bundlesToActOn.push({ id: bundleId, status: written?.status ?? null });
+        }
+        continue;
+      }
       if (isFinished(bundle.status)) {
         report.bundlesKept.push({
           id: bundle.id,

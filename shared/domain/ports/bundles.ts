@@ -34,7 +34,11 @@ export const inBundleOrder = (named: Pick<TDocument, 'key' | 'rev'>[], stored: T
 };
 
 export interface TBundleStore {
-  /** Documents, packet lookups and person links first, the bundle last: it appears whole or not at all. */
+  /**
+   * Documents, packet lookups and person links first, the bundle last: it appears whole or not at
+   * all. A ConflictError when a Person it names was erased meanwhile (or its link withdrawn by
+   * that erasure): the bundle is then not written.
+   */
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;
   get(accountId: string, id: string): Promise<TBundle | undefined>;
   /**
@@ -64,8 +68,17 @@ export interface TBundleStore {
   claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
   /** Gives the claim up, if `bundleId` still holds it. */
   releaseCustomKey(accountId: string, customKey: string, bundleId: string): Promise<void>;
-  /** Links a Person to the bundle (a packet handed to them); written before the bundle names them. */
+  /**
+   * Links a Person to the bundle (a packet handed to them); written before the bundle names them.
+   * A ConflictError when the Person was erased meanwhile.
+   */
   linkPerson(accountId: string, personId: string, bundleId: string): Promise<void>;
+  /**
+   * An erasure's answer to a person link whose bundle it did not find: withdraws the bundle's
+   * creation unless its create has confirmed its Persons (true: withdrawn, or no create under
+   * way, and none will write it; false: confirmed, the bundle is being written).
+   */
+  withdrawCreation(accountId: string, bundleId: string): Promise<boolean>;
   /** Ids of bundles that have a packet linked to the person (some may no longer exist). */
   bundlesOfPerson(accountId: string, personId: string): Promise<string[]>;
   /** Empties the outbox of the bundle as published, unless the bundle changed since (its version). */

@@ -45,8 +45,19 @@ export const ZSecurityEventResponseSchema = z
     kind: z.string(),
     /** Who acted (for a sign-in: who signed in); absent for a refused single sign-on. */
     user_id: z.string().optional(),
-    /** The user, team or invitation an admin's change was made to. */
+    /** The user, team or invitation an admin's change was made to; for an erasure, the address's SHA-256. */
     subject_id: z.string().optional(),
+    /** Who asked for an erasure: `api_key:<id>`, `user:<id>` or `operator`. */
+    actor: z.string().optional(),
+    /** What an erasure did, counted (never the address). */
+    erasure: z
+      .object({
+        persons_removed: z.number().int(),
+        bundles_to_act_on: z.number().int(),
+        bundles_kept: z.number().int(),
+      })
+      .optional(),
+    /** Empty for the operator's command. */
     ip: z.string(),
     user_agent: z.string(),
     at: z.string(),

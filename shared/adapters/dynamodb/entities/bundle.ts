@@ -73,6 +73,11 @@ export const bundleKeys = {
     return { duePk: `DUE#${shardOf(b.id, DUE_SHARDS)}`, dueSk: `${due}#${b.accountId}#${b.id}` };
   },
   duePartitions: () => Array.from({ length: DUE_SHARDS }, (_, i) => `DUE#${i}`),
+  /** A bundle's create under way, which an erasure may withdraw (bundleCreationEntity). */
+  creation: (accountId: string, id: string) => ({
+    pk: `${accountPartition(accountId)}#BUNDLE_CREATIONS`,
+    sk: id,
+  }),
   /** Person → bundles with a packet linked to them, so a linked Person is not deleted. */
   personLinkPartition: (accountId: string) => `${accountPartition(accountId)}#PERSON_BUNDLES`,
   personLink: (accountId: string, personId: string, bundleId: string) => ({
@@ -183,6 +188,24 @@ export const personLinkEntity = defineEntity<{ accountId: string; personId: stri
   key: (l) => bundleKeys.personLink(l.accountId, l.personId, l.bundleId),
 });
 
+/**
+ * A bundle being created: written with its satellites, `confirmed` once each Person it names was
+ * found still there (bundle-store.ts, confirmPersons). An erasure that finds a person link
+ * without its bundle withdraws this item unless confirmed, and the create then fails: one
+ * conditional write on it decides which. `ttl` (epoch seconds) lets DynamoDB remove it a day on,
+ * long after any create has ended.
+ */
+export const bundleCreationEntity = defineEntity<{
+  accountId: string;
+  bundleId: string;
+  ttl: number;
+  confirmed?: boolean;
+}>({
+  name: 'bundle-creation',
+  version: 1,
+  key: (c) => bundleKeys.creation(c.accountId, c.bundleId),
+});
+
 /** `claimedAt` (epoch ms) lets a claim whose bundle was never written be taken over later. */
 export const customKeyEntity = defineEntity<{
   accountId: string;
@@ -195,10 +218,18 @@ export const customKeyEntity = defineEntity<{
   key: (c) => bundleKeys.customKey(c.accountId, c.customKey),
 });
 
-/** Every item a bundle's creation writes before the bundle itself: documents, packet refs, person links. */
+/** A day: how long a bundle-creation item is kept (its TTL). */
+const CREATION_KEPT_S = 24 * 3600;
+
+/**
+ * Every item a bundle's creation writes before the bundle itself: its creation item, documents,
+ * packet refs, person links.
+ */
 export function bundleSatelliteItems(bundle: TBundle, documents: TDocument[]): Record<string, unknown>[] {
   const { accountId, id: bundleId } = bundle;
+  const ttl = Math.floor(Date.parse(bundle.created) / 1000) + CREATION_KEPT_S;
   return [
+    bundleCreationEntity.toItem({ accountId, bundleId, ttl }),
     ...documents.map((d) => bundleDocumentEntity.toItem({ ...d, accountId, bundleId })),
     ...bundle.packets.map((p) => packetRefEntity.toItem({ packetId: p.id, accountId, bundleId })),
     ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) =>

@@ -63,6 +63,7 @@ export const usageKeyEntity = defineEntity<TUsageKey & { accountId: string }>({
 
 export const securityEventEntity = defineEntity<TSecurityEvent>({
   name: 'security-event',
-  version: 1,
+  // 2: `actor` and `erasure` (an erasure's line); a version 1 item has neither and reads as it is.
+  version: 2,
   key: (e) => consoleKeys.securityEvent(e.accountId, e.at, e.id),
 });
