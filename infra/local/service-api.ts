@@ -13,6 +13,7 @@ import { buildTemplatesHandler } from '#functions/templates/app';
 import { buildWebhooksHandler } from '#functions/webhooks/app';
 import type { TStageConfig } from '../stage-config';
 import { startApiGateway } from './api-gateway';
+import { configFor } from './function-config';
 import { LOCAL_STAGE } from './layout';
 import { localPages } from './pages';
 import { PublicPathLimiter } from './public-path-limiter';
@@ -26,33 +27,53 @@ function endpointFunctions(
   plan: LocalUsagePlan,
 ) {
   return {
-    persons: buildPersonsHandler({ config, db, telemetry: telemetry('persons') }),
+    persons: buildPersonsHandler({
+      config: configFor('persons', config),
+      db,
+      telemetry: telemetry('persons'),
+    }),
     // Keys made through the API are keys of the local plan, which refuses them once revoked.
     account: buildAccountHandler({
-      config,
+      config: configFor('account', config),
       db,
       telemetry: telemetry('account'),
       usageKeys: plan.keyRegistry(),
     }),
-    bundles: buildBundlesHandler({ config, db, telemetry: telemetry('bundles') }),
-    packets: buildPacketsHandler({ config, db, telemetry: telemetry('packets') }),
-    templates: buildTemplatesHandler({ config, db, telemetry: telemetry('templates') }),
-    webhooks: buildWebhooksHandler({ config, db, telemetry: telemetry('webhooks') }),
+    bundles: buildBundlesHandler({
+      config: configFor('bundles', config),
+      db,
+      telemetry: telemetry('bundles'),
+    }),
+    packets: buildPacketsHandler({
+      config: configFor('packets', config),
+      db,
+      telemetry: telemetry('packets'),
+    }),
+    templates: buildTemplatesHandler({
+      config: configFor('templates', config),
+      db,
+      telemetry: telemetry('templates'),
+    }),
+    webhooks: buildWebhooksHandler({
+      config: configFor('webhooks', config),
+      db,
+      telemetry: telemetry('webhooks'),
+    }),
     'public-pages': buildPublicPagesHandler({
-      config,
+      config: configFor('public-pages', config),
       db,
       telemetry: telemetry('public-pages'),
       ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
     }),
     'envelope-templates': buildEnvelopeTemplatesHandler({
-      config,
+      config: configFor('envelope-templates', config),
       db,
       telemetry: telemetry('envelope-templates'),
     }),
-    mcp: buildMcpHandler({ config, telemetry: telemetry('mcp') }),
+    mcp: buildMcpHandler({ config: configFor('mcp', config), telemetry: telemetry('mcp') }),
     // Locally the usage plan counts a session's requests by its usage key id alone: nothing to register.
     console: buildConsoleHandler({
-      config,
+      config: configFor('console', config),
       db,
       telemetry: telemetry('console'),
       ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
@@ -78,7 +99,11 @@ export function startServiceApi(
     ...(options.functionTimeoutMs !== undefined ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     maxBodyBytes: 10 * 1024 * 1024,
     log,
-    authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),
+    authorizer: buildAuthorizer({
+      config: configFor('authorizer', config),
+      db,
+      telemetry: telemetry('authorizer'),
+    }),
     functions: endpointFunctions(deps, options, plan),
     publicPaths: new PublicPathLimiter({
       ...stage.publicPathLimits,

@@ -8,6 +8,7 @@ import { buildScheduler } from '#functions/scheduler/app';
 import { buildWebhookDispatcher } from '#functions/webhook-dispatcher/app';
 import type { TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 import { CONSUMERS, SCHEDULES, type TScheduled } from '../workers';
+import { configFor } from './function-config';
 import { invoke } from './invocation';
 import { snsEventOf } from './mailbox';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
@@ -46,26 +47,54 @@ export function startWorkers(
   // once is this machine's: fewer than Lambda's concurrency, as the runtime shares one process.
   const webhookWorker = consume(
     'webhookDeliveries',
-    buildWebhookDispatcher({ config, db, sqs, telemetry: telemetry('webhook-dispatcher') }),
+    buildWebhookDispatcher({
+      config: configFor('webhook-dispatcher', config),
+      db,
+      sqs,
+      telemetry: telemetry('webhook-dispatcher'),
+    }),
   );
-  const notify = buildNotificationsWorker({ config, db, sqs, telemetry: telemetry('notifications-worker') });
+  const notify = buildNotificationsWorker({
+    config: configFor('notifications-worker', config),
+    db,
+    sqs,
+    telemetry: telemetry('notifications-worker'),
+  });
   const notificationsWorker = consume('notifications', notify);
   // Two loops: each job holds whole PDFs in memory.
   const documentsWorker = consume(
     'documentJobs',
-    buildDocumentWorker({ config, db, sqs, telemetry: telemetry('document-worker') }),
+    buildDocumentWorker({
+      config: configFor('document-worker', config),
+      db,
+      sqs,
+      telemetry: telemetry('document-worker'),
+    }),
     2,
   );
   const bulkWorker = consume(
     'bulkJobs',
-    buildBulkWorker({ config, db, sqs, telemetry: telemetry('bulk-worker') }),
+    buildBulkWorker({
+      config: configFor('bulk-worker', config),
+      db,
+      sqs,
+      telemetry: telemetry('bulk-worker'),
+    }),
     1,
   );
   standIns.onMailEvent(async (notification) => {
     await invoke('notifications-worker', () => notify(snsEventOf(notification)));
   });
-  const sweep = buildOutboxSweeper({ config, db, telemetry: telemetry('outbox-sweeper') });
-  const runScheduler = buildScheduler({ config, db, telemetry: telemetry('scheduler') });
+  const sweep = buildOutboxSweeper({
+    config: configFor('outbox-sweeper', config),
+    db,
+    telemetry: telemetry('outbox-sweeper'),
+  });
+  const runScheduler = buildScheduler({
+    config: configFor('scheduler', config),
+    db,
+    telemetry: telemetry('scheduler'),
+  });
   const every = schedules(deps, stops);
   every(options.sweepIntervalMs, 'outbox-sweeper', 'outbox sweep', () => sweep(undefined));
   every(options.schedulerIntervalMs, 'scheduler', 'scheduler run', () => runScheduler(undefined));
