@@ -37,6 +37,8 @@ interface TCommandSpec {
   sealName?: boolean;
   /** On AWS these commands seal or open secrets with the secrets key, so they need its id. */
   secretsKey?: boolean;
+  /** On AWS these commands delete documents, so they need the documents bucket's name. */
+  bucket?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
 }
@@ -184,6 +186,14 @@ export const COMMANDS = {
     flags: { account: 'string', bundle: 'string' },
     required: ['account', 'bundle'],
   },
+  'run-retention': {
+    synopsis: '--account A',
+    summary:
+      "Delete now what the account's retention policy has made due, as the scheduler's next run would: every version of each due part of its ended bundles, and a bulk batch's shared documents once its last bundle's originals are gone. Bundles under legal hold are left alone; prints how many bundles it deleted from.",
+    flags: { account: 'string' },
+    required: ['account'],
+    bucket: true,
+  },
   'erase-person': {
     synopsis: '--account A (--email x@example.com | --phone +15550100000)',
     summary:
@@ -280,10 +290,11 @@ const GLOBAL_FLAGS = {
   'stripe-secret': { type: 'string' },
   'seal-name': { type: 'string' },
   'secrets-key': { type: 'string' },
+  bucket: { type: 'string' },
   region: { type: 'string' },
 } as const;
 
-const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'secrets-key', 'region'];
+const AWS_ONLY = ['table', 'usage-plan', 'stripe-secret', 'seal-name', 'secrets-key', 'bucket', 'region'];
 
 export type TTargetChoice =
   | { kind: 'local'; dataDir: string }
@@ -295,6 +306,7 @@ export type TTargetChoice =
       stripeSecretId?: string;
       sealName?: string;
       secretsKeyId?: string;
+      bucketName?: string;
     };
 
 export type TCommandLine =
@@ -363,9 +375,14 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
       `${command} on AWS needs --secrets-key (or SECRETS_KEY_ID): the stack output SecretsKeyId.`,
     );
   }
+  const bucketName = str('bucket') || env.BUCKET_NAME;
+  if (spec(command).bucket && !bucketName) {
+    throw new UsageError(`${command} on AWS needs --bucket (or BUCKET_NAME): the stack output BucketName.`);
+  }
   return {
     kind: 'aws',
     tableName,
+    ...(bucketName ? { bucketName } : {}),
     region,
     ...(usagePlanId ? { usagePlanId } : {}),
     ...(stripeSecretId ? { stripeSecretId } : {}),
