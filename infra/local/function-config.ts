@@ -3,6 +3,7 @@
 import type { TConfig } from '#shared/config';
 import type { TLambdaName } from '../bundling';
 import { FUNCTION_CONFIG, type TConfigPart } from '../function-config';
+import type { TLocalDeps } from './runtime-options';
 
 /** The parts held in a key of their own (the queues are one key, by queue name). */
 const OPTIONAL_KEYS = [
@@ -31,4 +32,9 @@ export function configFor(fn: TLambdaName, config: TConfig): TConfig {
     enumerable: true,
   });
   return own;
+}
+
+/** What each local function is built with: its own configuration, the table client, its telemetry. */
+export function ownDeps({ config, db, telemetry }: TLocalDeps) {
+  return (fn: TLambdaName) => ({ config: configFor(fn, config), db, telemetry: telemetry(fn) });
 }
