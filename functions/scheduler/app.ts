@@ -1,9 +1,11 @@
 import { createDocumentClient, createS3Client } from '#shared/adapters/aws/clients';
+import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createBlobEraser } from '#shared/adapters/s3/blob-eraser';
 import { systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
 import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
+import { retentionDeps } from '#shared/composition/retention';
 import { runDueWork, type TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 
 /**
@@ -18,11 +20,15 @@ export function buildScheduler(opts: TFunctionOptions) {
   const db = opts.db ?? createDocumentClient(opts.config);
   const telemetry = telemetryOf(opts);
   const { log, metrics } = telemetry;
-  const deps = {
-    bundles: createPublishingBundleStore(opts.config, db, log, metrics),
-    // The only code that deletes documents, for the retention policies (shared/domain/bundles/retention.ts).
-    eraser: createBlobEraser(createS3Client(opts.config), opts.config.bucketName),
-  };
+  const deps = retentionDeps(
+    {
+      bundles: createPublishingBundleStore(opts.config, db, log, metrics),
+      bulk: createBulkStore(db, opts.config.tableName),
+      // The only code that deletes documents, for the retention policies (shared/domain/bundles/retention.ts).
+      eraser: createBlobEraser(createS3Client(opts.config), opts.config.bucketName),
+    },
+    (batch) => log.info('bulk batch documents deleted by policy', { ...batch }),
+  );
   return withTelemetry(telemetry, async (now?: Date): Promise<TDueWorkRun> => {
     const run = await runDueWork(deps, now ?? systemClock.now());
     for (const f of run.failed) {

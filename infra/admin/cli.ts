@@ -39,6 +39,8 @@ interface TCommandSpec {
   documentsName?: boolean;
   /** On AWS these commands seal or open secrets with the secrets key, so they need its id. */
   secretsKey?: boolean;
+  /** On AWS these commands delete documents, so they need the documents bucket's name. */
+  bucket?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
 }
@@ -186,6 +188,14 @@ export const COMMANDS = {
     flags: { account: 'string', bundle: 'string' },
     required: ['account', 'bundle'],
   },
+  'run-retention': {
+    synopsis: '--account A',
+    summary:
+      "Delete now what the account's retention policy has made due, as the scheduler's next run would: every version of each due part of its ended bundles, and a bulk batch's shared documents once its last bundle's originals are gone. Bundles under legal hold are left alone; prints how many bundles it deleted from.",
+    flags: { account: 'string' },
+    required: ['account'],
+    bucket: true,
+  },
   'erase-person': {
     synopsis: '--account A (--email x@example.com | --phone +15550100000)',
     summary:
@@ -299,6 +309,7 @@ const GLOBAL_FLAGS = {
   'seal-name': { type: 'string' },
   'secrets-key': { type: 'string' },
   'documents-name': { type: 'string' },
+  bucket: { type: 'string' },
   region: { type: 'string' },
 } as const;
 
@@ -309,6 +320,7 @@ const AWS_ONLY = [
   'seal-name',
   'secrets-key',
   'documents-name',
+  'bucket',
   'region',
 ];
 
@@ -323,6 +335,7 @@ export type TTargetChoice =
       sealName?: string;
       secretsKeyId?: string;
       documentsName?: string;
+      bucketName?: string;
     };
 
 export type TCommandLine =
@@ -397,9 +410,14 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
       `${command} on AWS needs --documents-name (or DOCUMENTS_NAME): the stack output DocumentsName.`,
     );
   }
+  const bucketName = str('bucket') || env.BUCKET_NAME;
+  if (spec(command).bucket && !bucketName) {
+    throw new UsageError(`${command} on AWS needs --bucket (or BUCKET_NAME): the stack output BucketName.`);
+  }
   return {
     kind: 'aws',
     tableName,
+    ...(bucketName ? { bucketName } : {}),
     region,
     ...(documentsName ? { documentsName } : {}),
     ...(usagePlanId ? { usagePlanId } : {}),

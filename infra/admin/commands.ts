@@ -22,8 +22,10 @@ import type { TErasureReport } from '#shared/domain/persons/erase-person';
 import { eraseAndLog } from '#shared/domain/persons/erasure-request';
 import type { TAccountSettingsStore } from '#shared/domain/ports/account-settings';
 import type { TAccountStore, TApiKeyStore, TDocumentsKeyAdmin } from '#shared/domain/ports/accounts';
+import type { TBulkStore } from '#shared/domain/ports/bulk';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TConsoleStore } from '#shared/domain/ports/console';
+import type { TBlobEraser } from '#shared/domain/ports/files';
 import type { TPaymentProvider } from '#shared/domain/ports/payments';
 import type { TPersonStore } from '#shared/domain/ports/persons';
 import type { TIssuerGuard, TSsoStore } from '#shared/domain/ports/sso';
@@ -44,10 +46,17 @@ export interface TAdminDeps {
   usageKeys?: TUsageKeyRegistry;
   /** The account's settings, for set-retention. */
   settings?: TAccountSettingsStore;
-  /** Bundles, for refund-payment, the legal hold and erase-person. */
+  /** Bundles, for refund-payment, the legal hold, erase-person and run-retention. */
   bundles?: TBundleStore;
   /** The accounts' security logs, where erase-person notes each erasure. */
   securityLog?: Pick<TConsoleStore, 'recordSecurityEvent'>;
+  /** Bulk batches, for run-retention (a batch's shared documents go with its last bundle's). */
+  bulk?: TBulkStore;
+  /**
+   * The documents bucket's eraser, for run-retention; made on use (locally the runtime's S3
+   * stand-in or one of our own on the data folder, on AWS the bucket of --bucket).
+   */
+  eraser?: () => Promise<TBlobEraser>;
   /** The payment processor, for refund-payment; made on use (on AWS it reads the Stripe keys). */
   payments?: () => Promise<TPaymentProvider>;
   /** KMS and the seal chains, for the seal-* commands; made on use (locally it may start KMS's stand-in). */

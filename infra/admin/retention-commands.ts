@@ -1,12 +1,16 @@
-// The operator's retention commands: an account's policy, and a bundle's legal hold. The same
-// use cases as the API (shared/domain/accounts/retention-policy.ts, bundles/legal-hold.ts), with
-// the operator as the actor of the audit events.
+// The operator's retention commands: an account's policy, a bundle's legal hold, and the due
+// deletions run at once. The same use cases as the API (shared/domain/accounts/retention-policy.ts,
+// bundles/legal-hold.ts) and the scheduler (scheduler/run-due-work.ts), with the operator as the
+// actor of the hold's audit events (a deletion's is the policy's: `scheduler`, whoever starts it).
+
+import { retentionDeps } from '#shared/composition/retention';
 import { setRetentionPolicy } from '#shared/domain/accounts/retention-policy';
 import { OPERATOR } from '#shared/domain/bundles/actor';
 import { changeLegalHold } from '#shared/domain/bundles/legal-hold';
+import { runDueRetention, type TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 import { toBundleRetentionResponse, toRetentionPolicyResponse } from '#shared/responses/retention';
 import type { TBundleRetentionResponse, TRetentionPolicyResponse } from '#shared/schemas/responses/retention';
-import type { TAdminDeps } from './commands';
+import { requireAccount, type TAdminDeps } from './commands';
 
 /** Days as typed on the command line: a whole number, or absent (the part is kept). */
 const daysOf = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -40,4 +44,26 @@ export async function legalHoldCommand(
     hold,
   );
   return toBundleRetentionResponse(bundle);
+}
+
+/**
+ * Runs the account's due deletions now, as the scheduler's next run would (an operator need not
+ * wait for it): every part of every ended bundle its policy has made due, and the shared
+ * documents of bulk batches whose last bundle that was. Nothing under a legal hold.
+ */
+export async function runRetentionCommand(
+  deps: TAdminDeps,
+  accountId: string,
+): Promise<Pick<TDueWorkRun, 'checked' | 'deleted' | 'failed'> & { batchesErased: string[] }> {
+  if (!deps.bundles || !deps.bulk || !deps.eraser)
+    throw new Error('Documents are not available on this target.');
+  await requireAccount(deps, accountId);
+  const batchesErased: string[] = [];
+  const stores = { bundles: deps.bundles, bulk: deps.bulk, eraser: await deps.eraser() };
+  const run = await runDueRetention(
+    retentionDeps(stores, (b) => batchesErased.push(b.batchId)),
+    accountId,
+    deps.clock.now(),
+  );
+  return { checked: run.checked, deleted: run.deleted, failed: run.failed, batchesErased };
 }

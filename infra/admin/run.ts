@@ -29,7 +29,7 @@ import {
 } from './commands';
 import { createDocumentsKeyCommand, destroyDocumentsKeyCommand } from './documents-key-commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
-import { legalHoldCommand, setRetentionCommand } from './retention-commands';
+import { legalHoldCommand, runRetentionCommand, setRetentionCommand } from './retention-commands';
 import {
   sealCsrCommand,
   sealInstallCertCommand,
@@ -269,6 +269,21 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       return r.legal_hold
         ? { data: r, text: `held since ${r.legal_hold.set_at}` }
         : { data: r, text: 'not held', note: 'The retention policy deletes what is due at its next run.' };
+    }
+    case 'run-retention': {
+      const r = await runRetentionCommand(deps, req(flags, 'account'));
+      const lines = [
+        `bundles deleted ${r.deleted} of ${r.checked}`,
+        ...r.batchesErased.map((id) => `batch erased ${id}`),
+        ...r.failed.map((f) => `failed ${f.id} ${f.error}`),
+      ];
+      const note =
+        r.failed.length > 0
+          ? 'Some deletions failed; they stay due: run the command again, or the scheduler will.'
+          : r.deleted === 0
+            ? 'Nothing was due: the policy has not yet reached any ended bundle, or none is kept by one.'
+            : undefined;
+      return { data: r, text: lines.join('\n'), note };
     }
     case 'erase-person': {
       const r = await erasePersonCommand(deps, req(flags, 'account'), {

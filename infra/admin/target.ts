@@ -7,11 +7,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createUsageKeyRegistry } from '#shared/adapters/apigateway/usage-keys';
-import { createApiGatewayClient, createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
+import {
+  createApiGatewayClient,
+  createDocumentClient,
+  createKmsClient,
+  createS3Client,
+} from '#shared/adapters/aws/clients';
 import { createSecretsManagerClient } from '#shared/adapters/aws/secrets-manager-client';
 import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-settings-store';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
+import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
@@ -22,14 +28,17 @@ import { createKmsCipher } from '#shared/adapters/kms/kms-cipher';
 import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
 import { createLocalPaymentProvider } from '#shared/adapters/payments/local-payment-provider';
 import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
+import { createBlobEraser } from '#shared/adapters/s3/blob-eraser';
 import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
 import { createSecretsManagerSealChains } from '#shared/adapters/sealing/secrets-manager-seal-chains';
 import { createLocalCipher } from '#shared/adapters/secrets/local-cipher';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import type { TConfig } from '#shared/config';
+import type { TBlobEraser } from '#shared/domain/ports/files';
 import { startDynalite } from '../local/dynamo';
 import {
   dataPaths,
+  LOCAL_BUCKET_NAME,
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
   LOCAL_SEAL_NAME,
@@ -59,6 +68,7 @@ function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'us
     persons: createPersonStore(db, table),
     bundles: createBundleStore(db, table),
     securityLog: createConsoleStore(db, table),
+    bulk: createBulkStore(db, table),
     settings: createAccountSettingsStore(db, table),
     clock: systemClock,
     ids: randomIds,
@@ -122,6 +132,34 @@ function localSeal(dataDir: string, kmsEndpoint: string | undefined) {
   };
 }
 
+/**
+ * The documents bucket's eraser: the running runtime's S3 stand-in when `s3Endpoint` is given,
+ * else one of our own on the data folder (stopped with the target).
+ */
+function localEraser(dataDir: string, s3Endpoint: string | undefined) {
+  let made: Promise<TBlobEraser> | undefined;
+  let stopOwn: (() => Promise<void>) | undefined;
+  const open = async (): Promise<TBlobEraser> => {
+    let endpoint = s3Endpoint;
+    if (!endpoint) {
+      const { startS3rver } = await import('../local/s3');
+      const dir = dataPaths(dataDir).s3;
+      const own = await startS3rver({ port: 0, host: '127.0.0.1', dir, bucket: LOCAL_BUCKET_NAME });
+      stopOwn = own.stop;
+      endpoint = own.endpoint;
+    }
+    const config = { ...localConfig('', ''), endpoints: { s3: endpoint } };
+    return createBlobEraser(createS3Client(config), LOCAL_BUCKET_NAME);
+  };
+  return {
+    eraser: () => {
+      made ??= open();
+      return made;
+    },
+    close: async () => stopOwn?.(),
+  };
+}
+
 /** The local CA of the data folder (its revocations are read again by the running responder). */
 async function localCaOf(dataDir: string) {
   const { loadLocalCa } = await import('../local/local-ca');
@@ -164,19 +202,26 @@ async function connectToRuntime(info: TRuntimeFile, dataDir: string): Promise<TT
   } finally {
     probe.destroy();
   }
-  return localTarget(dataDir, info.dynamodbEndpoint, info.tableName, info.kmsEndpoint);
+  return localTarget(dataDir, info.dynamodbEndpoint, info.tableName, {
+    kms: info.kmsEndpoint,
+    s3: info.s3Endpoint,
+  });
 }
 
-/** The admin's stores on a local dynalite, its seal and CA; `stop` runs last when it closes. */
+/**
+ * The admin's stores on a local dynalite, its seal, CA and documents (the running runtime's
+ * stand-ins, where `running` names them); `stop` runs last when it closes.
+ */
 function localTarget(
   dataDir: string,
   endpoint: string,
   tableName: string,
-  kmsEndpoint: string | undefined,
+  running: { kms?: string; s3?: string },
   stop?: () => Promise<void>,
 ): TTarget {
   const db = createDocumentClient(localConfig(endpoint, tableName));
-  const seal = localSeal(dataDir, kmsEndpoint);
+  const seal = localSeal(dataDir, running.kms);
+  const documents = localEraser(dataDir, running.s3);
   return {
     deps: {
       ...stores(db, tableName),
@@ -185,6 +230,7 @@ function localTarget(
       // The seal's KMS (the runtime's stand-in, or our own on its key file) holds these keys too.
       documentsKeys: async () =>
         createDocumentsKeyAdmin((await seal.seal()).kms, documentsName(LOCAL_STAGE), LOCAL_REGION),
+      eraser: documents.eraser,
       localCa: () => localCaOf(dataDir),
       // The data folder's secrets key, as the running service seals with; local issuers may be http.
       sso: async () => ({
@@ -196,6 +242,7 @@ function localTarget(
     async close() {
       db.destroy();
       await seal.close();
+      await documents.close();
       await stop?.();
     },
   };
@@ -253,7 +300,7 @@ async function openOwnDynalite(dataDir: string): Promise<TTarget> {
     raw.destroy();
   }
   // Closing the server also closes LevelDB, which flushes it and releases the lock.
-  return localTarget(dataDir, dynamo.endpoint, LOCAL_TABLE_NAME, undefined, () => dynamo.stop());
+  return localTarget(dataDir, dynamo.endpoint, LOCAL_TABLE_NAME, {}, () => dynamo.stop());
 }
 
 /**
@@ -283,6 +330,8 @@ export interface TAwsTargetOptions {
   secretsKeyId?: string;
   /** The documents' name (stack output DocumentsName), needed only by the account-key-* commands. */
   documentsName?: string;
+  /** The documents bucket (stack output BucketName), needed only by run-retention. */
+  bucketName?: string;
 }
 
 /** A deployed stack (its outputs TableName, UsagePlanId, Region), with the SDK's default credentials. */
@@ -304,6 +353,7 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   const kms = opts.sealName || opts.secretsKeyId || opts.documentsName ? createKmsClient(config) : undefined;
   const documents = opts.documentsName;
   const secretsKeyId = opts.secretsKeyId;
+  const bucketName = opts.bucketName;
   const secrets = opts.sealName ? createSecretsManagerClient(config) : undefined;
   const seal: TSealAdmin | undefined =
     kms && secrets && opts.sealName
@@ -316,6 +366,7 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
       ...(kms && documents
         ? { documentsKeys: async () => createDocumentsKeyAdmin(kms, documents, opts.region) }
         : {}),
+      ...(bucketName ? { eraser: async () => createBlobEraser(createS3Client(config), bucketName) } : {}),
       // Production's rules: an issuer on https and a public address only.
       sso: async () => {
         if (!kms || !secretsKeyId) throw new Error('Give --secrets-key: the stack output SecretsKeyId.');

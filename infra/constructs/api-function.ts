@@ -228,7 +228,7 @@ export class ApiFunction extends Construct {
       acceptFinding(
         this,
         `IAM5[Resource::<${bucketId}.Arn>/${k}]`,
-        "A bundle's own files, under keys made of ids known only at run time; the retention policy's deletion of them is the one delete any function may make.",
+        "A bundle's own files and a bulk batch's, under keys made of ids known only at run time; the retention policy's deletion of them is the one delete any function may make.",
       );
     }
   }

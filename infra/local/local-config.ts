@@ -82,6 +82,8 @@ export function localConfig(
       : { allowHttp: true, allowLoopback: true },
     ...(options.webhookRetryScale !== undefined ? { webhookRetryScale: options.webhookRetryScale } : {}),
     mail: { from: DEFAULT_MAIL_FROM, configurationSet: `esign-${LOCAL_STAGE}` },
+    // How long signed-copy links work: the stage's setting, as the stack passes it on AWS.
+    copyLinkDays: stage.copyLinkDays,
     ...(options.notificationRetryScale !== undefined
       ? { notificationRetryScale: options.notificationRetryScale }
       : {}),

@@ -140,6 +140,7 @@ function writeRuntimeFile(dataDir: string, standIns: TStandIns, config: TConfig,
     pid: process.pid,
     dynamodbEndpoint: standIns.dynamo.endpoint,
     kmsEndpoint: standIns.kms.endpoint,
+    s3Endpoint: standIns.s3.endpoint,
     tableName: config.tableName,
     apiUrl: `${baseUrl}/api/v2/`,
   };

@@ -13,6 +13,7 @@ import { buildTemplatesHandler } from '#functions/templates/app';
 import { buildWebhooksHandler } from '#functions/webhooks/app';
 import type { TStageConfig } from '../stage-config';
 import { startApiGateway } from './api-gateway';
+import { ownDeps } from './function-config';
 import { LOCAL_STAGE } from './layout';
 import { localPages } from './pages';
 import { PublicPathLimiter } from './public-path-limiter';
@@ -20,41 +21,28 @@ import type { TLocalDeps, TRuntimeOptions } from './runtime-options';
 import type { LocalUsagePlan } from './usage-plan';
 
 /** Every endpoint function, by the names of the route table (infra/api-routes.ts). */
-function endpointFunctions(
-  { config, db, telemetry }: TLocalDeps,
-  options: TRuntimeOptions,
-  plan: LocalUsagePlan,
-) {
+function endpointFunctions(deps: TLocalDeps, options: TRuntimeOptions, plan: LocalUsagePlan) {
+  const own = ownDeps(deps);
   return {
-    persons: buildPersonsHandler({ config, db, telemetry: telemetry('persons') }),
+    persons: buildPersonsHandler(own('persons')),
     // Keys made through the API are keys of the local plan, which refuses them once revoked.
     account: buildAccountHandler({
-      config,
-      db,
-      telemetry: telemetry('account'),
+      ...own('account'),
       usageKeys: plan.keyRegistry(),
     }),
-    bundles: buildBundlesHandler({ config, db, telemetry: telemetry('bundles') }),
-    packets: buildPacketsHandler({ config, db, telemetry: telemetry('packets') }),
-    templates: buildTemplatesHandler({ config, db, telemetry: telemetry('templates') }),
-    webhooks: buildWebhooksHandler({ config, db, telemetry: telemetry('webhooks') }),
+    bundles: buildBundlesHandler(own('bundles')),
+    packets: buildPacketsHandler(own('packets')),
+    templates: buildTemplatesHandler(own('templates')),
+    webhooks: buildWebhooksHandler(own('webhooks')),
     'public-pages': buildPublicPagesHandler({
-      config,
-      db,
-      telemetry: telemetry('public-pages'),
+      ...own('public-pages'),
       ...(options.portalLimits ? { portalLimits: options.portalLimits } : {}),
     }),
-    'envelope-templates': buildEnvelopeTemplatesHandler({
-      config,
-      db,
-      telemetry: telemetry('envelope-templates'),
-    }),
-    mcp: buildMcpHandler({ config, telemetry: telemetry('mcp') }),
+    'envelope-templates': buildEnvelopeTemplatesHandler(own('envelope-templates')),
+    mcp: buildMcpHandler(own('mcp')),
     // Locally the usage plan counts a session's requests by its usage key id alone: nothing to register.
     console: buildConsoleHandler({
-      config,
-      db,
-      telemetry: telemetry('console'),
+      ...own('console'),
       ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
     }),
   };
@@ -68,7 +56,7 @@ export function startServiceApi(
   mailboxDir: string,
   options: TRuntimeOptions,
 ) {
-  const { config, db, log, telemetry } = deps;
+  const { config, log } = deps;
   return startApiGateway({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 3000,
@@ -78,7 +66,7 @@ export function startServiceApi(
     ...(options.functionTimeoutMs !== undefined ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     maxBodyBytes: 10 * 1024 * 1024,
     log,
-    authorizer: buildAuthorizer({ config, db, telemetry: telemetry('authorizer') }),
+    authorizer: buildAuthorizer(ownDeps(deps)('authorizer')),
     functions: endpointFunctions(deps, options, plan),
     publicPaths: new PublicPathLimiter({
       ...stage.publicPathLimits,

@@ -8,6 +8,7 @@ import { buildScheduler } from '#functions/scheduler/app';
 import { buildWebhookDispatcher } from '#functions/webhook-dispatcher/app';
 import type { TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
 import { CONSUMERS, SCHEDULES, type TScheduled } from '../workers';
+import { ownDeps } from './function-config';
 import { invoke } from './invocation';
 import { snsEventOf } from './mailbox';
 import { createQueueConsumer, type TQueueConsumer } from './queue-consumer';
@@ -40,32 +41,25 @@ export function startWorkers(
   options: Pick<TRuntimeOptions, 'sweepIntervalMs' | 'schedulerIntervalMs'>,
   stops: TStops,
 ): TLocalWorkers {
-  const { config, db, sqs, telemetry } = deps;
+  const { sqs } = deps;
+  const own = ownDeps(deps);
   const consume = queueWorkers(deps, stops);
   // The functions and batch sizes are the stack's (infra/workers.ts); how many batches run at
   // once is this machine's: fewer than Lambda's concurrency, as the runtime shares one process.
   const webhookWorker = consume(
     'webhookDeliveries',
-    buildWebhookDispatcher({ config, db, sqs, telemetry: telemetry('webhook-dispatcher') }),
+    buildWebhookDispatcher({ ...own('webhook-dispatcher'), sqs }),
   );
-  const notify = buildNotificationsWorker({ config, db, sqs, telemetry: telemetry('notifications-worker') });
+  const notify = buildNotificationsWorker({ ...own('notifications-worker'), sqs });
   const notificationsWorker = consume('notifications', notify);
   // Two loops: each job holds whole PDFs in memory.
-  const documentsWorker = consume(
-    'documentJobs',
-    buildDocumentWorker({ config, db, sqs, telemetry: telemetry('document-worker') }),
-    2,
-  );
-  const bulkWorker = consume(
-    'bulkJobs',
-    buildBulkWorker({ config, db, sqs, telemetry: telemetry('bulk-worker') }),
-    1,
-  );
+  const documentsWorker = consume('documentJobs', buildDocumentWorker({ ...own('document-worker'), sqs }), 2);
+  const bulkWorker = consume('bulkJobs', buildBulkWorker({ ...own('bulk-worker'), sqs }), 1);
   standIns.onMailEvent(async (notification) => {
     await invoke('notifications-worker', () => notify(snsEventOf(notification)));
   });
-  const sweep = buildOutboxSweeper({ config, db, telemetry: telemetry('outbox-sweeper') });
-  const runScheduler = buildScheduler({ config, db, telemetry: telemetry('scheduler') });
+  const sweep = buildOutboxSweeper(own('outbox-sweeper'));
+  const runScheduler = buildScheduler(own('scheduler'));
   const every = schedules(deps, stops);
   every(options.sweepIntervalMs, 'outbox-sweeper', 'outbox sweep', () => sweep(undefined));
   every(options.schedulerIntervalMs, 'scheduler', 'scheduler run', () => runScheduler(undefined));

@@ -278,6 +278,7 @@ export const SAMPLES: TSample[] = [
     completed: later,
     paceKey: 'K1',
     keyId: 'K1',
+    documentsDeleted: { at: later, sha256: ['ab'.repeat(32)] },
   }),
   sample(bulkPaceEntity, { paceKey: 'K1', nextAt: 1_767_225_600_000 }),
   sample(bulkRowEntity, {
@@ -287,6 +288,7 @@ export const SAMPLES: TSample[] = [
     bundleId: 'B1',
     status: 'failed',
     errors: [{ field: 'packets[0].email', message: 'Enter a valid email address.' }],
+    originalsErased: later,
   }),
   sample(sentMessageEntity, {
     providerMessageId: 'M1',

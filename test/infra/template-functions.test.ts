@@ -146,7 +146,7 @@ describe('functions', () => {
     );
   });
 
-  it("lets the scheduler alone delete, every version of a bundle's own files and nothing else", () => {
+  it("lets the scheduler alone delete, every version of a bundle's or a batch's own files and nothing else", () => {
     const bucketId = logicalIdOf(dev, 'AWS::S3::Bucket', { VersioningConfiguration: { Status: 'Enabled' } });
     for (const { name } of lambdaEntries()) {
       const deletes = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
@@ -164,6 +164,7 @@ describe('functions', () => {
         'final/*/*',
         'coe/*/*',
         'signing/*/*',
+        'accounts/*/bulk/*/*',
       ];
       expect(list!.Condition).toEqual({ StringLike: { 's3:prefix': patterns } });
       expect(JSON.stringify(list!.Resource)).toContain(bucketId);

@@ -59,13 +59,13 @@ describe("a batch's documents", () => {
     expect(later).toEqual(rows[0]);
   });
 
-  it('are stored once under their content address', async () => {
+  it("are stored once under their content address, in the batch's own folder", async () => {
     const { blobs, objects } = memoryBlobs();
     const sharing = batchDocuments(blobs, batch);
     const bytes = Buffer.from('%PDF-1.7 stored');
     const keys = await Promise.all([1, 2, 3].map(() => sharing.stored(bytes, 'abc')));
-    expect(new Set(keys)).toEqual(new Set(['accounts/acc1/documents/sha256/abc.pdf']));
-    expect([...objects.keys()]).toEqual(['accounts/acc1/documents/sha256/abc.pdf']);
+    expect(new Set(keys)).toEqual(new Set(['accounts/acc1/bulk/b1/documents/sha256/abc.pdf']));
+    expect([...objects.keys()]).toEqual(['accounts/acc1/bulk/b1/documents/sha256/abc.pdf']);
   });
 
   it("share a refusal among a chunk's rows, each getting it as its own error", async () => {

@@ -60,7 +60,7 @@ describe('a bulk send’s kept request', () => {
     const kept = objects.get(batch.requestKey)!.toString('utf8');
     expect(kept).not.toContain(pdf.toString('base64'));
     expect(kept).not.toContain(png.toString('base64'));
-    const pdfKey = sharedDocumentKey('acc1', sha(pdf));
+    const pdfKey = sharedDocumentKey('acc1', batch.id, sha(pdf));
     const pngKey = `accounts/acc1/bulk/b1/files/${sha(png)}`;
     // The same PDF twice: one object.
     expect(puts.filter((k) => k !== batch.requestKey).sort()).toEqual([pdfKey, pngKey].sort());

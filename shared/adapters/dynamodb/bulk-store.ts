@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TBulkStore } from '#shared/domain/ports/bulk';
 import { getItem, queryAll, writeIf } from './batch';
 import { bulkBatchEntity, bulkKeys, bulkPaceEntity, bulkRowEntity } from './entities/bulk';
-import { putNew, updateIf } from './versioned';
+import { putNew, setOnce, updateIf } from './versioned';
 
 export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBulkStore {
   return {
@@ -46,6 +46,13 @@ export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBul
         ExpressionAttributeNames: { '#c': 'completed' },
         ExpressionAttributeValues: { ':at': at },
       }),
+
+    async markOriginalsErased(row, at) {
+      await setOnce(db, table, bulkKeys.row(row.accountId, row.batchId, row.row), 'originalsErased', at);
+    },
+
+    markDocumentsDeleted: (batch, deleted) =>
+      setOnce(db, table, bulkKeys.batch(batch.accountId, batch.id), 'documentsDeleted', deleted),
 
     async reservePace(paceKey, rows, rowsPerSecond, now) {
       // Read, then a put conditional on what was read: of chunks reserving at once each gets

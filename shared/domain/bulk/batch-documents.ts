@@ -27,12 +27,15 @@ export function batchDocuments(
   // answers 404) is shared by the chunk's rows too, each reporting it as its own error.
   const checked = new Map<string, Promise<TCheckedPdf>>();
   const stored = new Map<string, Promise<string>>(
-    alreadyStored.map((sha256) => [sha256, Promise.resolve(sharedDocumentKey(batch.accountId, sha256))]),
+    alreadyStored.map((sha256) => [
+      sha256,
+      Promise.resolve(sharedDocumentKey(batch.accountId, batch.id, sha256)),
+    ]),
   );
   const store = (sha256: string, bytes: Buffer) => {
     let key = stored.get(sha256);
     if (!key) {
-      const at = sharedDocumentKey(batch.accountId, sha256);
+      const at = sharedDocumentKey(batch.accountId, batch.id, sha256);
       key = blobs.put(at, bytes, 'application/pdf').then(() => at);
       key.catch(() => stored.delete(sha256));
       stored.set(sha256, key);
@@ -43,8 +46,8 @@ export function batchDocuments(
   async function noted(source: string): Promise<TCheckedPdf | undefined> {
     try {
       const note = JSON.parse((await blobs.get(noteKey(batch, source))).toString('utf8')) as TNote;
-      const bytes = await blobs.get(sharedDocumentKey(batch.accountId, note.sha256));
-      stored.set(note.sha256, Promise.resolve(sharedDocumentKey(batch.accountId, note.sha256)));
+      const bytes = await blobs.get(sharedDocumentKey(batch.accountId, batch.id, note.sha256));
+      stored.set(note.sha256, Promise.resolve(sharedDocumentKey(batch.accountId, batch.id, note.sha256)));
       return { bytes, info: note.info, sentBytes: note.sentBytes };
     } catch (err) {
       if (err instanceof BlobNotFoundError) return undefined;

@@ -27,7 +27,7 @@ const DATA_URL = /^data:[^,]*;base64,/;
  */
 function keptFileKey(accountId: string, batchId: string, bytes: Buffer, sha256: string): string {
   return bytes.subarray(0, 5).toString('latin1') === '%PDF-'
-    ? sharedDocumentKey(accountId, sha256)
+    ? sharedDocumentKey(accountId, batchId, sha256)
     : `accounts/${accountId}/bulk/${batchId}/files/${sha256}`;
 }
 
@@ -96,7 +96,9 @@ export async function readBulkRequest(
     request: { ...request, bundle: { ...request.bundle, documents } },
     sharedStored: [
       ...new Set(
-        keptFiles.filter((f) => f.key === sharedDocumentKey(batch.accountId, f.sha256)).map((f) => f.sha256),
+        keptFiles
+          .filter((f) => f.key === sharedDocumentKey(batch.accountId, batch.id, f.sha256))
+          .map((f) => f.sha256),
       ),
     ],
   };

@@ -23,6 +23,11 @@ export interface TBulkBatch {
    * as the key's throttle is shared. Absent on batches sent before: their account's pace.
    */
   paceKey?: string;
+  /**
+   * When the retention policy erased the batch's own objects (its request, notes and shared
+   * documents: erase-batch-documents.ts), with the SHA-256 of each shared document it erased.
+   */
+  documentsDeleted?: { at: string; sha256: string[] };
 }
 
 export interface TBulkRowResult {
@@ -33,6 +38,8 @@ export interface TBulkRowResult {
   status: 'created' | 'failed';
   bundleId?: string;
   errors?: TFieldError[];
+  /** When the retention policy erased the originals of the row's bundle. */
+  originalsErased?: string;
 }
 
 /** Rows a worker job creates; the next chunk waits so that rows go out at the account's pace. */

@@ -22,9 +22,26 @@ export interface TDocumentSharing {
 }
 
 /**
- * Where a shared document is kept: by account and content, never by bundle. Bundles only point
- * at it, as at a template's PDF, so no bundle's end may delete it (nothing deletes originals;
- * a retention rule must count the bundles that point at an object, not go by a bundle's prefix).
+ * Everything of a bulk batch in the documents bucket: its request (with the rows' data), its
+ * notes, and the documents its bundles share. The retention policy erases it once every bundle
+ * the batch made has had its originals erased (bulk/erase-batch-documents.ts).
  */
-export const sharedDocumentKey = (accountId: string, sha256: string) =>
-  `accounts/${accountId}/documents/sha256/${sha256}.pdf`;
+export const batchObjectsPrefix = (accountId: string, batchId: string) =>
+  `accounts/${accountId}/bulk/${batchId}/`;
+
+/**
+ * Where a shared document is kept: by batch and content, never by bundle. Bundles only point at
+ * it, as at a template's PDF, so no one bundle's end may delete it: the batch's last one does.
+ * Kept per batch, not per account, so that no other batch's bundles point at it. Batches sent
+ * before kept them by account alone (`accounts/<id>/documents/sha256/`): those stay.
+ */
+export const sharedDocumentKey = (accountId: string, batchId: string, sha256: string) =>
+  `${batchObjectsPrefix(accountId, batchId)}documents/sha256/${sha256}.pdf`;
+
+/** The batch whose shared document `key` is, if it is one. */
+export function batchOfSharedDocument(accountId: string, key: string): string | undefined {
+  const prefix = `accounts/${accountId}/bulk/`;
+  if (!key.startsWith(prefix)) return undefined;
+  const [batchId, ...rest] = key.slice(prefix.length).split('/');
+  return batchId && rest.join('/').startsWith('documents/sha256/') ? batchId : undefined;
+}

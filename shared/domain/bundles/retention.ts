@@ -8,6 +8,7 @@ import { signingObjectPrefix } from '../signing/signing-record';
 import type { TActor } from './actor';
 import { event } from './audit-event';
 import type { TBundle, TBundleRetention, TRetentionPart } from './bundle';
+import { batchObjectsPrefix } from './document-sharing';
 import { codeOf } from './event-kinds';
 import { BUNDLE, isFinished } from './lifecycle/status';
 
@@ -164,7 +165,9 @@ export function retentionOf(policy: TBundleRetention['policy']): Pick<TBundle, '
  * to delete (the scheduler's, infra/constructs/) reaches these and nothing else of the bucket.
  */
 export function retentionKeyPatterns(): string[] {
-  return RETENTION_PARTS.flatMap((p) => retentionPrefixes({ accountId: '*', id: '*' }, p)).map(
-    (k) => `${k}*`,
-  );
+  return [
+    ...RETENTION_PARTS.flatMap((p) => retentionPrefixes({ accountId: '*', id: '*' }, p)),
+    // A bulk batch's own objects, once its last bundle's originals go (bulk/erase-batch-documents.ts).
+    batchObjectsPrefix('*', '*'),
+  ].map((k) => `${k}*`);
 }

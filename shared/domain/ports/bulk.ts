@@ -11,6 +11,13 @@ export interface TBulkStore {
   recordRow(result: TBulkRowResult): Promise<boolean>;
   /** Marks the batch completed unless it is: false when it was (another worker finished it). */
   complete(batch: TBulkBatch, at: string): Promise<boolean>;
+  /** Records that the retention policy erased the originals of the row's bundle (again: no change). */
+  markOriginalsErased(row: TBulkRowResult, at: string): Promise<void>;
+  /** Records the batch's own objects erased unless they are: false when they were. */
+  markDocumentsDeleted(
+    batch: TBulkBatch,
+    deleted: NonNullable<TBulkBatch['documentsDeleted']>,
+  ): Promise<boolean>;
   /**
    * Reserves the time `rows` rows take at `rowsPerSecond` on the pace shared by every batch of
    * `paceKey`, from `now` (epoch ms) or the end of the last reservation if later; answers when

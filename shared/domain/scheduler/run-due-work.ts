@@ -1,12 +1,13 @@
 import type { TBundle } from '../bundles/bundle';
 import { changeBundle } from '../bundles/change-bundle';
-import { markDeletion } from '../bundles/retention';
+import { markDeletion, retentionDueAt } from '../bundles/retention';
+import { MAX_PER_PAGE } from '../paging';
 import type { TBundleStore } from '../ports/bundles';
 import type { TBlobEraser } from '../ports/files';
 import { applyDueWork, type TDueWork } from './apply-due-work';
-import { deleteMarked } from './delete-by-policy';
+import { deleteMarked, type TSharedOriginals } from './delete-by-policy';
 
-type TDeps = { bundles: TBundleStore; eraser: TBlobEraser };
+type TDeps = { bundles: TBundleStore; eraser: TBlobEraser; sharedOriginals?: TSharedOriginals };
 
 export interface TDueWorkRun {
   /** Bundles read from the `by-due` index. */
@@ -61,6 +62,23 @@ export async function runDueWork(
     }
   }
   return run;
+}
+
+/**
+ * The retention work one account's bundles have due by `now`, done at once rather than at the
+ * scheduler's next run (the operator's run-retention): the same work on each bundle, found by
+ * reading the account's bundles rather than the index. Run beside the scheduler, the two meet
+ * on each bundle's conditional writes, and the loser finds nothing more due.
+ */
+export async function runDueRetention(deps: TDeps, accountId: string, now: Date): Promise<TDueWorkRun> {
+  const run: TDueWorkRun = { checked: 0, expired: 0, reminders: 0, deleted: 0, failed: [] };
+  for (let page = 1; ; page++) {
+    const { items, total } = await deps.bundles.list(accountId, {}, { page, perPage: MAX_PER_PAGE });
+    run.checked += items.length;
+    const due = items.filter((b) => (retentionDueAt(b) ?? Number.POSITIVE_INFINITY) <= now.getTime());
+    for (const b of due) await work(deps, b, now, run);
+    if (items.length === 0 || page * MAX_PER_PAGE >= total) return run;
+  }
 }
 
 async function work(

@@ -29,12 +29,14 @@ export const bulkPaceEntity = defineEntity<TBulkPace>({
 
 export const bulkBatchEntity = defineEntity<TBulkBatch>({
   name: 'bulk-batch',
-  version: 1,
+  // 2: `documentsDeleted` (erased by the retention policy); a version 1 item has none and reads as it is.
+  version: 2,
   key: (b) => bulkKeys.batch(b.accountId, b.id),
 });
 
 export const bulkRowEntity = defineEntity<TBulkRowResult>({
   name: 'bulk-row',
-  version: 1,
+  // 2: `originalsErased`; a version 1 item has none and reads as it is.
+  version: 2,
   key: (r) => bulkKeys.row(r.accountId, r.batchId, r.row),
 });

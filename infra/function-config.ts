@@ -1,0 +1,55 @@
+// What each function is told, declared once: the parts of its configuration (shared/config.ts)
+// the stack sets in its environment (constructs/functions.ts, api.ts) and the local runtime hands
+// it (infra/local/function-config.ts). A function the stack tells nothing of a part gets none
+// locally either, so code that reads a part its function lacks fails in the tests, not on AWS;
+// test/infra/template-wiring.test.ts compares each function's variables with this both ways.
+import type { TLambdaName } from './bundling';
+import type { QUEUES } from './queues';
+
+/**
+ * A part of the configuration that some functions get and others not. Every function also gets
+ * the stage, log level, table, bucket and documents key; the stand-ins' endpoints, credentials
+ * and the tests' knobs (retry scales, fetch rules) are the local machine's own.
+ */
+export type TConfigPart =
+  | 'usagePlanId'
+  | 'publicBaseUrl'
+  | 'viewerAddressHeader'
+  | 'apiKeyCacheSeconds'
+  | 'secrets'
+  | 'mail'
+  | 'copyLinkDays'
+  | 'payments'
+  | 'seal'
+  | 'timestamps'
+  | 'bulkRowsPerSecond'
+  | `queues.${keyof typeof QUEUES}`;
+
+/** What an endpoint behind API Gateway is told: its usage plan, its links' base, the caller's address. */
+const ENDPOINT = ['usagePlanId', 'publicBaseUrl', 'viewerAddressHeader'] as const;
+/** The queues a bundle change's outbox is published onto. */
+const PUBLISH = ['queues.webhookDeliveries', 'queues.notifications', 'queues.documentJobs'] as const;
+
+/**
+ * Each function's parts. `timestamps` only where the stage names timestamp authorities (on AWS
+ * none by default; locally the TSA stand-in's).
+ */
+export const FUNCTION_CONFIG: Record<TLambdaName, readonly TConfigPart[]> = {
+  authorizer: ['apiKeyCacheSeconds'],
+  persons: [...ENDPOINT, ...PUBLISH],
+  account: [...ENDPOINT],
+  bundles: [...ENDPOINT, ...PUBLISH, 'queues.bulkJobs'],
+  packets: [...ENDPOINT, ...PUBLISH],
+  templates: [...ENDPOINT, 'queues.webhookDeliveries'],
+  webhooks: [...ENDPOINT, 'secrets', 'queues.webhookDeliveries'],
+  'envelope-templates': [...ENDPOINT],
+  'public-pages': [...ENDPOINT, ...PUBLISH, 'payments'],
+  mcp: [...ENDPOINT],
+  console: [...ENDPOINT, 'secrets', 'mail', 'queues.notifications'],
+  'webhook-dispatcher': ['secrets', 'queues.webhookDeliveries'],
+  'outbox-sweeper': [...PUBLISH],
+  scheduler: [...PUBLISH],
+  'bulk-worker': [...PUBLISH, 'queues.bulkJobs', 'bulkRowsPerSecond'],
+  'notifications-worker': ['publicBaseUrl', 'mail', 'copyLinkDays', 'queues.notifications'],
+  'document-worker': [...PUBLISH, 'seal', 'timestamps'],
+};
