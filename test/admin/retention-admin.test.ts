@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('retention commands', () => {
+describe('retention commands', { timeout: 120_000 }, () => {
   it('set the policy new bundles carry, and hold and release a bundle as the operator', async () => {
     const account = runtime.demo.accountId;
     const set = await ok(
