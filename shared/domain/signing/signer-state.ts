@@ -106,24 +106,12 @@ async function copiesView(
 
 /**
  * What a call read for its state answer beside its own work, rather than after it: the account (a
- * finished signer's answer names the redirect, which may be the account's), the documents, and
- * every signer's record as the table holds them.
+ * finished signer's answer names the redirect, which may be the account's). The documents and the
+ * records are the context's (a call that checks fields, or opens a session with its state, reads
+ * them with the bundle), else read here.
  */
 export interface TStateReads {
   account?: Promise<TAccount | undefined>;
-  documents?: Promise<TDocument[]>;
-  records?: Promise<TSigningRecord[]>;
-}
-
-/** Starts the reads of a state answer (TStateReads) while the caller goes on with its work. */
-export function startStateReads(deps: TSigningDeps, ctx: TSignerContext): TStateReads {
-  const reads = {
-    documents: deps.bundles.documents(ctx.bundle),
-    records: deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
-  };
-  // Awaited by the answer; a call that fails first answers its own error, not these reads'.
-  for (const r of Object.values(reads)) r.catch(() => undefined);
-  return reads;
 }
 
 /** The answer of GET /sign/api/state (docs/signer-api.md), with what the caller `read` already. */
@@ -140,9 +128,7 @@ export async function signerState(
   // Read side by side: the brand, the documents and the records do not need one another.
   const [brand, shown] = await Promise.all([
     signingBrandOf(deps.accounts, ctx.bundle),
-    showDocuments
-      ? Promise.all([read.documents ?? documentsOf(deps, ctx), recordsWith(deps, ctx, read.records)])
-      : undefined,
+    showDocuments ? Promise.all([documentsOf(deps, ctx), recordsWith(deps, ctx)]) : undefined,
   ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
