@@ -139,11 +139,12 @@ describe('saving values (PUT /sign/api/values)', () => {
     ).filter((c) => c.fn === 'public-pages');
     expect(status).toBe(200);
     expect(bundleReads(commands, created.body.id), JSON.stringify(commands)).toBe(1);
-    // The read and the record written.
+    // The read, the record written, and the account read for its documents key (the state's
+    // file link asks for it at each call: a key destroyed takes effect at once).
     expect(
       commands.map((c) => c.command),
       JSON.stringify(commands),
-    ).toEqual(['Query', 'PutItem']);
+    ).toEqual(['Query', 'PutItem', 'GetItem']);
   });
 });
 
@@ -200,10 +201,10 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
     expect(answer?.body.document.key).toBe('form');
     // For the opening's checks and for the state answered with it.
     expect(bundleReads(commands, b.id), JSON.stringify(commands)).toBe(1);
-    // Besides it: the link read and consumed, the session stored, the webhooks and the account
-    // read, the bundle written (the packet viewed), its lookup terms and its outbox cleared, and
-    // the record's step.
-    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(9);
+    // Besides it: the link read and consumed, the session stored, the webhooks read, the bundle
+    // written (the packet viewed), its lookup terms and its outbox cleared, the record's step,
+    // and the account read for its documents key by the document's bytes and by its link.
+    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(11);
     expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).toBe('st');
   });
 });

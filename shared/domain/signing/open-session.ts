@@ -20,7 +20,7 @@ import {
   type TSigningDeps,
   withBundle,
 } from './signer-context';
-import { signerState } from './signer-state';
+import { signerState, startFileLinks } from './signer-state';
 
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
@@ -116,6 +116,8 @@ export async function openSession(
   const bytes =
     withFields && ctx.documents && documentKey ? documentBytes(deps, ctx.documents, documentKey) : undefined;
   bytes?.catch(() => undefined);
+  // So are the state's file links, which ask for the account's documents key: not after the writes.
+  const fileLinks = withFields && ctx.documents ? startFileLinks(deps, ctx.documents) : undefined;
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
@@ -177,7 +179,7 @@ export async function openSession(
   const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
   // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
   const viaSigningLink = link.kind === 'link';
-  const state = await signerState(deps, { ...signer, viaSigningLink });
+  const state = await signerState(deps, { ...signer, viaSigningLink }, fileLinks ? { fileLinks } : {});
   const pdf = state.documents.some((d) => d.key === documentKey)
     ? await bytes?.catch(() => undefined)
     : undefined;

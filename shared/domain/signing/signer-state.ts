@@ -106,12 +106,23 @@ async function copiesView(
 
 /**
  * What a call read for its state answer beside its own work, rather than after it: the account (a
- * finished signer's answer names the redirect, which may be the account's). The documents and the
+ * finished signer's answer names the redirect, which may be the account's), and the documents'
+ * file links (each asks for the account's documents key: startFileLinks). The documents and the
  * records are the context's (a call that checks fields, or opens a session with its state, reads
  * them with the bundle), else read here.
  */
 export interface TStateReads {
   account?: Promise<TAccount | undefined>;
+  fileLinks?: Promise<Map<string, string>>;
+}
+
+/** The documents' file links (by blob key), started while the caller goes on with its work. */
+export function startFileLinks(deps: Pick<TSigningDeps, 'blobs'>, docs: TDocument[]) {
+  const links = Promise.all(
+    docs.map(async (d) => [d.blobKey, await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS)] as const),
+  ).then((pairs) => new Map(pairs));
+  links.catch(() => undefined); // awaited by the answer; a call that fails first answers its own error
+  return links;
 }
 
 /** The answer of GET /sign/api/state (docs/signer-api.md), with what the caller `read` already. */
@@ -134,7 +145,7 @@ export async function signerState(
   let fields: ReturnType<typeof fieldsView> = [];
   if (shown) {
     const [docs, records] = shown;
-    documents = await documentsView(deps, docs);
+    documents = await documentsView(deps, docs, await read.fileLinks);
     fields = fieldsView(ctx, docs, records);
   }
   return {
@@ -217,13 +228,13 @@ function paymentView(bundle: TSignerContext['bundle'], packet: TSignerContext['p
   };
 }
 
-async function documentsView(deps: TSigningDeps, docs: TDocument[]) {
+async function documentsView(deps: TSigningDeps, docs: TDocument[], started?: Map<string, string>) {
   return Promise.all(
     docs.map(async (d) => ({
       key: d.key,
       name: d.name,
       pages: d.pages.map((p) => ({ width: p.width, height: p.height })),
-      file_url: await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS),
+      file_url: started?.get(d.blobKey) ?? (await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS)),
     })),
   );
 }
