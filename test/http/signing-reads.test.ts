@@ -12,7 +12,7 @@ import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, onItem, type TRecordedCommand } from '../helpers/db-recorder';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-import { openSession, signerClient } from '../helpers/signer';
+import { embedToken, openSession, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -139,11 +139,12 @@ describe('saving values (PUT /sign/api/values)', () => {
     ).filter((c) => c.fn === 'public-pages');
     expect(status).toBe(200);
     expect(bundleReads(commands, created.body.id), JSON.stringify(commands)).toBe(1);
-    // The read and the record written.
+    // The read, the record written, and the account read for its documents key (the state's
+    // file link asks for it at each call: a key destroyed takes effect at once).
     expect(
       commands.map((c) => c.command),
       JSON.stringify(commands),
-    ).toEqual(['Query', 'PutItem']);
+    ).toEqual(['Query', 'PutItem', 'GetItem']);
   });
 });
 
@@ -171,5 +172,39 @@ describe('opening an embedded signing page (GET /sign/{token})', () => {
       (c) => c.command === 'GetItem',
     );
     expect(accountReads, JSON.stringify(commands)).toHaveLength(1);
+  });
+});
+
+describe('opening a session with its first state (POST /sign/api/session)', () => {
+  it('reads the bundle, its documents and every signer’s record in one request', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Opening',
+        packets: [
+          { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' },
+          { key: 'bob', name: 'Bob Day', email: 'bob@example.com', deliver_via: 'embed' },
+        ],
+        documents: [{ key: 'form', file_b64: await aPdfB64(), fields: [FIELD] }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const b = created.body;
+    const token = await embedToken(call, b.packets[0].id);
+    let answer: Awaited<ReturnType<typeof sign>> | undefined;
+    const commands = (
+      await recorder.during(async () => {
+        answer = await sign('POST', '/session', undefined, { token, state: true, document: 'form' });
+      })
+    ).filter((c) => c.fn === 'public-pages');
+    expect(answer?.status, JSON.stringify(answer?.body)).toBe(201);
+    expect(answer?.body.state.fields).toHaveLength(1);
+    expect(answer?.body.document.key).toBe('form');
+    // For the opening's checks and for the state answered with it.
+    expect(bundleReads(commands, b.id), JSON.stringify(commands)).toBe(1);
+    // Besides it: the link read and consumed, the session stored, the webhooks read, the bundle
+    // written (the packet viewed), its lookup terms and its outbox cleared, the record's step,
+    // and the account read for its documents key by the document's bytes and by its link.
+    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(11);
+    expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).toBe('st');
   });
 });

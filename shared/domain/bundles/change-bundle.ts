@@ -18,7 +18,10 @@ import { withRequestTimes } from './request-times';
  * New events are linked into the bundle's audit hash chain (audit-chain.ts).
  * A caller that has just read the bundle passes it as `read`: the first attempt applies to it
  * instead of reading it again, and its write is still conditional on that version, so a change
- * made in between only makes the attempt lose and read afresh.
+ * made in between only makes the attempt lose and read afresh. `written`, when given, runs once
+ * the change is written (after the attempt that took, never after one that lost), beside the
+ * writes of the bundle's lookup items and outbox: work that must follow the change but need not
+ * wait for those.
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },
@@ -26,6 +29,7 @@ export async function changeBundle(
   id: string,
   apply: (current: TBundle) => TBundle,
   read?: TBundle,
+  written?: () => Promise<void>,
 ): Promise<TBundle> {
   let fresh = read?.accountId === accountId && read.id === id ? read : undefined;
   return retryOnConflict(async () => {
@@ -38,7 +42,7 @@ export async function changeBundle(
       ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
       version: current.version + 1,
     });
-    await deps.bundles.save(versioned, current);
+    await deps.bundles.save(versioned, current, written);
     return versioned;
   });
 }

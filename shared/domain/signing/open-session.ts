@@ -16,10 +16,11 @@ import {
   loadSigner,
   saveStep,
   type TClient,
+  type TSignerContext,
   type TSigningDeps,
   withBundle,
 } from './signer-context';
-import { signerState, startStateReads } from './signer-state';
+import { signerState, startFileLinks } from './signer-state';
 
 /** How long a signing session lasts; the page asks the signer to open the link again after it. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
@@ -71,13 +72,22 @@ export async function openSession(
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
     throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   }
-  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId);
+  const at = now.toISOString();
+  const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
+  // A single-use link is consumed beside the signer's read, not after it: neither needs the
+  // other. One that then opens nothing (its bundle gone, its packet handed on) could never open
+  // anything again either, and the answers stay in the same order: 404 before 410.
+  const consumed = singleUse ? deps.tokens.consume(hash, at) : undefined;
+  consumed?.catch(() => undefined); // awaited below; a refused opening answers its own error
+  // The page asks for its first state with the session: then the bundle, its documents and every
+  // signer's record come in one read, which the opening's checks and the state both use. Not for a
+  // kiosk session, which the page reads the state of through the session (signerOf's 410).
+  const withFields = withState && !link.kiosk;
+  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId, withFields);
   // A link of a signer who handed the packet on opens nothing, as an unknown one.
   if (!heldBy(link, ctx.packet))
     throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
-  const at = now.toISOString();
-  const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
-  if (singleUse && !(await deps.tokens.consume(hash, at))) {
+  if (consumed && !(await consumed)) {
     throw link.kind === 'kiosk'
       ? said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded')
       : said(new GoneError('This signing link was already used. Ask for a new one.'), 'errors.linkUsed');
@@ -101,19 +111,34 @@ export async function openSession(
   });
   stored.catch(() => undefined); // awaited below; an opening that fails first answers its own error
 
-  // The page asks for its first state with the session: the state's reads run beside the
-  // opening's writes, and the page makes one request less before its first page. Not for a
-  // kiosk session, which the page reads the state of through the session (signerOf's 410).
-  const reads = withState && !link.kiosk ? startStateReads(deps, ctx) : undefined;
-  // Its bytes are read beside the writes too, once the documents are; answered only if the state
-  // shows the documents (as GET /documents/<key> would answer them only then).
+  // Its bytes are read beside the writes, answered only if the state shows the documents (as
+  // GET /documents/<key> would answer them only then).
   const bytes =
-    reads?.documents && documentKey ? documentBytes(deps, reads.documents, documentKey) : undefined;
+    withFields && ctx.documents && documentKey ? documentBytes(deps, ctx.documents, documentKey) : undefined;
   bytes?.catch(() => undefined);
+  // So are the state's file links, which ask for the account's documents key: not after the writes.
+  const fileLinks = withFields && ctx.documents ? startFileLinks(deps, ctx.documents) : undefined;
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
   const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
+  // The record's step follows the opening's bundle write (a refused opening leaves no step), and
+  // is written beside that write's lookup items and outbox rather than after them. As read above
+  // (the bundle change does not touch it); read again only after a race.
+  const call = { deps, signer: ctx, client };
+  const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
+  const saveOpening = () =>
+    changeSigner(call, (signer) =>
+      saveStep(
+        call,
+        signer,
+        inPerson ? { inPerson } : {},
+        action,
+        at,
+        inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
+      ),
+    );
+  let stepSaved: Promise<TSignerContext> | undefined;
   let bundle = ctx.bundle;
   if (opens || inPerson) {
     // Applied to the bundle read above, conditional on its version: read again only after a race.
@@ -139,29 +164,22 @@ export async function openSession(
         };
       },
       ctx.bundle,
+      async () => {
+        stepSaved = saveOpening();
+        stepSaved.catch(() => undefined); // awaited below
+      },
     );
   }
-  // The record as read above (the bundle change does not touch it); read again only after a race.
-  const call = { deps, signer: ctx, client };
-  const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  const saved = await changeSigner(call, (signer) =>
-    saveStep(
-      call,
-      signer,
-      inPerson ? { inPerson } : {},
-      action,
-      at,
-      inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
-    ),
-  );
+  // No bundle write (nothing to change): the step alone.
+  const saved = await (stepSaved ?? saveOpening());
   await stored;
   const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
-  if (!reads) return opened;
+  if (!withFields) return opened;
   // The newer of the bundle as changed here and as the record's save read it again after a race.
   const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
   // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
   const viaSigningLink = link.kind === 'link';
-  const state = await signerState(deps, { ...signer, viaSigningLink }, reads);
+  const state = await signerState(deps, { ...signer, viaSigningLink }, fileLinks ? { fileLinks } : {});
   const pdf = state.documents.some((d) => d.key === documentKey)
     ? await bytes?.catch(() => undefined)
     : undefined;
@@ -173,14 +191,14 @@ export async function openSession(
 }
 
 /**
- * The bytes of document `key` of those `read`, when it is small enough to answer with the
+ * The bytes of document `key` of `documents`, when it is small enough to answer with the
  * session; undefined otherwise (the page then asks for it as for any other).
  */
 async function documentBytes(
   deps: Pick<TSigningDeps, 'blobs'>,
-  read: Promise<TDocument[]>,
+  documents: TDocument[],
   key: string,
 ): Promise<Buffer | undefined> {
-  const doc = (await read).find((d) => d.key === key);
+  const doc = documents.find((d) => d.key === key);
   return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
 }

@@ -173,9 +173,9 @@ export async function signerOf(
 /**
  * The signer's context. The session names all three ids, so the bundle and the signer's record
  * are read side by side; `withFields`, for a call that checks the signer's fields (saving,
- * finishing), reads them with the documents and every signer's record in one request
- * (`withBundle`): in a function instance every request costs its own time, whether it waits
- * beside others or not.
+ * finishing) or answers them (opening a session with its state), reads them with the documents
+ * and every signer's record in one request (`withBundle`): in a function instance every request
+ * costs its own time, whether it waits beside others or not.
  */
 export async function loadSigner(
   deps: TSigningDeps,
@@ -273,16 +273,11 @@ export function refuseUnlessSigning(
 
 /**
  * Every signer's record of the bundle, with this signer's as the context holds it (it may be
- * newer than the table's). The others are read once per call and kept on the context; `read` is
- * that read when the call started it earlier, beside other work.
+ * newer than the table's). The others are read once per call and kept on the context.
  */
-export async function recordsWith(
-  deps: TSigningDeps,
-  ctx: TSignerContext,
-  read?: Promise<TSigningRecord[]>,
-): Promise<TSigningRecord[]> {
+export async function recordsWith(deps: TSigningDeps, ctx: TSignerContext): Promise<TSigningRecord[]> {
   ctx.others ??= currentRecords(
-    await (read ?? deps.records.all(ctx.bundle.accountId, ctx.bundle.id)),
+    await deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
     ctx.bundle,
   ).filter((r) => r.packetId !== ctx.packet.id);
   return [...ctx.others, ctx.record];

@@ -106,24 +106,23 @@ async function copiesView(
 
 /**
  * What a call read for its state answer beside its own work, rather than after it: the account (a
- * finished signer's answer names the redirect, which may be the account's), the documents, and
- * every signer's record as the table holds them.
+ * finished signer's answer names the redirect, which may be the account's), and the documents'
+ * file links (each asks for the account's documents key: startFileLinks). The documents and the
+ * records are the context's (a call that checks fields, or opens a session with its state, reads
+ * them with the bundle), else read here.
  */
 export interface TStateReads {
   account?: Promise<TAccount | undefined>;
-  documents?: Promise<TDocument[]>;
-  records?: Promise<TSigningRecord[]>;
+  fileLinks?: Promise<Map<string, string>>;
 }
 
-/** Starts the reads of a state answer (TStateReads) while the caller goes on with its work. */
-export function startStateReads(deps: TSigningDeps, ctx: TSignerContext): TStateReads {
-  const reads = {
-    documents: deps.bundles.documents(ctx.bundle),
-    records: deps.records.all(ctx.bundle.accountId, ctx.bundle.id),
-  };
-  // Awaited by the answer; a call that fails first answers its own error, not these reads'.
-  for (const r of Object.values(reads)) r.catch(() => undefined);
-  return reads;
+/** The documents' file links (by blob key), started while the caller goes on with its work. */
+export function startFileLinks(deps: Pick<TSigningDeps, 'blobs'>, docs: TDocument[]) {
+  const links = Promise.all(
+    docs.map(async (d) => [d.blobKey, await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS)] as const),
+  ).then((pairs) => new Map(pairs));
+  links.catch(() => undefined); // awaited by the answer; a call that fails first answers its own error
+  return links;
 }
 
 /** The answer of GET /sign/api/state (docs/signer-api.md), with what the caller `read` already. */
@@ -140,15 +139,13 @@ export async function signerState(
   // Read side by side: the brand, the documents and the records do not need one another.
   const [brand, shown] = await Promise.all([
     signingBrandOf(deps.accounts, ctx.bundle),
-    showDocuments
-      ? Promise.all([read.documents ?? documentsOf(deps, ctx), recordsWith(deps, ctx, read.records)])
-      : undefined,
+    showDocuments ? Promise.all([documentsOf(deps, ctx), recordsWith(deps, ctx)]) : undefined,
   ]);
   let documents: Awaited<ReturnType<typeof documentsView>> = [];
   let fields: ReturnType<typeof fieldsView> = [];
   if (shown) {
     const [docs, records] = shown;
-    documents = await documentsView(deps, docs);
+    documents = await documentsView(deps, docs, await read.fileLinks);
     fields = fieldsView(ctx, docs, records);
   }
   return {
@@ -231,13 +228,13 @@ function paymentView(bundle: TSignerContext['bundle'], packet: TSignerContext['p
   };
 }
 
-async function documentsView(deps: TSigningDeps, docs: TDocument[]) {
+async function documentsView(deps: TSigningDeps, docs: TDocument[], started?: Map<string, string>) {
   return Promise.all(
     docs.map(async (d) => ({
       key: d.key,
       name: d.name,
       pages: d.pages.map((p) => ({ width: p.width, height: p.height })),
-      file_url: await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS),
+      file_url: started?.get(d.blobKey) ?? (await deps.blobs.presignGet(d.blobKey, FILE_LINK_SECONDS)),
     })),
   );
 }
