@@ -203,6 +203,25 @@ export class ApiFunction extends Construct {
   }
 
   /**
+   * Reading accounts' export archives (exports/), and nothing else of the bucket: the account
+   * function presigns their download links, which S3 honours with this role's rights. CDK's read
+   * grant on that prefix, with the documents key's Decrypt the archives are encrypted under.
+   */
+  grantExportsRead(bucket: IBucket): void {
+    bucket.grantRead(this.fn, 'exports/*');
+    const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+    const why =
+      "Accounts' export archives only (exports/<account>/<export>.tar.gz, ids made at run time); CDK's read set (get, list, bucket location), for the presigned download link.";
+    for (const finding of [
+      `Resource::<${bucketId}.Arn>/exports/*`,
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+    ])
+      acceptFinding(this, `IAM5[${finding}]`, why);
+  }
+
+  /**
    * Deleting for good, for the retention policies: list the versions under a bundle's prefixes
    * and delete each by its VersionId, on the objects a deletion may touch and nothing else
    * (shared/domain/bundles/retention.ts `retentionKeyPatterns`). No s3:DeleteObject: a plain
