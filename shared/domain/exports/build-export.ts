@@ -5,7 +5,7 @@
 // at least once) loses that write and stops, so one archive is made.
 import { createHash } from 'node:crypto';
 import type { TBundle } from '../bundles/bundle';
-import { deletedAt, RETENTION_PARTS } from '../bundles/retention';
+import { deletedAt, RETENTION_PARTS, retentionPrefixes } from '../bundles/retention';
 import { ConcurrentUpdateError } from '../errors';
 import type { TBundleFilesRecord } from '../evidence/evidence-files';
 import type { TBundleStore } from '../ports/bundles';
@@ -81,6 +81,24 @@ async function deletedFiles(deps: TBuildExportDeps, bundle: TBundle): Promise<TD
   return out;
 }
 
+/**
+ * Every object of the account: those under its own folder, and each bundle's evidence and
+ * signers' images, which are keyed by the bundle alone (the prefixes retention deletes).
+ */
+async function storedKeys(deps: TBuildExportDeps, accountId: string, bundleIds: string[]): Promise<string[]> {
+  const prefixes = new Set([`accounts/${accountId}/`]);
+  for (const id of bundleIds) {
+    for (const part of RETENTION_PARTS) {
+      for (const p of retentionPrefixes({ accountId, id }, part)) {
+        if (!p.startsWith(`accounts/${accountId}/`)) prefixes.add(p);
+      }
+    }
+  }
+  const keys = new Set<string>();
+  for (const p of prefixes) for (const k of await deps.lister.list(p)) keys.add(k);
+  return [...keys].sort();
+}
+
 /** Builds the export `exportId` of the account, unless it is finished or another run holds it. */
 export async function buildExport(
   deps: TBuildExportDeps,
@@ -98,7 +116,7 @@ export async function buildExport(
   if (!record) return undefined;
   try {
     const { records, bundleIds } = await deps.records.read(accountId);
-    const keys = await deps.lister.list(`accounts/${accountId}/`);
+    const keys = await storedKeys(deps, accountId, bundleIds);
     record = await advance(deps, record, { progress: { done: 0, total: keys.length } });
     if (!record) return undefined;
 
@@ -127,7 +145,7 @@ export async function buildExport(
       exportId,
       created: now().toISOString(),
       records: { path: RECORDS_PATH, count: records.length, sha256: sha256Of(jsonl), size: jsonl.length },
-      bundles: bundleIds.length,
+      bundles: bundleIds,
       files,
       deleted,
       notExported: NOT_EXPORTED,

@@ -66,7 +66,8 @@ export interface TManifest {
   created: string;
   /** records.jsonl: the stored items (bundles, events, evidence, persons, templates, webhooks…). */
   records: { path: string; count: number; sha256: string; size: number };
-  bundles: number;
+  /** The ids of the account's bundles. */
+  bundles: string[];
   files: TManifestFile[];
   deleted: TDeletedFile[];
   /** What the export leaves out on purpose, so an importer knows what to set again. */

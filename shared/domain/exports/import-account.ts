@@ -3,6 +3,7 @@
 // manifest before anything is written; an id already taken by something else refuses the whole
 // import before any write; items and files already there as the archive has them are passed
 // over, so an import that stopped half-way is finished by running it again.
+import { RETENTION_PARTS, retentionPrefixes } from '../bundles/retention';
 import { ConflictError, ValidationError } from '../errors';
 import type { TAccountRecords, TArchiveEntry, TArchiver, TBlobLister, TStoredRecord } from '../ports/exports';
 import type { TBlobStore } from '../ports/files';
@@ -63,7 +64,15 @@ function checked(entries: Map<string, TArchiveEntry>, f: { path: string; sha256:
   return e.bytes;
 }
 
-export async function importAccount(deps: TImportDeps, archive: Uint8Array): Promise<TImportReport> {
+/**
+ * Restores the archive. `accountId`, when given, is the account the operator means to restore:
+ * ids are kept, so an archive of another account is refused rather than renamed.
+ */
+export async function importAccount(
+  deps: TImportDeps,
+  archive: Uint8Array,
+  accountId?: string,
+): Promise<TImportReport> {
   let list: TArchiveEntry[];
   try {
     list = deps.archiver.unpack(archive);
@@ -72,6 +81,11 @@ export async function importAccount(deps: TImportDeps, archive: Uint8Array): Pro
   }
   const entries = new Map(list.map((e) => [e.path, e]));
   const manifest = readManifest(entries);
+  if (accountId !== undefined && accountId !== manifest.accountId) {
+    throw refuse(
+      `The archive is an export of account ${manifest.accountId}, not ${accountId}. Ids are kept on import, so it restores ${manifest.accountId}: leave out --account or give that id.`,
+    );
+  }
 
   // Every byte checked against the manifest before anything is written.
   const records = recordsFromJsonl(Buffer.from(checked(entries, manifest.records)).toString('utf8'));
@@ -79,9 +93,10 @@ export async function importAccount(deps: TImportDeps, archive: Uint8Array): Pro
     throw refuse(`${RECORDS_PATH} holds ${records.length} items, its manifest ${manifest.records.count}.`);
   }
   const files = manifest.files.map((f) => ({ key: f.key, bytes: checked(entries, f) }));
-  const own = `accounts/${manifest.accountId}/`;
-  const outside = files.find((f) => !f.key.startsWith(own) || f.key.includes('/../'));
-  if (outside) throw refuse(`The file ${outside.key} is not under the account's own folder ${own}.`);
+  const own = ownPrefixes(manifest);
+  const outside = files.find((f) => !own.some((p) => f.key.startsWith(p)) || f.key.split('/').includes('..'));
+  if (outside)
+    throw refuse(`The file ${outside.key} is neither under the account's folder nor one of its bundles'.`);
 
   // Ids taken by anything else refuse the import before a single write.
   const stored = await deps.records.stored(records);
@@ -104,7 +119,7 @@ export async function importAccount(deps: TImportDeps, archive: Uint8Array): Pro
     exportId: manifest.exportId,
     records: { written: 0, present: 0 },
     files: { written: 0, present: 0 },
-    bundles: manifest.bundles,
+    bundles: manifest.bundles.length,
     notExported: manifest.notExported,
   };
   for (const f of files) {
@@ -132,6 +147,15 @@ export async function importAccount(deps: TImportDeps, archive: Uint8Array): Pro
     }
   }
   return report;
+}
+
+/** Where the account's files may be restored: its folder, and its bundles' own prefixes. */
+function ownPrefixes(m: TManifest): string[] {
+  const out = [`accounts/${m.accountId}/`];
+  for (const id of m.bundles) {
+    for (const part of RETENTION_PARTS) out.push(...retentionPrefixes({ accountId: m.accountId, id }, part));
+  }
+  return out;
 }
 
 /** What S3 is told each restored file is; the service reads them by key, not by type. */
