@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { packTarGz, unpackTarGz } from '#shared/adapters/archive/tar-gz';
 import { admin } from '../helpers/admin-cli';
-import { aPdfB64 } from '../helpers/bundles';
+import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { aSealedFinal, finalFiles } from '../helpers/completed-bundle';
 import { eventually } from '../helpers/receiver';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -46,6 +46,17 @@ afterAll(async () => {
   await Promise.all([dirA, dirB].map((d) => d && rm(d, { recursive: true, force: true })));
 });
 
+/** A cancelled bundle whose originals the policy deleted (the scheduler run two days on). */
+async function aBundleDeletedByPolicy(runtime: TRuntime, b64: string): Promise<string> {
+  const call = apiClient(runtime);
+  expect((await call('PUT', '/account/retention/', { json: { originals_days: 1 } })).status).toBe(200);
+  const made = await call('POST', '/bundles/', { json: aBundle({}, b64) });
+  expect((await call('PUT', `/bundles/${made.body.id}/cancel/`)).status).toBe(200);
+  await runtime.workers.runScheduler(new Date(Date.now() + 2 * 86_400_000));
+  expect((await call('PUT', '/account/retention/', { json: {} })).status).toBe(200);
+  return made.body.id as string;
+}
+
 /** Python's tarfile and hashlib: every file the manifest lists, with its size and SHA-256. */
 const PY_CHECK = `
 import hashlib, json, sys, tarfile
@@ -54,15 +65,17 @@ with tarfile.open(sys.argv[1], 'r:gz') as t:
     m = json.load(t.extractfile('manifest.json'))
     bad = [f['path'] for f in m['files'] + [m['records']]
            if hashlib.sha256(t.extractfile(f['path']).read()).hexdigest() != f['sha256']]
-    print(json.dumps({'names': names, 'bad': bad, 'files': len(m['files']), 'not_exported': m['notExported']}))
+    print(json.dumps({'names': names, 'bad': bad, 'deleted': m['deleted'], 'not_exported': m['notExported']}))
 `;
 
 describe('export and import of a whole account', () => {
   it('exports through the API: one at a time, with progress, a short-lived link and a manifest Python can check', async () => {
     const call = apiClient(from);
-    const { final } = await aSealedFinal(call, signerClient(from), await aPdfB64());
+    const b64 = await aPdfB64();
+    const { final } = await aSealedFinal(call, signerClient(from), b64);
     made.final = final;
     made.bundle = (await call('GET', '/bundles/')).body[0].id;
+    const tombstone = await aBundleDeletedByPolicy(from, b64);
     const person = await call('POST', '/persons/', {
       json: { name: 'Kept Person', channels: [{ email: 'kept@example.com' }] },
     });
@@ -104,6 +117,13 @@ describe('export and import of a whole account', () => {
     expect(ofBundle.map((n: string) => n.split('/')[1]).sort()).toEqual(
       expect.arrayContaining(['accounts', 'coe', 'final']),
     );
+    expect(py.deleted).toEqual([
+      expect.objectContaining({
+        bundleId: tombstone,
+        part: 'originals',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
+    ]);
     expect(py.not_exported.join(' ')).toContain('webhook signing secret');
   }, 180_000);
 
