@@ -51,5 +51,9 @@ export async function importAccountCommand(
       );
     }
   }
-  return importAccount(exporting, bytes, accountId);
+  const report = await importAccount(exporting, bytes, accountId);
+  // The console finds a user by address through lookup items outside the account's partition,
+  // which the archive does not carry: made again here, so the account's users can sign in.
+  await deps.accounts.indexUserEmails(report.accountId);
+  return report;
 }

@@ -127,7 +127,16 @@ describe('export and import of a whole account', () => {
     expect(py.not_exported.join(' ')).toContain('webhook signing secret');
   }, 180_000);
 
-  it('the operator exports too, in an archive tar itself lists', async () => {
+  it('is for admins; the operator exports too, in an archive tar itself lists', async () => {
+    const account = from.demo.accountId;
+    const user = (
+      await admin(dirA, 'add-user', '--account', account, '--name', 'Pat', '--email', 'pat@example.com')
+    ).stdout.trim();
+    const key = (await admin(dirA, 'create-key', '--account', account, '--user', user)).stdout.trim();
+    const refused = await apiClient(from, key)('POST', '/account/exports/');
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.text).toContain('Only account admins');
+
     const out = join(dirA, 'operator.tar.gz');
     const run = await admin(dirA, 'export-account', '--account', from.demo.accountId, '--out', out);
     expect(run.code, run.stderr).toBe(0);
