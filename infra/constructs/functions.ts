@@ -129,7 +129,7 @@ export class Functions implements TWorkers {
     account.grantTable(table, 'readWrite');
     // An account's export: queued for the document worker, fetched by a link presigned here.
     account.grantSend(queues.documentJobs);
-    account.grantExportsRead(bucket);
+    account.grantExportsRead(storage);
     // An API key made by a user works only once the usage plan knows it; revoking deletes it.
     account.grantUsageKeyCreate(api.usagePlan);
 

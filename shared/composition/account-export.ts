@@ -23,11 +23,12 @@ export interface TExportWiring {
 }
 
 export function exportDeps(w: TExportWiring): TBuildExportDeps & TImportDeps {
-  const blobs = createBlobStore(
-    w.s3,
-    w.bucketName,
-    w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {},
-  );
+  const accounts = createAccountStore(w.db, w.tableName);
+  // Archives and restored files are keyed as the account's documents: its own key when it has one.
+  const blobs = createBlobStore(w.s3, w.bucketName, {
+    ...(w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {}),
+    accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
+  });
   return {
     exports: createExportStore(w.db, w.tableName),
     records: createAccountRecords(w.db, w.tableName),
