@@ -78,6 +78,10 @@ const DOMAIN_AREAS = {
     may: ['accounts', 'console'],
     why: "An admin manages the account's users and teams (accounts), and an accepted invitation opens a console session and every change is a line of the console's security log (console).",
   },
+  exports: {
+    may: ['accounts', 'bundles', 'evidence'],
+    why: "An account's export is started by its admins (accounts), lists what retention deleted of each bundle (bundles) with the hashes the evidence keeps (evidence).",
+  },
   outbox: {
     may: ['bundles', 'webhooks'],
     why: "The outbox turns a bundle write's entries into webhook events, messages and document jobs.",

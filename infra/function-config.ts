@@ -37,7 +37,8 @@ const PUBLISH = ['queues.webhookDeliveries', 'queues.notifications', 'queues.doc
 export const FUNCTION_CONFIG: Record<TLambdaName, readonly TConfigPart[]> = {
   authorizer: ['apiKeyCacheSeconds'],
   persons: [...ENDPOINT, ...PUBLISH],
-  account: [...ENDPOINT],
+  // Accounts' exports are queued for the document worker.
+  account: [...ENDPOINT, 'queues.documentJobs'],
   bundles: [...ENDPOINT, ...PUBLISH, 'queues.bulkJobs'],
   packets: [...ENDPOINT, ...PUBLISH],
   templates: [...ENDPOINT, 'queues.webhookDeliveries'],

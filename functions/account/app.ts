@@ -1,12 +1,17 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { usageReaderFor } from '#shared/adapters/apigateway/usage-reader';
+import { createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
 import { createAccountSettingsStore } from '#shared/adapters/dynamodb/account-settings-store';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createApiKeyStore } from '#shared/adapters/dynamodb/api-key-store';
 import { createBrandStore } from '#shared/adapters/dynamodb/brand-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
+import { createExportStore } from '#shared/adapters/dynamodb/export-store';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createLogoReader } from '#shared/adapters/pdf/logo-reader';
+import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
 import { changeAccountSettings, getAccountSettings } from '#shared/domain/accounts/account-settings';
@@ -22,6 +27,7 @@ import {
   listSigningBrands,
   updateSigningBrand,
 } from '#shared/domain/accounts/signing-brands';
+import { getExport, startExport } from '#shared/domain/exports/start-export';
 import { eraseAsAdmin } from '#shared/domain/persons/erasure-request';
 import type { TUsageKeyRegistry } from '#shared/domain/ports/usage-keys';
 import { createApiHandler } from '#shared/http/api-handler';
@@ -34,6 +40,7 @@ import {
   toSigningBrandResponse,
 } from '#shared/responses/account-settings';
 import { toErasureReportResponse } from '#shared/responses/erasure';
+import { toExportResponse } from '#shared/responses/exports';
 import { toRetentionPolicyResponse } from '#shared/responses/retention';
 
 const callerOf = (req: TRequest): TCaller => ({ accountId: req.auth.accountId, userId: req.auth.userId });
@@ -46,6 +53,7 @@ export function buildAccountHandler(
   opts: TFunctionOptions & {
     /** On AWS: each API key made here is also an API key of API Gateway's usage plan. */
     usageKeys?: TUsageKeyRegistry;
+    sqs?: SQSClient;
   },
 ) {
   const { config, db, telemetry } = functionBase(opts);
@@ -67,6 +75,16 @@ export function buildAccountHandler(
     store: createPersonStore(db, config.tableName),
     bundles: createBundleStore(db, config.tableName),
     securityLog: createConsoleStore(db, config.tableName),
+    clock: systemClock,
+    ids: randomIds,
+  };
+  // An export is queued for the document worker, which builds its archive; the link to it is
+  // presigned here (no request to S3 until the client follows it).
+  const exporting = {
+    accounts,
+    exports: createExportStore(db, config.tableName),
+    queue: createSqsQueue(opts.sqs ?? createSqsClient(config), config.queues ?? {}),
+    blobs: createBlobStore(createS3Client(config), config.bucketName),
     clock: systemClock,
     ids: randomIds,
   };
@@ -105,6 +123,14 @@ export function buildAccountHandler(
         ),
       ),
     ),
+    // The account's export: the latest one, admins only, like the retention policy.
+    answerRoute('POST', '/account/exports', 202, async (req) =>
+      toExportResponse(await startExport(exporting, callerOf(req))),
+    ),
+    answerRoute('GET', '/account/exports/{id:uuid}', 200, async (req) => {
+      const { record, link } = await getExport(exporting, callerOf(req), req.params.id!);
+      return toExportResponse(record, link);
+    }),
     answerRoute('GET', '/api-keys', 200, async (req) =>
       (await listApiKeys(deps, callerOf(req))).map(toApiKeyResponse),
     ),

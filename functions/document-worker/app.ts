@@ -1,11 +1,12 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDocumentClient, createSqsClient } from '#shared/adapters/aws/clients';
+import { createDocumentClient, createS3Client, createSqsClient } from '#shared/adapters/aws/clients';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
 import { createRetryLater } from '#shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
+import { exportDeps } from '#shared/composition/account-export';
 import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
 import { documentBlobs, type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { jobWorker } from '#shared/composition/job-batch';
@@ -17,13 +18,14 @@ import {
 } from '#shared/domain/evidence/fail-document-job';
 import { produceFinalFiles } from '#shared/domain/evidence/produce-final-files';
 import { produceInterimFiles } from '#shared/domain/evidence/produce-interim-files';
+import { buildExport } from '#shared/domain/exports/build-export';
 import type { TDocumentJob } from '#shared/domain/outbox/jobs/document-jobs';
 import type { TEvidencePdf } from '#shared/domain/ports/evidence';
 
 /**
  * Composition root of the document worker, fed by the documentJobs queue (an SQS event source,
  * batch size 1, with batch item failures on AWS; infra/local/queue-consumer.ts locally): final
- * documents and certificates, or interim files. The job, its retries and its handler are
+ * documents and certificates, or interim files; and accounts' exports. The job, its retries and its handler are
  * shared/domain/outbox/jobs/document-jobs.ts.
  */
 export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; pdf?: TEvidencePdf }) {
@@ -45,6 +47,13 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
 
   const retryLater = createRetryLater(sqs, config.queues?.documentJobs, log);
 
+  const exporting = exportDeps({
+    db,
+    tableName: config.tableName,
+    s3: createS3Client(config),
+    bucketName: config.bucketName,
+    ...(config.documentsKeyId ? { documentsKeyId: config.documentsKeyId } : {}),
+  });
   const run = (job: TDocumentJob) =>
     job.type === 'final' ? produceFinalFiles(deps, job) : produceInterimFiles(deps, job);
   const worker = jobWorker(
@@ -54,6 +63,9 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
       isPermanent: (err) => err instanceof EvidenceInputError,
       fail: (job, err, attempt) => failDocumentJob(deps, job, bundleErrorOf(err, attempt)),
       noteRetry: (job, err, attempt) => noteDocumentJobRetry(deps, job, bundleErrorOf(err, attempt)),
+      runExport: async (job) => {
+        await buildExport(exporting, job.accountId, job.exportId);
+      },
       log,
       metrics,
       retryScale: scale,

@@ -39,7 +39,7 @@ interface TCommandSpec {
   documentsName?: boolean;
   /** On AWS these commands seal or open secrets with the secrets key, so they need its id. */
   secretsKey?: boolean;
-  /** On AWS these commands delete documents, so they need the documents bucket's name. */
+  /** On AWS these commands read, write or delete documents, so they need the documents bucket's name. */
   bucket?: boolean;
   /** Input fields whose flag is not simply their kebab-case name (for validation messages). */
   fields?: Record<string, string>;
@@ -217,6 +217,24 @@ export const COMMANDS = {
       "Schedule the deletion of the account's own key (crypto-shredding) after a waiting period of --days (default 30): from now on none of its documents can be read or stored. Refused while a bundle of the account is within retention or under legal hold.",
     flags: { account: 'string', days: 'string' },
     required: ['account'],
+    documentsName: true,
+  },
+  'export-account': {
+    synopsis: '--account A [--out FILE]',
+    summary:
+      'Export the account whole (bundles with their files, events and evidence; persons, templates, webhooks, users): builds the archive here, as the document worker does for the API, stores it in the documents bucket under exports/ and prints its key; with --out also writes it to FILE. Webhook secrets are left out.',
+    flags: { account: 'string', out: 'string' },
+    required: ['account'],
+    bucket: true,
+    documentsName: true,
+  },
+  'import-account': {
+    synopsis: '--archive FILE|s3://KEY',
+    summary:
+      "Restore an account's export into this deployment, ids kept: checks every file's SHA-256 against the manifest, refuses before writing anything when an id is already taken by other data, and passes over what an earlier run restored, so running it again finishes an import that stopped. Prints what it wrote.",
+    flags: { archive: 'string', account: 'string' },
+    required: ['archive'],
+    bucket: true,
     documentsName: true,
   },
   'set-embed-origins': {
@@ -417,9 +435,9 @@ function chooseTarget(values: TFlags, env: NodeJS.ProcessEnv, command: TCommandN
   return {
     kind: 'aws',
     tableName,
-    ...(bucketName ? { bucketName } : {}),
     region,
     ...(documentsName ? { documentsName } : {}),
+    ...(bucketName ? { bucketName } : {}),
     ...(usagePlanId ? { usagePlanId } : {}),
     ...(stripeSecretId ? { stripeSecretId } : {}),
     ...(sealName ? { sealName } : {}),

@@ -17,6 +17,8 @@ import { setUserTeams } from '#shared/domain/accounts/user-teams';
 import { OPERATOR } from '#shared/domain/bundles/actor';
 import { clearAccountSso, setAccountSso, type TSsoView } from '#shared/domain/console/sso-settings';
 import { NotFoundError } from '#shared/domain/errors';
+import type { TBuildExportDeps } from '#shared/domain/exports/build-export';
+import type { TImportDeps } from '#shared/domain/exports/import-account';
 import { refundPayment, type TRefundOutcome } from '#shared/domain/payments/refund-payment';
 import type { TErasureReport } from '#shared/domain/persons/erase-person';
 import { eraseAndLog } from '#shared/domain/persons/erasure-request';
@@ -65,6 +67,8 @@ export interface TAdminDeps {
   sso?: () => Promise<{ sso: TSsoStore; cipher: TSecretCipher; issuerGuard: TIssuerGuard }>;
   /** KMS for accounts' own documents keys (account-key-*); made on use. */
   documentsKeys?: () => Promise<TDocumentsKeyAdmin>;
+  /** The documents bucket and the export's stores, for export-account and import-account; made on use. */
+  exporting?: () => Promise<TBuildExportDeps & TImportDeps>;
   /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
   localCa?: () => Promise<TLocalCa>;
 }

@@ -28,6 +28,7 @@ import {
   type TAdminDeps,
 } from './commands';
 import { createDocumentsKeyCommand, destroyDocumentsKeyCommand } from './documents-key-commands';
+import { exportAccountCommand, importAccountCommand } from './export-commands';
 import { accountDetailsText, accountsText, featuresText, keyStatus, sealText } from './output';
 import { legalHoldCommand, runRetentionCommand, setRetentionCommand } from './retention-commands';
 import {
@@ -326,6 +327,30 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         note:
           (repeated ? 'The key was destroyed already. ' : '') +
           `None of the account's documents can be read or stored from now on; KMS deletes the key for good on ${key.deletionDate?.slice(0, 10)}.`,
+      };
+    }
+    case 'export-account': {
+      const out = opt(flags, 'out');
+      const e = await exportAccountCommand(deps, req(flags, 'account'), out);
+      const a = e.archive!;
+      return {
+        data: e,
+        text: a.key,
+        note:
+          `Export ${e.id}: ${a.files} files, ${a.records} records, ${a.size} bytes, SHA-256 ${a.sha256}.` +
+          (out ? `\nWritten to ${out}.` : '') +
+          '\nWebhook secrets are not exported: give your receivers the new secret after the import.',
+      };
+    }
+    case 'import-account': {
+      const r = await importAccountCommand(deps, req(flags, 'archive'), opt(flags, 'account'));
+      return {
+        data: r,
+        text: r.accountId,
+        note:
+          `Restored account ${r.accountId} (${r.bundles} bundles): ${r.records.written} records and ${r.files.written} files written, ` +
+          `${r.records.present} records and ${r.files.present} files already here.\nNot in the archive, to set up again:\n` +
+          r.notExported.map((n) => `  - ${n}`).join('\n'),
       };
     }
     case 'set-embed-origins': {

@@ -33,6 +33,7 @@ import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chain
 import { createSecretsManagerSealChains } from '#shared/adapters/sealing/secrets-manager-seal-chains';
 import { createLocalCipher } from '#shared/adapters/secrets/local-cipher';
 import { randomIds, systemClock } from '#shared/adapters/system';
+import { exportDeps } from '#shared/composition/account-export';
 import type { TConfig } from '#shared/config';
 import type { TBlobEraser } from '#shared/domain/ports/files';
 import { startDynalite } from '../local/dynamo';
@@ -160,6 +161,40 @@ function localEraser(dataDir: string, s3Endpoint: string | undefined) {
   };
 }
 
+/**
+ * The documents bucket for export-account and import-account, as localEraser finds it. The same
+ * export and import code as on AWS runs against it, keyed as the runtime keys documents.
+ */
+function localExporting(db: DynamoDBDocumentClient, tableName: string, dataDir: string, s3Endpoint?: string) {
+  let made: Promise<ReturnType<typeof exportDeps>> | undefined;
+  let stopOwn: (() => Promise<void>) | undefined;
+  const open = async () => {
+    let endpoint = s3Endpoint;
+    if (!endpoint) {
+      const { startS3rver } = await import('../local/s3');
+      const dir = dataPaths(dataDir).s3;
+      const own = await startS3rver({ port: 0, host: '127.0.0.1', dir, bucket: LOCAL_BUCKET_NAME });
+      stopOwn = own.stop;
+      endpoint = own.endpoint;
+    }
+    const config = { ...localConfig('', ''), endpoints: { s3: endpoint } };
+    return exportDeps({
+      db,
+      tableName,
+      s3: createS3Client(config),
+      bucketName: LOCAL_BUCKET_NAME,
+      documentsKeyId: `alias/${documentsName(LOCAL_STAGE)}`,
+    });
+  };
+  return {
+    exporting: () => {
+      made ??= open();
+      return made;
+    },
+    close: async () => stopOwn?.(),
+  };
+}
+
 /** The local CA of the data folder (its revocations are read again by the running responder). */
 async function localCaOf(dataDir: string) {
   const { loadLocalCa } = await import('../local/local-ca');
@@ -222,6 +257,7 @@ function localTarget(
   const db = createDocumentClient(localConfig(endpoint, tableName));
   const seal = localSeal(dataDir, running.kms);
   const documents = localEraser(dataDir, running.s3);
+  const exporting = localExporting(db, tableName, dataDir, running.s3);
   return {
     deps: {
       ...stores(db, tableName),
@@ -231,6 +267,7 @@ function localTarget(
       documentsKeys: async () =>
         createDocumentsKeyAdmin((await seal.seal()).kms, documentsName(LOCAL_STAGE), LOCAL_REGION),
       eraser: documents.eraser,
+      exporting: exporting.exporting,
       localCa: () => localCaOf(dataDir),
       // The data folder's secrets key, as the running service seals with; local issuers may be http.
       sso: async () => ({
@@ -243,6 +280,7 @@ function localTarget(
       db.destroy();
       await seal.close();
       await documents.close();
+      await exporting.close();
       await stop?.();
     },
   };
@@ -330,7 +368,7 @@ export interface TAwsTargetOptions {
   secretsKeyId?: string;
   /** The documents' name (stack output DocumentsName), needed only by the account-key-* commands. */
   documentsName?: string;
-  /** The documents bucket (stack output BucketName), needed only by run-retention. */
+  /** The documents bucket (stack output BucketName), for run-retention, export-account and import-account. */
   bucketName?: string;
 }
 
@@ -354,6 +392,15 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
   const documents = opts.documentsName;
   const secretsKeyId = opts.secretsKeyId;
   const bucketName = opts.bucketName;
+  const exporting = bucketName
+    ? exportDeps({
+        db,
+        tableName: opts.tableName,
+        s3: createS3Client(config),
+        bucketName,
+        ...(documents ? { documentsKeyId: `alias/${documents}` } : {}),
+      })
+    : undefined;
   const secrets = opts.sealName ? createSecretsManagerClient(config) : undefined;
   const seal: TSealAdmin | undefined =
     kms && secrets && opts.sealName
@@ -367,6 +414,7 @@ export function openAwsTarget(opts: TAwsTargetOptions): TTarget {
         ? { documentsKeys: async () => createDocumentsKeyAdmin(kms, documents, opts.region) }
         : {}),
       ...(bucketName ? { eraser: async () => createBlobEraser(createS3Client(config), bucketName) } : {}),
+      ...(exporting ? { exporting: async () => exporting } : {}),
       // Production's rules: an issuer on https and a public address only.
       sso: async () => {
         if (!kms || !secretsKeyId) throw new Error('Give --secrets-key: the stack output SecretsKeyId.');

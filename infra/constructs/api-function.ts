@@ -155,19 +155,45 @@ export class ApiFunction extends Construct {
    * at run time by the operator (README "Encryption keys").
    */
   grantBucket(documents: TDocumentsStorage, access: TAccess): void {
+    const bucket = this.documentsBucket(documents);
+    bucket.grantRead(this.fn);
+    if (access === 'readWrite') bucket.grantPut(this.fn);
+    this.grantDocumentsKeys(
+      documents,
+      access === 'readWrite' ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'],
+    );
     const stack = Stack.of(this);
-    // Imported without its key, so CDK's grants add no unconditioned KMS statement of their own.
-    const bucket = Bucket.fromBucketAttributes(this, 'DocumentsBucket', {
+    const bucketId = stack.getLogicalId(documents.bucket.node.defaultChild as CfnElement);
+    const why =
+      "Objects of the documents bucket only, keyed by account and bundle ids made at run time; the grant's read actions are CDK's read set (get, list, bucket location), and no function may delete.";
+    for (const finding of [
+      `Resource::<${bucketId}.Arn>/*`,
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+      ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
+    ])
+      acceptFinding(this, `IAM5[${finding}]`, why);
+  }
+
+  /** The documents bucket imported without its key, so CDK's grants add no unconditioned KMS statement. */
+  private documentsBucket(documents: TDocumentsStorage): IBucket {
+    return Bucket.fromBucketAttributes(this, 'DocumentsBucket', {
       bucketArn: documents.bucket.bucketArn,
       bucketName: documents.bucket.bucketName,
     });
-    bucket.grantRead(this.fn);
-    if (access === 'readWrite') bucket.grantPut(this.fn);
+  }
+
+  /**
+   * The documents key and accounts' own keys (by their tag), only through S3 and only with an
+   * account's id as the encryption context.
+   */
+  private grantDocumentsKeys(documents: TDocumentsStorage, actions: string[]): void {
+    const stack = Stack.of(this);
     const viaS3 = {
       StringEquals: { 'kms:ViaService': `s3.${stack.region}.amazonaws.com` },
       Null: { 'kms:EncryptionContext:accountId': 'false' },
     };
-    const actions = access === 'readWrite' ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
     this.fn.addToRolePolicy(
       new PolicyStatement({ actions, resources: [documents.documentsKey.keyArn], conditions: viaS3 }),
     );
@@ -184,22 +210,31 @@ export class ApiFunction extends Construct {
         },
       }),
     );
-    const bucketId = stack.getLogicalId(documents.bucket.node.defaultChild as CfnElement);
-    const why =
-      "Objects of the documents bucket only, keyed by account and bundle ids made at run time; the grant's read actions are CDK's read set (get, list, bucket location), and no function may delete.";
-    for (const finding of [
-      `Resource::<${bucketId}.Arn>/*`,
-      'Action::s3:GetObject*',
-      'Action::s3:GetBucket*',
-      'Action::s3:List*',
-      ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
-    ])
-      acceptFinding(this, `IAM5[${finding}]`, why);
     acceptFinding(
       this,
       'IAM5[Resource::arn:<AWS::Partition>:kms:<AWS::Region>:<AWS::AccountId>:key/*]',
       `Accounts' own documents keys, made by the operator at run time: only keys tagged ${DOCUMENTS_KEY_TAG} with this stack's documents name, only through S3 and only with an account's id as the encryption context.`,
     );
+  }
+
+  /**
+   * Reading accounts' export archives (exports/), and nothing else of the bucket: the account
+   * function presigns their download links, which S3 honours with this role's rights. CDK's read
+   * grant on that prefix, with Decrypt of the keys the archives are encrypted under (as documents).
+   */
+  grantExportsRead(documents: TDocumentsStorage): void {
+    this.documentsBucket(documents).grantRead(this.fn, 'exports/*');
+    this.grantDocumentsKeys(documents, ['kms:Decrypt']);
+    const bucketId = Stack.of(this).getLogicalId(documents.bucket.node.defaultChild as CfnElement);
+    const why =
+      "Accounts' export archives only (exports/<account>/<export>.tar.gz, ids made at run time); CDK's read set (get, list, bucket location), for the presigned download link.";
+    for (const finding of [
+      `Resource::<${bucketId}.Arn>/exports/*`,
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+    ])
+      acceptFinding(this, `IAM5[${finding}]`, why);
   }
 
   /**

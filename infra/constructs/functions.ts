@@ -124,8 +124,12 @@ export class Functions implements TWorkers {
       'AccountFunction',
       'account',
       "Rate-limit status and the account's settings: /api/v2/rate_limit/, account/, api-keys/, signing-brands/",
+      queues.documentsEnv,
     );
     account.grantTable(table, 'readWrite');
+    // An account's export: queued for the document worker, fetched by a link presigned here.
+    account.grantSend(queues.documentJobs);
+    account.grantExportsRead(storage);
     // An API key made by a user works only once the usage plan knows it; revoking deletes it.
     account.grantUsageKeyCreate(api.usagePlan);
 

@@ -90,6 +90,11 @@ export class QueuesAndWorkers {
     };
   }
 
+  /** The document jobs' queue alone: the account function queues exports on it. */
+  get documentsEnv(): { DOCUMENTS_QUEUE_URL: string } {
+    return { DOCUMENTS_QUEUE_URL: this.documentJobs.queueUrl };
+  }
+
   get bulkEnv(): { BULK_QUEUE_URL: string } {
     return { BULK_QUEUE_URL: this.bulkJobs.queueUrl };
   }

@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
 import { DOCUMENTS_KEY_USE, documentsName } from '#shared/adapters/kms/documents-keys';
+import { EXPORT_KEPT_DAYS, EXPORTS_PREFIX } from '#shared/domain/exports/export';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
 
@@ -124,6 +125,14 @@ export class Storage {
         // No function deletes or overwrites an object; a version replaced or deleted by hand (an
         // operator's mistake, README "Backups and restore") stays restorable this long.
         { noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS) },
+        // Accounts' export archives (shared/domain/exports/): copies of the documents for the
+        // account to take away, gone after a week with every version of them.
+        {
+          id: 'ExportsExpire',
+          prefix: EXPORTS_PREFIX,
+          expiration: Duration.days(EXPORT_KEPT_DAYS),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
       ],
       removalPolicy: keep,
       // A dev stack is disposable; elsewhere signed documents outlive the stack.

@@ -36,7 +36,7 @@ export interface TRuntimeFile {
   dynamodbEndpoint: string;
   /** The KMS stand-in, where the seal keys are (the operator's seal-* commands use it). */
   kmsEndpoint: string;
-  /** The S3 stand-in, where the documents are (the operator's run-retention deletes there). */
+  /** The S3 stand-in, where the documents are (run-retention deletes there; export-account and import-account read and write there). */
   s3Endpoint?: string;
   tableName: string;
   apiUrl: string;

@@ -10,6 +10,7 @@ import * as bundle from '#shared/schemas/responses/bundle';
 import * as docTemplate from '#shared/schemas/responses/doc-template';
 import * as envelopeTemplate from '#shared/schemas/responses/envelope-template';
 import * as erasure from '#shared/schemas/responses/erasure';
+import * as exports from '#shared/schemas/responses/exports';
 import * as person from '#shared/schemas/responses/person';
 import * as retention from '#shared/schemas/responses/retention';
 import * as users from '#shared/schemas/responses/users';
@@ -38,6 +39,7 @@ const RESPONSE_MODULES = [
   docTemplate,
   envelopeTemplate,
   erasure,
+  exports,
   person,
   retention,
   users,

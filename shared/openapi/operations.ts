@@ -66,6 +66,7 @@ import * as examples from './examples';
 import { BUNDLE_PAGE_OPERATIONS } from './operations-bundle-page';
 import { editorOperations } from './operations-editor';
 import { ERASURE_OPERATIONS } from './operations-erasure';
+import { EXPORT_OPERATIONS } from './operations-export';
 import { RETENTION_OPERATIONS } from './operations-retention';
 import { SETTINGS_OPERATIONS } from './operations-settings';
 import { USERS_OPERATIONS } from './operations-users';
@@ -613,5 +614,6 @@ export const OPERATIONS: readonly TOperation[] = [
   ...SETTINGS_OPERATIONS,
   ...RETENTION_OPERATIONS,
   ...ERASURE_OPERATIONS,
+  ...EXPORT_OPERATIONS,
   ...USERS_OPERATIONS,
 ];

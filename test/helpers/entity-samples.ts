@@ -34,6 +34,7 @@ import {
   fileHashEntity,
   filesRecordEntity,
 } from '#shared/adapters/dynamodb/entities/evidence';
+import { exportEntity } from '#shared/adapters/dynamodb/entities/export';
 import { idempotencyEntity } from '#shared/adapters/dynamodb/entities/idempotency';
 import { invitationEntity, invitationLinkEntity } from '#shared/adapters/dynamodb/entities/invitation';
 import { notificationRecordEntity, sentMessageEntity } from '#shared/adapters/dynamodb/entities/notification';
@@ -489,6 +490,25 @@ export const SAMPLES: TSample[] = [
     language: 'de',
     expires: later,
     ttl: 1_800_000_000,
+  }),
+  sample(exportEntity, {
+    id: 'c0ffee00-0000-4000-8000-0000000000e1',
+    accountId: 'A1',
+    status: 'done',
+    created: at,
+    requestedBy: { type: 'user', userId: 'U1' },
+    progress: { done: 3, total: 3 },
+    leaseUntil: later,
+    archive: {
+      key: 'exports/A1/c0ffee00-0000-4000-8000-0000000000e1.tar.gz',
+      size: 20_480,
+      sha256: 'ee'.repeat(32),
+      files: 3,
+      records: 12,
+    },
+    finished: at,
+    error: 'The export could not be built.',
+    version: 3,
   }),
   sample(webhookEventEntity, {
     id: 'E1',

@@ -544,6 +544,24 @@ describe('answers of retention match the description', () => {
   });
 });
 
+describe("answers of an account's export match the description", () => {
+  it('start, and follow it to its link', async () => {
+    // An account of its own: its export is small, and the demo account's is no other test's business.
+    const own = apiClient(
+      runtime,
+      (await runtime.seedAccount('Export Co', 'export@contract.example')).apiKey,
+    );
+    const started = having(202, await own('POST', '/account/exports/'));
+    expectDocumented('POST', '/account/exports', started);
+    const at = `/account/exports/${started.body.id}/`;
+    const done = await eventually(async () => {
+      const got = having(200, await own('GET', at));
+      return got.body.status === 'done' ? got : undefined;
+    }, 30_000);
+    expectDocumented('GET', '/account/exports/{id}', done);
+  });
+});
+
 describe("answers of the account's people match the description", () => {
   it('users, invitations, teams and the security log', async () => {
     const team = having(201, await call('POST', '/teams/', { json: { name: 'Contract team' } }));

@@ -139,7 +139,9 @@ describe('functions', () => {
         .filter((a) => a.startsWith('s3:'));
     expect(s3('bundles')).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
     expect(s3('bundles').filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
-    for (const name of ['authorizer', 'persons', 'account']) expect(s3(name), name).toEqual([]);
+    for (const name of ['authorizer', 'persons']) expect(s3(name), name).toEqual([]);
+    // The account function reads export archives alone ("the account's settings" below).
+    expect(s3('account').filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
     const bundles = roleStatements(dev, functionId(dev, 'Esign-dev', 'bundles'));
     expect(bundles.flatMap(actionsOf)).toEqual(
       expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']),
@@ -309,6 +311,23 @@ describe("the account's settings", () => {
       { actions: ['apigateway:DELETE'], on: [expect.stringMatching(/::\/apikeys\/\*$/)] },
     ]);
     expect(statements.flatMap(actionsOf)).toContain('dynamodb:PutItem');
+  });
+});
+
+describe("the account's export", () => {
+  it('is queued on the document jobs alone, and its link reads exports/ of the bucket and nothing else', () => {
+    const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
+    const bucketId = logicalIdOf(dev, 'AWS::S3::Bucket', { VersioningConfiguration: { Status: 'Enabled' } });
+    const s3 = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+    expect(s3.flatMap(actionsOf).sort()).toEqual(['s3:GetBucket*', 's3:GetObject*', 's3:List*']);
+    expect(s3.flatMap((st) => [st.Resource].flat().map(render)).sort()).toEqual([
+      `<${bucketId}.Arn>`,
+      `<${bucketId}.Arn>/exports/*`,
+    ]);
+    const jobsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-document-jobs' });
+    const sqs = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(sqs.flatMap((st) => [st.Resource].flat().map(render))).toEqual([`<${jobsId}.Arn>`]);
+    expect(envVarsOf(dev, functionId(dev, 'Esign-dev', 'account'))).toHaveProperty('DOCUMENTS_QUEUE_URL');
   });
 });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_ACCESS_LOG_DAYS, NONCURRENT_VERSION_DAYS } from '#infra/constructs/storage';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
 import { DOCUMENTS_KEY_TAG, DOCUMENTS_KEY_USE } from '#shared/adapters/kms/documents-keys';
+import { EXPORT_KEPT_DAYS } from '#shared/domain/exports/export';
 import { resources, SYNTH_TIMEOUT_MS, synthStages } from './stack-template';
 
 let dev: Template;
@@ -116,9 +117,14 @@ describe('documents bucket', () => {
           Status: 'Enabled',
         }),
       );
-      // No rule expires current versions: a signed document stays until someone deletes it.
-      for (const rule of documents.LifecycleConfiguration.Rules)
-        expect(rule).not.toHaveProperty('ExpirationInDays');
+      // No rule expires current versions but the exports' (copies made for an account to take
+      // away): a signed document stays until someone deletes it.
+      const [exports, ...others] = [
+        ...documents.LifecycleConfiguration.Rules.filter((r) => r.Prefix === 'exports/'),
+        ...documents.LifecycleConfiguration.Rules.filter((r) => r.Prefix !== 'exports/'),
+      ];
+      expect(exports).toMatchObject({ ExpirationInDays: EXPORT_KEPT_DAYS, Status: 'Enabled' });
+      for (const rule of others) expect(rule).not.toHaveProperty('ExpirationInDays');
       const logs = resources(template)[documents.LoggingConfiguration.DestinationBucketName.Ref]!;
       expect(logs.Type).toBe('AWS::S3::Bucket');
       expect(logs.Properties).toMatchObject({

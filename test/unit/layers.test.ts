@@ -123,6 +123,7 @@ describe('the layers', () => {
       'domain-area-console',
       'domain-area-envelope-templates',
       'domain-area-evidence',
+      'domain-area-exports',
       'domain-area-notifications',
       'domain-area-outbox',
       'domain-area-payments',

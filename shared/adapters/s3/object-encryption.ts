@@ -1,8 +1,11 @@
 import type { ServerSideEncryption } from '@aws-sdk/client-s3';
 import type { TAccountDocumentsKey } from '#shared/domain/accounts/account';
 
-/** Where an account's documents are kept: every object the service writes for it starts so. */
-const ACCOUNT_PATH = /^accounts\/([^/]+)\//;
+/**
+ * Where an account's documents are kept, and its exports (archives of those documents): every
+ * object the service writes for it starts so.
+ */
+const ACCOUNT_PATH = /^(?:accounts|exports)\/([^/]+)\//;
 
 /** How documents are keyed: the stack's customer-managed key, or an account's own. */
 export interface TDocumentKeys {
@@ -38,7 +41,7 @@ export const accountEncryptionContext = (accountId: string) => ({ accountId });
  * each data key to one account. Bucket Keys are off for them: with a Bucket Key S3 replaces the
  * context with the bucket's ARN, which would lose the account (the price is one KMS request per
  * write and read instead of one per bucket key's lifetime; README "Encryption keys").
- * Objects outside accounts/ (none today) keep the bucket's default encryption.
+ * Objects outside accounts/ and exports/ (none today) keep the bucket's default encryption.
  */
 export function encryptionFor(key: string, keys: TDocumentKeys): TObjectEncryption | undefined {
   const accountId = accountOfObject(key);

@@ -1,6 +1,8 @@
 // The document job: the evidence an audit event causes, made by the document worker
 // (functions/document-worker) through shared/domain/evidence/: the final documents and
-// certificates when the bundle is complete, or interim files when they are requested.
+// certificates when the bundle is complete, or interim files when they are requested. The same
+// queue and worker build an account's export (shared/domain/exports/build-export.ts): they have
+// the reads of the table and the documents bucket it needs.
 import * as z from 'zod';
 import { DOCUMENT_JOB_TYPES } from '../outbox-entry';
 import { DONE, defineJob, retryAfter, retryDelayOf, retryPolicy, type THandlerDeps } from './job';
@@ -15,6 +17,16 @@ export const ZDocumentJob = z.object({
 });
 export type TDocumentJob = z.infer<typeof ZDocumentJob>;
 
+export const ZExportJob = z.object({
+  type: z.literal('export'),
+  accountId: z.string().min(1),
+  exportId: z.string().min(1),
+});
+export type TExportJob = z.infer<typeof ZExportJob>;
+
+/** What the documentJobs queue carries: a bundle's files, or an account's export. */
+export const ZDocumentQueueJob = z.discriminatedUnion('type', [ZDocumentJob, ZExportJob]);
+
 /** What became of a job: done (nothing left to do), or to be run again after `seconds`. */
 export type TJobOutcome = { kind: 'done'; detail: string } | { kind: 'wait'; seconds: number };
 
@@ -27,6 +39,8 @@ export interface TDocumentJobDeps extends THandlerDeps {
   fail(job: TDocumentJob, err: unknown, attempt: number): Promise<void>;
   /** Notes on the bundle that the job failed and will be run again (noteDocumentJobRetry). */
   noteRetry(job: TDocumentJob, err: unknown, attempt: number): Promise<void>;
+  /** Builds the export (buildExport), which records its own failure on the export record. */
+  runExport(job: TExportJob): Promise<void>;
 }
 
 const policy = retryPolicy([30, 120, 600, 1800]);
@@ -38,13 +52,23 @@ const policy = retryPolicy([30, 120, 600, 1800]);
  * could not even be recorded goes to the dead-letter queue.
  */
 export const documentJob = defineJob({
-  schema: ZDocumentJob,
+  schema: ZDocumentQueueJob,
   ...policy,
   visibilityTimeoutSeconds: 300,
   // One at a time: each may hold several PDFs in memory.
   inParallel: false,
   async handle(deps: TDocumentJobDeps, job, attempt) {
     const { log, metrics } = deps;
+    if (job.type === 'export') {
+      try {
+        await deps.runExport(job);
+        log.info('account export done', { exportId: job.exportId, attempt });
+      } catch (err) {
+        // The export record says failed, and the account's admin may start again: no retry.
+        log.error('account export failed', { exportId: job.exportId, error: (err as Error).message });
+      }
+      return DONE;
+    }
     const about = { type: job.type, bundleId: job.bundleId, seq: job.seq, attempt };
     const started = Date.now();
     const attempted = (outcome: 'done' | 'waiting' | 'retry' | 'failed') =>

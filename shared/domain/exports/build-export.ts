@@ -1,0 +1,185 @@
+// The worker's half of an export (the document worker's `export` job, or the operator's
+// export-account in its own process): reads every stored item and file of the account, writes
+// the archive with its manifest to the documents bucket and records the outcome. Each state
+// change is one conditional write on the export record; a second copy of the job (SQS delivers
+// at least once) loses that write and stops, so one archive is made.
+import { createHash } from 'node:crypto';
+import type { TBundle } from '../bundles/bundle';
+import { deletedAt, RETENTION_PARTS, retentionPrefixes } from '../bundles/retention';
+import { ConcurrentUpdateError } from '../errors';
+import type { TBundleFilesRecord } from '../evidence/evidence-files';
+import type { TBundleStore } from '../ports/bundles';
+import type { TEvidenceStore } from '../ports/evidence';
+import type { TAccountRecords, TArchiveEntry, TArchiver, TBlobLister, TExportStore } from '../ports/exports';
+import type { TBlobStore } from '../ports/files';
+import type { TClock } from '../ports/system';
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_FORMAT_VERSION,
+  archiveKeyOf,
+  EXPORT_LEASE_MS,
+  FILES_DIR,
+  MANIFEST_PATH,
+  NOT_EXPORTED,
+  RECORDS_PATH,
+  type TDeletedFile,
+  type TExport,
+  type TManifest,
+  type TManifestFile,
+} from './export';
+import { recordsToJsonl } from './records-json';
+
+export interface TBuildExportDeps {
+  exports: TExportStore;
+  records: TAccountRecords;
+  blobs: TBlobStore;
+  lister: TBlobLister;
+  bundles: Pick<TBundleStore, 'get' | 'documents'>;
+  evidence: Pick<TEvidenceStore, 'get'>;
+  archiver: TArchiver;
+  clock: TClock;
+}
+
+/** Progress is written after this many files: each write is one conditional write of the record. */
+const PROGRESS_EVERY = 25;
+
+export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Writes the record's next state; undefined when another run changed it first (that run goes on). */
+async function advance(deps: TBuildExportDeps, current: TExport, change: Partial<TExport>) {
+  const next = { ...current, ...change, version: current.version + 1 };
+  try {
+    await deps.exports.save(next);
+    return next;
+  } catch (err) {
+    if (err instanceof ConcurrentUpdateError) return undefined;
+    throw err;
+  }
+}
+
+/** The files of a bundle the retention policy deleted, with the hashes the service keeps. */
+async function deletedFiles(deps: TBuildExportDeps, bundle: TBundle): Promise<TDeletedFile[]> {
+  const out: TDeletedFile[] = [];
+  let files: TBundleFilesRecord | undefined;
+  for (const part of RETENTION_PARTS) {
+    const at = deletedAt(bundle, part);
+    if (!at) continue;
+    const base = { bundleId: bundle.id, part, deletedAt: at };
+    if (part === 'originals') {
+      for (const d of await deps.bundles.documents(bundle))
+        out.push({ ...base, name: d.name, sha256: d.sha256 });
+    } else if (part === 'finals') {
+      files ??= await deps.evidence.get(bundle.accountId, bundle.id);
+      for (const f of files?.finals ?? []) out.push({ ...base, name: f.name, sha256: f.sha256 });
+      for (const c of files?.certificates ?? [])
+        out.push({ ...base, name: `certificate ${c.packetKey}`, sha256: c.sha256 });
+    } else {
+      // Signers' images were never hashed: their deletion is listed with the date alone.
+      out.push({ ...base, name: "signers' images and attachments" });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every object of the account: those under its own folder, and each bundle's evidence and
+ * signers' images, which are keyed by the bundle alone (the prefixes retention deletes).
+ */
+async function storedKeys(deps: TBuildExportDeps, accountId: string, bundleIds: string[]): Promise<string[]> {
+  const prefixes = new Set([`accounts/${accountId}/`]);
+  for (const id of bundleIds) {
+    for (const part of RETENTION_PARTS) {
+      for (const p of retentionPrefixes({ accountId, id }, part)) {
+        if (!p.startsWith(`accounts/${accountId}/`)) prefixes.add(p);
+      }
+    }
+  }
+  const keys = new Set<string>();
+  for (const p of prefixes) for (const k of await deps.lister.list(p)) keys.add(k);
+  return [...keys].sort();
+}
+
+/** Builds the export `exportId` of the account, unless it is finished or another run holds it. */
+export async function buildExport(
+  deps: TBuildExportDeps,
+  accountId: string,
+  exportId: string,
+): Promise<TExport | undefined> {
+  const found = await deps.exports.get(accountId);
+  // A job for an export that a later one replaced, or one already finished: nothing to do.
+  if (!found || found.id !== exportId || found.status === 'done' || found.status === 'failed') return found;
+  const now = () => deps.clock.now();
+  let record = await advance(deps, found, {
+    status: 'running',
+    leaseUntil: new Date(now().getTime() + EXPORT_LEASE_MS).toISOString(),
+  });
+  if (!record) return undefined;
+  try {
+    const { records, bundleIds } = await deps.records.read(accountId);
+    const keys = await storedKeys(deps, accountId, bundleIds);
+    record = await advance(deps, record, { progress: { done: 0, total: keys.length } });
+    if (!record) return undefined;
+
+    const entries: TArchiveEntry[] = [];
+    const files: TManifestFile[] = [];
+    for (const [i, key] of keys.entries()) {
+      const bytes = await deps.blobs.get(key);
+      const path = `${FILES_DIR}${key}`;
+      entries.push({ path, bytes });
+      files.push({ path, key, sha256: sha256Of(bytes), size: bytes.length });
+      if ((i + 1) % PROGRESS_EVERY === 0) {
+        record = await advance(deps, record, { progress: { done: i + 1, total: keys.length } });
+        if (!record) return undefined;
+      }
+    }
+    const deleted: TDeletedFile[] = [];
+    for (const id of bundleIds) {
+      const bundle = await deps.bundles.get(accountId, id);
+      if (bundle?.retention?.deleted) deleted.push(...(await deletedFiles(deps, bundle)));
+    }
+    const jsonl = Buffer.from(recordsToJsonl(records));
+    const manifest: TManifest = {
+      format: ARCHIVE_FORMAT,
+      formatVersion: ARCHIVE_FORMAT_VERSION,
+      accountId,
+      exportId,
+      created: now().toISOString(),
+      records: { path: RECORDS_PATH, count: records.length, sha256: sha256Of(jsonl), size: jsonl.length },
+      bundles: bundleIds,
+      files,
+      deleted,
+      notExported: NOT_EXPORTED,
+    };
+    const archive = deps.archiver.pack(
+      [
+        { path: MANIFEST_PATH, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+        { path: RECORDS_PATH, bytes: jsonl },
+        ...entries,
+      ],
+      now(),
+    );
+    const key = archiveKeyOf(accountId, exportId);
+    await deps.blobs.put(key, archive, 'application/gzip');
+    return await advance(deps, record, {
+      status: 'done',
+      progress: { done: keys.length, total: keys.length },
+      archive: {
+        key,
+        size: archive.length,
+        sha256: sha256Of(archive),
+        files: files.length,
+        records: records.length,
+      },
+      finished: now().toISOString(),
+    });
+  } catch (err) {
+    // Recorded, so the account may start again at once; the job is not run again.
+    if (record)
+      await advance(deps, record, {
+        status: 'failed',
+        error: 'The export could not be built. Start it again; if it fails again, ask the operator.',
+        finished: now().toISOString(),
+      });
+    throw err;
+  }
+}
