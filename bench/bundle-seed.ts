@@ -264,7 +264,10 @@ export function storeItems(seeded: TSeededBundle): Record<string, unknown>[] {
   const last = seeded.states[seeded.states.length - 1]!;
   const { accountId, id } = last;
   return [
-    ...bundleSatelliteItems(last, seeded.documents),
+    // The create's own item, as a create that went through leaves it: confirmed.
+    ...bundleSatelliteItems(last, seeded.documents).map((item) =>
+      item.entity === 'bundle-creation' ? { ...item, confirmed: true } : item,
+    ),
     bundleEntity.toItem(last),
     ...bundleTerms(last).map((term) =>
       bundleTermEntity.toItem({ accountId, term, id, created: last.created }),

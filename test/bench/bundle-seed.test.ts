@@ -1,12 +1,15 @@
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { bundleSearchTokens } from '#shared/adapters/dynamodb/bundle-terms';
+import { personKeys } from '#shared/adapters/dynamodb/entities/person';
 import type { TBundle, TDocument, TPacket } from '#shared/domain/bundles/bundle';
 import {
   apportion,
@@ -244,7 +247,8 @@ describe('seededBundle', () => {
 
 /**
  * A table in memory that answers what the bundle store sends on create and save, with the
- * conditions it relies on (a new bundle must not exist; a save must match the version read).
+ * conditions it relies on (a new bundle must not exist; a save must match the version read; the
+ * create's item is confirmed only while it is there).
  */
 function memoryTable() {
   const items = new Map<string, Record<string, unknown>>();
@@ -276,6 +280,17 @@ function memoryTable() {
         return {};
       }
       if (command instanceof GetCommand) return { Item: items.get(keyOf(command.input.Key!)) };
+      if (command instanceof BatchGetCommand) {
+        const [table, asked] = Object.entries(command.input.RequestItems!)[0]!;
+        const keys = (asked.Keys ?? []) as Record<string, unknown>[];
+        return { Responses: { [table]: keys.map((k) => items.get(keyOf(k))).filter(Boolean) } };
+      }
+      if (command instanceof UpdateCommand && command.input.UpdateExpression === 'SET confirmed = :t') {
+        const current = items.get(keyOf(command.input.Key!));
+        if (!current) throw conditionFailed();
+        items.set(keyOf(current), { ...current, confirmed: true });
+        return {};
+      }
       throw new Error(`unexpected command ${(command as object).constructor.name}`);
     },
   };
@@ -293,8 +308,13 @@ describe('storeItems', () => {
     for (const s of plan) {
       const seeded = seededBundle(aTemplate(), s, counterIds());
       const { db, items } = memoryTable();
+      // The signers' Persons, which a create finds before it confirms (not the bundle's items).
+      const first = seeded.states[0]!;
+      const persons = first.packets.map((p) => personKeys.item(first.accountId, p.personId));
+      for (const key of persons) items.set(`${key.pk}\u0000${key.sk}`, { ...key });
       const store = createBundleStore(db, 'table');
-      await store.create(seeded.states[0]!, seeded.documents);
+      await store.create(first, seeded.documents);
+      for (const key of persons) items.delete(`${key.pk}\u0000${key.sk}`);
       for (let i = 1; i < seeded.states.length; i++)
         await store.save(seeded.states[i]!, seeded.states[i - 1]!);
       expect(byKey(storeItems(seeded))).toEqual(byKey([...items.values()]));
