@@ -84,7 +84,8 @@ describe('a runtime killed mid-load', () => {
       if (round > 1) child = await startRuntimeProcess(dir, { holdWebhooks: true });
       acknowledged.push(...(await loadThenKill(child, round)));
     }
-    expect(acknowledged).toHaveLength(ROUNDS * KILL_AFTER);
+    // A create answered while the kill is on its way is acknowledged too: at least that many.
+    expect(acknowledged.length).toBeGreaterThanOrEqual(ROUNDS * KILL_AFTER);
 
     child = await startRuntimeProcess(dir);
     const deliveredBundles = () => {
