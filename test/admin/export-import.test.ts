@@ -149,11 +149,11 @@ describe('export and import of a whole account', () => {
   it('imports into a fresh deployment with ids kept; a damaged file or a taken id refuses it', async () => {
     const account = from.demo.accountId;
     // A file changed inside the archive: refused before anything is written.
-    const entries = unpackTarGz(await readFile(archiveFile), { maxBytes: 1e9, maxEntries: 10_000 });
+    const entries = await unpackTarGz(await readFile(archiveFile), { maxBytes: 1e9, maxEntries: 10_000 });
     const victim = entries.find((e) => e.path.startsWith('files/'))!;
     victim.bytes = Buffer.concat([Buffer.from(victim.bytes), Buffer.from('x')]);
     const damaged = join(dirB, 'damaged.tar.gz');
-    await writeFile(damaged, packTarGz(entries, 0));
+    await writeFile(damaged, await packTarGz(entries, 0));
     const refused = await admin(dirB, 'import-account', '--archive', damaged);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('does not match the SHA-256');

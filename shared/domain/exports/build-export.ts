@@ -150,7 +150,7 @@ export async function buildExport(
       deleted,
       notExported: NOT_EXPORTED,
     };
-    const archive = deps.archiver.pack(
+    const archive = await deps.archiver.pack(
       [
         { path: MANIFEST_PATH, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
         { path: RECORDS_PATH, bytes: jsonl },

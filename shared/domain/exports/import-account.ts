@@ -75,7 +75,7 @@ export async function importAccount(
 ): Promise<TImportReport> {
   let list: TArchiveEntry[];
   try {
-    list = deps.archiver.unpack(archive);
+    list = await deps.archiver.unpack(archive);
   } catch (err) {
     throw refuse(`The archive cannot be read: ${(err as Error).message}`);
   }

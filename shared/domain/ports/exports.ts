@@ -49,6 +49,6 @@ export interface TArchiveEntry {
 
 /** The archive's format (a .tar.gz): packs entries, and reads them back within limits. */
 export interface TArchiver {
-  pack(entries: TArchiveEntry[], at: Date): Uint8Array;
-  unpack(bytes: Uint8Array): TArchiveEntry[];
+  pack(entries: TArchiveEntry[], at: Date): Promise<Uint8Array>;
+  unpack(bytes: Uint8Array): Promise<TArchiveEntry[]>;
 }
