@@ -134,64 +134,52 @@ function localSeal(dataDir: string, kmsEndpoint: string | undefined) {
 }
 
 /**
- * The documents bucket's eraser: the running runtime's S3 stand-in when `s3Endpoint` is given,
- * else one of our own on the data folder (stopped with the target).
+ * The documents bucket's S3 endpoint: the running runtime's stand-in when `s3Endpoint` is given,
+ * else one of our own on the data folder, started on first use and stopped with the target.
  */
-function localEraser(dataDir: string, s3Endpoint: string | undefined) {
-  let made: Promise<TBlobEraser> | undefined;
-  let stopOwn: (() => Promise<void>) | undefined;
-  const open = async (): Promise<TBlobEraser> => {
-    let endpoint = s3Endpoint;
-    if (!endpoint) {
-      const { startS3rver } = await import('../local/s3');
-      const dir = dataPaths(dataDir).s3;
-      const own = await startS3rver({ port: 0, host: '127.0.0.1', dir, bucket: LOCAL_BUCKET_NAME });
-      stopOwn = own.stop;
-      endpoint = own.endpoint;
-    }
-    const config = { ...localConfig('', ''), endpoints: { s3: endpoint } };
-    return createBlobEraser(createS3Client(config), LOCAL_BUCKET_NAME);
-  };
+function localDocumentsS3(dataDir: string, s3Endpoint: string | undefined) {
+  let started: Promise<{ endpoint: string; stop: () => Promise<void> }> | undefined;
   return {
-    eraser: () => {
-      made ??= open();
-      return made;
+    async client() {
+      let endpoint = s3Endpoint;
+      if (!endpoint) {
+        started ??= import('../local/s3').then(({ startS3rver }) =>
+          startS3rver({ port: 0, host: '127.0.0.1', dir: dataPaths(dataDir).s3, bucket: LOCAL_BUCKET_NAME }),
+        );
+        endpoint = (await started).endpoint;
+      }
+      return createS3Client({ ...localConfig('', ''), endpoints: { s3: endpoint } });
     },
-    close: async () => stopOwn?.(),
+    close: async () => (started ? (await started).stop() : undefined),
   };
 }
 
 /**
- * The documents bucket for export-account and import-account, as localEraser finds it. The same
- * export and import code as on AWS runs against it, keyed as the runtime keys documents.
+ * The documents bucket's eraser, and what export-account and import-account use: the same
+ * code as on AWS runs against the local S3, keyed as the runtime keys documents.
  */
-function localExporting(db: DynamoDBDocumentClient, tableName: string, dataDir: string, s3Endpoint?: string) {
-  let made: Promise<ReturnType<typeof exportDeps>> | undefined;
-  let stopOwn: (() => Promise<void>) | undefined;
-  const open = async () => {
-    let endpoint = s3Endpoint;
-    if (!endpoint) {
-      const { startS3rver } = await import('../local/s3');
-      const dir = dataPaths(dataDir).s3;
-      const own = await startS3rver({ port: 0, host: '127.0.0.1', dir, bucket: LOCAL_BUCKET_NAME });
-      stopOwn = own.stop;
-      endpoint = own.endpoint;
-    }
-    const config = { ...localConfig('', ''), endpoints: { s3: endpoint } };
-    return exportDeps({
-      db,
-      tableName,
-      s3: createS3Client(config),
-      bucketName: LOCAL_BUCKET_NAME,
-      documentsKeyId: `alias/${documentsName(LOCAL_STAGE)}`,
-    });
-  };
+function localDocuments(db: DynamoDBDocumentClient, tableName: string, dataDir: string, s3Endpoint?: string) {
+  const s3 = localDocumentsS3(dataDir, s3Endpoint);
+  let eraser: Promise<TBlobEraser> | undefined;
+  let exporting: Promise<ReturnType<typeof exportDeps>> | undefined;
   return {
-    exporting: () => {
-      made ??= open();
-      return made;
+    eraser: () => {
+      eraser ??= s3.client().then((client) => createBlobEraser(client, LOCAL_BUCKET_NAME));
+      return eraser;
     },
-    close: async () => stopOwn?.(),
+    exporting: () => {
+      exporting ??= s3.client().then((client) =>
+        exportDeps({
+          db,
+          tableName,
+          s3: client,
+          bucketName: LOCAL_BUCKET_NAME,
+          documentsKeyId: `alias/${documentsName(LOCAL_STAGE)}`,
+        }),
+      );
+      return exporting;
+    },
+    close: s3.close,
   };
 }
 
@@ -256,8 +244,7 @@ function localTarget(
 ): TTarget {
   const db = createDocumentClient(localConfig(endpoint, tableName));
   const seal = localSeal(dataDir, running.kms);
-  const documents = localEraser(dataDir, running.s3);
-  const exporting = localExporting(db, tableName, dataDir, running.s3);
+  const documents = localDocuments(db, tableName, dataDir, running.s3);
   return {
     deps: {
       ...stores(db, tableName),
@@ -267,7 +254,7 @@ function localTarget(
       documentsKeys: async () =>
         createDocumentsKeyAdmin((await seal.seal()).kms, documentsName(LOCAL_STAGE), LOCAL_REGION),
       eraser: documents.eraser,
-      exporting: exporting.exporting,
+      exporting: documents.exporting,
       localCa: () => localCaOf(dataDir),
       // The data folder's secrets key, as the running service seals with; local issuers may be http.
       sso: async () => ({
@@ -280,7 +267,6 @@ function localTarget(
       db.destroy();
       await seal.close();
       await documents.close();
-      await exporting.close();
       await stop?.();
     },
   };
