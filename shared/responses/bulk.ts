@@ -26,5 +26,10 @@ export function toBulkBatchResponse({ batch, results }: TBulkProgress): TBulkBat
     ...(batch.completed ? { completed: batch.completed } : {}),
     counts: { total: batch.total, pending: batch.total - created - failed, created, failed },
     rows,
+    ...(batch.documentsDeleted
+      ? {
+          documents_deleted: { deleted_at: batch.documentsDeleted.at, sha256: batch.documentsDeleted.sha256 },
+        }
+      : {}),
   };
 }

@@ -132,6 +132,11 @@ describe('run-retention', { timeout: 180_000 }, () => {
     expect(await versionsUnder(prefix)).toEqual([]);
     const kept = await createBulkStore(runtime.db, runtime.config.tableName).get(account, batch.id);
     expect(kept?.documentsDeleted?.sha256).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    const answered = (await call('GET', `/bundles/bulk/${batch.id}/`)).body;
+    expect(answered.documents_deleted).toEqual({
+      deleted_at: kept?.documentsDeleted?.at,
+      sha256: kept?.documentsDeleted?.sha256,
+    });
     expect(await kinds(held)).toContain('dl');
 
     // Nothing more is due: a second run deletes nothing and says so.

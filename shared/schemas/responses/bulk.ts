@@ -25,5 +25,14 @@ export const ZBulkBatchResponseSchema = z
       failed: z.number().int(),
     }),
     rows: z.array(ZBulkRowResultSchema),
+    documents_deleted: z
+      .object({
+        deleted_at: z.string(),
+        sha256: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        "Set once the retention policy has erased the batch's shared documents and the rows' data, with their last bundle's originals: when, and the SHA-256 of each shared document.",
+      ),
   })
   .meta({ id: 'BulkBatch' });
