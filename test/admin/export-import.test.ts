@@ -25,10 +25,11 @@ let dirB: string;
 let from: TRuntime;
 let to: TRuntime;
 let archiveFile: string;
-const made: { bundle: string; person: string; webhook: string; final: Buffer } = {
+const made: { bundle: string; person: string; webhook: string; envelope: string; final: Buffer } = {
   bundle: '',
   person: '',
   webhook: '',
+  envelope: '',
   final: Buffer.alloc(0),
 };
 
@@ -85,6 +86,21 @@ describe('export and import of a whole account', () => {
     });
     expect(hook.status, hook.text).toBe(201);
     made.webhook = hook.body.id;
+    // A disabled envelope template (no list shows it) and the document template it names.
+    const doc = await call('POST', '/templates/', {
+      json: { file_b64: b64, name: 'NDA', roles: [{ key: 'party', label: 'Party' }], fields: [] },
+    });
+    expect(doc.status, doc.text).toBe(201);
+    const envelope = await call('POST', '/envelope-templates/', {
+      json: {
+        name: 'Retired NDA',
+        enabled: false,
+        documents: [{ key: 'nda', template_id: doc.body.id, name: 'NDA', order: 0 }],
+        signers: [{ key: 'party', label: 'Party', order: 1 }],
+      },
+    });
+    expect(envelope.status, envelope.text).toBe(201);
+    made.envelope = envelope.body.id;
 
     // Two starts at once: one export, the other told one is under way.
     const starts = await Promise.all([1, 2].map(() => call('POST', '/account/exports/')));
@@ -179,6 +195,9 @@ describe('export and import of a whole account', () => {
     expect(verified.body).toMatchObject({ match: true, kind: 'final', sealed: true });
     expect((await call('GET', `/persons/${made.person}/`)).status).toBe(200);
     expect((await call('GET', `/webhooks/${made.webhook}/`)).status).toBe(200);
+    const envelope = await call('GET', `/envelope-templates/${made.envelope}/`);
+    expect(envelope.status, envelope.text).toBe(200);
+    expect(envelope.body).toMatchObject({ name: 'Retired NDA', enabled: false });
 
     // The person changed here: the archive's id is now taken by other data, and nothing is written.
     const changed = await call('PATCH', `/persons/${made.person}/`, { json: { name: 'Changed Here' } });

@@ -83,9 +83,13 @@ export function createAccountRecords(db: DynamoDBDocumentClient, table: string):
           }
         }
       }
-      // Envelope templates are global items; the list index holds the enabled ones.
-      for (const ref of await queryListOrder(db, table, envelopeTemplateKeys.listPartition(accountId))) {
-        globals.push({ pk: String(ref.pk), sk: String(ref.sk) });
+      // Envelope templates are global items, found through their list keys: enabled and disabled.
+      for (const lpk of [
+        envelopeTemplateKeys.listPartition(accountId),
+        envelopeTemplateKeys.disabledPartition(accountId),
+      ]) {
+        for (const ref of await queryListOrder(db, table, lpk))
+          globals.push({ pk: String(ref.pk), sk: String(ref.sk) });
       }
       const unique = [...new Map(globals.map((k) => [keyOf(k), k])).values()];
       const found = await batchGet(db, table, unique, keyOf);

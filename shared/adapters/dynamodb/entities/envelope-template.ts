@@ -6,8 +6,10 @@ import { accountPartition } from './account-partition';
 
 export const envelopeTemplateKeys = {
   item: (id: string) => ({ pk: `ENVTEMPLATE#${id}`, sk: 'ENVTEMPLATE' }),
-  /** by-list-order: enabled templates only (a disabled one has no list keys), newest first. */
+  /** by-list-order: enabled templates only, newest first (the API's list). */
   listPartition: (accountId: string) => `${accountPartition(accountId)}#ENVTEMPLATES`,
+  /** by-list-order: the disabled ones, so an account's export finds every template it has. */
+  disabledPartition: (accountId: string) => `${accountPartition(accountId)}#ENVTEMPLATES_DISABLED`,
   /**
    * `<created>#<id>#<s|p>#<owner>`: who may use a template is read from the keys-only index, so a
    * list counts and pages the visible ones without reading any other.
@@ -27,14 +29,24 @@ export const envelopeTemplateKeys = {
   },
 };
 
-/** A disabled template has no list keys: the by-list-order index holds enabled ones only. */
+/**
+ * An enabled template's list keys are in the list partition, a disabled one's in its own: the
+ * list reads enabled ones only, an export both.
+ */
 export const envelopeTemplateEntity = defineEntity<TEnvelopeTemplate>({
   name: 'envelope-template',
   // 2: a signer role may carry the packet `role` of its people; a version 1 item has none (every
   // role signs) and reads as it is.
-  version: 2,
+  // 3: a disabled template has list keys in the disabled partition; one written disabled by an
+  // earlier version has none (nothing lists it; enabling it again gives it its keys).
+  version: 3,
   key: (t) => envelopeTemplateKeys.item(t.id),
-  indexes: { byListOrder: (t) => (t.enabled ? envelopeTemplateKeys.listOrder(t) : undefined) },
+  indexes: {
+    byListOrder: (t) =>
+      t.enabled
+        ? envelopeTemplateKeys.listOrder(t)
+        : { ...envelopeTemplateKeys.listOrder(t), lpk: envelopeTemplateKeys.disabledPartition(t.accountId) },
+  },
   encode: (t) => ({
     id: t.id,
     accountId: t.accountId,
