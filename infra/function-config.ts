@@ -3,27 +3,32 @@
 // it (infra/local/function-config.ts). A function the stack tells nothing of a part gets none
 // locally either, so code that reads a part its function lacks fails in the tests, not on AWS;
 // test/infra/template-wiring.test.ts compares each function's variables with this both ways.
+import type { TConfig } from '#shared/config';
 import type { TLambdaName } from './bundling';
 import type { QUEUES } from './queues';
 
 /**
- * A part of the configuration that some functions get and others not. Every function also gets
- * the stage, log level, table, bucket and documents key; the stand-ins' endpoints, credentials
- * and the tests' knobs (retry scales, fetch rules) are the local machine's own.
+ * The configuration's keys that some functions get and others not (each queue is a part of its
+ * own too, below). Every function also gets the stage, log level, table, bucket and documents
+ * key; the stand-ins' endpoints, credentials and the tests' knobs (retry scales, fetch rules) are
+ * the local machine's own.
  */
-export type TConfigPart =
-  | 'usagePlanId'
-  | 'publicBaseUrl'
-  | 'viewerAddressHeader'
-  | 'apiKeyCacheSeconds'
-  | 'secrets'
-  | 'mail'
-  | 'copyLinkDays'
-  | 'payments'
-  | 'seal'
-  | 'timestamps'
-  | 'bulkRowsPerSecond'
-  | `queues.${keyof typeof QUEUES}`;
+export const CONFIG_KEYS = [
+  'usagePlanId',
+  'publicBaseUrl',
+  'viewerAddressHeader',
+  'apiKeyCacheSeconds',
+  'secrets',
+  'mail',
+  'copyLinkDays',
+  'payments',
+  'seal',
+  'timestamps',
+  'bulkRowsPerSecond',
+] as const satisfies readonly (keyof TConfig)[];
+
+/** A part of the configuration that some functions get and others not. */
+export type TConfigPart = (typeof CONFIG_KEYS)[number] | `queues.${keyof typeof QUEUES}`;
 
 /** What an endpoint behind API Gateway is told: its usage plan, its links' base, the caller's address. */
 const ENDPOINT = ['usagePlanId', 'publicBaseUrl', 'viewerAddressHeader'] as const;

@@ -2,21 +2,14 @@
 // does not give that function, as the stack leaves them out of its environment on AWS.
 import type { TConfig } from '#shared/config';
 import type { TLambdaName } from '../bundling';
-import { FUNCTION_CONFIG, type TConfigPart } from '../function-config';
+import { CONFIG_KEYS, FUNCTION_CONFIG } from '../function-config';
 import type { TLocalDeps } from './runtime-options';
 
-/** The parts held in a key of their own (the queues are one key, by queue name). */
-const OPTIONAL_KEYS = [
-  'viewerAddressHeader',
-  'apiKeyCacheSeconds',
-  'secrets',
-  'mail',
-  'copyLinkDays',
-  'payments',
-  'seal',
-  'timestamps',
-  'bulkRowsPerSecond',
-] as const satisfies readonly (TConfigPart & keyof TConfig)[];
+/**
+ * The parts a function without them has no key for; the usage plan and the links' base are read
+ * as '' instead (below), as configFromEnv reads them, and the queues are one key, by queue name.
+ */
+const OPTIONAL_KEYS = CONFIG_KEYS.filter((k) => k !== 'usagePlanId' && k !== 'publicBaseUrl');
 
 export function configFor(fn: TLambdaName, config: TConfig): TConfig {
   const given = new Set<string>(FUNCTION_CONFIG[fn]);

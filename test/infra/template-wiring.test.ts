@@ -4,7 +4,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TLambdaName } from '#infra/bundling';
-import { FUNCTION_CONFIG, type TConfigPart } from '#infra/function-config';
+import { CONFIG_KEYS, FUNCTION_CONFIG, type TConfigPart } from '#infra/function-config';
 import { configFor } from '#infra/local/function-config';
 import { localConfig } from '#infra/local/local-config';
 import type { TStandIns } from '#infra/local/stand-ins';
@@ -69,23 +69,9 @@ describe('the workers are wired as infra/workers.ts declares, on AWS as locally'
 
 /** The parts of a configuration that only some functions get (infra/function-config.ts). */
 function partsOf(config: TConfig): TConfigPart[] {
-  const keys = OPTIONAL_PARTS.filter((p) => config[p] !== undefined && config[p] !== '');
+  const keys = CONFIG_KEYS.filter((p) => config[p] !== undefined && config[p] !== '');
   return [...keys, ...Object.keys(config.queues ?? {}).map((q) => `queues.${q}` as TConfigPart)].sort();
 }
-
-const OPTIONAL_PARTS = [
-  'usagePlanId',
-  'publicBaseUrl',
-  'viewerAddressHeader',
-  'apiKeyCacheSeconds',
-  'secrets',
-  'mail',
-  'copyLinkDays',
-  'payments',
-  'seal',
-  'timestamps',
-  'bulkRowsPerSecond',
-] as const satisfies readonly (TConfigPart & keyof TConfig)[];
 
 /**
  * Not in the local functions' configuration, as the stand-in of API Gateway does their work: it
