@@ -20,6 +20,27 @@ import { lambdaCode } from './lambda-code';
 
 export type TAccess = 'read' | 'readWrite';
 
+const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+/** What each access allows of the table (grantTable). */
+const TABLE_ACTIONS: Record<TAccess, readonly string[]> = {
+  read: TABLE_READ,
+  readWrite: [
+    ...TABLE_READ,
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+};
+/**
+ * What each access allows of the documents' objects (grantBucket): no versions, tags, object-lock
+ * settings or deletes; AbortMultipartUpload so a failed multipart upload leaves no parts behind.
+ */
+const BUCKET_ACTIONS: Record<TAccess, readonly string[]> = {
+  read: ['s3:GetObject'],
+  readWrite: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+};
+
 /** The documents as grants need them: the bucket, its key, and the name account keys are tagged with. */
 export interface TDocumentsStorage {
   bucket: IBucket;
@@ -135,9 +156,14 @@ export class ApiFunction extends Construct {
     });
   }
 
+  /**
+   * The item and query actions the service's data access makes (shared/adapters/dynamodb/), not
+   * CDK's read and write sets: those add Scan, ConditionCheckItem (transactions), DescribeTable and
+   * the stream reads, none of which any function makes (no scan, no transaction, no stream
+   * consumer), so a stolen role could not page through every account's items.
+   */
   grantTable(table: ITable, access: TAccess): void {
-    if (access === 'read') table.grantReadData(this.fn);
-    else table.grantReadWriteData(this.fn);
+    table.grant(this.fn, ...TABLE_ACTIONS[access]);
     const tableId = Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement);
     acceptFinding(
       this,
@@ -156,8 +182,7 @@ export class ApiFunction extends Construct {
    */
   grantBucket(documents: TDocumentsStorage, access: TAccess): void {
     const bucket = this.documentsBucket(documents);
-    bucket.grantRead(this.fn);
-    if (access === 'readWrite') bucket.grantPut(this.fn);
+    this.grantObjects(bucket, '*', BUCKET_ACTIONS[access]);
     this.grantDocumentsKeys(
       documents,
       access === 'readWrite' ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'],
@@ -165,15 +190,27 @@ export class ApiFunction extends Construct {
     const stack = Stack.of(this);
     const bucketId = stack.getLogicalId(documents.bucket.node.defaultChild as CfnElement);
     const why =
-      "Objects of the documents bucket only, keyed by account and bundle ids made at run time; the grant's read actions are CDK's read set (get, list, bucket location), and no function may delete.";
-    for (const finding of [
-      `Resource::<${bucketId}.Arn>/*`,
-      'Action::s3:GetObject*',
-      'Action::s3:GetBucket*',
-      'Action::s3:List*',
-      ...(access === 'readWrite' ? ['Action::s3:Abort*'] : []),
-    ])
-      acceptFinding(this, `IAM5[${finding}]`, why);
+      'Objects of the documents bucket only, keyed by account and bundle ids made at run time; get, put and abort an upload, and no function may delete.';
+    acceptFinding(this, `IAM5[Resource::<${bucketId}.Arn>/*]`, why);
+  }
+
+  /**
+   * Object actions on the objects under `pattern`, and s3:ListBucket on the bucket limited to
+   * that prefix: without it S3 answers a missing key 403 rather than 404, and a file not there
+   * (not written yet, erased by policy) must read as missing, not as a denied request.
+   */
+  private grantObjects(bucket: IBucket, pattern: string, actions: readonly string[]): void {
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: [...actions], resources: [bucket.arnForObjects(pattern)] }),
+    );
+    const prefix = pattern === '*' ? undefined : pattern;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        ...(prefix ? { conditions: { StringLike: { 's3:prefix': prefix } } } : {}),
+      }),
+    );
   }
 
   /** The documents bucket imported without its key, so CDK's grants add no unconditioned KMS statement. */
@@ -223,18 +260,12 @@ export class ApiFunction extends Construct {
    * grant on that prefix, with Decrypt of the keys the archives are encrypted under (as documents).
    */
   grantExportsRead(documents: TDocumentsStorage): void {
-    this.documentsBucket(documents).grantRead(this.fn, 'exports/*');
+    this.grantObjects(this.documentsBucket(documents), 'exports/*', BUCKET_ACTIONS.read);
     this.grantDocumentsKeys(documents, ['kms:Decrypt']);
     const bucketId = Stack.of(this).getLogicalId(documents.bucket.node.defaultChild as CfnElement);
     const why =
-      "Accounts' export archives only (exports/<account>/<export>.tar.gz, ids made at run time); CDK's read set (get, list, bucket location), for the presigned download link.";
-    for (const finding of [
-      `Resource::<${bucketId}.Arn>/exports/*`,
-      'Action::s3:GetObject*',
-      'Action::s3:GetBucket*',
-      'Action::s3:List*',
-    ])
-      acceptFinding(this, `IAM5[${finding}]`, why);
+      "Accounts' export archives only (exports/<account>/<export>.tar.gz, ids made at run time), to get, for the presigned download link.";
+    acceptFinding(this, `IAM5[Resource::<${bucketId}.Arn>/exports/*]`, why);
   }
 
   /**
@@ -268,8 +299,11 @@ export class ApiFunction extends Construct {
     }
   }
 
+  /** SendMessage alone: the queue's URL comes in the environment, so no GetQueueUrl or attributes. */
   grantSend(queue: IQueue): void {
-    queue.grantSendMessages(this.fn);
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
   }
 
   /**

@@ -197,7 +197,7 @@ describe('documents key', () => {
       policies().flatMap((props) => {
         const reads = props.PolicyDocument.Statement.some(
           (st) =>
-            [st.Action].flat().includes('s3:GetObject*') &&
+            [st.Action].flat().includes('s3:GetObject') &&
             JSON.stringify(st.Resource ?? null).includes('Documents'),
         );
         return reads ? props.Roles.map((r) => r.Ref) : [];
