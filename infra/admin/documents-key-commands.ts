@@ -52,7 +52,13 @@ export async function destroyDocumentsKeyCommand(
 ): Promise<{ key: TDocumentsKeyView; repeated: boolean }> {
   if (!deps.bundles) throw new Error('Bundles are not available on this target.');
   const { account, deletionDate, repeated } = await destroyAccountDocumentsKey(
-    { accounts: deps.accounts, bundles: deps.bundles, keys: await keysOf(deps), clock: deps.clock },
+    {
+      accounts: deps.accounts,
+      bundles: deps.bundles,
+      keys: await keysOf(deps),
+      clock: deps.clock,
+      ids: deps.ids,
+    },
     accountId,
     ...(days === undefined ? [] : [days]),
   );

@@ -136,6 +136,7 @@ export const SAMPLES: TSample[] = [
     documentsKey: {
       keyArn: 'arn:aws:kms:us-east-1:000000000000:key/k1',
       created: at,
+      destroying: { started: at, run: 'R1' },
       destroyed: later,
       deletionDate: later,
     },

@@ -77,8 +77,8 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     async createAccount(a: TAccount) {
       await add(accountEntity, a);
     },
-    async getAccount(id) {
-      return getItem(db, table, accountKeys.item(id), toAccount);
+    async getAccount(id, options) {
+      return getItem(db, table, accountKeys.item(id), toAccount, options?.consistent);
     },
     async listAccounts() {
       const items = await listedItems(db, table, accountKeys.listPartition(), 'oldest-first');
@@ -110,12 +110,17 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     async setPayout(id, payout) {
       return setOptional(id, 'payout', payout || undefined);
     },
-    async setDocumentsKey(id, key, previousArn) {
-      // One write decides: two operators making or destroying a key at once get one winner.
+    async setDocumentsKey(id, key, previous) {
+      // One write decides: two operators making or destroying a key at once get one winner, and
+      // a destruction's mark is finished or taken back only by the run that names it.
       const expected =
-        previousArn === undefined
+        previous === undefined
           ? 'attribute_not_exists(documentsKey)'
-          : 'documentsKey.keyArn = :previous AND attribute_not_exists(documentsKey.destroyed)';
+          : `documentsKey.keyArn = :previous AND attribute_not_exists(documentsKey.destroyed) AND ${
+              previous.destroying
+                ? 'documentsKey.destroying.run = :run'
+                : 'attribute_not_exists(documentsKey.destroying)'
+            }`;
       try {
         const out = await db.send(
           new UpdateCommand({
@@ -126,7 +131,8 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ExpressionAttributeValues: {
               ':key': key,
               ':one': 1,
-              ...(previousArn === undefined ? {} : { ':previous': previousArn }),
+              ...(previous === undefined ? {} : { ':previous': previous.keyArn }),
+              ...(previous?.destroying ? { ':run': previous.destroying.run } : {}),
             },
             ReturnValues: 'ALL_NEW',
           }),

@@ -205,6 +205,23 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
 
     list,
 
+    async allOfAccount(accountId) {
+      const items = await queryAll(db, {
+        TableName: table,
+        ConsistentRead: true,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        // The bundle items alone, not the documents and event pages beside them.
+        FilterExpression: '#entity = :entity',
+        ExpressionAttributeNames: { '#entity': 'entity' },
+        ExpressionAttributeValues: {
+          ':pk': accountPartition(accountId),
+          ':p': 'BUNDLE#',
+          ':entity': bundleEntity.name,
+        },
+      });
+      return items.map(bundleEntity.fromItem);
+    },
+
     async claimCustomKey(accountId, customKey, bundleId) {
       const key = bundleKeys.customKey(accountId, customKey);
       const claim = customKeyEntity.toItem({ accountId, customKey, bundleId, claimedAt: Date.now() });

@@ -73,10 +73,26 @@ export interface TAccountDocumentsKey {
   /** The KMS key's ARN. */
   keyArn: string;
   created: string;
+  /**
+   * Set while `account-key-destroy` checks the account's bundles: a legal hold placed meanwhile
+   * answers 409 (bundles/legal-hold.ts). Taken back when a bundle blocks the destruction;
+   * replaced by `destroyed` when none does.
+   */
+  destroying?: TKeyDestroying;
   /** When its deletion was scheduled: from then on none of the account's documents can be read. */
   destroyed?: string;
   /** When KMS deletes the key for good; until then `aws kms cancel-key-deletion` brings it back. */
   deletionDate?: string;
+}
+
+/** A destruction of the account's key under way. */
+export interface TKeyDestroying {
+  started: string;
+  /**
+   * Names this mark: the run that finishes or takes it back writes on condition that it is still
+   * this one, so a mark taken back and set again by another run is never finished by the first.
+   */
+  run: string;
 }
 
 /** As a bundle holds them (`send_reminders`, `reminder_offset`… in days). */

@@ -4,10 +4,9 @@
 // (or a legal hold): destroying the key makes every document written under it unreadable.
 import type { TAccount, TAccountDocumentsKey } from '../accounts/account';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { MAX_PER_PAGE } from '../paging';
 import type { TAccountStore, TDocumentsKeyAdmin } from '../ports/accounts';
 import type { TBundleStore } from '../ports/bundles';
-import type { TClock } from '../ports/system';
+import type { TClock, TIds } from '../ports/system';
 import type { TBundle } from './bundle';
 import { documentsKeptUntil } from './retention';
 
@@ -16,7 +15,8 @@ const DAY_MS = 86_400_000;
 export const KEY_DELETION_DAYS = { min: 7, max: 30 } as const;
 
 async function accountOf(accounts: TAccountStore, accountId: string): Promise<TAccount> {
-  const account = await accounts.getAccount(accountId);
+  // Consistent: a key made or destroyed a moment ago is seen.
+  const account = await accounts.getAccount(accountId, { consistent: true });
   if (!account) throw new NotFoundError(`There is no account ${accountId}.`);
   return account;
 }
@@ -67,12 +67,24 @@ export function keyDestructionBlocker(b: TBundle, now: Date): string | undefined
 
 /**
  * Schedules the deletion of the account's own key in `days` (7 to 30), refused while any of its
- * bundles is within retention or under a legal hold. The account's record says so first (one
- * conditional write: two at once have one winner, the other answers as a repeat), then KMS is
- * asked; a repeat asks KMS again, so a run that stopped between the two finishes.
+ * bundles is within retention or under a legal hold. Three conditional writes of the account's
+ * key make it certain that no hold is missed: first the account is marked "destroying"; then its
+ * bundles are read consistently (a hold written before the mark is seen; a hold written after
+ * it reads the mark and answers 409: legal-hold.ts); then the key is marked destroyed, on
+ * condition that this very mark is still there, or, if a bundle blocks it, the mark is taken
+ * back. Only then is KMS asked. A run that stopped half-way is finished by running it again: a
+ * run that finds a mark carries it on (checks the bundles again, then finishes or takes it
+ * back), and a repeat of a finished run asks KMS again. Of two runs at once, the one that loses
+ * a write reports what the other did.
  */
 export async function destroyAccountDocumentsKey(
-  deps: { accounts: TAccountStore; bundles: TBundleStore; keys: TDocumentsKeyAdmin; clock: TClock },
+  deps: {
+    accounts: TAccountStore;
+    bundles: TBundleStore;
+    keys: TDocumentsKeyAdmin;
+    clock: TClock;
+    ids: TIds;
+  },
   accountId: string,
   days: number = KEY_DELETION_DAYS.max,
 ): Promise<{ account: TAccount; deletionDate: string; repeated: boolean }> {
@@ -89,24 +101,12 @@ export async function destroyAccountDocumentsKey(
   }
   let repeated = Boolean(own.destroyed);
   if (!own.destroyed) {
-    const now = deps.clock.now();
-    const blockers = await blockersOf(deps.bundles, accountId, now);
-    if (blockers.length > 0) {
-      const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more bundle(s))` : '';
-      throw new ConflictError(`The key cannot be destroyed yet. ${blockers[0]}${more}`);
-    }
-    const destroyed: TAccountDocumentsKey = {
-      ...own,
-      destroyed: now.toISOString(),
-      deletionDate: new Date(now.getTime() + days * DAY_MS).toISOString(),
-    };
     try {
-      account = await deps.accounts.setDocumentsKey(accountId, destroyed, own.keyArn);
+      account = await markDestroyed(deps, accountId, own, days);
     } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-      // Another destroy won the write: this one reports what it did.
-      account = await accountOf(deps.accounts, accountId);
-      if (!account.documentsKey?.destroyed) throw err;
+      if (!(err instanceof KeyChangedMeanwhile)) throw err;
+      // Another run finished first: this one reports what it did.
+      account = err.account;
       repeated = true;
     }
   }
@@ -114,15 +114,61 @@ export async function destroyAccountDocumentsKey(
   return { account, deletionDate, repeated };
 }
 
+/** A write of the key lost to another run, which destroyed it: the account as it now is. */
+class KeyChangedMeanwhile extends Error {
+  constructor(readonly account: TAccount) {
+    super('The key was destroyed by another run.');
+  }
+}
+
+/** The "destroying" mark, the consistent check of the bundles, then destroyed or taken back. */
+async function markDestroyed(
+  deps: { accounts: TAccountStore; bundles: TBundleStore; clock: TClock; ids: TIds },
+  accountId: string,
+  own: TAccountDocumentsKey,
+  days: number,
+): Promise<TAccount> {
+  const write = (key: TAccountDocumentsKey, previous: TAccountDocumentsKey) =>
+    deps.accounts.setDocumentsKey(accountId, key, previous).catch(async (err: unknown) => {
+      if (!(err instanceof ConflictError)) throw err;
+      const now = await deps.accounts.getAccount(accountId, { consistent: true });
+      if (now?.documentsKey?.destroyed) throw new KeyChangedMeanwhile(now);
+      throw new ConflictError(
+        `Another run of account-key-destroy changed account ${accountId}'s key at the same moment: run the command again to finish it or to see why it was refused.`,
+      );
+    });
+  // A mark left by a run that stopped is carried on: the bundles are checked after it all the same.
+  const marked: TAccountDocumentsKey = own.destroying
+    ? own
+    : { ...own, destroying: { started: deps.clock.now().toISOString(), run: deps.ids.uuid() } };
+  if (marked !== own) await write(marked, own);
+  const { destroying: _mark, ...unmarked } = marked;
+  const now = deps.clock.now();
+  const blockers = await blockersOf(deps.bundles, accountId, now);
+  if (blockers.length > 0) {
+    await write(unmarked, marked).catch((err: unknown) => {
+      // Another run carrying the same mark took it back first: refused all the same.
+      if (err instanceof KeyChangedMeanwhile) throw err;
+    });
+    const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more bundle(s))` : '';
+    throw new ConflictError(`The key cannot be destroyed yet. ${blockers[0]}${more}`);
+  }
+  return write(
+    {
+      ...unmarked,
+      destroyed: now.toISOString(),
+      deletionDate: new Date(now.getTime() + days * DAY_MS).toISOString(),
+    },
+    marked,
+  );
+}
+
 /** Every bundle of the account whose documents must stay readable, each as its reason. */
 async function blockersOf(bundles: TBundleStore, accountId: string, now: Date): Promise<string[]> {
   const found: string[] = [];
-  for (let page = 1; ; page++) {
-    const { items } = await bundles.list(accountId, {}, { page, perPage: MAX_PER_PAGE });
-    for (const b of items) {
-      const reason = keyDestructionBlocker(b, now);
-      if (reason) found.push(reason);
-    }
-    if (items.length < MAX_PER_PAGE) return found;
+  for (const b of await bundles.allOfAccount(accountId)) {
+    const reason = keyDestructionBlocker(b, now);
+    if (reason) found.push(reason);
   }
+  return found;
 }

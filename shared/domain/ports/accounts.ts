@@ -14,15 +14,21 @@ import type {
 
 export interface TAccountStore {
   createAccount(account: TAccount): Promise<void>;
-  getAccount(id: string): Promise<TAccount | undefined>;
+  /** `consistent`: a strongly consistent read, which sees every write that finished before it. */
+  getAccount(id: string, options?: { consistent?: boolean }): Promise<TAccount | undefined>;
   listAccounts(): Promise<TAccount[]>;
   setFeatures(id: string, features: Partial<Record<TFeatureName, boolean>>): Promise<TAccount>;
   /**
-   * Records the account's own documents key in one conditional write: `previousArn` undefined
-   * when the account has none yet, else the key it has and that is not destroyed. ConflictError
-   * when another request changed it first; NotFoundError when there is no such account.
+   * Records the account's own documents key in one conditional write: `previous` undefined when
+   * the account has none yet, else the key as read, which must not be destroyed and must carry
+   * the same `destroying` mark (or none). ConflictError when another request changed it first;
+   * NotFoundError when there is no such account.
    */
-  setDocumentsKey(id: string, key: TAccountDocumentsKey, previousArn: string | undefined): Promise<TAccount>;
+  setDocumentsKey(
+    id: string,
+    key: TAccountDocumentsKey,
+    previous: TAccountDocumentsKey | undefined,
+  ): Promise<TAccount>;
   /** Replaces the origins allowed to frame embedded signing; an empty list removes them. */
   setEmbedOrigins(id: string, origins: string[]): Promise<TAccount>;
   /** The paper image documents are put on; undefined: Letter. */

@@ -64,6 +64,11 @@ export interface TBundleStore {
   events(bundle: TBundle): Promise<TBundleEvent[]>;
   findPacket(packetId: string): Promise<{ accountId: string; bundleId: string } | undefined>;
   list(accountId: string, filter: TBundleFilter, page: TPage): Promise<TPageOf<TBundle>>;
+  /**
+   * Every bundle of the account, read consistently from the account's own items (not from a
+   * list, which may lag a write): it sees every change of a bundle that finished before it.
+   */
+  allOfAccount(accountId: string): Promise<TBundle[]>;
   /** Claims `customKey` for the bundle; false when another bundle of the account holds it. */
   claimCustomKey(accountId: string, customKey: string, bundleId: string): Promise<boolean>;
   /** Gives the claim up, if `bundleId` still holds it. */

@@ -33,7 +33,8 @@ export const accountEntity = defineEntity<TAccount>({
   name: 'account',
   // 2: `retention` (the retention policy); a version 1 item has none and reads as it is.
   // 3: `documentsKey` (a key of the account's own); older items have none and read as they are.
-  version: 3,
+  // 4: `documentsKey.destroying` (a destruction under way); older items have none and read as they are.
+  version: 4,
   key: (a) => accountKeys.item(a.id),
   indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
 });
