@@ -74,6 +74,13 @@ export const COMMANDS = {
     flags: { account: 'string' },
     required: [],
   },
+  migrate: {
+    synopsis: '',
+    summary:
+      'After a deploy: give the items earlier versions stored what reading them cannot (such as the list keys of envelope templates disabled before they had any, which an export needs). Reads the whole table a page at a time; safe beside the running service and to run again. Prints, for each upgrade, the items it found and upgraded.',
+    flags: {},
+    required: [],
+  },
   'set-user-teams': {
     synopsis: '--account A --user U --teams "T1,T2"',
     summary:

@@ -1,6 +1,9 @@
 // The operator's commands, one function each. They take the stores (ports) and plain values,
 // so the same code runs against the local data and a deployed stack; target.ts builds the deps,
 // main.ts turns flags into arguments and results into output.
+
+import type { TUpgradeReport } from '#shared/adapters/dynamodb/upgrades/item-upgrade';
+import type { TItemUpgrades } from '#shared/adapters/dynamodb/upgrades/item-upgrades';
 import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
 import { addBrand } from '#shared/domain/accounts/add-brand';
 import { addTeam } from '#shared/domain/accounts/add-team';
@@ -71,6 +74,8 @@ export interface TAdminDeps {
   exporting?: () => Promise<TBuildExportDeps & TImportDeps>;
   /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
   localCa?: () => Promise<TLocalCa>;
+  /** The upgrades of items stored by earlier versions, for migrate. */
+  upgrades?: TItemUpgrades;
 }
 
 /** An account as the operator sees it: `version` is the store's concurrency counter, not data. */
@@ -167,6 +172,15 @@ export async function indexUserEmailsCommand(
     done.push({ accountId: a.id, users: (await deps.accounts.listUsers(a.id)).length });
   }
   return done;
+}
+
+/**
+ * Brings the items earlier versions stored up to this one where reading them cannot (keys they
+ * lack): run after each deploy. Safe beside the service's traffic and to run again.
+ */
+export function migrateCommand(deps: TAdminDeps): Promise<TUpgradeReport[]> {
+  if (!deps.upgrades) throw new Error('migrate is not available on this target.');
+  return deps.upgrades.run();
 }
 
 export function setUserTeamsCommand(

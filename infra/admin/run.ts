@@ -13,6 +13,7 @@ import {
   erasePersonCommand,
   indexUserEmailsCommand,
   listAccountsCommand,
+  migrateCommand,
   refundPaymentCommand,
   requireAccount,
   revokeKeyCommand,
@@ -147,6 +148,18 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
         data: done,
         text: done.map((d) => `${d.accountId}\t${d.users} users`).join('\n'),
         note: `Indexed the users of ${done.length} account(s): they can now ask for a sign-in link.`,
+      };
+    }
+    case 'migrate': {
+      const done = await migrateCommand(deps);
+      const left = done.reduce((n, d) => n + d.found - d.upgraded, 0);
+      return {
+        data: done,
+        text: done.map((d) => `${d.name}\t${d.found} found\t${d.upgraded} upgraded`).join('\n'),
+        note:
+          left > 0
+            ? `${left} item(s) changed while this ran: run it again to look at them.`
+            : `Every item is up to date (${done[0]?.scanned ?? 0} read).`,
       };
     }
     case 'set-user-teams': {

@@ -23,6 +23,7 @@ import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
+import { createItemUpgrades } from '#shared/adapters/dynamodb/upgrades/item-upgrades';
 import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
 import { createKmsCipher } from '#shared/adapters/kms/kms-cipher';
 import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
@@ -71,6 +72,7 @@ function stores(db: DynamoDBDocumentClient, table: string): Omit<TAdminDeps, 'us
     securityLog: createConsoleStore(db, table),
     bulk: createBulkStore(db, table),
     settings: createAccountSettingsStore(db, table),
+    upgrades: createItemUpgrades(db, table),
     clock: systemClock,
     ids: randomIds,
   };

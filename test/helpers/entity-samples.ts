@@ -195,7 +195,13 @@ export const SAMPLES: TSample[] = [
   sample(bundleTermEntity, { accountId: 'A1', term: 't:lease', id: 'B1', created: at }),
   sample(packetRefEntity, { packetId: 'P1', accountId: 'A1', bundleId: 'B1' }),
   sample(personLinkEntity, { accountId: 'A1', personId: 'person-P1', bundleId: 'B1' }),
-  sample(bundleCreationEntity, { accountId: 'A1', bundleId: 'B1', ttl: 1_700_086_400, confirmed: true }),
+  sample(bundleCreationEntity, {
+    accountId: 'A1',
+    bundleId: 'B1',
+    ttl: 1_700_086_400,
+    confirmed: true,
+    withdrawn: false,
+  }),
   sample(customKeyEntity, {
     accountId: 'A1',
     customKey: 'order-7',

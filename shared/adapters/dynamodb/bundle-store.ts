@@ -13,12 +13,14 @@ import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
 import { accountPartition } from './entities/account-partition';
 import {
+  bundleCreationEntity,
   bundleDocumentEntity,
   bundleEntity,
   bundleEventPageEntity,
   bundleKeys,
   bundleSatelliteItems,
   bundleTermEntity,
+  creationExpiry,
   customKeyEntity,
   documentOf,
   dueRefOf,
@@ -26,6 +28,7 @@ import {
   personLinkEntity,
 } from './entities/bundle';
 import { personKeys } from './entities/person';
+import { markersSet } from './entity';
 import { INDEXES } from './table';
 import { putIf, putVersioned, updateIf } from './versioned';
 
@@ -77,10 +80,12 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
    * A Person the bundle names may be erased while it is created (persons/erase-person.ts). Its
    * links are written first; then each Person must still be there (one consistent read: an
    * erasure deletes its Persons before it reads their links, so a Person found here means that
-   * erasure will find the link); then the creation item is confirmed, conditional on it still
-   * being there. An erasure that finds a link without its bundle withdraws the creation item
-   * unless confirmed: of the two conditional writes one wins, so the bundle is either in the
-   * erasure's report or never written.
+   * erasure will find the link); then the creation item is marked confirmed, unless an erasure
+   * that found a link without its bundle marked it withdrawn first: of the two conditional writes
+   * one wins, so the bundle is either in the erasure's report or never written. Neither mark is
+   * undone: a retry of the create under its Idempotency-Key (the same bundle) finds the first
+   * run's confirmed item and confirms it again, or its withdrawn item and fails. A withdrawn item
+   * past its TTL (which DynamoDB applies late) no longer counts.
    */
   async function confirmPersons({ accountId, id: bundleId, packets }: TBundle) {
     const erased = () =>
@@ -95,10 +100,20 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       (i) => String(i.sk),
     );
     if (found.length < personIds.length) throw erased();
+    const now = Date.now();
+    const markers = markersSet(bundleCreationEntity);
     const confirmed = await updateIf(db, table, bundleKeys.creation(accountId, bundleId), {
-      UpdateExpression: 'SET confirmed = :t',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':t': true },
+      UpdateExpression: `SET confirmed = :t, accountId = :a, bundleId = :b, #ttl = :ttl, ${markers.set} REMOVE withdrawn`,
+      ConditionExpression: 'attribute_not_exists(withdrawn) OR #ttl < :now',
+      ExpressionAttributeNames: { '#ttl': 'ttl', ...markers.names },
+      ExpressionAttributeValues: {
+        ':t': true,
+        ':a': accountId,
+        ':b': bundleId,
+        ':ttl': creationExpiry(now),
+        ':now': Math.floor(now / 1000),
+        ...markers.values,
+      },
     });
     if (!confirmed) throw erased();
   }
@@ -259,12 +274,14 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       );
     },
 
+    // Marked, not deleted: a retry of the create would otherwise find no item and confirm one.
     async withdrawCreation(accountId, bundleId) {
+      const ttl = creationExpiry(Date.now());
       return writeIf(
         db.send(
-          new DeleteCommand({
+          new PutCommand({
             TableName: table,
-            Key: bundleKeys.creation(accountId, bundleId),
+            Item: bundleCreationEntity.toItem({ accountId, bundleId, ttl, withdrawn: true }),
             ConditionExpression: 'attribute_not_exists(confirmed)',
           }),
         ),

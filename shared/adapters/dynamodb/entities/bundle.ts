@@ -189,20 +189,24 @@ export const personLinkEntity = defineEntity<{ accountId: string; personId: stri
 });
 
 /**
- * A bundle being created: written with its satellites, `confirmed` once each Person it names was
- * found still there (bundle-store.ts, confirmPersons). An erasure that finds a person link
- * without its bundle withdraws this item unless confirmed, and the create then fails: one
- * conditional write on it decides which. `ttl` (epoch seconds) lets DynamoDB remove it a day on,
- * long after any create has ended.
+ * A bundle's create and an erasure meeting on it (bundle-store.ts, confirmPersons): the create
+ * marks it `confirmed` once each Person it names was found still there, unless it is `withdrawn`;
+ * an erasure that finds a person link without its bundle marks it `withdrawn`, unless it is
+ * `confirmed`. Neither mark is ever taken back, so every run of a create (a retry under its
+ * Idempotency-Key makes the same bundle) meets the erasure's one decision. `ttl` (epoch seconds)
+ * lets DynamoDB remove it a day on, long after any create has ended.
  */
 export const bundleCreationEntity = defineEntity<{
   accountId: string;
   bundleId: string;
   ttl: number;
   confirmed?: boolean;
+  withdrawn?: boolean;
 }>({
   name: 'bundle-creation',
-  version: 1,
+  // 2: an erasure leaves the item `withdrawn` instead of deleting it, and a create writes it only
+  // when it confirms (no longer unconfirmed with its satellites). A version 1 item reads as it is.
+  version: 2,
   key: (c) => bundleKeys.creation(c.accountId, c.bundleId),
 });
 
@@ -218,18 +222,16 @@ export const customKeyEntity = defineEntity<{
   key: (c) => bundleKeys.customKey(c.accountId, c.customKey),
 });
 
-/** A day: how long a bundle-creation item is kept (its TTL). */
-const CREATION_KEPT_S = 24 * 3600;
+/** A day on from `at` (epoch ms), in epoch seconds: when a bundle-creation item goes (its TTL). */
+export const creationExpiry = (at: number) => Math.floor(at / 1000) + 24 * 3600;
 
 /**
- * Every item a bundle's creation writes before the bundle itself: its creation item, documents,
- * packet refs, person links.
+ * Every item a bundle's creation writes before its creation item and the bundle itself:
+ * documents, packet refs, person links.
  */
 export function bundleSatelliteItems(bundle: TBundle, documents: TDocument[]): Record<string, unknown>[] {
   const { accountId, id: bundleId } = bundle;
-  const ttl = Math.floor(Date.parse(bundle.created) / 1000) + CREATION_KEPT_S;
   return [
-    bundleCreationEntity.toItem({ accountId, bundleId, ttl }),
     ...documents.map((d) => bundleDocumentEntity.toItem({ ...d, accountId, bundleId })),
     ...bundle.packets.map((p) => packetRefEntity.toItem({ packetId: p.id, accountId, bundleId })),
     ...[...new Set(bundle.packets.map((p) => p.personId))].map((personId) =>

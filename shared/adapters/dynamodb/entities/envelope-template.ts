@@ -18,6 +18,11 @@ export const envelopeTemplateKeys = {
     lpk: envelopeTemplateKeys.listPartition(t.accountId),
     lsk: `${t.created}#${t.id}#${t.isShared ? 's' : 'p'}#${t.owner ?? ''}`,
   }),
+  /** Where the template is listed: its list keys, in the disabled partition when disabled. */
+  listKeys: (t: TEnvelopeTemplate) =>
+    t.enabled
+      ? envelopeTemplateKeys.listOrder(t)
+      : { ...envelopeTemplateKeys.listOrder(t), lpk: envelopeTemplateKeys.disabledPartition(t.accountId) },
   /**
    * `legacy`: a key written before it carried sharing and owner (`<created>#<T-slug>`); the list
    * then asks the item itself.
@@ -38,15 +43,11 @@ export const envelopeTemplateEntity = defineEntity<TEnvelopeTemplate>({
   // 2: a signer role may carry the packet `role` of its people; a version 1 item has none (every
   // role signs) and reads as it is.
   // 3: a disabled template has list keys in the disabled partition; one written disabled by an
-  // earlier version has none (nothing lists it; enabling it again gives it its keys).
+  // earlier version has none until `npm run admin -- migrate` gives it them (upgrades/), or a
+  // change writes it again.
   version: 3,
   key: (t) => envelopeTemplateKeys.item(t.id),
-  indexes: {
-    byListOrder: (t) =>
-      t.enabled
-        ? envelopeTemplateKeys.listOrder(t)
-        : { ...envelopeTemplateKeys.listOrder(t), lpk: envelopeTemplateKeys.disabledPartition(t.accountId) },
-  },
+  indexes: { byListOrder: envelopeTemplateKeys.listKeys },
   encode: (t) => ({
     id: t.id,
     accountId: t.accountId,
