@@ -257,6 +257,8 @@ export class Functions implements TWorkers {
     });
     keys.grantTimestampCredentials(this.documentWorker);
     this.documentWorker.grantTable(table, 'readWrite');
+    // readWrite covers an export's multipart upload too: its calls are s3:PutObject, and the
+    // abort of a failed one is in CDK's put set (s3:Abort*).
     this.documentWorker.grantBucket(storage, 'readWrite');
     queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
