@@ -139,6 +139,11 @@ describe('a streamed export', () => {
     expect(meter.parts).toBeGreaterThanOrEqual(9);
     // Progress was written while the archive streamed, not after it.
     expect(saved.map((r) => r.progress.done)).toContain(25);
+    // Sealed as the account's documents are, though it was sent in parts.
+    expect(from.storedEncryption(archiveKey)).toMatchObject({
+      algorithm: 'aws:kms',
+      context: { accountId: account },
+    });
 
     const { size, body } = await deps.streams.read(archiveKey);
     const chunks: Uint8Array[] = [];
