@@ -22,6 +22,7 @@ import type {
   TBlobLister,
   TBlobStreams,
   TExportStore,
+  TStoredRecord,
 } from '../ports/exports';
 import type { TClock } from '../ports/system';
 import {
@@ -126,6 +127,47 @@ async function storedKeys(deps: TBuildExportDeps, accountId: string, bundleIds: 
   return [...keys].sort();
 }
 
+/**
+ * The archive's entries, pulled by its upload: each file is opened when the archive reaches it
+ * and hashed on its way through into `files`; `progress` is told every PROGRESS_EVERY files.
+ * The manifest, made of those hashes, comes last.
+ */
+async function* archiveEntries(
+  deps: TBuildExportDeps,
+  of: Pick<TManifest, 'accountId' | 'exportId' | 'created' | 'bundles' | 'deleted'> & {
+    records: TStoredRecord[];
+    keys: string[];
+  },
+  files: TManifestFile[],
+  progress: (done: number) => Promise<void>,
+): AsyncGenerator<TArchiveEntry> {
+  const jsonl = Buffer.from(recordsToJsonl(of.records));
+  yield { path: RECORDS_PATH, size: jsonl.length, body: once(jsonl) };
+  for (const [i, key] of of.keys.entries()) {
+    const { size, body } = await deps.streams.read(key);
+    const hash = createHash('sha256');
+    const seen = { bytes: 0 };
+    const path = `${FILES_DIR}${key}`;
+    yield { path, size, body: hashing(body, hash, seen) };
+    files.push({ path, key, sha256: hash.digest('hex'), size: seen.bytes });
+    if ((i + 1) % PROGRESS_EVERY === 0) await progress(i + 1);
+  }
+  const manifest: TManifest = {
+    format: ARCHIVE_FORMAT,
+    formatVersion: ARCHIVE_FORMAT_VERSION,
+    accountId: of.accountId,
+    exportId: of.exportId,
+    created: of.created,
+    records: { path: RECORDS_PATH, count: of.records.length, sha256: sha256Of(jsonl), size: jsonl.length },
+    bundles: of.bundles,
+    files,
+    deleted: of.deleted,
+    notExported: NOT_EXPORTED,
+  };
+  const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  yield { path: MANIFEST_PATH, size: bytes.length, body: once(bytes) };
+}
+
 /** Builds the export `exportId` of the account, unless it is finished or another run holds it. */
 export async function buildExport(
   deps: TBuildExportDeps,
@@ -151,42 +193,18 @@ export async function buildExport(
       const bundle = await deps.bundles.get(accountId, id);
       if (bundle?.retention?.deleted) deleted.push(...(await deletedFiles(deps, bundle)));
     }
-    const jsonl = Buffer.from(recordsToJsonl(records));
-    const files: TManifestFile[] = [];
-    const created = now().toISOString();
-
-    // Pulled by the upload: each file is opened when the archive reaches it.
     let current: TExport = record;
-    async function* entries(): AsyncGenerator<TArchiveEntry> {
-      yield { path: RECORDS_PATH, size: jsonl.length, body: once(jsonl) };
-      for (const [i, key] of keys.entries()) {
-        const { size, body } = await deps.streams.read(key);
-        const hash = createHash('sha256');
-        const seen = { bytes: 0 };
-        const path = `${FILES_DIR}${key}`;
-        yield { path, size, body: hashing(body, hash, seen) };
-        files.push({ path, key, sha256: hash.digest('hex'), size: seen.bytes });
-        if ((i + 1) % PROGRESS_EVERY === 0) {
-          const next = await advance(deps, current, { progress: { done: i + 1, total: keys.length } });
-          if (!next) throw new TakenOver();
-          current = next;
-        }
-      }
-      const manifest: TManifest = {
-        format: ARCHIVE_FORMAT,
-        formatVersion: ARCHIVE_FORMAT_VERSION,
-        accountId,
-        exportId,
-        created,
-        records: { path: RECORDS_PATH, count: records.length, sha256: sha256Of(jsonl), size: jsonl.length },
-        bundles: bundleIds,
-        files,
-        deleted,
-        notExported: NOT_EXPORTED,
-      };
-      const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-      yield { path: MANIFEST_PATH, size: bytes.length, body: once(bytes) };
-    }
+    const files: TManifestFile[] = [];
+    const entries = archiveEntries(
+      deps,
+      { accountId, exportId, created: now().toISOString(), records, bundles: bundleIds, keys, deleted },
+      files,
+      async (done) => {
+        const next = await advance(deps, current, { progress: { done, total: keys.length } });
+        if (!next) throw new TakenOver();
+        current = next;
+      },
+    );
 
     const key = archiveKeyOf(accountId, exportId);
     const archiveHash = createHash('sha256');
@@ -194,7 +212,7 @@ export async function buildExport(
     try {
       await deps.streams.write(
         key,
-        hashing(deps.archiver.pack(entries(), now()), archiveHash, archived),
+        hashing(deps.archiver.pack(entries, now()), archiveHash, archived),
         'application/gzip',
       );
     } catch (err) {
