@@ -229,16 +229,16 @@ export const COMMANDS = {
   'export-account': {
     synopsis: '--account A [--out FILE]',
     summary:
-      'Export the account whole (bundles with their files, events and evidence; persons, templates, webhooks, users): builds the archive here, as the document worker does for the API, stores it in the documents bucket under exports/ and prints its key; with --out also writes it to FILE. Webhook secrets are left out.',
+      'Export the account whole (bundles with their files, events and evidence; persons, templates, webhooks, users): builds the archive here, as the document worker does for the API, streaming it into the documents bucket under exports/ a part at a time, and prints its key; with --out also writes it to FILE. Webhook secrets are left out.',
     flags: { account: 'string', out: 'string' },
     required: ['account'],
     bucket: true,
     documentsName: true,
   },
   'import-account': {
-    synopsis: '--archive FILE|s3://KEY',
+    synopsis: '--archive FILE|s3://KEY [--account A]',
     summary:
-      "Restore an account's export into this deployment, ids kept: checks every file's SHA-256 against the manifest, refuses before writing anything when an id is already taken by other data, and passes over what an earlier run restored, so running it again finishes an import that stopped. Prints what it wrote.",
+      "Restore an account's export into this deployment, ids kept. The archive is a file, or an object of this deployment's documents bucket: s3://KEY as export-account prints it, or s3://BUCKET/KEY. It is read as a stream, twice: first every file's SHA-256 is checked against the manifest, and the import is refused before anything is written when an id is already taken by other data, or when --account names another account than the archive's (ids are kept, so an archive restores its own account only); then the files and items are written, passing over what an earlier run restored, so running it again finishes an import that stopped. Prints what it wrote.",
     flags: { archive: 'string', account: 'string' },
     required: ['archive'],
     bucket: true,

@@ -71,7 +71,7 @@ export interface TAdminDeps {
   /** KMS for accounts' own documents keys (account-key-*); made on use. */
   documentsKeys?: () => Promise<TDocumentsKeyAdmin>;
   /** The documents bucket and the export's stores, for export-account and import-account; made on use. */
-  exporting?: () => Promise<TBuildExportDeps & TImportDeps>;
+  exporting?: () => Promise<TBuildExportDeps & TImportDeps & { bucketName: string }>;
   /** The local runtime's CA, for seal-revoke (only locally: on AWS the CA is the operator's). */
   localCa?: () => Promise<TLocalCa>;
   /** The upgrades of items stored by earlier versions, for migrate. */

@@ -257,6 +257,8 @@ export class Functions implements TWorkers {
     });
     keys.grantTimestampCredentials(this.documentWorker);
     this.documentWorker.grantTable(table, 'readWrite');
+    // readWrite covers an export's multipart upload too: its calls are s3:PutObject, and a
+    // failed one is aborted (s3:AbortMultipartUpload).
     this.documentWorker.grantBucket(storage, 'readWrite');
     queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);

@@ -39,8 +39,14 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
   // KMS's stand-in attached (useKms), S3's calls to KMS are made as on AWS: a data key for each
   // write, its decryption for each read, so a key pending deletion refuses both.
   const encryption = new Map<string, TStoredEncryption>();
+  // A multipart upload's SSE headers come with CreateMultipartUpload and hold for the object
+  // CompleteMultipartUpload makes; its parts carry none.
+  const uploading = new Map<string, TStoredEncryption>();
   let kms: KMSClient | undefined;
-  server.middleware.unshift((async (ctx: TAnswerable, next: () => Promise<unknown>) => {
+  server.middleware.unshift((async (
+    ctx: TAnswerable & { query: Record<string, unknown> },
+    next: () => Promise<unknown>,
+  ) => {
     const key = decodeURIComponent(ctx.path.replace(/^\/[^/]+\//, ''));
     const header = (name: string) => ctx.get(`x-amz-server-side-encryption${name}`) || undefined;
     const context = header('-context');
@@ -50,9 +56,13 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
       ...(context ? { context: JSON.parse(Buffer.from(context, 'base64').toString('utf8')) } : {}),
       bucketKey: header('-bucket-key-enabled'),
     };
+    const part = 'uploadId' in ctx.query;
+    const initiate = ctx.method === 'POST' && 'uploads' in ctx.query;
+    if (ctx.method === 'DELETE' && part) return abortUpload(server, ctx, String(ctx.query.uploadId));
     const stored = encryption.get(key);
     try {
-      if (ctx.method === 'PUT' && kms && written.algorithm === 'aws:kms' && written.keyId) {
+      const writes = (ctx.method === 'PUT' && !part) || initiate;
+      if (writes && kms && written.algorithm === 'aws:kms' && written.keyId) {
         const made = await kms.send(
           new GenerateDataKeyCommand({
             KeyId: written.keyId,
@@ -77,8 +87,12 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     }
     await next();
     if (ctx.method === 'DELETE' && ctx.status < 300) encryption.delete(key);
-    if (ctx.method !== 'PUT' || ctx.status !== 200) return;
-    encryption.set(key, written);
+    if (ctx.status !== 200) return;
+    if (initiate) uploading.set(key, written);
+    else if (ctx.method === 'POST' && part) {
+      encryption.set(key, uploading.get(key) ?? {});
+      uploading.delete(key);
+    } else if (ctx.method === 'PUT' && !part) encryption.set(key, written);
   }) as never);
   const bound = await server.run();
   return {
@@ -101,7 +115,7 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
 
 /** The parts of s3rver's filesystem store its PUT uses. */
 interface TFilesystemStore {
-  getResourcePath(bucket: string, key: string, resource: string): string;
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
   putObject(object: {
     bucket: string;
     key: string;
@@ -156,6 +170,23 @@ function atomicPuts(store: TFilesystemStore): void {
       await rm(`${tmp}.meta`, { recursive: true, force: true });
     }
   };
+}
+
+/**
+ * AbortMultipartUpload, which s3rver lacks: its parts are removed and S3's 204 answered. An
+ * export that fails half-way aborts its upload, so the bucket keeps nothing of it.
+ */
+async function abortUpload(server: S3rver, ctx: TAnswerable, uploadId: string): Promise<void> {
+  const bucket = ctx.path.split('/')[1] ?? '';
+  const store = server.store as unknown as TFilesystemStore;
+  if (/^[0-9a-f]+$/.test(uploadId)) {
+    await rm(join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId), {
+      recursive: true,
+      force: true,
+    });
+  }
+  ctx.status = 204;
+  ctx.body = '';
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

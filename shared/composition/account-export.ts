@@ -9,7 +9,7 @@ import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createExportStore } from '#shared/adapters/dynamodb/export-store';
 import { createBlobLister } from '#shared/adapters/s3/blob-lister';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
+import { createBlobStreams } from '#shared/adapters/s3/blob-streams';
 import { systemClock } from '#shared/adapters/system';
 import type { TBuildExportDeps } from '#shared/domain/exports/build-export';
 import type { TImportDeps } from '#shared/domain/exports/import-account';
@@ -20,24 +20,33 @@ export interface TExportWiring {
   s3: S3Client;
   bucketName: string;
   documentsKeyId?: string;
+  /** The upload's part size: what an export or import holds of the files (blob-streams.ts). */
+  partBytes?: number;
 }
 
-export function exportDeps(w: TExportWiring): TBuildExportDeps & TImportDeps {
+/** `bucketName` names the documents bucket in the operator's messages. */
+export function exportDeps(w: TExportWiring): TBuildExportDeps & TImportDeps & { bucketName: string } {
   const accounts = createAccountStore(w.db, w.tableName);
   // Archives and restored files are keyed as the account's documents: its own key when it has one.
-  const blobs = createBlobStore(w.s3, w.bucketName, {
-    ...(w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {}),
-    accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
-  });
+  const streams = createBlobStreams(
+    w.s3,
+    w.bucketName,
+    {
+      ...(w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {}),
+      accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
+    },
+    w.partBytes ? { partBytes: w.partBytes } : {},
+  );
   return {
     exports: createExportStore(w.db, w.tableName),
     records: createAccountRecords(w.db, w.tableName),
-    blobs,
+    streams,
     lister: createBlobLister(w.s3, w.bucketName),
     // Reads only: no bundle is changed, so the plain store (nothing to publish) is enough.
     bundles: createBundleStore(w.db, w.tableName),
     evidence: createEvidenceStore(w.db, w.tableName),
     archiver: tarGzArchiver,
     clock: systemClock,
+    bucketName: w.bucketName,
   };
 }

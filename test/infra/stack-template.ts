@@ -23,6 +23,7 @@ export interface TStatement {
   Effect: string;
   Action: string | string[];
   Resource?: unknown;
+  Condition?: unknown;
 }
 
 // The feature flags of cdk.json change what constructs emit: test what `cdk synth` deploys.

@@ -362,6 +362,25 @@ describe("the account's export", () => {
     expect(sqs.flatMap((st) => [st.Resource].flat().map(render))).toEqual([`<${jobsId}.Arn>`]);
     expect(envVarsOf(dev, functionId(dev, 'Esign-dev', 'account'))).toHaveProperty('DOCUMENTS_QUEUE_URL');
   });
+  it('is uploaded by the document worker in parts: it may abort its upload and decrypt the part keys', () => {
+    const statements = roleStatements(dev, functionId(dev, 'Esign-dev', 'document-worker'));
+    const bucketId = logicalIdOf(dev, 'AWS::S3::Bucket', { VersioningConfiguration: { Status: 'Enabled' } });
+    const on = (action: string) =>
+      statements
+        .filter((st) => actionsOf(st).includes(action))
+        .flatMap((st) => [st.Resource].flat().map(render));
+    // CreateMultipartUpload, UploadPart and CompleteMultipartUpload are s3:PutObject; a failed
+    // export aborts its upload, so the bucket keeps none of its parts.
+    expect(on('s3:PutObject')).toContain(`<${bucketId}.Arn>/*`);
+    expect(on('s3:AbortMultipartUpload')).toContain(`<${bucketId}.Arn>/*`);
+    // Under SSE-KMS, S3 decrypts the upload's data key for each part: both ways, via S3 only.
+    const kms = statements.filter((st) => actionsOf(st).includes('kms:GenerateDataKey'));
+    expect(kms.length).toBeGreaterThan(0);
+    for (const st of kms) {
+      expect(actionsOf(st)).toContain('kms:Decrypt');
+      expect(JSON.stringify(st.Condition)).toContain('kms:ViaService');
+    }
+  });
 });
 
 describe('envelope templates and portal smart links', () => {

@@ -19,6 +19,7 @@ function deps(): { deps: TBuildExportDeps; puts: string[]; record: () => TExport
     version: 1,
   };
   const puts: string[] = [];
+  const pdf = Buffer.from('%PDF-1.7 a document');
   const tick = () => new Promise((r) => setTimeout(r, 1));
   return {
     puts,
@@ -38,12 +39,12 @@ function deps(): { deps: TBuildExportDeps; puts: string[]; record: () => TExport
         stored: async () => [],
         putIfAbsent: async () => true,
       },
-      blobs: {
-        get: async () => Buffer.from('%PDF-1.7 a document'),
-        async put(key) {
+      streams: {
+        read: async () => ({ size: pdf.length, body: [pdf] as unknown as AsyncIterable<Uint8Array> }),
+        async write(key, body) {
+          for await (const _ of body);
           puts.push(key);
         },
-        presignGet: async () => '',
       },
       lister: {
         list: async (p) => (p === 'accounts/A1/' ? ['accounts/A1/bundles/B1/originals/a.pdf'] : []),

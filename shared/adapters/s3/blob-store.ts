@@ -13,22 +13,30 @@ const KEY_UNUSABLE = new Set([
 const isKeyUnusable = (err: unknown) =>
   KEY_UNUSABLE.has((err as Error).name) || KEY_UNUSABLE.has(String((err as { Code?: string }).Code));
 
-/** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
-export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKeys = {}): TBlobStore {
-  /**
-   * The keys in force for the object's account: its own key when it has one. An own key the
-   * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike.
-   */
-  const keysFor = async (key: string): Promise<TDocumentKeys> => {
+/**
+ * The keys in force for an object's account: its own key when it has one. An own key the
+ * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike.
+ */
+export const documentKeysFor =
+  (keys: TDocumentKeys) =>
+  async (key: string): Promise<TDocumentKeys> => {
     const accountId = accountOfObject(key);
     const own = accountId ? await keys.accountKeyOf?.(accountId) : undefined;
     if (!accountId || !own) return keys;
     if (own.destroyed) throw new DocumentsKeyDestroyedError(own.destroyed);
     return { ...keys, accountKeys: { ...keys.accountKeys, [accountId]: own.keyArn } };
   };
-  /** A key destroyed (or disabled) between the check and S3's call to KMS is the same 410. */
-  const keyRefused = (err: unknown) =>
-    isKeyUnusable(err) ? new DocumentsKeyDestroyedError(undefined, { cause: err }) : err;
+
+/** A key destroyed (or disabled) between the check and S3's call to KMS is the same 410. */
+export const keyRefused = (err: unknown) =>
+  isKeyUnusable(err) ? new DocumentsKeyDestroyedError(undefined, { cause: err }) : err;
+
+/** S3's word for a missing object becomes the domain's, so use cases never read S3 errors. */
+export const isNoSuchKey = (err: unknown) => err instanceof NoSuchKey || (err as Error).name === 'NoSuchKey';
+
+/** Documents and evidence in one bucket; links handed to clients are presigned and expire. */
+export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKeys = {}): TBlobStore {
+  const keysFor = documentKeysFor(keys);
   return {
     async put(key, bytes, contentType) {
       const encryption = encryptionFor(key, await keysFor(key));
@@ -53,9 +61,7 @@ export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKey
         const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return Buffer.from(await out.Body!.transformToByteArray());
       } catch (err) {
-        // S3's word for a missing object becomes the domain's, so use cases never read S3 errors.
-        if (err instanceof NoSuchKey || (err as Error).name === 'NoSuchKey')
-          throw new BlobNotFoundError(key, { cause: err });
+        if (isNoSuchKey(err)) throw new BlobNotFoundError(key, { cause: err });
         throw keyRefused(err);
       }
     },

@@ -3,15 +3,27 @@
 // the archive with its manifest to the documents bucket and records the outcome. Each state
 // change is one conditional write on the export record; a second copy of the job (SQS delivers
 // at least once) loses that write and stops, so one archive is made.
-import { createHash } from 'node:crypto';
+//
+// The archive is a stream: each file is read from the bucket as the archive's upload asks for
+// more, hashed on its way through, and the upload sends a part at a time, so the worker holds
+// one part (and a few stream buffers) whatever the account's size. The hashes are known only
+// once every file went through, so manifest.json is the archive's last entry.
+import { createHash, type Hash } from 'node:crypto';
 import type { TBundle } from '../bundles/bundle';
 import { deletedAt, RETENTION_PARTS, retentionPrefixes } from '../bundles/retention';
 import { ConcurrentUpdateError } from '../errors';
 import type { TBundleFilesRecord } from '../evidence/evidence-files';
 import type { TBundleStore } from '../ports/bundles';
 import type { TEvidenceStore } from '../ports/evidence';
-import type { TAccountRecords, TArchiveEntry, TArchiver, TBlobLister, TExportStore } from '../ports/exports';
-import type { TBlobStore } from '../ports/files';
+import type {
+  TAccountRecords,
+  TArchiveEntry,
+  TArchiver,
+  TBlobLister,
+  TBlobStreams,
+  TExportStore,
+  TStoredRecord,
+} from '../ports/exports';
 import type { TClock } from '../ports/system';
 import {
   ARCHIVE_FORMAT,
@@ -32,7 +44,7 @@ import { recordsToJsonl } from './records-json';
 export interface TBuildExportDeps {
   exports: TExportStore;
   records: TAccountRecords;
-  blobs: TBlobStore;
+  streams: TBlobStreams;
   lister: TBlobLister;
   bundles: Pick<TBundleStore, 'get' | 'documents'>;
   evidence: Pick<TEvidenceStore, 'get'>;
@@ -44,6 +56,22 @@ export interface TBuildExportDeps {
 const PROGRESS_EVERY = 25;
 
 export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The bytes passed on as they come, each into `hash`; `seen` counts them. */
+export async function* hashing(body: AsyncIterable<Uint8Array>, hash: Hash, seen: { bytes: number }) {
+  for await (const chunk of body) {
+    hash.update(chunk);
+    seen.bytes += chunk.byteLength;
+    yield chunk;
+  }
+}
+
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
+
+/** Another run took the export over: the archive being made is dropped (its upload aborted). */
+class TakenOver extends Error {}
 
 /** Writes the record's next state; undefined when another run changed it first (that run goes on). */
 async function advance(deps: TBuildExportDeps, current: TExport, change: Partial<TExport>) {
@@ -99,6 +127,47 @@ async function storedKeys(deps: TBuildExportDeps, accountId: string, bundleIds: 
   return [...keys].sort();
 }
 
+/**
+ * The archive's entries, pulled by its upload: each file is opened when the archive reaches it
+ * and hashed on its way through into `files`; `progress` is told every PROGRESS_EVERY files.
+ * The manifest, made of those hashes, comes last.
+ */
+async function* archiveEntries(
+  deps: TBuildExportDeps,
+  of: Pick<TManifest, 'accountId' | 'exportId' | 'created' | 'bundles' | 'deleted'> & {
+    records: TStoredRecord[];
+    keys: string[];
+  },
+  files: TManifestFile[],
+  progress: (done: number) => Promise<void>,
+): AsyncGenerator<TArchiveEntry> {
+  const jsonl = Buffer.from(recordsToJsonl(of.records));
+  yield { path: RECORDS_PATH, size: jsonl.length, body: once(jsonl) };
+  for (const [i, key] of of.keys.entries()) {
+    const { size, body } = await deps.streams.read(key);
+    const hash = createHash('sha256');
+    const seen = { bytes: 0 };
+    const path = `${FILES_DIR}${key}`;
+    yield { path, size, body: hashing(body, hash, seen) };
+    files.push({ path, key, sha256: hash.digest('hex'), size: seen.bytes });
+    if ((i + 1) % PROGRESS_EVERY === 0) await progress(i + 1);
+  }
+  const manifest: TManifest = {
+    format: ARCHIVE_FORMAT,
+    formatVersion: ARCHIVE_FORMAT_VERSION,
+    accountId: of.accountId,
+    exportId: of.exportId,
+    created: of.created,
+    records: { path: RECORDS_PATH, count: of.records.length, sha256: sha256Of(jsonl), size: jsonl.length },
+    bundles: of.bundles,
+    files,
+    deleted: of.deleted,
+    notExported: NOT_EXPORTED,
+  };
+  const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  yield { path: MANIFEST_PATH, size: bytes.length, body: once(bytes) };
+}
+
 /** Builds the export `exportId` of the account, unless it is finished or another run holds it. */
 export async function buildExport(
   deps: TBuildExportDeps,
@@ -119,54 +188,46 @@ export async function buildExport(
     const keys = await storedKeys(deps, accountId, bundleIds);
     record = await advance(deps, record, { progress: { done: 0, total: keys.length } });
     if (!record) return undefined;
-
-    const entries: TArchiveEntry[] = [];
-    const files: TManifestFile[] = [];
-    for (const [i, key] of keys.entries()) {
-      const bytes = await deps.blobs.get(key);
-      const path = `${FILES_DIR}${key}`;
-      entries.push({ path, bytes });
-      files.push({ path, key, sha256: sha256Of(bytes), size: bytes.length });
-      if ((i + 1) % PROGRESS_EVERY === 0) {
-        record = await advance(deps, record, { progress: { done: i + 1, total: keys.length } });
-        if (!record) return undefined;
-      }
-    }
     const deleted: TDeletedFile[] = [];
     for (const id of bundleIds) {
       const bundle = await deps.bundles.get(accountId, id);
       if (bundle?.retention?.deleted) deleted.push(...(await deletedFiles(deps, bundle)));
     }
-    const jsonl = Buffer.from(recordsToJsonl(records));
-    const manifest: TManifest = {
-      format: ARCHIVE_FORMAT,
-      formatVersion: ARCHIVE_FORMAT_VERSION,
-      accountId,
-      exportId,
-      created: now().toISOString(),
-      records: { path: RECORDS_PATH, count: records.length, sha256: sha256Of(jsonl), size: jsonl.length },
-      bundles: bundleIds,
+    let current: TExport = record;
+    const files: TManifestFile[] = [];
+    const entries = archiveEntries(
+      deps,
+      { accountId, exportId, created: now().toISOString(), records, bundles: bundleIds, keys, deleted },
       files,
-      deleted,
-      notExported: NOT_EXPORTED,
-    };
-    const archive = await deps.archiver.pack(
-      [
-        { path: MANIFEST_PATH, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-        { path: RECORDS_PATH, bytes: jsonl },
-        ...entries,
-      ],
-      now(),
+      async (done) => {
+        const next = await advance(deps, current, { progress: { done, total: keys.length } });
+        if (!next) throw new TakenOver();
+        current = next;
+      },
     );
+
     const key = archiveKeyOf(accountId, exportId);
-    await deps.blobs.put(key, archive, 'application/gzip');
+    const archiveHash = createHash('sha256');
+    const archived = { bytes: 0 };
+    try {
+      await deps.streams.write(
+        key,
+        hashing(deps.archiver.pack(entries, now()), archiveHash, archived),
+        'application/gzip',
+      );
+    } catch (err) {
+      record = current;
+      if (err instanceof TakenOver) return undefined;
+      throw err;
+    }
+    record = current;
     return await advance(deps, record, {
       status: 'done',
       progress: { done: keys.length, total: keys.length },
       archive: {
         key,
-        size: archive.length,
-        sha256: sha256Of(archive),
+        size: archived.bytes,
+        sha256: archiveHash.digest('hex'),
         files: files.length,
         records: records.length,
       },

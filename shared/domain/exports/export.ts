@@ -12,7 +12,7 @@ export interface TExport {
   created: string;
   /** Who asked: a user of the account, or the operator. */
   requestedBy: { type: 'user'; userId: string } | { type: 'operator' };
-  /** Bundles written into the archive so far, of `total`. */
+  /** Files written into the archive so far, of `total`. */
   progress: { done: number; total: number };
   /** A worker that stopped without a word leaves the account free to start again after this. */
   leaseUntil: string;
@@ -33,7 +33,11 @@ export const EXPORTS_PREFIX = 'exports/';
 export const archiveKeyOf = (accountId: string, exportId: string) =>
   `${EXPORTS_PREFIX}${accountId}/${exportId}.tar.gz`;
 
-/** The archive's layout: the manifest, the table's records, then each stored file under files/. */
+/**
+ * The archive's layout: the table's records, each stored file under files/, then the manifest,
+ * last because its hashes are taken as the files stream into the archive. Readers take it from
+ * anywhere (archives of earlier versions have it first).
+ */
 export const MANIFEST_PATH = 'manifest.json';
 export const RECORDS_PATH = 'records.jsonl';
 export const FILES_DIR = 'files/';

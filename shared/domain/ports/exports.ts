@@ -41,14 +41,34 @@ export interface TBlobLister {
   exists(key: string): Promise<boolean>;
 }
 
-/** One file of an archive. */
-export interface TArchiveEntry {
-  path: string;
-  bytes: Uint8Array;
+/**
+ * Objects of the documents bucket read and written as streams, so an export or an import holds
+ * at most one upload part in memory whatever the account's size.
+ */
+export interface TBlobStreams {
+  /** The object's size and bytes; BlobNotFoundError when there is none. */
+  read(key: string): Promise<{ size: number; body: AsyncIterable<Uint8Array> }>;
+  /**
+   * Stores `body` at `key`, a part at a time (one PutObject when it fits in one part). When the
+   * body fails, the upload is aborted and nothing is stored. `size`, when known, sizes the buffer.
+   */
+  write(key: string, body: AsyncIterable<Uint8Array>, contentType: string, size?: number): Promise<void>;
 }
 
-/** The archive's format (a .tar.gz): packs entries, and reads them back within limits. */
+/** One file of an archive: its bytes are read once, in turn. */
+export interface TArchiveEntry {
+  path: string;
+  size: number;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** The archive's format (a .tar.gz), written and read as streams. */
 export interface TArchiver {
-  pack(entries: TArchiveEntry[], at: Date): Promise<Uint8Array>;
-  unpack(bytes: Uint8Array): Promise<TArchiveEntry[]>;
+  /** The archive's bytes as they are made, its entries in the order given. */
+  pack(entries: AsyncIterable<TArchiveEntry>, at: Date): AsyncIterable<Uint8Array>;
+  /**
+   * Reads an archive within limits, handing each file to `visit` in turn; a file `visit` leaves
+   * unread is passed over. A refusal of the format is an Error; `visit`'s own errors come out as thrown.
+   */
+  read(archive: AsyncIterable<Uint8Array>, visit: (entry: TArchiveEntry) => Promise<void>): Promise<void>;
 }
