@@ -4,11 +4,13 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createBlobStreams } from '#shared/adapters/s3/blob-streams';
+import { DocumentsKeyDestroyedError } from '#shared/domain/errors';
 
 const MiB = 1024 * 1024;
 
-function recording(failOn?: string) {
+function recording(failOn?: string, failure = new Error('slow down')) {
   const calls: { name: string; bytes?: number; parts?: number }[] = [];
+  const inputs: Record<string, unknown>[] = [];
   // A real client (Upload reads its config: checksums, endpoint) whose sends are recorded.
   const s3 = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'A', secretAccessKey: 'S' } });
   s3.send = (async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
@@ -16,10 +18,12 @@ function recording(failOn?: string) {
     const body = command.input.Body as Uint8Array | undefined;
     const parts = (command.input.MultipartUpload as { Parts?: unknown[] } | undefined)?.Parts?.length;
     calls.push({ name, ...(body ? { bytes: body.byteLength } : {}), ...(parts ? { parts } : {}) });
-    if (name === failOn) throw new Error('slow down');
+    inputs.push(command.input);
+    if (name === failOn) throw failure;
     return { UploadId: 'U1', ETag: `"${calls.length}"` };
   }) as never;
-  return { calls, streams: createBlobStreams(s3, 'bucket', {}, { partBytes: 5 * MiB }) };
+  const keys = { defaultKeyId: 'K1' };
+  return { calls, inputs, streams: createBlobStreams(s3, 'bucket', keys, { partBytes: 5 * MiB }) };
 }
 
 async function* chunks(total: number, size: number, failAt?: number, closed?: { done: boolean }) {
@@ -35,7 +39,7 @@ async function* chunks(total: number, size: number, failAt?: number, closed?: { 
 
 describe('a streamed write', () => {
   it('sends full parts as they fill and the rest last; a body that fits is one PutObject', async () => {
-    const { calls, streams } = recording();
+    const { calls, inputs, streams } = recording();
     await streams.write('exports/A/E.tar.gz', chunks(12.5 * MiB, 3 * MiB), 'application/gzip');
     expect(calls).toEqual([
       { name: 'CreateMultipartUpload' },
@@ -44,6 +48,11 @@ describe('a streamed write', () => {
       { name: 'UploadPart', bytes: 2.5 * MiB },
       { name: 'CompleteMultipartUpload', parts: 3 },
     ]);
+    // Sealed under the account's key and context, typed, as a PutObject would be.
+    const sealed = { ContentType: 'application/gzip', ServerSideEncryption: 'aws:kms', SSEKMSKeyId: 'K1' };
+    expect(inputs[0]).toMatchObject({ Bucket: 'bucket', Key: 'exports/A/E.tar.gz', ...sealed });
+    const context = Buffer.from(inputs[0]!.SSEKMSEncryptionContext as string, 'base64');
+    expect(JSON.parse(context.toString())).toEqual({ accountId: 'A' });
     calls.length = 0;
     await streams.write('a', chunks(99, 7), 'application/pdf');
     await streams.write('b', chunks(5 * MiB, MiB), 'application/pdf', 5 * MiB);
@@ -69,5 +78,11 @@ describe('a streamed write', () => {
     await expect(write).rejects.toThrow('slow down');
     expect(failing.calls.map((c) => c.name)).toEqual(aborted);
     expect(closed.done).toBe(true);
+
+    // KMS refusing the key (S3's "KMS." errors) is the domain's error, as for any write.
+    const refused = Object.assign(new Error('key disabled'), { name: 'KMS.DisabledException' });
+    const sealedOff = recording('CreateMultipartUpload', refused).streams;
+    const write2 = sealedOff.write('exports/A/F.tar.gz', chunks(6 * MiB, MiB), 'application/gzip');
+    await expect(write2).rejects.toBeInstanceOf(DocumentsKeyDestroyedError);
   });
 });
