@@ -56,9 +56,11 @@ describe('a streamed write', () => {
     calls.length = 0;
     await streams.write('a', chunks(99, 7), 'application/pdf');
     await streams.write('b', chunks(5 * MiB, MiB), 'application/pdf', 5 * MiB);
+    await streams.write('c', chunks(0, 7), 'application/pdf', 0);
     expect(calls).toEqual([
       { name: 'PutObject', bytes: 99 },
       { name: 'PutObject', bytes: 5 * MiB },
+      { name: 'PutObject', bytes: 0 },
     ]);
   });
 
