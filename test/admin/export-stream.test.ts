@@ -1,9 +1,9 @@
 // An account's export streamed: its files go from the bucket through tar and gzip into a
 // multipart upload a part at a time. The export runs as the document worker would, in its
 // invocation (so each S3 call is checked against that function's role), on an S3 client whose
-// calls are counted: bytes read from documents less bytes sent in parts is what the export holds,
-// and it stays within one small part although the account's files are many times that. A
-// failure half-way aborts the upload. The archive then goes into a second deployment by the
+// calls are counted: bytes read from documents less bytes sent in parts is how far reading runs
+// ahead of the upload, and it stays within one part although the account's files are more than
+// two. A failure half-way aborts the upload. The archive then goes into a second deployment by the
 // operator's import-account --archive s3://…, which refuses another account's id first.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,9 +30,16 @@ import { claimExport } from '#shared/domain/exports/start-export';
 import { admin } from '../helpers/admin-cli';
 import { startTestRuntime } from '../helpers/runtime';
 
-/** The part size here: S3's least is 5 MiB; the stand-in takes any, so a small budget is quick. */
-const PART = 256 * 1024;
-/** The streams' own buffers between the bucket and the upload (tar, gzip, an HTTP chunk): tens of KiB. */
+/** The part size here: S3's least (and Upload's), 5 MiB, so the files are few parts' worth. */
+const PART = 5 * 1024 * 1024;
+/**
+ * The streams' own buffers between the bucket and the upload (a document's HTTP chunk, tar,
+ * gzip, the one chunk Upload's stream reads ahead): measured at 128 KiB past the part. Upload
+ * sends a part before it reads the next (queueSize 1), so reading runs one part ahead of sending;
+ * a second part read while one is sent (queueSize 2) went past this bound. Upload's heap holds
+ * more than the meter sees: it copies each part out of the chunks read, and the rest of a part
+ * keeps that copy alive while the next fills, about three parts at most (blob-streams.ts).
+ */
 const STREAM_BUFFERS = 256 * 1024;
 
 let dirA: string;
@@ -67,7 +74,7 @@ function metered(runtime: TRuntime, failOn?: string) {
       meter.read += chunk.byteLength;
       meter.peak = Math.max(meter.peak, meter.read - meter.sent);
       // A document that breaks off half-way, as a dropped connection would.
-      if (fail && meter.read > 4 * PART) throw new Error('connection reset while reading a document');
+      if (fail && meter.read > 1.5 * PART) throw new Error('connection reset while reading a document');
       yield chunk;
     }
   }
@@ -121,9 +128,9 @@ describe('a streamed export', () => {
   it('holds one part of the files at a time, reports progress on the way, and lists every SHA-256', async () => {
     account = (await from.seedAccount('Large', 'large@example.com')).accountId;
     const { deps, meter } = metered(from);
-    // 6 files of 384 KiB (random: gzip cannot shrink them) and 24 small ones: 9 parts' worth.
+    // 6 files of 2 MiB (random: gzip cannot shrink them) and 24 small ones: 3 parts' worth.
     for (let i = 0; i < 30; i++) {
-      const bytes = randomBytes(i < 6 ? 384 * 1024 : 1024);
+      const bytes = randomBytes(i < 6 ? 2 * 1024 * 1024 : 1024);
       const key = `accounts/${account}/bundles/B${String(i).padStart(2, '0')}/originals/doc.pdf`;
       await deps.streams.write(key, [bytes] as never, 'application/pdf', bytes.length);
       hashes.set(key, sha256(bytes));
@@ -134,9 +141,9 @@ describe('a streamed export', () => {
     const done = await built;
     expect(done).toMatchObject({ status: 'done', progress: { done: 30, total: 30 } });
     archiveKey = done!.archive!.key;
-    expect(meter.read).toBeGreaterThan(4 * (PART + STREAM_BUFFERS));
+    expect(meter.read).toBeGreaterThan(2 * (PART + STREAM_BUFFERS));
     expect(meter.peak).toBeLessThanOrEqual(PART + STREAM_BUFFERS);
-    expect(meter.parts).toBeGreaterThanOrEqual(9);
+    expect(meter.parts).toBeGreaterThanOrEqual(3);
     // Progress was written while the archive streamed, not after it.
     expect(saved.map((r) => r.progress.done)).toContain(25);
     // Sealed as the account's documents are, though it was sent in parts.

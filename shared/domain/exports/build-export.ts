@@ -6,7 +6,7 @@
 //
 // The archive is a stream: each file is read from the bucket as the archive's upload asks for
 // more, hashed on its way through, and the upload sends a part at a time, so the worker holds
-// one part (and a few stream buffers) whatever the account's size. The hashes are known only
+// a few parts (and stream buffers) whatever the account's size. The hashes are known only
 // once every file went through, so manifest.json is the archive's last entry.
 import { createHash, type Hash } from 'node:crypto';
 import type { TBundle } from '../bundles/bundle';

@@ -43,14 +43,14 @@ export interface TBlobLister {
 
 /**
  * Objects of the documents bucket read and written as streams, so an export or an import holds
- * at most one upload part in memory whatever the account's size.
+ * a few upload parts in memory whatever the account's size.
  */
 export interface TBlobStreams {
   /** The object's size and bytes; BlobNotFoundError when there is none. */
   read(key: string): Promise<{ size: number; body: AsyncIterable<Uint8Array> }>;
   /**
    * Stores `body` at `key`, a part at a time (one PutObject when it fits in one part). When the
-   * body fails, the upload is aborted and nothing is stored. `size`, when known, sizes the buffer.
+   * body fails, the upload is aborted and nothing is stored, as when it is longer than `size`.
    */
   write(key: string, body: AsyncIterable<Uint8Array>, contentType: string, size?: number): Promise<void>;
 }
