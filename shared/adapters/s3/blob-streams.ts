@@ -70,7 +70,7 @@ export function createBlobStreams(
 
     async write(key, body, contentType, size) {
       // One place decides each object's key and context (object-encryption.ts).
-      const encryption = encryptionFor(key, await keysFor(key));
+      const encryption = encryptionFor(key, await keysFor(key, 'write'));
       // A body of known size that fits one part is one PutObject; the buffer's extra byte tells
       // a body longer than it said. Otherwise a first part that is not full is the whole body.
       const fits = size !== undefined && size <= partBytes;
