@@ -37,7 +37,7 @@ const POINTS: {
     create: 'with its own PDF',
     at: 'having read the account',
     after: true,
-    match: (c, i) => c === 'GetItemCommand' && i.Key?.sk === 'ACCOUNT' && i.ConsistentRead === true,
+    match: (c, i) => c === 'GetItemCommand' && i.Key?.sk === 'ACCOUNT',
     // Let go after the mark, it stores its PDF no more: refused, and the key goes.
     wins: 'destroy',
   },
@@ -52,7 +52,7 @@ const POINTS: {
     create: 'from a document template',
     at: 'having read the account',
     after: true,
-    match: (c, i) => c === 'GetItemCommand' && i.Key?.sk === 'ACCOUNT' && i.ConsistentRead === true,
+    match: (c, i) => c === 'GetItemCommand' && i.Key?.sk === 'ACCOUNT',
     // It stores no document of its own: its bundle is written within the wait, and seen.
     wins: 'create',
   },
