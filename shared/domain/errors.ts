@@ -125,7 +125,7 @@ export class DocumentsKeyDestroyingError extends ServiceError {
   constructor() {
     super(
       "This account's documents key is being destroyed, so no new documents can be stored for it. " +
-        'If the destruction is called off, send the same request again in a few minutes.',
+        'If the operator calls the destruction off, send the request again (with a new Idempotency-Key if it had one).',
     );
   }
 }
