@@ -219,10 +219,10 @@ export const COMMANDS = {
     documentsName: true,
   },
   'account-key-destroy': {
-    synopsis: '--account A [--days 7..30]',
+    synopsis: '--account A [--days 7..30] [--wait-seconds N]',
     summary:
-      "Schedule the deletion of the account's own key (crypto-shredding) after a waiting period of --days (default 30): from now on none of its documents can be read or stored. Refused while a bundle of the account is within retention or under legal hold.",
-    flags: { account: 'string', days: 'string' },
+      "Schedule the deletion of the account's own key (crypto-shredding) after a waiting period of --days (default 30): from now on none of its documents can be read or stored. Refused while a bundle of the account is within retention or under legal hold. First it marks the account, so no new bundle or document is accepted, and waits --wait-seconds (default 300, longer than any function of the stack runs) for requests under way to end; a shorter wait is safe only while the service is stopped.",
+    flags: { account: 'string', days: 'string', 'wait-seconds': 'string' },
     required: ['account'],
     documentsName: true,
   },

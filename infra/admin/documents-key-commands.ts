@@ -5,6 +5,7 @@ import {
   createAccountDocumentsKey,
   destroyAccountDocumentsKey,
 } from '#shared/domain/bundles/account-documents-key';
+import { ValidationError } from '#shared/domain/errors';
 import type { TAdminDeps } from './commands';
 
 export interface TDocumentsKeyView {
@@ -45,12 +46,25 @@ export async function createDocumentsKeyCommand(
   return { key: viewOf(accountId, account.documentsKey), created };
 }
 
+/** The wait after the mark, said on stderr: the command is silent for minutes otherwise. */
+const sleep = (accountId: string) => (ms: number) => {
+  process.stderr.write(
+    `Account ${accountId} is marked "destroying": waiting ${Math.ceil(ms / 1000)} s for requests under way to end before its bundles are checked.\n`,
+  );
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+};
+
 export async function destroyDocumentsKeyCommand(
   deps: TAdminDeps,
   accountId: string,
   days: number | undefined,
+  waitSeconds: number | undefined,
 ): Promise<{ key: TDocumentsKeyView; repeated: boolean }> {
   if (!deps.bundles) throw new Error('Bundles are not available on this target.');
+  if (waitSeconds !== undefined && !(Number.isInteger(waitSeconds) && waitSeconds >= 0)) {
+    const message = 'The wait is a whole number of seconds, 0 or more.';
+    throw new ValidationError(message, [{ field: 'wait-seconds', message }]);
+  }
   const { account, deletionDate, repeated } = await destroyAccountDocumentsKey(
     {
       accounts: deps.accounts,
@@ -58,9 +72,11 @@ export async function destroyDocumentsKeyCommand(
       keys: await keysOf(deps),
       clock: deps.clock,
       ids: deps.ids,
+      wait: sleep(accountId),
     },
     accountId,
-    ...(days === undefined ? [] : [days]),
+    days,
+    waitSeconds,
   );
   // KMS's own date, which the record's may precede by the moments between the two writes.
   return { key: { ...viewOf(accountId, account.documentsKey), deletionDate }, repeated };

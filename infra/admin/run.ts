@@ -328,11 +328,12 @@ export async function runCommand(command: TCommandName, flags: TFlags, deps: TAd
       };
     }
     case 'account-key-destroy': {
-      const days = opt(flags, 'days');
+      const [days, wait] = [opt(flags, 'days'), opt(flags, 'wait-seconds')];
       const { key, repeated } = await destroyDocumentsKeyCommand(
         deps,
         req(flags, 'account'),
         days === undefined ? undefined : Number(days),
+        wait === undefined ? undefined : Number(wait),
       );
       return {
         data: { ...key, repeated },

@@ -33,7 +33,8 @@ export function exportDeps(w: TExportWiring): TBuildExportDeps & TImportDeps & {
     w.bucketName,
     {
       ...(w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {}),
-      accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
+      accountKeyOf: async (accountId, options) =>
+        (await accounts.getAccount(accountId, options))?.documentsKey,
     },
     w.partBytes ? { partBytes: w.partBytes } : {},
   );

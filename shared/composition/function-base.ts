@@ -23,7 +23,7 @@ export function documentBlobs(config: TConfig, db: DynamoDBDocumentClient) {
   const accounts = createAccountStore(db, config.tableName);
   return createBlobStore(createS3Client(config), config.bucketName, {
     ...(config.documentsKeyId ? { defaultKeyId: config.documentsKeyId } : {}),
-    accountKeyOf: async (accountId) => (await accounts.getAccount(accountId))?.documentsKey,
+    accountKeyOf: async (accountId, options) => (await accounts.getAccount(accountId, options))?.documentsKey,
   });
 }
 

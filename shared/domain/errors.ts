@@ -116,6 +116,34 @@ export class DocumentsKeyDestroyedError extends ServiceError {
   }
 }
 
+/**
+ * A new document for an account whose own key the operator is destroying at this moment: refused
+ * (409), so nothing is stored under a key about to go, and nothing the destruction could miss.
+ */
+export class DocumentsKeyDestroyingError extends ServiceError {
+  override name = 'DocumentsKeyDestroyingError';
+  constructor() {
+    super(
+      "This account's documents key is being destroyed, so no new documents can be stored for it. " +
+        'If the operator calls the destruction off, send the request again (with a new Idempotency-Key if it had one).',
+    );
+  }
+}
+
+/**
+ * Whether a new document may be stored for an account whose own key is `key`: an error when the
+ * key is destroyed (410) or being destroyed (409), undefined when it may. Every path that stores
+ * one asks this of the account it has just read (create-bundle.ts, the documents bucket's
+ * adapter), so the refusal costs no request of its own.
+ */
+export function newDocumentsRefusal(
+  key: { destroying?: unknown; destroyed?: string } | undefined,
+): ServiceError | undefined {
+  if (key?.destroyed) return new DocumentsKeyDestroyedError(key.destroyed);
+  if (key?.destroying) return new DocumentsKeyDestroyingError();
+  return undefined;
+}
+
 /** A console sign-in link that is unknown, used or expired: the user asks for a new one. */
 export class InvalidLinkError extends ServiceError {
   override name = 'InvalidLinkError';

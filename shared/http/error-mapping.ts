@@ -4,6 +4,7 @@ import {
   ContentDeletedError,
   CsrfFailedError,
   DocumentsKeyDestroyedError,
+  DocumentsKeyDestroyingError,
   GoneError,
   InvalidLinkError,
   NotFoundError,
@@ -76,6 +77,7 @@ const RULES = [
   rule(GoneError, plain(410, 'not_found')),
   rule(ContentDeletedError, plain(410, 'gone')),
   rule(DocumentsKeyDestroyedError, plain(410, 'gone')),
+  rule(DocumentsKeyDestroyingError, plain(409, 'conflict')),
   rule(ConflictError, plain(409, 'conflict')),
   rule(ConcurrentUpdateError, plain(409, 'conflict')),
   rule(IdempotencyInFlightError, (e) =>

@@ -83,14 +83,23 @@ describe('account-key commands', () => {
     expect((await fetch(link)).status).toBe(200);
 
     await ok('legal-hold', '--account', id, '--bundle', bundle);
-    const refused = await admin(dir, 'account-key-destroy', '--account', id, '--days', '7');
+    const refused = await admin(
+      dir,
+      'account-key-destroy',
+      '--account',
+      id,
+      '--days',
+      '7',
+      '--wait-seconds',
+      '0',
+    );
     expect(refused.code).toBe(1);
     const today = new Date().toISOString().slice(0, 10);
     expect(refused.stderr).toContain(`Bundle ${bundle} is under legal hold since ${today}`);
     expect((await fetch(link)).status).toBe(200);
 
     await ok('release-legal-hold', '--account', id, '--bundle', bundle);
-    const destroyed = await ok('account-key-destroy', '--account', id, '--days', '7');
+    const destroyed = await ok('account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
     expect(destroyed.stdout).toContain(`${keyArn} pending deletion`);
     const kms = createKmsClient(runtime.config);
     const described = await kms.send(new DescribeKeyCommand({ KeyId: keyArn })).finally(() => kms.destroy());

@@ -115,6 +115,8 @@ async function anAccount() {
         keys,
         clock: systemClock,
         ids: randomIds,
+        // No request of these accounts is under way but the one each test holds.
+        wait: async () => {},
       },
       accountId,
       7,

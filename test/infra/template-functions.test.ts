@@ -8,6 +8,10 @@ import { VIEWER_ADDRESS_HEADER } from '#infra/front-door';
 import { DOCUMENTS_KEY_TAG } from '#shared/adapters/kms/documents-keys';
 import { METRICS_NAMESPACE } from '#shared/adapters/telemetry/metrics';
 import {
+  KEY_DESTRUCTION_MARGIN_SECONDS,
+  KEY_DESTRUCTION_WAIT_SECONDS,
+} from '#shared/domain/bundles/account-documents-key';
+import {
   actionsOf,
   envVarsOf,
   functionId,
@@ -157,6 +161,20 @@ describe('functions', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it("ends every function well within the wait of a documents key's destruction", () => {
+    // The destruction reads the bundles that long after marking the account: every request that
+    // read the account before the mark must have ended by then (account-documents-key.ts).
+    for (const { name } of lambdaEntries()) {
+      const seconds = Number(resources(prod)[functionId(prod, 'Esign-prod', name)]!.Properties!.Timeout ?? 3);
+      expect(seconds + KEY_DESTRUCTION_MARGIN_SECONDS, name).toBeLessThanOrEqual(
+        KEY_DESTRUCTION_WAIT_SECONDS,
+      );
+    }
+    expect(lambdaEntries().map((e) => e.name)).toEqual(
+      expect.arrayContaining(['bundles', 'bulk-worker', 'document-worker', 'public-pages', 'templates']),
+    );
   });
 
   it('lets only the bundles function near the documents bucket, to read and add, never delete', () => {

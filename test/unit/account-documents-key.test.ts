@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { keyDestructionBlocker } from '#shared/domain/bundles/account-documents-key';
+import type { TAccount, TAccountDocumentsKey } from '#shared/domain/accounts/account';
+import {
+  destroyAccountDocumentsKey,
+  KEY_DESTRUCTION_WAIT_SECONDS,
+  keyDestructionBlocker,
+} from '#shared/domain/bundles/account-documents-key';
 import type { TBundle } from '#shared/domain/bundles/bundle';
+import type { TAccountStore, TDocumentsKeyAdmin } from '#shared/domain/ports/accounts';
+import type { TBundleStore } from '#shared/domain/ports/bundles';
 
 const now = new Date('2026-11-28T12:00:00.000Z');
 /** A bundle cancelled on `ended` under a policy of `days` for every part. */
@@ -28,5 +35,71 @@ describe('keyDestructionBlocker', () => {
     expect(keyDestructionBlocker(cancelled('2026-01-01T00:00:00.000Z', 0, true), now)).toMatch(
       /^Bundle B1 is under legal hold since 2026-11-01/,
     );
+  });
+});
+
+describe('destroyAccountDocumentsKey', () => {
+  /** An account whose key is `key`, its writes kept; no bundle; KMS answering at once. */
+  function run(key: TAccountDocumentsKey) {
+    let stored = key;
+    const steps: string[] = [];
+    const account = () => ({ id: 'A1', documentsKey: stored }) as TAccount;
+    const accounts = {
+      getAccount: async () => account(),
+      setDocumentsKey: async (_id: string, next: TAccountDocumentsKey) => {
+        steps.push(next.destroyed ? 'destroyed' : next.destroying ? 'marked' : 'unmarked');
+        stored = next;
+        return account();
+      },
+    } as unknown as TAccountStore;
+    const bundles = {
+      allOfAccount: async () => {
+        steps.push('checked');
+        return [];
+      },
+    } as unknown as TBundleStore;
+    const keys = {
+      scheduleDeletion: async () => ({ deletionDate: '2026-12-05T12:00:00.000Z' }),
+    } as unknown as TDocumentsKeyAdmin;
+    const deps = {
+      accounts,
+      bundles,
+      keys,
+      clock: { now: () => now },
+      ids: { uuid: () => 'run-1', slug: () => 's' },
+      wait: async (ms: number) => {
+        steps.push(`waited ${ms} ms`);
+      },
+    };
+    return { steps, done: destroyAccountDocumentsKey(deps, 'A1', 7) };
+  }
+  const own = { keyArn: 'arn:aws:kms:eu-west-1:1:key/k', created: '2026-01-01T00:00:00.000Z' };
+
+  it('marks the account, waits longer than any request runs, then checks the bundles', async () => {
+    const { steps, done } = run(own);
+    await done;
+    expect(steps).toEqual([
+      'marked',
+      `waited ${KEY_DESTRUCTION_WAIT_SECONDS * 1000} ms`,
+      'checked',
+      'destroyed',
+    ]);
+  });
+
+  it('carrying on a mark left by a run that stopped, waits only what is left of it', async () => {
+    const started = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000).toISOString();
+    const partly = run({ ...own, destroying: { started: started(100), run: 'run-0' } });
+    await partly.done;
+    expect(partly.steps).toEqual([
+      `waited ${(KEY_DESTRUCTION_WAIT_SECONDS - 100) * 1000} ms`,
+      'checked',
+      'destroyed',
+    ]);
+    const long = run({
+      ...own,
+      destroying: { started: started(KEY_DESTRUCTION_WAIT_SECONDS), run: 'run-0' },
+    });
+    await long.done;
+    expect(long.steps).toEqual(['checked', 'destroyed']);
   });
 });

@@ -1,6 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFoundError, DocumentsKeyDestroyedError } from '#shared/domain/errors';
+import { BlobNotFoundError, DocumentsKeyDestroyedError, newDocumentsRefusal } from '#shared/domain/errors';
 import type { TBlobStore } from '#shared/domain/ports/files';
 import { accountOfObject, encryptionFor, type TDocumentKeys } from './object-encryption';
 
@@ -15,15 +15,21 @@ const isKeyUnusable = (err: unknown) =>
 
 /**
  * The keys in force for an object's account: its own key when it has one. An own key the
- * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike.
+ * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike. A
+ * write also reads the account consistently and is refused (409) while the key is being
+ * destroyed: a write that saw no mark read the account before it, so it belongs to a request
+ * that started before the mark and ends within the wait the destruction keeps after it
+ * (account-documents-key.ts).
  */
 export const documentKeysFor =
   (keys: TDocumentKeys) =>
-  async (key: string): Promise<TDocumentKeys> => {
+  async (key: string, use: 'read' | 'write' = 'read'): Promise<TDocumentKeys> => {
     const accountId = accountOfObject(key);
-    const own = accountId ? await keys.accountKeyOf?.(accountId) : undefined;
+    const own = accountId ? await keys.accountKeyOf?.(accountId, { consistent: use === 'write' }) : undefined;
     if (!accountId || !own) return keys;
     if (own.destroyed) throw new DocumentsKeyDestroyedError(own.destroyed);
+    const refused = use === 'write' ? newDocumentsRefusal(own) : undefined;
+    if (refused) throw refused;
     return { ...keys, accountKeys: { ...keys.accountKeys, [accountId]: own.keyArn } };
   };
 
@@ -39,7 +45,7 @@ export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKey
   const keysFor = documentKeysFor(keys);
   return {
     async put(key, bytes, contentType) {
-      const encryption = encryptionFor(key, await keysFor(key));
+      const encryption = encryptionFor(key, await keysFor(key, 'write'));
       try {
         await s3.send(
           new PutObjectCommand({

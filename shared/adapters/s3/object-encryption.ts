@@ -15,9 +15,13 @@ export interface TDocumentKeys {
   accountKeys?: Readonly<Record<string, string>>;
   /**
    * An account's own key as its record says now (documents-key.ts), asked at each write and read
-   * so a key made or destroyed takes effect at once in every function.
+   * so a key made or destroyed takes effect at once in every function; `consistent` for writes,
+   * which must see a destruction's mark the moment it is written.
    */
-  accountKeyOf?: (accountId: string) => Promise<TAccountDocumentsKey | undefined>;
+  accountKeyOf?: (
+    accountId: string,
+    options: { consistent: boolean },
+  ) => Promise<TAccountDocumentsKey | undefined>;
 }
 
 /** The account an object belongs to, from its key path; undefined outside accounts/. */

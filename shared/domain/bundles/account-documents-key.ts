@@ -14,6 +14,18 @@ const DAY_MS = 86_400_000;
 /** KMS's shortest and longest waiting period before a key scheduled for deletion goes. */
 export const KEY_DELETION_DAYS = { min: 7, max: 30 } as const;
 
+/**
+ * How long a destruction waits after marking the account "destroying" before it reads the
+ * bundles: longer than any function of the stack may run (the document worker's 270 s; the
+ * template test in test/infra/template-functions.test.ts holds every function's timeout at least
+ * KEY_DESTRUCTION_MARGIN_SECONDS below it). A request that read the account before the mark has
+ * then written its bundle, and the check sees it; one that reads it after refuses to store
+ * anything (newDocumentsRefusal). The margin covers the moments between a Lambda's timeout and
+ * its last write landing, and the clocks of two machines when a run carries on another's mark.
+ */
+export const KEY_DESTRUCTION_WAIT_SECONDS = 300;
+export const KEY_DESTRUCTION_MARGIN_SECONDS = 30;
+
 async function accountOf(accounts: TAccountStore, accountId: string): Promise<TAccount> {
   // Consistent: a key made or destroyed a moment ago is seen.
   const account = await accounts.getAccount(accountId, { consistent: true });
@@ -68,8 +80,10 @@ export function keyDestructionBlocker(b: TBundle, now: Date): string | undefined
 /**
  * Schedules the deletion of the account's own key in `days` (7 to 30), refused while any of its
  * bundles is within retention or under a legal hold. Three conditional writes of the account's
- * key make it certain that no hold is missed: first the account is marked "destroying"; then its
- * bundles are read consistently (a hold written before the mark is seen; a hold written after
+ * key make it certain that no hold and no new bundle is missed: first the account is marked
+ * "destroying"; then, once `waitSeconds` have passed since the mark (by then every request that
+ * read the account before it has ended, and every one since refuses new documents and bundles),
+ * its bundles are read consistently (a hold written before the mark is seen; a hold written after
  * it reads the mark and answers 409: legal-hold.ts); then the key is marked destroyed, on
  * condition that this very mark is still there, or, if a bundle blocks it, the mark is taken
  * back. Only then is KMS asked. A run that stopped half-way is finished by running it again: a
@@ -84,9 +98,12 @@ export async function destroyAccountDocumentsKey(
     keys: TDocumentsKeyAdmin;
     clock: TClock;
     ids: TIds;
+    /** Sleeps `ms`; tests pass one that does not. */
+    wait: (ms: number) => Promise<void>;
   },
   accountId: string,
   days: number = KEY_DELETION_DAYS.max,
+  waitSeconds: number = KEY_DESTRUCTION_WAIT_SECONDS,
 ): Promise<{ account: TAccount; deletionDate: string; repeated: boolean }> {
   if (!Number.isInteger(days) || days < KEY_DELETION_DAYS.min || days > KEY_DELETION_DAYS.max) {
     const message = `The waiting period is ${KEY_DELETION_DAYS.min} to ${KEY_DELETION_DAYS.max} days (KMS's own limits).`;
@@ -102,7 +119,7 @@ export async function destroyAccountDocumentsKey(
   let repeated = Boolean(own.destroyed);
   if (!own.destroyed) {
     try {
-      account = await markDestroyed(deps, accountId, own, days);
+      account = await markDestroyed(deps, accountId, own, days, waitSeconds);
     } catch (err) {
       if (!(err instanceof KeyChangedMeanwhile)) throw err;
       // Another run finished first: this one reports what it did.
@@ -123,10 +140,17 @@ class KeyChangedMeanwhile extends Error {
 
 /** The "destroying" mark, the consistent check of the bundles, then destroyed or taken back. */
 async function markDestroyed(
-  deps: { accounts: TAccountStore; bundles: TBundleStore; clock: TClock; ids: TIds },
+  deps: {
+    accounts: TAccountStore;
+    bundles: TBundleStore;
+    clock: TClock;
+    ids: TIds;
+    wait: (ms: number) => Promise<void>;
+  },
   accountId: string,
   own: TAccountDocumentsKey,
   days: number,
+  waitSeconds: number,
 ): Promise<TAccount> {
   const write = (key: TAccountDocumentsKey, previous: TAccountDocumentsKey) =>
     deps.accounts.setDocumentsKey(accountId, key, previous).catch(async (err: unknown) => {
@@ -138,10 +162,12 @@ async function markDestroyed(
       );
     });
   // A mark left by a run that stopped is carried on: the bundles are checked after it all the same.
-  const marked: TAccountDocumentsKey = own.destroying
-    ? own
-    : { ...own, destroying: { started: deps.clock.now().toISOString(), run: deps.ids.uuid() } };
+  const mark = own.destroying ?? { started: deps.clock.now().toISOString(), run: deps.ids.uuid() };
+  const marked: TAccountDocumentsKey = own.destroying ? own : { ...own, destroying: mark };
   if (marked !== own) await write(marked, own);
+  // Counted from the mark's own time, so a run carrying on a mark waits only what is left.
+  const left = Date.parse(mark.started) + waitSeconds * 1000 - deps.clock.now().getTime();
+  if (left > 0) await deps.wait(left);
   const { destroying: _mark, ...unmarked } = marked;
   const now = deps.clock.now();
   const blockers = await blockersOf(deps.bundles, accountId, now);

@@ -5,7 +5,13 @@ import {
   ZEnvelopeTemplateRequestSchema,
 } from '#shared/schemas/bundle-request';
 import type { TAccount, TPayout } from '../accounts/account';
-import { ConcurrentUpdateError, ConflictError, type TFieldError, ValidationError } from '../errors';
+import {
+  ConcurrentUpdateError,
+  ConflictError,
+  newDocumentsRefusal,
+  type TFieldError,
+  ValidationError,
+} from '../errors';
 import { withOutbox } from '../outbox/outbox';
 import { parseInput } from '../parse-input';
 import type { TAccountStore } from '../ports/accounts';
@@ -114,9 +120,15 @@ async function createFromRequest(
       message: `No signer has the key "${input.payment.billed_to}".`,
     });
   }
-  const account = await deps.accounts.getAccount(accountId);
+  // Consistent, and refused while the account's own key is being destroyed or is destroyed: a
+  // create that sees no mark read the account before it, and the destruction waits longer than
+  // any request may run before it reads the bundles, so it sees this one's (even one made from
+  // a template, which stores no document of its own).
+  const account = await deps.accounts.getAccount(accountId, { consistent: true });
   if (!account)
     throw new ValidationError('Invalid input.', [{ field: 'non_field_errors', message: 'Unknown account.' }]);
+  const refused = newDocumentsRefusal(account.documentsKey);
+  if (refused) throw refused;
   if (input.payment) errors.push(...paymentErrors(input.payment, account.payout));
   let requester = { name: account.requesterName, email: account.requesterEmail };
   if (input.team) {
