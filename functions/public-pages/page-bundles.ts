@@ -8,10 +8,10 @@
 //
 // What stays a file of its own, loaded at run time as before, relative to the bundle (which sits
 // in the same folder as the sources, so `./x` and `new URL('./x', import.meta.url)` name the
-// same file): early-session.js, which the signing page's head runs first and whose one instance
-// the page's code must share (bundled in, it would start a second session exchange), and what the
-// modules import by a specifier in a variable (pdf.js, i18next, signature_pad: large, shared with
-// the bare pages, or rarely needed).
+// same file): what the modules import by a specifier in a variable (pdf.js, i18next,
+// signature_pad: large, shared with the bare pages, or rarely needed). What the signing page
+// starts before its script arrives is not a module at all but the head's inline script
+// (early-start.ts), which leaves it for the bundle to take (early-session.js).
 //
 // Made when the assets are read from the repository (the local runtime, the build that copies
 // them beside the Lambda's code, the tests): never on Lambda, which reads the copies. esbuild is a
@@ -25,9 +25,6 @@ export const PAGE_SCRIPTS = {
   'app.js': 'app.bundle.js',
   'prepare.js': 'prepare.bundle.js',
 } as const;
-
-/** Modules every bundle leaves to the browser, as their importers name them. */
-const SHARED_INSTANCES = ['./early-session.js'];
 
 /**
  * The bundles of the page scripts in `publicDir`, with their source maps (`.map`, sources
@@ -44,7 +41,6 @@ export function bundlePageScripts(publicDir: string): Map<string, Buffer> {
       // The browsers the pages support run ES2022 (top-level await: i18n.js) as it is.
       target: 'es2022',
       platform: 'browser',
-      external: SHARED_INSTANCES,
       minify: true,
       legalComments: 'none',
       sourcemap: 'linked',

@@ -26,6 +26,7 @@ import {
 } from '#shared/i18n/languages';
 import { contentTypeOf, signingAssets } from './assets';
 import { copiesPageHtml, signingLinkCopies, type TCopyPageDeps } from './copies-page';
+import { earlyStart } from './early-start';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
 import { PAGE_SCRIPTS } from './page-bundles';
@@ -132,7 +133,7 @@ function shell(s: TShell): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
-${s.app ? `<script type="module" src="${esc(assets)}/early-session.js" async></script>\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
+${s.app ? `${earlyStart().html}\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
 ${webFontLink(s.base, s.lang)}
 ${s.app ? `<script type="module" src="${esc(assets)}/${PAGE_SCRIPTS['app.js']}"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
 </head>
@@ -156,6 +157,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     lang: TLanguage,
     frameAncestors?: string[],
     logo?: string,
+    scriptHashes?: string[],
   ): TResponse => ({
     status,
     text: html,
@@ -166,6 +168,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
       ...securityHeaders(config, {
         ...(frameAncestors ? { frameAncestors } : {}),
         ...(logo ? { imageOrigins: [logo] } : {}),
+        ...(scriptHashes ? { scriptHashes } : {}),
         https: req.url.protocol === 'https:',
       }),
     },
@@ -268,7 +271,8 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
         ...(firstDocument ? { firstDocument } : {}),
       },
     });
-    return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl));
+    // The head's inline script (early-start.ts), allowed by its hash alone.
+    return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl), [earlyStart().source]);
   }
 
   function asset(req: TRequest, name: string): TResponse {

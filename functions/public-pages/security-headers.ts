@@ -50,6 +50,8 @@ export interface TPolicyOptions {
   imageOrigins?: string[];
   /** Whether the request came over https (then browsers are told to keep to it). */
   https?: boolean;
+  /** Hash sources (`'sha256-…'`) of the page's own inline scripts (early-start.ts); no others run. */
+  scriptHashes?: string[];
 }
 
 /** Browser features the pages never use; only the camera (the selfie step) is allowed, for the page itself. */
@@ -71,7 +73,7 @@ const PERMISSIONS_POLICY = [
 
 /**
  * The signing pages' Content-Security-Policy: scripts, styles, fonts and workers from the pages'
- * own origin only (no inline code, no eval), images also from data:/blob: (drawn marks, camera
+ * own origin only (no inline code but the scripts named by their hash, no eval), images also from data:/blob: (drawn marks, camera
  * snapshots) and the brand's logo origin, fetches to the API and the documents bucket, no
  * plugins, no <base>, forms only to itself, and no framing unless the page is an embedded session
  * of an account that lists the origins allowed to frame it.
@@ -81,7 +83,7 @@ function contentSecurityPolicy(config: TPolicyPlace, opts: TPolicyOptions = {}):
   const ancestors = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    ['script-src', "'self'", ...(opts.scriptHashes ?? [])].join(' '),
     "style-src 'self'",
     ['img-src', "'self'", 'data:', 'blob:', ...(opts.imageOrigins ?? [])].join(' '),
     "font-src 'self' data:",

@@ -2,6 +2,7 @@
 // the whole local runtime: links from the outbox, the SMS code from the outbox, pdf.js pages,
 // drawn and typed marks, an attachment, the embedded signer inside a partner's page on another
 // origin, declining, and a cancelled bundle's link. Screenshots go to test-artifacts/.
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
@@ -783,7 +784,7 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
   describe('serve the page and its files with strict security headers, framing only embedded sessions', () => {
     let version: string;
 
-    it('the page: strict security headers, no inline script or style, the session’s exchange first', async () => {
+    it('the page: strict security headers, one inline script allowed by its hash, no style', async () => {
       await aSentBundle({ key: 'eve', name: 'Eve Fox', email: 'eve.headers@example.com' });
       const link = await suite.inbox.emailedLink('eve.headers@example.com');
       const page = await fetch(link);
@@ -795,10 +796,15 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(page.headers.get('permissions-policy')).toMatch(/^camera=\(self\), microphone=\(\)/);
       const s3 = new URL(suite.runtime.config.endpoints.s3!).origin;
+      const html = await page.text();
+      // One inline script, first in the head: it starts the session's exchange (early-start.ts).
+      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(inline).toHaveLength(1);
+      const hash = createHash('sha256').update(inline[0]!).digest('base64');
       expect(page.headers.get('content-security-policy')).toBe(
         [
           "default-src 'none'",
-          "script-src 'self'",
+          `script-src 'self' 'sha256-${hash}'`,
           "style-src 'self'",
           "img-src 'self' data: blob:",
           "font-src 'self' data:",
@@ -812,18 +818,13 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
           "frame-ancestors 'none'",
         ].join('; '),
       );
-      const html = await page.text();
-      // No inline script or style: everything comes from the assets.
-      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+      // No other inline script and no style: everything else comes from the assets.
+      expect(html.match(/<script(?![^>]*\ssrc=)/g)).toHaveLength(1);
       expect(html).not.toMatch(/<style|\sstyle=/);
-      // The session's exchange starts first (early-session.js), then the page's script: its
-      // modules as one file (page-bundles.ts).
+      // The page's script: its modules as one file (page-bundles.ts).
       const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
       version = scripts[0]!.split('/')[3]!;
-      expect(scripts).toEqual([
-        `/sign/assets/${version}/early-session.js`,
-        `/sign/assets/${version}/app.bundle.js`,
-      ]);
+      expect(scripts).toEqual([`/sign/assets/${version}/app.bundle.js`]);
     });
 
     it('its files: typed, cached for good under their version, nothing outside them', async () => {

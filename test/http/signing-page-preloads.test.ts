@@ -1,7 +1,9 @@
 // The signing page loads its own code as one script, the bundle of its modules (page-bundles.ts),
 // and names in its head what that script needs at run time before it can draw the first page, so
 // the browser fetches it at once: the message library, pdf.js and the catalog of the page's
-// language. Each named file is served.
+// language. Each named file is served. Before all of them, one inline script starts the session
+// and pdf.js's worker (early-start.ts): the page's CSP allows exactly that script, by its hash.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
@@ -28,7 +30,7 @@ describe('the signing page', () => {
     const html = await page.text();
     const assets = /data-assets="([^"]+)"/.exec(html)![1]!;
     const named = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!.slice(assets.length + 1));
-    expect(named(/<script type="module" src="([^"]+)"/g)).toEqual(['early-session.js', 'app.bundle.js']);
+    expect(named(/<script type="module" src="([^"]+)"/g)).toEqual(['app.bundle.js']);
     const preloaded = named(/<link rel="modulepreload" href="([^"]+)">/g);
     expect(preloaded.sort()).toEqual(['i18next.js', 'pdf.min.mjs']);
     expect(html).toContain(
@@ -39,10 +41,10 @@ describe('the signing page', () => {
       expect(res.status, name).toBe(200);
     }
     // The bundle holds the page's modules, found through their imports (those deep in the graph
-    // and the rules shared with the service among them), and leaves early-session.js, which the
-    // head already runs, to the browser: one instance of it, one session exchange.
+    // and the rules shared with the service among them), early-session.js among them: it only
+    // takes what the head's inline script started, so the page imports nothing of its own.
     const bundle = await (await fetch(`${runtime.baseUrl}${assets}/app.bundle.js`)).text();
-    expect(bundle).toMatch(/from"\.\/early-session\.js"/);
+    expect(bundle).not.toMatch(/from"\.\/[\w-]+\.js"/);
     const map = await fetch(`${runtime.baseUrl}${assets}/app.bundle.js.map`);
     expect(map.headers.get('content-type')).toBe('application/json');
     const sources = ((await map.json()) as { sources: string[] }).sources.map((s) => s.split('/').pop());
@@ -57,8 +59,37 @@ describe('the signing page', () => {
         'value-rules.js',
       ]),
     );
-    expect(sources).not.toContain('early-session.js');
+    expect(sources).toContain('early-session.js');
     expect(sources).not.toContain('prepare.js');
+  });
+
+  it('starts its session and pdf.js worker from one inline script, the only one its CSP allows', async () => {
+    const call = apiClient(runtime);
+    const created = await call('POST', '/bundles/', { json: anEmbeddedBundle(await aPdfB64()) });
+    expect(created.status, created.text).toBe(201);
+    const link = await call('POST', `/packets/${created.body.packets[0].id}/embed_url/`);
+    const page = await fetch(link.body.url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline).toHaveLength(1);
+    // First in the head: no style sheet or script file before it to wait for.
+    const head = html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
+    expect(head.indexOf('<script>')).toBeLessThan(head.indexOf('<link'));
+    expect(inline[0]).toContain('/session');
+    expect(inline[0]).toContain('pdf.worker.min.mjs');
+    // What the browser hashes is the element's text as sent: its hash is the policy's only addition.
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`;
+    const policy = page.headers.get('content-security-policy')!;
+    const scriptSrc = policy.split('; ').find((d) => d.startsWith('script-src '));
+    expect(scriptSrc).toBe(`script-src 'self' ${hash}`);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|nonce-/);
+
+    // A page with nothing to run (an unknown link) carries no inline script, and its policy no hash.
+    const unknown = await fetch(`${runtime.baseUrl}/sign/${'x'.repeat(43)}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).not.toContain('<script');
+    expect(unknown.headers.get('content-security-policy')).toContain("script-src 'self';");
   });
 
   it('names every language of its menu in its own words, so the page need not work them out', async () => {

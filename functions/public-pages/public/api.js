@@ -88,7 +88,7 @@ export function forgetSession() {
  * @param {string} method
  * @param {string} path
  * @param {{ json?: any, body?: BodyInit, contentType?: string, reopen?: boolean, early?: Promise<Response> }} [options]
- *   `early`: this very request, already sent (early-session.js).
+ *   `early`: this very request, already sent (early-start.js, in the page's head).
  */
 async function request(method, path, { json, body, contentType, reopen = true, early } = {}) {
   if (reopen && !session) await openSession();
@@ -167,7 +167,7 @@ const prefetched = new Map();
  */
 export function prefetchDocument(docKey) {
   if (prefetched.has(docKey)) return;
-  // The page's head asked for it as soon as the session answered (early-session.js).
+  // Asked for as soon as the session answered (early-session.js), when it did not come with it.
   const bytes = takeEarlyDocument(docKey) ?? fetchDocument(docKey);
   bytes.catch(() => undefined);
   prefetched.set(docKey, bytes);

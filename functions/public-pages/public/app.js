@@ -53,7 +53,7 @@ window.addEventListener('beforeunload', (e) => {
 handOverThen(() => {
   // pdf.js and its worker load while the session opens and the state is read: most links open
   // on the documents, and a link that does not only costs the download. The worker is the one
-  // the page's head started (early-session.js), already compiling.
+  // the page's head started (early-start.js), already compiling.
   warmUp(takeEarlyWorker());
   return start();
 });

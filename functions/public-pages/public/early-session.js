@@ -1,49 +1,24 @@
 // @ts-check
-// Starts, as soon as this file arrives (the page's head names it first, `async`, so it waits for
-// neither the style sheet nor the parser), the three things the first page waits on and nothing
-// before them needs: the session's exchange (POST /sign/api/session, with the first state and
-// the first document's bytes: the page names that document in data-first-document when the
-// signer may see it at once), and pdf.js's worker, which fetches and compiles a megabyte of code. The page's own script, still loading meanwhile, takes each of them here
-// (api.js, viewer.js) instead of starting its own. Not on a kiosk page, whose session starts only
-// once the device is handed to the signer, nor when the tab still holds a session for this link
-// (api.js keeps it in sessionStorage); the worker starts on every page.
-// No imports: it runs before the modules it would wait for.
+// Takes what the page's inline script (early-start.js) started while the HTML was still being
+// parsed: the session's exchange and pdf.js's worker. From the exchange's answer it gets the
+// first document's bytes at once (they come in the answer, else it asks for them as soon as the
+// session answers), so the viewer has them when the step is built. The page's code takes each
+// here, once (api.js, viewer.js through app.js); what the inline script did not start (a kiosk
+// page, a session the tab kept, a browser that refused the script) the page starts itself.
+// No imports: it runs as soon as the page's script does.
 
 const root = document.documentElement;
 const API = root.dataset.api ?? '/sign/api';
-const ASSETS = root.dataset.assets ?? '.';
-const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
 
-/** Whether the tab holds a session for this link, as api.js reads it. */
-function holdsSession() {
-  try {
-    const s = JSON.parse(sessionStorage.getItem(`esign-session:${token}`) ?? 'null');
-    return !!s && Date.parse(s.expires) > Date.now() + 30_000;
-  } catch {
-    return false;
-  }
-}
+/** @type {{ session?: Promise<Response>, worker?: Worker } | undefined} */
+const started = /** @type {any} */ (window).esignEarly;
+// Taken once: nothing else in the page needs to find it.
+delete (/** @type {any} */ (window).esignEarly);
 
 const firstKey = root.dataset.firstDocument;
 
 /** @type {Promise<Response> | undefined} */
-let pending =
-  root.dataset.kiosk === 'true' || holdsSession()
-    ? undefined
-    : fetch(`${API}/session`, {
-        method: 'POST',
-        headers: {
-          Accept: 'application/json',
-          'Accept-Language': root.lang || 'en',
-          'Content-Type': 'application/json',
-        },
-        // The first state and document come with the session (docs/signer-api.md): two requests less.
-        body: JSON.stringify({ token, state: true, ...(firstKey ? { document: firstKey } : {}) }),
-        cache: 'no-store',
-        credentials: 'omit',
-      });
-// Read by api.js, or never (a failed exchange is met there, as its own would be).
-pending?.catch(() => undefined);
+let pending = started?.session;
 
 /**
  * The first document's bytes: from the session's answer, else (a document too large to come with
@@ -77,15 +52,9 @@ let early = pending && firstKey ? { key: firstKey, bytes: firstDocument(pending,
 early?.bytes.catch(() => undefined);
 
 /** @type {Worker | undefined} */
-let worker;
-try {
-  // As pdf.js itself starts it (viewer.js); a failure here is left for pdf.js to meet.
-  worker = new Worker(`${ASSETS}/pdf.worker.min.mjs`, { type: 'module' });
-} catch {
-  worker = undefined;
-}
+let worker = started?.worker;
 
-/** The exchange started here, once: the first caller takes it, later ones ask anew. */
+/** The exchange started by the inline script, once: the first caller takes it, later ones ask anew. */
 export function takeEarlySession() {
   const taken = pending;
   pending = undefined;
@@ -100,7 +69,7 @@ export function takeEarlyDocument(docKey) {
   return taken;
 }
 
-/** pdf.js's worker started here, once: the first caller takes it, later ones start their own. */
+/** pdf.js's worker started by the inline script, once: the first caller takes it, later ones start their own. */
 export function takeEarlyWorker() {
   const taken = worker;
   worker = undefined;

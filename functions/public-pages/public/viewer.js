@@ -35,7 +35,7 @@ function pdfWorker(port) {
 /**
  * Loads pdf.js and starts its worker (fetching and compiling the worker's megabyte of code) while
  * the page opens its session and reads its state, rather than after: the first page is drawn that
- * much sooner. `port`: the worker the page's head already started (early-session.js). A failure
+ * much sooner. `port`: the worker the page's head already started (early-start.js). A failure
  * here is left for openPdf to meet and report.
  * @param {Worker} [port]
  */
@@ -111,6 +111,57 @@ export function takeOpened(key) {
 const maxRatio = () => Math.min(window.devicePixelRatio || 1, 2);
 
 /**
+ * Per document (its promise): the drawings waiting for their turn, and whether one is under
+ * way. A document draws one page at a time: its worker reads one page at a time anyway, and two
+ * drawings at once would each take as long as both, the first page on the screen among them.
+ * @type {WeakMap<Promise<any>, { busy: boolean, waiting: Set<{ number: number, frame: Element, draw: () => Promise<void>, done: () => void }> }>}
+ */
+const turns = new WeakMap();
+
+/** How far `frame` is from the screen, in pixels: 0 when any of it is on the screen. */
+function distanceFromScreen(frame) {
+  const box = frame.getBoundingClientRect();
+  if (box.bottom < 0) return -box.bottom;
+  return Math.max(0, box.top - window.innerHeight);
+}
+
+/** Draws the waiting page nearest the screen (the lower page first when several are on it), then the next. */
+async function nextTurn(turn) {
+  if (turn.busy || turn.waiting.size === 0) return;
+  let next;
+  let nearest = Number.POSITIVE_INFINITY;
+  for (const job of turn.waiting) {
+    const d = distanceFromScreen(job.frame);
+    if (d < nearest || (d === nearest && job.number < next.number)) [next, nearest] = [job, d];
+  }
+  turn.waiting.delete(next);
+  turn.busy = true;
+  try {
+    await next.draw();
+  } finally {
+    turn.busy = false;
+    next.done();
+    nextTurn(turn);
+  }
+}
+
+/** Runs `draw` for page `number` of the document `pdfPromise` when it is that page's turn. */
+function inTurn(pdfPromise, number, frame, draw) {
+  let turn = turns.get(pdfPromise);
+  if (!turn) {
+    turn = { busy: false, waiting: new Set() };
+    turns.set(pdfPromise, turn);
+  }
+  const queued = turn;
+  return new Promise((done) => {
+    queued.waiting.add({ number, frame, draw, done: () => done(undefined) });
+    // Not at once: each page has its observer, and the others' callbacks, due in this same
+    // moment, are to be heard before the nearest is picked.
+    setTimeout(() => nextTurn(queued));
+  });
+}
+
+/**
  * Renders page `number` of `pdf` (a promise) into `canvas` whenever `frame` is near the viewport
  * and shown wider than last rendered. `onError` hears of a document that cannot be shown.
  */
@@ -119,10 +170,24 @@ export function showPage(pdfPromise, number, frame, canvas, onError) {
   let busy = false;
   let visible = false;
 
-  async function render() {
+  /** Whether the page must be drawn (again): near the screen and wider than last drawn. */
+  const wanted = () => {
     const cssWidth = frame.clientWidth;
-    if (!visible || busy || cssWidth === 0 || cssWidth <= renderedWidth * 1.15) return;
+    return visible && cssWidth > 0 && cssWidth > renderedWidth * 1.15;
+  };
+
+  function render() {
+    if (busy || !wanted()) return;
     busy = true;
+    inTurn(pdfPromise, number, frame, draw).then(() => {
+      busy = false;
+    });
+  }
+
+  async function draw() {
+    // Its turn may come after the signer scrolled on: then it waits to be near the screen again.
+    if (!wanted()) return;
+    const cssWidth = frame.clientWidth;
     try {
       const pdf = await pdfPromise;
       const page = await pdf.getPage(number);
@@ -143,8 +208,6 @@ export function showPage(pdfPromise, number, frame, canvas, onError) {
       renderedWidth = cssWidth;
     } catch (err) {
       onError?.(err);
-    } finally {
-      busy = false;
     }
   }
 

@@ -1,0 +1,51 @@
+// @ts-check
+// The signing page's one inline script, written into its head before anything else
+// (early-start.ts; the page's CSP allows it by its hash, nothing else inline). It starts, while
+// the HTML is still being parsed, the two things the first page waits on longest: the session's
+// exchange (POST /sign/api/session, with the first state and the first document's bytes: the
+// page names that document in data-first-document when the signer may see it at once) and
+// pdf.js's worker, which fetches and compiles a megabyte of code. A file of its own would first
+// have to arrive, then wait its turn behind the page's other scripts. The page's code takes both
+// from `esignEarly` (early-session.js); when they are not there, it starts its own.
+// Not on a kiosk page, whose session starts only once the device is handed to the signer, nor when
+// the tab still holds a session for this link (api.js keeps it in sessionStorage); the worker
+// starts on every page. Comment lines and indentation are left out of the page (early-start.ts).
+(() => {
+  const root = document.documentElement;
+  const api = root.dataset.api ?? '/sign/api';
+  const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+  let held = false;
+  try {
+    // As api.js reads it.
+    const s = JSON.parse(sessionStorage.getItem(`esign-session:${token}`) ?? 'null');
+    held = !!s && Date.parse(s.expires) > Date.now() + 30_000;
+  } catch {
+    // storage blocked (a sandboxed frame): no session kept
+  }
+  const first = root.dataset.firstDocument;
+  /** @type {{ session?: Promise<Response>, worker?: Worker }} */
+  const early = {};
+  if (root.dataset.kiosk !== 'true' && !held) {
+    early.session = fetch(`${api}/session`, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Accept-Language': root.lang || 'en',
+        'Content-Type': 'application/json',
+      },
+      // The first state and document come with the session (docs/signer-api.md): two requests less.
+      body: JSON.stringify({ token, state: true, ...(first ? { document: first } : {}) }),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+    // Read by the page's code, or never (a failed exchange is met there, as its own would be).
+    early.session.catch(() => undefined);
+  }
+  try {
+    // As pdf.js itself starts it (viewer.js); a failure here is left for pdf.js to meet.
+    early.worker = new Worker(`${root.dataset.assets ?? '.'}/pdf.worker.min.mjs`, { type: 'module' });
+  } catch {
+    // pdf.js starts its own
+  }
+  Object.defineProperty(window, 'esignEarly', { value: early, configurable: true });
+})();
