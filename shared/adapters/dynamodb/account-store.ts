@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import { normalizeEmail } from '#shared/domain/ports/contact-keys';
 import { defaultFeatures } from '#shared/schemas/vocabulary';
+import { noteRead, readOnce } from '../request-scope';
 import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,
@@ -16,6 +17,28 @@ import {
 import { userByEmailEntity } from './entities/console';
 import { markersSet, type TEntity } from './entity';
 import { putNew } from './versioned';
+
+/** Where a request notes its reads of an account: any read, and a consistent one apart. */
+const accountRead = (id: string, consistent?: boolean) =>
+  consistent ? `account:${id}:consistent` : `account:${id}`;
+
+/** Notes a read of the account for the rest of the request (request-scope.ts); answers it. */
+function noteAccount<T extends TAccount | undefined>(id: string, read: Promise<T>, consistent?: boolean) {
+  noteRead(accountRead(id), read);
+  return consistent ? noteRead(accountRead(id, true), read) : read;
+}
+
+/**
+ * The account as this request last read it (any read of the store notes it: request-scope.ts),
+ * else read now: for what needs the account but not a fresh read of it, as the documents bucket
+ * asking for the account's key after the use case read the account. `consistent` takes only a
+ * consistent read (a write must see a destruction's mark).
+ */
+export const accountOfRequest = (
+  accounts: Pick<TAccountStore, 'getAccount'>,
+  id: string,
+  options?: { consistent?: boolean },
+) => readOnce(accountRead(id, options?.consistent), () => accounts.getAccount(id, options));
 
 type TItem = Record<string, unknown>;
 
@@ -78,7 +101,12 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       await add(accountEntity, a);
     },
     async getAccount(id, options) {
-      return getItem(db, table, accountKeys.item(id), toAccount, options?.consistent);
+      // Every read is fresh; the request notes it, for what asks for the account after it.
+      return noteAccount(
+        id,
+        getItem(db, table, accountKeys.item(id), toAccount, options?.consistent),
+        options?.consistent,
+      );
     },
     async listAccounts() {
       const items = await listedItems(db, table, accountKeys.listPartition(), 'oldest-first');
@@ -137,7 +165,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return toAccount(out.Attributes as TItem);
+        return await noteAccount(id, Promise.resolve(toAccount(out.Attributes as TItem)), true);
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
         if (!(await this.getAccount(id))) throw new NotFoundError('Account not found.');
