@@ -10,9 +10,10 @@ import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
+import { docsReady } from '../helpers/completed-bundle';
 import { dbRecorder, onItem, type TRecordedCommand } from '../helpers/db-recorder';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-import { embedToken, openSession, signerClient } from '../helpers/signer';
+import { embedToken, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -218,5 +219,38 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
       JSON.stringify(commands),
     ).toHaveLength(1);
     expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).toBe('st');
+  });
+});
+
+describe('the final documents job a finish starts', () => {
+  it('reads the account once for every file it reads and writes', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Sealed',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [
+          { key: 'one', file_b64: await aPdfB64(), fields: [{ ...FIELD, kind: 'sig' }] },
+          { key: 'two', file_b64: await aPdfB64() },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const ann = await openSession(sign, call, created.body.packets[0].id);
+    const saved = await sign('PUT', '/values', ann, {
+      values: [{ doc_key: 'one', field_key: 'name', image: PNG_DATA_URL }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const commands = (
+      await recorder.during(async () => {
+        expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(200);
+        await docsReady(call, created.body.id);
+      })
+    ).filter((c) => c.fn === 'document-worker');
+    // Two originals and a drawn mark read, two sealed documents and a certificate written.
+    expect(commands.length, JSON.stringify(commands)).toBeGreaterThan(0);
+    const accountReads = onItem(commands, accountKeys.item(runtime.demo.accountId)).filter(
+      (c) => c.command === 'GetItem',
+    );
+    expect(accountReads, JSON.stringify(commands)).toHaveLength(1);
   });
 });
