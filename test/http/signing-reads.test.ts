@@ -223,7 +223,7 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
 });
 
 describe('the final documents job a finish starts', () => {
-  it('reads the account once for every file it reads and writes', async () => {
+  it('reads the account once for all the files it reads; afresh for each file it writes', async () => {
     const created = await call('POST', '/bundles/', {
       json: {
         label: 'Sealed',
@@ -246,11 +246,16 @@ describe('the final documents job a finish starts', () => {
         await docsReady(call, created.body.id);
       })
     ).filter((c) => c.fn === 'document-worker');
-    // Two originals and a drawn mark read, two sealed documents and a certificate written.
+    // Two originals and a drawn mark read: one read of the account for their key. Each file it
+    // writes (two sealed documents, a certificate) reads it again, consistently, so a key being
+    // destroyed refuses the write at once.
     expect(commands.length, JSON.stringify(commands)).toBeGreaterThan(0);
     const accountReads = onItem(commands, accountKeys.item(runtime.demo.accountId)).filter(
       (c) => c.command === 'GetItem',
     );
-    expect(accountReads, JSON.stringify(commands)).toHaveLength(1);
+    expect(
+      accountReads.filter((c) => !c.consistent),
+      JSON.stringify(commands),
+    ).toHaveLength(1);
   });
 });

@@ -18,27 +18,22 @@ import { userByEmailEntity } from './entities/console';
 import { markersSet, type TEntity } from './entity';
 import { putNew } from './versioned';
 
-/** Where a request notes its reads of an account: any read, and a consistent one apart. */
-const accountRead = (id: string, consistent?: boolean) =>
-  consistent ? `account:${id}:consistent` : `account:${id}`;
-
-/** Notes a read of the account for the rest of the request (request-scope.ts); answers it. */
-function noteAccount<T extends TAccount | undefined>(id: string, read: Promise<T>, consistent?: boolean) {
-  noteRead(accountRead(id), read);
-  return consistent ? noteRead(accountRead(id, true), read) : read;
-}
+const accountRead = (id: string) => `account:${id}`;
 
 /**
- * The account as this request last read it (any read of the store notes it: request-scope.ts),
- * else read now: for what needs the account but not a fresh read of it, as the documents bucket
- * asking for the account's key after the use case read the account. `consistent` takes only a
- * consistent read (a write must see a destruction's mark).
+ * For what needs the account but not a fresh read of it, as the documents bucket asking for the
+ * account's key to read or link a document: the account as this request last read it (any read
+ * of the store notes it: request-scope.ts), else read now. A `consistent` ask (the key for a
+ * write, which must see a destruction's mark the moment it is written) always reads afresh.
  */
 export const accountOfRequest = (
   accounts: Pick<TAccountStore, 'getAccount'>,
   id: string,
   options?: { consistent?: boolean },
-) => readOnce(accountRead(id, options?.consistent), () => accounts.getAccount(id, options));
+) =>
+  options?.consistent
+    ? accounts.getAccount(id, { consistent: true })
+    : readOnce(accountRead(id), () => accounts.getAccount(id));
 
 type TItem = Record<string, unknown>;
 
@@ -102,10 +97,9 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     },
     async getAccount(id, options) {
       // Every read is fresh; the request notes it, for what asks for the account after it.
-      return noteAccount(
-        id,
+      return noteRead(
+        accountRead(id),
         getItem(db, table, accountKeys.item(id), toAccount, options?.consistent),
-        options?.consistent,
       );
     },
     async listAccounts() {
@@ -165,7 +159,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return await noteAccount(id, Promise.resolve(toAccount(out.Attributes as TItem)), true);
+        return await noteRead(accountRead(id), Promise.resolve(toAccount(out.Attributes as TItem)));
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
         if (!(await this.getAccount(id))) throw new NotFoundError('Account not found.');
