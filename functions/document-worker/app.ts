@@ -3,6 +3,7 @@ import { createDocumentClient, createS3Client, createSqsClient } from '#shared/a
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
+import { inRequestScope } from '#shared/adapters/request-scope';
 import { createRetryLater } from '#shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
@@ -54,8 +55,12 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
     bucketName: config.bucketName,
     ...(config.documentsKeyId ? { documentsKeyId: config.documentsKeyId } : {}),
   });
+  // Each job its own scope, as a request is: the account is read once for all its files'
+  // key, not at each original, image and sealed file (request-scope.ts).
   const run = (job: TDocumentJob) =>
-    job.type === 'final' ? produceFinalFiles(deps, job) : produceInterimFiles(deps, job);
+    inRequestScope(() =>
+      job.type === 'final' ? produceFinalFiles(deps, job) : produceInterimFiles(deps, job),
+    );
   const worker = jobWorker(
     'documentJobs',
     {
@@ -64,7 +69,7 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
       fail: (job, err, attempt) => failDocumentJob(deps, job, bundleErrorOf(err, attempt)),
       noteRetry: (job, err, attempt) => noteDocumentJobRetry(deps, job, bundleErrorOf(err, attempt)),
       runExport: async (job) => {
-        await buildExport(exporting, job.accountId, job.exportId);
+        await inRequestScope(() => buildExport(exporting, job.accountId, job.exportId));
       },
       log,
       metrics,

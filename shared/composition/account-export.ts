@@ -4,7 +4,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tarGzArchiver } from '#shared/adapters/archive/archiver';
 import { createAccountRecords } from '#shared/adapters/dynamodb/account-records';
-import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { accountOfRequest, createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createExportStore } from '#shared/adapters/dynamodb/export-store';
@@ -34,7 +34,7 @@ export function exportDeps(w: TExportWiring): TBuildExportDeps & TImportDeps & {
     {
       ...(w.documentsKeyId ? { defaultKeyId: w.documentsKeyId } : {}),
       accountKeyOf: async (accountId, options) =>
-        (await accounts.getAccount(accountId, options))?.documentsKey,
+        (await accountOfRequest(accounts, accountId, options))?.documentsKey,
     },
     w.partBytes ? { partBytes: w.partBytes } : {},
   );

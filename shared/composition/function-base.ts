@@ -4,7 +4,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { rateLimitUsageFor } from '#shared/adapters/apigateway/cached-usage-reader';
 import { createDocumentClient, createS3Client } from '#shared/adapters/aws/clients';
-import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { accountOfRequest, createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/idempotency-store';
 import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '#shared/adapters/system';
@@ -17,13 +17,15 @@ import { createPublishingBundleStore } from './bundle-publishing';
 
 /**
  * The documents bucket as every function writes and reads it: the stack's documents key, or the
- * account's own key as its record says at each call (object-encryption.ts).
+ * account's own key as its record says in each request (object-encryption.ts): the account the
+ * request read already (its use case, or an earlier document of it), else read once for it.
  */
 export function documentBlobs(config: TConfig, db: DynamoDBDocumentClient) {
   const accounts = createAccountStore(db, config.tableName);
   return createBlobStore(createS3Client(config), config.bucketName, {
     ...(config.documentsKeyId ? { defaultKeyId: config.documentsKeyId } : {}),
-    accountKeyOf: async (accountId, options) => (await accounts.getAccount(accountId, options))?.documentsKey,
+    accountKeyOf: async (accountId, options) =>
+      (await accountOfRequest(accounts, accountId, options))?.documentsKey,
   });
 }
 

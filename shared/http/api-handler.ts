@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { inRequestScope } from '#shared/adapters/request-scope';
 import type { TTelemetry } from '#shared/adapters/telemetry/telemetry';
 import type { TConfig } from '#shared/config';
 import type { TUsage, TUsageReader } from '#shared/domain/ports/accounts';
@@ -327,5 +328,6 @@ export function createApiHandler(
       }
       return run(undefined);
     });
-  return (event, context) => handler(event, context as TApiContext);
+  // Each request its own scope: what it read once it does not read again (request-scope.ts).
+  return (event, context) => inRequestScope(() => handler(event, context as TApiContext));
 }

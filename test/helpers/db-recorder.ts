@@ -12,6 +12,8 @@ export interface TRecordedCommand {
   /** The item named, by Key or by the Item put. */
   key?: { pk: unknown; sk: unknown };
   values?: Record<string, unknown>;
+  /** A read asked to be strongly consistent. */
+  consistent?: true;
 }
 
 export function dbRecorder(runtime: TRuntime) {
@@ -22,6 +24,7 @@ export function dbRecorder(runtime: TRuntime) {
         Key?: { pk: unknown; sk: unknown };
         Item?: { pk: unknown; sk: unknown };
         ExpressionAttributeValues?: Record<string, unknown>;
+        ConsistentRead?: boolean;
       };
       const named = input.Key ?? input.Item;
       recording?.push({
@@ -29,6 +32,7 @@ export function dbRecorder(runtime: TRuntime) {
         command: String(context.commandName).replace(/Command$/, ''),
         ...(named ? { key: { pk: named.pk, sk: named.sk } } : {}),
         ...(input.ExpressionAttributeValues ? { values: input.ExpressionAttributeValues } : {}),
+        ...(input.ConsistentRead ? { consistent: true as const } : {}),
       });
       return next(args);
     },

@@ -10,9 +10,10 @@ import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
 import { aPdfB64 } from '../helpers/bundles';
+import { docsReady } from '../helpers/completed-bundle';
 import { dbRecorder, onItem, type TRecordedCommand } from '../helpers/db-recorder';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
-import { embedToken, openSession, signerClient } from '../helpers/signer';
+import { embedToken, openSession, PNG_DATA_URL, signerClient } from '../helpers/signer';
 
 let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
@@ -107,9 +108,16 @@ describe('finishing (POST /sign/api/complete)', () => {
     // The bundle, its documents and both signers' records: one read for the whole call (the
     // checks and the answer).
     expect(bundleReads(commands, b.id), JSON.stringify(commands)).toBe(1);
-    // Besides it: the account (the redirect), the record written, the webhooks read and the
-    // bundle written, its lookup terms and its outbox cleared.
-    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(8);
+    // Besides it: the account (the redirect), the record written, the webhooks read, the bundle
+    // written and its outbox cleared. No lookup item: finishing changes none of the bundle's terms.
+    expect(commands.map((c) => c.command).sort(), JSON.stringify(commands)).toEqual([
+      'GetItem',
+      'PutItem',
+      'PutItem',
+      'Query',
+      'Query',
+      'UpdateItem',
+    ]);
     // And the finish took: the packet is complete.
     const after = (await call('GET', `/bundles/${b.id}/`)).body;
     expect(after.packets[0].status).toBe('co');
@@ -202,9 +210,52 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
     // For the opening's checks and for the state answered with it.
     expect(bundleReads(commands, b.id), JSON.stringify(commands)).toBe(1);
     // Besides it: the link read and consumed, the session stored, the webhooks read, the bundle
-    // written (the packet viewed), its lookup terms and its outbox cleared, the record's step,
-    // and the account read for its documents key by the document's bytes and by its link.
-    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(11);
+    // written (the packet viewed; no lookup item, as its terms did not change) and its outbox
+    // cleared, the record's step, and the account read once for its documents key, by the
+    // document's bytes and its link both.
+    expect(commands.length, JSON.stringify(commands)).toBeLessThanOrEqual(9);
+    expect(
+      onItem(commands, accountKeys.item(runtime.demo.accountId)).filter((c) => c.command === 'GetItem'),
+      JSON.stringify(commands),
+    ).toHaveLength(1);
     expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).toBe('st');
+  });
+});
+
+describe('the final documents job a finish starts', () => {
+  it('reads the account once for all the files it reads; afresh for each file it writes', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Sealed',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [
+          { key: 'one', file_b64: await aPdfB64(), fields: [{ ...FIELD, kind: 'sig' }] },
+          { key: 'two', file_b64: await aPdfB64() },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const ann = await openSession(sign, call, created.body.packets[0].id);
+    const saved = await sign('PUT', '/values', ann, {
+      values: [{ doc_key: 'one', field_key: 'name', image: PNG_DATA_URL }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const commands = (
+      await recorder.during(async () => {
+        expect((await sign('POST', '/complete', ann, { consent: true })).status).toBe(200);
+        await docsReady(call, created.body.id);
+      })
+    ).filter((c) => c.fn === 'document-worker');
+    // Two originals and a drawn mark read: one read of the account for their key. Each file it
+    // writes (two sealed documents, a certificate) reads it again, consistently, so a key being
+    // destroyed refuses the write at once.
+    expect(commands.length, JSON.stringify(commands)).toBeGreaterThan(0);
+    const accountReads = onItem(commands, accountKeys.item(runtime.demo.accountId)).filter(
+      (c) => c.command === 'GetItem',
+    );
+    expect(
+      accountReads.filter((c) => !c.consistent),
+      JSON.stringify(commands),
+    ).toHaveLength(1);
   });
 });

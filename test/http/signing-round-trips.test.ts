@@ -85,8 +85,9 @@ describe('a signer’s session and finish', () => {
       session = opened.body.session;
     });
     // The link; the bundle, its documents and the records in one read, the link consumed beside
-    // it; the packet's opening (the bundle written); then its lookup terms, its outbox cleared and
-    // the record's step side by side. The session is stored and the webhooks read beside them.
+    // it; the packet's opening (the bundle written; its lookup terms unchanged, so none written);
+    // then its outbox cleared and the record's step side by side. The session is stored and the
+    // webhooks read beside them.
     expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(4);
 
     const saved = await sign('PUT', '/values', session, { values: benchValues('doc', fields) });
@@ -99,7 +100,7 @@ describe('a signer’s session and finish', () => {
     expect(answer?.body.packet.status).toBe('co');
     // The bundle, the record, the documents and the other records (the account beside them; the
     // session is the one this function instance stored, kept as it never changes), the record
-    // written, then the bundle written, its terms and its outbox cleared side by side.
+    // written, then the bundle written, then its outbox cleared (its terms unchanged: none written).
     expect(finishing.length, finishing.commands.join(' ')).toBeLessThanOrEqual(4);
   });
 });

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import { normalizeEmail } from '#shared/domain/ports/contact-keys';
 import { defaultFeatures } from '#shared/schemas/vocabulary';
+import { noteRead, readOnce } from '../request-scope';
 import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,
@@ -16,6 +17,23 @@ import {
 import { userByEmailEntity } from './entities/console';
 import { markersSet, type TEntity } from './entity';
 import { putNew } from './versioned';
+
+const accountRead = (id: string) => `account:${id}`;
+
+/**
+ * For what needs the account but not a fresh read of it, as the documents bucket asking for the
+ * account's key to read or link a document: the account as this request last read it (any read
+ * of the store notes it: request-scope.ts), else read now. A `consistent` ask (the key for a
+ * write, which must see a destruction's mark the moment it is written) always reads afresh.
+ */
+export const accountOfRequest = (
+  accounts: Pick<TAccountStore, 'getAccount'>,
+  id: string,
+  options?: { consistent?: boolean },
+) =>
+  options?.consistent
+    ? accounts.getAccount(id, { consistent: true })
+    : readOnce(accountRead(id), () => accounts.getAccount(id));
 
 type TItem = Record<string, unknown>;
 
@@ -78,7 +96,11 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
       await add(accountEntity, a);
     },
     async getAccount(id, options) {
-      return getItem(db, table, accountKeys.item(id), toAccount, options?.consistent);
+      // Every read is fresh; the request notes it, for what asks for the account after it.
+      return noteRead(
+        accountRead(id),
+        getItem(db, table, accountKeys.item(id), toAccount, options?.consistent),
+      );
     },
     async listAccounts() {
       const items = await listedItems(db, table, accountKeys.listPartition(), 'oldest-first');
@@ -137,7 +159,7 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return toAccount(out.Attributes as TItem);
+        return await noteRead(accountRead(id), Promise.resolve(toAccount(out.Attributes as TItem)));
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
         if (!(await this.getAccount(id))) throw new NotFoundError('Account not found.');

@@ -41,15 +41,12 @@ const ABANDONED_CLAIM_MS = 5 * 60_000;
 export function createBundleStore(db: DynamoDBDocumentClient, table: string): TBundleStore {
   const list = createBundleLister(db, table);
 
-  /**
-   * Lookup items follow the bundle. Every current term is put again (idempotent), so a write
-   * interrupted here is repaired by the next save; stale terms are filtered out on read.
-   */
-  async function writeTerms(bundle: TBundle, previous?: TBundle) {
-    const terms = bundleTerms(bundle);
-    const gone = previous ? bundleTerms(previous).filter((t) => !terms.includes(t)) : [];
-    await batchWrite(db, table, [
-      ...terms.map((term) => ({
+  /** The lookup items of `terms` of the bundle, put (idempotent). */
+  const putTerms = (bundle: TBundle, terms: string[]) =>
+    batchWrite(
+      db,
+      table,
+      terms.map((term) => ({
         put: bundleTermEntity.toItem({
           accountId: bundle.accountId,
           term,
@@ -57,9 +54,15 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           created: bundle.created,
         }),
       })),
-      ...gone.map((t) => ({ delete: bundleKeys.term(bundle.accountId, t, bundle.id) })),
-    ]);
-  }
+    );
+
+  /** The lookup items of `terms`, deleted. */
+  const deleteTerms = (bundle: TBundle, terms: string[]) =>
+    batchWrite(
+      db,
+      table,
+      terms.map((t) => ({ delete: bundleKeys.term(bundle.accountId, t, bundle.id) })),
+    );
 
   /**
    * The bundle item keeps its latest events; past EVENTS_KEPT_INLINE the oldest move to an event
@@ -135,14 +138,22 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       );
       await confirmPersons(bundle);
       await putVersioned(db, table, bundleEntity.toItem(bundle), undefined);
-      await writeTerms(bundle);
+      await putTerms(bundle, bundleTerms(bundle));
     },
 
     async save(bundle, previous, written) {
-      const head = await archiveOldEvents(bundle);
+      // Only the lookup items that change are written (most changes change none: opening,
+      // finishing, reminders): a new term before the bundle names it, so every term of the
+      // bundle as stored has its item (one the write then loses is stale, and harmless: lookups
+      // are checked against the bundle); a term gone after the bundle no longer names it.
+      const terms = bundleTerms(bundle);
+      const before = new Set(bundleTerms(previous));
+      const added = terms.filter((t) => !before.has(t));
+      const gone = [...before].filter((t) => !terms.includes(t));
+      const [head] = await Promise.all([archiveOldEvents(bundle), putTerms(bundle, added)]);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
       await putVersioned(db, table, bundleEntity.toItem(head), previous);
-      await Promise.all([writeTerms(bundle, previous), written?.()]);
+      await Promise.all([deleteTerms(bundle, gone), written?.()]);
     },
 
     async events(bundle) {

@@ -20,8 +20,7 @@ import { withRequestTimes } from './request-times';
  * instead of reading it again, and its write is still conditional on that version, so a change
  * made in between only makes the attempt lose and read afresh. `written`, when given, runs once
  * the change is written (after the attempt that took, never after one that lost), beside the
- * writes of the bundle's lookup items and outbox: work that must follow the change but need not
- * wait for those.
+ * publishing of the bundle's outbox: work that must follow the change but need not wait for it.
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },

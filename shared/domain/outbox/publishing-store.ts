@@ -42,8 +42,8 @@ interface TPublisher<TPrepared> {
  * request answers (a Lambda may be frozen as soon as it has answered). Publishing failing does not
  * fail the change, which is already written: the outbox keeps the effects and the sweeper
  * publishes them. What publishing reads is read beside the write, and it publishes beside the
- * writes of the bundle's lookup items, not after them: a signer waits two round trips less. When
- * the write loses its race the read is simply not used.
+ * deletes of lookup items the change dropped, not after them. When the write loses its race the
+ * read is simply not used.
  */
 function publishAfterWrite<TPrepared>(
   store: TBundleStore,

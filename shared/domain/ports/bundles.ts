@@ -42,8 +42,9 @@ export interface TBundleStore {
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;
   get(accountId: string, id: string): Promise<TBundle | undefined>;
   /**
-   * Replaces the bundle if `previous.version` still holds. `written`, when given, runs once the
-   * bundle is written, beside the writes of its lookup items.
+   * Replaces the bundle if `previous.version` still holds, with the lookup items of the terms it
+   * changed (none for most changes). `written`, when given, runs once the bundle is written,
+   * beside the deletes of the lookup items it dropped.
    */
   save(bundle: TBundle, previous: TBundle, written?: () => Promise<void>): Promise<void>;
   /**
