@@ -38,8 +38,9 @@ const POINTS: {
     at: 'having read the account',
     after: true,
     match: (c, i) => c === 'GetItemCommand' && i.Key?.sk === 'ACCOUNT',
-    // Let go after the mark, it stores its PDF no more: refused, and the key goes.
-    wins: 'destroy',
+    // Its read came before the mark, so it stores its PDF under that read (a request ends
+    // within the wait) and its bundle is written within the wait, and seen.
+    wins: 'create',
   },
   {
     create: 'with its own PDF',

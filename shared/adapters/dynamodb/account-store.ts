@@ -19,12 +19,17 @@ import { markersSet, type TEntity } from './entity';
 import { putNew } from './versioned';
 
 const accountRead = (id: string) => `account:${id}`;
+/** Where a request notes a consistent read of the account, which a consistent ask may take. */
+const consistentRead = (id: string) => `account:${id}:consistent`;
 
 /**
  * For what needs the account but not a fresh read of it, as the documents bucket asking for the
  * account's key to read or link a document: the account as this request last read it (any read
  * of the store notes it: request-scope.ts), else read now. A `consistent` ask (the key for a
- * write, which must see a destruction's mark the moment it is written) always reads afresh.
+ * write, which must see a destruction's mark) takes a consistent read this request made, else
+ * makes one: enough, since a destruction waits longer than any request runs between its mark
+ * and its check of the bundles (KEY_DESTRUCTION_WAIT_SECONDS), so a request that read before
+ * the mark has written all it writes by the time the check reads.
  */
 export const accountOfRequest = (
   accounts: Pick<TAccountStore, 'getAccount'>,
@@ -32,8 +37,14 @@ export const accountOfRequest = (
   options?: { consistent?: boolean },
 ) =>
   options?.consistent
-    ? accounts.getAccount(id, { consistent: true })
+    ? readOnce(consistentRead(id), () => accounts.getAccount(id, { consistent: true }))
     : readOnce(accountRead(id), () => accounts.getAccount(id));
+
+/** Notes a read of the account for the rest of the request; a consistent one for both asks. */
+function noteAccount<T>(id: string, read: Promise<T>, consistent: boolean | undefined): Promise<T> {
+  if (consistent) noteRead(consistentRead(id), read);
+  return noteRead(accountRead(id), read);
+}
 
 type TItem = Record<string, unknown>;
 
@@ -97,9 +108,10 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
     },
     async getAccount(id, options) {
       // Every read is fresh; the request notes it, for what asks for the account after it.
-      return noteRead(
-        accountRead(id),
+      return noteAccount(
+        id,
         getItem(db, table, accountKeys.item(id), toAccount, options?.consistent),
+        options?.consistent,
       );
     },
     async listAccounts() {
@@ -159,7 +171,8 @@ export function createAccountStore(db: DynamoDBDocumentClient, table: string): T
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return await noteRead(accountRead(id), Promise.resolve(toAccount(out.Attributes as TItem)));
+        // An update's answer is the item as written: as fresh as a consistent read.
+        return await noteAccount(id, Promise.resolve(toAccount(out.Attributes as TItem)), true);
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
         if (!(await this.getAccount(id))) throw new NotFoundError('Account not found.');
