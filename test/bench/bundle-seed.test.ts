@@ -248,7 +248,7 @@ describe('seededBundle', () => {
 /**
  * A table in memory that answers what the bundle store sends on create and save, with the
  * conditions it relies on (a new bundle must not exist; a save must match the version read; the
- * create's item is confirmed only while it is there).
+ * create's item is confirmed unless an erasure withdrew it).
  */
 function memoryTable() {
   const items = new Map<string, Record<string, unknown>>();
@@ -285,10 +285,22 @@ function memoryTable() {
         const keys = (asked.Keys ?? []) as Record<string, unknown>[];
         return { Responses: { [table]: keys.map((k) => items.get(keyOf(k))).filter(Boolean) } };
       }
-      if (command instanceof UpdateCommand && command.input.UpdateExpression === 'SET confirmed = :t') {
-        const current = items.get(keyOf(command.input.Key!));
-        if (!current) throw conditionFailed();
-        items.set(keyOf(current), { ...current, confirmed: true });
+      if (
+        command instanceof UpdateCommand &&
+        command.input.UpdateExpression?.startsWith('SET confirmed = :t')
+      ) {
+        // The create's item, made or marked confirmed unless an erasure withdrew it.
+        const key = command.input.Key!;
+        const current = items.get(keyOf(key));
+        if (current?.withdrawn) throw conditionFailed();
+        const v = command.input.ExpressionAttributeValues!;
+        items.set(keyOf(key), {
+          ...key,
+          ...current,
+          entity: v[':entity'],
+          entityVersion: v[':entityVersion'],
+          confirmed: true,
+        });
         return {};
       }
       throw new Error(`unexpected command ${(command as object).constructor.name}`);
@@ -317,7 +329,10 @@ describe('storeItems', () => {
       for (const key of persons) items.delete(`${key.pk}\u0000${key.sk}`);
       for (let i = 1; i < seeded.states.length; i++)
         await store.save(seeded.states[i]!, seeded.states[i - 1]!);
-      expect(byKey(storeItems(seeded))).toEqual(byKey([...items.values()]));
+      // The create's bundle-creation item goes by its TTL a day on; the seed leaves it out.
+      const left = [...items.values()].filter((i) => i.entity !== 'bundle-creation');
+      expect(left.length).toBe(items.size - 1);
+      expect(byKey(storeItems(seeded))).toEqual(byKey(left));
     }
   });
 

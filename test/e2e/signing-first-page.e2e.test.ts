@@ -5,11 +5,62 @@
 // for them; its own code comes as one script; and it draws the page on the screen before the next
 // one. Ordering is observed by holding the script files back and by watching the page's
 // canvases: no timing threshold.
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runBrowser, watchProblems } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 
 const suite = browserSuite();
+
+/**
+ * Notes, in order, when a page frame's canvas is given its size (its drawing starts) and when
+ * the frame is classed rendered (drawn), by the frame's place among the pages.
+ */
+const NOTE_DRAWING = `(() => {
+  window.drawing = [];
+  const index = (node) => [...document.querySelectorAll('.page')].indexOf(node);
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      if (c.target.matches('.page > canvas') && c.attributeName === 'width')
+        window.drawing.push('page ' + (index(c.target.parentElement) + 1) + ' started');
+      if (c.target.matches('.page.rendered') && !(c.oldValue ?? '').includes('rendered'))
+        window.drawing.push('page ' + (index(c.target) + 1) + ' drawn');
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeOldValue: true });
+})();`;
+
+/**
+ * Every script file (the page's bundle, the libraries it preloads) is held back until the
+ * session and pdf.js's worker have both been asked for (or 10 s): only the head's inline
+ * script can ask for them meanwhile. Each release is noted in `order`.
+ */
+async function holdScriptsUntilAsked(page: Page, order: string[]): Promise<void> {
+  let sessionAsked: () => void = () => undefined;
+  let workerAsked: () => void = () => undefined;
+  const asked = Promise.all([
+    new Promise<void>((resolve) => {
+      sessionAsked = resolve;
+    }),
+    new Promise<void>((resolve) => {
+      workerAsked = resolve;
+    }),
+  ]);
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('/sign/api/session')) sessionAsked();
+    if (path.endsWith('/pdf.worker.min.mjs')) workerAsked();
+  });
+  await page.route(/\/sign\/assets\/.*\.m?js$/, async (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop()!;
+    if (name === 'pdf.worker.min.mjs') return route.continue();
+    const held = await Promise.race([
+      asked.then(() => 'after'),
+      new Promise((r) => setTimeout(r, 10_000, 'timeout')),
+    ]);
+    order.push(`${name} released ${held}`);
+    await route.continue();
+  });
+}
 
 describe.runIf(runBrowser)('the signing page before its first page', () => {
   it('opens its session before any script file arrives, takes the state from it, and draws the document', async () => {
@@ -22,20 +73,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     const url = await suite.embedUrl(created.packets[0]!.id);
     // Tall enough for the first two pages to be near the screen at once.
     const context = await suite.browser.newContext({ viewport: { width: 1280, height: 1600 } });
-    // Notes, in order, when a page frame's canvas is given its size (its drawing starts) and when
-    // the frame is classed rendered (drawn), by the frame's place among the pages.
-    await context.addInitScript(`(() => {
-      window.drawing = [];
-      const index = (node) => [...document.querySelectorAll('.page')].indexOf(node);
-      new MutationObserver((changes) => {
-        for (const c of changes) {
-          if (c.target.matches('.page > canvas') && c.attributeName === 'width')
-            window.drawing.push('page ' + (index(c.target.parentElement) + 1) + ' started');
-          if (c.target.matches('.page.rendered') && !(c.oldValue ?? '').includes('rendered'))
-            window.drawing.push('page ' + (index(c.target) + 1) + ' drawn');
-        }
-      }).observe(document, { subtree: true, attributes: true, attributeOldValue: true });
-    })();`);
+    await context.addInitScript(NOTE_DRAWING);
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
     const order: string[] = [];
@@ -51,34 +89,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
       if (path.includes('/sign/api/documents/')) order.push('document asked');
       if (r.resourceType() === 'script') scripts.push(path.split('/').pop()!);
     });
-    // Every script file (the page's bundle, the libraries it preloads) is held back until the
-    // session and pdf.js's worker have both been asked for (or 10 s): only the head's inline
-    // script can ask for them meanwhile.
-    let sessionAsked: () => void = () => undefined;
-    let workerAsked: () => void = () => undefined;
-    const asked = Promise.all([
-      new Promise<void>((resolve) => {
-        sessionAsked = resolve;
-      }),
-      new Promise<void>((resolve) => {
-        workerAsked = resolve;
-      }),
-    ]);
-    page.on('request', (r) => {
-      const path = new URL(r.url()).pathname;
-      if (path.endsWith('/sign/api/session')) sessionAsked();
-      if (path.endsWith('/pdf.worker.min.mjs')) workerAsked();
-    });
-    await page.route(/\/sign\/assets\/.*\.m?js$/, async (route) => {
-      const name = new URL(route.request().url()).pathname.split('/').pop()!;
-      if (name === 'pdf.worker.min.mjs') return route.continue();
-      const held = await Promise.race([
-        asked.then(() => 'after'),
-        new Promise((r) => setTimeout(r, 10_000, 'timeout')),
-      ]);
-      order.push(`${name} released ${held}`);
-      await route.continue();
-    });
+    await holdScriptsUntilAsked(page, order);
     // The first state comes with the session: the page asks for no state of its own.
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.endsWith('/sign/api/state')) order.push('state asked');
