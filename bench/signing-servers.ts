@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAsChild, serveUntilStdinEnds, startTsxServer, type TServerChild } from './child-process';
-import { startBenchRuntime } from './runtime';
 import { startBarePdfServer } from './signing-baseline';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -56,6 +55,8 @@ export async function startBareChild(pdf: Uint8Array): Promise<TServerChild<TBar
 
 await runAsChild(import.meta.url, async ([kind, arg]) => {
   if (kind === 'runtime') {
+    // Imported here: the bare page's child has no use for the runtime's modules.
+    const { startBenchRuntime } = await import('./runtime');
     const runtime = await startBenchRuntime(() => undefined);
     const endpoint = runtime.config.endpoints.dynamodb;
     if (!endpoint) throw new Error('the local runtime named no DynamoDB endpoint');

@@ -620,7 +620,7 @@ export function signingReport(f: TSigningFigures): string {
     `  ${name}: ${r === null ? '—' : `${r.toFixed(2)} (goal ≤ ${RATIO_GOAL} ${mark(r <= RATIO_GOAL)})`}`;
   const out = [
     '',
-    'Signing (local runtime in its own process, as deployed; one embedded signer)',
+    'Signing (one embedded signer; the service in its own process, as deployed: the local runtime, apart from Chromium and its driver)',
     table(rows, ['l', 'r', 'r', 'r', 'r', 'l']),
     `  complete: latency of the call alone as the client sees it (loopback HTTP); context: the PUT of all ${c.fields} values ` +
       `p50 ${ms(c.put.p50Ms)}, p99 ${ms(c.put.p99Ms)}, max ${ms(c.put.maxMs)}.`,
