@@ -4,19 +4,24 @@
 // - first page: pdf.js alone, the same pdfjs-dist files the signing page is served (read from the
 //   same asset store), in a bare page that fetches the same PDF and draws its first page at the
 //   width the signing page drew it, in the same Chromium, a fresh context each time. Served by a
-//   plain Node server on loopback, so what the bare page costs is the renderer's own work.
+//   plain Node server on loopback in a process of its own, as the signing page is served by the
+//   runtime in its own (bench/signing-servers.ts), so what the bare page costs is the renderer's
+//   own work.
 // - complete: one DynamoDB write of as many items as the finish has fields, each item a field
-//   value, on the same local DynamoDB stand-in, through the same SDK client the service uses,
-//   timed from the bench's side as the call is. DynamoDB takes at most 25 items in one
+//   value, on the same local DynamoDB stand-in (in the runtime's process), through an SDK client
+//   made as the service makes its own (createDocumentClient), over loopback HTTP to the stand-in's
+//   endpoint as the service's requests go, timed from the bench's side as the call is: both
+//   sides cross loopback from the bench's process into the runtime's. DynamoDB takes at most 25 items in one
 //   BatchWriteItem and dynalite has no TransactWriteItems, so the items go as BatchWriteItem
 //   calls of up to 25 sent at once, timed until the last answers: one write as the API allows it.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contentTypeOf, signingAssets } from '#functions/public-pages/assets';
-import type { TRuntime } from '#infra/local/runtime';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#infra/local/layout';
+import { createDocumentClient } from '#shared/adapters/aws/clients';
 
 /** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
 export const BARE_PAGE = `<!doctype html>
@@ -92,8 +97,26 @@ export async function startBarePdfServer(pdf: Uint8Array): Promise<TBarePdfServe
 /** DynamoDB's limit of items in one BatchWriteItem. */
 const BATCH_MAX = 25;
 
-/** Writes `count` field-value items at once (BatchWriteItem, 25 a call); answers the latency. */
-export async function timeOneWrite(runtime: TRuntime, count: number): Promise<number> {
+/** A DynamoDB client on the runtime's stand-in at `endpoint`, made as the service makes its own. */
+export function standInClient(endpoint: string, tableName: string): DynamoDBDocumentClient {
+  return createDocumentClient({
+    stage: 'local',
+    region: LOCAL_REGION,
+    tableName,
+    bucketName: '',
+    usagePlanId: '',
+    logLevel: 'silent',
+    endpoints: { dynamodb: endpoint },
+    credentials: LOCAL_CREDENTIALS,
+  });
+}
+
+/** Writes `count` field-value items at once (BatchWriteItem, 25 a call) to `table`; answers the latency. */
+export async function timeOneWrite(
+  db: DynamoDBDocumentClient,
+  table: string,
+  count: number,
+): Promise<number> {
   const run = randomUUID();
   const at = new Date().toISOString();
   const puts = Array.from({ length: count }, (_, i) => ({
@@ -110,10 +133,9 @@ export async function timeOneWrite(runtime: TRuntime, count: number): Promise<nu
   }));
   const batches: (typeof puts)[] = [];
   for (let i = 0; i < puts.length; i += BATCH_MAX) batches.push(puts.slice(i, i + BATCH_MAX));
-  const table = runtime.config.tableName;
   const t0 = performance.now();
   const answers = await Promise.all(
-    batches.map((b) => runtime.db.send(new BatchWriteCommand({ RequestItems: { [table]: b } }))),
+    batches.map((b) => db.send(new BatchWriteCommand({ RequestItems: { [table]: b } }))),
   );
   const t1 = performance.now();
   const left = answers.reduce((n, a) => n + (a.UnprocessedItems?.[table]?.length ?? 0), 0);

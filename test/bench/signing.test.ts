@@ -12,6 +12,7 @@ import {
   type TSigningFigures,
   timings,
 } from '../../bench/signing';
+import { startBareChild } from '../../bench/signing-servers';
 
 describe('benchFields', () => {
   it('makes the 40-field mix, all required of the one signer, with distinct keys on the page', () => {
@@ -101,6 +102,7 @@ describe('the ratios to the yardsticks', () => {
     const report = signingReport(f);
     expect(report).toContain('complete ÷ one write (p50s): 1.30 (goal ≤ 1.3 ✓)');
     expect(report).toContain('first page ÷ pdf.js alone (p50s, English): 1.30 (goal ≤ 1.3 ✓)');
+    expect(report).toContain('the service in its own process, as deployed');
     expect(signingReport(figures({ firstPage: page(1300) }))).toContain('2.60 (goal ≤ 1.3 ✗)');
   });
 
@@ -111,5 +113,23 @@ describe('the ratios to the yardsticks', () => {
     const noWrite = figures();
     noWrite.complete.oneWrite = timings([]);
     expect(completeRatio(noWrite)).toBeNull();
+  });
+});
+
+describe('the servers in processes of their own', () => {
+  it('serve the bare page and its PDF from another process, which ends when stopped', async () => {
+    const pdf = new TextEncoder().encode('%PDF-1.7 bench stand-in bytes');
+    const bare = await startBareChild(pdf);
+    try {
+      expect(bare.pid).not.toBe(process.pid);
+      const page = await fetch(bare.serving.url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>pdf.js alone</title>');
+      const doc = await fetch(new URL('doc.pdf', bare.serving.url));
+      expect(new Uint8Array(await doc.arrayBuffer())).toEqual(pdf);
+    } finally {
+      await bare.stop();
+    }
+    expect(() => process.kill(bare.pid, 0)).toThrow(/ESRCH/);
   });
 });
