@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contentTypeOf, signingAssets } from '#functions/public-pages/assets';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#infra/local/layout';
+import { localTableConfig } from '#infra/local/layout';
 import { createDocumentClient } from '#shared/adapters/aws/clients';
 
 /** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
@@ -99,16 +99,7 @@ const BATCH_MAX = 25;
 
 /** A DynamoDB client on the runtime's stand-in at `endpoint`, made as the service makes its own. */
 export function standInClient(endpoint: string, tableName: string): DynamoDBDocumentClient {
-  return createDocumentClient({
-    stage: 'local',
-    region: LOCAL_REGION,
-    tableName,
-    bucketName: '',
-    usagePlanId: '',
-    logLevel: 'silent',
-    endpoints: { dynamodb: endpoint },
-    credentials: LOCAL_CREDENTIALS,
-  });
+  return createDocumentClient(localTableConfig(endpoint, tableName));
 }
 
 /** Writes `count` field-value items at once (BatchWriteItem, 25 a call) to `table`; answers the latency. */

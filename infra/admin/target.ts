@@ -46,6 +46,7 @@ import {
   LOCAL_SEAL_NAME,
   LOCAL_STAGE,
   LOCAL_TABLE_NAME,
+  localTableConfig,
   type TRuntimeFile,
 } from '../local/layout';
 import { localSecretsKey } from '../local/local-config';
@@ -86,19 +87,6 @@ const localPayments = () => {
   const provider = createLocalPaymentProvider({ webhookSecret: 'whsec_admin_unused', baseUrl: () => '' });
   return async () => provider;
 };
-
-function localConfig(endpoint: string, tableName: string): TConfig {
-  return {
-    stage: 'local',
-    region: LOCAL_REGION,
-    tableName,
-    bucketName: '',
-    usagePlanId: '',
-    logLevel: 'silent',
-    endpoints: { dynamodb: endpoint },
-    credentials: LOCAL_CREDENTIALS,
-  };
-}
 
 /**
  * The local seal's KMS and chains: the running runtime's KMS stand-in when `kmsEndpoint` is
@@ -150,7 +138,7 @@ function localDocumentsS3(dataDir: string, s3Endpoint: string | undefined) {
         );
         endpoint = (await started).endpoint;
       }
-      return createS3Client({ ...localConfig('', ''), endpoints: { s3: endpoint } });
+      return createS3Client({ ...localTableConfig('', ''), endpoints: { s3: endpoint } });
     },
     close: async () => (started ? (await started).stop() : undefined),
   };
@@ -244,7 +232,7 @@ function localTarget(
   running: { kms?: string; s3?: string },
   stop?: () => Promise<void>,
 ): TTarget {
-  const db = createDocumentClient(localConfig(endpoint, tableName));
+  const db = createDocumentClient(localTableConfig(endpoint, tableName));
   const seal = localSeal(dataDir, running.kms);
   const documents = localDocuments(db, tableName, dataDir, running.s3);
   return {

@@ -1,6 +1,7 @@
 // Names the local runtime and the operator command both rely on, in one small module: the
 // admin command must not import runtime.ts, which loads every function and stand-in.
 import { join } from 'node:path';
+import type { TConfig } from '#shared/config';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_REGION = 'us-east-1';
@@ -40,4 +41,21 @@ export interface TRuntimeFile {
   s3Endpoint?: string;
   tableName: string;
   apiUrl: string;
+}
+
+/**
+ * The configuration of a client of the local stand-ins from outside the runtime (operator
+ * commands, the bench): the table on the DynamoDB stand-in at `endpoint`, nothing else.
+ */
+export function localTableConfig(endpoint: string, tableName: string): TConfig {
+  return {
+    stage: 'local',
+    region: LOCAL_REGION,
+    tableName,
+    bucketName: '',
+    usagePlanId: '',
+    logLevel: 'silent',
+    endpoints: { dynamodb: endpoint },
+    credentials: LOCAL_CREDENTIALS,
+  };
 }
