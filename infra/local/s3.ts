@@ -53,9 +53,11 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     const header = (name: string) => ctx.get(`x-amz-server-side-encryption${name}`) || undefined;
     const context = header('-context');
     const part = 'uploadId' in ctx.query;
+    // A bucket's own requests (CreateBucket is a PUT too) encrypt nothing.
+    const onObject = /^\/[^/]+\/./.test(ctx.path);
     const initiate = ctx.method === 'POST' && 'uploads' in ctx.query;
     const written: TStoredEncryption =
-      header('') === undefined && defaultKeyId && ((ctx.method === 'PUT' && !part) || initiate)
+      header('') === undefined && defaultKeyId && onObject && ((ctx.method === 'PUT' && !part) || initiate)
         ? // As S3 does for a bucket with SSE-KMS by default (Bucket Key off): the bucket's key,
           // with the object's ARN as the context, which the documents key's policy refuses.
           {
