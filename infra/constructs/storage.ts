@@ -12,7 +12,7 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { INDEXES, TABLE_KEYS } from '#shared/adapters/dynamodb/table';
-import { DOCUMENTS_KEY_USE, documentsName } from '#shared/adapters/kms/documents-keys';
+import { DOCUMENTS_KEY_USE, documentsKeyDenials, documentsName } from '#shared/adapters/kms/documents-keys';
 import { EXPORT_KEPT_DAYS, EXPORTS_PREFIX } from '#shared/domain/exports/export';
 import { acceptFinding } from '../nag';
 import type { TStageConfig } from '../stage-config';
@@ -93,10 +93,7 @@ export class Storage {
     });
     // Whatever an identity policy allows, the key serves documents only: through S3 and with an
     // account's id as the context (accounts' own keys carry the same policy, documents-keys.ts).
-    for (const [sid, condition] of [
-      ['OnlyThroughS3', { StringNotEquals: { 'kms:ViaService': `s3.${stack.region}.amazonaws.com` } }],
-      ['OnlyWithAnAccountContext', { Null: { 'kms:EncryptionContext:accountId': 'true' } }],
-    ] as const) {
+    for (const [sid, condition] of documentsKeyDenials(stack.region)) {
       this.documentsKey.addToResourcePolicy(
         new PolicyStatement({
           sid,

@@ -27,6 +27,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { signP256Digest, verifyP256Digest } from './kms-ecdsa';
+import { deniedBy } from './kms-key-policy';
 import { keyIdOfBlob, newSymmetricSecret, openWith, sealWith } from './kms-symmetric';
 
 /** The account KMS ARNs name locally (AWS's documentation account). */
@@ -51,7 +52,10 @@ interface TStoredKey {
   privateKey?: string;
   /** A symmetric key's 32 bytes, base64: only ever read by this file. */
   secret?: string;
-  /** The key policy as given (kept, not enforced: the stand-in checks no credentials). */
+  /**
+   * The key policy as given. Its Deny statements on the encryption context are enforced
+   * (kms-key-policy.ts); the rest is kept, not enforced: the stand-in checks no credentials.
+   */
   policy?: string;
   /** When ScheduleKeyDeletion was asked for, the time (epoch seconds) the key goes. */
   deletionDate?: number;
@@ -155,11 +159,26 @@ export async function startKmsStandin(
     return { id, key };
   }
 
-  /** A symmetric key to encrypt or decrypt with. */
-  function symmetric(state: TState, keyId: unknown): { id: string; secret: string } {
+  /**
+   * A symmetric key to encrypt or decrypt with, for `action` under `context`: its policy's
+   * denials on the context answer as KMS does, AccessDeniedException.
+   */
+  function symmetric(
+    state: TState,
+    keyId: unknown,
+    action: string,
+    context: unknown,
+  ): { id: string; secret: string } {
     const { id, key } = usable(state, keyId);
     if (!key.secret)
       throw new KmsError('InvalidKeyUsageException', `${arnOf(id)} is a signing key: it does not encrypt`);
+    const sid = deniedBy(key.policy, action, context as Record<string, string> | undefined);
+    if (sid) {
+      throw new KmsError(
+        'AccessDeniedException',
+        `User is not authorized to perform: ${action} on resource: ${arnOf(id)} with an explicit deny in a resource-based policy (${sid})`,
+      );
+    }
     return { id, secret: key.secret };
   }
 
@@ -284,6 +303,19 @@ export async function startKmsStandin(
       save(state);
       return {};
     },
+    PutKeyPolicy(body) {
+      const state = load();
+      const id = resolve(state, body.KeyId);
+      const policy = typeof body.Policy === 'string' ? body.Policy : '';
+      try {
+        JSON.parse(policy);
+      } catch {
+        throw new KmsError('MalformedPolicyDocumentException', 'The policy is not JSON');
+      }
+      state.keys[id]!.policy = policy;
+      save(state);
+      return {};
+    },
     DescribeKey(body) {
       const state = load();
       const id = resolve(state, body.KeyId);
@@ -315,7 +347,7 @@ export async function startKmsStandin(
       };
     },
     Encrypt(body) {
-      const { id, secret } = symmetric(load(), body.KeyId);
+      const { id, secret } = symmetric(load(), body.KeyId, 'kms:Encrypt', body.EncryptionContext);
       const plaintext = blobOf(body.Plaintext);
       if (plaintext.length === 0 || plaintext.length > MAX_RAW_MESSAGE)
         throw new KmsError('ValidationException', `Plaintext must be 1 to ${MAX_RAW_MESSAGE} bytes`);
@@ -326,7 +358,7 @@ export async function startKmsStandin(
       };
     },
     GenerateDataKey(body) {
-      const { id, secret } = symmetric(load(), body.KeyId);
+      const { id, secret } = symmetric(load(), body.KeyId, 'kms:GenerateDataKey', body.EncryptionContext);
       const bytes = body.KeySpec === 'AES_128' ? 16 : Number(body.NumberOfBytes ?? 32);
       if (!Number.isInteger(bytes) || bytes < 1 || bytes > 1024)
         throw new KmsError('ValidationException', 'NumberOfBytes must be 1 to 1024');
@@ -349,7 +381,7 @@ export async function startKmsStandin(
           'IncorrectKeyException',
           'The key ID in the request does not identify the key that encrypted the ciphertext',
         );
-      const { id, secret } = symmetric(state, owner);
+      const { id, secret } = symmetric(state, owner, 'kms:Decrypt', body.EncryptionContext);
       const plaintext = openWith(secret, blob, body.EncryptionContext);
       if (!plaintext) throw bad();
       return {

@@ -43,6 +43,8 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
   // CompleteMultipartUpload makes; its parts carry none.
   const uploading = new Map<string, TStoredEncryption>();
   let kms: KMSClient | undefined;
+  // The bucket's default encryption (the stack's documents key), for a write without SSE headers.
+  let defaultKeyId: string | undefined;
   server.middleware.unshift((async (
     ctx: TAnswerable & { query: Record<string, unknown> },
     next: () => Promise<unknown>,
@@ -50,14 +52,25 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
     const key = decodeURIComponent(ctx.path.replace(/^\/[^/]+\//, ''));
     const header = (name: string) => ctx.get(`x-amz-server-side-encryption${name}`) || undefined;
     const context = header('-context');
-    const written: TStoredEncryption = {
-      algorithm: header(''),
-      keyId: header('-aws-kms-key-id'),
-      ...(context ? { context: JSON.parse(Buffer.from(context, 'base64').toString('utf8')) } : {}),
-      bucketKey: header('-bucket-key-enabled'),
-    };
     const part = 'uploadId' in ctx.query;
+    // A bucket's own requests (CreateBucket is a PUT too) encrypt nothing.
+    const onObject = /^\/[^/]+\/./.test(ctx.path);
     const initiate = ctx.method === 'POST' && 'uploads' in ctx.query;
+    const written: TStoredEncryption =
+      header('') === undefined && defaultKeyId && onObject && ((ctx.method === 'PUT' && !part) || initiate)
+        ? // As S3 does for a bucket with SSE-KMS by default (Bucket Key off): the bucket's key,
+          // with the object's ARN as the context, which the documents key's policy refuses.
+          {
+            algorithm: 'aws:kms',
+            keyId: defaultKeyId,
+            context: { 'aws:s3:arn': `arn:aws:s3:::${opts.bucket}/${key}` },
+          }
+        : {
+            algorithm: header(''),
+            keyId: header('-aws-kms-key-id'),
+            ...(context ? { context: JSON.parse(Buffer.from(context, 'base64').toString('utf8')) } : {}),
+            bucketKey: header('-bucket-key-enabled'),
+          };
     if (ctx.method === 'DELETE' && part) return abortUpload(server, ctx, String(ctx.query.uploadId));
     const stored = encryption.get(key);
     try {
@@ -105,9 +118,13 @@ export async function startS3rver(opts: { port: number; host: string; dir: strin
       const { dataKey: _sealed, ...seen } = encryption.get(key) ?? {};
       return encryption.has(key) ? seen : undefined;
     },
-    /** S3's KMS from now on: writes under SSE-KMS get a data key from it, reads decrypt it. */
-    useKms(client: KMSClient) {
+    /**
+     * S3's KMS from now on: writes under SSE-KMS get a data key from it, reads decrypt it. With
+     * `bucketKeyId`, the bucket is encrypted by default under that key, as the stack's is.
+     */
+    useKms(client: KMSClient, bucketKeyId?: string) {
       kms = client;
+      defaultKeyId = bucketKeyId;
     },
     stop: () => server.close(),
   };

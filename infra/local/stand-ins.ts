@@ -99,7 +99,8 @@ export async function startStandIns({ dataDir, memory, plan }: TStandInOptions, 
     endpoint: kms.endpoint,
     credentials: LOCAL_CREDENTIALS,
   });
-  s3.useKms(s3Kms);
+  // The bucket's default encryption is the stack's documents key, as on AWS (storage.ts).
+  s3.useKms(s3Kms, `alias/${documentsName(LOCAL_STAGE)}`);
   stops.push(async () => s3Kms.destroy());
   // The provider the demo account's single sign-on goes to (its client is registered later,
   // once the service's address is known).
@@ -149,7 +150,7 @@ export async function prepareStandIns(
       name: LOCAL_SEAL_NAME,
     });
     // The stack's documents key, which CDK makes on AWS.
-    await ensureDocumentsKey(kmsClient, documentsName(LOCAL_STAGE));
+    await ensureDocumentsKey(kmsClient, documentsName(LOCAL_STAGE), LOCAL_REGION);
   } finally {
     kmsClient.destroy();
   }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +17,11 @@ import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/evidence-pdf';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { createLogger } from '#shared/adapters/telemetry/logger';
 import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { documentBlobs } from '#shared/composition/function-base';
 import type { TEvidenceDeps } from '#shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '#shared/domain/evidence/evidence-files';
 import {
@@ -746,7 +746,7 @@ function workerDeps(
   return {
     bundles: createPublishingBundleStore(runtime.config, runtime.db, log),
     records: createSigningRecordStore(runtime.db, runtime.config.tableName),
-    blobs: over.blobs ?? createBlobStore(createS3Client(runtime.config), runtime.config.bucketName),
+    blobs: over.blobs ?? documentBlobs(runtime.config, runtime.db),
     evidence: createEvidenceStore(runtime.db, runtime.config.tableName),
     pdf: over.pdf ?? createEvidencePdf(sealIdentityFromConfig(runtime.config)),
     clock: over.clock ?? systemClock,
@@ -757,7 +757,7 @@ function workerDeps(
 describe('a document worker that dies half-way', () => {
   it('is finished by the next run: one set of files, one dk event', async () => {
     const evidence = createEvidenceStore(runtime.db, runtime.config.tableName);
-    const blobs = createBlobStore(createS3Client(runtime.config), runtime.config.bucketName);
+    const blobs = documentBlobs(runtime.config, runtime.db);
     // The queued job waits while the worker is stopped; the test runs the use case itself.
     await runtime.workers.documents.stop();
     try {
@@ -831,14 +831,10 @@ describe('a bundle whose evidence cannot be made', () => {
       json: { url: receiver.url('/errors'), event_types: ['bundle_error'] },
     });
     expect(hook.status).toBe(201);
-    const s3 = createS3Client(runtime.config);
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: runtime.config.bucketName,
-        Key: `accounts/${runtime.demo.accountId}/bundles/${b.id}/originals/lease.pdf`,
-        Body: Buffer.from('this is not a PDF at all'),
-        ContentType: 'application/pdf',
-      }),
+    await documentBlobs(runtime.config, runtime.db).put(
+      `accounts/${runtime.demo.accountId}/bundles/${b.id}/originals/lease.pdf`,
+      Buffer.from('this is not a PDF at all'),
+      'application/pdf',
     );
     await signToCompletion(b);
     const failed = await docsReady(b.id);

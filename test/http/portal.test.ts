@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
-import { createS3Client } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createDocTemplateStore } from '#shared/adapters/dynamodb/doc-template-store';
@@ -10,8 +9,8 @@ import { createPortalCounterStore } from '#shared/adapters/dynamodb/portal-count
 import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
 import { createUrlFetcher } from '#shared/adapters/fetch/url-fetcher';
 import { createPdfTools } from '#shared/adapters/pdf/pdf-tools';
-import { createBlobStore } from '#shared/adapters/s3/blob-store';
 import { randomIds, systemClock } from '#shared/adapters/system';
+import { documentBlobs } from '#shared/composition/function-base';
 import { PORTAL_LIMITS, startPortalSigning } from '#shared/domain/envelope-templates/start-portal-signing';
 import { aPdfB64 } from '../helpers/bundles';
 import { apiClient, startTestRuntime } from '../helpers/runtime';
@@ -178,7 +177,7 @@ describe('abuse limits', () => {
       envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),
       tokens: createSigningTokenStore(db, config.tableName),
       counters: createPortalCounterStore(db, config.tableName),
-      blobs: createBlobStore(createS3Client(config), config.bucketName),
+      blobs: documentBlobs(config, db),
       pdf: createPdfTools({ maxPages: 500 }),
       fetcher: createUrlFetcher({ allowHttp: false, allowLoopback: false }),
       clock: systemClock,

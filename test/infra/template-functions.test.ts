@@ -207,9 +207,13 @@ describe('functions', () => {
       const [list, del] = deletes as { Resource: unknown; Condition?: unknown }[];
       const patterns = [
         'accounts/*/bundles/*/originals/*',
+        'accounts/*/bundles/*/interim/*',
         'interim/*/*',
+        'accounts/*/bundles/*/final/*',
+        'accounts/*/bundles/*/coe/*',
         'final/*/*',
         'coe/*/*',
+        'accounts/*/bundles/*/signing/*',
         'signing/*/*',
         'accounts/*/bulk/*/*',
       ];

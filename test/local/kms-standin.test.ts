@@ -17,12 +17,14 @@ import {
   KMSInvalidSignatureException,
   KMSInvalidStateException,
   NotFoundException,
+  PutKeyPolicyCommand,
   ScheduleKeyDeletionCommand,
   SignCommand,
   VerifyCommand,
 } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKmsStandin, type TKmsStandin } from '#infra/local/kms-standin';
+import { accountKeyPolicy, documentsKeyPolicy } from '#shared/adapters/kms/documents-keys';
 
 let dir: string;
 let standin: TKmsStandin;
@@ -196,6 +198,33 @@ describe('KMS stand-in', () => {
       KeyState: 'PendingDeletion',
       Enabled: false,
     });
+  });
+
+  it("refuses a data key the documents key's policy denies: no account in the context, or another account", async () => {
+    const made = await kms.send(new CreateKeyCommand({ Description: 'documents' }));
+    const keyId = made.KeyMetadata!.KeyId!;
+    const dataKey = (context: Record<string, string>) =>
+      kms.send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }));
+    // Before a policy, any context goes; then the stack's policy, as the local runtime sets it.
+    const bucketDefault = { 'aws:s3:arn': 'arn:aws:s3:::documents/final/B/lease.pdf' };
+    expect((await dataKey(bucketDefault)).Plaintext).toHaveLength(32);
+    const policy = documentsKeyPolicy('000000000000', 'us-east-1');
+    await kms.send(new PutKeyPolicyCommand({ KeyId: keyId, PolicyName: 'default', Policy: policy }));
+    const refused = await dataKey(bucketDefault).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'AccessDeniedException' });
+    expect((refused as Error).message).toContain('OnlyWithAnAccountContext');
+    expect((await dataKey({ accountId: 'A' })).Plaintext).toHaveLength(32);
+    // An account's own key also refuses another account's context.
+    const own = accountKeyPolicy('000000000000', 'us-east-1', 'A');
+    await kms.send(new PutKeyPolicyCommand({ KeyId: keyId, PolicyName: 'default', Policy: own }));
+    const sealed = await dataKey({ accountId: 'A' });
+    await expect(dataKey({ accountId: 'B' })).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    const open = (accountId: string) =>
+      kms.send(
+        new DecryptCommand({ CiphertextBlob: sealed.CiphertextBlob, EncryptionContext: { accountId } }),
+      );
+    await expect(open('B')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    expect(Buffer.from((await open('A')).Plaintext!)).toEqual(Buffer.from(sealed.Plaintext!));
   });
 
   it('keeps keys across a restart in a file only its owner reads, and never answers with key material', async () => {

@@ -6,7 +6,9 @@ import {
   CreateAliasCommand,
   CreateKeyCommand,
   DescribeKeyCommand,
+  type KeyMetadata,
   type KMSClient,
+  PutKeyPolicyCommand,
   ScheduleKeyDeletionCommand,
 } from '@aws-sdk/client-kms';
 import type { TDocumentsKeyAdmin } from '#shared/domain/ports/accounts';
@@ -34,14 +36,35 @@ export const accountDocumentsKeyAlias = (name: string, accountId: string) =>
  * and lets IAM policies grant its use, as KMS's default policy does.
  */
 export function accountKeyPolicy(awsAccount: string, region: string, accountId: string): string {
-  const deny = (Sid: string, Condition: Record<string, unknown>) => ({
-    Sid,
-    Effect: 'Deny',
-    Principal: { AWS: '*' },
-    Action: DOCUMENTS_KEY_USE,
-    Resource: '*',
-    Condition,
-  });
+  return keyPolicy(awsAccount, [
+    ['OnlyThisAccountsDocuments', { StringNotEquals: { 'kms:EncryptionContext:accountId': accountId } }],
+    onlyThroughS3(region),
+  ]);
+}
+
+type TDenial = readonly [sid: string, condition: Record<string, Record<string, string>>];
+
+const onlyThroughS3 = (region: string): TDenial => [
+  'OnlyThroughS3',
+  { StringNotEquals: { 'kms:ViaService': `s3.${region}.amazonaws.com` } },
+];
+
+/**
+ * What the stack's documents key refuses whoever asks (infra/constructs/storage.ts): a use not
+ * made by S3, and one without an account in the context, such as S3's default encryption of the
+ * bucket, whose context is the object's ARN (`aws:s3:arn`). Every object is written under an
+ * account's context, so none falls back to the default.
+ */
+export const documentsKeyDenials = (region: string): TDenial[] => [
+  onlyThroughS3(region),
+  ['OnlyWithAnAccountContext', { Null: { 'kms:EncryptionContext:accountId': 'true' } }],
+];
+
+/** The stack's documents key's policy as JSON, for the local runtime's key (ensureDocumentsKey). */
+export const documentsKeyPolicy = (awsAccount: string, region: string) =>
+  keyPolicy(awsAccount, documentsKeyDenials(region));
+
+function keyPolicy(awsAccount: string, denials: TDenial[]): string {
   return JSON.stringify({
     Version: '2012-10-17',
     Statement: [
@@ -52,10 +75,14 @@ export function accountKeyPolicy(awsAccount: string, region: string, accountId: 
         Action: 'kms:*',
         Resource: '*',
       },
-      deny('OnlyThisAccountsDocuments', {
-        StringNotEquals: { 'kms:EncryptionContext:accountId': accountId },
-      }),
-      deny('OnlyThroughS3', { StringNotEquals: { 'kms:ViaService': `s3.${region}.amazonaws.com` } }),
+      ...denials.map(([Sid, Condition]) => ({
+        Sid,
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: DOCUMENTS_KEY_USE,
+        Resource: '*',
+        Condition,
+      })),
     ],
   });
 }
@@ -112,18 +139,35 @@ export function createDocumentsKeyAdmin(kms: KMSClient, name: string, region: st
   };
 }
 
-/** The stack's documents key behind its alias, made when there is none (the local runtime's). */
-export async function ensureDocumentsKey(kms: KMSClient, name: string): Promise<string> {
+/**
+ * The stack's documents key behind its alias, made when there is none (the local runtime's),
+ * with the stack's key policy, given again each time so a key made before it has it too.
+ */
+export async function ensureDocumentsKey(kms: KMSClient, name: string, region: string): Promise<string> {
+  let key: KeyMetadata | undefined;
   try {
-    return (await kms.send(new DescribeKeyCommand({ KeyId: `alias/${name}` }))).KeyMetadata!.Arn!;
+    key = (await kms.send(new DescribeKeyCommand({ KeyId: `alias/${name}` }))).KeyMetadata;
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
-  const made = await kms.send(
-    new CreateKeyCommand({ KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'ENCRYPT_DECRYPT', Description: name }),
-  );
+  if (!key) {
+    key = (
+      await kms.send(
+        new CreateKeyCommand({
+          KeySpec: 'SYMMETRIC_DEFAULT',
+          KeyUsage: 'ENCRYPT_DECRYPT',
+          Description: name,
+        }),
+      )
+    ).KeyMetadata!;
+    await kms.send(new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: key.KeyId! }));
+  }
   await kms.send(
-    new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: made.KeyMetadata!.KeyId! }),
+    new PutKeyPolicyCommand({
+      KeyId: key.KeyId!,
+      PolicyName: 'default',
+      Policy: documentsKeyPolicy(key.AWSAccountId!, region),
+    }),
   );
-  return made.KeyMetadata!.Arn!;
+  return key.Arn!;
 }

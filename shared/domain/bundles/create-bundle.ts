@@ -34,9 +34,10 @@ import { envelopeBundleRequest, type TEnvelopeReminders } from './envelope-bundl
 import { BUNDLE, PACKET } from './lifecycle/status';
 import { send } from './lifecycle/transitions';
 import { linkPerson } from './link-person';
+import { originalsPrefix } from './object-keys';
 import { readerFieldErrors } from './packet-roles';
 import { prefill } from './prefill';
-import { originalsPrefix, retentionOf } from './retention';
+import { retentionOf } from './retention';
 
 export interface TCreateBundleDeps {
   bundles: TBundleStore;

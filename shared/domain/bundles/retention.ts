@@ -11,12 +11,20 @@ import type { TBundle, TBundleRetention, TRetentionPart } from './bundle';
 import { batchObjectsPrefix } from './document-sharing';
 import { codeOf } from './event-kinds';
 import { BUNDLE, isFinished } from './lifecycle/status';
+import { originalsPrefix } from './object-keys';
 
 const DAY_MS = 86_400_000;
 
-/** Where a bundle's documents as uploaded live (create-bundle.ts `originalBlobKey`). */
-export const originalsPrefix = (accountId: string, bundleId: string) =>
-  `accounts/${accountId}/bundles/${bundleId}/originals/`;
+/**
+ * Where bundles made before every object moved under its account kept their evidence and
+ * signers' images (keyed by the bundle alone). Their records still name these keys, so retention,
+ * exports and imports keep reaching them; nothing is written there any more.
+ */
+const LEGACY_PREFIXES: Record<TRetentionPart, (bundleId: string) => string[]> = {
+  originals: (id) => [`interim/${id}/`],
+  finals: (id) => [`final/${id}/`, `coe/${id}/`],
+  images: (id) => [`signing/${id}/`],
+};
 
 export const RETENTION_PARTS: readonly TRetentionPart[] = ['originals', 'finals', 'images'];
 
@@ -145,13 +153,18 @@ export function assertKept(b: Pick<TBundle, 'retention'>, part: TRetentionPart):
 
 /** The documents-bucket prefixes under which each part of the bundle's files lives. */
 export function retentionPrefixes(b: Pick<TBundle, 'accountId' | 'id'>, part: TRetentionPart): string[] {
+  return [...currentPrefixes(b, part), ...LEGACY_PREFIXES[part](b.id)];
+}
+
+function currentPrefixes({ accountId, id }: Pick<TBundle, 'accountId' | 'id'>, part: TRetentionPart) {
+  const evidence = evidenceObjectPrefixes;
   switch (part) {
     case 'originals':
-      return [originalsPrefix(b.accountId, b.id), evidenceObjectPrefixes.interim(b.id)];
+      return [originalsPrefix(accountId, id), evidence.interim(accountId, id)];
     case 'finals':
-      return [evidenceObjectPrefixes.final(b.id), evidenceObjectPrefixes.certificate(b.id)];
+      return [evidence.final(accountId, id), evidence.certificate(accountId, id)];
     case 'images':
-      return [signingObjectPrefix(b.id)];
+      return [signingObjectPrefix(accountId, id)];
   }
 }
 
@@ -161,7 +174,7 @@ export function retentionOf(policy: TBundleRetention['policy']): Pick<TBundle, '
 }
 
 /**
- * Every object key a retention deletion may touch, as IAM patterns (`final/*`…): the one grant
+ * Every object key a retention deletion may touch, as IAM patterns (a `*` for each id): the one grant
  * to delete (the scheduler's, infra/constructs/) reaches these and nothing else of the bucket.
  */
 export function retentionKeyPatterns(): string[] {

@@ -1,3 +1,4 @@
+import { bundleObjectsPrefix } from '../bundles/object-keys';
 import { documentJob } from '../outbox/jobs/document-jobs';
 // What the document worker produces for a bundle, and where it keeps it. The files themselves
 // are objects of the documents bucket at keys derived from the bundle alone, so a job that runs
@@ -84,19 +85,24 @@ export interface TFileHashEntry {
   eventCount: number;
 }
 
-/** Where each kind of a bundle's files lives: what a retention deletion lists and deletes. */
+/**
+ * Where each kind of a bundle's files lives, under the bundle's folder of its account (so under
+ * the account's encryption context and key): what a retention deletion lists and deletes.
+ */
 export const evidenceObjectPrefixes = {
-  final: (bundleId: string) => `final/${bundleId}/`,
-  certificate: (bundleId: string) => `coe/${bundleId}/`,
-  interim: (bundleId: string) => `interim/${bundleId}/`,
+  final: (accountId: string, bundleId: string) => `${bundleObjectsPrefix(accountId, bundleId)}final/`,
+  certificate: (accountId: string, bundleId: string) => `${bundleObjectsPrefix(accountId, bundleId)}coe/`,
+  interim: (accountId: string, bundleId: string) => `${bundleObjectsPrefix(accountId, bundleId)}interim/`,
 };
 
 /** Deterministic object keys: a job run twice writes the same objects. */
 export const evidenceObjectKeys = {
-  final: (bundleId: string, docKey: string) => `${evidenceObjectPrefixes.final(bundleId)}${docKey}.pdf`,
-  certificate: (bundleId: string, packetId: string) =>
-    `${evidenceObjectPrefixes.certificate(bundleId)}${packetId}.pdf`,
-  interim: (bundleId: string, docKey: string) => `${evidenceObjectPrefixes.interim(bundleId)}${docKey}.pdf`,
+  final: (accountId: string, bundleId: string, docKey: string) =>
+    `${evidenceObjectPrefixes.final(accountId, bundleId)}${docKey}.pdf`,
+  certificate: (accountId: string, bundleId: string, packetId: string) =>
+    `${evidenceObjectPrefixes.certificate(accountId, bundleId)}${packetId}.pdf`,
+  interim: (accountId: string, bundleId: string, docKey: string) =>
+    `${evidenceObjectPrefixes.interim(accountId, bundleId)}${docKey}.pdf`,
 };
 
 /** A certificate's `doc_key` in the files list: `coe-<packet key>`. */

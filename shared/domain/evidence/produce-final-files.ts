@@ -165,7 +165,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       name: `${b.label} · ${doc.name}`,
       accountId: b.accountId,
     });
-    const blobKey = evidenceObjectKeys.final(b.id, doc.key);
+    const blobKey = evidenceObjectKeys.final(b.accountId, b.id, doc.key);
     await deps.blobs.put(blobKey, sealed, PDF);
     finals.push({ docKey: doc.key, name: doc.name, blobKey, sha256: sha256Hex(sealed), size: sealed.length });
   }
@@ -188,7 +188,7 @@ async function produceSet(deps: TEvidenceDeps, b: TBundle, issuedAt: string): Pr
       name: `${packet.name} · ${b.label}`,
       accountId: b.accountId,
     });
-    const blobKey = evidenceObjectKeys.certificate(b.id, packet.id);
+    const blobKey = evidenceObjectKeys.certificate(b.accountId, b.id, packet.id);
     await deps.blobs.put(blobKey, sealed, PDF);
     certificates.push({
       packetId: packet.id,

@@ -43,7 +43,7 @@ export async function produceInterimFiles(
       isTest: b.isTest,
       interim: true,
     });
-    const blobKey = evidenceObjectKeys.interim(b.id, doc.key);
+    const blobKey = evidenceObjectKeys.interim(b.accountId, b.id, doc.key);
     await deps.blobs.put(blobKey, pdf, 'application/pdf');
     files.push({ docKey: doc.key, name: doc.name, blobKey, size: pdf.length });
   }

@@ -110,8 +110,8 @@ async function deletedFiles(deps: TBuildExportDeps, bundle: TBundle): Promise<TD
 }
 
 /**
- * Every object of the account: those under its own folder, and each bundle's evidence and
- * signers' images, which are keyed by the bundle alone (the prefixes retention deletes).
+ * Every object of the account: those under its own folder, and the evidence and signers' images
+ * of bundles made before those moved there, keyed by the bundle alone (retention.ts).
  */
 async function storedKeys(deps: TBuildExportDeps, accountId: string, bundleIds: string[]): Promise<string[]> {
   const prefixes = new Set([`accounts/${accountId}/`]);

@@ -40,7 +40,7 @@ async function store(
   type: string,
   at: string,
 ) {
-  const key = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/auth/${name}-${Date.parse(at)}.${type}`;
+  const key = `${signingObjectPrefix(ctx.bundle.accountId, ctx.bundle.id)}${ctx.packet.id}/auth/${name}-${Date.parse(at)}.${type}`;
   await call.deps.blobs.put(key, image.bytes, type === 'png' ? 'image/png' : 'image/jpeg');
   return key;
 }

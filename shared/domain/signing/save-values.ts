@@ -133,7 +133,7 @@ export async function saveValues(call: TSignerCall, body: unknown): Promise<TSig
       const key = valueKey(v.doc_key, v.field_key);
       const png = images.get(key);
       if (png) {
-        const blobKey = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/marks/${v.doc_key}/${v.field_key}-${Date.parse(at)}.png`;
+        const blobKey = `${signingObjectPrefix(ctx.bundle.accountId, ctx.bundle.id)}${ctx.packet.id}/marks/${v.doc_key}/${v.field_key}-${Date.parse(at)}.png`;
         await deps.blobs.put(blobKey, png, 'image/png');
         values[key] = {
           value: 'drawn',

@@ -2,13 +2,16 @@
 // hundreds of field values never weigh on it. Written conditionally on `version`.
 
 import { signerGeneration, type TBundle, type THandover, type TPacket } from '../bundles/bundle';
+import { bundleObjectsPrefix } from '../bundles/object-keys';
 import type { TInPerson } from './in-person';
 
 /**
  * Where everything a signer gives for a bundle lives in the documents bucket: drawn marks,
- * attachments, selfies and ID photos (save-values.ts, upload-attachment.ts, image-auth.ts).
+ * attachments, selfies and ID photos (save-values.ts, upload-attachment.ts, image-auth.ts), under
+ * the bundle's folder of its account.
  */
-export const signingObjectPrefix = (bundleId: string) => `signing/${bundleId}/`;
+export const signingObjectPrefix = (accountId: string, bundleId: string) =>
+  `${bundleObjectsPrefix(accountId, bundleId)}signing/`;
 
 /** A field's value as this signer left it, with who, when and from where. */
 export interface TFieldValue {

@@ -90,7 +90,7 @@ export async function uploadAttachment(
 
     const at = deps.clock.now().toISOString();
     const safeName = upload.fileName.replace(/[^\w.-]+/g, '_').slice(-100);
-    const blobKey = `${signingObjectPrefix(ctx.bundle.id)}${ctx.packet.id}/attachments/${target.docKey}/${target.fieldKey}-${Date.parse(at)}-${safeName}`;
+    const blobKey = `${signingObjectPrefix(ctx.bundle.accountId, ctx.bundle.id)}${ctx.packet.id}/attachments/${target.docKey}/${target.fieldKey}-${Date.parse(at)}-${safeName}`;
     // An SVG can carry script: kept as plain bytes, so its link downloads it rather than
     // rendering it on the bucket's origin.
     const storedType = ext === 'svg' ? 'application/octet-stream' : TYPES[ext]![0]!;
