@@ -64,6 +64,21 @@ describe('a streamed write', () => {
     ]);
   });
 
+  it('seals a file of the earlier layout under its owner account, and only when told the owner', async () => {
+    const { inputs, streams } = recording();
+    await streams.write('final/B/one.pdf', chunks(99, 7), 'application/pdf', 99, 'A');
+    await streams.write('final/B/two.pdf', chunks(99, 7), 'application/pdf', 99);
+    expect(inputs[0]).toMatchObject({
+      Key: 'final/B/one.pdf',
+      ServerSideEncryption: 'aws:kms',
+      SSEKMSKeyId: 'K1',
+    });
+    const context = Buffer.from(inputs[0]!.SSEKMSEncryptionContext as string, 'base64');
+    expect(JSON.parse(context.toString())).toEqual({ accountId: 'A' });
+    // No owner, no account in the key: the bucket's default, which the documents key refuses.
+    expect(inputs[1]).not.toHaveProperty('ServerSideEncryption');
+  });
+
   it('stores nothing when the body or a part fails, or the body is longer than it said', async () => {
     const aborted = ['CreateMultipartUpload', 'UploadPart', 'AbortMultipartUpload'];
     const { calls, streams } = recording();

@@ -23,8 +23,8 @@ const isKeyUnusable = (err: unknown) =>
  */
 export const documentKeysFor =
   (keys: TDocumentKeys) =>
-  async (key: string, use: 'read' | 'write' = 'read'): Promise<TDocumentKeys> => {
-    const accountId = accountOfObject(key);
+  async (key: string, use: 'read' | 'write' = 'read', owner?: string): Promise<TDocumentKeys> => {
+    const accountId = accountOfObject(key) ?? owner;
     const own = accountId ? await keys.accountKeyOf?.(accountId, { consistent: use === 'write' }) : undefined;
     if (!accountId || !own) return keys;
     if (own.destroyed) throw new DocumentsKeyDestroyedError(own.destroyed);

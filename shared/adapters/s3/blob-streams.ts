@@ -55,9 +55,9 @@ export function createBlobStreams(
       }
     },
 
-    async write(key, body, contentType, size) {
+    async write(key, body, contentType, size, owner) {
       // One place decides each object's key and context (object-encryption.ts).
-      const encryption = encryptionFor(key, await keysFor(key, 'write'));
+      const encryption = encryptionFor(key, await keysFor(key, 'write', owner), owner);
       // Upload takes a Node stream; one chunk of read-ahead, not the 16 an object stream keeps.
       const source = Readable.from(bounded(body, key, size), { highWaterMark: 1 });
       const upload = new Upload({

@@ -45,10 +45,16 @@ export const accountEncryptionContext = (accountId: string) => ({ accountId });
  * each data key to one account. Bucket Keys are off for them: with a Bucket Key S3 replaces the
  * context with the bucket's ARN, which would lose the account (the price is one KMS request per
  * write and read instead of one per bucket key's lifetime; README "Encryption keys").
- * Objects outside accounts/ and exports/ (none today) keep the bucket's default encryption.
+ * An object outside accounts/ and exports/ is an account's only when its writer says so
+ * (`owner`: an import restoring files of the earlier layout); others keep the bucket's default
+ * encryption, which the documents key refuses (no account in its context).
  */
-export function encryptionFor(key: string, keys: TDocumentKeys): TObjectEncryption | undefined {
-  const accountId = accountOfObject(key);
+export function encryptionFor(
+  key: string,
+  keys: TDocumentKeys,
+  owner?: string,
+): TObjectEncryption | undefined {
+  const accountId = accountOfObject(key) ?? owner;
   if (!accountId) return undefined;
   const keyId = keys.accountKeys?.[accountId] ?? keys.defaultKeyId;
   if (!keyId) return undefined;

@@ -180,7 +180,7 @@ export async function importAccount(
     bundles: manifest.bundles.length,
     notExported: manifest.notExported,
   };
-  await restoreFiles(deps, open, manifest.files, report);
+  await restoreFiles(deps, open, manifest, report);
   const isAccount = (r: TStoredRecord) => r.sk === 'ACCOUNT';
   for (const r of [...records.filter((r) => !isAccount(r)), ...records.filter(isAccount)]) {
     if (await deps.records.putIfAbsent(r)) report.records.written++;
@@ -199,7 +199,7 @@ export async function importAccount(
 async function restoreFiles(
   deps: TImportDeps,
   open: TArchiveSource,
-  files: TManifestFile[],
+  { files, accountId }: TManifest,
   report: TImportReport,
 ) {
   const wanted = new Map(files.map((f) => [f.path, f]));
@@ -216,7 +216,9 @@ async function restoreFiles(
       report.files.present++;
       return;
     }
-    await deps.streams.write(f.key, verified(e.body, f), contentTypeOf(f.key), f.size);
+    // A file of the earlier layout (final/, coe/… outside accounts/) names no account in its
+    // key: it is restored as the archive's account's, under its key and context.
+    await deps.streams.write(f.key, verified(e.body, f), contentTypeOf(f.key), f.size, accountId);
     report.files.written++;
   });
   const missing = [...wanted.keys()][0];

@@ -51,8 +51,16 @@ export interface TBlobStreams {
   /**
    * Stores `body` at `key`, a part at a time (one PutObject when it fits in one part). When the
    * body fails, the upload is aborted and nothing is stored, as when it is longer than `size`.
+   * `owner` is the account the object belongs to where its key does not name one (a bundle's
+   * files of the earlier layout, outside `accounts/`): it is encrypted as that account's.
    */
-  write(key: string, body: AsyncIterable<Uint8Array>, contentType: string, size?: number): Promise<void>;
+  write(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    contentType: string,
+    size?: number,
+    owner?: string,
+  ): Promise<void>;
 }
 
 /** One file of an archive: its bytes are read once, in turn. */
