@@ -34,11 +34,12 @@ const TABLE_ACTIONS: Record<TAccess, readonly string[]> = {
 };
 /**
  * What each access allows of the documents' objects (grantBucket): no versions, tags, object-lock
- * settings or deletes; AbortMultipartUpload so a failed multipart upload leaves no parts behind.
+ * settings or deletes. A multipart upload's own calls are s3:PutObject's; its abort, so a failed
+ * one leaves no parts behind, is granted only to a function that writes in parts (`inParts`).
  */
 const BUCKET_ACTIONS: Record<TAccess, readonly string[]> = {
   read: ['s3:GetObject'],
-  readWrite: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+  readWrite: ['s3:GetObject', 's3:PutObject'],
 };
 
 /** The documents as grants need them: the bucket, its key, and the name account keys are tagged with. */
@@ -180,9 +181,10 @@ export class ApiFunction extends Construct {
    * the encryption context; an account's own key it reaches by its tag, since those keys are made
    * at run time by the operator (README "Encryption keys").
    */
-  grantBucket(documents: TDocumentsStorage, access: TAccess): void {
+  grantBucket(documents: TDocumentsStorage, access: TAccess, inParts = false): void {
     const bucket = this.documentsBucket(documents);
-    this.grantObjects(bucket, '*', BUCKET_ACTIONS[access]);
+    const abort = access === 'readWrite' && inParts ? ['s3:AbortMultipartUpload'] : [];
+    this.grantObjects(bucket, '*', [...BUCKET_ACTIONS[access], ...abort]);
     this.grantDocumentsKeys(
       documents,
       access === 'readWrite' ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'],
@@ -190,7 +192,7 @@ export class ApiFunction extends Construct {
     const stack = Stack.of(this);
     const bucketId = stack.getLogicalId(documents.bucket.node.defaultChild as CfnElement);
     const why =
-      'Objects of the documents bucket only, keyed by account and bundle ids made at run time; get, put and abort an upload, and no function may delete.';
+      'Objects of the documents bucket only, keyed by account and bundle ids made at run time; get and put (and abort an upload in parts), and no function may delete.';
     acceptFinding(this, `IAM5[Resource::<${bucketId}.Arn>/*]`, why);
   }
 

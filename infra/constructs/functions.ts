@@ -259,7 +259,8 @@ export class Functions implements TWorkers {
     this.documentWorker.grantTable(table, 'readWrite');
     // readWrite covers an export's multipart upload too: its calls are s3:PutObject, and a
     // failed one is aborted (s3:AbortMultipartUpload).
-    this.documentWorker.grantBucket(storage, 'readWrite');
+    // It writes accounts' export archives in parts (shared/adapters/s3/blob-streams.ts).
+    this.documentWorker.grantBucket(storage, 'readWrite', true);
     queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
 

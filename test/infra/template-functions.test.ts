@@ -395,6 +395,15 @@ describe("the account's export", () => {
     // export aborts its upload, so the bucket keeps none of its parts.
     expect(on('s3:PutObject')).toContain(`<${bucketId}.Arn>/*`);
     expect(on('s3:AbortMultipartUpload')).toContain(`<${bucketId}.Arn>/*`);
+    // No other function writes in parts, so no other may abort an upload.
+    const aborting = lambdaEntries()
+      .map(({ name }) => name)
+      .filter((name) =>
+        roleStatements(dev, functionId(dev, 'Esign-dev', name))
+          .flatMap(actionsOf)
+          .includes('s3:AbortMultipartUpload'),
+      );
+    expect(aborting).toEqual(['document-worker']);
     // Under SSE-KMS, S3 decrypts the upload's data key for each part: both ways, via S3 only.
     const kms = statements.filter((st) => actionsOf(st).includes('kms:GenerateDataKey'));
     expect(kms.length).toBeGreaterThan(0);
