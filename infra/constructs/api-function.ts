@@ -20,9 +20,13 @@ import { lambdaCode } from './lambda-code';
 
 export type TAccess = 'read' | 'readWrite';
 
+/** A function's use of the table: `lookup` reads items by their keys alone (the authorizer). */
+export type TTableAccess = TAccess | 'lookup';
+
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 /** What each access allows of the table (grantTable). */
-const TABLE_ACTIONS: Record<TAccess, readonly string[]> = {
+const TABLE_ACTIONS: Record<TTableAccess, readonly string[]> = {
+  lookup: ['dynamodb:GetItem'],
   read: TABLE_READ,
   readWrite: [
     ...TABLE_READ,
@@ -163,7 +167,7 @@ export class ApiFunction extends Construct {
    * the stream reads, none of which any function makes (no scan, no transaction, no stream
    * consumer), so a stolen role could not page through every account's items.
    */
-  grantTable(table: ITable, access: TAccess): void {
+  grantTable(table: ITable, access: TTableAccess): void {
     table.grant(this.fn, ...TABLE_ACTIONS[access]);
     const tableId = Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement);
     acceptFinding(

@@ -66,7 +66,8 @@ export class Api {
       // One key lookup: anything slower is a fault, and failing fast beats holding the request.
       timeout: Duration.seconds(5),
     });
-    authorizerFn.grantTable(storage.table, 'read');
+    // An API key's and a console session's items, each read by its key: no query, no batch.
+    authorizerFn.grantTable(storage.table, 'lookup');
     // A console session used past half its life is renewed by the authorizer: UpdateItem on
     // session items alone (their partition keys), nothing else of the table.
     authorizerFn.fn.addToRolePolicy(

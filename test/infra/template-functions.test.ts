@@ -123,6 +123,10 @@ describe('functions', () => {
     const persons = roleStatements(dev, functionId(dev, 'Esign-dev', 'persons'));
     const account = roleStatements(dev, functionId(dev, 'Esign-dev', 'account'));
     expect([reads(authorizer), writes(authorizer)]).toEqual([true, false]);
+    // It reads an API key's or a console session's item by its key: no query, no batch.
+    expect(
+      authorizer.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:') && a !== 'dynamodb:UpdateItem'),
+    ).toEqual(['dynamodb:GetItem']);
     // Its one write: renewing console sessions, on their items alone.
     const updates = authorizer.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
     expect(updates.map((s) => [actionsOf(s), (s as { Condition?: unknown }).Condition])).toEqual([
