@@ -1,11 +1,13 @@
 // The delivery guarantees under faults: a dispatcher stopped with a thousand events queued, a
 // request that died after its change was written, a receiver that stays down.
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_STAGE } from '#infra/local/layout';
 import type { TRuntime } from '#infra/local/runtime';
 import { deadLetterName, QUEUES } from '#infra/queues';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
+import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { publishDeps } from '#shared/composition/bundle-publishing';
 import { cancelBundle } from '#shared/domain/bundles/cancel-bundle';
 import { SWEEP_AFTER_MS, sweepOutboxes } from '#shared/domain/outbox/publish-events';
@@ -145,6 +147,45 @@ describe('a request that died after its change', () => {
       payload: { bundle_id: bundleId },
     });
     expect((await bare.bundles.get(runtime.demo.accountId, bundleId))!.outbox).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.callsTo(path)).toHaveLength(1);
+  });
+
+  it('is swept by the sweeper function itself, under its own role', async () => {
+    const { hook, send } = await setUp(runtime);
+    const path = '/crashed-swept';
+    await hook(path, ['bundle_cancelled']);
+    const bundleId = await send();
+    const bundles = createBundleStore(runtime.db, runtime.config.tableName);
+    const by = { type: 'user', userId: runtime.demo.userId } as const;
+    await cancelBundle(
+      { bundles, clock: { now: () => new Date() } },
+      { accountId: runtime.demo.accountId, by },
+      bundleId,
+    );
+    // Its outbox dated past the sweeper's wait, as a crashed request's is by its next run.
+    const key = bundleKeys.item(runtime.demo.accountId, bundleId);
+    const item = (await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: key })))
+      .Item!;
+    const old = new Date(Date.now() - SWEEP_AFTER_MS - 60_000).toISOString();
+    await runtime.db.send(
+      new UpdateCommand({
+        TableName: runtime.config.tableName,
+        Key: key,
+        UpdateExpression: 'SET outboxSk = :sk',
+        ExpressionAttributeValues: { ':sk': String(item.outboxSk).replace(/^[^#]+/, old) },
+      }),
+    );
+    // The local runtime runs it as the outbox-sweeper function: every call it makes is checked
+    // against that function's role in the template, as on AWS (its timer's run may come first:
+    // the same function, the same role).
+    await runtime.workers.sweepOutboxes();
+    const [got] = await eventually(() => receiver.callsTo(path).length === 1 && receiver.callsTo(path));
+    expect(JSON.parse(got!.body)).toMatchObject({
+      event_type: 'bundle_cancelled',
+      payload: { bundle_id: bundleId },
+    });
+    expect((await bundles.get(runtime.demo.accountId, bundleId))!.outbox).toBeUndefined();
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.callsTo(path)).toHaveLength(1);
   });
