@@ -60,7 +60,7 @@ export async function destroyDocumentsKeyCommand(
   days: number | undefined,
   waitSeconds: number | undefined,
 ): Promise<{ key: TDocumentsKeyView; repeated: boolean }> {
-  if (!deps.bundles) throw new Error('Bundles are not available on this target.');
+  if (!deps.bundles || !deps.bulk) throw new Error('Bundles are not available on this target.');
   if (waitSeconds !== undefined && !(Number.isInteger(waitSeconds) && waitSeconds >= 0)) {
     const message = 'The wait is a whole number of seconds, 0 or more.';
     throw new ValidationError(message, [{ field: 'wait-seconds', message }]);
@@ -69,6 +69,7 @@ export async function destroyDocumentsKeyCommand(
     {
       accounts: deps.accounts,
       bundles: deps.bundles,
+      bulk: deps.bulk,
       keys: await keysOf(deps),
       clock: deps.clock,
       ids: deps.ids,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
 import { systemClock } from '#shared/adapters/system';
 import { createAccountDocumentsKey } from '#shared/domain/bundles/account-documents-key';
@@ -116,6 +117,24 @@ describe('account-key commands', () => {
     expect(s3.status).toBe(400);
     expect(await s3.text()).toContain('KMS.KMSInvalidStateException');
   }, 120_000);
+
+  it('waits for a bulk batch still making its bundles before it destroys the key', async () => {
+    const { accountId: id, userId } = await runtime.seedAccount('Batch Co', 'owner@batch.example');
+    await ok('account-key-create', '--account', id);
+    const bulk = createBulkStore(runtime.db, runtime.config.tableName);
+    const batch = { id: 'batch0001', accountId: id, userId, created: new Date().toISOString(), total: 3 };
+    await bulk.create({ ...batch, requestKey: `accounts/${id}/bulk/batch0001/request.json` });
+    const destroy = () =>
+      admin(dir, 'account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
+    const refused = await destroy();
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain('Bulk batch batch0001 is still making its bundles');
+    const stored = (await bulk.get(id, 'batch0001'))!;
+    expect(await bulk.complete(stored, new Date().toISOString())).toBe(true);
+    const destroyed = await destroy();
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(destroyed.stdout).toContain('pending deletion');
+  }, 60_000);
 
   it('records one key when two are made at once; the other is scheduled for deletion unused', async () => {
     const { accountId } = await runtime.seedAccount('Race Co', 'owner@race.example');

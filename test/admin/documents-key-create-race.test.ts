@@ -11,6 +11,7 @@ import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
 import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
+import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
 import { randomIds, systemClock } from '#shared/adapters/system';
@@ -124,6 +125,7 @@ async function anAccount() {
       {
         accounts: accounts(),
         bundles: createBundleStore(destroyDb, runtime.config.tableName),
+        bulk: createBulkStore(destroyDb, runtime.config.tableName),
         keys,
         clock: systemClock,
         ids: randomIds,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TAccount, TAccountDocumentsKey } from '#shared/domain/accounts/account';
+import type { TBulkBatch } from '#shared/domain/bulk/bulk-batch';
 import {
   destroyAccountDocumentsKey,
   KEY_DESTRUCTION_WAIT_SECONDS,
@@ -40,7 +41,7 @@ describe('keyDestructionBlocker', () => {
 
 describe('destroyAccountDocumentsKey', () => {
   /** An account whose key is `key`, its writes kept; no bundle; KMS answering at once. */
-  function run(key: TAccountDocumentsKey) {
+  function run(key: TAccountDocumentsKey, unfinished: TBulkBatch[] = []) {
     let stored = key;
     const steps: string[] = [];
     const account = () => ({ id: 'A1', documentsKey: stored }) as TAccount;
@@ -61,9 +62,16 @@ describe('destroyAccountDocumentsKey', () => {
     const keys = {
       scheduleDeletion: async () => ({ deletionDate: '2026-12-05T12:00:00.000Z' }),
     } as unknown as TDocumentsKeyAdmin;
+    const bulk = {
+      unfinishedOfAccount: async () => {
+        steps.push('batches checked');
+        return unfinished;
+      },
+    };
     const deps = {
       accounts,
       bundles,
+      bulk,
       keys,
       clock: { now: () => now },
       ids: { uuid: () => 'run-1', slug: () => 's' },
@@ -82,7 +90,22 @@ describe('destroyAccountDocumentsKey', () => {
       'marked',
       `waited ${KEY_DESTRUCTION_WAIT_SECONDS * 1000} ms`,
       'checked',
+      'batches checked',
       'destroyed',
+    ]);
+  });
+
+  it('is refused, and takes its mark back, while a bulk batch of the account is making bundles', async () => {
+    const { steps, done } = run(own, [{ id: 'K7', accountId: 'A1' } as TBulkBatch]);
+    await expect(done).rejects.toThrow(
+      'Bulk batch K7 is still making its bundles: destroy the key once GET /api/v2/bundles/bulk/K7/ shows it completed.',
+    );
+    expect(steps).toEqual([
+      'marked',
+      `waited ${KEY_DESTRUCTION_WAIT_SECONDS * 1000} ms`,
+      'checked',
+      'batches checked',
+      'unmarked',
     ]);
   });
 
@@ -93,6 +116,7 @@ describe('destroyAccountDocumentsKey', () => {
     expect(partly.steps).toEqual([
       `waited ${(KEY_DESTRUCTION_WAIT_SECONDS - 100) * 1000} ms`,
       'checked',
+      'batches checked',
       'destroyed',
     ]);
     const long = run({
@@ -100,6 +124,6 @@ describe('destroyAccountDocumentsKey', () => {
       destroying: { started: started(KEY_DESTRUCTION_WAIT_SECONDS), run: 'run-0' },
     });
     await long.done;
-    expect(long.steps).toEqual(['checked', 'destroyed']);
+    expect(long.steps).toEqual(['checked', 'batches checked', 'destroyed']);
   });
 });

@@ -12,6 +12,18 @@ export function createBulkStore(db: DynamoDBDocumentClient, table: string): TBul
 
     get: (accountId, id) => getItem(db, table, bulkKeys.batch(accountId, id), bulkBatchEntity.fromItem, true),
 
+    async unfinishedOfAccount(accountId) {
+      const { pk } = bulkKeys.batch(accountId, '');
+      const items = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :batch)',
+        FilterExpression: 'attribute_not_exists(completed)',
+        ExpressionAttributeValues: { ':pk': pk, ':batch': bulkKeys.batch(accountId, '').sk },
+        ConsistentRead: true,
+      });
+      return items.map(bulkBatchEntity.fromItem);
+    },
+
     async rowResults(batch, rows) {
       const pk = bulkKeys.rows(batch.accountId, batch.id);
       const sk = (row: number) => bulkKeys.row(batch.accountId, batch.id, row).sk;

@@ -5,6 +5,7 @@
 import type { TAccount, TAccountDocumentsKey } from '../accounts/account';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { TAccountStore, TDocumentsKeyAdmin } from '../ports/accounts';
+import type { TBulkStore } from '../ports/bulk';
 import type { TBundleStore } from '../ports/bundles';
 import type { TClock, TIds } from '../ports/system';
 import type { TBundle } from './bundle';
@@ -95,6 +96,8 @@ export async function destroyAccountDocumentsKey(
   deps: {
     accounts: TAccountStore;
     bundles: TBundleStore;
+    /** Bulk batches: one still making its bundles reads its request and documents under the key. */
+    bulk: Pick<TBulkStore, 'unfinishedOfAccount'>;
     keys: TDocumentsKeyAdmin;
     clock: TClock;
     ids: TIds;
@@ -143,6 +146,7 @@ async function markDestroyed(
   deps: {
     accounts: TAccountStore;
     bundles: TBundleStore;
+    bulk: Pick<TBulkStore, 'unfinishedOfAccount'>;
     clock: TClock;
     ids: TIds;
     wait: (ms: number) => Promise<void>;
@@ -170,7 +174,7 @@ async function markDestroyed(
   if (left > 0) await deps.wait(left);
   const { destroying: _mark, ...unmarked } = marked;
   const now = deps.clock.now();
-  const blockers = await blockersOf(deps.bundles, accountId, now);
+  const blockers = await blockersOf(deps, accountId, now);
   if (blockers.length > 0) {
     await write(unmarked, marked).catch((err: unknown) => {
       // Another run carrying the same mark took it back first: refused all the same.
@@ -189,12 +193,24 @@ async function markDestroyed(
   );
 }
 
-/** Every bundle of the account whose documents must stay readable, each as its reason. */
-async function blockersOf(bundles: TBundleStore, accountId: string, now: Date): Promise<string[]> {
+/**
+ * Every bundle of the account whose documents must stay readable, and every bulk batch still
+ * making bundles (its request and shared documents are under the key), each as its reason.
+ */
+async function blockersOf(
+  deps: { bundles: TBundleStore; bulk: Pick<TBulkStore, 'unfinishedOfAccount'> },
+  accountId: string,
+  now: Date,
+): Promise<string[]> {
   const found: string[] = [];
-  for (const b of await bundles.allOfAccount(accountId)) {
+  for (const b of await deps.bundles.allOfAccount(accountId)) {
     const reason = keyDestructionBlocker(b, now);
     if (reason) found.push(reason);
+  }
+  for (const batch of await deps.bulk.unfinishedOfAccount(accountId)) {
+    found.push(
+      `Bulk batch ${batch.id} is still making its bundles: destroy the key once GET /api/v2/bundles/bulk/${batch.id}/ shows it completed.`,
+    );
   }
   return found;
 }

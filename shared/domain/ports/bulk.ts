@@ -5,6 +5,8 @@ export interface TBulkStore {
   /** Fails if the id exists. */
   create(batch: TBulkBatch): Promise<void>;
   get(accountId: string, id: string): Promise<TBulkBatch | undefined>;
+  /** The account's batches not completed yet, read consistently (a key's destruction waits for them). */
+  unfinishedOfAccount(accountId: string): Promise<TBulkBatch[]>;
   /** The row results of the batch, in row order: every one, or those of rows `from` to `to` - 1. */
   rowResults(batch: TBulkBatch, rows?: { from: number; to: number }): Promise<TBulkRowResult[]>;
   /** Records a row's result unless it has one: false when it had (a retried chunk). */
