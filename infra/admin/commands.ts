@@ -2,8 +2,6 @@
 // so the same code runs against the local data and a deployed stack; target.ts builds the deps,
 // main.ts turns flags into arguments and results into output.
 
-import type { TUpgradeReport } from '#shared/adapters/dynamodb/upgrades/item-upgrade';
-import type { TItemUpgrades } from '#shared/adapters/dynamodb/upgrades/item-upgrades';
 import type { TAccount, TApiKey, TBrand, TTeam, TUser } from '#shared/domain/accounts/account';
 import { addBrand } from '#shared/domain/accounts/add-brand';
 import { addTeam } from '#shared/domain/accounts/add-team';
@@ -40,6 +38,8 @@ import type { TSecretCipher } from '#shared/domain/ports/webhooks';
 import type { TFeatureName } from '#shared/schemas/vocabulary';
 import type { TLocalCa } from '../local/local-ca';
 import type { TSealAdmin } from './seal-commands';
+import type { TUpgradeReport } from './upgrades/item-upgrade';
+import type { TItemUpgrades } from './upgrades/item-upgrades';
 
 export interface TAdminDeps {
   accounts: TAccountStore;

@@ -23,7 +23,6 @@ import { createConsoleStore } from '#shared/adapters/dynamodb/console-store';
 import { ensureTable } from '#shared/adapters/dynamodb/create-table';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSsoStore } from '#shared/adapters/dynamodb/sso-store';
-import { createItemUpgrades } from '#shared/adapters/dynamodb/upgrades/item-upgrades';
 import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
 import { createKmsCipher } from '#shared/adapters/kms/kms-cipher';
 import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
@@ -53,6 +52,7 @@ import { localSecretsKey } from '../local/local-config';
 import { ensureLocalTable } from '../local/migrate-table';
 import type { TAdminDeps } from './commands';
 import type { TSealAdmin } from './seal-commands';
+import { createItemUpgrades } from './upgrades/item-upgrades';
 
 export interface TTarget {
   deps: TAdminDeps;

@@ -43,7 +43,7 @@ export const envelopeTemplateEntity = defineEntity<TEnvelopeTemplate>({
   // 2: a signer role may carry the packet `role` of its people; a version 1 item has none (every
   // role signs) and reads as it is.
   // 3: a disabled template has list keys in the disabled partition; one written disabled by an
-  // earlier version has none until `npm run admin -- migrate` gives it them (upgrades/), or a
+  // earlier version has none until `npm run admin -- migrate` gives it them (infra/admin/upgrades/), or a
   // change writes it again.
   version: 3,
   key: (t) => envelopeTemplateKeys.item(t.id),

@@ -1,6 +1,8 @@
 // An upgrade of stored items that reading them cannot make: keys an earlier version did not
 // write (an index finds an item only by what is stored). The operator runs every upgrade after a
-// deploy (`npm run admin -- migrate`); each scans the table a page at a time and upgrades an item
+// deploy (`npm run admin -- migrate`). It is the operator's tool, not the service's: the items
+// it looks for are by definition ones no index lists (that is what it gives them), so it scans
+// the table, once per deploy, where no request path may. Each scans a page at a time and upgrades an item
 // with one conditional write on what it read, so it is safe beside the service's own writes
 // (an item changed meanwhile was written whole by the new code, or is left for the next run) and
 // safe to run again (an upgraded item no longer matches).
@@ -10,7 +12,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { writeIf } from '../batch';
+import { writeIf } from '#shared/adapters/dynamodb/batch';
 
 type TItem = Record<string, unknown>;
 

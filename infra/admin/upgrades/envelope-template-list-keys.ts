@@ -2,7 +2,10 @@
 // an account's templates by its keys (its export) finds them: this gives each the keys the
 // current entity declares. Conditional on the `version` read and on the keys still missing, so
 // a template changed meanwhile (saved whole, keys included, by the current code) is left alone.
-import { envelopeTemplateEntity, envelopeTemplateKeys } from '../entities/envelope-template';
+import {
+  envelopeTemplateEntity,
+  envelopeTemplateKeys,
+} from '#shared/adapters/dynamodb/entities/envelope-template';
 import type { TItemUpgrade } from './item-upgrade';
 
 const ITEM = envelopeTemplateKeys.item('');
