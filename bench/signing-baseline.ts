@@ -34,6 +34,8 @@ import * as pdfjs from './pdf.min.mjs';
 pdfjs.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
 const width = Number(new URLSearchParams(location.search).get('width')) || 800;
 const bytes = new Uint8Array(await (await fetch('./doc.pdf')).arrayBuffer());
+// As the signing page marks its first document's bytes (public/early-session.js).
+performance.mark('esign:first-document-bytes');
 // The options the signing page opens documents with (public/viewer.js).
 const pdf = await pdfjs.getDocument({
   data: bytes,

@@ -88,6 +88,10 @@ export interface TFirstPageFigures {
   firstPage: TTimings;
   /** Navigation start → DOMContentLoaded, same clock: how much of it is the page itself. */
   domContentLoadedP50Ms: number;
+  /** Navigation start → the first document's bytes in the page (its mark), same clock. */
+  bytesInHand: TTimings;
+  /** The page's bytes mark → its first page drawn, per load: what the page does with the bytes. */
+  bytesToRendered: TTimings;
   /** Node's clock, from before page.goto to Playwright seeing the selector (CDP included). */
   wallP50Ms: number;
   timedOut: boolean;
@@ -103,6 +107,20 @@ export interface TSigningFigures {
   firstPageBaseline: TFirstPageFigures | null;
   skipped?: string;
   failures: string[];
+}
+
+/**
+ * A first page's time split at the document's bytes, load by load (`first[i]` and `bytes[i]` of
+ * the same load; a load without the mark is left out of both). Pure.
+ */
+export function splitAtBytes(first: readonly number[], bytes: readonly number[]) {
+  const loads = first
+    .map((f, i) => [f, bytes[i] ?? Number.NaN] as const)
+    .filter(([, b]) => Number.isFinite(b));
+  return {
+    bytesInHand: timings(loads.map(([, b]) => b)),
+    bytesToRendered: timings(loads.map(([f, b]) => f - b)),
+  };
 }
 
 /** p50/p99/max of a sample; NaN for an empty one. Pure. */
@@ -235,6 +253,11 @@ const FIRST_RENDERED_PROBE = `(() => {
 })();`;
 
 const RENDER_STEP_MS = 30_000;
+/**
+ * The mark the signing page makes when its first document's bytes are in hand
+ * (public/early-session.js), as the bare page does: the first page's time splits there.
+ */
+const BYTES_MARK = 'esign:first-document-bytes';
 const SIGNER = 'ann';
 
 export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigningFigures> {
@@ -394,11 +417,11 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         editors: [SIGNER],
       },
     ];
-    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[] };
+    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[]; bytes: number[] };
     const measured: Record<'en' | 'ar' | 'bare', TLanguageRuns> = {
-      en: { first: [], dcl: [], wall: [] },
-      ar: { first: [], dcl: [], wall: [] },
-      bare: { first: [], dcl: [], wall: [] },
+      en: { first: [], dcl: [], wall: [], bytes: [] },
+      ar: { first: [], dcl: [], wall: [], bytes: [] },
+      bare: { first: [], dcl: [], wall: [], bytes: [] },
     };
     /** The width in device pixels the signing page drew its first page at; the bare page draws the same. */
     let drawnWidth = 0;
@@ -421,21 +444,25 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         if ((await page.locator('.page.failed').count()) > 0) {
           throw new Error('the page showed a document page as failed');
         }
-        const inPage = await page.evaluate(() => {
+        const inPage = await page.evaluate((bytesMark) => {
           const w = globalThis as unknown as {
             __benchFirstRendered?: number;
-            performance: { getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[] };
+            performance: {
+              getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[];
+              getEntriesByName(n: string): { startTime: number }[];
+            };
             document: { documentElement: { lang: string } };
           };
           return {
             first: w.__benchFirstRendered ?? Number.NaN,
             dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+            bytes: w.performance.getEntriesByName(bytesMark)[0]?.startTime ?? Number.NaN,
             lang: w.document.documentElement.lang,
             width: (
               w.document as unknown as { querySelector(s: string): { width: number } | null }
             ).querySelector('.page.rendered canvas')?.width,
           };
-        });
+        }, BYTES_MARK);
         drawnWidth = inPage.width ?? drawnWidth;
         if (inPage.lang !== language) throw new Error(`the page speaks "${inPage.lang}", not "${language}"`);
         const frames = await page.locator('.page').count();
@@ -446,6 +473,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         if (counted) {
           measured[language].first.push(inPage.first);
           measured[language].dcl.push(inPage.dcl);
+          measured[language].bytes.push(inPage.bytes);
           measured[language].wall.push(t1 - t0);
         }
       } finally {
@@ -468,21 +496,26 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         const seen = await page.waitForSelector('canvas.rendered', { timeout: RENDER_STEP_MS });
         const t1 = performance.now();
         await seen.dispose();
-        const inPage = await page.evaluate(() => {
+        const inPage = await page.evaluate((bytesMark) => {
           const w = globalThis as unknown as {
             __benchFirstRendered?: number;
-            performance: { getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[] };
+            performance: {
+              getEntriesByType(t: string): { domContentLoadedEventEnd?: number }[];
+              getEntriesByName(n: string): { startTime: number }[];
+            };
           };
           return {
             first: w.__benchFirstRendered ?? Number.NaN,
             dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+            bytes: w.performance.getEntriesByName(bytesMark)[0]?.startTime ?? Number.NaN,
           };
-        });
+        }, BYTES_MARK);
         if (!Number.isFinite(inPage.first)) throw new Error('the bare page noted no rendered page');
         if (pageErrors.length > 0) throw new Error(`error in the bare page: ${pageErrors[0]}`);
         if (counted) {
           measured.bare.first.push(inPage.first);
           measured.bare.dcl.push(inPage.dcl);
+          measured.bare.bytes.push(inPage.bytes);
           measured.bare.wall.push(t1 - t0);
         }
       } finally {
@@ -514,6 +547,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       browser: `Chromium ${browser!.version()}`,
       firstPage: timings(runs.first),
       domContentLoadedP50Ms: timings(runs.dcl.filter(Number.isFinite)).p50Ms,
+      ...splitAtBytes(runs.first, runs.bytes),
       wallP50Ms: timings(runs.wall).p50Ms,
       timedOut: renderTimedOut,
     });
@@ -551,6 +585,20 @@ export const firstPageRatio = (f: TSigningFigures) =>
   f.firstPageBaseline.firstPage.runs > 0 &&
   f.firstPage.firstPage.runs > 0
     ? f.firstPage.firstPage.p50Ms / f.firstPageBaseline.firstPage.p50Ms
+    : null;
+
+/**
+ * From the document's bytes in hand to the first page drawn, ours (English) over pdf.js alone's
+ * (p50s): the first page's ratio without the time each page takes to get the bytes (ours: the
+ * session's exchange, the service's requests on the same machine; the bare page: a static file).
+ * Context for the ratio above, not in its place.
+ */
+export const fromBytesRatio = (f: TSigningFigures) =>
+  f.firstPage &&
+  f.firstPageBaseline &&
+  f.firstPage.bytesToRendered.runs > 0 &&
+  f.firstPageBaseline.bytesToRendered.runs > 0
+    ? f.firstPage.bytesToRendered.p50Ms / f.firstPageBaseline.bytesToRendered.p50Ms
     : null;
 
 /** Complete's p50 over one write of as many items: what the finish costs over its write. */
@@ -636,6 +684,14 @@ export function signingReport(f: TSigningFigures): string {
       `  context: DOMContentLoaded p50 ${ms(p.domContentLoadedP50Ms)}; in Node (performance.now() before page.goto → ` +
         `Playwright saw the selector) p50 ${ms(p.wallP50Ms)}; PDF ${(p.pdfBytes / 1024).toFixed(1)} KB.`,
     );
+    const bare = f.firstPageBaseline;
+    const r = fromBytesRatio(f);
+    out.push(
+      `  split at the document's bytes in the page (p50s, English): in hand at ${ms(p.bytesInHand.p50Ms)} ` +
+        `(pdf.js alone: ${bare ? ms(bare.bytesInHand.p50Ms) : '—'}); from them to the drawn page ` +
+        `${ms(p.bytesToRendered.p50Ms)} (pdf.js alone: ${bare ? ms(bare.bytesToRendered.p50Ms) : '—'}), ` +
+        `÷ ${r === null ? '—' : r.toFixed(2)}`,
+    );
   } else {
     out.push(`  first page: skipped: ${f.skipped ?? 'no chromium'}`);
   }
@@ -672,6 +728,8 @@ export function signingJson(f: TSigningFigures) {
           clock: 'performance.now() in the page, from navigation start',
           ...t(p.firstPage),
           domContentLoadedP50Ms: round(p.domContentLoadedP50Ms),
+          bytesInHandP50Ms: round(p.bytesInHand.p50Ms),
+          bytesToRenderedP50Ms: round(p.bytesToRendered.p50Ms),
           wallP50Ms: round(p.wallP50Ms),
         }
       : null,
@@ -684,6 +742,8 @@ export function signingJson(f: TSigningFigures) {
           p99Ms: round(f.firstPageAr.firstPage.p99Ms),
           maxMs: round(f.firstPageAr.firstPage.maxMs),
           domContentLoadedP50Ms: round(f.firstPageAr.domContentLoadedP50Ms),
+          bytesInHandP50Ms: round(f.firstPageAr.bytesInHand.p50Ms),
+          bytesToRenderedP50Ms: round(f.firstPageAr.bytesToRendered.p50Ms),
         }
       : null,
     firstRenderedPageRatioArEn: arabicRatio(f) === null ? null : round(arabicRatio(f)!, 2),
@@ -695,6 +755,8 @@ export function signingJson(f: TSigningFigures) {
           p99Ms: round(f.firstPageBaseline.firstPage.p99Ms),
           maxMs: round(f.firstPageBaseline.firstPage.maxMs),
           domContentLoadedP50Ms: round(f.firstPageBaseline.domContentLoadedP50Ms),
+          bytesInHandP50Ms: round(f.firstPageBaseline.bytesInHand.p50Ms),
+          bytesToRenderedP50Ms: round(f.firstPageBaseline.bytesToRendered.p50Ms),
         }
       : null,
     // Ours ÷ yardstick (p50s): the figures that mean the same on any machine.
@@ -702,6 +764,8 @@ export function signingJson(f: TSigningFigures) {
       goal: RATIO_GOAL,
       completeOverOneWrite: completeRatio(f) === null ? null : round(completeRatio(f)!, 2),
       firstPageOverPdfjsAlone: firstPageRatio(f) === null ? null : round(firstPageRatio(f)!, 2),
+      // Context: the same, from the document's bytes in the page to the page drawn.
+      fromBytesOverPdfjsAlone: fromBytesRatio(f) === null ? null : round(fromBytesRatio(f)!, 2),
     },
     failed: signingFailed(f),
   };

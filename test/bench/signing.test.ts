@@ -5,9 +5,11 @@ import {
   completeRatio,
   FIELD_MIX,
   firstPageRatio,
+  fromBytesRatio,
   RATIO_GOAL,
   signingJson,
   signingReport,
+  splitAtBytes,
   type TFirstPageFigures,
   type TSigningFigures,
   timings,
@@ -60,14 +62,17 @@ describe('timings', () => {
   });
 });
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
 describe('the ratios to the yardsticks', () => {
-  const page = (p50: number): TFirstPageFigures => ({
+  const page = (p50: number, bytesAt = 100): TFirstPageFigures => ({
     pages: 20,
     pdfBytes: 22_000,
     warmup: 1,
     browser: 'Chromium',
     firstPage: { runs: 8, p50Ms: p50, p99Ms: p50, maxMs: p50 },
     domContentLoadedP50Ms: 100,
+    ...splitAtBytes([p50], [bytesAt]),
     wallP50Ms: p50,
     timedOut: false,
   });
@@ -81,9 +86,9 @@ describe('the ratios to the yardsticks', () => {
       put: timings([30]),
       timedOut: false,
     },
-    firstPage: page(650),
-    firstPageAr: page(700),
-    firstPageBaseline: page(500),
+    firstPage: page(650, 200),
+    firstPageAr: page(700, 210),
+    firstPageBaseline: page(500, 100),
     failures: [],
     ...over,
   });
@@ -96,6 +101,12 @@ describe('the ratios to the yardsticks', () => {
       goal: RATIO_GOAL,
       completeOverOneWrite: 1.3,
       firstPageOverPdfjsAlone: 1.3,
+      fromBytesOverPdfjsAlone: round2(450 / 400),
+    });
+    expect(fromBytesRatio(f)).toBeCloseTo(450 / 400);
+    expect(signingJson(f).firstRenderedPage).toMatchObject({
+      bytesInHandP50Ms: 200,
+      bytesToRenderedP50Ms: 450,
     });
     expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
     expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500 });
@@ -103,7 +114,20 @@ describe('the ratios to the yardsticks', () => {
     expect(report).toContain('complete ÷ one write (p50s): 1.30 (goal ≤ 1.3 ✓)');
     expect(report).toContain('first page ÷ pdf.js alone (p50s, English): 1.30 (goal ≤ 1.3 ✓)');
     expect(report).toContain('the service in its own process, as deployed');
+    expect(report).toContain(
+      "split at the document's bytes in the page (p50s, English): in hand at 200.0 ms (pdf.js alone: 100.0 ms); " +
+        'from them to the drawn page 450.0 ms (pdf.js alone: 400.0 ms), ÷ 1.13',
+    );
     expect(signingReport(figures({ firstPage: page(1300) }))).toContain('2.60 (goal ≤ 1.3 ✗)');
+  });
+
+  it('split each load at its bytes mark, leaving out a load without one', () => {
+    const split = splitAtBytes([500, 520, 540], [120, Number.NaN, 140]);
+    expect(split.bytesInHand).toMatchObject({ runs: 2, p50Ms: 130 });
+    expect(split.bytesToRendered).toMatchObject({ runs: 2, p50Ms: 390 });
+    const none = figures({ firstPage: { ...page(650), ...splitAtBytes([650], [Number.NaN]) } });
+    expect(fromBytesRatio(none)).toBeNull();
+    expect(signingJson(none).ratios.fromBytesOverPdfjsAlone).toBeNull();
   });
 
   it('are missing, never a number, when a side has no run', () => {

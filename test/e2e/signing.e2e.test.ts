@@ -745,6 +745,47 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
   );
 
   it(
+    'an embedded link led to anew in a tab that holds its session: the page goes on with that session',
+    async () => {
+      const sent = await aOneSignerBundle(
+        'Parking permit',
+        { key: 'em', name: 'Em Ray', email: 'em.e2e@example.com', deliver_via: 'embed' },
+        'permit',
+        { x: 11.5, y: 62, w: 32, h: 7 },
+      );
+      const url = await suite.embedUrl(sent.packets[0].id);
+      const em = await newPage(DESKTOP);
+      const exchanges: number[] = [];
+      em.page.on('response', (r) => {
+        if (r.url().endsWith('/sign/api/session')) exchanges.push(r.status());
+      });
+      const opened = async () => {
+        await em.page.getByRole('heading', { name: 'Parking permit' }).waitFor();
+        await em.page.locator('.page.rendered').first().waitFor();
+      };
+      await em.page.goto(url);
+      await opened();
+      expect(exchanges).toEqual([201]);
+      // Led to the link anew (not a reload): the head's script does not read the kept session
+      // (early-start.js), so it tries an exchange, which the used link refuses; the page goes on
+      // with the session the tab kept.
+      await em.page.goto(url);
+      await opened();
+      await expect.poll(() => exchanges).toEqual([201, 410]);
+      expect(await em.page.getByText('This signing link was already used').count()).toBe(0);
+      // A reload finds the kept session before any exchange.
+      await em.page.reload();
+      await opened();
+      expect(exchanges).toEqual([201, 410]);
+      // The one refusal, as the browser logs a failed request; nothing else went wrong.
+      expect(em.problems).toHaveLength(1);
+      expect(em.problems[0]).toContain('410');
+      await em.context.close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'a cancelled bundle’s link and an unknown link show a clear page, never the documents',
     async () => {
       const sent = await aOneSignerBundle(

@@ -15,12 +15,22 @@
   const api = root.dataset.api ?? '/sign/api';
   const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
   let held = false;
-  try {
-    // As api.js reads it.
-    const s = JSON.parse(sessionStorage.getItem(`esign-session:${token}`) ?? 'null');
-    held = !!s && Date.parse(s.expires) > Date.now() + 30_000;
-  } catch {
-    // storage blocked (a sandboxed frame): no session kept
+  // Only a reload or a step back or forward finds the session this tab kept for the link, so
+  // only then is the storage read here: a tab's first read of it waits for the browser (13 ms
+  // in a trace), and the exchange would wait with it. A tab led to the link anew while it still
+  // holds a session opens another, as a second tab would; for a single-use link that exchange
+  // answers 410 and the page goes on with the session it kept (api.js).
+  const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (
+    performance.getEntriesByType('navigation')[0]
+  );
+  if (navigation?.type !== 'navigate') {
+    try {
+      // As api.js reads it.
+      const s = JSON.parse(sessionStorage.getItem(`esign-session:${token}`) ?? 'null');
+      held = !!s && Date.parse(s.expires) > Date.now() + 30_000;
+    } catch {
+      // storage blocked (a sandboxed frame): no session kept
+    }
   }
   const first = root.dataset.firstDocument;
   /** @type {{ session?: Promise<Response>, worker?: Worker }} */
