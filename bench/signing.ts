@@ -578,14 +578,15 @@ export const signingFailed = (f: TSigningFigures) =>
 /** The goal of both ratios, ours ÷ yardstick. */
 export const RATIO_GOAL = 1.3;
 
+/** p50 over p50 of one part of the first page (English) and pdf.js alone; null when a side has no run. */
+const overPdfjsAlone = (f: TSigningFigures, part: 'firstPage' | 'bytesToRendered') => {
+  const ours = f.firstPage?.[part];
+  const bare = f.firstPageBaseline?.[part];
+  return ours && bare && ours.runs > 0 && bare.runs > 0 ? ours.p50Ms / bare.p50Ms : null;
+};
+
 /** The first page's p50 (English) over pdf.js alone's: what the page itself costs over the renderer. */
-export const firstPageRatio = (f: TSigningFigures) =>
-  f.firstPage &&
-  f.firstPageBaseline &&
-  f.firstPageBaseline.firstPage.runs > 0 &&
-  f.firstPage.firstPage.runs > 0
-    ? f.firstPage.firstPage.p50Ms / f.firstPageBaseline.firstPage.p50Ms
-    : null;
+export const firstPageRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'firstPage');
 
 /**
  * From the document's bytes in hand to the first page drawn, ours (English) over pdf.js alone's
@@ -593,13 +594,7 @@ export const firstPageRatio = (f: TSigningFigures) =>
  * session's exchange, the service's requests on the same machine; the bare page: a static file).
  * Context for the ratio above, not in its place.
  */
-export const fromBytesRatio = (f: TSigningFigures) =>
-  f.firstPage &&
-  f.firstPageBaseline &&
-  f.firstPage.bytesToRendered.runs > 0 &&
-  f.firstPageBaseline.bytesToRendered.runs > 0
-    ? f.firstPage.bytesToRendered.p50Ms / f.firstPageBaseline.bytesToRendered.p50Ms
-    : null;
+export const fromBytesRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'bytesToRendered');
 
 /** Complete's p50 over one write of as many items: what the finish costs over its write. */
 export const completeRatio = (f: TSigningFigures) =>

@@ -753,7 +753,7 @@ describe.runIf(runBrowser)('signing in a real browser', () => {
         'permit',
         { x: 11.5, y: 62, w: 32, h: 7 },
       );
-      const url = await suite.embedUrl(sent.packets[0].id);
+      const url = await suite.embedUrl(sent.packets[0]!.id);
       const em = await newPage(DESKTOP);
       const exchanges: number[] = [];
       em.page.on('response', (r) => {
