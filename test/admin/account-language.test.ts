@@ -1,41 +1,31 @@
 // The account's default signer language, set by the operator (`set-language`): signers of its
 // bundles whose packet and bundle name no language read it, on the signing page (before their
 // browser's) and in their messages; a packet's or bundle's own language still wins, and "" clears it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '#infra/local/layout';
 import { listMailbox, type TMailboxEmail } from '#infra/local/mailbox/index';
-import type { TRuntime } from '#infra/local/runtime';
 import { admin, adminOk } from '../helpers/admin-cli';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 import { embedToken } from '../helpers/signer';
+
+const onDisk = runtimeOnDisk('admin-language-');
 
 const STACK_TRACE = /\n\s+at /;
 /** Each command is a fresh Node process with tsx: several of them take long on a busy machine. */
 const CLI_TIMEOUT = 90_000;
 
-let dir: string;
-let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let b64: string;
 let accountId: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-language-'));
-  // The runtime owns the folder: the command goes through its dynalite (runtime.json).
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-  call = apiClient(runtime);
-  accountId = runtime.demo.accountId;
+  call = apiClient(onDisk.runtime);
+  accountId = onDisk.runtime.demo.accountId;
   b64 = await aPdfB64();
 }, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
 
 async function create(overrides: Record<string, unknown>) {
   const res = await call('POST', '/bundles/', { json: aBundle(overrides, b64) });
@@ -48,7 +38,9 @@ const embedded = { key: 'ann', name: 'Ann Lee', email: 'ann@example.com', delive
 /** The `lang` of the signing page a browser preferring `accept` gets for the packet. */
 async function pageLanguage(packetId: string, accept: string) {
   const token = await embedToken(call, packetId);
-  const res = await fetch(`${runtime.baseUrl}/sign/${token}`, { headers: { 'accept-language': accept } });
+  const res = await fetch(`${onDisk.runtime.baseUrl}/sign/${token}`, {
+    headers: { 'accept-language': accept },
+  });
   expect(res.status).toBe(200);
   return /<html lang="([^"]+)"/.exec(await res.text())?.[1];
 }
@@ -56,7 +48,7 @@ async function pageLanguage(packetId: string, accept: string) {
 async function emailTo(address: string): Promise<TMailboxEmail> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const found = (await listMailbox(dataPaths(dir).mailbox)).find(
+    const found = (await listMailbox(dataPaths(onDisk.dir).mailbox)).find(
       (m): m is TMailboxEmail => m.kind === 'email' && m.to.includes(address),
     );
     if (found) return found;
@@ -69,23 +61,25 @@ describe('set-language', () => {
   it(
     'stores a supported language in canonical form, and refuses others with a clear message',
     async () => {
-      expect(await adminOk(dir, 'set-language', '--account', accountId, '--language', 'PT-br')).toBe(
+      expect(await adminOk(onDisk.dir, 'set-language', '--account', accountId, '--language', 'PT-br')).toBe(
         'pt-BR\n',
       );
-      const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
+      const shown = JSON.parse(await adminOk(onDisk.dir, 'show-account', '--account', accountId, '--json'));
       expect(shown.account.language).toBe('pt-BR');
-      expect(await adminOk(dir, 'show-account', '--account', accountId)).toMatch(/Signer language\s+pt-BR/);
+      expect(await adminOk(onDisk.dir, 'show-account', '--account', accountId)).toMatch(
+        /Signer language\s+pt-BR/,
+      );
 
       for (const [tag, message] of [
         ['sv', /not supported\. Supported: en, es/],
         ['not a tag', /IETF language tag/],
       ] as const) {
-        const bad = await admin(dir, 'set-language', '--account', accountId, '--language', tag);
+        const bad = await admin(onDisk.dir, 'set-language', '--account', accountId, '--language', tag);
         expect(bad.code).toBe(2);
         expect(bad.stderr).toMatch(message);
         expect(bad.stderr).not.toMatch(STACK_TRACE);
       }
-      const unknown = await admin(dir, 'set-language', '--account', 'nope', '--language', 'fr');
+      const unknown = await admin(onDisk.dir, 'set-language', '--account', 'nope', '--language', 'fr');
       expect(unknown.code).not.toBe(0);
       expect(unknown.stderr).toContain('Account not found.');
     },
@@ -95,7 +89,7 @@ describe('set-language', () => {
   it(
     'speaks to signers whose packet and bundle name none: the page before the browser, and messages',
     async () => {
-      await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
+      await adminOk(onDisk.dir, 'set-language', '--account', accountId, '--language', 'fr');
       const plain = await create({ packets: [embedded] });
       expect(await pageLanguage(plain.packets[0].id, 'ja')).toBe('fr');
 
@@ -121,12 +115,12 @@ describe('set-language', () => {
   it(
     '"" clears it: the browser’s language again',
     async () => {
-      await adminOk(dir, 'set-language', '--account', accountId, '--language', 'fr');
+      await adminOk(onDisk.dir, 'set-language', '--account', accountId, '--language', 'fr');
       const b = await create({ packets: [embedded] });
-      const cleared = await admin(dir, 'set-language', '--account', accountId, '--language', '');
+      const cleared = await admin(onDisk.dir, 'set-language', '--account', accountId, '--language', '');
       expect(cleared).toMatchObject({ code: 0, stdout: '' });
       expect(cleared.stderr).toContain('No default language');
-      const shown = JSON.parse(await adminOk(dir, 'show-account', '--account', accountId, '--json'));
+      const shown = JSON.parse(await adminOk(onDisk.dir, 'show-account', '--account', accountId, '--json'));
       expect(shown.account).not.toHaveProperty('language');
       expect(await pageLanguage(b.packets[0].id, 'ja')).toBe('ja');
     },

@@ -2,38 +2,18 @@
 // account's context under its own key, so destroying that key shreds all of them. The S3
 // stand-in encrypts a write without SSE headers as the bucket's default does on AWS, which the
 // documents key's policy refuses: an object keyed outside accounts/ fails here as it would there.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '#infra/local/runtime';
+import { describe, expect, it } from 'vitest';
 import { createDocumentClient, createS3Client } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { admin, type TAdminRun } from '../helpers/admin-cli';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady, signWithToken } from '../helpers/completed-bundle';
 import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 import { embedToken, signerClient } from '../helpers/signer';
 
-let dir: string;
-let runtime: TRuntime;
-
-async function ok(...args: string[]): Promise<TAdminRun> {
-  const run = await admin(dir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run;
-}
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-account-objects-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-}, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+const onDisk = runtimeOnDisk('admin-account-objects-');
 
 const signer = (key: string, field: string) => ({
   key,
@@ -45,16 +25,19 @@ const signer = (key: string, field: string) => ({
 
 describe("a bundle's objects", () => {
   it('are all under its account, sealed with its context and key, and shredded with the key', async () => {
-    const { accountId: id, apiKey } = await runtime.seedAccount('Layout Co', 'owner@layout.example');
-    const call = apiClient(runtime, apiKey);
-    const sign = signerClient(runtime);
-    const accounts = createAccountStore(createDocumentClient(runtime.config), runtime.config.tableName);
+    const { accountId: id, apiKey } = await onDisk.runtime.seedAccount('Layout Co', 'owner@layout.example');
+    const call = apiClient(onDisk.runtime, apiKey);
+    const sign = signerClient(onDisk.runtime);
+    const accounts = createAccountStore(
+      createDocumentClient(onDisk.runtime.config),
+      onDisk.runtime.config.tableName,
+    );
     await accounts.setFeatures(id, { early_file_access: true });
-    const keyArn = (await ok('account-key-create', '--account', id)).stdout.trim();
+    const keyArn = (await onDisk.ok('account-key-create', '--account', id)).stdout.trim();
     // A key is destroyed only once no bundle keeps its documents any longer (the scheduler,
     // which would delete them, does not run here on its own).
     const days = ['--originals-days', '--finals-days', '--images-days'].flatMap((o) => [o, '0']);
-    await ok('set-retention', '--account', id, ...days);
+    await onDisk.ok('set-retention', '--account', id, ...days);
 
     const [ann, bob] = [signer('ann', 'sa'), signer('bob', 'sb')];
     const created = await call('POST', '/bundles/', {
@@ -94,20 +77,23 @@ describe("a bundle's objects", () => {
     const sealed = files.filter((f) => f.kind === 'final' || f.kind === 'certificate');
     expect(sealed.map((f) => f.kind).sort()).toEqual(['certificate', 'certificate', 'final']);
 
-    const s3 = createS3Client(runtime.config);
+    const s3 = createS3Client(onDisk.runtime.config);
     const listed = await s3
-      .send(new ListObjectsV2Command({ Bucket: runtime.config.bucketName }))
+      .send(new ListObjectsV2Command({ Bucket: onDisk.runtime.config.bucketName }))
       .finally(() => s3.destroy());
     const keys = (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.includes(b));
     const base = `accounts/${id}/bundles/${b}/`;
     for (const k of keys) {
       expect(k.startsWith(base), k).toBe(true);
-      expect(runtime.storedEncryption(k), k).toMatchObject({ keyId: keyArn, context: { accountId: id } });
+      expect(onDisk.runtime.storedEncryption(k), k).toMatchObject({
+        keyId: keyArn,
+        context: { accountId: id },
+      });
     }
     const kinds = new Set(keys.map((k) => k.slice(base.length).split('/')[0]));
     expect([...kinds].sort()).toEqual(['coe', 'final', 'interim', 'originals', 'signing']);
 
-    await ok('account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
+    await onDisk.ok('account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
     const gone = await call('GET', `/bundles/${b}/files/`);
     expect(gone.status, gone.text).toBe(410);
     // The final's and certificates' links handed out before: S3 itself refuses them now.

@@ -2,12 +2,8 @@
 // runtime: documents written under it (the S3 stand-in asks the KMS stand-in for each data key),
 // its destruction refused while a bundle is held, then done, after which the account's documents
 // answer 410 through the API and S3 refuses their links, as on AWS.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DescribeKeyCommand } from '@aws-sdk/client-kms';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '#infra/local/runtime';
+import { describe, expect, it } from 'vitest';
 import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
 import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
@@ -15,35 +11,22 @@ import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/doc
 import { systemClock } from '#shared/adapters/system';
 import { createAccountDocumentsKey } from '#shared/domain/bundles/account-documents-key';
 import { ConflictError } from '#shared/domain/errors';
-import { admin, type TAdminRun } from '../helpers/admin-cli';
+import { admin } from '../helpers/admin-cli';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 
-let dir: string;
-let runtime: TRuntime;
-
-async function ok(...args: string[]): Promise<TAdminRun> {
-  const run = await admin(dir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run;
-}
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-documents-key-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-}, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+const onDisk = runtimeOnDisk('admin-documents-key-');
 
 describe('account-key commands', () => {
   it("write an account's new documents under its own key, and shred them once no hold is left", async () => {
-    const { accountId: id, apiKey } = await runtime.seedAccount('Shred Co', 'owner@shred.example');
-    const call = apiClient(runtime, apiKey);
-    const db = createDocumentClient(runtime.config);
-    await createAccountStore(db, runtime.config.tableName).setFeatures(id, { early_file_access: true });
-    await ok(
+    const { accountId: id, apiKey } = await onDisk.runtime.seedAccount('Shred Co', 'owner@shred.example');
+    const call = apiClient(onDisk.runtime, apiKey);
+    const db = createDocumentClient(onDisk.runtime.config);
+    await createAccountStore(db, onDisk.runtime.config.tableName).setFeatures(id, {
+      early_file_access: true,
+    });
+    await onDisk.ok(
       'set-retention',
       '--account',
       id,
@@ -61,19 +44,21 @@ describe('account-key commands', () => {
     const older = before.body.id as string;
     expect((await call('PUT', `/bundles/${older}/cancel/`)).status).toBe(200);
 
-    const keyArn = (await ok('account-key-create', '--account', id)).stdout.trim();
+    const keyArn = (await onDisk.ok('account-key-create', '--account', id)).stdout.trim();
     // Still read as it was written, S3 asking the stack's key.
     const olderFiles = await call('GET', `/bundles/${older}/files/`);
     expect(olderFiles.status, olderFiles.text).toBe(200);
     expect((await fetch((olderFiles.body as { file_url: string }[])[0]!.file_url)).status).toBe(200);
-    expect(runtime.storedEncryption(`accounts/${id}/bundles/${older}/originals/lease.pdf`)?.keyId).toBe(
-      'alias/esign-local-documents',
-    );
+    expect(
+      onDisk.runtime.storedEncryption(`accounts/${id}/bundles/${older}/originals/lease.pdf`)?.keyId,
+    ).toBe('alias/esign-local-documents');
     expect(keyArn).toMatch(/^arn:aws:kms:[^:]+:\d+:key\/[0-9a-f-]{36}$/);
     const made = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
     expect(made.status, made.text).toBe(201);
     const bundle = made.body.id as string;
-    expect(runtime.storedEncryption(`accounts/${id}/bundles/${bundle}/originals/lease.pdf`)).toMatchObject({
+    expect(
+      onDisk.runtime.storedEncryption(`accounts/${id}/bundles/${bundle}/originals/lease.pdf`),
+    ).toMatchObject({
       keyId: keyArn,
       context: { accountId: id },
     });
@@ -83,26 +68,18 @@ describe('account-key commands', () => {
     const link = (files.body as { file_url: string }[])[0]!.file_url;
     expect((await fetch(link)).status).toBe(200);
 
-    await ok('legal-hold', '--account', id, '--bundle', bundle);
-    const refused = await admin(
-      dir,
-      'account-key-destroy',
-      '--account',
-      id,
-      '--days',
-      '7',
-      '--wait-seconds',
-      '0',
-    );
+    await onDisk.ok('legal-hold', '--account', id, '--bundle', bundle);
+    const destroy = ['account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0'];
+    const refused = await admin(onDisk.dir, ...destroy);
     expect(refused.code).toBe(1);
     const today = new Date().toISOString().slice(0, 10);
     expect(refused.stderr).toContain(`Bundle ${bundle} is under legal hold since ${today}`);
     expect((await fetch(link)).status).toBe(200);
 
-    await ok('release-legal-hold', '--account', id, '--bundle', bundle);
-    const destroyed = await ok('account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
+    await onDisk.ok('release-legal-hold', '--account', id, '--bundle', bundle);
+    const destroyed = await onDisk.ok(...destroy);
     expect(destroyed.stdout).toContain(`${keyArn} pending deletion`);
-    const kms = createKmsClient(runtime.config);
+    const kms = createKmsClient(onDisk.runtime.config);
     const described = await kms.send(new DescribeKeyCommand({ KeyId: keyArn })).finally(() => kms.destroy());
     expect(described.KeyMetadata?.KeyState).toBe('PendingDeletion');
 
@@ -119,13 +96,13 @@ describe('account-key commands', () => {
   }, 120_000);
 
   it('waits for a bulk batch still making its bundles before it destroys the key', async () => {
-    const { accountId: id, userId } = await runtime.seedAccount('Batch Co', 'owner@batch.example');
-    await ok('account-key-create', '--account', id);
-    const bulk = createBulkStore(runtime.db, runtime.config.tableName);
+    const { accountId: id, userId } = await onDisk.runtime.seedAccount('Batch Co', 'owner@batch.example');
+    await onDisk.ok('account-key-create', '--account', id);
+    const bulk = createBulkStore(onDisk.runtime.db, onDisk.runtime.config.tableName);
     const batch = { id: 'batch0001', accountId: id, userId, created: new Date().toISOString(), total: 3 };
     await bulk.create({ ...batch, requestKey: `accounts/${id}/bulk/batch0001/request.json` });
     const destroy = () =>
-      admin(dir, 'account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
+      admin(onDisk.dir, 'account-key-destroy', '--account', id, '--days', '7', '--wait-seconds', '0');
     const refused = await destroy();
     expect(refused.code, refused.stderr).toBe(1);
     expect(refused.stderr).toContain('Bulk batch batch0001 is still making its bundles');
@@ -137,11 +114,14 @@ describe('account-key commands', () => {
   }, 60_000);
 
   it('records one key when two are made at once; the other is scheduled for deletion unused', async () => {
-    const { accountId } = await runtime.seedAccount('Race Co', 'owner@race.example');
-    const accounts = createAccountStore(createDocumentClient(runtime.config), runtime.config.tableName);
-    const kms = createKmsClient(runtime.config);
+    const { accountId } = await onDisk.runtime.seedAccount('Race Co', 'owner@race.example');
+    const accounts = createAccountStore(
+      createDocumentClient(onDisk.runtime.config),
+      onDisk.runtime.config.tableName,
+    );
+    const kms = createKmsClient(onDisk.runtime.config);
     const made: string[] = [];
-    const keys = createDocumentsKeyAdmin(kms, documentsName('local'), runtime.config.region);
+    const keys = createDocumentsKeyAdmin(kms, documentsName('local'), onDisk.runtime.config.region);
     const recording = {
       ...keys,
       create: async (a: string) => {

@@ -11,16 +11,10 @@ import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
 import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
-import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
-import { randomIds, systemClock } from '#shared/adapters/system';
-import {
-  createAccountDocumentsKey,
-  destroyAccountDocumentsKey,
-  KEY_DESTRUCTION_WAIT_SECONDS,
-} from '#shared/domain/bundles/account-documents-key';
+import { KEY_DESTRUCTION_WAIT_SECONDS } from '#shared/domain/bundles/account-documents-key';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { anOwnDocumentsKey } from '../helpers/documents-key';
 import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
 
 type TInput = { Key?: { sk?: unknown }; Item?: { sk?: unknown }; ConsistentRead?: boolean };
@@ -108,8 +102,7 @@ async function anAccount() {
     },
   })) as TApiAnswer;
   expect(template.status, template.text).toBe(201);
-  const keys = createDocumentsKeyAdmin(kms, documentsName('local'), runtime.config.region);
-  await createAccountDocumentsKey({ accounts: accounts(), keys, clock: systemClock }, accountId);
+  const destroy = await anOwnDocumentsKey(runtime, destroyDb, kms, accountId);
   const bodies: Record<TCreate, unknown> = {
     'with its own PDF': aBundle({}, b64),
     'from a document template': {
@@ -119,24 +112,7 @@ async function anAccount() {
     },
   };
   const create = (kind: TCreate) => call('POST', '/bundles/', { json: bodies[kind] });
-  /** The destruction, its wait for requests under way handed to the test. */
-  const destroy = (wait: (ms: number) => Promise<void>) =>
-    destroyAccountDocumentsKey(
-      {
-        accounts: accounts(),
-        bundles: createBundleStore(destroyDb, runtime.config.tableName),
-        bulk: createBulkStore(destroyDb, runtime.config.tableName),
-        keys,
-        clock: systemClock,
-        ids: randomIds,
-        wait,
-      },
-      accountId,
-      7,
-    ).then(
-      () => ({ destroyed: true, message: '' }),
-      (err: Error) => ({ destroyed: false, message: err.message }),
-    );
+  // The destruction's wait for requests under way is handed to the test.
   return { accountId, call, create, destroy };
 }
 
@@ -185,7 +161,7 @@ describe('a bundle created while the account key is destroyed', () => {
       expect([created.status, created.body.code]).toEqual([409, 'conflict']);
       expect(created.body.message).toContain('documents key is being destroyed');
       expect(made).toEqual([]);
-      expect(destroyed).toEqual({ destroyed: true, message: '' });
+      expect(destroyed).toEqual({ destroyed: true, repeated: false, message: '' });
       expect(key?.destroyed).toBeDefined();
     }
   });
@@ -212,7 +188,7 @@ describe('a bundle created while the account key is destroyed', () => {
       expect(answer.body.message).toContain('no new documents can be stored');
     }
     goOn();
-    expect(await destroying).toEqual({ destroyed: true, message: '' });
+    expect(await destroying).toEqual({ destroyed: true, repeated: false, message: '' });
     expect(await bundlesOf(a.accountId)).toEqual([]);
     const after = await a.create('from a document template');
     expect([after.status, after.body.code], after.text).toEqual([410, 'gone']);

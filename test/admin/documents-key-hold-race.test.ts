@@ -11,15 +11,8 @@ import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
 import { createDocumentClient, createKmsClient } from '#shared/adapters/aws/clients';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
-import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
-import { createDocumentsKeyAdmin, documentsName } from '#shared/adapters/kms/documents-keys';
-import { randomIds, systemClock } from '#shared/adapters/system';
-import {
-  createAccountDocumentsKey,
-  destroyAccountDocumentsKey,
-} from '#shared/domain/bundles/account-documents-key';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { anOwnDocumentsKey } from '../helpers/documents-key';
 import { apiClient, startTestRuntime, type TApiAnswer } from '../helpers/runtime';
 
 type TInput = {
@@ -105,27 +98,10 @@ async function anAccount() {
   expect(made.status, made.text).toBe(201);
   const bundleId = made.body.id as string;
   expect((await call('PUT', `/bundles/${bundleId}/cancel/`)).status).toBe(200);
-  const keys = createDocumentsKeyAdmin(kms, documentsName('local'), runtime.config.region);
-  await createAccountDocumentsKey({ accounts: accounts(), keys, clock: systemClock }, accountId);
+  const destroyKey = await anOwnDocumentsKey(runtime, destroyDb, kms, accountId);
   const hold = () => call('PUT', `/bundles/${bundleId}/legal_hold/`);
-  const destroy = () =>
-    destroyAccountDocumentsKey(
-      {
-        accounts: accounts(),
-        bundles: createBundleStore(destroyDb, runtime.config.tableName),
-        bulk: createBulkStore(destroyDb, runtime.config.tableName),
-        keys,
-        clock: systemClock,
-        ids: randomIds,
-        // No request of these accounts is under way but the one each test holds.
-        wait: async () => {},
-      },
-      accountId,
-      7,
-    ).then(
-      (r) => ({ destroyed: true, repeated: r.repeated, message: '' }),
-      (err: Error) => ({ destroyed: false, repeated: false, message: err.message }),
-    );
+  // No request of these accounts is under way but the one each test holds.
+  const destroy = () => destroyKey(async () => {});
   return { accountId, call, bundleId, hold, destroy };
 }
 

@@ -2,29 +2,16 @@
 // code wrote it, test/fixtures/entities/) has no list keys, so the account's export does not find
 // it. `npm run admin -- migrate`, run beside the running service, gives it them; run again, it
 // changes nothing; and its write is conditional on the version it read.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelopeTemplateListKeys } from '#infra/admin/upgrades/envelope-template-list-keys';
-import type { TRuntime } from '#infra/local/runtime';
 import { createAccountRecords } from '#shared/adapters/dynamodb/account-records';
 import { adminOk } from '../helpers/admin-cli';
 import { readFixtures } from '../helpers/entity-fixtures';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 
-let dir: string;
-let runtime: TRuntime;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'migrate-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-}, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const onDisk = runtimeOnDisk('migrate-');
 
 type TStoredTemplate = Record<string, unknown> & Record<'pk' | 'id' | 'name' | 'created' | 'owner', string>;
 const disabledV2 = readFixtures().find(
@@ -33,15 +20,17 @@ const disabledV2 = readFixtures().find(
 
 describe('npm run admin -- migrate', { timeout: 120_000 }, () => {
   it('lists envelope templates disabled before version 3 for the export, once', async () => {
-    const { accountId } = runtime.demo;
-    const table = runtime.config.tableName;
+    const { accountId } = onDisk.runtime.demo;
+    const table = onDisk.runtime.config.tableName;
     const item = { ...disabledV2, accountId };
-    await runtime.db.send(new PutCommand({ TableName: table, Item: item }));
+    await onDisk.runtime.db.send(new PutCommand({ TableName: table, Item: item }));
     const exported = async () =>
-      (await createAccountRecords(runtime.db, table).read(accountId)).records.filter((r) => r.pk === item.pk);
+      (await createAccountRecords(onDisk.runtime.db, table).read(accountId)).records.filter(
+        (r) => r.pk === item.pk,
+      );
     expect(await exported()).toEqual([]);
 
-    const first = JSON.parse(await adminOk(dir, 'migrate', '--json'));
+    const first = JSON.parse(await adminOk(onDisk.dir, 'migrate', '--json'));
     expect(first).toEqual([
       expect.objectContaining({ name: 'envelope-template-list-keys', found: 1, upgraded: 1 }),
     ]);
@@ -53,23 +42,23 @@ describe('npm run admin -- migrate', { timeout: 120_000 }, () => {
       version: item.version,
     });
     // Still disabled: the API's list does not show it; the template itself reads as before.
-    const call = apiClient(runtime);
+    const call = apiClient(onDisk.runtime);
     expect((await call('GET', '/envelope-templates/')).body).toEqual([]);
     const got = await call('GET', `/envelope-templates/${item.id}/`);
     expect(got.body).toMatchObject({ id: item.id, name: item.name, enabled: false });
 
-    const second = JSON.parse(await adminOk(dir, 'migrate', '--json'));
+    const second = JSON.parse(await adminOk(onDisk.dir, 'migrate', '--json'));
     expect(second).toEqual([expect.objectContaining({ found: 0, upgraded: 0 })]);
     expect(await exported()).toEqual([listed]);
   });
 
   it('leaves a template changed after it was read to the code that changed it', async () => {
-    const table = runtime.config.tableName;
+    const table = onDisk.runtime.config.tableName;
     const item = { ...disabledV2, id: 'T-changedx', pk: 'ENVTEMPLATE#T-changedx' };
-    await runtime.db.send(new PutCommand({ TableName: table, Item: item }));
+    await onDisk.runtime.db.send(new PutCommand({ TableName: table, Item: item }));
     const write = envelopeTemplateListKeys.update(item)!;
     // Saved meanwhile by a function still running the earlier code (a deploy under way).
-    await runtime.db.send(
+    await onDisk.runtime.db.send(
       new UpdateCommand({
         TableName: table,
         Key: write.Key,
@@ -78,10 +67,12 @@ describe('npm run admin -- migrate', { timeout: 120_000 }, () => {
         ExpressionAttributeValues: { ':v': item.version + 1, ':c': '2026-11-26T10:00:00.000Z' },
       }),
     );
-    await expect(runtime.db.send(new UpdateCommand({ TableName: table, ...write }))).rejects.toMatchObject({
+    await expect(
+      onDisk.runtime.db.send(new UpdateCommand({ TableName: table, ...write })),
+    ).rejects.toMatchObject({
       name: 'ConditionalCheckFailedException',
     });
-    const stored = (await runtime.db.send(new GetCommand({ TableName: table, Key: write.Key }))).Item;
+    const stored = (await onDisk.runtime.db.send(new GetCommand({ TableName: table, Key: write.Key }))).Item;
     expect(stored).not.toHaveProperty('lpk');
   });
 });

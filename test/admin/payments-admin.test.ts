@@ -1,42 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '#infra/local/runtime';
-import { admin, type TAdminRun } from '../helpers/admin-cli';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { admin } from '../helpers/admin-cli';
 import { aPdfB64 } from '../helpers/bundles';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 import { openSession, signerClient } from '../helpers/signer';
+
+const onDisk = runtimeOnDisk('admin-payments-');
 
 const STACK_TRACE = /\n\s+at /;
 
-let dir: string;
-let runtime: TRuntime;
 let call: ReturnType<typeof apiClient>;
 let sign: ReturnType<typeof signerClient>;
 let b64: string;
 let accountId: string;
 
-/** A successful run, or a failure that shows what the command said. */
-async function ok(...args: string[]): Promise<TAdminRun> {
-  const run = await admin(dir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run;
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-payments-'));
-  // The runtime owns the folder: the command goes through its dynalite (runtime.json).
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-  call = apiClient(runtime);
-  sign = signerClient(runtime);
-  accountId = runtime.demo.accountId;
+  call = apiClient(onDisk.runtime);
+  sign = signerClient(onDisk.runtime);
+  accountId = onDisk.runtime.demo.accountId;
   b64 = await aPdfB64();
 }, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
 
 /** A sent bundle billing ann 25.00, ann signing embedded. */
 async function aBilledBundle() {
@@ -63,7 +46,7 @@ const kinds = async (id: string) =>
 
 describe('clear-payout', () => {
   it('removes the payout settings: new bundles with a payment are refused, existing ones keep theirs', async () => {
-    await ok(
+    await onDisk.ok(
       'set-payout',
       '--account',
       accountId,
@@ -75,13 +58,13 @@ describe('clear-payout', () => {
     const before = await aBilledBundle();
     expect(before.status, before.text).toBe(201);
 
-    const cleared = await ok('clear-payout', '--account', accountId);
+    const cleared = await onDisk.ok('clear-payout', '--account', accountId);
     expect(cleared.stdout).toBe('');
     expect(cleared.stderr).toContain('bundles with a payment are refused');
-    const shown = JSON.parse((await ok('show-account', '--account', accountId, '--json')).stdout);
+    const shown = JSON.parse((await onDisk.ok('show-account', '--account', accountId, '--json')).stdout);
     expect(shown.account.payout).toBeUndefined();
     // Clearing again is the same answer.
-    await ok('clear-payout', '--account', accountId);
+    await onDisk.ok('clear-payout', '--account', accountId);
 
     const after = await aBilledBundle();
     expect(after.status, after.text).toBe(400);
@@ -97,11 +80,16 @@ describe('clear-payout', () => {
   });
 
   it('exits 1 for an unknown account and 2 without --account', async () => {
-    const unknown = await admin(dir, 'clear-payout', '--account', '00000000-0000-4000-8000-000000000000');
+    const unknown = await admin(
+      onDisk.dir,
+      'clear-payout',
+      '--account',
+      '00000000-0000-4000-8000-000000000000',
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Account not found.');
     expect(unknown.stderr).not.toMatch(STACK_TRACE);
-    const missing = await admin(dir, 'clear-payout');
+    const missing = await admin(onDisk.dir, 'clear-payout');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--account');
   });
@@ -109,7 +97,7 @@ describe('clear-payout', () => {
 
 describe('refund-payment', () => {
   beforeAll(async () => {
-    await ok(
+    await onDisk.ok(
       'set-payout',
       '--account',
       accountId,
@@ -139,7 +127,7 @@ describe('refund-payment', () => {
 
   it('refunds a paid bundle once: the payment shows refunded with a pb event, and again refunds nothing', async () => {
     const id = await aPaidBundle();
-    const first = await ok('refund-payment', '--account', accountId, '--bundle', id);
+    const first = await onDisk.ok('refund-payment', '--account', accountId, '--bundle', id);
     expect(first.stdout.trim()).toBe('refunded');
     expect(first.stderr).toMatch(/Refund re_local_\w+ done\./);
     const bundle = (await call('GET', `/bundles/${id}/`)).body;
@@ -151,7 +139,7 @@ describe('refund-payment', () => {
     }[];
     expect(events.find((e) => e.kind === 'pb')?.description).toContain('Payment refunded');
 
-    const again = await admin(dir, 'refund-payment', '--account', accountId, '--bundle', id, '--json');
+    const again = await admin(onDisk.dir, 'refund-payment', '--account', accountId, '--bundle', id, '--json');
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ payment: { status: 'refunded' }, refund: null });
     expect((await kinds(id)).filter((k) => k === 'pb')).toHaveLength(1);
@@ -159,19 +147,33 @@ describe('refund-payment', () => {
 
   it('refuses a payment that is not paid, and an unknown bundle, with exit code 1', async () => {
     const due = await aBilledBundle();
-    const notPaid = await admin(dir, 'refund-payment', '--account', accountId, '--bundle', due.body.id);
+    const notPaid = await admin(
+      onDisk.dir,
+      'refund-payment',
+      '--account',
+      accountId,
+      '--bundle',
+      due.body.id,
+    );
     expect(notPaid.code).toBe(1);
     expect(notPaid.stderr).toContain('Only a paid payment can be refunded');
     expect(notPaid.stderr).not.toMatch(STACK_TRACE);
     expect((await call('GET', `/bundles/${due.body.id}/`)).body.payment.status).toBe('due');
 
-    const unknown = await admin(dir, 'refund-payment', '--account', accountId, '--bundle', 'AAAAAAAAAA');
+    const unknown = await admin(
+      onDisk.dir,
+      'refund-payment',
+      '--account',
+      accountId,
+      '--bundle',
+      'AAAAAAAAAA',
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Bundle not found.');
   });
 
   it('needs --bundle, and on AWS the Stripe keys secret', async () => {
-    const missing = await admin(dir, 'refund-payment', '--account', accountId);
+    const missing = await admin(onDisk.dir, 'refund-payment', '--account', accountId);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--bundle');
     const aws = await admin(

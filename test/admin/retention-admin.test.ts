@@ -1,43 +1,28 @@
 // The operator's retention commands against a running local runtime: the policy a new bundle
 // takes, a legal hold set and released as the operator, recorded in the audit trail, and the
 // due deletions run at once, a bulk batch's shared documents with its last bundle.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '#infra/local/runtime';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '#shared/adapters/aws/clients';
 import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
-import { admin, type TAdminRun } from '../helpers/admin-cli';
+import { admin } from '../helpers/admin-cli';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { eventually } from '../helpers/receiver';
-import { apiClient, startTestRuntime } from '../helpers/runtime';
+import { apiClient } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
 
-let dir: string;
-let runtime: TRuntime;
+const onDisk = runtimeOnDisk('admin-retention-');
+
 let call: ReturnType<typeof apiClient>;
 
-async function ok(...args: string[]): Promise<TAdminRun> {
-  const run = await admin(dir, ...args);
-  expect(run, run.stderr).toMatchObject({ code: 0 });
-  return run;
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-retention-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-  call = apiClient(runtime);
+  call = apiClient(onDisk.runtime);
 }, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('retention commands', { timeout: 120_000 }, () => {
   it('set the policy new bundles carry, and hold and release a bundle as the operator', async () => {
-    const account = runtime.demo.accountId;
-    const set = await ok(
+    const account = onDisk.runtime.demo.accountId;
+    const set = await onDisk.ok(
       'set-retention',
       '--account',
       account,
@@ -52,18 +37,18 @@ describe('retention commands', { timeout: 120_000 }, () => {
       finals_days: 3650,
       images_days: 7,
     });
-    const refused = await admin(dir, 'set-retention', '--account', account, '--images-days', 'soon');
+    const refused = await admin(onDisk.dir, 'set-retention', '--account', account, '--images-days', 'soon');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('whole number');
 
     const made = await call('POST', '/bundles/', { json: aBundle({}, await aPdfB64()) });
     expect(made.status, made.text).toBe(201);
     const bundle = made.body.id as string;
-    await ok('legal-hold', '--account', account, '--bundle', bundle);
+    await onDisk.ok('legal-hold', '--account', account, '--bundle', bundle);
     const held = (await call('GET', `/bundles/${bundle}/legal_hold/`)).body;
     expect(held.legal_hold.set_by).toBe('operator');
     expect(held.policy).toEqual({ originals_days: null, finals_days: 3650, images_days: 7 });
-    await ok('release-legal-hold', '--account', account, '--bundle', bundle);
+    await onDisk.ok('release-legal-hold', '--account', account, '--bundle', bundle);
     expect((await call('GET', `/bundles/${bundle}/legal_hold/`)).body.legal_hold).toBeNull();
     const events = (await call('GET', `/bundles/${bundle}/events/?include_actor=true`)).body as {
       kind: string;
@@ -75,8 +60,8 @@ describe('retention commands', { timeout: 120_000 }, () => {
 
 /** Every object version (and delete marker) under the prefix, in the local S3. */
 async function versionsUnder(prefix: string): Promise<string[]> {
-  const page = await createS3Client(runtime.config).send(
-    new ListObjectVersionsCommand({ Bucket: runtime.config.bucketName, Prefix: prefix }),
+  const page = await createS3Client(onDisk.runtime.config).send(
+    new ListObjectVersionsCommand({ Bucket: onDisk.runtime.config.bucketName, Prefix: prefix }),
   );
   return [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].map((v) => v.Key!);
 }
@@ -108,8 +93,8 @@ async function aCompletedBatch(): Promise<{ id: string; bundles: string[] }> {
 
 describe('run-retention', { timeout: 180_000 }, () => {
   it("deletes what is due now, and a batch's shared documents with its last bundle only", async () => {
-    const account = runtime.demo.accountId;
-    await ok('set-retention', '--account', account, '--originals-days', '0');
+    const account = onDisk.runtime.demo.accountId;
+    await onDisk.ok('set-retention', '--account', account, '--originals-days', '0');
     const batch = await aCompletedBatch();
     const prefix = `accounts/${account}/bulk/${batch.id}/`;
     expect((await versionsUnder(prefix)).filter((k) => k.includes('/documents/sha256/'))).toHaveLength(1);
@@ -118,7 +103,7 @@ describe('run-retention', { timeout: 180_000 }, () => {
     for (const id of batch.bundles) expect((await call('PUT', `/bundles/${id}/cancel/`)).status).toBe(200);
 
     // The held bundle keeps its originals, so the batch keeps the documents they share.
-    const first = await ok('run-retention', '--account', account, '--json');
+    const first = await onDisk.ok('run-retention', '--account', account, '--json');
     expect(JSON.parse(first.stdout)).toMatchObject({ deleted: 1, failed: [], batchesErased: [] });
     const kinds = async (id: string) =>
       ((await call('GET', `/bundles/${id}/events/`)).body as { kind: string }[]).map((e) => e.kind);
@@ -127,10 +112,13 @@ describe('run-retention', { timeout: 180_000 }, () => {
     expect((await versionsUnder(prefix)).length).toBeGreaterThan(0);
 
     expect((await call('DELETE', `/bundles/${held}/legal_hold/`)).status).toBe(200);
-    const second = await ok('run-retention', '--account', account);
+    const second = await onDisk.ok('run-retention', '--account', account);
     expect(second.stdout).toContain(`batch erased ${batch.id}`);
     expect(await versionsUnder(prefix)).toEqual([]);
-    const kept = await createBulkStore(runtime.db, runtime.config.tableName).get(account, batch.id);
+    const kept = await createBulkStore(onDisk.runtime.db, onDisk.runtime.config.tableName).get(
+      account,
+      batch.id,
+    );
     expect(kept?.documentsDeleted?.sha256).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
     const answered = (await call('GET', `/bundles/bulk/${batch.id}/`)).body;
     expect(answered.documents_deleted).toEqual({
@@ -140,7 +128,7 @@ describe('run-retention', { timeout: 180_000 }, () => {
     expect(await kinds(held)).toContain('dl');
 
     // Nothing more is due: a second run deletes nothing and says so.
-    const again = await ok('run-retention', '--account', account);
+    const again = await onDisk.ok('run-retention', '--account', account);
     expect(again.stdout).toContain('bundles deleted 0');
     expect(again.stderr).toContain('Nothing was due');
   });

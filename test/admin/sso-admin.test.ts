@@ -2,35 +2,21 @@
 // the client secret (never printed, never stored in plain text), a domain leads to one account
 // only, and `clear-sso` turns it off so the domain's addresses are told there is none. The
 // production rules for an issuer (https, public address) are the outbound URL guard's.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRuntime } from '#infra/local/runtime';
+import { describe, expect, it } from 'vitest';
 import { ssoKeys } from '#shared/adapters/dynamodb/entities/sso';
 import { createIssuerGuard } from '#shared/adapters/oidc/issuer-guard';
 import { ValidationError } from '#shared/domain/errors';
 import { admin, adminOk } from '../helpers/admin-cli';
-import { startTestRuntime } from '../helpers/runtime';
+import { runtimeOnDisk } from '../helpers/runtime-on-disk';
+
+const onDisk = runtimeOnDisk('admin-sso-');
 
 const CLI_TIMEOUT = 90_000;
 const SECRET = 'cl1ent-s3cret-never-shown';
 
-let dir: string;
-let runtime: TRuntime;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'admin-sso-'));
-  runtime = await startTestRuntime({ memory: false, dataDir: dir });
-}, 60_000);
-afterAll(async () => {
-  await runtime?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
 const startAt = async (email: string) => {
-  const res = await fetch(`${runtime.baseUrl}/console/api/sso/start`, {
+  const res = await fetch(`${onDisk.runtime.baseUrl}/console/api/sso/start`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email }),
@@ -43,10 +29,10 @@ describe('set-sso and clear-sso', () => {
   it(
     'seals the secret, keeps a domain to one account, and turns single sign-on off again',
     async () => {
-      const other = await runtime.seedAccount('Acme', 'ops@acme.example');
-      const args = ['--issuer', `http://127.0.0.1:${runtime.bound.oidc.port}`, '--client-id', 'acme'];
+      const other = await onDisk.runtime.seedAccount('Acme', 'ops@acme.example');
+      const args = ['--issuer', `http://127.0.0.1:${onDisk.runtime.bound.oidc.port}`, '--client-id', 'acme'];
       const out = await adminOk(
-        dir,
+        onDisk.dir,
         'set-sso',
         '--account',
         other.accountId,
@@ -63,8 +49,11 @@ describe('set-sso and clear-sso', () => {
         clientId: 'acme',
         domains: ['acme.example'],
       });
-      const stored = await runtime.db.send(
-        new GetCommand({ TableName: runtime.config.tableName, Key: ssoKeys.settings(other.accountId) }),
+      const stored = await onDisk.runtime.db.send(
+        new GetCommand({
+          TableName: onDisk.runtime.config.tableName,
+          Key: ssoKeys.settings(other.accountId),
+        }),
       );
       expect(JSON.stringify(stored.Item)).not.toContain(SECRET);
       expect(stored.Item?.sealedSecret).toEqual(expect.any(String));
@@ -73,7 +62,7 @@ describe('set-sso and clear-sso', () => {
 
       // The demo account's domain is the demo account's: another account cannot take it.
       const taken = await admin(
-        dir,
+        onDisk.dir,
         'set-sso',
         '--account',
         other.accountId,
@@ -87,8 +76,10 @@ describe('set-sso and clear-sso', () => {
       expect(taken.stderr).toContain('example.com already signs in to another account');
       expect(`${taken.stdout}${taken.stderr}`).not.toContain(SECRET);
 
-      await adminOk(dir, 'clear-sso', '--account', other.accountId);
-      expect(await startAt('anyone@acme.example')).toBe(`${runtime.baseUrl}/console/?sso=not_configured`);
+      await adminOk(onDisk.dir, 'clear-sso', '--account', other.accountId);
+      expect(await startAt('anyone@acme.example')).toBe(
+        `${onDisk.runtime.baseUrl}/console/?sso=not_configured`,
+      );
     },
     CLI_TIMEOUT * 3,
   );
