@@ -4,11 +4,14 @@
 // Saving values and finishing read the bundle, its documents and every signer's record in one
 // request: in a function instance each request costs its own time, side by side or not.
 // Counted on the DynamoDB client the local runtime's functions share.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
 import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
+import { hashToken } from '#shared/domain/tokens';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady } from '../helpers/completed-bundle';
 import { dbRecorder, onItem, type TRecordedCommand } from '../helpers/db-recorder';
@@ -219,6 +222,57 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
       JSON.stringify(commands),
     ).toHaveLength(1);
     expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).toBe('st');
+  });
+});
+
+describe('opening a session from the page its link opened', () => {
+  it('reads the bundle beside the link, not after it, and the link still decides', async () => {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Hinted',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [{ key: 'form', file_b64: await aPdfB64(), fields: [FIELD] }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const b = created.body;
+    const token = await embedToken(call, b.packets[0].id);
+    // The page reads the link first, as a signer's browser opens it.
+    expect((await fetch(`${runtime.baseUrl}/sign/${token}`)).status).toBe(200);
+    // The exchange's read of the link is held until the bundle's Query is sent, or for 3 s.
+    const link = signingKeys.token(hashToken(token));
+    let querySent!: () => void;
+    const sent = new Promise<'query sent'>((resolve) => {
+      querySent = () => resolve('query sent');
+    });
+    const held: string[] = [];
+    const hold = { on: true };
+    runtime.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: { pk?: unknown }; ExpressionAttributeValues?: unknown };
+        const command = String(context.commandName);
+        if (hold.on && currentInvocation()?.fn === 'public-pages') {
+          if (command === 'QueryCommand' && JSON.stringify(input.ExpressionAttributeValues).includes(b.id))
+            querySent();
+          if (command === 'GetItemCommand' && input.Key?.pk === link.pk)
+            held.push(await Promise.race([sent, sleep(3_000).then(() => 'timed out')]));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'holdLinkRead' },
+    );
+    try {
+      const opened = await sign('POST', '/session', undefined, { token, state: true });
+      expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+      expect(held).toEqual(['query sent']);
+      // Used now: a second exchange, on the same instance, answers 410 as before.
+      const again = await sign('POST', '/session', undefined, { token, state: true });
+      expect(again.status).toBe(410);
+      expect(again.body.message).toContain('already used');
+    } finally {
+      hold.on = false;
+      runtime.db.middlewareStack.remove('holdLinkRead');
+    }
   });
 });
 

@@ -1,25 +1,42 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TSigningToken, TSigningTokenStore } from '#shared/domain/ports/signing';
+import type { TLinkTarget, TSigningToken, TSigningTokenStore } from '#shared/domain/ports/signing';
 import { getItem } from './batch';
 import { signingKeys, signingTokenEntity } from './entities/signing';
 import { putNew, setOnce } from './versioned';
 
 /** Sessions one function instance remembers (the oldest forgotten first): a few hundred kilobytes. */
 const SESSIONS_KEPT = 1000;
+/** Links' targets one function instance remembers, the same way. */
+const LINKS_KEPT = 1000;
+
+/** `map` with `key` set to `value` as its newest entry, its oldest dropped past `max`. */
+function remember<T>(map: Map<string, T>, key: string, value: T, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
 
 /**
  * A session's item never changes once written (only links are consumed; a session's expiry and
  * its signer's generation are checked on every call against the clock and the bundle), so a
  * function instance keeps the sessions it wrote or read, and each later call of a signer it
- * serves waits for one DynamoDB request less. Links are always read.
+ * serves waits for one DynamoDB request less. Links are always read, since their use is marked
+ * on them; what they point at never changes, so the instance keeps that (`targetOf`): the page a
+ * link opens reads it, and the session's exchange that follows can start its own reads beside
+ * the link's instead of after it.
  */
 export function createSigningTokenStore(db: DynamoDBDocumentClient, table: string): TSigningTokenStore {
   const sessions = new Map<string, TSigningToken>();
+  const links = new Map<string, TLinkTarget>();
   const keep = (token: TSigningToken) => {
-    if (token.kind !== 'session') return;
-    sessions.delete(token.hash);
-    sessions.set(token.hash, token);
-    if (sessions.size > SESSIONS_KEPT) sessions.delete(sessions.keys().next().value!);
+    if (token.kind === 'session') return remember(sessions, token.hash, token, SESSIONS_KEPT);
+    const { accountId, bundleId, packetId, kind, kiosk } = token;
+    remember(
+      links,
+      token.hash,
+      { accountId, bundleId, packetId, kind, ...(kiosk ? { kiosk } : {}) },
+      LINKS_KEPT,
+    );
   };
   return {
     async create(token) {
@@ -34,6 +51,8 @@ export function createSigningTokenStore(db: DynamoDBDocumentClient, table: strin
       if (token) keep(token);
       return token;
     },
+
+    targetOf: (hash) => links.get(hash),
 
     consume: (hash, at) => setOnce(db, table, signingKeys.token(hash), 'usedAt', at),
   };

@@ -35,9 +35,17 @@ export interface TSigningToken {
   generation?: number;
 }
 
+/** Where a link points: what a link never changes once written (only its use is marked). */
+export type TLinkTarget = Pick<TSigningToken, 'accountId' | 'bundleId' | 'packetId' | 'kind' | 'kiosk'>;
+
 export interface TSigningTokenStore {
   create(token: TSigningToken): Promise<void>;
   get(hash: string): Promise<TSigningToken | undefined>;
+  /**
+   * Where link `hash` points, when this function instance has read the link already; undefined
+   * otherwise. No request: a hint, never a proof that the link is valid.
+   */
+  targetOf(hash: string): TLinkTarget | undefined;
   /** Marks a single-use token used; false when it already was. */
   consume(hash: string, at: string): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import { hasOpened } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, said, ValidationError } from '../errors';
 import type { TEvidenceStore } from '../ports/evidence';
+import type { TLinkTarget } from '../ports/signing';
 import { hashToken, newToken } from '../tokens';
 import { hostLabel, type TInPerson } from './in-person';
 import {
@@ -67,23 +68,34 @@ export async function openSession(
     );
   }
   const hash = hashToken(token);
-  const link = await deps.tokens.get(hash);
   const now = deps.clock.now();
-  if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
-    throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
-  }
   const at = now.toISOString();
-  const singleUse = link.kind === 'embed' || link.kind === 'kiosk';
   // A single-use link is consumed beside the signer's read, not after it: neither needs the
   // other. One that then opens nothing (its bundle gone, its packet handed on) could never open
   // anything again either, and the answers stay in the same order: 404 before 410.
-  const consumed = singleUse ? deps.tokens.consume(hash, at) : undefined;
-  consumed?.catch(() => undefined); // awaited below; a refused opening answers its own error
   // The page asks for its first state with the session: then the bundle, its documents and every
   // signer's record come in one read, which the opening's checks and the state both use. Not for a
   // kiosk session, which the page reads the state of through the session (signerOf's 410).
-  const withFields = withState && !link.kiosk;
-  const ctx = await loadSigner(deps, link.accountId, link.bundleId, link.packetId, withFields);
+  const start = (target: TLinkTarget) => {
+    const consumed =
+      target.kind === 'embed' || target.kind === 'kiosk' ? deps.tokens.consume(hash, at) : undefined;
+    consumed?.catch(() => undefined); // awaited below; a refused opening answers its own error
+    const withFields = withState && !target.kiosk;
+    const read = loadSigner(deps, target.accountId, target.bundleId, target.packetId, withFields);
+    read.catch(() => undefined); // awaited below, once the link is known to be valid
+    return { target, consumed, read, withFields };
+  };
+  // When this instance read the link already (the page it opens, a moment ago), both start beside
+  // the link's own read rather than after it: what a link points at never changes. The link's
+  // read still decides: an unknown, expired or used link answers as before, whatever was read.
+  const known = deps.tokens.targetOf(hash);
+  const early = known ? start(known) : undefined;
+  const link = await deps.tokens.get(hash);
+  if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
+    throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
+  }
+  const { consumed, read, withFields } = early && sameTarget(early.target, link) ? early : start(link);
+  const ctx = await read;
   // A link of a signer who handed the packet on opens nothing, as an unknown one.
   if (!heldBy(link, ctx.packet))
     throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
@@ -202,3 +214,11 @@ async function documentBytes(
   const doc = documents.find((d) => d.key === key);
   return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
 }
+
+/** Whether a link read now points where the instance remembered it pointing (it always does). */
+const sameTarget = (a: TLinkTarget, b: TLinkTarget) =>
+  a.accountId === b.accountId &&
+  a.bundleId === b.bundleId &&
+  a.packetId === b.packetId &&
+  a.kind === b.kind &&
+  Boolean(a.kiosk) === Boolean(b.kiosk);
