@@ -2,14 +2,15 @@
 // runs every invocation in its own scope, infra/local/invocation.ts): the call's own requests,
 // read and write units as DynamoDB reports them, and what the workers its jobs started sent
 // afterwards. Calls: POST /bundles/ (two signers, one document; signers new, then already
-// Persons), GET /bundles/{id}/, and a signer's POST /sign/api/complete.
+// Persons), GET /bundles/{id}/, and a signer's POST /sign/api/session (as the signing page opens
+// it, with its first state) and POST /sign/api/complete.
 import http from 'node:http';
 import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';
-import { answerOf, embeddedSession, serviceClients } from './http';
+import { answerOf, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';
 import { round } from './stats';
 
@@ -28,6 +29,7 @@ export interface TRequestCostFigures {
   createNewSigners: TRequestCost;
   create: TRequestCost;
   retrieve: TRequestCost;
+  open: TRequestCost;
   complete: TRequestCost;
 }
 
@@ -128,7 +130,21 @@ export async function benchRequestCosts(): Promise<TRequestCostFigures> {
         },
       ],
     });
-    const session = await embeddedSession({ api, signApi }, embedded.packets[0]!.id);
+    const embed = answerOf(
+      'POST /packets/{id}/embed_url/',
+      await api('POST', `/packets/${embedded.packets[0]!.id}/embed_url/`),
+      201,
+    ) as { url: string };
+    const token = new URL(embed.url).pathname.split('/').pop()!;
+    let session = '';
+    const open = await costs.around('public-pages', async () => {
+      const opened = answerOf(
+        'POST /sign/api/session',
+        await signApi('POST', '/session', undefined, { token, state: true }),
+        201,
+      );
+      session = String(opened.session);
+    });
     answerOf(
       'PUT /sign/api/values',
       await signApi('PUT', '/values', session, {
@@ -143,7 +159,7 @@ export async function benchRequestCosts(): Promise<TRequestCostFigures> {
         200,
       );
     });
-    return { createNewSigners, create: createCost, retrieve, complete };
+    return { createNewSigners, create: createCost, retrieve, open, complete };
   } finally {
     agent.destroy();
     await runtime.stop();
@@ -154,6 +170,7 @@ const ROWS = [
   ['POST /bundles/ (new signers)', 'createNewSigners'],
   ['POST /bundles/ (known signers)', 'create'],
   ['GET /bundles/{id}/', 'retrieve'],
+  ['POST /sign/api/session (state)', 'open'],
   ['POST /sign/api/complete', 'complete'],
 ] as const;
 

@@ -4,7 +4,13 @@
 // nothing read here outlives the request that read it (a key destroyed takes effect at the next).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const scope = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+/** A read noted by the request, and when it was started (performance.now(), milliseconds). */
+interface TNoted {
+  value: Promise<unknown>;
+  at: number;
+}
+
+const scope = new AsyncLocalStorage<Map<string, TNoted>>();
 
 /** Runs `work` as one request: what it notes is kept until it ends, and seen by it alone. */
 export function inRequestScope<T>(work: () => T): T {
@@ -18,15 +24,26 @@ export function inRequestScope<T>(work: () => T): T {
 export function noteRead<T>(key: string, value: Promise<T>): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return value;
-  reads.set(key, value);
+  reads.set(key, { value, at: performance.now() });
   value.catch(() => {
-    if (reads.get(key) === value) reads.delete(key);
+    if (reads.get(key)?.value === value) reads.delete(key);
   });
   return value;
 }
 
 /** What this request read under `key` already, else `read()`, noted for the rest of it. */
 export function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const noted = scope.getStore()?.get(key) as Promise<T> | undefined;
+  const noted = scope.getStore()?.get(key)?.value as Promise<T> | undefined;
   return noted ?? noteRead(key, read());
+}
+
+/**
+ * What this request read under `key`, if it started that read no more than `maxAgeMs` ago (done
+ * or still under way); never reads. For what may go without a record it would otherwise read,
+ * but only on a recent reading of it.
+ */
+export function notedSince<T>(key: string, maxAgeMs: number): Promise<T> | undefined {
+  const noted = scope.getStore()?.get(key);
+  if (!noted || performance.now() - noted.at > maxAgeMs) return undefined;
+  return noted.value as Promise<T>;
 }

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createSqsClient } from '#shared/adapters/aws/clients';
+import { accountReadByRequest } from '#shared/adapters/dynamodb/account-store';
 import { createBundleStore } from '#shared/adapters/dynamodb/bundle-store';
 import { createWebhookEventStore } from '#shared/adapters/dynamodb/webhook-event-store';
 import { createWebhookStore } from '#shared/adapters/dynamodb/webhook-store';
@@ -24,6 +25,21 @@ export function publishDeps(config: TConfig, db: DynamoDBDocumentClient): TPubli
   };
 }
 
+/**
+ * How long after the request started reading its account the reading still tells whether the
+ * account never had a webhook: the finish reads it one round of requests before its bundle
+ * write, opening a session beside it. A request that read it earlier (one that converted
+ * documents or sealed since) reads the webhooks, so a webhook created meanwhile is not missed.
+ */
+const RECENT_ACCOUNT_READ_MS = 1000;
+
+/** Whether the account, as this request read it a moment ago, never had a webhook. */
+async function neverHadWebhooks(accountId: string): Promise<boolean> {
+  const read = accountReadByRequest(accountId, RECENT_ACCOUNT_READ_MS);
+  const account = await read?.catch(() => undefined);
+  return account?.webhooksEverMade === false;
+}
+
 /** The publishing bundle store (shared/domain/outbox/publishing-store.ts) on the configured stores. */
 export function createPublishingBundleStore(
   config: TConfig,
@@ -31,7 +47,7 @@ export function createPublishingBundleStore(
   log: TLogger,
   metrics: TMetrics = noMetrics,
 ): TBundleStore {
-  return publishingBundleStore(publishDeps(config, db), metrics, (err, bundle) =>
+  return publishingBundleStore({ ...publishDeps(config, db), neverHadWebhooks }, metrics, (err, bundle) =>
     log.error('webhook events not published; the sweeper will retry', {
       bundleId: bundle.id,
       error: (err as Error).message,

@@ -86,8 +86,8 @@ describe('a signer’s session and finish', () => {
     });
     // The link; the bundle, its documents and the records in one read, the link consumed beside
     // it; the packet's opening (the bundle written; its lookup terms unchanged, so none written);
-    // then its outbox cleared and the record's step side by side. The session is stored and the
-    // webhooks read beside them.
+    // then its outbox cleared and the record's step side by side. The session is stored beside
+    // them (and the webhooks read, for an account that ever had one).
     expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(4);
 
     const saved = await sign('PUT', '/values', session, { values: benchValues('doc', fields) });

@@ -9,20 +9,35 @@ import type { TMetrics } from '../ports/metrics';
 import { MILESTONES, type TMilestone } from './effects';
 import { publishBundleEvents, type TPublishDeps } from './publish-events';
 
+/** What the publishing bundle store needs besides what publishing itself does. */
+export type TPublishingDeps = TPublishDeps & {
+  /**
+   * True when the request that writes has just read the account (or is reading it) and it never
+   * had a webhook: its webhooks then go unread. False whenever it is not known so; it never
+   * reads the account itself, which would cost the request it saves.
+   */
+  neverHadWebhooks?: (accountId: string) => Promise<boolean>;
+};
+
 /**
  * The publishing bundle store: each write is followed by publishing its outbox (webhook events,
  * messages, evidence jobs), and counts the bundles it sent and completed. `unpublished` hears of
  * a publishing that failed (the sweeper publishes it later).
  */
 export function publishingBundleStore(
-  deps: TPublishDeps,
+  deps: TPublishingDeps,
   metrics: TMetrics,
   unpublished: (err: unknown, bundle: TBundle) => void,
 ): TBundleStore {
+  // An account that never had a webhook has none to read. Its mark is set before its first
+  // webhook is written (webhook-store.ts), so a write that saw the mark unset misses only a
+  // webhook created since that reading, as one whose webhooks were read misses one created since.
+  const webhooksOf = async (accountId: string) =>
+    (await deps.neverHadWebhooks?.(accountId)) ? [] : deps.webhooks.all(accountId);
   const published = publishAfterWrite(
     deps.bundles,
     {
-      prepare: (bundle) => deps.webhooks.all(bundle.accountId),
+      prepare: (bundle) => webhooksOf(bundle.accountId),
       publish: (bundle, webhooks) => publishBundleEvents(deps, bundle, webhooks),
     },
     unpublished,

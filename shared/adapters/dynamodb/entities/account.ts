@@ -34,8 +34,11 @@ export const accountEntity = defineEntity<TAccount>({
   // 2: `retention` (the retention policy); a version 1 item has none and reads as it is.
   // 3: `documentsKey` (a key of the account's own); older items have none and read as they are.
   // 4: `documentsKey.destroying` (a destruction under way); older items have none and read as they are.
-  version: 4,
+  // 5: `webhooksEverMade`; an older item has none and reads as true (it may have webhooks).
+  version: 5,
   key: (a) => accountKeys.item(a.id),
+  // Whatever the version: the mark is set on older items too, by an update (webhook-store.ts).
+  decode: (a) => ({ ...a, webhooksEverMade: a.webhooksEverMade !== false }) as TAccount,
   indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
 });
 
