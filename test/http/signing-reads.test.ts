@@ -226,7 +226,7 @@ describe('opening a session with its first state (POST /sign/api/session)', () =
 });
 
 describe('opening a session from the page its link opened', () => {
-  it('reads the bundle beside the link, not after it, and the link still decides', async () => {
+  it('reads the bundle and the account beside the link, not after it, and the link still decides', async () => {
     const created = await call('POST', '/bundles/', {
       json: {
         label: 'Hinted',
@@ -239,21 +239,33 @@ describe('opening a session from the page its link opened', () => {
     const token = await embedToken(call, b.packets[0].id);
     // The page reads the link first, as a signer's browser opens it.
     expect((await fetch(`${runtime.baseUrl}/sign/${token}`)).status).toBe(200);
-    // The exchange's read of the link is held until the bundle's Query is sent, or for 3 s.
+    // The exchange's read of the link is held until the bundle's Query and the account's read
+    // are sent, or for 3 s.
     const link = signingKeys.token(hashToken(token));
-    let querySent!: () => void;
-    const sent = new Promise<'query sent'>((resolve) => {
-      querySent = () => resolve('query sent');
+    const account = accountKeys.item(runtime.demo.accountId);
+    const seen = new Set<string>();
+    let bothSent!: () => void;
+    const sent = new Promise<'both sent'>((resolve) => {
+      bothSent = () => resolve('both sent');
     });
+    const saw = (what: string) => {
+      seen.add(what);
+      if (seen.size === 2) bothSent();
+    };
     const held: string[] = [];
     const hold = { on: true };
     runtime.db.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as { Key?: { pk?: unknown }; ExpressionAttributeValues?: unknown };
+        const input = args.input as {
+          Key?: { pk?: unknown; sk?: unknown };
+          ExpressionAttributeValues?: unknown;
+        };
         const command = String(context.commandName);
         if (hold.on && currentInvocation()?.fn === 'public-pages') {
           if (command === 'QueryCommand' && JSON.stringify(input.ExpressionAttributeValues).includes(b.id))
-            querySent();
+            saw('bundle');
+          if (command === 'GetItemCommand' && input.Key?.pk === account.pk && input.Key?.sk === account.sk)
+            saw('account');
           if (command === 'GetItemCommand' && input.Key?.pk === link.pk)
             held.push(await Promise.race([sent, sleep(3_000).then(() => 'timed out')]));
         }
@@ -264,7 +276,7 @@ describe('opening a session from the page its link opened', () => {
     try {
       const opened = await sign('POST', '/session', undefined, { token, state: true });
       expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-      expect(held).toEqual(['query sent']);
+      expect(held).toEqual(['both sent']);
       // Used now: a second exchange, on the same instance, answers 410 as before.
       const again = await sign('POST', '/session', undefined, { token, state: true });
       expect(again.status).toBe(410);

@@ -83,6 +83,10 @@ export async function openSession(
     const withFields = withState && !target.kiosk;
     const read = loadSigner(deps, target.accountId, target.bundleId, target.packetId, withFields);
     read.catch(() => undefined); // awaited below, once the link is known to be valid
+    // The account too, when the document's bytes and file links will ask for its documents key:
+    // the request keeps this read for them (request scope), so the bytes are read one round
+    // sooner, beside the opening's writes rather than after them.
+    if (withFields) deps.accounts.getAccount(target.accountId).catch(() => undefined);
     return { target, consumed, read, withFields };
   };
   // When this instance read the link already (the page it opens, a moment ago), both start beside
