@@ -10,12 +10,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { packTarGz, readTarGz } from '#shared/adapters/archive/tar-gz';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
+import { storeAsBeforeWebhooksMark } from '../helpers/account-before-mark';
 import { admin } from '../helpers/admin-cli';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { aSealedFinal, finalFiles } from '../helpers/completed-bundle';
@@ -229,14 +228,7 @@ describe('export and import of a whole account', () => {
     expect(await mark(from.demo.accountId)).toBe(true);
     // An account stored before the mark (none: it may have webhooks), and without a webhook.
     const quiet = await from.seedAccount('Quiet', 'quiet@example.com');
-    await from.db.send(
-      new UpdateCommand({
-        TableName: from.config.tableName,
-        Key: accountKeys.item(quiet.accountId),
-        UpdateExpression: 'REMOVE webhooksEverMade SET entityVersion = :v',
-        ExpressionAttributeValues: { ':v': 4 },
-      }),
-    );
+    await storeAsBeforeWebhooksMark(from, quiet.accountId);
     const out = join(dirA, 'quiet.tar.gz');
     const exported = await admin(dirA, 'export-account', '--account', quiet.accountId, '--out', out);
     expect(exported.code, exported.stderr).toBe(0);

@@ -4,12 +4,11 @@
 // logged for it, however the two meet. All through real HTTP on the local runtime, counting the
 // DynamoDB requests each call sent.
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { webhookKeys } from '#shared/adapters/dynamodb/entities/webhook';
+import { storeAsBeforeWebhooksMark } from '../helpers/account-before-mark';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { dbRecorder, type TRecordedCommand } from '../helpers/db-recorder';
 import { startReceiver, type TReceiver } from '../helpers/receiver';
@@ -152,15 +151,7 @@ describe('publishing for an account that never had a webhook', () => {
     const a = await anAccount();
     const hook = await aWebhook(a);
     expect(hook.status, hook.text).toBe(201);
-    // The account as the code before the mark stored it: version 4, no `webhooksEverMade`.
-    await runtime.db.send(
-      new UpdateCommand({
-        TableName: runtime.config.tableName,
-        Key: accountKeys.item(a.accountId),
-        UpdateExpression: 'REMOVE webhooksEverMade SET entityVersion = :v',
-        ExpressionAttributeValues: { ':v': 4 },
-      }),
-    );
+    await storeAsBeforeWebhooksMark(runtime, a.accountId);
     expect((await accounts().getAccount(a.accountId))?.webhooksEverMade).toBe(true);
     const next = await aSignerReady(a);
     expect(webhookReads(next.opening, a.accountId)).not.toEqual([]);
