@@ -144,7 +144,7 @@ export async function importAccount(
     if (got.size !== f.size || got.sha256 !== f.sha256) throw damaged(f.path);
   };
   check(manifest.records);
-  const records = withWebhooksMark(recordsFromJsonl(whole.get(RECORDS_PATH)!.toString('utf8')));
+  const records = deps.records.restorable(recordsFromJsonl(whole.get(RECORDS_PATH)!.toString('utf8')));
   if (records.length !== manifest.records.count) {
     throw refuse(`${RECORDS_PATH} holds ${records.length} items, its manifest ${manifest.records.count}.`);
   }
@@ -193,16 +193,6 @@ export async function importAccount(
     }
   }
   return report;
-}
-
-/**
- * An account restored without a single webhook is marked as never having had one (TAccount's
- * `webhooksEverMade`), so its bundle changes need not read its webhooks; with any, it keeps the
- * mark it was exported with (none, from an older export: it may have webhooks).
- */
-function withWebhooksMark(records: TStoredRecord[]): TStoredRecord[] {
-  if (records.some((r) => r.entity === 'webhook' || r.sk.startsWith('WEBHOOK#'))) return records;
-  return records.map((r) => (r.sk === 'ACCOUNT' ? { ...r, webhooksEverMade: false } : r));
 }
 
 /** The second reading: each file streamed into the bucket, its hash taken again on the way. */

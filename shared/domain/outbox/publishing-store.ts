@@ -16,7 +16,7 @@ export type TPublishingDeps = TPublishDeps & {
    * had a webhook: its webhooks then go unread. False whenever it is not known so; it never
    * reads the account itself, which would cost the request it saves.
    */
-  neverHadWebhooks?: (accountId: string) => Promise<boolean>;
+  neverHadWebhooks: (accountId: string) => Promise<boolean>;
 };
 
 /**
@@ -33,7 +33,7 @@ export function publishingBundleStore(
   // webhook is written (webhook-store.ts), so a write that saw the mark unset misses only a
   // webhook created since that reading, as one whose webhooks were read misses one created since.
   const webhooksOf = async (accountId: string) =>
-    (await deps.neverHadWebhooks?.(accountId)) ? [] : deps.webhooks.all(accountId);
+    (await deps.neverHadWebhooks(accountId)) ? [] : deps.webhooks.all(accountId);
   const published = publishAfterWrite(
     deps.bundles,
     {

@@ -87,9 +87,9 @@ export async function openSession(
     // the request keeps this read for them (request scope), so the bytes are read one round
     // sooner, beside the opening's writes rather than after them.
     if (withFields) deps.accounts.getAccount(target.accountId).catch(() => undefined);
-    return { target, consumed, read, withFields };
+    return { consumed, read, withFields };
   };
-  // When this instance read the link already (the page it opens, a moment ago), both start beside
+  // When this instance read the link already (the page it opens, a moment ago), they start beside
   // the link's own read rather than after it: what a link points at never changes. The link's
   // read still decides: an unknown, expired or used link answers as before, whatever was read.
   const known = deps.tokens.targetOf(hash);
@@ -98,7 +98,7 @@ export async function openSession(
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
     throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   }
-  const { consumed, read, withFields } = early && sameTarget(early.target, link) ? early : start(link);
+  const { consumed, read, withFields } = early ?? start(link);
   const ctx = await read;
   // A link of a signer who handed the packet on opens nothing, as an unknown one.
   if (!heldBy(link, ctx.packet))
@@ -218,11 +218,3 @@ async function documentBytes(
   const doc = documents.find((d) => d.key === key);
   return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
 }
-
-/** Whether a link read now points where the instance remembered it pointing (it always does). */
-const sameTarget = (a: TLinkTarget, b: TLinkTarget) =>
-  a.accountId === b.accountId &&
-  a.bundleId === b.bundleId &&
-  a.packetId === b.packetId &&
-  a.kind === b.kind &&
-  Boolean(a.kiosk) === Boolean(b.kiosk);
