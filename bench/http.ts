@@ -132,9 +132,9 @@ export function serviceClients(baseUrl: string, apiKey: string, agent: http.Agen
   };
 }
 
-/** A signing session for a packet, opened as an embedding app does: its embed URL's token. */
-export async function embeddedSession(
-  clients: ReturnType<typeof serviceClients>,
+/** A packet's embed URL, as an embedding app asks for it: the link token it carries. */
+export async function embedToken(
+  clients: Pick<ReturnType<typeof serviceClients>, 'api'>,
   packetId: string,
 ): Promise<string> {
   const embed = answerOf(
@@ -142,7 +142,15 @@ export async function embeddedSession(
     await clients.api('POST', `/packets/${packetId}/embed_url/`),
     201,
   ) as { url: string };
-  const token = new URL(embed.url).pathname.split('/').pop()!;
+  return new URL(embed.url).pathname.split('/').pop()!;
+}
+
+/** A signing session for a packet, opened as an embedding app does: its embed URL's token. */
+export async function embeddedSession(
+  clients: ReturnType<typeof serviceClients>,
+  packetId: string,
+): Promise<string> {
+  const token = await embedToken(clients, packetId);
   const opened = answerOf(
     'POST /sign/api/session',
     await clients.signApi('POST', '/session', undefined, { token }),

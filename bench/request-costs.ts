@@ -10,7 +10,7 @@ import type { TRuntime } from '#infra/local/runtime';
 import { aBundle, aPdfB64 } from '../test/helpers/bundles';
 import { consumedUnits } from './capacity';
 import { mark, table } from './format';
-import { answerOf, serviceClients } from './http';
+import { answerOf, embedToken, serviceClients } from './http';
 import { startBenchRuntime } from './runtime';
 import { round } from './stats';
 
@@ -130,12 +130,7 @@ export async function benchRequestCosts(): Promise<TRequestCostFigures> {
         },
       ],
     });
-    const embed = answerOf(
-      'POST /packets/{id}/embed_url/',
-      await api('POST', `/packets/${embedded.packets[0]!.id}/embed_url/`),
-      201,
-    ) as { url: string };
-    const token = new URL(embed.url).pathname.split('/').pop()!;
+    const token = await embedToken({ api }, embedded.packets[0]!.id);
     let session = '';
     const open = await costs.around('public-pages', async () => {
       const opened = answerOf(
