@@ -1,0 +1,492 @@
+// TransactWriteItems for the local DynamoDB stand-in. dynalite 4.0.0 has no transactions, and
+// the service writes some records together in one (all or nothing, each conditional), so the
+// same adapter code must find the real protocol locally. Built from dynalite's own pieces, so a
+// condition, an update expression, a key, an index or a size limit means here what it means in
+// dynalite's PutItem, UpdateItem and DeleteItem:
+// - each action is checked by that action's own request validations (which parse its
+//   expressions), its key against the table by dynalite's key checks;
+// - every key the transaction touches is locked with the per-key locks dynalite's single-item
+//   writes take, one after another in one sorted order (two transactions never wait on each
+//   other in a circle), then every item is read, every condition checked, and only when all
+//   hold is every write applied (indexes through dynalite's updateIndexes) before any lock is
+//   released: a concurrent single-item write waits for the whole transaction;
+// - an Update is computed by dynalite's own UpdateItem, run on a staging store that sees the
+//   locked item and keeps what it would write instead of writing it.
+// Reads take no lock in dynalite, so a Query or GetItem during the few milliseconds of the
+// writes may see some of them and not yet others, as DynamoDB's Query (read-committed) may.
+
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { crc32 } from 'node:zlib';
+import dynalite from 'dynalite';
+import updateItem from 'dynalite/actions/updateItem.js';
+import db, {
+  type TActionData,
+  type TDone,
+  type TDynaliteError,
+  type TItem,
+  type TItemDb,
+  type TStore,
+  type TTable,
+} from 'dynalite/db/index.js';
+import deleteItemRules from 'dynalite/validations/deleteItem.js';
+import validations, { type TActionRules } from 'dynalite/validations/index.js';
+import putItemRules from 'dynalite/validations/putItem.js';
+import updateItemRules from 'dynalite/validations/updateItem.js';
+
+const TARGET = 'DynamoDB_20120810.TransactWriteItems';
+const MAX_ACTIONS = 100;
+/** dynalite's own cap on a request's body. */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+/** How long DynamoDB answers a repeated ClientRequestToken with the first call's outcome. */
+const TOKEN_TTL_MS = 10 * 60_000;
+const DYNAMODB = 'com.amazonaws.dynamodb.v20120810#';
+
+type TKind = 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
+
+/** Per kind: whose validations check it, which members it may carry, which it must. */
+const KINDS: Record<TKind, { rules: TActionRules; members: string[]; required: string[] }> = {
+  Put: { rules: putItemRules, members: ['Item'], required: [] },
+  Update: { rules: updateItemRules, members: ['Key', 'UpdateExpression'], required: ['UpdateExpression'] },
+  Delete: { rules: deleteItemRules, members: ['Key'], required: [] },
+  // A condition on an item, nothing written: DeleteItem's request without its write.
+  ConditionCheck: { rules: deleteItemRules, members: ['Key'], required: ['ConditionExpression'] },
+};
+const COMMON_MEMBERS = [
+  'TableName',
+  'ConditionExpression',
+  'ExpressionAttributeNames',
+  'ExpressionAttributeValues',
+];
+
+interface TAction {
+  kind: TKind;
+  data: TActionData;
+  table: TTable;
+  /** dynalite's key of the item in its table's item store. */
+  key: string;
+  returnOldOnFailure: boolean;
+  old?: TItem;
+  /** What the transaction leaves: an item, null for none, undefined when it writes nothing. */
+  next?: TItem | null;
+}
+
+interface TReason {
+  Code: string;
+  Message?: string;
+  Item?: TItem;
+}
+
+/** A dynalite server that also answers TransactWriteItems; every other request is dynalite's. */
+export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0]): Server {
+  const { server, store } = withStore(() => dynalite(options));
+  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  const dynaliteHandler = handlers[0];
+  if (handlers.length !== 1 || !dynaliteHandler) {
+    throw new Error(`dynalite's server has ${handlers.length} request handlers where it had one`);
+  }
+  server.removeAllListeners('request');
+  const tokens = new RequestTokens();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (isTransactWrite(req)) void answer(store, tokens, req, res);
+    else dynaliteHandler.call(server, req, res);
+  });
+  return server;
+}
+
+/**
+ * dynalite makes its store inside `dynalite()` and keeps it to itself; it makes it through its
+ * db module's `create`, which is looked up at that call, so wrapping it for the call hands us
+ * the very store its own handler uses.
+ */
+function withStore(make: () => Server): { server: Server; store: TStore } {
+  const create = db.create;
+  let store: TStore | undefined;
+  db.create = (options) => {
+    store = create(options);
+    return store;
+  };
+  let server: Server;
+  try {
+    server = make();
+  } finally {
+    db.create = create;
+  }
+  if (!store) throw new Error('dynalite made its store without db.create: TransactWriteItems needs it');
+  return { server, store };
+}
+
+/** Only well-formed JSON requests: anything else goes to dynalite, which answers as DynamoDB does. */
+function isTransactWrite(req: IncomingMessage): boolean {
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
+  return (
+    req.method === 'POST' &&
+    req.headers['x-amz-target'] === TARGET &&
+    (contentType === 'application/x-amz-json-1.0' || contentType === 'application/json')
+  );
+}
+
+async function answer(store: TStore, tokens: RequestTokens, req: IncomingMessage, res: ServerResponse) {
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  res.setHeader('x-amzn-RequestId', randomBytes(39).toString('base64').toUpperCase().replace(/[+/]/g, '0'));
+  let status = 200;
+  let out: object;
+  try {
+    const body = await readBody(req);
+    if (body === undefined) {
+      res.statusCode = 413;
+      res.end();
+      return;
+    }
+    out = await tokens.once(store, parseRequest(req, body));
+  } catch (err) {
+    const known = err as TDynaliteError;
+    status = known.statusCode ?? 500;
+    out = known.body ?? { __type: `${DYNAMODB}InternalServerError`, message: String(known.message) };
+  }
+  const text = JSON.stringify(out);
+  res.statusCode = status;
+  res.setHeader('x-amz-crc32', crc32(text));
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** The body, or undefined when it is larger than dynalite accepts. */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) {
+        req.removeAllListeners('data');
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+    req.on('error', reject);
+  });
+}
+
+interface TRequest {
+  TransactItems?: unknown;
+  ClientRequestToken?: unknown;
+  ReturnConsumedCapacity?: unknown;
+}
+
+function parseRequest(req: IncomingMessage, body: string): TRequest {
+  const signed =
+    req.headers.authorization !== undefined ||
+    new URL(req.url ?? '/', 'http://localhost').searchParams.has('X-Amz-Algorithm');
+  if (!signed) {
+    throw error(
+      400,
+      'com.amazon.coral.service#MissingAuthenticationTokenException',
+      'Request is missing Authentication Token',
+    );
+  }
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as TRequest;
+  } catch {
+    // answered below, as dynalite answers a body that is not JSON
+  }
+  throw error(400, 'com.amazon.coral.service#SerializationException', '');
+}
+
+/**
+ * DynamoDB answers a repeated ClientRequestToken (the SDK sends one with every call and again
+ * with each retry) with the first success's outcome for 10 minutes, without writing again: a
+ * retry of a transaction that was applied but whose answer was lost must not fail its own
+ * conditions. Remembered in memory, as long as the stand-in runs.
+ */
+class RequestTokens {
+  private readonly done = new Map<string, { digest: string; until: number }>();
+  private readonly running = new Set<string>();
+
+  async once(store: TStore, request: TRequest): Promise<object> {
+    const token = request.ClientRequestToken;
+    if (token === undefined || token === null) return transactWriteItems(store, request);
+    if (typeof token !== 'string' || token.length < 1 || token.length > 36) {
+      throw db.validationError(
+        "1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: " +
+          'Member must have length between 1 and 36',
+      );
+    }
+    const digest = createHash('sha256').update(JSON.stringify(request.TransactItems)).digest('hex');
+    const now = Date.now();
+    for (const [seen, { until }] of this.done) if (until <= now) this.done.delete(seen);
+    const earlier = this.done.get(token);
+    if (earlier) {
+      if (earlier.digest !== digest) {
+        throw error(
+          400,
+          `${DYNAMODB}IdempotentParameterMismatchException`,
+          'The request uses the same client token as a previous, but non-identical request.',
+        );
+      }
+      return {};
+    }
+    if (this.running.has(token)) {
+      throw error(
+        400,
+        `${DYNAMODB}TransactionInProgressException`,
+        'The transaction with the given request token is already in progress.',
+      );
+    }
+    this.running.add(token);
+    try {
+      const out = await transactWriteItems(store, request);
+      this.done.set(token, { digest, until: Date.now() + TOKEN_TTL_MS });
+      return out;
+    } finally {
+      this.running.delete(token);
+    }
+  }
+}
+
+/** Checks, locks, reads, checks every condition, writes all or nothing; the answer's body. */
+export async function transactWriteItems(store: TStore, request: TRequest): Promise<object> {
+  const items = request.TransactItems;
+  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ACTIONS) {
+    throw db.validationError(
+      "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: " +
+        `Member must have length between 1 and ${MAX_ACTIONS}`,
+    );
+  }
+  const capacity = request.ReturnConsumedCapacity;
+  if (capacity !== undefined && capacity !== 'TOTAL' && capacity !== 'INDEXES' && capacity !== 'NONE') {
+    throw db.validationError(
+      `1 validation error detected: Value '${String(capacity)}' at 'returnConsumedCapacity' failed to ` +
+        'satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]',
+    );
+  }
+  const actions: TAction[] = [];
+  for (const item of items) actions.push(await parseAction(store, item));
+  const seen = new Set<string>();
+  for (const action of actions) {
+    const id = `${action.table.TableName}\u0000${action.key}`;
+    if (seen.has(id))
+      throw db.validationError('Transaction request cannot include multiple operations on one item');
+    seen.add(id);
+  }
+
+  const release = await lockAll(store, actions);
+  try {
+    for (const action of actions)
+      action.old = await read(store.getItemDb(action.table.TableName), action.key);
+    const reasons: TReason[] = [];
+    for (const action of actions) reasons.push(await stage(store, action));
+    if (reasons.some((r) => r.Code !== 'None')) throw canceled(reasons);
+    for (const action of actions) await write(store, action);
+  } finally {
+    release();
+  }
+  return capacity === 'TOTAL' || capacity === 'INDEXES'
+    ? { ConsumedCapacity: consumed(actions, capacity) }
+    : {};
+}
+
+async function parseAction(store: TStore, item: unknown): Promise<TAction> {
+  const present = item && typeof item === 'object' ? Object.entries(item).filter(([, v]) => v != null) : [];
+  const [kind, member] = present[0] ?? [];
+  if (present.length !== 1 || !(kind && kind in KINDS) || !member || typeof member !== 'object') {
+    throw db.validationError('TransactItems can only contain one of Check, Put, Update or Delete');
+  }
+  const { rules, members, required } = KINDS[kind as TKind];
+  const given = member as Record<string, unknown>;
+  for (const name of required) {
+    if (given[name] == null) {
+      throw db.validationError(`The parameter '${name}' is required but was not present in the request`);
+    }
+  }
+  const onFailure = given.ReturnValuesOnConditionCheckFailure;
+  if (onFailure !== undefined && onFailure !== 'ALL_OLD' && onFailure !== 'NONE') {
+    throw db.validationError(
+      `1 validation error detected: Value '${String(onFailure)}' at 'returnValuesOnConditionCheckFailure' ` +
+        'failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]',
+    );
+  }
+  const picked = Object.fromEntries(
+    [...COMMON_MEMBERS, ...members].filter((m) => m in given).map((m) => [m, given[m]]),
+  );
+  const data = validations.checkTypes(picked, rules.types);
+  validations.checkValidations(data, rules.types, rules.custom, store);
+  const table = await tableOf(store, data.TableName);
+  const target = (kind === 'Put' ? data.Item : data.Key) as TItem;
+  const invalid =
+    kind === 'Put'
+      ? db.validateItem(target, table)
+      : (db.validateKey(target, table) ??
+        (kind === 'Update' ? db.validateUpdates(undefined, data._updates, table) : undefined));
+  if (invalid) throw invalid;
+  return {
+    kind: kind as TKind,
+    data,
+    table,
+    key: db.createKey(target, table),
+    returnOldOnFailure: onFailure === 'ALL_OLD',
+  };
+}
+
+/**
+ * Takes each key's lock one after another in one order (table, then key), so that two
+ * transactions sharing keys queue instead of each holding what the other waits for. dynalite's
+ * single-item writes hold one lock at a time, so they never wait on a transaction in a circle.
+ */
+async function lockAll(store: TStore, actions: TAction[]): Promise<() => void> {
+  const ordered = [...actions].sort((a, b) =>
+    a.table.TableName === b.table.TableName
+      ? a.key < b.key
+        ? -1
+        : a.key > b.key
+          ? 1
+          : 0
+      : a.table.TableName < b.table.TableName
+        ? -1
+        : 1,
+  );
+  const releases: (() => void)[] = [];
+  const releaseAll = () => {
+    for (const release of releases.splice(0).reverse()) release();
+  };
+  try {
+    for (const action of ordered) {
+      const itemDb = store.getItemDb(action.table.TableName);
+      releases.push(
+        await new Promise<() => void>((resolve) =>
+          itemDb.lock(action.key, (release) => resolve(release(() => {}))),
+        ),
+      );
+    }
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}
+
+/** Decides the action's outcome under the locks: its reason, and for an Update its new item. */
+async function stage(store: TStore, action: TAction): Promise<TReason> {
+  if (db.checkConditional(action.data, action.old)) {
+    return {
+      Code: 'ConditionalCheckFailed',
+      Message: 'The conditional request failed',
+      ...(action.returnOldOnFailure && action.old ? { Item: action.old } : {}),
+    };
+  }
+  try {
+    if (action.kind === 'Put') action.next = action.data.Item as TItem;
+    else if (action.kind === 'Delete') action.next = null;
+    else if (action.kind === 'Update') action.next = await stagedUpdate(store, action);
+  } catch (err) {
+    const known = err as TDynaliteError;
+    if (!known.body) throw err;
+    return { Code: 'ValidationError', Message: known.body.message ?? known.message };
+  }
+  return { Code: 'None' };
+}
+
+/**
+ * The item dynalite's UpdateItem would write, computed by UpdateItem itself (its update
+ * expressions, type checks and item size limit are not exported on their own) on a store that
+ * answers with the item already read under the transaction's locks and keeps the write.
+ */
+function stagedUpdate(store: TStore, action: TAction): Promise<TItem> {
+  let written: TItem | undefined;
+  const itemDb: TItemDb = {
+    lock: (_key, fn) => fn((done) => done),
+    get: (_key, cb) => cb(null, action.old),
+    put: (_key, item, cb) => {
+      written = item;
+      cb(null);
+    },
+    del: (_key, cb) => cb(null),
+  };
+  const staging: TStore = {
+    options: store.options,
+    // UpdateItem asks with (name, cb); the table is the one the transaction checked.
+    getTable: (...args: unknown[]) =>
+      (args[args.length - 1] as (e: null, t: TTable) => void)(null, action.table),
+    getItemDb: () => itemDb,
+    getIndexDb: () => ({ put: (_key, _item, cb) => cb(null), del: (_key, cb) => cb(null) }),
+  };
+  // The condition was checked on the same item; the key is copied because UpdateItem builds a
+  // new item on the key object it is given.
+  const data = {
+    ...action.data,
+    Key: { ...action.data.Key },
+    _condition: undefined,
+    ReturnValues: undefined,
+  };
+  return new Promise((resolve, reject) =>
+    updateItem(staging, data, (err) => {
+      if (err) reject(err);
+      else if (written) resolve(written);
+      else reject(new Error('dynalite UpdateItem wrote no item'));
+    }),
+  );
+}
+
+async function write(store: TStore, action: TAction): Promise<void> {
+  const next = action.next;
+  if (next === undefined) return;
+  await done((cb) => db.updateIndexes(store, action.table, action.old, next ?? undefined, cb));
+  const itemDb = store.getItemDb(action.table.TableName);
+  await done((cb) => (next ? itemDb.put(action.key, next, cb) : itemDb.del(action.key, cb)));
+}
+
+/** Write units per table, as DynamoDB counts a transaction: twice a single write's. */
+function consumed(actions: TAction[], mode: 'TOTAL' | 'INDEXES') {
+  const units = new Map<string, number>();
+  for (const { table, old, next } of actions) {
+    const largest = Math.max(db.capacityUnits(next ?? old, false), old ? db.capacityUnits(old, false) : 0);
+    units.set(table.TableName, (units.get(table.TableName) ?? 0) + 2 * largest);
+  }
+  return [...units].map(([TableName, CapacityUnits]) => ({
+    TableName,
+    CapacityUnits,
+    WriteCapacityUnits: CapacityUnits,
+    ...(mode === 'INDEXES' ? { Table: { CapacityUnits, WriteCapacityUnits: CapacityUnits } } : {}),
+  }));
+}
+
+function canceled(reasons: TReason[]): TDynaliteError {
+  const message = `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`;
+  const err = error(400, `${DYNAMODB}TransactionCanceledException`, message);
+  // DynamoDB names this exception's message member with a capital M.
+  err.body = {
+    __type: `${DYNAMODB}TransactionCanceledException`,
+    Message: message,
+    CancellationReasons: reasons,
+  };
+  return err;
+}
+
+function error(statusCode: number, type: string, message: string): TDynaliteError {
+  const err: TDynaliteError = new Error(message);
+  err.statusCode = statusCode;
+  err.body = { __type: type, message };
+  return err;
+}
+
+function tableOf(store: TStore, name: string): Promise<TTable> {
+  return new Promise((resolve, reject) =>
+    store.getTable(name, true, (err, table) => (err || !table ? reject(err) : resolve(table))),
+  );
+}
+
+function read(itemDb: TItemDb, key: string): Promise<TItem | undefined> {
+  return new Promise((resolve, reject) =>
+    itemDb.get(key, (err, item) =>
+      err && err.name !== 'NotFoundError' ? reject(err) : resolve(item ?? undefined),
+    ),
+  );
+}
+
+function done(run: (cb: TDone) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
+}
