@@ -8,12 +8,11 @@
 // - every key the transaction touches is locked with the per-key locks dynalite's single-item
 //   writes take, one after another in one sorted order (two transactions never wait on each
 //   other in a circle), then every item is read, every condition checked, and only when all
-//   hold is every write applied (indexes through dynalite's updateIndexes) before any lock is
-//   released: a concurrent single-item write waits for the whole transaction;
+//   hold are all its writes (items, and index entries as dynalite's updateIndexes says) made in
+//   one LevelDB batch before any lock is released: a concurrent single-item write waits for the
+//   whole transaction, a read sees all of it or none, a process killed midway left none;
 // - an Update is computed by dynalite's own UpdateItem, run on a staging store that sees the
 //   locked item and keeps what it would write instead of writing it.
-// Reads take no lock in dynalite, so a Query or GetItem during the few milliseconds of the
-// writes may see some of them and not yet others, as DynamoDB's Query (read-committed) may.
 
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -22,8 +21,10 @@ import dynalite from 'dynalite';
 import updateItem from 'dynalite/actions/updateItem.js';
 import db, {
   type TActionData,
+  type TBatchOp,
   type TDone,
   type TDynaliteError,
+  type TIndexDb,
   type TItem,
   type TItemDb,
   type TStore,
@@ -281,7 +282,7 @@ export async function transactWriteItems(store: TStore, request: TRequest): Prom
     const reasons: TReason[] = [];
     for (const action of actions) reasons.push(await stage(store, action));
     if (reasons.some((r) => r.Code !== 'None')) throw canceled(reasons);
-    for (const action of actions) await write(store, action);
+    await commit(store, actions);
   } finally {
     release();
   }
@@ -405,14 +406,20 @@ function stagedUpdate(store: TStore, action: TAction): Promise<TItem> {
       cb(null);
     },
     del: (_key, cb) => cb(null),
+    batch: (_ops, cb) => cb(null),
   };
   const staging: TStore = {
     options: store.options,
+    db: { batch: (_ops, cb) => cb(null) },
     // UpdateItem asks with (name, cb); the table is the one the transaction checked.
     getTable: (...args: unknown[]) =>
       (args[args.length - 1] as (e: null, t: TTable) => void)(null, action.table),
     getItemDb: () => itemDb,
-    getIndexDb: () => ({ put: (_key, _item, cb) => cb(null), del: (_key, cb) => cb(null) }),
+    getIndexDb: () => ({
+      put: (_key, _item, cb) => cb(null),
+      del: (_key, cb) => cb(null),
+      batch: (_ops, cb) => cb(null),
+    }),
   };
   // The condition was checked on the same item; the key is copied because UpdateItem builds a
   // new item on the key object it is given.
@@ -431,12 +438,65 @@ function stagedUpdate(store: TStore, action: TAction): Promise<TItem> {
   );
 }
 
-async function write(store: TStore, action: TAction): Promise<void> {
-  const next = action.next;
-  if (next === undefined) return;
-  await done((cb) => db.updateIndexes(store, action.table, action.old, next ?? undefined, cb));
-  const itemDb = store.getItemDb(action.table.TableName);
-  await done((cb) => (next ? itemDb.put(action.key, next, cb) : itemDb.del(action.key, cb)));
+/**
+ * Every write of the transaction, its items and their index entries, as one LevelDB batch:
+ * atomic for readers (a GetItem or Query sees all of it or none) and for a process killed
+ * midway. dynalite's updateIndexes says which index entries change, into recording stand-ins of
+ * its index stores; each store's own `batch` prefixes the keys (see `prefixed`).
+ */
+async function commit(store: TStore, actions: TAction[]): Promise<void> {
+  const writes: { to: TIndexDb; op: TBatchOp }[] = [];
+  const recording = (to: TIndexDb): TIndexDb => ({
+    put: (key, value, cb) => {
+      writes.push({ to, op: { type: 'put', key, value } });
+      cb(null);
+    },
+    del: (key, cb) => {
+      writes.push({ to, op: { type: 'del', key } });
+      cb(null);
+    },
+    batch: (_ops, cb) => cb(db.validationError('not expected from updateIndexes')),
+  });
+  const recorder = {
+    ...store,
+    getIndexDb: (type: string, table: string, index: string) =>
+      recording(store.getIndexDb(type, table, index)),
+  };
+  for (const action of actions) {
+    const next = action.next;
+    if (next === undefined) continue;
+    await done((cb) => db.updateIndexes(recorder, action.table, action.old, next ?? undefined, cb));
+    const to = store.getItemDb(action.table.TableName);
+    writes.push({
+      to,
+      op: next ? { type: 'put', key: action.key, value: next } : { type: 'del', key: action.key },
+    });
+  }
+  if (writes.length === 0) return;
+  const ops = prefixed(store, writes);
+  await done((cb) => store.db.batch(ops, cb));
+}
+
+/**
+ * The operations with their keys as the main database knows them. Each dynalite store prefixes
+ * its keys itself and passes its batch straight to the main database's `batch`, so that is
+ * caught for the moment of the (synchronous) calls rather than the prefixes written out here.
+ */
+function prefixed(store: TStore, writes: { to: TIndexDb; op: TBatchOp }[]): TBatchOp[] {
+  const main = store.db;
+  const batch = main.batch;
+  const out: TBatchOp[] = [];
+  main.batch = (ops) => {
+    out.push(...ops);
+  };
+  try {
+    for (const { to, op } of writes) to.batch([op], () => {});
+  } finally {
+    main.batch = batch;
+  }
+  if (out.length !== writes.length)
+    throw new Error("dynalite's stores no longer batch through its main database");
+  return out;
 }
 
 /** Write units per table, as DynamoDB counts a transaction: twice a single write's. */

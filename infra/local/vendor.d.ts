@@ -59,19 +59,23 @@ declare module 'dynalite/db/index.js' {
   }
   /** Releases a key's lock, then calls `done`. */
   export type TRelease = <F extends (...args: never[]) => unknown>(done: F) => F;
-  export interface TItemDb {
-    /** Runs `fn` once `key` is free; others wait until it calls what `release` returns. */
-    lock(key: string, fn: (release: TRelease) => void): void;
-    get(key: string, cb: (err: TDynaliteError | null, item?: TItem) => void): void;
-    put(key: string, item: TItem, cb: TDone): void;
-    del(key: string, cb: TDone): void;
-  }
+  export type TBatchOp = { type: 'put'; key: string; value: TItem } | { type: 'del'; key: string };
+  /** A part of the one LevelDB (a table's items, an index's entries): its keys carry a prefix. */
   export interface TIndexDb {
     put(key: string, item: TItem, cb: TDone): void;
     del(key: string, cb: TDone): void;
+    /** Hands the operations, each key prefixed, to the main database's `batch`. */
+    batch(ops: TBatchOp[], cb: TDone): void;
+  }
+  export interface TItemDb extends TIndexDb {
+    /** Runs `fn` once `key` is free; others wait until it calls what `release` returns. */
+    lock(key: string, fn: (release: TRelease) => void): void;
+    get(key: string, cb: (err: TDynaliteError | null, item?: TItem) => void): void;
   }
   export interface TStore {
     options: { maxItemSize: number };
+    /** The one LevelDB every table, item and index is kept in; a batch on it is atomic. */
+    db: { batch(ops: TBatchOp[], cb: TDone): void };
     getTable(
       name: string,
       checkStatus: boolean,

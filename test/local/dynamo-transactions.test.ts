@@ -285,16 +285,18 @@ describe('TransactWriteItems on the local stand-in', () => {
     expect(await rejection(once('another-token'))).toBeInstanceOf(TransactionCanceledException);
   });
 
-  it('loses no update when transactions and single writes race on the same items', async () => {
-    const pair = ['race#a', 'race#b'];
-    await put({ pk: 'race#a', n: 0, version: 0, touches: 0 });
-    await put({ pk: 'race#b', n: 0, version: 0 });
+  it('loses no update and shows no half transaction when transactions and single writes race', async () => {
+    // Two items of one partition, so that one Query reads both at once.
+    const pair = ['a', 'b'];
+    await put({ pk: 'race', sk: 'a', n: 0, version: 0, touches: 0 });
+    await put({ pk: 'race', sk: 'b', n: 0, version: 0 });
     let transactions = 0;
     let puts = 0;
-    const bump = (pk: string, version: number) => ({
+    let running = true;
+    const bump = (sk: string, version: number) => ({
       Update: {
         TableName,
-        Key: { pk, sk: 'ITEM' },
+        Key: { pk: 'race', sk },
         UpdateExpression: 'SET n = n + :one, version = version + :one',
         ConditionExpression: 'version = :v',
         ExpressionAttributeValues: { ':v': version, ':one': 1 },
@@ -307,40 +309,50 @@ describe('TransactWriteItems on the local stand-in', () => {
     const transactor = async (_: unknown, k: number) => {
       const order = k % 2 ? pair : [...pair].reverse();
       for (let i = 0; i < 8; i++) {
-        const read = (await get('race#a'))!;
-        try {
-          await doc.send(
-            new TransactWriteCommand({ TransactItems: order.map((pk) => bump(pk, read.version as number)) }),
-          );
-          transactions++;
-        } catch (err) {
-          if (!(err instanceof TransactionCanceledException)) throw err;
-        }
+        const read = (await get('race', 'a'))!;
+        const TransactItems = order.map((sk) => bump(sk, read.version as number));
+        await doc.send(new TransactWriteCommand({ TransactItems })).then(
+          () => transactions++,
+          (err) => expect(err).toBeInstanceOf(TransactionCanceledException),
+        );
       }
     };
     const toucher = async () => {
       for (let i = 0; i < 8; i++) {
-        const read = (await get('race#a'))!;
-        try {
-          await doc.send(
-            new PutCommand({
-              TableName,
-              Item: { ...read, touches: (read.touches as number) + 1 },
-              ConditionExpression: 'version = :v AND touches = :t',
-              ExpressionAttributeValues: { ':v': read.version, ':t': read.touches },
-            }),
+        const read = (await get('race', 'a'))!;
+        const Item = { ...read, touches: (read.touches as number) + 1 };
+        const ConditionExpression = 'version = :v AND touches = :t';
+        const ExpressionAttributeValues = { ':v': read.version, ':t': read.touches };
+        await doc
+          .send(new PutCommand({ TableName, Item, ConditionExpression, ExpressionAttributeValues }))
+          .then(
+            () => puts++,
+            (err) => expect(err.name).toBe('ConditionalCheckFailedException'),
           );
-          puts++;
-        } catch (err) {
-          if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-        }
       }
     };
+    // Both items as one read sees them, all along: a transaction is seen whole or not at all.
+    const seen: number[][] = [];
+    const reader = async () => {
+      while (running) {
+        const query = {
+          TableName,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': 'race' },
+        };
+        const { Items = [] } = await doc.send(new QueryCommand({ ...query, ConsistentRead: true }));
+        seen.push(Items.map((item) => item.n as number));
+      }
+    };
+    const reading = reader();
     await Promise.all([...Array.from({ length: 6 }, transactor), ...Array.from({ length: 3 }, toucher)]);
+    running = false;
+    await reading;
     expect(transactions).toBeGreaterThan(0);
     expect(puts).toBeGreaterThan(0);
-    const [a, b] = await Promise.all(pair.map((pk) => get(pk)));
-    expect(a).toMatchObject({ n: transactions, version: transactions, touches: puts });
-    expect(b).toMatchObject({ n: transactions, version: transactions });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter(([a, b]) => a !== b)).toEqual([]);
+    expect(await get('race', 'a')).toMatchObject({ n: transactions, version: transactions, touches: puts });
+    expect(await get('race', 'b')).toMatchObject({ n: transactions, version: transactions });
   });
 });
