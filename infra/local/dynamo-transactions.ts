@@ -169,6 +169,8 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString()));
     req.on('error', reject);
+    // A caller gone before the end: nothing to answer (ignored once the body was read).
+    req.on('close', () => reject(new Error('the request closed before its end')));
   });
 }
 
@@ -250,7 +252,7 @@ class RequestTokens {
 }
 
 /** Checks, locks, reads, checks every condition, writes all or nothing; the answer's body. */
-export async function transactWriteItems(store: TStore, request: TRequest): Promise<object> {
+async function transactWriteItems(store: TStore, request: TRequest): Promise<object> {
   const items = request.TransactItems;
   if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ACTIONS) {
     throw db.validationError(
@@ -529,7 +531,8 @@ function canceled(reasons: TReason[]): TDynaliteError {
 function error(statusCode: number, type: string, message: string): TDynaliteError {
   const err: TDynaliteError = new Error(message);
   err.statusCode = statusCode;
-  err.body = { __type: type, message };
+  // dynalite sends no message where DynamoDB sends none (a body that is not JSON).
+  err.body = message ? { __type: type, message } : { __type: type };
   return err;
 }
 
