@@ -221,7 +221,11 @@ class RequestTokens {
     }
     const digest = createHash('sha256').update(JSON.stringify(request.TransactItems)).digest('hex');
     const now = Date.now();
-    for (const [seen, { until }] of this.done) if (until <= now) this.done.delete(seen);
+    // Kept in the order they expire (one lifetime for all), so the expired ones are the first.
+    for (const [seen, { until }] of this.done) {
+      if (until > now) break;
+      this.done.delete(seen);
+    }
     const earlier = this.done.get(token);
     if (earlier) {
       if (earlier.digest !== digest) {
