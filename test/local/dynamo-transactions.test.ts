@@ -159,6 +159,7 @@ describe('TransactWriteItems on the local stand-in', () => {
 
   it('cancels with a ValidationError reason when an update cannot apply to the item it finds', async () => {
     await put({ pk: 'invalid#a', n: 'not a number' });
+    await put({ pk: 'invalid#large', half: 'x'.repeat(250_000) });
     const err = await rejection(
       doc.send(
         new TransactWriteCommand({
@@ -172,6 +173,16 @@ describe('TransactWriteItems on the local stand-in', () => {
                 ExpressionAttributeValues: { ':one': 1 },
               },
             },
+            {
+              // Past DynamoDB's 400 KB an item, as dynalite counts it.
+              Update: {
+                TableName,
+                Key: { pk: 'invalid#large', sk: 'ITEM' },
+                UpdateExpression: 'SET #more = :half',
+                ExpressionAttributeNames: { '#more': 'more' },
+                ExpressionAttributeValues: { ':half': 'x'.repeat(250_000) },
+              },
+            },
           ],
         }),
       ),
@@ -179,6 +190,7 @@ describe('TransactWriteItems on the local stand-in', () => {
     expect(err.CancellationReasons).toEqual([
       { Code: 'None' },
       { Code: 'ValidationError', Message: 'An operand in the update expression has an incorrect data type' },
+      { Code: 'ValidationError', Message: 'Item size to update has exceeded the maximum allowed size' },
     ]);
     expect(await get('invalid#new')).toBeUndefined();
   });
