@@ -40,9 +40,9 @@ declare module 's3rver' {
   }
 }
 
-// dynalite's own pieces that infra/local/dynamo-transactions.ts builds TransactWriteItems from
-// (dynalite 4.0.0 has none): its store, key and condition helpers, request validations and
-// UpdateItem. Only what that file uses.
+// dynalite's own pieces that infra/local/dynamo-transactions.ts and dynamo-transact-write.ts
+// build TransactWriteItems from (dynalite 4.0.0 has none): its store, key and condition helpers,
+// request validations and UpdateItem. Only what those files use.
 declare module 'dynalite/db/index.js' {
   /** One attribute in DynamoDB's JSON form ({ S: 'x' }, { N: '1' }, …). */
   export type TAttributeValue = Record<string, unknown>;
