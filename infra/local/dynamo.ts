@@ -1,9 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
+import { dynaliteWithTransactions } from './dynamo-transactions';
 
-/** dynalite in this process: LevelDB on disk under `dir`, or in memory when `dir` is undefined. */
+/**
+ * dynalite in this process, with TransactWriteItems added (dynamo-transactions.ts): LevelDB on
+ * disk under `dir`, or in memory when `dir` is undefined.
+ */
 export async function startDynalite(opts: { port: number; host: string; dir?: string }) {
-  const server = dynalite({
+  const server = dynaliteWithTransactions({
     ...(opts.dir ? { path: opts.dir } : {}),
     createTableMs: 0,
     deleteTableMs: 0,

@@ -21,13 +21,39 @@ function keyValue(v: unknown): string | undefined {
   return undefined;
 }
 
-function dynamodb(op: string, input: TInput, { region, account }: TArnScope): TAuthzRequest[] {
+/**
+ * A transaction has no action of its own: IAM authorizes each of its actions as the single-item
+ * call it stands for (a ConditionCheck as dynamodb:ConditionCheckItem), with
+ * dynamodb:EnclosingOperation naming the transaction.
+ */
+const TRANSACT_ACTIONS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+  Get: 'GetItem',
+};
+
+function dynamodb(op: string, input: TInput, scope: TArnScope): TAuthzRequest[] {
+  const { region, account } = scope;
   const table = (name: string) => `arn:aws:dynamodb:${region}:${account}:table/${name}`;
   if (op === 'BatchWriteItem' || op === 'BatchGetItem') {
     return Object.keys((input.RequestItems ?? {}) as object).map((name) => ({
       action: `dynamodb:${op}`,
       resource: table(name),
     }));
+  }
+  if (op === 'TransactWriteItems' || op === 'TransactGetItems') {
+    return ((input.TransactItems ?? []) as TInput[]).flatMap((entry) =>
+      Object.entries(entry)
+        .filter(([, member]) => member)
+        .flatMap(([kind, member]) =>
+          dynamodb(TRANSACT_ACTIONS[kind] ?? kind, member as TInput, scope).map((request) => ({
+            ...request,
+            context: { ...request.context, 'dynamodb:EnclosingOperation': op },
+          })),
+        ),
+    );
   }
   const name = str(input.TableName);
   const resource = input.IndexName ? `${table(name)}/index/${str(input.IndexName)}` : table(name);
