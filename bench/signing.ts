@@ -631,7 +631,7 @@ export function signingReport(f: TSigningFigures): string {
     row(
       `  yardstick: one DynamoDB write of ${c.fields} items`,
       c.oneWrite,
-      `BatchWriteItem (25 a call, at once) on the same stand-in, just before each complete`,
+      `TransactWriteItems, one request, on the same stand-in, just before each complete`,
     ),
     p
       ? row(
@@ -710,7 +710,7 @@ export function signingJson(f: TSigningFigures) {
       warmup: f.complete.warmup,
       concurrency: 1,
       complete: t(f.complete.complete),
-      // The yardstick: one write of as many items (BatchWriteItem, 25 a call), on the same stand-in.
+      // The yardstick: one write of as many items (one TransactWriteItems), on the same stand-in.
       oneWrite: t(f.complete.oneWrite),
       put: t(f.complete.put),
     },

@@ -164,8 +164,9 @@ export class ApiFunction extends Construct {
   /**
    * The item and query actions the service's data access makes (shared/adapters/dynamodb/), not
    * CDK's read and write sets: those add Scan, ConditionCheckItem (transactions), DescribeTable and
-   * the stream reads, none of which any function makes (no scan, no transaction, no stream
-   * consumer), so a stolen role could not page through every account's items.
+   * the stream reads, none of which any function makes (no scan, no transaction's condition
+   * check: a transaction's puts need PutItem alone; no stream consumer), so a stolen role could
+   * not page through every account's items.
    */
   grantTable(table: ITable, access: TTableAccess): void {
     table.grant(this.fn, ...TABLE_ACTIONS[access]);

@@ -19,6 +19,12 @@ let sign: ReturnType<typeof signerClient>;
 let pdf: string;
 let bundles: TBundleStore;
 let records: TSigningRecordStore;
+/** While set, every write of the item with this sort key fails, alone or in a transaction. */
+let failWritesOf: string | undefined;
+
+type TWriteInput = { Item?: { sk?: unknown }; TransactItems?: { Put?: { Item?: { sk?: unknown } } }[] };
+const writesItem = (input: TWriteInput, sk: string) =>
+  input.Item?.sk === sk || (input.TransactItems ?? []).some((t) => t.Put?.Item?.sk === sk);
 
 beforeAll(async () => {
   // The scheduler runs only when a test asks: expiry must show before it has recorded anything.
@@ -27,6 +33,19 @@ beforeAll(async () => {
   sign = signerClient(runtime);
   pdf = await aPdfB64();
   bundles = createBundleStore(runtime.db, runtime.config.tableName);
+  runtime.db.middlewareStack.add(
+    (next) => async (args) => {
+      if (failWritesOf && writesItem(args.input as TWriteInput, failWritesOf)) {
+        // As DynamoDB failing the write outright (thrown before the client's retries).
+        throw Object.assign(new Error('We encountered an internal error. Please try again.'), {
+          name: 'InternalServerError',
+          $fault: 'server',
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'failBundleWrite' },
+  );
   records = createSigningRecordStore(runtime.db, runtime.config.tableName);
   await createAccountStore(runtime.db, runtime.config.tableName).setFeatures(runtime.demo.accountId, {
     early_file_access: true,
@@ -97,10 +116,11 @@ describe('finishing while values change', () => {
       const ann = await openSession(sign, call, b.packets[0].id);
       await fill(ann, ['name', 'Ann Lee'], ['sig', 'typed:Ann Lee']);
       const clear = () => sign('PUT', '/values', ann, values(['name', '']));
-      // Eight clears 1 ms apart and the finish among them, a little later each round.
+      // The finish, and eight clears 1 ms apart from its moment to 5 ms after it, a little later
+      // each round: the clears win the rounds they start with it, the finish most others.
       const [finish, ...clears] = await Promise.all([
-        pause(round % 6).then(() => sign('POST', '/complete', ann, { consent: true })),
-        ...Array.from({ length: 8 }, (_, i) => pause(i).then(clear)),
+        sign('POST', '/complete', ann, { consent: true }),
+        ...Array.from({ length: 8 }, (_, i) => pause((round % 6) + i).then(clear)),
       ]);
       for (const r of [finish!, ...clears]) {
         expect([200, 400, 409], JSON.stringify(r.body)).toContain(r.status);
@@ -117,7 +137,7 @@ describe('finishing while values change', () => {
         expect((await clear()).status).toBe(409);
       }
     }
-    // The finish goes out with the first clears in the early rounds, so some complete: the check ran.
+    // The finish goes out before the clears in some rounds, so some complete: the check ran.
     expect(completed).toBeGreaterThan(0);
   }, 120_000);
 
@@ -152,6 +172,29 @@ describe('finishing while values change', () => {
     expect(finished.status, JSON.stringify(finished.body)).toBe(200);
     expect(finished.body.packet.status).toBe('co');
     expect((await data(b.id)).name?.value).toBe('Ann Lee');
+  });
+});
+
+describe('finishing', () => {
+  it('writes the consent and the completed packet as one: a failed write leaves neither', async () => {
+    const b = await aBundle();
+    const ann = await openSession(sign, call, b.packets[0].id);
+    await fill(ann, ['name', 'Ann Lee'], ['sig', 'typed:Ann Lee']);
+    failWritesOf = `BUNDLE#${b.id}`;
+    const failed = await sign('POST', '/complete', ann, { consent: true });
+    failWritesOf = undefined;
+    expect(failed.status, JSON.stringify(failed.body)).toBeGreaterThanOrEqual(500);
+    // The bundle's write failed, and the record was in the same write: no consent without its packet.
+    const record = await records.get(runtime.demo.accountId, b.id, b.packets[0].id);
+    expect(record?.consentAt).toBeUndefined();
+    expect((await call('GET', `/bundles/${b.id}/`)).body.packets[0].status).not.toBe('co');
+    // The values were not frozen by a consent that never took: the signer can still change them.
+    await fill(ann, ['plan', 'Pro']);
+
+    const again = await sign('POST', '/complete', ann, { consent: true });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.packet.status).toBe('co');
+    expect((await records.get(runtime.demo.accountId, b.id, b.packets[0].id))?.consentAt).toBeDefined();
   });
 });
 

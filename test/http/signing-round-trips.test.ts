@@ -1,7 +1,7 @@
 // What a signer waits for is the longest chain of DynamoDB requests one after another, not how
 // many there are: a session's calls find it in the function's memory once stored or read there;
 // opening a session and finishing read what they need side by side (opening consumes its link
-// beside its read, and writes the record's step beside the bundle's lookup writes), apply their
+// beside its read, and writes the record's step in one transaction with the bundle), apply their
 // bundle change to the bundle they already read (still conditional on its version), read the
 // webhooks and the account beside the writes, and publish beside the bundle's lookup writes. Counted on the runtime's DynamoDB client as the
 // order in which the signing function's requests started and ended, never as durations.
@@ -85,9 +85,10 @@ describe('a signer’s session and finish', () => {
       session = opened.body.session;
     });
     // The link; the bundle, its documents and the records in one read, the link consumed beside
-    // it; the packet's opening (the bundle written; its lookup terms unchanged, so none written);
-    // then its outbox cleared and the record's step side by side. The session is stored beside
-    // them (and the webhooks read, for an account that ever had one).
+    // it; the packet's opening and the record's step written as one (the bundle's lookup terms
+    // unchanged, so none written); then its outbox cleared. The session is stored beside them
+    // (and the webhooks read, for an account that ever had one).
+    expect(opening.commands).toContain('TransactWriteItemsCommand');
     expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(4);
 
     const saved = await sign('PUT', '/values', session, { values: benchValues('doc', fields) });
@@ -99,8 +100,9 @@ describe('a signer’s session and finish', () => {
     expect(answer?.status, JSON.stringify(answer?.body)).toBe(200);
     expect(answer?.body.packet.status).toBe('co');
     // The bundle, the record, the documents and the other records (the account beside them; the
-    // session is the one this function instance stored, kept as it never changes), the record
-    // written, then the bundle written, then its outbox cleared (its terms unchanged: none written).
-    expect(finishing.length, finishing.commands.join(' ')).toBeLessThanOrEqual(4);
+    // session is the one this function instance stored, kept as it never changes), the record and
+    // the bundle written as one, then its outbox cleared (its terms unchanged: none written).
+    expect(finishing.commands).toContain('TransactWriteItemsCommand');
+    expect(finishing.length, finishing.commands.join(' ')).toBeLessThanOrEqual(3);
   });
 });

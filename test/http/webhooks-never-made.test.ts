@@ -118,14 +118,14 @@ describe('publishing for an account that never had a webhook', () => {
     const a = await anAccount();
     expect((await accounts().getAccount(a.accountId))?.webhooksEverMade).toBe(false);
     const signer = await aSignerReady(a);
-    expect(signer.opening.some((c) => c.fn === 'public-pages' && c.command === 'PutItem')).toBe(true);
+    expect(signer.opening.some((c) => c.fn === 'public-pages' && c.command === 'TransactWriteItems')).toBe(true);
     expect(webhookReads(signer.opening, a.accountId)).toEqual([]);
     const finishing = await recorder.during(async () => {
       const done = await signer.finish();
       expect(done.status, JSON.stringify(done.body)).toBe(200);
       expect(done.body.packet.status).toBe('co');
     });
-    expect(finishing.some((c) => c.fn === 'public-pages' && c.command === 'PutItem')).toBe(true);
+    expect(finishing.some((c) => c.fn === 'public-pages' && c.command === 'TransactWriteItems')).toBe(true);
     expect(webhookReads(finishing, a.accountId)).toEqual([]);
   });
 

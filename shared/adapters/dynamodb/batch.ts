@@ -110,8 +110,18 @@ export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandIn
   return items;
 }
 
+/**
+ * A write refused because its condition did not hold: a single write's, or a transaction's whose
+ * cancellation reasons name a failed condition (a transaction cancelled for any other reason, a
+ * conflict with another transaction among them, is the SDK's to retry or the caller's error).
+ */
 export function isConditionFailure(err: unknown): boolean {
-  return (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] } | undefined;
+  if (e?.name === 'ConditionalCheckFailedException') return true;
+  return (
+    e?.name === 'TransactionCanceledException' &&
+    (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed')
+  );
 }
 
 /** A conditional write: true when it was made, false when its condition did not hold. */

@@ -28,9 +28,10 @@ import {
   personLinkEntity,
 } from './entities/bundle';
 import { personKeys } from './entities/person';
+import { signingRecordEntity } from './entities/signing';
 import { markersSet } from './entity';
 import { INDEXES } from './table';
-import { putIf, putVersioned, updateIf } from './versioned';
+import { putIf, putVersioned, putVersionedTogether, updateIf } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
 const EVENTS_AFTER_ARCHIVING = 50;
@@ -141,7 +142,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       await putTerms(bundle, bundleTerms(bundle));
     },
 
-    async save(bundle, previous, written) {
+    async save(bundle, previous, written, alongside) {
       // Only the lookup items that change are written (most changes change none: opening,
       // finishing, reminders): a new term before the bundle names it, so every term of the
       // bundle as stored has its item (one the write then loses is stale, and harmless: lookups
@@ -152,7 +153,13 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       const gone = [...before].filter((t) => !terms.includes(t));
       const [head] = await Promise.all([archiveOldEvents(bundle), putTerms(bundle, added)]);
       // Status, sent and completed are index keys of the bundle item: they move in this write.
-      await putVersioned(db, table, bundleEntity.toItem(head), previous);
+      const item = bundleEntity.toItem(head);
+      if (!alongside) await putVersioned(db, table, item, previous);
+      else
+        await putVersionedTogether(db, table, [
+          { item: signingRecordEntity.toItem(alongside.record), previous: alongside.previous },
+          { item, previous },
+        ]);
       await Promise.all([deleteTerms(bundle, gone), written?.()]);
     },
 

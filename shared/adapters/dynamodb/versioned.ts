@@ -4,6 +4,7 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   PutCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -93,9 +94,46 @@ export function putVersioned(
   item: TItem,
   previous: { version: number } | undefined,
 ): Promise<void> {
+  const { condition, values } = versionCondition(previous);
+  return putIf(db, table, item, condition, values);
+}
+
+/** What a versioned put requires of the stored item: the version read, or no item yet. */
+function versionCondition(previous: { version: number } | undefined) {
   return previous
-    ? putIf(db, table, item, 'version = :v', { ':v': previous.version })
-    : putIf(db, table, item, 'attribute_not_exists(pk)');
+    ? { condition: 'version = :v', values: { ':v': previous.version } }
+    : { condition: 'attribute_not_exists(pk)', values: undefined };
+}
+
+/** One versioned put of a transaction (putVersionedTogether). */
+export interface TVersionedPut {
+  item: TItem;
+  previous: { version: number } | undefined;
+}
+
+/**
+ * Versioned puts of several items made together or not at all (one TransactWriteItems): when
+ * any item's version moved on, none is written and the caller gets a ConcurrentUpdateError, as
+ * from putVersioned. What one change must keep consistent across items (a signer's record and
+ * the bundle it completes) is written this way, so no reader ever sees one without the other.
+ */
+export function putVersionedTogether(
+  db: DynamoDBDocumentClient,
+  table: string,
+  puts: TVersionedPut[],
+): Promise<void> {
+  const TransactItems = puts.map(({ item, previous }) => {
+    const { condition, values } = versionCondition(previous);
+    return {
+      Put: {
+        TableName: table,
+        Item: item,
+        ConditionExpression: condition,
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+      },
+    };
+  });
+  return orConflict(db.send(new TransactWriteCommand({ TransactItems })));
 }
 
 /** Deletes the item only if its stored version is still the one read. */

@@ -36,12 +36,22 @@ export async function changeBundle(
     fresh = undefined;
     const next = apply(current);
     if (next === current) return current;
-    assertActed(current, next);
-    const versioned = withDueAt({
-      ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
-      version: current.version + 1,
-    });
+    const versioned = nextVersion(current, next);
     await deps.bundles.save(versioned, current, written);
     return versioned;
+  });
+}
+
+/**
+ * The bundle to write over `current` for the change `next`: its new audit events chained and
+ * their effects in the outbox, its due work and request times brought up to date, the version
+ * raised. A change written with another item (a signer's record) is built here too, so it
+ * writes exactly what changeBundle would.
+ */
+export function nextVersion(current: TBundle, next: TBundle): TBundle {
+  assertActed(current, next);
+  return withDueAt({
+    ...withOutbox(current, withChain(current, withRequestTimes(current, next))),
+    version: current.version + 1,
   });
 }

@@ -86,12 +86,17 @@ function publishAfterWrite<TPrepared>(
       await store.create(bundle, documents);
       await publish?.();
     },
-    async save(bundle, previous, written) {
+    async save(bundle, previous, written, alongside) {
       const publish = publishing(bundle);
-      if (!publish) return store.save(bundle, previous, written);
-      await store.save(bundle, previous, async () => {
-        await Promise.all([publish(), written?.()]);
-      });
+      if (!publish) return store.save(bundle, previous, written, alongside);
+      await store.save(
+        bundle,
+        previous,
+        async () => {
+          await Promise.all([publish(), written?.()]);
+        },
+        alongside,
+      );
     },
   };
 }
@@ -125,8 +130,8 @@ export function countMilestones(store: TBundleStore, metrics: TMetrics): TBundle
       await store.create(bundle, documents);
       count(undefined, bundle.status);
     },
-    async save(bundle, previous, written) {
-      await store.save(bundle, previous, written);
+    async save(bundle, previous, written, alongside) {
+      await store.save(bundle, previous, written, alongside);
       count(previous.status, bundle.status);
     },
   };

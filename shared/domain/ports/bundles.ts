@@ -2,6 +2,7 @@
 import type { TBundle, TBundleEvent, TBundleStatus, TDocument } from '../bundles/bundle';
 import type { TDayRange } from '../day-range';
 import type { TPage, TPageOf } from '../paging';
+import type { TSigningRecord } from '../signing/signing-record';
 
 /** What a bundle list returns, in which order; every filter given must match. */
 export interface TBundleFilter {
@@ -33,6 +34,15 @@ export const inBundleOrder = (named: Pick<TDocument, 'key' | 'rev'>[], stored: T
   return named.map((d) => byKey.get(copy(d))).filter((d) => d !== undefined);
 };
 
+/**
+ * A signer's record written with the bundle, as one write: both or neither, each conditional on
+ * the version it was read at (`previous`; none for a record not stored yet).
+ */
+export interface TRecordAlongside {
+  record: TSigningRecord;
+  previous: TSigningRecord | undefined;
+}
+
 export interface TBundleStore {
   /**
    * Documents, packet lookups and person links first, the bundle last: it appears whole or not at
@@ -44,9 +54,15 @@ export interface TBundleStore {
   /**
    * Replaces the bundle if `previous.version` still holds, with the lookup items of the terms it
    * changed (none for most changes). `written`, when given, runs once the bundle is written,
-   * beside the deletes of the lookup items it dropped.
+   * beside the deletes of the lookup items it dropped. `alongside`, when given, is written in the
+   * same write as the bundle: a lost race of either is a ConcurrentUpdateError and writes neither.
    */
-  save(bundle: TBundle, previous: TBundle, written?: () => Promise<void>): Promise<void>;
+  save(
+    bundle: TBundle,
+    previous: TBundle,
+    written?: () => Promise<void>,
+    alongside?: TRecordAlongside,
+  ): Promise<void>;
   /**
    * The bundle's documents, in its order; given only the bundle's ids (read beside the bundle),
    * every document item stored under it, for the caller to take the bundle's own from.

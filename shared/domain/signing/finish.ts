@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { changeBundle } from '../bundles/change-bundle';
+import { changeBundle, nextVersion } from '../bundles/change-bundle';
 import { hasSigned } from '../bundles/lifecycle/status';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { roleOf, type TPacketRole } from '../bundles/packet-roles';
@@ -13,16 +13,18 @@ import { assertAuthenticated } from './save-values';
 import {
   changeSigner,
   documentsOf,
+  nextRecord,
   recordsWith,
   refuseUnlessHeld,
   refuseUnlessSigning,
   saveStep,
+  storedRecord,
   type TSignerCall,
   type TSignerContext,
   whileSigning,
   withBundle,
 } from './signer-context';
-import { type TFieldValue, valueKey } from './signing-record';
+import { type TFieldValue, type TSigningRecord, valueKey } from './signing-record';
 
 const ZComplete = z.object({
   consent: z.literal(true, 'You must agree to sign electronically.'),
@@ -38,14 +40,17 @@ const ZDecline = z.object({
 /**
  * Finishing: the signer agreed to sign electronically, passed every check and filled every field
  * they must (with visible content, from the values they see: their own and finished signers').
- * Signer name and signing date fields are filled for them. The record (values, consent) is
- * written first, conditional on the version the values were checked at, then the bundle change
- * (applied to the bundle the call read, conditional on its version: no second read).
+ * Signer name and signing date fields are filled for them. The record (values, consent) and the
+ * bundle change completing the packet are one write, each conditional on the version the call
+ * read (the bundle as its one Query read it: no second read), so no reader ever sees a consent
+ * without its packet complete, and a call that lost a race to any other (a value saved, the
+ * packet handed on, another signer finishing) reads afresh and checks again.
  * The consent is the signer's decision (decision.ts): once it is in the record no value of the
- * signer changes any more and they can no longer decline or hand on, so the values checked are
- * the values kept even while the bundle change is still to come; repeating the call after a
- * failure in between only makes that change. The bundle change completes the packet only for
- * the signer who consented: a packet handed on meanwhile is not theirs to complete.
+ * signer changes any more and they can no longer decline or hand on. A record that holds the
+ * consent without its packet complete (finishes before they were one write made the change
+ * after the record) gets only the bundle change when the call is repeated. The bundle change
+ * completes the packet only for the signer who consented: a packet handed on meanwhile is not
+ * theirs to complete.
  */
 export async function completePacket(
   call: TSignerCall,
@@ -63,7 +68,7 @@ export async function completePacket(
     assertAuthenticated(ctx);
     const at = deps.clock.now().toISOString();
     // An approver fills nothing: approving is the decision, written as a signer's consent is.
-    if (as === 'approver') return saveStep(call, ctx, { consentAt: at }, 'approved', at);
+    if (as === 'approver') return finishTogether(call, ctx, { consentAt: at }, 'approved', at);
     // Bundles from before payments were processed have a payment without status: not gated.
     const payment = ctx.bundle.payment;
     if (payment?.status && payment.billedTo === ctx.packet.key && payment.status !== 'paid')
@@ -114,8 +119,9 @@ export async function completePacket(
         else if (result === '') delete values[valueKey(d.key, f.key)];
       }
     }
-    return saveStep(call, ctx, { values, consentAt: at }, 'consented and signed', at);
+    return finishTogether(call, ctx, { values, consentAt: at }, 'consented and signed', at);
   });
+  if (hasSigned(signed.packet.status)) return signed;
   const at = signed.record.consentAt ?? deps.clock.now().toISOString();
   const now = deps.clock.now();
   const bundle = await changeBundle(
@@ -131,6 +137,29 @@ export async function completePacket(
     signed.bundle,
   );
   return withBundle(signed, bundle);
+}
+
+/**
+ * The signer's record with `changes` (their consent) and the bundle with their packet complete,
+ * written as one: both conditional on the versions `ctx` read (a ConcurrentUpdateError, which
+ * changeSigner retries on a fresh read, when either moved on).
+ */
+async function finishTogether(
+  call: TSignerCall,
+  ctx: TSignerContext,
+  changes: Partial<TSigningRecord>,
+  action: string,
+  at: string,
+): Promise<TSignerContext> {
+  const record = nextRecord(call, ctx, changes, action, at);
+  const b = ctx.bundle;
+  const now = call.deps.clock.now();
+  const changed = lifecycle.completePacket(b, ctx.packet.id, at, (packet) =>
+    refuseUnlessSigning({ bundle: b, packet, now, kioskSession: ctx.kioskSession }),
+  );
+  const bundle = nextVersion(b, changed);
+  await call.deps.bundles.save(bundle, b, undefined, { record, previous: storedRecord(ctx) });
+  return withBundle({ ...ctx, record, stored: true }, bundle);
 }
 
 /** Declining with a reason ends the bundle: the packet and the bundle `ca`; the sender is told. */

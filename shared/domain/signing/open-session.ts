@@ -1,21 +1,21 @@
 import { bySigner } from '../bundles/actor';
 import { event } from '../bundles/audit-event';
-import type { TDocument } from '../bundles/bundle';
-import { changeBundle } from '../bundles/change-bundle';
-import { hasOpened } from '../bundles/lifecycle/status';
+import type { TBundle, TDocument, TPacket } from '../bundles/bundle';
+import { nextVersion } from '../bundles/change-bundle';
 import * as lifecycle from '../bundles/lifecycle/transitions';
 import { GoneError, NotFoundError, said, ValidationError } from '../errors';
 import type { TEvidenceStore } from '../ports/evidence';
 import type { TLinkTarget } from '../ports/signing';
+import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, newToken } from '../tokens';
 import { hostLabel, type TInPerson } from './in-person';
 import {
   cannotSign,
-  changeSigner,
   heldBy,
   IN_PERSON_ENDED,
   loadSigner,
-  saveStep,
+  nextRecord,
+  storedRecord,
   type TClient,
   type TSignerContext,
   type TSigningDeps,
@@ -137,62 +137,36 @@ export async function openSession(
   const inPerson: TInPerson | undefined = link.kiosk
     ? { ...link.kiosk, startedAt: at, ip: client.ip, userAgent: client.userAgent.slice(0, 400) }
     : undefined;
-  const opens = !cannotSign(ctx.bundle, ctx.packet, now) && !hasOpened(ctx.packet.status);
-  // The record's step follows the opening's bundle write (a refused opening leaves no step), and
-  // is written beside that write's lookup items and outbox rather than after them. As read above
-  // (the bundle change does not touch it); read again only after a race.
+  // The opening's bundle change and the record's step are one write, each conditional on the
+  // version read above: a refused opening leaves no step, and a step never lacks its opening.
+  // Read again only after a race.
   const call = { deps, signer: ctx, client };
   const action = { embed: 'opened embedded', kiosk: 'opened in person', link: 'opened link' }[link.kind];
-  const saveOpening = () =>
-    changeSigner(call, (signer) =>
-      saveStep(
-        call,
-        signer,
-        inPerson ? { inPerson } : {},
-        action,
-        at,
-        inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined,
-      ),
-    );
-  let stepSaved: Promise<TSignerContext> | undefined;
-  let bundle = ctx.bundle;
-  if (opens || inPerson) {
-    // Applied to the bundle read above, conditional on its version: read again only after a race.
-    bundle = await changeBundle(
-      deps,
-      link.accountId,
-      link.bundleId,
-      (b) => {
-        const packet = b.packets.find((p) => p.id === link.packetId);
-        // Handed on since the link was read: its opening is not the new signer's (their `pv`).
-        if (!packet || !heldBy(link, packet))
-          throw said(
-            new NotFoundError('This signing link is not valid or has expired.'),
-            'errors.linkInvalid',
-          );
-        const opened = lifecycle.openPacket(b, link.packetId, at, (p) => !cannotSign(b, p, now));
-        // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
-        if (!inPerson || cannotSign(b, packet, now)) return opened;
-        const detail = `${ctx.packet.name}, hosted by ${hostLabel(inPerson)}`;
-        return {
-          ...opened,
-          events: [...opened.events, event('inPerson', at, bySigner(link.packetId), link.packetId, detail)],
-        };
-      },
-      ctx.bundle,
-      async () => {
-        stepSaved = saveOpening();
-        stepSaved.catch(() => undefined); // awaited below
-      },
-    );
-  }
-  // No bundle write (nothing to change): the step alone.
-  const saved = await (stepSaved ?? saveOpening());
+  const detail = inPerson ? `hosted by ${hostLabel(inPerson)}` : undefined;
+  let fresh: TSignerContext | undefined = ctx;
+  const signer = await retryOnConflict(async () => {
+    const current = fresh ?? (await loadSigner(deps, link.accountId, link.bundleId, link.packetId));
+    fresh = undefined;
+    const b = current.bundle;
+    const packet = b.packets.find((p) => p.id === link.packetId);
+    // Handed on since the link was read: its opening is not the new signer's (their `pv`).
+    if (!packet || !heldBy(link, packet))
+      throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
+    const record = nextRecord(call, current, inPerson ? { inPerson } : {}, action, at, detail);
+    const changed = openedBundle(b, packet, link.packetId, at, now, inPerson);
+    const stepped = { ...current, record, stored: true };
+    // Nothing to change in the bundle (opened before, or closed): the step alone.
+    if (changed === b) {
+      await deps.records.save(record, storedRecord(current));
+      return stepped;
+    }
+    const bundle = nextVersion(b, changed);
+    await deps.bundles.save(bundle, b, undefined, { record, previous: storedRecord(current) });
+    return withBundle(stepped, bundle);
+  });
   await stored;
   const opened = { session, expires, embedded: link.kind === 'embed', in_person: inPerson !== undefined };
   if (!withFields) return opened;
-  // The newer of the bundle as changed here and as the record's save read it again after a race.
-  const signer = saved.bundle.version > bundle.version ? saved : withBundle(saved, bundle);
   // As the session's own calls will load it (sessionSigner): opened with the signer's own link.
   const viaSigningLink = link.kind === 'link';
   const state = await signerState(deps, { ...signer, viaSigningLink }, fileLinks ? { fileLinks } : {});
@@ -217,4 +191,26 @@ async function documentBytes(
 ): Promise<Buffer | undefined> {
   const doc = documents.find((d) => d.key === key);
   return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
+}
+
+/**
+ * The bundle with the packet opened (`st`, its `pv`; a viewer's packet done) when its signer may
+ * sign, and for an in-person opening its `ki` event; `b` itself when there is nothing to change.
+ */
+function openedBundle(
+  b: TBundle,
+  packet: TPacket,
+  packetId: string,
+  at: string,
+  now: Date,
+  inPerson: TInPerson | undefined,
+): TBundle {
+  const opened = lifecycle.openPacket(b, packetId, at, (p) => !cannotSign(b, p, now));
+  // A signer who can no longer sign starts nothing: the page shows the hand-back screen.
+  if (!inPerson || cannotSign(b, packet, now)) return opened;
+  const detail = `${packet.name}, hosted by ${hostLabel(inPerson)}`;
+  return {
+    ...opened,
+    events: [...opened.events, event('inPerson', at, bySigner(packetId), packetId, detail)],
+  };
 }

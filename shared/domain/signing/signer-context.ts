@@ -246,11 +246,26 @@ export async function saveStep(
   at: string,
   detail?: string,
 ): Promise<TSignerContext> {
-  const next = withStep({ ...ctx.record, ...changes }, call.client, action, at, detail);
-  const record = { ...next, version: ctx.record.version + 1 };
-  await call.deps.records.save(record, ctx.stored ? ctx.record : undefined);
+  const record = nextRecord(call, ctx, changes, action, at, detail);
+  await call.deps.records.save(record, storedRecord(ctx));
   return { ...ctx, record, stored: true };
 }
+
+/** The signer's record with `changes` and one more step of evidence, at the next version. */
+export function nextRecord(
+  call: Pick<TSignerCall, 'client'>,
+  ctx: TSignerContext,
+  changes: Partial<TSigningRecord>,
+  action: string,
+  at: string,
+  detail?: string,
+): TSigningRecord {
+  const next = withStep({ ...ctx.record, ...changes }, call.client, action, at, detail);
+  return { ...next, version: ctx.record.version + 1 };
+}
+
+/** The record as the table holds it, which a write of the next one is conditional on. */
+export const storedRecord = (ctx: TSignerContext) => (ctx.stored ? ctx.record : undefined);
 
 const inPersonEnded = () => said(new GoneError(IN_PERSON_ENDED), 'errors.inPersonEnded');
 
