@@ -28,6 +28,7 @@ export const LAMBDA_ENTRIES = {
   'envelope-templates': 'functions/envelope-templates/handler.ts',
   'webhook-dispatcher': 'functions/webhook-dispatcher/handler.ts',
   'outbox-sweeper': 'functions/outbox-sweeper/handler.ts',
+  'outbox-relay': 'functions/outbox-relay/handler.ts',
   'notifications-worker': 'functions/notifications-worker/handler.ts',
   'public-pages': 'functions/public-pages/handler.ts',
   scheduler: 'functions/scheduler/handler.ts',

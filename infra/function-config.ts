@@ -54,6 +54,7 @@ export const FUNCTION_CONFIG: Record<TLambdaName, readonly TConfigPart[]> = {
   console: [...ENDPOINT, 'secrets', 'mail', 'queues.notifications'],
   'webhook-dispatcher': ['secrets', 'queues.webhookDeliveries'],
   'outbox-sweeper': [...PUBLISH],
+  'outbox-relay': [...PUBLISH],
   scheduler: [...PUBLISH],
   'bulk-worker': [...PUBLISH, 'queues.bulkJobs', 'bulkRowsPerSecond'],
   'notifications-worker': ['publicBaseUrl', 'mail', 'copyLinkDays', 'queues.notifications'],

@@ -37,7 +37,7 @@ export class EsignStack extends Stack {
     const edge = new Edge(this, config, api.api);
     api.requireEdge(edge, config);
     const functions = new Functions(this, { config, storage, api, edge, keys, queues });
-    queues.wire(functions);
+    queues.wire(functions, storage.table);
     storage.allowDocumentFetchesFrom([edge.publicBaseUrl, api.executeApiOrigin]);
     api.serve(functions.endpoints);
 

@@ -31,3 +31,28 @@ export const SCHEDULES = {
 } as const;
 
 export type TScheduled = keyof typeof SCHEDULES;
+
+/**
+ * A Lambda event filter pattern (the subset used here: nested fields, a list of values any of
+ * which matches, `{ exists: true }`), as the stack's event source mapping declares it and the
+ * local runtime's mapping applies it (infra/local/stream-mapping.ts).
+ */
+export type TFilterPattern = { [field: string]: TFilterPattern | readonly (string | { exists: boolean })[] };
+
+/** A function fed by the table's stream: the records a call takes at most, and which it gets. */
+export interface TStreamConsumer {
+  batchSize: number;
+  filter: TFilterPattern;
+}
+
+export const STREAM_CONSUMERS = {
+  // Bundle items written with webhook events, messages or evidence jobs to publish: a bundle
+  // item carries `outboxPk` exactly while its outbox holds entries (its by-outbox index key).
+  'outbox-relay': {
+    batchSize: 100,
+    filter: {
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { outboxPk: { S: [{ exists: true }] } } },
+    },
+  },
+} as const satisfies Record<string, TStreamConsumer>;

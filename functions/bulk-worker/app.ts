@@ -27,7 +27,7 @@ export function buildBulkWorker(opts: TFunctionOptions & { sqs?: SQSClient }) {
   const { config, db, log, metrics, telemetry } = functionBase(opts);
   const sqs = opts.sqs ?? createSqsClient(config);
   const create = {
-    ...bundleAdapters(config, db, log, metrics),
+    ...bundleAdapters(config, db, metrics),
     persons: createPersonStore(db, config.tableName),
     templates: createDocTemplateStore(db, config.tableName),
     envelopeTemplates: createEnvelopeTemplateStore(db, config.tableName),

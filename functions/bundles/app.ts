@@ -56,9 +56,9 @@ const creator = (req: TRequest) => ({ userId: req.auth.userId, by: actorOf(req) 
 
 /** Composition root of the bundles Lambda. */
 export function buildBundlesHandler(opts: TFunctionOptions) {
-  const { config, db, log, metrics, telemetry } = functionBase(opts);
+  const { config, db, metrics, telemetry } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(config, db, log, metrics),
+    ...bundleAdapters(config, db, metrics),
     records: createSigningRecordStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
     seals: createSealReader(),

@@ -8,7 +8,7 @@ import { createRetryLater } from '#shared/adapters/sqs/retry-later';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
 import { exportDeps } from '#shared/composition/account-export';
-import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { createCountingBundleStore } from '#shared/composition/bundle-publishing';
 import { documentBlobs, type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { jobWorker } from '#shared/composition/job-batch';
 import { EvidenceInputError, type TEvidenceDeps } from '#shared/domain/evidence/evidence-deps';
@@ -37,7 +37,7 @@ export function buildDocumentWorker(opts: TFunctionOptions & { sqs?: SQSClient; 
   const { log, metrics } = telemetry;
   const scale = config.documentRetryScale ?? 1;
   const deps: TEvidenceDeps = {
-    bundles: createPublishingBundleStore(config, db, log, metrics),
+    bundles: createCountingBundleStore(config, db, metrics),
     records: createSigningRecordStore(db, config.tableName),
     blobs: documentBlobs(config, db),
     evidence: createEvidenceStore(db, config.tableName),

@@ -23,10 +23,10 @@ import { toPacketResponse } from '#shared/responses/bundle';
 
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: TFunctionOptions) {
-  const { config, db, log, metrics, telemetry } = functionBase(opts);
+  const { config, db, metrics, telemetry } = functionBase(opts);
   const sqs = createSqsClient(config);
   const deps = {
-    ...bundleAdapters(config, db, log, metrics),
+    ...bundleAdapters(config, db, metrics),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),

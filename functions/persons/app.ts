@@ -1,6 +1,6 @@
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { randomIds, systemClock } from '#shared/adapters/system';
-import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { createCountingBundleStore } from '#shared/composition/bundle-publishing';
 import { functionBase, keyedApi, type TFunctionOptions } from '#shared/composition/function-base';
 import { createPerson } from '#shared/domain/persons/create-person';
 import { deletePerson } from '#shared/domain/persons/delete-person';
@@ -15,10 +15,10 @@ import { toPersonResponse } from '#shared/responses/person';
 
 /** Composition root of the persons Lambda: adapters from config, routes to use cases. */
 export function buildPersonsHandler(opts: TFunctionOptions) {
-  const { config, db, log, metrics, telemetry } = functionBase(opts);
+  const { config, db, metrics, telemetry } = functionBase(opts);
   const deps = {
     store: createPersonStore(db, config.tableName),
-    bundles: createPublishingBundleStore(config, db, log, metrics),
+    bundles: createCountingBundleStore(config, db, metrics),
     clock: systemClock,
     ids: randomIds,
   };

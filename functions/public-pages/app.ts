@@ -60,7 +60,7 @@ export function buildPublicPagesHandler(
 ) {
   const { config, db, log, metrics, telemetry } = functionBase(opts);
   const deps = {
-    ...bundleAdapters(config, db, log, metrics),
+    ...bundleAdapters(config, db, metrics),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
     sms: createSmsSenderOnDemand(config),

@@ -3,7 +3,7 @@ import { createBulkStore } from '#shared/adapters/dynamodb/bulk-store';
 import { createBlobEraser } from '#shared/adapters/s3/blob-eraser';
 import { systemClock } from '#shared/adapters/system';
 import { withTelemetry } from '#shared/adapters/telemetry/telemetry';
-import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { createCountingBundleStore } from '#shared/composition/bundle-publishing';
 import { type TFunctionOptions, telemetryOf } from '#shared/composition/function-base';
 import { retentionDeps } from '#shared/composition/retention';
 import { runDueWork, type TDueWorkRun } from '#shared/domain/scheduler/run-due-work';
@@ -22,7 +22,7 @@ export function buildScheduler(opts: TFunctionOptions) {
   const { log, metrics } = telemetry;
   const deps = retentionDeps(
     {
-      bundles: createPublishingBundleStore(opts.config, db, log, metrics),
+      bundles: createCountingBundleStore(opts.config, db, metrics),
       bulk: createBulkStore(db, opts.config.tableName),
       // The only code that deletes documents, for the retention policies (shared/domain/bundles/retention.ts).
       eraser: createBlobEraser(createS3Client(opts.config), opts.config.bucketName),

@@ -34,6 +34,7 @@ export class Functions implements TWorkers {
   readonly endpoints: Record<TFunctionName, ApiFunction>;
   readonly dispatcher: ApiFunction;
   readonly sweeper: ApiFunction;
+  readonly relay: ApiFunction;
   readonly scheduler: ApiFunction;
   readonly bulkWorker: ApiFunction;
   readonly notifier: ApiFunction;
@@ -93,6 +94,16 @@ export class Functions implements TWorkers {
     });
     this.dispatcher.grantTable(table, 'readWrite');
     this.dispatcher.grantSecretsKey(keys.secretsKey);
+
+    // Fed by the table's stream (queues-and-workers.ts wires it): publishes each outbox written.
+    this.relay = publishing(
+      lambda('OutboxRelayFunction', {
+        name: 'outbox-relay',
+        description: "Publishes a bundle's webhook events, messages and evidence jobs once written",
+        environment: { ...shared, ...publishEnv },
+        timeout: Duration.seconds(60),
+      }),
+    );
 
     this.sweeper = publishing(
       lambda('OutboxSweeperFunction', {

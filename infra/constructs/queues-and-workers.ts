@@ -2,11 +2,18 @@
 // each worker off: its queue (batch item failures, a concurrency cap), or a schedule for the
 // outbox sweeper and the scheduler. The workers themselves are defined in functions.ts.
 import { Duration, type Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  DynamoEventSource,
+  SqsDlq,
+  SqsEventSource,
+  type SqsEventSourceProps,
+} from 'aws-cdk-lib/aws-lambda-event-sources';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -14,7 +21,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { acceptFinding } from '../nag';
 import { QUEUES } from '../queues';
 import type { TStageConfig } from '../stage-config';
-import { CONSUMERS, SCHEDULES } from '../workers';
+import { CONSUMERS, SCHEDULES, STREAM_CONSUMERS } from '../workers';
 import type { ApiFunction } from './api-function';
 import { deadLetterAlarm } from './operations';
 import { queueWithDeadLetters } from './queue';
@@ -22,6 +29,7 @@ import { queueWithDeadLetters } from './queue';
 /** The functions this wires to their queues and schedules (functions.ts makes them). */
 export interface TWorkers {
   dispatcher: ApiFunction;
+  relay: ApiFunction;
   sweeper: ApiFunction;
   scheduler: ApiFunction;
   bulkWorker: ApiFunction;
@@ -106,9 +114,10 @@ export class QueuesAndWorkers {
   }
 
   /** Sets each worker off. Call once every function exists, after functions.ts's grants. */
-  wire(functions: TWorkers): void {
-    const { dispatcher, sweeper, scheduler, bulkWorker, notifier, documentWorker } = functions;
+  wire(functions: TWorkers, table: ITable): void {
+    const { dispatcher, relay, sweeper, scheduler, bulkWorker, notifier, documentWorker } = functions;
     const stack = this.stack;
+    this.wireOutboxRelay(relay, table);
     this.consumeWatched(
       dispatcher,
       this.webhookQueue,
@@ -149,6 +158,44 @@ export class QueuesAndWorkers {
         'DocumentJobDeadLettersAlarm',
         'Document jobs whose failure could not be recorded (see the worker logs)',
       ],
+    );
+  }
+
+  /**
+   * The outbox relay reads the table's stream: the records its filter names (infra/workers.ts),
+   * failed ones retried from the first that failed, halved batches to find the one at fault,
+   * then described on a dead-letter queue (the bundle's outbox stays for the sweeper) under an
+   * alarm.
+   */
+  private wireOutboxRelay(relay: ApiFunction, table: ITable): void {
+    const { batchSize, filter } = STREAM_CONSUMERS['outbox-relay'];
+    const failures = new Queue(this.stack, 'outbox-relay-dlq', {
+      queueName: `esign-${this.stage}-outbox-relay-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acceptFinding(
+      failures,
+      'SQS3',
+      "This queue is itself the failure destination of the outbox relay's stream records, with its own alarm below; nothing consumes it, so it has no dead-letter queue of its own.",
+    );
+    relay.live.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize,
+        filters: [FilterCriteria.filter(filter)],
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        onFailure: new SqsDlq(failures),
+      }),
+    );
+    deadLetterAlarm(
+      this.stack,
+      'OutboxRelayFailuresAlarm',
+      'Bundle changes the outbox relay could not publish (the sweeper publishes them; see the relay logs)',
+      failures,
     );
   }
 

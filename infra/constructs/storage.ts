@@ -1,7 +1,7 @@
 // Where the service keeps what it knows: the one DynamoDB table (point-in-time recovery on) and
 // the documents bucket (versioned, every access logged to a bucket of its own).
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
@@ -57,6 +57,9 @@ export class Storage {
       removalPolicy: keep,
       // Short-lived items (the portal's abuse counters) carry `ttl`, epoch seconds.
       timeToLiveAttribute: 'ttl',
+      // Each item as written, for the functions the stream feeds (infra/workers.ts,
+      // STREAM_CONSUMERS): the outbox relay publishes bundles' outboxes from it.
+      stream: StreamViewType.NEW_IMAGE,
     });
     const indexes: readonly TIndexDeclaration[] = Object.values(INDEXES);
     for (const index of indexes) {

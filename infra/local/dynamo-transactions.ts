@@ -17,8 +17,14 @@ const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 /** How long DynamoDB answers a repeated ClientRequestToken with the first call's outcome. */
 const TOKEN_TTL_MS = 10 * 60_000;
 
-/** A dynalite server that also answers TransactWriteItems; every other request is dynalite's. */
-export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0]): Server {
+/**
+ * A dynalite server that also answers TransactWriteItems; every other request is dynalite's.
+ * With its store, which the table's stream (dynamo-stream.ts) reads its writes from.
+ */
+export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0]): {
+  server: Server;
+  store: TStore;
+} {
   const { server, store } = withStore(() => dynalite(options));
   const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   const dynaliteHandler = handlers[0];
@@ -31,7 +37,7 @@ export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0]
     if (isTransactWrite(req)) void answer(store, tokens, req, res);
     else dynaliteHandler.call(server, req, res);
   });
-  return server;
+  return { server, store };
 }
 
 /**

@@ -4,10 +4,9 @@
 // nothing read here outlives the request that read it (a key destroyed takes effect at the next).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** A read noted by the request, and when it was started (performance.now(), milliseconds). */
+/** A read noted by the request. */
 interface TNoted {
   value: Promise<unknown>;
-  at: number;
 }
 
 const scope = new AsyncLocalStorage<Map<string, TNoted>>();
@@ -24,7 +23,7 @@ export function inRequestScope<T>(work: () => T): T {
 export function noteRead<T>(key: string, value: Promise<T>): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return value;
-  reads.set(key, { value, at: performance.now() });
+  reads.set(key, { value });
   value.catch(() => {
     if (reads.get(key)?.value === value) reads.delete(key);
   });
@@ -35,15 +34,4 @@ export function noteRead<T>(key: string, value: Promise<T>): Promise<T> {
 export function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
   const noted = scope.getStore()?.get(key)?.value as Promise<T> | undefined;
   return noted ?? noteRead(key, read());
-}
-
-/**
- * What this request read under `key`, if it started that read no more than `maxAgeMs` ago (done
- * or still under way); never reads. For what may go without a record it would otherwise read,
- * but only on a recent reading of it.
- */
-export function notedSince<T>(key: string, maxAgeMs: number): Promise<T> | undefined {
-  const noted = scope.getStore()?.get(key);
-  if (!noted || performance.now() - noted.at > maxAgeMs) return undefined;
-  return noted.value as Promise<T>;
 }

@@ -13,7 +13,7 @@ import { quietTelemetry, type TTelemetry } from '#shared/adapters/telemetry/tele
 import type { TConfig } from '#shared/config';
 import type { TMetrics } from '#shared/domain/ports/metrics';
 import type { TLogger } from '#shared/logger';
-import { createPublishingBundleStore } from './bundle-publishing';
+import { createCountingBundleStore } from './bundle-publishing';
 
 /**
  * The documents bucket as every function writes and reads it: the stack's documents key, or the
@@ -60,13 +60,13 @@ export function functionBase(opts: TFunctionOptions) {
 }
 
 /**
- * The adapters every function that works on bundles uses: the bundle store that publishes the
- * webhook events of its changes, the accounts (settings, branding), the documents bucket, the
- * clock and ids.
+ * The adapters every function that works on bundles uses: the bundle store that counts the
+ * milestones of its changes (their effects are published from the outbox by the outbox relay),
+ * the accounts (settings, branding), the documents bucket, the clock and ids.
  */
-export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, log: TLogger, metrics: TMetrics) {
+export function bundleAdapters(config: TConfig, db: DynamoDBDocumentClient, metrics: TMetrics) {
   return {
-    bundles: createPublishingBundleStore(config, db, log, metrics),
+    bundles: createCountingBundleStore(config, db, metrics),
     accounts: createAccountStore(db, config.tableName),
     blobs: documentBlobs(config, db),
     clock: systemClock,

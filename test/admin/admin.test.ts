@@ -634,7 +634,6 @@ describe('API Gateway usage keys (mocked client)', () => {
           envelope_templates: false,
           email_attachments: false,
         },
-        webhooksEverMade: false,
         created: now,
         version: 1,
       });

@@ -13,8 +13,6 @@ import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { packTarGz, readTarGz } from '#shared/adapters/archive/tar-gz';
-import { createAccountStore } from '#shared/adapters/dynamodb/account-store';
-import { storeAsBeforeWebhooksMark } from '../helpers/account-before-mark';
 import { admin } from '../helpers/admin-cli';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
 import { aSealedFinal, finalFiles } from '../helpers/completed-bundle';
@@ -220,20 +218,4 @@ describe('export and import of a whole account', () => {
     expect(clash.code).toBe(1);
     expect(clash.stderr).toContain('already holds 1 of the archive');
   }, 120_000);
-
-  it('marks an account imported without a webhook as never having had one', async () => {
-    const mark = async (accountId: string) =>
-      (await createAccountStore(to.db, to.config.tableName).getAccount(accountId))?.webhooksEverMade;
-    // The demo account, imported above with its webhook.
-    expect(await mark(from.demo.accountId)).toBe(true);
-    // An account stored before the mark (none: it may have webhooks), and without a webhook.
-    const quiet = await from.seedAccount('Quiet', 'quiet@example.com');
-    await storeAsBeforeWebhooksMark(from, quiet.accountId);
-    const out = join(dirA, 'quiet.tar.gz');
-    const exported = await admin(dirA, 'export-account', '--account', quiet.accountId, '--out', out);
-    expect(exported.code, exported.stderr).toBe(0);
-    const imported = await admin(dirB, 'import-account', '--archive', out);
-    expect(imported.code, imported.stderr).toBe(0);
-    expect(await mark(quiet.accountId)).toBe(false);
-  }, 60_000);
 });

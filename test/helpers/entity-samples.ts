@@ -141,7 +141,6 @@ export const SAMPLES: TSample[] = [
       deletionDate: later,
     },
     features: { teams: true } as never,
-    webhooksEverMade: false,
     created: at,
     version: 1,
   }),

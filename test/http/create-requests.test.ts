@@ -30,6 +30,7 @@ async function createCost(label: string) {
     const res = await call('POST', '/bundles/', { json: aBundle({ label }, b64) });
     expect(res.status, res.text).toBe(201);
     id = res.body.id;
+    await runtime.workers.outboxRelay.idle();
   });
   const own = commands.filter((c) => c.fn === 'bundles');
   const bundleWrites = onItem(own, bundleKeys.item(runtime.demo.accountId, id)).filter((c) =>
@@ -56,8 +57,15 @@ describe('POST /bundles/ (two signers, one document)', () => {
     ).toEqual([]);
   });
 
-  it('writes the bundle item once, then once more only to clear what it published', async () => {
-    const { bundleWrites } = await createCost('One write');
-    expect(bundleWrites.map((c) => c.command)).toEqual(['PutItem', 'UpdateItem']);
+  it('writes the bundle item once: its outbox is the relay’s to publish and clear', async () => {
+    const { commands, bundleWrites } = await createCost('One write');
+    expect(bundleWrites.map((c) => c.command)).toEqual(['PutItem']);
+    const [put] = bundleWrites;
+    // The relay cleared it, from the table's stream.
+    const cleared = onItem(
+      commands.filter((c) => c.fn === 'outbox-relay'),
+      put!.key as { pk: string; sk: string },
+    ).filter((c) => c.command === 'UpdateItem');
+    expect(cleared).toHaveLength(1);
   });
 });

@@ -20,7 +20,7 @@ import { createEvidencePdf, sealIdentityFromConfig } from '#shared/adapters/pdf/
 import { createLocalSealChains } from '#shared/adapters/sealing/local-seal-chains';
 import { randomIds, systemClock } from '#shared/adapters/system';
 import { createLogger } from '#shared/adapters/telemetry/logger';
-import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { createCountingBundleStore } from '#shared/composition/bundle-publishing';
 import { documentBlobs } from '#shared/composition/function-base';
 import type { TEvidenceDeps } from '#shared/domain/evidence/evidence-deps';
 import { DOCUMENT_MAX_ATTEMPTS, FINAL_LEASE_SECONDS } from '#shared/domain/evidence/evidence-files';
@@ -742,9 +742,8 @@ describe('a tampered audit trail', () => {
 function workerDeps(
   over: { blobs?: TBlobStore; pdf?: TEvidencePdf; clock?: { now(): Date } } = {},
 ): TEvidenceDeps {
-  const log = createLogger('silent');
   return {
-    bundles: createPublishingBundleStore(runtime.config, runtime.db, log),
+    bundles: createCountingBundleStore(runtime.config, runtime.db),
     records: createSigningRecordStore(runtime.db, runtime.config.tableName),
     blobs: over.blobs ?? documentBlobs(runtime.config, runtime.db),
     evidence: createEvidenceStore(runtime.db, runtime.config.tableName),

@@ -16,7 +16,7 @@ import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { notificationKeys } from '#shared/adapters/dynamodb/entities/notification';
 import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
 import { createLogger } from '#shared/adapters/telemetry/logger';
-import { createPublishingBundleStore } from '#shared/composition/bundle-publishing';
+import { createCountingBundleStore } from '#shared/composition/bundle-publishing';
 import { bySigner, SYSTEM } from '#shared/domain/bundles/actor';
 import { event } from '#shared/domain/bundles/audit-event';
 import { changeBundle } from '#shared/domain/bundles/change-bundle';
@@ -149,7 +149,7 @@ async function tokenOf(text: string) {
 
 /** A bundle store that publishes what it writes, as the functions' own stores do. */
 const publishing = () => ({
-  bundles: createPublishingBundleStore(runtime.config, runtime.db, quiet),
+  bundles: createCountingBundleStore(runtime.config, runtime.db),
 });
 
 function recordOfMessage(m: Message): SQSRecord {

@@ -1,5 +1,7 @@
 // A runtime killed (kill -9) in the middle of a load of bundle creates loses no webhook event it
-// acknowledged: a create answered 201 has queued its event, and a queued event survives the kill
+// acknowledged: a create answered 201 has written its event into the bundle's outbox, which the
+// outbox relay publishes from the table's stream (on a start, from the outboxes still pending,
+// as a stream kept across the kill would give them), and a queued event survives the kill
 // because the local SQS answers a send only once the message is on disk.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -401,9 +401,8 @@ describe('every event type', () => {
     const { changeBundle } = await import('#shared/domain/bundles/change-bundle');
     const { event } = await import('#shared/domain/bundles/audit-event');
     const { SYSTEM } = await import('#shared/domain/bundles/actor');
-    const { createPublishingBundleStore } = await import('#shared/composition/bundle-publishing');
-    const { createLogger } = await import('#shared/adapters/telemetry/logger');
-    const bundles = createPublishingBundleStore(runtime.config, runtime.db, createLogger('silent'));
+    const { createCountingBundleStore } = await import('#shared/composition/bundle-publishing');
+    const bundles = createCountingBundleStore(runtime.config, runtime.db);
     const at = new Date().toISOString();
     await changeBundle({ bundles }, runtime.demo.accountId, bundleId, (b) => ({
       ...b,

@@ -146,6 +146,7 @@ export const PUBLISHERS: readonly string[] = [
   'bundles',
   'persons',
   'outbox-sweeper',
+  'outbox-relay',
   'scheduler',
   'public-pages',
   'document-worker',

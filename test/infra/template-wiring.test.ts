@@ -11,7 +11,7 @@ import type { TStandIns } from '#infra/local/stand-ins';
 import type { LocalUsagePlan } from '#infra/local/usage-plan';
 import { QUEUES } from '#infra/queues';
 import { stageConfig } from '#infra/stage-config';
-import { CONSUMERS, SCHEDULES } from '#infra/workers';
+import { CONSUMERS, SCHEDULES, STREAM_CONSUMERS } from '#infra/workers';
 import { configFromEnv, type TConfig } from '#shared/config';
 import { resources, SYNTH_TIMEOUT_MS, synthStages } from './stack-template';
 
@@ -36,11 +36,15 @@ function aliasIdIn(value: unknown): string {
   return ref![1]!;
 }
 
+/** An event source reading the table's stream (a queue's names a queue). */
+const isStreamSource = (r: { Type: string; Properties?: Record<string, unknown> }) =>
+  r.Type === 'AWS::Lambda::EventSourceMapping' &&
+  JSON.stringify(r.Properties?.EventSourceArn ?? '').includes('StreamArn');
 describe('the workers are wired as infra/workers.ts declares, on AWS as locally', () => {
   it('has one event source per declared consumer, with its queue, function and batch size', () => {
     const all = resources(dev);
     const deployed = Object.values(all)
-      .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+      .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && !isStreamSource(r))
       .map((r) => {
         const [queueId] = (r.Properties!.EventSourceArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
         const queue = String(all[queueId]!.Properties!.QueueName).replace(/^esign-dev-/, '');
@@ -51,6 +55,28 @@ describe('the workers are wired as infra/workers.ts declares, on AWS as locally'
       ([queue, c]) => `${QUEUES[queue as keyof typeof QUEUES].name} -> ${c.fn} x${c.batchSize}`,
     );
     expect(deployed.sort()).toEqual(declared.sort());
+  });
+
+  it('feeds each declared stream consumer from the table stream, with its batch size and filter', () => {
+    const deployed = Object.values(resources(dev))
+      .filter(isStreamSource)
+      .map((r) => ({
+        fn: fnOfAlias(dev, aliasIdIn(r.Properties!.FunctionName)),
+        batchSize: r.Properties!.BatchSize,
+        filter: JSON.parse(
+          (r.Properties!.FilterCriteria as { Filters: { Pattern: string }[] }).Filters[0]!.Pattern,
+        ),
+        reportsFailures: r.Properties!.FunctionResponseTypes,
+        onFailure: Boolean((r.Properties!.DestinationConfig as { OnFailure?: unknown })?.OnFailure),
+      }));
+    const declared = Object.entries(STREAM_CONSUMERS).map(([fn, c]) => ({
+      fn,
+      batchSize: c.batchSize,
+      filter: c.filter,
+      reportsFailures: ['ReportBatchItemFailures'],
+      onFailure: true,
+    }));
+    expect(deployed).toEqual(declared);
   });
 
   it('has one schedule rule per declared schedule, at its rate', () => {

@@ -38,7 +38,6 @@ function deps(): { deps: TBuildExportDeps; puts: string[]; record: () => TExport
         read: async () => ({ records: [{ pk: 'ACCOUNT#A1', sk: 'ACCOUNT', id: 'A1' }], bundleIds: [] }),
         stored: async () => [],
         putIfAbsent: async () => true,
-        restorable: (records) => records,
       },
       streams: {
         read: async () => ({ size: pdf.length, body: [pdf] as unknown as AsyncIterable<Uint8Array> }),

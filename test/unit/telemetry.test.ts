@@ -16,7 +16,7 @@ import { localTelemetry, quietTelemetry } from '#shared/adapters/telemetry/telem
 import type { TConfig } from '#shared/config';
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { DOCUMENT_MAX_ATTEMPTS } from '#shared/domain/evidence/evidence-files';
-import { countMilestones } from '#shared/domain/outbox/publishing-store';
+import { countMilestones } from '#shared/domain/outbox/milestones-store';
 import type { TBundleStore } from '#shared/domain/ports/bundles';
 import type { TEvidencePdf } from '#shared/domain/ports/evidence';
 import type { TMailer, TSmsSender } from '#shared/domain/ports/notifications';

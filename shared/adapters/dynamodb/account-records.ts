@@ -7,13 +7,11 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TAccountRecords, TStoredRecord } from '#shared/domain/ports/exports';
 import { batchGet, queryAll, queryListOrder, writeIf } from './batch';
-import { accountEntity } from './entities/account';
 import { accountPartition } from './entities/account-partition';
 import { bundleEntity, bundleKeys } from './entities/bundle';
 import { envelopeTemplateKeys } from './entities/envelope-template';
 import { evidenceKeys, filesRecordEntity } from './entities/evidence';
 import { personKeys } from './entities/person';
-import { webhookEntity } from './entities/webhook';
 
 /**
  * Sort keys of the account's partition left out: the webhook secret (sealed by this
@@ -116,11 +114,5 @@ export function createAccountRecords(db: DynamoDBDocumentClient, table: string):
           new PutCommand({ TableName: table, Item: record, ConditionExpression: 'attribute_not_exists(pk)' }),
         ),
       ),
-
-    restorable(records) {
-      // Told apart by the markers every item carries (entity.ts), as their entities declare them.
-      if (records.some((r) => r.entity === webhookEntity.name)) return records;
-      return records.map((r) => (r.entity === accountEntity.name ? { ...r, webhooksEverMade: false } : r));
-    },
   };
 }

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors';
 import type { TAccountStore } from '#shared/domain/ports/accounts';
 import { normalizeEmail } from '#shared/domain/ports/contact-keys';
 import { defaultFeatures } from '#shared/schemas/vocabulary';
-import { notedSince, noteRead, readOnce } from '../request-scope';
+import { noteRead, readOnce } from '../request-scope';
 import { getItem, isConditionFailure, listedItems, queryAll, writeIf } from './batch';
 import {
   accountEntity,
@@ -40,14 +40,6 @@ export const accountOfRequest = (
     ? readOnce(consistentRead(id), () => accounts.getAccount(id, { consistent: true }))
     : readOnce(accountRead(id), () => accounts.getAccount(id));
 
-/**
- * The account as this request read it, if it started reading it no more than `maxAgeMs` ago
- * (the read done or under way); undefined otherwise. Never reads: for what may go without a read
- * the request did not make anyway (publishing-store.ts, the account's webhooks).
- */
-export const accountReadByRequest = (id: string, maxAgeMs: number) =>
-  notedSince<TAccount | undefined>(accountRead(id), maxAgeMs);
-
 /** Notes a read of the account for the rest of the request; a consistent one for both asks. */
 function noteAccount<T>(id: string, read: Promise<T>, consistent: boolean | undefined): Promise<T> {
   if (consistent) noteRead(consistentRead(id), read);
@@ -55,26 +47,6 @@ function noteAccount<T>(id: string, read: Promise<T>, consistent: boolean | unde
 }
 
 type TItem = Record<string, unknown>;
-
-/**
- * Marks the account as having had a webhook, before its first one is written: a bundle change
- * that reads the account after this reads its webhooks (publishing-store.ts). One way only, so
- * unconditional but for the account existing (an update must not make an account item out of
- * nothing); it leaves `version`, which guards the settings, alone.
- */
-export async function markWebhooksMade(db: DynamoDBDocumentClient, table: string, accountId: string) {
-  await writeIf(
-    db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: accountKeys.item(accountId),
-        ConditionExpression: 'attribute_exists(pk)',
-        UpdateExpression: 'SET webhooksEverMade = :made',
-        ExpressionAttributeValues: { ':made': true },
-      }),
-    ),
-  );
-}
 
 /** An account as stored, with the features it was stored without at their defaults. */
 function toAccount(item: TItem): TAccount {

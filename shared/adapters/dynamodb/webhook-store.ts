@@ -7,7 +7,6 @@ import {
   webhookMatches,
 } from '#shared/domain/ports/webhooks';
 import type { TWebhook } from '#shared/domain/webhooks/webhook';
-import { markWebhooksMade } from './account-store';
 import { batchGet, batchWrite, getItem, queryListOrder } from './batch';
 import {
   webhookEntity,
@@ -59,9 +58,6 @@ export function createWebhookStore(db: DynamoDBDocumentClient, table: string): T
     },
 
     async save(webhook, previous) {
-      // A new webhook: the account's mark first, so no bundle change that reads the account
-      // after the webhook exists can take the account for one without webhooks.
-      if (!previous) await markWebhooksMade(db, table, webhook.accountId);
       await putVersioned(db, table, webhookEntity.toItem(webhook), previous);
       const ids = new Set(webhook.extraHeaders.map((h) => h.id));
       const gone = (previous?.extraHeaders ?? []).filter((h) => !ids.has(h.id));

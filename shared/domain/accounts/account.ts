@@ -54,13 +54,6 @@ export interface TAccount {
    */
   documentsKey?: TAccountDocumentsKey;
   features: Record<TFeatureName, boolean>;
-  /**
-   * Whether a webhook was ever made for the account: false only while it never had one, which
-   * lets a bundle change that read the account skip reading its webhooks (publishing-store.ts).
-   * Set before its first webhook is written and never set back; accounts stored before the
-   * mark read as true (they may have webhooks).
-   */
-  webhooksEverMade: boolean;
   created: string;
   version: number;
 }

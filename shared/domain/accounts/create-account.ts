@@ -16,7 +16,6 @@ export async function createAccount(
     requesterName: a.requesterName ?? a.name,
     requesterEmail: a.requesterEmail,
     features: { ...defaultFeatures(), ...(a.features ?? {}) },
-    webhooksEverMade: false,
     created: deps.clock.now().toISOString(),
     version: 1,
   };

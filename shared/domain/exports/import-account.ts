@@ -144,7 +144,7 @@ export async function importAccount(
     if (got.size !== f.size || got.sha256 !== f.sha256) throw damaged(f.path);
   };
   check(manifest.records);
-  const records = deps.records.restorable(recordsFromJsonl(whole.get(RECORDS_PATH)!.toString('utf8')));
+  const records = recordsFromJsonl(whole.get(RECORDS_PATH)!.toString('utf8'));
   if (records.length !== manifest.records.count) {
     throw refuse(`${RECORDS_PATH} holds ${records.length} items, its manifest ${manifest.records.count}.`);
   }

@@ -31,13 +31,6 @@ export interface TAccountRecords {
   stored(keys: { pk: string; sk: string }[]): Promise<(TStoredRecord | undefined)[]>;
   /** Writes the record if its key is free: false when it was taken. */
   putIfAbsent(record: TStoredRecord): Promise<boolean>;
-  /**
-   * An archive's items as this deployment restores them: the account's item marked as never
-   * having had a webhook (TAccount's `webhooksEverMade`) when no webhook comes with it, so its
-   * bundle changes need not read its webhooks; with any, as it was exported (from an older
-   * export, unmarked: it may have webhooks). No request.
-   */
-  restorable(records: TStoredRecord[]): TStoredRecord[];
 }
 
 /** Keys of the documents bucket. */

@@ -35,8 +35,7 @@ export interface TWebhookStore {
   /** The id of the webhook holding an extra header, from its lookup item (check the webhook has it). */
   webhookOfHeader(accountId: string, headerId: string): Promise<string | undefined>;
   /**
-   * `previous` undefined: create (fails if the id exists), after marking its account as having had
-   * a webhook (TAccount.webhooksEverMade); else replace if its version still holds.
+   * `previous` undefined: create (fails if the id exists); else replace if its version still holds.
    */
   save(webhook: TWebhook, previous: TWebhook | undefined): Promise<void>;
   delete(webhook: TWebhook): Promise<void>;

@@ -34,11 +34,12 @@ export const accountEntity = defineEntity<TAccount>({
   // 2: `retention` (the retention policy); a version 1 item has none and reads as it is.
   // 3: `documentsKey` (a key of the account's own); older items have none and read as they are.
   // 4: `documentsKey.destroying` (a destruction under way); older items have none and read as they are.
-  // 5: `webhooksEverMade`; an older item has none and reads as true (it may have webhooks).
-  version: 5,
+  // 5: `webhooksEverMade` (whether the account ever had a webhook).
+  // 6: without `webhooksEverMade`: publishing left the requests, which read it to skip reading
+  //    the webhooks; a version 5 item's is dropped as it is read.
+  version: 6,
   key: (a) => accountKeys.item(a.id),
-  // Whatever the version: the mark is set on older items too, by an update (webhook-store.ts).
-  decode: (a) => ({ ...a, webhooksEverMade: a.webhooksEverMade !== false }) as TAccount,
+  decode: ({ webhooksEverMade: _dropped, ...a }) => a as unknown as TAccount,
   indexes: { byListOrder: (a) => accountKeys.listOrder(a.id, a.created) },
 });
 
