@@ -8,6 +8,7 @@ import { createPaymentProviderSource } from '#shared/adapters/payments/payment-p
 import { createSealReader } from '#shared/adapters/pdf/seal-reader';
 import { createSmsSenderOnDemand } from '#shared/adapters/sns/sms-sender-on-demand';
 import { bundleAdapters, functionBase, type TFunctionOptions } from '#shared/composition/function-base';
+import type { TAccount } from '#shared/domain/accounts/account';
 import type { TPortalLimits } from '#shared/domain/envelope-templates/start-portal-signing';
 import { chooseLanguage } from '#shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '#shared/domain/signing/finish';
@@ -156,14 +157,16 @@ export function buildPublicPagesHandler(
       method: 'POST',
       path: '/sign/api/complete',
       handler: async (req) => {
-        const signer = await session(req, true);
         // The answer names where the page goes next, which may be the account's redirect: read
-        // beside the finish rather than after it (a packet's own redirect needs no read).
-        const account = signer.packet.signingCompleteRedirect
-          ? undefined
-          : deps.accounts.getAccount(signer.bundle.accountId);
-        account?.catch(() => undefined); // a finish refused answers its own error
-        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, { account });
+        // beside the signer's own read rather than after it, where it would weigh on the write.
+        let account: Promise<TAccount | undefined> | undefined;
+        const signer = await signerOf(deps, req.header('x-signing-session'), true, (token) => {
+          account = deps.accounts.getAccount(token.accountId);
+          account.catch(() => undefined); // a finish refused answers its own error
+        });
+        // A packet's own redirect needs no account (the read is then not used).
+        const read = signer.packet.signingCompleteRedirect ? {} : { account };
+        return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, read);
       },
     },
     {

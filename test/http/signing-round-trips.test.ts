@@ -45,7 +45,9 @@ afterAll(() => runtime.stop());
  * The most requests of `run` one after another: each of a chain starts only once the one before
  * it has ended.
  */
-async function longestChain(run: () => Promise<void>): Promise<{ length: number; commands: string[] }> {
+async function longestChain(
+  run: () => Promise<void>,
+): Promise<{ length: number; commands: string[]; spans: TSpan[] }> {
   spans = [];
   try {
     await run();
@@ -59,7 +61,7 @@ async function longestChain(run: () => Promise<void>): Promise<{ length: number;
   all.forEach((s, i) => {
     for (let j = 0; j < i; j++) if (all[j]!.end < s.start) chain[i] = Math.max(chain[i]!, chain[j]! + 1);
   });
-  return { length: Math.max(0, ...chain), commands: all.map((s) => s.command) };
+  return { length: Math.max(0, ...chain), commands: all.map((s) => s.command), spans: all };
 }
 
 describe('a signer’s session and finish', () => {
@@ -105,5 +107,9 @@ describe('a signer’s session and finish', () => {
     // the outbox relay publishes the outbox from the table's stream.
     expect(finishing.commands).toContain('TransactWriteItemsCommand');
     expect(finishing.length, finishing.commands.join(' ')).toBeLessThanOrEqual(2);
+    // The account (for the redirect) is read beside the signer's Query, not beside the write.
+    const query = finishing.spans.find((s) => s.command === 'QueryCommand')!;
+    const account = finishing.spans.find((s) => s.command === 'GetItemCommand')!;
+    expect(account.start).toBeLessThan(query.end);
   });
 });

@@ -136,12 +136,14 @@ export async function sessionSigner(
   deps: TSigningDeps,
   session: string | undefined,
   withFields = false,
+  besides?: (token: TSigningToken) => void,
 ): Promise<{ token: TSigningToken; signer: TSignerContext }> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
   if (token?.kind !== 'session' || Date.parse(token.expires) <= deps.clock.now().getTime()) {
     throw new SigningSessionError();
   }
+  besides?.(token);
   const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId, withFields);
   return {
     token,
@@ -157,14 +159,16 @@ export async function sessionSigner(
  * The signer a session belongs to; 401 when the session is unknown or over, or its signer handed
  * the packet to someone else. A session opened in person (a kiosk link) ends for good, 410, once
  * its signer can no longer sign: whoever holds the device next cannot read or change anything
- * through it.
+ * through it. `besides` starts what the call reads beside the signer's, once the session is
+ * known to be valid.
  */
 export async function signerOf(
   deps: TSigningDeps,
   session: string | undefined,
   withFields = false,
+  besides?: (token: TSigningToken) => void,
 ): Promise<TSignerContext> {
-  const { token, signer } = await sessionSigner(deps, session, withFields);
+  const { token, signer } = await sessionSigner(deps, session, withFields, besides);
   if (!heldBy(token, signer.packet)) throw handedOnError();
   if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now)) throw inPersonEnded();
   return signer;
