@@ -2,7 +2,6 @@
 // from it as Lambda's would (infra/local/stream-mapping.ts): records of every kind of write, in
 // the order written, the filter the stack declares, and failed records given again from the
 // first that failed.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -13,41 +12,24 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite } from '#infra/local/dynamo';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, localTableConfig } from '#infra/local/layout';
-import { ensureLocalTable } from '#infra/local/migrate-table';
+import { LOCAL_REGION } from '#infra/local/layout';
 import { matchesFilter, startStreamMapping } from '#infra/local/stream-mapping';
 import { STREAM_CONSUMERS } from '#infra/workers';
-import { createDocumentClient } from '#shared/adapters/aws/clients';
 import { createLogger } from '#shared/adapters/telemetry/logger';
+import { startLocalTable, type TLocalTable } from '../helpers/local-table';
 
 const TableName = 'stream-test';
-let dynamo: Awaited<ReturnType<typeof startDynalite>>;
+let table: TLocalTable;
 let doc: DynamoDBDocumentClient;
 const records: DynamoDBRecord[] = [];
 
 beforeAll(async () => {
-  dynamo = await startDynalite({ port: 0, host: '127.0.0.1' });
-  const raw = new DynamoDBClient({
-    region: LOCAL_REGION,
-    endpoint: dynamo.endpoint,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  await ensureLocalTable(raw, TableName);
-  raw.destroy();
-  doc = createDocumentClient(localTableConfig(dynamo.endpoint, TableName));
-  dynamo
-    .stream(
-      TableName,
-      `arn:aws:dynamodb:${LOCAL_REGION}:000000000000:table/${TableName}/stream/t`,
-      LOCAL_REGION,
-    )
-    .subscribe((r) => records.push(r));
+  table = await startLocalTable(TableName);
+  doc = table.doc;
+  const arn = `arn:aws:dynamodb:${LOCAL_REGION}:000000000000:table/${TableName}/stream/t`;
+  table.dynamo.stream(TableName, arn, LOCAL_REGION).subscribe((r) => records.push(r));
 });
-afterAll(async () => {
-  doc?.destroy();
-  await dynamo?.stop();
-});
+afterAll(() => table?.stop());
 
 const seen = (from: number) =>
   records.slice(from).map((r) => [r.eventName, r.dynamodb?.Keys?.sk?.S, r.dynamodb?.NewImage?.n?.N]);

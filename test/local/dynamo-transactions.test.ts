@@ -1,7 +1,7 @@
 // TransactWriteItems on the local DynamoDB stand-in (infra/local/dynamo-transactions.ts), through
 // the service's own document client against dynalite with the service's table, as the adapters
 // will call it.
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -10,31 +10,18 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite } from '#infra/local/dynamo';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, localTableConfig } from '#infra/local/layout';
-import { ensureLocalTable } from '#infra/local/migrate-table';
-import { createDocumentClient } from '#shared/adapters/aws/clients';
 import { INDEXES } from '#shared/adapters/dynamodb/table';
+import { startLocalTable, type TLocalTable } from '../helpers/local-table';
 
 const TableName = 'esign-transactions-test';
-let dynamo: Awaited<ReturnType<typeof startDynalite>>;
+let table: TLocalTable;
 let doc: DynamoDBDocumentClient;
 
 beforeAll(async () => {
-  dynamo = await startDynalite({ port: 0, host: '127.0.0.1' });
-  const raw = new DynamoDBClient({
-    region: LOCAL_REGION,
-    endpoint: dynamo.endpoint,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  await ensureLocalTable(raw, TableName);
-  raw.destroy();
-  doc = createDocumentClient(localTableConfig(dynamo.endpoint, TableName));
+  table = await startLocalTable(TableName);
+  doc = table.doc;
 });
-afterAll(async () => {
-  doc?.destroy();
-  await dynamo?.stop();
-});
+afterAll(() => table?.stop());
 
 const get = async (pk: string, sk = 'ITEM') =>
   (await doc.send(new GetCommand({ TableName, Key: { pk, sk }, ConsistentRead: true }))).Item;
