@@ -4,12 +4,7 @@
 // nothing read here outlives the request that read it (a key destroyed takes effect at the next).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** A read noted by the request. */
-interface TNoted {
-  value: Promise<unknown>;
-}
-
-const scope = new AsyncLocalStorage<Map<string, TNoted>>();
+const scope = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
 /** Runs `work` as one request: what it notes is kept until it ends, and seen by it alone. */
 export function inRequestScope<T>(work: () => T): T {
@@ -23,15 +18,15 @@ export function inRequestScope<T>(work: () => T): T {
 export function noteRead<T>(key: string, value: Promise<T>): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return value;
-  reads.set(key, { value });
+  reads.set(key, value);
   value.catch(() => {
-    if (reads.get(key)?.value === value) reads.delete(key);
+    if (reads.get(key) === value) reads.delete(key);
   });
   return value;
 }
 
 /** What this request read under `key` already, else `read()`, noted for the rest of it. */
 export function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const noted = scope.getStore()?.get(key)?.value as Promise<T> | undefined;
+  const noted = scope.getStore()?.get(key) as Promise<T> | undefined;
   return noted ?? noteRead(key, read());
 }

@@ -142,7 +142,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
       await putTerms(bundle, bundleTerms(bundle));
     },
 
-    async save(bundle, previous, written, alongside) {
+    async save(bundle, previous, alongside) {
       // Only the lookup items that change are written (most changes change none: opening,
       // finishing, reminders): a new term before the bundle names it, so every term of the
       // bundle as stored has its item (one the write then loses is stale, and harmless: lookups
@@ -160,7 +160,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
           { item: signingRecordEntity.toItem(alongside.record), previous: alongside.previous },
           { item, previous },
         ]);
-      await Promise.all([deleteTerms(bundle, gone), written?.()]);
+      await deleteTerms(bundle, gone);
     },
 
     async events(bundle) {

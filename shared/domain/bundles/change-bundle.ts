@@ -18,9 +18,7 @@ import { withRequestTimes } from './request-times';
  * New events are linked into the bundle's audit hash chain (audit-chain.ts).
  * A caller that has just read the bundle passes it as `read`: the first attempt applies to it
  * instead of reading it again, and its write is still conditional on that version, so a change
- * made in between only makes the attempt lose and read afresh. `written`, when given, runs once
- * the change is written (after the attempt that took, never after one that lost), beside the
- * publishing of the bundle's outbox: work that must follow the change but need not wait for it.
+ * made in between only makes the attempt lose and read afresh.
  */
 export async function changeBundle(
   deps: { bundles: TBundleStore },
@@ -28,7 +26,6 @@ export async function changeBundle(
   id: string,
   apply: (current: TBundle) => TBundle,
   read?: TBundle,
-  written?: () => Promise<void>,
 ): Promise<TBundle> {
   let fresh = read?.accountId === accountId && read.id === id ? read : undefined;
   return retryOnConflict(async () => {
@@ -37,7 +34,7 @@ export async function changeBundle(
     const next = apply(current);
     if (next === current) return current;
     const versioned = nextVersion(current, next);
-    await deps.bundles.save(versioned, current, written);
+    await deps.bundles.save(versioned, current);
     return versioned;
   });
 }

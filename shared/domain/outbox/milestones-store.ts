@@ -36,8 +36,8 @@ export function countMilestones(store: TBundleStore, metrics: TMetrics): TBundle
       await store.create(bundle, documents);
       count(undefined, bundle.status);
     },
-    async save(bundle, previous, written, alongside) {
-      await store.save(bundle, previous, written, alongside);
+    async save(bundle, previous, alongside) {
+      await store.save(bundle, previous, alongside);
       count(previous.status, bundle.status);
     },
   };

@@ -56,18 +56,14 @@ export const listens = (w: TWebhook, type: TSubscribableEventType) =>
  * WebhookEvent is logged and a delivery job queued; each notification is queued for the
  * notifications worker, each evidence job for the document worker; then the outbox is emptied. Every step can
  * be repeated safely (the event id is derived from the bundle, the entry and the webhook; a job is
- * queued until its event is marked queued), so a publisher that dies part-way is simply run
- * again by the next change of the bundle or by the sweeper.
+ * queued until its event is marked queued), so a publishing that dies part-way is simply run
+ * again: by the outbox relay, given the stream record again or the bundle's next one, or by the
+ * sweeper.
  */
-export async function publishBundleEvents(
-  deps: TPublishDeps,
-  bundle: TBundle,
-  /** The account's webhooks when the caller already asked for them. */
-  webhooks?: Promise<TWebhook[]>,
-): Promise<void> {
+export async function publishBundleEvents(deps: TPublishDeps, bundle: TBundle): Promise<void> {
   const outbox = bundle.outbox ?? [];
   if (outbox.length === 0) return;
-  const hooks = await (webhooks ?? deps.webhooks.all(bundle.accountId));
+  const hooks = await deps.webhooks.all(bundle.accountId);
   const created = deps.clock.now().toISOString();
   const work: Promise<void>[] = [];
   for (const entry of outbox) {
@@ -139,7 +135,7 @@ export async function logAndQueue(
   await deps.webhookEvents.markQueued(event);
 }
 
-/** How long a change's own publisher has before the sweeper takes its outbox over. */
+/** How long the outbox relay has to publish a change before the sweeper takes its outbox over. */
 export const SWEEP_AFTER_MS = 30_000;
 
 /**

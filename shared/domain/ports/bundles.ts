@@ -53,16 +53,10 @@ export interface TBundleStore {
   get(accountId: string, id: string): Promise<TBundle | undefined>;
   /**
    * Replaces the bundle if `previous.version` still holds, with the lookup items of the terms it
-   * changed (none for most changes). `written`, when given, runs once the bundle is written,
-   * beside the deletes of the lookup items it dropped. `alongside`, when given, is written in the
-   * same write as the bundle: a lost race of either is a ConcurrentUpdateError and writes neither.
+   * changed (none for most changes). `alongside`, when given, is written in the same write as
+   * the bundle: a lost race of either is a ConcurrentUpdateError and writes neither.
    */
-  save(
-    bundle: TBundle,
-    previous: TBundle,
-    written?: () => Promise<void>,
-    alongside?: TRecordAlongside,
-  ): Promise<void>;
+  save(bundle: TBundle, previous: TBundle, alongside?: TRecordAlongside): Promise<void>;
   /**
    * The bundle's documents, in its order; given only the bundle's ids (read beside the bundle),
    * every document item stored under it, for the caller to take the bundle's own from.

@@ -34,9 +34,7 @@ export interface TWebhookStore {
   get(accountId: string, id: string): Promise<TWebhook | undefined>;
   /** The id of the webhook holding an extra header, from its lookup item (check the webhook has it). */
   webhookOfHeader(accountId: string, headerId: string): Promise<string | undefined>;
-  /**
-   * `previous` undefined: create (fails if the id exists); else replace if its version still holds.
-   */
+  /** `previous` undefined: create (fails if the id exists); else replace if its version still holds. */
   save(webhook: TWebhook, previous: TWebhook | undefined): Promise<void>;
   delete(webhook: TWebhook): Promise<void>;
   /** Newest first. */

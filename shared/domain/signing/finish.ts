@@ -158,7 +158,7 @@ async function finishTogether(
     refuseUnlessSigning({ bundle: b, packet, now, kioskSession: ctx.kioskSession }),
   );
   const bundle = nextVersion(b, changed);
-  await call.deps.bundles.save(bundle, b, undefined, { record, previous: storedRecord(ctx) });
+  await call.deps.bundles.save(bundle, b, { record, previous: storedRecord(ctx) });
   return withBundle({ ...ctx, record, stored: true }, bundle);
 }
 

@@ -161,7 +161,7 @@ export async function openSession(
       return stepped;
     }
     const bundle = nextVersion(b, changed);
-    await deps.bundles.save(bundle, b, undefined, { record, previous: storedRecord(current) });
+    await deps.bundles.save(bundle, b, { record, previous: storedRecord(current) });
     return withBundle(stepped, bundle);
   });
   await stored;
