@@ -23,7 +23,7 @@ export const CONSUMERS = {
 
 /** The functions run on a schedule, and how often (minutes). */
 export const SCHEDULES = {
-  // Publishes what a crashed request left in a bundle's outbox.
+  // Publishes what the outbox relay left in a bundle's outbox.
   'outbox-sweeper': { everyMinutes: 1 },
   // Reminders, expiry and retention: a bundle expires and a reminder goes out at most five
   // minutes after its time.

@@ -6,7 +6,7 @@ import { sweepOutboxes } from '#shared/domain/outbox/publish-events';
 
 /**
  * Composition root of the outbox sweeper, run every minute (an EventBridge schedule on AWS, a
- * timer locally): publishes the webhook events of bundles whose own publisher did not finish.
+ * timer locally): publishes the outboxes the outbox relay did not (records it gave up, or lost).
  */
 export function buildOutboxSweeper(opts: TFunctionOptions) {
   const db = opts.db ?? createDocumentClient(opts.config);

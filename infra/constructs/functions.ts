@@ -108,7 +108,7 @@ export class Functions implements TWorkers {
     this.sweeper = publishing(
       lambda('OutboxSweeperFunction', {
         name: 'outbox-sweeper',
-        description: 'Publishes webhook events a crashed request left in a bundle outbox',
+        description: 'Publishes what the outbox relay left in a bundle outbox',
         environment: { ...shared, ...publishEnv },
         timeout: Duration.seconds(60),
       }),

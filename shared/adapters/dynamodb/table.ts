@@ -13,7 +13,7 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
  * - `by-sent`, `by-completed`: an account's bundles by sent / completed time. Sparse: a bundle
  *   has these keys only once it was sent / completed.
  * - `by-outbox`: bundles whose webhook events wait to be published, for the sweeper that
- *   publishes what a crashed request left behind. Sparse (only while waiting) and spread over
+ *   publishes what the outbox relay did not. Sparse (only while waiting) and spread over
  *   OUTBOX_SHARDS partitions so that busy accounts never share one hot key.
  * - `by-due`: sent bundles with work for the scheduler (expiry, a signer's next automatic
  *   reminder), by the time it is due. Sparse (only while something is due) and spread over

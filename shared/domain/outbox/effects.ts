@@ -1,8 +1,8 @@
 // What each audit event sets off once the write that appends it succeeds: the one table to read
 // to learn what a cancel, a send or a signature causes. The write notes the event's webhook
 // event, message and evidence job in the bundle's outbox (outbox.ts, withOutbox), and the
-// publishing store (publishing-store.ts) then logs and queues them; each job's own file under
-// jobs/ says how its worker runs it. An event kind missing from the table does not compile (a
+// outbox relay (functions/outbox-relay/, publish-events.ts) then logs and queues them; each
+// job's own file under jobs/ says how its worker runs it. An event kind missing from the table does not compile (a
 // variant, such as packetReadyInPerson, is stored as its kind and sets off what that kind does).
 
 import type { TWebhookEventType } from '#shared/schemas/vocabulary';
@@ -10,7 +10,7 @@ import { codeOf, type TCodedKind } from '../bundles/event-kinds';
 import type { TCountMetric } from '../ports/metrics';
 import type { TDocumentJobType, TNotificationType } from './outbox-entry';
 
-/** The counts a bundle reaching a milestone adds (see publishing-store.ts for when). */
+/** The counts a bundle reaching a milestone adds (see milestones-store.ts for when). */
 export type TMilestone = Extract<TCountMetric, 'BundlesSent' | 'BundlesCompleted'>;
 
 export interface TEffects {
