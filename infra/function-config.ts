@@ -32,7 +32,10 @@ export type TConfigPart = (typeof CONFIG_KEYS)[number] | `queues.${keyof typeof 
 
 /** What an endpoint behind API Gateway is told: its usage plan, its links' base, the caller's address. */
 const ENDPOINT = ['usagePlanId', 'publicBaseUrl', 'viewerAddressHeader'] as const;
-/** The queues a bundle change's outbox is published onto. */
+/**
+ * The queues a bundle change's outbox is published onto: only by the functions that publish
+ * outboxes (the relay and the sweeper). A function that changes a bundle writes its outbox, nothing more.
+ */
 const PUBLISH = ['queues.webhookDeliveries', 'queues.notifications', 'queues.documentJobs'] as const;
 
 /**
@@ -41,22 +44,24 @@ const PUBLISH = ['queues.webhookDeliveries', 'queues.notifications', 'queues.doc
  */
 export const FUNCTION_CONFIG: Record<TLambdaName, readonly TConfigPart[]> = {
   authorizer: ['apiKeyCacheSeconds'],
-  persons: [...ENDPOINT, ...PUBLISH],
+  persons: [...ENDPOINT],
   // Accounts' exports are queued for the document worker.
   account: [...ENDPOINT, 'queues.documentJobs'],
-  bundles: [...ENDPOINT, ...PUBLISH, 'queues.bulkJobs'],
-  packets: [...ENDPOINT, ...PUBLISH],
+  bundles: [...ENDPOINT, 'queues.bulkJobs'],
+  packets: [...ENDPOINT],
   templates: [...ENDPOINT, 'queues.webhookDeliveries'],
   webhooks: [...ENDPOINT, 'secrets', 'queues.webhookDeliveries'],
   'envelope-templates': [...ENDPOINT],
-  'public-pages': [...ENDPOINT, ...PUBLISH, 'payments'],
+  'public-pages': [...ENDPOINT, 'payments'],
   mcp: [...ENDPOINT],
   console: [...ENDPOINT, 'secrets', 'mail', 'queues.notifications'],
   'webhook-dispatcher': ['secrets', 'queues.webhookDeliveries'],
   'outbox-sweeper': [...PUBLISH],
   'outbox-relay': [...PUBLISH],
-  scheduler: [...PUBLISH],
-  'bulk-worker': [...PUBLISH, 'queues.bulkJobs', 'bulkRowsPerSecond'],
+  scheduler: [],
+  // A batch's bulk_completed event goes straight to the deliveries queue (no bundle outbox).
+  'bulk-worker': ['queues.webhookDeliveries', 'queues.bulkJobs', 'bulkRowsPerSecond'],
   'notifications-worker': ['publicBaseUrl', 'mail', 'copyLinkDays', 'queues.notifications'],
-  'document-worker': [...PUBLISH, 'seal', 'timestamps'],
+  // Its own queue, whose failed jobs it puts off.
+  'document-worker': ['queues.documentJobs', 'seal', 'timestamps'],
 };

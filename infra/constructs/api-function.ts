@@ -20,14 +20,18 @@ import { lambdaCode } from './lambda-code';
 
 export type TAccess = 'read' | 'readWrite';
 
-/** A function's use of the table: `lookup` reads items by their keys alone (the authorizer). */
-export type TTableAccess = TAccess | 'lookup';
+/**
+ * A function's use of the table: `lookup` reads items by their keys alone (the authorizer);
+ * `publish` reads, adds and updates items, never deletes any (the outbox relay and sweeper).
+ */
+export type TTableAccess = TAccess | 'lookup' | 'publish';
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 /** What each access allows of the table (grantTable). */
 const TABLE_ACTIONS: Record<TTableAccess, readonly string[]> = {
   lookup: ['dynamodb:GetItem'],
   read: TABLE_READ,
+  publish: [...TABLE_READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   readWrite: [
     ...TABLE_READ,
     'dynamodb:PutItem',

@@ -69,9 +69,13 @@ export class Functions implements TWorkers {
       if (keyed.has(name)) fn.grantUsagePlanRead(api.usagePlan);
       return fn;
     };
-    // A function whose bundle changes publish their outbox: it writes the table and queues jobs.
+    // The two functions that publish bundle outboxes (the relay from the table's stream, the
+    // sweeper what the relay left): they write the table and queue the jobs. A function that
+    // changes a bundle only writes its outbox, so none other may send to those queues.
+    // Publishing reads the bundle and its account's webhooks, adds webhook events and marks them
+    // and the outbox done: it never deletes an item.
     const publishing = (fn: ApiFunction) => {
-      fn.grantTable(table, 'readWrite');
+      fn.grantTable(table, 'publish');
       queues.grantPublish(fn);
       return fn;
     };
@@ -114,22 +118,19 @@ export class Functions implements TWorkers {
       }),
     );
 
-    // Reminders, expiry and retention: its changes publish like any other.
-    this.scheduler = publishing(
-      lambda('SchedulerFunction', {
-        name: 'scheduler',
-        description:
-          'Expires bundles, sends the automatic reminders and deletes documents by policy when due',
-        environment: { ...shared, ...publishEnv },
-        timeout: Duration.minutes(2),
-      }),
-    );
+    // Reminders, expiry and retention: its changes are published like any other, by the relay.
+    this.scheduler = lambda('SchedulerFunction', {
+      name: 'scheduler',
+      description: 'Expires bundles, sends the automatic reminders and deletes documents by policy when due',
+      environment: shared,
+      timeout: Duration.minutes(2),
+    });
+    this.scheduler.grantTable(table, 'readWrite');
     this.scheduler.grantBucketErase(bucket);
 
-    // Persons changes reach the bundles they are linked to, so it publishes like bundles.
-    const persons = publishing(
-      endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/', publishEnv),
-    );
+    // Persons changes reach the bundles they are linked to; the relay publishes those changes.
+    const persons = endpoint('PersonsFunction', 'persons', 'Persons: /api/v2/persons/');
+    persons.grantTable(table, 'readWrite');
 
     const account = endpoint(
       'AccountFunction',
@@ -145,13 +146,9 @@ export class Functions implements TWorkers {
     account.grantUsageKeyCreate(api.usagePlan);
 
     // Bulk sends: the bundles function queues a batch's first chunk, the bulk worker the rest.
-    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', {
-      ...publishEnv,
-      ...bulkEnv,
-    });
+    const bundles = endpoint('BundlesFunction', 'bundles', 'Bundles: /api/v2/bundles/', bulkEnv);
     bundles.grantTable(table, 'readWrite');
     bundles.grantBucket(storage, 'readWrite');
-    queues.grantPublish(bundles);
     bundles.grantSend(queues.bulkJobs);
 
     this.bulkWorker = lambda('BulkWorkerFunction', {
@@ -159,8 +156,8 @@ export class Functions implements TWorkers {
       description: 'Creates the bundles of bulk sends, a chunk of rows at a time, at the API throttle pace',
       environment: {
         ...shared,
-        ...publishEnv,
         ...bulkEnv,
+        ...webhookEnv,
         BULK_ROWS_PER_SECOND: String(bulkRowsPerSecond(config.rateLimits.throttleRatePerSecond)),
       },
       // Below the queue's visibility timeout, as an SQS event source requires.
@@ -168,7 +165,8 @@ export class Functions implements TWorkers {
     });
     this.bulkWorker.grantTable(table, 'readWrite');
     this.bulkWorker.grantBucket(storage, 'readWrite');
-    queues.grantPublish(this.bulkWorker);
+    // A batch's bulk_completed event goes straight to the deliveries queue (no bundle outbox).
+    this.bulkWorker.grantSend(queues.webhookQueue);
     this.bulkWorker.grantSend(queues.bulkJobs);
 
     // Document templates: their items and their PDFs (bundles made from one reuse its PDF).
@@ -183,11 +181,10 @@ export class Functions implements TWorkers {
     templates.grantBucket(storage, 'readWrite');
     templates.grantSend(queues.webhookQueue);
 
-    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/', publishEnv);
+    const packets = endpoint('PacketsFunction', 'packets', 'Packets: /api/v2/packets/');
     packets.grantTable(table, 'readWrite');
     // Read only: a Certificate of Evidence is handed out as a presigned link.
     packets.grantBucket(storage, 'read');
-    queues.grantPublish(packets);
 
     // Messages to people; its queue, SES and SMS rights come with its queue (queues-and-workers.ts).
     this.notifier = lambda('NotificationsWorkerFunction', {
@@ -216,11 +213,9 @@ export class Functions implements TWorkers {
       'PublicPagesFunction',
       'public-pages',
       'Public pages: signing (/sign), /prepare, /portal, /verify, /payments',
-      publishEnv,
     );
     publicPages.grantTable(table, 'readWrite');
     publicPages.grantBucket(storage, 'readWrite');
-    queues.grantPublish(publicPages);
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', keys.stripeSecret.secretArn);
     keys.stripeSecret.grantRead(publicPages.fn);
 
@@ -252,7 +247,8 @@ export class Functions implements TWorkers {
       description: 'Draws and seals final documents, certificates of evidence and interim files',
       environment: {
         ...shared,
-        ...publishEnv,
+        // Its own queue, whose failed jobs it puts off (ChangeMessageVisibility).
+        ...queues.documentsEnv,
         ...keys.sealEnv,
         // Seals are stamped by these (B-T) and fail rather than go without; none: B-B.
         ...(config.tsaUrls.length > 0
@@ -272,7 +268,6 @@ export class Functions implements TWorkers {
     // failed one is aborted (s3:AbortMultipartUpload).
     // It writes accounts' export archives in parts (shared/adapters/s3/blob-streams.ts).
     this.documentWorker.grantBucket(storage, 'readWrite', true);
-    queues.grantPublish(this.documentWorker);
     keys.grantSealing(this.documentWorker);
 
     // The console's sign-in (/console/api): links by email, sessions, the security log, and each

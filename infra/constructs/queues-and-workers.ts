@@ -98,7 +98,7 @@ export class QueuesAndWorkers {
     };
   }
 
-  /** The document jobs' queue alone: the account function queues exports on it. */
+  /** The document jobs' queue alone: the account function queues exports on it, the document worker puts off its own. */
   get documentsEnv(): { DOCUMENTS_QUEUE_URL: string } {
     return { DOCUMENTS_QUEUE_URL: this.documentJobs.queueUrl };
   }

@@ -140,13 +140,18 @@ export function render(value: unknown): string {
 
 export const actionsOf = (s: TStatement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
-/** The functions that change bundles, and so publish their outbox onto every queue. */
-export const PUBLISHERS: readonly string[] = [
+/**
+ * The functions that publish bundles' outboxes onto every queue: the relay (from the table's
+ * stream) and the sweeper (what the relay left). The functions that change bundles only write
+ * the outbox with the bundle, so they may send to none of those queues.
+ */
+export const PUBLISHERS: readonly string[] = ['outbox-sweeper', 'outbox-relay'];
+
+/** Functions that change bundles, none of which publishes itself. */
+export const BUNDLE_WRITERS: readonly string[] = [
   'packets',
   'bundles',
   'persons',
-  'outbox-sweeper',
-  'outbox-relay',
   'scheduler',
   'public-pages',
   'document-worker',

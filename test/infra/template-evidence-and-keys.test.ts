@@ -178,7 +178,7 @@ describe('document worker (evidence)', () => {
     }
   });
 
-  it('lets the worker read and write the table and the bucket (never delete objects), and publish', () => {
+  it('lets the worker read and write the table and the bucket (never delete objects), and send nothing', () => {
     const fnId = functionId(dev, 'Esign-dev', 'document-worker');
     const statements = roleStatements(dev, fnId);
     const actions = statements.flatMap(actionsOf);
@@ -191,9 +191,10 @@ describe('document worker (evidence)', () => {
         's3:PutObject',
         'sqs:ReceiveMessage',
         'sqs:ChangeMessageVisibility',
-        'sqs:SendMessage',
       ]),
     );
+    // What it changes in a bundle is published by the outbox relay, from the table's stream.
+    expect(actions).not.toContain('sqs:SendMessage');
     expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual([
       's3:AbortMultipartUpload',
       's3:GetObject',
@@ -207,7 +208,7 @@ describe('document worker (evidence)', () => {
     expect(actions.filter((a) => /^(apigateway|ses|sns):/.test(a))).toEqual([]);
   });
 
-  it('gives every function that changes bundles DOCUMENTS_QUEUE_URL and the right to send to it', () => {
+  it('gives only the publishers and the account function the right to send to the document jobs', () => {
     const queue = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-document-jobs' });
     for (const { name } of lambdaEntries()) {
       const id = functionId(dev, 'Esign-dev', name);
@@ -221,6 +222,10 @@ describe('document worker (evidence)', () => {
       if (PUBLISHERS.includes(name) || name === 'account') {
         expect(vars.DOCUMENTS_QUEUE_URL, name).toEqual({ Ref: queue });
         expect(sends, name).toContain(queue);
+      } else if (name === 'document-worker') {
+        // Its own queue: it puts failed jobs off (ChangeMessageVisibility), never sends to it.
+        expect(vars.DOCUMENTS_QUEUE_URL, name).toEqual({ Ref: queue });
+        expect(sends, name).not.toContain(queue);
       } else {
         expect(vars, name).not.toHaveProperty('DOCUMENTS_QUEUE_URL');
         expect(sends, name).not.toContain(queue);

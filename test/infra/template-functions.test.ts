@@ -13,6 +13,7 @@ import {
 } from '#shared/domain/bundles/account-documents-key';
 import {
   actionsOf,
+  BUNDLE_WRITERS,
   envVarsOf,
   functionId,
   liveAlias,
@@ -242,7 +243,7 @@ describe('functions', () => {
     }
   });
 
-  it('gives the functions that change bundles the notifications queue to send to, with a dead-letter queue behind it', () => {
+  it('gives only the outbox publishers the notifications queue to send to, with a dead-letter queue behind it', () => {
     const queues = Object.values(dev.findResources('AWS::SQS::Queue')).map(
       (q) => (q as TResource).Properties!,
     );
@@ -252,7 +253,8 @@ describe('functions', () => {
     expect((main!.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBeGreaterThan(0);
     const actions = (name: string) =>
       roleStatements(dev, functionId(dev, 'Esign-dev', name)).flatMap(actionsOf);
-    expect(actions('packets')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    for (const name of PUBLISHERS)
+      expect(actions(name), name).toEqual(expect.arrayContaining(['sqs:SendMessage']));
     // Packets reads the bucket only, to hand out a certificate's presigned link.
     expect(actions('packets').filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
     const notificationsId = logicalIdOf(dev, 'AWS::SQS::Queue', { QueueName: 'esign-dev-notifications' });
@@ -267,8 +269,14 @@ describe('functions', () => {
       );
       expect(JSON.stringify(sqs.map((st) => st.Resource)), name).not.toContain(notificationsId);
     }
-    const env = envVarsOf(dev, functionId(dev, 'Esign-dev', 'packets'));
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['NOTIFICATIONS_QUEUE_URL', 'PUBLIC_BASE_URL']));
+    const env = envVarsOf(dev, functionId(dev, 'Esign-dev', 'outbox-relay'));
+    expect(env.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: notificationsId });
+    // A function that changes bundles writes its outbox and is told of no queue it may not send to.
+    for (const name of BUNDLE_WRITERS) {
+      expect(envVarsOf(dev, functionId(dev, 'Esign-dev', name)), name).not.toHaveProperty(
+        'NOTIFICATIONS_QUEUE_URL',
+      );
+    }
   });
 
   it('seals secrets with a rotating KMS key only the webhooks and console functions may use', () => {

@@ -69,14 +69,40 @@ describe('webhook delivery', () => {
     }
   });
 
-  it('lets every function that changes bundles publish, and sweeps outboxes every minute', () => {
+  it('lets the outbox publishers and the webhooks function queue deliveries, and sweeps outboxes every minute', () => {
     const queue = queueId(dev, 'esign-dev-webhook-deliveries');
-    for (const name of ['bundles', 'packets', 'persons', 'webhooks', 'outbox-sweeper'] as const) {
-      const id = functionId(dev, 'Esign-dev', name);
-      const vars = envVarsOf(dev, id);
-      expect(vars.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queue });
-      const sends = roleStatements(dev, id).filter((st) => actionsOf(st).includes('sqs:SendMessage'));
-      expect(JSON.stringify(sends.map((st) => st.Resource)), name).toContain(queue);
+    const sendsTo = (name: string) => {
+      const sends = roleStatements(dev, functionId(dev, 'Esign-dev', name)).filter((st) =>
+        actionsOf(st).includes('sqs:SendMessage'),
+      );
+      return JSON.stringify(sends.map((st) => st.Resource));
+    };
+    // The webhooks function queues a redelivery; the relay and the sweeper publish outboxes.
+    for (const name of ['webhooks', 'outbox-relay', 'outbox-sweeper'] as const) {
+      expect(envVarsOf(dev, functionId(dev, 'Esign-dev', name)).WEBHOOK_QUEUE_URL, name).toEqual({
+        Ref: queue,
+      });
+      expect(sendsTo(name), name).toContain(queue);
+    }
+    // Publishing reads, adds and updates the table's items; it never deletes one.
+    for (const name of ['outbox-relay', 'outbox-sweeper'] as const) {
+      const dynamo = roleStatements(dev, functionId(dev, 'Esign-dev', name))
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a));
+      expect(dynamo.sort(), name).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ]);
+    }
+    // The functions that change bundles only write the outbox: the relay publishes it.
+    for (const name of ['bundles', 'packets', 'persons', 'public-pages', 'scheduler'] as const) {
+      expect(envVarsOf(dev, functionId(dev, 'Esign-dev', name)), name).not.toHaveProperty(
+        'WEBHOOK_QUEUE_URL',
+      );
+      expect(sendsTo(name), name).not.toContain(queue);
     }
     dev.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
@@ -191,7 +217,7 @@ describe('notifications worker', () => {
 });
 
 describe('scheduler (reminders and expiry)', () => {
-  it('runs the scheduler every five minutes, publishing like the functions that change bundles', () => {
+  it('runs the scheduler every five minutes; the relay publishes its changes, as any other', () => {
     for (const [template, stack] of [
       [dev, 'Esign-dev'],
       [prod, 'Esign-prod'],
@@ -211,18 +237,12 @@ describe('scheduler (reminders and expiry)', () => {
       expect(fn.Timeout).toBeLessThanOrEqual(300);
       const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(vars.TABLE_NAME).toEqual({ Ref: expect.any(String) });
-      const stage = stack === 'Esign-dev' ? 'dev' : 'prod';
-      const queues = ['webhook-deliveries', 'notifications'].map((q) =>
-        logicalIdOf(template, 'AWS::SQS::Queue', { QueueName: `esign-${stage}-${q}` }),
-      );
-      expect(vars.WEBHOOK_QUEUE_URL).toEqual({ Ref: queues[0] });
-      expect(vars.NOTIFICATIONS_QUEUE_URL).toEqual({ Ref: queues[1] });
+      // Its changes (reminders, expiry) go out with the bundle's outbox, which the relay publishes:
+      // it is told of no queue and may send to none.
+      expect(Object.keys(vars).filter((v) => v.endsWith('_QUEUE_URL'))).toEqual([]);
       const statements = roleStatements(template, fnId);
-      const sends = JSON.stringify(
-        statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).map((st) => st.Resource),
-      );
-      for (const q of queues) expect(sends).toContain(q);
       const actions = statements.flatMap(actionsOf);
+      expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
       // It queries the by-due index and writes bundles; of S3 it only lists and deletes the object
       // versions a retention policy deletes (template-functions.test.ts holds their resources);
       // nothing of KMS or API Gateway.
