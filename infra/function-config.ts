@@ -52,7 +52,8 @@ export const FUNCTION_CONFIG: Record<TLambdaName, readonly TConfigPart[]> = {
   templates: [...ENDPOINT, 'queues.webhookDeliveries'],
   webhooks: [...ENDPOINT, 'secrets', 'queues.webhookDeliveries'],
   'envelope-templates': [...ENDPOINT],
-  'public-pages': [...ENDPOINT, 'payments'],
+  // A template saved at /prepare fires doc_template_updated straight to the deliveries queue.
+  'public-pages': [...ENDPOINT, 'queues.webhookDeliveries', 'payments'],
   mcp: [...ENDPOINT],
   console: [...ENDPOINT, 'secrets', 'mail', 'queues.notifications'],
   'webhook-dispatcher': ['secrets', 'queues.webhookDeliveries'],

@@ -213,9 +213,13 @@ export class Functions implements TWorkers {
       'PublicPagesFunction',
       'public-pages',
       'Public pages: signing (/sign), /prepare, /portal, /verify, /payments',
+      webhookEnv,
     );
     publicPages.grantTable(table, 'readWrite');
     publicPages.grantBucket(storage, 'readWrite');
+    // A template saved at /prepare fires doc_template_updated straight to the deliveries queue
+    // (no bundle outbox), as the templates function does.
+    publicPages.grantSend(queues.webhookQueue);
     publicPages.fn.addEnvironment('STRIPE_SECRET_ID', keys.stripeSecret.secretArn);
     keys.stripeSecret.grantRead(publicPages.fn);
 

@@ -6,6 +6,7 @@ import { createPrepSessionStore } from '#shared/adapters/dynamodb/prep-session-s
 import { setUserTeams } from '#shared/domain/accounts/user-teams';
 import { hashToken, newToken } from '#shared/domain/tokens';
 import { aBundle, aPdfB64 } from '../helpers/bundles';
+import { eventually, startReceiver } from '../helpers/receiver';
 import { apiClient, isErrorBody } from '../helpers/runtime';
 import { sharedTestRuntime } from '../helpers/shared-runtime';
 import { accountDeps, seedTeamAccount, type TTeamAccount } from '../helpers/teams';
@@ -284,6 +285,40 @@ describe('the preparation page and its token', () => {
       const page = await fetch(url);
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(page.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
+  it('fires doc_template_updated when the page saves the template, as an API change does', async () => {
+    // The page's function sends the event to the deliveries queue itself (no bundle outbox).
+    const receiver = await startReceiver();
+    try {
+      const account = await runtime.seedAccount('Preparation Hooks', 'owner@preparation-hooks.example');
+      const c = apiClient(runtime, account.apiKey);
+      const hook = await c('POST', '/webhooks/', {
+        json: { url: receiver.url('/prepared'), event_types: ['doc_template_updated'] },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      const made = await c('POST', '/templates/preparation_session/', {
+        json: { name: 'Hooked', file_b64: b64 },
+      });
+      expect(made.status, made.text).toBe(201);
+      const saved = await prep('PUT', 'template', tokenOf(made.body.url), {
+        version: 1,
+        roles: [{ key: 'buyer' }],
+        fields: [signatureField()],
+      });
+      expect(saved.status, saved.text).toBe(200);
+      const calls = await eventually(
+        () => receiver.callsTo('/prepared').length > 0 && receiver.callsTo('/prepared'),
+      );
+      expect(calls).toHaveLength(1);
+      expect(JSON.parse(calls[0]!.body)).toMatchObject({
+        event_type: 'doc_template_updated',
+        account_id: account.accountId,
+        payload: { template_id: made.body.template_id },
+      });
+    } finally {
+      await receiver.stop();
     }
   });
 

@@ -77,8 +77,15 @@ describe('webhook delivery', () => {
       );
       return JSON.stringify(sends.map((st) => st.Resource));
     };
-    // The webhooks function queues a redelivery; the relay and the sweeper publish outboxes.
-    for (const name of ['webhooks', 'outbox-relay', 'outbox-sweeper'] as const) {
+    // The webhooks function queues a redelivery; the relay and the sweeper publish outboxes; the
+    // page's function and the bulk worker send their own events (doc_template_updated, bulk_completed).
+    for (const name of [
+      'webhooks',
+      'outbox-relay',
+      'outbox-sweeper',
+      'public-pages',
+      'bulk-worker',
+    ] as const) {
       expect(envVarsOf(dev, functionId(dev, 'Esign-dev', name)).WEBHOOK_QUEUE_URL, name).toEqual({
         Ref: queue,
       });
@@ -98,7 +105,7 @@ describe('webhook delivery', () => {
       ]);
     }
     // The functions that change bundles only write the outbox: the relay publishes it.
-    for (const name of ['bundles', 'packets', 'persons', 'public-pages', 'scheduler'] as const) {
+    for (const name of ['bundles', 'packets', 'persons', 'scheduler'] as const) {
       expect(envVarsOf(dev, functionId(dev, 'Esign-dev', name)), name).not.toHaveProperty(
         'WEBHOOK_QUEUE_URL',
       );
