@@ -1,8 +1,6 @@
-import { createSqsClient } from '#shared/adapters/aws/clients';
 import { createEvidenceStore } from '#shared/adapters/dynamodb/evidence-store';
 import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
-import { createSqsQueue } from '#shared/adapters/sqs/queue';
 import {
   bundleAdapters,
   functionBase,
@@ -24,13 +22,11 @@ import { toPacketResponse } from '#shared/responses/bundle';
 /** Composition root of the packets Lambda: one signer of a bundle. */
 export function buildPacketsHandler(opts: TFunctionOptions) {
   const { config, db, metrics, telemetry } = functionBase(opts);
-  const sqs = createSqsClient(config);
   const deps = {
     ...bundleAdapters(config, db, metrics),
     persons: createPersonStore(db, config.tableName),
     tokens: createSigningTokenStore(db, config.tableName),
     evidence: createEvidenceStore(db, config.tableName),
-    queue: createSqsQueue(sqs, config.queues ?? {}),
   };
 
   const routes: TRoute[] = [
