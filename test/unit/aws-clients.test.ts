@@ -1,8 +1,9 @@
 // The service's AWS clients leave out the SDK's logger middleware: it copies every call's input
 // and output through a filter of sensitive values for a logger the service never gives the SDK
-// (shared/adapters/aws/clients.ts). A client made straight from the SDK still has it.
+// (shared/adapters/aws/client-setup.ts). A client made straight from the SDK still has it.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { SDK_LOGGER_MIDDLEWARE } from '#shared/adapters/aws/client-setup';
 import {
   createApiGatewayClient,
   createDocumentClient,
@@ -10,8 +11,8 @@ import {
   createS3Client,
   createSesClient,
   createSqsClient,
-  SDK_LOGGER_MIDDLEWARE,
 } from '#shared/adapters/aws/clients';
+import { createSecretsManagerClient } from '#shared/adapters/aws/secrets-manager-client';
 import { createSnsClient } from '#shared/adapters/aws/sns-client';
 import { configFromEnv } from '#shared/config';
 
@@ -30,6 +31,7 @@ describe("the service's AWS clients", () => {
       kms: createKmsClient(config),
       ses: createSesClient(config),
       sns: createSnsClient(config),
+      secretsmanager: createSecretsManagerClient(config),
     };
     for (const [name, client] of Object.entries(made)) expect(hasLogger(client), name).toBe(false);
   });
