@@ -70,10 +70,10 @@ export class Functions implements TWorkers {
       return fn;
     };
     // The two functions that publish bundle outboxes (the relay from the table's stream, the
-    // sweeper what the relay left): they write the table and queue the jobs. A function that
-    // changes a bundle only writes its outbox, so none other may send to those queues.
-    // Publishing reads the bundle and its account's webhooks, adds webhook events and marks them
-    // and the outbox done: it never deletes an item.
+    // sweeper what the relay left): they queue the jobs, and of the table read the bundle and its
+    // account's webhooks, add webhook events and mark them and the outbox done, never deleting an
+    // item. A function that changes a bundle only writes its outbox, so none other may send to
+    // those queues.
     const publishing = (fn: ApiFunction) => {
       fn.grantTable(table, 'publish');
       queues.grantPublish(fn);

@@ -2,8 +2,9 @@
 // to learn what a cancel, a send or a signature causes. The write notes the event's webhook
 // event, message and evidence job in the bundle's outbox (outbox.ts, withOutbox), and the
 // outbox relay (functions/outbox-relay/, publish-events.ts) then logs and queues them; each
-// job's own file under jobs/ says how its worker runs it. An event kind missing from the table does not compile (a
-// variant, such as packetReadyInPerson, is stored as its kind and sets off what that kind does).
+// job's own file under jobs/ says how its worker runs it. An event kind missing from the table
+// does not compile (a variant, such as packetReadyInPerson, is stored as its kind and sets off
+// what that kind does).
 
 import type { TWebhookEventType } from '#shared/schemas/vocabulary';
 import { codeOf, type TCodedKind } from '../bundles/event-kinds';
