@@ -1,5 +1,6 @@
+import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { documentKeysFor } from '#shared/adapters/s3/blob-store';
+import { createBlobStore, documentKeysFor } from '#shared/adapters/s3/blob-store';
 import { encryptionFor } from '#shared/adapters/s3/object-encryption';
 import type { TAccountDocumentsKey } from '#shared/domain/accounts/account';
 import { DocumentsKeyDestroyedError, DocumentsKeyDestroyingError } from '#shared/domain/errors';
@@ -65,5 +66,43 @@ describe('documentKeysFor', () => {
     const { keysFor } = keysOf({ ...own, destroyed: '2026-11-28T00:00:00.000Z' });
     await expect(keysFor(path, 'write')).rejects.toBeInstanceOf(DocumentsKeyDestroyedError);
     await expect(keysFor(path)).rejects.toBeInstanceOf(DocumentsKeyDestroyedError);
+  });
+});
+
+describe("the blob store's read", () => {
+  const own = { keyArn: 'arn:aws:kms:eu-west-1:1:key/k', created: '2026-01-01T00:00:00.000Z' };
+  const path = 'accounts/acc1/bundles/b1/originals/d1.pdf';
+  /** A store over an S3 that answers `bytes`, whose account read waits until `answer` is called. */
+  const storeOf = (bytes: string) => {
+    const asked: string[] = [];
+    let answer: (key: TAccountDocumentsKey) => void = () => undefined;
+    const s3 = {
+      send: async (command: { input: { Key: string } }) => {
+        asked.push(command.input.Key);
+        return { Body: { transformToByteArray: async () => new TextEncoder().encode(bytes) } };
+      },
+    } as unknown as S3Client;
+    const store = createBlobStore(s3, 'docs', {
+      accountKeyOf: () => new Promise<TAccountDocumentsKey>((resolve) => (answer = resolve)),
+    });
+    return { store, asked, answer: (key: TAccountDocumentsKey) => answer(key) };
+  };
+
+  it('asks S3 beside the account’s key check, and answers once the check passed', async () => {
+    const { store, asked, answer } = storeOf('%PDF-1.7');
+    const read = store.get(path);
+    await new Promise((r) => setTimeout(r, 5));
+    // The account has not answered yet; S3 is asked already.
+    expect(asked).toEqual([path]);
+    answer(own);
+    expect((await read).toString()).toBe('%PDF-1.7');
+  });
+
+  it('answers 410 for a destroyed key even when S3 answered, dropping the bytes', async () => {
+    const { store, asked, answer } = storeOf('%PDF-1.7');
+    const read = store.get(path);
+    answer({ ...own, destroyed: '2026-11-28T00:00:00.000Z' });
+    await expect(read).rejects.toBeInstanceOf(DocumentsKeyDestroyedError);
+    expect(asked).toEqual([path]);
   });
 });

@@ -15,7 +15,8 @@ const isKeyUnusable = (err: unknown) =>
 
 /**
  * The keys in force for an object's account: its own key when it has one. An own key the
- * operator destroyed answers 410 here, before S3 is asked, for reads, links and writes alike. A
+ * operator destroyed answers 410 here for reads, links and writes alike (before S3 is asked,
+ * except by a read, which asks beside the check and drops what S3 answered). A
  * write also reads the account consistently and is refused (409) while the key is being
  * destroyed: a write that saw no mark read the account before it, so it belongs to a request
  * that started before the mark and ends within the wait the destruction keeps after it
@@ -62,10 +63,16 @@ export function createBlobStore(s3: S3Client, bucket: string, keys: TDocumentKey
       }
     },
     async get(key) {
+      // The key's check runs beside S3's read rather than before it, and still decides: a read
+      // waits for one request less (the account's, when the request has not read it yet), and a
+      // destroyed key answers its 410 whatever S3 answered, the bytes dropped unanswered.
+      const read = s3
+        .send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+        .then(async (out) => Buffer.from(await out.Body!.transformToByteArray()));
+      read.catch(() => undefined); // awaited below, once the check has passed
       await keysFor(key);
       try {
-        const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        return Buffer.from(await out.Body!.transformToByteArray());
+        return await read;
       } catch (err) {
         if (isNoSuchKey(err)) throw new BlobNotFoundError(key, { cause: err });
         throw keyRefused(err);
