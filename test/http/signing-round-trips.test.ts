@@ -3,8 +3,11 @@
 // opening a session and finishing read what they need side by side (opening consumes its link
 // beside its read, and writes the record's step in one transaction with the bundle), apply their
 // bundle change to the bundle they already read (still conditional on its version), read the
-// account beside the writes, and leave publishing to the outbox relay. Counted on the runtime's DynamoDB client as the
-// order in which the signing function's requests started and ended, never as durations.
+// account beside the writes, and leave publishing to the outbox relay; after the page, an
+// opening reads its first document's file beside its first reads. Counted on the runtime's
+// DynamoDB client (and S3's, for the file) as the order in which the signing function's requests
+// started and ended, never as durations.
+import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentInvocation } from '#infra/local/invocation';
 import type { TRuntime } from '#infra/local/runtime';
@@ -22,6 +25,8 @@ interface TSpan {
 let runtime: TRuntime;
 let spans: TSpan[] | undefined;
 let tick = 0;
+/** Puts S3's own send back (beforeAll replaces it to count the signing function's reads). */
+let unpatchS3: () => void = () => {};
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -38,8 +43,25 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'testRoundTrips' },
   );
+  // The signing function's reads of files, on the same count (every S3 client of the runtime).
+  const send = S3Client.prototype.send;
+  S3Client.prototype.send = function (this: S3Client, command: { constructor: { name: string } }) {
+    if (!spans || currentInvocation()?.fn !== 'public-pages')
+      return (send as (c: unknown) => Promise<unknown>).call(this, command);
+    const span = { command: command.constructor.name, start: tick++, end: Number.POSITIVE_INFINITY };
+    spans.push(span);
+    return (send as (c: unknown) => Promise<unknown>).call(this, command).finally(() => {
+      span.end = tick++;
+    });
+  } as typeof send;
+  unpatchS3 = () => {
+    S3Client.prototype.send = send;
+  };
 });
-afterAll(() => runtime.stop());
+afterAll(async () => {
+  unpatchS3();
+  await runtime.stop();
+});
 
 /**
  * The most requests of `run` one after another: each of a chain starts only once the one before
@@ -111,5 +133,36 @@ describe('a signer’s session and finish', () => {
     const query = finishing.spans.find((s) => s.command === 'QueryCommand')!;
     const account = finishing.spans.find((s) => s.command === 'GetItemCommand')!;
     expect(account.start).toBeLessThan(query.end);
+  });
+
+  it('read the first document’s file beside the opening’s first reads, after the page', async () => {
+    const call = apiClient(runtime);
+    const sign = signerClient(runtime);
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Round trips of the first page',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [{ key: 'doc', file_b64: await aPdfB64(), fields: benchFields('ann').slice(0, 2) }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const token = await embedToken(call, created.body.packets[0].id);
+    // The page the link opens, as a browser loads it before its exchange.
+    const page = await fetch(`${runtime.baseUrl}/sign/${token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('data-first-document="doc"');
+
+    const opening = await longestChain(async () => {
+      const opened = await sign('POST', '/session', undefined, { token, state: true, document: 'doc' });
+      expect(opened.status).toBe(201);
+      expect(Buffer.from(opened.body.document.pdf_b64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    });
+    // The file is read beside the bundle's Query, not after it: its read starts before that
+    // Query ends, and the exchange waits for no more requests than without the file.
+    const query = opening.spans.find((s) => s.command === 'QueryCommand')!;
+    const file = opening.spans.find((s) => s.command === 'GetObjectCommand')!;
+    expect(file, opening.commands.join(' ')).toBeDefined();
+    expect(file.start).toBeLessThan(query.end);
+    expect(opening.length, opening.commands.join(' ')).toBeLessThanOrEqual(2);
   });
 });

@@ -30,10 +30,13 @@ import {
 import { personKeys } from './entities/person';
 import { signingRecordEntity } from './entities/signing';
 import { markersSet } from './entity';
+import { remember } from './remember';
 import { INDEXES } from './table';
 import { putIf, putVersioned, putVersionedTogether, updateIf } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
+/** Bundles whose documents one function instance remembers (documentsSeen): some hundred kilobytes. */
+const BUNDLES_SEEN = 1000;
 const EVENTS_AFTER_ARCHIVING = 50;
 
 /** Longer than any create request may run (the Lambda times out at 28 s). */
@@ -41,6 +44,12 @@ const ABANDONED_CLAIM_MS = 5 * 60_000;
 
 export function createBundleStore(db: DynamoDBDocumentClient, table: string): TBundleStore {
   const list = createBundleLister(db, table);
+  /**
+   * The documents of bundles this instance read, by account and bundle: the files a sent bundle's
+   * documents name never change, so an opening can start reading its first document beside its
+   * own reads (a hint, which the opening checks against the documents it reads).
+   */
+  const seen = new Map<string, TBundle['documents']>();
 
   /** The lookup items of `terms` of the bundle, put (idempotent). */
   const putTerms = (bundle: TBundle, terms: string[]) =>
@@ -123,11 +132,15 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
   }
 
   async function get(accountId: string, id: string) {
-    return getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
+    const bundle = await getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
+    if (bundle) remember(seen, `${accountId}/${id}`, bundle.documents, BUNDLES_SEEN);
+    return bundle;
   }
 
   return {
     get,
+
+    documentsSeen: (accountId, id) => seen.get(`${accountId}/${id}`),
 
     async create(bundle, documents) {
       // Satellites first, idempotent: until the bundle item exists nothing points at them, and

@@ -2,19 +2,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TLinkTarget, TSigningToken, TSigningTokenStore } from '#shared/domain/ports/signing';
 import { getItem } from './batch';
 import { signingKeys, signingTokenEntity } from './entities/signing';
+import { remember } from './remember';
 import { putNew, setOnce } from './versioned';
 
 /** Sessions one function instance remembers (the oldest forgotten first): a few hundred kilobytes. */
 const SESSIONS_KEPT = 1000;
 /** Links' targets one function instance remembers, the same way. */
 const LINKS_KEPT = 1000;
-
-/** `map` with `key` set to `value` as its newest entry, its oldest dropped past `max`. */
-function remember<T>(map: Map<string, T>, key: string, value: T, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value!);
-}
 
 /**
  * A session's item never changes once written (only links are consumed; a session's expiry and

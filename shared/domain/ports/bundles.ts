@@ -52,6 +52,12 @@ export interface TBundleStore {
   create(bundle: TBundle, documents: TDocument[]): Promise<void>;
   get(accountId: string, id: string): Promise<TBundle | undefined>;
   /**
+   * The bundle's documents as this function instance last read them with `get`, if it did: a
+   * hint for starting a read early (an opening's first document), never an answer. Whoever
+   * takes it checks it against the documents it reads itself.
+   */
+  documentsSeen?(accountId: string, id: string): TBundle['documents'] | undefined;
+  /**
    * Replaces the bundle if `previous.version` still holds, with the lookup items of the terms it
    * changed (none for most changes). `alongside`, when given, is written in the same write as
    * the bundle: a lost race of either is a ConcurrentUpdateError and writes neither.

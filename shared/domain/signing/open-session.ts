@@ -87,7 +87,11 @@ export async function openSession(
     // the request keeps this read for them (request scope), so the bytes are read one round
     // sooner, beside the opening's writes rather than after them.
     if (withFields) deps.accounts.getAccount(target.accountId).catch(() => undefined);
-    return { consumed, read, withFields };
+    // The document's bytes too, when this instance read the bundle a moment ago (the page the
+    // link opens) and so knows which file it is: not after that read. Answered only when the
+    // read that follows names the same file (documentBytes).
+    const early = withFields && documentKey ? earlyBytes(deps, target, documentKey) : undefined;
+    return { consumed, read, withFields, early };
   };
   // When this instance read the link already (the page it opens, a moment ago), they start beside
   // the link's own read rather than after it: what a link points at never changes. The link's
@@ -98,7 +102,7 @@ export async function openSession(
   if (!link || link.kind === 'session' || Date.parse(link.expires) <= now.getTime()) {
     throw said(new NotFoundError('This signing link is not valid or has expired.'), 'errors.linkInvalid');
   }
-  const { consumed, read, withFields } = early ?? start(link);
+  const { consumed, read, withFields, early: earlyRead } = early ?? start(link);
   const ctx = await read;
   // A link of a signer who handed the packet on opens nothing, as an unknown one.
   if (!heldBy(link, ctx.packet))
@@ -130,7 +134,9 @@ export async function openSession(
   // Its bytes are read beside the writes, answered only if the state shows the documents (as
   // GET /documents/<key> would answer them only then).
   const bytes =
-    withFields && ctx.documents && documentKey ? documentBytes(deps, ctx.documents, documentKey) : undefined;
+    withFields && ctx.documents && documentKey
+      ? documentBytes(deps, ctx.documents, documentKey, earlyRead)
+      : undefined;
   bytes?.catch(() => undefined);
   // So are the state's file links, which ask for the account's documents key: not after the writes.
   const fileLinks = withFields && ctx.documents ? startFileLinks(deps, ctx.documents) : undefined;
@@ -180,17 +186,42 @@ export async function openSession(
   };
 }
 
+/** A read of a document's file started before the bundle's documents were read. */
+interface TEarlyBytes {
+  blobKey: string;
+  bytes: Promise<Buffer>;
+}
+
+/**
+ * The read of document `key`'s file, started from the documents this instance saw the bundle
+ * name (documentsSeen), when it is small enough to answer with the session.
+ */
+function earlyBytes(
+  deps: Pick<TSigningDeps, 'blobs' | 'bundles'>,
+  target: TLinkTarget,
+  key: string,
+): TEarlyBytes | undefined {
+  const doc = deps.bundles.documentsSeen?.(target.accountId, target.bundleId)?.find((d) => d.key === key);
+  if (!doc || doc.size > SESSION_DOCUMENT_MAX_BYTES) return undefined;
+  const bytes = deps.blobs.get(doc.blobKey);
+  bytes.catch(() => undefined); // taken by documentBytes, or left when the file is another
+  return { blobKey: doc.blobKey, bytes };
+}
+
 /**
  * The bytes of document `key` of `documents`, when it is small enough to answer with the
- * session; undefined otherwise (the page then asks for it as for any other).
+ * session; undefined otherwise (the page then asks for it as for any other). Taken from the read
+ * started early when that read is of the file the documents name.
  */
 async function documentBytes(
   deps: Pick<TSigningDeps, 'blobs'>,
   documents: TDocument[],
   key: string,
+  early?: TEarlyBytes,
 ): Promise<Buffer | undefined> {
   const doc = documents.find((d) => d.key === key);
-  return doc && doc.size <= SESSION_DOCUMENT_MAX_BYTES ? deps.blobs.get(doc.blobKey) : undefined;
+  if (!doc || doc.size > SESSION_DOCUMENT_MAX_BYTES) return undefined;
+  return early?.blobKey === doc.blobKey ? early.bytes : deps.blobs.get(doc.blobKey);
 }
 
 /**
