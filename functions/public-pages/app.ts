@@ -13,6 +13,7 @@ import type { TPortalLimits } from '#shared/domain/envelope-templates/start-port
 import { chooseLanguage } from '#shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '#shared/domain/signing/finish';
 import { submitId, submitSelfie } from '#shared/domain/signing/image-auth';
+import { keptSigners } from '#shared/domain/signing/kept-signers';
 import { openSession } from '#shared/domain/signing/open-session';
 import { reassignPacket } from '#shared/domain/signing/reassign-packet';
 import { saveValues } from '#shared/domain/signing/save-values';
@@ -25,6 +26,7 @@ import {
 import { signerState, type TStateReads } from '#shared/domain/signing/signer-state';
 import { sendSmsCode, verifySmsCode } from '#shared/domain/signing/sms-auth';
 import { uploadAttachment } from '#shared/domain/signing/upload-attachment';
+import { hashToken } from '#shared/domain/tokens';
 import { createApiHandler } from '#shared/http/api-handler';
 import type { TRequest } from '#shared/http/request';
 import type { TRoute } from '#shared/http/router';
@@ -60,7 +62,7 @@ export function buildPublicPagesHandler(
   },
 ) {
   const { config, db, log, metrics, telemetry } = functionBase(opts);
-  const deps = {
+  const shared = {
     ...bundleAdapters(config, db, metrics),
     tokens: createSigningTokenStore(db, config.tableName),
     records: createSigningRecordStore(db, config.tableName),
@@ -69,6 +71,7 @@ export function buildPublicPagesHandler(
     // A signer who hands their packet on names a Person of the account (reassign-packet.ts).
     persons: createPersonStore(db, config.tableName),
   };
+  const deps = { ...shared, kept: keptSigners(shared.clock) };
 
   const evidence = createEvidenceStore(db, config.tableName);
   /** `withFields`: the call checks the signer's fields, so it reads the documents and records with the session. */
@@ -85,8 +88,21 @@ export function buildPublicPagesHandler(
    */
   const act =
     (run: (call: TSignerCall<typeof deps>, req: TRequest) => Promise<TSignerContext>, withFields = false) =>
-    async (req: TRequest) =>
-      state(await run({ deps, signer: await session(req, withFields), client: req.client }, req));
+    async (req: TRequest) => {
+      const ctx = await run({ deps, signer: await session(req, withFields), client: req.client }, req);
+      keepFor(req, ctx);
+      return state(ctx);
+    };
+  /**
+   * What a call ended with is kept for the session's finish when the call read everything a
+   * finish reads (the documents and every record: saving values); after any other call, what
+   * was kept is let go, as it may no longer be the record's latest.
+   */
+  const keepFor = (req: TRequest, ctx: TSignerContext) => {
+    const hash = hashToken(req.header('x-signing-session') ?? '');
+    if (ctx.documents && ctx.others) deps.kept.keep(hash, ctx);
+    else deps.kept.forget(hash);
+  };
 
   const routes: TRoute[] = [
     {
@@ -160,10 +176,17 @@ export function buildPublicPagesHandler(
         // The answer names where the page goes next, which may be the account's redirect: read
         // beside the signer's own read rather than after it, where it would weigh on the write.
         let account: Promise<TAccount | undefined> | undefined;
-        const signer = await signerOf(deps, req.header('x-signing-session'), true, (token) => {
-          account = deps.accounts.getAccount(token.accountId);
-          account.catch(() => undefined); // a finish refused answers its own error
-        });
+        // From what the session's last call here ended with, when it read everything (kept-signers.ts).
+        const signer = await signerOf(
+          deps,
+          req.header('x-signing-session'),
+          true,
+          (token) => {
+            account = deps.accounts.getAccount(token.accountId);
+            account.catch(() => undefined); // a finish refused answers its own error
+          },
+          true,
+        );
         // A packet's own redirect needs no account (the read is then not used).
         const read = signer.packet.signingCompleteRedirect ? {} : { account };
         return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, read);

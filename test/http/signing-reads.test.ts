@@ -11,6 +11,8 @@ import type { TRuntime } from '#infra/local/runtime';
 import { accountKeys } from '#shared/adapters/dynamodb/entities/account';
 import { bundleKeys } from '#shared/adapters/dynamodb/entities/bundle';
 import { signingKeys } from '#shared/adapters/dynamodb/entities/signing';
+import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
+import type { TSigningRecord } from '#shared/domain/signing/signing-record';
 import { hashToken } from '#shared/domain/tokens';
 import { aPdfB64 } from '../helpers/bundles';
 import { docsReady } from '../helpers/completed-bundle';
@@ -23,6 +25,7 @@ let call: ReturnType<typeof apiClient>;
 let sign: ReturnType<typeof signerClient>;
 
 let recorder: ReturnType<typeof dbRecorder>;
+type TValues = TSigningRecord['values'];
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -53,7 +56,11 @@ const bundleReads = (commands: TRecordedCommand[], bundleId: string) =>
   ).length;
 
 describe('finishing (POST /sign/api/complete)', () => {
-  it('reads the bundle, its documents and every signer’s record in one request', async () => {
+  /**
+   * A bundle of two signers whose first one saved her value, then (`between`) did something
+   * else; the public pages function's requests of her finish, once it took.
+   */
+  async function finishAfter(between: (session: string) => Promise<void>) {
     const created = await call('POST', '/bundles/', {
       json: {
         label: 'Lease',
@@ -66,17 +73,7 @@ describe('finishing (POST /sign/api/complete)', () => {
             key: 'form',
             file_b64: await aPdfB64(),
             fields: [
-              {
-                key: 'name',
-                kind: 'inp',
-                page: 1,
-                x: 10,
-                y: 10,
-                w: 30,
-                h: 4,
-                editors: ['ann'],
-                required: true,
-              },
+              FIELD,
               { key: 'bob', kind: 'inp', page: 1, x: 10, y: 20, w: 30, h: 4, editors: ['bob'] },
             ],
           },
@@ -90,6 +87,7 @@ describe('finishing (POST /sign/api/complete)', () => {
       values: [{ doc_key: 'form', field_key: 'name', value: 'Ann Lee' }],
     });
     expect(saved.status).toBe(200);
+    await between(ann);
 
     let answer: Awaited<ReturnType<typeof sign>> | undefined;
     // The call's own requests: those the public pages function sent (workers it queued are not it).
@@ -98,19 +96,28 @@ describe('finishing (POST /sign/api/complete)', () => {
         answer = await sign('POST', '/complete', ann, { consent: true });
       })
     ).filter((c) => c.fn === 'public-pages');
-    expect(commands.length).toBeGreaterThan(0);
     expect(answer!.status, JSON.stringify(answer!.body)).toBe(200);
-    expect(answer!.body.packet.status ?? answer!.body.reason).toBeDefined();
-
+    // And the finish took: the packet is complete.
+    const after = (await call('GET', `/bundles/${b.id}/`)).body;
+    expect(after.packets[0].status).toBe('co');
     const bundleItem = bundleKeys.item(runtime.demo.accountId, b.id);
     const recordItem = signingKeys.record(runtime.demo.accountId, b.id, b.packets[0].id);
     const gets = (key: { pk: string; sk: string }) =>
       onItem(commands, key).filter((c) => c.command === 'GetItem').length;
     expect(gets(bundleItem), JSON.stringify(commands)).toBe(0);
     expect(gets(recordItem), JSON.stringify(commands)).toBe(0);
+    return { commands, bundleId: b.id as string };
+  }
+
+  it('reads the bundle, its documents and every signer’s record in one request', async () => {
+    // Choosing the page's language is a call that reads less than a finish: the instance keeps
+    // nothing of the session after it.
+    const { commands, bundleId } = await finishAfter(async (session) => {
+      expect((await sign('PUT', '/language', session, { language: 'de' })).status).toBe(200);
+    });
     // The bundle, its documents and both signers' records: one read for the whole call (the
     // checks and the answer).
-    expect(bundleReads(commands, b.id), JSON.stringify(commands)).toBe(1);
+    expect(bundleReads(commands, bundleId), JSON.stringify(commands)).toBe(1);
     // Besides it: the account (the redirect), and the record and the bundle written as one. No
     // lookup item: finishing changes none of the bundle's terms. No webhooks read and no outbox
     // cleared: the outbox relay publishes it from the table's stream, after the answer.
@@ -119,9 +126,77 @@ describe('finishing (POST /sign/api/complete)', () => {
       'Query',
       'TransactWriteItems',
     ]);
-    // And the finish took: the packet is complete.
-    const after = (await call('GET', `/bundles/${b.id}/`)).body;
-    expect(after.packets[0].status).toBe('co');
+  });
+
+  it('reads nothing of the bundle right after the signer saved values through the same instance', async () => {
+    // The finish starts from what saving the values ended with; its write is conditional on the
+    // bundle's and the record's versions.
+    const { commands, bundleId } = await finishAfter(async () => undefined);
+    expect(bundleReads(commands, bundleId), JSON.stringify(commands)).toBe(0);
+    // The account (the redirect) beside the one write.
+    expect(commands.map((c) => c.command).sort(), JSON.stringify(commands)).toEqual([
+      'GetItem',
+      'TransactWriteItems',
+    ]);
+  });
+});
+
+describe('a finish from what the instance kept of the session', () => {
+  const CITY = { ...FIELD, key: 'city', y: 20 };
+  /** Ann's bundle with two required fields, her session, and the values she saved (kept by the instance). */
+  async function saved(values: Record<string, string>) {
+    const created = await call('POST', '/bundles/', {
+      json: {
+        label: 'Kept',
+        packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+        documents: [{ key: 'form', file_b64: await aPdfB64(), fields: [FIELD, CITY] }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const b = created.body;
+    const session = await openSession(sign, call, b.packets[0].id);
+    const put = await sign('PUT', '/values', session, {
+      values: Object.entries(values).map(([field_key, value]) => ({ doc_key: 'form', field_key, value })),
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    return { bundleId: b.id as string, packetId: b.packets[0].id as string, session };
+  }
+  /** Her record changed as another function instance would change it: its own conditional save. */
+  async function changedElsewhere(bundleId: string, packetId: string, values: (v: TValues) => TValues) {
+    const store = createSigningRecordStore(runtime.db, runtime.config.tableName);
+    const now = (await store.get(runtime.demo.accountId, bundleId, packetId))!;
+    await store.save({ ...now, values: values(now.values), version: now.version + 1 }, now);
+  }
+
+  it('decides a refusal again on a fresh read: a value saved elsewhere counts', async () => {
+    const { bundleId, packetId, session } = await saved({ name: 'Ann Lee' });
+    await changedElsewhere(bundleId, packetId, (v) => ({
+      ...v,
+      'form/city': { value: 'Lyon', filledAt: new Date().toISOString(), ip: '127.0.0.1', userAgent: 'test' },
+    }));
+    // What the instance kept lacks the city; the record holds it.
+    const done = await sign('POST', '/complete', session, { consent: true });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect((await call('GET', `/bundles/${bundleId}/`)).body.packets[0].status).toBe('co');
+  });
+
+  it('finishes only on the record as it is: a value taken away elsewhere is missing', async () => {
+    const { bundleId, packetId, session } = await saved({ name: 'Ann Lee', city: 'Lyon' });
+    await changedElsewhere(bundleId, packetId, ({ 'form/city': _gone, ...v }) => v);
+    const refused = await sign('POST', '/complete', session, { consent: true });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('city');
+    expect((await call('GET', `/bundles/${bundleId}/`)).body.packets[0].status).not.toBe('co');
+  });
+
+  it('refuses once the sender cancelled the bundle, though what was kept says it is out', async () => {
+    const { bundleId, session } = await saved({ name: 'Ann Lee', city: 'Lyon' });
+    expect((await call('PUT', `/bundles/${bundleId}/cancel/`)).status).toBe(200);
+    const refused = await sign('POST', '/complete', session, { consent: true });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    const after = (await call('GET', `/bundles/${bundleId}/`)).body;
+    expect(after.status).toBe('ca');
+    expect(after.packets[0].status).not.toBe('co');
   });
 });
 

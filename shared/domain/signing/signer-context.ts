@@ -14,7 +14,14 @@ import {
   isPacketUp,
 } from '../bundles/lifecycle/status';
 import { roleOf } from '../bundles/packet-roles';
-import { ConflictError, GoneError, NotFoundError, SigningSessionError, said } from '../errors';
+import {
+  ConcurrentUpdateError,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  SigningSessionError,
+  said,
+} from '../errors';
 import type { TAccountStore } from '../ports/accounts';
 import { inBundleOrder, type TBundleStore } from '../ports/bundles';
 import type { TBlobStore } from '../ports/files';
@@ -23,6 +30,7 @@ import type { TClock } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { HANDED_ON, refuseDecided, type TDecision } from './decision';
+import type { TKeptSigners } from './kept-signers';
 import { currentRecords, emptyRecord, heldRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -32,6 +40,8 @@ export type TSigningDeps = {
   records: TSigningRecordStore;
   blobs: TBlobStore;
   clock: TClock;
+  /** What this instance kept of sessions' signers between their calls (kept-signers.ts). */
+  kept?: TKeptSigners;
 };
 
 /** Who is calling, as evidence. */
@@ -73,6 +83,12 @@ export interface TSignerContext {
   others?: TSigningRecord[];
   /** The bundle's documents, once this call has read them (documentsOf). */
   documents?: TDocument[];
+  /**
+   * Taken from what the instance kept of the session's last call (kept-signers.ts), not read by
+   * this call: a change on it is checked by its conditional write, and a refusal it leads to is
+   * decided again on a fresh read (changeSigner).
+   */
+  kept?: boolean;
 }
 
 export type TCannotSign =
@@ -137,6 +153,7 @@ export async function sessionSigner(
   session: string | undefined,
   withFields = false,
   besides?: (token: TSigningToken) => void,
+  fromKept = false,
 ): Promise<{ token: TSigningToken; signer: TSignerContext }> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
@@ -144,7 +161,11 @@ export async function sessionSigner(
     throw new SigningSessionError();
   }
   besides?.(token);
-  const signer = await loadSigner(deps, token.accountId, token.bundleId, token.packetId, withFields);
+  // Not for a session opened in person, whose end (410) is decided on the bundle as read now.
+  const kept = fromKept && !token.kiosk ? deps.kept?.take(token.hash) : undefined;
+  const signer = kept
+    ? { ...kept, now: deps.clock.now(), kept: true }
+    : await loadSigner(deps, token.accountId, token.bundleId, token.packetId, withFields);
   return {
     token,
     signer: {
@@ -167,8 +188,9 @@ export async function signerOf(
   session: string | undefined,
   withFields = false,
   besides?: (token: TSigningToken) => void,
+  fromKept = false,
 ): Promise<TSignerContext> {
-  const { token, signer } = await sessionSigner(deps, session, withFields, besides);
+  const { token, signer } = await sessionSigner(deps, session, withFields, besides, fromKept);
   if (!heldBy(token, signer.packet)) throw handedOnError();
   if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now)) throw inPersonEnded();
   return signer;
@@ -337,7 +359,9 @@ export function refuseUnlessHeld(b: TBundle, ctx: Pick<TSignerContext, 'packet'>
 /**
  * A signer call's read-modify-write: `change` runs on the context the call loaded with its
  * session (nothing is read twice), and on a freshly read one each time a conditional write in it
- * lost a race to another request (retryOnConflict).
+ * lost a race to another request (retryOnConflict). On a context the instance kept (`kept`),
+ * whatever `change` refuses is decided again on a fresh read: a value saved through another
+ * instance, say, is not in it.
  */
 export function changeSigner<T>(
   call: Pick<TSignerCall, 'deps' | 'signer'>,
@@ -348,7 +372,13 @@ export function changeSigner<T>(
   return retryOnConflict(async () => {
     const current = loaded ?? (await reloadSigner(deps, signer));
     loaded = undefined;
-    return change(current);
+    if (!current.kept) return change(current);
+    try {
+      return await change(current);
+    } catch (err) {
+      if (err instanceof ConcurrentUpdateError) throw err;
+      return change(await reloadSigner(deps, signer));
+    }
   });
 }
 
