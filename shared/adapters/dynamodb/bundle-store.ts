@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { ConcurrentUpdateError, ConflictError } from '#shared/domain/errors';
-import { inBundleOrder, type TBundleStore } from '#shared/domain/ports/bundles';
+import { inBundleOrder, type TBundleStore, type TDocumentSeen } from '#shared/domain/ports/bundles';
 import { batchGet, batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
@@ -35,7 +35,7 @@ import { INDEXES } from './table';
 import { putIf, putVersioned, putVersionedTogether, updateIf } from './versioned';
 
 const EVENTS_KEPT_INLINE = 100;
-/** Bundles whose documents one function instance remembers (documentsSeen): some hundred kilobytes. */
+/** Bundles whose documents' files one function instance remembers (documentsSeen): a few hundred kilobytes. */
 const BUNDLES_SEEN = 1000;
 const EVENTS_AFTER_ARCHIVING = 50;
 
@@ -49,7 +49,7 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
    * documents name never change, so an opening can start reading its first document beside its
    * own reads (a hint, which the opening checks against the documents it reads).
    */
-  const seen = new Map<string, TBundle['documents']>();
+  const seen = new Map<string, TDocumentSeen[]>();
 
   /** The lookup items of `terms` of the bundle, put (idempotent). */
   const putTerms = (bundle: TBundle, terms: string[]) =>
@@ -133,7 +133,10 @@ export function createBundleStore(db: DynamoDBDocumentClient, table: string): TB
 
   async function get(accountId: string, id: string) {
     const bundle = await getItem(db, table, bundleKeys.item(accountId, id), bundleEntity.fromItem);
-    if (bundle) remember(seen, `${accountId}/${id}`, bundle.documents, BUNDLES_SEEN);
+    if (bundle) {
+      const files = bundle.documents.map(({ key, blobKey, size }) => ({ key, blobKey, size }));
+      remember(seen, `${accountId}/${id}`, files, BUNDLES_SEEN);
+    }
     return bundle;
   }
 

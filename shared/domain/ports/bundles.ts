@@ -43,6 +43,9 @@ export interface TRecordAlongside {
   previous: TSigningRecord | undefined;
 }
 
+/** Which file a bundle's document is, as a function instance last saw it (documentsSeen). */
+export type TDocumentSeen = Pick<TDocument, 'key' | 'blobKey' | 'size'>;
+
 export interface TBundleStore {
   /**
    * Documents, packet lookups and person links first, the bundle last: it appears whole or not at
@@ -56,7 +59,7 @@ export interface TBundleStore {
    * hint for starting a read early (an opening's first document), never an answer. Whoever
    * takes it checks it against the documents it reads itself.
    */
-  documentsSeen?(accountId: string, id: string): TBundle['documents'] | undefined;
+  documentsSeen?(accountId: string, id: string): TDocumentSeen[] | undefined;
   /**
    * Replaces the bundle if `previous.version` still holds, with the lookup items of the terms it
    * changed (none for most changes). `alongside`, when given, is written in the same write as

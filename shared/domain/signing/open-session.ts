@@ -131,8 +131,9 @@ export async function openSession(
   });
   stored.catch(() => undefined); // awaited below; an opening that fails first answers its own error
 
-  // Its bytes are read beside the writes, answered only if the state shows the documents (as
-  // GET /documents/<key> would answer them only then).
+  // Its bytes are read beside the writes (or were already, beside the first reads: earlyBytes),
+  // answered only if the state shows the documents (as GET /documents/<key> would answer them
+  // only then).
   const bytes =
     withFields && ctx.documents && documentKey
       ? documentBytes(deps, ctx.documents, documentKey, earlyRead)
