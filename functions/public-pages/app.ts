@@ -71,7 +71,7 @@ export function buildPublicPagesHandler(
     // A signer who hands their packet on names a Person of the account (reassign-packet.ts).
     persons: createPersonStore(db, config.tableName),
   };
-  const deps = { ...shared, kept: keptSigners(shared.clock) };
+  const deps = { ...shared, kept: keptSigners<TSignerContext>(shared.clock) };
 
   const evidence = createEvidenceStore(db, config.tableName);
   /** `withFields`: the call checks the signer's fields, so it reads the documents and records with the session. */

@@ -10,7 +10,7 @@ describe('what an instance keeps of a session’s signer', () => {
   const at = (ms: number) => ({ now: () => new Date(Date.UTC(2026, 10, 28) + ms) });
 
   it('gives a kept context once, and the newest kept for the session', () => {
-    const kept = keptSigners(at(0));
+    const kept = keptSigners<TSignerContext>(at(0));
     kept.keep('s1', contextOf(1));
     kept.keep('s1', contextOf(2));
     expect(kept.take('s1')?.record.version).toBe(2);
@@ -19,7 +19,7 @@ describe('what an instance keeps of a session’s signer', () => {
 
   it('lets a context go when told, and after ten minutes', () => {
     let now = 0;
-    const kept = keptSigners({ now: () => at(now).now() });
+    const kept = keptSigners<TSignerContext>({ now: () => at(now).now() });
     kept.keep('s1', contextOf(1));
     kept.forget('s1');
     expect(kept.take('s1')).toBeUndefined();
@@ -32,7 +32,7 @@ describe('what an instance keeps of a session’s signer', () => {
   });
 
   it('keeps at most 100 sessions, forgetting the oldest first', () => {
-    const kept = keptSigners(at(0));
+    const kept = keptSigners<TSignerContext>(at(0));
     for (let i = 0; i <= 100; i++) kept.keep(`s${i}`, contextOf(i));
     expect(kept.take('s0')).toBeUndefined();
     expect(kept.take('s1')?.record.version).toBe(1);

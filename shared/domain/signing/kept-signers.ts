@@ -1,5 +1,4 @@
 import type { TClock } from '../ports/system';
-import type { TSignerContext } from './signer-context';
 
 /**
  * What a function instance keeps of a session's signer between the session's calls: the context
@@ -7,12 +6,14 @@ import type { TSignerContext } from './signer-context';
  * finish starts from it instead of reading it all again: its one write is conditional on the
  * bundle's and the record's versions, which is the check that nothing moved on meanwhile (a
  * finish checks the signer's own values and those of signers who finished, whose records their
- * consent froze and whose finishing changed the bundle). Keyed by the session's hash.
+ * consent froze and whose finishing changed the bundle). Keyed by the session's hash; `T` is
+ * the signer's context (TSignerContext, which names this store: generic, so neither file needs
+ * the other).
  */
-export interface TKeptSigners {
-  keep(sessionHash: string, ctx: TSignerContext): void;
+export interface TKeptSigners<T> {
+  keep(sessionHash: string, ctx: T): void;
   /** The context kept for the session, taken (a second call finds none), if not too old. */
-  take(sessionHash: string): TSignerContext | undefined;
+  take(sessionHash: string): T | undefined;
   forget(sessionHash: string): void;
 }
 
@@ -21,8 +22,8 @@ const KEPT = 100;
 /** How long a context is kept: a signer looks the document over once more before finishing. */
 const KEPT_MS = 10 * 60_000;
 
-export function keptSigners(clock: TClock): TKeptSigners {
-  const kept = new Map<string, { ctx: TSignerContext; until: number }>();
+export function keptSigners<T>(clock: TClock): TKeptSigners<T> {
+  const kept = new Map<string, { ctx: T; until: number }>();
   return {
     keep(sessionHash, ctx) {
       kept.delete(sessionHash);

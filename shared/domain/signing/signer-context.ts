@@ -41,7 +41,7 @@ export type TSigningDeps = {
   blobs: TBlobStore;
   clock: TClock;
   /** What this instance kept of sessions' signers between their calls (kept-signers.ts). */
-  kept?: TKeptSigners;
+  kept?: TKeptSigners<TSignerContext>;
 };
 
 /** Who is calling, as evidence. */
