@@ -214,7 +214,7 @@ function earlyBytes(
  * session; undefined otherwise (the page then asks for it as for any other). Taken from the read
  * started early when that read is of the file the documents name.
  */
-async function documentBytes(
+export async function documentBytes(
   deps: Pick<TSigningDeps, 'blobs'>,
   documents: TDocument[],
   key: string,
