@@ -40,6 +40,24 @@ declare module 's3rver' {
   }
 }
 
+// s3rver's models, which its GET answers from (infra/local/s3.ts reads small objects itself).
+declare module 's3rver/lib/models/bucket.js' {
+  export default class S3Bucket {
+    constructor(name: string, creationDate: Date);
+  }
+}
+declare module 's3rver/lib/models/config.js' {
+  /** The class of a bucket's settings of `type` (cors, website), made from their XML. */
+  export function getConfigModel(type: string): new (xml: string) => unknown;
+}
+declare module 's3rver/lib/models/object.js' {
+  import type { Readable } from 'node:stream';
+
+  export default class S3Object {
+    constructor(bucket: string, key: string, content: Readable | null, metadata: Record<string, string>);
+  }
+}
+
 // dynalite's own pieces that infra/local/dynamo-transactions.ts and dynamo-transact-write.ts
 // build TransactWriteItems from (dynalite 4.0.0 has none): its store, key and condition helpers,
 // request validations and UpdateItem. Only what those files use.

@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -50,4 +52,28 @@ it('answers a read during a PUT of the same key with the whole object', async ()
   // The staging files are not objects: a listing names the one key.
   const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'bulk/' }));
   expect(listed.Contents?.map((o) => o.Key)).toEqual(['bulk/note.json']);
+});
+
+// A document's read sits beside the table's reads when a signer opens a packet. s3rver reads an
+// object in some ten steps on the thread pool, one after another, and on a busy machine each
+// waits for a core: the stand-in reads a small whole object at once instead.
+it('answers a small whole object even while every thread of the pool is held', async () => {
+  const small = Buffer.from(`%PDF-1.7\n${'x'.repeat(20_000)}\n%%EOF\n`);
+  await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'docs/small.pdf', Body: small }));
+  const fifo = join(dir, 'held.fifo');
+  execFileSync('mkfifo', [fifo]);
+  // Opening a FIFO to read waits, on a thread of the pool, until a writer opens it.
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const held: Promise<FileHandle>[] = Array.from({ length: threads }, () => open(fifo, 'r'));
+  try {
+    const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'docs/small.pdf' }), {
+      abortSignal: AbortSignal.timeout(5_000),
+    });
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(small)).toBe(true);
+    expect(got.ContentLength).toBe(small.length);
+  } finally {
+    // The readers are waiting, so the writer's open returns at once and lets them all go.
+    closeSync(openSync(fifo, 'w'));
+    for (const handle of await Promise.all(held)) await handle.close();
+  }
 });
