@@ -3,8 +3,9 @@
 // worker before any script file has arrived (not after), it exchanges its single-use link once,
 // and takes its first state and its first document from the session's answer rather than asking
 // for them; its own code comes as one script; and it draws the page on the screen before the next
-// one. Ordering is observed by holding the script files back and by watching the page's
-// canvases: no timing threshold.
+// one; pdf.js gets the first document before the page's words have arrived. Ordering is observed
+// by holding files back and by watching the page's canvases and pdf.js's messages: no timing
+// threshold.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runBrowser, watchProblems } from '../helpers/browser';
@@ -118,6 +119,47 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     const drawing = (await page.evaluate('window.drawing')) as string[];
     expect(drawing.slice(0, 3)).toEqual(['page 1 started', 'page 1 drawn', 'page 2 started']);
     // No script was refused (the CSP allows the inline one by its hash) and nothing failed.
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("hands pdf.js its first document before the page's words arrive", async () => {
+    const created = await suite.sentBundle({
+      label: 'Lease',
+      packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+      document: 'lease',
+      fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'] }],
+    });
+    const url = await suite.embedUrl(created.packets[0]!.id);
+    const context = await suite.browser.newContext();
+    let handed: () => void = () => undefined;
+    const documentHanded = new Promise<void>((resolve) => {
+      handed = resolve;
+    });
+    await context.exposeBinding('__documentHanded', () => handed());
+    // pdf.js asks its worker to open a document with a GetDocRequest message.
+    await context.addInitScript(`(() => {
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message && message.action === 'GetDocRequest') window.__documentHanded();
+        return post.call(this, message, ...rest);
+      };
+    })();`);
+    const page = await context.newPage();
+    const problems = watchProblems(page, { responses: true });
+    // The language's catalog, which i18n.js waits for before the page's other modules run, is
+    // held until pdf.js has the document (or 10 s).
+    let catalog = '';
+    await page.route(/\/sign\/assets\/[^/]+\/locales\/en\.json$/, async (route) => {
+      catalog = await Promise.race([
+        documentHanded.then(() => 'released after the document was handed'),
+        new Promise<string>((r) => setTimeout(r, 10_000, 'released after 10 s')),
+      ]);
+      await route.continue();
+    });
+    await page.goto(url);
+    await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
+    expect(catalog).toBe('released after the document was handed');
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

@@ -9,10 +9,11 @@
 // saving.js, payment.js, view.js (the documents and finishing), outcomes.js (the end pages),
 // kiosk.js (signing in person: handing the device over and back); i18n.js (the words, in the
 // signer's language) and language-menu.js.
+// First: it must run before i18n.js waits for the catalog (warm-up.js).
+import './warm-up.js';
 import { authPending, showAuth, stopCamera } from './auth-steps.js';
 import { applyBrand } from './chrome.js';
 import { el } from './dom.js';
-import { takeEarlyWorker } from './early-session.js';
 import { handOverThen, kiosk, showHandBack } from './kiosk.js';
 import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
@@ -21,7 +22,6 @@ import { roleOutcome } from './role-card.js';
 import { flushSaves, hasPending } from './saving.js';
 import { page } from './state.js';
 import { showSigning } from './view.js';
-import { warmUp } from './viewer.js';
 
 /** Shows what the state calls for: why this link cannot be signed now, the checks, or the documents. */
 function route() {
@@ -50,10 +50,6 @@ window.addEventListener('beforeunload', (e) => {
     e.preventDefault();
   }
 });
-handOverThen(() => {
-  // pdf.js and its worker load while the session opens and the state is read: most links open
-  // on the documents, and a link that does not only costs the download. The worker is the one
-  // the page's head started (early-start.js), already compiling.
-  warmUp(takeEarlyWorker());
-  return start();
-});
+// pdf.js and its worker are already loading (warm-up.js): most links open on the documents, and a
+// link that does not only costs the download.
+handOverThen(() => start());

@@ -64,6 +64,14 @@ early?.bytes.catch(() => undefined);
 /** @type {Worker | undefined} */
 let worker = started?.worker;
 
+/**
+ * The first document's bytes asked for here, without taking them (api.js takes them for the
+ * viewer): pdf.js may start reading them as soon as they come (warm-up.js).
+ */
+export function earlyDocument() {
+  return early;
+}
+
 /** The exchange started by the inline script, once: the first caller takes it, later ones ask anew. */
 export function takeEarlySession() {
   const taken = pending;

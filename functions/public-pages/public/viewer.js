@@ -62,17 +62,36 @@ export async function openPdf(bytes, url) {
 /** Documents opened before the view that shows them was built (openEarly), by key. */
 const early = new Map();
 
+/** What openEarly was asked to open, by key: each document is opened once, however often asked. */
+const asked = new Map();
+
 /**
  * Hands document `key`'s bytes to pdf.js now, with a request for its first page, so that its
  * worker reads them while the page builds the view (which takes the document with
  * takeOpened): the first page's round trips to the worker are then done when the view asks to
  * draw it, not started. Resolves once pdf.js has the bytes, so that the caller's building comes
  * after; without delay when the bytes cannot be had (the view asks for them itself) or pdf.js is
- * still loading (then it takes them when loaded).
+ * still loading (then it takes them when loaded). Asked again for the same document, it answers
+ * as it did the first time: the page's script asks as soon as it runs (warm-up.js) and again once
+ * the session is open (navigation.js).
+ * @param {string} key
+ * @param {Promise<Uint8Array | null>} bytes
+ * @returns {Promise<void>}
+ */
+export function openEarly(key, bytes) {
+  let opening = asked.get(key);
+  if (!opening) {
+    opening = open(key, bytes);
+    asked.set(key, opening);
+  }
+  return opening;
+}
+
+/**
  * @param {string} key
  * @param {Promise<Uint8Array | null>} bytes
  */
-export async function openEarly(key, bytes) {
+async function open(key, bytes) {
   let data;
   try {
     data = await bytes;
