@@ -63,15 +63,20 @@ async function holdScriptsUntilAsked(page: Page, order: string[]): Promise<void>
   });
 }
 
+/** The embedded URL of a packet sent with the lease to sign. */
+async function leaseLink(): Promise<string> {
+  const created = await suite.sentBundle({
+    label: 'Lease',
+    packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
+    document: 'lease',
+    fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'] }],
+  });
+  return suite.embedUrl(created.packets[0]!.id);
+}
+
 describe.runIf(runBrowser)('the signing page before its first page', () => {
   it('opens its session before any script file arrives, takes the state from it, and draws the document', async () => {
-    const created = await suite.sentBundle({
-      label: 'Lease',
-      packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
-      document: 'lease',
-      fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'] }],
-    });
-    const url = await suite.embedUrl(created.packets[0]!.id);
+    const url = await leaseLink();
     // Tall enough for the first two pages to be near the screen at once.
     const context = await suite.browser.newContext({ viewport: { width: 1280, height: 1600 } });
     await context.addInitScript(NOTE_DRAWING);
@@ -124,13 +129,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
   }, 60_000);
 
   it("hands pdf.js its first document before the page's words arrive", async () => {
-    const created = await suite.sentBundle({
-      label: 'Lease',
-      packets: [{ key: 'ann', name: 'Ann Lee', email: 'ann@example.com', deliver_via: 'embed' }],
-      document: 'lease',
-      fields: [{ key: 'sig', kind: 'sig', page: 1, x: 10, y: 70, w: 30, h: 6, editors: ['ann'] }],
-    });
-    const url = await suite.embedUrl(created.packets[0]!.id);
+    const url = await leaseLink();
     const context = await suite.browser.newContext();
     let handed: () => void = () => undefined;
     const documentHanded = new Promise<void>((resolve) => {
