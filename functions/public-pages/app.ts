@@ -4,6 +4,7 @@ import { createPersonStore } from '#shared/adapters/dynamodb/person-store';
 import { createSigningRecordStore } from '#shared/adapters/dynamodb/signing-record-store';
 import { createSigningTokenStore } from '#shared/adapters/dynamodb/signing-token-store';
 import { createLocalIdVerifier } from '#shared/adapters/id-verifier/local-id-verifier';
+import { keptSigners } from '#shared/adapters/kept-signers';
 import { createPaymentProviderSource } from '#shared/adapters/payments/payment-provider';
 import { createSealReader } from '#shared/adapters/pdf/seal-reader';
 import { createSmsSenderOnDemand } from '#shared/adapters/sns/sms-sender-on-demand';
@@ -13,7 +14,6 @@ import type { TPortalLimits } from '#shared/domain/envelope-templates/start-port
 import { chooseLanguage } from '#shared/domain/signing/choose-language';
 import { completePacket, declinePacket } from '#shared/domain/signing/finish';
 import { submitId, submitSelfie } from '#shared/domain/signing/image-auth';
-import { keptSigners } from '#shared/domain/signing/kept-signers';
 import { openSession } from '#shared/domain/signing/open-session';
 import { reassignPacket } from '#shared/domain/signing/reassign-packet';
 import { saveValues } from '#shared/domain/signing/save-values';

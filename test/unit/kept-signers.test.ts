@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptSigners } from '#shared/domain/signing/kept-signers';
+import { keptSigners } from '#shared/adapters/kept-signers';
 import type { TSignerContext } from '#shared/domain/signing/signer-context';
 
 const MINUTE = 60_000;

@@ -8,6 +8,7 @@ import {
 import type { TBundle } from '#shared/domain/bundles/bundle';
 import { ConcurrentUpdateError, ConflictError } from '#shared/domain/errors';
 import { inBundleOrder, type TBundleStore, type TDocumentSeen } from '#shared/domain/ports/bundles';
+import { remember } from '../remember';
 import { batchGet, batchWrite, getItem, queryAll, writeIf } from './batch';
 import { createBundleLister } from './bundle-list';
 import { bundleTerms } from './bundle-terms';
@@ -30,7 +31,6 @@ import {
 import { personKeys } from './entities/person';
 import { signingRecordEntity } from './entities/signing';
 import { markersSet } from './entity';
-import { remember } from './remember';
 import { INDEXES } from './table';
 import { putIf, putVersioned, putVersionedTogether, updateIf } from './versioned';
 

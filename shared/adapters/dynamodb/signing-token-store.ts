@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TLinkTarget, TSigningToken, TSigningTokenStore } from '#shared/domain/ports/signing';
+import { remember } from '../remember';
 import { getItem } from './batch';
 import { signingKeys, signingTokenEntity } from './entities/signing';
-import { remember } from './remember';
 import { putNew, setOnce } from './versioned';
 
 /** Sessions one function instance remembers (the oldest forgotten first): a few hundred kilobytes. */

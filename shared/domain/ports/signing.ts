@@ -75,3 +75,20 @@ export interface TIdVerifier {
     reference: string;
   }>;
 }
+
+/**
+ * What a function instance keeps of a session's signer between the session's calls: the context
+ * the last call that read everything (the bundle, its documents, every record) ended with. A
+ * finish starts from it instead of reading it all again: its one write is conditional on the
+ * bundle's and the record's versions, which is the check that nothing moved on meanwhile (a
+ * finish checks the signer's own values and those of signers who finished, whose records their
+ * consent froze and whose finishing changed the bundle). Keyed by the session's hash; `T` is
+ * the signer's context (TSignerContext, which names this store: generic, so neither file needs
+ * the other). Made by shared/adapters/kept-signers.ts.
+ */
+export interface TKeptSigners<T> {
+  keep(sessionHash: string, ctx: T): void;
+  /** The context kept for the session, taken (a second call finds none), if not too old. */
+  take(sessionHash: string): T | undefined;
+  forget(sessionHash: string): void;
+}

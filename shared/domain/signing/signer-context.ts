@@ -25,12 +25,11 @@ import {
 import type { TAccountStore } from '../ports/accounts';
 import { inBundleOrder, type TBundleStore } from '../ports/bundles';
 import type { TBlobStore } from '../ports/files';
-import type { TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../ports/signing';
+import type { TKeptSigners, TSigningRecordStore, TSigningToken, TSigningTokenStore } from '../ports/signing';
 import type { TClock } from '../ports/system';
 import { retryOnConflict } from '../retry-on-conflict';
 import { hashToken, isToken } from '../tokens';
 import { HANDED_ON, refuseDecided, type TDecision } from './decision';
-import type { TKeptSigners } from './kept-signers';
 import { currentRecords, emptyRecord, heldRecord, MAX_STEPS, type TSigningRecord } from './signing-record';
 
 export type TSigningDeps = {
@@ -40,7 +39,7 @@ export type TSigningDeps = {
   records: TSigningRecordStore;
   blobs: TBlobStore;
   clock: TClock;
-  /** What this instance kept of sessions' signers between their calls (kept-signers.ts). */
+  /** What this instance kept of sessions' signers between their calls (TKeptSigners). */
   kept?: TKeptSigners<TSignerContext>;
 };
 
@@ -84,7 +83,7 @@ export interface TSignerContext {
   /** The bundle's documents, once this call has read them (documentsOf). */
   documents?: TDocument[];
   /**
-   * Taken from what the instance kept of the session's last call (kept-signers.ts), not read by
+   * Taken from what the instance kept of the session's last call (TKeptSigners), not read by
    * this call: a change on it is checked by its conditional write, and a refusal it leads to is
    * decided again on a fresh read (changeSigner).
    */
