@@ -6,9 +6,7 @@ import type { TAssetStore } from './assets';
 
 /** Imported at run time (`import(variable)`), so not part of the page's bundle. */
 const RUN_TIME_IMPORTS = [
-  // i18n.js: the message library, before any word can be shown.
-  'i18next.js',
-  // viewer.js: pdf.js, before any page can be drawn.
+  // viewer.js: pdf.js, before any page can be drawn. (The message library is in the bundle.)
   'pdf.min.mjs',
 ];
 
