@@ -85,6 +85,9 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       await page.getByRole('button', { name: 'إنهاء التوقيع' }).waitFor();
       await page.getByRole('button', { name: 'رفض التوقيع' }).waitFor();
       await page.locator('.doc-pages', { hasText: '3 صفحات' }).waitFor();
+      // Each page's frame and number line in the page's words, with that page's own number.
+      expect(await page.locator('.page').nth(1).getAttribute('aria-label')).toBe('lease، الصفحة 2 من 3');
+      expect(await page.locator('.page-number').nth(2).textContent()).toBe('الصفحة 3 من 3');
       await page.getByRole('button', { name: 'ابدأ' }).waitFor();
       // Mirrored: the brand sits at the right of the bar, the language menu at its left.
       const brand = await page.locator('.brand').boundingBox();
@@ -108,6 +111,8 @@ describe.runIf(runBrowser)('the signing page in the signer’s language', () => 
       expect(await rootOf(page)).toEqual({ lang: 'ja', dir: 'ltr' });
       await page.getByRole('button', { name: '署名を完了する' }).waitFor();
       await page.locator('.doc-pages', { hasText: '3 ページ' }).waitFor();
+      expect(await page.locator('.page').nth(1).getAttribute('aria-label')).toBe('lease、2 / 3 ページ');
+      expect(await page.locator('.page-number').first().textContent()).toBe('1 / 3 ページ');
       // The page's words are drawn with the served Japanese font, not whatever this system has;
       // the sender's label, outside the catalog's characters, brings the files that hold it.
       expect(await servedFonts(page, 'Esign Japanese', '署名を完了する賃貸借契約書')).toEqual({

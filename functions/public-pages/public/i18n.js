@@ -53,6 +53,25 @@ await i18n.init({
 export const t = (key, values) => i18n.t(key, values);
 
 /**
+ * A message asked for again and again with only `changing` values different (a page's number
+ * among twenty): translated once, with a marker no catalog contains where each of those goes, and
+ * filled per call. The text reads as `t`'s; only for a message whose wording does not depend on
+ * the changing values (no plural by them). A translation costs the library tens of microseconds.
+ * @param {string} key
+ * @param {Record<string, unknown>} fixed
+ * @param {string[]} changing
+ * @returns {(values: Record<string, string | number>) => string}
+ */
+export function tEach(key, fixed, changing) {
+  const parts = t(key, {
+    ...fixed,
+    ...Object.fromEntries(changing.map((n, i) => [n, `\u0000${i}\u0000`])),
+  }).split('\u0000');
+  return (values) =>
+    parts.map((part, i) => (i % 2 === 0 ? part : String(values[changing[Number(part)]]))).join('');
+}
+
+/**
  * A message with sender's and signer's words in it (names, labels), as nodes for an element:
  * each value in a <bdi>, so it keeps its own direction and the sentence its own (an English
  * label's full stop stays at its end on an Arabic page). The text reads as `t`'s.

@@ -11,7 +11,7 @@ import { el } from './dom.js';
 import { filled, nameOf, renderError, shownMessage, whenErrorsChange } from './field-render.js';
 import { dock } from './field-sheet.js';
 import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './fields.js';
-import { t, tIsolated } from './i18n.js';
+import { t, tEach, tIsolated } from './i18n.js';
 import { kiosk, showHandBack } from './kiosk.js';
 import { ended } from './navigation.js';
 import { showDone } from './outcomes.js';
@@ -80,28 +80,22 @@ export function showSigning() {
         el('span', { class: 'doc-pages' }, t('sign.view.pages', { count: doc.pages.length })),
       ),
     );
+    // The same words on every page but its number: each message translated once for the document.
+    const pages = doc.pages.length;
+    const frameLabel = tEach('sign.view.docPageOf', { doc: doc.name, pages }, ['page']);
+    const numberLine = tEach('sign.view.pageOf', { pages }, ['page']);
+    const loading = t('sign.view.loadingPage');
     doc.pages.forEach((p, i) => {
       const number = i + 1;
-      const frame = el('div', {
-        class: 'page',
-        role: 'group',
-        'aria-label': t('sign.view.docPageOf', { doc: doc.name, page: number, pages: doc.pages.length }),
-      });
+      const frame = el('div', { class: 'page', role: 'group', 'aria-label': frameLabel({ page: number }) });
       frame.style.aspectRatio = `${p.width} / ${p.height}`;
       const canvas = el('canvas', { class: 'page-canvas', 'aria-hidden': 'true' });
-      frame.append(
-        canvas,
-        el('span', { class: 'page-loading', 'aria-hidden': 'true' }, t('sign.view.loadingPage')),
-      );
+      frame.append(canvas, el('span', { class: 'page-loading', 'aria-hidden': 'true' }, loading));
       for (const m of placed) if (m.f.doc_key === doc.key && m.f.page === number) frame.append(fieldBox(m));
       showPage(pdf, number, frame, canvas, () => frame.classList.add('failed'));
       section.append(
         frame,
-        el(
-          'p',
-          { class: 'page-number', 'aria-hidden': 'true' },
-          t('sign.view.pageOf', { page: number, pages: doc.pages.length }),
-        ),
+        el('p', { class: 'page-number', 'aria-hidden': 'true' }, numberLine({ page: number })),
       );
     });
     return section;
