@@ -24,13 +24,25 @@ export interface TAuthzRequest {
 
 const list = (v: TStringOrList | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/**
+ * Each pattern's expression, made once: the patterns are the policies' (and their conditions'),
+ * a fixed set, and every AWS call a function makes is checked against them.
+ */
+const compiled = new Map<string, RegExp>();
+
 /** IAM's wildcard match: `*` any run of characters, `?` exactly one. */
 export function wildcardMatch(pattern: string, value: string, ignoreCase = false): boolean {
-  const source = pattern
-    .split('')
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`, ignoreCase ? 'is' : 's').test(value);
+  const key = `${ignoreCase ? 'i' : 's'}${pattern}`;
+  let re = compiled.get(key);
+  if (!re) {
+    const source = pattern
+      .split('')
+      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${source}$`, ignoreCase ? 'is' : 's');
+    compiled.set(key, re);
+  }
+  return re.test(value);
 }
 
 function matchesAction(s: TPolicyStatement, action: string): boolean {
