@@ -242,27 +242,26 @@ const CHROMIUM_ARGS = [
 
 /**
  * Runs in the page before its scripts: notes performance.now() when a page frame is first drawn,
- * and calls the bench's binding (DONE_BINDING) once a frame is drawn or failed. It looks only at
- * the elements each mutation names, never the whole document: the probe's own work must not
- * grow with the page it measures.
+ * and calls the bench's binding (DONE_BINDING) once a frame is drawn or failed. The signing page
+ * marks a frame drawn or failed by adding a class to it (public/viewer.js, view.js), so the probe
+ * hears of class changes only, and looks only at the element each change names: its own work
+ * must not grow with the page it measures (hearing of every node the page adds, and searching
+ * each, cost the page's thread a few milliseconds a load).
  */
 const FIRST_RENDERED_PROBE = `(() => {
-  const drawn = '.page.rendered';
   const done = () => window.__benchDone && window.__benchDone();
   new MutationObserver((records) => {
     for (const r of records) {
-      for (const el of r.type === 'attributes' ? [r.target] : r.addedNodes) {
-        if (!(el instanceof Element)) continue;
-        const hit = el.matches(drawn) ? el : r.type === 'attributes' ? null : el.querySelector(drawn);
-        if (hit && window.__benchFirstRendered === undefined) {
-          window.__benchFirstRendered = performance.now();
-          done();
-        } else if (el.matches('.page.failed') || (r.type !== 'attributes' && el.querySelector('.page.failed'))) {
-          done();
-        }
+      const el = r.target;
+      if (!el.classList.contains('page')) continue;
+      if (el.classList.contains('rendered') && window.__benchFirstRendered === undefined) {
+        window.__benchFirstRendered = performance.now();
+        done();
+      } else if (el.classList.contains('failed')) {
+        done();
       }
     }
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
 })();`;
 
 /**
