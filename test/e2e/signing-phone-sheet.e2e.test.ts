@@ -351,6 +351,12 @@ describe.runIf(runBrowser)('signing a bundle on a phone', () => {
       const f = (await finish.boundingBox())!;
       const dockTop = (await page.locator('#dock').boundingBox())!.y;
       expect(f.y + f.height).toBeLessThanOrEqual(dockTop);
+      // The page keeps the dock's height as room below its end.
+      expect(
+        await page.evaluate(
+          "document.documentElement.style.getPropertyValue('--dock-height') === document.getElementById('dock').offsetHeight + 'px'",
+        ),
+      ).toBe(true);
       await finish.tap();
       await page.getByRole('heading', { name: 'You’re done' }).waitFor();
       await shot(page, 'phone-sheet-5-done.png');

@@ -61,8 +61,14 @@ export function dock(guide, tools) {
     if (inHand) requestAnimationFrame(() => bringIntoView(inHand.box));
   };
   // The page keeps room below its end, and scrolls focused elements clear of the dock (app.css).
+  // A property set on the root restyles the whole page, so only a change of height is written:
+  // on a wide screen the dock stays empty, 0px as app.css reads it unset, and is never written.
+  const root = document.documentElement;
   new ResizeObserver(() => {
-    if (bar.isConnected) document.documentElement.style.setProperty('--dock-height', `${bar.offsetHeight}px`);
+    if (!bar.isConnected) return;
+    const height = `${bar.offsetHeight}px`;
+    if ((root.style.getPropertyValue('--dock-height') || '0px') !== height)
+      root.style.setProperty('--dock-height', height);
   }).observe(bar);
   followVisualViewport();
   return bar;
