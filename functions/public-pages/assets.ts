@@ -1,8 +1,7 @@
 // The signing pages' static files (/sign/assets/<version>/<name>): the page's own scripts and
 // style sheet (functions/public-pages/public/, each page's modules also as one bundle made from
 // them: page-bundles.ts), pdf.js with its worker, fonts and character maps,
-// signature_pad, the message catalogs (shared/i18n/locales/), and Swagger UI for /docs. Nothing
-// here is imported into the Lambda's code: the files are read from disk
+// signature_pad, i18next and the message catalogs (shared/i18n/locales/), and Swagger UI for /docs. Nothing here is imported into the Lambda's code: the files are read from disk
 // when first asked for, so they never weigh on the entry bundle's cold start.
 //
 // - From the repository (local runtime, tests): each name maps to its source file.
@@ -23,6 +22,8 @@ const FILES: Record<string, string> = {
   'pdf.min.mjs': 'node_modules/pdfjs-dist/build/pdf.min.mjs',
   'pdf.worker.min.mjs': 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs',
   'signature_pad.min.js': 'node_modules/signature_pad/dist/signature_pad.min.js',
+  // The message library the page runs over the catalog it is given (public/i18n.js).
+  'i18next.js': 'node_modules/i18next/dist/esm/i18next.js',
   // The API reference page (/docs, docs-page.ts): Swagger UI, its style sheet and its licence.
   'swagger-ui/swagger-ui-bundle.js': 'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
   'swagger-ui/swagger-ui.css': 'node_modules/swagger-ui-dist/swagger-ui.css',

@@ -6,7 +6,9 @@ import type { TAssetStore } from './assets';
 
 /** Imported at run time (`import(variable)`), so not part of the page's bundle. */
 const RUN_TIME_IMPORTS = [
-  // viewer.js: pdf.js, before any page can be drawn. (The message library is in the bundle.)
+  // i18n.js: the message library, before any word can be shown.
+  'i18next.js',
+  // viewer.js: pdf.js, before any page can be drawn.
   'pdf.min.mjs',
 ];
 

@@ -6,11 +6,10 @@
 // are served too, for reading, and are what the type checker and the unit tests read); a module
 // added to a page is in its bundle as soon as something imports it.
 //
-// A package the modules import by its name (i18next, which every page needs before its first
-// word) is bundled too, minified. What stays a file of its own, loaded at run time as before,
-// relative to the bundle (which sits in the same folder as the sources, so `./x` and
-// `new URL('./x', import.meta.url)` name the same file): what the modules import by a specifier in
-// a variable (pdf.js, signature_pad: large, or rarely needed). What the signing page
+// What stays a file of its own, loaded at run time as before, relative to the bundle (which sits
+// in the same folder as the sources, so `./x` and `new URL('./x', import.meta.url)` name the
+// same file): what the modules import by a specifier in a variable (pdf.js, i18next,
+// signature_pad: large, shared with the bare pages, or rarely needed). What the signing page
 // starts before its script arrives is not a module at all but the head's inline script
 // (early-start.ts), which leaves it for the bundle to take (early-session.js).
 //

@@ -104,10 +104,14 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
     expect(order.filter((o) => o === 'session asked')).toHaveLength(1);
     const released = order.filter((o) => o.includes(' released '));
-    expect(released.sort()).toEqual(['app.bundle.js released after', 'pdf.min.mjs released after']);
-    // The scripts it loaded: the page's bundle (the message library in it), pdf.js, which it
-    // imports at run time, and pdf.js's worker; none of its ~30 modules one by one.
-    expect(scripts.sort()).toEqual(['app.bundle.js', 'pdf.min.mjs', 'pdf.worker.min.mjs']);
+    expect(released.sort()).toEqual([
+      'app.bundle.js released after',
+      'i18next.js released after',
+      'pdf.min.mjs released after',
+    ]);
+    // The scripts it loaded: the page's bundle, the libraries it imports at run time and pdf.js's
+    // worker; none of its ~30 modules one by one.
+    expect(scripts.sort()).toEqual(['app.bundle.js', 'i18next.js', 'pdf.min.mjs', 'pdf.worker.min.mjs']);
     // The worker starts before the page's own modules can run.
     expect(order.filter((o) => o === 'worker asked')).toHaveLength(1);
     expect(order).not.toContain('state asked');

@@ -137,6 +137,7 @@ describe('the signing page', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(((await res.json()) as { page: { title: string } }).page.title).toBe('חתימה על מסמכים');
+    expect((await fetch(`${runtime.baseUrl}${assets}/i18next.js`)).status).toBe(200);
   });
 
   it('carries the signing words without the console’s', async () => {
