@@ -76,7 +76,7 @@ export function buildPublicPagesHandler(
   const evidence = createEvidenceStore(db, config.tableName);
   /** `withFields`: the call checks the signer's fields, so it reads the documents and records with the session. */
   const session = (req: TRequest, withFields = false) =>
-    signerOf(deps, req.header('x-signing-session'), withFields);
+    signerOf(deps, req.header('x-signing-session'), { withFields });
   const state = async (ctx: TSignerContext, status = 200, read?: TStateReads) => ({
     status,
     body: await signerState({ ...deps, evidence }, ctx, read),
@@ -177,16 +177,14 @@ export function buildPublicPagesHandler(
         // beside the signer's own read rather than after it, where it would weigh on the write.
         let account: Promise<TAccount | undefined> | undefined;
         // From what the session's last call here ended with, when it read everything (kept-signers.ts).
-        const signer = await signerOf(
-          deps,
-          req.header('x-signing-session'),
-          true,
-          (token) => {
+        const signer = await signerOf(deps, req.header('x-signing-session'), {
+          withFields: true,
+          besides: (token) => {
             account = deps.accounts.getAccount(token.accountId);
             account.catch(() => undefined); // a finish refused answers its own error
           },
-          true,
-        );
+          fromKept: true,
+        });
         // A packet's own redirect needs no account (the read is then not used).
         const read = signer.packet.signingCompleteRedirect ? {} : { account };
         return state(await completePacket({ deps, signer, client: req.client }, req.body), 200, read);

@@ -143,6 +143,22 @@ export const IN_PERSON_ENDED = 'This in-person signing session has ended. Hand t
 export const heldBy = (token: Pick<TSigningToken, 'generation'>, packet: Pick<TPacket, 'handovers'>) =>
   (token.generation ?? 0) === signerGeneration(packet);
 
+/** How a call reads its session's signer (sessionSigner, signerOf). */
+export interface TSignerRead {
+  /**
+   * The call checks the signer's fields (saving, finishing) or answers them: the documents and
+   * every signer's record come with the bundle, in one request (loadSigner).
+   */
+  withFields?: boolean;
+  /** Starts what the call reads beside the signer's, once the session is known to be valid. */
+  besides?: (token: TSigningToken) => void;
+  /**
+   * The signer as this session's last call in this function instance ended with it, when the
+   * instance kept it (TKeptSigners); read as usual when it did not.
+   */
+  fromKept?: boolean;
+}
+
 /**
  * A session's token and its signer, whoever holds the packet now; 401 when the session is
  * unknown or over. Only a handover's retry reads a session its own handover ended.
@@ -150,9 +166,7 @@ export const heldBy = (token: Pick<TSigningToken, 'generation'>, packet: Pick<TP
 export async function sessionSigner(
   deps: TSigningDeps,
   session: string | undefined,
-  withFields = false,
-  besides?: (token: TSigningToken) => void,
-  fromKept = false,
+  { withFields = false, besides, fromKept = false }: TSignerRead = {},
 ): Promise<{ token: TSigningToken; signer: TSignerContext }> {
   if (!isToken(session)) throw new SigningSessionError();
   const token = await deps.tokens.get(hashToken(session));
@@ -179,17 +193,14 @@ export async function sessionSigner(
  * The signer a session belongs to; 401 when the session is unknown or over, or its signer handed
  * the packet to someone else. A session opened in person (a kiosk link) ends for good, 410, once
  * its signer can no longer sign: whoever holds the device next cannot read or change anything
- * through it. `besides` starts what the call reads beside the signer's, once the session is
- * known to be valid.
+ * through it.
  */
 export async function signerOf(
   deps: TSigningDeps,
   session: string | undefined,
-  withFields = false,
-  besides?: (token: TSigningToken) => void,
-  fromKept = false,
+  read: TSignerRead = {},
 ): Promise<TSignerContext> {
-  const { token, signer } = await sessionSigner(deps, session, withFields, besides, fromKept);
+  const { token, signer } = await sessionSigner(deps, session, read);
   if (!heldBy(token, signer.packet)) throw handedOnError();
   if (token.kiosk && cannotSign(signer.bundle, signer.packet, signer.now)) throw inPersonEnded();
   return signer;
