@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePageScripts } from './page-bundles';
+import { bundlePageScripts, minifiedModule } from './page-bundles';
 
 /** The folder beside the Lambda's index.mjs that holds the copies. */
 export const PAGE_ASSETS_DIR = 'page-assets';
@@ -22,7 +22,7 @@ const FILES: Record<string, string> = {
   'pdf.min.mjs': 'node_modules/pdfjs-dist/build/pdf.min.mjs',
   'pdf.worker.min.mjs': 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs',
   'signature_pad.min.js': 'node_modules/signature_pad/dist/signature_pad.min.js',
-  // The message library the page runs over the catalog it is given (public/i18n.js).
+  // The message library the page runs over the catalog it is given (public/i18n.js), minified.
   'i18next.js': 'node_modules/i18next/dist/esm/i18next.js',
   // The API reference page (/docs, docs-page.ts): Swagger UI, its style sheet and its licence.
   'swagger-ui/swagger-ui-bundle.js': 'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
@@ -75,10 +75,16 @@ function assetSources(root: string): Map<string, string> {
   return out;
 }
 
+/** The single files served minified (minifiedModule): their packages ship them as written. */
+const MINIFIED = new Set(['i18next.js']);
+
 /** Every served file's bytes, from the repository at `root`: its files and the page scripts' bundles. */
 function assetContents(root: string): Map<string, Buffer> {
   const contents = new Map<string, Buffer>();
-  for (const [name, from] of assetSources(root)) contents.set(name, readFileSync(from));
+  for (const [name, from] of assetSources(root)) {
+    const bytes = readFileSync(from);
+    contents.set(name, MINIFIED.has(name) ? minifiedModule(bytes) : bytes);
+  }
   for (const [name, bytes] of bundlePageScripts(path.join(root, FOLDERS['']!))) contents.set(name, bytes);
   return contents;
 }

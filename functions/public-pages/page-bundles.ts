@@ -27,6 +27,23 @@ export const PAGE_SCRIPTS = {
 } as const;
 
 /**
+ * A library's module minified as esbuild minifies the bundles, its licence comments (`/*!`,
+ * `@license`) kept: for a library served as a file of its own and not already minified by its
+ * package (i18next), which the page would otherwise download and compile whole, comments and all.
+ */
+export function minifiedModule(source: Buffer): Buffer {
+  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { code } = transformSync(source.toString('utf8'), {
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'inline',
+    logLevel: 'silent',
+  });
+  return Buffer.from(code);
+}
+
+/**
  * The bundles of the page scripts in `publicDir`, with their source maps (`.map`, sources
  * included, so the browser's tools show the modules as written): served name → bytes.
  */

@@ -4,6 +4,7 @@
 // language. Each named file is served. Before all of them, one inline script starts the session
 // and pdf.js's worker (early-start.ts): the page's CSP allows exactly that script, by its hash.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRuntime } from '#infra/local/runtime';
 import { anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
@@ -40,6 +41,11 @@ describe('the signing page', () => {
       const res = await fetch(`${runtime.baseUrl}${assets}/${name}`);
       expect(res.status, name).toBe(200);
     }
+    // The message library is served minified: its package ships it as written, comments and all.
+    const library = await (await fetch(`${runtime.baseUrl}${assets}/i18next.js`)).text();
+    const shipped = readFileSync('node_modules/i18next/dist/esm/i18next.js', 'utf8');
+    expect(library.length).toBeLessThan(shipped.length * 0.7);
+    expect(library).toMatch(/export\s*\{/);
     // The bundle holds the page's modules, found through their imports (those deep in the graph
     // and the rules shared with the service among them), early-session.js among them: it only
     // takes what the head's inline script started, so the page imports nothing of its own.
