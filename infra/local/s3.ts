@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { createWriteStream, readFileSync, type Stats, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -208,7 +208,12 @@ function quickReads(store: TFilesystemStore): void {
       const stat = statSync(at('object'));
       if (stat.size > QUICK_READ_MAX_BYTES) return getObject(bucket, key, options);
       const md5 = readFileSync(`${at('object')}.md5`, 'utf8');
-      const meta = existsSync(at('metadata.json')) ? readFileSync(at('metadata.json'), 'utf8') : undefined;
+      let meta: string | undefined;
+      try {
+        meta = readFileSync(at('metadata.json'), 'utf8');
+      } catch (err) {
+        if (!missing(err)) throw err;
+      }
       read = { stat, md5, ...(meta === undefined ? {} : { meta }), content: readFileSync(at('object')) };
     } catch {
       // Missing or removed meanwhile (s3rver answers null), or an MD5 s3rver makes on first read.

@@ -54,20 +54,32 @@ await i18n.init({
 export const t = (key, values) => i18n.t(key, values);
 
 /**
+ * Message `key` with each of `names` standing as a marker no catalog contains, the others filled
+ * from `values` as `t` fills them; split at the markers, so that every odd part is the index in
+ * `names` of the value that goes there (tEach, tIsolated).
+ * @param {string} key
+ * @param {Record<string, unknown>} values
+ * @param {string[]} names
+ * @returns {string[]}
+ */
+function markedParts(key, values, names) {
+  return t(key, { ...values, ...Object.fromEntries(names.map((n, i) => [n, `\u0000${i}\u0000`])) }).split(
+    '\u0000',
+  );
+}
+
+/**
  * A message asked for again and again with only `changing` values different (a page's number
- * among twenty): translated once, with a marker no catalog contains where each of those goes, and
- * filled per call. The text reads as `t`'s; only for a message whose wording does not depend on
- * the changing values (no plural by them). A translation costs the library tens of microseconds.
+ * among twenty): translated once, with markers where those go, and filled per call. The text
+ * reads as `t`'s; only for a message whose wording does not depend on the changing values (no
+ * plural by them). A translation costs the library tens of microseconds.
  * @param {string} key
  * @param {Record<string, unknown>} fixed
  * @param {string[]} changing
  * @returns {(values: Record<string, string | number>) => string}
  */
 export function tEach(key, fixed, changing) {
-  const parts = t(key, {
-    ...fixed,
-    ...Object.fromEntries(changing.map((n, i) => [n, `\u0000${i}\u0000`])),
-  }).split('\u0000');
+  const parts = markedParts(key, fixed, changing);
   return (values) =>
     parts.map((part, i) => (i % 2 === 0 ? part : String(values[changing[Number(part)]]))).join('');
 }
@@ -84,9 +96,7 @@ export function tEach(key, fixed, changing) {
  */
 export function tIsolated(key, values, plain = {}) {
   const names = Object.keys(values);
-  // Each value stands in the message as a marker no catalog contains, then becomes its <bdi>.
-  const marked = t(key, { ...plain, ...Object.fromEntries(names.map((n, i) => [n, `\u0000${i}\u0000`])) });
-  return marked.split('\u0000').map((part, i) => {
+  return markedParts(key, plain, names).map((part, i) => {
     if (i % 2 === 0) return part;
     const bdi = document.createElement('bdi');
     bdi.textContent = values[names[Number(part)]] ?? '';
