@@ -81,6 +81,23 @@ describe('the Powertools logger', () => {
     });
   });
 
+  it("prints a child's keys, and its children's, through the one Powertools instance", () => {
+    const { log, entries } = printed();
+    const request = log.child({ requestId: 'r-2', route: 'GET /x' });
+    const step = request.child({ step: 'read', route: 'GET /y' });
+    step.info('read', { ms: 3 });
+    request.warn('slow', { requestId: 'r-3' });
+    log.info('bare');
+    expect(entries()).toEqual([
+      expect.objectContaining({ msg: 'read', requestId: 'r-2', route: 'GET /y', step: 'read', ms: 3 }),
+      expect.objectContaining({ msg: 'slow', requestId: 'r-3', route: 'GET /x' }),
+      expect.not.objectContaining({ requestId: expect.anything() }),
+    ]);
+    expect(entries()[1]).not.toHaveProperty('step');
+    // A Powertools child is a new Logger reading its options again: one per request was ~1 ms.
+    expect(powertoolsLoggerOf(step)).toBe(powertoolsLoggerOf(log));
+  });
+
   it('prints nothing below its level, and nothing at all when silent', () => {
     const warn = printed('warn');
     warn.log.info('not shown');

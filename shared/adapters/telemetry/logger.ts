@@ -37,10 +37,6 @@ class ServiceLogger extends Logger {
     this.#write = write;
   }
 
-  protected override createLogger(options?: ConstructorParameters<typeof Logger>[0]): Logger {
-    return new ServiceLogger(options, this.#write);
-  }
-
   protected override printLog(level: number, log: LogItem): void {
     if (!this.#write) {
       super.printLog(level, log);
@@ -62,13 +58,20 @@ const POWERTOOLS_LEVEL = {
 /** The Powertools instance behind each TLogger, for the middlewares that bind it to an invocation. */
 const instances = new WeakMap<TLogger, Logger>();
 
-function asPort(logger: Logger): TLogger {
+/**
+ * The port on `logger`, each line carrying `bound` (a child's keys) before its own fields. A child
+ * prints through its parent's instance rather than a Powertools child: that is a whole new Logger,
+ * its options read from the environment again, and the API makes a child per request (about a
+ * millisecond of CPU each, most of it for lines a production level never prints).
+ */
+function asPort(logger: Logger, bound: Record<string, unknown> = {}): TLogger {
+  const withBound = (fields: Record<string, unknown> | undefined) => ({ ...bound, ...fields });
   const port: TLogger = {
-    debug: (msg, fields) => logger.debug(msg, fields ?? {}),
-    info: (msg, fields) => logger.info(msg, fields ?? {}),
-    warn: (msg, fields) => logger.warn(msg, fields ?? {}),
-    error: (msg, fields) => logger.error(msg, fields ?? {}),
-    child: (fields) => asPort(logger.createChild({ persistentKeys: fields })),
+    debug: (msg, fields) => logger.debug(msg, withBound(fields)),
+    info: (msg, fields) => logger.info(msg, withBound(fields)),
+    warn: (msg, fields) => logger.warn(msg, withBound(fields)),
+    error: (msg, fields) => logger.error(msg, withBound(fields)),
+    child: (fields) => asPort(logger, withBound(fields)),
   };
   instances.set(port, logger);
   return port;
