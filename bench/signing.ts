@@ -41,6 +41,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import type { TServerChild } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients } from './http';
+import { cpuBelow, cpuSince } from './machine-cpu';
 import { standInClient, timeOneWrite } from './signing-baseline';
 import { startBareChild, startRuntimeChild, type TBareServing } from './signing-servers';
 import { percentile, round } from './stats';
@@ -94,6 +95,11 @@ export interface TFirstPageFigures {
   bytesToRendered: TTimings;
   /** Node's clock, from before page.goto to the page's call saying its first frame was drawn (CDP included). */
   wallP50Ms: number;
+  /**
+   * The CPU time of the same span, every process the bench started (bench/machine-cpu.ts): no
+   * run where /proc does not tell.
+   */
+  cpu: TTimings;
   timedOut: boolean;
 }
 
@@ -455,11 +461,11 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         editors: [SIGNER],
       },
     ];
-    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[]; bytes: number[] };
+    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[]; bytes: number[]; cpu: number[] };
     const measured: Record<'en' | 'ar' | 'bare', TLanguageRuns> = {
-      en: { first: [], dcl: [], wall: [], bytes: [] },
-      ar: { first: [], dcl: [], wall: [], bytes: [] },
-      bare: { first: [], dcl: [], wall: [], bytes: [] },
+      en: { first: [], dcl: [], wall: [], bytes: [], cpu: [] },
+      ar: { first: [], dcl: [], wall: [], bytes: [], cpu: [] },
+      bare: { first: [], dcl: [], wall: [], bytes: [], cpu: [] },
     };
     /** The width in device pixels the signing page drew its first page at; the bare page draws the same. */
     let drawnWidth = 0;
@@ -474,11 +480,13 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         const page = await context.newPage();
         const pageErrors: string[] = [];
         page.on('pageerror', (e) => pageErrors.push(e.message));
+        const cpu0 = cpuBelow();
         const t0 = performance.now();
         const answer = await page.goto(url, { waitUntil: 'commit', timeout: RENDER_STEP_MS });
         if (answer?.status() !== 200) throw new Error(`GET /sign/<token>: HTTP ${answer?.status()}`);
         await drawn();
         const t1 = performance.now();
+        const cpu = cpuSince(cpu0);
         if ((await page.locator('.page.failed').count()) > 0) {
           throw new Error('the page showed a document page as failed');
         }
@@ -513,6 +521,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           measured[language].dcl.push(inPage.dcl);
           measured[language].bytes.push(inPage.bytes);
           measured[language].wall.push(t1 - t0);
+          measured[language].cpu.push(cpu);
         }
       } finally {
         await context.close();
@@ -526,6 +535,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         const page = await context.newPage();
         const pageErrors: string[] = [];
         page.on('pageerror', (e) => pageErrors.push(e.message));
+        const cpu0 = cpuBelow();
         const t0 = performance.now();
         const answer = await page.goto(`${bare!.serving.url}?width=${drawnWidth}`, {
           waitUntil: 'commit',
@@ -534,6 +544,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         if (answer?.status() !== 200) throw new Error(`GET bare.html: HTTP ${answer?.status()}`);
         await drawn();
         const t1 = performance.now();
+        const cpu = cpuSince(cpu0);
         const inPage = await page.evaluate((bytesMark) => {
           const w = globalThis as unknown as {
             __benchFirstRendered?: number;
@@ -555,6 +566,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           measured.bare.dcl.push(inPage.dcl);
           measured.bare.bytes.push(inPage.bytes);
           measured.bare.wall.push(t1 - t0);
+          measured.bare.cpu.push(cpu);
         }
       } finally {
         await context.close();
@@ -587,6 +599,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       domContentLoadedP50Ms: timings(runs.dcl.filter(Number.isFinite)).p50Ms,
       ...splitAtBytes(runs.first, runs.bytes),
       wallP50Ms: timings(runs.wall).p50Ms,
+      cpu: timings(runs.cpu.filter(Number.isFinite)),
       timedOut: renderTimedOut,
     });
     return {
@@ -617,7 +630,7 @@ export const signingFailed = (f: TSigningFigures) =>
 export const RATIO_GOAL = 1.3;
 
 /** p50 over p50 of one part of the first page (English) and pdf.js alone; null when a side has no run. */
-const overPdfjsAlone = (f: TSigningFigures, part: 'firstPage' | 'bytesToRendered') => {
+const overPdfjsAlone = (f: TSigningFigures, part: 'firstPage' | 'bytesToRendered' | 'cpu') => {
   const ours = f.firstPage?.[part];
   const bare = f.firstPageBaseline?.[part];
   return ours && bare && ours.runs > 0 && bare.runs > 0 ? ours.p50Ms / bare.p50Ms : null;
@@ -633,6 +646,14 @@ export const firstPageRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'firstPa
  * Context for the ratio above, not in its place.
  */
 export const fromBytesRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'bytesToRendered');
+
+/**
+ * The CPU time of a load, ours (English) over pdf.js alone's (p50s), every process the bench
+ * started (bench/machine-cpu.ts). With every core busy through both loads, the first page's ratio
+ * follows this one: what the page and its service cost the machine over the renderer alone,
+ * whichever part of the load pays it. Context for the ratio above, not in its place.
+ */
+export const cpuRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'cpu');
 
 /** Complete's p50 over one write of as many items: what the finish costs over its write. */
 export const completeRatio = (f: TSigningFigures) =>
@@ -725,6 +746,12 @@ export function signingReport(f: TSigningFigures): string {
         `${ms(p.bytesToRendered.p50Ms)} (pdf.js alone: ${bare ? ms(bare.bytesToRendered.p50Ms) : '—'}), ` +
         `÷ ${r === null ? '—' : r.toFixed(2)}`,
     );
+    const c = cpuRatio(f);
+    out.push(
+      `  CPU per load (p50s, English; every process the bench started: Chromium's, and the service's or the bare page's server): ` +
+        `${ms(p.cpu.p50Ms)} (pdf.js alone: ${bare ? ms(bare.cpu.p50Ms) : '—'}), ` +
+        `÷ ${c === null ? '—' : c.toFixed(2)}; with every core busy through a load, the first page's ratio follows this one`,
+    );
   } else {
     out.push(`  first page: skipped: ${f.skipped ?? 'no chromium'}`);
   }
@@ -764,6 +791,7 @@ export function signingJson(f: TSigningFigures) {
           bytesInHandP50Ms: round(p.bytesInHand.p50Ms),
           bytesToRenderedP50Ms: round(p.bytesToRendered.p50Ms),
           wallP50Ms: round(p.wallP50Ms),
+          cpuP50Ms: round(p.cpu.p50Ms),
         }
       : null,
     // The same document in a bundle in Arabic (right to left), runs alternating with the English.
@@ -777,6 +805,7 @@ export function signingJson(f: TSigningFigures) {
           domContentLoadedP50Ms: round(f.firstPageAr.domContentLoadedP50Ms),
           bytesInHandP50Ms: round(f.firstPageAr.bytesInHand.p50Ms),
           bytesToRenderedP50Ms: round(f.firstPageAr.bytesToRendered.p50Ms),
+          cpuP50Ms: round(f.firstPageAr.cpu.p50Ms),
         }
       : null,
     firstRenderedPageRatioArEn: arabicRatio(f) === null ? null : round(arabicRatio(f)!, 2),
@@ -790,6 +819,7 @@ export function signingJson(f: TSigningFigures) {
           domContentLoadedP50Ms: round(f.firstPageBaseline.domContentLoadedP50Ms),
           bytesInHandP50Ms: round(f.firstPageBaseline.bytesInHand.p50Ms),
           bytesToRenderedP50Ms: round(f.firstPageBaseline.bytesToRendered.p50Ms),
+          cpuP50Ms: round(f.firstPageBaseline.cpu.p50Ms),
         }
       : null,
     // Ours ÷ yardstick (p50s): the figures that mean the same on any machine.
@@ -799,6 +829,8 @@ export function signingJson(f: TSigningFigures) {
       firstPageOverPdfjsAlone: firstPageRatio(f) === null ? null : round(firstPageRatio(f)!, 2),
       // Context: the same, from the document's bytes in the page to the page drawn.
       fromBytesOverPdfjsAlone: fromBytesRatio(f) === null ? null : round(fromBytesRatio(f)!, 2),
+      // Context: the CPU time of a load, every process the bench started, ours ÷ pdf.js alone.
+      cpuOverPdfjsAlone: cpuRatio(f) === null ? null : round(cpuRatio(f)!, 2),
     },
     failed: signingFailed(f),
   };

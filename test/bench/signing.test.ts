@@ -3,6 +3,7 @@ import {
   benchFields,
   benchValues,
   completeRatio,
+  cpuRatio,
   FIELD_MIX,
   firstPageRatio,
   fromBytesRatio,
@@ -65,7 +66,7 @@ describe('timings', () => {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 describe('the ratios to the yardsticks', () => {
-  const page = (p50: number, bytesAt = 100): TFirstPageFigures => ({
+  const page = (p50: number, bytesAt = 100, cpu = p50 * 2): TFirstPageFigures => ({
     pages: 20,
     pdfBytes: 22_000,
     warmup: 1,
@@ -74,6 +75,7 @@ describe('the ratios to the yardsticks', () => {
     domContentLoadedP50Ms: 100,
     ...splitAtBytes([p50], [bytesAt]),
     wallP50Ms: p50,
+    cpu: timings([cpu]),
     timedOut: false,
   });
   const figures = (over: Partial<TSigningFigures> = {}): TSigningFigures => ({
@@ -102,11 +104,14 @@ describe('the ratios to the yardsticks', () => {
       completeOverOneWrite: 1.3,
       firstPageOverPdfjsAlone: 1.3,
       fromBytesOverPdfjsAlone: round2(450 / 400),
+      cpuOverPdfjsAlone: 1.3,
     });
+    expect(cpuRatio(f)).toBeCloseTo(1300 / 1000);
     expect(fromBytesRatio(f)).toBeCloseTo(450 / 400);
     expect(signingJson(f).firstRenderedPage).toMatchObject({
       bytesInHandP50Ms: 200,
       bytesToRenderedP50Ms: 450,
+      cpuP50Ms: 1300,
     });
     expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
     expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500 });
@@ -118,6 +123,8 @@ describe('the ratios to the yardsticks', () => {
       "split at the document's bytes in the page (p50s, English): in hand at 200.0 ms (pdf.js alone: 100.0 ms); " +
         'from them to the drawn page 450.0 ms (pdf.js alone: 400.0 ms), ÷ 1.13',
     );
+    expect(report).toContain('CPU per load (p50s, English; every process the bench started');
+    expect(report).toContain('1300.0 ms (pdf.js alone: 1000.0 ms), ÷ 1.30;');
     expect(signingReport(figures({ firstPage: page(1300) }))).toContain('2.60 (goal ≤ 1.3 ✗)');
   });
 
@@ -137,6 +144,14 @@ describe('the ratios to the yardsticks', () => {
     const noWrite = figures();
     noWrite.complete.oneWrite = timings([]);
     expect(completeRatio(noWrite)).toBeNull();
+    // No /proc to read (not Linux): no CPU figure, and no ratio of it.
+    const noCpu = figures({ firstPage: { ...page(650), cpu: timings([]) } });
+    expect(cpuRatio(noCpu)).toBeNull();
+    expect(signingJson(noCpu).ratios.cpuOverPdfjsAlone).toBeNull();
+    expect(signingReport(noCpu)).toContain(
+      'CPU per load (p50s, English; every process the bench started: ' +
+        "Chromium's, and the service's or the bare page's server): — (pdf.js alone: 1000.0 ms), ÷ —",
+    );
   });
 });
 
