@@ -41,7 +41,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import type { TServerChild } from './child-process';
 import { mark, ms, table } from './format';
 import { answerOf, serviceClients } from './http';
-import { cpuBelow, cpuSince } from './machine-cpu';
+import { CPU_PARTS, cpuBelow, cpuPartsP50, cpuSince, type TCpuPart, type TCpuSpent } from './machine-cpu';
 import { standInClient, timeOneWrite } from './signing-baseline';
 import { startBareChild, startRuntimeChild, type TBareServing } from './signing-servers';
 import { percentile, round } from './stats';
@@ -100,6 +100,8 @@ export interface TFirstPageFigures {
    * run where /proc does not tell.
    */
   cpu: TTimings;
+  /** The p50 of each part of that CPU time (bench/machine-cpu.ts), where /proc tells. */
+  cpuParts: Record<TCpuPart, number>;
   timedOut: boolean;
 }
 
@@ -461,7 +463,13 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         editors: [SIGNER],
       },
     ];
-    type TLanguageRuns = { first: number[]; dcl: number[]; wall: number[]; bytes: number[]; cpu: number[] };
+    type TLanguageRuns = {
+      first: number[];
+      dcl: number[];
+      wall: number[];
+      bytes: number[];
+      cpu: TCpuSpent[];
+    };
     const measured: Record<'en' | 'ar' | 'bare', TLanguageRuns> = {
       en: { first: [], dcl: [], wall: [], bytes: [], cpu: [] },
       ar: { first: [], dcl: [], wall: [], bytes: [], cpu: [] },
@@ -521,7 +529,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           measured[language].dcl.push(inPage.dcl);
           measured[language].bytes.push(inPage.bytes);
           measured[language].wall.push(t1 - t0);
-          measured[language].cpu.push(cpu);
+          if (cpu) measured[language].cpu.push(cpu);
         }
       } finally {
         await context.close();
@@ -566,7 +574,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           measured.bare.dcl.push(inPage.dcl);
           measured.bare.bytes.push(inPage.bytes);
           measured.bare.wall.push(t1 - t0);
-          measured.bare.cpu.push(cpu);
+          if (cpu) measured.bare.cpu.push(cpu);
         }
       } finally {
         await context.close();
@@ -599,7 +607,8 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       domContentLoadedP50Ms: timings(runs.dcl.filter(Number.isFinite)).p50Ms,
       ...splitAtBytes(runs.first, runs.bytes),
       wallP50Ms: timings(runs.wall).p50Ms,
-      cpu: timings(runs.cpu.filter(Number.isFinite)),
+      cpu: timings(runs.cpu.map((c) => c.total)),
+      cpuParts: cpuPartsP50(runs.cpu),
       timedOut: renderTimedOut,
     });
     return {
@@ -752,12 +761,32 @@ export function signingReport(f: TSigningFigures): string {
         `${ms(p.cpu.p50Ms)} (pdf.js alone: ${bare ? ms(bare.cpu.p50Ms) : '—'}), ` +
         `÷ ${c === null ? '—' : c.toFixed(2)}; with every core busy through a load, the first page's ratio follows this one`,
     );
+    if (p.cpu.runs > 0) {
+      const parts = Object.keys(CPU_PARTS) as TCpuPart[];
+      out.push(
+        table(
+          [
+            ['    CPU per load by part (p50s)', 'English', 'pdf.js alone'],
+            ...parts.map((part) => [
+              `    ${CPU_PARTS[part]}`,
+              ms(p.cpuParts[part]),
+              bare ? ms(bare.cpuParts[part]) : '—',
+            ]),
+          ],
+          ['l', 'r', 'r'],
+        ),
+      );
+    }
   } else {
     out.push(`  first page: skipped: ${f.skipped ?? 'no chromium'}`);
   }
   for (const x of f.failures) out.push(`  FAILED ${x}`);
   return out.join('\n');
 }
+
+/** Each part's p50, rounded, in CPU_PARTS's order. */
+const roundedParts = (parts: Record<TCpuPart, number>) =>
+  Object.fromEntries((Object.keys(CPU_PARTS) as TCpuPart[]).map((part) => [part, round(parts[part])]));
 
 /** results.json's `signing`: keys in a fixed order, figures rounded. */
 export function signingJson(f: TSigningFigures) {
@@ -792,6 +821,7 @@ export function signingJson(f: TSigningFigures) {
           bytesToRenderedP50Ms: round(p.bytesToRendered.p50Ms),
           wallP50Ms: round(p.wallP50Ms),
           cpuP50Ms: round(p.cpu.p50Ms),
+          cpuPartsP50Ms: roundedParts(p.cpuParts),
         }
       : null,
     // The same document in a bundle in Arabic (right to left), runs alternating with the English.
@@ -806,6 +836,7 @@ export function signingJson(f: TSigningFigures) {
           bytesInHandP50Ms: round(f.firstPageAr.bytesInHand.p50Ms),
           bytesToRenderedP50Ms: round(f.firstPageAr.bytesToRendered.p50Ms),
           cpuP50Ms: round(f.firstPageAr.cpu.p50Ms),
+          cpuPartsP50Ms: roundedParts(f.firstPageAr.cpuParts),
         }
       : null,
     firstRenderedPageRatioArEn: arabicRatio(f) === null ? null : round(arabicRatio(f)!, 2),
@@ -820,6 +851,7 @@ export function signingJson(f: TSigningFigures) {
           bytesInHandP50Ms: round(f.firstPageBaseline.bytesInHand.p50Ms),
           bytesToRenderedP50Ms: round(f.firstPageBaseline.bytesToRendered.p50Ms),
           cpuP50Ms: round(f.firstPageBaseline.cpu.p50Ms),
+          cpuPartsP50Ms: roundedParts(f.firstPageBaseline.cpuParts),
         }
       : null,
     // Ours ÷ yardstick (p50s): the figures that mean the same on any machine.

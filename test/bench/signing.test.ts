@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CPU_PARTS, type TCpuPart } from '../../bench/machine-cpu';
 import {
   benchFields,
   benchValues,
@@ -66,6 +67,8 @@ describe('timings', () => {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 describe('the ratios to the yardsticks', () => {
+  const parts = (v: number) =>
+    Object.fromEntries(Object.keys(CPU_PARTS).map((part) => [part, v])) as Record<TCpuPart, number>;
   const page = (p50: number, bytesAt = 100, cpu = p50 * 2): TFirstPageFigures => ({
     pages: 20,
     pdfBytes: 22_000,
@@ -76,6 +79,7 @@ describe('the ratios to the yardsticks', () => {
     ...splitAtBytes([p50], [bytesAt]),
     wallP50Ms: p50,
     cpu: timings([cpu]),
+    cpuParts: { ...parts(Number.NaN), pageMain: cpu / 2, servers: cpu / 4 },
     timedOut: false,
   });
   const figures = (over: Partial<TSigningFigures> = {}): TSigningFigures => ({
@@ -112,6 +116,7 @@ describe('the ratios to the yardsticks', () => {
       bytesInHandP50Ms: 200,
       bytesToRenderedP50Ms: 450,
       cpuP50Ms: 1300,
+      cpuPartsP50Ms: { pageMain: 650, servers: 325 },
     });
     expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
     expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500 });
@@ -125,6 +130,8 @@ describe('the ratios to the yardsticks', () => {
     );
     expect(report).toContain('CPU per load (p50s, English; every process the bench started');
     expect(report).toContain('1300.0 ms (pdf.js alone: 1000.0 ms), ÷ 1.30;');
+    expect(report).toMatch(/the page's main thread +650\.0 ms +500\.0 ms/);
+    expect(report).toMatch(/the servers \(the runtime, the bare page's\) +325\.0 ms +250\.0 ms/);
     expect(signingReport(figures({ firstPage: page(1300) }))).toContain('2.60 (goal ≤ 1.3 ✗)');
   });
 
