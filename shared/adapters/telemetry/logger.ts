@@ -61,8 +61,9 @@ const instances = new WeakMap<TLogger, Logger>();
 /**
  * The port on `logger`, each line carrying `bound` (a child's keys) before its own fields. A child
  * prints through its parent's instance rather than a Powertools child: that is a whole new Logger,
- * its options read from the environment again, and the API makes a child per request (about a
- * millisecond of CPU each, most of it for lines a production level never prints).
+ * its options read from the environment again, and the API makes a child per request (about
+ * 45 µs each in a warm loop, against 4 µs this way, most of it for lines a production level
+ * never prints).
  */
 function asPort(logger: Logger, bound: Record<string, unknown> = {}): TLogger {
   const withBound = (fields: Record<string, unknown> | undefined) => ({ ...bound, ...fields });
