@@ -9,6 +9,7 @@ import {
   firstPageRatio,
   fromBytesRatio,
   RATIO_GOAL,
+  shownRatio,
   signingJson,
   signingReport,
   splitAtBytes,
@@ -69,12 +70,13 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 describe('the ratios to the yardsticks', () => {
   const parts = (v: number) =>
     Object.fromEntries(Object.keys(CPU_PARTS).map((part) => [part, v])) as Record<TCpuPart, number>;
-  const page = (p50: number, bytesAt = 100, cpu = p50 * 2): TFirstPageFigures => ({
+  const page = (p50: number, bytesAt = 100, cpu = p50 * 2, shownAfter = 20): TFirstPageFigures => ({
     pages: 20,
     pdfBytes: 22_000,
     warmup: 1,
     browser: 'Chromium',
     firstPage: { runs: 8, p50Ms: p50, p99Ms: p50, maxMs: p50 },
+    shown: timings([p50 + shownAfter]),
     domContentLoadedP50Ms: 100,
     ...splitAtBytes([p50], [bytesAt]),
     wallP50Ms: p50,
@@ -92,9 +94,9 @@ describe('the ratios to the yardsticks', () => {
       put: timings([30]),
       timedOut: false,
     },
-    firstPage: page(650, 200),
+    firstPage: page(650, 200, 1300, 40),
     firstPageAr: page(700, 210),
-    firstPageBaseline: page(500, 100),
+    firstPageBaseline: page(500, 100, 1000, 10),
     failures: [],
     ...over,
   });
@@ -107,22 +109,30 @@ describe('the ratios to the yardsticks', () => {
       goal: RATIO_GOAL,
       completeOverOneWrite: 1.3,
       firstPageOverPdfjsAlone: 1.3,
+      shownOverPdfjsAlone: round2(690 / 510),
       fromBytesOverPdfjsAlone: round2(450 / 400),
       cpuOverPdfjsAlone: 1.3,
     });
     expect(cpuRatio(f)).toBeCloseTo(1300 / 1000);
+    // Shown: what painting the page around the drawn page still cost counts too.
+    expect(shownRatio(f)).toBeCloseTo(690 / 510);
     expect(fromBytesRatio(f)).toBeCloseTo(450 / 400);
     expect(signingJson(f).firstRenderedPage).toMatchObject({
+      shownP50Ms: 690,
       bytesInHandP50Ms: 200,
       bytesToRenderedP50Ms: 450,
       cpuP50Ms: 1300,
       cpuPartsP50Ms: { pageMain: 650, servers: 325 },
     });
     expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
-    expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500 });
+    expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500, shownP50Ms: 510 });
     const report = signingReport(f);
     expect(report).toContain('complete ÷ one write (p50s): 1.30 (goal ≤ 1.3 ✓)');
     expect(report).toContain('first page ÷ pdf.js alone (p50s, English): 1.30 (goal ≤ 1.3 ✓)');
+    expect(report).toContain('first page shown ÷ pdf.js alone (p50s, English): 1.35 (goal ≤ 1.3 ✗)');
+    expect(report).toContain(
+      'shown: the second animation frame after it (the frame showing it painted), p50 690.0 ms (pdf.js alone: 510.0 ms)',
+    );
     expect(report).toContain('the service in its own process, as deployed');
     expect(report).toContain(
       "split at the document's bytes in the page (p50s, English): in hand at 200.0 ms (pdf.js alone: 100.0 ms); " +
@@ -148,6 +158,7 @@ describe('the ratios to the yardsticks', () => {
     const f = figures({ firstPageBaseline: null });
     expect(firstPageRatio(f)).toBeNull();
     expect(signingJson(f).ratios.firstPageOverPdfjsAlone).toBeNull();
+    expect(shownRatio(f)).toBeNull();
     const noWrite = figures();
     noWrite.complete.oneWrite = timings([]);
     expect(completeRatio(noWrite)).toBeNull();
