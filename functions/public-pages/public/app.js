@@ -17,27 +17,36 @@ import { el } from './dom.js';
 import { handOverThen, kiosk, showHandBack } from './kiosk.js';
 import { languageMenu } from './language-menu.js';
 import { setRouter, start } from './navigation.js';
+import { endOpening } from './opening.js';
 import { showDone, showReason } from './outcomes.js';
-import { roleOutcome } from './role-card.js';
+import { answeredApproval, roleOutcome } from './role-card.js';
 import { flushSaves, hasPending } from './saving.js';
 import { page } from './state.js';
 import { showSigning } from './view.js';
 
-/** Shows what the state calls for: why this link cannot be signed now, the checks, or the documents. */
+/** What the state calls for: why this link cannot be signed now, the checks, or the documents. */
+function stepFor(state) {
+  // In person, a signer who can no longer sign is done here: the device goes back to its host.
+  if (!state.can_sign && kiosk) return showHandBack;
+  // An approver who answered, or a viewer reading after their link opened (role-card.js).
+  if (answeredApproval(state)) return () => roleOutcome(state);
+  if (state.role === 'viewer' && state.documents.length > 0) return showSigning;
+  if (!state.can_sign) {
+    if (state.reason === 'completed' && state.redirect_url && page.justFinished) return showDone;
+    return showReason;
+  }
+  if (authPending().length > 0) return showAuth;
+  return showSigning;
+}
+
+/** Shows the step the state calls for. */
 function route() {
   stopCamera();
-  const state = page.state;
-  // In person, a signer who can no longer sign is done here: the device goes back to its host.
-  if (!state.can_sign && kiosk) return showHandBack();
-  // An approver who answered, or a viewer reading after their link opened (role-card.js).
-  if (roleOutcome(state)) return;
-  if (state.role === 'viewer' && state.documents.length > 0) return showSigning();
-  if (!state.can_sign) {
-    if (state.reason === 'completed' && state.redirect_url && page.justFinished) return showDone();
-    return showReason();
-  }
-  if (authPending().length > 0) return showAuth();
-  return showSigning();
+  const step = stepFor(page.state);
+  // Only the documents keep the page's paint held until their first page is drawn (opening.js):
+  // any other step is shown as soon as it is built.
+  if (step !== showSigning) endOpening();
+  step();
 }
 
 setRouter(route);

@@ -4,6 +4,7 @@
 import { ApiError } from './api.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { endOpening } from './opening.js';
 import { page } from './state.js';
 
 export const root = document.documentElement;
@@ -40,6 +41,8 @@ export function setTitle(text) {
  * @param {{ tone?: string, extra?: Node | null }} [options]
  */
 export function showMessage(title, text, { tone = 'info', extra } = {}) {
+  // Shown as soon as it is built, whatever the page was waiting for (opening.js).
+  endOpening();
   tools.replaceChildren();
   const heading = el('h1', { id: 'msg-title', tabindex: '-1' }, title);
   main.replaceChildren(

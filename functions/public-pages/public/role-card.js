@@ -14,6 +14,9 @@ import { page } from './state.js';
 /** Whether the person reads rather than signs: the page then shows this card, not the finish card. */
 export const readsOnly = (state) => state.role === 'approver' || state.role === 'viewer';
 
+/** An approver's recorded answer, which is all their link shows from then on; else null. */
+export const answeredApproval = (state) => (state.role === 'approver' ? state.approval : null) ?? null;
+
 /**
  * The end page of an approver who already answered (the state's `approval`): what they did and
  * when, and for a rejection the reason they gave, rather than the decline page a rejected packet
@@ -21,7 +24,7 @@ export const readsOnly = (state) => state.role === 'approver' || state.role === 
  * documents after their link opened: their part is done, not over.
  */
 export function roleOutcome(state) {
-  const done = state.role === 'approver' ? state.approval : null;
+  const done = answeredApproval(state);
   if (!done) return false;
   const values = { label: docLabel(), requester: requester() };
   const dated = (key) =>

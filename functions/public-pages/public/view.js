@@ -14,6 +14,7 @@ import { attachmentRow, fieldBox, goTo, guideBar, updateProgress } from './field
 import { t, tEach, tIsolated } from './i18n.js';
 import { kiosk, showHandBack } from './kiosk.js';
 import { ended } from './navigation.js';
+import { endOpening, whenShown } from './opening.js';
 import { showDone } from './outcomes.js';
 import { paymentStep } from './payment.js';
 import { reassignButton } from './reassign.js';
@@ -92,7 +93,18 @@ export function showSigning() {
       const canvas = el('canvas', { class: 'page-canvas', 'aria-hidden': 'true' });
       frame.append(canvas, el('span', { class: 'page-loading', 'aria-hidden': 'true' }, loading));
       for (const m of placed) if (m.f.doc_key === doc.key && m.f.page === number) frame.append(fieldBox(m));
-      showPage(pdf, number, frame, canvas, () => frame.classList.add('failed'));
+      // The first page drawn (or failed) ends the page's hold on its paint (opening.js).
+      showPage(
+        pdf,
+        number,
+        frame,
+        canvas,
+        () => {
+          frame.classList.add('failed');
+          endOpening();
+        },
+        endOpening,
+      );
       section.append(
         frame,
         el('p', { class: 'page-number', 'aria-hidden': 'true' }, numberLine({ page: number })),
@@ -114,7 +126,7 @@ export function showSigning() {
   main.replaceChildren(intro, ...docs, attachments ?? '', readsOnly(s) ? roleCard() : finishCard(), bottom);
   setTitle(s.bundle.label || t('page.title'));
   updateProgress();
-  heading.focus();
+  whenShown(() => heading.focus());
 }
 
 /**

@@ -182,9 +182,10 @@ function inTurn(pdfPromise, number, frame, draw) {
 
 /**
  * Renders page `number` of `pdf` (a promise) into `canvas` whenever `frame` is near the viewport
- * and shown wider than last rendered. `onError` hears of a document that cannot be shown.
+ * and shown wider than last rendered. `onError` hears of a document that cannot be shown,
+ * `onDrawn` of each drawing, in the same task as the frame is classed `rendered`.
  */
-export function showPage(pdfPromise, number, frame, canvas, onError) {
+export function showPage(pdfPromise, number, frame, canvas, onError, onDrawn) {
   let renderedWidth = 0;
   let busy = false;
   let visible = false;
@@ -225,6 +226,7 @@ export function showPage(pdfPromise, number, frame, canvas, onError) {
       }
       frame.classList.add('rendered');
       renderedWidth = cssWidth;
+      onDrawn?.();
     } catch (err) {
       onError?.(err);
     }
