@@ -30,6 +30,8 @@ import { earlyStart } from './early-start';
 import { basePathBefore, esc } from './html';
 import { signingPagePreloads } from './module-preloads';
 import { PAGE_SCRIPTS } from './page-bundles';
+import { pageStyle } from './page-style';
+import { catalogBlock } from './page-words';
 import { fileNotFound, frameAncestors, logoOrigin, logoShown, securityHeaders } from './security-headers';
 import { nativeName } from './visitor-language';
 import { webFontLink } from './web-fonts';
@@ -59,7 +61,7 @@ function usable(link: TSigningToken | undefined, now: Date): link is TSigningTok
 interface TShell {
   base: string;
   version: string;
-  /** The signer's language: the page's words, `lang` and `dir`, and the catalog its script loads. */
+  /** The signer's language: the page's words, `lang` and `dir`, and the catalog its head carries (page-words.ts). */
   lang: TLanguage;
   title: string;
   brand?: TBrand;
@@ -133,9 +135,9 @@ function shell(s: TShell): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(s.title)}</title>
-${s.app ? `${earlyStart().html}\n` : ''}<link rel="stylesheet" href="${esc(assets)}/app.css">
+${s.app ? `${earlyStart().html}\n${pageStyle().html}` : `<link rel="stylesheet" href="${esc(assets)}/app.css">`}
 ${webFontLink(s.base, s.lang)}
-${s.app ? `<script type="module" src="${esc(assets)}/${PAGE_SCRIPTS['app.js']}"></script>\n${modulePreloads(assets)}\n<link rel="preload" as="fetch" crossorigin="anonymous" href="${esc(assets)}/locales/${s.lang}.json">` : ''}
+${s.app ? `<script type="module" src="${esc(assets)}/${PAGE_SCRIPTS['app.js']}"></script>\n${modulePreloads(assets)}\n${catalogBlock(s.lang)}` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${esc(t('page.skip'))}</a>
@@ -158,6 +160,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
     frameAncestors?: string[],
     logo?: string,
     scriptHashes?: string[],
+    styleHashes?: string[],
   ): TResponse => ({
     status,
     text: html,
@@ -169,6 +172,7 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
         ...(frameAncestors ? { frameAncestors } : {}),
         ...(logo ? { imageOrigins: [logo] } : {}),
         ...(scriptHashes ? { scriptHashes } : {}),
+        ...(styleHashes ? { styleHashes } : {}),
         https: req.url.protocol === 'https:',
       }),
     },
@@ -271,8 +275,17 @@ export function pageRoutes(deps: TPageDeps): TRoute[] {
         ...(firstDocument ? { firstDocument } : {}),
       },
     });
-    // The head's inline script (early-start.ts), allowed by its hash alone.
-    return page(req, 200, html, lang, ancestors, logoOrigin(brand?.logoUrl), [earlyStart().source]);
+    // The head's inline script (early-start.ts) and style sheet (page-style.ts), each allowed by its hash alone.
+    return page(
+      req,
+      200,
+      html,
+      lang,
+      ancestors,
+      logoOrigin(brand?.logoUrl),
+      [earlyStart().source],
+      [pageStyle().source],
+    );
   }
 
   function asset(req: TRequest, name: string): TResponse {

@@ -52,6 +52,8 @@ export interface TPolicyOptions {
   https?: boolean;
   /** Hash sources (`'sha256-…'`) of the page's own inline scripts (early-start.ts); no others run. */
   scriptHashes?: string[];
+  /** Hash sources of the page's own inline style sheet (page-style.ts); no other inline style applies. */
+  styleHashes?: string[];
 }
 
 /** Browser features the pages never use; only the camera (the selfie step) is allowed, for the page itself. */
@@ -73,7 +75,7 @@ const PERMISSIONS_POLICY = [
 
 /**
  * The signing pages' Content-Security-Policy: scripts, styles, fonts and workers from the pages'
- * own origin only (no inline code but the scripts named by their hash, no eval), images also from data:/blob: (drawn marks, camera
+ * own origin only (no inline code but the script and style sheet named by their hash, no eval), images also from data:/blob: (drawn marks, camera
  * snapshots) and the brand's logo origin, fetches to the API and the documents bucket, no
  * plugins, no <base>, forms only to itself, and no framing unless the page is an embedded session
  * of an account that lists the origins allowed to frame it.
@@ -84,7 +86,7 @@ function contentSecurityPolicy(config: TPolicyPlace, opts: TPolicyOptions = {}):
   return [
     "default-src 'none'",
     ['script-src', "'self'", ...(opts.scriptHashes ?? [])].join(' '),
-    "style-src 'self'",
+    ['style-src', "'self'", ...(opts.styleHashes ?? [])].join(' '),
     ['img-src', "'self'", 'data:', 'blob:', ...(opts.imageOrigins ?? [])].join(' '),
     "font-src 'self' data:",
     ['connect-src', "'self'", ...(docs ? [docs] : [])].join(' '),

@@ -131,7 +131,7 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     await context.close();
   }, 60_000);
 
-  it("hands pdf.js its first document before the page's words arrive", async () => {
+  it("hands pdf.js its first document before the page's message library arrives", async () => {
     const url = await leaseLink();
     const context = await suite.browser.newContext();
     let handed: () => void = () => undefined;
@@ -149,11 +149,13 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     })();`);
     const page = await context.newPage();
     const problems = watchProblems(page, { responses: true });
-    // The language's catalog, which i18n.js waits for before the page's other modules run, is
-    // held until pdf.js has the document (or 10 s).
-    let catalog = '';
-    await page.route(/\/sign\/assets\/[^/]+\/locales\/en\.json$/, async (route) => {
-      catalog = await Promise.race([
+    // The message library, which i18n.js waits for before the page's other modules run, is held
+    // until pdf.js has the document (or 10 s). The words themselves come in the page.
+    let library = '';
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.route(/\/sign\/assets\/[^/]+\/i18next\.js$/, async (route) => {
+      library = await Promise.race([
         documentHanded.then(() => 'released after the document was handed'),
         new Promise<string>((r) => setTimeout(r, 10_000, 'released after 10 s')),
       ]);
@@ -161,7 +163,8 @@ describe.runIf(runBrowser)('the signing page before its first page', () => {
     });
     await page.goto(url);
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
-    expect(catalog).toBe('released after the document was handed');
+    expect(library).toBe('released after the document was handed');
+    expect(asked.filter((p) => p.includes('/locales/'))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
@@ -199,6 +202,19 @@ type TOpening = {
   events: { what: string; at: number }[];
 };
 
+/**
+ * Resolves once `expression`, evaluated in the page as page.evaluate evaluates it, is true; rejects
+ * after `timeoutMs`. Not page.waitForFunction: given a string, it evaluates it with eval, which the
+ * page's CSP refuses.
+ */
+async function until(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > end) throw new Error(`not true after ${timeoutMs} ms: ${expression}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** The hold's cap in early-start.js: after it, the page shows what it has. */
 const HOLD_CAP_MS = 1000;
 
@@ -211,7 +227,7 @@ describe.runIf(runBrowser)('the signing page while it opens', () => {
     const problems = watchProblems(page, { responses: true });
     await page.goto(url);
     await page.locator('.page.rendered').first().waitFor({ timeout: 30_000 });
-    await page.waitForFunction("document.activeElement?.id === 'doc-title'", null, { timeout: 10_000 });
+    await until(page, "document.activeElement?.id === 'doc-title'");
     const seen = (await page.evaluate('window.opening')) as TOpening;
     // Held from the start: the loading line is never painted on its way.
     expect(seen.atParse).toEqual({ held: true, visibility: 'hidden' });
@@ -242,13 +258,11 @@ describe.runIf(runBrowser)('the signing page while it opens', () => {
     let pdfjs = '';
     await page.route(/\/sign\/assets\/[^/]+\/pdf\.min\.mjs$/, async (route) => {
       pdfjs = await Promise.race([
-        page
-          .waitForFunction("!document.documentElement.classList.contains('opening')", null, {
-            timeout: 10_000,
-          })
-          .then(() => 'released once shown'),
+        until(page, "!document.documentElement.classList.contains('opening')").then(
+          () => 'released once shown',
+        ),
         new Promise<string>((r) => setTimeout(r, 10_000, 'released after 10 s')),
-      ]).catch(() => 'released after 10 s');
+      ]).catch((e) => `not released: ${e}`);
       await route.continue();
     });
     await page.goto(url);
@@ -259,7 +273,7 @@ describe.runIf(runBrowser)('the signing page while it opens', () => {
     expect(whats.indexOf('shown')).toBeLessThan(whats.indexOf('page 1 drawn'));
     expect(seen.events.find((e) => e.what === 'shown')!.at).toBeGreaterThanOrEqual(HOLD_CAP_MS);
     // Its title takes the focus once it is shown (a hidden element takes none).
-    await page.waitForFunction("document.activeElement?.id === 'doc-title'", null, { timeout: 10_000 });
+    await until(page, "document.activeElement?.id === 'doc-title'");
 
     // A session that cannot be opened: the message is shown as soon as it is built.
     const failing = await context.newPage();

@@ -842,11 +842,15 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
       const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
       expect(inline).toHaveLength(1);
       const hash = createHash('sha256').update(inline[0]!).digest('base64');
+      // And one style sheet, its own (page-style.ts), allowed by its hash as the script is.
+      const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+      expect(styles).toHaveLength(1);
+      const styleHash = createHash('sha256').update(styles[0]!).digest('base64');
       expect(page.headers.get('content-security-policy')).toBe(
         [
           "default-src 'none'",
           `script-src 'self' 'sha256-${hash}'`,
-          "style-src 'self'",
+          `style-src 'self' 'sha256-${styleHash}'`,
           "img-src 'self' data: blob:",
           "font-src 'self' data:",
           `connect-src 'self' ${s3}`,
@@ -859,9 +863,12 @@ describe('signing pages over plain HTTP: headers, assets, documents', () => {
           "frame-ancestors 'none'",
         ].join('; '),
       );
-      // No other inline script and no style: everything else comes from the assets.
-      expect(html.match(/<script(?![^>]*\ssrc=)/g)).toHaveLength(1);
-      expect(html).not.toMatch(/<style|\sstyle=/);
+      // No other inline script or style, and no style attribute: besides them and the words' data
+      // block, which no browser runs (page-words.ts), everything comes from the assets.
+      expect(html.match(/<script(?![^>]*\s(src|type)=)/g)).toHaveLength(1);
+      expect(html.match(/<script type="application\/json"/g)).toHaveLength(1);
+      expect(html.match(/<style/g)).toHaveLength(1);
+      expect(html).not.toMatch(/\sstyle=/);
       // The page's script: its modules as one file (page-bundles.ts).
       const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
       version = scripts[0]!.split('/')[3]!;

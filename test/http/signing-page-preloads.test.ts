@@ -1,8 +1,10 @@
 // The signing page loads its own code as one script, the bundle of its modules (page-bundles.ts),
 // and names in its head what that script needs at run time before it can draw the first page, so
-// the browser fetches it at once: the message library, pdf.js and the catalog of the page's
-// language. Each named file is served. Before all of them, one inline script starts the session
-// and pdf.js's worker (early-start.ts): the page's CSP allows exactly that script, by its hash.
+// the browser fetches it at once: the message library and pdf.js. The catalog of the page's
+// language comes in the page itself (page-words.ts). Each named file is served. Before all of
+// them, one inline script starts the session and pdf.js's worker (early-start.ts), and the style
+// sheet comes inline too (page-style.ts): the page's CSP allows exactly that script and that
+// style sheet, each by its hash.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => runtime.stop());
 
 describe('the signing page', () => {
-  it("loads one bundle of its modules and preloads i18next, pdf.js and its language's catalog", async () => {
+  it("loads one bundle of its modules, preloads i18next and pdf.js, and carries its language's catalog", async () => {
     const call = apiClient(runtime);
     const created = await call('POST', '/bundles/', {
       json: { ...anEmbeddedBundle(await aPdfB64()), language: 'de' },
@@ -34,10 +36,13 @@ describe('the signing page', () => {
     expect(named(/<script type="module" src="([^"]+)"/g)).toEqual(['app.bundle.js']);
     const preloaded = named(/<link rel="modulepreload" href="([^"]+)">/g);
     expect(preloaded.sort()).toEqual(['i18next.js', 'pdf.min.mjs']);
-    expect(html).toContain(
-      `<link rel="preload" as="fetch" crossorigin="anonymous" href="${assets}/locales/de.json">`,
-    );
-    for (const name of [...preloaded, 'locales/de.json']) {
+    // The words come with the page, as a data block the browser never runs: no request for them.
+    expect(html).not.toContain('/locales/');
+    const block = /<script type="application\/json" id="esign-catalog">([^<]*)<\/script>/.exec(html);
+    const served = await fetch(`${runtime.baseUrl}${assets}/locales/de.json`);
+    expect(served.status).toBe(200);
+    expect(JSON.parse(block![1]!)).toEqual(await served.json());
+    for (const name of preloaded) {
       const res = await fetch(`${runtime.baseUrl}${assets}/${name}`);
       expect(res.status, name).toBe(200);
     }
@@ -90,12 +95,24 @@ describe('the signing page', () => {
     const scriptSrc = policy.split('; ').find((d) => d.startsWith('script-src '));
     expect(scriptSrc).toBe(`script-src 'self' ${hash}`);
     expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|nonce-/);
+    // Its style sheet comes in its head too, allowed by its own hash: no request for it.
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+    expect(styles).toHaveLength(1);
+    const served = await (
+      await fetch(`${runtime.baseUrl}${/data-assets="([^"]+)"/.exec(html)![1]}/app.css`)
+    ).text();
+    expect(styles[0]).toBe(served);
+    expect(html).not.toContain('rel="stylesheet"');
+    const styleHash = `'sha256-${createHash('sha256').update(styles[0]!, 'utf8').digest('base64')}'`;
+    expect(policy.split('; ').find((d) => d.startsWith('style-src '))).toBe(`style-src 'self' ${styleHash}`);
 
     // A page with nothing to run (an unknown link) carries no inline script, and its policy no hash.
     const unknown = await fetch(`${runtime.baseUrl}/sign/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).not.toContain('<script');
     expect(unknown.headers.get('content-security-policy')).toContain("script-src 'self';");
+    // A clear page links the style sheet, and its policy allows no inline style.
+    expect(unknown.headers.get('content-security-policy')).toContain("style-src 'self';");
   });
 
   it('names every language of its menu in its own words, so the page need not work them out', async () => {

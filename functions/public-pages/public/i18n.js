@@ -1,7 +1,8 @@
 // @ts-check
 // The page's words in the signer's language. The server picks the language (the signer's own
-// choice, the packet's, the bundle's, else the browser's) and sets <html lang dir>; this loads
-// that language's catalog, served with the page's assets (immutable, like them), and runs the same
+// choice, the packet's, the bundle's, else the browser's) and sets <html lang dir>; this takes
+// that language's catalog from the signing page's head (page-words.ts), or fetches it from the
+// page's assets (immutable, like them) where the head carries none, and runs the same
 // i18next as the server over it (shared/i18n/catalogs.ts), so plurals follow Intl.PluralRules of
 // the language. Dates and amounts are formatted with Intl in it too.
 
@@ -17,8 +18,27 @@ export const lang = root.lang || 'en';
 /** Every language the signer may switch to, as the server lists them. */
 export const languages = (root.dataset.languages ?? lang).split(' ');
 
-/** The catalog of the page's language; English when it cannot be read (the words must show). */
+/**
+ * The catalog the page's head carries, as a JSON data block (page-words.ts); null when it
+ * carries none or the block cannot be read.
+ */
+function carried() {
+  const block = document.getElementById('esign-catalog');
+  if (!block) return null;
+  try {
+    return JSON.parse(block.textContent ?? '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The catalog of the page's language: the one its head carries, else fetched; English when it
+ * cannot be read (the words must show).
+ */
 async function catalog() {
+  const messages = carried();
+  if (messages) return { name: lang, messages };
   const assets = root.dataset.assets ?? '.';
   for (const name of [lang, 'en']) {
     try {

@@ -1,0 +1,36 @@
+// The signing page's words come with its HTML: the catalog of the page's language, as a JSON data
+// block in its head (`<script type="application/json">`, which the browser never runs, so the
+// page's CSP is unchanged), read by public/i18n.js instead of fetched. A fetched catalog was one
+// request more per load, for the browser, its network service and the service alike: measured
+// with the bench's CPU per load, a page's first page ÷ pdf.js alone moved by about as much as the
+// page's paint being held did (docs/architecture/signing.md). The catalog's file stays served
+// too: the page fetches it when its head carries none, and other pages fetch theirs.
+import type { TLanguage } from '#shared/i18n/languages';
+import { signingAssets, type TAssetStore } from './assets';
+
+/** The data block's id, as public/i18n.js looks for it. */
+export const CATALOG_BLOCK_ID = 'esign-catalog';
+
+const memo = new WeakMap<Pick<TAssetStore, 'read'>, Map<TLanguage, string>>();
+
+/**
+ * The catalog of `lang` as the page's head carries it; empty when the assets have none (the
+ * page then fetches it). Every `<` is written as `\u003c`, which JSON reads back the same, so
+ * nothing in a message can end the block early (`</script`) or open a comment (`<!--`).
+ */
+export function catalogBlock(lang: TLanguage, assets: Pick<TAssetStore, 'read'> = signingAssets()): string {
+  let made = memo.get(assets);
+  if (!made) {
+    made = new Map();
+    memo.set(assets, made);
+  }
+  let block = made.get(lang);
+  if (block === undefined) {
+    const json = assets.read(`locales/${lang}.json`);
+    block = json
+      ? `<script type="application/json" id="${CATALOG_BLOCK_ID}">${json.toString('utf8').trim().replaceAll('<', '\\u003c')}</script>`
+      : '';
+    made.set(lang, block);
+  }
+  return block;
+}
