@@ -1,10 +1,10 @@
 // The signing page's words come with its HTML: the catalog of the page's language, as a JSON data
 // block in its head (`<script type="application/json">`, which the browser never runs, so the
 // page's CSP is unchanged), read by public/i18n.js instead of fetched. A fetched catalog was one
-// request more per load, for the browser, its network service and the service alike: measured
-// with the bench's CPU per load, a page's first page ÷ pdf.js alone moved by about as much as the
-// page's paint being held did (docs/architecture/signing.md). The catalog's file stays served
-// too: the page fetches it when its head carries none, and other pages fetch theirs.
+// request more per load, for the browser, its network service and the service alike, and on a
+// real network a round trip the page's words waited for (docs/architecture/signing.md). The
+// catalog's file stays served too: the page fetches it when its head carries none, and other
+// pages fetch theirs.
 import type { TLanguage } from '#shared/i18n/languages';
 import { signingAssets, type TAssetStore } from './assets';
 
