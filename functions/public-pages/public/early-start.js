@@ -9,7 +9,8 @@
 // from `esignEarly` (early-session.js); when they are not there, it starts its own.
 // Not on a kiosk page, whose session starts only once the device is handed to the signer, nor when
 // the tab still holds a session for this link (api.js keeps it in sessionStorage); the worker
-// starts on every page. It also holds the page's first paint back (opening.js). Comment lines and indentation are left out of the page (early-start.ts).
+// starts on every page. It also holds the page's first paint back (opening.js). Comment lines
+// and indentation are left out of the page (early-start.ts).
 (() => {
   const root = document.documentElement;
   const api = root.dataset.api ?? '/sign/api';
@@ -33,15 +34,16 @@
     }
   }
   const first = root.dataset.firstDocument;
+  const kiosk = root.dataset.kiosk === 'true';
   // A page that opens on its documents paints nothing until their first page is drawn
   // (opening.js), for a second at most: then it shows whatever it has, as it did before.
-  if (first && root.dataset.kiosk !== 'true') {
+  if (first && !kiosk) {
     root.classList.add('opening');
     setTimeout(() => root.classList.remove('opening'), 1000);
   }
   /** @type {{ session?: Promise<Response>, worker?: Worker }} */
   const early = {};
-  if (root.dataset.kiosk !== 'true' && !held) {
+  if (!kiosk && !held) {
     early.session = fetch(`${api}/session`, {
       method: 'POST',
       headers: {

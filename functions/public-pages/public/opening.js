@@ -3,10 +3,10 @@
 // drawn: the head's inline script (early-start.js) classes the root `opening` when the page names
 // its first document, and the style sheet hides the body meanwhile. The reader then sees the
 // documents at once, with their first page drawn, not a loading line, then empty page frames,
-// then the page. It is also cheaper: until a page has something to show, Chromium paints and
-// composites none of its frames, and each frame of a page being built (the step, its fields, the
-// page's fonts arriving through pdf.js, which lays the whole page out again) costs raster and
-// compositing; on a 2-core machine that is about 100 ms of CPU a load (docs/architecture/signing.md).
+// then the page. It is also cheaper: a hidden body paints nothing, and each frame of a page being
+// built (the step, its fields, the page's fonts arriving through pdf.js, which lays the whole page
+// out again) otherwise costs raster and compositing that pdf.js alone does not spend
+// (docs/architecture/signing.md, where the first page's time goes).
 //
 // The hold never outlasts the inline script's cap (a second): a slow network or device sees the
 // loading line then, as before. Anything else the page shows (a message, the identity checks, an

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { inlineElement } from '#functions/public-pages/inline-element';
+
+const holding = (name: string, text: string) => ({
+  read: (n: string) => (n === name ? Buffer.from(text) : undefined),
+});
+
+describe('an asset inlined in the signing page head', () => {
+  it('is made once per store and file, with the text as its maker gives it', () => {
+    const assets = holding('x.js', '// note\nrun();\n');
+    const made = inlineElement(assets, 'x.js', 'script', (s) => s.replace('// note\n', ''));
+    expect(made.html).toBe('<script>run();\n</script>');
+    expect(inlineElement(assets, 'x.js', 'script')).toBe(made);
+  });
+
+  it('refuses a script that would end its element early or open a comment', () => {
+    expect(() => inlineElement(holding('a.js', 'x("</SCRIPT>")'), 'a.js', 'script')).toThrow(
+      'a.js cannot be inlined as it is',
+    );
+    expect(() => inlineElement(holding('b.js', 'x("<!--")'), 'b.js', 'script')).toThrow(/cannot be inlined/);
+  });
+});
