@@ -16,6 +16,7 @@ import {
   type TFirstPageFigures,
   type TSigningFigures,
   timings,
+  warmingUpRatio,
 } from '../../bench/signing';
 import { startBareChild } from '../../bench/signing-servers';
 
@@ -70,12 +71,19 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 describe('the ratios to the yardsticks', () => {
   const parts = (v: number) =>
     Object.fromEntries(Object.keys(CPU_PARTS).map((part) => [part, v])) as Record<TCpuPart, number>;
-  const page = (p50: number, bytesAt = 100, cpu = p50 * 2, shownAfter = 20): TFirstPageFigures => ({
+  const page = (
+    p50: number,
+    bytesAt = 100,
+    cpu = p50 * 2,
+    shownAfter = 20,
+    warm = p50,
+  ): TFirstPageFigures => ({
     pages: 20,
     pdfBytes: 22_000,
-    warmup: 1,
+    warmup: 8,
     browser: 'Chromium',
     firstPage: { runs: 8, p50Ms: p50, p99Ms: p50, maxMs: p50 },
+    warmingUp: timings([warm]),
     shown: timings([p50 + shownAfter]),
     domContentLoadedP50Ms: 100,
     ...splitAtBytes([p50], [bytesAt]),
@@ -94,9 +102,9 @@ describe('the ratios to the yardsticks', () => {
       put: timings([30]),
       timedOut: false,
     },
-    firstPage: page(650, 200, 1300, 40),
+    firstPage: page(650, 200, 1300, 40, 760),
     firstPageAr: page(700, 210),
-    firstPageBaseline: page(500, 100, 1000, 10),
+    firstPageBaseline: page(500, 100, 1000, 10, 520),
     failures: [],
     ...over,
   });
@@ -109,11 +117,14 @@ describe('the ratios to the yardsticks', () => {
       goal: RATIO_GOAL,
       completeOverOneWrite: 1.3,
       firstPageOverPdfjsAlone: 1.3,
+      warmingUpOverPdfjsAlone: round2(760 / 520),
       shownOverPdfjsAlone: round2(690 / 510),
       fromBytesOverPdfjsAlone: round2(450 / 400),
       cpuOverPdfjsAlone: 1.3,
     });
     expect(cpuRatio(f)).toBeCloseTo(1300 / 1000);
+    // The warm-up rounds' own ratio, beside the counted one, never in its place.
+    expect(warmingUpRatio(f)).toBeCloseTo(760 / 520);
     // Shown: what painting the page around the drawn page still cost counts too.
     expect(shownRatio(f)).toBeCloseTo(690 / 510);
     expect(fromBytesRatio(f)).toBeCloseTo(450 / 400);
@@ -134,6 +145,9 @@ describe('the ratios to the yardsticks', () => {
       'shown: the second animation frame after it (the frame showing it painted), p50 690.0 ms (pdf.js alone: 510.0 ms)',
     );
     expect(report).toContain('the service in its own process, as deployed');
+    expect(report).toContain(
+      'context: the first page ÷ pdf.js alone in the 8 warm-up rounds before them (the runtime and the browser just started): 1.46',
+    );
     expect(report).toContain(
       "split at the document's bytes in the page (p50s, English): in hand at 200.0 ms (pdf.js alone: 100.0 ms); " +
         'from them to the drawn page 450.0 ms (pdf.js alone: 400.0 ms), ÷ 1.13',
@@ -159,6 +173,13 @@ describe('the ratios to the yardsticks', () => {
     expect(firstPageRatio(f)).toBeNull();
     expect(signingJson(f).ratios.firstPageOverPdfjsAlone).toBeNull();
     expect(shownRatio(f)).toBeNull();
+    // No warm-up asked for: no warm-up ratio.
+    const cold = figures({ firstPage: { ...page(650), warmup: 0, warmingUp: timings([]) } });
+    expect(warmingUpRatio(cold)).toBeNull();
+    expect(signingJson(cold).ratios.warmingUpOverPdfjsAlone).toBeNull();
+    expect(signingReport(cold)).toContain(
+      'in the 0 warm-up rounds before them (the runtime and the browser just started): —',
+    );
     const noWrite = figures();
     noWrite.complete.oneWrite = timings([]);
     expect(completeRatio(noWrite)).toBeNull();
