@@ -7,11 +7,12 @@
 // pages fetch theirs.
 import type { TLanguage } from '#shared/i18n/languages';
 import { signingAssets, type TAssetStore } from './assets';
+import { perAssetStore } from './inline-element';
 
 /** The data block's id, as public/i18n.js looks for it. */
 export const CATALOG_BLOCK_ID = 'esign-catalog';
 
-const memo = new WeakMap<Pick<TAssetStore, 'read'>, Map<TLanguage, string>>();
+const blocks = perAssetStore<string>();
 
 /**
  * The catalog of `lang` as the page's head carries it; empty when the assets have none (the
@@ -19,18 +20,10 @@ const memo = new WeakMap<Pick<TAssetStore, 'read'>, Map<TLanguage, string>>();
  * nothing in a message can end the block early (`</script`) or open a comment (`<!--`).
  */
 export function catalogBlock(lang: TLanguage, assets: Pick<TAssetStore, 'read'> = signingAssets()): string {
-  let made = memo.get(assets);
-  if (!made) {
-    made = new Map();
-    memo.set(assets, made);
-  }
-  let block = made.get(lang);
-  if (block === undefined) {
+  return blocks(assets, lang, () => {
     const json = assets.read(`locales/${lang}.json`);
-    block = json
+    return json
       ? `<script type="application/json" id="${CATALOG_BLOCK_ID}">${json.toString('utf8').trim().replaceAll('<', '\\u003c')}</script>`
       : '';
-    made.set(lang, block);
-  }
-  return block;
+  });
 }

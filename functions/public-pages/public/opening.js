@@ -14,7 +14,7 @@
 const root = document.documentElement;
 
 /** Whether the page is still held unpainted. */
-export const opening = () => root.classList.contains('opening');
+const opening = () => root.classList.contains('opening');
 
 /** Ends the hold: the page is painted from the next frame on. Idempotent. */
 export function endOpening() {
