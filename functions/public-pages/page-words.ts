@@ -16,14 +16,16 @@ const blocks = perAssetStore<string>();
 
 /**
  * The catalog of `lang` as the page's head carries it; empty when the assets have none (the
- * page then fetches it). Every `<` is written as `\u003c`, which JSON reads back the same, so
- * nothing in a message can end the block early (`</script`) or open a comment (`<!--`).
+ * page then fetches it). Without the file's indentation and line breaks, which are for its
+ * translators: a seventh of an English catalog, on every signing page. Every `<` is written as
+ * `\u003c`, which JSON reads back the same, so nothing in a message can end the block early
+ * (`</script`) or open a comment (`<!--`).
  */
 export function catalogBlock(lang: TLanguage, assets: Pick<TAssetStore, 'read'> = signingAssets()): string {
   return blocks(assets, lang, () => {
     const json = assets.read(`locales/${lang}.json`);
     return json
-      ? `<script type="application/json" id="${CATALOG_BLOCK_ID}">${json.toString('utf8').trim().replaceAll('<', '\\u003c')}</script>`
+      ? `<script type="application/json" id="${CATALOG_BLOCK_ID}">${JSON.stringify(JSON.parse(json.toString('utf8'))).replaceAll('<', '\\u003c')}</script>`
       : '';
   });
 }

@@ -19,6 +19,14 @@ describe("the signing page's words in its head", () => {
     expect(JSON.parse(inner)).toEqual(messages);
   });
 
+  it("leave out the file's indentation and line breaks, and nothing else", () => {
+    const messages = { page: { title: 'Unterschreiben', note: 'Zeile  mit  zwei Leerzeichen\nund Umbruch' } };
+    const block = catalogBlock('de', holding('locales/de.json', `${JSON.stringify(messages, null, 2)}\n`));
+    const inner = block.slice(block.indexOf('>') + 1, -'</script>'.length);
+    expect(inner).toBe(JSON.stringify(messages));
+    expect(JSON.parse(inner)).toEqual(messages);
+  });
+
   it('is empty when the assets have no catalog of that language, so the page fetches one', () => {
     expect(catalogBlock('ja', holding('locales/de.json', '{}'))).toBe('');
   });
