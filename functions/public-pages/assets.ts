@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePageScripts, minifiedModule } from './page-bundles';
+import { bundlePageScripts, minifiedModule, minifiedStyle } from './page-bundles';
 
 /** The folder beside the Lambda's index.mjs that holds the copies. */
 export const PAGE_ASSETS_DIR = 'page-assets';
@@ -75,15 +75,21 @@ function assetSources(root: string): Map<string, string> {
   return out;
 }
 
-/** The single files served minified (minifiedModule): their packages ship them as written. */
-const MINIFIED = new Set(['i18next.js']);
+/**
+ * The files served minified, as written for reading otherwise: i18next, which its package ships
+ * as written, and the signing page's style sheet, which its head carries on every load.
+ */
+const MINIFIED: Record<string, (source: Buffer) => Buffer> = {
+  'i18next.js': minifiedModule,
+  'app.css': minifiedStyle,
+};
 
 /** Every served file's bytes, from the repository at `root`: its files and the page scripts' bundles. */
 function assetContents(root: string): Map<string, Buffer> {
   const contents = new Map<string, Buffer>();
   for (const [name, from] of assetSources(root)) {
     const bytes = readFileSync(from);
-    contents.set(name, MINIFIED.has(name) ? minifiedModule(bytes) : bytes);
+    contents.set(name, MINIFIED[name]?.(bytes) ?? bytes);
   }
   for (const [name, bytes] of bundlePageScripts(path.join(root, FOLDERS['']!))) contents.set(name, bytes);
   return contents;

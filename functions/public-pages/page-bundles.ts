@@ -44,6 +44,22 @@ export function minifiedModule(source: Buffer): Buffer {
 }
 
 /**
+ * A style sheet minified as esbuild minifies CSS: its comments, indentation and line breaks left
+ * out, every rule kept. For the signing page's (app.css), which its head carries on every load
+ * (page-style.ts); the sheet stays written for reading in the repository.
+ */
+export function minifiedStyle(source: Buffer): Buffer {
+  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { code } = transformSync(source.toString('utf8'), {
+    loader: 'css',
+    minify: true,
+    legalComments: 'inline',
+    logLevel: 'silent',
+  });
+  return Buffer.from(code);
+}
+
+/**
  * The bundles of the page scripts in `publicDir`, with their source maps (`.map`, sources
  * included, so the browser's tools show the modules as written): served name → bytes.
  */
