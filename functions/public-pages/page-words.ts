@@ -12,20 +12,37 @@ import { perAssetStore } from './inline-element';
 /** The data block's id, as public/i18n.js looks for it. */
 export const CATALOG_BLOCK_ID = 'esign-catalog';
 
+/**
+ * The catalog's sections the signing page's script translates from (public/app.js and what it
+ * imports, checked by test/unit/page-words.test.ts): the head carries those alone. The other
+ * pages' words (the verify page's, the certificate's, the editor's…) are over a third of a
+ * catalog; the clear pages are made on the server, and a change of language reloads the page.
+ */
+export const SIGNING_PAGE_SECTIONS: readonly string[] = [
+  'page',
+  'sign',
+  'roles',
+  'roleAnswers',
+  'message',
+  'prefill',
+  'formulas',
+];
+
 const blocks = perAssetStore<string>();
 
 /**
- * The catalog of `lang` as the page's head carries it; empty when the assets have none (the
- * page then fetches it). Without the file's indentation and line breaks, which are for its
- * translators: a seventh of an English catalog, on every signing page. Every `<` is written as
- * `\u003c`, which JSON reads back the same, so nothing in a message can end the block early
- * (`</script`) or open a comment (`<!--`).
+ * The catalog of `lang` as the page's head carries it: its SIGNING_PAGE_SECTIONS, without the
+ * file's indentation and line breaks, which are for its translators. Empty when the assets have
+ * none (the page then fetches the whole file). Every `<` is written as `\u003c`, which JSON reads
+ * back the same, so nothing in a message can end the block early (`</script`) or open a comment
+ * (`<!--`).
  */
 export function catalogBlock(lang: TLanguage, assets: Pick<TAssetStore, 'read'> = signingAssets()): string {
   return blocks(assets, lang, () => {
     const json = assets.read(`locales/${lang}.json`);
-    return json
-      ? `<script type="application/json" id="${CATALOG_BLOCK_ID}">${JSON.stringify(JSON.parse(json.toString('utf8'))).replaceAll('<', '\\u003c')}</script>`
-      : '';
+    if (!json) return '';
+    const all = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
+    const words = Object.fromEntries(Object.entries(all).filter(([k]) => SIGNING_PAGE_SECTIONS.includes(k)));
+    return `<script type="application/json" id="${CATALOG_BLOCK_ID}">${JSON.stringify(words).replaceAll('<', '\\u003c')}</script>`;
   });
 }

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_BLOCK_ID, catalogBlock } from '#functions/public-pages/page-words';
+import { CATALOG_BLOCK_ID, catalogBlock, SIGNING_PAGE_SECTIONS } from '#functions/public-pages/page-words';
 
 /** An asset store holding one catalog, as the signing assets hold theirs. */
 const holding = (name: string, text: string) => ({
@@ -29,5 +33,54 @@ describe("the signing page's words in its head", () => {
 
   it('is empty when the assets have no catalog of that language, so the page fetches one', () => {
     expect(catalogBlock('ja', holding('locales/de.json', '{}'))).toBe('');
+  });
+
+  it("carry the signing page's sections of the catalog alone", () => {
+    const messages = { page: { title: 'Signer' }, sign: { ok: 'OK' }, verify: { title: 'Vérifier' } };
+    const block = catalogBlock('fr', holding('locales/fr.json', JSON.stringify(messages)));
+    const inner = block.slice(block.indexOf('>') + 1, -'</script>'.length);
+    expect(JSON.parse(inner)).toEqual({ page: messages.page, sign: messages.sign });
+  });
+
+  it("hold every message the signing page's script names", () => {
+    const catalog = JSON.parse(
+      readFileSync(new URL('../../shared/i18n/locales/en.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    // A key the script names whole, or the start of keys it completes (plurals, `dated`'s).
+    const at = (parts: string[]) =>
+      parts.reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], catalog);
+    const has = (key: string) => {
+      const parts = key.split('.');
+      const last = parts.at(-1)!;
+      return (
+        at(parts) !== undefined || Object.keys(at(parts.slice(0, -1)) ?? {}).some((k) => k.startsWith(last))
+      );
+    };
+    // The modules of the page's one script, as its bundle is made (page-bundles.ts).
+    const publicDir = fileURLToPath(new URL('../../functions/public-pages/public/', import.meta.url));
+    const { metafile } = buildSync({
+      entryPoints: ['app.js'],
+      absWorkingDir: publicDir,
+      bundle: true,
+      format: 'esm',
+      write: false,
+      metafile: true,
+      outfile: 'app.bundle.js',
+      logLevel: 'silent',
+    });
+    const named = new Set<string>();
+    for (const input of Object.keys(metafile.inputs)) {
+      const code = readFileSync(path.join(publicDir, input), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      for (const m of code.matchAll(/['"`]([a-z][A-Za-z]*)\.([A-Za-z][\w.]*(\$\{)?)/g)) {
+        if (m[1]! in catalog) named.add(`${m[1]}.${m[2]}`);
+      }
+    }
+    expect(named.size).toBeGreaterThan(100);
+    for (const key of named) {
+      expect(SIGNING_PAGE_SECTIONS, key).toContain(key.split('.')[0]);
+      if (!key.endsWith('${') && !key.endsWith('.')) expect(has(key), key).toBe(true);
+    }
   });
 });
