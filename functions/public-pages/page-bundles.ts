@@ -20,6 +20,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+/** esbuild, loaded when first used, through a require the Lambda's bundler does not follow. */
+const esbuild = () => createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+
 /** Each page's entry module in public/ → the one script its page loads. */
 export const PAGE_SCRIPTS = {
   'app.js': 'app.bundle.js',
@@ -32,7 +35,7 @@ export const PAGE_SCRIPTS = {
  * package (i18next), which the page would otherwise download and compile whole, comments and all.
  */
 export function minifiedModule(source: Buffer): Buffer {
-  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { transformSync } = esbuild();
   const { code } = transformSync(source.toString('utf8'), {
     format: 'esm',
     target: 'es2022',
@@ -49,7 +52,7 @@ export function minifiedModule(source: Buffer): Buffer {
  * (page-style.ts); the sheet stays written for reading in the repository.
  */
 export function minifiedStyle(source: Buffer): Buffer {
-  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { transformSync } = esbuild();
   const { code } = transformSync(source.toString('utf8'), {
     loader: 'css',
     minify: true,
@@ -64,7 +67,7 @@ export function minifiedStyle(source: Buffer): Buffer {
  * included, so the browser's tools show the modules as written): served name → bytes.
  */
 export function bundlePageScripts(publicDir: string): Map<string, Buffer> {
-  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { buildSync } = esbuild();
   const out = new Map<string, Buffer>();
   for (const [entry, bundle] of Object.entries(PAGE_SCRIPTS)) {
     const result = buildSync({

@@ -28,6 +28,11 @@ export const SIGNING_PAGE_SECTIONS: readonly string[] = [
   'formulas',
 ];
 
+/** The sections of `catalog` the signing page's head carries (SIGNING_PAGE_SECTIONS), in its order. */
+export function signingPageWords(catalog: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(catalog).filter(([k]) => SIGNING_PAGE_SECTIONS.includes(k)));
+}
+
 const blocks = perAssetStore<string>();
 
 /**
@@ -41,8 +46,7 @@ export function catalogBlock(lang: TLanguage, assets: Pick<TAssetStore, 'read'> 
   return blocks(assets, lang, () => {
     const json = assets.read(`locales/${lang}.json`);
     if (!json) return '';
-    const all = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
-    const words = Object.fromEntries(Object.entries(all).filter(([k]) => SIGNING_PAGE_SECTIONS.includes(k)));
+    const words = signingPageWords(JSON.parse(json.toString('utf8')));
     return `<script type="application/json" id="${CATALOG_BLOCK_ID}">${JSON.stringify(words).replaceAll('<', '\\u003c')}</script>`;
   });
 }

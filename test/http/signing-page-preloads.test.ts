@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNING_PAGE_SECTIONS } from '#functions/public-pages/page-words';
+import { signingPageWords } from '#functions/public-pages/page-words';
 import type { TRuntime } from '#infra/local/runtime';
 import { anEmbeddedBundle, aPdfB64 } from '../helpers/bundles';
 import { apiClient } from '../helpers/runtime';
@@ -44,9 +44,7 @@ describe('the signing page', () => {
     expect(served.status).toBe(200);
     // The signing page's sections of the language's catalog; the file has the other pages' too.
     const whole = (await served.json()) as Record<string, unknown>;
-    expect(JSON.parse(block![1]!)).toEqual(
-      Object.fromEntries(Object.entries(whole).filter(([k]) => SIGNING_PAGE_SECTIONS.includes(k))),
-    );
+    expect(JSON.parse(block![1]!)).toEqual(signingPageWords(whole));
     expect(Object.keys(whole)).toContain('verify');
     for (const name of preloaded) {
       const res = await fetch(`${runtime.baseUrl}${assets}/${name}`);

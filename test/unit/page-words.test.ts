@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { signingAssets } from '#functions/public-pages/assets';
 import { CATALOG_BLOCK_ID, catalogBlock, SIGNING_PAGE_SECTIONS } from '#functions/public-pages/page-words';
 
 /** An asset store holding one catalog, as the signing assets hold theirs. */
@@ -56,23 +54,13 @@ describe("the signing page's words in its head", () => {
         at(parts) !== undefined || Object.keys(at(parts.slice(0, -1)) ?? {}).some((k) => k.startsWith(last))
       );
     };
-    // The modules of the page's one script, as its bundle is made (page-bundles.ts).
-    const publicDir = fileURLToPath(new URL('../../functions/public-pages/public/', import.meta.url));
-    const { metafile } = buildSync({
-      entryPoints: ['app.js'],
-      absWorkingDir: publicDir,
-      bundle: true,
-      format: 'esm',
-      write: false,
-      metafile: true,
-      outfile: 'app.bundle.js',
-      logLevel: 'silent',
-    });
+    // The modules of the page's one script, as written: its served bundle's source map holds them.
+    const map = JSON.parse(signingAssets().read('app.bundle.js.map')!.toString('utf8')) as {
+      sourcesContent: string[];
+    };
     const named = new Set<string>();
-    for (const input of Object.keys(metafile.inputs)) {
-      const code = readFileSync(path.join(publicDir, input), 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .replace(/^\s*\/\/.*$/gm, '');
+    for (const source of map.sourcesContent) {
+      const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
       for (const m of code.matchAll(/['"`]([a-z][A-Za-z]*)\.([A-Za-z][\w.]*(\$\{)?)/g)) {
         if (m[1]! in catalog) named.add(`${m[1]}.${m[2]}`);
       }
