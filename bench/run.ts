@@ -58,7 +58,8 @@ const WATCHDOG_MS = 23 * 60_000;
 const BUNDLE_IMPORT_RUNS = 7;
 /**
  * The signing section: 40 completes with 40 fields each, each followed by its yardstick write;
- * then page loads in Chromium of each language and of the bare pdf.js page, alternating: 8
+ * then page loads in Chromium of each language and of the bare pdf.js page (with the signing
+ * page's security headers, the yardstick, and without), alternating: 8
  * rounds of warm-up, then 16 counted. The runtime has just started when they begin, and its
  * first rounds are slower than the rest, ours more than pdf.js alone's (two runs of 48 rounds
  * after one of warm-up: the first 8 rounds' first page ÷ pdf.js alone 1.43 and 1.42, the other

@@ -25,8 +25,10 @@ export interface TRuntimeServing {
 }
 
 export interface TBareServing {
-  /** The bare page's URL; add `?width=<px>`. */
+  /** The bare page's URL, answered with the signing page's security headers; add `?width=<px>`. */
   url: string;
+  /** The same page without them. */
+  plainUrl: string;
 }
 
 /** The local runtime, quiet and never throttled (bench/runtime.ts), in a process of its own. */
@@ -69,7 +71,7 @@ await runAsChild(import.meta.url, async ([kind, arg]) => {
     await serveUntilStdinEnds(serving, runtime.stop);
   } else if (kind === 'bare' && arg) {
     const bare = await startBarePdfServer(readFileSync(arg));
-    await serveUntilStdinEnds({ url: bare.url } satisfies TBareServing, bare.stop);
+    await serveUntilStdinEnds({ url: bare.url, plainUrl: bare.plainUrl } satisfies TBareServing, bare.stop);
   } else {
     throw new Error(`usage: signing-servers.ts runtime | bare <pdf file> (got ${kind ?? 'nothing'})`);
   }

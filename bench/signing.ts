@@ -18,7 +18,8 @@
 // Each figure has a yardstick measured in the same run (bench/signing-baseline.ts), since the
 // absolute figures say more about the machine than about the service: the first page beside
 // pdf.js alone drawing the same page in a bare page in the same Chromium (runs alternating with
-// the signing page's), and complete beside one DynamoDB write of as many items as it has fields
+// the signing page's), answered with the signing page's own security headers (and, in the same
+// rounds, without them, so what the headers cost is reported too), and complete beside one DynamoDB write of as many items as it has fields
 // on the same stand-in (just before each complete, in the same quiet runtime). Each ratio, ours ÷ yardstick, has the goal ≤ 1.3:
 // the page's own code, catalogs and fonts, and the finish's work besides its write, cost at most
 // 30 % over the work nobody can avoid.
@@ -122,8 +123,13 @@ export interface TSigningFigures {
   firstPage: TFirstPageFigures | null;
   /** The same document in a bundle in Arabic, measured alternately with the English one. */
   firstPageAr: TFirstPageFigures | null;
-  /** The yardstick: pdf.js alone drawing the same first page in a bare page, alternating with them. */
+  /**
+   * The yardstick: pdf.js alone drawing the same first page in a bare page, alternating with them,
+   * answered with the signing page's security headers (bench/signing-baseline.ts).
+   */
   firstPageBaseline: TFirstPageFigures | null;
+  /** The same bare page without those headers, in the same rounds: what they cost pdf.js alone. */
+  firstPagePlain: TFirstPageFigures | null;
   skipped?: string;
   failures: string[];
 }
@@ -449,6 +455,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         firstPage: null,
         firstPageAr: null,
         firstPageBaseline: null,
+        firstPagePlain: null,
         skipped: 'no chromium',
         failures,
       };
@@ -487,10 +494,20 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       bytes: number[];
       cpu: TCpuSpent[];
     };
-    const measured: Record<'en' | 'ar' | 'bare', TLanguageRuns> = {
-      en: { first: [], warm: [], shown: [], dcl: [], wall: [], bytes: [], cpu: [] },
-      ar: { first: [], warm: [], shown: [], dcl: [], wall: [], bytes: [], cpu: [] },
-      bare: { first: [], warm: [], shown: [], dcl: [], wall: [], bytes: [], cpu: [] },
+    const runsOf = (): TLanguageRuns => ({
+      first: [],
+      warm: [],
+      shown: [],
+      dcl: [],
+      wall: [],
+      bytes: [],
+      cpu: [],
+    });
+    const measured: Record<'en' | 'ar' | 'bare' | 'plain', TLanguageRuns> = {
+      en: runsOf(),
+      ar: runsOf(),
+      bare: runsOf(),
+      plain: runsOf(),
     };
     /** The width in device pixels the signing page drew its first page at; the bare page draws the same. */
     let drawnWidth = 0;
@@ -556,8 +573,11 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         await context.close();
       }
     };
-    /** One page load of the bare page: pdf.js alone drawing the same first page, in a fresh context. */
-    const renderBare = async (counted: boolean) => {
+    /**
+     * One page load of the bare page: pdf.js alone drawing the same first page, in a fresh context;
+     * with the signing page's security headers (bare) or without (plain).
+     */
+    const renderBare = async (kind: 'bare' | 'plain', counted: boolean) => {
       const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
       try {
         const drawn = await whenDone(context);
@@ -566,7 +586,8 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         page.on('pageerror', (e) => pageErrors.push(e.message));
         const cpu0 = cpuBelow();
         const t0 = performance.now();
-        const answer = await page.goto(`${bare!.serving.url}?width=${drawnWidth}`, {
+        const served = kind === 'bare' ? bare!.serving.url : bare!.serving.plainUrl;
+        const answer = await page.goto(`${served}?width=${drawnWidth}`, {
           waitUntil: 'commit',
           timeout: RENDER_STEP_MS,
         });
@@ -592,14 +613,14 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         }, BYTES_MARK);
         if (!Number.isFinite(inPage.first)) throw new Error('the bare page noted no rendered page');
         if (pageErrors.length > 0) throw new Error(`error in the bare page: ${pageErrors[0]}`);
-        if (!counted) measured.bare.warm.push(inPage.first);
+        if (!counted) measured[kind].warm.push(inPage.first);
         else {
-          measured.bare.first.push(inPage.first);
-          measured.bare.shown.push(inPage.shown);
-          measured.bare.dcl.push(inPage.dcl);
-          measured.bare.bytes.push(inPage.bytes);
-          measured.bare.wall.push(t1 - t0);
-          if (cpu) measured.bare.cpu.push(cpu);
+          measured[kind].first.push(inPage.first);
+          measured[kind].shown.push(inPage.shown);
+          measured[kind].dcl.push(inPage.dcl);
+          measured[kind].bytes.push(inPage.bytes);
+          measured[kind].wall.push(t1 - t0);
+          if (cpu) measured[kind].cpu.push(cpu);
         }
       } finally {
         await context.close();
@@ -607,13 +628,13 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
     };
     renders: for (let i = 0; i < renderWarmup + renderRuns; i++) {
       // Alternating, so a busy moment of the machine weighs on both languages and the yardstick alike.
-      for (const language of ['en', 'ar', 'bare'] as const) {
+      for (const language of ['en', 'ar', 'bare', 'plain'] as const) {
         if (Date.now() >= deadline) {
           renderTimedOut = true;
           break renders;
         }
         try {
-          if (language === 'bare') await renderBare(i >= renderWarmup);
+          if (language === 'bare' || language === 'plain') await renderBare(language, i >= renderWarmup);
           else await renderOnce(i, language, i >= renderWarmup);
         } catch (err) {
           failures.push(
@@ -643,6 +664,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       firstPage: figuresOf(measured.en),
       firstPageAr: figuresOf(measured.ar),
       firstPageBaseline: { ...figuresOf(measured.bare), pdfBytes: bigPdf.length },
+      firstPagePlain: { ...figuresOf(measured.plain), pdfBytes: bigPdf.length },
       failures,
     };
   } finally {
@@ -660,7 +682,8 @@ export const signingFailed = (f: TSigningFigures) =>
   f.complete.complete.runs === 0 ||
   (f.firstPage !== null && f.firstPage.firstPage.runs === 0) ||
   (f.firstPageAr !== null && f.firstPageAr.firstPage.runs === 0) ||
-  (f.firstPageBaseline !== null && f.firstPageBaseline.firstPage.runs === 0);
+  (f.firstPageBaseline !== null && f.firstPageBaseline.firstPage.runs === 0) ||
+  (f.firstPagePlain !== null && f.firstPagePlain.firstPage.runs === 0);
 
 /** The goal of both ratios, ours ÷ yardstick. */
 export const RATIO_GOAL = 1.3;
@@ -707,6 +730,29 @@ export const fromBytesRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'bytesTo
  * whichever part of the load pays it. Context for the ratio above, not in its place.
  */
 export const cpuRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'cpu');
+
+/**
+ * pdf.js alone answered with the signing page's security headers over pdf.js alone without them
+ * (first page p50s): what the headers themselves cost a page, chiefly the renderer process
+ * Chromium starts for a page that sends Cross-Origin-Opener-Policy. Context, paid by both sides of
+ * the first page's ratio.
+ */
+export const policyRatio = (f: TSigningFigures) =>
+  f.firstPageBaseline &&
+  f.firstPagePlain &&
+  f.firstPageBaseline.firstPage.runs > 0 &&
+  f.firstPagePlain.firstPage.runs > 0
+    ? f.firstPageBaseline.firstPage.p50Ms / f.firstPagePlain.firstPage.p50Ms
+    : null;
+
+/**
+ * The first page (English) over pdf.js alone without the signing page's headers (p50s): the page
+ * and its policy together over a plain static page. Context, not the ratio's place.
+ */
+export const overPlainRatio = (f: TSigningFigures) =>
+  f.firstPage && f.firstPagePlain && f.firstPage.firstPage.runs > 0 && f.firstPagePlain.firstPage.runs > 0
+    ? f.firstPage.firstPage.p50Ms / f.firstPagePlain.firstPage.p50Ms
+    : null;
 
 /** Complete's p50 over one write of as many items: what the finish costs over its write. */
 export const completeRatio = (f: TSigningFigures) =>
@@ -766,7 +812,16 @@ export function signingReport(f: TSigningFigures): string {
           row(
             `  yardstick: pdf.js alone, same first page`,
             f.firstPageBaseline.firstPage,
-            `bare page served from its own process, same pdfjs-dist and Chromium, alternating with the two above`,
+            `bare page served from its own process with the signing page's security headers, same pdfjs-dist and Chromium, alternating with the two above`,
+          ),
+        ]
+      : []),
+    ...(f.firstPagePlain
+      ? [
+          row(
+            `  pdf.js alone without those headers`,
+            f.firstPagePlain.firstPage,
+            `the same bare page from the same server, in the same rounds; p50 with/without ${policyRatio(f)?.toFixed(2) ?? '—'}`,
           ),
         ]
       : []),
@@ -787,6 +842,9 @@ export function signingReport(f: TSigningFigures): string {
     ratioLine('first page shown ÷ pdf.js alone (p50s, English)', shownRatio(f)),
     `  context: the first page ÷ pdf.js alone in the ${p?.warmup ?? 0} warm-up rounds before them (the runtime ` +
       `and the browser just started): ${warmingUpRatio(f)?.toFixed(2) ?? '—'}`,
+    `  context: the first page ÷ pdf.js alone without the security headers (p50s, English): ` +
+      `${overPlainRatio(f)?.toFixed(2) ?? '—'}; the headers alone cost pdf.js alone ` +
+      `${policyRatio(f) === null ? '—' : `× ${policyRatio(f)!.toFixed(2)}`} (Cross-Origin-Opener-Policy: a renderer process of its own)`,
   ];
   if (p) {
     out.push(
@@ -905,6 +963,16 @@ export function signingJson(f: TSigningFigures) {
           cpuPartsP50Ms: roundedParts(f.firstPageBaseline.cpuParts),
         }
       : null,
+    // The same bare page without the signing page's security headers, in the same rounds.
+    firstRenderedPagePlain: f.firstPagePlain
+      ? {
+          runs: f.firstPagePlain.firstPage.runs,
+          p50Ms: round(f.firstPagePlain.firstPage.p50Ms),
+          p99Ms: round(f.firstPagePlain.firstPage.p99Ms),
+          maxMs: round(f.firstPagePlain.firstPage.maxMs),
+          cpuP50Ms: round(f.firstPagePlain.cpu.p50Ms),
+        }
+      : null,
     // Ours ÷ yardstick (p50s): the figures that mean the same on any machine.
     ratios: {
       goal: RATIO_GOAL,
@@ -918,6 +986,10 @@ export function signingJson(f: TSigningFigures) {
       fromBytesOverPdfjsAlone: fromBytesRatio(f) === null ? null : round(fromBytesRatio(f)!, 2),
       // Context: the CPU time of a load, every process the bench started, ours ÷ pdf.js alone.
       cpuOverPdfjsAlone: cpuRatio(f) === null ? null : round(cpuRatio(f)!, 2),
+      // Context: the first page ÷ pdf.js alone without the security headers.
+      firstPageOverPlainPdfjs: overPlainRatio(f) === null ? null : round(overPlainRatio(f)!, 2),
+      // Context: pdf.js alone with the headers ÷ without: what the headers cost a page.
+      policyOverPlain: policyRatio(f) === null ? null : round(policyRatio(f)!, 2),
     },
     failed: signingFailed(f),
   };

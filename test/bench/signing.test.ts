@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CPU_PARTS, type TCpuPart } from '../../bench/machine-cpu';
 import {
@@ -8,6 +9,8 @@ import {
   FIELD_MIX,
   firstPageRatio,
   fromBytesRatio,
+  overPlainRatio,
+  policyRatio,
   RATIO_GOAL,
   shownRatio,
   signingJson,
@@ -105,6 +108,7 @@ describe('the ratios to the yardsticks', () => {
     firstPage: page(650, 200, 1300, 40, 760),
     firstPageAr: page(700, 210),
     firstPageBaseline: page(500, 100, 1000, 10, 520),
+    firstPagePlain: page(400),
     failures: [],
     ...over,
   });
@@ -121,6 +125,8 @@ describe('the ratios to the yardsticks', () => {
       shownOverPdfjsAlone: round2(690 / 510),
       fromBytesOverPdfjsAlone: round2(450 / 400),
       cpuOverPdfjsAlone: 1.3,
+      firstPageOverPlainPdfjs: round2(650 / 400),
+      policyOverPlain: 1.25,
     });
     expect(cpuRatio(f)).toBeCloseTo(1300 / 1000);
     // The warm-up rounds' own ratio, beside the counted one, never in its place.
@@ -137,6 +143,10 @@ describe('the ratios to the yardsticks', () => {
     });
     expect(signingJson(f).complete.oneWrite).toMatchObject({ runs: 3, p50Ms: 50 });
     expect(signingJson(f).firstRenderedPageBaseline).toMatchObject({ runs: 8, p50Ms: 500, shownP50Ms: 510 });
+    // The yardstick is served with the signing page's headers; without them, context.
+    expect(policyRatio(f)).toBeCloseTo(500 / 400);
+    expect(overPlainRatio(f)).toBeCloseTo(650 / 400);
+    expect(signingJson(f).firstRenderedPagePlain).toMatchObject({ runs: 8, p50Ms: 400 });
     const report = signingReport(f);
     expect(report).toContain('complete ÷ one write (p50s): 1.30 (goal ≤ 1.3 ✓)');
     expect(report).toContain('first page ÷ pdf.js alone (p50s, English): 1.30 (goal ≤ 1.3 ✓)');
@@ -145,6 +155,11 @@ describe('the ratios to the yardsticks', () => {
       'shown: the second animation frame after it (the frame showing it painted), p50 690.0 ms (pdf.js alone: 510.0 ms)',
     );
     expect(report).toContain('the service in its own process, as deployed');
+    expect(report).toContain(
+      'context: the first page ÷ pdf.js alone without the security headers (p50s, English): 1.63; ' +
+        'the headers alone cost pdf.js alone × 1.25 (Cross-Origin-Opener-Policy: a renderer process of its own)',
+    );
+    expect(report).toMatch(/pdf\.js alone without those headers +8 +400\.0 ms/);
     expect(report).toContain(
       'context: the first page ÷ pdf.js alone in the 8 warm-up rounds before them (the runtime and the browser just started): 1.46',
     );
@@ -171,6 +186,16 @@ describe('the ratios to the yardsticks', () => {
   it('are missing, never a number, when a side has no run', () => {
     const f = figures({ firstPageBaseline: null });
     expect(firstPageRatio(f)).toBeNull();
+    expect(policyRatio(f)).toBeNull();
+    const noPlain = figures({ firstPagePlain: null });
+    expect(overPlainRatio(noPlain)).toBeNull();
+    expect(signingJson(noPlain).ratios).toMatchObject({
+      firstPageOverPlainPdfjs: null,
+      policyOverPlain: null,
+    });
+    expect(signingReport(noPlain)).toContain(
+      'without the security headers (p50s, English): —; the headers alone cost pdf.js alone —',
+    );
     expect(signingJson(f).ratios.firstPageOverPdfjsAlone).toBeNull();
     expect(shownRatio(f)).toBeNull();
     // No warm-up asked for: no warm-up ratio.
@@ -202,9 +227,27 @@ describe('the servers in processes of their own', () => {
       expect(bare.pid).not.toBe(process.pid);
       const page = await fetch(bare.serving.url);
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<title>pdf.js alone</title>');
+      const html = await page.text();
+      expect(html).toContain('<title>pdf.js alone</title>');
       const doc = await fetch(new URL('doc.pdf', bare.serving.url));
       expect(new Uint8Array(await doc.arrayBuffer())).toEqual(pdf);
+      // The yardstick and its files carry the signing page's headers, its CSP naming its script.
+      const script = /<script type="module">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+      const hash = createHash('sha256').update(script).digest('base64');
+      expect(page.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}'`);
+      for (const answer of [page, doc]) {
+        expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+        expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      }
+      // The same page and PDF answered plainly, as a static server would.
+      const plain = await fetch(bare.serving.plainUrl);
+      expect(await plain.text()).toContain('<title>pdf.js alone</title>');
+      const plainDoc = await fetch(new URL('doc.pdf', bare.serving.plainUrl));
+      expect(new Uint8Array(await plainDoc.arrayBuffer())).toEqual(pdf);
+      for (const answer of [plain, plainDoc]) {
+        expect(answer.headers.get('cross-origin-opener-policy')).toBeNull();
+        expect(answer.headers.get('content-security-policy')).toBeNull();
+      }
     } finally {
       await bare.stop();
     }
