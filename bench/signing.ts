@@ -509,6 +509,25 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
       bare: runsOf(),
       plain: runsOf(),
     };
+    /** One load's figures into its page's runs: the warm-up's first page only, else all of them. */
+    const record = (
+      runs: TLanguageRuns,
+      counted: boolean,
+      inPage: { first: number; shown: number; dcl: number; bytes: number },
+      wall: number,
+      cpu: TCpuSpent | undefined,
+    ) => {
+      if (!counted) {
+        runs.warm.push(inPage.first);
+        return;
+      }
+      runs.first.push(inPage.first);
+      runs.shown.push(inPage.shown);
+      runs.dcl.push(inPage.dcl);
+      runs.bytes.push(inPage.bytes);
+      runs.wall.push(wall);
+      if (cpu) runs.cpu.push(cpu);
+    };
     /** The width in device pixels the signing page drew its first page at; the bare page draws the same. */
     let drawnWidth = 0;
     let renderTimedOut = false;
@@ -560,15 +579,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
           throw new Error(`the page shows ${frames} page frames, not ${renderPages}`);
         if (!Number.isFinite(inPage.first)) throw new Error('the in-page probe saw no rendered page');
         if (pageErrors.length > 0) throw new Error(`error in the page: ${pageErrors[0]}`);
-        if (!counted) measured[language].warm.push(inPage.first);
-        else {
-          measured[language].first.push(inPage.first);
-          measured[language].shown.push(inPage.shown);
-          measured[language].dcl.push(inPage.dcl);
-          measured[language].bytes.push(inPage.bytes);
-          measured[language].wall.push(t1 - t0);
-          if (cpu) measured[language].cpu.push(cpu);
-        }
+        record(measured[language], counted, inPage, t1 - t0, cpu);
       } finally {
         await context.close();
       }
@@ -613,15 +624,7 @@ export async function benchSigning(opts: TSigningOptions = {}): Promise<TSigning
         }, BYTES_MARK);
         if (!Number.isFinite(inPage.first)) throw new Error('the bare page noted no rendered page');
         if (pageErrors.length > 0) throw new Error(`error in the bare page: ${pageErrors[0]}`);
-        if (!counted) measured[kind].warm.push(inPage.first);
-        else {
-          measured[kind].first.push(inPage.first);
-          measured[kind].shown.push(inPage.shown);
-          measured[kind].dcl.push(inPage.dcl);
-          measured[kind].bytes.push(inPage.bytes);
-          measured[kind].wall.push(t1 - t0);
-          if (cpu) measured[kind].cpu.push(cpu);
-        }
+        record(measured[kind], counted, inPage, t1 - t0, cpu);
       } finally {
         await context.close();
       }
