@@ -20,23 +20,19 @@
 //   TransactWriteItems (up to 100 items): one request, as the finish's own write is. On the local
 //   stand-in that is a little quicker than the two BatchWriteItem calls of up to 25 sent at once
 //   it replaces (3.7 against 4.0 ms for 40 items, in one process), so the yardstick is no laxer.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { contentTypeOf, signingAssets } from '#functions/public-pages/assets';
+import { cspHashOf } from '#functions/public-pages/inline-element';
 import { securityHeaders } from '#functions/public-pages/security-headers';
 import { localTableConfig } from '#infra/local/layout';
 import { createDocumentClient } from '#shared/adapters/aws/clients';
 
-/** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
-export const BARE_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>pdf.js alone</title>
-<script type="module">
+/** The bare page's one script, inline: its CSP names it by hash (BARE_POLICY_HEADERS). */
+const BARE_SCRIPT = `
 import * as pdfjs from './pdf.min.mjs';
 pdfjs.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
 const width = Number(new URLSearchParams(location.search).get('width')) || 800;
@@ -66,22 +62,27 @@ requestAnimationFrame(() => requestAnimationFrame(() => {
   window.__benchShown = performance.now();
   window.__benchDone?.();
 }));
-</script>
+`;
+
+/** The bare page: pdf.js draws page 1 of ./doc.pdf at ?width= pixels, then notes the time. */
+export const BARE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>pdf.js alone</title>
+<script type="module">${BARE_SCRIPT}</script>
 </head>
 <body><canvas id="page"></canvas></body>
 </html>
 `;
 
-/** The bare page's inline module, as its CSP names it by hash. */
-const BARE_SCRIPT = /<script type="module">([\s\S]*?)<\/script>/.exec(BARE_PAGE)?.[1] ?? '';
-
 /**
  * The headers the signing page and its assets are answered with (securityHeaders), its CSP naming
  * the bare page's script: no documents bucket to fetch from (the bare page fetches its own PDF).
  */
-export const BARE_POLICY_HEADERS = securityHeaders(
+const BARE_POLICY_HEADERS = securityHeaders(
   { endpoints: {}, bucketName: '', region: 'us-east-1' },
-  { scriptHashes: [`'sha256-${createHash('sha256').update(BARE_SCRIPT).digest('base64')}'`] },
+  { scriptHashes: [cspHashOf(BARE_SCRIPT)] },
 );
 
 /** Under this folder the bare page and its files are answered with BARE_POLICY_HEADERS. */

@@ -19,8 +19,8 @@
 // absolute figures say more about the machine than about the service: the first page beside
 // pdf.js alone drawing the same page in a bare page in the same Chromium (runs alternating with
 // the signing page's), answered with the signing page's own security headers (and, in the same
-// rounds, without them, so what the headers cost is reported too), and complete beside one DynamoDB write of as many items as it has fields
-// on the same stand-in (just before each complete, in the same quiet runtime). Each ratio, ours ÷ yardstick, has the goal ≤ 1.3:
+// rounds, without them, so what the headers cost is reported too), and complete beside one
+// DynamoDB write of as many items as it has fields on the same stand-in (just before each complete, in the same quiet runtime). Each ratio, ours ÷ yardstick, has the goal ≤ 1.3:
 // the page's own code, catalogs and fonts, and the finish's work besides its write, cost at most
 // 30 % over the work nobody can avoid.
 //
@@ -740,22 +740,17 @@ export const cpuRatio = (f: TSigningFigures) => overPdfjsAlone(f, 'cpu');
  * Chromium starts for a page that sends Cross-Origin-Opener-Policy. Context, paid by both sides of
  * the first page's ratio.
  */
-export const policyRatio = (f: TSigningFigures) =>
-  f.firstPageBaseline &&
-  f.firstPagePlain &&
-  f.firstPageBaseline.firstPage.runs > 0 &&
-  f.firstPagePlain.firstPage.runs > 0
-    ? f.firstPageBaseline.firstPage.p50Ms / f.firstPagePlain.firstPage.p50Ms
-    : null;
+export const policyRatio = (f: TSigningFigures) => firstPageOver(f.firstPageBaseline, f.firstPagePlain);
 
 /**
  * The first page (English) over pdf.js alone without the signing page's headers (p50s): the page
  * and its policy together over a plain static page. Context, not the ratio's place.
  */
-export const overPlainRatio = (f: TSigningFigures) =>
-  f.firstPage && f.firstPagePlain && f.firstPage.firstPage.runs > 0 && f.firstPagePlain.firstPage.runs > 0
-    ? f.firstPage.firstPage.p50Ms / f.firstPagePlain.firstPage.p50Ms
-    : null;
+export const overPlainRatio = (f: TSigningFigures) => firstPageOver(f.firstPage, f.firstPagePlain);
+
+/** One page's first-page p50 over another's; null when either has no run. */
+const firstPageOver = (a: TFirstPageFigures | null, b: TFirstPageFigures | null) =>
+  a && b && a.firstPage.runs > 0 && b.firstPage.runs > 0 ? a.firstPage.p50Ms / b.firstPage.p50Ms : null;
 
 /** Complete's p50 over one write of as many items: what the finish costs over its write. */
 export const completeRatio = (f: TSigningFigures) =>
